@@ -1,0 +1,55 @@
+/// \file bench.hpp
+/// \brief The benchmark harness (DESIGN §5): CUDA events around each call, warm-up first,
+///        repetitions until the median is stable, L2 flushed between calls for memory-bound
+///        kernels, and an "L2-resident" mark when the working set fits in L2 anyway.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace wb {
+
+struct BenchOptions {
+    int warmup = 3;              ///< untimed calls first (module load, handle creation, clocks)
+    int min_reps = 10;           ///< at least this many timed calls
+    int max_reps = 200;          ///< cap on timed calls
+    double target_rse = 0.01;    ///< stop once the relative standard error of the mean < 1%
+    double max_seconds = 2.0;    ///< or once this much wall time was spent timing
+    bool flush_l2 = true;        ///< write a buffer of twice the L2 before every timed call
+    std::size_t working_set_bytes = 0;  ///< bytes the call touches; used for the L2-resident mark
+};
+
+struct BenchStats {
+    double median_ms = 0, min_ms = 0, max_ms = 0, mean_ms = 0;
+    double rse = 0;           ///< relative standard error of the mean
+    double spread = 0;        ///< (max - min) / median
+    int reps = 0;
+    bool l2_resident = false; ///< working set fits in L2: the timing may be cache, not DRAM
+};
+
+/// Time `fn(stream)`. The callable enqueues work on the stream; it must not synchronize.
+BenchStats benchmark(const std::function<void(cudaStream_t)>& fn, const BenchOptions& opt = {},
+                     cudaStream_t stream = nullptr);
+
+/// Writes a device buffer of twice the L2 size so the next kernel starts with a cold L2.
+class L2Flusher {
+public:
+    L2Flusher();   ///< sized from the current device's L2
+    ~L2Flusher();
+    L2Flusher(const L2Flusher&) = delete;
+    L2Flusher& operator=(const L2Flusher&) = delete;
+    void flush(cudaStream_t stream);
+    std::size_t bytes() const { return bytes_; }
+
+private:
+    void* buf_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+/// Statistics of a list of samples (exposed for the CPU tests).
+BenchStats summarize(std::vector<double> samples_ms);
+
+}  // namespace wb

@@ -1,0 +1,21 @@
+/// \file ceilings.hpp
+/// \brief The card's limits, measured once per run and cached: every "% of ceiling" in every
+///        chapter divides by these numbers (DESIGN §5, chapter 0).
+#pragma once
+
+namespace wb {
+
+struct Ceilings {
+    double theoretical_gbs = 0;   ///< 2 x memory clock x bus width / 8
+    double copy_memcpy_gbs = 0;   ///< cudaMemcpy device-to-device, read + write bytes
+    double copy_kernel_gbs = 0;   ///< best copy kernel (16-byte accesses), read + write bytes
+    double copy_gbs = 0;          ///< max(copy_memcpy_gbs, copy_kernel_gbs)
+    double read_gbs = 0;          ///< read-stream kernel (reads only): the ceiling for GEMV/SYMV
+    double fp32_peak_gflops = 0;  ///< SMs x FP32 lanes x 2 x clock
+    double fp32_fma_gflops = 0;   ///< FMA microbenchmark
+};
+
+/// Measure (first call) or return the cached ceilings of the current device.
+const Ceilings& measured_ceilings();
+
+}  // namespace wb

@@ -1,0 +1,46 @@
+/// \file device_profile.hpp
+/// \brief What the models need to know about a GPU: read from a live device or a named preset
+///        (`t10` — the dissertation's Tesla T10 — `h100-sxm`, `h200`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct DeviceProfile {
+    std::string name;
+    int sm_count = 0;
+    int max_blocks_per_sm = 0;
+    int max_threads_per_sm = 0;
+    int max_threads_per_block = 0;
+    int regs_per_sm = 0;
+    int reg_alloc_unit = 0;          ///< registers are allocated per warp in units of this many
+    int max_regs_per_thread = 0;
+    int smem_per_sm_bytes = 0;
+    int smem_per_block_bytes = 0;    ///< the most one block may have
+    int smem_alloc_unit = 0;         ///< shared memory is allocated in units of this many bytes
+    int warp_size = 32;
+    int transaction_threads = 32;    ///< threads whose accesses combine: 16 (half-warp) on t10
+    int segment_bytes = 32;          ///< memory transaction unit: 32-byte sectors today
+    int partitions = 0;              ///< memory partitions (8 of 256 B on t10); 0 when hashed
+    int partition_bytes = 0;
+    int banks = 32;                  ///< shared-memory banks of 4 bytes
+    long long l2_bytes = 0;
+    double sm_clock_mhz = 0;
+    int fp32_lanes_per_sm = 0;
+    double bandwidth_gbs = 0;        ///< theoretical DRAM bandwidth
+    double latency_ns = 0;           ///< DRAM load latency used for Little's law
+    bool live = false;               ///< true when read from a device, false for a preset
+
+    double fp32_peak_gflops() const { return sm_count * fp32_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
+};
+
+/// A named preset; throws std::invalid_argument listing the known names.
+DeviceProfile device_preset(const std::string& name);
+/// Names accepted by device_preset().
+std::vector<std::string> device_preset_names();
+/// The current device (needs a GPU).
+DeviceProfile device_profile_from_device(int device);
+
+}  // namespace wb

@@ -1,0 +1,57 @@
+/// \file gemv.hpp
+/// \brief The Mv (GEMV) computation, y = alpha*op(A)*x + beta*y, as cuBLAS defines it: A is
+///        m x n column-major with leading dimension lda >= max(1, m); op is N or T.
+///        One launcher per ladder stage, all with the same signature.
+#pragma once
+
+#include "launch.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace wb {
+
+enum class Op { N, T };
+
+/// "N"/"n" -> N, "T"/"t" -> T; anything else throws std::invalid_argument.
+Op parse_op(const std::string& s);
+inline char op_char(Op op) { return op == Op::N ? 'N' : 'T'; }
+
+template <class T>
+struct GemvArgs {
+    Op op = Op::N;
+    int m = 0, n = 0;
+    T alpha = 1;
+    const T* A = nullptr;  ///< device pointer
+    int lda = 1;
+    const T* x = nullptr;  ///< device pointer, len_x() elements
+    T beta = 0;            ///< 0: y is written without being read
+    T* y = nullptr;        ///< device pointer, len_y() elements
+
+    int len_x() const { return op == Op::N ? n : m; }
+    int len_y() const { return op == Op::N ? m : n; }
+};
+
+/// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
+/// its value and the rule, e.g. "gemv: lda (5) must be >= max(1, m) (8)".
+/// Returns false when there is nothing to do (len_y() == 0), true otherwise.
+template <class T>
+bool validate_gemv(const GemvArgs<T>& a, const char* fn = "gemv");
+
+/// y = beta*y (or 0 when beta == 0) for the degenerate case of an empty reduction (k == 0 or
+/// alpha == 0), as BLAS requires; shared by every stage.
+template <class T>
+void gemv_scale_y(const GemvArgs<T>& a, cudaStream_t s);
+
+// One launcher per stage. Each validates, handles the degenerate cases, then launches.
+namespace naive   { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+namespace shared  { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+namespace pattern { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+namespace access  { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+namespace tuned   { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+
+/// The peer: cuBLAS S/DGEMV on the same arguments (one handle per thread and device).
+namespace peer    { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+
+}  // namespace wb

@@ -1,0 +1,21 @@
+/// \file launch.hpp
+/// \brief The launch shape and tunables a ladder step takes, so chapter 6 can sweep and derive
+///        them instead of each kernel hard-coding its own.
+#pragma once
+
+#include <string>
+
+namespace wb {
+
+struct Launch {
+    int block_x = 0;  ///< threads per block in x (0: the step's default)
+    int block_y = 1;  ///< threads per block in y
+    int nb = 0;       ///< tile: rows (N) or columns (T) a block owns
+    int Q = 1;        ///< threads (or thread rows) that share one result's reduction
+    int Y = 1;        ///< blocks that share one tile's reduction (KBLAS's blocks per row)
+    int ept = 1;      ///< elements each thread loads per step
+    std::string str() const;  ///< "bx=32 by=8 nb=64 Q=8 Y=1 ept=4"
+    bool operator==(const Launch&) const = default;
+};
+
+}  // namespace wb
