@@ -1,0 +1,120 @@
+/// \file gemv_common.cu
+/// \brief Host-side pieces every GEMV step shares: argument validation (BLAS rules, messages
+///        that name the argument), the empty-reduction case, Launch formatting, the workspace.
+#include "gemv_common.cuh"
+
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+namespace wb {
+
+std::string Launch::str() const {
+    std::ostringstream os;
+    os << "bx=" << block_x << " by=" << block_y << " nb=" << nb << " Q=" << Q << " Y=" << Y << " ept=" << ept;
+    return os.str();
+}
+
+Op parse_op(const std::string& s) {
+    if (s == "N" || s == "n") return Op::N;
+    if (s == "T" || s == "t") return Op::T;
+    throw std::invalid_argument("gemv: op (\"" + s + "\") must be N or T");
+}
+
+template <class T>
+bool validate_gemv(const GemvArgs<T>& a, const char* fn) {
+    auto fail = [&](const std::string& what) { throw std::invalid_argument(std::string(fn) + ": " + what); };
+    if (a.op != Op::N && a.op != Op::T)
+        fail("op (" + std::to_string(static_cast<int>(a.op)) + ") must be N or T");
+    if (a.m < 0) fail("m (" + std::to_string(a.m) + ") must be >= 0");
+    if (a.n < 0) fail("n (" + std::to_string(a.n) + ") must be >= 0");
+    const int min_lda = a.m > 1 ? a.m : 1;
+    if (a.lda < min_lda)
+        fail("lda (" + std::to_string(a.lda) + ") must be >= max(1, m) (" + std::to_string(min_lda) + ")");
+    if (a.len_y() == 0) return false;  // nothing to write: a valid no-op
+    if (a.y == nullptr) fail("y must not be null when len(y) (" + std::to_string(a.len_y()) + ") > 0");
+    if (a.len_x() > 0 && a.alpha != T(0)) {
+        if (a.A == nullptr) fail("A must not be null when m*n > 0");
+        if (a.x == nullptr) fail("x must not be null when len(x) (" + std::to_string(a.len_x()) + ") > 0");
+    }
+    return true;
+}
+
+namespace {
+template <class T>
+__global__ void scale_kernel(int len, T beta, T* __restrict__ y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len) y[i] = beta == T(0) ? T(0) : beta * y[i];
+}
+}  // namespace
+
+template <class T>
+void gemv_scale_y(const GemvArgs<T>& a, cudaStream_t s) {
+    const int len = a.len_y();
+    if (len == 0 || a.beta == T(1)) return;
+    scale_kernel<T><<<(len + 255) / 256, 256, 0, s>>>(len, a.beta, a.y);
+    WB_CHECK_LAUNCH();
+}
+
+namespace detail {
+
+template <class T>
+SplitWorkspace<T> split_workspace(std::size_t partial_elems, std::size_t tiles) {
+    struct Slot {
+        void* partial = nullptr;
+        std::size_t partial_bytes = 0;
+        unsigned* tickets = nullptr;
+        std::size_t tickets_n = 0;
+    };
+    static std::mutex mu;
+    static std::map<int, Slot> slots;  // per device; freed at process exit by the driver
+    std::lock_guard<std::mutex> lock(mu);
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    Slot& s = slots[dev];
+    const std::size_t need = partial_elems * sizeof(T);
+    if (need > s.partial_bytes) {
+        // Grow-only. Synchronize first: a kernel in flight may still use the old buffer.
+        WB_CUDA(cudaDeviceSynchronize());
+        if (s.partial) WB_CUDA(cudaFree(s.partial));
+        s.partial = nullptr;
+        WB_CUDA(cudaMalloc(&s.partial, need));
+        s.partial_bytes = need;
+    }
+    if (tiles > s.tickets_n) {
+        WB_CUDA(cudaDeviceSynchronize());
+        if (s.tickets) WB_CUDA(cudaFree(s.tickets));
+        s.tickets = nullptr;
+        WB_CUDA(cudaMalloc(&s.tickets, tiles * sizeof(unsigned)));
+        WB_CUDA(cudaMemset(s.tickets, 0, tiles * sizeof(unsigned)));
+        s.tickets_n = tiles;
+    }
+    return {static_cast<T*>(s.partial), s.tickets};
+}
+
+int sm_count_of_current_device() {
+    static std::mutex mu;
+    static std::map<int, int> cache;
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(dev);
+    if (it != cache.end()) return it->second;
+    int sms = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    cache[dev] = sms;
+    return sms;
+}
+
+template SplitWorkspace<float> split_workspace<float>(std::size_t, std::size_t);
+template SplitWorkspace<double> split_workspace<double>(std::size_t, std::size_t);
+
+}  // namespace detail
+
+template bool validate_gemv<float>(const GemvArgs<float>&, const char*);
+template bool validate_gemv<double>(const GemvArgs<double>&, const char*);
+template void gemv_scale_y<float>(const GemvArgs<float>&, cudaStream_t);
+template void gemv_scale_y<double>(const GemvArgs<double>&, cudaStream_t);
+
+}  // namespace wb

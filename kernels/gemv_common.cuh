@@ -1,0 +1,137 @@
+/// \file gemv_common.cuh
+/// \brief Device-side pieces every GEMV step shares: 16-byte vector types, the launch guard,
+///        and the split-reduction finish (KBLAS's blocks-per-row Y, done without atomics on y:
+///        each block writes its partial results, the last block of a tile sums them in a fixed
+///        order, so results are deterministic and beta == 0 never reads y).
+#pragma once
+
+#include "gemv.hpp"
+#include "check.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace wb::detail {
+
+/// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
+template <class T> struct Vec16;
+template <> struct Vec16<float>  { using type = float4;  static constexpr int width = 4; };
+template <> struct Vec16<double> { using type = double2; static constexpr int width = 2; };
+
+/// Element k of a 16-byte vector (k a compile-time constant after unrolling).
+__device__ __forceinline__ float  vget(const float4& v, int k)  { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+__device__ __forceinline__ double vget(const double2& v, int k) { return k == 0 ? v.x : v.y; }
+
+/// True when A and x allow 16-byte loads: 16-byte-aligned base pointers and a leading dimension
+/// that keeps every column start aligned (lda % width == 0).
+template <class T>
+bool vector_loads_ok(const GemvArgs<T>& a) {
+    constexpr int w = Vec16<T>::width;
+    return reinterpret_cast<std::uintptr_t>(a.A) % 16 == 0 && reinterpret_cast<std::uintptr_t>(a.x) % 16 == 0 &&
+           a.lda % w == 0;
+}
+
+/// Workspace of the split reduction: `partial` holds Y partial results per output element,
+/// `tickets` one counter per output tile (zero between launches: the last block resets it).
+template <class T>
+struct SplitWorkspace {
+    T* partial = nullptr;
+    unsigned* tickets = nullptr;
+};
+
+/// Per-device, grow-only workspace (like a BLAS handle's). Launches that use it must not run
+/// concurrently on two streams of one device.
+template <class T>
+SplitWorkspace<T> split_workspace(std::size_t partial_elems, std::size_t tiles);
+
+/// Finishes output element `r` of a split reduction whose block `yb` (of Y) computed `v`.
+/// Called by the block's threads for the elements they own (`owns` false for none), then the
+/// last block to arrive sums the Y partials in order 0..Y-1 and writes y = alpha*sum + beta*y.
+/// All threads of the block must call it (it has barriers).
+template <class T, int R>
+__device__ void split_finish(const T (&v)[R], const int (&r)[R], const bool (&owns)[R], int len_y, int Y,
+                             int yb, int tile, T alpha, T beta, T* __restrict__ y, SplitWorkspace<T> ws) {
+    __shared__ bool is_last;
+    if (Y == 1) {  // no split: write the result directly
+#pragma unroll
+        for (int k = 0; k < R; ++k)
+            if (owns[k]) y[r[k]] = beta == T(0) ? alpha * v[k] : alpha * v[k] + beta * y[r[k]];
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < R; ++k)
+        if (owns[k]) ws.partial[static_cast<std::size_t>(yb) * len_y + r[k]] = v[k];
+    __threadfence();  // make the partials visible device-wide before taking a ticket
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+        const unsigned ticket = atomicAdd(&ws.tickets[tile], 1u);
+        is_last = (ticket == static_cast<unsigned>(Y - 1));
+        if (is_last) ws.tickets[tile] = 0;  // ready for the next launch
+    }
+    __syncthreads();
+    if (!is_last) return;
+    __threadfence();
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+        if (!owns[k]) continue;
+        T s = 0;
+        for (int b = 0; b < Y; ++b) s += __ldcg(&ws.partial[static_cast<std::size_t>(b) * len_y + r[k]]);
+        y[r[k]] = beta == T(0) ? alpha * s : alpha * s + beta * y[r[k]];
+    }
+}
+
+/// Grid size in one dimension, checked against the hardware limit.
+inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
+    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");
+    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
+}
+
+inline int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
+
+/// What every launcher does first: validate (throws), then handle the degenerate cases BLAS
+/// defines — nothing to write (len(y) == 0), or an empty product (len(x) == 0 or alpha == 0),
+/// where y = beta*y. Returns true when the kernel must run.
+template <class T>
+bool gemv_begin(const GemvArgs<T>& a, const char* fn, cudaStream_t s) {
+    if (!validate_gemv(a, fn)) return false;
+    if (a.len_x() == 0 || a.alpha == T(0)) {
+        gemv_scale_y(a, s);
+        return false;
+    }
+    return true;
+}
+
+/// Checks a Launch field against its rule; throws std::invalid_argument naming both.
+inline void require_launch(bool ok, const char* fn, const char* field, int value, const char* rule) {
+    if (!ok)
+        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
+                                    ") must be " + rule);
+}
+
+}  // namespace wb::detail
+
+namespace wb::detail {
+
+/// Number of SMs of the current device (cached per device): the grid-size rules below need it.
+int sm_count_of_current_device();
+
+/// KBLAS's blocks per row (TOMS §4.3, Eq. 5-6): split the reduction dimension `k` over Y blocks
+/// so that tiles x Y fills about `waves` waves of `blocks_per_sm` blocks on every SM, keeping at
+/// least `min_k_per_block` of the reduction per block. `requested` > 0 overrides.
+inline int derive_split(int requested, long long tiles, long long k, int blocks_per_sm, int min_k_per_block,
+                        int waves = 1) {
+    if (requested > 0) return requested;
+    const long long target = static_cast<long long>(sm_count_of_current_device()) * blocks_per_sm * waves;
+    long long y = (target + tiles - 1) / tiles;
+    const long long max_y = std::max<long long>(1, k / min_k_per_block);
+    if (y > max_y) y = max_y;
+    if (y < 1) y = 1;
+    return static_cast<int>(y);
+}
+
+}  // namespace wb::detail

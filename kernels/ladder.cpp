@@ -1,0 +1,98 @@
+/// \file ladder.cpp
+/// \brief The registry of ladder steps (DESIGN §4). This is the only place that lists them.
+#include "ladder.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace wb {
+namespace {
+
+template <class T>
+std::vector<Launch> block_sizes(std::initializer_list<int> bxs) {
+    std::vector<Launch> v;
+    for (int bx : bxs) v.push_back(Launch{bx});
+    return v;
+}
+
+template <class T>
+std::vector<GemvStep<T>> make_gemv_ladder() {
+    using A = GemvArgs<T>;
+    std::vector<GemvStep<T>> steps;
+    steps.push_back({1, "naive", "one thread per result, every operand from global memory", &naive::gemv<T>,
+                     [](const A&) { return Launch{256}; },
+                     [](const A&) { return block_sizes<T>({64, 128, 256, 512, 1024}); }});
+    steps.push_back({2, "shared", "x in constant memory; T stages A through shared tiles to coalesce",
+                     &shared::gemv<T>,
+                     [](const A& a) { return Launch{a.op == Op::N ? 256 : 32}; },
+                     [](const A& a) {
+                         return a.op == Op::N ? block_sizes<T>({64, 128, 256, 512}) : block_sizes<T>({16, 32, 64});
+                     }});
+    steps.push_back({3, "pattern", "Q threads per result, in-block reduction, Y blocks per tile",
+                     &pattern::gemv<T>,
+                     [](const A&) { return Launch{32, 8, 32, 8, 0, 1}; },
+                     [](const A&) {
+                         std::vector<Launch> v;
+                         for (int q : {1, 2, 4, 8, 16, 32})
+                             for (int y : {0, 1, 4}) v.push_back(Launch{32, q, 32, q, y, 1});
+                         return v;
+                     }});
+    steps.push_back({4, "access", "padded tiles, staggered starts, 16-byte loads, safe irregular edges",
+                     &access::gemv<T>,
+                     [](const A&) { return Launch{32, 8, 32, 8, 0, 1}; },
+                     [](const A&) {
+                         std::vector<Launch> v;
+                         for (int q : {1, 2, 4, 8, 16, 32})
+                             for (int y : {0, 1, 4}) v.push_back(Launch{32, q, 32, q, y, 1});
+                         return v;
+                     }});
+    steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
+                     &tuned::gemv<T>,
+                     [](const A&) { return Launch{32, 8, 4, 8, 0, 4}; },
+                     [](const A& a) {
+                         std::vector<Launch> v;
+                         if (a.op == Op::N) {
+                             for (int bx : {32, 64, 128})
+                                 for (int q : {1, 2, 4, 8})
+                                     for (int u : {1, 2, 4})
+                                         if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, 0, u});
+                         } else {
+                             for (int q : {1, 2, 4, 8})
+                                 for (int nb : {1, 2, 4, 8}) v.push_back(Launch{32, q, nb, q, 0, 4});
+                         }
+                         return v;
+                     }});
+    return steps;
+}
+
+}  // namespace
+
+template <class T>
+const std::vector<GemvStep<T>>& gemv_ladder() {
+    static const std::vector<GemvStep<T>> steps = make_gemv_ladder<T>();
+    return steps;
+}
+
+template <class T>
+const GemvStep<T>& gemv_peer() {
+    static const GemvStep<T> step{0, "cublas", "cuBLAS S/DGEMV (the vendor library)", &peer::gemv<T>,
+                                  [](const GemvArgs<T>&) { return Launch{}; },
+                                  [](const GemvArgs<T>&) { return std::vector<Launch>{Launch{}}; }};
+    return step;
+}
+
+template <class T>
+const GemvStep<T>& gemv_step(int chapter) {
+    for (const auto& s : gemv_ladder<T>())
+        if (s.chapter == chapter) return s;
+    throw std::invalid_argument("gemv_step: chapter (" + std::to_string(chapter) + ") must be in [1, 5]");
+}
+
+template const std::vector<GemvStep<float>>& gemv_ladder<float>();
+template const std::vector<GemvStep<double>>& gemv_ladder<double>();
+template const GemvStep<float>& gemv_peer<float>();
+template const GemvStep<double>& gemv_peer<double>();
+template const GemvStep<float>& gemv_step<float>(int);
+template const GemvStep<double>& gemv_step<double>(int);
+
+}  // namespace wb

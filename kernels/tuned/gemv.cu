@@ -1,0 +1,291 @@
+/// \file tuned/gemv.cu
+/// \brief Chapter 5 — GEMV fine-tuned: registers instead of shared tiles, 16-byte loads, unrolled
+///        loops with register double-buffered prefetch, hoisted index arithmetic, and the
+///        tunables nb, Q, Y (KBLAS TOMS §6, §9) as launch parameters.
+///
+/// What changes against chapter 4 (White §4.5, Listing 4.16; KBLAS TOMS §4.2-§6; Abdelfattah
+/// et al., Euro-Par'12 workshops, double buffering):
+/// - No shared-memory tile for A: every warp reads whole 512-byte runs of a column with 16-byte
+///   loads straight into registers, so the data is touched once (DRAM -> register).
+/// - Each thread keeps 2 x U (N) or 2 x C (T) independent 16-byte loads in flight: while it
+///   multiplies one batch, the next batch is already loading (register double buffering). Little's
+///   law: a Hopper SM needs ~32 KB in flight; 2048 threads x 2 x 16 B x U covers it.
+/// - Index arithmetic is hoisted: pointers advance by a constant stride; the loops run without
+///   bounds checks over the full part of the matrix, and a guarded tail handles the rest.
+/// - N: thread (tx, ty) owns W = 16/size(T) consecutive rows (nb = 32·block_x/32·W rows per
+///   block) and every Q-th column of its block's slice. T: a block owns nb = C columns; thread
+///   (lane, warp) reads W rows of all C columns with one 16-byte load of x shared by the C columns.
+///   Columns past n read the last column instead (pointer redirecting, Nath §6.3): no
+///   out-of-bounds access, no divergent edge code.
+/// - Y blocks per tile (grid.y) split the reduction; the last block sums the partials in order.
+/// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
+/// ceiling at n = 16384.
+/// Run: ./workbook run ch05 --op gemv      (Launch: block_x, block_y = Q, nb (T: columns per
+///      block C), Y: 0 = derived, ept = unroll U)
+#include "gemv_common.cuh"
+
+namespace wb::tuned {
+namespace {
+
+template <class V, class T>
+__device__ __forceinline__ T dot(const V& a, const V& b);
+template <>
+__device__ __forceinline__ float dot<float4, float>(const float4& a, const float4& b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+template <>
+__device__ __forceinline__ double dot<double2, double>(const double2& a, const double2& b) {
+    return a.x * b.x + a.y * b.y;
+}
+
+template <class T>
+__device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
+    return __ldg(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
+}
+
+// ---------------------------------------------------------------------------------------------
+// N: y[i] = alpha * sum_j A[i,j] x[j] + beta y[i].  Block (BX, Q); thread rows i0..i0+W-1.
+// ---------------------------------------------------------------------------------------------
+template <class T, bool VEC, int U>
+__global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
+                                                     int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
+                                                     detail::SplitWorkspace<T> ws) {
+    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
+    using V = typename detail::Vec16<T>::type;
+    extern __shared__ unsigned char smem_raw[];
+    T* red = reinterpret_cast<T*>(smem_raw);  // [Q][BX][W]
+    const int tx = threadIdx.x, ty = threadIdx.y, BX = blockDim.x, Q = blockDim.y;
+    const int i0 = (blockIdx.x * BX + tx) * W;
+    const int kb = blockIdx.y * k_per_block, ke = min(n, kb + k_per_block);
+    const int avail = m - i0;
+    T acc[W];
+#pragma unroll
+    for (int k = 0; k < W; ++k) acc[k] = 0;
+
+    if (avail > 0) {
+        const long long step = static_cast<long long>(Q) * lda;  // one column stride per thread
+        const T* a = A + i0 + static_cast<long long>(kb + ty) * lda;
+        const T* xp = x + kb + ty;
+        int j = kb + ty;
+        if (VEC && avail >= W) {
+            // Full rows: U columns per batch, next batch prefetched while this one is used.
+            const int full_batches = (ke - j > 0) ? (ke - j + Q - 1) / Q / U : 0;
+            V cur[U], nxt[U];
+            T xc[U], xn[U];
+            if (full_batches > 0) {
+#pragma unroll
+                for (int u = 0; u < U; ++u) { cur[u] = ldv(a + u * step); xc[u] = __ldg(xp + u * Q); }
+            }
+            for (int b = 0; b < full_batches; ++b) {
+                const bool more = b + 1 < full_batches;
+                if (more) {
+#pragma unroll
+                    for (int u = 0; u < U; ++u) { nxt[u] = ldv(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * Q); }
+                }
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+#pragma unroll
+                    for (int k = 0; k < W; ++k) acc[k] += detail::vget(cur[u], k) * xc[u];
+                if (more) {
+#pragma unroll
+                    for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; xc[u] = xn[u]; }
+                }
+                a += U * step;
+                xp += U * Q;
+            }
+            j += full_batches * U * Q;
+            for (; j < ke; j += Q, a += step, xp += Q) {
+                const V v = ldv(a);
+                const T xj = __ldg(xp);
+#pragma unroll
+                for (int k = 0; k < W; ++k) acc[k] += detail::vget(v, k) * xj;
+            }
+        } else {
+            // Last rows of the matrix (or unaligned A): element loads, zero beyond row m.
+            for (; j < ke; j += Q, a += step, xp += Q) {
+                const T xj = __ldg(xp);
+#pragma unroll
+                for (int k = 0; k < W; ++k)
+                    if (k < avail) acc[k] += a[k] * xj;
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < W; ++k) red[(ty * BX + tx) * W + k] = acc[k];
+    __syncthreads();
+    T v[W];
+    int r[W];
+    bool owns[W];
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+        v[k] = 0;
+        if (ty == 0)
+            for (int q = 0; q < Q; ++q) v[k] += red[(q * BX + tx) * W + k];
+        r[k] = i0 + k;
+        owns[k] = ty == 0 && k < avail;
+    }
+    detail::split_finish<T, W>(v, r, owns, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+}
+
+// ---------------------------------------------------------------------------------------------
+// T: y[j] = alpha * sum_i A[i,j] x[i] + beta y[j].  Block (32, Q) owns C columns.
+// ---------------------------------------------------------------------------------------------
+template <class T, bool VEC, int C>
+__global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
+                                                     int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
+                                                     detail::SplitWorkspace<T> ws) {
+    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
+    using V = typename detail::Vec16<T>::type;
+    __shared__ T red[32][C];  // one partial per warp and column
+    const int lane = threadIdx.x, warp = threadIdx.y, Q = blockDim.y;
+    const int j0 = blockIdx.x * C;
+    const int kb = blockIdx.y * k_per_block, ke = min(m, kb + k_per_block);
+    // Pointer redirecting: columns past n re-read column n-1; their results are discarded.
+    const T* col[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) col[c] = A + static_cast<long long>(min(j0 + c, n - 1)) * lda;
+    T acc[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) acc[c] = 0;
+
+    const int chunk = 32 * Q * W;                       // rows the block covers per step
+    int row = kb + (warp * 32 + lane) * W;              // this thread's first row
+    if constexpr (VEC) {
+        // Full steps: every thread's W rows lie inside [kb, ke). Double-buffered.
+        const int full_steps = (ke - kb) / chunk;
+        V a_cur[C], a_nxt[C], x_cur, x_nxt;
+        if (full_steps > 0) {
+            x_cur = ldv(x + row);
+#pragma unroll
+            for (int c = 0; c < C; ++c) a_cur[c] = ldv(col[c] + row);
+        }
+        for (int s = 0; s < full_steps; ++s) {
+            const bool more = s + 1 < full_steps;
+            if (more) {
+                x_nxt = ldv(x + row + chunk);
+#pragma unroll
+                for (int c = 0; c < C; ++c) a_nxt[c] = ldv(col[c] + row + chunk);
+            }
+#pragma unroll
+            for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
+            if (more) {
+                x_cur = x_nxt;
+#pragma unroll
+                for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
+            }
+            row += chunk;
+        }
+    }
+    // Tail (and the whole sweep for unaligned A): guarded element loads.
+    for (; row < ke; row += chunk) {
+#pragma unroll
+        for (int k = 0; k < W; ++k) {
+            if (row + k < ke) {
+                const T xv = __ldg(x + row + k);
+#pragma unroll
+                for (int c = 0; c < C; ++c) acc[c] += __ldg(col[c] + row + k) * xv;
+            }
+        }
+    }
+    // Reduce: lanes by shuffles, warps through shared memory.
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        T v = acc[c];
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+        if (lane == 0) red[warp][c] = v;
+    }
+    __syncthreads();
+    const int tid = warp * 32 + lane;
+    T v[1] = {0};
+    if (tid < C)
+        for (int q = 0; q < Q; ++q) v[0] += red[q][tid];
+    const int r[1] = {j0 + tid};
+    const bool owns[1] = {tid < C && j0 + tid < n};
+    detail::split_finish<T, 1>(v, r, owns, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+}
+
+template <class T, bool VEC, int U>
+void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
+    constexpr const char* fn = "tuned::gemv";
+    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
+    const int rows_per_block = BX * W;
+    const int tiles = detail::ceil_div(a.m, rows_per_block);
+    int Y = detail::derive_split(Yreq, tiles, a.n, 2048 / (BX * Q), 16 * Q, 2);
+    const int k_per_block = detail::ceil_div(a.n, Y);
+    Y = detail::ceil_div(a.n, k_per_block);
+    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    detail::SplitWorkspace<T> ws{};
+    if (Y > 1) ws = detail::split_workspace<T>(static_cast<std::size_t>(Y) * a.m, tiles);
+    const std::size_t smem = static_cast<std::size_t>(BX) * Q * W * sizeof(T);
+    gemv_n_kernel<T, VEC, U><<<grid, dim3(BX, Q), smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
+                                                            a.y, ws);
+    WB_CHECK_LAUNCH();
+}
+
+template <class T, bool VEC, int C>
+void launch_t(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
+    constexpr const char* fn = "tuned::gemv";
+    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
+    const int tiles = detail::ceil_div(a.n, C);
+    const int chunk = 32 * Q * W;
+    int Y = detail::derive_split(Yreq, tiles, a.m, 2048 / (32 * Q), 2 * chunk, 2);
+    int k_per_block = detail::ceil_div(detail::ceil_div(a.m, Y), chunk) * chunk;  // whole steps
+    Y = detail::ceil_div(a.m, k_per_block);
+    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    detail::SplitWorkspace<T> ws{};
+    if (Y > 1) ws = detail::split_workspace<T>(static_cast<std::size_t>(Y) * a.n, tiles);
+    gemv_t_kernel<T, VEC, C><<<grid, dim3(32, Q), 0, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
+                                                          a.y, ws);
+    WB_CHECK_LAUNCH();
+}
+
+template <class T, bool VEC>
+void dispatch(const GemvArgs<T>& a, const Launch& l, int BX, int Q, cudaStream_t s) {
+    if (a.op == Op::N) {
+        switch (l.ept) {
+            case 1: return launch_n<T, VEC, 1>(a, BX, Q, l.Y, s);
+            case 2: return launch_n<T, VEC, 2>(a, BX, Q, l.Y, s);
+            default: return launch_n<T, VEC, 4>(a, BX, Q, l.Y, s);
+        }
+    }
+    switch (l.nb) {
+        case 1: return launch_t<T, VEC, 1>(a, Q, l.Y, s);
+        case 2: return launch_t<T, VEC, 2>(a, Q, l.Y, s);
+        case 8: return launch_t<T, VEC, 8>(a, Q, l.Y, s);
+        default: return launch_t<T, VEC, 4>(a, Q, l.Y, s);
+    }
+}
+
+}  // namespace
+
+template <class T>
+void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
+    constexpr const char* fn = "tuned::gemv";
+    Launch l = in;
+    if (l.block_x <= 0) l.block_x = a.op == Op::N ? 32 : 32;
+    if (l.block_y <= 0) l.block_y = 8;
+    if (l.nb <= 0) l.nb = 4;
+    if (l.ept <= 0) l.ept = 4;
+    if (a.op == Op::N)
+        detail::require_launch(l.block_x == 32 || l.block_x == 64 || l.block_x == 128, fn, "block_x", l.block_x,
+                               "32, 64 or 128 (N)");
+    else
+        detail::require_launch(l.block_x == 32, fn, "block_x", l.block_x, "32 (T: one warp per row stripe)");
+    detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 256, fn, "block_y", l.block_y,
+                           ">= 1 with block_x * block_y <= 256");
+    detail::require_launch(l.nb == 1 || l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb,
+                           "1, 2, 4 or 8 (T: columns per block)");
+    detail::require_launch(l.ept == 1 || l.ept == 2 || l.ept == 4, fn, "ept", l.ept, "1, 2 or 4 (N: unroll U)");
+    detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
+    if (!detail::gemv_begin(a, fn, s)) return;
+    if (detail::vector_loads_ok(a))
+        dispatch<T, true>(a, l, l.block_x, l.block_y, s);
+    else
+        dispatch<T, false>(a, l, l.block_x, l.block_y, s);
+}
+
+template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
+template void gemv<double>(const GemvArgs<double>&, const Launch&, cudaStream_t);
+
+}  // namespace wb::tuned
