@@ -15,7 +15,9 @@ struct Launch {
     int Y = 1;        ///< blocks that share one tile's reduction (KBLAS's blocks per row)
     int ept = 1;      ///< elements each thread loads per step
     std::string str() const;  ///< "bx=32 by=8 nb=64 Q=8 Y=1 ept=4"
-    bool operator==(const Launch&) const = default;
+    bool operator==(const Launch& o) const {
+        return block_x == o.block_x && block_y == o.block_y && nb == o.nb && Q == o.Q && Y == o.Y && ept == o.ept;
+    }
 };
 
 }  // namespace wb

@@ -1,0 +1,89 @@
+/// \file gemv_problem.cpp
+/// \brief GEMV problems: inputs, reference, checked call and timed call (see gemv_problem.hpp).
+#include "gemv_problem.hpp"
+
+#include "error_norm.hpp"
+#include "random.hpp"
+#include "reference.hpp"
+#include "roofline.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace wb {
+
+template <class T>
+double GemvProblem<T>::useful_bytes() const {
+    return roofline::gemv_bytes(op == Op::T, m, n, sizeof(T), beta != T(0));
+}
+
+template <class T>
+std::vector<double> GemvProblem<T>::reference() const {
+    return ref::gemv<T>(op == Op::T, m, n, alpha, hA, lda, hx, beta, hy);
+}
+
+template <class T>
+GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t seed, T alpha, T beta) {
+    if (lda < std::max(1, m))
+        throw std::invalid_argument("make_gemv_problem: lda (" + std::to_string(lda) + ") must be >= max(1, m) (" +
+                                    std::to_string(std::max(1, m)) + ")");
+    GemvProblem<T> p;
+    p.op = op;
+    p.m = m;
+    p.n = n;
+    p.lda = lda;
+    p.alpha = alpha;
+    p.beta = beta;
+    p.seed = seed;
+    p.hA = random_vector<T>(static_cast<std::size_t>(lda) * n, seed);
+    // Rows m..lda-1 are not part of A: NaN there makes any read of them visible.
+    for (int j = 0; j < n; ++j)
+        for (int i = m; i < lda; ++i) p.hA[static_cast<std::size_t>(j) * lda + i] = std::numeric_limits<T>::quiet_NaN();
+    const int lx = op == Op::N ? n : m, ly = op == Op::N ? m : n;
+    p.hx = random_vector<T>(lx, seed + 1);
+    p.hy = random_vector<T>(ly, seed + 2);
+    p.A = DeviceBuffer<T>(p.hA);
+    p.x = DeviceBuffer<T>(p.hx);
+    p.y = DeviceBuffer<T>(p.hy);
+    return p;
+}
+
+template <class T>
+GemvCheck check_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p,
+                     const std::vector<double>& ref) {
+    if (p.beta == T(0))
+        p.y.fill_bytes(0xFF);  // NaN: y must not be read
+    else
+        p.y.upload(p.hy);
+    step.launch(p.args(), launch, nullptr);
+    WB_CUDA(cudaDeviceSynchronize());
+    const std::vector<T> out = p.y.download();
+    GemvCheck c;
+    c.rel_error = relative_error(out, ref);
+    c.tolerance = tolerance<T>(static_cast<std::size_t>(p.op == Op::N ? p.n : p.m) + 1);
+    c.first_bad = first_bad_element(out, ref, c.tolerance);
+    p.y.upload(p.hy);
+    return c;
+}
+
+template <class T>
+BenchStats time_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p, BenchOptions opt) {
+    opt.working_set_bytes = static_cast<std::size_t>(p.useful_bytes());
+    const GemvArgs<T> a = p.args();
+    BenchStats s = benchmark([&](cudaStream_t st) { step.launch(a, launch, st); }, opt);
+    p.y.upload(p.hy);
+    return s;
+}
+
+template struct GemvProblem<float>;
+template struct GemvProblem<double>;
+template GemvProblem<float> make_gemv_problem<float>(Op, int, int, int, std::uint64_t, float, float);
+template GemvProblem<double> make_gemv_problem<double>(Op, int, int, int, std::uint64_t, double, double);
+template GemvCheck check_gemv<float>(const GemvStep<float>&, const Launch&, GemvProblem<float>&,
+                                     const std::vector<double>&);
+template GemvCheck check_gemv<double>(const GemvStep<double>&, const Launch&, GemvProblem<double>&,
+                                      const std::vector<double>&);
+template BenchStats time_gemv<float>(const GemvStep<float>&, const Launch&, GemvProblem<float>&, BenchOptions);
+template BenchStats time_gemv<double>(const GemvStep<double>&, const Launch&, GemvProblem<double>&, BenchOptions);
+
+}  // namespace wb

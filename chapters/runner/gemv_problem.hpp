@@ -1,0 +1,57 @@
+/// \file gemv_problem.hpp
+/// \brief One GEMV problem on the device — seeded random A, x, y (never zeros), its float64
+///        reference, and the two things every consumer does with a step: check it against the
+///        reference (output poisoned first) and time it (L2 flushed). Chapters, gpu tests and
+///        perf tests all go through here, so they check and time the same way.
+#pragma once
+
+#include "bench.hpp"
+#include "buffer.hpp"
+#include "ladder.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace wb {
+
+template <class T>
+struct GemvProblem {
+    Op op = Op::N;
+    int m = 0, n = 0, lda = 1;
+    T alpha = T(1.5), beta = T(0.5);
+    std::uint64_t seed = 0;
+    std::vector<T> hA, hx, hy;  ///< host copies of the inputs (hy: y before the call)
+    DeviceBuffer<T> A, x, y;
+
+    GemvArgs<T> args() { return {op, m, n, alpha, A.data(), lda, x.data(), beta, y.data()}; }
+    /// Useful bytes of one call (common/roofline).
+    double useful_bytes() const;
+    /// The float64 reference result for the current inputs.
+    std::vector<double> reference() const;
+};
+
+/// Allocates and fills a problem: A is m x n in an lda x n array (lda >= m; the padding rows are
+/// NaN, so a kernel that reads them fails), x and y seeded random from `seed`.
+template <class T>
+GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t seed, T alpha = T(1.5),
+                                 T beta = T(0.5));
+
+/// Result of one checked call.
+struct GemvCheck {
+    double rel_error = 0;     ///< ||y - ref|| / ||ref||
+    double tolerance = 0;     ///< bound for this precision and reduction length
+    std::string first_bad;    ///< first offending element, empty when none
+    bool ok() const { return rel_error <= tolerance && first_bad.empty(); }
+};
+
+/// Restores y, poisons nothing else, runs `step` once with `launch`, compares with `ref`.
+/// When beta == 0, y is poisoned with NaN before the call (it must not be read).
+template <class T>
+GemvCheck check_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p,
+                     const std::vector<double>& ref);
+
+/// Times `step` on the problem with the harness (L2 flushed unless opt says otherwise).
+template <class T>
+BenchStats time_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p, BenchOptions opt);
+
+}  // namespace wb

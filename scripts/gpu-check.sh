@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# One GPU round (DESIGN §8), run on the device machine from the repository root:
+#   bash scripts/gpu-check.sh [stage ...]      stages: build tests chapters ladder sanitize grade plots
+#                                               (default: all of them, in that order)
+# Configures for the visible GPU, builds with every core, runs ctest -L "gpu|perf|exercise",
+# the chapters with --csv, the sanitizers and the grader, and leaves logs, CSVs and plots in
+# $OUT (default ./out): results.tgz (everything) and summary.txt. Prints a short summary last.
+# Carry .deps (scripts/fetch-deps.sh) so that Catch2 and CLI11 are found.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+OUT=${OUT:-$root/out}
+mkdir -p "$OUT"
+work=${WB_GPU_WORK:-/tmp/wb-gpu-check}
+res=$work/results
+mkdir -p "$res"
+build=${WB_BUILD_DIR:-$root/build-gpu}
+jobs=$(nproc)
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(build tests chapters ladder sanitize grade plots)
+summary=$res/summary.txt
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+has() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-')
+gpu=${gpu:-no-gpu}
+note "gpu-check: $(date -u +%Y-%m-%dT%H:%M:%SZ) commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown) on ${gpu}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv >"$res/nvidia-smi.csv" 2>&1
+
+if has build; then
+  t0=$(date +%s)
+  prefix=()
+  [ -d .deps/usr ] && prefix=(-DCMAKE_PREFIX_PATH="$root/.deps/usr")
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix[@]}" >"$res/configure.log" 2>&1 \
+    && cmake --build "$build" -j "$jobs" >"$res/build.log" 2>&1
+  rc=$?
+  note "build: rc=$rc in $(( $(date +%s) - t0 )) s (warnings: $(grep -c 'warning' "$res/build.log" 2>/dev/null))"
+  [ $rc -eq 0 ] || { tail -30 "$res/build.log"; }
+fi
+
+if has tests; then
+  t0=$(date +%s)
+  (cd "$build" && ctest -L "gpu|perf|exercise" --output-on-failure --output-junit "$res/ctest-gpu.xml" \
+     >"$res/ctest-gpu.log" 2>&1)
+  note "tests (gpu|perf|exercise): $(grep -E 'tests passed|tests failed' "$res/ctest-gpu.log" | tail -1) in $(( $(date +%s) - t0 )) s"
+  grep -E "Failed|\*\*\*" "$res/ctest-gpu.log" | head -20 | tee -a "$summary"
+  grep -hE "^(float|double) [NT] n=" "$res/ctest-gpu.log" | tee -a "$summary"
+  for l in cpu gpu perf exercise; do
+    note "  label $l: $(cd "$build" && ctest -N -L "^$l\$" | tail -1)"
+  done
+fi
+
+if has chapters; then
+  for exe in "$build"/bin/ch0[0-9]_*; do
+    name=$(basename "$exe")
+    t0=$(date +%s)
+    WB_PROGRESS=0 "$exe" --csv "$res/$name.csv" >"$res/$name.txt" 2>&1
+    note "$name: rc=$? in $(( $(date +%s) - t0 )) s"
+  done
+fi
+
+if has ladder; then
+  t0=$(date +%s)
+  "$build"/bin/ch05_unrolled --ladder --csv "$res/gemv-ladder.csv" >"$res/gemv-ladder.txt" 2>&1
+  note "gemv ladder: rc=$? in $(( $(date +%s) - t0 )) s"
+  grep -E "n=|summary|vs " "$res/gemv-ladder.txt" | tail -12 >>"$summary"
+fi
+
+if has sanitize; then
+  t0=$(date +%s)
+  (cd "$build" && ctest -L sanitize --output-on-failure >"$res/ctest-sanitize.log" 2>&1)
+  note "sanitize: $(grep -E 'tests passed|tests failed' "$res/ctest-sanitize.log" | tail -1) in $(( $(date +%s) - t0 )) s"
+fi
+
+if has grade && [ -f scripts/grade.sh ]; then
+  t0=$(date +%s)
+  for ch in ch01 ch02 ch03 ch04 ch05; do
+    for mode in --solutions ""; do
+      WB_GRADE_OUT="$res/grade-$ch${mode:+-solutions}" bash scripts/grade.sh "$ch" $mode >"$res/grade-$ch${mode:+-solutions}.txt" 2>&1
+      note "grade $ch ${mode:-stub}: rc=$? $(grep -iE 'total' "$res/grade-$ch${mode:+-solutions}.txt" | tail -1)"
+    done
+  done
+  note "grading took $(( $(date +%s) - t0 )) s"
+fi
+
+if has plots && [ -f scripts/plot.py ]; then
+  python3 scripts/plot.py "$res" >"$res/plot.log" 2>&1
+  note "plots: rc=$? $(ls "$res"/*.png 2>/dev/null | wc -l) png"
+fi
+
+tar -C "$work" -czf "$OUT/results-$(printf '%s' "${stages[*]}" | tr ' ' '-').tgz" results
+cp "$summary" "$OUT/summary.txt"
+echo "===== summary ====="
+cat "$summary"

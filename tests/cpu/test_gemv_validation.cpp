@@ -1,0 +1,102 @@
+// Argument validation of every GEMV launcher, before any GPU call: each bad input throws
+// std::invalid_argument naming the function, the argument, its value and the rule.
+#include "catch.hpp"
+
+#include "ladder.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+template <class T>
+std::string error_of(const wb::GemvStep<T>& step, const wb::GemvArgs<T>& a, const wb::Launch& l = {}) {
+    try {
+        step.launch(a, l, nullptr);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "(no exception)";
+}
+
+template <class T>
+void check_steps() {
+    // Fake, never-dereferenced device pointers: validation must reject before using them.
+    T* const fake = reinterpret_cast<T*>(0x1000);
+    std::vector<wb::GemvStep<T>> steps = wb::gemv_ladder<T>();
+    steps.push_back(wb::gemv_peer<T>());
+    for (const auto& step : steps) {
+        INFO("step " << step.stage);
+        wb::GemvArgs<T> ok{wb::Op::N, 8, 4, T(1), fake, 8, fake, T(0), fake};
+        auto a = ok;
+        a.m = -1;
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("m (-1) must be >= 0"));
+        a = ok;
+        a.n = -3;
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("n (-3) must be >= 0"));
+        a = ok;
+        a.lda = 5;
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("lda (5) must be >= max(1, m) (8)"));
+        a = ok;
+        a.m = 0;
+        a.lda = 0;
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("lda (0) must be >= max(1, m) (1)"));
+        a = ok;
+        a.A = nullptr;
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("A must not be null"));
+        a = ok;
+        a.x = nullptr;
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("x must not be null"));
+        a = ok;
+        a.y = nullptr;
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("y must not be null"));
+        a = ok;
+        a.op = static_cast<wb::Op>(7);
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("op (7) must be N or T"));
+        // Nothing to write is a valid no-op, even with null pointers (no GPU call is made).
+        wb::GemvArgs<T> empty{wb::Op::N, 0, 5, T(1), nullptr, 1, nullptr, T(0), nullptr};
+        CHECK(error_of(step, empty) == "(no exception)");
+        wb::GemvArgs<T> empty_t{wb::Op::T, 5, 0, T(1), nullptr, 5, nullptr, T(0), nullptr};
+        CHECK(error_of(step, empty_t) == "(no exception)");
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gemv launchers reject bad arguments with messages naming them", "[cpu][gemv]") {
+    check_steps<float>();
+    check_steps<double>();
+}
+
+TEST_CASE("gemv op parsing accepts N/T only", "[cpu][gemv]") {
+    CHECK(wb::parse_op("N") == wb::Op::N);
+    CHECK(wb::parse_op("t") == wb::Op::T);
+    CHECK_THROWS_WITH(wb::parse_op("C"), Catch::Matchers::Contains("op (\"C\") must be N or T"));
+}
+
+TEST_CASE("gemv launchers reject illegal launch parameters", "[cpu][gemv]") {
+    float* const fake = reinterpret_cast<float*>(0x1000);
+    const wb::GemvArgs<float> a{wb::Op::N, 8, 4, 1.f, fake, 8, fake, 0.f, fake};
+    CHECK_THAT(error_of(wb::gemv_step<float>(1), a, wb::Launch{48}),
+               Catch::Matchers::Contains("launch.block_x (48) must be a multiple of 32"));
+    CHECK_THAT(error_of(wb::gemv_step<float>(3), a, wb::Launch{32, 64}),
+               Catch::Matchers::Contains("launch.block_y (64) must be in [1, 32]"));
+    CHECK_THAT(error_of(wb::gemv_step<float>(5), a, wb::Launch{32, 8, 3}),
+               Catch::Matchers::Contains("launch.nb (3) must be 1, 2, 4 or 8"));
+}
+
+TEST_CASE("the gemv ladder lists chapters 1 to 5 in order, each with legal default launches", "[cpu][gemv]") {
+    const auto& steps = wb::gemv_ladder<float>();
+    REQUIRE(steps.size() == 5);
+    const std::vector<std::string> stages{"naive", "shared", "pattern", "access", "tuned"};
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        CHECK(steps[i].chapter == static_cast<int>(i) + 1);
+        CHECK(steps[i].stage == stages[i]);
+        for (wb::Op op : {wb::Op::N, wb::Op::T}) {
+            const wb::GemvArgs<float> a{op, 100, 100};
+            const auto legal = steps[i].legal_launches(a);
+            CHECK_FALSE(legal.empty());
+        }
+    }
+    CHECK_THROWS_WITH(wb::gemv_step<float>(6), Catch::Matchers::Contains("chapter (6) must be in [1, 5]"));
+}

@@ -1,0 +1,61 @@
+// GEMV speed as ratios measured in one run on one GPU (DESIGN §7). Thresholds sit well under the
+// measured ratios so that noise cannot flip them; each cites the run it came from
+// (docs/results/<gpu>/). Absolute goals (% of ceiling, x cuBLAS geometric means) are checked by
+// the chapter binaries' benchmarks, not here.
+#include "catch.hpp"
+
+#include "gemv_problem.hpp"
+#include "random.hpp"
+#include "roofline.hpp"
+
+#include <iostream>
+
+namespace {
+
+using wb::Op;
+
+template <class T>
+double median_ms(const wb::GemvStep<T>& step, wb::GemvProblem<T>& p) {
+    wb::BenchOptions bo;
+    bo.min_reps = 15;
+    return wb::time_gemv(step, step.default_launch(p.args()), p, bo).median_ms;
+}
+
+template <class T>
+double speedup(int fast_chapter, int slow_chapter, Op op, int n) {
+    auto p = wb::make_gemv_problem<T>(op, n, n, n, wb::fresh_seed());
+    const auto& fast = fast_chapter == 0 ? wb::gemv_peer<T>() : wb::gemv_step<T>(fast_chapter);
+    const auto& slow = slow_chapter == 0 ? wb::gemv_peer<T>() : wb::gemv_step<T>(slow_chapter);
+    const double s = median_ms(slow, p) / median_ms(fast, p);
+    std::cout << (sizeof(T) == 4 ? "float " : "double ") << wb::op_char(op) << " n=" << n << ": " << fast.stage
+              << " is " << s << "x " << slow.stage << "\n";
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("perf: tuned GEMV-T is at least 3x naive at n = 8192", "[perf][gemv]") {
+    CHECK(speedup<float>(5, 1, Op::T, 8192) >= 3.0);
+    CHECK(speedup<double>(5, 1, Op::T, 8192) >= 3.0);
+}
+
+TEST_CASE("perf: tuned GEMV is at least 0.9x cuBLAS at n = 16384", "[perf][gemv]") {
+    for (Op op : {Op::N, Op::T}) {
+        CHECK(speedup<float>(5, 0, op, 16384) >= 0.9);
+        CHECK(speedup<double>(5, 0, op, 16384) >= 0.9);
+    }
+}
+
+TEST_CASE("perf: each GEMV step is at least as fast as the one before where its mechanism applies",
+          "[perf][gemv]") {
+    // T: shared tiles coalesce the naive kernel's column walks.
+    CHECK(speedup<float>(2, 1, Op::T, 8192) >= 1.5);
+    // Small sizes: several threads per result and Y blocks per tile fill the GPU (ch03 vs ch02).
+    CHECK(speedup<float>(3, 2, Op::N, 2048) >= 1.2);
+    CHECK(speedup<float>(3, 2, Op::T, 2048) >= 1.2);
+    // T: padding removes the 32-way bank conflict of the tile stores (ch04 vs ch03).
+    CHECK(speedup<float>(4, 3, Op::T, 8192) >= 1.05);
+    // Registers, 16-byte loads and prefetch (ch05 vs ch04).
+    CHECK(speedup<float>(5, 4, Op::N, 8192) >= 1.0);
+    CHECK(speedup<float>(5, 4, Op::T, 8192) >= 1.0);
+}
