@@ -42,6 +42,8 @@ struct Occupancy {
     double occupancy = 0;           ///< active warps / the SM's warp slots, 0..1
     Limiter limiter = Limiter::blocks;  ///< the smallest of the four limits below (first on ties
                                         ///< in the order blocks, threads, registers, shared memory)
+    // The four limits; a resource the block does not use (0 registers, 0 shared memory with no
+    // per-block reservation) reports max_blocks_per_sm.
     int limit_blocks = 0;           ///< blocks allowed by the block slots
     int limit_threads = 0;          ///< blocks allowed by the thread slots
     int limit_registers = 0;        ///< blocks allowed by the register file
@@ -98,7 +100,9 @@ GridMetrics grid_metrics(const DeviceProfile& dev, long long grid_blocks, int th
 struct WarpAccess {
     long long transactions = 0;  ///< segments moved: 32-byte sectors (modern) or 32/64/128-byte
                                  ///< transactions (t10, each half-warp coalesced on its own)
-    long long t32 = 0, t64 = 0, t128 = 0;  ///< transactions by size (modern: all are t32)
+    long long t32 = 0;           ///< 32-byte transactions (modern GPUs: every sector)
+    long long t64 = 0;           ///< 64-byte transactions (t10 only)
+    long long t128 = 0;          ///< 128-byte transactions (t10 only)
     long long bytes_moved = 0;   ///< sum of the transaction sizes
     long long useful_bytes = 0;  ///< distinct bytes the threads asked for (a broadcast counts once)
     double efficiency = 0;       ///< useful_bytes / bytes_moved, 0..1
@@ -274,8 +278,11 @@ constexpr long long kWhiteMinActiveThreadsT10 = 12800;
 
 /// A launch shape in White's notation.
 struct WhiteLaunch {
-    int dblk_x = 0, dblk_y = 0;
-    long long dgrd_x = 0, dgrd_y = 0;
+    int dblk_x = 0;        ///< dBlk.x: threads per block in x
+    int dblk_y = 0;        ///< dBlk.y: threads per block in y
+    long long dgrd_x = 0;  ///< dGrd.x: blocks in x
+    long long dgrd_y = 0;  ///< dGrd.y: blocks in y
+    /// Equal when all four parameters are.
     // Written out: .cu files include this header and are compiled as C++17.
     bool operator==(const WhiteLaunch& o) const {
         return dblk_x == o.dblk_x && dblk_y == o.dblk_y && dgrd_x == o.dgrd_x && dgrd_y == o.dgrd_y;

@@ -49,14 +49,19 @@ struct SplitWorkspace {
 template <class T>
 SplitWorkspace<T> split_workspace(std::size_t partial_elems, std::size_t tiles);
 
-/// Finishes output element `r` of a split reduction whose block `yb` (of Y) computed `v`.
-/// Called by the block's threads for the elements they own (`owns` false for none), then the
-/// last block to arrive sums the Y partials in order 0..Y-1 and writes y = alpha*sum + beta*y.
-/// All threads of the block must call it (it has barriers).
+/// Finishes a split reduction. Every thread passes the results it owns (`owns[k]`: element
+/// `r[k]` has value `v[k]` from this block, block `yb` of Y); the tile's outputs are the
+/// contiguous range [tile_begin, tile_begin + tile_len). With Y == 1 the owners write y directly.
+/// Otherwise each block stores its partials, and the last block to arrive (a ticket per tile)
+/// sums the Y partials of every output with all of its threads — G groups of threads take every
+/// G-th partial, then meet in shared memory — and writes y = alpha*sum + beta*y. The order of
+/// the sum is fixed, so the result is deterministic. All threads of the block must call it.
 template <class T, int R>
-__device__ void split_finish(const T (&v)[R], const int (&r)[R], const bool (&owns)[R], int len_y, int Y,
-                             int yb, int tile, T alpha, T beta, T* __restrict__ y, SplitWorkspace<T> ws) {
+__device__ void split_finish(const T (&v)[R], const int (&r)[R], const bool (&owns)[R], int tile_begin,
+                             int tile_len, int len_y, int Y, int yb, int tile, T alpha, T beta,
+                             T* __restrict__ y, SplitWorkspace<T> ws) {
     __shared__ bool is_last;
+    __shared__ T red[1024];
     if (Y == 1) {  // no split: write the result directly
 #pragma unroll
         for (int k = 0; k < R; ++k)
@@ -68,7 +73,8 @@ __device__ void split_finish(const T (&v)[R], const int (&r)[R], const bool (&ow
         if (owns[k]) ws.partial[static_cast<std::size_t>(yb) * len_y + r[k]] = v[k];
     __threadfence();  // make the partials visible device-wide before taking a ticket
     __syncthreads();
-    if (threadIdx.x == 0 && threadIdx.y == 0) {
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x, nthreads = blockDim.x * blockDim.y;
+    if (tid == 0) {
         const unsigned ticket = atomicAdd(&ws.tickets[tile], 1u);
         is_last = (ticket == static_cast<unsigned>(Y - 1));
         if (is_last) ws.tickets[tile] = 0;  // ready for the next launch
@@ -76,12 +82,35 @@ __device__ void split_finish(const T (&v)[R], const int (&r)[R], const bool (&ow
     __syncthreads();
     if (!is_last) return;
     __threadfence();
-#pragma unroll
-    for (int k = 0; k < R; ++k) {
-        if (!owns[k]) continue;
+    const int len = min(tile_len, len_y - tile_begin);
+    const int G = max(1, min(Y, nthreads / max(1, len)));  // thread groups sharing one output
+    for (int e0 = 0; e0 < len; e0 += nthreads / G) {
+        const int e = e0 + tid % (nthreads / G), g = tid / (nthreads / G);
         T s = 0;
-        for (int b = 0; b < Y; ++b) s += __ldcg(&ws.partial[static_cast<std::size_t>(b) * len_y + r[k]]);
-        y[r[k]] = beta == T(0) ? alpha * s : alpha * s + beta * y[r[k]];
+        if (e < len && g < G) {
+            const T* p = ws.partial + tile_begin + e;
+            T s1 = 0, s2 = 0, s3 = 0;  // four independent chains: loads overlap
+            int b = g;
+            for (; b + 3 * G < Y; b += 4 * G) {
+                s += __ldcg(p + static_cast<std::size_t>(b) * len_y);
+                s1 += __ldcg(p + static_cast<std::size_t>(b + G) * len_y);
+                s2 += __ldcg(p + static_cast<std::size_t>(b + 2 * G) * len_y);
+                s3 += __ldcg(p + static_cast<std::size_t>(b + 3 * G) * len_y);
+            }
+            for (; b < Y; b += G) s += __ldcg(p + static_cast<std::size_t>(b) * len_y);
+            s = (s + s1) + (s2 + s3);
+        }
+        if (G > 1) {
+            __syncthreads();
+            if (g < G) red[tid] = s;
+            __syncthreads();
+            if (g == 0 && e < len)
+                for (int q = 1; q < G; ++q) s += red[q * (nthreads / G) + tid];
+        }
+        if (g == 0 && e < len) {
+            const int row = tile_begin + e;
+            y[row] = beta == T(0) ? alpha * s : alpha * s + beta * y[row];
+        }
     }
 }
 

@@ -48,17 +48,19 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                      }});
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
-                     [](const A&) { return Launch{32, 8, 4, 8, 0, 4}; },
+                     [](const A& a) { return a.op == Op::N ? Launch{64, 4, 4, 4, 0, 4} : Launch{32, 8, 4, 8, 0, 4}; },
                      [](const A& a) {
                          std::vector<Launch> v;
                          if (a.op == Op::N) {
                              for (int bx : {32, 64, 128})
                                  for (int q : {1, 2, 4, 8})
-                                     for (int u : {1, 2, 4})
-                                         if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, 0, u});
+                                     for (int u : {2, 4})
+                                         for (int y : {0, 2, 8, 32})
+                                             if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, y, u});
                          } else {
-                             for (int q : {1, 2, 4, 8})
-                                 for (int nb : {1, 2, 4, 8}) v.push_back(Launch{32, q, nb, q, 0, 4});
+                             for (int q : {2, 4, 8})
+                                 for (int nb : {2, 4, 8})
+                                     for (int y : {0, 2, 8}) v.push_back(Launch{32, q, nb, q, y, 4});
                          }
                          return v;
                      }});

@@ -33,7 +33,7 @@ void show_banks(Context& ctx) {
     std::string ways;
     for (const auto& r : rows) {
         if (r.v != rows.front().v) break;
-        ways += (ways.empty() ? "" : ", ") + (r.padded ? std::string("padded 1 bank") : std::to_string(r.banks) + " banks") +
+        ways += (ways.empty() ? "" : ", ") + (r.padded ? std::string("padded, 1 bank") : std::to_string(r.banks) + (r.banks == 1 ? " bank" : " banks")) +
                 " -> " + std::to_string(r.ways) + "-way";
     }
     say("prediction", std::to_string(ctx.dev.banks) + " banks of 4 bytes; a request of " +
@@ -67,7 +67,9 @@ void show_banks(Context& ctx) {
     cols.push_back("padded");
     const std::string here = ctx.measure ? "this GPU" : "predicted ways";
     Report ta("(a) time, ms: White's T10 (banks per half-warp) beside " + here + " (banks per warp)", cols);
-    Report tb("(b) bandwidth, GB/s: White's T10 beside this GPU (shared-memory bytes read / time)", cols);
+    Report tb(std::string("(b) bandwidth, GB/s: White's T10 beside this GPU (shared-memory bytes read / time)") +
+                  (ctx.measure ? "" : " - not measured"),
+              cols);
     for (int v : vs) {
         const int w = white_row(v);
         std::vector<std::string> a{std::to_string(v)}, b{std::to_string(v)};

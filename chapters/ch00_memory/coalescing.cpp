@@ -15,11 +15,14 @@ void show_coalescing(Context& ctx) {
     const double ceiling = ctx.measure ? measured_ceilings().read_gbs : ctx.dev.bandwidth_gbs;
     const auto rows = ctx.measure ? lab::run_coalescing(ctx.dev, ctx.scale, ceiling)
                                   : lab::predict_coalescing(ctx.dev, ctx.scale, ceiling);
-    say("prediction", "one warp request moves every " + std::to_string(ctx.dev.segment_bytes) +
-                          "-byte segment its 32 addresses touch; useful bandwidth = efficiency x the " +
+    const std::string unit = ctx.dev.transaction_threads < ctx.dev.warp_size
+                                 ? "each half-warp is served by 32-, 64- or 128-byte segments (White §3.3.1)"
+                                 : "one warp request moves every " + std::to_string(ctx.dev.segment_bytes) +
+                                       "-byte sector its 32 addresses touch";
+    say("prediction", unit + "; useful bandwidth = efficiency x the " +
                           (ctx.measure ? "measured read ceiling (" + fmt(ceiling, 0) + " GB/s)"
                                        : "theoretical bandwidth (" + fmt(ceiling, 0) + " GB/s)") +
-                          ". Stride 8 and beyond use 4 of every 32 bytes moved: 1/8.");
+                          ".");
 
     Report t("Warp reads of float: thread i reads element offset + i x stride (footprint fixed, so the bytes moved "
              "stay put while the useful bytes shrink)",

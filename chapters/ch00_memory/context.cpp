@@ -1,7 +1,7 @@
 // context.cpp — printing and CSV helpers shared by chapter 0's sections (context.hpp).
 #include "context.hpp"
 
-#include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace wb::ch00 {
@@ -21,7 +21,10 @@ void emit(const Context& ctx, const Report& report, const std::string& table, bo
         std::cout << '\n';
     }
     const std::string path = csv_path(ctx.csv, table);
-    if (!path.empty()) report.write_csv(path, ctx.meta, /*append=*/true);
+    if (path.empty()) return;
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);  // throws with the reason on failure
+    report.write_csv(path, ctx.meta, /*append=*/true);
 }
 
 void heading(const std::string& title) {

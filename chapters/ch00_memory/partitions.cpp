@@ -66,7 +66,8 @@ void show_partitions(Context& ctx) {
     const std::string here = ctx.measure ? "this GPU" : "predicted";
     Report ta("(a) time, ms: White's T10 beside " + here,
               {"v", "T10 p=8", "T10 p=4", "T10 p=2", "T10 p=1", "p=8", "p=4", "p=2", "p=1"});
-    Report tb("(b) bandwidth, GB/s: White's T10 beside " + here + " (and p=1 / p=8)",
+    Report tb(std::string("(b) bandwidth, GB/s: White's T10 beside this GPU (and p=1 / p=8)") +
+                  (ctx.measure ? "" : " - not measured"),
               {"v", "T10 p=8", "T10 p=4", "T10 p=2", "T10 p=1", "p=8", "p=4", "p=2", "p=1", "T10 1/8", "1/8"});
     for (int v : vs) {
         const int w = white_row(v);

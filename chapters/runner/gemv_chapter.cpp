@@ -103,7 +103,7 @@ void measure_precision(const ChapterOptions& o, const ChapterInfo& info, const s
             auto p = make_gemv_problem<T>(op, n, n, n, fresh_seed());
             const auto ref = p.reference();
             std::map<int, Measured> got;  // chapter -> measurement (0 = cuBLAS)
-            std::map<int, std::string> errs;
+            std::map<int, std::string> errs, notes;
             std::vector<int> order = chs;
             order.push_back(0);
             for (int ch : order) {
@@ -117,7 +117,7 @@ void measure_precision(const ChapterOptions& o, const ChapterInfo& info, const s
                 errs[ch] = c.ok() ? e.str() : "FAIL " + e.str();
                 const BenchStats s = time_gemv(step, l, p, bo);
                 got[ch] = {s.median_ms, roofline::gbs(p.useful_bytes(), s.median_ms)};
-                if (s.l2_resident) errs[ch] += " L2-resident";
+                if (s.l2_resident) notes[ch] = "L2-resident";
             }
             for (int ch : order) {
                 const GemvStep<T>& step = ch == 0 ? gemv_peer<T>() : gemv_step<T>(ch);
@@ -136,7 +136,7 @@ void measure_precision(const ChapterOptions& o, const ChapterInfo& info, const s
                 rep.add_row({prec, std::string(1, op_char(op)), std::to_string(n), step_label(ch, step.stage),
                              fmt(me.ms, 4), fmt(me.gbs), fmt_pct(me.gbs / ceil.read_gbs), fmt_pct(me.gbs / ceil.copy_gbs),
                              ch >= 2 ? ratio(prev) : "-", ch >= 2 ? ratio(1) : "-", ch != 0 ? ratio(0) : "-", model_gbs,
-                             errs[ch], ""});
+                             errs[ch], notes[ch]});
             }
             const std::string key = prec + " " + op_char(op);
             if (info.chapter >= 2 && got.count(info.chapter - 1))
@@ -144,6 +144,36 @@ void measure_precision(const ChapterOptions& o, const ChapterInfo& info, const s
             speedups[key + " vs cuBLAS"].push_back(got[0].ms / got[info.chapter].ms);
         }
     }
+}
+
+/// --sweep: time every legal Launch of this chapter's step (a preview of chapter 6's search).
+template <class T>
+void sweep_precision(const ChapterOptions& o, const ChapterInfo& info, const std::vector<int>& sizes, Report& rep) {
+    const std::string prec = sizeof(T) == 4 ? "float" : "double";
+    const GemvStep<T>& step = gemv_step<T>(info.chapter);
+    BenchOptions bo;
+    bo.min_reps = 5;
+    bo.max_reps = 30;
+    bo.max_seconds = 0.5;
+    for (Op op : ops(o))
+        for (int n : sizes) {
+            auto p = make_gemv_problem<T>(op, n, n, n, fresh_seed());
+            const Launch def = step.default_launch(p.args());
+            double def_ms = NAN, best_ms = INFINITY;
+            Launch best;
+            for (const Launch& l : step.legal_launches(p.args())) {
+                const double ms = time_gemv(step, l, p, bo).median_ms;
+                if (l == def) def_ms = ms;
+                if (ms < best_ms) {
+                    best_ms = ms;
+                    best = l;
+                }
+            }
+            if (std::isnan(def_ms)) def_ms = time_gemv(step, def, p, bo).median_ms;
+            rep.add_row({prec, std::string(1, op_char(op)), std::to_string(n), def.str(),
+                         fmt(roofline::gbs(p.useful_bytes(), def_ms)), best.str(),
+                         fmt(roofline::gbs(p.useful_bytes(), best_ms)), fmt_ratio(def_ms / best_ms)});
+        }
 }
 
 double geomean(const std::vector<double>& v) {
@@ -160,6 +190,8 @@ int run_ladder_chapter(int argc, char** argv, const ChapterInfo& info) {
     CLI::App app{"Chapter " + std::to_string(info.chapter) + " — " + info.title, info.name};
     add_chapter_options(app, o);
     app.add_flag("--ladder", ladder, "Run every step of the ladder, not only naive, previous and this one");
+    bool sweep = false;
+    app.add_flag("--sweep", sweep, "Time every legal launch of this chapter's step and print the best");
     try {
         app.parse(argc, argv);
         validate_chapter_options(o);
@@ -195,6 +227,19 @@ int run_ladder_chapter(int argc, char** argv, const ChapterInfo& info) {
         Report rep("GEMV y = 1.5 op(A) x + 0.5 y, lda = n: chapter " + std::to_string(info.chapter) + " (" +
                        gemv_step<float>(info.chapter).stage + ")",
                    kColumns);
+        if (sweep) {
+            Report sw("Launch sweep of ch0" + std::to_string(info.chapter) + " " + gemv_step<float>(info.chapter).stage,
+                      {"precision", "op", "n", "default launch", "GB/s", "best launch", "best GB/s", "best/default"});
+            for (const auto& prec : precisions(o)) {
+                if (prec == "float")
+                    sweep_precision<float>(o, info, sizes, sw);
+                else
+                    sweep_precision<double>(o, info, sizes, sw);
+            }
+            sw.print(std::cout);
+            if (!o.csv.empty()) sw.write_csv(o.csv, meta);
+            return 0;
+        }
         const std::size_t total = precisions(o).size() * ops(o).size() * sizes.size() *
                                   (chapters_to_run(info.chapter, ladder).size() + 1);
         Progress prog(info.name, total);

@@ -81,7 +81,7 @@ __global__ void gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* _
         r[k] = i0 + k;
         owns[k] = ty == 0 && k < avail;
     }
-    detail::split_finish<T, W>(v, r, owns, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, W>(v, r, owns, blockIdx.x * kTile * W, kTile * W, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
 
 template <class T, bool VEC>
@@ -125,7 +125,7 @@ __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* _
         for (int q = 0; q < Q; ++q) v[0] += red[q * kTile + tx];
     const int r[1] = {j};
     const bool owns[1] = {ty == 0 && j < n};
-    detail::split_finish<T, 1>(v, r, owns, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, 1>(v, r, owns, j0, kTile, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
 
 template <class T, bool VEC>

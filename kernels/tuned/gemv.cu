@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
         r[k] = i0 + k;
         owns[k] = ty == 0 && k < avail;
     }
-    detail::split_finish<T, W>(v, r, owns, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, W>(v, r, owns, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_blo
         for (int q = 0; q < Q; ++q) v[0] += red[q][tid];
     const int r[1] = {j0 + tid};
     const bool owns[1] = {tid < C && j0 + tid < n};
-    detail::split_finish<T, 1>(v, r, owns, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, 1>(v, r, owns, j0, C, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
 
 template <class T, bool VEC, int U>
@@ -211,7 +211,7 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int rows_per_block = BX * W;
     const int tiles = detail::ceil_div(a.m, rows_per_block);
-    int Y = detail::derive_split(Yreq, tiles, a.n, 2048 / (BX * Q), 16 * Q, 2);
+    int Y = detail::derive_split(Yreq, tiles, a.n, 2048 / (BX * Q), 8 * Q, 2);
     const int k_per_block = detail::ceil_div(a.n, Y);
     Y = detail::ceil_div(a.n, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));

@@ -1,7 +1,9 @@
 /// \file catch.hpp
-/// \brief Includes Catch2 2.x (Debian's `catch2`) or 3.x, whichever the build found.
+/// \brief Includes the Catch2 that CMake found: 2.x (Debian's `catch2`, one header) or 3.x.
+///        tests/CMakeLists.txt defines WB_CATCH2_V3 for 3.x; a header check alone is not enough
+///        because a machine may have 3.x headers installed next to the 2.x package we link.
 #pragma once
-#if __has_include(<catch2/catch_all.hpp>)
+#ifdef WB_CATCH2_V3
 #include <catch2/catch_all.hpp>
 #else
 #include <catch2/catch.hpp>

@@ -1,0 +1,32 @@
+/// \file grading_parse.hpp
+/// \brief Internal helpers shared by the grader's strict line parsers (records, calibrations,
+///        thresholds): `key=value` fields, checked numbers, errors that name the line.
+#pragma once
+
+#include "grading.hpp"
+
+#include <istream>
+#include <map>
+#include <set>
+#include <string>
+
+namespace wb::grade::detail {
+
+/// Throws FormatError "<what> at line N: "<line>"".
+[[noreturn]] void bad(const std::string& what, int line_no, const std::string& line);
+/// Splits "k=v k=v msg=free text" into fields; "msg" takes the rest of the line.
+std::map<std::string, std::string> fields(const std::string& rest, int line_no, const std::string& line);
+/// A finite, non-negative number.
+double number(const std::string& s, const std::string& key, int line_no, const std::string& line);
+/// A non-negative 32-bit integer written in decimal digits only.
+int integer(const std::string& s, const std::string& key, int line_no, const std::string& line);
+/// The field `key`, or FormatError when it is missing.
+const std::string& need(const std::map<std::string, std::string>& f, const std::string& key, int line_no,
+                        const std::string& line);
+/// FormatError when `f` has a key outside `allowed`.
+void only(const std::map<std::string, std::string>& f, const std::set<std::string>& allowed, int line_no,
+          const std::string& line);
+/// std::getline without a trailing '\r'.
+bool getline_clean(std::istream& is, std::string& line);
+
+}  // namespace wb::grade::detail

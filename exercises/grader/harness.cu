@@ -1,0 +1,229 @@
+// The GPU side of the grader (harness.hpp). Each graded case lives in allocations with guard
+// bands of NaN around A and of a second NaN pattern around B; shared memory is filled with NaN
+// before every call, so a missing barrier reads NaN instead of last call's leftovers; the output
+// is compared bit for bit (a transpose computes nothing), and B's guard bands and padding must
+// come back untouched. Out-of-bounds reads therefore show up in the output without crashing,
+// and out-of-bounds writes show up in the guards.
+#include "harness.hpp"
+
+#include "bench.hpp"
+#include "buffer.hpp"
+#include "check.hpp"
+#include "device.hpp"
+#include "random.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace wb::grade {
+namespace {
+
+__global__ void scrub_shared_kernel(int words) {
+    extern __shared__ float smem[];
+    const float nan = __int_as_float(0x7FFFFFFF);
+    for (int i = threadIdx.x; i < words; i += blockDim.x) smem[i] = nan;
+}
+
+/// Fills the shared memory of every SM with NaN (two blocks per SM of the largest size).
+void scrub_shared_memory(cudaStream_t stream) {
+    static int bytes = -1, blocks = 0;
+    if (bytes < 0) {
+        int dev = 0, optin = 0, sms = 0;
+        WB_CUDA(cudaGetDevice(&dev));
+        WB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        WB_CUDA(cudaFuncSetAttribute(scrub_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+        WB_CUDA(cudaFuncSetAttribute(scrub_shared_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+        bytes = optin;
+        blocks = 2 * sms;
+    }
+    scrub_shared_kernel<<<blocks, 1024, bytes, stream>>>(bytes / 4);
+    WB_CHECK_LAUNCH();
+}
+
+std::uint32_t bits(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+std::string hex(std::uint32_t u) {
+    std::ostringstream os;
+    os << "0x" << std::hex << u;
+    return os.str();
+}
+
+/// Synchronizes; a failure here is a fault in the kernel, which poisons the context.
+void sync_or_fatal(cudaStream_t stream, const std::string& what) {
+    const cudaError_t e = cudaStreamSynchronize(stream);
+    if (e != cudaSuccess)
+        throw FatalDeviceError(what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+                               "): the CUDA context is lost, no further case can run");
+}
+
+}  // namespace
+
+std::string device_description() {
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    const DeviceInfo info = query_device(dev);
+    return info.name + " (" + std::to_string(info.sm_count) + " SMs)";
+}
+
+CaseResult run_graded_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_t seed, int repeats) {
+    CaseResult out;
+    out.c = c;
+    const std::size_t a_elems = std::size_t(c.rows - 1) * c.lda + c.cols;  // rows x lda, last row unpadded
+    const std::size_t b_elems = std::size_t(c.cols - 1) * c.ldb + c.rows;
+    // Guards: wide enough that a tile-sized overrun (up to 64 rows of either matrix) stays in them.
+    const std::size_t guard = 64 * std::size_t(std::max(c.lda, c.ldb)) + 4096;
+
+    // A's image: guard | rows x lda (padding = guard pattern) | guard.
+    const std::vector<float> values = random_vector<float>(std::size_t(c.rows) * c.cols, seed);
+    std::vector<std::uint32_t> a_img(guard + a_elems + guard, kGuardA);
+    for (int r = 0; r < c.rows; ++r)
+        for (int col = 0; col < c.cols; ++col)
+            a_img[guard + std::size_t(r) * c.lda + col] = bits(values[std::size_t(r) * c.cols + col]);
+    // B's image: guard | cols x ldb (elements poisoned, padding = guard pattern) | guard.
+    std::vector<std::uint32_t> b_img(guard + b_elems + guard, kGuardB);
+    for (int r = 0; r < c.cols; ++r)
+        for (int col = 0; col < c.rows; ++col) b_img[guard + std::size_t(r) * c.ldb + col] = kPoisonB;
+
+    DeviceBuffer<std::uint32_t> dA(a_img.size()), dB(b_img.size());
+    dA.upload(a_img);
+    cudaStream_t stream = nullptr;
+    WB_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    struct StreamGuard {
+        cudaStream_t s;
+        ~StreamGuard() { cudaStreamDestroy(s); }
+    } sg{stream};
+
+    ex::TransposeArgs args;
+    args.rows = c.rows;
+    args.cols = c.cols;
+    args.A = reinterpret_cast<const float*>(dA.data() + guard);
+    args.lda = c.lda;
+    args.B = reinterpret_cast<float*>(dB.data() + guard);
+    args.ldb = c.ldb;
+
+    for (int rep = 0; rep < repeats; ++rep) {
+        dB.upload(b_img);
+        scrub_shared_memory(stream);
+        sync_or_fatal(stream, "before the call");
+        try {
+            fn(args, stream);
+        } catch (const FatalDeviceError&) {
+            throw;
+        } catch (const std::exception& e) {
+            if (cudaDeviceSynchronize() != cudaSuccess)
+                throw FatalDeviceError(std::string("the launcher threw after a device fault: ") + e.what());
+            out.result = "error";
+            out.msg = std::string("the launcher threw: ") + e.what();
+            return out;
+        }
+        sync_or_fatal(stream, "the transpose kernel faulted");
+        const auto got = dB.download();
+        const auto a_after = dA.download();
+
+        long long unwritten = 0, oob_read = 0, wrong = 0, guard_hits = 0, pad_hits = 0;
+        std::string first;
+        auto note = [&first](const std::string& s) {
+            if (first.empty()) first = s;
+        };
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            const bool in_body = i >= guard && i < guard + b_elems;
+            const std::size_t k = i - guard;
+            const bool element = in_body && int(k % c.ldb) < c.rows;
+            if (!element) {
+                if (got[i] != kGuardB) {
+                    if (in_body) ++pad_hits; else ++guard_hits;
+                    note(std::string(in_body ? "wrote into B's padding" : "wrote outside B") + " at offset " +
+                         std::to_string(static_cast<long long>(i) - static_cast<long long>(guard)));
+                }
+                continue;
+            }
+            const std::size_t br = k / c.ldb, bc = k % c.ldb;  // B(br, bc) = A(bc, br)
+            const std::uint32_t want = bits(values[bc * c.cols + br]);
+            if (got[i] == want) continue;
+            if (got[i] == kPoisonB) {
+                ++unwritten;
+                note("B(" + std::to_string(br) + "," + std::to_string(bc) + ") never written");
+            } else if (got[i] == kGuardA) {
+                ++oob_read;
+                note("B(" + std::to_string(br) + "," + std::to_string(bc) + ") holds a value read outside A");
+            } else {
+                ++wrong;
+                note("B(" + std::to_string(br) + "," + std::to_string(bc) + ") = " + hex(got[i]) + ", expected " +
+                     hex(want));
+            }
+        }
+        const bool a_changed = a_after != a_img;
+        if (unwritten + oob_read + wrong + guard_hits + pad_hits == 0 && !a_changed) continue;
+        std::ostringstream msg;
+        msg << "run " << rep + 1 << ":";
+        if (wrong) msg << " " << wrong << " wrong values;";
+        if (unwritten) msg << " " << unwritten << " elements never written;";
+        if (oob_read) msg << " " << oob_read << " elements read outside A (out-of-bounds read);";
+        if (pad_hits) msg << " " << pad_hits << " writes into B's padding;";
+        if (guard_hits) msg << " " << guard_hits << " writes outside B (out-of-bounds write);";
+        if (a_changed) msg << " A was modified;";
+        msg << " first: " << (first.empty() ? std::string("A was modified") : first);
+        out.result = "fail";
+        out.msg = msg.str();
+        return out;
+    }
+    out.result = "pass";
+    return out;
+}
+
+ShapeTimes time_shape(const std::vector<ex::TransposeFn>& fns, const PerfShape& shape, int rounds) {
+    const std::size_t n = std::size_t(shape.rows) * shape.cols;
+    DeviceBuffer<float> A(random_vector<float>(n, 20261122u)), B(n);
+    ex::TransposeArgs args;
+    args.rows = shape.rows;
+    args.cols = shape.cols;
+    args.A = A.data();
+    args.lda = shape.cols;
+    args.B = B.data();
+    args.ldb = shape.rows;
+
+    BenchOptions opt;
+    opt.warmup = 2;
+    opt.min_reps = 10;
+    opt.max_reps = 60;
+    opt.max_seconds = 0.25;
+    opt.flush_l2 = true;
+    opt.working_set_bytes = 2 * n * sizeof(float);
+
+    std::vector<std::vector<double>> samples(fns.size() + 1);
+    for (int round = 0; round < rounds; ++round) {
+        for (std::size_t k = 0; k < fns.size(); ++k) {
+            if (!fns[k]) continue;
+            const auto fn = fns[k];
+            samples[k].push_back(benchmark([&](cudaStream_t s) { fn(args, s); }, opt).median_ms);
+            sync_or_fatal(nullptr, "a timed call faulted");
+        }
+        samples[fns.size()].push_back(benchmark(
+            [&](cudaStream_t s) { WB_CUDA(cudaMemcpyAsync(B.data(), A.data(), n * sizeof(float), cudaMemcpyDeviceToDevice, s)); },
+            opt).median_ms);
+    }
+    ShapeTimes t;
+    auto median = [](std::vector<double> v) {
+        if (v.empty()) return 0.0;
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    for (std::size_t k = 0; k < fns.size(); ++k) {
+        const double m = median(samples[k]);
+        t.ms.push_back(m);
+        if (m > 0 && samples[k].size() > 1) {
+            const auto [lo, hi] = std::minmax_element(samples[k].begin(), samples[k].end());
+            t.noise = std::max(t.noise, (*hi - *lo) / m);
+        }
+    }
+    t.copy_ms = median(samples[fns.size()]);
+    return t;
+}
+
+}  // namespace wb::grade

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The grader of the workbook's exercises (DESIGN §10, docs/pages/instructor.md, student.md).
+# `./workbook grade ...` calls this script.
+#
+#   grade.sh chNN [--submission DIR | --solutions] [--out DIR] [--thresholds FILE] [--seed N]
+#       Builds chapter chNN's exercise (from exercises/ by default, from a student's DIR, or from
+#       solutions/), runs the graded tests on the GPU, prints the rubric and writes results.json
+#       (Gradescope) and junit.xml into the output folder (default build-grade/results/<chapter>).
+#       DIR holds <chapter>/transpose.cu (a copy of exercises/) or a single transpose.cu.
+#   grade.sh --calibrate [--thresholds FILE]
+#       Times the reference solutions on this GPU and writes the performance thresholds (speeds
+#       relative to the reference, default exercises/grader/thresholds.txt) that grading reads.
+#
+# Environment: WB_GRADE_BUILD (build folder, default <repo>/build-grade), CMAKE_PREFIX_PATH,
+# WB_SEED (input seed). Exit: 0 graded (whatever the score), 1 submission did not compile,
+# 2 usage or grader failure, 77 no GPU.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+chapters=(ch01_global ch02_shared ch03_pattern ch04_access ch05_unrolled)
+
+usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+die() { echo "grade: $*" >&2; exit 2; }
+
+chapter="" from="exercises" out="" calibrate=0 seed="${WB_SEED:-}"
+thresholds="$root/exercises/grader/thresholds.txt"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage 0 ;;
+    --calibrate) calibrate=1 ;;
+    --solutions) from="solutions" ;;
+    --submission) [ $# -ge 2 ] || die "--submission needs a folder"; from=$(cd "$2" 2>/dev/null && pwd) || die "--submission: no folder $2"; shift ;;
+    --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift ;;
+    --thresholds) [ $# -ge 2 ] || die "--thresholds needs a file"; thresholds=$2; shift ;;
+    --seed) [ $# -ge 2 ] || die "--seed needs a number"; seed=$2; shift ;;
+    -*) die "unknown option $1 (see --help)" ;;
+    *) [ -z "$chapter" ] || die "one chapter at a time (got $chapter and $1)"; chapter=$1 ;;
+  esac
+  shift
+done
+
+# ch3 | ch03 | 3 | ch03_pattern -> ch03_pattern
+resolve_chapter() {
+  local name=$1 n
+  n=${name#ch}; n=${n%%_*}
+  [[ "$n" =~ ^[0-9]{1,2}$ ]] || return 1
+  for ch in "${chapters[@]}"; do
+    if [ "$((10#${ch:2:2}))" -eq "$((10#$n))" ] && { [ "$name" = "${name%%_*}" ] || [ "$name" = "$ch" ]; }; then
+      echo "$ch"; return 0
+    fi
+  done
+  return 1
+}
+
+bd=${WB_GRADE_BUILD:-$root/build-grade}
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+[ -f "$bd/CMakeCache.txt" ] && generator=()  # keep the generator the folder was made with
+jobs=$(nproc 2>/dev/null || echo 2)
+
+configure() {  # configure <exercises-from> <chapter>
+  cmake -S "$root" -B "$bd" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DWB_BUILD_TESTS=OFF \
+        -DWB_EXERCISES_FROM="$1" -DWB_GRADE_ONLY="$2" ${CMAKE_PREFIX_PATH:+-DCMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH"} \
+        > "$bd.configure.log" 2>&1 || { cat "$bd.configure.log" >&2; die "cmake configure failed (log above)"; }
+}
+
+mkdir -p "$(dirname "$bd")"
+
+if [ "$calibrate" = 1 ]; then
+  [ -z "$chapter" ] || die "--calibrate takes no chapter"
+  [ -d "$root/solutions" ] || die "--calibrate needs solutions/ (the reference solutions)"
+  configure solutions ch01_global
+  cmake --build "$bd" --target wb_grade_run -j "$jobs" > "$bd.build.log" 2>&1 || { tail -50 "$bd.build.log" >&2; die "build failed"; }
+  out=${out:-$bd/results/calibration}
+  mkdir -p "$out"
+  set +e
+  "$bd/bin/wb_grade_run" calibrate --calibration "$out/calibration.txt" --thresholds "$thresholds"
+  rc=$?
+  set -e
+  [ $rc -eq 77 ] && { echo "grade: no CUDA device here: nothing calibrated" >&2; exit 77; }
+  exit $rc
+fi
+
+[ -n "$chapter" ] || usage 2
+full=$(resolve_chapter "$chapter") || die "chapter ($chapter) must be one of ${chapters[*]} (or ch01..ch05, 1..5)"
+out=${out:-$bd/results/$full}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/results.json" "$out/junit.xml" "$out/record.txt"
+
+echo "grade: $full from $from (build folder $bd)"
+configure "$from" "$full"
+cmake --build "$bd" --target wb_grade_score -j "$jobs" > "$bd.build.log" 2>&1 || { tail -50 "$bd.build.log" >&2; die "the scorer failed to build"; }
+if ! cmake --build "$bd" --target wb_grade_run -j "$jobs" > "$out/build.log" 2>&1; then
+  echo "grade: the submission did not compile (compiler output in $out/build.log)" >&2
+  "$bd/bin/wb_grade_score" build-failed --chapter "$full" --log "$out/build.log" --out "$out"
+  exit 1
+fi
+
+set +e
+timeout 900 "$bd/bin/wb_grade_run" run --variant "sub_$full" --record "$out/record.txt" ${seed:+--seed "$seed"}
+rc=$?
+set -e
+if [ $rc -eq 77 ]; then echo "grade: no CUDA device here: nothing graded (exit 77)" >&2; exit 77; fi
+if [ $rc -ne 0 ]; then echo "grade: the runner stopped with exit $rc; scoring what it recorded" >&2; fi
+[ -s "$out/record.txt" ] || die "the runner recorded nothing"
+"$bd/bin/wb_grade_score" score --record "$out/record.txt" --thresholds "$thresholds" --out "$out"

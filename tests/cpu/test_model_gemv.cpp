@@ -1,0 +1,142 @@
+// test_model_gemv.cpp — Little's law and the GEMV prediction of each ladder stage: bytes,
+// transactions and efficiency per design, latency- vs bandwidth-bound time, the naive T case's
+// pessimistic and cached figures, argument validation, and agreement with measured H200 numbers.
+#include "catch.hpp"
+
+#include "model.hpp"
+
+#include <stdexcept>
+
+using namespace wb::model;
+using wb::device_preset;
+
+TEST_CASE("Little's law: bytes in flight to saturate DRAM", "[model][little]") {
+    const auto h200 = device_preset("h200");
+    CHECK(bytes_in_flight_needed(h200) == Approx(h200.latency_ns * 4800.0));
+    CHECK(bytes_in_flight_needed_per_sm(h200) == Approx(h200.latency_ns * 4800.0 / 132));
+    const double need = bytes_in_flight_needed_per_sm(h200);
+    CHECK(latency_bound_bandwidth_gbs(h200, need) == Approx(4800.0));
+    CHECK(latency_bound_bandwidth_gbs(h200, 2 * need) == Approx(4800.0));  // capped
+    CHECK(latency_bound_bandwidth_gbs(h200, need / 4) == Approx(1200.0));
+    CHECK(latency_bound_bandwidth_gbs(h200, need, 66) == Approx(2400.0));  // half the SMs
+    // On the T10: 101 GB/s x 301 ns is about 30 KB in flight.
+    CHECK(bytes_in_flight_needed(device_preset("t10")) == Approx(101.376 * 400 / 1.33).epsilon(1e-6));
+}
+
+TEST_CASE("GEMV useful bytes and per-design DRAM bytes", "[model][gemv]") {
+    const auto h200 = device_preset("h200");
+    const long long m = 4096, n = 2048;
+    const auto nn = predict_gemv("naive", false, m, n, 4, 256, h200);
+    CHECK(nn.useful_bytes == Approx(4.0 * (m * n + n + m)));
+    CHECK(nn.dram_bytes == Approx(nn.useful_bytes));  // N: coalesced
+    CHECK(nn.efficiency == Approx(1.0));
+    CHECK(nn.transactions == m * n / 8);  // 8 floats per 32-byte sector
+    CHECK(predict_gemv("naive", false, m, n, 4, 256, h200, true).useful_bytes == Approx(4.0 * (m * n + n + 2 * m)));
+
+    const auto nt = predict_gemv("naive", true, m, n, 4, 256, h200);
+    CHECK(nt.transactions == m * n);  // one sector per element
+    CHECK(nt.dram_bytes == Approx(32.0 * m * n + 4.0 * (m + n)));
+    CHECK(nt.efficiency == Approx(1.0 / 8).epsilon(0.01));
+    CHECK(nt.dram_bytes_cached == Approx(nt.useful_bytes));
+    // 2048 threads are latency-bound: reuse or not, the loads take as long.
+    CHECK(nt.predicted_gbs == Approx(nt.predicted_gbs_cached));
+    // 32768 threads keep enough in flight to be bandwidth-bound: every moved sector costs.
+    const auto big = predict_gemv("naive", true, 32768, 32768, 4, 256, h200);
+    CHECK(big.predicted_gbs < 0.5 * big.predicted_gbs_cached);
+    CHECK(big.predicted_gbs == Approx(h200.bandwidth_gbs / 8).epsilon(0.02));
+    CHECK_THAT(nt.note, Catch::Matchers::Contains("naive T") && Catch::Matchers::Contains("cached"));
+
+    const auto nt8 = predict_gemv("naive", true, m, n, 8, 256, h200);
+    CHECK(nt8.efficiency == Approx(1.0 / 4).epsilon(0.01));
+
+    for (const auto& s : gemv_stage_names())
+        if (s != "naive") {
+            const auto p = predict_gemv(s, true, m, n, 4, 256, h200);
+            INFO(s);
+            CHECK(p.dram_bytes == Approx(p.useful_bytes));
+            CHECK(p.dram_bytes == Approx(p.dram_bytes_cached));
+        }
+}
+
+TEST_CASE("GEMV predictions: bounded by bandwidth, latency-bound when small", "[model][gemv]") {
+    const auto h200 = device_preset("h200");
+    for (const auto& s : gemv_stage_names())
+        for (bool t : {false, true})
+            for (long long n : {1LL, 31LL, 1000LL, 4097LL, 16384LL}) {
+                const auto p = predict_gemv(s, t, n, n, 4, 256, h200);
+                INFO(s << (t ? " T" : " N") << " n " << n);
+                CHECK(p.predicted_gbs > 0);
+                CHECK(p.predicted_gbs <= h200.bandwidth_gbs);
+                CHECK(p.predicted_gbs_cached >= p.predicted_gbs);
+                CHECK(p.predicted_ms >= kLaunchOverheadUs * 1e-3);
+                CHECK(p.occ.blocks_per_sm > 0);
+            }
+    const auto big = predict_gemv("tuned", false, 16384, 16384, 4, 256, h200);
+    CHECK(big.predicted_gbs > 0.95 * h200.bandwidth_gbs);
+    CHECK_THAT(big.note, Catch::Matchers::StartsWith("bandwidth-bound"));
+    const auto small = predict_gemv("tuned", false, 1024, 1024, 4, 256, h200);
+    CHECK(small.predicted_gbs < 0.5 * h200.bandwidth_gbs);
+    CHECK_THAT(small.note, Catch::Matchers::StartsWith("latency-bound"));
+    // Zero sizes: launch overhead only.
+    const auto zero = predict_gemv("naive", false, 0, 100, 4, 256, h200);
+    CHECK(zero.predicted_ms == Approx(kLaunchOverheadUs * 1e-3));
+    CHECK(zero.useful_bytes == 0);
+}
+
+TEST_CASE("GEMV ladder: each stage predicts at least the previous one at large sizes", "[model][gemv]") {
+    const auto h100 = device_preset("h100-sxm");
+    for (bool t : {false, true}) {
+        double prev = 0;
+        for (const auto& s : gemv_stage_names()) {
+            const auto p = predict_gemv(s, t, 8192, 8192, 4, 256, h100);
+            INFO(s << (t ? " T" : " N") << " " << p.predicted_gbs);
+            CHECK(p.predicted_gbs >= prev * 0.999);
+            prev = p.predicted_gbs;
+        }
+    }
+}
+
+TEST_CASE("GEMV naive T agrees with the reference H200's one-thread-per-row Mv", "[model][gemv]") {
+    // shared/reference/h200-ceilings-2026-11-22.txt, "mvnaive" (thread j walks row j of a row-major
+    // A: our column-major op T): n = 4096 169.5, 8192 359.4, 16384 759.0 GB/s. The model brackets
+    // each between the pessimistic (no sector reuse) and cached figures, within 30%.
+    const auto h200 = device_preset("h200");
+    const double measured[][2] = {{4096, 169.5}, {8192, 359.4}, {16384, 759.0}, {32768, 901.7}};
+    for (const auto& row : measured) {
+        const auto n = static_cast<long long>(row[0]);
+        const auto p = predict_gemv("naive", true, n, n, 4, 256, h200);
+        INFO("n " << n << " pessimistic " << p.predicted_gbs << " cached " << p.predicted_gbs_cached
+                  << " measured " << row[1]);
+        CHECK(p.predicted_gbs <= row[1] * 1.3);
+        CHECK(p.predicted_gbs_cached >= row[1] / 1.3);
+    }
+}
+
+TEST_CASE("GEMV on the T10 counts White's transactions", "[model][gemv][white]") {
+    const auto t10 = device_preset("t10");
+    for (long long n : {512LL, 1024LL, 4096LL}) {
+        // White's row-major Mv is our op T. Naive: Eq. 3.2 less b's n^2/16 broadcast reads.
+        const auto naive = predict_gemv("naive", true, n, n, 4, 256, t10);
+        CHECK(naive.transactions == white_mv_gld32(n, 16) - n * n / 16);
+        // Staged: Eq. 4.7.
+        const auto staged = predict_gemv("shared", true, n, n, 4, 256, t10);
+        CHECK(staged.transactions == white_mv_shared_gld(n, 32));
+    }
+}
+
+TEST_CASE("predict_gemv validates its arguments", "[model][gemv]") {
+    const auto h = device_preset("h100-sxm");
+    CHECK_THROWS_WITH(predict_gemv("fast", false, 8, 8, 4, 256, h),
+                      Catch::Matchers::Contains("fast") && Catch::Matchers::Contains("naive") && Catch::Matchers::Contains("tuned"));
+    CHECK_THROWS_AS(predict_gemv("naive", false, -1, 8, 4, 256, h), std::invalid_argument);
+    CHECK_THROWS_AS(predict_gemv("naive", false, 8, -1, 4, 256, h), std::invalid_argument);
+    CHECK_THROWS_AS(predict_gemv("naive", false, 8, 8, 2, 256, h), std::invalid_argument);
+    CHECK_THROWS_WITH(predict_gemv("naive", false, 8, 8, 4, 100, h), Catch::Matchers::Contains("block_threads"));
+    CHECK_THROWS_AS(predict_gemv("naive", false, 8, 8, 4, 2048, h), std::invalid_argument);
+    // An explicit design is used as given.
+    GemvStageDesign d = gemv_stage_design("tuned", false, 4, 256, h);
+    d.loads_in_flight = 1;
+    const auto slow = predict_gemv(d, false, 4096, 4096, 4, 256, h);
+    const auto fast = predict_gemv("tuned", false, 4096, 4096, 4, 256, h);
+    CHECK(slow.latency_bound_gbs < fast.latency_bound_gbs);
+}

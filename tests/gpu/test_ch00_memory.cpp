@@ -1,0 +1,162 @@
+// test_ch00_memory.cpp — chapter 0's experiments run on the GPU and read what they should: every
+// kernel's per-block sums match their closed form (common/memory_lab.hpp: the input pattern
+// 1 + (i mod 8) makes every sum exact), the numbers are finite and positive, the cached ceilings
+// are consistent, and the model's predictions for this device are the textbook ones. Speed ratios
+// are asserted in tests/perf/test_ch00_memory.cpp. Under the sanitizers (WB_TEST_SMALL) every
+// experiment runs at the tiny scale.
+#include "catch.hpp"
+
+#include "ceilings.hpp"
+#include "device_profile.hpp"
+#include "memory_lab.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cuda_runtime_api.h>
+#include <stdexcept>
+
+namespace {
+
+using namespace wb::lab;
+
+wb::DeviceProfile live() {
+    int d = 0;
+    REQUIRE(cudaGetDevice(&d) == cudaSuccess);
+    return wb::device_profile_from_device(d);
+}
+
+/// Small buffers whose float4 count is not a multiple of any grid: main loops and tails both run.
+constexpr std::size_t kStreamBytes = (std::size_t{32} << 20) + 48;
+
+bool positive(double x) { return std::isfinite(x) && x > 0; }
+
+}  // namespace
+
+TEST_CASE("ch00: copy, read and FMA kernels compute what they should", "[gpu][ch00]") {
+    StreamBuffers buf(kStreamBytes);
+    const double want = pattern_sum(0, static_cast<long long>(buf.floats()), 1);
+    CHECK(buf.device_sum(buf.src()) == Approx(want).epsilon(1e-12));
+    CHECK(buf.device_sum(buf.dst()) == 0.0);  // cleared by the constructor
+
+    const wb::BenchOptions opt = bench_options(Scale::tiny, buf.bytes());
+    const CeilingRow mc = measure_memcpy_d2d(buf, opt);
+    CHECK(mc.verified);
+    CHECK(positive(mc.rate));
+    CHECK(mc.amount == 2.0 * static_cast<double>(buf.bytes()));
+    for (int access : {4, 8, 16}) {
+        INFO("copy kernel " << access << " B");
+        const CeilingRow r = measure_copy_kernel(buf, access, opt);
+        CHECK(r.verified);
+        CHECK(positive(r.rate));
+    }
+    for (int threads : {128, 256, 1024})
+        for (int unroll : {2, 4, 8}) {
+            INFO("read kernel " << threads << " threads, unroll " << unroll);
+            const CeilingRow r = measure_read_kernel(buf, threads, unroll, opt);
+            CHECK(r.verified);
+            CHECK(positive(r.rate));
+            CHECK(r.amount == static_cast<double>(buf.bytes()));
+        }
+    for (int chains : {8, 16}) {
+        INFO("FMA chains " << chains);
+        const CeilingRow r = measure_fma(chains, 64, bench_options(Scale::tiny, 0));
+        CHECK(r.verified);
+        CHECK(positive(r.rate));
+    }
+
+    CHECK_THROWS_AS(measure_copy_kernel(buf, 2, opt), std::invalid_argument);
+    CHECK_THROWS_AS(measure_read_kernel(buf, 100, 4, opt), std::invalid_argument);
+    CHECK_THROWS_AS(measure_read_kernel(buf, 256, 3, opt), std::invalid_argument);
+    CHECK_THROWS_AS(measure_fma(4, 64, opt), std::invalid_argument);
+    CHECK_THROWS_AS(measure_fma(8, 6, opt), std::invalid_argument);
+    CHECK_THROWS_AS(StreamBuffers(100), std::invalid_argument);
+}
+
+TEST_CASE("ch00: measured ceilings are cached, checked and consistent", "[gpu][ch00]") {
+    const wb::Ceilings& a = wb::measured_ceilings();
+    const wb::Ceilings& b = wb::measured_ceilings();
+    CHECK(&a == &b);  // measured once per process
+    for (const auto& r : measured_ceiling_rows()) {
+        INFO(r.what << " " << r.shape);
+        CHECK(r.verified);
+        CHECK(positive(r.rate));
+    }
+    CHECK(positive(a.theoretical_gbs));
+    CHECK(positive(a.copy_memcpy_gbs));
+    CHECK(positive(a.copy_kernel_gbs));
+    CHECK(a.copy_gbs == std::max(a.copy_memcpy_gbs, a.copy_kernel_gbs));
+    CHECK(positive(a.read_gbs));
+    CHECK(positive(a.fp32_fma_gflops));
+    const wb::DeviceProfile dev = live();
+    CHECK(a.fp32_peak_gflops == Approx(dev.sm_count * dev.fp32_lanes_per_sm * 2.0 * dev.sm_clock_mhz / 1e3));
+    // Nothing beats physics by much (the clock attribute is the boost clock; allow 20%).
+    CHECK(a.copy_gbs < 1.2 * a.theoretical_gbs);
+    CHECK(a.read_gbs < 1.2 * a.theoretical_gbs);
+    CHECK(a.fp32_fma_gflops < 1.2 * a.fp32_peak_gflops);
+}
+
+TEST_CASE("ch00: coalescing rows are checked and follow the sector model", "[gpu][ch00]") {
+    const wb::DeviceProfile dev = live();
+    const auto rows = run_coalescing(dev, scale_for(true), 1000.0);
+    REQUIRE(rows.size() >= 3);
+    for (const auto& r : rows) {
+        INFO("stride " << r.stride << " offset " << r.offset);
+        CHECK(r.verified);
+        CHECK(positive(r.ms));
+        CHECK(positive(r.useful_gbs));
+        if (r.offset == 0 && r.stride == 1) CHECK(r.sectors == 4);   // 128 B = 4 sectors
+        if (r.offset == 0 && r.stride >= 8) CHECK(r.sectors == 32);  // one sector per thread
+        if (r.offset == 1 && r.stride == 1) CHECK(r.sectors == 5);   // one more
+        CHECK(r.predicted_gbs == Approx(1000.0 * r.efficiency));
+    }
+}
+
+TEST_CASE("ch00: partition camping and leading-dimension kernels read every value once", "[gpu][ch00]") {
+    const wb::DeviceProfile dev = live();
+    const auto rows = run_partition_camping(dev, scale_for(true));
+    REQUIRE(rows.size() % 4 == 0);
+    for (const auto& r : rows) {
+        INFO("v " << r.v << " partitions " << r.partitions);
+        CHECK(r.verified);
+        CHECK(positive(r.gbs));
+        CHECK(r.predicted_slowdown == 1.0);  // hashed channels: no camping predicted
+    }
+    const auto lda = run_lda(dev, scale_for(true));
+    REQUIRE(lda.size() == 3 * (lda.size() / 3));
+    for (const auto& r : lda) {
+        INFO("m " << r.m << " lda " << r.lda);
+        CHECK(r.verified);
+        CHECK(positive(r.gbs));
+    }
+}
+
+TEST_CASE("ch00: bank-conflict kernels read what they should; predicted ways", "[gpu][ch00]") {
+    const wb::DeviceProfile dev = live();
+    const auto rows = run_bank_conflicts(dev, scale_for(true));
+    REQUIRE(!rows.empty());
+    for (const auto& r : rows) {
+        INFO("v " << r.v << " banks " << r.banks << (r.padded ? " padded" : ""));
+        CHECK(r.verified);
+        CHECK(positive(r.ms));
+        CHECK(r.ways == (r.padded ? 1 : 32 / r.banks));
+        CHECK(positive(r.slowdown));
+    }
+}
+
+TEST_CASE("ch00: host transfers run in all four kinds and White's model fits them", "[gpu][ch00]") {
+    const auto rows = run_transfers(scale_for(true));
+    REQUIRE(rows.size() == 4 * transfer_sizes(scale_for(true)).size());
+    for (const auto& r : rows) {
+        INFO(transfer_kind(r.pinned, r.h2d) << " " << r.bytes << " B");
+        CHECK(positive(r.ms));
+        CHECK(positive(r.gbs));
+        CHECK(positive(r.t10_ms));
+    }
+    for (bool pinned : {false, true})
+        for (bool h2d : {true, false}) {
+            const wb::TransferModel m = fit_transfers(rows, pinned, h2d);
+            INFO(transfer_kind(pinned, h2d) << "\n" << m.to_string());
+            CHECK(std::isfinite(m.avg_error_pct()));
+            CHECK(positive(m.tx_gbs()));
+        }
+}

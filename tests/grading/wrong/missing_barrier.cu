@@ -1,0 +1,34 @@
+// Known-wrong submission (tests/grading): chapter 2's tiled transpose WITHOUT the barrier between
+// filling the shared tile and reading its columns. Each warp reads elements other warps may not
+// have stored yet; the grader scrubs shared memory with NaN before each call, so the race shows
+// as NaN or stale values. Expected: zero correctness points in every class.
+#include "exercise_transpose.hpp"
+
+#include "check.hpp"
+
+namespace wb::ex::WB_EX_NS {
+namespace {
+
+__global__ void race_kernel(const float* __restrict__ A, int rows, int cols, int lda, float* __restrict__ B, int ldb,
+                            long long tiles_x) {
+    __shared__ float tile[32][32];
+    const long long r0 = (blockIdx.x / tiles_x) * 32, c0 = (blockIdx.x % tiles_x) * 32;
+    const long long r = r0 + threadIdx.y, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) tile[threadIdx.y][threadIdx.x] = A[r * lda + c];
+    // BUG: __syncthreads() missing here.
+    const long long br = c0 + threadIdx.y, bc = r0 + threadIdx.x;
+    if (br < cols && bc < rows) B[br * ldb + bc] = tile[threadIdx.x][threadIdx.y];
+}
+
+}  // namespace
+
+void transpose(const TransposeArgs& a, cudaStream_t stream) {
+    check_transpose_args("wrong missing_barrier transpose", a);
+    if (a.rows == 0 || a.cols == 0) return;
+    const long long tiles_x = (a.cols + 31) / 32, tiles_y = (a.rows + 31) / 32;
+    race_kernel<<<static_cast<unsigned>(tiles_x * tiles_y), dim3(32, 32), 0, stream>>>(a.A, a.rows, a.cols, a.lda,
+                                                                                       a.B, a.ldb, tiles_x);
+    WB_CHECK_LAUNCH();
+}
+
+}  // namespace wb::ex::WB_EX_NS
