@@ -151,13 +151,15 @@ int sm_count_of_current_device();
 
 /// KBLAS's blocks per row (TOMS §4.3, Eq. 5-6): split the reduction dimension `k` over Y blocks
 /// so that tiles x Y fills about `waves` waves of `blocks_per_sm` blocks on every SM, keeping at
-/// least `min_k_per_block` of the reduction per block. `requested` > 0 overrides.
+/// least `min_k_per_block` of the reduction per block and at most `max_y` partials per result
+/// (the last block of a tile sums them: a long sum there is the kernel's tail). `requested` > 0
+/// overrides.
 inline int derive_split(int requested, long long tiles, long long k, int blocks_per_sm, int min_k_per_block,
-                        int waves = 1) {
+                        int waves = 1, int max_y_cap = 64) {
     if (requested > 0) return requested;
     const long long target = static_cast<long long>(sm_count_of_current_device()) * blocks_per_sm * waves;
     long long y = (target + tiles - 1) / tiles;
-    const long long max_y = std::max<long long>(1, k / min_k_per_block);
+    const long long max_y = std::max<long long>(1, std::min<long long>(max_y_cap, k / min_k_per_block));
     if (y > max_y) y = max_y;
     if (y < 1) y = 1;
     return static_cast<int>(y);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GPU round (DESIGN §8), run on the device machine from the repository root:
-#   bash scripts/gpu-check.sh [stage ...]      stages: build tests chapters ladder sanitize grade plots
+#   bash scripts/gpu-check.sh [stage ...]      stages: build tests chapters ladder sweep sanitize grade plots
 #                                               (default: all of them, in that order)
 # Configures for the visible GPU, builds with every core, runs ctest -L "gpu|perf|exercise",
 # the chapters with --csv, the sanitizers and the grader, and leaves logs, CSVs and plots in
@@ -34,7 +34,7 @@ if has build; then
   prefix=()
   [ -d .deps/usr ] && prefix=(-DCMAKE_PREFIX_PATH="$root/.deps/usr")
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix[@]}" >"$res/configure.log" 2>&1 \
-    && cmake --build "$build" -j "$jobs" >"$res/build.log" 2>&1
+    && cmake --build "$build" -j "$jobs" -- -k 0 >"$res/build.log" 2>&1
   rc=$?
   note "build: rc=$rc in $(( $(date +%s) - t0 )) s (warnings: $(grep -c 'warning' "$res/build.log" 2>/dev/null))"
   [ $rc -eq 0 ] || { tail -30 "$res/build.log"; }
@@ -66,6 +66,15 @@ if has ladder; then
   "$build"/bin/ch05_unrolled --ladder --csv "$res/gemv-ladder.csv" >"$res/gemv-ladder.txt" 2>&1
   note "gemv ladder: rc=$? in $(( $(date +%s) - t0 )) s"
   grep -E "n=|summary|vs " "$res/gemv-ladder.txt" | tail -12 >>"$summary"
+fi
+
+if has sweep; then
+  t0=$(date +%s)
+  for c in ch03_pattern ch04_access ch05_unrolled; do
+    "$build"/bin/$c --sweep --sizes 1024,2048,4096,8192,16384 --csv "$res/sweep-$c.csv" >"$res/sweep-$c.txt" 2>&1
+  done
+  note "sweeps: rc=$? in $(( $(date +%s) - t0 )) s"
+  grep -hE "^(float|double)" "$res"/sweep-ch05_unrolled.txt | awk '{print "  sweep", $0}' | cut -c1-150 >>"$summary"
 fi
 
 if has sanitize; then

@@ -40,6 +40,7 @@ __device__ __forceinline__ void load_run(const T* p, int avail, T (&out)[W]) {
     for (int k = 0; k < W; ++k) out[k] = k < avail ? p[k] : T(0);
 }
 
+//! [access-gemv-n]
 template <class T, bool VEC>
 __global__ void gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A, int lda,
                               const T* __restrict__ x, T beta, T* __restrict__ y, detail::SplitWorkspace<T> ws) {
@@ -83,7 +84,9 @@ __global__ void gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* _
     }
     detail::split_finish<T, W>(v, r, owns, blockIdx.x * kTile * W, kTile * W, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
+//! [access-gemv-n]
 
+//! [access-gemv-t]
 template <class T, bool VEC>
 __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A, int lda,
                               const T* __restrict__ x, T beta, T* __restrict__ y, detail::SplitWorkspace<T> ws) {
@@ -127,6 +130,7 @@ __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* _
     const bool owns[1] = {ty == 0 && j < n};
     detail::split_finish<T, 1>(v, r, owns, j0, kTile, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
+//! [access-gemv-t]
 
 template <class T, bool VEC>
 void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
@@ -135,7 +139,7 @@ void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     const int len_y = a.len_y(), k = a.len_x();
     const int rows_per_tile = a.op == Op::N ? kTile * W : kTile;
     const int tiles = detail::ceil_div(len_y, rows_per_tile);
-    int Y = detail::derive_split(Yreq, tiles, k, 2048 / (kTile * Q), 4 * kTile);
+    int Y = detail::derive_split(Yreq, tiles, k, 2048 / (kTile * Q), 4 * kTile, 1, a.op == Op::N ? 16 : 64);
     const int k_per_block = detail::ceil_div(detail::ceil_div(k, Y), kTile) * kTile;
     Y = detail::ceil_div(k, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));

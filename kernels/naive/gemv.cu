@@ -16,6 +16,7 @@
 namespace wb::naive {
 namespace {
 
+//! [naive-gemv-n]
 template <class T>
 __global__ void gemv_n_kernel(int m, int n, T alpha, const T* A, int lda, const T* x, T beta, T* y) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,7 +25,9 @@ __global__ void gemv_n_kernel(int m, int n, T alpha, const T* A, int lda, const 
     for (int j = 0; j < n; ++j) sum += A[i + static_cast<long long>(j) * lda] * x[j];
     y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
 }
+//! [naive-gemv-n]
 
+//! [naive-gemv-t]
 template <class T>
 __global__ void gemv_t_kernel(int m, int n, T alpha, const T* A, int lda, const T* x, T beta, T* y) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,6 +37,7 @@ __global__ void gemv_t_kernel(int m, int n, T alpha, const T* A, int lda, const 
     for (int i = 0; i < m; ++i) sum += col[i] * x[i];
     y[j] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[j];
 }
+//! [naive-gemv-t]
 
 }  // namespace
 

@@ -22,6 +22,7 @@ namespace {
 
 constexpr int kTile = 32;  // rows (N) or columns (T) a block owns, and the T tile height
 
+//! [pattern-gemv-n]
 template <class T>
 __global__ void gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A, int lda,
                               const T* __restrict__ x, T beta, T* __restrict__ y, detail::SplitWorkspace<T> ws) {
@@ -42,7 +43,9 @@ __global__ void gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* _
     const bool owns[1] = {ty == 0 && i < m};
     detail::split_finish<T, 1>(v, r, owns, blockIdx.x * kTile, kTile, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
+//! [pattern-gemv-n]
 
+//! [pattern-gemv-t]
 template <class T>
 __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A, int lda,
                               const T* __restrict__ x, T beta, T* __restrict__ y, detail::SplitWorkspace<T> ws) {
@@ -76,6 +79,7 @@ __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* _
     const bool owns[1] = {ty == 0 && j < n};
     detail::split_finish<T, 1>(v, r, owns, j0, kTile, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
+//! [pattern-gemv-t]
 
 }  // namespace
 

@@ -36,6 +36,7 @@ template <> const void* chunk_symbol<float>() { return reinterpret_cast<const vo
 template <> const void* chunk_symbol<double>() { return reinterpret_cast<const void*>(&c_xd); }
 
 /// y[i] (+)= alpha * sum_{k in chunk} A[i, k0+k] x[k0+k], x from constant memory.
+//! [shared-gemv-n]
 template <class T>
 __global__ void gemv_n_kernel(int m, int k0, int klen, bool first, T alpha, const T* A, int lda, T beta, T* y) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -46,8 +47,10 @@ __global__ void gemv_n_kernel(int m, int k0, int klen, bool first, T alpha, cons
     const T prev = first ? (beta == T(0) ? T(0) : beta * y[i]) : y[i];
     y[i] = alpha * sum + prev;
 }
+//! [shared-gemv-n]
 
 /// y[j] (+)= alpha * sum_{k in chunk} A[k0+k, j] x[k0+k], A staged in nb x nb shared tiles.
+//! [shared-gemv-t]
 template <class T>
 __global__ void gemv_t_kernel(int n, int k0, int klen, bool first, T alpha, const T* A, int lda, T beta, T* y) {
     extern __shared__ unsigned char smem_raw[];
@@ -71,6 +74,7 @@ __global__ void gemv_t_kernel(int n, int k0, int klen, bool first, T alpha, cons
     const T prev = first ? (beta == T(0) ? T(0) : beta * y[j]) : y[j];
     y[j] = alpha * sum + prev;
 }
+//! [shared-gemv-t]
 
 }  // namespace
 

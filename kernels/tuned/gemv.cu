@@ -46,6 +46,7 @@ __device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
 // ---------------------------------------------------------------------------------------------
 // N: y[i] = alpha * sum_j A[i,j] x[j] + beta y[i].  Block (BX, Q); thread rows i0..i0+W-1.
 // ---------------------------------------------------------------------------------------------
+//! [tuned-gemv-n]
 template <class T, bool VEC, int U>
 __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
@@ -126,10 +127,12 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
     }
     detail::split_finish<T, W>(v, r, owns, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
+//! [tuned-gemv-n]
 
 // ---------------------------------------------------------------------------------------------
 // T: y[j] = alpha * sum_i A[i,j] x[i] + beta y[j].  Block (32, Q) owns C columns.
 // ---------------------------------------------------------------------------------------------
+//! [tuned-gemv-t]
 template <class T, bool VEC, int C>
 __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
@@ -204,6 +207,7 @@ __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_blo
     const bool owns[1] = {tid < C && j0 + tid < n};
     detail::split_finish<T, 1>(v, r, owns, j0, C, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
+//! [tuned-gemv-t]
 
 template <class T, bool VEC, int U>
 void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
@@ -211,7 +215,7 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int rows_per_block = BX * W;
     const int tiles = detail::ceil_div(a.m, rows_per_block);
-    int Y = detail::derive_split(Yreq, tiles, a.n, 2048 / (BX * Q), 8 * Q, 2);
+    int Y = detail::derive_split(Yreq, tiles, a.n, 2048 / (BX * Q), 8 * Q, 2, 16);
     const int k_per_block = detail::ceil_div(a.n, Y);
     Y = detail::ceil_div(a.n, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
