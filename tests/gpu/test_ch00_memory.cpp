@@ -32,7 +32,7 @@ bool positive(double x) { return std::isfinite(x) && x > 0; }
 
 }  // namespace
 
-TEST_CASE("ch00: copy, read and FMA kernels compute what they should", "[gpu][ch00]") {
+TEST_CASE("ch00: copy and read and FMA kernels compute what they should", "[gpu][ch00]") {
     StreamBuffers buf(kStreamBytes);
     const double want = pattern_sum(0, static_cast<long long>(buf.floats()), 1);
     CHECK(buf.device_sum(buf.src()) == Approx(want).epsilon(1e-12));
@@ -72,7 +72,7 @@ TEST_CASE("ch00: copy, read and FMA kernels compute what they should", "[gpu][ch
     CHECK_THROWS_AS(StreamBuffers(100), std::invalid_argument);
 }
 
-TEST_CASE("ch00: measured ceilings are cached, checked and consistent", "[gpu][ch00]") {
+TEST_CASE("ch00: measured ceilings are cached and consistent and every one is checked", "[gpu][ch00]") {
     const wb::Ceilings& a = wb::measured_ceilings();
     const wb::Ceilings& b = wb::measured_ceilings();
     CHECK(&a == &b);  // measured once per process
@@ -130,7 +130,7 @@ TEST_CASE("ch00: partition camping and leading-dimension kernels read every valu
     }
 }
 
-TEST_CASE("ch00: bank-conflict kernels read what they should; predicted ways", "[gpu][ch00]") {
+TEST_CASE("ch00: bank-conflict kernels read what they should with the textbook ways", "[gpu][ch00]") {
     const wb::DeviceProfile dev = live();
     const auto rows = run_bank_conflicts(dev, scale_for(true));
     REQUIRE(!rows.empty());

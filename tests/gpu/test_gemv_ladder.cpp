@@ -8,6 +8,7 @@
 #include "gemv_problem.hpp"
 #include "random.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -37,11 +38,12 @@ void check_step(const wb::GemvStep<T>& step) {
             for (int pad : {0, 3})
                 for (T beta : {T(0.5), T(0)}) {
                     const std::uint64_t seed = wb::fresh_seed();
-                    auto p = wb::make_gemv_problem<T>(op, m, n, m + pad, seed, T(1.5), beta);
+                    const int lda = std::max(1, m) + pad;
+                    auto p = wb::make_gemv_problem<T>(op, m, n, lda, seed, T(1.5), beta);
                     const auto ref = p.reference();
                     const auto c = wb::check_gemv(step, step.default_launch(p.args()), p, ref);
                     INFO(step.stage << " " << wb::op_char(op) << (sizeof(T) == 4 ? " float" : " double") << " m=" << m
-                                    << " n=" << n << " lda=" << m + pad << " beta=" << beta << " seed=" << seed
+                                    << " n=" << n << " lda=" << lda << " beta=" << beta << " seed=" << seed
                                     << " rel err " << c.rel_error << " tol " << c.tolerance << " " << c.first_bad);
                     CHECK(c.ok());
                 }

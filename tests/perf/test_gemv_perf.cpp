@@ -48,8 +48,12 @@ TEST_CASE("perf: tuned GEMV is at least 0.9x cuBLAS at n = 16384", "[perf][gemv]
 
 TEST_CASE("perf: each GEMV step is at least as fast as the one before where its mechanism applies",
           "[perf][gemv]") {
-    // T: shared tiles coalesce the naive kernel's column walks.
-    CHECK(speedup<float>(2, 1, Op::T, 8192) >= 1.5);
+    // ch02 vs ch01. N: x from the constant cache instead of global loads (measured 1.45x for
+    // double at n = 8192, H200 run of 2026-11-22, docs/results). T shows no gain on Hopper and
+    // is not asserted: L1 keeps the sectors of the naive column walks (the model's cached case),
+    // and the unpadded tile's 32-way store conflict costs what coalescing saves (1.05x measured);
+    // chapter 4's padding collects the gain (access 3.2x pattern for T at 8192).
+    CHECK(speedup<double>(2, 1, Op::N, 8192) >= 1.2);
     // Small sizes: several threads per result and Y blocks per tile fill the GPU (ch03 vs ch02).
     CHECK(speedup<float>(3, 2, Op::N, 2048) >= 1.2);
     CHECK(speedup<float>(3, 2, Op::T, 2048) >= 1.2);
