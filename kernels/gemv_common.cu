@@ -60,7 +60,9 @@ void gemv_scale_y(const GemvArgs<T>& a, cudaStream_t s) {
 namespace detail {
 
 template <class T>
-SplitWorkspace<T> split_workspace(std::size_t partial_elems, std::size_t tiles) {
+SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles) {
+    const int ld = (len_y + 3) / 4 * 4;
+    const std::size_t partial_elems = static_cast<std::size_t>(Y) * ld;
     struct Slot {
         void* partial = nullptr;
         std::size_t partial_bytes = 0;
@@ -90,7 +92,7 @@ SplitWorkspace<T> split_workspace(std::size_t partial_elems, std::size_t tiles) 
         WB_CUDA(cudaMemset(s.tickets, 0, tiles * sizeof(unsigned)));
         s.tickets_n = tiles;
     }
-    return {static_cast<T*>(s.partial), s.tickets};
+    return {static_cast<T*>(s.partial), s.tickets, ld};
 }
 
 int sm_count_of_current_device() {
@@ -107,8 +109,8 @@ int sm_count_of_current_device() {
     return sms;
 }
 
-template SplitWorkspace<float> split_workspace<float>(std::size_t, std::size_t);
-template SplitWorkspace<double> split_workspace<double>(std::size_t, std::size_t);
+template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t);
+template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t);
 
 }  // namespace detail
 

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <cstring>
 
 namespace wb::detail {
 
@@ -40,37 +42,53 @@ bool vector_loads_ok(const GemvArgs<T>& a) {
 /// `tickets` one counter per output tile (zero between launches: the last block resets it).
 template <class T>
 struct SplitWorkspace {
-    T* partial = nullptr;
+    T* partial = nullptr;     ///< Y rows of `ld` elements: row b holds block b's partial results
     unsigned* tickets = nullptr;
+    int ld = 0;               ///< len(y) rounded up to 4, so rows of W-vectors stay 16-byte aligned
 };
 
 /// Per-device, grow-only workspace (like a BLAS handle's). Launches that use it must not run
 /// concurrently on two streams of one device.
 template <class T>
-SplitWorkspace<T> split_workspace(std::size_t partial_elems, std::size_t tiles);
+SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles);
 
-/// Finishes a split reduction. Every thread passes the results it owns (`owns[k]`: element
-/// `r[k]` has value `v[k]` from this block, block `yb` of Y); the tile's outputs are the
-/// contiguous range [tile_begin, tile_begin + tile_len). With Y == 1 the owners write y directly.
-/// Otherwise each block stores its partials, and the last block to arrive (a ticket per tile)
-/// sums the Y partials of every output with all of its threads — G groups of threads take every
-/// G-th partial, then meet in shared memory — and writes y = alpha*sum + beta*y. The order of
-/// the sum is fixed, so the result is deterministic. All threads of the block must call it.
-template <class T, int R>
-__device__ void split_finish(const T (&v)[R], const int (&r)[R], const bool (&owns)[R], int tile_begin,
-                             int tile_len, int len_y, int Y, int yb, int tile, T alpha, T beta,
-                             T* __restrict__ y, SplitWorkspace<T> ws) {
+/// Finishes a split reduction. The writing thread of each group of W consecutive outputs
+/// (`writer`, rows i0 .. i0+W-1, i0 a multiple of W) passes their values `v` from this block,
+/// block `yb` of Y; the tile's outputs are [tile_begin, tile_begin + tile_len). With Y == 1 the
+/// writers store y directly. Otherwise each block stores its partials (as W-vectors, zeros past
+/// len(y)), and the last block to arrive (a ticket per tile) sums the Y partials of the tile
+/// with all of its threads: G groups of threads take every G-th partial with 16-byte loads and
+/// four independent chains, then meet in shared memory. The order of the sum is fixed, so the
+/// result is deterministic; y is read only when beta != 0. All threads of the block must call it.
+template <class T, int W>
+__device__ void split_finish(const T (&v)[W], bool writer, int i0, int tile_begin, int tile_len, int len_y, int Y,
+                             int yb, int tile, T alpha, T beta, T* __restrict__ y, SplitWorkspace<T> ws) {
+    using V = typename std::conditional<W == 1, T, typename Vec16<T>::type>::type;
+    static_assert(W == 1 || W == Vec16<T>::width, "W is 1 or a 16-byte vector's width");
+    constexpr int kRed = 1024;  // shared scratch, in elements of T
     __shared__ bool is_last;
-    __shared__ T red[1024];
+    __shared__ V red[kRed / W];
     if (Y == 1) {  // no split: write the result directly
+        if (writer)
 #pragma unroll
-        for (int k = 0; k < R; ++k)
-            if (owns[k]) y[r[k]] = beta == T(0) ? alpha * v[k] : alpha * v[k] + beta * y[r[k]];
+            for (int k = 0; k < W; ++k)
+                if (i0 + k < len_y)
+                    y[i0 + k] = beta == T(0) ? alpha * v[k] : alpha * v[k] + beta * y[i0 + k];
         return;
     }
+    if (writer) {
+        T* p = ws.partial + static_cast<std::size_t>(yb) * ws.ld + i0;
+        if constexpr (W == 1) {
+            *p = v[0];
+        } else {
+            T w[W];
 #pragma unroll
-    for (int k = 0; k < R; ++k)
-        if (owns[k]) ws.partial[static_cast<std::size_t>(yb) * len_y + r[k]] = v[k];
+            for (int k = 0; k < W; ++k) w[k] = i0 + k < len_y ? v[k] : T(0);
+            V out;
+            std::memcpy(&out, w, sizeof(V));
+            *reinterpret_cast<V*>(p) = out;
+        }
+    }
     __threadfence();  // make the partials visible device-wide before taking a ticket
     __syncthreads();
     const int tid = threadIdx.y * blockDim.x + threadIdx.x, nthreads = blockDim.x * blockDim.y;
@@ -82,34 +100,52 @@ __device__ void split_finish(const T (&v)[R], const int (&r)[R], const bool (&ow
     __syncthreads();
     if (!is_last) return;
     __threadfence();
-    const int len = min(tile_len, len_y - tile_begin);
-    const int G = max(1, min(Y, nthreads / max(1, len)));  // thread groups sharing one output
-    for (int e0 = 0; e0 < len; e0 += nthreads / G) {
-        const int e = e0 + tid % (nthreads / G), g = tid / (nthreads / G);
-        T s = 0;
-        if (e < len && g < G) {
-            const T* p = ws.partial + tile_begin + e;
-            T s1 = 0, s2 = 0, s3 = 0;  // four independent chains: loads overlap
+    const int nvec = (min(tile_len, len_y - tile_begin) + W - 1) / W;  // W-vectors in this tile
+    const int G = max(1, min(min(Y, nthreads / max(1, nvec)), (kRed / W) / max(1, nvec)));
+    const int per = nthreads / G;  // threads per group
+    auto add = [](V& a, const V& b) {
+        if constexpr (W == 1) {
+            a += b;
+        } else {
+            T* pa = reinterpret_cast<T*>(&a);
+            const T* pb = reinterpret_cast<const T*>(&b);
+#pragma unroll
+            for (int k = 0; k < W; ++k) pa[k] += pb[k];
+        }
+    };
+    for (int e0 = 0; e0 < nvec; e0 += per) {
+        const int e = e0 + tid % per, g = tid / per;
+        V s{};
+        if (e < nvec && g < G) {
+            const V* p = reinterpret_cast<const V*>(ws.partial + tile_begin) + e;
+            const std::size_t stride = static_cast<std::size_t>(ws.ld) / W;
+            V s1{}, s2{}, s3{};  // four independent chains: the loads overlap
             int b = g;
             for (; b + 3 * G < Y; b += 4 * G) {
-                s += __ldcg(p + static_cast<std::size_t>(b) * len_y);
-                s1 += __ldcg(p + static_cast<std::size_t>(b + G) * len_y);
-                s2 += __ldcg(p + static_cast<std::size_t>(b + 2 * G) * len_y);
-                s3 += __ldcg(p + static_cast<std::size_t>(b + 3 * G) * len_y);
+                add(s, __ldcg(p + b * stride));
+                add(s1, __ldcg(p + (b + G) * stride));
+                add(s2, __ldcg(p + (b + 2 * G) * stride));
+                add(s3, __ldcg(p + (b + 3 * G) * stride));
             }
-            for (; b < Y; b += G) s += __ldcg(p + static_cast<std::size_t>(b) * len_y);
-            s = (s + s1) + (s2 + s3);
+            for (; b < Y; b += G) add(s, __ldcg(p + b * stride));
+            add(s, s1);
+            add(s2, s3);
+            add(s, s2);
         }
         if (G > 1) {
             __syncthreads();
             if (g < G) red[tid] = s;
             __syncthreads();
-            if (g == 0 && e < len)
-                for (int q = 1; q < G; ++q) s += red[q * (nthreads / G) + tid];
+            if (g == 0 && e < nvec)
+                for (int q = 1; q < G; ++q) add(s, red[q * per + tid]);
         }
-        if (g == 0 && e < len) {
-            const int row = tile_begin + e;
-            y[row] = beta == T(0) ? alpha * s : alpha * s + beta * y[row];
+        if (g == 0 && e < nvec) {
+            const T* ps = reinterpret_cast<const T*>(&s);
+#pragma unroll
+            for (int k = 0; k < W; ++k) {
+                const int row = tile_begin + e * W + k;
+                if (row < len_y) y[row] = beta == T(0) ? alpha * ps[k] : alpha * ps[k] + beta * y[row];
+            }
         }
     }
 }

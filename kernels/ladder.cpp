@@ -48,14 +48,14 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                      }});
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
-                     [](const A& a) { return a.op == Op::N ? Launch{64, 4, 4, 4, 0, 4} : Launch{32, 8, 4, 8, 0, 4}; },
+                     [](const A& a) { return a.op == Op::N ? Launch{32, 8, 4, 8, 0, 4} : Launch{32, 8, 4, 8, 0, 4}; },
                      [](const A& a) {
                          std::vector<Launch> v;
                          if (a.op == Op::N) {
                              for (int bx : {32, 64, 128})
                                  for (int q : {1, 2, 4, 8})
                                      for (int u : {2, 4})
-                                         for (int y : {0, 2, 8, 32})
+                                         for (int y : {0, 4, 16, 64})
                                              if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, y, u});
                          } else {
                              for (int q : {2, 4, 8})

@@ -72,17 +72,14 @@ __global__ void gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* _
     for (int k = 0; k < W; ++k) red[(ty * kTile + tx) * W + k] = acc[k];
     __syncthreads();
     T v[W];
-    int r[W];
-    bool owns[W];
 #pragma unroll
     for (int k = 0; k < W; ++k) {
         v[k] = 0;
         if (ty == 0)
             for (int q = 0; q < Q; ++q) v[k] += red[(q * kTile + tx) * W + k];
-        r[k] = i0 + k;
-        owns[k] = ty == 0 && k < avail;
     }
-    detail::split_finish<T, W>(v, r, owns, blockIdx.x * kTile * W, kTile * W, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, W>(v, ty == 0 && avail > 0, i0, blockIdx.x * kTile * W, kTile * W, m, gridDim.y,
+                               blockIdx.y, blockIdx.x, alpha, beta, y, ws);
 }
 //! [access-gemv-n]
 
@@ -126,9 +123,8 @@ __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* _
     T v[1] = {0};
     if (ty == 0)
         for (int q = 0; q < Q; ++q) v[0] += red[q * kTile + tx];
-    const int r[1] = {j};
-    const bool owns[1] = {ty == 0 && j < n};
-    detail::split_finish<T, 1>(v, r, owns, j0, kTile, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, 1>(v, ty == 0 && j < n, j, j0, kTile, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta,
+                               y, ws);
 }
 //! [access-gemv-t]
 
@@ -144,7 +140,7 @@ void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     Y = detail::ceil_div(k, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(static_cast<std::size_t>(Y) * len_y, tiles);
+    if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles);
     if (a.op == Op::N) {
         const std::size_t smem = static_cast<std::size_t>(Q) * kTile * W * sizeof(T);
         gemv_n_kernel<T, VEC><<<grid, dim3(kTile, Q), smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x,

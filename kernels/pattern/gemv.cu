@@ -39,9 +39,8 @@ __global__ void gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* _
     T v[1] = {0};
     if (ty == 0)
         for (int q = 0; q < Q; ++q) v[0] += red[q * kTile + tx];
-    const int r[1] = {i};
-    const bool owns[1] = {ty == 0 && i < m};
-    detail::split_finish<T, 1>(v, r, owns, blockIdx.x * kTile, kTile, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, 1>(v, ty == 0 && i < m, i, blockIdx.x * kTile, kTile, m, gridDim.y, blockIdx.y,
+                               blockIdx.x, alpha, beta, y, ws);
 }
 //! [pattern-gemv-n]
 
@@ -75,9 +74,8 @@ __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* _
     T v[1] = {0};
     if (ty == 0)
         for (int q = 0; q < Q; ++q) v[0] += red[q * kTile + tx];
-    const int r[1] = {j};
-    const bool owns[1] = {ty == 0 && j < n};
-    detail::split_finish<T, 1>(v, r, owns, j0, kTile, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, 1>(v, ty == 0 && j < n, j, j0, kTile, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta,
+                               y, ws);
 }
 //! [pattern-gemv-t]
 
@@ -100,7 +98,7 @@ void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const dim3 block(bx, Q);
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(static_cast<std::size_t>(Y) * len_y, tiles);
+    if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles);
     const std::size_t smem = static_cast<std::size_t>(Q) * kTile * sizeof(T);
     if (a.op == Op::N)
         gemv_n_kernel<T><<<grid, block, smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws);

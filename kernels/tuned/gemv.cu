@@ -115,17 +115,14 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
     for (int k = 0; k < W; ++k) red[(ty * BX + tx) * W + k] = acc[k];
     __syncthreads();
     T v[W];
-    int r[W];
-    bool owns[W];
 #pragma unroll
     for (int k = 0; k < W; ++k) {
         v[k] = 0;
         if (ty == 0)
             for (int q = 0; q < Q; ++q) v[k] += red[(q * BX + tx) * W + k];
-        r[k] = i0 + k;
-        owns[k] = ty == 0 && k < avail;
     }
-    detail::split_finish<T, W>(v, r, owns, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, W>(v, ty == 0 && avail > 0, i0, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y,
+                               blockIdx.x, alpha, beta, y, ws);
 }
 //! [tuned-gemv-n]
 
@@ -203,9 +200,8 @@ __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_blo
     T v[1] = {0};
     if (tid < C)
         for (int q = 0; q < Q; ++q) v[0] += red[q][tid];
-    const int r[1] = {j0 + tid};
-    const bool owns[1] = {tid < C && j0 + tid < n};
-    detail::split_finish<T, 1>(v, r, owns, j0, C, n, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta, y, ws);
+    detail::split_finish<T, 1>(v, tid < C && j0 + tid < n, j0 + tid, j0, C, n, gridDim.y, blockIdx.y, blockIdx.x,
+                               alpha, beta, y, ws);
 }
 //! [tuned-gemv-t]
 
@@ -215,12 +211,19 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int rows_per_block = BX * W;
     const int tiles = detail::ceil_div(a.m, rows_per_block);
-    int Y = detail::derive_split(Yreq, tiles, a.n, 2048 / (BX * Q), 8 * Q, 2, 16);
+    // Y (KBLAS's blocks per row): enough blocks for two full waves, and at most 32 columns per
+    // thread so that a thread's loads need few round trips; at most 64 partials per result.
+    int Y = Yreq;
+    if (Y <= 0) {
+        const long long fill = detail::ceil_div(2LL * detail::sm_count_of_current_device() * (2048 / (BX * Q)), tiles);
+        const long long need = detail::ceil_div(a.n, 32LL * Q);
+        Y = static_cast<int>(std::min<long long>({std::max(fill, need), 64LL, std::max(1, a.n / Q)}));
+    }
     const int k_per_block = detail::ceil_div(a.n, Y);
     Y = detail::ceil_div(a.n, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(static_cast<std::size_t>(Y) * a.m, tiles);
+    if (Y > 1) ws = detail::split_workspace<T>(Y, a.m, tiles);
     const std::size_t smem = static_cast<std::size_t>(BX) * Q * W * sizeof(T);
     gemv_n_kernel<T, VEC, U><<<grid, dim3(BX, Q), smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
                                                             a.y, ws);
@@ -238,7 +241,7 @@ void launch_t(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     Y = detail::ceil_div(a.m, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(static_cast<std::size_t>(Y) * a.n, tiles);
+    if (Y > 1) ws = detail::split_workspace<T>(Y, a.n, tiles);
     gemv_t_kernel<T, VEC, C><<<grid, dim3(32, Q), 0, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
                                                           a.y, ws);
     WB_CHECK_LAUNCH();
