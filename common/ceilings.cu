@@ -7,8 +7,9 @@
 //    accesses over two buffers of max(1 GiB, 8x L2) each (smaller when memory is short), read +
 //    written bytes counted; copy_kernel_gbs is the best kernel, copy_gbs the best of all;
 //  - read: a read-only stream kernel (16-byte loads, 2-8 independent loads in flight per thread,
-//    partial sums reduced once per block) over a few block shapes; the best is read_gbs, the
-//    ceiling every GEMV/SYMV "% of ceiling" divides by;
+//    partial sums reduced once per block) over a few block shapes (a shape that cannot launch
+//    on this device is skipped, never thrown for); the best is read_gbs, the ceiling every
+//    GEMV/SYMV "% of ceiling" divides by;
 //  - fp32_peak_gflops: SMs x FP32 lanes per SM (by compute capability, DeviceProfile) x 2 x clock;
 //  - fp32_fma_gflops: the best of 8 and 16 independent FMA chains per thread.
 // Every measurement checks its own result (see memory_lab.cu). The whole takes well under 3 s.
@@ -57,6 +58,7 @@ CeilingsMeasurement measure_ceilings(Scale s) {
         const BenchOptions ropt = bench_options(s, buf.bytes());
         const std::pair<int, int> shapes[] = {{128, 8}, {256, 4}, {256, 8}, {512, 4}, {1024, 2}};
         for (const auto& [threads, unroll] : shapes) {
+            if (!read_kernel_fits(threads, unroll)) continue;  // cannot launch here: not a ceiling
             out.rows.push_back(measure_read_kernel(buf, threads, unroll, ropt));
             c.read_gbs = std::max(c.read_gbs, out.rows.back().rate);
         }

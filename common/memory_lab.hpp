@@ -100,17 +100,24 @@ std::size_t stream_buffer_bytes(Scale s);
 CeilingRow measure_memcpy_d2d(StreamBuffers& buf, const BenchOptions& opt);
 /// Grid-stride copy kernel with `access_bytes` (4, 8 or 16) per load/store, 4 in flight.
 CeilingRow measure_copy_kernel(StreamBuffers& buf, int access_bytes, const BenchOptions& opt);
-/// Read-only stream: 16-byte loads, `unroll` (2, 4 or 8) independent loads in flight per thread,
+/// Read-only stream: 16-byte loads, `unroll` (2, 4 or 8) independent loads per thread and step,
 /// `threads` per block (multiple of 32, <= 1024), exactly the resident blocks; reads bytes counted.
+/// Throws std::runtime_error when the shape cannot launch (see read_kernel_fits()).
 CeilingRow measure_read_kernel(StreamBuffers& buf, int threads, int unroll, const BenchOptions& opt);
+/// Whether a block of `threads` threads of the read kernel with `unroll` is resident on an SM of
+/// the current device (cudaOccupancy... > 0). The kernel is compiled with __launch_bounds__(1024),
+/// so every valid shape fits on every supported GPU; measure_ceilings() still skips a shape that
+/// does not, instead of throwing. Same argument rules as measure_read_kernel().
+bool read_kernel_fits(int threads, int unroll);
 /// FMA throughput: `chains` (8 or 16) independent FMA chains per thread, `iters` (multiple of 4,
 /// > 0) FMAs per chain, resident blocks of 256 threads; 2 flops per FMA. Verified against the
 /// same recurrence computed on the host.
 CeilingRow measure_fma(int chains, int iters, const BenchOptions& opt);
 
 /// The whole ceilings measurement of the current device: theoretical bandwidth, memcpy, copy
-/// kernels (4/8/16 B), read kernel over a few shapes, FP32 peak from the profile, FMA
-/// microbenchmark. Defined in ceilings.cu.
+/// kernels (4/8/16 B), read kernel over a few shapes (a shape that cannot launch on this device
+/// is skipped, never thrown for), FP32 peak from the profile, FMA microbenchmark. Defined in
+/// ceilings.cu.
 struct CeilingsMeasurement {
     Ceilings ceilings;
     std::vector<CeilingRow> rows;
@@ -219,13 +226,17 @@ struct TransferRow {
     double t10_ms = 0;       ///< White's T10 model (pageable and pinned alike: he fitted one)
 };
 
-/// 4 KB .. 1 GB in powers of two (full), powers of four up to 64 MB (quick), 4 KB..1 MB (tiny).
+/// 4 KB .. 1 GB (full) or 4 KB .. 64 MB (quick) in powers of two, 4 KB, 64 KB, 1 MB (tiny).
 std::vector<double> transfer_sizes(Scale s);
+/// Passes run_transfers() makes over every (kind, size): 3 (full, quick) or 1 (tiny).
+int transfer_passes(Scale s);
 /// "pinned H2D", "pageable D2H", ...
 std::string transfer_kind(bool pinned, bool h2d);
 /// Rows for every kind x size, predictions only.
 std::vector<TransferRow> predict_transfers(Scale s);
-/// cudaMemcpyAsync between a device buffer and pinned or pageable host memory, timed with events.
+/// cudaMemcpyAsync between a device buffer and pinned or pageable host memory, timed with events:
+/// transfer_passes() passes over all rows, each a median of several copies (wb::benchmark); a
+/// row's `ms` is the median of its passes (copies expected to take > 50 ms: first pass only).
 std::vector<TransferRow> run_transfers(Scale s);
 /// White's model fitted to the measured rows of one kind (TransferModel::fit with defaults).
 TransferModel fit_transfers(const std::vector<TransferRow>& rows, bool pinned, bool h2d);

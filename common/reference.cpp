@@ -65,6 +65,13 @@ std::vector<double> gemv(bool trans, int m, int n, double alpha, const std::vect
         fail("y (" + std::to_string(y.size()) + " elements) must hold at least " +
              std::string(trans ? "n" : "m") + " (" + std::to_string(len_y) + ") when beta != 0");
 
+    // BLAS quick return: with m == 0 or n == 0 nothing is computed and y is left as it is (reference
+    // xGEMV and cuBLAS do not even scale it by beta).
+    if (m == 0 || n == 0) {
+        std::vector<double> same(len_y);
+        for (std::size_t i = 0; i < len_y; ++i) same[i] = static_cast<double>(y.at(i));
+        return same;
+    }
     std::vector<Acc<std::is_same_v<T, float>>> acc(len_y);
     if (read_a) {
         const auto ld = static_cast<std::size_t>(lda);

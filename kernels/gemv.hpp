@@ -35,12 +35,12 @@ struct GemvArgs {
 
 /// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
 /// its value and the rule, e.g. "gemv: lda (5) must be >= max(1, m) (8)".
-/// Returns false when there is nothing to do (len_y() == 0), true otherwise.
+/// Returns false when there is nothing to do (m == 0 or n == 0: BLAS's quick return leaves y
+/// as it is), true otherwise.
 template <class T>
 bool validate_gemv(const GemvArgs<T>& a, const char* fn = "gemv");
 
-/// y = beta*y (or 0 when beta == 0) for the degenerate case of an empty reduction (k == 0 or
-/// alpha == 0), as BLAS requires; shared by every stage.
+/// y = beta*y (or 0 when beta == 0) for alpha == 0, as BLAS requires; shared by every stage.
 template <class T>
 void gemv_scale_y(const GemvArgs<T>& a, cudaStream_t s);
 

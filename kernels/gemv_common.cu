@@ -32,7 +32,9 @@ bool validate_gemv(const GemvArgs<T>& a, const char* fn) {
     const int min_lda = a.m > 1 ? a.m : 1;
     if (a.lda < min_lda)
         fail("lda (" + std::to_string(a.lda) + ") must be >= max(1, m) (" + std::to_string(min_lda) + ")");
-    if (a.len_y() == 0) return false;  // nothing to write: a valid no-op
+    // BLAS quick return: with m == 0 or n == 0 y is left as it is (reference xGEMV and cuBLAS
+    // do not scale it by beta either).
+    if (a.m == 0 || a.n == 0) return false;
     if (a.y == nullptr) fail("y must not be null when len(y) (" + std::to_string(a.len_y()) + ") > 0");
     if (a.len_x() > 0 && a.alpha != T(0)) {
         if (a.A == nullptr) fail("A must not be null when m*n > 0");

@@ -158,13 +158,13 @@ inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
 
 inline int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
 
-/// What every launcher does first: validate (throws), then handle the degenerate cases BLAS
-/// defines — nothing to write (len(y) == 0), or an empty product (len(x) == 0 or alpha == 0),
-/// where y = beta*y. Returns true when the kernel must run.
+/// What every launcher does first: validate (throws), then handle the degenerate cases as BLAS
+/// does — m == 0 or n == 0 is a no-op; alpha == 0 gives y = beta*y without reading A or x.
+/// Returns true when the kernel must run.
 template <class T>
 bool gemv_begin(const GemvArgs<T>& a, const char* fn, cudaStream_t s) {
     if (!validate_gemv(a, fn)) return false;
-    if (a.len_x() == 0 || a.alpha == T(0)) {
+    if (a.alpha == T(0)) {
         gemv_scale_y(a, s);
         return false;
     }

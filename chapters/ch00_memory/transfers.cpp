@@ -52,33 +52,55 @@ void show_transfers(Context& ctx) {
         int k = 0;
         while (!(kinds_pinned[k] == r.pinned && kinds_h2d[k] == r.h2d)) ++k;
         const double fitted = ctx.measure && std::isfinite(r.ms) ? fits[static_cast<std::size_t>(k)].predict(r.bytes) : NAN;
-        lng.add_row({lab::transfer_kind(r.pinned, r.h2d), fmt(r.bytes, 0), fmt(r.ms, 4), fmt(r.gbs, 2), fmt(fitted, 4),
-                     std::isfinite(fitted) ? fmt_pct(std::abs(fitted - r.ms) / r.ms) : "-", fmt(r.t10_ms, 4)});
+        // CSV only: enough digits for a 4 KB copy of a few microseconds.
+        lng.add_row({lab::transfer_kind(r.pinned, r.h2d), fmt(r.bytes, 0), fmt(r.ms, 6), fmt(r.gbs, 3), fmt(fitted, 6),
+                     std::isfinite(fitted) ? fmt_pct(std::abs(fitted - r.ms) / r.ms) : "-", fmt(r.t10_ms, 6)});
     }
     emit(ctx, lng, "transfers", /*print=*/false);
 
-    // Wide: bytes down, the four kinds across (ms and GB/s), White's model last.
-    std::vector<double> sizes = lab::transfer_sizes(ctx.scale);
+    // CSV only: every segment of every model (the fits, then White's T10 fits), so that a plot
+    // (scripts/plot_ch00.py) can draw the fitted curves between the measured sizes.
+    Report segs("Transfer model segments: T(b) = b / Tx + c0 b + c1 for lo <= b < hi",
+                {"kind", "Tx GB/s", "segment", "lo bytes", "hi bytes", "c0 ms/GB", "c1 us", "points"});
+    auto add_segments = [&](const std::string& kind, const TransferModel& m) {
+        for (std::size_t i = 0; i < m.segments().size(); ++i) {
+            const TransferSegment& sg = m.segments()[i];
+            segs.add_row({kind, fmt(m.tx_gbs(), 4), std::to_string(i), fmt(sg.lo_bytes, 0), fmt(sg.hi_bytes, 0),
+                          fmt(sg.c0_ms_per_byte * 1e9, 6), fmt(sg.c1_ms * 1e3, 4), std::to_string(sg.points)});
+        }
+    };
+    for (std::size_t k = 0; k < fits.size(); ++k) add_segments(lab::transfer_kind(kinds_pinned[k], kinds_h2d[k]), fits[k]);
+    add_segments("T10 H2D", t10_h2d);
+    add_segments("T10 D2H", t10_d2h);
+    emit(ctx, segs, "transfer_segments", /*print=*/false);
+
+    // Wide: bytes down, the four kinds across (ms and GB/s), White's model last. The CSV has the
+    // same columns measured or not ("-" where nothing was measured), so runs of both kinds can
+    // append to one file; without a measurement only the T10 columns are printed.
+    const std::vector<double> sizes = lab::transfer_sizes(ctx.scale);
     Report wide(ctx.measure ? "Transfer time (ms) and rate (GB/s), measured" : "Transfer time (ms) predicted by White's T10 model",
-                ctx.measure ? std::vector<std::string>{"bytes", "pageable H2D ms", "GB/s", "pinned H2D ms", "GB/s",
-                                                       "pageable D2H ms", "GB/s", "pinned D2H ms", "GB/s", "T10 H2D ms",
-                                                       "T10 D2H ms"}
-                            : std::vector<std::string>{"bytes", "T10 H2D ms", "T10 D2H ms"});
+                {"bytes", "pageable H2D ms", "GB/s", "pinned H2D ms", "GB/s", "pageable D2H ms", "GB/s", "pinned D2H ms",
+                 "GB/s", "T10 H2D ms", "T10 D2H ms"});
+    Report narrow("Transfer time (ms) predicted by White's T10 model", {"bytes", "T10 H2D ms", "T10 D2H ms"});
     for (double b : sizes) {
         std::vector<std::string> cells{format_bytes(b)};
-        if (ctx.measure)
-            for (int k = 0; k < 4; ++k) {
-                const lab::TransferRow* found = nullptr;
-                for (const auto& r : rows)
-                    if (r.bytes == b && r.pinned == kinds_pinned[k] && r.h2d == kinds_h2d[k]) found = &r;
-                cells.push_back(found ? fmt(found->ms, 4) : "-");
-                cells.push_back(found ? fmt(found->gbs, 2) : "-");
-            }
+        for (int k = 0; k < 4; ++k) {
+            const lab::TransferRow* found = nullptr;
+            for (const auto& r : rows)
+                if (r.bytes == b && r.pinned == kinds_pinned[k] && r.h2d == kinds_h2d[k]) found = &r;
+            cells.push_back(found ? fmt(found->ms, 4) : "-");
+            cells.push_back(found ? fmt(found->gbs, 2) : "-");
+        }
         cells.push_back(fmt(t10_h2d.predict(b), 4));
         cells.push_back(fmt(t10_d2h.predict(b), 4));
         wide.add_row(cells);
+        narrow.add_row({format_bytes(b), fmt(t10_h2d.predict(b), 4), fmt(t10_d2h.predict(b), 4)});
     }
-    emit(ctx, wide, "transfers_table", true);
+    if (!ctx.measure) {
+        narrow.print(std::cout);
+        std::cout << '\n';
+    }
+    emit(ctx, wide, "transfers_table", /*print=*/ctx.measure);
 
     if (!ctx.measure) {
         say("reading", "nothing measured: White's fit reproduced his T10 copies within 5.0% (max) / 1.0% (average) "

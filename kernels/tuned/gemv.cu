@@ -38,9 +38,18 @@ __device__ __forceinline__ double dot<double2, double>(const double2& a, const d
     return a.x * b.x + a.y * b.y;
 }
 
+/// 16-byte load of data that is reused (x): through the read-only path, cached normally.
 template <class T>
 __device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
     return __ldg(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
+}
+
+/// 16-byte load of A, which is read exactly once: "cache streaming" (ld.global.cs) marks the
+/// lines evict-first in L1 and L2, so the stream of A replaces its own lines instead of pushing
+/// out data that is still wanted (or dirty lines that would have to be written back first).
+template <class T>
+__device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p) {
+    return __ldcs(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -75,13 +84,13 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
             T xc[U], xn[U];
             if (full_batches > 0) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { cur[u] = ldv(a + u * step); xc[u] = __ldg(xp + u * Q); }
+                for (int u = 0; u < U; ++u) { cur[u] = lda_stream(a + u * step); xc[u] = __ldg(xp + u * Q); }
             }
             for (int b = 0; b < full_batches; ++b) {
                 const bool more = b + 1 < full_batches;
                 if (more) {
 #pragma unroll
-                    for (int u = 0; u < U; ++u) { nxt[u] = ldv(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * Q); }
+                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * Q); }
                 }
 #pragma unroll
                 for (int u = 0; u < U; ++u)
@@ -96,7 +105,7 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
             }
             j += full_batches * U * Q;
             for (; j < ke; j += Q, a += step, xp += Q) {
-                const V v = ldv(a);
+                const V v = lda_stream(a);
                 const T xj = __ldg(xp);
 #pragma unroll
                 for (int k = 0; k < W; ++k) acc[k] += detail::vget(v, k) * xj;
@@ -157,14 +166,14 @@ __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_blo
         if (full_steps > 0) {
             x_cur = ldv(x + row);
 #pragma unroll
-            for (int c = 0; c < C; ++c) a_cur[c] = ldv(col[c] + row);
+            for (int c = 0; c < C; ++c) a_cur[c] = lda_stream(col[c] + row);
         }
         for (int s = 0; s < full_steps; ++s) {
             const bool more = s + 1 < full_steps;
             if (more) {
                 x_nxt = ldv(x + row + chunk);
 #pragma unroll
-                for (int c = 0; c < C; ++c) a_nxt[c] = ldv(col[c] + row + chunk);
+                for (int c = 0; c < C; ++c) a_nxt[c] = lda_stream(col[c] + row + chunk);
             }
 #pragma unroll
             for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
@@ -211,13 +220,13 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int rows_per_block = BX * W;
     const int tiles = detail::ceil_div(a.m, rows_per_block);
-    // Y (KBLAS's blocks per row): enough blocks for two full waves, and at most 32 columns per
-    // thread so that a thread's loads need few round trips; at most 64 partials per result.
+    // Y (KBLAS's blocks per row): enough blocks for two full waves, at most 16 partials per
+    // result (the sweep on the H200 found 16 best at every size; more makes the last block's
+    // sum the tail) and at least 4 columns per thread.
     int Y = Yreq;
     if (Y <= 0) {
         const long long fill = detail::ceil_div(2LL * detail::sm_count_of_current_device() * (2048 / (BX * Q)), tiles);
-        const long long need = detail::ceil_div(a.n, 32LL * Q);
-        Y = static_cast<int>(std::min<long long>({std::max(fill, need), 64LL, std::max(1, a.n / Q)}));
+        Y = static_cast<int>(std::min<long long>({fill, 16LL, std::max(1, a.n / (4 * Q))}));
     }
     const int k_per_block = detail::ceil_div(a.n, Y);
     Y = detail::ceil_div(a.n, k_per_block);

@@ -58,6 +58,9 @@ void check_steps() {
         CHECK(error_of(step, empty) == "(no exception)");
         wb::GemvArgs<T> empty_t{wb::Op::T, 5, 0, T(1), nullptr, 5, nullptr, T(0), nullptr};
         CHECK(error_of(step, empty_t) == "(no exception)");
+        // BLAS's quick return: an empty reduction (n == 0 for N, m == 0 for T) leaves y alone too.
+        wb::GemvArgs<T> no_k{wb::Op::N, 5, 0, T(1), nullptr, 5, nullptr, T(0.5), nullptr};
+        CHECK(error_of(step, no_k) == "(no exception)");
     }
 }
 

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -79,12 +80,19 @@ TEST_CASE("ch00 perf: stride-32 warp reads are at least 4x slower per useful byt
 }
 
 TEST_CASE("ch00 perf: White's transfer model fits the measured copies within 10% on average", "[perf][ch00]") {
+    // Every octave from 4 KB to 64 MB (15 sizes, so up to 3 segments of >= 3 points), each the
+    // median of 3 passes of a median of several copies (run_transfers).
     const auto rows = run_transfers(Scale::quick);
     for (bool pinned : {false, true})
         for (bool h2d : {true, false}) {
             const wb::TransferModel m = fit_transfers(rows, pinned, h2d);
+            std::ostringstream pts;  // the measured points with the fit's error, for a failure's reader
+            for (const auto& p : m.points())
+                pts << "  " << wb::format_bytes(p.bytes) << ": " << p.ms * 1e3 << " us, " << p.bytes / (p.ms * 1e6)
+                    << " GB/s, fit " << 100.0 * (m.predict(p.bytes) - p.ms) / p.ms << "%\n";
             std::cout << transfer_kind(pinned, h2d) << ": " << m.to_string();
-            INFO(transfer_kind(pinned, h2d) << "\n" << m.to_string());
+            INFO(transfer_kind(pinned, h2d) << "\n" << m.to_string() << pts.str());
+            CHECK(m.points().size() == transfer_sizes(Scale::quick).size());
             CHECK(m.avg_error_pct() < 10.0);
         }
 }
