@@ -13,6 +13,7 @@ namespace wb {
 std::string Launch::str() const {
     std::ostringstream os;
     os << "bx=" << block_x << " by=" << block_y << " nb=" << nb << " Q=" << Q << " Y=" << Y << " ept=" << ept;
+    if (cache != 0) os << " cache=" << (cache == 1 ? "cached" : "stream");
     return os.str();
 }
 
@@ -97,19 +98,26 @@ SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles) {
     return {static_cast<T*>(s.partial), s.tickets, ld};
 }
 
-int sm_count_of_current_device() {
+namespace {
+/// An attribute of the current device, read once per device.
+int cached_attribute(cudaDeviceAttr attr) {
     static std::mutex mu;
-    static std::map<int, int> cache;
+    static std::map<std::pair<int, int>, int> cache;
     int dev = 0;
     WB_CUDA(cudaGetDevice(&dev));
     std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(dev);
+    const auto key = std::make_pair(dev, static_cast<int>(attr));
+    auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    int sms = 0;
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    cache[dev] = sms;
-    return sms;
+    int v = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&v, attr, dev));
+    cache[key] = v;
+    return v;
 }
+}  // namespace
+
+int sm_count_of_current_device() { return cached_attribute(cudaDevAttrMultiProcessorCount); }
+long long l2_bytes_of_current_device() { return cached_attribute(cudaDevAttrL2CacheSize); }
 
 template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t);
 template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t);

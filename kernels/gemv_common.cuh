@@ -184,6 +184,8 @@ namespace wb::detail {
 
 /// Number of SMs of the current device (cached per device): the grid-size rules below need it.
 int sm_count_of_current_device();
+/// L2 size in bytes of the current device (cached per device).
+long long l2_bytes_of_current_device();
 
 /// KBLAS's blocks per row (TOMS §4.3, Eq. 5-6): split the reduction dimension `k` over Y blocks
 /// so that tiles x Y fills about `waves` waves of `blocks_per_sm` blocks on every SM, keeping at

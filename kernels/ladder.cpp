@@ -67,13 +67,15 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                          if (a.op == Op::N) {
                              for (int bx : {32, 64, 128})
                                  for (int q : {1, 2, 4, 8})
-                                     for (int u : {2, 4})
-                                         for (int y : {0, 4, 16, 64})
-                                             if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, y, u});
+                                     for (int u : {4, 8})
+                                         for (int y : {0, 8, 32})
+                                             for (int c : {1, 2})
+                                                 if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, y, u, c});
                          } else {
                              for (int q : {2, 4, 8})
                                  for (int nb : {2, 4, 8})
-                                     for (int y : {0, 2, 8}) v.push_back(Launch{32, q, nb, q, y, 4});
+                                     for (int y : {0, 2, 8})
+                                         for (int c : {1, 2}) v.push_back(Launch{32, q, nb, q, y, 4, c});
                          }
                          return v;
                      }});

@@ -47,16 +47,22 @@ __device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
 /// 16-byte load of A, which is read exactly once: "cache streaming" (ld.global.cs) marks the
 /// lines evict-first in L1 and L2, so the stream of A replaces its own lines instead of pushing
 /// out data that is still wanted (or dirty lines that would have to be written back first).
-template <class T>
+/// Whether the hint pays depends on how the stream compares with the L2: the launcher decides
+/// (Launch::cache), and the sweep measures both.
+template <bool STREAM, class T>
 __device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p) {
-    return __ldcs(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
+    using V = typename detail::Vec16<T>::type;
+    if constexpr (STREAM)
+        return __ldcs(reinterpret_cast<const V*>(p));
+    else
+        return __ldg(reinterpret_cast<const V*>(p));
 }
 
 // ---------------------------------------------------------------------------------------------
 // N: y[i] = alpha * sum_j A[i,j] x[j] + beta y[i].  Block (BX, Q); thread rows i0..i0+W-1.
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-n]
-template <class T, bool VEC, int U>
+template <class T, bool VEC, int U, bool STREAM>
 __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws) {
@@ -84,13 +90,13 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
             T xc[U], xn[U];
             if (full_batches > 0) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { cur[u] = lda_stream(a + u * step); xc[u] = __ldg(xp + u * Q); }
+                for (int u = 0; u < U; ++u) { cur[u] = lda_stream<STREAM>(a + u * step); xc[u] = __ldg(xp + u * Q); }
             }
             for (int b = 0; b < full_batches; ++b) {
                 const bool more = b + 1 < full_batches;
                 if (more) {
 #pragma unroll
-                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * Q); }
+                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream<STREAM>(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * Q); }
                 }
 #pragma unroll
                 for (int u = 0; u < U; ++u)
@@ -105,7 +111,7 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
             }
             j += full_batches * U * Q;
             for (; j < ke; j += Q, a += step, xp += Q) {
-                const V v = lda_stream(a);
+                const V v = lda_stream<STREAM>(a);
                 const T xj = __ldg(xp);
 #pragma unroll
                 for (int k = 0; k < W; ++k) acc[k] += detail::vget(v, k) * xj;
@@ -139,7 +145,7 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
 // T: y[j] = alpha * sum_i A[i,j] x[i] + beta y[j].  Block (32, Q) owns C columns.
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-t]
-template <class T, bool VEC, int C>
+template <class T, bool VEC, int C, bool STREAM>
 __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws) {
@@ -166,14 +172,14 @@ __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_blo
         if (full_steps > 0) {
             x_cur = ldv(x + row);
 #pragma unroll
-            for (int c = 0; c < C; ++c) a_cur[c] = lda_stream(col[c] + row);
+            for (int c = 0; c < C; ++c) a_cur[c] = lda_stream<STREAM>(col[c] + row);
         }
         for (int s = 0; s < full_steps; ++s) {
             const bool more = s + 1 < full_steps;
             if (more) {
                 x_nxt = ldv(x + row + chunk);
 #pragma unroll
-                for (int c = 0; c < C; ++c) a_nxt[c] = lda_stream(col[c] + row + chunk);
+                for (int c = 0; c < C; ++c) a_nxt[c] = lda_stream<STREAM>(col[c] + row + chunk);
             }
 #pragma unroll
             for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
@@ -214,7 +220,7 @@ __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_blo
 }
 //! [tuned-gemv-t]
 
-template <class T, bool VEC, int U>
+template <class T, bool VEC, int U, bool STREAM>
 void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
@@ -234,12 +240,12 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
     detail::SplitWorkspace<T> ws{};
     if (Y > 1) ws = detail::split_workspace<T>(Y, a.m, tiles);
     const std::size_t smem = static_cast<std::size_t>(BX) * Q * W * sizeof(T);
-    gemv_n_kernel<T, VEC, U><<<grid, dim3(BX, Q), smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
+    gemv_n_kernel<T, VEC, U, STREAM><<<grid, dim3(BX, Q), smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
                                                             a.y, ws);
     WB_CHECK_LAUNCH();
 }
 
-template <class T, bool VEC, int C>
+template <class T, bool VEC, int C, bool STREAM>
 void launch_t(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
@@ -251,26 +257,35 @@ void launch_t(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     detail::SplitWorkspace<T> ws{};
     if (Y > 1) ws = detail::split_workspace<T>(Y, a.n, tiles);
-    gemv_t_kernel<T, VEC, C><<<grid, dim3(32, Q), 0, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
+    gemv_t_kernel<T, VEC, C, STREAM><<<grid, dim3(32, Q), 0, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
                                                           a.y, ws);
     WB_CHECK_LAUNCH();
 }
 
-template <class T, bool VEC>
+template <class T, bool VEC, bool STREAM>
 void dispatch(const GemvArgs<T>& a, const Launch& l, int BX, int Q, cudaStream_t s) {
     if (a.op == Op::N) {
         switch (l.ept) {
-            case 1: return launch_n<T, VEC, 1>(a, BX, Q, l.Y, s);
-            case 2: return launch_n<T, VEC, 2>(a, BX, Q, l.Y, s);
-            default: return launch_n<T, VEC, 4>(a, BX, Q, l.Y, s);
+            case 2: return launch_n<T, VEC, 2, STREAM>(a, BX, Q, l.Y, s);
+            case 8: return launch_n<T, VEC, 8, STREAM>(a, BX, Q, l.Y, s);
+            default: return launch_n<T, VEC, 4, STREAM>(a, BX, Q, l.Y, s);
         }
     }
     switch (l.nb) {
-        case 1: return launch_t<T, VEC, 1>(a, Q, l.Y, s);
-        case 2: return launch_t<T, VEC, 2>(a, Q, l.Y, s);
-        case 8: return launch_t<T, VEC, 8>(a, Q, l.Y, s);
-        default: return launch_t<T, VEC, 4>(a, Q, l.Y, s);
+        case 2: return launch_t<T, VEC, 2, STREAM>(a, Q, l.Y, s);
+        case 8: return launch_t<T, VEC, 8, STREAM>(a, Q, l.Y, s);
+        default: return launch_t<T, VEC, 4, STREAM>(a, Q, l.Y, s);
     }
+}
+
+/// Launch::cache 0 (auto): stream A when it is at most 8 times the L2. Measured on an H200
+/// (2026-11-22 sweep): the hint helps while a stream of A and the lines around it compete in L2
+/// (up to n = 8192) and costs a few percent on much larger matrices.
+template <class T>
+bool stream_a(const GemvArgs<T>& a, int cache) {
+    if (cache != 0) return cache == 2;
+    const double bytes = static_cast<double>(a.m) * a.n * sizeof(T);
+    return bytes <= 8.0 * static_cast<double>(detail::l2_bytes_of_current_device());
 }
 
 }  // namespace
@@ -290,15 +305,18 @@ void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
         detail::require_launch(l.block_x == 32, fn, "block_x", l.block_x, "32 (T: one warp per row stripe)");
     detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 256, fn, "block_y", l.block_y,
                            ">= 1 with block_x * block_y <= 256");
-    detail::require_launch(l.nb == 1 || l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb,
-                           "1, 2, 4 or 8 (T: columns per block)");
-    detail::require_launch(l.ept == 1 || l.ept == 2 || l.ept == 4, fn, "ept", l.ept, "1, 2 or 4 (N: unroll U)");
+    detail::require_launch(l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb, "2, 4 or 8 (T: columns per block)");
+    detail::require_launch(l.ept == 2 || l.ept == 4 || l.ept == 8, fn, "ept", l.ept, "2, 4 or 8 (N: unroll U)");
+    detail::require_launch(l.cache >= 0 && l.cache <= 2, fn, "cache", l.cache,
+                           "0 (auto), 1 (cached loads of A) or 2 (streaming loads of A)");
     detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
     if (!detail::gemv_begin(a, fn, s)) return;
-    if (detail::vector_loads_ok(a))
-        dispatch<T, true>(a, l, l.block_x, l.block_y, s);
+    if (!detail::vector_loads_ok(a))
+        dispatch<T, false, false>(a, l, l.block_x, l.block_y, s);  // scalar fallback
+    else if (stream_a(a, l.cache))
+        dispatch<T, true, true>(a, l, l.block_x, l.block_y, s);
     else
-        dispatch<T, false>(a, l, l.block_x, l.block_y, s);
+        dispatch<T, true, false>(a, l, l.block_x, l.block_y, s);
 }
 
 template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
