@@ -158,10 +158,14 @@ __global__ void strided_read_kernel(const float* __restrict__ a, std::size_t cou
 /// White's Listing 3.1 on rows of 512 floats (8 "partitions" of 256 B). Block b belongs to
 /// partition group p = floor(b parts / grid); the bpp blocks of a group read neighbouring rows,
 /// 4 rows per step (256 threads: 64 floats x 4 rows), only floats [64p, 64p + 64) of each row.
-/// Requires blockDim.x == 256 and 4 x (blocks per group) < rows.
+/// A group cycles through `cycle` steps of rows (cycle x step <= rows), so every row belongs to
+/// one block for good: an address comes back only after the whole cycle, never early because a
+/// fast block caught up with rows a slow one had just read. The call starts `k0` steps into the
+/// cycle (the host passes the steps all earlier calls made), so consecutive calls continue it.
+/// Requires blockDim.x == 256 and 4 x (blocks per group) <= rows.
 //! [partition_kernel]
 __global__ void __launch_bounds__(256) partition_kernel(const float* __restrict__ a, long long rows, int v,
-                                                        int parts, double* partials) {
+                                                        int parts, long long k0, double* partials) {
     const long long grid = gridDim.x, b = blockIdx.x;
     const long long p = b * parts / grid;
     const long long first = (p * grid + parts - 1) / parts;
@@ -170,7 +174,9 @@ __global__ void __launch_bounds__(256) partition_kernel(const float* __restrict_
     const int sub = threadIdx.x & 63, r = threadIdx.x >> 6;
     const float* col = a + p * 64 + sub;
     const long long step = bpp * 4;
-    long long row = (q * 4 + r) % rows;
+    const long long cycle = rows / step;  // steps before a block is back at its first row
+    const long long wrap = cycle * step;  // the rows the group covers: a multiple of step
+    long long row = q * 4 + r + (k0 % cycle) * step;
     float acc[8];
 #pragma unroll
     for (int u = 0; u < 8; ++u) acc[u] = 0;
@@ -179,7 +185,7 @@ __global__ void __launch_bounds__(256) partition_kernel(const float* __restrict_
         for (int u = 0; u < 8; ++u) {
             acc[u] += __ldcs(col + row * 512);
             row += step;
-            if (row >= rows) row -= rows;
+            if (row >= wrap) row -= wrap;
         }
     }
     double s = 0;
@@ -598,7 +604,29 @@ std::size_t coalescing_footprint(Scale s) {
     }
     return 0;
 }
+
+/// Bytes of the distinct 32-byte sectors holding floats offset + i x stride, i < count: what
+/// DRAM must deliver at the least, however the requests are formed. A float never straddles a
+/// sector; neighbours 32 B or more apart sit in different sectors, closer ones leave no sector
+/// of the range untouched.
+double distinct_sector_bytes(std::size_t offset, std::size_t count, int stride) {
+    if (count == 0) return 0;
+    constexpr std::size_t kSector = 32;
+    const std::size_t s = static_cast<std::size_t>(stride);
+    if (4 * s >= kSector) return static_cast<double>(count * kSector);
+    const std::size_t first = 4 * offset / kSector, last = 4 * (offset + (count - 1) * s) / kSector;
+    return static_cast<double>((last - first + 1) * kSector);
+}
 }  // namespace
+
+int l2_fetch_granularity_bytes() {
+    std::size_t v = 0;
+    if (cudaDeviceGetLimit(&v, cudaLimitMaxL2FetchGranularity) != cudaSuccess) {
+        (void)cudaGetLastError();  // unsupported here: clear it, report 0
+        return 0;
+    }
+    return static_cast<int>(v);
+}
 
 std::vector<CoalescingRow> predict_coalescing(const DeviceProfile& dev, Scale s, double read_ceiling_gbs) {
     std::vector<int> strides, offsets;
@@ -649,6 +677,7 @@ std::vector<CoalescingRow> run_coalescing(const DeviceProfile& dev, Scale s, dou
         r.ms = st.median_ms;
         r.useful_gbs = useful / (r.ms * 1e6);
         r.moved_gbs = r.efficiency > 0 ? r.useful_gbs / r.efficiency : NAN;
+        r.footprint_gbs = distinct_sector_bytes(offset, count, r.stride) / (r.ms * 1e6);
         r.verified = same_sum(host_sum(partials, static_cast<std::size_t>(blocks)),
                            pattern_sum(static_cast<long long>(offset), static_cast<long long>(count), r.stride));
     }
@@ -676,9 +705,24 @@ std::vector<PartitionRow> predict_partition_camping(const DeviceProfile& dev, Sc
     return rows;
 }
 
+namespace {
+/// Bytes the grid of `blocks` x `threads` reads before any address of run_partition_camping()
+/// comes back: the shortest cycle over the groups (partition_kernel) x the bytes of one step.
+double partition_reuse_bytes(long long rows, long long blocks, int threads, int parts) {
+    long long shortest = 0;
+    for (long long p = 0; p < parts; ++p) {
+        const long long first = (p * blocks + parts - 1) / parts, next = ((p + 1) * blocks + parts - 1) / parts;
+        if (next == first) continue;  // a group without blocks
+        const long long cycle = rows / (4 * (next - first));
+        shortest = shortest == 0 ? cycle : std::min(shortest, cycle);
+    }
+    return static_cast<double>(shortest) * static_cast<double>(blocks) * threads * sizeof(float);
+}
+}  // namespace
+
 std::vector<PartitionRow> run_partition_camping(const DeviceProfile& dev, Scale s) {
     std::vector<PartitionRow> rows = predict_partition_camping(dev, s);
-    const std::size_t want = s == Scale::full ? 2 * kGiB : s == Scale::quick ? kGiB : 8 * kMiB;
+    const std::size_t want = s == Scale::full ? 16 * kGiB : s == Scale::quick ? 2 * kGiB : 8 * kMiB;
     const std::size_t region = fit_device_bytes("run_partition_camping", want, s == Scale::tiny ? 2 * kMiB : 256 * kMiB, 1);
     const long long row_floats = 512;
     const long long nrows = static_cast<long long>(region / (row_floats * sizeof(float)));
@@ -687,23 +731,26 @@ std::vector<PartitionRow> run_partition_camping(const DeviceProfile& dev, Scale 
     const int threads = 256;
     int blocks = resident_blocks(partition_kernel, threads, "run_partition_camping");
     if (s == Scale::tiny) blocks = std::min(blocks, 64);
-    // The rows a group of blocks covers per step (4 per block) must be fewer than the region has.
-    if (4LL * blocks >= nrows)
+    // A group's step (4 rows per block; all blocks in one group at most) must fit in the region.
+    if (4LL * blocks > nrows)
         throw std::runtime_error("run_partition_camping: region of " + std::to_string(nrows) +
                                  " rows too small for " + std::to_string(blocks) + " blocks");
     DeviceBuffer<double> partials(static_cast<std::size_t>(blocks));
     for (auto& r : rows) {
         const double bytes = 4.0 * threads * static_cast<double>(blocks) * r.v;
         partials.fill_bytes(0xFF);
+        long long k0 = 0;  // steps made by the earlier calls: each call continues the cycle
         const auto st = benchmark(
             [&](cudaStream_t strm) {
-                partition_kernel<<<blocks, threads, 0, strm>>>(a.data(), nrows, r.v, r.partitions, partials.data());
+                partition_kernel<<<blocks, threads, 0, strm>>>(a.data(), nrows, r.v, r.partitions, k0, partials.data());
                 WB_CHECK_LAUNCH();
+                k0 += r.v;
             },
             bench_options(s, region));
         WB_CUDA(cudaDeviceSynchronize());
         r.ms = st.median_ms;
         r.gbs = bytes / (r.ms * 1e6);
+        r.reuse_bytes = partition_reuse_bytes(nrows, blocks, threads, r.partitions);
         // Every step of every thread reads 1 + (sub mod 8) (rows and groups start at multiples of 8).
         const double want_sum = static_cast<double>(blocks) * r.v * 4.0 * pattern_sum(0, 64, 1);
         r.verified = same_sum(host_sum(partials, static_cast<std::size_t>(blocks)), want_sum);

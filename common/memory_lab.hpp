@@ -141,9 +141,20 @@ struct CoalescingRow {
     double predicted_gbs = 0;   ///< efficiency x the read ceiling (or the profile's bandwidth)
     double ms = NAN;            ///< measured time
     double useful_gbs = NAN;    ///< bytes the threads asked for / time
-    double moved_gbs = NAN;     ///< predicted moved bytes / time (close to the ceiling if the model holds)
+    /// Sectors the warp requests ask the L2 for (useful bytes / efficiency) / time. This is the
+    /// traffic the per-request sector model counts; it can exceed the DRAM ceiling when the L2
+    /// serves a sector twice (a misaligned request's extra sector is the next warp's first one).
+    double moved_gbs = NAN;
+    /// Distinct 32-byte sectors of the whole read (the least DRAM must deliver) / time. Below the
+    /// read ceiling on a DRAM-bound row means DRAM moved more than the sectors touched (fetches
+    /// of sector pairs); it never exceeds the ceiling unless something was served from cache.
+    double footprint_gbs = NAN;
     bool verified = false;
 };
+
+/// The L2 fetch granularity the driver reports for the current device (cudaLimitMaxL2FetchGranularity,
+/// bytes: how much the L2 may fetch from DRAM per miss; a hint), or 0 when the limit is not supported.
+int l2_fetch_granularity_bytes();
 
 /// The strides and offsets at this scale: strides 1..32 (powers of two), then stride 1 with
 /// offsets 1, 2, 4, 8, 16, 32 elements (fewer for quick and tiny).
@@ -162,6 +173,12 @@ struct PartitionRow {
     double predicted_slowdown = 1;///< vs 8 partitions: 8/p on a linear map (t10), 1 when hashed
     double ms = NAN;
     double gbs = NAN;             ///< bytes read / time
+    /// Bytes the whole grid reads between two reads of the same address (the smallest over the
+    /// groups): every block cycles through rows of its own, and each call continues where the
+    /// previous one stopped, so an address comes back only after this much other data. Far above
+    /// the L2 (the full scale: about 2 GiB for one partition, 34x a 60 MB L2) the L2 cannot serve
+    /// the rereads and `gbs` is DRAM bandwidth; NaN when not measured.
+    double reuse_bytes = NAN;
     bool verified = false;
 };
 
@@ -170,8 +187,13 @@ std::vector<PartitionRow> predict_partition_camping(const DeviceProfile& dev, Sc
 /// The experiment on this GPU: rows of 512 floats (2 KB = 8 partitions of 256 B, as on the T10);
 /// the resident blocks of 256 threads are split into `partitions` groups, group p reads only
 /// floats [64p, 64p + 64) of each row, the blocks of a group neighbouring rows (a warp reads 128
-/// contiguous bytes), v rows per thread, streaming (evict-first) loads through a region of 2 GiB
-/// (full), so that even one partition cycles through 256 MiB, several times the L2.
+/// contiguous bytes), v rows per thread, streaming (evict-first) loads through a region of 16 GiB
+/// (full; 2 GiB quick; less when memory is short). Each block cycles through rows of its own (the
+/// rows a group covers are a multiple of its step), and every call starts where the previous one
+/// stopped, so one column of one partition (2 GiB at full scale) passes between two reads of an
+/// address: `reuse_bytes`. (A first version, with a 2 GiB region and rows that passed from block
+/// to block at every wrap, measured one partition up to 25% above the DRAM ceiling at v = 16384:
+/// the L2 had served part of the rereads.)
 std::vector<PartitionRow> run_partition_camping(const DeviceProfile& dev, Scale s);
 
 struct LdaRow {

@@ -50,16 +50,17 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
                      // Size-aware defaults read off the launch sweep (ch05 --sweep) on an H200,
-                     // 2026-11-22 (docs/results): small problems want many threads per block
-                     // column, large ones long contiguous runs per warp.
+                     // 2026-11-22 (docs/results/h200/sweep-ch05_unrolled.txt): small problems want
+                     // many threads per block column and Y blocks per tile; large ones fewer
+                     // threads per column, 8-deep unrolling and long runs per warp.
                      [](const A& a) {
-                         const int k = a.op == Op::N ? a.n : a.m, len = a.op == Op::N ? a.m : a.n;
-                         const int n = std::max(k, len);
+                         const int n = std::max(a.m, a.n);
                          if (a.op == Op::N) {
-                             if (n >= 8192) return Launch{64, 2, 4, 2, 0, 4};
-                             return sizeof(a.alpha) == 4 ? Launch{32, 8, 4, 8, 0, 4} : Launch{32, 4, 4, 4, 0, 4};
+                             if (n >= 8192) return Launch{32, 2, 4, 2, 8, 8};
+                             const int q = sizeof(a.alpha) == 4 ? 8 : 4;
+                             return Launch{32, q, 4, q, n >= 4096 ? 8 : 0, 8};
                          }
-                         if (n >= 4096 && n < 16384) return Launch{32, 2, 8, 2, 2, 4};
+                         if (n >= 4096 && n < 16384) return Launch{32, 2, 4, 2, 2, 4};
                          return Launch{32, 8, 4, 8, 0, 4};
                      },
                      [](const A& a) {

@@ -3,7 +3,9 @@
 // lda + 32 and lda + 1) on a memory-bound column-sum kernel.
 #include "context.hpp"
 
+#include "ceilings.hpp"
 #include "memory_lab.hpp"
+#include "transfer_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,8 +40,11 @@ void show_partitions(Context& ctx) {
                           "partitions), so the model predicts no slowdown: the same bandwidth for 8, 4, 2 and 1 columns.");
 
     // Long format for the CSV: one row per (v, partitions).
+    // L2 size, for the reuse distance of each row (bytes the grid reads before an address returns).
+    const double l2 = static_cast<double>(ctx.dev.l2_bytes);
     Report lng("Partition camping, one row per (v, partitions)",
-               {"v", "partitions", "predicted slowdown", "ms", "GB/s", "T10 ms", "T10 GB/s", "checked"});
+               {"v", "partitions", "predicted slowdown", "ms", "GB/s", "T10 ms", "T10 GB/s", "reread after",
+                "x L2", "checked"});
     for (const auto& r : rows) {
         const int w = white_row(r.v);
         int col = -1;
@@ -48,6 +53,8 @@ void show_partitions(Context& ctx) {
         lng.add_row({std::to_string(r.v), std::to_string(r.partitions), fmt_ratio(r.predicted_slowdown), fmt(r.ms, 3),
                      fmt(r.gbs, 0), w >= 0 && col >= 0 ? fmt(lab::white::kTable31Ms[w][col], 1) : "-",
                      w >= 0 && col >= 0 ? fmt(lab::white::kTable31Gbs[w][col], 1) : "-",
+                     std::isfinite(r.reuse_bytes) ? format_bytes(r.reuse_bytes) : "-",
+                     std::isfinite(r.reuse_bytes) && l2 > 0 ? fmt(r.reuse_bytes / l2, 0) + "x" : "-",
                      ctx.measure ? (r.verified ? "yes" : "NO") : "-"});
         if (ctx.measure) note_check(ctx, r.verified, "partitions v " + std::to_string(r.v) + " p " + std::to_string(r.partitions));
     }
@@ -95,18 +102,32 @@ void show_partitions(Context& ctx) {
         say("reading", "nothing measured: on the T10, White's 1-partition runs took 7.9x as long as the 8-partition runs.");
         return;
     }
-    double worst = 1e300;
+    double worst = 1e300, best = 0, reuse = 1e300, above = 0;
     for (int v : vs) {
         const auto *r1 = find(v, 1), *r8 = find(v, 8);
-        if (r1 && r8) worst = std::min(worst, r1->gbs / r8->gbs);
+        if (r1 && r8) worst = std::min(worst, r1->gbs / r8->gbs), best = std::max(best, r1->gbs / r8->gbs);
     }
-    say("reading", worst > 0.85
-                       ? "blocks camping on one 256-byte column of eight still get " + fmt_pct(worst) +
-                             " of the eight-column bandwidth (T10: about 12.5%): the addresses are hashed across the memory "
-                             "channels, so White's partition camping does not show on this card."
-                       : "one 256-byte column of eight gets only " + fmt_pct(worst) +
-                             " of the eight-column bandwidth (T10: about 12.5%): some camping shows on this card — "
-                             "the address hash does not spread this pattern evenly.");
+    const double ceiling = measured_ceilings().read_gbs;
+    for (const auto& r : rows) {
+        if (std::isfinite(r.reuse_bytes)) reuse = std::min(reuse, r.reuse_bytes);
+        above = std::max(above, r.gbs / ceiling);
+    }
+    // Every address comes back only after `reuse` bytes of other reads: far above the L2, the L2
+    // cannot serve the rereads and every row measures DRAM (White's T10 had no L2 at all).
+    const bool l2_safe = l2 > 0 && reuse >= 16 * l2;
+    say("reading",
+        std::string(worst > 0.85
+                        ? "blocks camping on one 256-byte column of eight get " + fmt_pct(worst) + " to " + fmt_pct(best) +
+                              " of the eight-column bandwidth (T10: about 12.5%): the addresses are hashed across the "
+                              "memory channels, so White's partition camping does not show on this card. "
+                        : "one 256-byte column of eight gets only " + fmt_pct(worst) +
+                              " of the eight-column bandwidth (T10: about 12.5%): some camping shows on this card — "
+                              "the address hash does not spread this pattern evenly. ") +
+            "An address is read again only after " + format_bytes(reuse) + " of other reads (" +
+            (l2 > 0 ? fmt(reuse / l2, 0) + "x the L2" : "L2 size unknown") + ")" +
+            (l2_safe ? ", so no row is served by the L2" : ": the L2 may serve part of the rereads, so rows can overstate DRAM") +
+            "; the fastest row reached " + fmt_pct(above) + " of the read ceiling" +
+            (above > 1.03 ? " — above it: something was served from cache, distrust those rows." : "."));
 }
 
 void show_lda(Context& ctx) {
@@ -135,17 +156,38 @@ void show_lda(Context& ctx) {
         say("reading", "nothing measured.");
         return;
     }
-    double lo = 1e300, hi = 0;
+    // The claim under test is camping: a power-of-two lda against the same matrix with its columns
+    // staggered by 128 B (lda + 32). lda + 1 is the unaligned control: every warp touches one more
+    // sector, which the L2 absorbs (experiment 2), so it should cost a little or nothing.
+    double pad_lo = 1e300, pad_hi = 0, un_lo = 1e300, un_hi = 0;
+    long long un_hi_m = 0;
     for (const auto& r : rows)
         for (const auto& b : rows)
             if (b.m == r.m && b.lda == b.m && r.lda != r.m) {
-                lo = std::min(lo, r.gbs / b.gbs);
-                hi = std::max(hi, r.gbs / b.gbs);
+                const double x = r.gbs / b.gbs;
+                if (r.lda == r.m + 32) pad_lo = std::min(pad_lo, x), pad_hi = std::max(pad_hi, x);
+                else {
+                    un_lo = std::min(un_lo, x);
+                    if (x > un_hi) un_hi = x, un_hi_m = r.m;
+                }
             }
-    say("reading", "padding the leading dimension changes the bandwidth by a factor between " + fmt_ratio(lo) + " and " +
-                       fmt_ratio(hi) +
-                       (hi < 1.1 && lo > 0.9 ? ": a power-of-two lda costs nothing measurable here."
-                                             : ": the leading dimension matters on this card; pad it."));
+    std::string reading;
+    if (pad_hi > 0)
+        reading += "staggering the columns by 128 B (lda + 32) changes the bandwidth by " + fmt_ratio(pad_lo) + " to " +
+                   fmt_ratio(pad_hi) + " against the power of two: " +
+                   (pad_lo > 0.95 && pad_hi < 1.05 ? "a power-of-two leading dimension costs nothing measurable here. "
+                    : pad_hi >= 1.05           ? "the power of two is slower here: padding the leading dimension helps. "
+                                               : "the padded one is slower here. ");
+    if (un_hi > 0)
+        reading += "Unaligned columns (lda + 1) run at " + fmt_ratio(un_lo) + " to " + fmt_ratio(un_hi) +
+                   " of it" +
+                   (un_hi > 1.05 ? ": faster at m = " + std::to_string(un_hi_m) +
+                                       ", which camping cannot explain (it would slow the power of two, not speed up an "
+                                       "unaligned lda); each block there reads only " +
+                                       format_bytes(4.0 * static_cast<double>(un_hi_m)) +
+                                       ", so block scheduling weighs on the time: repeat the run before reading more into it."
+                                 : ".");
+    say("reading", reading);
 }
 
 }  // namespace wb::ch00
