@@ -81,16 +81,21 @@ fi
 
 if has sanitize; then
   t0=$(date +%s)
-  (cd "$build" && ctest -L sanitize --output-on-failure >"$res/ctest-sanitize.log" 2>&1)
+  (cd "$build" && ctest -L sanitize -j4 --output-on-failure >"$res/ctest-sanitize.log" 2>&1)
   note "sanitize: $(grep -E 'tests passed|tests failed' "$res/ctest-sanitize.log" | tail -1) in $(( $(date +%s) - t0 )) s"
 fi
 
 if has grade && [ -f scripts/grade.sh ]; then
   t0=$(date +%s)
+  [ -d .deps/usr ] && export CMAKE_PREFIX_PATH="$root/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  bash scripts/grade.sh --calibrate >"$res/grade-calibrate.txt" 2>&1
+  note "grade --calibrate: rc=$?"
+  cp exercises/grader/thresholds.txt "$res/thresholds.txt" 2>/dev/null
   for ch in ch01 ch02 ch03 ch04 ch05; do
-    for mode in --solutions ""; do
-      WB_GRADE_OUT="$res/grade-$ch${mode:+-solutions}" bash scripts/grade.sh "$ch" $mode >"$res/grade-$ch${mode:+-solutions}.txt" 2>&1
-      note "grade $ch ${mode:-stub}: rc=$? $(grep -iE 'total' "$res/grade-$ch${mode:+-solutions}.txt" | tail -1)"
+    for mode in solutions stub; do
+      flag=(); [ $mode = solutions ] && flag=(--solutions)
+      bash scripts/grade.sh "$ch" "${flag[@]}" --out "$res/grade-$ch-$mode" >"$res/grade-$ch-$mode.txt" 2>&1
+      note "grade $ch $mode: rc=$? $(grep -iE '^ *total' "$res/grade-$ch-$mode.txt" | tail -1)"
     done
   done
   note "grading took $(( $(date +%s) - t0 )) s"
@@ -98,6 +103,7 @@ fi
 
 if has plots && [ -f scripts/plot.py ]; then
   python3 scripts/plot.py "$res" >"$res/plot.log" 2>&1
+  [ -f scripts/plot_ch00.py ] && python3 scripts/plot_ch00.py "$res" >>"$res/plot.log" 2>&1
   note "plots: rc=$? $(ls "$res"/*.png 2>/dev/null | wc -l) png"
 fi
 

@@ -99,23 +99,50 @@ def log2_axis(ax, values, invert=False):
         ax.invert_xaxis()
 
 
+def read_ceiling(stem, which="read"):
+    """The measured ceiling `which` (GB/s) from <stem>_ceilings.csv of the same last run, or None."""
+    rows = read_last_run(stem + "_ceilings.csv")
+    for r in rows:
+        if r.get("ceiling") == which:
+            return num(r.get("value"))
+    return None
+
+
+def ceiling_line(ax, value, label="read ceiling"):
+    if value:
+        ax.axhline(value, color="tab:red", linestyle="--", linewidth=1, label=f"{label} ({value:.0f} GB/s)")
+
+
 # ------------------------------------------------------------------------------------------------
 def plot_coalescing(stem):
     path = stem + "_coalescing.csv"
     rows = read_last_run(path)
     if not rows:
         return None
-    need(rows, path, ("stride", "offset (B)", "predicted GB/s", "useful GB/s", "moved GB/s"))
+    need(rows, path, ("stride", "offset (B)", "predicted GB/s", "useful GB/s"))
     have = measured(rows, "useful GB/s")
+    # "requested GB/s" (sectors the warps ask the L2 for) was called "moved GB/s" before.
+    requested = "requested GB/s" if "requested GB/s" in rows[0] else "moved GB/s"
+    footprint = "footprint GB/s" if "footprint GB/s" in rows[0] else None
+    ceiling = read_ceiling(stem) if have else None
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+
+    def extra_lines(ax, xs, subset):
+        """The requested-sector and footprint rates of the measured rows `subset`."""
+        if requested in rows[0]:
+            ax.plot(xs, [num(r[requested]) for _, r in subset], ":s", color="tab:grey", markersize=4,
+                    label="sectors requested from L2 (model's count)")
+        if footprint:
+            ax.plot(xs, [num(r[footprint]) for _, r in subset], "-.D", color="tab:green", markersize=4,
+                    label="distinct sectors (least DRAM traffic)")
 
     strided = sorted((int(r["stride"]), r) for r in rows if int(r["offset (B)"]) == 0)
     xs = [s for s, _ in strided]
     a.plot(xs, [num(r["predicted GB/s"]) for _, r in strided], "k--", marker="x", label="sector model")
     if have:
         a.plot(xs, [num(r["useful GB/s"]) for _, r in strided], "-o", color="tab:blue", label="measured, useful")
-        a.plot(xs, [num(r["moved GB/s"]) for _, r in strided], ":s", color="tab:grey", markersize=4,
-               label="measured, moved (model's sectors)")
+        extra_lines(a, xs, strided)
+        ceiling_line(a, ceiling)
     log2_axis(a, xs)
     a.set_yscale("log")
     a.set_xlabel("stride between neighbouring threads (floats)")
@@ -129,6 +156,8 @@ def plot_coalescing(stem):
     b.plot(pos, [num(r["predicted GB/s"]) for _, r in aligned], "k--", marker="x", label="sector model")
     if have:
         b.plot(pos, [num(r["useful GB/s"]) for _, r in aligned], "-o", color="tab:blue", label="measured, useful")
+        extra_lines(b, pos, aligned)
+        ceiling_line(b, ceiling)
     b.set_xticks(pos)
     b.set_xticklabels([str(o) for o, _ in aligned])
     b.set_ylim(bottom=0)
@@ -163,6 +192,8 @@ def plot_partitions(stem):
         x, y = series(v, "GB/s" if have else "T10 GB/s")
         if x:
             a.plot(x, y, "-o" if have else "--^", color=colors[v], label=f"v = {v}")
+    if have:
+        ceiling_line(a, read_ceiling(stem))
     log2_axis(a, ps, invert=True)
     a.set_ylim(bottom=0)
     a.set_xlabel("partitions (256-byte columns of a 2 KB row) the blocks read")
@@ -172,12 +203,14 @@ def plot_partitions(stem):
     a.legend(fontsize=7)
 
     t10_done = False
+    top = 1.15
     for v in vs:
         if have:
             x, y = series(v, "GB/s")
             base = dict(zip(x, y)).get(8)
             if base:
                 b.plot(x, [g / base for g in y], "-o", color=colors[v], label=f"this GPU, v = {v}")
+                top = max(top, 1.05 * max(g / base for g in y))
         x, y = series(v, "T10 GB/s")
         base = dict(zip(x, y)).get(8)
         if base:
@@ -188,7 +221,7 @@ def plot_partitions(stem):
     pred = [(p, 1 / s) for p, s in pred if s]
     b.plot([p for p, _ in pred], [s for _, s in pred], "k:", label="model for this card")
     log2_axis(b, ps, invert=True)
-    b.set_ylim(0, 1.15)
+    b.set_ylim(0, top)
     b.set_xlabel("partitions the blocks read")
     b.set_ylabel("bandwidth / bandwidth on 8 partitions")
     b.set_title("(b) relative to 8 partitions")

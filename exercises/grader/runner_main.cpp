@@ -74,7 +74,7 @@ int cmd_list() {
 }
 
 int cmd_run(const Args& a) {
-    const Variant& sub = find_variant(a.need("variant"));
+    const Variant sub = find_variant(a.need("variant"));  // a copy: g++ 13 -Wdangling-reference
     const Variant* ref = nullptr;
     for (const auto& v : variants())
         if (v.name == a.get("reference", ref_name(sub.chapter))) ref = &v;
@@ -164,7 +164,7 @@ int cmd_run(const Args& a) {
 }
 
 int cmd_check(const Args& a) {
-    const Variant& v = find_variant(a.need("variant"));
+    const Variant v = find_variant(a.need("variant"));  // a copy: g++ 13 -Wdangling-reference
     if (!wb::has_cuda_device()) {
         std::cerr << "wb_grade_run: no CUDA device: skipped (exit " << wb::kSkipReturnCode << ")\n";
         return wb::kSkipReturnCode;
@@ -197,7 +197,7 @@ int cmd_calibrate(const Args& a) {
                 device.c_str());
     std::vector<std::string> comments;
     for (const auto& ch : track_chapters()) {
-        const Variant& ref = find_variant(ref_name(ch));
+        const Variant ref = find_variant(ref_name(ch));  // a copy: g++ 13 -Wdangling-reference
         for (const auto& c : graded_cases())  // a reference that is not correct must not set thresholds
             if (run_graded_case(ref.transpose, c, 7 + std::uint64_t(c.rows)).result != "pass")
                 throw std::runtime_error("calibrate: the reference " + ref.name + " fails " + c.label());

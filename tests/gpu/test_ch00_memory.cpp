@@ -116,18 +116,30 @@ TEST_CASE("ch00: coalescing rows are checked and follow the sector model", "[gpu
         if (r.offset == 0 && r.stride >= 8) CHECK(r.sectors == 32);  // one sector per thread
         if (r.offset == 1 && r.stride == 1) CHECK(r.sectors == 5);   // one more
         CHECK(r.predicted_gbs == Approx(1000.0 * r.efficiency));
+        // The footprint counts distinct 32-byte sectors of the whole read: every sector from
+        // stride 1 to 8 (4 useful bytes in 4 s), one sector per float from stride 8 on.
+        CHECK(positive(r.footprint_gbs));
+        if (r.stride <= 8) CHECK(r.footprint_gbs == Approx(r.useful_gbs * r.stride).epsilon(1e-4));
+        else CHECK(r.footprint_gbs == Approx(r.useful_gbs * 8.0).epsilon(1e-9));
     }
+    CHECK(l2_fetch_granularity_bytes() >= 0);
 }
 
 TEST_CASE("ch00: partition camping and leading-dimension kernels read every value once", "[gpu][ch00]") {
     const wb::DeviceProfile dev = live();
-    const auto rows = run_partition_camping(dev, scale_for(true));
+    const Scale scale = scale_for(true);
+    const auto rows = run_partition_camping(dev, scale);
     REQUIRE(rows.size() % 4 == 0);
+    const double region = scale == Scale::tiny ? 8.0 * (1 << 20) : 2.0 * (1 << 30);  // at most (less if memory is short)
     for (const auto& r : rows) {
         INFO("v " << r.v << " partitions " << r.partitions);
         CHECK(r.verified);
         CHECK(positive(r.gbs));
         CHECK(r.predicted_slowdown == 1.0);  // hashed channels: no camping predicted
+        // An address comes back only after a whole cycle of its group: one step of the grid
+        // (4 B a thread, 256 threads a block) at least, p eighths of the region at most.
+        CHECK(r.reuse_bytes >= 4.0 * 256);
+        CHECK(r.reuse_bytes <= region * r.partitions / 8.0);
     }
     const auto lda = run_lda(dev, scale_for(true));
     REQUIRE(lda.size() == 3 * (lda.size() / 3));
