@@ -4,9 +4,12 @@ per table, <stem>_<table>.csv; every row starts with the run's metadata: gpu, sm
 sm_clock_mhz, mem_clock_mhz, driver, cuda, commit, date). Draws, next to the CSVs:
 
   <stem>_coalescing.png  useful bandwidth against the stride and against a misaligned start,
-                         measured beside the sector model's prediction;
-  <stem>_partitions.png  bandwidth against the partitions the blocks camp on (one line per v),
-                         and relative to 8 partitions beside White's T10 (Table 3.1);
+                         measured beside the sector model's prediction, with the sectors the
+                         warps request and the distinct sectors DRAM must deliver, against the
+                         read ceiling (<stem>_ceilings.csv, when there);
+  <stem>_partitions.png  bandwidth against the partitions the blocks camp on (one line per v,
+                         the read ceiling drawn), and relative to 8 partitions beside White's
+                         T10 (Table 3.1);
   <stem>_banks.png       shared-memory bandwidth and slowdown against the banks one request
                          touches (one line per v), the +1-padded tile marked, beside White's T10
                          (Table 3.2) and the predicted conflict ways;

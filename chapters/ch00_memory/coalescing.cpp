@@ -29,9 +29,8 @@ void show_coalescing(Context& ctx) {
                                            " B (cudaLimitMaxL2FetchGranularity: what the L2 may fetch from DRAM per miss)."
                                      : ""));
 
-    Report t("Warp reads of float: thread i reads element offset + i x stride over a fixed footprint. requested = the "
-             "sectors the warp requests ask the L2 for (the model's count); footprint = the distinct 32-byte sectors of "
-             "the whole read, the least DRAM must deliver",
+    Report t("Warp reads of float, thread i reading element offset + i x stride (requested: sectors asked of the L2; "
+             "footprint: distinct sectors, the least DRAM moves)",
              {"stride", "offset (B)", "segments/request", "efficiency", "predicted GB/s", "ms", "useful GB/s",
               "requested GB/s", "footprint GB/s", "checked"});
     for (const auto& r : rows) {

@@ -31,7 +31,29 @@ void heading(const std::string& title) {
     std::cout << "\n== " << title << " ==\n";
 }
 
-void say(const std::string& label, const std::string& text) { std::cout << label << ": " << text << '\n'; }
+void say(const std::string& label, const std::string& text) {
+    // Wrapped at spaces to about 100 columns (continuation lines indented), so that a reading
+    // stays legible in a terminal and in the docs' excerpts of the output; never inside a word.
+    constexpr std::size_t kWidth = 100;
+    std::string line = label + ":";
+    std::size_t pos = 0;
+    bool first_word = true;
+    while (pos < text.size()) {
+        const std::size_t space = text.find(' ', pos);
+        const std::size_t end = space == std::string::npos ? text.size() : space;
+        const std::string word = text.substr(pos, end - pos);
+        pos = end == text.size() ? end : end + 1;
+        if (word.empty()) continue;
+        if (!first_word && line.size() + 1 + word.size() > kWidth) {
+            std::cout << line << '\n';
+            line = "  " + word;
+        } else {
+            line += " " + word;
+        }
+        first_word = false;
+    }
+    std::cout << line << '\n';
+}
 
 void note_check(Context& ctx, bool ok, const std::string& what) {
     if (ok) return;

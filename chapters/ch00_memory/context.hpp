@@ -31,7 +31,7 @@ void emit(const Context& ctx, const Report& report, const std::string& table, bo
 
 /// Section heading, and the lines under it.
 void heading(const std::string& title);
-void say(const std::string& label, const std::string& text);  ///< "prediction: ...", "reading: ..."
+void say(const std::string& label, const std::string& text);  ///< "prediction: ...", "reading: ...", wrapped at ~100 columns
 
 /// Records a failed result check (prints it at once, and the binary exits 1 at the end).
 void note_check(Context& ctx, bool ok, const std::string& what);

@@ -116,13 +116,11 @@ void show_partitions(Context& ctx) {
     // cannot serve the rereads and every row measures DRAM (White's T10 had no L2 at all).
     const bool l2_safe = l2 > 0 && reuse >= 16 * l2;
     say("reading",
-        std::string(worst > 0.85
-                        ? "blocks camping on one 256-byte column of eight get " + fmt_pct(worst) + " to " + fmt_pct(best) +
-                              " of the eight-column bandwidth (T10: about 12.5%): the addresses are hashed across the "
-                              "memory channels, so White's partition camping does not show on this card. "
-                        : "one 256-byte column of eight gets only " + fmt_pct(worst) +
-                              " of the eight-column bandwidth (T10: about 12.5%): some camping shows on this card — "
-                              "the address hash does not spread this pattern evenly. ") +
+        "one 256-byte column of eight gets " + fmt_pct(worst) + " to " + fmt_pct(best) +
+            " of the eight-column bandwidth (T10: about 12.5%): " +
+            (worst > 0.85 ? "the addresses are hashed across the memory channels, so White's partition camping does "
+                            "not show on this card. "
+                          : "some camping shows on this card — the address hash does not spread this pattern evenly. ") +
             "An address is read again only after " + format_bytes(reuse) + " of other reads (" +
             (l2 > 0 ? fmt(reuse / l2, 0) + "x the L2" : "L2 size unknown") + ")" +
             (l2_safe ? ", so no row is served by the L2" : ": the L2 may serve part of the rereads, so rows can overstate DRAM") +

@@ -2,7 +2,7 @@
 /// \brief Chapter 4 — GEMV with the optimized access pattern: padding, staggered starts, 16-byte
 ///        loads, and irregular edges without out-of-bounds reads.
 ///
-/// What changes against chapter 3 (White §4.4, Listing 4.11, Figs. 4.12-4.15; Nath et al. §6.3):
+/// What changes against chapter 3 (White §4.3.1, Listing 4.11, Figs. 4.12-4.15; Nath et al. §6.3):
 /// - T: the 32 x 32 shared tile gets one padding column (tile[32][33]). The store of a warp's 32
 ///   rows of one column now falls into 32 different banks instead of one (chapter 3's 32-way
 ///   conflict); the reads tile[r][tx] stay conflict-free.

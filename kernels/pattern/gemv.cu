@@ -1,7 +1,7 @@
 /// \file pattern/gemv.cu
 /// \brief Chapter 3 — GEMV with the optimized computation pattern: several threads per result.
 ///
-/// What changes against chapter 2 (White §4.3, Listing 4.9; KBLAS TOMS §4.2-4.3, Eq. 5-8):
+/// What changes against chapter 2 (White §4.2.1, Listing 4.9; KBLAS TOMS §4.2-4.3, Eq. 5-8):
 /// - Q threads share each result. Thread (tx, ty) of a bx x Q block sums the products of every
 ///   Q-th element of the reduction; the Q partial sums meet in shared memory and one thread per
 ///   result adds them. More threads, more loads in flight per result.
@@ -9,8 +9,8 @@
 ///   into Y slices, so small problems still launch enough blocks to fill every SM. Each block
 ///   writes its partial results; the last block of a tile to finish sums them in order (no
 ///   atomics on y: deterministic, and beta == 0 never reads y).
-/// - x is read through the read-only data cache: the threads of a warp now need different
-///   elements of x at once, which constant memory would serialize.
+/// - x is read through the read-only data cache (N) or staged in shared memory with the tile (T)
+///   instead of constant memory: no more one launch per 24 KB chunk of x.
 /// - T keeps chapter 2's unpadded 32 x 32 shared tile (its 32-way store conflict is chapter 4's).
 /// Model: the same DRAM bytes as chapter 2; the gain is occupancy and loads in flight (Little's
 /// law), largest at small sizes where chapter 2 launches fewer blocks than SMs.

@@ -1,7 +1,7 @@
 /// \file shared/gemv.cu
 /// \brief Chapter 2 — GEMV with reused data in constant and shared memory.
 ///
-/// What changes against chapter 1 (White §4.2, Listings 4.4-4.6; Nath et al. §3):
+/// What changes against chapter 1 (White §4.1.1, Listings 4.4-4.6; Nath et al. §3):
 /// - x moves to constant memory. Every thread of a warp reads the same x[k] at the same time,
 ///   which the constant cache serves as one broadcast. Constant memory is 64 KB per program, so
 ///   x goes in chunks of kChunk elements, one launch per chunk (the first applies beta, later

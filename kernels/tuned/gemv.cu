@@ -3,7 +3,7 @@
 ///        loops with register double-buffered prefetch, hoisted index arithmetic, and the
 ///        tunables nb, Q, Y (KBLAS TOMS §6, §9) as launch parameters.
 ///
-/// What changes against chapter 4 (White §4.5, Listing 4.16; KBLAS TOMS §4.2-§6; Abdelfattah
+/// What changes against chapter 4 (White §4.4.1, Listing 4.16; KBLAS TOMS §4.2-§6; Abdelfattah
 /// et al., Euro-Par'12 workshops, double buffering):
 /// - No shared-memory tile for A: every warp reads whole 512-byte runs of a column with 16-byte
 ///   loads straight into registers, so the data is touched once (DRAM -> register).
@@ -20,8 +20,9 @@
 /// - Y blocks per tile (grid.y) split the reduction; the last block sums the partials in order.
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
 /// ceiling at n = 16384.
-/// Run: ./workbook run ch05 --op gemv      (Launch: block_x, block_y = Q, nb (T: columns per
-///      block C), Y: 0 = derived, ept = unroll U)
+/// Run: ./workbook run ch05 --op gemv
+///      (Launch: block_x, block_y = Q, nb = T's columns per block C, Y (0: derived), ept = N's
+///      unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming)
 #include "gemv_common.cuh"
 
 namespace wb::tuned {
