@@ -66,7 +66,7 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                      [](const A& a) {
                          std::vector<Launch> v;
                          if (a.op == Op::N) {
-                             for (int bx : {32, 64, 128})
+                             for (int bx : {32, 64, 128, 256})
                                  for (int q : {1, 2, 4, 8})
                                      for (int u : {4, 8})
                                          for (int y : {0, 8, 32})

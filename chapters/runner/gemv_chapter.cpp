@@ -148,7 +148,8 @@ void measure_precision(const ChapterOptions& o, const ChapterInfo& info, const s
 
 /// --sweep: time every legal Launch of this chapter's step (a preview of chapter 6's search).
 template <class T>
-void sweep_precision(const ChapterOptions& o, const ChapterInfo& info, const std::vector<int>& sizes, Report& rep) {
+void sweep_precision(const ChapterOptions& o, const ChapterInfo& info, const std::vector<int>& sizes, Report& rep,
+                     Report& all) {
     const std::string prec = sizeof(T) == 4 ? "float" : "double";
     const GemvStep<T>& step = gemv_step<T>(info.chapter);
     BenchOptions bo;
@@ -163,6 +164,8 @@ void sweep_precision(const ChapterOptions& o, const ChapterInfo& info, const std
             Launch best;
             for (const Launch& l : step.legal_launches(p.args())) {
                 const double ms = time_gemv(step, l, p, bo).median_ms;
+                all.add_row({prec, std::string(1, op_char(op)), std::to_string(n), l.str(), fmt(ms, 4),
+                             fmt(roofline::gbs(p.useful_bytes(), ms))});
                 if (l == def) def_ms = ms;
                 if (ms < best_ms) {
                     best_ms = ms;
@@ -230,14 +233,20 @@ int run_ladder_chapter(int argc, char** argv, const ChapterInfo& info) {
         if (sweep) {
             Report sw("Launch sweep of ch0" + std::to_string(info.chapter) + " " + gemv_step<float>(info.chapter).stage,
                       {"precision", "op", "n", "default launch", "GB/s", "best launch", "best GB/s", "best/default"});
+            Report all("Every launch", {"precision", "op", "n", "launch", "ms", "GB/s"});
             for (const auto& prec : precisions(o)) {
                 if (prec == "float")
-                    sweep_precision<float>(o, info, sizes, sw);
+                    sweep_precision<float>(o, info, sizes, sw, all);
                 else
-                    sweep_precision<double>(o, info, sizes, sw);
+                    sweep_precision<double>(o, info, sizes, sw, all);
             }
             sw.print(std::cout);
-            if (!o.csv.empty()) sw.write_csv(o.csv, meta);
+            if (!o.csv.empty()) {
+                sw.write_csv(o.csv, meta);
+                // every launch, next to the summary: <stem>_all.csv
+                const auto dot = o.csv.rfind('.');
+                all.write_csv((dot == std::string::npos ? o.csv : o.csv.substr(0, dot)) + "_all.csv", meta);
+            }
             return 0;
         }
         const std::size_t total = precisions(o).size() * ops(o).size() * sizes.size() *

@@ -300,8 +300,8 @@ void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
     if (l.nb <= 0) l.nb = 4;
     if (l.ept <= 0) l.ept = 4;
     if (a.op == Op::N)
-        detail::require_launch(l.block_x == 32 || l.block_x == 64 || l.block_x == 128, fn, "block_x", l.block_x,
-                               "32, 64 or 128 (N)");
+        detail::require_launch(l.block_x == 32 || l.block_x == 64 || l.block_x == 128 || l.block_x == 256, fn,
+                               "block_x", l.block_x, "32, 64, 128 or 256 (N)");
     else
         detail::require_launch(l.block_x == 32, fn, "block_x", l.block_x, "32 (T: one warp per row stripe)");
     detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 256, fn, "block_y", l.block_y,
