@@ -604,20 +604,20 @@ std::size_t coalescing_footprint(Scale s) {
     }
     return 0;
 }
+}  // namespace
 
-/// Bytes of the distinct 32-byte sectors holding floats offset + i x stride, i < count: what
-/// DRAM must deliver at the least, however the requests are formed. A float never straddles a
-/// sector; neighbours 32 B or more apart sit in different sectors, closer ones leave no sector
-/// of the range untouched.
 double distinct_sector_bytes(std::size_t offset, std::size_t count, int stride) {
+    if (stride < 1)
+        throw std::invalid_argument("distinct_sector_bytes: stride (" + std::to_string(stride) + ") must be >= 1");
     if (count == 0) return 0;
+    // A float never straddles a sector; neighbours 32 B or more apart sit in different sectors,
+    // closer ones leave no sector between the first and the last untouched.
     constexpr std::size_t kSector = 32;
     const std::size_t s = static_cast<std::size_t>(stride);
     if (4 * s >= kSector) return static_cast<double>(count * kSector);
     const std::size_t first = 4 * offset / kSector, last = 4 * (offset + (count - 1) * s) / kSector;
     return static_cast<double>((last - first + 1) * kSector);
 }
-}  // namespace
 
 int l2_fetch_granularity_bytes() {
     std::size_t v = 0;

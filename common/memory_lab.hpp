@@ -152,6 +152,11 @@ struct CoalescingRow {
     bool verified = false;
 };
 
+/// Bytes of the distinct 32-byte sectors holding the floats offset + i x stride, i < count (offset
+/// and the floats counted in elements from a 32-byte-aligned base): the least DRAM must deliver
+/// for such a read, however the requests are formed. stride >= 1, else std::invalid_argument.
+double distinct_sector_bytes(std::size_t offset, std::size_t count, int stride);
+
 /// The L2 fetch granularity the driver reports for the current device (cudaLimitMaxL2FetchGranularity,
 /// bytes: how much the L2 may fetch from DRAM per miss; a hint), or 0 when the limit is not supported.
 int l2_fetch_granularity_bytes();
