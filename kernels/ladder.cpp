@@ -16,6 +16,14 @@ std::vector<Launch> block_sizes(std::initializer_list<int> bxs) {
     return v;
 }
 
+/// Chapters 3 and 4: a warp across the tile, Q = block_y threads per result, Y blocks per tile.
+std::vector<Launch> warp_by_q_launches() {
+    std::vector<Launch> v;
+    for (int q : {1, 2, 4, 8, 16, 32})
+        for (int y : {0, 1, 4}) v.push_back(Launch{32, q, 32, q, y, 1});
+    return v;
+}
+
 template <class T>
 std::vector<GemvStep<T>> make_gemv_ladder() {
     using A = GemvArgs<T>;
@@ -32,21 +40,11 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
     steps.push_back({3, "pattern", "Q threads per result, in-block reduction, Y blocks per tile",
                      &pattern::gemv<T>,
                      [](const A&) { return Launch{32, 8, 32, 8, 0, 1}; },
-                     [](const A&) {
-                         std::vector<Launch> v;
-                         for (int q : {1, 2, 4, 8, 16, 32})
-                             for (int y : {0, 1, 4}) v.push_back(Launch{32, q, 32, q, y, 1});
-                         return v;
-                     }});
+                     [](const A&) { return warp_by_q_launches(); }});
     steps.push_back({4, "access", "padded tiles, staggered starts, 16-byte loads, safe irregular edges",
                      &access::gemv<T>,
                      [](const A&) { return Launch{32, 8, 32, 8, 0, 1}; },
-                     [](const A&) {
-                         std::vector<Launch> v;
-                         for (int q : {1, 2, 4, 8, 16, 32})
-                             for (int y : {0, 1, 4}) v.push_back(Launch{32, q, 32, q, y, 1});
-                         return v;
-                     }});
+                     [](const A&) { return warp_by_q_launches(); }});
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
                      // Size-aware defaults read off the launch sweep (ch05 --sweep) on an H200,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GPU round (DESIGN §8), run on the device machine from the repository root:
-#   bash scripts/gpu-check.sh [stage ...]      stages: build tests chapters ladder sweep sanitize grade plots
+#   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep sanitize grade plots
 #                                               (default: all of them, in that order)
 # Configures for the visible GPU, builds with every core, runs ctest -L "gpu|perf|exercise",
 # the chapters with --csv, the sanitizers and the grader, and leaves logs, CSVs and plots in
@@ -52,6 +52,14 @@ if has tests; then
   for l in cpu gpu perf exercise; do
     note "  label $l: $(cd "$build" && ctest -N -L "^$l\$" | tail -1)"
   done
+fi
+
+if has perf; then
+  # The perf tests alone, verbose: every measured ratio lands in the log (the thresholds cite them).
+  t0=$(date +%s)
+  (cd "$build" && ctest -L perf -V >"$res/ctest-perf.log" 2>&1)
+  note "perf: $(grep -E 'tests passed|tests failed' "$res/ctest-perf.log" | tail -1) in $(( $(date +%s) - t0 )) s"
+  grep -hE ": (float|double) [NT] n=" "$res/ctest-perf.log" | sed 's/^[0-9]*: /  /' >>"$summary"
 fi
 
 if has chapters; then

@@ -34,12 +34,17 @@ double speedup(int fast_chapter, int slow_chapter, Op op, int n) {
 
 }  // namespace
 
+// Thresholds below cite docs/results/h200/gemv-ladder.txt (H200, commit d70ea7a22f0f,
+// 2026-11-22), columns "x prev" / "x naive" / "x cuBLAS"; each sits well under the measured ratio.
+
 TEST_CASE("perf: tuned GEMV-T is at least 3x naive at n = 8192", "[perf][gemv]") {
+    // measured: float 16.40x, double 9.15x
     CHECK(speedup<float>(5, 1, Op::T, 8192) >= 3.0);
     CHECK(speedup<double>(5, 1, Op::T, 8192) >= 3.0);
 }
 
 TEST_CASE("perf: tuned GEMV is at least 0.9x cuBLAS at n = 16384", "[perf][gemv]") {
+    // measured x cuBLAS at 16384: float N 1.09, T 1.07; double N 1.05, T 1.04
     for (Op op : {Op::N, Op::T}) {
         CHECK(speedup<float>(5, 0, op, 16384) >= 0.9);
         CHECK(speedup<double>(5, 0, op, 16384) >= 0.9);
@@ -48,18 +53,23 @@ TEST_CASE("perf: tuned GEMV is at least 0.9x cuBLAS at n = 16384", "[perf][gemv]
 
 TEST_CASE("perf: each GEMV step is at least as fast as the one before where its mechanism applies",
           "[perf][gemv]") {
-    // ch02 vs ch01. N: x from the constant cache instead of global loads (measured 1.45x for
-    // double at n = 8192, H200 run of 2026-11-22, docs/results). T shows no gain on Hopper and
-    // is not asserted: L1 keeps the sectors of the naive column walks (the model's cached case),
-    // and the unpadded tile's 32-way store conflict costs what coalescing saves (1.05x measured);
-    // chapter 4's padding collects the gain (access 3.2x pattern for T at 8192).
+    // ch02 vs ch01. N: x from the constant cache instead of global loads (double N 8192: 1.45x).
+    // T shows no gain on Hopper and is not asserted (float T 8192: 1.08x): L1 keeps the sectors of
+    // the naive column walks (the model's cached case), and the unpadded tile's 32-way store
+    // conflict costs what coalescing saves; chapter 4's padding collects the gain.
     CHECK(speedup<double>(2, 1, Op::N, 8192) >= 1.2);
-    // Small sizes: several threads per result and Y blocks per tile fill the GPU (ch03 vs ch02).
-    CHECK(speedup<float>(3, 2, Op::N, 2048) >= 1.2);
-    CHECK(speedup<float>(3, 2, Op::T, 2048) >= 1.2);
-    // T: padding removes the 32-way bank conflict of the tile stores (ch04 vs ch03).
-    CHECK(speedup<float>(4, 3, Op::T, 8192) >= 1.05);
-    // Registers, 16-byte loads and prefetch (ch05 vs ch04).
-    CHECK(speedup<float>(5, 4, Op::N, 8192) >= 1.0);
-    CHECK(speedup<float>(5, 4, Op::T, 8192) >= 1.0);
+    // ch03 vs ch02 at small sizes: several threads per result and Y blocks per tile fill the GPU
+    // (float 2048: N 7.10x, T 10.73x).
+    CHECK(speedup<float>(3, 2, Op::N, 2048) >= 3.0);
+    CHECK(speedup<float>(3, 2, Op::T, 2048) >= 3.0);
+    // ch04 vs ch03. T: padding removes the tile's 32-way store conflict (float T 8192: 3.18x).
+    // N at n <= 2048 shows no gain and is not asserted (float 0.93x, double 0.98x): the N kernel
+    // has no shared tile to pad, the staggered start buys nothing with hashed channels (chapter
+    // 0), and at these sizes the call is latency-bound; its 16-byte loads pay from n = 8192
+    // (float N 8192: 1.89x).
+    CHECK(speedup<float>(4, 3, Op::T, 8192) >= 2.0);
+    CHECK(speedup<float>(4, 3, Op::N, 8192) >= 1.3);
+    // ch05 vs ch04: registers, 16-byte loads, prefetch (float 8192: N 1.19x, T 1.71x).
+    CHECK(speedup<float>(5, 4, Op::N, 8192) >= 1.05);
+    CHECK(speedup<float>(5, 4, Op::T, 8192) >= 1.3);
 }
