@@ -28,6 +28,14 @@ struct GemvProblem {
     double useful_bytes() const;
     /// The float64 reference result for the current inputs.
     std::vector<double> reference() const;
+    /// |alpha| |op(A)| |x| + |beta| |y| in float64: the right-hand side of BLAS's error bound
+    /// |y - y_computed| <= c k eps (|alpha| |op(A)| |x| + |beta| |y|). Errors are measured
+    /// against it, so a result that cancels to almost nothing is not held to an impossible
+    /// relative accuracy (computed on first use, then kept).
+    const std::vector<double>& error_scale() const;
+
+private:
+    mutable std::vector<double> scale_;
 };
 
 /// Allocates and fills a problem: A is m x n in an lda x n array (lda >= m; the padding rows are
@@ -38,7 +46,7 @@ GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t see
 
 /// Result of one checked call.
 struct GemvCheck {
-    double rel_error = 0;     ///< ||y - ref|| / ||ref||
+    double rel_error = 0;     ///< ||y - ref|| / || |alpha||op(A)||x| + |beta||y| ||
     double tolerance = 0;     ///< bound for this precision and reduction length
     std::string first_bad;    ///< first offending element, empty when none
     bool ok() const { return rel_error <= tolerance && first_bad.empty(); }
