@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GPU round (DESIGN §8), run on the device machine from the repository root:
-#   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep sanitize grade plots
+#   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep sanitize grade wrong plots
 #                                               (default: all of them, in that order)
 # Configures for the visible GPU, builds with every core, runs ctest -L "gpu|perf|exercise",
 # the chapters with --csv, the sanitizers and the grader, and leaves logs, CSVs and plots in
@@ -17,7 +17,7 @@ mkdir -p "$res"
 build=${WB_BUILD_DIR:-$root/build-gpu}
 jobs=$(nproc)
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(build tests chapters ladder sanitize grade plots)
+[ ${#stages[@]} -gt 0 ] || stages=(build tests perf chapters ladder sweep sanitize grade wrong plots)
 summary=$res/summary.txt
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
@@ -105,6 +105,17 @@ if has grade && [ -f scripts/grade.sh ]; then
     done
   done
   note "grading took $(( $(date +%s) - t0 )) s"
+fi
+
+if has wrong; then
+  # The known-wrong submissions of tests/grading/wrong/, each graded like a student's (no perf).
+  for w in missing_barrier unguarded_edge swapped_indices hardcoded_size oob_read; do
+    d=$res/grade-wrong-$w
+    mkdir -p "$d"
+    "$build"/bin/wb_grading_variants run --variant "wrong_$w" --record "$d/record.txt" --no-perf >"$d/run.log" 2>&1
+    "$build"/bin/wb_grade_score score --record "$d/record.txt" --out "$d" >"$res/grade-wrong-$w.txt" 2>&1
+    note "grade wrong $w: $(grep -iE '^ *total' "$res/grade-wrong-$w.txt" | tail -1)"
+  done
 fi
 
 if has plots && [ -f scripts/plot.py ]; then
