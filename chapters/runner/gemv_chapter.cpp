@@ -18,6 +18,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace wb {
@@ -60,6 +61,7 @@ int predict_only(const ChapterOptions& o, const ChapterInfo& info, const std::ve
                    dev.name + " (nothing measured)",
                {"precision", "op", "n", "step", "useful MB", "DRAM MB", "sectors", "blocks/SM", "model GB/s",
                 "model ms", "limit"});
+    std::set<std::string> notes;
     for (const auto& prec : precisions(o)) {
         const int elem = prec == "float" ? 4 : 8;
         for (Op op : ops(o))
@@ -73,10 +75,13 @@ int predict_only(const ChapterOptions& o, const ChapterInfo& info, const std::ve
                     rep.add_row({prec, std::string(1, op_char(op)), std::to_string(n), step_label(ch, step.stage),
                                  fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), std::to_string(p.transactions),
                                  std::to_string(p.occ.blocks_per_sm), fmt(p.predicted_gbs), fmt(p.predicted_ms, 4),
-                                 p.note});
+                                 p.note.substr(0, p.note.find_first_of(":;"))});
+                    notes.insert(p.note);
                 }
     }
     rep.print(std::cout);
+    std::cout << "\nwhat limits each row, in the model's words:\n";
+    for (const auto& n : notes) std::cout << "  - " << n << "\n";
     if (!o.csv.empty()) rep.write_csv(o.csv, run_metadata(nullptr));
     return 0;
 }
