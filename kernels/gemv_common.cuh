@@ -178,6 +178,17 @@ inline void require_launch(bool ok, const char* fn, const char* field, int value
                                     ") must be " + rule);
 }
 
+/// The launch shape of chapters 3 and 4: one warp across a 32-wide tile (block_x = 32, 0 picks
+/// it), Q = block_y threads per result (0 picks 8), Y >= 0 (0: derived). Returns Q.
+inline int warp_by_q(const Launch& l, const char* fn) {
+    const int bx = l.block_x > 0 ? l.block_x : 32;
+    const int Q = l.block_y > 0 ? l.block_y : 8;
+    require_launch(bx == 32, fn, "block_x", bx, "32 (one warp across the tile)");
+    require_launch(Q >= 1 && Q <= 32, fn, "block_y", Q, "in [1, 32] (threads per result Q)");
+    require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
+    return Q;
+}
+
 }  // namespace wb::detail
 
 namespace wb::detail {

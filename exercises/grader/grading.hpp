@@ -241,4 +241,7 @@ std::string resolve_chapter(const std::string& name);
 /// The transpose track's chapters, in order.
 const std::vector<std::string>& track_chapters();
 
+/// `v` with `decimals` digits after the point (fixed notation): rubric and record text.
+std::string fixed(double v, int decimals);
+
 }  // namespace wb::grade

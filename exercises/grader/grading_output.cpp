@@ -7,7 +7,6 @@
 #include <sstream>
 
 namespace wb::grade {
-namespace {
 
 std::string fixed(double v, int decimals) {
     std::ostringstream os;
@@ -16,6 +15,8 @@ std::string fixed(double v, int decimals) {
     os << v;
     return os.str();
 }
+
+namespace {
 
 std::string pad(const std::string& s, std::size_t w, bool right = false) {
     if (s.size() >= w) return s;

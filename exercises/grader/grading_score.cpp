@@ -11,14 +11,6 @@
 namespace wb::grade {
 namespace {
 
-std::string fixed(double v, int decimals) {
-    std::ostringstream os;
-    os.setf(std::ios::fixed);
-    os.precision(decimals);
-    os << v;
-    return os.str();
-}
-
 double gbs(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0; }
 
 }  // namespace

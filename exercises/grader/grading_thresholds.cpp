@@ -12,14 +12,6 @@
 namespace wb::grade {
 namespace {
 
-std::string fixed(double v, int decimals) {
-    std::ostringstream os;
-    os.setf(std::ios::fixed);
-    os.precision(decimals);
-    os << v;
-    return os.str();
-}
-
 std::string header_line(std::istream& is, const char* magic, int& n) {
     std::string line;
     while (detail::getline_clean(is, line)) {

@@ -158,11 +158,7 @@ void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
 template <class T>
 void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
     constexpr const char* fn = "access::gemv";
-    const int bx = l.block_x > 0 ? l.block_x : kTile;
-    const int Q = l.block_y > 0 ? l.block_y : 8;
-    detail::require_launch(bx == kTile, fn, "block_x", bx, "32 (one warp across the tile)");
-    detail::require_launch(Q >= 1 && Q <= 32, fn, "block_y", Q, "in [1, 32] (threads per result Q)");
-    detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
+    const int Q = detail::warp_by_q(l, fn);
     if (!detail::gemv_begin(a, fn, s)) return;
     if (detail::vector_loads_ok(a))
         launch<T, true>(a, Q, l.Y, s);

@@ -84,11 +84,8 @@ __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* _
 template <class T>
 void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
     constexpr const char* fn = "pattern::gemv";
-    const int bx = l.block_x > 0 ? l.block_x : kTile;
-    const int Q = l.block_y > 0 ? l.block_y : 8;
-    detail::require_launch(bx == kTile, fn, "block_x", bx, "32 (one warp across the tile)");
-    detail::require_launch(Q >= 1 && Q <= 32, fn, "block_y", Q, "in [1, 32] (threads per result Q)");
-    detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
+    const int Q = detail::warp_by_q(l, fn);
+    const int bx = kTile;
     if (!detail::gemv_begin(a, fn, s)) return;
     const int len_y = a.len_y(), k = a.len_x();
     const int tiles = detail::ceil_div(len_y, kTile);
