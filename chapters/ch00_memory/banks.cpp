@@ -11,16 +11,6 @@
 
 namespace wb::ch00 {
 
-namespace {
-
-int white_row(int v) {
-    for (int i = 0; i < 6; ++i)
-        if (lab::white::kV[i] == v) return i;
-    return -1;
-}
-
-}  // namespace
-
 void show_banks(Context& ctx) {
     heading("4. Shared-memory bank conflicts (White §3.2, Listing 3.2, Table 3.2)");
     const auto rows = ctx.measure ? lab::run_bank_conflicts(ctx.dev, ctx.scale)

@@ -61,4 +61,10 @@ void note_check(Context& ctx, bool ok, const std::string& what) {
     std::cout << "!! result check FAILED: " << what << " (the kernel did not read what it should)\n";
 }
 
+int white_row(int v) {
+    for (int i = 0; i < 6; ++i)
+        if (lab::white::kV[i] == v) return i;
+    return -1;
+}
+
 }  // namespace wb::ch00

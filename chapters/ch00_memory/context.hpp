@@ -44,4 +44,7 @@ void show_lda(Context& ctx);
 void show_banks(Context& ctx);
 void show_transfers(Context& ctx);
 
+/// Row of White's T10 tables (3.1, 3.2) for v, or -1 when he did not measure that v.
+int white_row(int v);
+
 }  // namespace wb::ch00

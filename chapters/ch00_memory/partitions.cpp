@@ -15,17 +15,6 @@
 
 namespace wb::ch00 {
 
-namespace {
-
-/// Row of White's tables for v, or -1.
-int white_row(int v) {
-    for (int i = 0; i < 6; ++i)
-        if (lab::white::kV[i] == v) return i;
-    return -1;
-}
-
-}  // namespace
-
 void show_partitions(Context& ctx) {
     heading("3a. Partition camping (White §3.1, Listing 3.1, Table 3.1)");
     const auto rows = ctx.measure ? lab::run_partition_camping(ctx.dev, ctx.scale)
