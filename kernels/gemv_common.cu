@@ -14,6 +14,7 @@ std::string Launch::str() const {
     std::ostringstream os;
     os << "bx=" << block_x << " by=" << block_y << " nb=" << nb << " Q=" << Q << " Y=" << Y << " ept=" << ept;
     if (cache != 0) os << " cache=" << (cache == 1 ? "cached" : "stream");
+    if (cluster != 0) os << " split=" << (cluster == 1 ? "global" : "cluster");
     return os.str();
 }
 
@@ -118,6 +119,7 @@ int cached_attribute(cudaDeviceAttr attr) {
 
 int sm_count_of_current_device() { return cached_attribute(cudaDevAttrMultiProcessorCount); }
 long long l2_bytes_of_current_device() { return cached_attribute(cudaDevAttrL2CacheSize); }
+bool cluster_launch_of_current_device() { return cached_attribute(cudaDevAttrClusterLaunch) != 0; }
 
 template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t);
 template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t);

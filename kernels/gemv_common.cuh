@@ -9,6 +9,7 @@
 #include "check.hpp"
 
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 
 #include <cstddef>
 #include <algorithm>
@@ -150,6 +151,45 @@ __device__ void split_finish(const T (&v)[W], bool writer, int i0, int tile_begi
     }
 }
 
+/// Finishes a split reduction through a thread-block cluster (Hopper, compute capability 9.0+):
+/// the Y blocks of a tile are launched as one cluster (dimensions 1 x Y), so they run at the same
+/// time on one GPC and can read each other's shared memory (distributed shared memory). Each
+/// block leaves its partial results for the tile in its own shared array `part` (tile-local
+/// index, `tile_len` elements); after one cluster barrier, block r of the cluster sums elements
+/// r, r + Y, r + 2Y, ... over the Y blocks in rank order and writes y. Against split_finish this
+/// removes the global partials, the __threadfence, the ticket and the serial last block: the
+/// kernel's tail is two hardware barriers and Y reads of neighbouring SMs' shared memory. The
+/// order of the sum is fixed (deterministic); y is read only when beta != 0. All threads of the
+/// block must call it; without a cluster launch (Y == 1) it writes y directly.
+template <class T>
+__device__ void cluster_finish(const T* part, int tile_begin, int tile_len, int len_y, T alpha, T beta,
+                               T* __restrict__ y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    cluster.sync();  // every block's partials are in its shared memory (release/acquire)
+    const int Y = static_cast<int>(cluster.num_blocks()), r = static_cast<int>(cluster.block_rank());
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x, nthreads = blockDim.x * blockDim.y;
+    const int len = min(tile_len, len_y - tile_begin);
+    for (int e = r + tid * Y; e < len; e += nthreads * Y) {
+        T s0 = 0, s1 = 0;  // two chains: the remote loads overlap
+        int b = 0;
+        for (; b + 1 < Y; b += 2) {
+            s0 += cluster.map_shared_rank(part, b)[e];
+            s1 += cluster.map_shared_rank(part, b + 1)[e];
+        }
+        if (b < Y) s0 += cluster.map_shared_rank(part, b)[e];
+        const T s = s0 + s1;
+        const int row = tile_begin + e;
+        y[row] = beta == T(0) ? alpha * s : alpha * s + beta * y[row];
+    }
+    cluster.sync();  // keep this block's shared memory alive until every block has read it
+#else
+    (void)part; (void)tile_begin; (void)tile_len; (void)len_y; (void)alpha; (void)beta; (void)y;
+    __trap();  // never launched: the host uses clusters only where the device has them
+#endif
+}
+
 /// Grid size in one dimension, checked against the hardware limit.
 inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
     if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");
@@ -197,6 +237,8 @@ namespace wb::detail {
 int sm_count_of_current_device();
 /// L2 size in bytes of the current device (cached per device).
 long long l2_bytes_of_current_device();
+/// True when the current device can launch thread-block clusters (compute capability 9.0+).
+bool cluster_launch_of_current_device();
 
 /// KBLAS's blocks per row (TOMS §4.3, Eq. 5-6): split the reduction dimension `k` over Y blocks
 /// so that tiles x Y fills about `waves` waves of `blocks_per_sm` blocks on every SM, keeping at

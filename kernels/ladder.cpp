@@ -64,17 +64,19 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                      [](const A& a) {
                          std::vector<Launch> v;
                          if (a.op == Op::N) {
-                             for (int bx : {32, 64, 128, 256})
+                             for (int bx : {32, 64, 128})
                                  for (int q : {1, 2, 4, 8})
                                      for (int u : {4, 8})
-                                         for (int y : {0, 8, 32})
+                                         for (int y : {0, 8, 16})
                                              for (int c : {1, 2})
-                                                 if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, y, u, c});
+                                                 for (int cl : {0, 1})
+                                                     if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, y, u, c, cl});
                          } else {
                              for (int q : {2, 4, 8})
                                  for (int nb : {2, 4, 8})
-                                     for (int y : {0, 2, 8})
-                                         for (int c : {1, 2}) v.push_back(Launch{32, q, nb, q, y, 4, c});
+                                     for (int y : {0, 2, 4, 8, 16})
+                                         for (int c : {1, 2})
+                                             for (int cl : {0, 1}) v.push_back(Launch{32, q, nb, q, y, 4, c, cl});
                          }
                          return v;
                      }});

@@ -15,10 +15,11 @@ struct Launch {
     int Y = 1;        ///< blocks that share one tile's reduction (KBLAS's blocks per row)
     int ept = 0;      ///< elements each thread loads per step (tuned N: the unroll U); 0: default
     int cache = 0;    ///< loads of A: 0 auto, 1 cached, 2 streaming (evict-first); tuned only
+    int cluster = 0;  ///< split reduction: 0 auto, 1 global partials, 2 thread-block cluster; tuned only
     std::string str() const;  ///< "bx=32 by=8 nb=64 Q=8 Y=1 ept=4"
     bool operator==(const Launch& o) const {
         return block_x == o.block_x && block_y == o.block_y && nb == o.nb && Q == o.Q && Y == o.Y && ept == o.ept &&
-               cache == o.cache;
+               cache == o.cache && cluster == o.cluster;
     }
 };
 

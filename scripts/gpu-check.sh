@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GPU round (DESIGN §8), run on the device machine from the repository root:
-#   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep sanitize grade wrong plots
+#   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep profile sanitize grade wrong plots
 #                                               (default: all of them, in that order)
 # Configures for the visible GPU, builds with every core, runs every test label (gpu tests, perf
 # ratios, graded exercises from solutions/, cpu), the chapters with --csv, the launch sweep, the
@@ -87,6 +87,27 @@ if has sweep; then
   done
   note "sweeps: rc=$? in $(( $(date +%s) - t0 )) s"
   grep -hE "^(float|double)" "$res"/sweep-ch05_unrolled.txt | awk '{print "  sweep", $0}' | cut -c1-150 >>"$summary"
+fi
+
+if has profile; then
+  # Nsight Compute on the tuned kernel and cuBLAS at small sizes, with the harness's own L2 flush
+  # (ncu's cache control off, so the kernels meet the dirty L2 the timed calls meet) and the
+  # clocks as they are. Kernel time without launch overhead, DRAM bytes read and written.
+  t0=$(date +%s)
+  for n in ${WB_PROFILE_SIZES:-1024 2048 4096}; do
+    for p in float double; do
+      for t in N T; do
+        ncu --cache-control none --clock-control none --kernel-name-base demangled \
+            -k 'regex:wb::tuned|^(?!.*wb::)' \
+            --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+            --csv --page raw --log-file "$res/ncu-gemv-$p-$t-$n.csv" \
+            "$build"/bin/ch05_unrolled --quick --precision $p --trans $t --sizes $n >"$res/ncu-gemv-$p-$t-$n.txt" 2>&1
+      done
+    done
+  done
+  python3 scripts/ncu_summary.py "$res" >"$res/ncu-gemv-summary.txt" 2>&1
+  note "profile: rc=$? in $(( $(date +%s) - t0 )) s"
+  cat "$res/ncu-gemv-summary.txt" >>"$summary"
 fi
 
 if has sanitize; then

@@ -25,6 +25,12 @@
 ///      unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming)
 #include "gemv_common.cuh"
 
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
 namespace wb::tuned {
 namespace {
 
@@ -66,7 +72,7 @@ __device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p
 template <class T, bool VEC, int U, bool STREAM>
 __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
-                                                     detail::SplitWorkspace<T> ws) {
+                                                     detail::SplitWorkspace<T> ws, bool cluster) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     using V = typename detail::Vec16<T>::type;
     extern __shared__ unsigned char smem_raw[];
@@ -137,6 +143,13 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
         if (ty == 0)
             for (int q = 0; q < Q; ++q) v[k] += red[(q * BX + tx) * W + k];
     }
+    if (cluster) {  // the Y blocks of this tile are one cluster: sum through shared memory
+        if (ty == 0)
+#pragma unroll
+            for (int k = 0; k < W; ++k) red[tx * W + k] = v[k];  // only this thread read these
+        detail::cluster_finish<T>(red, blockIdx.x * BX * W, BX * W, m, alpha, beta, y);
+        return;
+    }
     detail::split_finish<T, W>(v, ty == 0 && avail > 0, i0, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y,
                                blockIdx.x, alpha, beta, y, ws);
 }
@@ -149,7 +162,7 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
 template <class T, bool VEC, int C, bool STREAM>
 __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
-                                                     detail::SplitWorkspace<T> ws) {
+                                                     detail::SplitWorkspace<T> ws, bool cluster) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     using V = typename detail::Vec16<T>::type;
     __shared__ T red[32][C];  // one partial per warp and column
@@ -216,13 +229,67 @@ __global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_blo
     T v[1] = {0};
     if (tid < C)
         for (int q = 0; q < Q; ++q) v[0] += red[q][tid];
+    if (cluster) {  // the Y blocks of this tile are one cluster: sum through shared memory
+        if (tid < C) red[0][tid] = v[0];  // only this thread read column tid
+        detail::cluster_finish<T>(&red[0][0], j0, C, n, alpha, beta, y);
+        return;
+    }
     detail::split_finish<T, 1>(v, tid < C && j0 + tid < n, j0 + tid, j0, C, n, gridDim.y, blockIdx.y, blockIdx.x,
                                alpha, beta, y, ws);
 }
 //! [tuned-gemv-t]
 
+/// Largest cluster the tuned kernels ask for: 16 blocks is Hopper's non-portable maximum (8 is
+/// the portable one; the kernels opt in to 16).
+constexpr int kMaxCluster = 16;
+
+/// The split of a launch: through a cluster (Launch::cluster 2, or 0 where the device has
+/// clusters and 1 < Y <= kMaxCluster) or through global partials (Launch::cluster 1, or Y beyond
+/// a cluster). Throws when a cluster is requested that the device or Y cannot have.
+inline bool use_cluster(int Y, int requested, const char* fn) {
+    if (requested == 1 || Y <= 1) return false;
+    const bool can = Y <= kMaxCluster && detail::cluster_launch_of_current_device();
+    if (requested == 2 && !can)
+        throw std::invalid_argument(std::string(fn) + ": launch.cluster (2) needs a device with thread-block clusters "
+                                    "(compute capability 9.0+) and Y (" + std::to_string(Y) + ") <= " +
+                                    std::to_string(kMaxCluster));
+    return can;
+}
+
+/// Launches `kernel` on grid x block; with cluster_y > 1 the blocks (x, 0 .. cluster_y-1) form
+/// one cluster (grid.y == cluster_y).
+template <class... Params, class... Args>
+void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t s, int cluster_y,
+                   Args&&... args) {
+    if (cluster_y <= 1) {
+        kernel<<<grid, block, smem, s>>>(std::forward<Args>(args)...);
+        WB_CHECK_LAUNCH();
+        return;
+    }
+    if (cluster_y > 8) {  // opt in to non-portable cluster sizes, once per kernel
+        static std::mutex mu;
+        static std::set<const void*> done;
+        std::lock_guard<std::mutex> lock(mu);
+        if (done.insert(reinterpret_cast<const void*>(kernel)).second)
+            WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    }
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = 1;
+    attr[0].val.clusterDim.y = static_cast<unsigned>(cluster_y);
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
+}
+
 template <class T, bool VEC, int U, bool STREAM>
-void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
+void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, int cluster, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int rows_per_block = BX * W;
@@ -238,16 +305,16 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, cudaStream_t s) {
     const int k_per_block = detail::ceil_div(a.n, Y);
     Y = detail::ceil_div(a.n, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const bool cl = use_cluster(Y, cluster, fn);
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(Y, a.m, tiles);
+    if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles);
     const std::size_t smem = static_cast<std::size_t>(BX) * Q * W * sizeof(T);
-    gemv_n_kernel<T, VEC, U, STREAM><<<grid, dim3(BX, Q), smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
-                                                            a.y, ws);
-    WB_CHECK_LAUNCH();
+    launch_kernel(gemv_n_kernel<T, VEC, U, STREAM>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, k_per_block,
+                  a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
 template <class T, bool VEC, int C, bool STREAM>
-void launch_t(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
+void launch_t(const GemvArgs<T>& a, int Q, int Yreq, int cluster, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int tiles = detail::ceil_div(a.n, C);
@@ -256,26 +323,26 @@ void launch_t(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     int k_per_block = detail::ceil_div(detail::ceil_div(a.m, Y), chunk) * chunk;  // whole steps
     Y = detail::ceil_div(a.m, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const bool cl = use_cluster(Y, cluster, fn);
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(Y, a.n, tiles);
-    gemv_t_kernel<T, VEC, C, STREAM><<<grid, dim3(32, Q), 0, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
-                                                          a.y, ws);
-    WB_CHECK_LAUNCH();
+    if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
+    launch_kernel(gemv_t_kernel<T, VEC, C, STREAM>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
+                  a.A, a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
 template <class T, bool VEC, bool STREAM>
 void dispatch(const GemvArgs<T>& a, const Launch& l, int BX, int Q, cudaStream_t s) {
     if (a.op == Op::N) {
         switch (l.ept) {
-            case 2: return launch_n<T, VEC, 2, STREAM>(a, BX, Q, l.Y, s);
-            case 8: return launch_n<T, VEC, 8, STREAM>(a, BX, Q, l.Y, s);
-            default: return launch_n<T, VEC, 4, STREAM>(a, BX, Q, l.Y, s);
+            case 2: return launch_n<T, VEC, 2, STREAM>(a, BX, Q, l.Y, l.cluster, s);
+            case 8: return launch_n<T, VEC, 8, STREAM>(a, BX, Q, l.Y, l.cluster, s);
+            default: return launch_n<T, VEC, 4, STREAM>(a, BX, Q, l.Y, l.cluster, s);
         }
     }
     switch (l.nb) {
-        case 2: return launch_t<T, VEC, 2, STREAM>(a, Q, l.Y, s);
-        case 8: return launch_t<T, VEC, 8, STREAM>(a, Q, l.Y, s);
-        default: return launch_t<T, VEC, 4, STREAM>(a, Q, l.Y, s);
+        case 2: return launch_t<T, VEC, 2, STREAM>(a, Q, l.Y, l.cluster, s);
+        case 8: return launch_t<T, VEC, 8, STREAM>(a, Q, l.Y, l.cluster, s);
+        default: return launch_t<T, VEC, 4, STREAM>(a, Q, l.Y, l.cluster, s);
     }
 }
 
@@ -311,6 +378,8 @@ void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
     detail::require_launch(l.cache >= 0 && l.cache <= 2, fn, "cache", l.cache,
                            "0 (auto), 1 (cached loads of A) or 2 (streaming loads of A)");
     detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
+    detail::require_launch(l.cluster >= 0 && l.cluster <= 2, fn, "cluster", l.cluster,
+                           "0 (auto), 1 (global partials) or 2 (thread-block cluster)");
     if (!detail::gemv_begin(a, fn, s)) return;
     if (!detail::vector_loads_ok(a))
         dispatch<T, false, false>(a, l, l.block_x, l.block_y, s);  // scalar fallback

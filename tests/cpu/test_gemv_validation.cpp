@@ -86,6 +86,9 @@ TEST_CASE("gemv launchers reject illegal launch parameters", "[cpu][gemv]") {
                Catch::Matchers::Contains("launch.block_y (64) must be in [1, 32]"));
     CHECK_THAT(error_of(wb::gemv_step<float>(5), a, wb::Launch{32, 8, 3}),
                Catch::Matchers::Contains("launch.nb (3) must be 2, 4 or 8"));
+    wb::Launch bad_split{32, 8, 4, 8, 0, 4, 0, 3};
+    CHECK_THAT(error_of(wb::gemv_step<float>(5), a, bad_split),
+               Catch::Matchers::Contains("launch.cluster (3) must be 0 (auto), 1 (global partials) or 2"));
 }
 
 TEST_CASE("the gemv ladder lists chapters 1 to 5 in order, each with legal default launches", "[cpu][gemv]") {
