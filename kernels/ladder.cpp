@@ -63,20 +63,24 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                      },
                      [](const A& a) {
                          std::vector<Launch> v;
+                         // Y = 1: no split (the block owns whole rows or columns); the others
+                         // through a cluster (cl 0, where the GPU has them) or global partials.
                          if (a.op == Op::N) {
-                             for (int bx : {32, 64, 128})
-                                 for (int q : {1, 2, 4, 8})
+                             for (int bx : {8, 16, 32, 64, 128})
+                                 for (int q : {1, 2, 4, 8, 16, 32, 64})
                                      for (int u : {4, 8})
-                                         for (int y : {0, 8, 16})
+                                         for (int y : {1, 0, 8, 16})
                                              for (int c : {1, 2})
                                                  for (int cl : {0, 1})
-                                                     if (bx * q <= 256) v.push_back(Launch{bx, q, 4, q, y, u, c, cl});
+                                                     if (bx * q >= 64 && bx * q <= 512 && !(y == 1 && cl == 1))
+                                                         v.push_back(Launch{bx, q, 4, q, y, u, c, cl});
                          } else {
-                             for (int q : {2, 4, 8})
+                             for (int q : {1, 2, 4, 8, 16})
                                  for (int nb : {2, 4, 8})
-                                     for (int y : {0, 2, 4, 8, 16})
+                                     for (int y : {1, 0, 2, 4, 8})
                                          for (int c : {1, 2})
-                                             for (int cl : {0, 1}) v.push_back(Launch{32, q, nb, q, y, 4, c, cl});
+                                             for (int cl : {0, 1})
+                                                 if (!(y == 1 && cl == 1)) v.push_back(Launch{32, q, nb, q, y, 4, c, cl});
                          }
                          return v;
                      }});

@@ -70,7 +70,7 @@ __device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-n]
 template <class T, bool VEC, int U, bool STREAM>
-__global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
+__global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
@@ -133,23 +133,27 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
             }
         }
     }
+    // Sum the Q thread rows: a tree in shared memory (log2 Q barriers, fixed order), so a tall
+    // block (Q up to 64) does not end in one thread adding Q values in a row.
+    T* mine = red + (ty * BX + tx) * W;
 #pragma unroll
-    for (int k = 0; k < W; ++k) red[(ty * BX + tx) * W + k] = acc[k];
+    for (int k = 0; k < W; ++k) mine[k] = acc[k];
     __syncthreads();
-    T v[W];
+    for (int active = Q; active > 1;) {
+        const int half = (active + 1) / 2;
+        if (ty < active - half)
 #pragma unroll
-    for (int k = 0; k < W; ++k) {
-        v[k] = 0;
-        if (ty == 0)
-            for (int q = 0; q < Q; ++q) v[k] += red[(q * BX + tx) * W + k];
+            for (int k = 0; k < W; ++k) mine[k] += mine[half * BX * W + k];
+        active = half;
+        __syncthreads();
     }
     if (cluster) {  // the Y blocks of this tile are one cluster: sum through shared memory
-        if (ty == 0)
-#pragma unroll
-            for (int k = 0; k < W; ++k) red[tx * W + k] = v[k];  // only this thread read these
         detail::cluster_finish<T>(red, blockIdx.x * BX * W, BX * W, m, alpha, beta, y);
         return;
     }
+    T v[W];
+#pragma unroll
+    for (int k = 0; k < W; ++k) v[k] = red[tx * W + k];
     detail::split_finish<T, W>(v, ty == 0 && avail > 0, i0, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y,
                                blockIdx.x, alpha, beta, y, ws);
 }
@@ -160,7 +164,7 @@ __global__ void __launch_bounds__(256) gemv_n_kernel(int m, int n, int k_per_blo
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-t]
 template <class T, bool VEC, int C, bool STREAM>
-__global__ void __launch_bounds__(256) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
+__global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
@@ -367,12 +371,12 @@ void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
     if (l.nb <= 0) l.nb = 4;
     if (l.ept <= 0) l.ept = 4;
     if (a.op == Op::N)
-        detail::require_launch(l.block_x == 32 || l.block_x == 64 || l.block_x == 128 || l.block_x == 256, fn,
-                               "block_x", l.block_x, "32, 64, 128 or 256 (N)");
+        detail::require_launch(l.block_x >= 4 && l.block_x <= 256 && (l.block_x & (l.block_x - 1)) == 0, fn,
+                               "block_x", l.block_x, "a power of two in [4, 256] (N)");
     else
         detail::require_launch(l.block_x == 32, fn, "block_x", l.block_x, "32 (T: one warp per row stripe)");
-    detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 256, fn, "block_y", l.block_y,
-                           ">= 1 with block_x * block_y <= 256");
+    detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 512 && (l.block_x * l.block_y) % 32 == 0, fn,
+                           "block_y", l.block_y, ">= 1 with block_x * block_y a multiple of 32 and <= 512");
     detail::require_launch(l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb, "2, 4 or 8 (T: columns per block)");
     detail::require_launch(l.ept == 2 || l.ept == 4 || l.ept == 8, fn, "ept", l.ept, "2, 4 or 8 (N: unroll U)");
     detail::require_launch(l.cache >= 0 && l.cache <= 2, fn, "cache", l.cache,
