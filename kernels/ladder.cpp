@@ -47,18 +47,22 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                      [](const A&) { return warp_by_q_launches(); }});
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
-                     // Size-aware defaults read off the launch sweep (ch05 --sweep) on an H200,
-                     // 2026-11-22 (docs/results/h200/sweep-ch05_unrolled.txt): small problems want
-                     // many threads per block column and Y blocks per tile; large ones fewer
-                     // threads per column, 8-deep unrolling and long runs per warp.
+                     // Defaults read off the launch sweep (ch05 --sweep) on an H200, 2026-11-22
+                     // (docs/results/h200/sweep-ch05_unrolled.txt): no split where there are enough
+                     // tiles (Y = 0 derives 1 then, see tuned/gemv.cu), tall blocks whose Q thread
+                     // rows walk a narrow band of neighbouring columns together. N: the narrowest
+                     // tile (block_x = 8) that still gives about one tile per SM (128 on the
+                     // 132-SM H100/H200), widened while it keeps 128 tiles; 512 threads while
+                     // columns are short (n <= 8192), 256 beyond. T: 8 warps, 4 columns per block.
                      [](const A& a) {
-                         const int n = std::max(a.m, a.n);
                          if (a.op == Op::N) {
-                             if (n >= 8192) return Launch{32, 2, 4, 2, 8, 8};
-                             const int q = sizeof(a.alpha) == 4 ? 8 : 4;
-                             return Launch{32, q, 4, q, n >= 4096 ? 8 : 0, 8};
+                             const long long rows_per_thread = 16 / static_cast<int>(sizeof(a.alpha));
+                             int bx = 8;
+                             while (bx < 32 && (a.m + 2 * bx * rows_per_thread - 1) / (2 * bx * rows_per_thread) >= 128)
+                                 bx *= 2;
+                             const int q = (a.n <= 8192 ? 512 : 256) / bx;
+                             return Launch{bx, q, 4, q, 0, 8};
                          }
-                         if (n >= 4096 && n < 16384) return Launch{32, 2, 4, 2, 2, 4};
                          return Launch{32, 8, 4, 8, 0, 4};
                      },
                      [](const A& a) {
@@ -66,10 +70,10 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                          // Y = 1: no split (the block owns whole rows or columns); the others
                          // through a cluster (cl 0, where the GPU has them) or global partials.
                          if (a.op == Op::N) {
-                             for (int bx : {8, 16, 32, 64, 128})
-                                 for (int q : {1, 2, 4, 8, 16, 32, 64})
+                             for (int bx : {4, 8, 16, 32, 64})
+                                 for (int q : {1, 2, 4, 8, 16, 32, 64, 128})
                                      for (int u : {4, 8})
-                                         for (int y : {1, 0, 8, 16})
+                                         for (int y : {1, 0, 2, 4, 8})
                                              for (int c : {1, 2})
                                                  for (int cl : {0, 1})
                                                      if (bx * q >= 64 && bx * q <= 512 && !(y == 1 && cl == 1))
@@ -77,7 +81,7 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                          } else {
                              for (int q : {1, 2, 4, 8, 16})
                                  for (int nb : {2, 4, 8})
-                                     for (int y : {1, 0, 2, 4, 8})
+                                     for (int y : {1, 0, 2, 4})
                                          for (int c : {1, 2})
                                              for (int cl : {0, 1})
                                                  if (!(y == 1 && cl == 1)) v.push_back(Launch{32, q, nb, q, y, 4, c, cl});

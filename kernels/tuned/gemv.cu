@@ -292,20 +292,26 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t
     WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
 }
 
+/// Blocks per tile when Launch::Y is 0. Measured on an H200 (launch sweep, 2026-11-22): once
+/// there are about half as many tiles as SMs, splitting the reduction only costs (partials, a
+/// second pass, blocks of one tile spread over distant columns), so Y = 1; below that, the
+/// smallest Y that gives every SM a block, at most 16 (one cluster) and at most `max_y` (each
+/// block keeps a few columns or row steps of its own).
+inline int split_for(long long tiles, int max_y) {
+    const long long sms = detail::sm_count_of_current_device();
+    if (2 * tiles >= sms) return 1;
+    const long long y = (sms + tiles - 1) / tiles;
+    return static_cast<int>(std::max<long long>(1, std::min<long long>({y, kMaxCluster, max_y})));
+}
+
 template <class T, bool VEC, int U, bool STREAM>
 void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, int cluster, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int rows_per_block = BX * W;
     const int tiles = detail::ceil_div(a.m, rows_per_block);
-    // Y (KBLAS's blocks per row): enough blocks for two full waves, at most 16 partials per
-    // result (the sweep on the H200 found 16 best at every size; more makes the last block's
-    // sum the tail) and at least 4 columns per thread.
-    int Y = Yreq;
-    if (Y <= 0) {
-        const long long fill = detail::ceil_div(2LL * detail::sm_count_of_current_device() * (2048 / (BX * Q)), tiles);
-        Y = static_cast<int>(std::min<long long>({fill, 16LL, std::max(1, a.n / (4 * Q))}));
-    }
+    // Y (KBLAS's blocks per row), derived when 0: see split_for.
+    int Y = Yreq > 0 ? Yreq : split_for(tiles, std::max(1, a.n / (4 * Q)));
     const int k_per_block = detail::ceil_div(a.n, Y);
     Y = detail::ceil_div(a.n, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
@@ -323,7 +329,7 @@ void launch_t(const GemvArgs<T>& a, int Q, int Yreq, int cluster, cudaStream_t s
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     const int tiles = detail::ceil_div(a.n, C);
     const int chunk = 32 * Q * W;
-    int Y = detail::derive_split(Yreq, tiles, a.m, 2048 / (32 * Q), 2 * chunk, 2);
+    int Y = Yreq > 0 ? Yreq : split_for(tiles, std::max(1, a.m / (2 * chunk)));
     int k_per_block = detail::ceil_div(detail::ceil_div(a.m, Y), chunk) * chunk;  // whole steps
     Y = detail::ceil_div(a.m, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
