@@ -70,7 +70,7 @@ __device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-n]
 template <class T, bool VEC, int U, bool STREAM>
-__global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
+__global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
@@ -79,31 +79,37 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, int k_per_blo
     T* red = reinterpret_cast<T*>(smem_raw);  // [Q][BX][W]
     const int tx = threadIdx.x, ty = threadIdx.y, BX = blockDim.x, Q = blockDim.y;
     const int i0 = (blockIdx.x * BX + tx) * W;
-    const int kb = blockIdx.y * k_per_block, ke = min(n, kb + k_per_block);
+    // The Y blocks of a tile interleave their columns (block b takes thread rows b*Q .. b*Q+Q-1
+    // of one tall virtual block, stride S = Q*Y): at any moment all of them read one narrow band
+    // of neighbouring columns. Contiguous column ranges per block would put the blocks' streams
+    // a power-of-two distance apart (n/Y columns), on the same DRAM channels (partition camping,
+    // chapter 4); measured on an H200, that halved the bandwidth of Y = 2 at n = 2048.
+    const int S = Q * static_cast<int>(gridDim.y);
+    const int ke = n;
     const int avail = m - i0;
     T acc[W];
 #pragma unroll
     for (int k = 0; k < W; ++k) acc[k] = 0;
 
     if (avail > 0) {
-        const long long step = static_cast<long long>(Q) * lda;  // one column stride per thread
-        const T* a = A + i0 + static_cast<long long>(kb + ty) * lda;
-        const T* xp = x + kb + ty;
-        int j = kb + ty;
+        const long long step = static_cast<long long>(S) * lda;  // one column stride per thread
+        int j = static_cast<int>(blockIdx.y) * Q + ty;
+        const T* a = A + i0 + static_cast<long long>(j) * lda;
+        const T* xp = x + j;
         if (VEC && avail >= W) {
             // Full rows: U columns per batch, next batch prefetched while this one is used.
-            const int full_batches = (ke - j > 0) ? (ke - j + Q - 1) / Q / U : 0;
+            const int full_batches = (ke - j > 0) ? (ke - j + S - 1) / S / U : 0;
             V cur[U], nxt[U];
             T xc[U], xn[U];
             if (full_batches > 0) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { cur[u] = lda_stream<STREAM>(a + u * step); xc[u] = __ldg(xp + u * Q); }
+                for (int u = 0; u < U; ++u) { cur[u] = lda_stream<STREAM>(a + u * step); xc[u] = __ldg(xp + u * S); }
             }
             for (int b = 0; b < full_batches; ++b) {
                 const bool more = b + 1 < full_batches;
                 if (more) {
 #pragma unroll
-                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream<STREAM>(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * Q); }
+                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream<STREAM>(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * S); }
                 }
 #pragma unroll
                 for (int u = 0; u < U; ++u)
@@ -114,10 +120,10 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, int k_per_blo
                     for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; xc[u] = xn[u]; }
                 }
                 a += U * step;
-                xp += U * Q;
+                xp += U * S;
             }
-            j += full_batches * U * Q;
-            for (; j < ke; j += Q, a += step, xp += Q) {
+            j += full_batches * U * S;
+            for (; j < ke; j += S, a += step, xp += S) {
                 const V v = lda_stream<STREAM>(a);
                 const T xj = __ldg(xp);
 #pragma unroll
@@ -125,7 +131,7 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, int k_per_blo
             }
         } else {
             // Last rows of the matrix (or unaligned A): element loads, zero beyond row m.
-            for (; j < ke; j += Q, a += step, xp += Q) {
+            for (; j < ke; j += S, a += step, xp += S) {
                 const T xj = __ldg(xp);
 #pragma unroll
                 for (int k = 0; k < W; ++k)
@@ -312,15 +318,13 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, int cluster, cudaSt
     const int tiles = detail::ceil_div(a.m, rows_per_block);
     // Y (KBLAS's blocks per row), derived when 0: see split_for.
     int Y = Yreq > 0 ? Yreq : split_for(tiles, std::max(1, a.n / (4 * Q)));
-    const int k_per_block = detail::ceil_div(a.n, Y);
-    Y = detail::ceil_div(a.n, k_per_block);
+    Y = std::min(Y, std::max(1, a.n / Q));  // every block gets at least one column per thread row
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const bool cl = use_cluster(Y, cluster, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles);
     const std::size_t smem = static_cast<std::size_t>(BX) * Q * W * sizeof(T);
-    launch_kernel(gemv_n_kernel<T, VEC, U, STREAM>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, k_per_block,
-                  a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    launch_kernel(gemv_n_kernel<T, VEC, U, STREAM>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
 template <class T, bool VEC, int C, bool STREAM>
