@@ -47,21 +47,22 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                      [](const A&) { return warp_by_q_launches(); }});
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
-                     // Defaults read off the launch sweep (ch05 --sweep) on an H200, 2026-11-22
-                     // (docs/results/h200/sweep-ch05_unrolled.txt): no split where there are enough
-                     // tiles (Y = 0 derives 1 then, see tuned/gemv.cu), tall blocks whose Q thread
-                     // rows walk a narrow band of neighbouring columns together. N: the narrowest
-                     // tile (block_x = 8) that still gives about one tile per SM (128 on the
-                     // 132-SM H100/H200), widened while it keeps 128 tiles; 512 threads while
-                     // columns are short (n <= 8192), 256 beyond. T: 8 warps, 4 columns per block.
+                     // Defaults read off the launch sweeps (ch05 --sweep) on an H200, 2026-11-22
+                     // (docs/results/h200/sweep-ch05_unrolled*.csv). N: tall blocks of 512 threads
+                     // whose Q thread rows walk one narrow band of neighbouring columns together,
+                     // no split (Y = 0 derives 1, see split_for in tuned/gemv.cu); the tile is the
+                     // narrowest (block_x = 8) that still gives about one tile per SM (128 on the
+                     // 132-SM H100/H200), widened while it keeps 128 tiles. A skinny matrix (fewer
+                     // than 17 tiles: m < 17 * 8 * 16 / size(T)) keeps chapter 3's shape, 32 x 8,
+                     // and splits its long reduction. T: 8 warps, 4 columns per block, no split
+                     // once there are 17 tiles.
                      [](const A& a) {
                          if (a.op == Op::N) {
-                             const long long rows_per_thread = 16 / static_cast<int>(sizeof(a.alpha));
+                             const long long w = 16 / static_cast<int>(sizeof(a.alpha));  // rows per thread
+                             if ((a.m + 8 * w - 1) / (8 * w) < 17) return Launch{32, 8, 4, 8, 0, 8};
                              int bx = 8;
-                             while (bx < 32 && (a.m + 2 * bx * rows_per_thread - 1) / (2 * bx * rows_per_thread) >= 128)
-                                 bx *= 2;
-                             const int q = (a.n <= 8192 ? 512 : 256) / bx;
-                             return Launch{bx, q, 4, q, 0, 8};
+                             while (bx < 32 && (a.m + 2 * bx * w - 1) / (2 * bx * w) >= 128) bx *= 2;
+                             return Launch{bx, 512 / bx, 4, 512 / bx, 0, 8};
                          }
                          return Launch{32, 8, 4, 8, 0, 4};
                      },

@@ -298,14 +298,15 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t
     WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
 }
 
-/// Blocks per tile when Launch::Y is 0. Measured on an H200 (launch sweep, 2026-11-22): once
-/// there are about half as many tiles as SMs, splitting the reduction only costs (partials, a
-/// second pass, blocks of one tile spread over distant columns), so Y = 1; below that, the
-/// smallest Y that gives every SM a block, at most 16 (one cluster) and at most `max_y` (each
-/// block keeps a few columns or row steps of its own).
+/// Blocks per tile when Launch::Y is 0. Measured on an H200 (launch sweeps, 2026-11-22): as soon
+/// as there are tiles for an eighth of the SMs, splitting the reduction only costs: the partials
+/// and their second pass, and (with the tall 512-thread blocks of the defaults, one block per SM)
+/// Y times as many waves. At n = 2048 (double, N) Y = 2 ran at 0.77x of Y = 1 and Y = 8 at
+/// 0.28x. Only a skinny problem (few tiles, a long reduction) splits: the smallest Y that gives
+/// every SM a block, at most 16 (one cluster) and at most `max_y`.
 inline int split_for(long long tiles, int max_y) {
     const long long sms = detail::sm_count_of_current_device();
-    if (2 * tiles >= sms) return 1;
+    if (8 * tiles >= sms) return 1;
     const long long y = (sms + tiles - 1) / tiles;
     return static_cast<int>(std::max<long long>(1, std::min<long long>({y, kMaxCluster, max_y})));
 }
