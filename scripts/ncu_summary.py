@@ -16,14 +16,33 @@ import statistics
 import sys
 
 
+def _strip_group(text, open_ch, close_ch):
+    """Removes the bracketed group that ends `text` (matching brackets from the end)."""
+    text = text.rstrip()
+    if not text.endswith(close_ch):
+        return text, ""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        if text[i] == close_ch:
+            depth += 1
+        elif text[i] == open_ch:
+            depth -= 1
+            if depth == 0:
+                return text[:i], text[i:]
+    return text, ""
+
+
 def short_name(name):
-    """'void wb::tuned::(anonymous namespace)::gemv_n_kernel<float, ...>(...)' -> 'tuned gemv_n_kernel'."""
-    base = name.split("(")[0] if not name.startswith("void ") else name[5:].split("(")[0]
-    base = re.sub(r"<.*", "", base)
-    if "wb::" in base:
-        parts = [p for p in base.split("::") if p and "anonymous" not in p and p != "wb" and p != "void"]
-        return " ".join(parts)
-    return "cuBLAS " + base.split("::")[-1]
+    """A demangled kernel name without return type and parameters, e.g.
+    'void wb::<unnamed>::gemv_n_kernel<double, 1, 8, 1>(int, ...)' -> 'tuned gemv_n_kernel<double, 1, 8, 1>'
+    and 'std::enable_if<...>::type internal::kernel<int, ...>(T13)' -> 'cuBLAS internal::kernel'.
+    Only the tuned kernels of the workbook pass the profile's kernel filter."""
+    base, _ = _strip_group(name, "(", ")")
+    base, targs = _strip_group(base, "<", ">")
+    qualified = base.split(" ")[-1]
+    if qualified.startswith("wb::"):
+        return "tuned " + qualified.split("::")[-1] + targs
+    return "cuBLAS " + qualified
 
 
 def read(path):
@@ -71,10 +90,10 @@ def main():
     if not out:
         sys.exit("ncu_summary: no ncu-gemv-<precision>-<op>-<n>.csv in " + sys.argv[1])
     out.sort(key=lambda d: (d["precision"], d["op"], d["n"], d["kernel"]))
-    print(f"{'precision':9} {'op':2} {'n':>6}  {'kernel':40} {'grid':>14} {'block':>12} {'calls':>5} "
+    print(f"{'precision':9} {'op':2} {'n':>6}  {'kernel':44} {'grid':>14} {'block':>12} {'calls':>5} "
           f"{'us':>8} {'read MB':>8} {'write MB':>8}")
     for d in out:
-        print(f"{d['precision']:9} {d['op']:2} {d['n']:>6}  {d['kernel'][:40]:40} {d['grid']:>14} {d['block']:>12} "
+        print(f"{d['precision']:9} {d['op']:2} {d['n']:>6}  {d['kernel'][:44]:44} {d['grid']:>14} {d['block']:>12} "
               f"{d['launches']:>5} {d['us']:>8.2f} {d['dram_read_MB']:>8.2f} {d['dram_write_MB']:>8.2f}")
     with open(os.path.join(sys.argv[1], "ncu-gemv-summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(out[0].keys()))

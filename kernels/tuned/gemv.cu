@@ -5,24 +5,35 @@
 ///
 /// What changes against chapter 4 (White §4.4.1, Listing 4.16; KBLAS TOMS §4.2-§6; Abdelfattah
 /// et al., Euro-Par'12 workshops, double buffering):
-/// - No shared-memory tile for A: every warp reads whole 512-byte runs of a column with 16-byte
-///   loads straight into registers, so the data is touched once (DRAM -> register).
+/// - No shared-memory tile for A: every thread reads 16 bytes of a column per load straight into
+///   registers (N: a warp covers block_x * 16 contiguous bytes of each of 32 / block_x columns;
+///   T: 512-byte runs), so the data is touched once (DRAM -> register).
 /// - Each thread keeps 2 x U (N) or 2 x C (T) independent 16-byte loads in flight: while it
 ///   multiplies one batch, the next batch is already loading (register double buffering). Little's
 ///   law: a Hopper SM needs ~32 KB in flight; 2048 threads x 2 x 16 B x U covers it.
 /// - Index arithmetic is hoisted: pointers advance by a constant stride; the loops run without
 ///   bounds checks over the full part of the matrix, and a guarded tail handles the rest.
-/// - N: thread (tx, ty) owns W = 16/size(T) consecutive rows (nb = 32·block_x/32·W rows per
-///   block) and every Q-th column of its block's slice. T: a block owns nb = C columns; thread
-///   (lane, warp) reads W rows of all C columns with one 16-byte load of x shared by the C columns.
+/// - N: thread (tx, ty) owns W = 16/size(T) consecutive rows (block_x * W rows per block) and
+///   every (Q*Y)-th column, starting at column blockIdx.y * Q + ty. T: a block owns nb = C
+///   columns; thread (lane, warp) reads W rows of all C columns with one 16-byte load of x shared by the C columns.
 ///   Columns past n read the last column instead (pointer redirecting, Nath §6.3): no
 ///   out-of-bounds access, no divergent edge code.
-/// - Y blocks per tile (grid.y) split the reduction; the last block sums the partials in order.
+/// - N blocks are tall (up to 512 threads: Q thread rows over a narrow tile of block_x * W rows)
+///   and, for square problems, do not split the reduction (Y = 1): all blocks walk the same band of
+///   neighbouring columns together, so the whole GPU reads one contiguous stretch of A at a time
+///   and no partial results, second pass or extra waves are paid for. cuBLAS's GEMV kernels have
+///   the same shape on Hopper (Nsight Compute, docs/results/h200/ncu-gemv-summary.txt).
+/// - Where a split is needed (a skinny matrix: few tiles, a long reduction), the Y blocks of a
+///   tile interleave their columns (no partition camping between them) and, on GPUs with
+///   thread-block clusters (compute capability 9.0+, Y <= 16), sum their partials through
+///   distributed shared memory (detail::cluster_finish); elsewhere through global partials and
+///   a last-block ticket (detail::split_finish). Both sum in a fixed order: deterministic.
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
 /// ceiling at n = 16384.
 /// Run: ./workbook run ch05 --op gemv
-///      (Launch: block_x, block_y = Q, nb = T's columns per block C, Y (0: derived), ept = N's
-///      unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming)
+///      (Launch: block_x (N: 4..256, T: 32), block_y = Q, nb = T's columns per block C, Y (0:
+///      derived), ept = N's unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming,
+///      cluster = the split: 0 auto, 1 global partials, 2 cluster)
 #include "gemv_common.cuh"
 
 #include <mutex>
