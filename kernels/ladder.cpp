@@ -48,21 +48,25 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
                      // Defaults read off the launch sweeps (ch05 --sweep) on an H200, 2026-11-22
-                     // (docs/results/h200/sweep-ch05_unrolled*.csv). N: tall blocks of 512 threads
-                     // whose Q thread rows walk one narrow band of neighbouring columns together,
-                     // no split (Y = 0 derives 1, see split_for in tuned/gemv.cu); the tile is the
-                     // narrowest (block_x = 8) that still gives about one tile per SM (128 on the
-                     // 132-SM H100/H200), widened while it keeps 128 tiles. A skinny matrix (fewer
-                     // than 17 tiles: m < 17 * 8 * 16 / size(T)) keeps chapter 3's shape, 32 x 8,
-                     // and splits its long reduction. T: 8 warps, 4 columns per block, no split
-                     // once there are 17 tiles.
+                     // (docs/results/h200/sweep-ch05_unrolled*.csv). N: tall blocks whose Q thread
+                     // rows walk one narrow band of neighbouring columns together, no split (Y = 0
+                     // derives 1, see split_for in tuned/gemv.cu). The tile starts at the narrowest
+                     // shape (block_x = 8: 32 floats or 16 doubles per column) and is widened while
+                     // it keeps 256 tiles (up to block_x = 32); blocks have 512 threads while there
+                     // are fewer than 256 tiles, 256 threads from then on (at n = 16384: float
+                     // 16 x 16, double 32 x 8, 2-4% faster than 512 threads in the sweeps). A
+                     // skinny matrix (fewer than 17 tiles: m < 17 * 8 * 16 / size(T)) keeps
+                     // chapter 3's shape, 32 x 8, and splits its long reduction. T: 8 warps, 4
+                     // columns per block, no split once there are 17 tiles.
                      [](const A& a) {
                          if (a.op == Op::N) {
                              const long long w = 16 / static_cast<int>(sizeof(a.alpha));  // rows per thread
-                             if ((a.m + 8 * w - 1) / (8 * w) < 17) return Launch{32, 8, 4, 8, 0, 8};
+                             auto tiles = [&](int bx) { return (a.m + bx * w - 1) / (bx * w); };
+                             if (tiles(8) < 17) return Launch{32, 8, 4, 8, 0, 8};
                              int bx = 8;
-                             while (bx < 32 && (a.m + 2 * bx * w - 1) / (2 * bx * w) >= 128) bx *= 2;
-                             return Launch{bx, 512 / bx, 4, 512 / bx, 0, 8};
+                             while (bx < 32 && tiles(2 * bx) >= 256) bx *= 2;
+                             const int q = (tiles(bx) < 256 ? 512 : 256) / bx;
+                             return Launch{bx, q, 4, q, 0, 8};
                          }
                          return Launch{32, 8, 4, 8, 0, 4};
                      },
