@@ -28,7 +28,8 @@ note() { echo "$*" | tee -a "$summary"; }
 has() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-')
 gpu=${gpu:-no-gpu}
-# The device copy of the tree has no .git: the caller passes WB_COMMIT (the build embeds it too).
+# The device copy of the tree may carry a stale .git (its HEAD is not what was copied): the
+# caller passes WB_COMMIT, which the build embeds too (cmake/version.cmake).
 export WB_COMMIT=${WB_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
 note "gpu-check: $(date -u +%Y-%m-%dT%H:%M:%SZ) commit ${WB_COMMIT} on ${gpu}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv >"$res/nvidia-smi.csv" 2>&1
