@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # One GPU round (DESIGN §8), run on the device machine from the repository root:
 #   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep profile sanitize grade wrong plots
-#                                               (default: all of them, in that order)
+#                                               (default: all but profile, in that order;
+#                                               profile runs Nsight Compute on ch05 and cuBLAS)
 # Configures for the visible GPU, builds with every core, runs every test label (gpu tests, perf
 # ratios, graded exercises from solutions/, cpu), the chapters with --csv, the launch sweep, the
 # sanitizers and the grader, and leaves logs, CSVs and plots in $OUT (default ./out):
 # results-<stages>.tgz (everything) and summary.txt. Prints a short summary last.
 # Carry .deps (scripts/fetch-deps.sh) so that Catch2 and CLI11 are found.
 # All stages together take longer than one device call may (10 minutes): run them in two or three
-# calls, e.g. "build tests chapters plots", then "build perf ladder sweep sanitize", then
-# "build grade wrong" (each call rebuilds only what changed; $OUT collects each call's tarball).
+# calls, e.g. "build tests chapters plots", then "build ladder sweep profile perf sanitize grade
+# plots", then "build wrong" (each call rebuilds only what changed; $OUT collects each call's
+# tarball).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
