@@ -5,6 +5,7 @@
 // are asserted in tests/perf/test_ch00_memory.cpp. Under the sanitizers (WB_TEST_SMALL) every
 // experiment runs at the tiny scale.
 #include "catch.hpp"
+#include "live_device.hpp"
 
 #include "ceilings.hpp"
 #include "device_profile.hpp"
@@ -19,11 +20,7 @@ namespace {
 
 using namespace wb::lab;
 
-wb::DeviceProfile live() {
-    int d = 0;
-    REQUIRE(cudaGetDevice(&d) == cudaSuccess);
-    return wb::device_profile_from_device(d);
-}
+using wb::test::live_device;
 
 /// Small buffers whose float4 count is not a multiple of any grid: main loops and tails both run.
 constexpr std::size_t kStreamBytes = (std::size_t{32} << 20) + 48;
@@ -95,7 +92,7 @@ TEST_CASE("ch00: measured ceilings are cached and consistent and every one is ch
     CHECK(a.copy_gbs == std::max(a.copy_memcpy_gbs, a.copy_kernel_gbs));
     CHECK(positive(a.read_gbs));
     CHECK(positive(a.fp32_fma_gflops));
-    const wb::DeviceProfile dev = live();
+    const wb::DeviceProfile dev = live_device();
     CHECK(a.fp32_peak_gflops == Approx(dev.sm_count * dev.fp32_lanes_per_sm * 2.0 * dev.sm_clock_mhz / 1e3));
     // Nothing beats physics by much (the clock attribute is the boost clock; allow 20%).
     CHECK(a.copy_gbs < 1.2 * a.theoretical_gbs);
@@ -104,7 +101,7 @@ TEST_CASE("ch00: measured ceilings are cached and consistent and every one is ch
 }
 
 TEST_CASE("ch00: coalescing rows are checked and follow the sector model", "[gpu][ch00]") {
-    const wb::DeviceProfile dev = live();
+    const wb::DeviceProfile dev = live_device();
     const auto rows = run_coalescing(dev, scale_for(true), 1000.0);
     REQUIRE(rows.size() >= 3);
     for (const auto& r : rows) {
@@ -126,7 +123,7 @@ TEST_CASE("ch00: coalescing rows are checked and follow the sector model", "[gpu
 }
 
 TEST_CASE("ch00: partition camping and leading-dimension kernels read every value once", "[gpu][ch00]") {
-    const wb::DeviceProfile dev = live();
+    const wb::DeviceProfile dev = live_device();
     const Scale scale = scale_for(true);
     const auto rows = run_partition_camping(dev, scale);
     REQUIRE(rows.size() % 4 == 0);
@@ -151,7 +148,7 @@ TEST_CASE("ch00: partition camping and leading-dimension kernels read every valu
 }
 
 TEST_CASE("ch00: bank-conflict kernels read what they should with the textbook ways", "[gpu][ch00]") {
-    const wb::DeviceProfile dev = live();
+    const wb::DeviceProfile dev = live_device();
     const auto rows = run_bank_conflicts(dev, scale_for(true));
     REQUIRE(!rows.empty());
     for (const auto& r : rows) {

@@ -6,6 +6,7 @@
 // 4292 / 4814 GB/s); 32-way conflicts are predicted 32x (asserted >= 4x); stride 32 is predicted
 // 8x slower per useful byte (asserted >= 4x). Each case prints what it measured.
 #include "catch.hpp"
+#include "live_device.hpp"
 
 #include "ceilings.hpp"
 #include "device_profile.hpp"
@@ -20,11 +21,7 @@ namespace {
 
 using namespace wb::lab;
 
-wb::DeviceProfile live() {
-    int d = 0;
-    REQUIRE(cudaGetDevice(&d) == cudaSuccess);
-    return wb::device_profile_from_device(d);
-}
+using wb::test::live_device;
 
 }  // namespace
 
@@ -47,7 +44,7 @@ TEST_CASE("ch00 perf: copy and read bandwidth within 50-105% of theoretical and 
 }
 
 TEST_CASE("ch00 perf: 32-way bank conflicts are at least 4x slower and padding restores conflict-free speed", "[perf][ch00]") {
-    const auto rows = run_bank_conflicts(live(), Scale::quick);
+    const auto rows = run_bank_conflicts(live_device(), Scale::quick);
     const int v = rows.back().v;  // the largest v: the longest runs
     double free_ms = 0, conflict_ms = 0, padded_ms = 0;
     for (const auto& r : rows) {
@@ -67,7 +64,7 @@ TEST_CASE("ch00 perf: 32-way bank conflicts are at least 4x slower and padding r
 
 TEST_CASE("ch00 perf: stride-32 warp reads are at least 4x slower per useful byte than stride 1", "[perf][ch00]") {
     const wb::Ceilings& c = wb::measured_ceilings();
-    const auto rows = run_coalescing(live(), Scale::quick, c.read_gbs);
+    const auto rows = run_coalescing(live_device(), Scale::quick, c.read_gbs);
     double s1 = 0, s32 = 0;
     for (const auto& r : rows) {
         CHECK(r.verified);
@@ -87,7 +84,7 @@ TEST_CASE("ch00 perf: partition-camping rows measure DRAM, never the L2 (none be
     // address returning only after ~2 GiB of other reads; rows must stay under the ceiling
     // (3% for noise; the 8-partition rows reached 91% of it in that run).
     const wb::Ceilings& c = wb::measured_ceilings();
-    const auto rows = run_partition_camping(live(), Scale::full);
+    const auto rows = run_partition_camping(live_device(), Scale::full);
     double most = 0;
     for (const auto& r : rows) {
         INFO("v " << r.v << " partitions " << r.partitions << ": " << r.gbs << " GB/s, read ceiling " << c.read_gbs);
