@@ -29,4 +29,14 @@ void only(const std::map<std::string, std::string>& f, const std::set<std::strin
 /// std::getline without a trailing '\r'.
 bool getline_clean(std::istream& is, std::string& line);
 
+/// One meaningful line of a grader file: its number (1-based, counting every line read), its
+/// text, and the text split at the first space into `kind` and `rest`.
+struct Entry {
+    int n = 0;
+    std::string line, kind, rest;
+};
+/// Reads up to the next line that is neither empty nor a '#' comment; false at the end of input.
+/// `e.n` keeps counting across calls, so error messages name the right line.
+bool next_entry(std::istream& is, Entry& e);
+
 }  // namespace wb::grade::detail

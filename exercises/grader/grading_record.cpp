@@ -101,6 +101,18 @@ bool getline_clean(std::istream& is, std::string& line) {
     return true;
 }
 
+bool next_entry(std::istream& is, Entry& e) {
+    while (getline_clean(is, e.line)) {
+        ++e.n;
+        if (e.line.empty() || e.line[0] == '#') continue;
+        const std::size_t sp = e.line.find(' ');
+        e.kind = e.line.substr(0, sp);
+        e.rest = sp == std::string::npos ? "" : e.line.substr(sp + 1);
+        return true;
+    }
+    return false;
+}
+
 }  // namespace detail
 
 void write_record_header(std::ostream& os, const Record& r) {
@@ -151,18 +163,14 @@ void write_record(std::ostream& os, const Record& r) {
 Record parse_record(std::istream& is) {
     using namespace detail;
     Record r;
-    std::string line;
-    int n = 0;
+    Entry e;
+    const int& n = e.n;
+    const std::string &line = e.line, &kind = e.kind, &rest = e.rest;
     bool header = false;
     std::set<std::string> seen_keys;
     std::set<std::string> seen_cases, seen_shapes;
-    while (getline_clean(is, line)) {
-        ++n;
-        if (line.empty() || line[0] == '#') continue;
+    while (next_entry(is, e)) {
         if (r.complete) bad("text after 'end'", n, line);
-        const std::size_t sp = line.find(' ');
-        const std::string kind = line.substr(0, sp);
-        const std::string rest = sp == std::string::npos ? "" : line.substr(sp + 1);
         if (!header) {
             if (kind != "wbgrade-record") bad("not a grading record (expected 'wbgrade-record 1')", n, line);
             if (rest != "1") bad("unsupported record version '" + rest + "'", n, line);

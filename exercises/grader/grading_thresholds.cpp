@@ -12,15 +12,10 @@
 namespace wb::grade {
 namespace {
 
-std::string header_line(std::istream& is, const char* magic, int& n) {
-    std::string line;
-    while (detail::getline_clean(is, line)) {
-        ++n;
-        if (line.empty() || line[0] == '#') continue;
-        if (line != std::string(magic) + " 1") detail::bad(std::string("expected '") + magic + " 1'", n, line);
-        return line;
-    }
-    throw FormatError(std::string("empty file (expected '") + magic + " 1')");
+/// Reads the header line "<magic> 1" into `e`; FormatError when it is missing or different.
+void header_line(std::istream& is, const char* magic, detail::Entry& e) {
+    if (!detail::next_entry(is, e)) throw FormatError(std::string("empty file (expected '") + magic + " 1')");
+    if (e.line != std::string(magic) + " 1") detail::bad(std::string("expected '") + magic + " 1'", e.n, e.line);
 }
 
 }  // namespace
@@ -34,16 +29,12 @@ Thresholds parse_thresholds(std::istream& is, const std::string& source) {
     using namespace detail;
     Thresholds t;
     t.source = source;
-    int n = 0;
-    header_line(is, "wbgrade-thresholds", n);
-    std::string line;
+    Entry e;
+    const int& n = e.n;
+    const std::string &line = e.line, &kind = e.kind, &rest = e.rest;
+    header_line(is, "wbgrade-thresholds", e);
     bool device_seen = false;
-    while (getline_clean(is, line)) {
-        ++n;
-        if (line.empty() || line[0] == '#') continue;
-        const std::size_t sp = line.find(' ');
-        const std::string kind = line.substr(0, sp);
-        const std::string rest = sp == std::string::npos ? "" : line.substr(sp + 1);
+    while (next_entry(is, e)) {
         if (kind == "device") {
             if (device_seen) bad("'device' given twice", n, line);
             device_seen = true;
@@ -88,15 +79,11 @@ void write_thresholds(std::ostream& os, const Thresholds& t, const std::string& 
 std::vector<Calibration> parse_calibration(std::istream& is, std::string* device) {
     using namespace detail;
     std::vector<Calibration> out;
-    int n = 0;
-    header_line(is, "wbgrade-calibration", n);
-    std::string line;
-    while (getline_clean(is, line)) {
-        ++n;
-        if (line.empty() || line[0] == '#') continue;
-        const std::size_t sp = line.find(' ');
-        const std::string kind = line.substr(0, sp);
-        const std::string rest = sp == std::string::npos ? "" : line.substr(sp + 1);
+    Entry e;
+    const int& n = e.n;
+    const std::string &line = e.line, &kind = e.kind, &rest = e.rest;
+    header_line(is, "wbgrade-calibration", e);
+    while (next_entry(is, e)) {
         if (kind == "device") {
             if (device) *device = rest;
         } else if (kind == "calib") {
