@@ -46,17 +46,10 @@ def short_name(name):
 
 
 def read(path):
-    rows = []
     with open(path, newline="") as f:
         lines = [l for l in f if l.startswith('"')]
-    if not lines:
-        return rows
     rdr = csv.DictReader(lines)
-    for r in rdr:
-        if r.get("ID", "").strip() in ("", "ID") or not r.get("ID", "").strip().isdigit():
-            continue  # the units row
-        rows.append(r)
-    return rows
+    return [r for r in rdr if r.get("ID", "").strip().isdigit()]  # skips the units row
 
 
 def num(r, key):
