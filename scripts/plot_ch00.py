@@ -111,6 +111,15 @@ def read_ceiling(stem, which="read"):
     return None
 
 
+def label_axes(ax, xlabel, ylabel, title, log_grid=False, legend="best"):
+    """The labels, light grid (minor lines too on log axes) and small legend every panel has."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3, which="both" if log_grid else "major")
+    ax.legend(fontsize=7, loc=legend)
+
+
 def ceiling_line(ax, value, label="read ceiling"):
     if value:
         ax.axhline(value, color="tab:red", linestyle="--", linewidth=1, label=f"{label} ({value:.0f} GB/s)")
@@ -148,11 +157,7 @@ def plot_coalescing(stem):
         ceiling_line(a, ceiling)
     log2_axis(a, xs)
     a.set_yscale("log")
-    a.set_xlabel("stride between neighbouring threads (floats)")
-    a.set_ylabel("GB/s")
-    a.set_title("(a) strided warp reads")
-    a.grid(alpha=0.3, which="both")
-    a.legend(fontsize=7)
+    label_axes(a, "stride between neighbouring threads (floats)", "GB/s", "(a) strided warp reads", log_grid=True)
 
     aligned = sorted((int(r["offset (B)"]), r) for r in rows if int(r["stride"]) == 1)
     pos = list(range(len(aligned)))
@@ -164,11 +169,8 @@ def plot_coalescing(stem):
     b.set_xticks(pos)
     b.set_xticklabels([str(o) for o, _ in aligned])
     b.set_ylim(bottom=0)
-    b.set_xlabel("start of the warp past a 256-byte boundary (bytes), stride 1")
-    b.set_ylabel("GB/s")
-    b.set_title("(b) misaligned starts")
-    b.grid(alpha=0.3)
-    b.legend(fontsize=7, loc="lower left")
+    label_axes(b, "start of the warp past a 256-byte boundary (bytes), stride 1", "GB/s", "(b) misaligned starts",
+               legend="lower left")
     suptitle(fig, "Coalescing" + ("" if have else " (predictions only: nothing measured)"), rows[0])
     return save(fig, stem + "_coalescing.png")
 
@@ -199,11 +201,8 @@ def plot_partitions(stem):
         ceiling_line(a, read_ceiling(stem))
     log2_axis(a, ps, invert=True)
     a.set_ylim(bottom=0)
-    a.set_xlabel("partitions (256-byte columns of a 2 KB row) the blocks read")
-    a.set_ylabel("GB/s")
-    a.set_title("(a) this GPU" if have else "(a) White's T10 (Table 3.1)")
-    a.grid(alpha=0.3)
-    a.legend(fontsize=7)
+    label_axes(a, "partitions (256-byte columns of a 2 KB row) the blocks read", "GB/s",
+               "(a) this GPU" if have else "(a) White's T10 (Table 3.1)")
 
     t10_done = False
     top = 1.15
@@ -225,11 +224,8 @@ def plot_partitions(stem):
     b.plot([p for p, _ in pred], [s for _, s in pred], "k:", label="model for this card")
     log2_axis(b, ps, invert=True)
     b.set_ylim(0, top)
-    b.set_xlabel("partitions the blocks read")
-    b.set_ylabel("bandwidth / bandwidth on 8 partitions")
-    b.set_title("(b) relative to 8 partitions")
-    b.grid(alpha=0.3)
-    b.legend(fontsize=7, loc="lower left")
+    label_axes(b, "partitions the blocks read", "bandwidth / bandwidth on 8 partitions", "(b) relative to 8 partitions",
+               legend="lower left")
     suptitle(fig, "Partition camping (White Listing 3.1)" + ("" if have else ": nothing measured"), rows[0])
     return save(fig, stem + "_partitions.png")
 
@@ -302,11 +298,8 @@ def plot_banks(stem):
         first = False
     log2_axis(b, banks, invert=True)
     b.set_yscale("log", base=2)
-    b.set_xlabel("distinct banks one request touches")
-    b.set_ylabel("time / conflict-free time")
-    b.set_title("(b) slowdown")
-    b.grid(alpha=0.3, which="both")
-    b.legend(fontsize=7, loc="upper left")
+    label_axes(b, "distinct banks one request touches", "time / conflict-free time", "(b) slowdown", log_grid=True,
+               legend="upper left")
     suptitle(fig, "Shared-memory bank conflicts (White Listing 3.2)" + ("" if have else ": nothing measured"),
              rows[0])
     return save(fig, stem + "_banks.png")
