@@ -18,7 +18,7 @@ struct BenchOptions {
     int max_reps = 200;          ///< cap on timed calls
     double target_rse = 0.01;    ///< stop once the relative standard error of the mean < 1%
     double max_seconds = 2.0;    ///< or once this much wall time was spent timing
-    bool flush_l2 = true;        ///< write a buffer of twice the L2 before every timed call
+    bool flush_l2 = true;        ///< write, then read, a buffer of twice the L2 before every timed call
     std::size_t working_set_bytes = 0;  ///< bytes the call touches; used for the L2-resident mark
 };
 
@@ -34,19 +34,28 @@ struct BenchStats {
 BenchStats benchmark(const std::function<void(cudaStream_t)>& fn, const BenchOptions& opt = {},
                      cudaStream_t stream = nullptr);
 
-/// Writes a device buffer of twice the L2 size so the next kernel starts with a cold L2.
+/// Evicts the L2 between timed calls: writes a device buffer of twice the L2's size (DESIGN §5),
+/// then reads it back, so the next kernel starts with none of its own data in the L2 *and* no
+/// dirty lines to write back. Environment WB_L2_FLUSH=write keeps the write alone (the lines
+/// left in the L2 are then dirty, and the timed call pays for writing them back; kept for the
+/// comparison in docs/pages/perf-notes.md).
 class L2Flusher {
 public:
-    L2Flusher();   ///< sized from the current device's L2
+    enum class Mode { write, write_read };
+    L2Flusher();   ///< sized from the current device's L2; mode from WB_L2_FLUSH
     ~L2Flusher();
     L2Flusher(const L2Flusher&) = delete;
     L2Flusher& operator=(const L2Flusher&) = delete;
     void flush(cudaStream_t stream);
     std::size_t bytes() const { return bytes_; }
+    Mode mode() const { return mode_; }
 
 private:
     void* buf_ = nullptr;
+    unsigned* sink_ = nullptr;  ///< written only if an impossible checksum comes up: keeps the reads
     std::size_t bytes_ = 0;
+    int blocks_ = 0;
+    Mode mode_ = Mode::write_read;
 };
 
 /// Statistics of a list of samples (exposed for the CPU tests).
