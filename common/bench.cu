@@ -2,10 +2,11 @@
 //
 // Method: untimed warm-up calls; then timed calls, each between its own pair of CUDA events,
 // with the L2 flushed *before* the start event (outside the timed region) so a memory-bound
-// kernel reads DRAM, not cache. The flush writes a buffer of twice the L2 and reads it back:
-// after the write alone the L2 is full of dirty lines, and the timed kernel's first misses would
-// pay for writing them back (up to one L2 of extra DRAM traffic, measured in
-// docs/pages/perf-notes.md); after the read-back the lines it evicts are clean. Calls are enqueued in batches and the stream is synchronised
+// kernel reads DRAM, not cache. The flush writes a buffer of twice the L2 (DESIGN §5), which
+// leaves the L2 full of dirty lines, as any kernel that wrote its output would: the timed
+// kernel's misses must write some of them back, and a kernel whose loads pick clean or
+// evict-first victims pays less (docs/pages/perf-notes.md). WB_L2_FLUSH=write_read adds a
+// read-back of the buffer, so the L2 is left clean: the other condition, for comparison. Calls are enqueued in batches and the stream is synchronised
 // once per batch, so the GPU never waits on the host between calls and a start event fires as
 // soon as the flush before it has finished. After each batch the relative standard error of the
 // mean decides whether more repetitions are needed (target_rse, capped by max_reps and
@@ -79,8 +80,8 @@ __global__ void read_back_kernel(const uint4* buf, std::size_t n16, unsigned* si
 
 L2Flusher::Mode mode_from_environment() {
     const char* env = std::getenv("WB_L2_FLUSH");
-    if (!env || !*env || std::strcmp(env, "write_read") == 0) return L2Flusher::Mode::write_read;
-    if (std::strcmp(env, "write") == 0) return L2Flusher::Mode::write;
+    if (!env || !*env || std::strcmp(env, "write") == 0) return L2Flusher::Mode::write;
+    if (std::strcmp(env, "write_read") == 0) return L2Flusher::Mode::write_read;
     throw std::invalid_argument(std::string("WB_L2_FLUSH (\"") + env + "\") must be \"write\" or \"write_read\"");
 }
 

@@ -18,7 +18,7 @@ struct BenchOptions {
     int max_reps = 200;          ///< cap on timed calls
     double target_rse = 0.01;    ///< stop once the relative standard error of the mean < 1%
     double max_seconds = 2.0;    ///< or once this much wall time was spent timing
-    bool flush_l2 = true;        ///< write, then read, a buffer of twice the L2 before every timed call
+    bool flush_l2 = true;        ///< write a buffer of twice the L2 before every timed call (L2Flusher)
     std::size_t working_set_bytes = 0;  ///< bytes the call touches; used for the L2-resident mark
 };
 
@@ -35,10 +35,9 @@ BenchStats benchmark(const std::function<void(cudaStream_t)>& fn, const BenchOpt
                      cudaStream_t stream = nullptr);
 
 /// Evicts the L2 between timed calls: writes a device buffer of twice the L2's size (DESIGN §5),
-/// then reads it back, so the next kernel starts with none of its own data in the L2 *and* no
-/// dirty lines to write back. Environment WB_L2_FLUSH=write keeps the write alone (the lines
-/// left in the L2 are then dirty, and the timed call pays for writing them back; kept for the
-/// comparison in docs/pages/perf-notes.md).
+/// so the next kernel starts with none of its own data in the L2, and with the L2 full of dirty
+/// lines (as after any kernel that wrote its output). Environment WB_L2_FLUSH=write_read also
+/// reads the buffer back, leaving clean lines: the comparison in docs/pages/perf-notes.md.
 class L2Flusher {
 public:
     enum class Mode { write, write_read };
@@ -55,7 +54,7 @@ private:
     unsigned* sink_ = nullptr;  ///< written only if an impossible checksum comes up: keeps the reads
     std::size_t bytes_ = 0;
     int blocks_ = 0;
-    Mode mode_ = Mode::write_read;
+    Mode mode_ = Mode::write;
 };
 
 /// Statistics of a list of samples (exposed for the CPU tests).

@@ -13,7 +13,9 @@ namespace wb {
 std::string Launch::str() const {
     std::ostringstream os;
     os << "bx=" << block_x << " by=" << block_y << " nb=" << nb << " Q=" << Q << " Y=" << Y << " ept=" << ept;
-    if (cache != 0) os << " cache=" << (cache == 1 ? "cached" : "stream");
+    static const char* const cache_names[] = {"", "cached", "stream", "evict-first", "stream256"};
+    if (cache >= 1 && cache <= 4) os << " cache=" << cache_names[cache];
+    else if (cache != 0) os << " cache=" << cache;
     if (cluster != 0) os << " split=" << (cluster == 1 ? "global" : "cluster");
     return os.str();
 }

@@ -79,7 +79,7 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                                  for (int q : {1, 2, 4, 8, 16, 32, 64, 128})
                                      for (int u : {4, 8})
                                          for (int y : {1, 0, 2, 4, 8})
-                                             for (int c : {1, 2})
+                                             for (int c : {1, 2, 3, 4})
                                                  for (int cl : {0, 1})
                                                      if (bx * q >= 64 && bx * q <= 512 && !(y == 1 && cl == 1))
                                                          v.push_back(Launch{bx, q, 4, q, y, u, c, cl});
@@ -87,7 +87,7 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                              for (int q : {1, 2, 4, 8, 16})
                                  for (int nb : {2, 4, 8})
                                      for (int y : {1, 0, 2, 4})
-                                         for (int c : {1, 2})
+                                         for (int c : {1, 2, 3, 4})
                                              for (int cl : {0, 1})
                                                  if (!(y == 1 && cl == 1)) v.push_back(Launch{32, q, nb, q, y, 4, c, cl});
                          }

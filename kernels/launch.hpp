@@ -14,7 +14,7 @@ struct Launch {
     int Q = 1;        ///< threads (or thread rows) that share one result's reduction
     int Y = 1;        ///< blocks that share one tile's reduction (KBLAS's blocks per row)
     int ept = 0;      ///< elements each thread loads per step (tuned N: the unroll U); 0: default
-    int cache = 0;    ///< loads of A: 0 auto, 1 cached, 2 streaming (evict-first); tuned only
+    int cache = 0;    ///< loads of A: 0 auto, 1 cached, 2 streaming, 3 L2 evict-first policy, 4 streaming + 256 B L2 fetches; tuned only
     int cluster = 0;  ///< split reduction: 0 auto, 1 global partials, 2 thread-block cluster; tuned only
     std::string str() const;  ///< "bx=32 by=8 nb=64 Q=8 Y=1 ept=4"
     bool operator==(const Launch& o) const {

@@ -33,9 +33,11 @@
 /// Run: ./workbook run ch05 --op gemv
 ///      (Launch: block_x (N: 4..256, T: 32), block_y = Q, nb = T's columns per block C, Y (0:
 ///      derived), ept = N's unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming,
+///      3 L2 evict-first policy, 4 streaming with 256-byte L2 fetches (LoadPolicy),
 ///      cluster = the split: 0 auto, 1 global partials, 2 cluster)
 #include "gemv_common.cuh"
 
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -62,25 +64,55 @@ __device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
     return __ldg(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
 }
 
-/// 16-byte load of A, which is read exactly once: "cache streaming" (ld.global.cs) marks the
-/// lines evict-first in L1 and L2, so the stream of A replaces its own lines instead of pushing
-/// out data that is still wanted (or dirty lines that would have to be written back first).
-/// Whether the hint pays depends on how the stream compares with the L2: the launcher decides
-/// (Launch::cache), and the sweep measures both.
-template <bool STREAM, class T>
-__device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p) {
+/// How the 16-byte loads of A, which is read exactly once, treat the caches (Launch::cache - 1).
+/// The L2 a GEMV meets is usually full of dirty lines (the previous kernel's output; in the
+/// benchmarks, the flush's buffer), and every line of A brought in evicts one: a dirty victim
+/// costs a DRAM write inside the GEMV. The hints decide which victims A's lines pick.
+enum LoadPolicy : int {
+    kCached = 0,       ///< ld.global.nc (__ldg): the read-only path, normal L2 priority
+    kStreaming = 1,    ///< ld.global.cs (__ldcs): evict-first in L1 and L2
+    kEvictFirst = 2,   ///< ld.global.nc.L1::no_allocate.L2::cache_hint, createpolicy evict_first
+    kStreaming256 = 3  ///< ld.global.cs.L2::256B: evict-first, and the L2 fetches 256-byte blocks
+};
+
+/// A 16-byte load of A with policy P (`pol` is the createpolicy descriptor kEvictFirst uses).
+template <int P, class T>
+__device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p, unsigned long long pol) {
     using V = typename detail::Vec16<T>::type;
-    if constexpr (STREAM)
-        return __ldcs(reinterpret_cast<const V*>(p));
-    else
+    if constexpr (P == kCached) {
         return __ldg(reinterpret_cast<const V*>(p));
+    } else if constexpr (P == kStreaming) {
+        return __ldcs(reinterpret_cast<const V*>(p));
+    } else {
+        uint4 r;
+        if constexpr (P == kEvictFirst)
+            asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0,%1,%2,%3}, [%4], %5;"
+                         : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                         : "l"(p), "l"(pol));
+        else
+            asm volatile("ld.global.cs.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
+                         : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                         : "l"(p));
+        V v;
+        static_assert(sizeof(V) == sizeof(uint4), "16-byte vectors");
+        memcpy(&v, &r, sizeof(v));
+        return v;
+    }
+}
+
+/// The L2 policy descriptor of kEvictFirst (all of A's lines evict-first); 0 for the others.
+template <int P>
+__device__ __forceinline__ unsigned long long load_policy() {
+    unsigned long long pol = 0;
+    if constexpr (P == kEvictFirst) asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    return pol;
 }
 
 // ---------------------------------------------------------------------------------------------
 // N: y[i] = alpha * sum_j A[i,j] x[j] + beta y[i].  Block (BX, Q); thread rows i0..i0+W-1.
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-n]
-template <class T, bool VEC, int U, bool STREAM>
+template <class T, bool VEC, int U, int POL>
 __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
@@ -97,6 +129,7 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     // chapter 4); measured on an H200, that halved the bandwidth of Y = 2 at n = 2048.
     const int S = Q * static_cast<int>(gridDim.y);
     const int ke = n;
+    const unsigned long long pol = load_policy<POL>();
     const int avail = m - i0;
     T acc[W];
 #pragma unroll
@@ -114,13 +147,13 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
             T xc[U], xn[U];
             if (full_batches > 0) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { cur[u] = lda_stream<STREAM>(a + u * step); xc[u] = __ldg(xp + u * S); }
+                for (int u = 0; u < U; ++u) { cur[u] = lda_stream<POL>(a + u * step, pol); xc[u] = __ldg(xp + u * S); }
             }
             for (int b = 0; b < full_batches; ++b) {
                 const bool more = b + 1 < full_batches;
                 if (more) {
 #pragma unroll
-                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream<STREAM>(a + (U + u) * step); xn[u] = __ldg(xp + (U + u) * S); }
+                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream<POL>(a + (U + u) * step, pol); xn[u] = __ldg(xp + (U + u) * S); }
                 }
 #pragma unroll
                 for (int u = 0; u < U; ++u)
@@ -135,7 +168,7 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
             }
             j += full_batches * U * S;
             for (; j < ke; j += S, a += step, xp += S) {
-                const V v = lda_stream<STREAM>(a);
+                const V v = lda_stream<POL>(a, pol);
                 const T xj = __ldg(xp);
 #pragma unroll
                 for (int k = 0; k < W; ++k) acc[k] += detail::vget(v, k) * xj;
@@ -180,7 +213,7 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
 // T: y[j] = alpha * sum_i A[i,j] x[i] + beta y[j].  Block (32, Q) owns C columns.
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-t]
-template <class T, bool VEC, int C, bool STREAM>
+template <class T, bool VEC, int C, int POL>
 __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
@@ -190,6 +223,7 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
     const int lane = threadIdx.x, warp = threadIdx.y, Q = blockDim.y;
     const int j0 = blockIdx.x * C;
     const int kb = blockIdx.y * k_per_block, ke = min(m, kb + k_per_block);
+    const unsigned long long pol = load_policy<POL>();
     // Pointer redirecting: columns past n re-read column n-1; their results are discarded.
     const T* col[C];
 #pragma unroll
@@ -207,14 +241,14 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
         if (full_steps > 0) {
             x_cur = ldv(x + row);
 #pragma unroll
-            for (int c = 0; c < C; ++c) a_cur[c] = lda_stream<STREAM>(col[c] + row);
+            for (int c = 0; c < C; ++c) a_cur[c] = lda_stream<POL>(col[c] + row, pol);
         }
         for (int s = 0; s < full_steps; ++s) {
             const bool more = s + 1 < full_steps;
             if (more) {
                 x_nxt = ldv(x + row + chunk);
 #pragma unroll
-                for (int c = 0; c < C; ++c) a_nxt[c] = lda_stream<STREAM>(col[c] + row + chunk);
+                for (int c = 0; c < C; ++c) a_nxt[c] = lda_stream<POL>(col[c] + row + chunk, pol);
             }
 #pragma unroll
             for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
@@ -322,7 +356,7 @@ inline int split_for(long long tiles, int max_y) {
     return static_cast<int>(std::max<long long>(1, std::min<long long>({y, kMaxCluster, max_y})));
 }
 
-template <class T, bool VEC, int U, bool STREAM>
+template <class T, bool VEC, int U, int POL>
 void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, int cluster, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
@@ -336,10 +370,10 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, int cluster, cudaSt
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles);
     const std::size_t smem = static_cast<std::size_t>(BX) * Q * W * sizeof(T);
-    launch_kernel(gemv_n_kernel<T, VEC, U, STREAM>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    launch_kernel(gemv_n_kernel<T, VEC, U, POL>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
-template <class T, bool VEC, int C, bool STREAM>
+template <class T, bool VEC, int C, int POL>
 void launch_t(const GemvArgs<T>& a, int Q, int Yreq, int cluster, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
@@ -352,34 +386,35 @@ void launch_t(const GemvArgs<T>& a, int Q, int Yreq, int cluster, cudaStream_t s
     const bool cl = use_cluster(Y, cluster, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
-    launch_kernel(gemv_t_kernel<T, VEC, C, STREAM>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
+    launch_kernel(gemv_t_kernel<T, VEC, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
                   a.A, a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
-template <class T, bool VEC, bool STREAM>
+template <class T, bool VEC, int POL>
 void dispatch(const GemvArgs<T>& a, const Launch& l, int BX, int Q, cudaStream_t s) {
     if (a.op == Op::N) {
         switch (l.ept) {
-            case 2: return launch_n<T, VEC, 2, STREAM>(a, BX, Q, l.Y, l.cluster, s);
-            case 8: return launch_n<T, VEC, 8, STREAM>(a, BX, Q, l.Y, l.cluster, s);
-            default: return launch_n<T, VEC, 4, STREAM>(a, BX, Q, l.Y, l.cluster, s);
+            case 2: return launch_n<T, VEC, 2, POL>(a, BX, Q, l.Y, l.cluster, s);
+            case 8: return launch_n<T, VEC, 8, POL>(a, BX, Q, l.Y, l.cluster, s);
+            default: return launch_n<T, VEC, 4, POL>(a, BX, Q, l.Y, l.cluster, s);
         }
     }
     switch (l.nb) {
-        case 2: return launch_t<T, VEC, 2, STREAM>(a, Q, l.Y, l.cluster, s);
-        case 8: return launch_t<T, VEC, 8, STREAM>(a, Q, l.Y, l.cluster, s);
-        default: return launch_t<T, VEC, 4, STREAM>(a, Q, l.Y, l.cluster, s);
+        case 2: return launch_t<T, VEC, 2, POL>(a, Q, l.Y, l.cluster, s);
+        case 8: return launch_t<T, VEC, 8, POL>(a, Q, l.Y, l.cluster, s);
+        default: return launch_t<T, VEC, 4, POL>(a, Q, l.Y, l.cluster, s);
     }
 }
 
-/// Launch::cache 0 (auto): stream A when it is at most 8 times the L2. Measured on an H200
-/// (2026-11-22 sweep): the hint helps while a stream of A and the lines around it compete in L2
-/// (up to n = 8192) and costs a few percent on much larger matrices.
+/// The load policy of A for Launch::cache (1..4 pick kCached..kStreaming256). 0 (auto): stream A
+/// when it is at most 8 times the L2. Measured on an H200 (2026-11-22 sweep): the hint helps while
+/// a stream of A and the lines around it compete in L2 (up to n = 8192) and costs a few percent
+/// on much larger matrices.
 template <class T>
-bool stream_a(const GemvArgs<T>& a, int cache) {
-    if (cache != 0) return cache == 2;
+int policy_of(const GemvArgs<T>& a, int cache) {
+    if (cache != 0) return cache - 1;
     const double bytes = static_cast<double>(a.m) * a.n * sizeof(T);
-    return bytes <= 8.0 * static_cast<double>(detail::l2_bytes_of_current_device());
+    return bytes <= 8.0 * static_cast<double>(detail::l2_bytes_of_current_device()) ? kStreaming : kCached;
 }
 
 }  // namespace
@@ -401,18 +436,20 @@ void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
                            "block_y", l.block_y, ">= 1 with block_x * block_y a multiple of 32 and <= 512");
     detail::require_launch(l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb, "2, 4 or 8 (T: columns per block)");
     detail::require_launch(l.ept == 2 || l.ept == 4 || l.ept == 8, fn, "ept", l.ept, "2, 4 or 8 (N: unroll U)");
-    detail::require_launch(l.cache >= 0 && l.cache <= 2, fn, "cache", l.cache,
-                           "0 (auto), 1 (cached loads of A) or 2 (streaming loads of A)");
+    detail::require_launch(l.cache >= 0 && l.cache <= 4, fn, "cache", l.cache,
+                           "0 (auto), 1 (cached loads of A), 2 (streaming), 3 (L2 evict-first policy) or 4 "
+                           "(streaming, 256-byte L2 fetches)");
     detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
     detail::require_launch(l.cluster >= 0 && l.cluster <= 2, fn, "cluster", l.cluster,
                            "0 (auto), 1 (global partials) or 2 (thread-block cluster)");
     if (!detail::gemv_begin(a, fn, s)) return;
-    if (!detail::vector_loads_ok(a))
-        dispatch<T, false, false>(a, l, l.block_x, l.block_y, s);  // scalar fallback
-    else if (stream_a(a, l.cache))
-        dispatch<T, true, true>(a, l, l.block_x, l.block_y, s);
-    else
-        dispatch<T, true, false>(a, l, l.block_x, l.block_y, s);
+    if (!detail::vector_loads_ok(a)) return dispatch<T, false, kCached>(a, l, l.block_x, l.block_y, s);  // scalar
+    switch (policy_of(a, l.cache)) {
+        case kCached: return dispatch<T, true, kCached>(a, l, l.block_x, l.block_y, s);
+        case kStreaming: return dispatch<T, true, kStreaming>(a, l, l.block_x, l.block_y, s);
+        case kEvictFirst: return dispatch<T, true, kEvictFirst>(a, l, l.block_x, l.block_y, s);
+        default: return dispatch<T, true, kStreaming256>(a, l, l.block_x, l.block_y, s);
+    }
 }
 
 template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);

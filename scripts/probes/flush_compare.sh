@@ -4,9 +4,9 @@
 # The harness flushes the L2 before every timed call by writing a buffer of twice its size
 # (DESIGN §5). That leaves the L2 full of dirty lines, and the timed kernel's first misses must
 # write them back: up to one L2 (60 MB on an H200) of DRAM writes charged to a kernel that only
-# reads. This probe times the same binaries with the write-only flush (WB_L2_FLUSH=write) and
-# with the write-then-read flush (the default since this probe; common/bench.cu), and the plain
-# read stream of scripts/probes/read_floor.cu under both.
+# reads. This probe times the same binaries with the write-only flush (WB_L2_FLUSH=write, the
+# default) and with the write-then-read flush (WB_L2_FLUSH=write_read: clean lines; common/bench.cu),
+# and the plain read stream of scripts/probes/read_floor.cu under both.
 #
 # Run on the device machine from the repository root (after scripts/fetch-deps.sh, carrying .deps):
 #   bash scripts/probes/flush_compare.sh          -> $OUT/flush-compare/*.{txt,csv}
