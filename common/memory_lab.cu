@@ -64,9 +64,11 @@ __global__ void fill_pattern_kernel(float* a, std::size_t n) {
 /// into its own float accumulator (v.x + v.y) + (v.z + v.w). __launch_bounds__(1024) caps the
 /// registers at 64 a thread so that every U fits a block of 1024 threads (U = 8 with four float4
 /// accumulators needed 80 registers and did not launch at 1024); one float per load keeps U = 8
-/// near 32 registers without spilling.
+/// near 32 registers without spilling. STREAM picks ld.global.cs (evict-first) over the read-only
+/// path: after a write flush the L2 is full of dirty lines, and which loads evict fewer of them
+/// depends on the size (scripts/probes/load_policy.cu); the read floor takes the better.
 //! [read_kernel]
-template <int U>
+template <int U, bool STREAM = false>
 __global__ void __launch_bounds__(1024) read_kernel(const float4* __restrict__ a, std::size_t n4, double* partials) {
     const std::size_t T = static_cast<std::size_t>(gridDim.x) * blockDim.x;
     std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -76,12 +78,12 @@ __global__ void __launch_bounds__(1024) read_kernel(const float4* __restrict__ a
     for (; i + (U - 1) * T < n4; i += U * T) {
         float4 v[U];
 #pragma unroll
-        for (int k = 0; k < U; ++k) v[k] = __ldg(a + i + k * T);
+        for (int k = 0; k < U; ++k) v[k] = STREAM ? __ldcs(a + i + k * T) : __ldg(a + i + k * T);
 #pragma unroll
         for (int k = 0; k < U; ++k) acc[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
     }
     for (; i < n4; i += T) {
-        const float4 v = __ldg(a + i);
+        const float4 v = STREAM ? __ldcs(a + i) : __ldg(a + i);
         acc[0] += (v.x + v.y) + (v.z + v.w);
     }
     double s = 0;
@@ -509,9 +511,14 @@ bool read_kernel_fits(int threads, int unroll) {
     return per_sm > 0;
 }
 
-CeilingRow measure_read_kernel(StreamBuffers& buf, int threads, int unroll, const BenchOptions& opt) {
+CeilingRow measure_read_kernel(StreamBuffers& buf, int threads, int unroll, const BenchOptions& opt, bool streaming,
+                               std::size_t bytes) {
     check_read_shape("measure_read_kernel", threads, unroll);
-    const std::size_t n4 = buf.bytes() / 16;
+    if (bytes == 0) bytes = buf.bytes();
+    if (bytes % 16 != 0 || bytes > buf.bytes())
+        throw std::invalid_argument("measure_read_kernel: bytes (" + std::to_string(bytes) +
+                                    ") must be a multiple of 16 and <= the buffer's " + std::to_string(buf.bytes()));
+    const std::size_t n4 = bytes / 16;
     int blocks = 0;
     DeviceBuffer<double> partials;
     std::function<void(cudaStream_t)> fn;
@@ -523,21 +530,43 @@ CeilingRow measure_read_kernel(StreamBuffers& buf, int threads, int unroll, cons
             WB_CHECK_LAUNCH();
         };
     };
-    if (unroll == 2) setup(read_kernel<2>);
-    else if (unroll == 4) setup(read_kernel<4>);
-    else setup(read_kernel<8>);
+    if (streaming) {
+        if (unroll == 2) setup(read_kernel<2, true>);
+        else if (unroll == 4) setup(read_kernel<4, true>);
+        else setup(read_kernel<8, true>);
+    } else {
+        if (unroll == 2) setup(read_kernel<2>);
+        else if (unroll == 4) setup(read_kernel<4>);
+        else setup(read_kernel<8>);
+    }
     partials.fill_bytes(0xFF);  // NaN: an unwritten partial fails the check
     const auto st = benchmark(fn, opt);
     WB_CUDA(cudaDeviceSynchronize());
     CeilingRow r;
-    r.what = "read kernel";
+    r.what = streaming ? "read kernel (streaming loads)" : "read kernel";
     r.shape = shape_string(threads, blocks, std::to_string(unroll) + " x 16 B in flight");
-    r.amount = static_cast<double>(buf.bytes());
+    r.amount = static_cast<double>(bytes);
     r.ms = st.median_ms;
     r.rate = r.amount / (r.ms * 1e6);
     r.verified = same_sum(host_sum(partials, static_cast<std::size_t>(blocks)),
-                       pattern_sum(0, static_cast<long long>(buf.floats()), 1));
+                          pattern_sum(0, static_cast<long long>(bytes / sizeof(float)), 1));
     return r;
+}
+
+CeilingRow measure_read_floor(std::size_t bytes, const BenchOptions& opt) {
+    if (bytes == 0) throw std::invalid_argument("measure_read_floor: bytes (0) must be > 0");
+    StreamBuffers buf((bytes + 15) / 16 * 16);
+    CeilingRow best;
+    for (bool streaming : {false, true})
+        for (const auto& [threads, unroll] : {std::pair<int, int>{512, 4}, {1024, 2}, {256, 8}}) {
+            if (!read_kernel_fits(threads, unroll)) continue;
+            const CeilingRow r = measure_read_kernel(buf, threads, unroll, opt, streaming, buf.bytes());
+            if (!r.verified)
+                throw std::runtime_error("measure_read_floor: the read kernel's sum is wrong (" + r.shape + ")");
+            if (best.ms == 0 || r.ms < best.ms) best = r;
+        }
+    if (best.ms == 0) throw std::runtime_error("measure_read_floor: no read kernel shape fits this device");
+    return best;
 }
 
 CeilingRow measure_fma(int chains, int iters, const BenchOptions& opt) {

@@ -102,8 +102,16 @@ CeilingRow measure_memcpy_d2d(StreamBuffers& buf, const BenchOptions& opt);
 CeilingRow measure_copy_kernel(StreamBuffers& buf, int access_bytes, const BenchOptions& opt);
 /// Read-only stream: 16-byte loads, `unroll` (2, 4 or 8) independent loads per thread and step,
 /// `threads` per block (multiple of 32, <= 1024), exactly the resident blocks; reads bytes counted.
-/// Throws std::runtime_error when the shape cannot launch (see read_kernel_fits()).
-CeilingRow measure_read_kernel(StreamBuffers& buf, int threads, int unroll, const BenchOptions& opt);
+/// Throws std::runtime_error when the shape cannot launch (see read_kernel_fits()). `streaming`:
+/// ld.global.cs loads instead of the read-only path; `bytes` (0: the whole buffer; else a multiple
+/// of 16 within it): read only the first `bytes`.
+CeilingRow measure_read_kernel(StreamBuffers& buf, int threads, int unroll, const BenchOptions& opt,
+                               bool streaming = false, std::size_t bytes = 0);
+/// The read floor of `bytes` (> 0; rounded up to 16): the fastest of a few read-kernel shapes,
+/// each with cached and with streaming loads, over a buffer of that size, timed with `opt`
+/// (flush included). No kernel that must read those bytes once can be much faster; the GEMV
+/// chapters print it beside each size ("read A only").
+CeilingRow measure_read_floor(std::size_t bytes, const BenchOptions& opt);
 /// Whether a block of `threads` threads of the read kernel with `unroll` is resident on an SM of
 /// the current device (cudaOccupancy... > 0). The kernel is compiled with __launch_bounds__(1024),
 /// so every valid shape fits on every supported GPU; measure_ceilings() still skips a shape that

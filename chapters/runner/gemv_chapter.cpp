@@ -7,6 +7,7 @@
 #include "device.hpp"
 #include "device_profile.hpp"
 #include "gemv_problem.hpp"
+#include "memory_lab.hpp"
 #include "model.hpp"
 #include "progress.hpp"
 #include "random.hpp"
@@ -143,7 +144,18 @@ void measure_precision(const ChapterOptions& o, const ChapterInfo& info, const s
                              ch >= 2 ? ratio(prev) : "-", ch >= 2 ? ratio(1) : "-", ch != 0 ? ratio(0) : "-", model_gbs,
                              errs[ch], notes[ch]});
             }
+            // The read floor: the same bytes of A read once by the chapter-0 read kernel, no
+            // arithmetic, same flush. Where cuBLAS sits on it, no GEMV can beat cuBLAS by much.
+            prog.step(prec + " " + op_char(op) + " n=" + std::to_string(n) + " read A only");
+            BenchOptions fo = bo;
+            fo.working_set_bytes = static_cast<std::size_t>(p.m) * p.n * sizeof(T);
+            const lab::CeilingRow fl = lab::measure_read_floor(fo.working_set_bytes, fo);
+            const double fl_gbs = roofline::gbs(p.useful_bytes(), fl.ms);
+            rep.add_row({prec, std::string(1, op_char(op)), std::to_string(n), "read A only", fmt(fl.ms, 4), fmt(fl_gbs),
+                         fmt_pct(fl_gbs / ceil.read_gbs), fmt_pct(fl_gbs / ceil.copy_gbs), "-", "-",
+                         fmt_ratio(got[0].ms / fl.ms), "-", "-", "floor: A read once, no arithmetic"});
             const std::string key = prec + " " + op_char(op);
+            speedups[key + " read A only vs cuBLAS"].push_back(got[0].ms / fl.ms);
             if (info.chapter >= 2 && got.count(info.chapter - 1))
                 speedups[key + " vs prev"].push_back(got[info.chapter - 1].ms / got[info.chapter].ms);
             speedups[key + " vs cuBLAS"].push_back(got[0].ms / got[info.chapter].ms);
@@ -255,7 +267,7 @@ int run_ladder_chapter(int argc, char** argv, const ChapterInfo& info) {
             return 0;
         }
         const std::size_t total = precisions(o).size() * ops(o).size() * sizes.size() *
-                                  (chapters_to_run(info.chapter, ladder).size() + 1);
+                                  (chapters_to_run(info.chapter, ladder).size() + 2);
         Progress prog(info.name, total);
         std::map<std::string, std::vector<double>> speedups;
         for (const auto& prec : precisions(o)) {
