@@ -28,6 +28,9 @@
 ///   thread-block clusters (compute capability 9.0+, Y <= 16), sum their partials through
 ///   distributed shared memory (detail::cluster_finish); elsewhere through global partials and
 ///   a last-block ticket (detail::split_finish). Both sum in a fixed order: deterministic.
+/// - Without a split, the thread that writes y loads beta * y at the start, not after the
+///   reduction: the read of a cold y then hides under A's stream instead of adding one DRAM round
+///   trip to the end of the kernel (measured in chapters/ch05_unrolled/README.md).
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
 /// ceiling at n = 16384.
 /// Run: ./workbook run ch05 --op gemv
@@ -134,6 +137,13 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     T acc[W];
 #pragma unroll
     for (int k = 0; k < W; ++k) acc[k] = 0;
+    // Without a split, the thread that writes y[i0 ..] loads beta * y now: read at the end, y (cold
+    // after any other kernel) would add one full DRAM round trip after the reduction, ~1 us, an
+    // eighth of the whole call at n = 1024. beta == 0 never reads y (BLAS).
+    const bool direct = gridDim.y == 1 && !cluster;
+    T yb[W];
+#pragma unroll
+    for (int k = 0; k < W; ++k) yb[k] = (direct && ty == 0 && beta != T(0) && k < avail) ? beta * y[i0 + k] : T(0);
 
     if (avail > 0) {
         const long long step = static_cast<long long>(S) * lda;  // one column stride per thread
@@ -204,6 +214,13 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     T v[W];
 #pragma unroll
     for (int k = 0; k < W; ++k) v[k] = red[tx * W + k];
+    if (direct) {
+        if (ty == 0)
+#pragma unroll
+            for (int k = 0; k < W; ++k)
+                if (k < avail) y[i0 + k] = alpha * v[k] + yb[k];
+        return;
+    }
     detail::split_finish<T, W>(v, ty == 0 && avail > 0, i0, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y,
                                blockIdx.x, alpha, beta, y, ws);
 }
@@ -231,6 +248,10 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
     T acc[C];
 #pragma unroll
     for (int c = 0; c < C; ++c) acc[c] = 0;
+    // Without a split, the thread that writes y[j0 + tid] loads beta * y now (see the N kernel).
+    const int tid = warp * 32 + lane;
+    const bool direct = gridDim.y == 1 && !cluster;
+    const T yb = (direct && tid < C && j0 + tid < n && beta != T(0)) ? beta * y[j0 + tid] : T(0);
 
     const int chunk = 32 * Q * W;                       // rows the block covers per step
     int row = kb + (warp * 32 + lane) * W;              // this thread's first row
@@ -280,10 +301,13 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
         if (lane == 0) red[warp][c] = v;
     }
     __syncthreads();
-    const int tid = warp * 32 + lane;
     T v[1] = {0};
     if (tid < C)
         for (int q = 0; q < Q; ++q) v[0] += red[q][tid];
+    if (direct) {
+        if (tid < C && j0 + tid < n) y[j0 + tid] = alpha * v[0] + yb;
+        return;
+    }
     if (cluster) {  // the Y blocks of this tile are one cluster: sum through shared memory
         if (tid < C) red[0][tid] = v[0];  // only this thread read column tid
         detail::cluster_finish<T>(&red[0][0], j0, C, n, alpha, beta, y);
