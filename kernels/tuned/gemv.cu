@@ -193,15 +193,24 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
             }
         }
     }
-    // Sum the Q thread rows: a tree in shared memory (log2 Q barriers, fixed order), so a tall
-    // block (Q up to 64) does not end in one thread adding Q values in a row.
-    T* mine = red + (ty * BX + tx) * W;
+    // Sum the Q thread rows. A warp holds R = 32 / BX of them (BX < 32): shuffles add those
+    // first, with no barrier; the G = Q / R warp sums then meet in a tree in shared memory
+    // (log2 G barriers). Fixed order either way: deterministic. At BX = 8, Q = 64 this is 4
+    // barriers instead of the 6 of a tree over all Q rows, at the very end of the kernel.
+    const int R = BX < 32 ? 32 / BX : 1;
 #pragma unroll
-    for (int k = 0; k < W; ++k) mine[k] = acc[k];
+    for (int k = 0; k < W; ++k)
+        for (int off = BX; off < 32; off <<= 1) acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], off);
+    const int g = ty / R, G = Q / R;
+    const bool leader = ty % R == 0;  // one thread row per warp carries the warp's sum
+    T* mine = red + (g * BX + tx) * W;
+    if (leader)
+#pragma unroll
+        for (int k = 0; k < W; ++k) mine[k] = acc[k];
     __syncthreads();
-    for (int active = Q; active > 1;) {
+    for (int active = G; active > 1;) {
         const int half = (active + 1) / 2;
-        if (ty < active - half)
+        if (leader && g < active - half)
 #pragma unroll
             for (int k = 0; k < W; ++k) mine[k] += mine[half * BX * W + k];
         active = half;
