@@ -11,21 +11,9 @@
 //
 // Build and run on a GPU machine (no CMake needed):
 //   nvcc -O3 -std=c++17 -arch=native scripts/probes/load_policy.cu -o load_policy && ./load_policy
-#include <cuda_runtime.h>
+#include "probe_timing.cuh"
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(x)                                                                          \
-    do {                                                                                  \
-        cudaError_t e_ = (x);                                                             \
-        if (e_ != cudaSuccess) {                                                          \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                 \
-        }                                                                                 \
-    } while (0)
+#include <utility>
 
 enum Policy { kDefault, kNc, kCs, kEvictFirst, kNcEvictFirst, kNoAllocEvictFirst, kPolicyEvictFirst, kNc256B, kCs256B,
               kLu, kNcEvictFirst256B, kCount };
@@ -100,50 +88,6 @@ __global__ void __launch_bounds__(512) read_kernel(const float4* __restrict__ a,
     }
 }
 
-__global__ void read_back_kernel(const uint4* buf, size_t n16, unsigned* sink) {
-    unsigned acc = 0;
-    const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-    for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n16; i += stride) {
-        const uint4 v = buf[i];
-        acc ^= v.x ^ v.y ^ v.z ^ v.w;
-    }
-    if (acc == 0x9e3779b9u) *sink = acc;
-}
-
-struct Flush {
-    void* buf = nullptr;
-    size_t bytes = 0;
-    unsigned* sink = nullptr;
-    int blocks = 0;
-    bool read_back = false;
-    void operator()() const {
-        CHECK(cudaMemsetAsync(buf, 0x5a, bytes));
-        if (read_back) read_back_kernel<<<blocks, 512>>>(static_cast<const uint4*>(buf), bytes / 16, sink);
-    }
-};
-
-template <class F>
-double median_us(F&& launch, const Flush& flush) {
-    cudaEvent_t b, e;
-    CHECK(cudaEventCreate(&b));
-    CHECK(cudaEventCreate(&e));
-    std::vector<double> t;
-    for (int r = 0; r < 24; ++r) {
-        flush();
-        CHECK(cudaEventRecord(b));
-        launch();
-        CHECK(cudaEventRecord(e));
-        CHECK(cudaEventSynchronize(e));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, b, e));
-        if (r >= 3) t.push_back(1000.0 * ms);
-    }
-    std::sort(t.begin(), t.end());
-    CHECK(cudaEventDestroy(b));
-    CHECK(cudaEventDestroy(e));
-    return t[t.size() / 2];
-}
-
 template <int P>
 void run_policy(const float4* a, float* out, int blocks, const Flush& flush, bool read_back, const int* sizes, int ns) {
     Flush f = flush;
@@ -152,7 +96,7 @@ void run_policy(const float4* a, float* out, int blocks, const Flush& flush, boo
     for (int k = 0; k < ns; ++k) {
         const size_t bytes = sizeof(double) * static_cast<size_t>(sizes[k]) * sizes[k];
         const long long n4 = static_cast<long long>(bytes / sizeof(float4));
-        const double us = median_us([&] { read_kernel<P><<<blocks, 512>>>(a, n4, out); }, f);
+        const double us = median_us([&] { read_kernel<P><<<blocks, 512>>>(a, n4, out); }, f, 21);
         std::printf(" %9.2f", us);
     }
     std::printf("\n");
@@ -173,10 +117,6 @@ int main() {
     cudaDeviceProp prop{};
     CHECK(cudaGetDeviceProperties(&prop, dev));
     Flush flush;
-    flush.bytes = 2 * static_cast<size_t>(l2);
-    flush.blocks = 4 * sms;
-    CHECK(cudaMalloc(&flush.buf, flush.bytes));
-    CHECK(cudaMalloc(&flush.sink, sizeof(unsigned)));
     const int sizes[] = {1024, 2048, 4096, 8192, 16384};
     const int ns = 5;
     const size_t max_bytes = sizeof(double) * 16384ull * 16384ull;

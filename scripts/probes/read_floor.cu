@@ -10,21 +10,7 @@
 //
 // Build and run on a GPU machine (no CMake needed):
 //   nvcc -O3 -std=c++17 -arch=native scripts/probes/read_floor.cu -o read_floor && ./read_floor
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(x)                                                                          \
-    do {                                                                                  \
-        cudaError_t e_ = (x);                                                             \
-        if (e_ != cudaSuccess) {                                                          \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                 \
-        }                                                                                 \
-    } while (0)
+#include "probe_timing.cuh"
 
 __global__ void empty_kernel() {}
 
@@ -49,44 +35,6 @@ __global__ void __launch_bounds__(512) read_kernel(const float4* __restrict__ a,
     }
 }
 
-// The read-back half of the workbook's flush (common/bench.cu): ordinary loads of every 16 bytes.
-__global__ void read_back_kernel(const uint4* buf, size_t n16, unsigned* sink) {
-    unsigned acc = 0;
-    const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-    for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n16; i += stride) {
-        const uint4 v = buf[i];
-        acc ^= v.x ^ v.y ^ v.z ^ v.w;
-    }
-    if (acc == 0x9e3779b9u) *sink = acc;
-}
-
-static bool g_read_back = false;  // flush = memset only (false) or memset + read back (true)
-static unsigned* g_sink = nullptr;
-static int g_flush_blocks = 0;
-
-template <class F>
-double median_us(F&& launch, void* flush, size_t flush_bytes) {
-    cudaEvent_t b, e;
-    CHECK(cudaEventCreate(&b));
-    CHECK(cudaEventCreate(&e));
-    std::vector<double> t;
-    for (int r = 0; r < 28; ++r) {
-        CHECK(cudaMemsetAsync(flush, 0x5a, flush_bytes));
-        if (g_read_back) read_back_kernel<<<g_flush_blocks, 512>>>(static_cast<const uint4*>(flush), flush_bytes / 16, g_sink);
-        CHECK(cudaEventRecord(b));
-        launch();
-        CHECK(cudaEventRecord(e));
-        CHECK(cudaEventSynchronize(e));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, b, e));
-        if (r >= 3) t.push_back(1000.0 * ms);
-    }
-    std::sort(t.begin(), t.end());
-    CHECK(cudaEventDestroy(b));
-    CHECK(cudaEventDestroy(e));
-    return t[t.size() / 2];
-}
-
 int main() {
     int dev = 0, sms = 0, l2 = 0;
     CHECK(cudaGetDevice(&dev));
@@ -94,9 +42,7 @@ int main() {
     CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
     cudaDeviceProp prop{};
     CHECK(cudaGetDeviceProperties(&prop, dev));
-    const size_t flush_bytes = 2 * static_cast<size_t>(l2);
-    void* flush = nullptr;
-    CHECK(cudaMalloc(&flush, flush_bytes));
+    Flush flush;
     const int sizes[] = {1024, 2048, 4096, 8192, 16384};
     const size_t max_bytes = sizeof(double) * 16384ull * 16384ull;
     float4* a = nullptr;
@@ -105,16 +51,14 @@ int main() {
     CHECK(cudaMemset(a, 0x3c, max_bytes));
     const int blocks = sms * 4;
     CHECK(cudaMalloc(&out, blocks * sizeof(float)));
-    CHECK(cudaMalloc(&g_sink, sizeof(unsigned)));
-    g_flush_blocks = 4 * sms;
     std::printf("read floor after the L2 flush on %s (%d SMs, L2 %d MB); median of 25, CUDA events\n", prop.name, sms,
                 l2 >> 20);
     std::printf("flush 'write': memset of 2 x L2 (the L2 is left full of dirty lines);\n"
                 "flush 'write+read': the same memset, then the buffer read back (clean lines)\n");
     for (bool rb : {false, true}) {
-        g_read_back = rb;
+        flush.read_back = rb;
         std::printf("flush %s: empty kernel %.2f us\n", rb ? "write+read" : "write",
-                    median_us([] { empty_kernel<<<1, 32>>>(); }, flush, flush_bytes));
+                    median_us([] { empty_kernel<<<1, 32>>>(); }, flush, 25));
     }
     std::printf("%6s %10s %14s %10s %14s %10s\n", "n", "MB", "us(write)", "GB/s", "us(write+read)", "GB/s");
     for (int n : sizes) {
@@ -122,8 +66,8 @@ int main() {
         const long long n4 = static_cast<long long>(bytes / sizeof(float4));
         double us[2];
         for (int rb = 0; rb < 2; ++rb) {
-            g_read_back = rb != 0;
-            us[rb] = median_us([&] { read_kernel<<<blocks, 512>>>(a, n4, out); }, flush, flush_bytes);
+            flush.read_back = rb != 0;
+            us[rb] = median_us([&] { read_kernel<<<blocks, 512>>>(a, n4, out); }, flush, 25);
         }
         std::printf("%6d %10.2f %14.2f %10.1f %14.2f %10.1f\n", n, bytes / 1e6, us[0], bytes / us[0] / 1e3, us[1],
                     bytes / us[1] / 1e3);
