@@ -122,7 +122,6 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     constexpr int W = VEC ? detail::Vec16<T>::width : 1;
     using V = typename detail::Vec16<T>::type;
     extern __shared__ unsigned char smem_raw[];
-    T* red = reinterpret_cast<T*>(smem_raw);  // [Q][BX][W]
     const int tx = threadIdx.x, ty = threadIdx.y, BX = blockDim.x, Q = blockDim.y;
     const int i0 = (blockIdx.x * BX + tx) * W;
     // The Y blocks of a tile interleave their columns (block b takes thread rows b*Q .. b*Q+Q-1
@@ -137,13 +136,17 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     T acc[W];
 #pragma unroll
     for (int k = 0; k < W; ++k) acc[k] = 0;
-    // Without a split, the thread that writes y[i0 ..] loads beta * y now: read at the end, y (cold
-    // after any other kernel) would add one full DRAM round trip after the reduction, ~1 us, an
-    // eighth of the whole call at n = 1024. beta == 0 never reads y (BLAS).
+    // The reduction at the end (below): P threads per output, output o of the block's O = BX * W
+    // taken by threads t = o * P .. o * P + P - 1 (in passes of BX * Q / P outputs when there are
+    // more). Without a split, the thread that writes y[row0 + o] loads beta * y now: read at the
+    // end, y (cold after any other kernel) would add one full DRAM round trip after the
+    // reduction, ~1 us, an eighth of the whole call at n = 1024. beta == 0 never reads y (BLAS).
+    const int O = BX * W, row0 = blockIdx.x * O, t = ty * BX + tx;
+    const int lp = Q >= 8 ? 3 : Q >= 4 ? 2 : Q >= 2 ? 1 : 0, P = 1 << lp;
     const bool direct = gridDim.y == 1 && !cluster;
-    T yb[W];
-#pragma unroll
-    for (int k = 0; k < W; ++k) yb[k] = (direct && ty == 0 && beta != T(0) && k < avail) ? beta * y[i0 + k] : T(0);
+    const T yb0 = (direct && t < O * P && (t & (P - 1)) == 0 && row0 + (t >> lp) < m && beta != T(0))
+                      ? beta * y[row0 + (t >> lp)]
+                      : T(0);
 
     if (avail > 0) {
         const long long step = static_cast<long long>(S) * lda;  // one column stride per thread
@@ -193,45 +196,45 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
             }
         }
     }
-    // Sum the Q thread rows. A warp holds R = 32 / BX of them (BX < 32): shuffles add those
-    // first, with no barrier; the G = Q / R warp sums then meet in a tree in shared memory
-    // (log2 G barriers). Fixed order either way: deterministic. At BX = 8, Q = 64 this is 4
-    // barriers instead of the 6 of a tree over all Q rows, at the very end of the kernel.
-    const int R = BX < 32 ? 32 / BX : 1;
+    // Sum the Q thread rows. Every thread leaves its W sums in shared memory, transposed and
+    // padded (red[o][q], rows of Q + 1: the P readers of one output hit different banks); after
+    // one barrier, P = min(8, Q) threads per output add every P-th partial and finish with
+    // log2(P) shuffles, and the first of them writes y. Fixed order: deterministic. Measured on an
+    // H200 (scripts/probes/small_gemv.cu, double, n = 1024-4096): 0.3-0.5 us faster than
+    // shuffles over the thread rows of a warp followed by a tree of log2(Q * BX / 32) barriers,
+    // a chain of dependent shared-memory rounds that the last block pays after its last load.
+    T* red = reinterpret_cast<T*>(smem_raw);  // [O][Q + 1], then the block's O sums (splits)
+    const int ld = Q + 1;
 #pragma unroll
-    for (int k = 0; k < W; ++k)
-        for (int off = BX; off < 32; off <<= 1) acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], off);
-    const int g = ty / R, G = Q / R;
-    const bool leader = ty % R == 0;  // one thread row per warp carries the warp's sum
-    T* mine = red + (g * BX + tx) * W;
-    if (leader)
-#pragma unroll
-        for (int k = 0; k < W; ++k) mine[k] = acc[k];
+    for (int k = 0; k < W; ++k) red[(tx * W + k) * ld + ty] = acc[k];
     __syncthreads();
-    for (int active = G; active > 1;) {
-        const int half = (active + 1) / 2;
-        if (leader && g < active - half)
-#pragma unroll
-            for (int k = 0; k < W; ++k) mine[k] += mine[half * BX * W + k];
-        active = half;
-        __syncthreads();
+    T* sums = red + O * ld;
+    for (int base = 0; base < O * P; base += BX * Q) {  // the same trip count in every thread
+        const int idx = base + t, o = idx >> lp, p = idx & (P - 1);
+        T v = 0;
+        if (o < O)
+            for (int q = p; q < Q; q += P) v += red[o * ld + q];
+        for (int off = P >> 1; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+        if (p == 0 && o < O) {
+            if (!direct) {
+                sums[o] = v;
+            } else if (row0 + o < m) {
+                const T yv = base == 0 ? yb0 : (beta != T(0) ? beta * y[row0 + o] : T(0));
+                y[row0 + o] = alpha * v + yv;
+            }
+        }
     }
+    if (direct) return;
     if (cluster) {  // the Y blocks of this tile are one cluster: sum through shared memory
-        detail::cluster_finish<T>(red, blockIdx.x * BX * W, BX * W, m, alpha, beta, y);
+        detail::cluster_finish<T>(sums, row0, O, m, alpha, beta, y);  // starts with a cluster barrier
         return;
     }
+    __syncthreads();
     T v[W];
 #pragma unroll
-    for (int k = 0; k < W; ++k) v[k] = red[tx * W + k];
-    if (direct) {
-        if (ty == 0)
-#pragma unroll
-            for (int k = 0; k < W; ++k)
-                if (k < avail) y[i0 + k] = alpha * v[k] + yb[k];
-        return;
-    }
-    detail::split_finish<T, W>(v, ty == 0 && avail > 0, i0, blockIdx.x * BX * W, BX * W, m, gridDim.y, blockIdx.y,
-                               blockIdx.x, alpha, beta, y, ws);
+    for (int k = 0; k < W; ++k) v[k] = sums[tx * W + k];
+    detail::split_finish<T, W>(v, ty == 0 && avail > 0, i0, row0, O, m, gridDim.y, blockIdx.y, blockIdx.x, alpha, beta,
+                               y, ws);
 }
 //! [tuned-gemv-n]
 
@@ -402,7 +405,7 @@ void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, int cluster, cudaSt
     const bool cl = use_cluster(Y, cluster, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles);
-    const std::size_t smem = static_cast<std::size_t>(BX) * Q * W * sizeof(T);
+    const std::size_t smem = static_cast<std::size_t>(BX) * W * (Q + 2) * sizeof(T);  // [O][Q + 1] + O sums
     launch_kernel(gemv_n_kernel<T, VEC, U, POL>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
