@@ -31,6 +31,8 @@
 /// - Without a split, the thread that writes y loads beta * y at the start, not after the
 ///   reduction: the read of a cold y then hides under A's stream instead of adding one DRAM round
 ///   trip to the end of the kernel (measured in chapters/ch05_unrolled/README.md).
+/// - N sums its Q thread rows flat: one barrier, then 8 threads per output (no tree of barriers
+///   after the last load; scripts/probes/small_gemv.cu measured the difference).
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
 /// ceiling at n = 16384.
 /// Run: ./workbook run ch05 --op gemv

@@ -1,20 +1,24 @@
-// small_gemv.cu — where do a double GEMV-N's last microseconds go at n = 1024-4096?
+// small_gemv.cu — where do a double GEMV-N's last microseconds go at n = 1024-8192?
 //
-// At these sizes the tuned step (chapter 5) runs ~1.2 us behind the read floor (chapter tables'
-// `read A only` row), and the floor itself moves by that much with its shape: 2 loads in flight
-// per thread on every SM (7.3 us at n = 1024) against 4 loads issued one after another (8.5 us),
-// so one DRAM round trip under load costs ~1.2 us. This probe times, after the workbook's write
-// flush, a stripped copy of the tuned N kernel (same thread layout: block BX x Q, 2 rows per
-// thread, columns interleaved over the Q*Y thread rows of a tile, U loads double-buffered) in
-// four ways to finish:
-//   direct   Y = 1, shuffles + shared-memory tree, beta*y loaded at the start (the tuned kernel)
+// Before this probe the tuned step (chapter 5) ran ~1.2 us behind the read floor (chapter tables'
+// `read A only` row) at n = 1024-2048. It times, after the workbook's write flush, a stripped
+// copy of the tuned N kernel (same thread layout: block BX x Q, 2 rows per thread, columns
+// interleaved over the Q*Y thread rows of a tile, U loads double-buffered) finishing in
+// several ways:
+//   direct   Y = 1, shuffles over a warp's thread rows + shared-memory tree, beta*y loaded at
+//            the start (the tuned kernel before c009e35)
 //   nored    no reduction at all: each thread stores its sum (what the loads alone cost)
-//   atomic   Y blocks per tile, ty == 0 adds its block's sum to y with atomics (not
-//            deterministic; only to see what spreading the tile over more SMs buys)
+//   flat     every thread row's sums to shared memory, one barrier, one thread per output sums
+//   flat8 / flat32 / shflat4   one barrier, then 8 or 32 threads per output and shuffles (flat8 is
+//            the tuned kernel since c009e35); shflat4: warp shuffles first, then 4 per output
+//   atomic / noy / vecy   (earlier rounds, not in the loop below) Y blocks per tile adding
+//            their sums to y with atomics; no y at all; y through 16-byte loads and stores
 //   cluster  Y blocks per tile form a cluster; ranks > 0 store their block sums into rank 0's
-//            shared memory, one cluster barrier, rank 0 adds them in order and writes y with
-//            the beta*y it loaded at the start (deterministic)
-// beside cuBLAS DGEMV and the read kernel of chapter 0 (A's bytes, 1024 x 2 and 512 x 4).
+//            shared memory, one cluster barrier, rank 0 adds them in order (deterministic)
+// beside cuBLAS DGEMV and a plain read of A's bytes (1024 x 2 and 512 x 4 threads x loads).
+// Results: docs/results/h200/probe-small-gemv.txt (this revision); probe-small-gemv-split.txt and
+// probe-small-gemv-load-order.txt came from earlier revisions (more shapes and Y; switches that
+// forced the load order and loaded x by shuffles). Discussed in chapters/ch05_unrolled/README.md.
 //
 // Build and run on a GPU machine:
 //   nvcc -O3 -std=c++17 -arch=native scripts/probes/small_gemv.cu -lcublas -o small_gemv && ./small_gemv
@@ -258,6 +262,9 @@ void launch_m(int mode, int U, int n, int BX, int Q, int Y, const double* A, con
         case kDirect: return launch_u<kDirect, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
         case kNoRed: return launch_u<kNoRed, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
         case kFlat: return launch_u<kFlat, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
+        case kAtomic: return launch_u<kAtomic, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
+        case kNoY: return launch_u<kNoY, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
+        case kVecY: return launch_u<kVecY, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
         case kFlat8: return launch_u<kFlat8, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
         case kFlat32: return launch_u<kFlat32, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
         case kShufFlat4: return launch_u<kShufFlat4, VAR>(U, n, BX, Q, Y, A, x, beta, y, s);
