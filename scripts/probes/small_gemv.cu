@@ -16,12 +16,14 @@
 //   cluster  Y blocks per tile form a cluster; ranks > 0 store their block sums into rank 0's
 //            shared memory, one cluster barrier, rank 0 adds them in order (deterministic)
 // beside cuBLAS DGEMV and a plain read of A's bytes (1024 x 2 and 512 x 4 threads x loads).
-// Results: docs/results/h200/probe-small-gemv.txt (this revision); probe-small-gemv-split.txt and
-// probe-small-gemv-load-order.txt came from earlier revisions (more shapes and Y; switches that
-// forced the load order and loaded x by shuffles). Discussed in chapters/ch05_unrolled/README.md.
+// Results: docs/results/h200/probe-small-gemv.txt (this revision, no argument);
+// probe-small-gemv-load-order.txt (--load-order: also VAR 1-3, the next batch's loads forced
+// ahead of the multiplications and x loaded once per warp by shuffles) and
+// probe-small-gemv-split.txt (an earlier revision: more shapes, Y up to 8, atomic splits).
+// Discussed in chapters/ch05_unrolled/README.md.
 //
 // Build and run on a GPU machine:
-//   nvcc -O3 -std=c++17 -arch=native scripts/probes/small_gemv.cu -lcublas -o small_gemv && ./small_gemv
+//   nvcc -O3 -std=c++17 -arch=native scripts/probes/small_gemv.cu -lcublas -o small_gemv && ./small_gemv [--load-order]
 #include "probe_timing.cuh"
 
 #include <cooperative_groups.h>
@@ -121,12 +123,10 @@ __global__ void __launch_bounds__(512) gemv_n(int n, const double* __restrict__ 
         acc0 += v.x * *xp;
         acc1 += v.y * *xp;
     }
-    if (MODE == kNoRed) {
+    if constexpr (MODE == kNoRed) {
         const long long t = (static_cast<long long>(blockIdx.y) * gridDim.x + blockIdx.x) * (BX * Q) + ty * BX + tx;
         scratch[t] = acc0 + acc1;
-        return;
-    }
-    if (MODE >= kFlat8) {
+    } else if constexpr (MODE >= kFlat8) {
         constexpr int P = flat_p<MODE>();
         const int O = 2 * BX, R = BX < 32 ? 32 / BX : 1;
         int rows = Q, rowid = ty;
@@ -154,9 +154,7 @@ __global__ void __launch_bounds__(512) gemv_n(int n, const double* __restrict__ 
             for (int off = P / 2; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
             if (p == 0) y[blockIdx.x * BX * 2 + o] = sum + ybp;
         }
-        return;
-    }
-    if (MODE == kFlat) {  // every thread row to shared memory, one barrier, ty == 0 sums in order
+    } else if constexpr (MODE == kFlat) {  // every thread row to shared memory, one barrier, ty == 0 sums in order
         red[(ty * BX + tx) * 2] = acc0;
         red[(ty * BX + tx) * 2 + 1] = acc1;
         __syncthreads();
@@ -166,54 +164,53 @@ __global__ void __launch_bounds__(512) gemv_n(int n, const double* __restrict__ 
             y[i0] = s0 + yb0;
             y[i0 + 1] = s1 + yb1;
         }
-        return;
-    }
-
-    for (int off = BX; off < 32; off <<= 1) {
-        acc0 += __shfl_xor_sync(0xffffffffu, acc0, off);
-        acc1 += __shfl_xor_sync(0xffffffffu, acc1, off);
-    }
-    const int g = ty / R, G = Q / R;
-    const bool leader = ty % R == 0;
-    double* mine = red + (g * BX + tx) * 2;
-    if (leader) { mine[0] = acc0; mine[1] = acc1; }
-    __syncthreads();
-    for (int active = G; active > 1;) {
-        const int half = (active + 1) / 2;
-        if (leader && g < active - half) { mine[0] += mine[half * BX * 2]; mine[1] += mine[half * BX * 2 + 1]; }
-        active = half;
-        __syncthreads();
-    }
-    if (ty != 0) {
-        if (MODE == kCluster) cg::this_cluster().sync();
-        return;
-    }
-    const double v0 = red[tx * 2], v1 = red[tx * 2 + 1];
-    if (MODE == kDirect) {
-        y[i0] = v0 + yb0;
-        y[i0 + 1] = v1 + yb1;
-    } else if (MODE == kVecY) {
-        *reinterpret_cast<double2*>(y + i0) = make_double2(v0 + yb0, v1 + yb1);
-    } else if (MODE == kNoY) {
-        scratch[blockIdx.x * BX + tx] = v0 + v1;
-    } else if (MODE == kAtomic) {
-        atomicAdd(y + i0, v0);
-        atomicAdd(y + i0 + 1, v1);
-    } else {
-        cg::cluster_group cl = cg::this_cluster();
-        const int r = static_cast<int>(cl.block_rank());
-        double* slots = red + G * BX * 2;  // rank 0's [Y][BX*2]
-        if (r > 0) {
-            double* dst = cl.map_shared_rank(slots, 0) + (r * BX + tx) * 2;
-            dst[0] = v0;
-            dst[1] = v1;
+    } else {  // shuffles over a warp's thread rows, then a tree in shared memory
+        for (int off = BX; off < 32; off <<= 1) {
+            acc0 += __shfl_xor_sync(0xffffffffu, acc0, off);
+            acc1 += __shfl_xor_sync(0xffffffffu, acc1, off);
         }
-        cl.sync();
-        if (r == 0) {
-            double s0 = v0, s1 = v1;
-            for (int q = 1; q < Y; ++q) { s0 += slots[(q * BX + tx) * 2]; s1 += slots[(q * BX + tx) * 2 + 1]; }
-            y[i0] = s0 + yb0;
-            y[i0 + 1] = s1 + yb1;
+        const int g = ty / R, G = Q / R;
+        const bool leader = ty % R == 0;
+        double* mine = red + (g * BX + tx) * 2;
+        if (leader) { mine[0] = acc0; mine[1] = acc1; }
+        __syncthreads();
+        for (int active = G; active > 1;) {
+            const int half = (active + 1) / 2;
+            if (leader && g < active - half) { mine[0] += mine[half * BX * 2]; mine[1] += mine[half * BX * 2 + 1]; }
+            active = half;
+            __syncthreads();
+        }
+        if (ty != 0) {
+            if (MODE == kCluster) cg::this_cluster().sync();
+            return;
+        }
+        const double v0 = red[tx * 2], v1 = red[tx * 2 + 1];
+        if (MODE == kDirect) {
+            y[i0] = v0 + yb0;
+            y[i0 + 1] = v1 + yb1;
+        } else if (MODE == kVecY) {
+            *reinterpret_cast<double2*>(y + i0) = make_double2(v0 + yb0, v1 + yb1);
+        } else if (MODE == kNoY) {
+            scratch[blockIdx.x * BX + tx] = v0 + v1;
+        } else if (MODE == kAtomic) {
+            atomicAdd(y + i0, v0);
+            atomicAdd(y + i0 + 1, v1);
+        } else {
+            cg::cluster_group cl = cg::this_cluster();
+            const int r = static_cast<int>(cl.block_rank());
+            double* slots = red + G * BX * 2;  // rank 0's [Y][BX*2]
+            if (r > 0) {
+                double* dst = cl.map_shared_rank(slots, 0) + (r * BX + tx) * 2;
+                dst[0] = v0;
+                dst[1] = v1;
+            }
+            cl.sync();
+            if (r == 0) {
+                double s0 = v0, s1 = v1;
+                for (int q = 1; q < Y; ++q) { s0 += slots[(q * BX + tx) * 2]; s1 += slots[(q * BX + tx) * 2 + 1]; }
+                y[i0] = s0 + yb0;
+                y[i0 + 1] = s1 + yb1;
+            }
         }
     }
 }
@@ -274,8 +271,12 @@ void launch_m(int mode, int U, int n, int BX, int Q, int Y, const double* A, con
 
 void launch_any(int var, int mode, int U, int n, int BX, int Q, int Y, const double* A, const double* x, double beta,
                 double* y, double* s) {
-    (void)var;  // round 3: the load-order variants (VAR 1-3) bought nothing; VAR 0 only
-    launch_m<0>(mode, U, n, BX, Q, Y, A, x, beta, y, s);
+    switch (var) {
+        case 0: return launch_m<0>(mode, U, n, BX, Q, Y, A, x, beta, y, s);
+        case 1: return launch_m<1>(mode, U, n, BX, Q, Y, A, x, beta, y, s);
+        case 2: return launch_m<2>(mode, U, n, BX, Q, Y, A, x, beta, y, s);
+        default: return launch_m<3>(mode, U, n, BX, Q, Y, A, x, beta, y, s);
+    }
 }
 
 template <int UR>
@@ -294,7 +295,10 @@ __global__ void __launch_bounds__(1024) read_kernel(const double2* __restrict__ 
     if (s == 1.2345) out[0] = s;
 }
 
-int main() {
+int main(int argc, char** argv) {
+    // --load-order: also the VAR 1-3 variants (forced load order, x by shuffles) of every shape.
+    const bool load_order = argc > 1 && std::strcmp(argv[1], "--load-order") == 0;
+    const std::vector<int> vars = load_order ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{0};
     int dev = 0, sms = 0;
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -353,7 +357,7 @@ int main() {
             for (const auto& sh : shapes)
                 for (int Y : {1, 2})
                     for (int U : {8})
-                        for (int var : {0})
+                        for (int var : vars)
                             for (int mode : {kDirect, kNoRed, kFlat, kFlat8, kFlat32, kShufFlat4, kCluster}) {
                                 const int BX = sh[0], Q = sh[1];
                                 if (mode >= kFlat8) {
