@@ -201,8 +201,9 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     // Sum the Q thread rows. Every thread leaves its W sums in shared memory, transposed and
     // padded (red[o][q], rows of Q + 1: the P readers of one output hit different banks); after
     // one barrier, P threads per output (8, or the largest power of two <= Q below that) add
-    // every P-th partial and finish with log2(P) shuffles, and the first of them writes y. Fixed order: deterministic. Measured on an
-    // H200 (scripts/probes/small_gemv.cu, double, n = 1024-4096): 0.3-0.5 us faster than
+    // every P-th partial and finish with log2(P) shuffles, and the first of them writes y. Fixed
+    // order: deterministic. Measured on an H200 (scripts/probes/small_gemv.cu, double,
+    // n = 1024-4096): 0.3-0.5 us faster than
     // shuffles over the thread rows of a warp followed by a tree of log2(Q * BX / 32) barriers,
     // a chain of dependent shared-memory rounds that the last block pays after its last load.
     T* red = reinterpret_cast<T*>(smem_raw);  // [O][Q + 1], then the block's O sums (splits)
