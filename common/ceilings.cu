@@ -12,7 +12,7 @@
 //    GEMV/SYMV "% of ceiling" divides by;
 //  - fp32_peak_gflops: SMs x FP32 lanes per SM (by compute capability, DeviceProfile) x 2 x clock;
 //  - fp32_fma_gflops: the best of 8 and 16 independent FMA chains per thread.
-// Every measurement checks its own result (see memory_lab.cu). The whole takes well under 3 s.
+// Every measurement checks its own result (see common/lab/). The whole takes well under 3 s.
 // Under the sanitizers (WB_TEST_SMALL set) the measurement runs at the tiny scale: the numbers
 // are then meaningless, but nothing waits minutes for them.
 #include "ceilings.hpp"

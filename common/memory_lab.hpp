@@ -3,6 +3,8 @@
 ///        behind the ceilings (copy, read, FMA), coalescing, partition camping (White §3.1),
 ///        a leading-dimension test, shared-memory bank conflicts (White §3.2) and host transfers
 ///        (White §3.4). The chapter binary prints them; the gpu/perf tests assert on them.
+///        Each experiment is its own file under common/lab/ (named in each section below);
+///        lab/lab_internal.cuh holds what they share.
 ///
 /// Every experiment has a prediction part (plain host arithmetic on a DeviceProfile, through
 /// common/model.hpp, so it runs without a GPU) and a measuring part (needs a device). Rows carry
@@ -57,7 +59,8 @@ double pattern_sum(long long start, long long count, long long stride);
 std::size_t fit_device_bytes(const char* who, std::size_t want, std::size_t at_least, int buffers);
 
 // ================================================================================================
-// Ceilings: copy, read and FMA measurements (measured_ceilings() in ceilings.cu uses these)
+// Ceilings: copy, read and FMA measurements (measured_ceilings() in ceilings.cu uses these).
+// lab/streams.cu (scales, pattern, buffers, copy and read kernels, read floor), lab/fma.cu (FMA)
 // ================================================================================================
 
 /// One line of the ceilings table.
@@ -139,6 +142,7 @@ const std::vector<CeilingRow>& measured_ceiling_rows();
 
 // ================================================================================================
 // Coalescing: a warp reads 32 floats with a stride, or contiguous floats from a misaligned start
+// lab/coalescing.cu
 // ================================================================================================
 
 struct CoalescingRow {
@@ -178,6 +182,7 @@ std::vector<CoalescingRow> run_coalescing(const DeviceProfile& dev, Scale s, dou
 
 // ================================================================================================
 // Partition camping (White §3.1, Listing 3.1, Table 3.1) and a leading-dimension test
+// lab/partitions.cu
 // ================================================================================================
 
 struct PartitionRow {
@@ -227,6 +232,7 @@ std::vector<LdaRow> run_lda(const DeviceProfile& dev, Scale s);
 
 // ================================================================================================
 // Shared-memory bank conflicts (White §3.2, Listing 3.2, Table 3.2) and the +1 padding fix
+// lab/banks.cu
 // ================================================================================================
 
 struct BankRow {
@@ -250,6 +256,7 @@ std::vector<BankRow> run_bank_conflicts(const DeviceProfile& dev, Scale s);
 
 // ================================================================================================
 // Host <-> device transfers (White §3.4, Eq. 3.14-3.15)
+// lab/transfers.cu
 // ================================================================================================
 
 struct TransferRow {
@@ -277,7 +284,7 @@ std::vector<TransferRow> run_transfers(Scale s);
 TransferModel fit_transfers(const std::vector<TransferRow>& rows, bool pinned, bool h2d);
 
 // ================================================================================================
-// White's published T10 figures (dissertation Tables 3.1, 3.2, §3.4)
+// White's published T10 figures (dissertation Tables 3.1, 3.2, §3.4); t10_transfer_model: lab/transfers.cu
 // ================================================================================================
 
 namespace white {
