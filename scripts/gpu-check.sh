@@ -128,22 +128,29 @@ if has grade && [ -f scripts/grade.sh ]; then
   for ch in ch01 ch02 ch03 ch04 ch05; do
     for mode in solutions stub; do
       flag=(); [ $mode = solutions ] && flag=(--solutions)
+      t1=$(date +%s)
       bash scripts/grade.sh "$ch" "${flag[@]}" --out "$res/grade-$ch-$mode" >"$res/grade-$ch-$mode.txt" 2>&1
-      note "grade $ch $mode: rc=$? $(grep -iE '^ *total' "$res/grade-$ch-$mode.txt" | tail -1)"
+      note "grade $ch $mode: rc=$? in $(( $(date +%s) - t1 )) s $(grep -iE '^ *total' "$res/grade-$ch-$mode.txt" | tail -1)"
     done
   done
   note "grading took $(( $(date +%s) - t0 )) s"
 fi
 
 if has wrong; then
-  # The known-wrong submissions of tests/grading/wrong/, each graded like a student's (no perf).
-  for w in missing_barrier unguarded_edge swapped_indices hardcoded_size oob_read; do
+  # Every known-wrong submission of tests/grading/wrong/*.cu, graded like a student's (no perf;
+  # the sanitizer classes included; logs in grade-wrong-<name>/).
+  t0=$(date +%s)
+  for f in tests/grading/wrong/*.cu; do
+    w=$(basename "$f" .cu)
     d=$res/grade-wrong-$w
     mkdir -p "$d"
+    t1=$(date +%s)
     "$build"/bin/wb_grading_variants run --variant "wrong_$w" --record "$d/record.txt" --no-perf >"$d/run.log" 2>&1
     "$build"/bin/wb_grade_score score --record "$d/record.txt" --out "$d" >"$res/grade-wrong-$w.txt" 2>&1
-    note "grade wrong $w: $(grep -iE '^ *total' "$res/grade-wrong-$w.txt" | tail -1)"
+    note "grade wrong $w ($(( $(date +%s) - t1 )) s): $(grep -iE '^ *total' "$res/grade-wrong-$w.txt" | tail -1 | tr -s ' ')" \
+         "[$(grep -E '^  (correctness|sanitizer): ' "$res/grade-wrong-$w.txt" | awk '{printf "%s%s=%s", (NR>1?" ":""), $2, $3}')]"
   done
+  note "grading the wrong variants took $(( $(date +%s) - t0 )) s"
 fi
 
 if has plots && [ -f scripts/plot.py ]; then

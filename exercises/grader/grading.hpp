@@ -56,6 +56,56 @@ const std::vector<PerfShape>& perf_shapes();
 /// Useful bytes of one transpose: every element read once and written once.
 double transpose_bytes(int rows, int cols);
 
+/// How the graded runs launch a submission's grid: as its launcher computes it, or capped (via
+/// the contract's grid_for(), see grid_hook.hpp) so that every block loops over several tiles.
+/// Each graded case runs once of each; the sanitizer runs use both too.
+enum class GridMode { as_written, looped };
+const char* grid_mode_name(GridMode m);  ///< "as written" | "looped"
+/// The capped grid of GridMode::looped: about a quarter of the blocks (at least 1), so each block
+/// walks about four tiles (or 4x its elements) and the tile count exceeds one pass of the grid.
+long long looped_grid(long long blocks);
+
+// ---------------------------------------------------------------------------------------------
+// Sanitizer classes (compute-sanitizer: memcheck, racecheck, synccheck, initcheck)
+// ---------------------------------------------------------------------------------------------
+
+/// The tools, in rubric order.
+const std::vector<std::string>& sanitizer_tools();
+
+/// The small shapes run under each tool (class "sanitizer"), chosen so that every code path of
+/// the solutions runs (chapter 5's vectorized interior tiles with even lda, scalar interior tiles
+/// with odd lda, edge tiles) and, under the looped grid, every block walks several tiles.
+/// Under the sanitizers A and B are allocated to their exact extent (no guard bands: an
+/// out-of-bounds access is a memcheck finding) and A's padding and all of B are left
+/// uninitialized (a read of them is an initcheck finding).
+const std::vector<GradedCase>& sanitizer_cases();
+
+/// Outcome of one tool over sanitizer_cases().
+struct SanitizerResult {
+    std::string tool;    ///< memcheck | racecheck | synccheck | initcheck
+    std::string result;  ///< pass | fail | error | notrun
+    int findings = 0;    ///< errors the tool reported (fail)
+    bool has_case = false;  ///< `c` and `grid` name where the first finding (or wrong output) was seen
+    GradedCase c;
+    std::string grid;    ///< "as_written" | "looped"
+    std::string kernel;  ///< the kernel of the first finding (no spaces; empty: unknown)
+    std::string msg;     ///< the tool's first message, or why it failed / errored / did not run
+};
+
+/// What a compute-sanitizer log says: the number of errors, its first message and the kernel.
+struct SanitizerLog {
+    int errors = 0;      ///< from "ERROR SUMMARY: N errors" / "RACECHECK SUMMARY: ... (N errors"
+    bool summary = false;   ///< a summary line was seen (the tool ran to its end)
+    std::string first;   ///< the first report's headline, e.g. "Invalid __global__ read of size 4 bytes"
+    std::string detail;  ///< the lines under it that say where (at ..., by thread ..., Address ...), joined
+    std::string kernel;  ///< e.g. wb::ex::sub_ch02_shared::(anonymous)::transpose_tiled
+};
+/// Parses compute-sanitizer's text output (`--log-file`); lines without the "========= " prefix
+/// (the program's own output) are ignored. Never throws on unexpected text.
+SanitizerLog parse_sanitizer_log(std::istream& is);
+/// "void ns::(anonymous namespace)::k<(bool)0>(float const*, int)" -> "ns::(anonymous)::k<(bool)0>".
+std::string short_kernel_name(const std::string& symbol);
+
 // ---------------------------------------------------------------------------------------------
 // The measurement record (written by the GPU runner, read by the scorer)
 // ---------------------------------------------------------------------------------------------
@@ -96,6 +146,7 @@ struct Record {
     std::vector<CaseResult> cases;
     std::vector<PerfResult> perf;
     std::vector<ExtraResult> extras;
+    std::vector<SanitizerResult> sanitizers;  ///< one per tool that was tried or skipped
     std::string abort_msg;  ///< set when the run stopped early (e.g. an illegal address)
     bool complete = false;  ///< the record ended with its "end" line
 };
@@ -112,6 +163,9 @@ struct Record {
 ///   case class=small rows=3 cols=5 lda=5 ldb=3 result=fail msg=free text to the end of the line
 ///   perf shape=8192x8192 sub_ms=0.21 ref_ms=0.20 prev_ms=0.30 copy_ms=0.13
 ///   extra name=transpose_diagonal result=pass ms=0.21 ref_ms=0.20
+///   sanitize tool=memcheck result=pass
+///   sanitize tool=racecheck result=fail findings=3 rows=130 cols=197 lda=200 ldb=136 grid=looped kernel=k msg=first
+///   sanitize tool=initcheck result=notrun msg=compute-sanitizer not found
 ///   abort msg=free text
 ///   end
 /// \endcode
@@ -120,13 +174,16 @@ void write_record_header(std::ostream& os, const Record& r);  ///< the lines bef
 void write_case(std::ostream& os, const CaseResult& c);
 void write_perf(std::ostream& os, const PerfResult& p);
 void write_extra(std::ostream& os, const ExtraResult& e);
+void write_sanitizer(std::ostream& os, const SanitizerResult& s);
 void write_abort(std::ostream& os, const std::string& msg);
 void write_end(std::ostream& os);
 void write_record(std::ostream& os, const Record& r);  ///< all of the above, in order
 
 /// Parses a record. Throws FormatError (naming the line) on anything malformed: a missing or
 /// wrong header, an unknown line or key, a number that does not parse or is negative, NaN or
-/// infinite, a case that is not one of graded_cases() or appears twice, an unknown result.
+/// infinite, a case that is not one of graded_cases() or appears twice, an unknown result, a
+/// sanitize line for an unknown tool, for a tool given twice, or naming a shape that is not one
+/// of sanitizer_cases().
 /// A record without its "end" line parses with complete = false (the run crashed).
 Record parse_record(std::istream& is);
 
@@ -187,8 +244,9 @@ Thresholds derive_thresholds(const std::vector<Calibration>& cal, const std::str
 // Scoring and outputs
 // ---------------------------------------------------------------------------------------------
 
-/// Points of the rubric.
-constexpr double kClassPoints = 15.0;        ///< per size class (4 classes: 60)
+/// Points of the rubric (100 in all).
+constexpr double kClassPoints = 10.0;        ///< per size class (4 classes: 40)
+constexpr double kSanitizerPoints = 5.0;     ///< per sanitizer class (4 tools: 20)
 constexpr double kPerformancePoints = 40.0;  ///< against the reference, only when all classes pass
 
 /// One line of the rubric (one Gradescope test, one JUnit test case).
@@ -213,8 +271,11 @@ double relative_speed(const std::vector<PerfResult>& perf);
 /// Performance points for `speed` under `t` (0..kPerformancePoints, rounded to 0.1).
 double performance_points(double speed, const Threshold& t);
 
-/// The rubric of one record: a class earns its points only when every case of it passes
-/// (missing cases count as failed); performance points only when every class passed.
+/// The rubric of one record: a size class earns its points only when every case of it passes
+/// (missing cases count as failed); a sanitizer class only when its tool ran and reported
+/// nothing and the output on the sanitized shapes was right (a tool that did not run scores 0
+/// and says so: never passed); performance points only when every size class passed and no
+/// sanitizer class failed or errored (classes not run are noted, they do not block).
 Rubric score(const Record& r, const Thresholds& t);
 
 /// The rubric when the submission did not compile (all zero, the compiler's output attached).

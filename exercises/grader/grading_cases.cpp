@@ -55,6 +55,30 @@ const std::vector<PerfShape>& perf_shapes() {
 
 double transpose_bytes(int rows, int cols) { return 2.0 * sizeof(float) * double(rows) * double(cols); }
 
+const char* grid_mode_name(GridMode m) { return m == GridMode::looped ? "looped" : "as_written"; }
+
+long long looped_grid(long long blocks) { return blocks <= 4 ? 1 : (blocks + 3) / 4; }
+
+const std::vector<std::string>& sanitizer_tools() {
+    static const std::vector<std::string> t = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    return t;
+}
+
+const std::vector<GradedCase>& sanitizer_cases() {
+    // Small, so that the slowest tool (racecheck) stays within seconds, yet each one has several
+    // tiles of 32 and of 64 (the looped grid then gives each block ~4 of them):
+    //   130x197, lda 200 (even): chapter 5's vectorized interior tiles, edge tiles on both sides,
+    //                            3 floats of padding per row (read them and initcheck reports it);
+    //   67x65, lda 67 (odd):     chapter 5's scalar interior path, a tile of 64 plus thin edges;
+    //   200x37:                  tall and narrower than one 64-tile (edge paths only), ldb > rows.
+    static const std::vector<GradedCase> c = {
+        {"sanitizer", 130, 197, 200, 136},
+        {"sanitizer", 67, 65, 67, 69},
+        {"sanitizer", 200, 37, 37, 203},
+    };
+    return c;
+}
+
 const std::vector<std::string>& track_chapters() {
     static const std::vector<std::string> c = {"ch01_global", "ch02_shared", "ch03_pattern", "ch04_access",
                                                "ch05_unrolled"};

@@ -147,6 +147,17 @@ void write_extra(std::ostream& os, const ExtraResult& e) {
     os << "\n" << std::flush;
 }
 
+void write_sanitizer(std::ostream& os, const SanitizerResult& s) {
+    os << "sanitize tool=" << s.tool << " result=" << s.result;
+    if (s.findings > 0) os << " findings=" << s.findings;
+    if (s.has_case)
+        os << " rows=" << s.c.rows << " cols=" << s.c.cols << " lda=" << s.c.lda << " ldb=" << s.c.ldb
+           << " grid=" << (s.grid.empty() ? "as_written" : s.grid);
+    if (!s.kernel.empty()) os << " kernel=" << short_kernel_name(s.kernel);
+    if (!s.msg.empty()) os << " msg=" << one_line(s.msg);
+    os << "\n" << std::flush;
+}
+
 void write_abort(std::ostream& os, const std::string& msg) { os << "abort msg=" << one_line(msg) << "\n" << std::flush; }
 
 void write_end(std::ostream& os) { os << "end\n" << std::flush; }
@@ -156,6 +167,7 @@ void write_record(std::ostream& os, const Record& r) {
     for (const auto& c : r.cases) write_case(os, c);
     for (const auto& p : r.perf) write_perf(os, p);
     for (const auto& e : r.extras) write_extra(os, e);
+    for (const auto& z : r.sanitizers) write_sanitizer(os, z);
     if (!r.abort_msg.empty()) write_abort(os, r.abort_msg);
     if (r.complete) write_end(os);
 }
@@ -168,7 +180,7 @@ Record parse_record(std::istream& is) {
     const std::string &line = e.line, &kind = e.kind, &rest = e.rest;
     bool header = false;
     std::set<std::string> seen_keys;
-    std::set<std::string> seen_cases, seen_shapes;
+    std::set<std::string> seen_cases, seen_shapes, seen_tools;
     while (next_entry(is, e)) {
         if (r.complete) bad("text after 'end'", n, line);
         if (!header) {
@@ -241,6 +253,39 @@ Record parse_record(std::istream& is) {
             if (f.count("ref_ms")) e.ref_ms = number(f.at("ref_ms"), "ref_ms", n, line);
             if (f.count("msg")) e.msg = f.at("msg");
             r.extras.push_back(e);
+        } else if (kind == "sanitize") {
+            const auto f = fields(rest, n, line);
+            only(f, {"tool", "result", "findings", "rows", "cols", "lda", "ldb", "grid", "kernel", "msg"}, n, line);
+            SanitizerResult z;
+            z.tool = need(f, "tool", n, line);
+            bool known = false;
+            for (const auto& t : sanitizer_tools()) known = known || t == z.tool;
+            if (!known) bad("unknown sanitizer tool '" + z.tool + "'", n, line);
+            if (!seen_tools.insert(z.tool).second) bad("tool " + z.tool + " given twice", n, line);
+            z.result = need(f, "result", n, line);
+            if (z.result != "pass" && z.result != "fail" && z.result != "error" && z.result != "notrun")
+                bad("result must be pass, fail, error or notrun", n, line);
+            if (f.count("findings")) z.findings = integer(f.at("findings"), "findings", n, line);
+            const int given = int(f.count("rows") + f.count("cols") + f.count("lda") + f.count("ldb"));
+            if (given != 0 && given != 4) bad("a sanitized shape needs rows, cols, lda and ldb", n, line);
+            if (given == 4) {
+                z.has_case = true;
+                z.c.size_class = "sanitizer";
+                z.c.rows = integer(f.at("rows"), "rows", n, line);
+                z.c.cols = integer(f.at("cols"), "cols", n, line);
+                z.c.lda = integer(f.at("lda"), "lda", n, line);
+                z.c.ldb = integer(f.at("ldb"), "ldb", n, line);
+                bool shape = false;
+                for (const auto& g : sanitizer_cases()) shape = shape || g == z.c;
+                if (!shape) bad("shape " + z.c.label() + " is not a sanitized shape", n, line);
+                z.grid = f.count("grid") ? f.at("grid") : "as_written";
+                if (z.grid != "as_written" && z.grid != "looped") bad("grid must be as_written or looped", n, line);
+            } else if (f.count("grid")) {
+                bad("grid without a shape", n, line);
+            }
+            if (f.count("kernel")) z.kernel = f.at("kernel");
+            if (f.count("msg")) z.msg = f.at("msg");
+            r.sanitizers.push_back(z);
         } else if (kind == "abort") {
             const auto f = fields(rest, n, line);
             only(f, {"msg"}, n, line);

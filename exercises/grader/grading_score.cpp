@@ -71,9 +71,49 @@ Rubric score(const Record& r, const Thresholds& t) {
         }
         item.score = passed == total ? kClassPoints : 0.0;
         all_correct = all_correct && passed == total;
-        item.output = std::to_string(passed) + "/" + std::to_string(total) + " cases pass (bit-exact, guard bands intact)";
+        item.output = std::to_string(passed) + "/" + std::to_string(total) +
+                      " cases pass (bit-exact, guard bands intact; grid as written and looped)";
         if (!failures.empty()) item.output += "\n" + failures.substr(0, failures.size() - 1);
         rb.items.push_back(item);
+    }
+
+    std::vector<std::string> not_run;
+    for (const auto& tool : sanitizer_tools()) {
+        RubricItem item;
+        item.name = "sanitizer: " + tool;
+        item.max_score = kSanitizerPoints;
+        const auto it = std::find_if(r.sanitizers.begin(), r.sanitizers.end(),
+                                     [&](const SanitizerResult& z) { return z.tool == tool; });
+        std::string where;
+        if (it != r.sanitizers.end() && it->has_case)
+            where = " on " + it->c.label() + " (grid " + (it->grid == "looped" ? "looped" : "as written") + ")";
+        if (it == r.sanitizers.end()) {
+            item.output = "NOT RUN: the record has no " + tool + " result" +
+                          (r.complete ? std::string() : std::string(" (the run stopped early)")) + "; not scored as passed";
+            not_run.push_back(tool);
+        } else if (it->result == "pass") {
+            item.score = kSanitizerPoints;
+            item.output = "no finding on " + std::to_string(sanitizer_cases().size()) +
+                          " small shapes (grid as written and looped), output right";
+        } else if (it->result == "notrun") {
+            item.output = "NOT RUN: " + (it->msg.empty() ? std::string("compute-sanitizer not available") : it->msg) +
+                          "; not scored as passed";
+            not_run.push_back(tool);
+        } else if (it->result == "fail" && it->findings > 0) {
+            item.output = std::to_string(it->findings) + " finding" + (it->findings == 1 ? "" : "s") + "; the first" +
+                          where + (it->kernel.empty() ? std::string() : " in kernel " + it->kernel) + ": " + it->msg;
+        } else if (it->result == "fail") {
+            item.output = "no finding, but the output was wrong" + where + ": " + it->msg;
+        } else {
+            item.output = "error" + where + ": " + it->msg;
+        }
+        all_correct = all_correct && (item.score > 0 || it == r.sanitizers.end() || it->result == "notrun");
+        rb.items.push_back(item);
+    }
+    if (!not_run.empty()) {
+        std::string list;
+        for (const auto& n : not_run) list += (list.empty() ? "" : ", ") + n;
+        rb.notes.push_back("sanitizer classes NOT RUN (scored 0, not passed): " + list);
     }
 
     const Threshold th = t.for_chapter(r.chapter);
@@ -83,7 +123,7 @@ Rubric score(const Record& r, const Thresholds& t) {
     const std::string rule = "full points at speed >= " + fixed(th.full_at, 2) + "x, none at <= " +
                              fixed(th.zero_at, 2) + "x (thresholds: " + t.source + ")";
     if (!all_correct) {
-        perf.output = "not scored: performance points need every correctness class to pass\n" + rule;
+        perf.output = "not scored: performance points need every size class and every sanitizer class that ran to pass\n" + rule;
     } else if (r.perf.empty()) {
         perf.output = "not measured: no reference solution in this build (solutions/ withheld) or run with --no-perf\n" + rule;
     } else if (r.perf.size() != perf_shapes().size()) {
@@ -142,6 +182,8 @@ Rubric score_build_failure(const std::string& chapter, const std::string& build_
     rb.items.push_back(build);
     for (const auto& cls : size_classes())
         rb.items.push_back({"correctness: " + cls, 0, kClassPoints, "not run: the submission did not compile"});
+    for (const auto& tool : sanitizer_tools())
+        rb.items.push_back({"sanitizer: " + tool, 0, kSanitizerPoints, "not run: the submission did not compile"});
     rb.items.push_back({"performance vs reference", 0, kPerformancePoints, "not run: the submission did not compile"});
     return rb;
 }

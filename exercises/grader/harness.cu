@@ -62,7 +62,17 @@ void sync_or_fatal(cudaStream_t stream, const std::string& what) {
                                "): the CUDA context is lost, no further case can run");
 }
 
+GridMode g_grid_mode = GridMode::as_written;
+
 }  // namespace
+
+unsigned graded_grid_for(long long work, long long per_block) {
+    const unsigned blocks = ex::grid_for(work, per_block);
+    return g_grid_mode == GridMode::looped ? static_cast<unsigned>(looped_grid(blocks)) : blocks;
+}
+
+GridModeScope::GridModeScope(GridMode m) : prev_(g_grid_mode) { g_grid_mode = m; }
+GridModeScope::~GridModeScope() { g_grid_mode = prev_; }
 
 std::string device_description() {
     int dev = 0;
@@ -108,6 +118,8 @@ CaseResult run_graded_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_
     args.ldb = c.ldb;
 
     for (int rep = 0; rep < repeats; ++rep) {
+        const GridMode mode = rep % 2 == 1 ? GridMode::looped : GridMode::as_written;
+        const GridModeScope grid_scope(mode);
         dB.upload(b_img);
         scrub_shared_memory(stream);
         sync_or_fatal(stream, "before the call");
@@ -161,7 +173,7 @@ CaseResult run_graded_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_
         const bool a_changed = a_after != a_img;
         if (unwritten + oob_read + wrong + guard_hits + pad_hits == 0 && !a_changed) continue;
         std::ostringstream msg;
-        msg << "run " << rep + 1 << ":";
+        msg << "run " << rep + 1 << (mode == GridMode::looped ? " (grid looped: each block walks several tiles):" : ":");
         if (wrong) msg << " " << wrong << " wrong values;";
         if (unwritten) msg << " " << unwritten << " elements never written;";
         if (oob_read) msg << " " << oob_read << " elements read outside A (out-of-bounds read);";
@@ -177,7 +189,67 @@ CaseResult run_graded_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_
     return out;
 }
 
+CaseResult run_sanitized_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_t seed, GridMode mode,
+                              bool check_output) {
+    CaseResult out;
+    out.c = c;
+    const GridModeScope grid_scope(mode);
+    const std::size_t a_elems = std::size_t(c.rows - 1) * c.lda + c.cols;
+    const std::size_t b_elems = std::size_t(c.cols - 1) * c.ldb + c.rows;
+    const std::vector<float> values = random_vector<float>(std::size_t(c.rows) * c.cols, seed);
+    // Raw allocations: nothing writes them but the copy of A's elements and the kernel.
+    struct Raw {
+        void* p = nullptr;
+        ~Raw() { if (p) cudaFree(p); }
+    } a, b;
+    WB_CUDA(cudaMalloc(&a.p, a_elems * sizeof(float)));
+    WB_CUDA(cudaMalloc(&b.p, b_elems * sizeof(float)));
+    WB_CUDA(cudaMemcpy2D(a.p, std::size_t(c.lda) * sizeof(float), values.data(), std::size_t(c.cols) * sizeof(float),
+                         std::size_t(c.cols) * sizeof(float), std::size_t(c.rows), cudaMemcpyHostToDevice));
+    ex::TransposeArgs args;
+    args.rows = c.rows;
+    args.cols = c.cols;
+    args.A = static_cast<const float*>(a.p);
+    args.lda = c.lda;
+    args.B = static_cast<float*>(b.p);
+    args.ldb = c.ldb;
+    sync_or_fatal(nullptr, "before the call");
+    try {
+        fn(args, nullptr);
+    } catch (const FatalDeviceError&) {
+        throw;
+    } catch (const std::exception& e) {
+        if (cudaDeviceSynchronize() != cudaSuccess)
+            throw FatalDeviceError(std::string("the launcher threw after a device fault: ") + e.what());
+        out.result = "error";
+        out.msg = std::string("the launcher threw: ") + e.what();
+        return out;
+    }
+    sync_or_fatal(nullptr, "the transpose kernel faulted");
+    out.result = "pass";
+    if (!check_output) return out;
+    std::vector<float> got(std::size_t(c.cols) * c.rows);
+    WB_CUDA(cudaMemcpy2D(got.data(), std::size_t(c.rows) * sizeof(float), b.p, std::size_t(c.ldb) * sizeof(float),
+                         std::size_t(c.rows) * sizeof(float), std::size_t(c.cols), cudaMemcpyDeviceToHost));
+    long long wrong = 0;
+    std::string first;
+    for (int br = 0; br < c.cols; ++br)
+        for (int bc = 0; bc < c.rows; ++bc) {
+            const std::uint32_t want = bits(values[std::size_t(bc) * c.cols + br]);
+            const std::uint32_t have = bits(got[std::size_t(br) * c.rows + bc]);
+            if (want == have) continue;
+            if (wrong++ == 0)
+                first = "B(" + std::to_string(br) + "," + std::to_string(bc) + ") = " + hex(have) + ", expected " + hex(want);
+        }
+    if (wrong) {
+        out.result = "fail";
+        out.msg = std::to_string(wrong) + " wrong or unwritten values; first: " + first;
+    }
+    return out;
+}
+
 ShapeTimes time_shape(const std::vector<ex::TransposeFn>& fns, const PerfShape& shape, int rounds) {
+    const GridModeScope grid_scope(GridMode::as_written);
     const std::size_t n = std::size_t(shape.rows) * shape.cols;
     DeviceBuffer<float> A(random_vector<float>(n, 20261122u)), B(n);
     ex::TransposeArgs args;

@@ -25,11 +25,31 @@ constexpr std::uint32_t kGuardA = 0x7FC0A0A0u;   ///< around A and in A's paddin
 constexpr std::uint32_t kGuardB = 0x7FC0B0B0u;   ///< around B and in B's padding: must stay intact
 constexpr std::uint32_t kPoisonB = 0xFFFFFFFFu;  ///< B's elements before the call: "never written"
 
+/// The grid mode graded_grid_for() (grid_hook.hpp) applies, for the lifetime of this object.
+class GridModeScope {
+public:
+    explicit GridModeScope(GridMode m);
+    ~GridModeScope();
+    GridModeScope(const GridModeScope&) = delete;
+    GridModeScope& operator=(const GridModeScope&) = delete;
+
+private:
+    GridMode prev_;
+};
+
 /// Runs `fn` on case `c` `repeats` times (fresh poison and shared-memory scrub before each) with
-/// inputs from `seed`. Checks B bit-exactly against A, B's padding and guard bands, and that A is
-/// unchanged. Exceptions from `fn` become result "error". Throws FatalDeviceError when the
-/// context is lost.
+/// inputs from `seed`; odd-numbered runs (the 2nd, 4th, ...) with GridMode::looped. Checks B
+/// bit-exactly against A, B's padding and guard bands, and that A is unchanged. Exceptions from
+/// `fn` become result "error". Throws FatalDeviceError when the context is lost.
 CaseResult run_graded_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_t seed, int repeats = 2);
+
+/// One run of `fn` for the sanitizers: A and B allocated to their exact extent (no guard
+/// bands), A's elements copied in and its padding left uninitialized, B left uninitialized, the
+/// grid in `mode`. With `check_output`, B's elements are then copied back (only the elements:
+/// under initcheck, an element the kernel never wrote is then itself a finding) and compared
+/// bit-exactly. Exceptions from `fn` become "error"; FatalDeviceError when the context is lost.
+CaseResult run_sanitized_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_t seed, GridMode mode,
+                              bool check_output);
 
 /// Median times (ms) of several launchers on one shape, measured in interleaved rounds with the
 /// L2 flushed before every call; entry k of the result belongs to fns[k] (null: skipped, 0).

@@ -1,8 +1,14 @@
 // The grader's GPU runner (wb_grade_run / wb_grading_variants); scoring is wb_grade_score (score_main.cpp).
 //   list                                   the compiled variants
 //   run --variant V [--reference R] [--previous P] --record FILE [--seed S] [--no-perf]
+//       [--no-sanitize | --sanitize memcheck,racecheck,...]
+//                                          the graded cases, the sanitizer classes (each tool runs
+//                                          this program's sanitize-child under compute-sanitizer;
+//                                          logs beside the record), the timings
 //   calibrate --calibration FILE --thresholds FILE
 //   check --variant V                      correctness only; exit 0 all pass, 1 not (CTest "exercise")
+//   sanitize-child --variant V --result FILE [--case K] [--grid as_written|looped] [--seed S]
+//       [--check-output 0|1]               (internal) the sanitized shapes, run under a tool
 // scripts/grade.sh drives it; the logic lives in grading.hpp (tested on the CPU) and harness.cu.
 // Without a reference solution in the build (solutions/ withheld) `run` records correctness only.
 #include "grading.hpp"
@@ -20,6 +26,13 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef WB_CUDA_BIN_DIR
+#define WB_CUDA_BIN_DIR "/usr/local/cuda/bin"
+#endif
 
 namespace {
 
@@ -47,7 +60,7 @@ Args parse_args(int argc, char** argv) {
         std::string k = argv[i];
         if (k.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument (" + k + ")");
         k = k.substr(2);
-        if (k == "no-perf") {
+        if (k == "no-perf" || k == "no-sanitize") {
             a.opt.insert_or_assign(k, std::string(1, '1'));
             continue;
         }
@@ -70,6 +83,234 @@ int cmd_list() {
     for (const auto& v : variants())
         std::cout << v.name << "  (" << v.chapter << (v.transpose_diagonal ? ", with transpose_diagonal" : "")
                   << ")\n";
+    return 0;
+}
+
+// ---- sanitizer classes --------------------------------------------------------------------
+
+std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string self_exe() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
+    buf[n] = 0;
+    return buf;
+}
+
+bool executable(const std::string& p) { return !p.empty() && access(p.c_str(), X_OK) == 0; }
+
+/// compute-sanitizer: $WB_COMPUTE_SANITIZER (empty: none), PATH, the CUDA toolkit of the build,
+/// /usr/local/cuda/bin. Empty when there is none.
+std::string find_sanitizer(std::string* searched) {
+    if (const char* e = std::getenv("WB_COMPUTE_SANITIZER")) {
+        *searched = "$WB_COMPUTE_SANITIZER (" + std::string(e) + ")";
+        return executable(e) ? std::string(e) : std::string();
+    }
+    *searched = "PATH, " WB_CUDA_BIN_DIR ", /usr/local/cuda/bin";
+    if (const char* path = std::getenv("PATH")) {
+        std::stringstream ss(path);
+        std::string dir;
+        while (std::getline(ss, dir, ':'))
+            if (!dir.empty() && executable(dir + "/compute-sanitizer")) return dir + "/compute-sanitizer";
+    }
+    for (const std::string& d : {std::string(WB_CUDA_BIN_DIR), std::string("/usr/local/cuda/bin")})
+        if (executable(d + "/compute-sanitizer")) return d + "/compute-sanitizer";
+    return "";
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string tail_text(const std::string& s, std::size_t n) {
+    std::string t = s.size() > n ? "..." + s.substr(s.size() - n) : s;
+    for (char& c : t)
+        if (c == '\n' || c == '\r') c = ' ';
+    return t;
+}
+
+/// One run of this program's sanitize-child under one tool.
+struct ChildRun {
+    int exit_code = -1;
+    SanitizerLog log;
+    std::string status;  ///< ok | wrong | error | fault | "" (no result written)
+    int case_index = -1;
+    std::string grid;
+    std::string msg;
+    std::string output;  ///< the child's own stdout/stderr (for errors)
+    bool findings() const { return log.errors > 0 || exit_code == 86; }
+};
+
+ChildRun run_child(const std::string& san, const std::string& tool, const std::string& variant,
+                   const std::string& dir, std::uint64_t seed, int case_index, const char* grid) {
+    std::string stem = dir + "/sanitizer-" + tool;
+    if (case_index >= 0) stem += "-case" + std::to_string(case_index + 1) + "-" + grid;
+    const std::string log = stem + ".log", res = stem + ".result", out = stem + ".out";
+    std::remove(log.c_str());
+    std::remove(res.c_str());
+    std::string cmd = "timeout 300 " + shell_quote(san) + " --tool " + tool +
+                      " --error-exitcode 86 --print-limit 10 --log-file " + shell_quote(log) + " " +
+                      shell_quote(self_exe()) + " sanitize-child --variant " + shell_quote(variant) + " --result " +
+                      shell_quote(res) + " --seed " + std::to_string(seed);
+    if (case_index >= 0) cmd += " --case " + std::to_string(case_index) + " --grid " + grid;
+    cmd += " > " + shell_quote(out) + " 2>&1";
+    ChildRun r;
+    const int rc = std::system(cmd.c_str());
+    r.exit_code = rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc));
+    {
+        std::ifstream in(log);
+        r.log = parse_sanitizer_log(in);
+    }
+    r.output = read_file(out);
+    std::ifstream in(res);
+    std::string line;
+    if (std::getline(in, line)) {
+        std::istringstream ls(line);
+        ls >> r.status;
+        if (r.status != "ok") {
+            ls >> r.case_index >> r.grid;
+            std::getline(ls, r.msg);
+            if (!r.msg.empty() && r.msg[0] == ' ') r.msg = r.msg.substr(1);
+        }
+    }
+    return r;
+}
+
+std::string first_message(const SanitizerLog& l) {
+    return l.first.empty() ? std::string("(no message)") : l.first + (l.detail.empty() ? "" : " (" + l.detail + ")");
+}
+
+/// One sanitizer class: all shapes in one process; when the tool reports something, the
+/// shapes again one by one (in the same order) to name the first one that shows it.
+SanitizerResult sanitize_with(const std::string& san, const std::string& tool, const std::string& variant,
+                              const std::string& dir, std::uint64_t seed) {
+    SanitizerResult z;
+    z.tool = tool;
+    const auto t0 = std::chrono::steady_clock::now();
+    const ChildRun all = run_child(san, tool, variant, dir, seed, -1, nullptr);
+    auto set_case = [&z](int k, const std::string& grid) {
+        if (k < 0 || k >= static_cast<int>(sanitizer_cases().size())) return;
+        z.has_case = true;
+        z.c = sanitizer_cases()[static_cast<std::size_t>(k)];
+        z.grid = grid;
+    };
+    if (all.findings()) {
+        z.result = "fail";
+        z.findings = std::max(1, all.log.errors);
+        z.msg = first_message(all.log);
+        z.kernel = all.log.kernel;
+        for (int k = 0; k < static_cast<int>(sanitizer_cases().size()) && !z.has_case; ++k)
+            for (const char* g : {"as_written", "looped"}) {
+                const ChildRun one = run_child(san, tool, variant, dir, seed, k, g);
+                if (!one.findings()) continue;
+                set_case(k, g);
+                z.msg = first_message(one.log);
+                if (!one.log.kernel.empty()) z.kernel = one.log.kernel;
+                break;
+            }
+    } else if (all.status == "wrong") {
+        z.result = "fail";
+        set_case(all.case_index, all.grid);
+        z.msg = all.msg;
+    } else if (all.status == "error" || all.status == "fault") {
+        z.result = "error";
+        set_case(all.case_index, all.grid);
+        z.msg = all.msg;
+    } else if (all.status == "ok" && all.exit_code == 0) {
+        z.result = "pass";
+    } else {
+        z.result = "error";
+        z.msg = "compute-sanitizer --tool " + tool + " exited " + std::to_string(all.exit_code) +
+                (all.exit_code == 124 ? " (timed out after 300 s)" : "") + " without a result: " +
+                tail_text(all.output.empty() ? read_file(dir + "/sanitizer-" + tool + ".log") : all.output, 300);
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "  sanitizer " << tool << ": " << z.result << (z.msg.empty() ? "" : " (" + z.msg + ")") << " in "
+              << fixed(s, 1) << " s\n";
+    return z;
+}
+
+std::vector<SanitizerResult> run_sanitizers(const Args& a, const std::string& variant, const std::string& record,
+                                            std::uint64_t seed) {
+    std::vector<SanitizerResult> out;
+    std::string skip_msg;
+    std::string wanted = a.get("sanitize", "");
+    if (a.has("no-sanitize")) skip_msg = "skipped (run with --no-sanitize)";
+    std::string searched;
+    const std::string san = skip_msg.empty() ? find_sanitizer(&searched) : std::string();
+    if (skip_msg.empty() && san.empty()) skip_msg = "compute-sanitizer not found (looked in " + searched + ")";
+    const std::size_t slash = record.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : record.substr(0, slash == 0 ? 1 : slash);
+    std::string shared_error;  // the launcher throws: the same under every tool, run it once
+    for (const auto& tool : sanitizer_tools()) {
+        SanitizerResult z;
+        z.tool = tool;
+        if (!skip_msg.empty()) {
+            z.result = "notrun";
+            z.msg = skip_msg;
+        } else if (!wanted.empty() && ("," + wanted + ",").find("," + tool + ",") == std::string::npos) {
+            z.result = "notrun";
+            z.msg = "skipped (run with --sanitize " + wanted + ")";
+        } else if (!shared_error.empty()) {
+            z.result = "error";
+            z.msg = shared_error + " (seen under an earlier tool; not run again)";
+        } else {
+            z = sanitize_with(san, tool, variant, dir, seed);
+            if (z.result == "error" && z.msg.rfind("the launcher threw", 0) == 0) shared_error = z.msg;
+        }
+        out.push_back(z);
+    }
+    return out;
+}
+
+int cmd_sanitize_child(const Args& a) {
+    const Variant v = find_variant(a.need("variant"));  // a copy: g++ 13 -Wdangling-reference
+    if (!wb::has_cuda_device()) return wb::kSkipReturnCode;
+    std::ofstream res(a.need("result"));
+    if (!res) throw std::runtime_error("sanitize-child: cannot write " + a.need("result"));
+    const std::uint64_t seed = std::strtoull(a.get("seed", "5").c_str(), nullptr, 10);
+    const bool check_output = a.get("check-output", "1") != "0";
+    std::vector<int> ks;
+    if (a.has("case")) {
+        const int k = std::atoi(a.get("case").c_str());
+        if (k < 0 || k >= static_cast<int>(sanitizer_cases().size()))
+            throw std::invalid_argument("sanitize-child: --case (" + a.get("case") + ") out of range");
+        ks.push_back(k);
+    } else {
+        for (int k = 0; k < static_cast<int>(sanitizer_cases().size()); ++k) ks.push_back(k);
+    }
+    std::vector<GridMode> modes = {GridMode::as_written, GridMode::looped};
+    if (a.has("grid")) {
+        if (a.get("grid") == "as_written") modes = {GridMode::as_written};
+        else if (a.get("grid") == "looped") modes = {GridMode::looped};
+        else throw std::invalid_argument("sanitize-child: --grid (" + a.get("grid") + ") must be as_written or looped");
+    }
+    std::string first_wrong;
+    for (const int k : ks)
+        for (const GridMode m : modes) {
+            const GradedCase& c = sanitizer_cases()[static_cast<std::size_t>(k)];
+            const std::string where = std::to_string(k) + " " + grid_mode_name(m) + " ";
+            try {
+                const CaseResult cr = run_sanitized_case(v.transpose, c, seed + std::uint64_t(k), m, check_output);
+                if (cr.result == "error") {
+                    res << "error " << where << cr.msg << "\n";
+                    return 0;
+                }
+                if (cr.result == "fail" && first_wrong.empty()) first_wrong = "wrong " + where + cr.msg;
+            } catch (const FatalDeviceError& e) {
+                res << "fault " << where << e.what() << "\n";
+                return 0;
+            }
+        }
+    res << (first_wrong.empty() ? std::string("ok") : first_wrong) << "\n";
     return 0;
 }
 
@@ -127,6 +368,10 @@ int cmd_run(const Args& a) {
                 }
             }
             diag_ok = diag.result == "pass";
+        }
+        for (const auto& z : run_sanitizers(a, sub.name, a.need("record"), seed)) {
+            write_sanitizer(rec, z);
+            r.sanitizers.push_back(z);
         }
         if (!ref && !a.has("no-perf"))
             std::cerr << "wb_grade_run: no reference solution in this build (solutions/ withheld): correctness only\n";
@@ -259,7 +504,8 @@ int main(int argc, char** argv) {
         if (a.command == "run") return cmd_run(a);
         if (a.command == "calibrate") return cmd_calibrate(a);
         if (a.command == "check") return cmd_check(a);
-        throw std::invalid_argument("unknown command (" + a.command + "): list|run|calibrate|check");
+        if (a.command == "sanitize-child") return cmd_sanitize_child(a);
+        throw std::invalid_argument("unknown command (" + a.command + "): list|run|calibrate|check|sanitize-child");
     } catch (const FormatError& e) {
         std::cerr << "wb_grade_run: malformed input: " << e.what() << "\n";
         return 2;

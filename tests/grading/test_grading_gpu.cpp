@@ -1,10 +1,12 @@
-// GPU test of the grader itself (label gpu): every stub scores zero, every solution full marks,
-// every known-wrong submission (tests/grading/wrong/) zero correctness points. Each variant is
-// graded by the runner program in its own process, as scripts/grade.sh does, because a wrong
-// kernel may fault and lose the CUDA context.
+// GPU test of the grader itself (label gpu): every stub scores zero, every solution full marks
+// (the sanitizer classes included), every known-wrong submission of tests/grading/wrong/ zero
+// points in the classes its "// grading: chapter=... zero=..." line names, and no performance
+// points. Each variant is graded by the runner program in its own process, as scripts/grade.sh
+// does, because a wrong kernel may fault and lose the CUDA context.
 #include "catch.hpp"
 
 #include "grading.hpp"
+#include "grading_test_util.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 using namespace wb::grade;
+using namespace wb::grade::test;
 
 namespace {
 
@@ -31,10 +34,16 @@ Rubric grade_variant(const std::string& variant, bool perf) {
     std::ifstream th(WB_GRADING_THRESHOLDS);
     if (th) t = parse_thresholds(th, WB_GRADING_THRESHOLDS);
     const Rubric r = score(parse_record(in), t);
-    std::remove(record.c_str());
-    std::remove((std::string(dir) + "/log.txt").c_str());
-    rmdir(dir);
+    const std::string rm = std::string("rm -rf \"") + dir + "\"";
+    if (std::system(rm.c_str()) != 0) WARN("could not remove " << dir);
     return r;
+}
+
+double item(const Rubric& r, const std::string& name) {
+    for (const auto& i : r.items)
+        if (i.name == name) return i.score;
+    FAIL("no rubric item " << name);
+    return -1;
 }
 
 double correctness(const Rubric& r) {
@@ -42,6 +51,12 @@ double correctness(const Rubric& r) {
     for (const auto& i : r.items)
         if (i.name.rfind("correctness:", 0) == 0) s += i.score;
     return s;
+}
+
+bool sanitizers_ran(const Rubric& r) {
+    for (const auto& i : r.items)
+        if (i.name.rfind("sanitizer:", 0) == 0 && i.output.rfind("NOT RUN", 0) == 0) return false;
+    return true;
 }
 
 std::string items(const Rubric& r) {
@@ -57,6 +72,10 @@ TEST_CASE("every solution scores full marks against itself", "[gpu][grading]") {
         const Rubric r = grade_variant("ref_" + ch, true);
         INFO(ch << "\n" << items(r));
         CHECK(correctness(r) == Approx(4 * kClassPoints));
+        if (!sanitizers_ran(r)) {
+            WARN("compute-sanitizer not found: the sanitizer classes were not run (scored 0), full marks not checked");
+            continue;
+        }
         CHECK(r.total() == Approx(r.max_total()));
     }
 }
@@ -69,11 +88,21 @@ TEST_CASE("every stub scores zero", "[gpu][grading]") {
     }
 }
 
-TEST_CASE("every known-wrong submission gets zero correctness points", "[gpu][grading]") {
-    for (const char* w : {"missing_barrier", "unguarded_edge", "swapped_indices", "hardcoded_size", "oob_read"}) {
-        const Rubric r = grade_variant(std::string("wrong_") + w, false);
-        INFO(w << "\n" << items(r));
-        CHECK(correctness(r) == 0);
-        CHECK(r.total() == 0);
+TEST_CASE("every known-wrong submission scores zero in the classes that catch it", "[gpu][grading]") {
+    const auto wrongs = wrong_variants(WB_GRADING_WRONG_DIR);
+    REQUIRE(wrongs.size() >= 9);
+    for (const auto& w : wrongs) {
+        const Rubric r = grade_variant("wrong_" + w.name, false);
+        INFO(w.name << " (graded as " << w.chapter << ")\n" << items(r));
+        for (const auto& z : w.zero) {
+            INFO("class " << z);
+            if (z.rfind("sanitizer:", 0) == 0 && !sanitizers_ran(r)) {
+                WARN(w.name << ": " << z << " not run (no compute-sanitizer): scored 0, not checked");
+                continue;
+            }
+            CHECK(item(r, z) == 0);
+        }
+        CHECK(item(r, "performance vs reference") == 0);
+        CHECK(r.total() < r.max_total());
     }
 }

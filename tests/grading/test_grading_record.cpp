@@ -53,6 +53,21 @@ TEST_CASE("a written record parses back to the same content", "[cpu][grading]") 
     r.cases.push_back({graded_cases()[0], "pass", ""});
     r.perf.push_back({perf_shapes()[0], 0.25, 0.125, 0.5, 0.1});
     r.extras.push_back({"transpose_diagonal", "pass", 0.13, 0.12, ""});
+    SanitizerResult z;
+    z.tool = "racecheck";
+    z.result = "fail";
+    z.findings = 2;
+    z.has_case = true;
+    z.c = sanitizer_cases()[1];
+    z.grid = "looped";
+    z.kernel = "void wb::ex::sub::(anonymous namespace)::k<(bool)0>(float const*, int)";
+    z.msg = "Error: Race reported between Write access at k+0x10 in a.cu:3\nand Read access at k+0x20";
+    r.sanitizers.push_back(z);
+    SanitizerResult none;
+    none.tool = "memcheck";
+    none.result = "notrun";
+    none.msg = "compute-sanitizer not found";
+    r.sanitizers.push_back(none);
     r.complete = true;
     std::ostringstream os;
     write_record(os, r);
@@ -70,6 +85,17 @@ TEST_CASE("a written record parses back to the same content", "[cpu][grading]") 
     CHECK(back.perf[0].prev_ms == Approx(0.5));
     REQUIRE(back.extras.size() == 1);
     CHECK(back.extras[0].ms == Approx(0.13));
+    REQUIRE(back.sanitizers.size() == 2);
+    CHECK(back.sanitizers[0].tool == "racecheck");
+    CHECK(back.sanitizers[0].result == "fail");
+    CHECK(back.sanitizers[0].findings == 2);
+    CHECK(back.sanitizers[0].has_case);
+    CHECK(back.sanitizers[0].c == sanitizer_cases()[1]);
+    CHECK(back.sanitizers[0].grid == "looped");
+    CHECK(back.sanitizers[0].kernel == "wb::ex::sub::(anonymous)::k<(bool)0>");  // shortened, no spaces
+    CHECK(back.sanitizers[0].msg == "Error: Race reported between Write access at k+0x10 in a.cu:3 and Read access at k+0x20");
+    CHECK(back.sanitizers[1].result == "notrun");
+    CHECK_FALSE(back.sanitizers[1].has_case);
     CHECK(back.complete);
 }
 
@@ -120,6 +146,15 @@ TEST_CASE("malformed records are rejected with the line named", "[cpu][grading]"
         {"short chapter name", "wbgrade-record 1\nchapter ch02\nvariant v\nreference r\n"},
         {"no variant line", "wbgrade-record 1\nchapter ch02_shared\nreference r\n"},
         {"extra without name", kHead + "extra result=pass\n"},
+        {"unknown tool", kHead + "sanitize tool=helgrind result=pass\n"},
+        {"tool twice", kHead + "sanitize tool=memcheck result=pass\nsanitize tool=memcheck result=pass\n"},
+        {"bad sanitize result", kHead + "sanitize tool=memcheck result=clean\n"},
+        {"sanitize without tool", kHead + "sanitize result=pass\n"},
+        {"partial shape", kHead + "sanitize tool=memcheck result=fail rows=130 cols=197\n"},
+        {"unsanitized shape", kHead + "sanitize tool=memcheck result=fail rows=3 cols=5 lda=5 ldb=3\n"},
+        {"bad grid", kHead + "sanitize tool=memcheck result=fail rows=67 cols=65 lda=67 ldb=69 grid=wide\n"},
+        {"grid without shape", kHead + "sanitize tool=memcheck result=fail grid=looped\n"},
+        {"findings not a number", kHead + "sanitize tool=memcheck result=fail findings=many\n"},
     };
     for (const auto& [name, text] : bad) {
         INFO("malformed record: " << name);

@@ -21,7 +21,7 @@ const Thresholds kH200 = load_thresholds("thresholds_h200.txt");
 
 TEST_CASE("a correct submission as fast as the reference gets full marks", "[cpu][grading]") {
     const Rubric r = score(load_record("record_solution_ch03.txt"), kH200);
-    CHECK(r.max_total() == Approx(4 * kClassPoints + kPerformancePoints));
+    CHECK(r.max_total() == Approx(4 * kClassPoints + 4 * kSanitizerPoints + kPerformancePoints));
     CHECK(r.total() == Approx(r.max_total()));
     CHECK(item_score(r, "performance vs reference") == Approx(kPerformancePoints));
 }
@@ -64,7 +64,7 @@ TEST_CASE("a slow submission gets performance points on the linear scale", "[cpu
     // speed = 0.14 / 0.20 = 0.70 on both shapes; ch04 thresholds: full 0.90, zero 0.70 -> 0 points
     const Rubric r = score(load_record("record_slow_ch04.txt"), kH200);
     CHECK(item_score(r, "performance vs reference") == 0);
-    CHECK(r.total() == Approx(4 * kClassPoints));
+    CHECK(r.total() == Approx(4 * kClassPoints + 4 * kSanitizerPoints));
     // with the built-in defaults (full 0.85, zero 0.50): (0.70 - 0.50) / 0.35 x 40 = 22.9
     const Rubric d = score(load_record("record_slow_ch04.txt"), Thresholds{});
     CHECK(item_score(d, "performance vs reference") == Approx(22.9));
@@ -101,6 +101,65 @@ TEST_CASE("performance points and relative speed", "[cpu][grading]") {
 TEST_CASE("a submission that does not compile scores zero with the compiler output", "[cpu][grading]") {
     const Rubric r = score_build_failure("ch02_shared", "transpose.cu(12): error: expected a \";\"");
     CHECK(r.total() == 0);
-    CHECK(r.max_total() == Approx(4 * kClassPoints + kPerformancePoints));
+    CHECK(r.max_total() == Approx(4 * kClassPoints + 4 * kSanitizerPoints + kPerformancePoints));
     CHECK(r.items[0].output.find("expected a") != std::string::npos);
+}
+
+TEST_CASE("the rubric adds up to 100", "[cpu][grading]") {
+    CHECK(4 * kClassPoints + 4 * kSanitizerPoints + kPerformancePoints == Approx(100));
+    const Rubric r = score(load_record("record_solution_ch03.txt"), kH200);
+    for (const auto& tool : sanitizer_tools()) CHECK(item_score(r, "sanitizer: " + tool) == Approx(kSanitizerPoints));
+}
+
+TEST_CASE("a race only racecheck sees costs its class and the performance points", "[cpu][grading]") {
+    const Rubric r = score(load_record("record_race_ch03.txt"), kH200);
+    for (const auto& cls : size_classes()) CHECK(item_score(r, "correctness: " + cls) == Approx(kClassPoints));
+    CHECK(item_score(r, "sanitizer: racecheck") == 0);
+    CHECK(item_score(r, "sanitizer: memcheck") == Approx(kSanitizerPoints));
+    CHECK(item_score(r, "performance vs reference") == 0);  // a fast racy kernel earns nothing
+    CHECK(r.total() == Approx(4 * kClassPoints + 3 * kSanitizerPoints));
+    for (const auto& i : r.items) {
+        if (i.name != "sanitizer: racecheck") continue;
+        // the tool's first message, the kernel and the shape
+        CHECK(i.output.find("Race reported between") != std::string::npos);
+        CHECK(i.output.find("race_kernel") != std::string::npos);
+        CHECK(i.output.find("130x197 lda=200 ldb=136") != std::string::npos);
+        CHECK(i.output.find("looped") != std::string::npos);
+    }
+}
+
+TEST_CASE("sanitizer classes that did not run score nothing and say so", "[cpu][grading]") {
+    const Rubric r = score(load_record("record_nosanitizer_ch03.txt"), kH200);
+    for (const auto& tool : sanitizer_tools()) {
+        CHECK(item_score(r, "sanitizer: " + tool) == 0);
+        for (const auto& i : r.items)
+            if (i.name == "sanitizer: " + tool) {
+                CHECK(i.output.find("NOT RUN") != std::string::npos);
+                CHECK(i.output.find("not scored as passed") != std::string::npos);
+            }
+    }
+    // the classes that ran all passed: performance is scored
+    CHECK(item_score(r, "performance vs reference") == Approx(kPerformancePoints));
+    bool noted = false;
+    for (const auto& n : r.notes) noted = noted || n.find("NOT RUN") != std::string::npos;
+    CHECK(noted);
+    // an older record without any sanitize line: not run either, never passed
+    const Rubric old = score(load_record("record_oob_ch01.txt"), kH200);
+    for (const auto& tool : sanitizer_tools()) CHECK(item_score(old, "sanitizer: " + tool) == 0);
+}
+
+TEST_CASE("a sanitizer class fails on wrong output and errors when the launcher throws", "[cpu][grading]") {
+    Record rec = load_record("record_solution_ch03.txt");
+    rec.sanitizers[2].result = "fail";  // synccheck: no finding, wrong output
+    rec.sanitizers[2].msg = "3 wrong or unwritten values; first: B(0,1) = 0x0, expected 0x3f800000";
+    rec.sanitizers[3].result = "error";
+    rec.sanitizers[3].msg = "the launcher threw: not implemented";
+    const Rubric r = score(rec, kH200);
+    CHECK(item_score(r, "sanitizer: synccheck") == 0);
+    CHECK(item_score(r, "sanitizer: initcheck") == 0);
+    CHECK(item_score(r, "performance vs reference") == 0);
+    for (const auto& i : r.items) {
+        if (i.name == "sanitizer: synccheck") CHECK(i.output.find("output was wrong") != std::string::npos);
+        if (i.name == "sanitizer: initcheck") CHECK(i.output.find("not implemented") != std::string::npos);
+    }
 }

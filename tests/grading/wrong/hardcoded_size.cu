@@ -3,6 +3,7 @@
 // ldb. It passes that case only (and 1x1), reads and writes far outside the matrices elsewhere
 // (the run may end in an illegal address; the grader records that). Expected: zero correctness
 // points in every class.
+// grading: chapter=ch01_global zero=size,memcheck
 #include "exercise_transpose.hpp"
 
 #include "check.hpp"

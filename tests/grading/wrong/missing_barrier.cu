@@ -2,6 +2,7 @@
 // filling the shared tile and reading its columns. Each warp reads elements other warps may not
 // have stored yet; the grader scrubs shared memory with NaN before each call, so the race shows
 // as NaN or stale values. Expected: zero correctness points in every class.
+// grading: chapter=ch02_shared zero=size,racecheck
 #include "exercise_transpose.hpp"
 
 #include "check.hpp"

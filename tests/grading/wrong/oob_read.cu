@@ -3,6 +3,7 @@
 // (the grader's NaN guard band, so nothing crashes) and write what they read beyond B's last
 // row; where rows > cols rows of A are never copied. Squares pass. Expected: zero correctness
 // points in every class (each has rows < cols and rows > cols cases).
+// grading: chapter=ch01_global zero=size,memcheck
 #include "exercise_transpose.hpp"
 
 #include "check.hpp"

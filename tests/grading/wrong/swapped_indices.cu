@@ -2,6 +2,7 @@
 // with the same indices it wrote (tile[ty][tx] in both phases): the tiles move to their
 // transposed places but their contents are not transposed. Only 1x1 comes out right.
 // Expected: zero correctness points in every class.
+// grading: chapter=ch02_shared zero=size
 #include "exercise_transpose.hpp"
 
 #include "check.hpp"

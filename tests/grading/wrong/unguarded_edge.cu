@@ -2,6 +2,7 @@
 // if every size were a multiple of 32. Edge tiles read past A (the grader's NaN guard bands,
 // so no crash) and write past B's rows and into its guard. Expected: zero correctness points in
 // every class (each class has sizes that are no multiple of 32).
+// grading: chapter=ch02_shared zero=size,memcheck
 #include "exercise_transpose.hpp"
 
 #include "check.hpp"
