@@ -21,8 +21,6 @@ namespace wb {
 
 namespace {
 
-/// Computations the chapters run today (DESIGN §2 names; later issues add gemm, conv2d, ...).
-const std::vector<std::string> kOps = {"gemv"};
 const std::vector<std::string> kPrecisions = {"float", "double", "both"};
 const std::vector<std::string> kTrans = {"N", "T", "both"};
 
@@ -42,20 +40,48 @@ void require_member(const char* option, const std::string& value, const std::vec
                                     ") must be one of: " + join(allowed));
 }
 
+/// --op: "all" or a comma list of op names (from `ops` when it is not empty).
+void require_ops(const std::string& value, const std::vector<std::string>& ops) {
+    auto bad = [&](const std::string& why) {
+        throw std::invalid_argument("chapter options: --op (" + value + ") must be " + why);
+    };
+    if (value == "all") return;
+    if (value.empty()) bad("\"all\" or a comma list of ops");
+    std::size_t start = 0;
+    while (start <= value.size()) {
+        const std::size_t end = std::min(value.find(',', start), value.size());
+        const std::string name = value.substr(start, end - start);
+        const bool lower = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        });
+        if (!lower) bad("\"all\" or a comma list of op names (lowercase letters, digits, _)");
+        if (!ops.empty() && !contains(ops, name)) bad("\"all\" or a comma list of: " + join(ops));
+        start = end + 1;
+    }
+}
+
 }  // namespace
 
-void add_chapter_options(CLI::App& app, ChapterOptions& opt) {
-    app.add_option("--op", opt.op, "Computation to run")
-        ->check(CLI::IsMember(kOps))
+void add_chapter_options(CLI::App& app, ChapterOptions& opt, const std::vector<std::string>& ops) {
+    app.add_option("--op", opt.op,
+                   "Computations to run: all, or a comma list" + (ops.empty() ? std::string() : " of " + join(ops)))
+        ->check([ops](const std::string& v) {
+            try {
+                require_ops(v, ops);
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        })
         ->capture_default_str();
     app.add_option("--sizes", opt.sizes,
-                   "Matrix sizes n (square m = n), e.g. --sizes 1024,4096 or --sizes 1024 4096 "
-                   "(default: the chapter's list)")
+                   "Square sizes n for every op, e.g. --sizes 1024,4096 or --sizes 1024 4096 "
+                   "(default: each op's list)")
         ->delimiter(',');
     app.add_option("--precision", opt.precision, "Element type")
         ->check(CLI::IsMember(kPrecisions))
         ->capture_default_str();
-    app.add_option("--trans", opt.trans, "op(A): N (A x), T (A^T x) or both")
+    app.add_option("--trans", opt.trans, "op(A): N, T or both (GEMV: A x or A^T x; GEMM: op(B) = N)")
         ->check(CLI::IsMember(kTrans))
         ->capture_default_str();
     app.add_option("--csv", opt.csv, "Also write the tables to this CSV file");
@@ -68,8 +94,8 @@ void add_chapter_options(CLI::App& app, ChapterOptions& opt) {
     app.add_flag("--quick", opt.quick, "Fewer repetitions and sizes (smoke runs, tests)");
 }
 
-void validate_chapter_options(const ChapterOptions& opt) {
-    require_member("--op", opt.op, kOps);
+void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::string>& ops) {
+    require_ops(opt.op, ops);
     for (std::size_t i = 0; i < opt.sizes.size(); ++i)
         if (opt.sizes[i] < 0)
             throw std::invalid_argument("chapter options: --sizes (" + std::to_string(opt.sizes[i]) +

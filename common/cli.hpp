@@ -10,10 +10,10 @@ namespace CLI { class App; }
 namespace wb {
 
 struct ChapterOptions {
-    std::string op = "gemv";              ///< which computation (gemv today; more later)
-    std::vector<int> sizes;               ///< n values (square m = n); empty = the chapter's defaults
+    std::string op = "all";               ///< the computations: "all" or a comma list ("gemv,gemm")
+    std::vector<int> sizes;               ///< square sizes n (every op); empty = each op's defaults
     std::string precision = "both";       ///< float | double | both
-    std::string trans = "both";           ///< N | T | both
+    std::string trans = "both";           ///< op(A): N | T | both (GEMM: op(B) = N)
     std::string csv;                      ///< write the table(s) to this CSV file
     int device = 0;                       ///< CUDA device ordinal
     std::string device_preset;            ///< t10 | h100-sxm | h200: predictions only, no measuring
@@ -21,10 +21,13 @@ struct ChapterOptions {
 };
 
 /// Adds the common options to `app` and binds them to `opt` (chapters may add their own first).
-void add_chapter_options(CLI::App& app, ChapterOptions& opt);
+/// `ops`: the names --op accepts (the chapter runner passes the registered ops); empty: any
+/// lowercase name.
+void add_chapter_options(CLI::App& app, ChapterOptions& opt, const std::vector<std::string>& ops = {});
 
 /// Checks the values after parsing; throws std::invalid_argument naming the option and the rule.
-void validate_chapter_options(const ChapterOptions& opt);
+/// --op must be "all" or a comma list of names from `ops` (any lowercase names when empty).
+void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::string>& ops = {});
 
 /// Convenience: parse argv into options for chapter `name`. Returns -1 to continue, or the
 /// exit code to return (0 after --help, 2 after a usage error, message printed).

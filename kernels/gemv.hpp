@@ -4,7 +4,9 @@
 ///        One launcher per ladder stage, all with the same signature.
 #pragma once
 
-#include "launch.hpp"
+#include "blas_op.hpp"
+#include "gemv_launch.hpp"
+#include "step.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -12,14 +14,10 @@
 
 namespace wb {
 
-enum class Op { N, T };
-
-/// "N"/"n" -> N, "T"/"t" -> T; anything else throws std::invalid_argument.
-Op parse_op(const std::string& s);
-inline char op_char(Op op) { return op == Op::N ? 'N' : 'T'; }
-
 template <class T>
 struct GemvArgs {
+    using Launch = GemvLaunch;
+    using value_type = T;
     Op op = Op::N;
     int m = 0, n = 0;
     T alpha = 1;
@@ -45,13 +43,21 @@ template <class T>
 void gemv_scale_y(const GemvArgs<T>& a, cudaStream_t s);
 
 // One launcher per stage. Each validates, handles the degenerate cases, then launches.
-namespace naive   { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
-namespace shared  { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
-namespace pattern { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
-namespace access  { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
-namespace tuned   { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+namespace naive   { template <class T> void gemv(const GemvArgs<T>&, const GemvLaunch&, cudaStream_t); }
+namespace shared  { template <class T> void gemv(const GemvArgs<T>&, const GemvLaunch&, cudaStream_t); }
+namespace pattern { template <class T> void gemv(const GemvArgs<T>&, const GemvLaunch&, cudaStream_t); }
+namespace access  { template <class T> void gemv(const GemvArgs<T>&, const GemvLaunch&, cudaStream_t); }
+namespace tuned   { template <class T> void gemv(const GemvArgs<T>&, const GemvLaunch&, cudaStream_t); }
 
 /// The peer: cuBLAS S/DGEMV on the same arguments (one handle per thread and device).
-namespace peer    { template <class T> void gemv(const GemvArgs<T>&, const Launch&, cudaStream_t); }
+namespace peer    { template <class T> void gemv(const GemvArgs<T>&, const GemvLaunch&, cudaStream_t); }
+
+template <class T> using GemvStep = Step<GemvArgs<T>>;
+
+/// The registration (kernels/gemv_ladder.cpp) behind ladder<GemvArgs<T>>(), step<...>(), peer_step<...>().
+template <> std::vector<Step<GemvArgs<float>>> make_ladder<GemvArgs<float>>();
+template <> std::vector<Step<GemvArgs<double>>> make_ladder<GemvArgs<double>>();
+template <> Step<GemvArgs<float>> make_peer<GemvArgs<float>>();
+template <> Step<GemvArgs<double>> make_peer<GemvArgs<double>>();
 
 }  // namespace wb

@@ -1,6 +1,6 @@
 /// \file gemv_common.cu
 /// \brief Host-side pieces every GEMV step shares: argument validation (BLAS rules, messages
-///        that name the argument), the empty-reduction case, Launch formatting, the workspace.
+///        that name the argument), the empty-reduction case, GemvLaunch formatting, the workspace.
 #include "gemv_common.cuh"
 
 #include <map>
@@ -10,7 +10,7 @@
 
 namespace wb {
 
-std::string Launch::str() const {
+std::string GemvLaunch::str() const {
     std::ostringstream os;
     os << "bx=" << block_x << " by=" << block_y << " nb=" << nb << " Q=" << Q << " Y=" << Y << " ept=" << ept;
     static const char* const cache_names[] = {"", "cached", "stream", "evict-first", "stream256"};
@@ -18,12 +18,6 @@ std::string Launch::str() const {
     else if (cache != 0) os << " cache=" << cache;
     if (cluster != 0) os << " split=" << (cluster == 1 ? "global" : "cluster");
     return os.str();
-}
-
-Op parse_op(const std::string& s) {
-    if (s == "N" || s == "n") return Op::N;
-    if (s == "T" || s == "t") return Op::T;
-    throw std::invalid_argument("gemv: op (\"" + s + "\") must be N or T");
 }
 
 template <class T>

@@ -211,7 +211,7 @@ bool gemv_begin(const GemvArgs<T>& a, const char* fn, cudaStream_t s) {
     return true;
 }
 
-/// Checks a Launch field against its rule; throws std::invalid_argument naming both.
+/// Checks a GemvLaunch field against its rule; throws std::invalid_argument naming both.
 inline void require_launch(bool ok, const char* fn, const char* field, int value, const char* rule) {
     if (!ok)
         throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
@@ -220,7 +220,7 @@ inline void require_launch(bool ok, const char* fn, const char* field, int value
 
 /// The launch shape of chapters 3 and 4: one warp across a 32-wide tile (block_x = 32, 0 picks
 /// it), Q = block_y threads per result (0 picks 8), Y >= 0 (0: derived). Returns Q.
-inline int warp_by_q(const Launch& l, const char* fn) {
+inline int warp_by_q(const GemvLaunch& l, const char* fn) {
     const int bx = l.block_x > 0 ? l.block_x : 32;
     const int Q = l.block_y > 0 ? l.block_y : 8;
     require_launch(bx == 32, fn, "block_x", bx, "32 (one warp across the tile)");

@@ -34,7 +34,7 @@ cublasStatus_t call(cublasHandle_t h, cublasOperation_t op, int m, int n, const 
 }  // namespace
 
 template <class T>
-void gemv(const GemvArgs<T>& a, const Launch&, cudaStream_t s) {
+void gemv(const GemvArgs<T>& a, const GemvLaunch&, cudaStream_t s) {
     if (!validate_gemv(a, "cublas::gemv")) return;
     cublasHandle_t h = handle_for_current_device();
     WB_CUBLAS(cublasSetStream(h, s));
@@ -42,7 +42,7 @@ void gemv(const GemvArgs<T>& a, const Launch&, cudaStream_t s) {
     WB_CUBLAS(call(h, op, a.m, a.n, &a.alpha, a.A, a.lda, a.x, &a.beta, a.y));
 }
 
-template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
-template void gemv<double>(const GemvArgs<double>&, const Launch&, cudaStream_t);
+template void gemv<float>(const GemvArgs<float>&, const GemvLaunch&, cudaStream_t);
+template void gemv<double>(const GemvArgs<double>&, const GemvLaunch&, cudaStream_t);
 
 }  // namespace wb::peer

@@ -2,8 +2,8 @@
 /// \brief Chapter 1 — the global-memory baseline: one thread per result. Runs this step of every op's ladder against the previous
 ///        step, the naive step, the vendor library and the measured ceilings.
 /// Run: ./workbook run ch01   (or build/bin/ch01_global --help)
-#include "gemv_chapter.hpp"
+#include "ladder_chapter.hpp"
 
 int main(int argc, char** argv) {
-    return wb::run_ladder_chapter(argc, argv, {1, "ch01_global", "the global-memory baseline: one thread per result"});
+    return wb::run_ladder_chapter(argc, argv, 1);
 }

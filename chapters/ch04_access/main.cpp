@@ -2,8 +2,8 @@
 /// \brief Chapter 4 — the optimized access pattern. Runs this step of every op's ladder against the previous
 ///        step, the naive step, the vendor library and the measured ceilings.
 /// Run: ./workbook run ch04   (or build/bin/ch04_access --help)
-#include "gemv_chapter.hpp"
+#include "ladder_chapter.hpp"
 
 int main(int argc, char** argv) {
-    return wb::run_ladder_chapter(argc, argv, {4, "ch04_access", "the optimized access pattern"});
+    return wb::run_ladder_chapter(argc, argv, 4);
 }

@@ -2,8 +2,8 @@
 /// \brief Chapter 5 — fine-tuning: unrolled, vectorized, prefetched. Runs this step of every op's ladder against the previous
 ///        step, the naive step, the vendor library and the measured ceilings.
 /// Run: ./workbook run ch05   (or build/bin/ch05_unrolled --help)
-#include "gemv_chapter.hpp"
+#include "ladder_chapter.hpp"
 
 int main(int argc, char** argv) {
-    return wb::run_ladder_chapter(argc, argv, {5, "ch05_unrolled", "fine-tuning: unrolled, vectorized, prefetched"});
+    return wb::run_ladder_chapter(argc, argv, 5);
 }

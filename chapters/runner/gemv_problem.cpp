@@ -65,7 +65,7 @@ GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t see
 }
 
 template <class T>
-GemvCheck check_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p,
+GemvCheck check_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProblem<T>& p,
                      const std::vector<double>& ref) {
     if (p.beta == T(0) && p.m > 0 && p.n > 0)
         p.y.fill_bytes(0xFF);  // NaN: y must not be read (with m or n zero, y must stay as it is)
@@ -112,7 +112,7 @@ GemvCheck check_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<
 }
 
 template <class T>
-BenchStats time_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p, BenchOptions opt) {
+BenchStats time_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProblem<T>& p, BenchOptions opt) {
     opt.working_set_bytes = static_cast<std::size_t>(p.useful_bytes());
     const GemvArgs<T> a = p.args();
     BenchStats s = benchmark([&](cudaStream_t st) { step.launch(a, launch, st); }, opt);
@@ -124,11 +124,11 @@ template struct GemvProblem<float>;
 template struct GemvProblem<double>;
 template GemvProblem<float> make_gemv_problem<float>(Op, int, int, int, std::uint64_t, float, float);
 template GemvProblem<double> make_gemv_problem<double>(Op, int, int, int, std::uint64_t, double, double);
-template GemvCheck check_gemv<float>(const GemvStep<float>&, const Launch&, GemvProblem<float>&,
+template GemvCheck check_gemv<float>(const GemvStep<float>&, const GemvLaunch&, GemvProblem<float>&,
                                      const std::vector<double>&);
-template GemvCheck check_gemv<double>(const GemvStep<double>&, const Launch&, GemvProblem<double>&,
+template GemvCheck check_gemv<double>(const GemvStep<double>&, const GemvLaunch&, GemvProblem<double>&,
                                       const std::vector<double>&);
-template BenchStats time_gemv<float>(const GemvStep<float>&, const Launch&, GemvProblem<float>&, BenchOptions);
-template BenchStats time_gemv<double>(const GemvStep<double>&, const Launch&, GemvProblem<double>&, BenchOptions);
+template BenchStats time_gemv<float>(const GemvStep<float>&, const GemvLaunch&, GemvProblem<float>&, BenchOptions);
+template BenchStats time_gemv<double>(const GemvStep<double>&, const GemvLaunch&, GemvProblem<double>&, BenchOptions);
 
 }  // namespace wb

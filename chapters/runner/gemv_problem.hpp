@@ -7,7 +7,7 @@
 
 #include "bench.hpp"
 #include "buffer.hpp"
-#include "ladder.hpp"
+#include "gemv.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -55,11 +55,11 @@ struct GemvCheck {
 /// Restores y, poisons nothing else, runs `step` once with `launch`, compares with `ref`.
 /// When beta == 0, y is poisoned with NaN before the call (it must not be read).
 template <class T>
-GemvCheck check_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p,
+GemvCheck check_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProblem<T>& p,
                      const std::vector<double>& ref);
 
 /// Times `step` on the problem with the harness (L2 flushed unless opt says otherwise).
 template <class T>
-BenchStats time_gemv(const GemvStep<T>& step, const Launch& launch, GemvProblem<T>& p, BenchOptions opt);
+BenchStats time_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProblem<T>& p, BenchOptions opt);
 
 }  // namespace wb

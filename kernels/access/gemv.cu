@@ -16,7 +16,7 @@
 ///   zero padding in registers — never a read past the matrix (compute-sanitizer checks it).
 /// Model: the same bytes as chapter 3; 4x fewer load instructions (floats) and no replayed
 /// shared-memory stores.
-/// Run: ./workbook run ch04 --op gemv      (Launch: block_x = 32, block_y = Q, Y: 0 = derived)
+/// Run: ./workbook run ch04 --op gemv      (GemvLaunch: block_x = 32, block_y = Q, Y: 0 = derived)
 #include "gemv_common.cuh"
 
 namespace wb::access {
@@ -156,7 +156,7 @@ void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
 }  // namespace
 
 template <class T>
-void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
+void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "access::gemv";
     const int Q = detail::warp_by_q(l, fn);
     if (!detail::gemv_begin(a, fn, s)) return;
@@ -166,7 +166,7 @@ void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
         launch<T, false>(a, Q, l.Y, s);
 }
 
-template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
-template void gemv<double>(const GemvArgs<double>&, const Launch&, cudaStream_t);
+template void gemv<float>(const GemvArgs<float>&, const GemvLaunch&, cudaStream_t);
+template void gemv<double>(const GemvArgs<double>&, const GemvLaunch&, cudaStream_t);
 
 }  // namespace wb::access

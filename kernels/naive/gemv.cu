@@ -10,7 +10,7 @@
 ///   row-major Mv, uncoalesced (White Eq. 3.2 counts it on the T10).
 /// Model: N moves ~size(T)(mn + m + n) bytes; T requests 8x (float) the useful bytes from L2
 /// unless the sectors survive in L1 between a thread's consecutive rows.
-/// Run: ./workbook run ch01 --op gemv          (Launch: block_x threads per block, default 256)
+/// Run: ./workbook run ch01 --op gemv          (GemvLaunch: block_x threads per block, default 256)
 #include "gemv_common.cuh"
 
 namespace wb::naive {
@@ -42,7 +42,7 @@ __global__ void gemv_t_kernel(int m, int n, T alpha, const T* A, int lda, const 
 }  // namespace
 
 template <class T>
-void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
+void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "naive::gemv";
     const int bx = l.block_x > 0 ? l.block_x : 256;
     detail::require_launch(bx % 32 == 0 && bx <= 1024, fn, "block_x", bx, "a multiple of 32, at most 1024");
@@ -55,7 +55,7 @@ void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
     WB_CHECK_LAUNCH();
 }
 
-template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
-template void gemv<double>(const GemvArgs<double>&, const Launch&, cudaStream_t);
+template void gemv<float>(const GemvArgs<float>&, const GemvLaunch&, cudaStream_t);
+template void gemv<double>(const GemvArgs<double>&, const GemvLaunch&, cudaStream_t);
 
 }  // namespace wb::naive

@@ -14,7 +14,7 @@
 /// - T keeps chapter 2's unpadded 32 x 32 shared tile (its 32-way store conflict is chapter 4's).
 /// Model: the same DRAM bytes as chapter 2; the gain is occupancy and loads in flight (Little's
 /// law), largest at small sizes where chapter 2 launches fewer blocks than SMs.
-/// Run: ./workbook run ch03 --op gemv      (Launch: block_x = 32, block_y = Q, Y: 0 = derived)
+/// Run: ./workbook run ch03 --op gemv      (GemvLaunch: block_x = 32, block_y = Q, Y: 0 = derived)
 #include "gemv_common.cuh"
 
 namespace wb::pattern {
@@ -82,7 +82,7 @@ __global__ void gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* _
 }  // namespace
 
 template <class T>
-void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
+void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "pattern::gemv";
     const int Q = detail::warp_by_q(l, fn);
     const int bx = kTile;
@@ -104,7 +104,7 @@ void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
     WB_CHECK_LAUNCH();
 }
 
-template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
-template void gemv<double>(const GemvArgs<double>&, const Launch&, cudaStream_t);
+template void gemv<float>(const GemvArgs<float>&, const GemvLaunch&, cudaStream_t);
+template void gemv<double>(const GemvArgs<double>&, const GemvLaunch&, cudaStream_t);
 
 }  // namespace wb::pattern

@@ -14,7 +14,7 @@
 /// - N: column-major A is already read coalesced by one thread per row, so only x moves.
 /// Model: both variants move ~size(T)(mn + m + n) bytes from DRAM; T gains because requests drop
 /// from 32 sectors to 4 per warp load.
-/// Run: ./workbook run ch02 --op gemv      (Launch: block_x = threads (N) or tile width nb (T))
+/// Run: ./workbook run ch02 --op gemv      (GemvLaunch: block_x = threads (N) or tile width nb (T))
 #include "gemv_common.cuh"
 
 namespace wb::shared {
@@ -79,7 +79,7 @@ __global__ void gemv_t_kernel(int n, int k0, int klen, bool first, T alpha, cons
 }  // namespace
 
 template <class T>
-void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
+void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "shared::gemv";
     const int bx = l.block_x > 0 ? l.block_x : (a.op == Op::N ? 256 : 32);
     if (a.op == Op::N)
@@ -102,7 +102,7 @@ void gemv(const GemvArgs<T>& a, const Launch& l, cudaStream_t s) {
     }
 }
 
-template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
-template void gemv<double>(const GemvArgs<double>&, const Launch&, cudaStream_t);
+template void gemv<float>(const GemvArgs<float>&, const GemvLaunch&, cudaStream_t);
+template void gemv<double>(const GemvArgs<double>&, const GemvLaunch&, cudaStream_t);
 
 }  // namespace wb::shared

@@ -36,7 +36,7 @@
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
 /// ceiling at n = 16384.
 /// Run: ./workbook run ch05 --op gemv
-///      (Launch: block_x (N: 4..256, T: 32), block_y = Q, nb = T's columns per block C, Y (0:
+///      (GemvLaunch: block_x (N: 4..256, T: 32), block_y = Q, nb = T's columns per block C, Y (0:
 ///      derived), ept = N's unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming,
 ///      3 L2 evict-first policy, 4 streaming with 256-byte L2 fetches (LoadPolicy),
 ///      cluster = the split: 0 auto, 1 global partials, 2 cluster)
@@ -69,7 +69,7 @@ __device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
     return __ldg(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
 }
 
-/// How the 16-byte loads of A, which is read exactly once, treat the caches (Launch::cache - 1).
+/// How the 16-byte loads of A, which is read exactly once, treat the caches (GemvLaunch::cache - 1).
 /// The L2 a GEMV meets is usually full of dirty lines (the previous kernel's output; in the
 /// benchmarks, the flush's buffer), and every line of A brought in evicts one: a dirty victim
 /// costs a DRAM write inside the GEMV. The hints decide which victims A's lines pick.
@@ -337,8 +337,8 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
 /// the portable one; the kernels opt in to 16).
 constexpr int kMaxCluster = 16;
 
-/// The split of a launch: through a cluster (Launch::cluster 2, or 0 where the device has
-/// clusters and 1 < Y <= kMaxCluster) or through global partials (Launch::cluster 1, or Y beyond
+/// The split of a launch: through a cluster (GemvLaunch::cluster 2, or 0 where the device has
+/// clusters and 1 < Y <= kMaxCluster) or through global partials (GemvLaunch::cluster 1, or Y beyond
 /// a cluster). Throws when a cluster is requested that the device or Y cannot have.
 inline bool use_cluster(int Y, int requested, const char* fn) {
     if (requested == 1 || Y <= 1) return false;
@@ -382,7 +382,7 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t
     WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
 }
 
-/// Blocks per tile when Launch::Y is 0. Measured on an H200 (launch sweeps, 2026-11-22): as soon
+/// Blocks per tile when GemvLaunch::Y is 0. Measured on an H200 (launch sweeps, 2026-11-22): as soon
 /// as there are tiles for an eighth of the SMs, splitting the reduction only costs: the partials
 /// and their second pass, and (with the tall 512-thread blocks of the defaults, one block per SM)
 /// Y times as many waves. At n = 2048 (double, N) Y = 2 ran at 0.77x of Y = 1 and Y = 8 at
@@ -430,7 +430,7 @@ void launch_t(const GemvArgs<T>& a, int Q, int Yreq, int cluster, cudaStream_t s
 }
 
 template <class T, bool VEC, int POL>
-void dispatch(const GemvArgs<T>& a, const Launch& l, int BX, int Q, cudaStream_t s) {
+void dispatch(const GemvArgs<T>& a, const GemvLaunch& l, int BX, int Q, cudaStream_t s) {
     if (a.op == Op::N) {
         switch (l.ept) {
             case 2: return launch_n<T, VEC, 2, POL>(a, BX, Q, l.Y, l.cluster, s);
@@ -445,7 +445,7 @@ void dispatch(const GemvArgs<T>& a, const Launch& l, int BX, int Q, cudaStream_t
     }
 }
 
-/// The load policy of A for Launch::cache (1..4 pick kCached..kStreaming256). 0 (auto): stream A
+/// The load policy of A for GemvLaunch::cache (1..4 pick kCached..kStreaming256). 0 (auto): stream A
 /// when it is at most 8 times the L2. Measured on an H200 (2026-11-22 sweep): the hint helps while
 /// a stream of A and the lines around it compete in L2 (up to n = 8192) and costs a few percent
 /// on much larger matrices.
@@ -459,9 +459,9 @@ int policy_of(const GemvArgs<T>& a, int cache) {
 }  // namespace
 
 template <class T>
-void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
+void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
-    Launch l = in;
+    GemvLaunch l = in;
     if (l.block_x <= 0) l.block_x = a.op == Op::N ? 32 : 32;
     if (l.block_y <= 0) l.block_y = 8;
     if (l.nb <= 0) l.nb = 4;
@@ -491,7 +491,7 @@ void gemv(const GemvArgs<T>& a, const Launch& in, cudaStream_t s) {
     }
 }
 
-template void gemv<float>(const GemvArgs<float>&, const Launch&, cudaStream_t);
-template void gemv<double>(const GemvArgs<double>&, const Launch&, cudaStream_t);
+template void gemv<float>(const GemvArgs<float>&, const GemvLaunch&, cudaStream_t);
+template void gemv<double>(const GemvArgs<double>&, const GemvLaunch&, cudaStream_t);
 
 }  // namespace wb::tuned

@@ -57,7 +57,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 TEST_CASE("chapter CLI: defaults", "[cpu][cli]") {
     wb::ChapterOptions opt;
     REQUIRE(parse({}, opt) == -1);
-    CHECK(opt.op == "gemv");
+    CHECK(opt.op == "all");
     CHECK(opt.sizes.empty());
     CHECK(opt.precision == "both");
     CHECK(opt.trans == "both");
@@ -98,7 +98,7 @@ TEST_CASE("chapter CLI: bad values fail naming the option", "[cpu][cli]") {
     CHECK(contains(cli_error({"--precision", "half"}), "--precision"));
     CHECK(contains(cli_error({"--precision", "half"}), "half"));
     CHECK(contains(cli_error({"--trans", "X"}), "--trans"));
-    CHECK(contains(cli_error({"--op", "fft"}), "--op"));
+    CHECK(contains(cli_error({"--op", "Fft!"}), "--op"));
     CHECK(contains(cli_error({"--sizes", "12a"}), "--sizes"));
     CHECK(contains(cli_error({"--device", "-1"}), "--device"));
     CHECK(contains(cli_error({"--device-preset", "gtx480"}), "--device-preset"));
@@ -146,8 +146,13 @@ TEST_CASE("validate_chapter_options names option, value and rule", "[cpu][cli]")
     CHECK(contains(invalid_message(o), "--trans (C) must be one of: N, T, both"));
 
     o = good;
-    o.op = "fft";
-    CHECK(contains(invalid_message(o), "--op (fft)"));
+    o.op = "gemv,Fft";
+    CHECK(contains(invalid_message(o), "--op (gemv,Fft) must be \"all\" or a comma list of op names"));
+    o.op = "gemv,fft";
+    CHECK_THROWS_WITH(wb::validate_chapter_options(o, {"gemv", "gemm"}),
+                      Catch::Matchers::Contains("--op (gemv,fft) must be \"all\" or a comma list of: gemv, gemm"));
+    o.op = "gemv,gemm";
+    CHECK_NOTHROW(wb::validate_chapter_options(o, {"gemv", "gemm"}));
 
     o = good;
     o.device = -2;

@@ -2,7 +2,7 @@
 // std::invalid_argument naming the function, the argument, its value and the rule.
 #include "catch.hpp"
 
-#include "ladder.hpp"
+#include "gemv.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -10,7 +10,7 @@
 namespace {
 
 template <class T>
-std::string error_of(const wb::GemvStep<T>& step, const wb::GemvArgs<T>& a, const wb::Launch& l = {}) {
+std::string error_of(const wb::GemvStep<T>& step, const wb::GemvArgs<T>& a, const wb::GemvLaunch& l = {}) {
     try {
         step.launch(a, l, nullptr);
     } catch (const std::invalid_argument& e) {
@@ -23,8 +23,8 @@ template <class T>
 void check_steps() {
     // Fake, never-dereferenced device pointers: validation must reject before using them.
     T* const fake = reinterpret_cast<T*>(0x1000);
-    std::vector<wb::GemvStep<T>> steps = wb::gemv_ladder<T>();
-    steps.push_back(wb::gemv_peer<T>());
+    std::vector<wb::GemvStep<T>> steps = wb::ladder<wb::GemvArgs<T>>();
+    steps.push_back(wb::peer_step<wb::GemvArgs<T>>());
     for (const auto& step : steps) {
         INFO("step " << step.stage);
         wb::GemvArgs<T> ok{wb::Op::N, 8, 4, T(1), fake, 8, fake, T(0), fake};
@@ -80,19 +80,19 @@ TEST_CASE("gemv op parsing accepts N/T only", "[cpu][gemv]") {
 TEST_CASE("gemv launchers reject illegal launch parameters", "[cpu][gemv]") {
     float* const fake = reinterpret_cast<float*>(0x1000);
     const wb::GemvArgs<float> a{wb::Op::N, 8, 4, 1.f, fake, 8, fake, 0.f, fake};
-    CHECK_THAT(error_of(wb::gemv_step<float>(1), a, wb::Launch{48}),
+    CHECK_THAT(error_of(wb::step<wb::GemvArgs<float>>(1), a, wb::GemvLaunch{48}),
                Catch::Matchers::Contains("launch.block_x (48) must be a multiple of 32"));
-    CHECK_THAT(error_of(wb::gemv_step<float>(3), a, wb::Launch{32, 64}),
+    CHECK_THAT(error_of(wb::step<wb::GemvArgs<float>>(3), a, wb::GemvLaunch{32, 64}),
                Catch::Matchers::Contains("launch.block_y (64) must be in [1, 32]"));
-    CHECK_THAT(error_of(wb::gemv_step<float>(5), a, wb::Launch{32, 8, 3}),
+    CHECK_THAT(error_of(wb::step<wb::GemvArgs<float>>(5), a, wb::GemvLaunch{32, 8, 3}),
                Catch::Matchers::Contains("launch.nb (3) must be 2, 4 or 8"));
-    wb::Launch bad_split{32, 8, 4, 8, 0, 4, 0, 3};
-    CHECK_THAT(error_of(wb::gemv_step<float>(5), a, bad_split),
+    wb::GemvLaunch bad_split{32, 8, 4, 8, 0, 4, 0, 3};
+    CHECK_THAT(error_of(wb::step<wb::GemvArgs<float>>(5), a, bad_split),
                Catch::Matchers::Contains("launch.cluster (3) must be 0 (auto), 1 (global partials) or 2"));
 }
 
 TEST_CASE("the gemv ladder lists chapters 1 to 5 in order, each with legal default launches", "[cpu][gemv]") {
-    const auto& steps = wb::gemv_ladder<float>();
+    const auto& steps = wb::ladder<wb::GemvArgs<float>>();
     REQUIRE(steps.size() == 5);
     const std::vector<std::string> stages{"naive", "shared", "pattern", "access", "tuned"};
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -104,5 +104,5 @@ TEST_CASE("the gemv ladder lists chapters 1 to 5 in order, each with legal defau
             CHECK_FALSE(legal.empty());
         }
     }
-    CHECK_THROWS_WITH(wb::gemv_step<float>(6), Catch::Matchers::Contains("chapter (6) must be in [1, 5]"));
+    CHECK_THROWS_WITH(wb::step<wb::GemvArgs<float>>(6), Catch::Matchers::Contains("chapter (6) must be 0 (the peer) or one of this op's chapters (1, 2, 3, 4, 5)"));
 }

@@ -51,13 +51,13 @@ void check_step(const wb::GemvStep<T>& step) {
 
 template <class T>
 void check_all_launches(const wb::GemvStep<T>& step) {
-    // Every legal Launch on shapes that are not multiples of any tile.
+    // Every legal GemvLaunch on shapes that are not multiples of any tile.
     for (Op op : {Op::N, Op::T})
         for (auto [m, n] : {std::pair{129, 77}, {33, 517}}) {
             const std::uint64_t seed = wb::fresh_seed();
             auto p = wb::make_gemv_problem<T>(op, m, n, m + 1, seed);
             const auto ref = p.reference();
-            for (const wb::Launch& l : step.legal_launches(p.args())) {
+            for (const wb::GemvLaunch& l : step.legal_launches(p.args())) {
                 const auto c = wb::check_gemv(step, l, p, ref);
                 INFO(step.stage << " " << wb::op_char(op) << " m=" << m << " n=" << n << " launch " << l.str()
                                 << " seed=" << seed << " rel err " << c.rel_error << " " << c.first_bad);
@@ -67,11 +67,11 @@ void check_all_launches(const wb::GemvStep<T>& step) {
 }
 
 void check_chapter(int chapter) {
-    check_step(wb::gemv_step<float>(chapter));
-    check_step(wb::gemv_step<double>(chapter));
+    check_step(wb::step<wb::GemvArgs<float>>(chapter));
+    check_step(wb::step<wb::GemvArgs<double>>(chapter));
     if (!std::getenv("WB_TEST_SMALL")) {
-        check_all_launches(wb::gemv_step<float>(chapter));
-        check_all_launches(wb::gemv_step<double>(chapter));
+        check_all_launches(wb::step<wb::GemvArgs<float>>(chapter));
+        check_all_launches(wb::step<wb::GemvArgs<double>>(chapter));
     }
 }
 
@@ -83,12 +83,12 @@ TEST_CASE("gemv ch03 pattern matches the float64 reference", "[gpu][gemv]") { ch
 TEST_CASE("gemv ch04 access matches the float64 reference", "[gpu][gemv]") { check_chapter(4); }
 TEST_CASE("gemv ch05 tuned matches the float64 reference", "[gpu][gemv]") { check_chapter(5); }
 TEST_CASE("gemv cuBLAS peer matches the float64 reference", "[gpu][gemv]") {
-    check_step(wb::gemv_peer<float>());
-    check_step(wb::gemv_peer<double>());
+    check_step(wb::peer_step<wb::GemvArgs<float>>());
+    check_step(wb::peer_step<wb::GemvArgs<double>>());
 }
 
 TEST_CASE("gemv steps give the same result on repeated calls (no race)", "[gpu][gemv]") {
-    for (const auto& step : wb::gemv_ladder<float>())
+    for (const auto& step : wb::ladder<wb::GemvArgs<float>>())
         for (Op op : {Op::N, Op::T}) {
             auto p = wb::make_gemv_problem<float>(op, 3001, 2999, 3001, wb::fresh_seed());
             p.y.upload(p.hy);

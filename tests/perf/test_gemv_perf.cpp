@@ -24,8 +24,8 @@ double median_ms(const wb::GemvStep<T>& step, wb::GemvProblem<T>& p) {
 template <class T>
 double speedup(int fast_chapter, int slow_chapter, Op op, int n) {
     auto p = wb::make_gemv_problem<T>(op, n, n, n, wb::fresh_seed());
-    const auto& fast = fast_chapter == 0 ? wb::gemv_peer<T>() : wb::gemv_step<T>(fast_chapter);
-    const auto& slow = slow_chapter == 0 ? wb::gemv_peer<T>() : wb::gemv_step<T>(slow_chapter);
+    const auto& fast = fast_chapter == 0 ? wb::peer_step<wb::GemvArgs<T>>() : wb::step<wb::GemvArgs<T>>(fast_chapter);
+    const auto& slow = slow_chapter == 0 ? wb::peer_step<wb::GemvArgs<T>>() : wb::step<wb::GemvArgs<T>>(slow_chapter);
     const double s = median_ms(slow, p) / median_ms(fast, p);
     std::cout << (sizeof(T) == 4 ? "float " : "double ") << wb::op_char(op) << " n=" << n << ": " << fast.stage
               << " is " << s << "x " << slow.stage << "\n";

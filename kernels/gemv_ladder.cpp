@@ -1,6 +1,8 @@
-/// \file ladder.cpp
-/// \brief The registry of ladder steps (DESIGN §4). This is the only place that lists them.
-#include "ladder.hpp"
+/// \file gemv_ladder.cpp
+/// \brief The GEMV ladder: its five steps and its peer, registered for the generic look-ups of
+///        step.hpp (see docs/pages/architecture.md). This is the only place that lists them.
+#include "gemv.hpp"
+#include "step.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -10,40 +12,40 @@ namespace wb {
 namespace {
 
 template <class T>
-std::vector<Launch> block_sizes(std::initializer_list<int> bxs) {
-    std::vector<Launch> v;
-    for (int bx : bxs) v.push_back(Launch{bx});
+std::vector<GemvLaunch> block_sizes(std::initializer_list<int> bxs) {
+    std::vector<GemvLaunch> v;
+    for (int bx : bxs) v.push_back(GemvLaunch{bx});
     return v;
 }
 
 /// Chapters 3 and 4: a warp across the tile, Q = block_y threads per result, Y blocks per tile.
-std::vector<Launch> warp_by_q_launches() {
-    std::vector<Launch> v;
+std::vector<GemvLaunch> warp_by_q_launches() {
+    std::vector<GemvLaunch> v;
     for (int q : {1, 2, 4, 8, 16, 32})
-        for (int y : {0, 1, 4}) v.push_back(Launch{32, q, 32, q, y, 1});
+        for (int y : {0, 1, 4}) v.push_back(GemvLaunch{32, q, 32, q, y, 1});
     return v;
 }
 
 template <class T>
-std::vector<GemvStep<T>> make_gemv_ladder() {
+std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
     using A = GemvArgs<T>;
-    std::vector<GemvStep<T>> steps;
+    std::vector<Step<GemvArgs<T>>> steps;
     steps.push_back({1, "naive", "one thread per result, every operand from global memory", &naive::gemv<T>,
-                     [](const A&) { return Launch{256}; },
+                     [](const A&) { return GemvLaunch{256}; },
                      [](const A&) { return block_sizes<T>({64, 128, 256, 512, 1024}); }});
     steps.push_back({2, "shared", "x in constant memory; T stages A through shared tiles to coalesce",
                      &shared::gemv<T>,
-                     [](const A& a) { return Launch{a.op == Op::N ? 256 : 32}; },
+                     [](const A& a) { return GemvLaunch{a.op == Op::N ? 256 : 32}; },
                      [](const A& a) {
                          return a.op == Op::N ? block_sizes<T>({64, 128, 256, 512}) : block_sizes<T>({16, 32, 64});
                      }});
     steps.push_back({3, "pattern", "Q threads per result, in-block reduction, Y blocks per tile",
                      &pattern::gemv<T>,
-                     [](const A&) { return Launch{32, 8, 32, 8, 0, 1}; },
+                     [](const A&) { return GemvLaunch{32, 8, 32, 8, 0, 1}; },
                      [](const A&) { return warp_by_q_launches(); }});
     steps.push_back({4, "access", "padded tiles, staggered starts, 16-byte loads, safe irregular edges",
                      &access::gemv<T>,
-                     [](const A&) { return Launch{32, 8, 32, 8, 0, 1}; },
+                     [](const A&) { return GemvLaunch{32, 8, 32, 8, 0, 1}; },
                      [](const A&) { return warp_by_q_launches(); }});
     steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
                      &tuned::gemv<T>,
@@ -62,16 +64,16 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                          if (a.op == Op::N) {
                              const long long w = 16 / static_cast<int>(sizeof(a.alpha));  // rows per thread
                              auto tiles = [&](int bx) { return (a.m + bx * w - 1) / (bx * w); };
-                             if (tiles(8) < 17) return Launch{32, 8, 4, 8, 0, 8};
+                             if (tiles(8) < 17) return GemvLaunch{32, 8, 4, 8, 0, 8};
                              int bx = 8;
                              while (bx < 32 && tiles(2 * bx) >= 256) bx *= 2;
                              const int q = (tiles(bx) < 256 ? 512 : 256) / bx;
-                             return Launch{bx, q, 4, q, 0, 8};
+                             return GemvLaunch{bx, q, 4, q, 0, 8};
                          }
-                         return Launch{32, 8, 4, 8, 0, 4};
+                         return GemvLaunch{32, 8, 4, 8, 0, 4};
                      },
                      [](const A& a) {
-                         std::vector<Launch> v;
+                         std::vector<GemvLaunch> v;
                          // Y = 1: no split (the block owns whole rows or columns); the others
                          // through a cluster (cl 0, where the GPU has them) or global partials.
                          if (a.op == Op::N) {
@@ -82,48 +84,32 @@ std::vector<GemvStep<T>> make_gemv_ladder() {
                                              for (int c : {1, 2, 3, 4})
                                                  for (int cl : {0, 1})
                                                      if (bx * q >= 64 && bx * q <= 512 && !(y == 1 && cl == 1))
-                                                         v.push_back(Launch{bx, q, 4, q, y, u, c, cl});
+                                                         v.push_back(GemvLaunch{bx, q, 4, q, y, u, c, cl});
                          } else {
                              for (int q : {1, 2, 4, 8, 16})
                                  for (int nb : {2, 4, 8})
                                      for (int y : {1, 0, 2, 4})
                                          for (int c : {1, 2, 3, 4})
                                              for (int cl : {0, 1})
-                                                 if (!(y == 1 && cl == 1)) v.push_back(Launch{32, q, nb, q, y, 4, c, cl});
+                                                 if (!(y == 1 && cl == 1)) v.push_back(GemvLaunch{32, q, nb, q, y, 4, c, cl});
                          }
                          return v;
                      }});
     return steps;
 }
 
+template <class T>
+Step<GemvArgs<T>> make_gemv_peer() {
+    return {0, "cublas", "cuBLAS S/DGEMV (the vendor library)", &peer::gemv<T>,
+            [](const GemvArgs<T>&) { return GemvLaunch{}; },
+            [](const GemvArgs<T>&) { return std::vector<GemvLaunch>{GemvLaunch{}}; }};
+}
+
 }  // namespace
 
-template <class T>
-const std::vector<GemvStep<T>>& gemv_ladder() {
-    static const std::vector<GemvStep<T>> steps = make_gemv_ladder<T>();
-    return steps;
-}
-
-template <class T>
-const GemvStep<T>& gemv_peer() {
-    static const GemvStep<T> step{0, "cublas", "cuBLAS S/DGEMV (the vendor library)", &peer::gemv<T>,
-                                  [](const GemvArgs<T>&) { return Launch{}; },
-                                  [](const GemvArgs<T>&) { return std::vector<Launch>{Launch{}}; }};
-    return step;
-}
-
-template <class T>
-const GemvStep<T>& gemv_step(int chapter) {
-    for (const auto& s : gemv_ladder<T>())
-        if (s.chapter == chapter) return s;
-    throw std::invalid_argument("gemv_step: chapter (" + std::to_string(chapter) + ") must be in [1, 5]");
-}
-
-template const std::vector<GemvStep<float>>& gemv_ladder<float>();
-template const std::vector<GemvStep<double>>& gemv_ladder<double>();
-template const GemvStep<float>& gemv_peer<float>();
-template const GemvStep<double>& gemv_peer<double>();
-template const GemvStep<float>& gemv_step<float>(int);
-template const GemvStep<double>& gemv_step<double>(int);
+template <> std::vector<Step<GemvArgs<float>>> make_ladder<GemvArgs<float>>() { return make_gemv_ladder<float>(); }
+template <> std::vector<Step<GemvArgs<double>>> make_ladder<GemvArgs<double>>() { return make_gemv_ladder<double>(); }
+template <> Step<GemvArgs<float>> make_peer<GemvArgs<float>>() { return make_gemv_peer<float>(); }
+template <> Step<GemvArgs<double>> make_peer<GemvArgs<double>>() { return make_gemv_peer<double>(); }
 
 }  // namespace wb

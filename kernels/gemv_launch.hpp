@@ -1,13 +1,13 @@
-/// \file launch.hpp
-/// \brief The launch shape and tunables a ladder step takes, so chapter 6 can sweep and derive
-///        them instead of each kernel hard-coding its own.
+/// \file gemv_launch.hpp
+/// \brief The launch shape and tunables every GEMV step takes (GemvArgs::Launch), so chapter 6
+///        can sweep and derive them instead of each kernel hard-coding its own.
 #pragma once
 
 #include <string>
 
 namespace wb {
 
-struct Launch {
+struct GemvLaunch {
     int block_x = 0;  ///< threads per block in x (0: the step's default)
     int block_y = 1;  ///< threads per block in y
     int nb = 0;       ///< tile: rows (N) or columns (T) a block owns
@@ -17,7 +17,7 @@ struct Launch {
     int cache = 0;    ///< loads of A: 0 auto, 1 cached, 2 streaming, 3 L2 evict-first policy, 4 streaming + 256 B L2 fetches; tuned only
     int cluster = 0;  ///< split reduction: 0 auto, 1 global partials, 2 thread-block cluster; tuned only
     std::string str() const;  ///< "bx=32 by=8 nb=64 Q=8 Y=1 ept=4"
-    bool operator==(const Launch& o) const {
+    bool operator==(const GemvLaunch& o) const {
         return block_x == o.block_x && block_y == o.block_y && nb == o.nb && Q == o.Q && Y == o.Y && ept == o.ept &&
                cache == o.cache && cluster == o.cluster;
     }

@@ -1,0 +1,101 @@
+/// \file gemv_op.cpp
+/// \brief GEMV as the chapter binaries show it (the traits of op_runner.hpp): square cases
+///        n = 1024 ... 16384 (or --sizes), op N and T, GB/s against the measured read ceiling,
+///        the stage model of common/model/gemv, and one extra row per case: the read floor
+///        ("read A only": A's bytes read once by chapter 0's read kernel, same flush).
+#include "gemv_problem.hpp"
+#include "memory_lab.hpp"
+#include "model.hpp"
+#include "op_runner.hpp"
+#include "roofline.hpp"
+
+#include <algorithm>
+
+namespace wb {
+namespace {
+
+struct GemvOp {
+    static constexpr const char* kName = "gemv";
+    static constexpr bool memory_bound = true;
+    static constexpr int extra_timed_rows = 1;  // the read floor
+    template <class T> using Args = GemvArgs<T>;
+    template <class T> using Problem = GemvProblem<T>;
+
+    struct Case {
+        std::string variant, shape;
+        Op op;
+        int m, n;
+    };
+
+    static std::vector<Case> cases(const ChapterOptions& o) {
+        const std::vector<int> sizes = o.sizes.empty() ? std::vector<int>{1024, 2048, 4096, 8192, 16384} : o.sizes;
+        std::vector<Op> ops = {Op::N, Op::T};
+        if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
+        std::vector<Case> v;
+        for (Op op : ops)
+            for (int n : sizes) v.push_back({std::string(1, op_char(op)), std::to_string(n), op, n, n});
+        return v;
+    }
+    static std::string title() { return "GEMV y = 1.5 op(A) x + 0.5 y, square n x n, lda = n"; }
+    static const char* unit() { return "GB/s"; }
+    static std::string ceiling_name() { return "read"; }
+    static std::string peer_label() { return "cuBLAS"; }
+    static void adjust_bench(BenchOptions&) {}
+
+    template <class T> static Args<T> shape_args(const Case& c) {
+        Args<T> a;
+        a.op = c.op;
+        a.m = c.m;
+        a.n = c.n;
+        a.lda = std::max(1, c.m);
+        a.beta = T(0.5);
+        return a;
+    }
+    template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
+        return make_gemv_problem<T>(c.op, c.m, c.n, std::max(1, c.m), seed);
+    }
+    template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
+    template <class T>
+    static GemvCheck check(const Step<Args<T>>& s, const GemvLaunch& l, Problem<T>& p, const std::vector<double>& ref) {
+        return check_gemv(s, l, p, ref);
+    }
+    template <class T> static BenchStats time(const Step<Args<T>>& s, const GemvLaunch& l, Problem<T>& p, BenchOptions bo) {
+        return time_gemv(s, l, p, bo);
+    }
+    template <class T> static double rate(const Problem<T>& p, double ms) { return roofline::gbs(p.useful_bytes(), ms); }
+    template <class T> static double ceiling(const Case&, const Ceilings& c) { return c.read_gbs; }
+
+    static std::vector<std::string> model_columns() { return {"useful MB", "DRAM MB", "sectors", "blocks/SM"}; }
+    template <class T>
+    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const GemvLaunch& l, const DeviceProfile& dev) {
+        const auto p = model::predict_gemv(s.stage, a.op == Op::T, a.m, a.n, sizeof(T), l.block_x * std::max(1, l.block_y),
+                                           dev, a.beta != T(0));
+        return {p.predicted_gbs, p.predicted_ms, p.note,
+                {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), std::to_string(p.transactions),
+                 std::to_string(p.occ.blocks_per_sm)}};
+    }
+
+    /// The read floor: the bytes of A read once by the chapter-0 read kernel, no arithmetic, the
+    /// same flush. Where cuBLAS sits on it, no GEMV can beat cuBLAS by much.
+    template <class T>
+    static void extra_rows(const ChapterRun& run, const Case& c, Problem<T>& p, double peer_ms, OpTable& t,
+                           Progress& prog) {
+        prog.step(std::string("gemv ") + (sizeof(T) == 4 ? "float " : "double ") + c.variant + " " + c.shape +
+                  " read A only");
+        BenchOptions fo = run.bench;
+        fo.working_set_bytes = static_cast<std::size_t>(p.m) * p.n * sizeof(T);
+        const lab::CeilingRow fl = lab::measure_read_floor(fo.working_set_bytes, fo);
+        const double gbs = roofline::gbs(p.useful_bytes(), fl.ms);
+        t.rows.push_back({sizeof(T) == 4 ? "float" : "double", c.variant, c.shape, "read A only",
+                          {fmt(fl.ms, 4), fmt(gbs), fmt_pct(gbs / run.ceil->read_gbs), "-", "-", fmt_ratio(peer_ms / fl.ms),
+                           "-", "-", "-", "floor: A read once, no arithmetic"}});
+        t.speedups[std::string(sizeof(T) == 4 ? "float " : "double ") + c.variant + " read A only vs cuBLAS"].push_back(
+            peer_ms / fl.ms);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<OpChapter> make_op_chapter_gemv() { return std::make_unique<LadderOp<GemvOp>>(); }
+
+}  // namespace wb

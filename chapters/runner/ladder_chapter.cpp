@@ -1,0 +1,206 @@
+/// \file ladder_chapter.cpp
+/// \brief The ladder chapters' shared main (ladder_chapter.hpp): options, device, ceilings, then
+///        every selected op's table through the OpChapter interface.
+#include "ladder_chapter.hpp"
+
+#include "ceilings.hpp"
+#include "cli.hpp"
+#include "device.hpp"
+#include "device_profile.hpp"
+#include "op_runner.hpp"
+#include "ops.hpp"
+#include "report.hpp"
+#include "stages.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace wb {
+
+std::vector<int> chapters_to_run(int chapter, bool whole_ladder) {
+    if (whole_ladder) {
+        std::vector<int> all;
+        for (const auto& s : stages()) all.push_back(s.chapter);
+        return all;
+    }
+    std::vector<int> v{1};
+    if (chapter - 1 > 1) v.push_back(chapter - 1);
+    if (chapter > 1) v.push_back(chapter);
+    return v;
+}
+
+const std::vector<std::string>& measured_csv_columns() {
+    static const std::vector<std::string> cols = {"ms",      "rate",       "% ceiling", "x prev",  "x naive",
+                                                  "x peer",  "model rate", "model err", "rel err", "note"};
+    return cols;
+}
+
+std::string fmt_model_error(double model, double measured) {
+    if (!(model > 0) || !(measured > 0)) return "-";
+    const double e = (model - measured) / measured * 100.0;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.0f%%", e);
+    return buf;
+}
+
+std::string fmt_check(double rel_error, bool ok) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s%.1e", ok ? "" : "FAIL ", rel_error);
+    return buf;
+}
+
+double geomean(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += std::log(x);
+    return v.empty() ? NAN : std::exp(s / static_cast<double>(v.size()));
+}
+
+namespace {
+
+/// The printed table of one op: its own column names.
+Report printed(const OpTable& t) {
+    std::vector<std::string> cols = {"precision", "variant", "shape", "step"};
+    cols.insert(cols.end(), t.columns.begin(), t.columns.end());
+    Report r(t.title, cols);
+    for (const auto& row : t.rows) {
+        std::vector<std::string> cells = {row.precision, row.variant, row.shape, row.step};
+        cells.insert(cells.end(), row.cells.begin(), row.cells.end());
+        r.add_row(cells);
+    }
+    return r;
+}
+
+/// `<stem>-<op>.csv` when a run writes one file per op (sweeps and predictions of several ops).
+std::string per_op_path(const std::string& csv, const std::string& op, const std::string& suffix, bool several) {
+    const auto dot = csv.rfind('.');
+    const std::string stem = dot == std::string::npos ? csv : csv.substr(0, dot);
+    return stem + (several ? "-" + op : std::string()) + suffix + ".csv";
+}
+
+void print_summary(const OpTable& t, int chapter) {
+    if (t.speedups.empty() && t.notes.empty()) return;
+    if (!t.speedups.empty()) {
+        std::cout << "\n" << t.op << " summary (geometric mean over shapes) of " << step_label(chapter, "") << ":\n";
+        for (const auto& [k, v] : t.speedups) std::cout << "  " << k << ": " << fmt_ratio(geomean(v)) << "\n";
+    }
+    if (!t.notes.empty()) {
+        std::cout << "\nwhat limits each " << t.op << " row, in the model's words:\n";
+        for (const auto& n : t.notes) std::cout << "  - " << n << "\n";
+    }
+}
+
+std::vector<std::string> registered_names() {
+    std::vector<std::string> v;
+    for (const auto& op : registered_ops()) v.push_back(op->name());
+    return v;
+}
+
+}  // namespace
+
+int run_ladder_chapter(int argc, char** argv, int chapter) {
+    const StageInfo& info = stage_of(chapter);
+    ChapterRun run;
+    run.chapter = chapter;
+    bool sweep = false, list_ops = false;
+    CLI::App app{"Chapter " + std::to_string(chapter) + " — " + info.title, info.directory};
+    add_chapter_options(app, run.opt, registered_names());
+    app.add_flag("--ladder", run.whole_ladder, "Run every step of the ladder, not only naive, previous and this one");
+    app.add_flag("--sweep", sweep, "Time every legal launch of this chapter's step and print the best");
+    app.add_flag("--list-ops", list_ops, "Print the registered ops, one per line, and exit");
+    try {
+        app.parse(argc, argv);
+        validate_chapter_options(run.opt, registered_names());
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << info.directory << ": " << e.what() << "\n";
+        return 2;
+    }
+    if (list_ops) {
+        for (const auto& n : registered_names()) std::cout << n << "\n";
+        return 0;
+    }
+    const std::vector<const OpChapter*> ops = select_ops(run.opt.op);
+    const bool several = ops.size() > 1;
+    try {
+        RunMetadata meta = run_metadata(nullptr);
+        const bool measure = run.opt.device_preset.empty() && has_cuda_device();
+        if (!measure) {
+            if (run.opt.device_preset.empty())
+                std::cout << "no CUDA device found: printing the model's predictions for the h200 preset; nothing "
+                             "was measured\n";
+            run.dev = device_preset(run.opt.device_preset.empty() ? "h200" : run.opt.device_preset);
+            for (const OpChapter* op : ops) {
+                const OpTable t = op->predict(run);
+                printed(t).print(std::cout);
+                print_summary(t, chapter);
+                std::cout << "\n";
+                if (!run.opt.csv.empty()) printed(t).write_csv(per_op_path(run.opt.csv, t.op, "", several), meta);
+            }
+            return 0;
+        }
+        select_device(run.opt.device);
+        const DeviceInfo di = query_device(run.opt.device);
+        meta = run_metadata(&di);
+        const Ceilings& ceil = measured_ceilings();
+        run.ceil = &ceil;
+        run.dev = device_profile_from_device(run.opt.device);
+        run.dev.bandwidth_gbs = ceil.read_gbs;  // the models predict against the measured read stream
+        if (run.opt.quick) {
+            run.bench.min_reps = 3;
+            run.bench.max_reps = 10;
+            run.bench.max_seconds = 0.3;
+        }
+        std::cout << "Chapter " << chapter << " — " << info.title << "\n"
+                  << di.name << ", " << di.sm_count << " SMs, commit " << meta.commit << ", " << meta.date << "\n"
+                  << "ceilings: read " << fmt(ceil.read_gbs) << " GB/s, copy " << fmt(ceil.copy_gbs) << " GB/s (memcpy "
+                  << fmt(ceil.copy_memcpy_gbs) << ", kernel " << fmt(ceil.copy_kernel_gbs) << "), theoretical "
+                  << fmt(ceil.theoretical_gbs) << " GB/s; FP32 FMA " << fmt(ceil.fp32_fma_gflops) << " GFLOP/s (peak "
+                  << fmt(ceil.fp32_peak_gflops) << "); L2 flushed before every timed call of a memory-bound op\n\n";
+        if (sweep) {
+            for (const OpChapter* op : ops) {
+                OpTable every;
+                const OpTable t = op->sweep(run, every);
+                printed(t).print(std::cout);
+                std::cout << "\n";
+                if (!run.opt.csv.empty()) {
+                    printed(t).write_csv(per_op_path(run.opt.csv, t.op, "", several), meta);
+                    printed(every).write_csv(per_op_path(run.opt.csv, t.op, "_all", several), meta);
+                }
+            }
+            return 0;
+        }
+        std::size_t total = 0;
+        for (const OpChapter* op : ops) total += op->timed_rows(run);
+        Progress prog(info.directory, total);
+        std::vector<std::string> csv_cols = {"op", "precision", "variant", "shape", "step"};
+        csv_cols.insert(csv_cols.end(), measured_csv_columns().begin(), measured_csv_columns().end());
+        csv_cols.push_back("unit");
+        Report csv("all ops", csv_cols);
+        bool failed = false;
+        for (const OpChapter* op : ops) {
+            const OpTable t = op->measure(run, prog);
+            printed(t).print(std::cout);
+            print_summary(t, chapter);
+            std::cout << "\n";
+            for (const auto& row : t.rows) {
+                std::vector<std::string> cells = {t.op, row.precision, row.variant, row.shape, row.step};
+                cells.insert(cells.end(), row.cells.begin(), row.cells.end());
+                cells.push_back(t.columns.size() > 1 ? t.columns[1] : "");
+                csv.add_row(cells);
+            }
+            if (t.failed) {
+                std::cerr << info.directory << ": a " << t.op << " step failed its correctness check (see 'rel err')\n";
+                failed = true;
+            }
+        }
+        if (!run.opt.csv.empty()) csv.write_csv(run.opt.csv, meta);
+        return failed ? 1 : 0;
+    } catch (const std::exception& e) {
+        std::cerr << info.directory << ": " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace wb

@@ -1,0 +1,71 @@
+/// \file op_chapter.hpp
+/// \brief What the chapter binaries need from one registered op (see docs/pages/architecture.md):
+///        its rows for a chapter (measured, or predicted only), and its launch sweep. The chapter
+///        loop (ladder_chapter.cpp) iterates the list of ops (ops.hpp) through this interface;
+///        op_runner.hpp implements it once for every op from the op's traits.
+#pragma once
+
+#include "bench.hpp"
+#include "ceilings.hpp"
+#include "cli.hpp"
+#include "device_profile.hpp"
+#include "progress.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// One chapter run, as every op sees it.
+struct ChapterRun {
+    int chapter = 1;              ///< the chapter binary's step (1..5)
+    bool whole_ladder = false;    ///< --ladder: every step, not only naive, previous and this one
+    ChapterOptions opt;           ///< the command line
+    const Ceilings* ceil = nullptr;  ///< measured ceilings (null when only predicting)
+    DeviceProfile dev;            ///< live profile (bandwidth = measured read ceiling) or a preset
+    BenchOptions bench;           ///< repetitions (fewer with --quick)
+};
+
+/// The chapters whose steps a run shows: naive, the previous one and this one (or all five).
+std::vector<int> chapters_to_run(int chapter, bool whole_ladder);
+
+/// One row of an op's table, in the op's units. Cells are formatted already.
+struct ChapterRow {
+    std::string precision, variant, shape, step;
+    std::vector<std::string> cells;  ///< the op's columns after the four above (OpTable::columns)
+};
+
+/// An op's table for one chapter run: printed with the op's column names; written to the CSV
+/// with the generic names (OpTable::csv_columns) so that every op's rows share one file.
+struct OpTable {
+    std::string op;                      ///< "gemv", "gemm", ...
+    std::string title;                   ///< printed above the table
+    std::vector<std::string> columns;    ///< the op's names of the cells' columns ("GB/s", "% read", ...)
+    std::vector<ChapterRow> rows;
+    std::map<std::string, std::vector<double>> speedups;  ///< summary: geometric means printed after the table
+    std::vector<std::string> notes;      ///< lines printed after the summary (the model's words)
+    bool failed = false;                 ///< a step failed its correctness check
+};
+
+/// The generic names of the measured columns (the CSV's header after op, precision, variant,
+/// shape, step): the same for every op.
+const std::vector<std::string>& measured_csv_columns();
+
+/// A registered op as the chapter binaries see it.
+class OpChapter {
+public:
+    virtual ~OpChapter() = default;
+    virtual std::string name() const = 0;   ///< "gemv": what --op selects
+    /// Rows the run will time (for the progress line).
+    virtual std::size_t timed_rows(const ChapterRun& run) const = 0;
+    /// Measure this chapter's steps, the peer and the op's extra rows (needs a GPU).
+    virtual OpTable measure(const ChapterRun& run, Progress& prog) const = 0;
+    /// The model's predictions only (no GPU needed).
+    virtual OpTable predict(const ChapterRun& run) const = 0;
+    /// Time every legal launch of this chapter's step; `every` collects every launch's row.
+    virtual OpTable sweep(const ChapterRun& run, OpTable& every) const = 0;
+};
+
+}  // namespace wb

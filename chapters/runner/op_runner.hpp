@@ -1,0 +1,225 @@
+/// \file op_runner.hpp
+/// \brief The chapter loop written once for every op (see docs/pages/architecture.md):
+///        LadderOp<Traits> turns an op's traits into the OpChapter the chapter binaries iterate.
+///
+/// An op's traits (chapters/runner/<op>_op.cpp) supply, for T = float and double:
+///   kName                      "gemv": what --op selects
+///   Args<T>, Problem<T>        the launcher arguments (with Args::Launch) and a problem on the device
+///   Case                       one row group: `variant` ("N", "NN", ...), `shape` (its label)
+///   cases(opt)                 the cases a run shows (from --sizes, --trans, or the op's defaults)
+///   title(), unit(), ceiling_name()           table title, rate unit, the name of its ceiling
+///   shape_args<T>(case)        Args with null pointers: what the model needs
+///   make_problem<T>(case, seed), reference<T>(problem)
+///   check<T>(step, launch, problem, ref) -> anything with rel_error, ok(), first_bad
+///   time<T>(step, launch, problem, BenchOptions) -> BenchStats
+///   rate<T>(problem, ms)       useful GB/s or GFLOP/s (common/roofline)
+///   ceiling<T>(case, ceilings) the ceiling the op is judged against, in the rate's unit
+///   predict<T>(step, args, launch, device) -> Prediction (rate, ms, limit, details)
+///   model_columns()            the names of Prediction::details (predict-only table)
+///   extra_rows<T>(run, case, problem, peer_ms, table, progress): rows beyond the steps (or none)
+///   extra_timed_rows           how many extra rows each case times (for the progress line)
+#pragma once
+
+#include "op_chapter.hpp"
+#include "random.hpp"
+#include "report.hpp"
+#include "stages.hpp"
+#include "step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// What an op's model says about one step at one shape.
+struct Prediction {
+    double rate = NAN;                 ///< predicted GB/s or GFLOP/s
+    double ms = NAN;                   ///< predicted time
+    std::string limit;                 ///< what limits it, in words
+    std::vector<std::string> details;  ///< the op's model_columns(), formatted
+};
+
+/// "+12%": the model's error against a measurement ("-" when either is missing).
+std::string fmt_model_error(double model, double measured);
+/// "4.0e-09", or "FAIL 3.2e-01" when the check failed.
+std::string fmt_check(double rel_error, bool ok);
+/// Geometric mean (NaN for an empty list).
+double geomean(const std::vector<double>& v);
+
+template <class Traits>
+class LadderOp final : public OpChapter {
+public:
+    std::string name() const override { return Traits::kName; }
+
+    std::size_t timed_rows(const ChapterRun& run) const override {
+        return precisions(run).size() * Traits::cases(run.opt).size() *
+               (chapters_to_run(run.chapter, run.whole_ladder).size() + 1 + Traits::extra_timed_rows);
+    }
+
+    OpTable measure(const ChapterRun& run, Progress& prog) const override {
+        OpTable t = table(run, measured_columns());
+        for (const auto& prec : precisions(run)) {
+            if (prec == "float") measure_precision<float>(run, prog, t);
+            else measure_precision<double>(run, prog, t);
+        }
+        return t;
+    }
+
+    OpTable predict(const ChapterRun& run) const override {
+        std::vector<std::string> cols = {std::string("model ") + Traits::unit(), "model ms"};
+        for (const auto& c : Traits::model_columns()) cols.push_back(c);
+        cols.push_back("limit");
+        OpTable t = table(run, cols);
+        t.title += ": model predictions for " + run.dev.name + " (nothing measured)";
+        for (const auto& prec : precisions(run)) {
+            if (prec == "float") predict_precision<float>(run, t);
+            else predict_precision<double>(run, t);
+        }
+        return t;
+    }
+
+    OpTable sweep(const ChapterRun& run, OpTable& every) const override {
+        OpTable t = table(run, {"default launch", Traits::unit(), "best launch", std::string("best ") + Traits::unit(),
+                                "best/default"});
+        t.title = "Launch sweep of " + step_label(run.chapter, "") + ", " + Traits::kName;
+        every = table(run, {"launch", "ms", Traits::unit()});
+        every.title = "Every launch";
+        for (const auto& prec : precisions(run)) {
+            if (prec == "float") sweep_precision<float>(run, t, every);
+            else sweep_precision<double>(run, t, every);
+        }
+        return t;
+    }
+
+private:
+    template <class T> using Args = typename Traits::template Args<T>;
+    template <class T> using StepT = Step<Args<T>>;
+
+    static std::vector<std::string> precisions(const ChapterRun& run) {
+        if (run.opt.precision == "both") return {"float", "double"};
+        return {run.opt.precision};
+    }
+    template <class T> static std::string prec_name() { return sizeof(T) == 4 ? "float" : "double"; }
+
+    static std::vector<std::string> measured_columns() {
+        const std::string u = Traits::unit();
+        return {"ms", u, "% " + Traits::ceiling_name(), "x prev", "x naive", "x " + Traits::peer_label(),
+                "model " + u, "model err", "rel err", "note"};
+    }
+
+    static OpTable table(const ChapterRun& run, std::vector<std::string> cols) {
+        OpTable t;
+        t.op = Traits::kName;
+        t.title = Traits::title() + ": chapter " + std::to_string(run.chapter) + " (" + stage_of(run.chapter).stage + ")";
+        t.columns = std::move(cols);
+        return t;
+    }
+
+    template <class T>
+    static BenchOptions bench_for(const ChapterRun& run) {
+        BenchOptions bo = run.bench;
+        Traits::adjust_bench(bo);
+        return bo;
+    }
+
+    template <class T>
+    void measure_precision(const ChapterRun& run, Progress& prog, OpTable& t) const {
+        const std::vector<int> chs = chapters_to_run(run.chapter, run.whole_ladder);
+        std::vector<int> order = chs;
+        order.push_back(0);  // the peer
+        const BenchOptions bo = bench_for<T>(run);
+        for (const auto& c : Traits::cases(run.opt)) {
+            auto p = Traits::template make_problem<T>(c, fresh_seed());
+            const auto ref = Traits::template reference<T>(p);
+            std::map<int, double> ms, rate;
+            std::map<int, std::string> errs, notes;
+            bool failed = false;
+            for (int ch : order) {
+                const StepT<T>& s = step<Args<T>>(ch);
+                const auto l = s.default_launch(p.args());
+                prog.step(std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape + " " +
+                          s.stage);
+                const auto chk = Traits::template check<T>(s, l, p, ref);
+                errs[ch] = fmt_check(chk.rel_error, chk.ok());
+                if (!chk.ok()) failed = true;
+                const BenchStats st = Traits::template time<T>(s, l, p, bo);
+                ms[ch] = st.median_ms;
+                rate[ch] = Traits::template rate<T>(p, st.median_ms);
+                if (st.l2_resident && Traits::memory_bound) notes[ch] = "L2-resident";
+            }
+            const double ceiling = Traits::template ceiling<T>(c, *run.ceil);
+            for (int ch : order) {
+                auto ratio = [&](int other) {
+                    return ms.count(other) && other != ch ? fmt_ratio(ms[other] / ms[ch]) : std::string("-");
+                };
+                const StepT<T>& s = step<Args<T>>(ch);
+                std::string model = "-", model_err = "-";
+                if (ch != 0) {
+                    const Prediction pr = Traits::template predict<T>(s, p.args(), s.default_launch(p.args()), run.dev);
+                    model = fmt(pr.rate);
+                    model_err = fmt_model_error(pr.rate, rate[ch]);
+                }
+                t.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(ch, Traits::peer_label()),
+                                  {fmt(ms[ch], 4), fmt(rate[ch]), fmt_pct(rate[ch] / ceiling),
+                                   ch >= 2 ? ratio(ch - 1) : "-", ch >= 2 ? ratio(1) : "-", ch != 0 ? ratio(0) : "-",
+                                   model, model_err, errs[ch], notes[ch]}});
+            }
+            if (failed) t.failed = true;
+            const std::string key = prec_name<T>() + " " + c.variant;
+            if (run.chapter >= 2 && ms.count(run.chapter - 1))
+                t.speedups[key + " vs prev"].push_back(ms[run.chapter - 1] / ms[run.chapter]);
+            t.speedups[key + " vs " + Traits::peer_label()].push_back(ms[0] / ms[run.chapter]);
+            Traits::template extra_rows<T>(run, c, p, ms[0], t, prog);
+        }
+    }
+
+    template <class T>
+    void predict_precision(const ChapterRun& run, OpTable& t) const {
+        for (const auto& c : Traits::cases(run.opt)) {
+            const Args<T> a = Traits::template shape_args<T>(c);
+            for (int ch : chapters_to_run(run.chapter, run.whole_ladder)) {
+                const StepT<T>& s = step<Args<T>>(ch);
+                const Prediction pr = Traits::template predict<T>(s, a, s.default_launch(a), run.dev);
+                std::vector<std::string> cells = {fmt(pr.rate), fmt(pr.ms, 4)};
+                cells.insert(cells.end(), pr.details.begin(), pr.details.end());
+                cells.push_back(pr.limit.substr(0, pr.limit.find_first_of(":;")));
+                t.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(ch, Traits::peer_label()), cells});
+                if (std::find(t.notes.begin(), t.notes.end(), pr.limit) == t.notes.end()) t.notes.push_back(pr.limit);
+            }
+        }
+    }
+
+    template <class T>
+    void sweep_precision(const ChapterRun& run, OpTable& t, OpTable& every) const {
+        const StepT<T>& s = step<Args<T>>(run.chapter);
+        BenchOptions bo = bench_for<T>(run);
+        bo.min_reps = std::min(bo.min_reps, 5);
+        bo.max_reps = std::min(bo.max_reps, 30);
+        bo.max_seconds = std::min(bo.max_seconds, 0.5);
+        for (const auto& c : Traits::cases(run.opt)) {
+            auto p = Traits::template make_problem<T>(c, fresh_seed());
+            const auto def = s.default_launch(p.args());
+            double def_ms = NAN, best_ms = INFINITY;
+            auto best = def;
+            for (const auto& l : s.legal_launches(p.args())) {
+                const double m = Traits::template time<T>(s, l, p, bo).median_ms;
+                every.rows.push_back({prec_name<T>(), c.variant, c.shape, l.str(),
+                                      {fmt(m, 4), fmt(Traits::template rate<T>(p, m))}});
+                if (l == def) def_ms = m;
+                if (m < best_ms) {
+                    best_ms = m;
+                    best = l;
+                }
+            }
+            if (std::isnan(def_ms)) def_ms = Traits::template time<T>(s, def, p, bo).median_ms;
+            t.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(run.chapter, ""),
+                              {def.str(), fmt(Traits::template rate<T>(p, def_ms)), best.str(),
+                               fmt(Traits::template rate<T>(p, best_ms)), fmt_ratio(def_ms / best_ms)}});
+        }
+    }
+};
+
+}  // namespace wb

@@ -1,0 +1,87 @@
+/// \file gemm.hpp
+/// \brief The MM (GEMM) computation, C = alpha*op(A)*op(B) + beta*C, as cuBLAS defines it:
+///        column-major, op(A) is m x k, op(B) is k x n, C is m x n; lda >= max(1, rows of A as
+///        stored), ldb likewise, ldc >= max(1, m). One launcher per ladder stage, all with the
+///        same signature; the launch type is the op's own (GemmLaunch).
+#pragma once
+
+#include "blas_op.hpp"
+#include "step.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace wb {
+
+/// The tunables every GEMM step understands. A field a step does not use stays 0; 0 in a field
+/// the step uses means "the step's default". Tiles that are template constants in a step are
+/// chosen among the step's explicitly instantiated configurations (legal_launches lists them).
+struct GemmLaunch {
+    int block_x = 0;   ///< threads per block in x (along m)
+    int block_y = 0;   ///< threads per block in y (along n)
+    int tile_m = 0;    ///< rows of C a block computes
+    int tile_n = 0;    ///< columns of C a block computes
+    int tile_k = 0;    ///< depth of one shared-memory stage of A and B
+    int thread_m = 0;  ///< rows of C one thread computes (register blocking)
+    int thread_n = 0;  ///< columns of C one thread computes
+    int warp_m = 0;    ///< rows of C one warp computes (tuned)
+    int warp_n = 0;    ///< columns of C one warp computes (tuned)
+    int stages = 0;    ///< shared-memory buffers in the pipeline (1: none, 2: double buffering, ...)
+    std::string str() const;  ///< e.g. "tile=128x128x8 thread=8x8 warp=64x32 stages=3 block=256x1"
+    bool operator==(const GemmLaunch& o) const {
+        return block_x == o.block_x && block_y == o.block_y && tile_m == o.tile_m && tile_n == o.tile_n &&
+               tile_k == o.tile_k && thread_m == o.thread_m && thread_n == o.thread_n && warp_m == o.warp_m &&
+               warp_n == o.warp_n && stages == o.stages;
+    }
+};
+
+template <class T>
+struct GemmArgs {
+    using Launch = GemmLaunch;
+    using value_type = T;
+    Op op_a = Op::N, op_b = Op::N;
+    int m = 0, n = 0, k = 0;
+    T alpha = 1;
+    const T* A = nullptr;  ///< device pointer: m x k (op_a N) or k x m (op_a T), leading dimension lda
+    int lda = 1;
+    const T* B = nullptr;  ///< device pointer: k x n (op_b N) or n x k (op_b T), leading dimension ldb
+    int ldb = 1;
+    T beta = 0;            ///< 0: C is written without being read
+    T* C = nullptr;        ///< device pointer: m x n, leading dimension ldc
+    int ldc = 1;
+
+    int rows_a() const { return op_a == Op::N ? m : k; }  ///< rows of A as stored
+    int rows_b() const { return op_b == Op::N ? k : n; }  ///< rows of B as stored
+};
+
+/// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
+/// its value and the rule, e.g. "gemm: lda (5) must be >= max(1, m) (8) for op_a = N".
+/// Returns false when there is nothing to do (m == 0 or n == 0: BLAS's quick return), true
+/// otherwise. k == 0 or alpha == 0 is not a quick return: C = beta*C (launchers do it through
+/// gemm_scale_c).
+template <class T>
+bool validate_gemm(const GemmArgs<T>& a, const char* fn = "gemm");
+
+/// C = beta*C (C = 0 when beta == 0, never reading C): the k == 0 / alpha == 0 case, shared by
+/// every stage.
+template <class T>
+void gemm_scale_c(const GemmArgs<T>& a, cudaStream_t s);
+
+// One launcher per stage. Each validates, handles the degenerate cases, then launches.
+namespace naive   { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
+namespace shared  { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
+namespace pattern { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
+namespace access  { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
+namespace tuned   { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
+
+/// The peer: cuBLAS S/DGEMM with CUBLAS_PEDANTIC_MATH (true FP32, no TF32) on the same arguments.
+namespace peer    { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
+
+/// The registration (kernels/gemm_ladder.cpp) behind ladder<GemmArgs<T>>(), step<...>(), peer_step<...>().
+template <> std::vector<Step<GemmArgs<float>>> make_ladder<GemmArgs<float>>();
+template <> std::vector<Step<GemmArgs<double>>> make_ladder<GemmArgs<double>>();
+template <> Step<GemmArgs<float>> make_peer<GemmArgs<float>>();
+template <> Step<GemmArgs<double>> make_peer<GemmArgs<double>>();
+
+}  // namespace wb
