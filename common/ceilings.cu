@@ -11,7 +11,9 @@
 //    on this device is skipped, never thrown for); the best is read_gbs, the ceiling every
 //    GEMV/SYMV "% of ceiling" divides by;
 //  - fp32_peak_gflops: SMs x FP32 lanes per SM (by compute capability, DeviceProfile) x 2 x clock;
-//  - fp32_fma_gflops: the best of 8 and 16 independent FMA chains per thread.
+//  - fp32_fma_gflops: the best of 8 and 16 independent FMA chains per thread;
+//  - fp64_peak_gflops and fp64_fma_gflops: the same in double (FP64 lanes per SM by compute
+//    capability; the FP64 tensor cores, which cuBLAS DGEMM uses on Hopper, are not counted).
 // Every measurement checks its own result (see common/lab/). The whole takes well under 3 s.
 // Under the sanitizers (WB_TEST_SMALL set) the measurement runs at the tiny scale: the numbers
 // are then meaningless, but nothing waits minutes for them.
@@ -41,6 +43,7 @@ CeilingsMeasurement measure_ceilings(Scale s) {
     Ceilings& c = out.ceilings;
     c.theoretical_gbs = info.theoretical_bandwidth_gbs();
     c.fp32_peak_gflops = prof.fp32_peak_gflops();
+    c.fp64_peak_gflops = prof.fp64_peak_gflops();
 
     {
         StreamBuffers buf(stream_buffer_bytes(s));
@@ -68,6 +71,14 @@ CeilingsMeasurement measure_ceilings(Scale s) {
     for (int chains : {8, 16}) {
         out.rows.push_back(measure_fma(chains, iters, bench_options(s, 0)));
         c.fp32_fma_gflops = std::max(c.fp32_fma_gflops, out.rows.back().rate);
+    }
+    // Parts with a reduced FP64 rate (1/24 to 1/64 of FP32) run fewer iterations, so the double
+    // chains take about as long as the float ones.
+    const bool slow_fp64 = 8 * prof.fp64_lanes_per_sm < prof.fp32_lanes_per_sm;
+    const int iters64 = slow_fp64 ? std::max(4, iters / 16) : iters;
+    for (int chains : {8, 16}) {
+        out.rows.push_back(measure_fma(chains, iters64, bench_options(s, 0), true));
+        c.fp64_fma_gflops = std::max(c.fp64_fma_gflops, out.rows.back().rate);
     }
 
     out.all_verified = std::all_of(out.rows.begin(), out.rows.end(), [](const CeilingRow& r) { return r.verified; });

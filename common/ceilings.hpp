@@ -12,7 +12,9 @@ struct Ceilings {
     double copy_gbs = 0;          ///< max(copy_memcpy_gbs, copy_kernel_gbs)
     double read_gbs = 0;          ///< read-stream kernel (reads only): the ceiling for GEMV/SYMV
     double fp32_peak_gflops = 0;  ///< SMs x FP32 lanes x 2 x clock
-    double fp32_fma_gflops = 0;   ///< FMA microbenchmark
+    double fp32_fma_gflops = 0;   ///< FMA microbenchmark, float
+    double fp64_peak_gflops = 0;  ///< SMs x FP64 lanes x 2 x clock (CUDA cores, no tensor cores)
+    double fp64_fma_gflops = 0;   ///< FMA microbenchmark, double
 };
 
 /// Measure (first call) or return the cached ceilings of the current device.

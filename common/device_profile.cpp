@@ -1,6 +1,6 @@
 // device_profile.cpp — the GPUs the models know (declared in device_profile.hpp).
 //
-// Why a file of its own: the models (common/model.*) must run without a GPU ("predict before you
+// Why a file of its own: the models (common/model/*) must run without a GPU ("predict before you
 // measure"), so every number they need comes from a DeviceProfile, read from a live device here
 // or taken from a named preset: `t10` (the dissertation's Tesla T10), `h100-sxm` and `h200`.
 // Each preset value says where it comes from.
@@ -49,6 +49,9 @@ DeviceProfile t10() {
     p.l2_bytes = 0;                  // no L2 cache for global memory on the 200 series
     p.sm_clock_mhz = 1330;           // White §2.3: "240 cores, each with a clock speed of 1.33GHz"
     p.fp32_lanes_per_sm = 8;         // 8 SPs per SM
+    // White §2.2 counts 8 SPs per SM; compute 1.3 adds one double-precision FMA unit per SM: 30 x 2
+    // x 1.33 GHz = 79.8 GFLOP/s (NVIDIA quotes 78 for the 1.296 GHz Tesla C1060, the same chip).
+    p.fp64_lanes_per_sm = 1;
     // White §3.5.2: 792 MHz memory clock, 512-bit bus, double data rate: 2 x 792e6 x 64 B =
     // 101.4 GB/s, which he quotes as "approximately 94GB/s" (GiB/s).
     p.bandwidth_gbs = 2.0 * 792e6 * (512 / 8) / 1e9;
@@ -80,6 +83,7 @@ DeviceProfile hopper() {
     p.banks = 32;
     p.sm_clock_mhz = 1980;               // boost clock
     p.fp32_lanes_per_sm = 128;
+    p.fp64_lanes_per_sm = 64;            // GH100: 64 FP64 lanes per SM (H100 SXM: 34 TFLOP/s FP64)
     p.latency_ns = kHopperLatencyNs;
     p.live = false;
     return p;
@@ -112,6 +116,21 @@ int fp32_lanes(int major, int minor) {
     if (major == 7) return 64;
     if (major == 8) return minor == 0 ? 64 : 128;
     return 128;  // 9.x, 10.x, 12.x
+}
+
+/// FP64 lanes per SM by compute capability (FP64 CUDA cores, not tensor cores): the full-rate
+/// data-centre parts (1/2 of FP32) and the reduced rates of the others (1/24 to 1/64).
+int fp64_lanes(int major, int minor) {
+    if (major == 1) return minor >= 3 ? 1 : 0;        // one double unit per SM from compute 1.3
+    if (major == 2) return minor == 0 ? 16 : 4;       // GF100 1/2, GF10x 1/12
+    if (major == 3) return minor >= 5 ? 64 : 8;       // GK110/GK210 1/3, GK10x 1/24
+    if (major == 5) return 4;                         // Maxwell 1/32
+    if (major == 6) return minor == 0 ? 32 : 4;       // GP100 1/2, GP10x 1/32
+    if (major == 7) return minor == 0 ? 32 : 2;       // GV100 1/2, Xavier and Turing 1/32
+    if (major == 8) return minor == 0 ? 32 : 2;       // GA100 1/2, GA10x and AD10x 1/64
+    if (major == 9) return 64;                        // GH100 1/2
+    if (major == 10) return minor == 0 ? 64 : 2;      // B200 64; other Blackwell parts reduced
+    return 2;                                         // 11.x, 12.x: consumer and embedded
 }
 
 int attribute(cudaDeviceAttr attr, int device) {
@@ -177,6 +196,7 @@ DeviceProfile device_profile_from_device(int device) {
     const double bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device);
     p.bandwidth_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     p.fp32_lanes_per_sm = fp32_lanes(prop.major, prop.minor);
+    p.fp64_lanes_per_sm = fp64_lanes(prop.major, prop.minor);
     p.latency_ns = kHopperLatencyNs;     // not queryable; the Hopper figure (see above)
     p.live = true;
     return p;

@@ -28,12 +28,17 @@ struct DeviceProfile {
     int banks = 32;                  ///< shared-memory banks of 4 bytes
     long long l2_bytes = 0;
     double sm_clock_mhz = 0;
-    int fp32_lanes_per_sm = 0;
+    int fp32_lanes_per_sm = 0;       ///< FP32 FMA lanes per SM (by compute capability)
+    int fp64_lanes_per_sm = 0;       ///< FP64 FMA lanes per SM (by compute capability): 64 on
+                                     ///< Hopper and B200, 32 on A100/V100/P100, 2 on consumer parts
     double bandwidth_gbs = 0;        ///< theoretical DRAM bandwidth
     double latency_ns = 0;           ///< DRAM load latency used for Little's law
     bool live = false;               ///< true when read from a device, false for a preset
 
+    /// SMs x FP32 lanes x 2 flops per FMA x clock, GFLOP/s.
     double fp32_peak_gflops() const { return sm_count * fp32_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
+    /// SMs x FP64 lanes x 2 flops per FMA x clock, GFLOP/s (the CUDA cores; not the FP64 tensor cores).
+    double fp64_peak_gflops() const { return sm_count * fp64_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
 };
 
 /// A named preset; throws std::invalid_argument listing the known names.

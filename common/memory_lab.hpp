@@ -65,7 +65,7 @@ std::size_t fit_device_bytes(const char* who, std::size_t want, std::size_t at_l
 
 /// One line of the ceilings table.
 struct CeilingRow {
-    std::string what;      ///< "memcpy D2D", "copy kernel 16 B", "read kernel", "FMA"
+    std::string what;      ///< "memcpy D2D", "copy kernel 16 B", "read kernel", "FMA", "FP64 FMA"
     std::string shape;     ///< launch shape, e.g. "256 thr x 1056 blk, 4 loads"
     double amount = 0;     ///< bytes counted (read + write for copies) or flops
     double ms = 0;         ///< median time of one call
@@ -121,14 +121,15 @@ CeilingRow measure_read_floor(std::size_t bytes, const BenchOptions& opt);
 /// does not, instead of throwing. Same argument rules as measure_read_kernel().
 bool read_kernel_fits(int threads, int unroll);
 /// FMA throughput: `chains` (8 or 16) independent FMA chains per thread, `iters` (multiple of 4,
-/// > 0) FMAs per chain, resident blocks of 256 threads; 2 flops per FMA. Verified against the
-/// same recurrence computed on the host.
-CeilingRow measure_fma(int chains, int iters, const BenchOptions& opt);
+/// > 0) FMAs per chain, resident blocks of 256 threads; 2 flops per FMA. In float (row "FMA"), or
+/// in double when `fp64` (row "FP64 FMA"). Verified against the same recurrence computed on the
+/// host (std::fma rounds once, like the device's FMA).
+CeilingRow measure_fma(int chains, int iters, const BenchOptions& opt, bool fp64 = false);
 
 /// The whole ceilings measurement of the current device: theoretical bandwidth, memcpy, copy
 /// kernels (4/8/16 B), read kernel over a few shapes (a shape that cannot launch on this device
-/// is skipped, never thrown for), FP32 peak from the profile, FMA microbenchmark. Defined in
-/// ceilings.cu.
+/// is skipped, never thrown for), FP32 and FP64 peaks from the profile, FMA microbenchmarks in
+/// float and double. Defined in ceilings.cu.
 struct CeilingsMeasurement {
     Ceilings ceilings;
     std::vector<CeilingRow> rows;

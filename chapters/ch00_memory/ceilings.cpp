@@ -1,5 +1,5 @@
-// ceilings.cpp — chapter 0, experiment 1: the ceilings (copy, read, FMA) against the theoretical
-// bandwidth and FP32 peak. The numbers printed are the ones every later chapter divides by
+// ceilings.cpp — chapter 0, experiment 1: the ceilings (copy, read, FMA in float and double)
+// against the theoretical bandwidth and the FP32 and FP64 peaks. The numbers printed are the ones every later chapter divides by
 // (measured_ceilings(), cached per run).
 #include "context.hpp"
 
@@ -15,18 +15,23 @@ void show_ceilings(Context& ctx) {
     heading("1. Ceilings: what this card can move and compute");
     const double theo = ctx.dev.bandwidth_gbs;
     const double peak = ctx.dev.fp32_peak_gflops();
+    const double peak64 = ctx.dev.fp64_peak_gflops();
     say("prediction", "DRAM " + fmt(theo, 0) + " GB/s theoretical (2 x memory clock x bus width); FP32 " +
                           fmt(peak / 1e3, 1) + " TFLOP/s (" + std::to_string(ctx.dev.sm_count) + " SMs x " +
                           std::to_string(ctx.dev.fp32_lanes_per_sm) + " lanes x 2 x " + fmt(ctx.dev.sm_clock_mhz, 0) +
-                          " MHz). A good copy or read kernel reaches 85-95% of the bandwidth (refresh, "
-                          "page switches, read/write turnarounds); FMA chains reach 90%+ of the peak.");
+                          " MHz); FP64 " + fmt(peak64 / 1e3, 1) + " TFLOP/s (" +
+                          std::to_string(ctx.dev.fp64_lanes_per_sm) +
+                          " FP64 lanes per SM; the FP64 tensor cores are not counted). A good copy or read "
+                          "kernel reaches 85-95% of the bandwidth (refresh, page switches, read/write "
+                          "turnarounds); FMA chains reach 90%+ of the peak.");
 
     Report summary("Ceilings (every chapter's \"% of ceiling\" divides by these)",
                    {"ceiling", "value", "unit", "of theoretical/peak"});
     if (!ctx.measure) {
         summary.add_row({"theoretical DRAM", fmt(theo, 0), "GB/s", fmt_pct(1.0)});
         summary.add_row({"FP32 peak", fmt(peak, 0), "GFLOP/s", fmt_pct(1.0)});
-        for (const char* n : {"copy (memcpy)", "copy (kernel)", "read", "FP32 FMA"})
+        summary.add_row({"FP64 peak", fmt(peak64, 0), "GFLOP/s", fmt_pct(1.0)});
+        for (const char* n : {"copy (memcpy)", "copy (kernel)", "read", "FP32 FMA", "FP64 FMA"})
             summary.add_row({n, "-", "-", "-"});
         emit(ctx, summary, "ceilings");
         say("reading", "nothing measured: the copy, read and FMA ceilings need a GPU.");
@@ -38,10 +43,12 @@ void show_ceilings(Context& ctx) {
     Report detail("Ceiling measurements (median of several calls, result of each checked)",
                   {"what", "shape", "amount", "ms", "rate", "unit", "of theoretical/peak", "checked"});
     for (const auto& r : rows) {
-        const bool flops = r.what == "FMA";
+        const bool fp64 = r.what == "FP64 FMA";
+        const bool flops = fp64 || r.what == "FMA";
+        const double of = fp64 ? c.fp64_peak_gflops : flops ? c.fp32_peak_gflops : c.theoretical_gbs;
         detail.add_row({r.what, r.shape, flops ? fmt(r.amount / 1e9, 1) + " GFLOP" : fmt(r.amount / 1e9, 2) + " GB",
-                        fmt(r.ms, 3), fmt(r.rate, 0), flops ? "GFLOP/s" : "GB/s",
-                        fmt_pct(r.rate / (flops ? c.fp32_peak_gflops : c.theoretical_gbs)), r.verified ? "yes" : "NO"});
+                        fmt(r.ms, 3), fmt(r.rate, 0), flops ? "GFLOP/s" : "GB/s", fmt_pct(r.rate / of),
+                        r.verified ? "yes" : "NO"});
         note_check(ctx, r.verified, "ceilings: " + r.what + " " + r.shape);
     }
     emit(ctx, detail, "ceilings_detail");
@@ -53,6 +60,8 @@ void show_ceilings(Context& ctx) {
     summary.add_row({"read", fmt(c.read_gbs, 0), "GB/s", fmt_pct(c.read_gbs / c.theoretical_gbs)});
     summary.add_row({"FP32 peak", fmt(c.fp32_peak_gflops, 0), "GFLOP/s", fmt_pct(1.0)});
     summary.add_row({"FP32 FMA", fmt(c.fp32_fma_gflops, 0), "GFLOP/s", fmt_pct(c.fp32_fma_gflops / c.fp32_peak_gflops)});
+    summary.add_row({"FP64 peak", fmt(c.fp64_peak_gflops, 0), "GFLOP/s", fmt_pct(1.0)});
+    summary.add_row({"FP64 FMA", fmt(c.fp64_fma_gflops, 0), "GFLOP/s", fmt_pct(c.fp64_fma_gflops / c.fp64_peak_gflops)});
     emit(ctx, summary, "ceilings");
 
     std::string r = "copies reach " + fmt_pct(c.copy_gbs / c.theoretical_gbs) + " and reads " +
@@ -61,7 +70,9 @@ void show_ceilings(Context& ctx) {
                                     "against the read ceiling. "
                                   : "here a copy moves more bytes per second than the read-only stream; GEMV/SYMV "
                                     "are still judged against the read ceiling, so a good one may pass 100% of it. ";
-    r += "FMA chains reach " + fmt_pct(c.fp32_fma_gflops / c.fp32_peak_gflops) + " of the FP32 peak.";
+    r += "FMA chains reach " + fmt_pct(c.fp32_fma_gflops / c.fp32_peak_gflops) + " of the FP32 peak and " +
+         fmt_pct(c.fp64_fma_gflops / c.fp64_peak_gflops) + " of the FP64 peak (a compute-bound op is judged by "
+         "min(FMA peak, bandwidth x arithmetic intensity) in its precision).";
     say("reading", r);
 }
 

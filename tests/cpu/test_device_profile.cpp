@@ -46,6 +46,9 @@ TEST_CASE("t10 preset matches White's Tesla T10", "[model][device_profile][white
     CHECK(p.bandwidth_gbs * 1e9 / std::pow(2.0, 30) == Approx(94.4).margin(0.1));
     // 240 cores at 1.33 GHz, 2 flops per FMA.
     CHECK(p.fp32_peak_gflops() == Approx(30 * 8 * 2 * 1.33).epsilon(1e-9));
+    // One double-precision unit per SM (compute 1.3): 30 x 2 x 1.33 GHz = 79.8 GFLOP/s.
+    CHECK(p.fp64_lanes_per_sm == 1);
+    CHECK(p.fp64_peak_gflops() == Approx(30 * 1 * 2 * 1.33).epsilon(1e-9));
 }
 
 TEST_CASE("Hopper presets: H100 SXM and H200 differ in L2 and bandwidth only", "[model][device_profile]") {
@@ -63,6 +66,11 @@ TEST_CASE("Hopper presets: H100 SXM and H200 differ in L2 and bandwidth only", "
         CHECK(p->partitions == 0);
         // Reference H200 run (shared/reference, 2026-11-22): "FP32 peak (128 lanes) 66.9 TFLOP/s".
         CHECK(p->fp32_peak_gflops() / 1000 == Approx(66.9).margin(0.05));
+        // 64 FP64 lanes per SM (half the FP32 rate): 132 x 64 x 2 x 1.98 GHz = 33.45 TFLOP/s, the
+        // datasheet's 34 TFLOP/s FP64 for H100 SXM (the FP64 tensor cores give twice that).
+        CHECK(p->fp64_lanes_per_sm == 64);
+        CHECK(p->fp64_peak_gflops() == Approx(132 * 64 * 2 * 1.98).epsilon(1e-9));
+        CHECK(p->fp64_peak_gflops() == Approx(p->fp32_peak_gflops() / 2).epsilon(1e-12));
     }
     CHECK(h100.l2_bytes == 50LL * 1024 * 1024);
     CHECK(h200.l2_bytes == 60LL * 1024 * 1024);

@@ -60,12 +60,14 @@ TEST_CASE("ch00: copy and read and FMA kernels compute what they should", "[gpu]
             CHECK(positive(r.rate));
             CHECK(r.amount == static_cast<double>(buf.bytes()));
         }
-    for (int chains : {8, 16}) {
-        INFO("FMA chains " << chains);
-        const CeilingRow r = measure_fma(chains, 64, bench_options(Scale::tiny, 0));
-        CHECK(r.verified);
-        CHECK(positive(r.rate));
-    }
+    for (bool fp64 : {false, true})
+        for (int chains : {8, 16}) {
+            INFO((fp64 ? "FP64" : "FP32") << " FMA chains " << chains);
+            const CeilingRow r = measure_fma(chains, 64, bench_options(Scale::tiny, 0), fp64);
+            CHECK(r.what == (fp64 ? "FP64 FMA" : "FMA"));
+            CHECK(r.verified);
+            CHECK(positive(r.rate));
+        }
 
     CHECK_THROWS_AS(measure_copy_kernel(buf, 2, opt), std::invalid_argument);
     CHECK_THROWS_AS(measure_read_kernel(buf, 100, 4, opt), std::invalid_argument);
@@ -74,6 +76,8 @@ TEST_CASE("ch00: copy and read and FMA kernels compute what they should", "[gpu]
     CHECK_THROWS_AS(read_kernel_fits(256, 16), std::invalid_argument);
     CHECK_THROWS_AS(measure_fma(4, 64, opt), std::invalid_argument);
     CHECK_THROWS_AS(measure_fma(8, 6, opt), std::invalid_argument);
+    CHECK_THROWS_AS(measure_fma(4, 64, opt, true), std::invalid_argument);
+    CHECK_THROWS_AS(measure_fma(8, 6, opt, true), std::invalid_argument);
     CHECK_THROWS_AS(StreamBuffers(100), std::invalid_argument);
 }
 
@@ -92,12 +96,28 @@ TEST_CASE("ch00: measured ceilings are cached and consistent and every one is ch
     CHECK(a.copy_gbs == std::max(a.copy_memcpy_gbs, a.copy_kernel_gbs));
     CHECK(positive(a.read_gbs));
     CHECK(positive(a.fp32_fma_gflops));
+    CHECK(positive(a.fp64_fma_gflops));
+    // The FP64 FMA rows are measured, checked and make the FP64 ceiling.
+    int fp64_rows = 0;
+    double best64 = 0;
+    for (const auto& r : measured_ceiling_rows())
+        if (r.what == "FP64 FMA") {
+            ++fp64_rows;
+            CHECK(r.verified);
+            CHECK(positive(r.rate));
+            best64 = std::max(best64, r.rate);
+        }
+    CHECK(fp64_rows == 2);
+    CHECK(a.fp64_fma_gflops == best64);
     const wb::DeviceProfile dev = live_device();
     CHECK(a.fp32_peak_gflops == Approx(dev.sm_count * dev.fp32_lanes_per_sm * 2.0 * dev.sm_clock_mhz / 1e3));
+    CHECK(dev.fp64_lanes_per_sm > 0);
+    CHECK(a.fp64_peak_gflops == Approx(dev.sm_count * dev.fp64_lanes_per_sm * 2.0 * dev.sm_clock_mhz / 1e3));
     // Nothing beats physics by much (the clock attribute is the boost clock; allow 20%).
     CHECK(a.copy_gbs < 1.2 * a.theoretical_gbs);
     CHECK(a.read_gbs < 1.2 * a.theoretical_gbs);
     CHECK(a.fp32_fma_gflops < 1.2 * a.fp32_peak_gflops);
+    CHECK(a.fp64_fma_gflops < 1.2 * a.fp64_peak_gflops);
 }
 
 TEST_CASE("ch00: coalescing rows are checked and follow the sector model", "[gpu][ch00]") {
