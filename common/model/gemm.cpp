@@ -1,0 +1,105 @@
+/// \file gemm.cpp
+/// \brief The GEMM model (model/gemm.hpp).
+#include "model/gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace wb::model {
+namespace {
+
+void require(bool ok, const std::string& what) {
+    if (!ok) throw std::invalid_argument("predict_gemm: " + what);
+}
+
+std::string pct(double v) {
+    std::ostringstream os;
+    os.precision(0);
+    os << std::fixed << v * 100 << "%";
+    return os.str();
+}
+
+}  // namespace
+
+GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long long k, int elem_bytes,
+                            const DeviceProfile& dev) {
+    require(m >= 0 && n >= 0 && k >= 0, "m, n, k (" + std::to_string(m) + ", " + std::to_string(n) + ", " +
+                                            std::to_string(k) + ") must be >= 0");
+    require(elem_bytes == 4 || elem_bytes == 8, "elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
+    require(d.tile_m > 0 && d.tile_n > 0 && d.tile_k > 0, "tiles (" + std::to_string(d.tile_m) + " x " +
+                                                              std::to_string(d.tile_n) + " x " +
+                                                              std::to_string(d.tile_k) + ") must be positive");
+    require(d.thread_m > 0 && d.thread_n > 0 && d.load_width > 0, "thread tile and load width must be positive");
+    GemmPrediction p;
+    p.flops = 2.0 * m * n * k;
+    const int lanes = elem_bytes == 4 ? dev.fp32_lanes_per_sm : dev.fp64_lanes_per_sm;
+    p.peak_gflops = dev.sm_count * lanes * 2.0 * dev.sm_clock_mhz / 1e3;
+    p.occ = occupancy(dev, d.threads, d.regs_per_thread, d.smem_per_block);
+    require(p.occ.blocks_per_sm > 0, "a block of " + std::to_string(d.threads) + " threads, " +
+                                         std::to_string(d.regs_per_thread) + " registers per thread and " +
+                                         std::to_string(d.smem_per_block) + " bytes of shared memory must fit an SM");
+    p.global_loads_per_fma = 1.0 / d.tile_m + 1.0 / d.tile_n;
+    p.operand_loads_per_fma = static_cast<double>(d.thread_m + d.thread_n) / (d.thread_m * d.thread_n);
+    const double load_instr = p.operand_loads_per_fma / d.load_width;
+    p.issue_fraction = 1.0 / (1.0 + load_instr + d.overhead);
+    if (m == 0 || n == 0 || k == 0) {
+        p.ms = kLaunchOverheadUs / 1e3;
+        p.limit = "empty: launch overhead only";
+        return p;
+    }
+    // Per SM and clock: warp FMAs the lanes retire, instructions issued, wavefronts served.
+    const double clock_hz = dev.sm_clock_mhz * 1e6;
+    const double warp_fmas = p.flops / 2.0 / dev.warp_size;  // FMA instructions over all warps
+    const double per_sm = warp_fmas / dev.sm_count;
+    const double t_fma = per_sm / (lanes / static_cast<double>(dev.warp_size)) / clock_hz;
+    const double t_issue = per_sm / p.issue_fraction / 4.0 / clock_hz;
+    // Wavefronts: each operand load instruction of a warp reads at most 128 bytes of distinct
+    // addresses per wavefront (16-byte loads of distinct addresses take 4).
+    const double bytes_per_instr = std::min(128.0, 1.0 * d.load_width * elem_bytes * dev.warp_size /
+                                                         std::max(1, std::min(d.thread_m, d.thread_n)));
+    const double wavefronts = load_instr * std::max(1.0, bytes_per_instr / 128.0);
+    const double t_l1 = per_sm * wavefronts / clock_hz;
+    const double l2_bytes = p.flops / 2.0 * p.global_loads_per_fma * elem_bytes;
+    const double t_l2 = l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);
+    const double dram_bytes = static_cast<double>(elem_bytes) * (m * k + k * n + 2.0 * m * n);
+    const double t_dram = dram_bytes / (dev.bandwidth_gbs * 1e9);
+    // The tail wave: the last wave's blocks leave SMs idle.
+    const double blocks = std::ceil(static_cast<double>(m) / d.tile_m) * std::ceil(static_cast<double>(n) / d.tile_n);
+    const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
+    p.waves = blocks / slots;
+    const double tail = std::ceil(p.waves) / p.waves;
+    // Padding: edge tiles compute whole tiles.
+    const double padded = blocks * d.tile_m * d.tile_n / (static_cast<double>(m) * n);
+    struct Bound {
+        double t;
+        std::string words;
+    };
+    const Bound bounds[] = {
+        {t_fma, "FMA lanes (" + pct(p.issue_fraction) + " of issue slots are FMAs)"},
+        {t_issue, "instruction issue: " + pct(p.issue_fraction) + " of issued instructions are FMAs (" +
+                      std::to_string(d.thread_m) + "x" + std::to_string(d.thread_n) + " results per thread)"},
+        {t_l1, std::string(d.operands_from_l1 ? "L1" : "shared-memory") + " wavefronts: " +
+                   std::to_string(wavefronts).substr(0, 5) + " per FMA instruction"},
+        {t_l2, "L2 bandwidth: " + std::to_string(p.global_loads_per_fma).substr(0, 6) + " global loads per FMA (" +
+                   std::to_string(d.tile_m) + "x" + std::to_string(d.tile_n) + " block tile)"},
+        {t_dram, "DRAM bandwidth"},
+    };
+    const Bound* worst = &bounds[0];
+    for (const Bound& b : bounds)
+        if (b.t > worst->t) worst = &b;
+    const double t = worst->t * std::max(tail, 1.0) * padded;
+    p.ms = t * 1e3 + kLaunchOverheadUs / 1e3;
+    p.gflops = p.flops / (p.ms * 1e6);
+    std::ostringstream os;
+    os << worst->words << "; occupancy " << pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "
+       << std::fixed;
+    os.precision(2);
+    os << p.waves << " waves";
+    if (tail > 1.05) os << " (tail costs " << pct(tail - 1) << ")";
+    p.limit = os.str();
+    return p;
+}
+
+}  // namespace wb::model

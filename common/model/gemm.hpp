@@ -1,0 +1,62 @@
+/// \file gemm.hpp
+/// \brief The GEMM model: what limits each ladder step, and its predicted GFLOP/s (see the
+///        chapter pages' GEMM sections). Plain host arithmetic on a DeviceProfile, so it runs
+///        without a GPU.
+///
+/// A step is described by its tiles (GemmDesign): a block computes tile_m x tile_n of C, one
+/// thread thread_m x thread_n of it, and each k-step loads tile_k columns of op(A) and rows of
+/// op(B). From the tiles follow, per fused multiply-add (FMA):
+///   - global (L2) loads: (1/tile_m + 1/tile_n) elements, the block's reuse;
+///   - operand loads from L1/shared memory: (thread_m + thread_n) / (thread_m thread_n) elements,
+///     the thread's register reuse, in instructions of `load_width` elements;
+///   - issued instructions: the FMA itself, those loads and `overhead` (index, loop, barrier).
+/// The predicted time is the largest of five bounds (plus the launch overhead), stretched by the
+/// tail wave: FMA lanes, instruction issue (4 warp instructions per clock per SM), L1/shared
+/// wavefronts (one 128-byte wavefront per clock per SM), L2 bandwidth (kL2OverDram x DRAM
+/// bandwidth, an assumption: the profile has no L2 figure) and DRAM (each matrix once).
+#pragma once
+
+#include "device_profile.hpp"
+#include "model/occupancy.hpp"
+
+#include <string>
+
+namespace wb::model {
+
+/// L2-to-SM bandwidth assumed as a multiple of DRAM bandwidth (Hopper: roughly 2-2.5x).
+constexpr double kL2OverDram = 2.0;
+
+/// One GEMM step's design, as the model sees it.
+struct GemmDesign {
+    std::string stage;        ///< "naive" ... "tuned" (for the words only)
+    int tile_m = 1, tile_n = 1, tile_k = 1;  ///< C tile of a block; k depth per step
+    int thread_m = 1, thread_n = 1;          ///< C elements per thread
+    int threads = 256;        ///< threads per block
+    int load_width = 1;       ///< elements per operand load instruction (4 floats / 2 doubles for 16-byte loads)
+    double overhead = 0.5;    ///< other instructions per FMA instruction (addresses, loop, barriers)
+    int regs_per_thread = 64; ///< registers per thread (estimate from the accumulators + operands)
+    int smem_per_block = 0;   ///< shared-memory bytes per block
+    bool operands_from_l1 = false;  ///< true: operands come from global memory through L1 (naive)
+};
+
+struct GemmPrediction {
+    double flops = 0;               ///< 2 m n k
+    double gflops = 0;              ///< predicted GFLOP/s
+    double ms = 0;                  ///< predicted time
+    double peak_gflops = 0;         ///< the FMA lanes' peak for this precision
+    double global_loads_per_fma = 0;  ///< elements from L2 per FMA
+    double operand_loads_per_fma = 0; ///< elements from L1/shared per FMA
+    double issue_fraction = 0;      ///< FMA instructions / all issued instructions
+    Occupancy occ;                  ///< resident blocks per SM
+    double waves = 0;               ///< blocks / (SMs x resident blocks)
+    std::string limit;              ///< the bound that sets the time, and why, in words
+};
+
+/// Prediction for C = alpha op(A) op(B) + beta C, m x n x k, elements of `elem_bytes` (4 or 8).
+/// Throws std::invalid_argument on negative sizes, elem_bytes not 4 or 8, or a design whose
+/// tiles are not positive or whose block cannot be resident (naming the field and the rule).
+/// Sizes with m, n or k zero predict the launch overhead only.
+GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long long k, int elem_bytes,
+                            const DeviceProfile& dev);
+
+}  // namespace wb::model

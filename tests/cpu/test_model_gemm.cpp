@@ -1,0 +1,86 @@
+// The GEMM model (common/model/gemm): bounds, tail waves, and argument rules, on the h200 preset.
+#include "catch.hpp"
+
+#include "device_profile.hpp"
+#include "model.hpp"
+
+namespace {
+
+using wb::model::GemmDesign;
+using wb::model::predict_gemm;
+
+GemmDesign tuned_design() {
+    GemmDesign d;
+    d.stage = "tuned";
+    d.tile_m = d.tile_n = 128;
+    d.tile_k = 8;
+    d.thread_m = d.thread_n = 8;
+    d.threads = 256;
+    d.load_width = 4;
+    d.overhead = 0.05;
+    d.regs_per_thread = 128;
+    d.smem_per_block = 3 * 2 * 128 * 8 * 4;
+    return d;
+}
+
+GemmDesign naive_design() {
+    GemmDesign d;
+    d.stage = "naive";
+    d.tile_m = 32;
+    d.tile_n = 8;
+    d.threads = 256;
+    d.overhead = 1.0;
+    d.regs_per_thread = 32;
+    d.operands_from_l1 = true;
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("gemm model: register blocking moves the bound from loads to the FMA lanes", "[cpu][model][gemm]") {
+    const auto dev = wb::device_preset("h200");
+    const auto tuned = predict_gemm(tuned_design(), 4096, 4096, 4096, 4, dev);
+    const auto naive = predict_gemm(naive_design(), 4096, 4096, 4096, 4, dev);
+    // 8x8 results per thread with 16-byte operand loads: 16 elements in 4 instructions per 64 FMAs.
+    CHECK(tuned.operand_loads_per_fma == Approx(0.25));
+    CHECK(tuned.issue_fraction == Approx(1.0 / (1.0 + 1.0 / 16 + 0.05)));
+    CHECK(tuned.gflops > 0.8 * tuned.peak_gflops);
+    CHECK(tuned.gflops < tuned.peak_gflops);
+    // One result per thread: two operand loads per FMA from L1.
+    CHECK(naive.operand_loads_per_fma == Approx(2.0));
+    CHECK(naive.gflops < 0.2 * naive.peak_gflops);
+    CHECK(naive.limit.find("L1") != std::string::npos);
+    CHECK(tuned.flops == Approx(2.0 * 4096.0 * 4096.0 * 4096.0));
+}
+
+TEST_CASE("gemm model: double precision is judged against the FP64 lanes", "[cpu][model][gemm]") {
+    const auto dev = wb::device_preset("h200");
+    const auto f = predict_gemm(tuned_design(), 4096, 4096, 4096, 4, dev);
+    const auto d = predict_gemm(tuned_design(), 4096, 4096, 4096, 8, dev);
+    CHECK(d.peak_gflops == Approx(f.peak_gflops * dev.fp64_lanes_per_sm / dev.fp32_lanes_per_sm));
+    CHECK(d.gflops < f.gflops);
+}
+
+TEST_CASE("gemm model: a grid smaller than one wave pays for its idle SMs", "[cpu][model][gemm]") {
+    const auto dev = wb::device_preset("h200");
+    // 2 x 2 blocks of 128 x 128 on 132 SMs: the waves are far below one.
+    const auto small = predict_gemm(tuned_design(), 256, 256, 4096, 4, dev);
+    CHECK(small.waves < 0.05);
+    CHECK(small.gflops < 0.05 * small.peak_gflops);
+    CHECK(small.limit.find("tail") != std::string::npos);
+}
+
+TEST_CASE("gemm model: empty products cost the launch only; bad arguments name the rule", "[cpu][model][gemm]") {
+    const auto dev = wb::device_preset("h200");
+    const auto e = predict_gemm(tuned_design(), 0, 100, 100, 4, dev);
+    CHECK(e.ms == Approx(wb::model::kLaunchOverheadUs / 1e3));
+    CHECK_THROWS_WITH(predict_gemm(tuned_design(), -1, 1, 1, 4, dev), Catch::Matchers::Contains("must be >= 0"));
+    CHECK_THROWS_WITH(predict_gemm(tuned_design(), 1, 1, 1, 2, dev),
+                      Catch::Matchers::Contains("elem_bytes (2) must be 4 or 8"));
+    GemmDesign d = tuned_design();
+    d.tile_k = 0;
+    CHECK_THROWS_WITH(predict_gemm(d, 1, 1, 1, 4, dev), Catch::Matchers::Contains("must be positive"));
+    d = tuned_design();
+    d.smem_per_block = 1 << 20;
+    CHECK_THROWS_AS(predict_gemm(d, 1, 1, 1, 4, dev), std::invalid_argument);
+}
