@@ -1,8 +1,8 @@
-// bench.cu — the benchmark harness of DESIGN §5 (declared in bench.hpp).
+// bench.cu — the benchmark harness of architecture §5 (declared in bench.hpp).
 //
 // Method: untimed warm-up calls; then timed calls, each between its own pair of CUDA events,
 // with the L2 flushed *before* the start event (outside the timed region) so a memory-bound
-// kernel reads DRAM, not cache. The flush writes a buffer of twice the L2 (DESIGN §5), which
+// kernel reads DRAM, not cache. The flush writes a buffer of twice the L2 (architecture §5), which
 // leaves the L2 full of dirty lines, as any kernel that wrote its output would: the timed
 // kernel's misses must write some of them back, and a kernel whose loads pick clean or
 // evict-first victims pays less (docs/pages/perf-notes.md). WB_L2_FLUSH=write_read adds a
@@ -105,7 +105,7 @@ L2Flusher::L2Flusher() {
     int device = 0, l2 = 0;
     WB_CUDA(cudaGetDevice(&device));
     WB_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-    // Twice the L2 (DESIGN §5); at least 8 MiB should a device report no L2 size.
+    // Twice the L2 (architecture §5); at least 8 MiB should a device report no L2 size.
     bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(l2), std::size_t{8} << 20);
     mode_ = mode_from_environment();
     int sms = 0;

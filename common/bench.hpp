@@ -1,5 +1,5 @@
 /// \file bench.hpp
-/// \brief The benchmark harness (DESIGN §5): CUDA events around each call, warm-up first,
+/// \brief The benchmark harness (architecture §5): CUDA events around each call, warm-up first,
 ///        repetitions until the median is stable, L2 flushed between calls for memory-bound
 ///        kernels, and an "L2-resident" mark when the working set fits in L2 anyway.
 #pragma once
@@ -34,7 +34,7 @@ struct BenchStats {
 BenchStats benchmark(const std::function<void(cudaStream_t)>& fn, const BenchOptions& opt = {},
                      cudaStream_t stream = nullptr);
 
-/// Evicts the L2 between timed calls: writes a device buffer of twice the L2's size (DESIGN §5),
+/// Evicts the L2 between timed calls: writes a device buffer of twice the L2's size (architecture §5),
 /// so the next kernel starts with none of its own data in the L2, and with the L2 full of dirty
 /// lines (as after any kernel that wrote its output). Environment WB_L2_FLUSH=write_read also
 /// reads the buffer back, leaving clean lines: the comparison in docs/pages/perf-notes.md.

@@ -1,7 +1,7 @@
 // ceilings.cu — the card's limits, measured once per process and device (declared in
 // ceilings.hpp; the measurement itself, measure_ceilings(), is declared in memory_lab.hpp).
 //
-// What is measured, and why this way (DESIGN §5, chapter 0):
+// What is measured, and why this way (architecture §5, chapter 0):
 //  - theoretical bandwidth: 2 x memory clock x bus width / 8, from DeviceInfo;
 //  - copy: cudaMemcpy device-to-device and grid-stride copy kernels with 4-, 8- and 16-byte
 //    accesses over two buffers of max(1 GiB, 8x L2) each (smaller when memory is short), read +

@@ -1,6 +1,6 @@
 /// \file ceilings.hpp
 /// \brief The card's limits, measured once per run and cached: every "% of ceiling" in every
-///        chapter divides by these numbers (DESIGN §5, chapter 0).
+///        chapter divides by these numbers (architecture §5, chapter 0).
 #pragma once
 
 namespace wb {

@@ -1,5 +1,5 @@
 /// \file model.hpp
-/// \brief Execution metrics and performance models (DESIGN §6): "predict before you measure".
+/// \brief Execution metrics and performance models (architecture §6): "predict before you measure".
 ///
 /// An umbrella header: each model is its own file under common/model/, and including this one
 /// includes them all (namespace wb::model):

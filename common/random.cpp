@@ -1,6 +1,6 @@
 // random.cpp — seeded random inputs and NaN poisoning (declared in random.hpp).
 //
-// Inputs must exercise every mantissa bit and never be zero (DESIGN §5): with values of a few
+// Inputs must exercise every mantissa bit and never be zero (architecture §5): with values of a few
 // bits, float64 sums become exact and every summation order agrees, hiding real rounding
 // differences. Values are built from std::mt19937_64's raw 64-bit output with plain IEEE
 // arithmetic, not with std::uniform_real_distribution (whose algorithm differs between standard

@@ -1,6 +1,6 @@
 // roofline.cpp — useful bytes and flops of each computation (declared in roofline.hpp).
 //
-// The one definition every GB/s and GFLOP/s column divides (DESIGN §5): what a perfect kernel
+// The one definition every GB/s and GFLOP/s column divides (architecture §5): what a perfect kernel
 // must move or compute, not what a given kernel happens to move. Arithmetic is in double so
 // products of large sizes cannot overflow an integer.
 #include "roofline.hpp"

@@ -1,5 +1,5 @@
 /// \file roofline.hpp
-/// \brief Useful work of each computation, defined once (DESIGN §5): the bytes a perfect kernel
+/// \brief Useful work of each computation, defined once (architecture §5): the bytes a perfect kernel
 ///        must move and the flops it must do. GB/s and GFLOP/s in every table divide these.
 #pragma once
 

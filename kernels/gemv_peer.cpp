@@ -1,6 +1,6 @@
 /// \file gemv_peer.cpp
 /// \brief The peer every GEMV table compares against: cuBLAS S/DGEMV on the same arguments.
-///        Linked, never reimplemented (DESIGN §3). One handle per host thread and device.
+///        Linked, never reimplemented (architecture §3). One handle per host thread and device.
 #include "gemv.hpp"
 #include "check.hpp"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One GPU round (DESIGN §8), run on the device machine from the repository root:
+# One GPU round (architecture §8), run on the device machine from the repository root:
 #   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep profile sanitize grade wrong plots
 #                                               (default: all but profile, in that order;
 #                                               profile runs Nsight Compute on ch05 and cuBLAS)

@@ -1,4 +1,4 @@
-// gemv.cpp — the GEMV model per ladder stage (declared in model/gemv.hpp, DESIGN §6).
+// gemv.cpp — the GEMV model per ladder stage (declared in model/gemv.hpp, architecture §6).
 //
 // The chapters print this prediction beside every GEMV measurement; it runs (and is tested)
 // without a GPU.

@@ -1,5 +1,5 @@
 /// \file model/gemv.hpp
-/// \brief The GEMV model (DESIGN §6): per ladder stage, the kernel design it assumes and the
+/// \brief The GEMV model (architecture §6): per ladder stage, the kernel design it assumes and the
 ///        predicted bytes, transactions, occupancy, time and GB/s of y = alpha op(A) x + beta y.
 #pragma once
 

@@ -1,5 +1,5 @@
 // memory.cpp — warp requests, partitions, banks and Little's law (declared in model/memory.hpp,
-// DESIGN §6). Plain host arithmetic on a DeviceProfile; every formula names the equation it
+// architecture §6). Plain host arithmetic on a DeviceProfile; every formula names the equation it
 // generalizes.
 #include "model/memory.hpp"
 

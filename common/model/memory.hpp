@@ -1,5 +1,5 @@
 /// \file model/memory.hpp
-/// \brief Memory models (DESIGN §6; White §3.1-3.3.1): the global-memory transactions of one warp
+/// \brief Memory models (architecture §6; White §3.1-3.3.1): the global-memory transactions of one warp
 ///        request (half-warp segments on `t10`, 32-byte sectors today), global-memory partitions
 ///        (Eq. 3.12-3.13), shared-memory bank conflicts, and Little's law (bytes in flight).
 ///

@@ -1,4 +1,4 @@
-// occupancy.cpp — occupancy and grid metrics (declared in model/occupancy.hpp, DESIGN §6).
+// occupancy.cpp — occupancy and grid metrics (declared in model/occupancy.hpp, architecture §6).
 //
 // Plain host arithmetic on a DeviceProfile; every formula names the equation it generalizes.
 #include "model/occupancy.hpp"

@@ -1,5 +1,5 @@
 /// \file model/occupancy.hpp
-/// \brief Occupancy and grid metrics (DESIGN §6; White §3.3.2-3.3.3, Eq. 3.1, 3.7-3.11): resident
+/// \brief Occupancy and grid metrics (architecture §6; White §3.3.2-3.3.3, Eq. 3.1, 3.7-3.11): resident
 ///        blocks per SM with allocation granularity, total/active/fragmented threads and blocks,
 ///        waves; and the launch overhead every time prediction adds.
 ///

@@ -1,5 +1,5 @@
 // white.cpp — White's closed forms and launch derivations on the T10 (declared in
-// model/white.hpp, DESIGN §6). Each function names the equation it reproduces.
+// model/white.hpp, architecture §6). Each function names the equation it reproduces.
 #include "model/white.hpp"
 
 #include "model/model_internal.hpp"

@@ -2,7 +2,7 @@
 # flush_compare.sh — does the L2 flush's own write-back land in the timed call?
 #
 # The harness flushes the L2 before every timed call by writing a buffer of twice its size
-# (DESIGN §5). That leaves the L2 full of dirty lines, and the timed kernel's first misses must
+# (architecture §5). That leaves the L2 full of dirty lines, and the timed kernel's first misses must
 # write them back: up to one L2 (60 MB on an H200) of DRAM writes charged to a kernel that only
 # reads. This probe times the same binaries with the write-only flush (WB_L2_FLUSH=write, the
 # default) and with the write-then-read flush (WB_L2_FLUSH=write_read: clean lines; common/bench.cu),

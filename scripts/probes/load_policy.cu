@@ -1,6 +1,6 @@
 // load_policy.cu — which load instruction streams a matrix past a *dirty* L2 most cheaply?
 //
-// The workbook's flush (DESIGN §5) writes a buffer of twice the L2 before every timed call, so
+// The workbook's flush (architecture §5) writes a buffer of twice the L2 before every timed call, so
 // the timed kernel meets an L2 full of dirty lines, as it would after any kernel that wrote its
 // output. Every line the kernel brings in must evict one; a dirty victim costs a DRAM write.
 // scripts/probes/flush_compare.sh measured the bill: a plain read of 537 MB takes 138 us after

@@ -45,7 +45,7 @@ TEST_CASE("tolerance grows with sqrt(k) and is floored at 4 eps", "[cpu][error_n
     CHECK(wb::tolerance<double>(1) == Approx(8 * deps));
     CHECK(wb::tolerance<float>(400) / wb::tolerance<float>(4) == Approx(10.0));
     CHECK(wb::tolerance<double>(1 << 20) / wb::tolerance<double>(1 << 10) == Approx(32.0));
-    // DESIGN §7: float about 1e-6 x sqrt(k).
+    // architecture §7: float about 1e-6 x sqrt(k).
     CHECK(wb::tolerance<float>(10000) == Approx(1e-6 * 100).epsilon(0.1));
     CHECK(wb::tolerance<double>(10000) < wb::tolerance<float>(10000) * 1e-8);
 }

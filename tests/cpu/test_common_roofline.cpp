@@ -1,4 +1,4 @@
-// CPU tests of the useful-work formulas (DESIGN §5) on small cases worked by hand, including
+// CPU tests of the useful-work formulas (architecture §5) on small cases worked by hand, including
 // the rectangular GEMV where len(x) and len(y) swap with op(A).
 #include "catch.hpp"
 

@@ -1,4 +1,4 @@
-// test_ch00_memory.cpp — chapter 0's effects as ratios measured in one run on the GPU (DESIGN §7):
+// test_ch00_memory.cpp — chapter 0's effects as ratios measured in one run on the GPU (architecture §7):
 // copy bandwidth against the theoretical one, 32-way bank conflicts against conflict-free and the
 // +1 padding fix, stride-32 reads against stride-1, and the transfer model's fit error. The
 // thresholds are the issue's (issue 3) and sit well inside what the models predict: copies reach

@@ -1,4 +1,4 @@
-// GEMV speed as ratios measured in one run on one GPU (DESIGN §7). Thresholds sit well under the
+// GEMV speed as ratios measured in one run on one GPU (architecture §7). Thresholds sit well under the
 // measured ratios so that noise cannot flip them; each cites the run it came from
 // (docs/results/<gpu>/). Absolute goals (% of ceiling, x cuBLAS geometric means) are checked by
 // the chapter binaries' benchmarks, not here.
