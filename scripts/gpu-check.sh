@@ -4,7 +4,7 @@
 #                                               (default: all but profile, in that order;
 #                                               profile runs Nsight Compute on ch05 and cuBLAS)
 # Configures for the visible GPU, builds with every core, runs every test label (gpu tests, perf
-# ratios, graded exercises from solutions/, cpu), the chapters with --csv, the launch sweep, the
+# ratios in their own stage, graded exercises from solutions/, cpu), the chapters with --csv, the launch sweep, the
 # sanitizers and the grader, and leaves logs, CSVs and plots in $OUT (default ./out):
 # results-<stages>.tgz (everything) and summary.txt. Prints a short summary last.
 # Carry .deps (scripts/fetch-deps.sh) so that Catch2 and CLI11 are found.
@@ -51,9 +51,9 @@ fi
 
 if has tests; then
   t0=$(date +%s)
-  (cd "$build" && ctest -LE sanitize --output-on-failure --output-junit "$res/ctest-gpu.xml" \
+  (cd "$build" && ctest -LE "sanitize|perf" -j"${WB_CTEST_JOBS:-4}" --output-on-failure --output-junit "$res/ctest-gpu.xml" \
      >"$res/ctest-gpu.log" 2>&1)
-  note "tests (every label but sanitize): $(grep -E 'tests passed|tests failed' "$res/ctest-gpu.log" | tail -1) in $(( $(date +%s) - t0 )) s"
+  note "tests (every label but sanitize and perf, ${WB_CTEST_JOBS:-4} at a time): $(grep -E 'tests passed|tests failed' "$res/ctest-gpu.log" | tail -1) in $(( $(date +%s) - t0 )) s"
   grep -E "Failed|\*\*\*" "$res/ctest-gpu.log" | head -20 | tee -a "$summary"
   grep -hE "^(float|double) [NT] n=" "$res/ctest-gpu.log" | tee -a "$summary"
   sed -n '/Label Time Summary/,/^$/p' "$res/ctest-gpu.log" | tee -a "$summary"
@@ -77,23 +77,29 @@ if has chapters; then
 fi
 
 if has ladder; then
-  t0=$(date +%s)
-  "$build"/bin/ch05_unrolled --ladder --csv "$res/gemv-ladder.csv" >"$res/gemv-ladder.txt" 2>&1
-  note "gemv ladder: rc=$? in $(( $(date +%s) - t0 )) s"
-  grep -E "n=|summary|vs " "$res/gemv-ladder.txt" | tail -12 >>"$summary"
+  # Every registered op's whole ladder (ch05 --ladder), one CSV per op: <op>-ladder.csv.
+  for op in $("$build"/bin/ch05_unrolled --list-ops); do
+    t0=$(date +%s)
+    "$build"/bin/ch05_unrolled --ladder --op "$op" --csv "$res/$op-ladder.csv" >"$res/$op-ladder.txt" 2>&1
+    note "$op ladder: rc=$? in $(( $(date +%s) - t0 )) s"
+    grep -E "vs " "$res/$op-ladder.txt" | tail -12 >>"$summary"
+  done
 fi
 
 if has sweep; then
+  # The launch sweep of chapter 5's step, per op, at the op's default shapes.
   t0=$(date +%s)
-  for c in ch05_unrolled; do
-    "$build"/bin/$c --sweep --sizes 1024,2048,4096,8192,16384 --csv "$res/sweep-$c.csv" >"$res/sweep-$c.txt" 2>&1
+  for op in $("$build"/bin/ch05_unrolled --list-ops); do
+    c=ch05_unrolled
+    "$build"/bin/$c --sweep --op "$op" --csv "$res/sweep-$c-$op.csv" >"$res/sweep-$c-$op.txt" 2>&1
+    note "sweep $op: rc=$?"
+    grep -hE "^(float|double)" "$res/sweep-$c-$op.txt" | awk -v op="$op" '{print "  sweep", op, $0}' | cut -c1-150 >>"$summary"
   done
-  note "sweeps: rc=$? in $(( $(date +%s) - t0 )) s"
-  grep -hE "^(float|double)" "$res"/sweep-ch05_unrolled.txt | awk '{print "  sweep", $0}' | cut -c1-150 >>"$summary"
+  note "sweeps: in $(( $(date +%s) - t0 )) s"
 fi
 
 if has profile; then
-  # Nsight Compute on the tuned kernel and cuBLAS at small sizes, with the harness's own L2 flush
+  # Nsight Compute on the tuned GEMV kernel and cuBLAS at small sizes, with the harness's own L2 flush
   # (ncu's cache control off, so the kernels meet the dirty L2 the timed calls meet) and the
   # clocks as they are. Kernel time without launch overhead, DRAM bytes read and written.
   t0=$(date +%s)
@@ -104,7 +110,7 @@ if has profile; then
             -k 'regex:wb::tuned|^(?!.*wb::)' \
             --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
             --csv --page raw --log-file "$res/ncu-gemv-$p-$t-$n.csv" \
-            "$build"/bin/ch05_unrolled --quick --precision $p --trans $t --sizes $n >"$res/ncu-gemv-$p-$t-$n.txt" 2>&1
+            "$build"/bin/ch05_unrolled --op gemv --quick --precision $p --trans $t --sizes $n >"$res/ncu-gemv-$p-$t-$n.txt" 2>&1
       done
     done
   done

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Plots from the CSVs a GPU round wrote (scripts/gpu-check.sh): one PNG per ladder CSV, GB/s
-against n for every step and the peer, one panel per precision x op, with the measured read
-ceiling as a line. Usage: python3 scripts/plot.py <results dir>   (needs matplotlib)."""
+"""Plots from the CSVs a GPU round wrote (scripts/gpu-check.sh): one PNG per chapter or ladder CSV
+(the generic columns of the chapter binaries: op, precision, variant, shape, step, rate, % ceiling,
+unit). One row of panels per op, one panel per precision x variant: the rate of every step and the
+peer against the shape, with the op's ceiling (rate / % ceiling) as a dotted line. GEMV shapes are
+square sizes n (log axis); other ops' shapes are labels (m x n x k), in the run's order.
+Usage: python3 scripts/plot.py <results dir>   (needs matplotlib)."""
 import csv
 import glob
 import os
@@ -20,29 +23,56 @@ def num(s):
         return None
 
 
+def label_axes(ax, title, xlabel, ylabel):
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.grid(alpha=0.3)
+
+
+def plot_panel(ax, sel, op, prec, variant):
+    shapes = list(dict.fromkeys(r["shape"] for r in sel))
+    numeric = all(s.isdigit() for s in shapes)
+    xs = {s: (int(s) if numeric else i) for i, s in enumerate(shapes)}
+    for step in dict.fromkeys(r["step"] for r in sel):
+        pts = sorted((xs[r["shape"]], num(r["rate"])) for r in sel if r["step"] == step and num(r["rate"]))
+        style = "k--" if step == "cuBLAS" else (":" if "only" in step else "-o")
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=step, markersize=3)
+    ceil = {}
+    for r in sel:
+        rate, pct = num(r["rate"]), num(r["% ceiling"])
+        if rate and pct:
+            ceil.setdefault(xs[r["shape"]], rate / (pct / 100))
+    if ceil:
+        pts = sorted(ceil.items())
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], color="grey", lw=0.8, ls=":", label="ceiling")
+    if numeric:
+        ax.set_xscale("log", base=2)
+    else:
+        ax.set_xticks(range(len(shapes)))
+        ax.set_xticklabels(shapes, rotation=60, ha="right", fontsize=6)
+    unit = sel[0].get("unit", "")
+    label_axes(ax, f"{op} {variant} {prec}", "n" if numeric else "m x n x k", unit)
+
+
 def plot_ladder(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    if not rows or "step" not in rows[0] or "GB/s" not in rows[0]:
+    if not rows or not {"op", "step", "rate", "% ceiling"} <= set(rows[0]):
         return None
-    panels = sorted({(r["precision"], r["op"]) for r in rows})
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), squeeze=False)
-    for ax, (prec, op) in zip(axes[0], panels):
-        sel = [r for r in rows if r["precision"] == prec and r["op"] == op]
-        for step in dict.fromkeys(r["step"] for r in sel):
-            pts = sorted((int(r["n"]), num(r["GB/s"])) for r in sel if r["step"] == step)
-            style = "k--" if step == "cuBLAS" else "-o"
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=step, markersize=3)
-        # % read = GB/s / read ceiling: recover the ceiling from any row
-        ceil = [num(r["GB/s"]) / (num(r["% read"]) / 100) for r in sel if num(r["% read"])]
-        if ceil:
-            ax.axhline(sum(ceil) / len(ceil), color="grey", lw=0.8, ls=":", label="read ceiling")
-        ax.set_xscale("log", base=2)
-        ax.set_title(f"GEMV-{op} {prec}")
-        ax.set_xlabel("n (m = n = lda)")
-        ax.set_ylabel("useful GB/s (L2 flushed)")
-        ax.grid(alpha=0.3)
-    axes[0][-1].legend(fontsize=7, loc="lower right")
+    ops = list(dict.fromkeys(r["op"] for r in rows))
+    panels = {op: sorted({(r["precision"], r["variant"]) for r in rows if r["op"] == op}) for op in ops}
+    ncol = max(len(p) for p in panels.values())
+    fig, axes = plt.subplots(len(ops), ncol, figsize=(4.2 * ncol, 3.9 * len(ops)), squeeze=False)
+    for i, op in enumerate(ops):
+        for j in range(ncol):
+            if j >= len(panels[op]):
+                axes[i][j].axis("off")
+                continue
+            prec, variant = panels[op][j]
+            sel = [r for r in rows if r["op"] == op and r["precision"] == prec and r["variant"] == variant]
+            plot_panel(axes[i][j], sel, op, prec, variant)
+        axes[i][len(panels[op]) - 1].legend(fontsize=6, loc="best")
     meta = rows[0]
     fig.suptitle(f"{os.path.basename(path)}: {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, "
                  f"{meta.get('date', '?')[:10]}", fontsize=9)
