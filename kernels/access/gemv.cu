@@ -16,7 +16,7 @@
 ///   zero padding in registers — never a read past the matrix (compute-sanitizer checks it).
 /// Model: the same bytes as chapter 3; 4x fewer load instructions (floats) and no replayed
 /// shared-memory stores.
-/// Run: ./workbook run ch04 --op gemv      (GemvLaunch: block_x = 32, block_y = Q, Y: 0 = derived)
+/// Run: ./workbook run ch04 -- --op gemv      (GemvLaunch: block_x = 32, block_y = Q, Y: 0 = derived)
 #include "gemv_common.cuh"
 
 namespace wb::access {

@@ -10,7 +10,7 @@
 ///   row-major Mv, uncoalesced (White Eq. 3.2 counts it on the T10).
 /// Model: N moves ~size(T)(mn + m + n) bytes; T requests 8x (float) the useful bytes from L2
 /// unless the sectors survive in L1 between a thread's consecutive rows.
-/// Run: ./workbook run ch01 --op gemv          (GemvLaunch: block_x threads per block, default 256)
+/// Run: ./workbook run ch01 -- --op gemv          (GemvLaunch: block_x threads per block, default 256)
 #include "gemv_common.cuh"
 
 namespace wb::naive {

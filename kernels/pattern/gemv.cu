@@ -14,7 +14,7 @@
 /// - T keeps chapter 2's unpadded 32 x 32 shared tile (its 32-way store conflict is chapter 4's).
 /// Model: the same DRAM bytes as chapter 2; the gain is occupancy and loads in flight (Little's
 /// law), largest at small sizes where chapter 2 launches fewer blocks than SMs.
-/// Run: ./workbook run ch03 --op gemv      (GemvLaunch: block_x = 32, block_y = Q, Y: 0 = derived)
+/// Run: ./workbook run ch03 -- --op gemv      (GemvLaunch: block_x = 32, block_y = Q, Y: 0 = derived)
 #include "gemv_common.cuh"
 
 namespace wb::pattern {

@@ -14,7 +14,7 @@
 /// - N: column-major A is already read coalesced by one thread per row, so only x moves.
 /// Model: both variants move ~size(T)(mn + m + n) bytes from DRAM; T gains because requests drop
 /// from 32 sectors to 4 per warp load.
-/// Run: ./workbook run ch02 --op gemv      (GemvLaunch: block_x = threads (N) or tile width nb (T))
+/// Run: ./workbook run ch02 -- --op gemv      (GemvLaunch: block_x = threads (N) or tile width nb (T))
 #include "gemv_common.cuh"
 
 namespace wb::shared {

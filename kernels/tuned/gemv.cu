@@ -35,7 +35,7 @@
 ///   after the last load; scripts/probes/small_gemv.cu measured the difference).
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
 /// ceiling at n = 16384.
-/// Run: ./workbook run ch05 --op gemv
+/// Run: ./workbook run ch05 -- --op gemv
 ///      (GemvLaunch: block_x (N: 4..256, T: 32), block_y = Q, nb = T's columns per block C, Y (0:
 ///      derived), ept = N's unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming,
 ///      3 L2 evict-first policy, 4 streaming with 256-byte L2 fetches (LoadPolicy),
