@@ -1,0 +1,82 @@
+/// \file gemm_common.cuh
+/// \brief Device-side pieces every GEMM step shares: compile-time operand access for each
+///        transpose case, the epilogue that applies alpha and beta (never reading C when
+///        beta == 0), the launch guards and grid helpers, and the host-side begin() every
+///        launcher calls first (validate, then BLAS's degenerate cases).
+#pragma once
+
+#include "gemm.hpp"
+#include "check.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace wb::gemm_detail {
+
+/// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
+template <class T> struct Vec16;
+template <> struct Vec16<float>  { using type = float4;  static constexpr int width = 4; };
+template <> struct Vec16<double> { using type = double2; static constexpr int width = 2; };
+
+/// op(A)(i, p) for column-major A with leading dimension lda: A(i, p) when op_a = N, A(p, i) when
+/// op_a = T. TransA is a template constant, so the index arithmetic is fixed at compile time.
+template <bool TransA, class T>
+__device__ __forceinline__ T load_op_a(const T* A, int lda, int i, int p) {
+    return TransA ? A[p + static_cast<long long>(i) * lda] : A[i + static_cast<long long>(p) * lda];
+}
+/// op(B)(p, j): B(p, j) when op_b = N, B(j, p) when op_b = T.
+template <bool TransB, class T>
+__device__ __forceinline__ T load_op_b(const T* B, int ldb, int p, int j) {
+    return TransB ? B[j + static_cast<long long>(p) * ldb] : B[p + static_cast<long long>(j) * ldb];
+}
+
+/// C(i, j) = alpha*acc + beta*C(i, j); with beta == 0, C is written without being read (BLAS).
+template <class T>
+__device__ __forceinline__ void store_c(T* C, int ldc, int i, int j, T alpha, T acc, T beta) {
+    T* c = C + i + static_cast<long long>(j) * ldc;
+    *c = beta == T(0) ? alpha * acc : alpha * acc + beta * *c;
+}
+
+/// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y, z).
+inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
+    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");
+    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
+}
+
+inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/// Checks a GemmLaunch field against its rule; throws std::invalid_argument naming both, e.g.
+/// "tuned::gemm: launch.tile_m (96) must be one of the instantiated tiles (128, 64)".
+inline void require_launch(bool ok, const char* fn, const char* field, int value, const std::string& rule) {
+    if (!ok)
+        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
+                                    ") must be " + rule);
+}
+
+/// What every launcher does first: validate (throws before anything touches the GPU), then
+/// BLAS's degenerate cases: m == 0 or n == 0 returns at once; k == 0 or alpha == 0 gives
+/// C = beta*C without reading A or B. Returns true when the step's kernel must run.
+template <class T>
+bool gemm_begin(const GemmArgs<T>& a, const char* fn, cudaStream_t s) {
+    if (!validate_gemm(a, fn)) return false;
+    if (a.k == 0 || a.alpha == T(0)) {
+        gemm_scale_c(a, s);
+        return false;
+    }
+    return true;
+}
+
+/// True when a pointer and a leading dimension let every column start on a 16-byte boundary:
+/// then 16-byte vector loads of aligned groups of rows are legal.
+template <class T>
+bool aligned16(const T* p, int ld) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % Vec16<T>::width == 0;
+}
+
+/// Number of SMs of the current device (cached per device; the tuned step counts waves with it).
+int sm_count();
+
+}  // namespace wb::gemm_detail
