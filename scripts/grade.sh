@@ -7,19 +7,23 @@
 #       solutions/), runs the graded tests on the GPU, prints the rubric and writes results.json
 #       (Gradescope) and junit.xml into the output folder (default build-grade/results/<chapter>).
 #       DIR holds <chapter>/transpose.cu (a copy of exercises/) or a single transpose.cu.
+#       The sanitizer classes run the submission under compute-sanitizer (memcheck, racecheck,
+#       synccheck, initcheck); their logs land in the output folder too. Without compute-sanitizer
+#       those classes read "NOT RUN" and score 0.
 #   grade.sh --calibrate [--thresholds FILE]
 #       Times the reference solutions on this GPU and writes the performance thresholds (speeds
 #       relative to the reference, default exercises/grader/thresholds.txt) that grading reads.
 #
 # Environment: WB_GRADE_BUILD (build folder, default <repo>/build-grade), CMAKE_PREFIX_PATH,
-# WB_SEED (input seed). Exit: 0 graded (whatever the score), 1 submission did not compile,
+# WB_SEED (input seed), WB_COMPUTE_SANITIZER (its path, when not on PATH nor in the CUDA
+# toolkit's bin/). Exit: 0 graded (whatever the score), 1 submission did not compile,
 # 2 usage or grader failure, 77 no GPU.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 chapters=(ch01_global ch02_shared ch03_pattern ch04_access ch05_unrolled)
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 die() { echo "grade: $*" >&2; exit 2; }
 
 chapter="" from="exercises" out="" calibrate=0 seed="${WB_SEED:-}"

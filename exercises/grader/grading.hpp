@@ -95,8 +95,11 @@ struct SanitizerResult {
 /// What a compute-sanitizer log says: the number of errors, its first message and the kernel.
 struct SanitizerLog {
     int errors = 0;      ///< from "ERROR SUMMARY: N errors" / "RACECHECK SUMMARY: ... (N errors"
+    int warnings = 0;    ///< racecheck's "(..., N warnings)": hazards between lanes of one warp
+                         ///< (e.g. a missing __syncwarp) are warnings; the grader counts them
     bool summary = false;   ///< a summary line was seen (the tool ran to its end)
     std::string first;   ///< the first report's headline, e.g. "Invalid __global__ read of size 4 bytes"
+                         ///< (the first error's; the first warning's when there is no error)
     std::string detail;  ///< the lines under it that say where (at ..., by thread ..., Address ...), joined
     std::string kernel;  ///< e.g. wb::ex::sub_ch02_shared::(anonymous)::transpose_tiled
 };

@@ -91,9 +91,10 @@ std::string short_kernel_name(const std::string& symbol) {
 }
 
 SanitizerLog parse_sanitizer_log(std::istream& is) {
-    SanitizerLog out;
+    SanitizerLog out, warn;  // warn: the first warning's headline, kernel and detail
+    SanitizerLog* current = &out;
     std::string raw;
-    bool in_first = false;  // reading the detail lines of the first report
+    bool in_first = false;  // reading the detail lines of the first error (or first warning)
     int details = 0;
     while (std::getline(is, raw)) {
         if (!raw.empty() && raw.back() == '\r') raw.pop_back();
@@ -108,9 +109,9 @@ SanitizerLog parse_sanitizer_log(std::istream& is) {
         const std::string tt = trim(t);
         if (indented) {
             if (!in_first) continue;
-            if (out.kernel.empty()) out.kernel = kernel_in(tt);
+            if (current->kernel.empty()) current->kernel = kernel_in(tt);
             if (details < 3 && !is_noise_detail(tt)) {
-                out.detail += (out.detail.empty() ? "" : "; ") + tt;
+                current->detail += (current->detail.empty() ? "" : "; ") + tt;
                 ++details;
             }
             continue;
@@ -121,22 +122,34 @@ SanitizerLog parse_sanitizer_log(std::istream& is) {
             out.errors = std::max(out.errors, static_cast<int>(std::max(0L, first_number_after(tt, "ERROR SUMMARY:"))));
             continue;
         }
-        if (starts_with(tt, "RACECHECK SUMMARY:")) {
+        if (starts_with(tt, "RACECHECK SUMMARY:")) {  // "N hazards displayed (E errors, W warnings)"
             out.summary = true;
             const std::size_t paren = tt.find('(');
-            if (paren != std::string::npos)
-                out.errors = std::max(out.errors, static_cast<int>(std::max(0L, first_number_after(tt.substr(paren), "("))));
+            if (paren != std::string::npos) {
+                const std::string counts = tt.substr(paren);
+                out.errors = std::max(out.errors, static_cast<int>(std::max(0L, first_number_after(counts, "("))));
+                out.warnings = std::max(out.warnings, static_cast<int>(std::max(0L, first_number_after(counts, ","))));
+            }
             continue;
         }
         if (starts_with(tt, "COMPUTE-SANITIZER") || starts_with(tt, "LEAK SUMMARY") ||
-            starts_with(tt, "Target application returned") || starts_with(tt, "Warning") ||
-            starts_with(tt, "WARNING") || starts_with(tt, "This ") || starts_with(tt, "Note"))
+            starts_with(tt, "Target application returned") || starts_with(tt, "This ") || starts_with(tt, "Note"))
             continue;
-        if (out.first.empty()) {
-            out.first = tt;
-            out.kernel = kernel_in(tt);
+        const bool warning = starts_with(tt, "Warning") || starts_with(tt, "WARNING");
+        if (warning ? warn.first.empty() : out.first.empty()) {
+            SanitizerLog& dst = warning ? warn : out;
+            dst.first = tt;
+            dst.kernel = kernel_in(tt);
+            dst.detail.clear();
+            current = &dst;
             in_first = true;
+            details = 0;
         }
+    }
+    if (out.first.empty() && !warn.first.empty()) {  // no error: report the first warning
+        out.first = warn.first;
+        out.kernel = warn.kernel;
+        out.detail = warn.detail;
     }
     return out;
 }

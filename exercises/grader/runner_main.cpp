@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -146,7 +147,7 @@ struct ChildRun {
     std::string grid;
     std::string msg;
     std::string output;  ///< the child's own stdout/stderr (for errors)
-    bool findings() const { return log.errors > 0 || exit_code == 86; }
+    bool findings() const { return log.errors + log.warnings > 0 || exit_code == 86; }
 };
 
 ChildRun run_child(const std::string& san, const std::string& tool, const std::string& variant,
@@ -204,7 +205,7 @@ SanitizerResult sanitize_with(const std::string& san, const std::string& tool, c
     };
     if (all.findings()) {
         z.result = "fail";
-        z.findings = std::max(1, all.log.errors);
+        z.findings = std::max(1, all.log.errors + all.log.warnings);
         z.msg = first_message(all.log);
         z.kernel = all.log.kernel;
         for (int k = 0; k < static_cast<int>(sanitizer_cases().size()) && !z.has_case; ++k)
@@ -233,8 +234,10 @@ SanitizerResult sanitize_with(const std::string& san, const std::string& tool, c
                 tail_text(all.output.empty() ? read_file(dir + "/sanitizer-" + tool + ".log") : all.output, 300);
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cerr << "  sanitizer " << tool << ": " << z.result << (z.msg.empty() ? "" : " (" + z.msg + ")") << " in "
-              << fixed(s, 1) << " s\n";
+    std::ostringstream line;
+    line << "  sanitizer " << tool << ": " << z.result << (z.msg.empty() ? "" : " (" + z.msg + ")") << " in "
+         << fixed(s, 1) << " s\n";
+    std::cerr << line.str();
     return z;
 }
 
@@ -249,7 +252,9 @@ std::vector<SanitizerResult> run_sanitizers(const Args& a, const std::string& va
     if (skip_msg.empty() && san.empty()) skip_msg = "compute-sanitizer not found (looked in " + searched + ")";
     const std::size_t slash = record.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : record.substr(0, slash == 0 ? 1 : slash);
-    std::string shared_error;  // the launcher throws: the same under every tool, run it once
+    // The tools run side by side (separate processes on the same GPU): the slowest one, not
+    // their sum, sets the time.
+    std::vector<std::future<SanitizerResult>> running;
     for (const auto& tool : sanitizer_tools()) {
         SanitizerResult z;
         z.tool = tool;
@@ -259,15 +264,16 @@ std::vector<SanitizerResult> run_sanitizers(const Args& a, const std::string& va
         } else if (!wanted.empty() && ("," + wanted + ",").find("," + tool + ",") == std::string::npos) {
             z.result = "notrun";
             z.msg = "skipped (run with --sanitize " + wanted + ")";
-        } else if (!shared_error.empty()) {
-            z.result = "error";
-            z.msg = shared_error + " (seen under an earlier tool; not run again)";
         } else {
-            z = sanitize_with(san, tool, variant, dir, seed);
-            if (z.result == "error" && z.msg.rfind("the launcher threw", 0) == 0) shared_error = z.msg;
+            running.push_back(std::async(std::launch::async, sanitize_with, san, tool, variant, dir, seed));
+            out.push_back(z);  // placeholder, filled below
+            continue;
         }
         out.push_back(z);
     }
+    std::size_t k = 0;
+    for (auto& z : out)
+        if (z.result.empty()) z = running[k++].get();
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "catch.hpp"
 #include "grading_test_util.hpp"
 
+#include <fstream>
 #include <sstream>
 
 using namespace wb::grade;
@@ -153,4 +154,81 @@ TEST_CASE("every known-wrong submission names its chapter and the classes that m
     CHECK(memcheck);
     CHECK(initcheck);
     CHECK_THROWS(zero_items("everything"));
+}
+
+namespace {
+SanitizerLog load_log(const std::string& name) {
+    std::ifstream in(data_path(name));
+    if (!in) throw std::runtime_error("missing test data " + data_path(name));
+    return parse_sanitizer_log(in);
+}
+}  // namespace
+
+TEST_CASE("logs recorded on an H200: clean runs", "[cpu][grading]") {
+    for (const char* f : {"sanitizer_racecheck_clean_h200.log", "sanitizer_memcheck_clean_h200.log"}) {
+        INFO(f);
+        const SanitizerLog l = load_log(f);
+        CHECK(l.summary);
+        CHECK(l.errors == 0);
+        CHECK(l.warnings == 0);
+        CHECK(l.first.empty());
+    }
+}
+
+TEST_CASE("logs recorded on an H200: a race between loop iterations", "[cpu][grading]") {
+    const SanitizerLog l = load_log("sanitizer_racecheck_loop_race_h200.log");
+    CHECK(l.errors == 3);
+    CHECK(l.warnings == 0);
+    CHECK(l.first.rfind("Error: Race reported between Write access at", 0) == 0);
+    CHECK(l.first.find("loop_race.cu:27") != std::string::npos);
+    CHECK(l.detail.find("and Read access at") != std::string::npos);
+    CHECK(l.kernel == "wb::ex::wrong_loop_race::(anonymous)::loop_race_kernel");
+}
+
+TEST_CASE("logs recorded on an H200: a missing __syncwarp is a racecheck warning, and counts", "[cpu][grading]") {
+    const SanitizerLog l = load_log("sanitizer_racecheck_missing_syncwarp_h200.log");
+    CHECK(l.errors == 0);
+    CHECK(l.warnings == 198);
+    CHECK(l.first.rfind("Warning: Race reported between Write access at", 0) == 0);
+    CHECK(l.kernel == "wb::ex::wrong_missing_syncwarp::(anonymous)::warp_tile_kernel");
+}
+
+TEST_CASE("logs recorded on an H200: memcheck and initcheck on reads past each row", "[cpu][grading]") {
+    const SanitizerLog m = load_log("sanitizer_memcheck_overread_h200.log");
+    CHECK(m.errors == 4);  // the read, then the launch failure the API calls report
+    CHECK(m.first == "Invalid __global__ read of size 4 bytes");
+    CHECK(m.kernel == "wb::ex::wrong_overread::(anonymous)::overread_kernel");
+    CHECK(m.detail.find("by thread (99,0,0) in block (25,0,0)") != std::string::npos);
+    CHECK(m.detail.find("out of bounds") != std::string::npos);
+    const SanitizerLog i = load_log("sanitizer_initcheck_overread_h200.log");
+    CHECK(i.errors == 648);
+    CHECK(i.first == "Uninitialized __global__ memory read of size 4 bytes");
+    CHECK(i.kernel == "wb::ex::wrong_overread::(anonymous)::overread_kernel");
+}
+
+TEST_CASE("records written on an H200 score as the GPU run printed", "[cpu][grading]") {
+    const Thresholds none;
+    const Rubric race = score(load_record("record_loop_race_ch02_h200.txt"), none);
+    CHECK(race.total() == Approx(4 * kClassPoints + 2 * kSanitizerPoints));  // 50
+    const Rubric over = score(load_record("record_overread_ch01_h200.txt"), none);
+    CHECK(over.total() == Approx(4 * kClassPoints + 2 * kSanitizerPoints));  // 50
+    for (const auto& i : race.items) {
+        if (i.name == "sanitizer: racecheck") {
+            CHECK(i.score == 0);
+            CHECK(i.output.find("130x197 lda=200 ldb=136 (grid looped)") != std::string::npos);
+            CHECK(i.output.find("loop_race_kernel") != std::string::npos);
+            CHECK(i.output.find("Race reported") != std::string::npos);
+        }
+        if (i.name == "sanitizer: synccheck") {  // the race showed in the output under synccheck
+            CHECK(i.score == 0);
+            CHECK(i.output.find("output was wrong") != std::string::npos);
+        }
+        if (i.name.rfind("correctness:", 0) == 0) CHECK(i.score == Approx(kClassPoints));
+    }
+    for (const auto& i : over.items) {
+        if (i.name == "sanitizer: memcheck" || i.name == "sanitizer: initcheck") {
+            CHECK(i.score == 0);
+            CHECK(i.output.find("overread_kernel") != std::string::npos);
+        }
+    }
 }
