@@ -2,7 +2,7 @@
 /// \brief GEMV problems: inputs, reference, checked call and timed call (see gemv_problem.hpp).
 #include "gemv_problem.hpp"
 
-#include "error_norm.hpp"  // tolerance()
+#include "compare.hpp"
 #include "random.hpp"
 #include "reference.hpp"
 #include "roofline.hpp"
@@ -74,39 +74,8 @@ GemvCheck check_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProb
     step.launch(p.args(), launch, nullptr);
     WB_CUDA(cudaDeviceSynchronize());
     const std::vector<T> out = p.y.download();
-    const std::vector<double>& scale = p.error_scale();
     const std::size_t k = static_cast<std::size_t>(p.op == Op::N ? p.n : p.m) + 1;
-    GemvCheck c;
-    c.tolerance = tolerance<T>(k);
-    // Norm-wise: ||out - ref|| / ||scale||, +Inf when any element is NaN or Inf.
-    double num = 0, den = 0;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const double o = static_cast<double>(out[i]);
-        if (!std::isfinite(o)) {
-            num = INFINITY;
-            if (c.first_bad.empty())
-                c.first_bad = "element " + std::to_string(i) + ": out is not finite";
-        }
-        num += (o - ref[i]) * (o - ref[i]);
-        den += scale.empty() ? 0.0 : scale[i] * scale[i];
-    }
-    c.rel_error = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-    // Element-wise, against the component-wise bound (c k eps, loose on purpose: it is there to
-    // name the first element that is wrong outright — unwritten, garbage — not to grade rounding).
-    auto num9 = [](double v) {
-        std::ostringstream os;
-        os.precision(9);
-        os << v;
-        return os.str();
-    };
-    const double elem_tol = 8.0 * static_cast<double>(std::numeric_limits<T>::epsilon()) * static_cast<double>(k);
-    for (std::size_t i = 0; i < out.size() && c.first_bad.empty(); ++i) {
-        const double d = std::abs(static_cast<double>(out[i]) - ref[i]);
-        const double bound = elem_tol * (scale.empty() ? std::abs(ref[i]) : scale[i]);
-        if (d > bound)
-            c.first_bad = "element " + std::to_string(i) + ": out = " + num9(static_cast<double>(out[i])) +
-                          ", ref = " + num9(ref[i]) + ", |diff| = " + num9(d) + " > " + num9(bound);
-    }
+    const GemvCheck c = compare_output(out, ref, p.error_scale(), k);
     p.y.upload(p.hy);
     return c;
 }

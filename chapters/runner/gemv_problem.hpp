@@ -7,6 +7,7 @@
 
 #include "bench.hpp"
 #include "buffer.hpp"
+#include "compare.hpp"
 #include "gemv.hpp"
 
 #include <cstdint>
@@ -44,13 +45,8 @@ template <class T>
 GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t seed, T alpha = T(1.5),
                                  T beta = T(0.5));
 
-/// Result of one checked call.
-struct GemvCheck {
-    double rel_error = 0;     ///< ||y - ref|| / || |alpha||op(A)||x| + |beta||y| ||
-    double tolerance = 0;     ///< bound for this precision and reduction length
-    std::string first_bad;    ///< first offending element, empty when none
-    bool ok() const { return rel_error <= tolerance && first_bad.empty(); }
-};
+/// Result of one checked call (common/compare.hpp).
+using GemvCheck = CheckResult;
 
 /// Restores y, poisons nothing else, runs `step` once with `launch`, compares with `ref`.
 /// When beta == 0, y is poisoned with NaN before the call (it must not be read).
