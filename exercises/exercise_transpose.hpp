@@ -8,7 +8,7 @@
 ///   - the operation is out of place: `B(c, r) = A(r, c)` for every `r < rows`, `c < cols`, and
 ///     nothing else is written (padding columns of `B` between `rows` and `ldb` stay untouched).
 /// Read column-major, the same bytes are a `cols x rows` column-major `A` with leading dimension
-/// `lda` transposed into a column-major `B`: the BLAS convention of DESIGN §3 gives the same code.
+/// `lda` transposed into a column-major `B`: the BLAS convention of architecture §3 gives the same code.
 /// A transpose moves bits and computes nothing, so the grader compares outputs bit-exactly.
 ///
 /// Every chapter's file defines, in `namespace wb::ex::WB_EX_NS` (the build compiles each file
@@ -47,7 +47,7 @@ struct TransposeArgs {
 using TransposeFn = void (*)(const TransposeArgs&, cudaStream_t);
 
 /// Checks `a` before anything touches the GPU; throws std::invalid_argument naming the function,
-/// the argument, its value and the rule (DESIGN §3), e.g.
+/// the argument, its value and the rule (architecture §3), e.g.
 /// "ch02 transpose: lda (5) must be >= max(1, cols) (8)". Sizes of zero are valid no-ops
 /// (then the pointers may be null).
 inline void check_transpose_args(const char* fn, const TransposeArgs& a) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The grader of the workbook's exercises (DESIGN §10, docs/pages/instructor.md, student.md).
+# The grader of the workbook's exercises (architecture §10, docs/pages/instructor.md, student.md).
 # `./workbook grade ...` calls this script.
 #
 #   grade.sh chNN [--submission DIR | --solutions] [--out DIR] [--thresholds FILE] [--seed N]

@@ -1,5 +1,5 @@
 /// \file grading.hpp
-/// \brief The grader's logic, free of CUDA so the CPU tests cover all of it (DESIGN §10):
+/// \brief The grader's logic, free of CUDA so the CPU tests cover all of it (architecture §10):
 ///        the graded size classes, the measurement record the GPU runner writes and its strict
 ///        parser, the performance thresholds (file format, defaults, calibration), the scoring
 ///        rules, and the outputs (rubric table, Gradescope results.json, JUnit XML).

@@ -1,6 +1,6 @@
 // Solution, chapter 1 (global memory): the naive out-of-place transpose B = A^T.
 //
-// One element per thread, straight from global memory (White's step 1, DESIGN §2). Thread i of a
+// One element per thread, straight from global memory (White's step 1, architecture §2). Thread i of a
 // grid-stride loop takes element (r, c) = (i / cols, i % cols): a warp reads 32 consecutive
 // floats of a row of A (coalesced: 128 bytes, 4 sectors) and writes them down a column of B,
 // 32 floats ldb apart: 32 separate 32-byte sectors of which 4 bytes each are useful. The write
