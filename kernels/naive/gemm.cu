@@ -43,7 +43,7 @@ template <class T>
 void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "naive::gemm";
     const int bx = l.block_x > 0 ? l.block_x : 32, by = l.block_y > 0 ? l.block_y : 8;
-    gemm_detail::require_launch(bx % 32 == 0 && bx <= 1024, fn, "block_x", bx, "a multiple of 32, at most 1024");
+    gemm_detail::require_launch(bx >= 1 && bx <= 1024, fn, "block_x", bx, "in [1, 1024]");
     gemm_detail::require_launch(by >= 1 && bx * by <= 1024, fn, "block_y", by, "in [1, 1024 / block_x]");
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
     const dim3 block(bx, by);

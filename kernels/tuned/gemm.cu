@@ -3,11 +3,13 @@
 ///        a multi-stage shared-memory pipeline (cp.async), a fast interior and guarded edges.
 ///
 /// What changes against chapter 4:
-/// - Bigger register blocks with warp tiles: a block of 256 threads computes BM x BN (128 x 128
-///   for float), a warp WM x WN (64 x 32), a thread TM x TN (8 x 8) arranged as (TM/4) x (TN/4)
-///   sub-blocks of 4 x 4 spaced 4*LM rows / 4*LN columns apart (LM x LN = 8 x 4 lanes). Each
-///   16-byte shared read is then one row of 8 lanes x 16 bytes = 128 contiguous bytes (A) or
-///   4 x 16 = 64 bytes (B), broadcast to the other lanes: conflict-free without padding.
+/// - Bigger register blocks with warp tiles: for a large float C a block of 256 threads computes
+///   BM x BN = 128 x 256, each warp WM x WN = 128 x 32, each thread TM x TN = 16 x 8, arranged
+///   as (TM/4) x (TN/4) sub-blocks of 4 x 4 spaced 4*LM rows / 4*LN columns apart (LM x LN =
+///   8 x 4 lanes). Each 16-byte shared read is then one row of 8 lanes x 16 bytes = 128
+///   contiguous bytes (op(A)) or 4 x 16 = 64 bytes (op(B)), broadcast to the other lanes:
+///   conflict-free without padding. 128 accumulators per thread: one block of 8 warps per SM
+///   (the shape cuBLAS's own FP32 kernel has on the H200: 256 threads, ~254 registers).
 /// - 16-byte global loads. The operand already stored k-major (op_a = N for A, op_b = T for B)
 ///   is copied with cp.async 16-byte straight into shared memory (no registers, no wait); the
 ///   operand stored the other way (op_a = T, op_b = N) is loaded as 16-byte vectors along k into
@@ -20,16 +22,24 @@
 ///   decided at launch (VEC); otherwise the same pipeline copies element by element. Interior
 ///   tiles copy without checks; the tiles on an edge of C or of k copy with per-element checks
 ///   (cp.async's src-size zero-fills what lies outside), chosen per tile by one uniform branch.
-/// - The configuration is chosen from the shape (default_launch): the large tile when it gives
-///   every SM at least one block, otherwise the small one (64 x 64), so small products still
-///   fill the GPU.
-/// Model (float, 128 x 128 x 16): global loads per FMA 1/128 + 1/128; shared loads per FMA
-/// (8 + 8) / 64 = 0.25 elements = 1/16 of a 16-byte load instruction (chapter 4: 1/8); the FMA
-/// issue rate is the limit: 64 FFMA per 4 LDS.128, ~90% of issue slots are FMAs.
+/// - The configuration is chosen from the shape (default_launch, gemm_default below): each
+///   instantiated configuration's measured rate times the fraction of its last wave that works
+///   times the fraction of its tiles inside C; the highest estimate wins (128 x 256 on large C,
+///   128 x 128 or 64 x 64 where the large tiles would leave SMs idle or waste a row of tiles).
+/// Model (float, 128 x 256 x 16, thread 16 x 8): global loads per FMA 1/256 + 1/128; shared
+/// loads per FMA (16 + 8) / 128 = 0.19 elements = 6 LDS.128 per 128 FFMA (chapter 4: 1/8 of an
+/// instruction per FMA); the FMA issue rate is the limit: ~90% of issued instructions are FMAs.
+/// Measured (H200, 2026-11-23, scripts/probes/gemm_bench.cu): 43 TFLOP/s at 4096 NN, 0.84x
+/// cuBLAS; cuBLAS's kernel issues an instruction in 87% of scheduler cycles, the 128 x 128
+/// configuration of this one in 70% (ncu, same run day): the gap is instruction scheduling.
+/// An explicit register double buffer of the fragments, with the barrier moved before the last
+/// k-step, measured slower (38.6 against 43.2 TFLOP/s): the compiler's own schedule is kept.
 /// Run: ./workbook run ch05 -- --op gemm       (GemmLaunch: tile, warp, thread, stages: one of
 ///                                               the instantiated configurations, legal_launches)
 #include "gemm_common.cuh"
 
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace wb::tuned {
@@ -88,14 +98,18 @@ struct Config {
     }
 };
 
-// The instantiated configurations (legal_launches lists them in this order).
-#ifndef WB_GEMM_PROBE_F128  // scripts/probes/gemm_bench.cu rebuilds this file with other values
-#define WB_GEMM_PROBE_F128 128, 128, 16, 64, 32, 8, 8, 3, 2
+// The instantiated configurations (legal_launches lists them in this order). RATE is the
+// GFLOP/s the configuration reached on an H200 at 4096^3 NN (scripts/probes/gemm_bench.cu,
+// 2026-11-23): the default rule weighs it against how well the configuration's blocks fill the
+// GPU for a given shape (gemm_default below).
+#ifndef WB_GEMM_PROBE_F256  // scripts/probes/gemm_bench.cu rebuilds this file with other values
+#define WB_GEMM_PROBE_F256 128, 256, 16, 128, 32, 16, 8, 3, 1
 #endif
-using F128 = Config<float, WB_GEMM_PROBE_F128>;                  // float, large products
-using F64 = Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4>;      // float, products that fill few tiles
-using D128 = Config<double, 128, 64, 16, 64, 16, 8, 4, 3, 2>;   // double, large products
-using D64 = Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3>;     // double, small products
+struct F256 : Config<float, WB_GEMM_PROBE_F256> { static constexpr double RATE = 43000; };   // float, large C
+struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr double RATE = 40000; };
+struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> { static constexpr double RATE = 28000; };  // small C
+struct D128 : Config<double, 128, 64, 16, 64, 16, 8, 4, 3, 2> { static constexpr double RATE = 12400; };
+struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr double RATE = 10200; };
 
 // ----------------------------------------------------------------------------------------------
 /// One operand's tile loader. The tile is s[p][r] = op(X)(r0 + r, p0 + p), p < BK, r < R (R = BM
@@ -359,54 +373,128 @@ void dispatch(const GemmArgs<typename Cfg::type>& a, cudaStream_t s, const char*
     }
 }
 
+template <class... Cfgs> struct ConfigList {};
 template <class T> struct Configs;
-template <> struct Configs<float> { using Large = F128; using Small = F64; };
-template <> struct Configs<double> { using Large = D128; using Small = D64; };
+template <> struct Configs<float> { using type = ConfigList<F256, F128, F64>; };
+template <> struct Configs<double> { using type = ConfigList<D128, D64>; };
+
+/// Resident blocks per SM of a configuration on the current device (cached per device).
+template <class Cfg>
+int blocks_per_sm() {
+    thread_local std::map<int, int> cache;
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    auto it = cache.find(dev);
+    if (it != cache.end()) return it->second;
+    auto kernel = gemm_kernel<Cfg, false, false, true>;
+    if (Cfg::SMEM > 48 * 1024)
+        WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Cfg::SMEM)));
+    int b = 0;
+    WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, Cfg::THREADS, Cfg::SMEM));
+    cache[dev] = b < 1 ? 1 : b;
+    return cache[dev];
+}
+
+/// The default rule's estimate for one configuration: its measured rate (RATE) x the fraction of
+/// the last wave's block slots that do work x the fraction of the tiles' area inside C.
+template <class Cfg, class T>
+double estimate(const GemmArgs<T>& a) {
+    const long long bm = gemm_detail::ceil_div(a.m, Cfg::BM), bn = gemm_detail::ceil_div(a.n, Cfg::BN);
+    const long long blocks = bm * bn;
+    const long long slots = static_cast<long long>(gemm_detail::sm_count()) * blocks_per_sm<Cfg>();
+    const double waves = static_cast<double>((blocks + slots - 1) / slots);
+    const double fill = static_cast<double>(blocks) / (waves * slots);
+    const double area = static_cast<double>(a.m) * a.n / (static_cast<double>(bm) * Cfg::BM * bn * Cfg::BN);
+    return Cfg::RATE * fill * area;
+}
+
+template <class... Cfgs>
+std::vector<GemmLaunch> launches(ConfigList<Cfgs...>) {
+    return {Cfgs::launch()...};
+}
+
+template <class T, class... Cfgs>
+GemmLaunch best(const GemmArgs<T>& a, ConfigList<Cfgs...>) {
+    GemmLaunch pick;
+    double best_rate = -1;
+    for (auto [l, r] : {std::pair<GemmLaunch, double>{Cfgs::launch(), estimate<Cfgs>(a)}...})
+        if (r > best_rate) {
+            best_rate = r;
+            pick = l;
+        }
+    return pick;
+}
+
+/// True when every field the caller set (nonzero) equals the configuration's.
+bool matches(const GemmLaunch& want, const GemmLaunch& cfg) {
+    auto eq = [](int w, int c) { return w == 0 || w == c; };
+    return eq(want.block_x, cfg.block_x) && eq(want.block_y, cfg.block_y) && eq(want.tile_m, cfg.tile_m) &&
+           eq(want.tile_n, cfg.tile_n) && eq(want.tile_k, cfg.tile_k) && eq(want.thread_m, cfg.thread_m) &&
+           eq(want.thread_n, cfg.thread_n) && eq(want.warp_m, cfg.warp_m) && eq(want.warp_n, cfg.warp_n) &&
+           eq(want.stages, cfg.stages);
+}
+
+/// Launches the first configuration that matches `l`; false when none does.
+template <class T, class Cfg, class... Rest>
+bool dispatch_first(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s, const char* fn) {
+    if (matches(l, Cfg::launch())) {
+        dispatch<Cfg>(a, s, fn);
+        return true;
+    }
+    if constexpr (sizeof...(Rest) > 0) return dispatch_first<T, Rest...>(a, l, s, fn);
+    return false;
+}
+template <class T, class... Cfgs>
+bool dispatch_list(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s, const char* fn, ConfigList<Cfgs...>) {
+    return dispatch_first<T, Cfgs...>(a, l, s, fn);
+}
 
 }  // namespace
 
-/// The instantiated configurations of T, large first (the ladder's legal_launches).
+/// The instantiated configurations of T (the ladder's legal_launches), largest tile first.
 template <class T>
 std::vector<GemmLaunch> gemm_configs() {
-    return {Configs<T>::Large::launch(), Configs<T>::Small::launch()};
+    return launches(typename Configs<T>::type{});
 }
 
-/// The default rule: the large tile when it gives every SM at least one block, else the small
-/// tile (more, smaller blocks: a 1024^2 float C is 64 large tiles for 132 SMs, 256 small ones).
+/// The default rule: the configuration with the highest estimate, its measured rate times the
+/// fraction of its last wave that works times the fraction of its tiles inside C (estimate()).
+/// Large tiles win on large C; where they would leave SMs idle (a 1024^2 C is 32 tiles of
+/// 128 x 256 for 132 SMs) or waste a tile row (4097), smaller tiles do.
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
-    using L = typename Configs<T>::Large;
-    const long long blocks = gemm_detail::ceil_div(a.m, L::BM) * gemm_detail::ceil_div(a.n, L::BN);
-    if (a.m <= 0 || a.n <= 0 || blocks >= gemm_detail::sm_count()) return L::launch();
-    return Configs<T>::Small::launch();
+    if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
+    return best(a, typename Configs<T>::type{});
 }
 
 template <class T>
 void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemm";
-    using L = typename Configs<T>::Large;
-    using Sm = typename Configs<T>::Small;
-    const GemmLaunch large = L::launch(), small = Sm::launch();
-    // 0 in a field means "the default" (the large configuration's value decides which one).
-    const int tm = l.tile_m > 0 ? l.tile_m : L::BM;
-    const GemmLaunch& pick = tm == Sm::BM && (l.tile_n == 0 || l.tile_n == Sm::BN) ? small : large;
-    const std::string rule = "one of the instantiated configurations (" + large.str() + " | " + small.str() + ")";
-    auto field = [&](const char* name, int v, int want) {
-        gemm_detail::require_launch(v == 0 || v == want, fn, name, v, rule);
-    };
-    field("tile_m", l.tile_m, pick.tile_m);
-    field("tile_n", l.tile_n, pick.tile_n);
-    field("tile_k", l.tile_k, pick.tile_k);
-    field("warp_m", l.warp_m, pick.warp_m);
-    field("warp_n", l.warp_n, pick.warp_n);
-    field("thread_m", l.thread_m, pick.thread_m);
-    field("thread_n", l.thread_n, pick.thread_n);
-    field("stages", l.stages, pick.stages);
-    field("block_x", l.block_x, pick.block_x);
-    field("block_y", l.block_y, pick.block_y);
+    std::string rule = "a field of one of the instantiated configurations (";
+    for (const auto& c : gemm_configs<T>()) rule += (rule.back() == '(' ? "" : " | ") + c.str();
+    rule += ")";
+    bool any = false;
+    for (const auto& c : gemm_configs<T>()) any = any || matches(l, c);
+    if (!any) {  // name the first field no configuration has
+        const std::pair<const char*, int GemmLaunch::*> fields[] = {
+            {"tile_m", &GemmLaunch::tile_m},     {"tile_n", &GemmLaunch::tile_n},     {"tile_k", &GemmLaunch::tile_k},
+            {"warp_m", &GemmLaunch::warp_m},     {"warp_n", &GemmLaunch::warp_n},     {"thread_m", &GemmLaunch::thread_m},
+            {"thread_n", &GemmLaunch::thread_n}, {"stages", &GemmLaunch::stages},     {"block_x", &GemmLaunch::block_x},
+            {"block_y", &GemmLaunch::block_y}};
+        GemmLaunch partial;
+        for (const auto& [name, field] : fields) {
+            partial.*field = l.*field;
+            bool ok = false;
+            for (const auto& c : gemm_configs<T>()) ok = ok || matches(partial, c);
+            gemm_detail::require_launch(ok, fn, name, l.*field, rule);
+        }
+        throw std::invalid_argument(std::string(fn) + ": launch (" + l.str() +
+                                    ") must be one configuration, not fields of several: " + rule);
+    }
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
-    if (&pick == &large) dispatch<L>(a, s, fn);
-    else dispatch<Sm>(a, s, fn);
+    const GemmLaunch all_default{};
+    const GemmLaunch chosen = l == all_default ? gemm_default(a) : l;
+    dispatch_list(a, chosen, s, fn, typename Configs<T>::type{});
     WB_CHECK_LAUNCH();
 }
 
