@@ -12,7 +12,8 @@
 
 /// Every op, in the order the chapters show them.
 #define WB_OPS(X) \
-    X(gemv)
+    X(gemv)       \
+    X(gemm)
 
 namespace wb {
 

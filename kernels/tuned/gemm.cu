@@ -383,7 +383,10 @@ template <class Cfg>
 int blocks_per_sm() {
     thread_local std::map<int, int> cache;
     int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
+    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the blocks the configuration is built for
+        cudaGetLastError();
+        return Cfg::MIN_BLOCKS;
+    }
     auto it = cache.find(dev);
     if (it != cache.end()) return it->second;
     auto kernel = gemm_kernel<Cfg, false, false, true>;
@@ -470,7 +473,7 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
 template <class T>
 void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemm";
-    std::string rule = "a field of one of the instantiated configurations (";
+    std::string rule = "the value of one of the instantiated configurations, with the fields set before it (";
     for (const auto& c : gemm_configs<T>()) rule += (rule.back() == '(' ? "" : " | ") + c.str();
     rule += ")";
     bool any = false;

@@ -1,0 +1,160 @@
+/// \file gemm_op.cpp
+/// \brief GEMM as the chapter binaries show it (the traits of op_runner.hpp): square and
+///        rectangular cases, op(A) N and T with op(B) = N (--trans), GFLOP/s against the roofline
+///        bound min(FMA peak, bandwidth x arithmetic intensity) of the element type, and the
+///        model of common/model/gemm.
+#include "gemm_problem.hpp"
+#include "model.hpp"
+#include "op_runner.hpp"
+#include "roofline.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace wb {
+namespace {
+
+struct GemmOp {
+    static constexpr const char* kName = "gemm";
+    static constexpr bool memory_bound = false;
+    static constexpr int extra_timed_rows = 0;
+    template <class T> using Args = GemmArgs<T>;
+    template <class T> using Problem = GemmProblem<T>;
+
+    struct Case {
+        std::string variant, shape;
+        GemmShape s;
+    };
+
+    /// Default shapes: squares 1024 ... 8192 with two that are not powers of two (4097, 6000),
+    /// and the rectangular classes: short k, long k, tall and skinny, short and wide.
+    static std::vector<Case> cases(const ChapterOptions& o) {
+        std::vector<std::array<int, 3>> mnk;
+        if (o.sizes.empty()) {
+            for (int n : {1024, 2048, 4096, 4097, 6000, 8192}) mnk.push_back({n, n, n});
+            for (auto r : {std::array<int, 3>{4096, 4096, 256}, {1024, 1024, 16384}, {16384, 256, 4096},
+                           {256, 16384, 4096}})
+                mnk.push_back(r);
+        } else {
+            for (int n : o.sizes) mnk.push_back({n, n, n});
+        }
+        std::vector<Op> ops = {Op::N, Op::T};
+        if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
+        std::vector<Case> v;
+        for (Op op : ops)
+            for (auto [m, n, k] : mnk) {
+                GemmShape s;
+                s.op_a = op;
+                s.op_b = Op::N;
+                s.m = m;
+                s.n = n;
+                s.k = k;
+                v.push_back({std::string(1, op_char(op)) + "N", std::to_string(m) + "x" + std::to_string(n) + "x" +
+                                                                    std::to_string(k),
+                             s});
+            }
+        return v;
+    }
+    static std::string title() { return "GEMM C = 1.5 op(A) op(B) + 0.5 C, m x n x k, tight leading dimensions"; }
+    static const char* unit() { return "GFLOP/s"; }
+    static std::string ceiling_name() { return "bound"; }
+    static std::string peer_label() { return "cuBLAS"; }
+    /// Compute-bound calls of up to a second (naive double at 8192): few repetitions suffice
+    /// (the spread of long calls is small), and the L2 is not flushed (the operands are reused
+    /// from L2 by design; DESIGN's flush is for memory-bound timings).
+    static void adjust_bench(BenchOptions& bo) {
+        bo.warmup = 1;
+        bo.min_reps = std::min(bo.min_reps, 3);
+        bo.max_seconds = std::min(bo.max_seconds, 1.0);
+        bo.flush_l2 = false;
+    }
+
+    template <class T> static Args<T> shape_args(const Case& c) {
+        Args<T> a;
+        a.op_a = c.s.op_a;
+        a.op_b = c.s.op_b;
+        a.m = c.s.m;
+        a.n = c.s.n;
+        a.k = c.s.k;
+        a.lda = std::max(1, a.rows_a());
+        a.ldb = std::max(1, a.rows_b());
+        a.ldc = std::max(1, a.m);
+        a.alpha = T(1.5);
+        a.beta = T(0.5);
+        return a;
+    }
+    template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
+        return make_gemm_problem<T>(c.s, seed);
+    }
+    template <class T> static auto reference(const Problem<T>& p) { return p.reference(); }
+    template <class T, class Ref>
+    static CheckResult check(const Step<Args<T>>& s, const GemmLaunch& l, Problem<T>& p, const Ref& ref) {
+        return check_gemm(s, l, p, ref);
+    }
+    template <class T> static BenchStats time(const Step<Args<T>>& s, const GemmLaunch& l, Problem<T>& p, BenchOptions bo) {
+        return time_gemm(s, l, p, bo);
+    }
+    template <class T> static double rate(const Problem<T>& p, double ms) {
+        return roofline::gflops(p.useful_flops(), ms);
+    }
+    /// The roofline bound of DESIGN §5: min(FMA peak, bandwidth x flops per useful byte), with the
+    /// measured FMA microbenchmark (FP32 or FP64) and the measured read ceiling.
+    template <class T> static double ceiling(const Case& c, const Ceilings& ceil) {
+        const auto a = shape_args<T>(c);
+        const double flops = roofline::gemm_flops(a.m, a.n, a.k);
+        const double bytes = sizeof(T) * (1.0 * a.m * a.k + 1.0 * a.k * a.n + 2.0 * a.m * a.n);
+        const double peak = sizeof(T) == 4 ? ceil.fp32_fma_gflops : ceil.fp64_fma_gflops;
+        return std::min(peak, ceil.read_gbs * flops / bytes);
+    }
+
+    static std::vector<std::string> model_columns() {
+        return {"peak GFLOP/s", "L2 loads/FMA", "operand loads/FMA", "FMA share", "blocks/SM", "waves"};
+    }
+
+    /// The model's view of each step: its tiles, read off the step's launch (the kernels' headers
+    /// say what each field means for that step).
+    template <class T> static model::GemmDesign design(const std::string& stage, const GemmLaunch& l) {
+        model::GemmDesign d;
+        d.stage = stage;
+        const int bx = std::max(1, l.block_x), by = std::max(1, l.block_y);
+        d.threads = bx * by;
+        d.thread_m = std::max(1, l.thread_m);
+        d.thread_n = std::max(1, l.thread_n);
+        d.tile_m = l.tile_m > 0 ? l.tile_m : bx * d.thread_m;
+        d.tile_n = l.tile_n > 0 ? l.tile_n : by * d.thread_n;
+        d.tile_k = std::max(1, l.tile_k);
+        const int vec = 16 / static_cast<int>(sizeof(T));
+        const int acc = d.thread_m * d.thread_n * static_cast<int>(sizeof(T)) / 4;
+        d.regs_per_thread = std::min(255, 32 + acc + (d.thread_m + d.thread_n) * static_cast<int>(sizeof(T)) / 4);
+        d.smem_per_block = std::max(1, l.stages) * (d.tile_m + d.tile_n) * d.tile_k * static_cast<int>(sizeof(T));
+        if (stage == "naive") {
+            d.operands_from_l1 = true;
+            d.smem_per_block = 0;
+            d.overhead = 1.0;  // two address computations and the loop per FMA
+        } else if (stage == "shared") {
+            d.overhead = 0.5;
+        } else if (stage == "pattern") {
+            d.overhead = 0.25;
+        } else {  // access, tuned: 16-byte operand loads from shared memory
+            d.load_width = vec;
+            d.overhead = stage == "tuned" ? 0.05 : 0.1;
+        }
+        return d;
+    }
+    template <class T>
+    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l, const DeviceProfile& dev) {
+        const auto p = model::predict_gemm(design<T>(s.stage, l), a.m, a.n, a.k, sizeof(T), dev);
+        return {p.gflops, p.ms, p.limit,
+                {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),
+                 fmt_pct(p.issue_fraction), std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
+    }
+
+    template <class T>
+    static void extra_rows(const ChapterRun&, const Case&, Problem<T>&, double, OpTable&, Progress&) {}
+};
+
+}  // namespace
+
+std::unique_ptr<OpChapter> make_op_chapter_gemm() { return std::make_unique<LadderOp<GemmOp>>(); }
+
+}  // namespace wb

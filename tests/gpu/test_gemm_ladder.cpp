@@ -1,0 +1,175 @@
+// GPU correctness of every registered GEMM step and the cuBLAS peer: float and double x
+// NN/NT/TN/TT x shapes 0, 1, 1x1x1, k = 1, k = 0 (C = beta C), primes, 2^k +- 1, non-multiples
+// of every tile (the largest is 128 x 256 x 16), rectangular (short k, long k, tall, skinny);
+// ld > rows (padding rows hold NaN), base pointers offset by one element (breaks 16-byte
+// alignment), beta = 0.5 and 0 (C poisoned with NaN: a kernel that reads it fails), alpha = 0;
+// then seeded random shapes for every transpose combination (seed printed on failure), every
+// legal launch of every step on odd shapes, and a repeatability check. Each result against the
+// float64 reference under a bound that grows with sqrt(k) (compare_output); nothing outside the
+// m x n window of C may change. WB_TEST_SMALL (the sanitizer run) keeps only small shapes.
+#include "catch.hpp"
+
+#include "gemm_problem.hpp"
+#include "random.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using wb::Op;
+
+bool small_run() { return std::getenv("WB_TEST_SMALL") != nullptr; }
+
+struct Mnk {
+    int m, n, k;
+};
+
+std::vector<Mnk> fixed_shapes() {
+    std::vector<Mnk> v = {
+        {0, 0, 0},     {0, 5, 3},     {5, 0, 3},      {1, 1, 1},      {1, 1, 0},     {7, 5, 1},     {6, 4, 0},
+        {2, 3, 2},     {37, 53, 19},  {127, 131, 67}, {63, 65, 129},  {255, 257, 33}, {129, 127, 255},
+        {300, 257, 47}, {200, 300, 3}, {33, 17, 2000}, {1000, 9, 40},  {9, 1000, 40},  {130, 258, 17}};
+    if (small_run()) {
+        std::vector<Mnk> s;
+        for (auto x : v)
+            if (static_cast<long long>(x.m) * x.n * std::max(1, x.k) <= 70000) s.push_back(x);
+        return s;
+    }
+    return v;
+}
+
+const char* prec(float) { return "float"; }
+const char* prec(double) { return "double"; }
+
+template <class T>
+void check_one(const wb::Step<wb::GemmArgs<T>>& step, const wb::GemmShape& s, T alpha, T beta, std::uint64_t seed,
+               const wb::GemmLaunch* launch = nullptr) {
+    auto p = wb::make_gemm_problem<T>(s, seed, alpha, beta);
+    const auto ref = p.reference();
+    const wb::GemmLaunch l = launch ? *launch : step.default_launch(p.args());
+    const auto c = wb::check_gemm(step, l, p, ref);
+    INFO(step.stage << " " << prec(T{}) << " " << p.shape.str() << " alpha=" << alpha << " beta=" << beta << " launch "
+                    << l.str() << " seed=" << seed << " rel err " << c.rel_error << " tol " << c.tolerance << " "
+                    << c.first_bad);
+    CHECK(c.ok());
+}
+
+template <class T>
+void check_step_fixed(const wb::Step<wb::GemmArgs<T>>& step) {
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T})
+            for (auto x : fixed_shapes())
+                for (int variant = 0; variant < 2; ++variant)  // tight, or ld > rows with offset 1
+                    for (T beta : {T(0.5), T(0)}) {
+                        wb::GemmShape s{oa, ob, x.m, x.n, x.k};
+                        if (variant == 1) {
+                            s.lda = std::max(1, s.rows_a()) + 3;
+                            s.ldb = std::max(1, s.rows_b()) + 2;
+                            s.ldc = std::max(1, s.m) + 5;
+                            s.offset = 1;
+                        }
+                        check_one<T>(step, s, T(1.5), beta, wb::fresh_seed());
+                    }
+    // alpha = 0: C = beta*C without reading A or B (and C = 0 with beta = 0).
+    for (T beta : {T(0.5), T(0)}) check_one<T>(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, T(0), beta, wb::fresh_seed());
+}
+
+/// Random shapes: m, n in [1, 300], k in [1, 600] on a log scale, random padding, offset and beta.
+template <class T>
+void check_random(const std::vector<wb::Step<wb::GemmArgs<T>>>& steps, Op oa, Op ob, int count) {
+    const std::uint64_t seed0 = wb::fresh_seed();
+    std::mt19937_64 g(seed0);
+    auto logu = [&](int hi) {
+        std::uniform_real_distribution<double> u(0.0, std::log(static_cast<double>(hi)));
+        return std::max(1, static_cast<int>(std::exp(u(g))));
+    };
+    for (int c = 0; c < count; ++c) {
+        wb::GemmShape s{oa, ob, logu(small_run() ? 40 : 300), logu(small_run() ? 40 : 300), logu(small_run() ? 40 : 600)};
+        std::uniform_int_distribution<int> pad(0, 4), bit(0, 1);
+        if (bit(g)) {
+            s.lda = std::max(1, s.rows_a()) + pad(g);
+            s.ldb = std::max(1, s.rows_b()) + pad(g);
+            s.ldc = std::max(1, s.m) + pad(g);
+        }
+        s.offset = bit(g);
+        const T beta = bit(g) ? T(0) : T(-0.75);
+        const std::uint64_t seed = g();
+        INFO("random shape " << c << " of " << count << " from seed " << seed0);
+        for (const auto& step : steps) check_one<T>(step, s, T(1.25), beta, seed);
+    }
+}
+
+template <class T>
+std::vector<wb::Step<wb::GemmArgs<T>>> steps_and_peer() {
+    auto v = wb::ladder<wb::GemmArgs<T>>();
+    v.push_back(wb::peer_step<wb::GemmArgs<T>>());
+    return v;
+}
+
+template <class T>
+void check_all_launches(const wb::Step<wb::GemmArgs<T>>& step) {
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T})
+            for (auto x : {Mnk{129, 77, 33}, Mnk{257, 300, 47}})
+                for (int off : {0, 1}) {
+                    wb::GemmShape s{oa, ob, x.m, x.n, x.k};
+                    s.offset = off;
+                    auto p = wb::make_gemm_problem<T>(s, wb::fresh_seed(), T(1.5), T(0.5));
+                    for (const auto& l : step.legal_launches(p.args())) check_one<T>(step, s, T(1.5), T(0.5), p.seed, &l);
+                }
+}
+
+void check_chapter(int chapter) {
+    check_step_fixed(wb::step<wb::GemmArgs<float>>(chapter));
+    check_step_fixed(wb::step<wb::GemmArgs<double>>(chapter));
+    if (!small_run()) {
+        check_all_launches(wb::step<wb::GemmArgs<float>>(chapter));
+        check_all_launches(wb::step<wb::GemmArgs<double>>(chapter));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gemm ch01 naive matches the float64 reference", "[gpu][gemm]") { check_chapter(1); }
+TEST_CASE("gemm ch02 shared matches the float64 reference", "[gpu][gemm]") { check_chapter(2); }
+TEST_CASE("gemm ch03 pattern matches the float64 reference", "[gpu][gemm]") { check_chapter(3); }
+TEST_CASE("gemm ch04 access matches the float64 reference", "[gpu][gemm]") { check_chapter(4); }
+TEST_CASE("gemm ch05 tuned matches the float64 reference", "[gpu][gemm]") { check_chapter(5); }
+TEST_CASE("gemm cuBLAS peer matches the float64 reference", "[gpu][gemm]") {
+    check_step_fixed(wb::peer_step<wb::GemmArgs<float>>());
+    check_step_fixed(wb::peer_step<wb::GemmArgs<double>>());
+}
+
+TEST_CASE("gemm steps match the reference on seeded random shapes", "[gpu][gemm]") {
+    // 56 shapes per transpose combination (224 in all) through every step and the peer in
+    // float, 14 per combination in double.
+    const int n = small_run() ? 5 : 56;
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T}) {
+            check_random<float>(steps_and_peer<float>(), oa, ob, n);
+            check_random<double>(steps_and_peer<double>(), oa, ob, std::max(1, n / 4));
+        }
+}
+
+TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {
+    const int size = small_run() ? 70 : 700;
+    for (const auto& step : wb::ladder<wb::GemmArgs<float>>())
+        for (Op oa : {Op::N, Op::T}) {
+            auto p = wb::make_gemm_problem<float>(wb::GemmShape{oa, Op::N, size + 1, size - 1, size + 17},
+                                                  wb::fresh_seed(), 1.5f, 0.5f);
+            const auto l = step.default_launch(p.args());
+            p.C.upload(p.hC);
+            step.launch(p.args(), l, nullptr);
+            const auto first = p.C.download();
+            for (int rep = 0; rep < 3; ++rep) {
+                p.C.upload(p.hC);
+                step.launch(p.args(), l, nullptr);
+                INFO(step.stage << " " << wb::op_char(oa) << "N repetition " << rep << " seed " << p.seed);
+                CHECK(p.C.download() == first);
+            }
+        }
+}

@@ -1,0 +1,72 @@
+// GEMM speed as ratios measured in one run on one GPU (DESIGN §7, the architecture page).
+// Thresholds sit well under the measured ratios so that noise cannot flip them; each cites the run
+// it came from. Absolute goals (x cuBLAS over the shape set) are checked by the benchmarks
+// (scripts/probes/gemm_bench.cu and the chapter binaries), not here.
+//
+// Measured on one NVIDIA H200 (132 SMs), 2026-11-23, scripts/probes/gemm_bench.cu at commit
+// bc46bd2 (the tuned step's 128 x 128 configuration) and a7a02ad (its 128 x 256 configuration,
+// the default for 4096 since a7a02ad), float, 4096^3, median of 3-15 calls, GFLOP/s:
+//   NN: naive 6030, shared 8249, pattern 18924, access 30829, tuned 43225, cuBLAS 51182
+//   TN: naive  498, shared 1879, pattern  6080, access 27246, tuned 41407, cuBLAS 50282
+#include "catch.hpp"
+
+#include "gemm_problem.hpp"
+#include "random.hpp"
+
+#include <iostream>
+
+namespace {
+
+using wb::Op;
+
+template <class T>
+double median_ms(const wb::Step<wb::GemmArgs<T>>& step, wb::GemmProblem<T>& p) {
+    wb::BenchOptions bo;
+    bo.warmup = 2;
+    bo.min_reps = 5;
+    bo.max_reps = 30;
+    bo.max_seconds = 1.0;
+    bo.flush_l2 = false;  // compute-bound: each call reads its 200 MB of operands ~32 times anyway
+    return wb::time_gemm(step, step.default_launch(p.args()), p, bo).median_ms;
+}
+
+const wb::Step<wb::GemmArgs<float>>& step_of(int chapter) {
+    return chapter == 0 ? wb::peer_step<wb::GemmArgs<float>>() : wb::step<wb::GemmArgs<float>>(chapter);
+}
+
+/// Speed of chapter `fast` over chapter `slow` (0: cuBLAS) on float op_a x N at 4096^3.
+double speedup(int fast, int slow, Op op_a) {
+    auto p = wb::make_gemm_problem<float>(wb::GemmShape{op_a, Op::N, 4096, 4096, 4096}, wb::fresh_seed(), 1.5f, 0.f);
+    const double s = median_ms(step_of(slow), p) / median_ms(step_of(fast), p);
+    std::cout << "float " << wb::op_char(op_a) << "N 4096: " << step_of(fast).stage << " is " << s << "x "
+              << step_of(slow).stage << "\n";
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("perf: shared GEMM beats naive at 4096", "[perf][gemm]") {
+    // The issue asks for 3x. On Hopper it is not there for NN (measured 1.37x): the L1 keeps the
+    // naive kernel's reuse (a warp's A(i, p) reads are one 128-byte line, B(p, j) one broadcast),
+    // and both kernels issue two L1/shared wavefronts per FMA, the unit's rate limiting both.
+    // Register blocking (chapter 3) is what lifts the ceiling. TN, whose naive A reads are
+    // strided, gains 3.8x.
+    CHECK(speedup(2, 1, Op::N) >= 1.15);
+    CHECK(speedup(2, 1, Op::T) >= 2.5);
+}
+
+TEST_CASE("perf: each GEMM step is faster than the one before at 4096", "[perf][gemm]") {
+    CHECK(speedup(3, 2, Op::N) >= 1.8);   // measured 2.29x: a strip of 16 results per thread in registers
+    CHECK(speedup(4, 3, Op::N) >= 1.3);   // measured 1.63x: 4 x 4 per thread, 16-byte conflict-free shared reads
+    CHECK(speedup(4, 3, Op::T) >= 3.0);   // measured 4.48x: op(A) staged through shared memory, not strided
+    CHECK(speedup(5, 4, Op::N) >= 1.2);   // measured 1.40x: warp tiles, 16 x 8 per thread, cp.async pipeline
+    CHECK(speedup(5, 4, Op::T) >= 1.2);   // measured 1.52x
+}
+
+TEST_CASE("perf: tuned GEMM against naive and cuBLAS at 4096", "[perf][gemm]") {
+    CHECK(speedup(5, 1, Op::N) >= 5.0);   // measured 7.2x
+    // The issue asks for 0.85x cuBLAS (pedantic FP32); measured 0.84x NN, 0.82x TN: the threshold
+    // sits under the measurement, not at the goal, which is not reached yet.
+    CHECK(speedup(5, 0, Op::N) >= 0.75);
+    CHECK(speedup(5, 0, Op::T) >= 0.72);
+}
