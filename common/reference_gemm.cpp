@@ -23,7 +23,7 @@ std::vector<double> gemm_columns(const GemmOperands<T>& o, double alpha, double 
     const T* A = o.A ? o.A->data() + o.offset : nullptr;
     const T* B = o.B ? o.B->data() + o.offset : nullptr;
     const T* C = o.C ? o.C->data() + o.offset : nullptr;
-    std::vector<double> acc(m);
+    std::vector<double> acc(m), bcol;
     for (std::size_t c = 0; c < cols.size(); ++c) {
         const int j = cols[c];
         if (j < 0 || j >= o.n)
@@ -31,14 +31,23 @@ std::vector<double> gemm_columns(const GemmOperands<T>& o, double alpha, double 
                                         std::to_string(o.n) + ")");
         std::fill(acc.begin(), acc.end(), 0.0);
         if (k > 0 && alpha != 0.0) {
-            for (int p = 0; p < k; ++p) {
-                const double b = val(o.op_b == Op::N ? B[p + static_cast<std::size_t>(j) * o.ldb]
-                                                     : B[j + static_cast<std::size_t>(p) * o.ldb]);
-                if (o.op_a == Op::N) {  // acc += A(:, p) * b: contiguous down column p
+            if (o.op_a == Op::N) {  // acc += A(:, p) * op(B)(p, j): loop order p, i, contiguous down column p
+                for (int p = 0; p < k; ++p) {
+                    const double b = val(o.op_b == Op::N ? B[p + static_cast<std::size_t>(j) * o.ldb]
+                                                         : B[j + static_cast<std::size_t>(p) * o.ldb]);
                     const T* col = A + static_cast<std::size_t>(p) * o.lda;
                     for (int i = 0; i < m; ++i) acc[i] += val(col[i]) * b;
-                } else {                // acc(i) += A(p, i) * b: strided (gemm() transposes A first)
-                    for (int i = 0; i < m; ++i) acc[i] += val(A[p + static_cast<std::size_t>(i) * o.lda]) * b;
+                }
+            } else {  // acc(i) = A(:, i) . op(B)(:, j): loop order i, p, contiguous down column i of A
+                bcol.resize(k);
+                for (int p = 0; p < k; ++p)
+                    bcol[p] = val(o.op_b == Op::N ? B[p + static_cast<std::size_t>(j) * o.ldb]
+                                                  : B[j + static_cast<std::size_t>(p) * o.ldb]);
+                for (int i = 0; i < m; ++i) {
+                    const T* col = A + static_cast<std::size_t>(i) * o.lda;
+                    double sum = 0;
+                    for (int p = 0; p < k; ++p) sum += val(col[p]) * bcol[p];
+                    acc[i] = sum;
                 }
             }
         }
@@ -55,25 +64,6 @@ std::vector<double> gemm_columns(const GemmOperands<T>& o, double alpha, double 
 template <class T>
 std::vector<double> gemm(const GemmOperands<T>& o, double alpha, double beta) {
     if (o.m <= 0 || o.n <= 0) return {};
-    if (o.op_a == Op::T && o.k > 0) {
-        // op_a = T: transpose A once into a contiguous m x k copy, so every column of C runs the
-        // contiguous inner loop (the strided one costs ~10x at 1024^3).
-        std::vector<T> at(static_cast<std::size_t>(o.m) * o.k);
-        const T* A = o.A->data() + o.offset;
-        for (int i = 0; i < o.m; ++i)
-            for (int p = 0; p < o.k; ++p) at[i + static_cast<std::size_t>(p) * o.m] = A[p + static_cast<std::size_t>(i) * o.lda];
-        // The copy holds A as op_a = N; B and C keep the caller's offset, A's is 0.
-        std::vector<int> cols(o.n);
-        std::iota(cols.begin(), cols.end(), 0);
-        GemmOperands<T> on = o;
-        on.op_a = Op::N;
-        on.lda = o.m;
-        // gemm_columns applies one offset to all arrays: pad the copy in front by that offset.
-        std::vector<T> padded(o.offset + at.size());
-        std::copy(at.begin(), at.end(), padded.begin() + static_cast<std::ptrdiff_t>(o.offset));
-        on.A = &padded;
-        return gemm_columns(on, alpha, beta, cols);
-    }
     std::vector<int> cols(o.n);
     std::iota(cols.begin(), cols.end(), 0);
     return gemm_columns(o, alpha, beta, cols);

@@ -30,8 +30,9 @@ struct GemmOperands {
 /// cols.size() x m entries, column c of the result at [c*m, (c+1)*m). beta == 0 ignores C (it may
 /// hold NaN). With `absolute`, every operand is replaced by its absolute value (and alpha, beta by
 /// theirs): that is |alpha||op(A)||op(B)| + |beta||C|, the scale of BLAS's error bound.
-/// Cost: m k multiply-adds per column, the inner loop running down a contiguous column of A when
-/// op_a = N (loop order j, p, i); for op_a = T the inner loop is a dot product down a column of A.
+/// Cost: m k multiply-adds per column, the inner loop always running down a contiguous column of
+/// A: loop order j, p, i for op_a = N (axpy of columns of A), j, i, p for op_a = T (dot products
+/// of columns of A with the column of op(B)).
 /// A chapter at 8192^3 checks a seeded sample of columns (each costs m k, ~67 M at 8192).
 template <class T>
 std::vector<double> gemm_columns(const GemmOperands<T>& o, double alpha, double beta, const std::vector<int>& cols,
