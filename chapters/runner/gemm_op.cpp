@@ -123,6 +123,10 @@ struct GemmOp {
         d.tile_m = l.tile_m > 0 ? l.tile_m : bx * d.thread_m;
         d.tile_n = l.tile_n > 0 ? l.tile_n : by * d.thread_n;
         d.tile_k = std::max(1, l.tile_k);
+        // A warp's lanes run along m first (threadIdx.x), then along n.
+        const int lanes_m = std::min(32, bx), lanes_n = std::max(1, 32 / lanes_m);
+        d.warp_m = l.warp_m > 0 ? l.warp_m : lanes_m * d.thread_m;
+        d.warp_n = l.warp_n > 0 ? l.warp_n : lanes_n * d.thread_n;
         const int vec = 16 / static_cast<int>(sizeof(T));
         const int acc = d.thread_m * d.thread_n * static_cast<int>(sizeof(T)) / 4;
         d.regs_per_thread = std::min(255, 32 + acc + (d.thread_m + d.thread_n) * static_cast<int>(sizeof(T)) / 4);

@@ -177,25 +177,31 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
         std::vector<std::string> csv_cols = {"op", "precision", "variant", "shape", "step"};
         csv_cols.insert(csv_cols.end(), measured_csv_columns().begin(), measured_csv_columns().end());
         csv_cols.push_back("unit");
-        Report csv("all ops", csv_cols);
-        bool failed = false;
-        for (const OpChapter* op : ops) {
-            const OpTable t = op->measure(run, prog);
-            printed(t).print(std::cout);
-            print_summary(t, chapter);
-            std::cout << "\n";
-            for (const auto& row : t.rows) {
+        // The CSV grows case by case, so a run cut short (a time limit) keeps what it measured.
+        if (!run.opt.csv.empty()) Report("all ops", csv_cols).write_csv(run.opt.csv, meta);
+        auto write_rows = [&](const OpTable& t, std::size_t first) {
+            if (run.opt.csv.empty()) return;
+            Report csv("all ops", csv_cols);
+            for (std::size_t i = first; i < t.rows.size(); ++i) {
+                const ChapterRow& row = t.rows[i];
                 std::vector<std::string> cells = {t.op, row.precision, row.variant, row.shape, row.step};
                 cells.insert(cells.end(), row.cells.begin(), row.cells.end());
                 cells.push_back(t.columns.size() > 1 ? t.columns[1] : "");
                 csv.add_row(cells);
             }
+            csv.write_csv(run.opt.csv, meta, true);
+        };
+        bool failed = false;
+        for (const OpChapter* op : ops) {
+            const OpTable t = op->measure(run, prog, write_rows);
+            printed(t).print(std::cout);
+            print_summary(t, chapter);
+            std::cout << "\n";
             if (t.failed) {
                 std::cerr << info.directory << ": a " << t.op << " step failed its correctness check (see 'rel err')\n";
                 failed = true;
             }
         }
-        if (!run.opt.csv.empty()) csv.write_csv(run.opt.csv, meta);
         return failed ? 1 : 0;
     } catch (const std::exception& e) {
         std::cerr << info.directory << ": " << e.what() << "\n";

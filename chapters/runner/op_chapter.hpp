@@ -11,6 +11,7 @@
 #include "device_profile.hpp"
 #include "progress.hpp"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -60,8 +61,11 @@ public:
     virtual std::string name() const = 0;   ///< "gemv": what --op selects
     /// Rows the run will time (for the progress line).
     virtual std::size_t timed_rows(const ChapterRun& run) const = 0;
+    /// Called after each case with the table so far and the index of the case's first row, so
+    /// that a caller can write rows as they are measured (a run cut short keeps what it measured).
+    using RowsDone = std::function<void(const OpTable&, std::size_t first_new_row)>;
     /// Measure this chapter's steps, the peer and the op's extra rows (needs a GPU).
-    virtual OpTable measure(const ChapterRun& run, Progress& prog) const = 0;
+    virtual OpTable measure(const ChapterRun& run, Progress& prog, const RowsDone& on_rows = {}) const = 0;
     /// The model's predictions only (no GPU needed).
     virtual OpTable predict(const ChapterRun& run) const = 0;
     /// Time every legal launch of this chapter's step; `every` collects every launch's row.

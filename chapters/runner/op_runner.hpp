@@ -59,11 +59,11 @@ public:
                (chapters_to_run(run.chapter, run.whole_ladder).size() + 1 + Traits::extra_timed_rows);
     }
 
-    OpTable measure(const ChapterRun& run, Progress& prog) const override {
+    OpTable measure(const ChapterRun& run, Progress& prog, const RowsDone& on_rows) const override {
         OpTable t = table(run, measured_columns());
         for (const auto& prec : precisions(run)) {
-            if (prec == "float") measure_precision<float>(run, prog, t);
-            else measure_precision<double>(run, prog, t);
+            if (prec == "float") measure_precision<float>(run, prog, t, on_rows);
+            else measure_precision<double>(run, prog, t, on_rows);
         }
         return t;
     }
@@ -126,12 +126,13 @@ private:
     }
 
     template <class T>
-    void measure_precision(const ChapterRun& run, Progress& prog, OpTable& t) const {
+    void measure_precision(const ChapterRun& run, Progress& prog, OpTable& t, const RowsDone& on_rows) const {
         const std::vector<int> chs = chapters_to_run(run.chapter, run.whole_ladder);
         std::vector<int> order = chs;
         order.push_back(0);  // the peer
         const BenchOptions bo = bench_for<T>(run);
         for (const auto& c : Traits::cases(run.opt)) {
+            const std::size_t first = t.rows.size();
             auto p = Traits::template make_problem<T>(c, fresh_seed());
             const auto ref = Traits::template reference<T>(p);
             std::map<int, double> ms, rate;
@@ -173,6 +174,7 @@ private:
                 t.speedups[key + " vs prev"].push_back(ms[run.chapter - 1] / ms[run.chapter]);
             t.speedups[key + " vs " + Traits::peer_label()].push_back(ms[0] / ms[run.chapter]);
             Traits::template extra_rows<T>(run, c, p, ms[0], t, prog);
+            if (on_rows) on_rows(t, first);
         }
     }
 

@@ -31,7 +31,8 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     require(d.tile_m > 0 && d.tile_n > 0 && d.tile_k > 0, "tiles (" + std::to_string(d.tile_m) + " x " +
                                                               std::to_string(d.tile_n) + " x " +
                                                               std::to_string(d.tile_k) + ") must be positive");
-    require(d.thread_m > 0 && d.thread_n > 0 && d.load_width > 0, "thread tile and load width must be positive");
+    require(d.thread_m > 0 && d.thread_n > 0 && d.load_width > 0 && d.warp_m > 0 && d.warp_n > 0,
+            "thread tile, warp tile and load width must be positive");
     GemmPrediction p;
     p.flops = 2.0 * m * n * k;
     const int lanes = elem_bytes == 4 ? dev.fp32_lanes_per_sm : dev.fp64_lanes_per_sm;
@@ -55,11 +56,13 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double per_sm = warp_fmas / dev.sm_count;
     const double t_fma = per_sm / (lanes / static_cast<double>(dev.warp_size)) / clock_hz;
     const double t_issue = per_sm / p.issue_fraction / 4.0 / clock_hz;
-    // Wavefronts: each operand load instruction of a warp reads at most 128 bytes of distinct
-    // addresses per wavefront (16-byte loads of distinct addresses take 4).
-    const double bytes_per_instr = std::min(128.0, 1.0 * d.load_width * elem_bytes * dev.warp_size /
-                                                         std::max(1, std::min(d.thread_m, d.thread_n)));
-    const double wavefronts = load_instr * std::max(1.0, bytes_per_instr / 128.0);
+    // Wavefronts per warp FMA instruction: per k-step a thread issues ceil(tm/w) + ceil(tn/w) load
+    // instructions (each one wavefront at least) and the warp reads warp_m + warp_n distinct
+    // elements (128 bytes per wavefront); those serve tm x tn FMA instructions.
+    auto cdiv = [](long long a, long long b) { return static_cast<double>((a + b - 1) / b); };
+    const double instr_k = cdiv(d.thread_m, d.load_width) + cdiv(d.thread_n, d.load_width);
+    const double bytes_k = cdiv(1LL * d.warp_m * elem_bytes, 128) + cdiv(1LL * d.warp_n * elem_bytes, 128);
+    const double wavefronts = std::max(instr_k, bytes_k) / (d.thread_m * d.thread_n);
     const double t_l1 = per_sm * wavefronts / clock_hz;
     const double l2_bytes = p.flops / 2.0 * p.global_loads_per_fma * elem_bytes;
     const double t_l2 = l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);

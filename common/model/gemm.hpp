@@ -8,7 +8,9 @@
 /// op(B). From the tiles follow, per fused multiply-add (FMA):
 ///   - global (L2) loads: (1/tile_m + 1/tile_n) elements, the block's reuse;
 ///   - operand loads from L1/shared memory: (thread_m + thread_n) / (thread_m thread_n) elements,
-///     the thread's register reuse, in instructions of `load_width` elements;
+///     the thread's register reuse, in instructions of `load_width` elements; per k-step a warp
+///     reads warp_m + warp_n distinct elements (the rest are broadcasts), one 128-byte wavefront
+///     per 128 bytes and at least one per instruction;
 ///   - issued instructions: the FMA itself, those loads and `overhead` (index, loop, barrier).
 /// The predicted time is the largest of five bounds (plus the launch overhead), stretched by the
 /// tail wave: FMA lanes, instruction issue (4 warp instructions per clock per SM), L1/shared
@@ -31,6 +33,7 @@ struct GemmDesign {
     std::string stage;        ///< "naive" ... "tuned" (for the words only)
     int tile_m = 1, tile_n = 1, tile_k = 1;  ///< C tile of a block; k depth per step
     int thread_m = 1, thread_n = 1;          ///< C elements per thread
+    int warp_m = 32, warp_n = 1;             ///< C elements of one warp (its lanes' thread tiles)
     int threads = 256;        ///< threads per block
     int load_width = 1;       ///< elements per operand load instruction (4 floats / 2 doubles for 16-byte loads)
     double overhead = 0.5;    ///< other instructions per FMA instruction (addresses, loop, barriers)

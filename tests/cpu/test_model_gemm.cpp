@@ -15,6 +15,8 @@ GemmDesign tuned_design() {
     d.tile_m = d.tile_n = 128;
     d.tile_k = 8;
     d.thread_m = d.thread_n = 8;
+    d.warp_m = 64;
+    d.warp_n = 32;
     d.threads = 256;
     d.load_width = 4;
     d.overhead = 0.05;
@@ -50,6 +52,9 @@ TEST_CASE("gemm model: register blocking moves the bound from loads to the FMA l
     CHECK(naive.operand_loads_per_fma == Approx(2.0));
     CHECK(naive.gflops < 0.2 * naive.peak_gflops);
     CHECK(naive.limit.find("L1") != std::string::npos);
+    // Double: a warp's 32 elements of A are 256 bytes, two wavefronts, plus one for B's broadcast.
+    const auto naive64 = predict_gemm(naive_design(), 4096, 4096, 4096, 8, dev);
+    CHECK(naive64.limit.find("3.000 per FMA") != std::string::npos);
     CHECK(tuned.flops == Approx(2.0 * 4096.0 * 4096.0 * 4096.0));
 }
 
