@@ -34,9 +34,12 @@ struct GemmOperands {
 /// A: loop order j, p, i for op_a = N (axpy of columns of A), j, i, p for op_a = T (dot products
 /// of columns of A with the column of op(B)).
 /// A chapter at 8192^3 checks a seeded sample of columns (each costs m k, ~67 M at 8192).
+/// With `scale` (and not `absolute`), the same columns of that scale are written to *scale in the
+/// same pass (cheaper than a second call). Columns are spread over the host's cores; each
+/// column's sum runs in a fixed order, so the result does not depend on the number of threads.
 template <class T>
 std::vector<double> gemm_columns(const GemmOperands<T>& o, double alpha, double beta, const std::vector<int>& cols,
-                                 bool absolute = false);
+                                 bool absolute = false, std::vector<double>* scale = nullptr);
 
 /// The whole of C (every column), m x n column-major with leading dimension m.
 /// BLAS's quick return: m == 0 or n == 0 gives an empty result.

@@ -104,3 +104,24 @@ TEST_CASE("reference gemm: m or n zero is empty, k zero scales C", "[cpu][gemm]"
     const auto r = wb::ref::gemm<double>(ops<double>(Op::N, Op::N, 2, 2, 0, none, 2, none, 1, C, 2), 3.0, 0.5);
     CHECK(r == std::vector<double>{1, 2, 3, 4});
 }
+
+TEST_CASE("reference gemm: the scale from the same pass, and threads, change nothing", "[cpu][gemm]") {
+    // Large enough (m k cols >= 4e6) for the columns to be spread over threads.
+    const int m = 203, n = 120, k = 211;
+    for (Op oa : {Op::N, Op::T}) {
+        std::vector<float> A(static_cast<std::size_t>(m) * k), B(static_cast<std::size_t>(k) * n), C(static_cast<std::size_t>(m) * n);
+        for (std::size_t e = 0; e < A.size(); ++e) A[e] = static_cast<float>(std::sin(0.1 * e));
+        for (std::size_t e = 0; e < B.size(); ++e) B[e] = static_cast<float>(std::cos(0.3 * e));
+        for (std::size_t e = 0; e < C.size(); ++e) C[e] = static_cast<float>(std::sin(0.7 * e));
+        const auto o = ops<float>(oa, Op::N, m, n, k, A, oa == Op::N ? m : k, B, k, C, m);
+        std::vector<int> cols(n);
+        for (int j = 0; j < n; ++j) cols[j] = j;
+        std::vector<double> scale;
+        const auto r = wb::ref::gemm_columns<float>(o, 1.25, -0.5, cols, false, &scale);
+        CHECK(scale == wb::ref::gemm_columns<float>(o, 1.25, -0.5, cols, true));
+        for (int j : {0, 57, n - 1}) {  // one column alone (one thread) gives the same bits
+            const auto one = wb::ref::gemm_columns<float>(o, 1.25, -0.5, {j});
+            for (int i = 0; i < m; ++i) CHECK(one[i] == r[static_cast<std::size_t>(j) * m + i]);
+        }
+    }
+}
