@@ -28,12 +28,11 @@ struct GemmLaunch {
     int warp_m = 0;    ///< rows of C one warp computes (tuned)
     int warp_n = 0;    ///< columns of C one warp computes (tuned)
     int stages = 0;    ///< shared-memory buffers in the pipeline (1: none, 2: double buffering, ...)
-    int split_k = 0;   ///< blocks along k per tile of C, summed in a fixed order by a second kernel (tuned; 0: derived, 1: none)
-    std::string str() const;  ///< e.g. "tile=128x128x8 thread=8x8 warp=64x32 stages=3 block=256x1 split_k=4"
+    std::string str() const;  ///< e.g. "tile=128x128x8 thread=8x8 warp=64x32 stages=3 block=256x1"
     bool operator==(const GemmLaunch& o) const {
         return block_x == o.block_x && block_y == o.block_y && tile_m == o.tile_m && tile_n == o.tile_n &&
                tile_k == o.tile_k && thread_m == o.thread_m && thread_n == o.thread_n && warp_m == o.warp_m &&
-               warp_n == o.warp_n && stages == o.stages && split_k == o.split_k;
+               warp_n == o.warp_n && stages == o.stages;
     }
 };
 

@@ -34,10 +34,6 @@ std::string GemmLaunch::str() const {
         os << sep << "block=" << block_x << 'x' << block_y;
         sep = " ";
     }
-    if (split_k > 0) {
-        os << sep << "split_k=" << split_k;
-        sep = " ";
-    }
     const std::string s = os.str();
     return s.empty() ? "default" : s;
 }

@@ -77,7 +77,7 @@ std::vector<Step<GemmArgs<T>>> make_gemm_ladder() {
                      &access::gemm<T>,
                      [](const A&) { return access_tile(); },
                      [](const A&) { return std::vector<GemmLaunch>{access_tile()}; }});
-    steps.push_back({5, "tuned", "warp tiles of 2-D register blocks, cp.async 16-byte multi-stage pipeline, split k",
+    steps.push_back({5, "tuned", "warp tiles of 2-D register blocks, cp.async 16-byte multi-stage pipeline",
                      &tuned::gemm<T>,
                      [](const A& a) { return tuned::gemm_default<T>(a); },
                      [](const A&) { return tuned::gemm_configs<T>(); }});

@@ -22,13 +22,10 @@
 ///   decided at launch (VEC); otherwise the same pipeline copies element by element. Interior
 ///   tiles copy without checks; the tiles on an edge of C or of k copy with per-element checks
 ///   (cp.async's src-size zero-fills what lies outside), chosen per tile by one uniform branch.
-/// - Split k where C has too few tiles to fill the GPU (launch.split_k): grid.z = S blocks per
-///   tile of C each reduce a contiguous range of k-tiles into their own slice of a workspace;
-///   a second kernel sums the S slices in order (deterministic) and applies alpha and beta.
-/// - The configuration and split are chosen from the shape (default_launch, gemm_default below):
-///   the shortest estimated time from each configuration's measured rate, the idle part of its
-///   last wave, its tiles' area outside C and the split's workspace round trip (128 x 256 on
-///   large C; a split of k or smaller tiles where the large tiles would leave SMs idle).
+/// - The configuration is chosen from the shape (default_launch, gemm_default below): each
+///   instantiated configuration's measured rate times the fraction of its last wave that works
+///   times the fraction of its tiles inside C; the highest estimate wins (128 x 256 on large C,
+///   128 x 128 or 64 x 64 where the large tiles would leave SMs idle or waste a row of tiles).
 /// Model (float, 128 x 256 x 16, thread 16 x 8): global loads per FMA 1/256 + 1/128; shared
 /// loads per FMA (16 + 8) / 128 = 0.19 elements = 6 LDS.128 per 128 FFMA (chapter 4: 1/8 of an
 /// instruction per FMA); the FMA issue rate is the limit: ~90% of issued instructions are FMAs.
@@ -221,7 +218,7 @@ template <class Cfg, bool TransA, bool TransB, bool VEC>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
 gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::type* __restrict__ A, int lda,
             const typename Cfg::type* __restrict__ B, int ldb, typename Cfg::type beta,
-            typename Cfg::type* __restrict__ C, int ldc, bool vec_c, int tiles_per_split, long long split_stride) {
+            typename Cfg::type* __restrict__ C, int ldc, bool vec_c) {
     using T = typename Cfg::type;
     using V = typename gemm_detail::Vec16<T>::type;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN, S = Cfg::STAGES;
@@ -232,10 +229,6 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 
     const int i0 = blockIdx.x * BM, j0 = blockIdx.y * BN;
     const bool interior = i0 + BM <= m && j0 + BN <= n;
-    // Split k (gridDim.z > 1): block z computes k-tiles [t0, t0 + tiles) into its own slice of
-    // the workspace C + z * split_stride (alpha = 1, beta = 0); a second kernel sums the slices.
-    const int t0 = blockIdx.z * tiles_per_split;
-    C += blockIdx.z * split_stride;
     // op(A) rows are r = i (A stored i-contiguous when op_a = N); op(B) rows are r = j (B stored
     // j-contiguous when op_b = T).
     TileLoader<Cfg, BM, !TransA, VEC> la{A, lda, i0, m, k, {}};
@@ -252,14 +245,14 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 #pragma unroll
         for (int c = 0; c < TN; ++c) acc[r][c] = 0;
 
-    const int tiles = max(0, min((k + BK - 1) / BK - t0, tiles_per_split));
+    const int tiles = (k + BK - 1) / BK;
     // Prologue: tiles 0 .. S-2 in flight (one commit group per tile, empty past the end).
 #pragma unroll
     for (int t = 0; t < S - 1; ++t) {
         if (t < tiles) {
-            const bool full = interior && (t0 + t + 1) * BK <= k;
-            la.start(sA + t * BK * BM, (t0 + t) * BK, full);
-            lb.start(sB + t * BK * BN, (t0 + t) * BK, full);
+            const bool full = interior && (t + 1) * BK <= k;
+            la.start(sA + t * BK * BM, t * BK, full);
+            lb.start(sB + t * BK * BN, t * BK, full);
             la.finish(sA + t * BK * BM);
             lb.finish(sB + t * BK * BN);
         }
@@ -271,10 +264,10 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         __syncthreads();         // everyone's have; and everyone is done with tile t-1's stage
         const int tn = t + S - 1, sn = tn % S;  // the tile to start, into the stage freed above
         const bool more = tn < tiles;
-        const bool full = interior && (t0 + tn + 1) * BK <= k;
+        const bool full = interior && (tn + 1) * BK <= k;
         if (more) {
-            la.start(sA + sn * BK * BM, (t0 + tn) * BK, full);
-            lb.start(sB + sn * BK * BN, (t0 + tn) * BK, full);
+            la.start(sA + sn * BK * BM, tn * BK, full);
+            lb.start(sB + sn * BK * BN, tn * BK, full);
         }
         cp_async_commit();
 
@@ -341,8 +334,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 //! [tuned-gemm]
 
 template <class Cfg, bool TA, bool TB, bool VEC>
-void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, int splits, int tiles_per_split, long long split_stride,
-            cudaStream_t s, const char* fn) {
+void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn) {
     auto kernel = gemm_kernel<Cfg, TA, TB, VEC>;
     if (Cfg::SMEM > 48 * 1024) {  // above 48 KB a kernel must opt in (once per device)
         static thread_local unsigned long long done = 0;
@@ -355,86 +347,29 @@ void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, int splits, int t
         }
     }
     const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, Cfg::BM), 2147483647LL, fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, Cfg::BN), 65535, fn),
-                    gemm_detail::grid_dim(splits, 65535, fn));
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, Cfg::BN), 65535, fn));
     kernel<<<grid, Cfg::THREADS, Cfg::SMEM, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C, a.ldc,
-                                                 vec_c, tiles_per_split, split_stride);
-}
-
-//! [tuned-gemm-split-sum]
-/// C = alpha * (W_0 + W_1 + ... + W_{S-1}) + beta*C, the slices summed in order (deterministic);
-/// C is read only when beta != 0.
-template <class T>
-__global__ void split_sum_kernel(int m, int n, int splits, const T* __restrict__ W, long long stride, T alpha,
-                                 T beta, T* __restrict__ C, int ldc) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= m) return;
-    for (int j = blockIdx.y; j < n; j += gridDim.y) {
-        const T* w = W + i + static_cast<long long>(j) * m;
-        T sum = 0;
-        for (int z = 0; z < splits; ++z) sum += w[z * stride];
-        gemm_detail::store_c(C, ldc, i, j, alpha, sum, beta);
-    }
-}
-//! [tuned-gemm-split-sum]
-
-/// The split-k workspace of the current device: grow-only, kept for the process (like a BLAS
-/// handle's). Launches that use it must not run concurrently on two streams of one device.
-template <class T>
-T* split_workspace(std::size_t elements) {
-    thread_local std::map<int, std::pair<void*, std::size_t>> spaces;
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    auto& sp = spaces[dev];
-    const std::size_t bytes = elements * sizeof(T);
-    if (sp.second < bytes) {
-        if (sp.first) WB_CUDA(cudaFree(sp.first));  // synchronizes: no launch still uses it
-        sp.first = nullptr;
-        sp.second = 0;
-        WB_CUDA(cudaMalloc(&sp.first, bytes));
-        sp.second = bytes;
-    }
-    return static_cast<T*>(sp.first);
+                                                 vec_c);
 }
 
 template <class Cfg>
-void dispatch(const GemmArgs<typename Cfg::type>& a0, int splits, cudaStream_t s, const char* fn) {
+void dispatch(const GemmArgs<typename Cfg::type>& a, cudaStream_t s, const char* fn) {
     using T = typename Cfg::type;
-    const int total_tiles = static_cast<int>(gemm_detail::ceil_div(a0.k, Cfg::BK));
-    splits = std::max(1, std::min(splits, total_tiles));
-    const int tiles_per_split = static_cast<int>(gemm_detail::ceil_div(total_tiles, splits));
-    splits = static_cast<int>(gemm_detail::ceil_div(total_tiles, tiles_per_split));  // no empty slice
-    GemmArgs<T> a = a0;
-    long long stride = 0;
-    if (splits > 1) {  // the k slices go to the workspace (ld = m), alpha and beta to the sum
-        stride = static_cast<long long>(a.m) * a.n;
-        a.C = split_workspace<T>(static_cast<std::size_t>(stride) * splits);
-        a.ldc = a.m;
-        a.alpha = T(1);
-        a.beta = T(0);
-    }
     // 16-byte copies need both operands' base pointers 16-byte aligned and lda, ldb multiples of
     // the vector width (every column starts aligned); otherwise element-wise copies.
     const bool vec = gemm_detail::aligned16(a.A, a.lda) && gemm_detail::aligned16(a.B, a.ldb);
-    const bool vec_c = gemm_detail::aligned16<T>(a.C, a.ldc) && stride % gemm_detail::Vec16<T>::width == 0;
+    const bool vec_c = gemm_detail::aligned16<T>(a.C, a.ldc);
     const bool ta = a.op_a == Op::T, tb = a.op_b == Op::T;
-    const int z = splits, tz = tiles_per_split;
     if (vec) {
-        if (!ta && !tb) launch<Cfg, false, false, true>(a, vec_c, z, tz, stride, s, fn);
-        else if (!ta && tb) launch<Cfg, false, true, true>(a, vec_c, z, tz, stride, s, fn);
-        else if (ta && !tb) launch<Cfg, true, false, true>(a, vec_c, z, tz, stride, s, fn);
-        else launch<Cfg, true, true, true>(a, vec_c, z, tz, stride, s, fn);
+        if (!ta && !tb) launch<Cfg, false, false, true>(a, vec_c, s, fn);
+        else if (!ta && tb) launch<Cfg, false, true, true>(a, vec_c, s, fn);
+        else if (ta && !tb) launch<Cfg, true, false, true>(a, vec_c, s, fn);
+        else launch<Cfg, true, true, true>(a, vec_c, s, fn);
     } else {
-        if (!ta && !tb) launch<Cfg, false, false, false>(a, vec_c, z, tz, stride, s, fn);
-        else if (!ta && tb) launch<Cfg, false, true, false>(a, vec_c, z, tz, stride, s, fn);
-        else if (ta && !tb) launch<Cfg, true, false, false>(a, vec_c, z, tz, stride, s, fn);
-        else launch<Cfg, true, true, false>(a, vec_c, z, tz, stride, s, fn);
-    }
-    if (splits > 1) {
-        WB_CHECK_LAUNCH();
-        const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a0.m, 256), 2147483647LL, fn),
-                        static_cast<unsigned>(std::min(a0.n, 65535)));
-        split_sum_kernel<T><<<grid, 256, 0, s>>>(a0.m, a0.n, splits, a.C, stride, a0.alpha, a0.beta, a0.C, a0.ldc);
+        if (!ta && !tb) launch<Cfg, false, false, false>(a, vec_c, s, fn);
+        else if (!ta && tb) launch<Cfg, false, true, false>(a, vec_c, s, fn);
+        else if (ta && !tb) launch<Cfg, true, false, false>(a, vec_c, s, fn);
+        else launch<Cfg, true, true, false>(a, vec_c, s, fn);
     }
 }
 
@@ -443,61 +378,53 @@ template <class T> struct Configs;
 template <> struct Configs<float> { using type = ConfigList<F256, F128, F64>; };
 template <> struct Configs<double> { using type = ConfigList<D128, D64>; };
 
-/// The default rule's estimate of one configuration's time (seconds) with `splits` blocks along
-/// k: the work at the configuration's measured rate (RATE), slowed by the idle part of the last
-/// wave of blocks (counted in blocks per SM-wave, as if one block ran per SM: a co-resident
-/// second block fills a tail faster than a wave) and by the area of its tiles outside C; plus,
-/// when split, the slices' round trip through the workspace at ~3 TB/s and one more launch.
+/// Resident blocks per SM of a configuration on the current device (cached per device).
+template <class Cfg>
+int blocks_per_sm() {
+    thread_local std::map<int, int> cache;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the blocks the configuration is built for
+        cudaGetLastError();
+        return Cfg::MIN_BLOCKS;
+    }
+    auto it = cache.find(dev);
+    if (it != cache.end()) return it->second;
+    auto kernel = gemm_kernel<Cfg, false, false, true>;
+    if (Cfg::SMEM > 48 * 1024)
+        WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Cfg::SMEM)));
+    int b = 0;
+    WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, Cfg::THREADS, Cfg::SMEM));
+    cache[dev] = b < 1 ? 1 : b;
+    return cache[dev];
+}
+
+/// The default rule's estimate for one configuration: its measured rate (RATE) x the fraction of
+/// the last wave's block slots that do work x the fraction of the tiles' area inside C.
 template <class Cfg, class T>
-double estimate_seconds(const GemmArgs<T>& a, int splits) {
+double estimate(const GemmArgs<T>& a) {
     const long long bm = gemm_detail::ceil_div(a.m, Cfg::BM), bn = gemm_detail::ceil_div(a.n, Cfg::BN);
-    const long long blocks = bm * bn * splits;
-    const long long slots = gemm_detail::sm_count();
+    const long long blocks = bm * bn;
+    const long long slots = static_cast<long long>(gemm_detail::sm_count()) * blocks_per_sm<Cfg>();
     const double waves = static_cast<double>((blocks + slots - 1) / slots);
     const double fill = static_cast<double>(blocks) / (waves * slots);
     const double area = static_cast<double>(a.m) * a.n / (static_cast<double>(bm) * Cfg::BM * bn * Cfg::BN);
-    const double flops = 2.0 * a.m * a.n * a.k;
-    double t = flops / (Cfg::RATE * 1e9 * fill * area);
-    if (splits > 1)
-        t += static_cast<double>(sizeof(T)) * a.m * a.n * (2.0 * splits + (a.beta != T(0) ? 2 : 1)) / 3e12 + 3e-6;
-    return t;
-}
-
-/// Splits worth trying: 1, 2, 4, ... while each slice keeps at least 8 k-tiles.
-template <class Cfg>
-std::vector<int> split_choices(int k) {
-    std::vector<int> v{1};
-    const long long tiles = gemm_detail::ceil_div(k, Cfg::BK);
-    for (int s = 2; s <= 16 && tiles / s >= 8; s *= 2) v.push_back(s);
-    return v;
+    return Cfg::RATE * fill * area;
 }
 
 template <class... Cfgs>
 std::vector<GemmLaunch> launches(ConfigList<Cfgs...>) {
-    std::vector<GemmLaunch> v;
-    for (GemmLaunch l : {Cfgs::launch()...})
-        for (int s : {1, 4}) {  // without and with a split of k (the sum kernel)
-            l.split_k = s;
-            v.push_back(l);
-        }
-    return v;
+    return {Cfgs::launch()...};
 }
 
 template <class T, class... Cfgs>
 GemmLaunch best(const GemmArgs<T>& a, ConfigList<Cfgs...>) {
     GemmLaunch pick;
-    double best_time = 0;
-    auto consider = [&](GemmLaunch l, const std::vector<int>& splits, auto time_of) {
-        for (int s : splits) {
-            const double t = time_of(s);
-            if (pick.tile_m == 0 || t < best_time) {
-                best_time = t;
-                l.split_k = s;
-                pick = l;
-            }
+    double best_rate = -1;
+    for (auto [l, r] : {std::pair<GemmLaunch, double>{Cfgs::launch(), estimate<Cfgs>(a)}...})
+        if (r > best_rate) {
+            best_rate = r;
+            pick = l;
         }
-    };
-    (consider(Cfgs::launch(), split_choices<Cfgs>(a.k), [&](int s) { return estimate_seconds<Cfgs>(a, s); }), ...);
     return pick;
 }
 
@@ -514,7 +441,7 @@ bool matches(const GemmLaunch& want, const GemmLaunch& cfg) {
 template <class T, class Cfg, class... Rest>
 bool dispatch_first(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s, const char* fn) {
     if (matches(l, Cfg::launch())) {
-        dispatch<Cfg>(a, l.split_k > 0 ? l.split_k : 1, s, fn);
+        dispatch<Cfg>(a, s, fn);
         return true;
     }
     if constexpr (sizeof...(Rest) > 0) return dispatch_first<T, Rest...>(a, l, s, fn);
@@ -533,11 +460,10 @@ std::vector<GemmLaunch> gemm_configs() {
     return launches(typename Configs<T>::type{});
 }
 
-/// The default rule: the configuration and split of k with the shortest estimated time
-/// (estimate_seconds: the measured rate, the idle part of the last wave, the tiles' area outside
-/// C, the split's workspace round trip). Large tiles win on large C; where they would leave SMs
-/// idle, a split of k fills them (1024 x 1024 x 16384: 32 tiles of 128 x 256, 4 slices) or
-/// smaller tiles do (4097: 128 x 128).
+/// The default rule: the configuration with the highest estimate, its measured rate times the
+/// fraction of its last wave that works times the fraction of its tiles inside C (estimate()).
+/// Large tiles win on large C; where they would leave SMs idle (a 1024^2 C is 32 tiles of
+/// 128 x 256 for 132 SMs) or waste a tile row (4097), smaller tiles do.
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
@@ -548,14 +474,8 @@ template <class T>
 void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemm";
     std::string rule = "the value of one of the instantiated configurations, with the fields set before it (";
-    for (auto c : gemm_configs<T>())
-        if (c.split_k == 1) {
-            c.split_k = 0;
-            rule += (rule.back() == '(' ? "" : " | ") + c.str();
-        }
+    for (const auto& c : gemm_configs<T>()) rule += (rule.back() == '(' ? "" : " | ") + c.str();
     rule += ")";
-    gemm_detail::require_launch(l.split_k >= 0 && l.split_k <= 64, fn, "split_k", l.split_k,
-                                "in [0, 64] (0: derived, 1: no split)");
     bool any = false;
     for (const auto& c : gemm_configs<T>()) any = any || matches(l, c);
     if (!any) {  // name the first field no configuration has
@@ -576,7 +496,7 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     }
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
     const GemmLaunch all_default{};
-    GemmLaunch chosen = l == all_default ? gemm_default(a) : l;
+    const GemmLaunch chosen = l == all_default ? gemm_default(a) : l;
     dispatch_list(a, chosen, s, fn, typename Configs<T>::type{});
     WB_CHECK_LAUNCH();
 }

@@ -11,25 +11,6 @@
 //   3. prints the geometric mean of tuned / cuBLAS over the shape set.
 // The slow steps (naive .. access) are timed only up to 4096.
 //
-// Result on one NVIDIA H200 (132 SMs), 2026-11-23 15:14 UTC, commit a7a02ad + the validation
-// messages of 24870ce (before split k), float, GFLOP/s (x cuBLAS pedantic FP32), default launches:
-//   shape        op  naive  shared pattern access  tuned        cuBLAS
-//   1024         NN   6592   8487  16066  24210  21648 (0.69)  31257
-//   2048         NN   6972   8845  17753  29262  41858 (0.85)  49527
-//   4096         NN   6019   8236  18874  30778  43071 (0.84)  51119
-//   4096         TN    498   1879   6033  27293  41508 (0.83)  50228
-//   4097         NN      -      -      -      -  29814 (0.68)  44042   (128x128 tiles: 33468, 0.76)
-//   6000         NN      -      -      -      -  41881 (0.87)  47924
-//   8192         NN      -      -      -      -  43532 (0.85)  50991
-//   8192         TN      -      -      -      -  41706 (0.82)  51079
-//   4096^2 x 256 NN   6922   8766  18414  28527  37559 (0.88)  42806
-//   1024^2 x 16384 NN    -      -      -      -  24479 (0.48)  50529
-//   16384x256x4096 NN    -      -      -      -  42683 (0.85)  50081
-//   geometric mean tuned / cuBLAS over the 9 shapes: NN 0.765, TN 0.734
-//   double 4096 NN: pattern 9057, access 10937, tuned 12473 (FP64 FMA peak ~33.5 TFLOP/s; cuBLAS
-//   DGEMM 47897 runs on FP64 tensor cores, out of reach of FMA code)
-// Split k and the time-based default rule (after that run) were not measured.
-//
 // Build (here or on the GPU machine), from the repository root:
 //   mkdir -p build-gemm-probe && nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr \
 //     -Ikernels -Icommon -I. scripts/probes/gemm_bench.cu kernels/gemm_common.cu \
@@ -258,11 +239,10 @@ void timing(bool quick) {
                     ++cnt[oa == Op::T];
                 }
             }
-            std::printf(" %9.0f | default %s |", g_cublas, tuned::gemm_default<T>(a).str().c_str());
+            std::printf(" %9.0f |", g_cublas);
             for (auto& l : tuned::gemm_configs<T>()) {
                 const double t = median_ms<T>(tuned::gemm<T>, a, l, reps);
-                std::printf(" %dx%d/%d: %.0f (%.2f)", l.tile_m, l.tile_n, l.split_k, flops / t / 1e6,
-                            flops / t / 1e6 / g_cublas);
+                std::printf(" %dx%d: %.0f (%.2f)", l.tile_m, l.tile_n, flops / t / 1e6, flops / t / 1e6 / g_cublas);
             }
             // sampled columns of the tuned result (default launch) against float64
             p.reset_c();

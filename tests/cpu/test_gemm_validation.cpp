@@ -141,9 +141,6 @@ TEST_CASE("gemm launchers reject an illegal GemmLaunch before anything else", "[
     l.tile_k = 32;
     CHECK_THAT(err(4, l), Catch::Matchers::Contains("access::gemm: launch.tile_k (32) must be 16 or 0"));
     l = {};
-    l.split_k = 65;
-    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (65) must be in [0, 64]"));
-    l = {};
     l.tile_m = 96;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.tile_m (96) must be the value of one of the "
                                                     "instantiated configurations"));
@@ -198,6 +195,4 @@ TEST_CASE("GemmLaunch::str names the fields that are set", "[cpu][gemm]") {
     l.warp_n = 32;
     l.stages = 3;
     CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1");
-    l.split_k = 4;
-    CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split_k=4");
 }
