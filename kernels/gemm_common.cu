@@ -1,5 +1,5 @@
 /// \file gemm_common.cu
-/// \brief GEMM host pieces shared by every step: argument validation (DESIGN §3: each message
+/// \brief GEMM host pieces shared by every step: argument validation (architecture §3: each message
 ///        names the function, the argument, its value and the rule), GemmLaunch::str, the
 ///        C = beta*C kernel of the k == 0 / alpha == 0 case, and the SM count the tuned step
 ///        counts waves with.

@@ -1,7 +1,7 @@
 /// \file gemm_peer.cpp
 /// \brief The peer every GEMM table compares against: cuBLAS S/DGEMM on the same arguments, with
 ///        CUBLAS_PEDANTIC_MATH (true FP32: no TF32, no reduced-precision shortcuts; the workbook
-///        compares like with like). Linked, never reimplemented (DESIGN §3). The handle is GEMM's
+///        compares like with like). Linked, never reimplemented (architecture §3). The handle is GEMM's
 ///        own (its math mode must not leak into GEMV's handle), one per host thread and device.
 #include "gemm.hpp"
 #include "check.hpp"

@@ -61,7 +61,7 @@ struct GemmOp {
     static std::string peer_label() { return "cuBLAS"; }
     /// Compute-bound calls of up to a second (naive double at 8192): few repetitions suffice
     /// (the spread of long calls is small), and the L2 is not flushed (the operands are reused
-    /// from L2 by design; DESIGN's flush is for memory-bound timings).
+    /// from L2 by design; the harness's flush is for memory-bound timings).
     static void adjust_bench(BenchOptions& bo) {
         bo.warmup = 1;
         bo.min_reps = std::min(bo.min_reps, 3);
@@ -97,7 +97,7 @@ struct GemmOp {
     template <class T> static double rate(const Problem<T>& p, double ms) {
         return roofline::gflops(p.useful_flops(), ms);
     }
-    /// The roofline bound of DESIGN §5: min(FMA peak, bandwidth x flops per useful byte), with the
+    /// The roofline bound of architecture §5: min(FMA peak, bandwidth x flops per useful byte), with the
     /// measured FMA microbenchmark (FP32 or FP64) and the measured read ceiling.
     template <class T> static double ceiling(const Case& c, const Ceilings& ceil) {
         const auto a = shape_args<T>(c);

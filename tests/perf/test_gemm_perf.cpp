@@ -1,4 +1,4 @@
-// GEMM speed as ratios measured in one run on one GPU (DESIGN §7, the architecture page).
+// GEMM speed as ratios measured in one run on one GPU (architecture §7).
 // Thresholds sit well under the measured ratios so that noise cannot flip them; each cites the run
 // it came from. Absolute goals (x cuBLAS over the shape set) are checked by the benchmarks
 // (scripts/probes/gemm_bench.cu and the chapter binaries), not here.
