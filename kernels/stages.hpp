@@ -1,6 +1,6 @@
 /// \file stages.hpp
 /// \brief The one stage vocabulary (see docs/pages/architecture.md): each ladder step's chapter,
-///        its stage name (the kernel folder kernels/<stage>/ and the Step's `stage`), its chapter
+///        its stage name (the kernel folder `kernels/<stage>/` and the Step's `stage`), its chapter
 ///        directory and its title. Nothing else maps one of these to another.
 #pragma once
 
@@ -11,7 +11,7 @@ namespace wb {
 
 struct StageInfo {
     int chapter;            ///< 1..5 (0: the peer, the vendor library)
-    const char* stage;      ///< "naive" ... "tuned": the folder kernels/<stage>/
+    const char* stage;      ///< "naive" ... "tuned": the folder `kernels/<stage>/`
     const char* directory;  ///< the chapter's directory and binary, e.g. "ch03_pattern"
     const char* title;      ///< one line, e.g. "the optimized computation pattern"
 };

@@ -30,7 +30,7 @@ struct Step {
     std::function<std::vector<Launch>(const Args&)> legal_launches;
 };
 
-/// Defined once per op (and per precision) in kernels/<op>_ladder.cpp: the steps in ladder
+/// Defined once per op (and per precision) in `kernels/<op>_ladder.cpp`: the steps in ladder
 /// order, chapters 1..5, and the vendor library as a step (chapter 0).
 template <class Args> std::vector<Step<Args>> make_ladder();
 template <class Args> Step<Args> make_peer();

@@ -2,7 +2,7 @@
 /// \brief The chapter loop written once for every op (see docs/pages/architecture.md):
 ///        LadderOp<Traits> turns an op's traits into the OpChapter the chapter binaries iterate.
 ///
-/// An op's traits (chapters/runner/<op>_op.cpp) supply, for T = float and double:
+/// An op's traits (`chapters/runner/<op>_op.cpp`) supply, for T = float and double:
 ///   kName                      "gemv": what --op selects
 ///   Args<T>, Problem<T>        the launcher arguments (with Args::Launch) and a problem on the device
 ///   Case                       one row group: `variant` ("N", "NN", ...), `shape` (its label)

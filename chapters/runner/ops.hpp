@@ -1,6 +1,6 @@
 /// \file ops.hpp
 /// \brief The list of ops (see docs/pages/architecture.md). Registering an op is one line in
-///        WB_OPS below; the op supplies make_op_chapter_<op>() in chapters/runner/<op>_op.cpp.
+///        WB_OPS below; the op supplies `make_op_chapter_<op>()` in `chapters/runner/<op>_op.cpp`.
 ///        The chapter binaries, --op and the scripts that ask the binaries (--list-ops) follow it.
 #pragma once
 
