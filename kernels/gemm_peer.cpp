@@ -1,29 +1,14 @@
 /// \file gemm_peer.cpp
 /// \brief The peer every GEMM table compares against: cuBLAS S/DGEMM on the same arguments, with
 ///        CUBLAS_PEDANTIC_MATH (true FP32: no TF32, no reduced-precision shortcuts; the workbook
-///        compares like with like). Linked, never reimplemented (architecture §3). The handle is GEMM's
-///        own (its math mode must not leak into GEMV's handle), one per host thread and device.
+///        compares like with like). Linked, never reimplemented (architecture §3). The handle is the
+///        pedantic one of common/cublas_handle (its math mode never leaks into other ops' calls).
 #include "gemm.hpp"
 #include "check.hpp"
-
-#include <map>
+#include "cublas_handle.hpp"
 
 namespace wb::peer {
 namespace {
-
-cublasHandle_t gemm_handle_for_current_device() {
-    thread_local std::map<int, cublasHandle_t> handles;  // destroyed with the context at exit
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    auto it = handles.find(dev);
-    if (it != handles.end()) return it->second;
-    cublasHandle_t h = nullptr;
-    WB_CUBLAS(cublasCreate(&h));
-    WB_CUBLAS(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
-    WB_CUBLAS(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
-    handles[dev] = h;
-    return h;
-}
 
 cublasOperation_t cublas_op(Op op) { return op == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T; }
 
@@ -42,7 +27,7 @@ template <class T>
 void gemm(const GemmArgs<T>& a, const GemmLaunch&, cudaStream_t s) {
     // Validated here too, so bad input is rejected with the same messages before cuBLAS sees it.
     if (!validate_gemm(a, "cublas::gemm")) return;
-    cublasHandle_t h = gemm_handle_for_current_device();
+    cublasHandle_t h = cublas_handle(CUBLAS_PEDANTIC_MATH);
     WB_CUBLAS(cublasSetStream(h, s));
     WB_CUBLAS(call(h, a));
 }

@@ -1,26 +1,13 @@
 /// \file gemv_peer.cpp
 /// \brief The peer every GEMV table compares against: cuBLAS S/DGEMV on the same arguments.
-///        Linked, never reimplemented (architecture §3). One handle per host thread and device.
+///        Linked, never reimplemented (architecture §3). The handle: common/cublas_handle (default math).
 #include "gemv.hpp"
 #include "check.hpp"
+#include "cublas_handle.hpp"
 
-#include <map>
 
 namespace wb::peer {
 namespace {
-
-cublasHandle_t handle_for_current_device() {
-    thread_local std::map<int, cublasHandle_t> handles;  // destroyed with the context at exit
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    auto it = handles.find(dev);
-    if (it != handles.end()) return it->second;
-    cublasHandle_t h = nullptr;
-    WB_CUBLAS(cublasCreate(&h));
-    WB_CUBLAS(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
-    handles[dev] = h;
-    return h;
-}
 
 cublasStatus_t call(cublasHandle_t h, cublasOperation_t op, int m, int n, const float* alpha, const float* A,
                     int lda, const float* x, const float* beta, float* y) {
@@ -36,7 +23,7 @@ cublasStatus_t call(cublasHandle_t h, cublasOperation_t op, int m, int n, const 
 template <class T>
 void gemv(const GemvArgs<T>& a, const GemvLaunch&, cudaStream_t s) {
     if (!validate_gemv(a, "cublas::gemv")) return;
-    cublasHandle_t h = handle_for_current_device();
+    cublasHandle_t h = cublas_handle();
     WB_CUBLAS(cublasSetStream(h, s));
     const cublasOperation_t op = a.op == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
     WB_CUBLAS(call(h, op, a.m, a.n, &a.alpha, a.A, a.lda, a.x, &a.beta, a.y));
