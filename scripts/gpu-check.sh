@@ -8,10 +8,12 @@
 # sanitizers and the grader, and leaves logs, CSVs and plots in $OUT (default ./out):
 # results-<stages>.tgz (everything) and summary.txt. Prints a short summary last.
 # Carry .deps (scripts/fetch-deps.sh) so that Catch2 and CLI11 are found.
-# All stages together take longer than one device call may (10 minutes): run them in two or three
-# calls, e.g. "build tests chapters plots", then "build ladder sweep profile perf sanitize grade
-# plots", then "build wrong" (each call rebuilds only what changed; $OUT collects each call's
-# tarball).
+# All stages together take longer than one device call may (10 minutes): run them in several
+# calls, each rebuilding only what changed ($OUT collects each call's tarball). With GEMV and GEMM
+# registered (H200, 2026-11-23): build ~3 min on 16 cores; tests (gpu label 4 at a time) ~3 min;
+# perf ~1 min; the GEMM ladder alone ~4 min (naive TN at 8192 takes seconds per call); the chapters
+# ~1-2 min each. E.g. "build tests perf", then "build ladder plots", then "build chapters plots",
+# then "build sanitize grade wrong".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
