@@ -10,7 +10,7 @@
 # Carry .deps (scripts/fetch-deps.sh) so that Catch2 and CLI11 are found.
 # All stages together take longer than one device call may (10 minutes): run them in several
 # calls, each rebuilding only what changed ($OUT collects each call's tarball). With GEMV and GEMM
-# registered (H200, 2026-11-23): build ~3 min on 16 cores; tests (gpu label 4 at a time) ~3 min;
+# registered, estimated from the H200 runs of 2026-11-22/23: build ~3 min on 16 cores; tests (gpu label 4 at a time) ~3 min;
 # perf ~1 min; the GEMM ladder alone ~4 min (naive TN at 8192 takes seconds per call); the chapters
 # ~1-2 min each. E.g. "build tests perf", then "build ladder plots", then "build chapters plots",
 # then "build sanitize grade wrong".
