@@ -1,0 +1,141 @@
+/// \file symv_op.cpp
+/// \brief SYMV as the chapter binaries show it (the traits of op_runner.hpp): n = 1024 ... 32768
+///        (or --sizes), both triangles (the variant column is uplo, "L" or "U"; --trans does not
+///        apply to SYMV and is ignored), GB/s of roofline::symv_bytes against the measured read
+///        ceiling, the stage model of common/model/symv beside each step, and extra rows per case:
+///        - "cuBLAS atomics": the peer with CUBLAS_ATOMICS_ALLOWED (the peer's second legal launch;
+///          its "x cuBLAS" cell is how much faster it is than the default mode), and
+///        - "ch05 tuned atomics" (chapter 5 and --ladder): the tuned step's atomics mode (launch
+///          atomics = 1) beside its deterministic default.
+///        The summary gains "vs cuBLAS atomics": the chapter's step against the atomics mode,
+///        both timed back to back in the extra rows.
+#include "symv_problem.hpp"
+#include "model/symv.hpp"
+#include "op_runner.hpp"
+#include "roofline.hpp"
+
+#include <algorithm>
+
+namespace wb {
+namespace {
+
+model::SymvModelLaunch model_launch(const SymvLaunch& l) {
+    model::SymvModelLaunch m;
+    m.block_threads = std::max(1, l.block_x) * std::max(1, l.block_y);
+    m.nb = l.nb;
+    m.y_blocks = std::max(1, l.y_blocks);
+    m.atomics = l.atomics == 1;
+    return m;
+}
+
+struct SymvOp {
+    static constexpr const char* kName = "symv";
+    static constexpr bool memory_bound = true;
+    static constexpr int extra_timed_rows = 1;  // cuBLAS atomics (chapter 5 adds the tuned atomics row)
+    template <class T> using Args = SymvArgs<T>;
+    template <class T> using Problem = SymvProblem<T>;
+
+    struct Case {
+        std::string variant, shape;
+        Uplo uplo;
+        int n;
+    };
+
+    static std::vector<Case> cases(const ChapterOptions& o) {
+        const std::vector<int> sizes =
+            o.sizes.empty() ? std::vector<int>{1024, 2048, 4096, 8192, 16384, 32768} : o.sizes;
+        std::vector<Case> v;
+        for (Uplo u : {Uplo::Lower, Uplo::Upper})
+            for (int n : sizes) v.push_back({std::string(1, uplo_char(u)), std::to_string(n), u, n});
+        return v;
+    }
+    static std::string title() {
+        return "SYMV y = 1.5 A x + 0.5 y, A symmetric n x n (only the uplo triangle read), lda = n";
+    }
+    static const char* unit() { return "GB/s"; }
+    static std::string ceiling_name() { return "read"; }
+    static std::string peer_label() { return "cuBLAS"; }
+    static void adjust_bench(BenchOptions&) {}
+
+    template <class T> static Args<T> shape_args(const Case& c) {
+        Args<T> a;
+        a.uplo = c.uplo;
+        a.n = c.n;
+        a.lda = std::max(1, c.n);
+        a.alpha = T(1.5);
+        a.beta = T(0.5);
+        return a;
+    }
+    template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
+        return make_symv_problem<T>(c.uplo, c.n, std::max(1, c.n), seed);
+    }
+    template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
+    template <class T>
+    static CheckResult check(const Step<Args<T>>& s, const SymvLaunch& l, Problem<T>& p, const std::vector<double>& ref) {
+        return check_symv(s, l, p, ref);
+    }
+    template <class T> static BenchStats time(const Step<Args<T>>& s, const SymvLaunch& l, Problem<T>& p, BenchOptions bo) {
+        return time_symv(s, l, p, bo);
+    }
+    template <class T> static double rate(const Problem<T>& p, double ms) { return roofline::gbs(p.useful_bytes(), ms); }
+    template <class T> static double ceiling(const Case&, const Ceilings& c) { return c.read_gbs; }
+
+    static std::vector<std::string> model_columns() {
+        return {"useful MB", "DRAM MB", "workspace MB", "blocks/SM", "waves", "longest walk"};
+    }
+    template <class T>
+    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const SymvLaunch& l, const DeviceProfile& dev) {
+        const auto p = model::predict_symv(s.stage, a.n, sizeof(T), model_launch(l), dev, a.beta != T(0));
+        return {p.predicted_gbs, p.predicted_ms, p.note,
+                {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), fmt(p.workspace_bytes / 1e6),
+                 std::to_string(p.occ.blocks_per_sm), fmt(p.grid.waves, 2), std::to_string(p.longest_walk)}};
+    }
+
+    /// The atomics modes: cuBLAS with CUBLAS_ATOMICS_ALLOWED (always) and the tuned step's
+    /// atomics launch (chapter 5, or every chapter with --ladder), each checked and timed; the
+    /// chapter's step is timed once more beside them for the "vs cuBLAS atomics" summary.
+    template <class T>
+    static void extra_rows(const ChapterRun& run, const Case& c, Problem<T>& p, double peer_ms, OpTable& t,
+                           Progress& prog) {
+        const std::string prec = sizeof(T) == 4 ? "float" : "double";
+        const auto ref = p.reference();
+        const double ceiling = run.ceil->read_gbs;
+        auto row = [&](const Step<Args<T>>& s, const SymvLaunch& l, const std::string& label, const std::string& note,
+                       bool model) {
+            prog.step("symv " + prec + " " + c.variant + " " + c.shape + " " + label);
+            const CheckResult chk = check_symv(s, l, p, ref);
+            if (!chk.ok()) t.failed = true;
+            const double ms = time_symv(s, l, p, run.bench).median_ms;
+            const double gbs = roofline::gbs(p.useful_bytes(), ms);
+            std::string m = "-", merr = "-";
+            if (model) {
+                const auto pr = model::predict_symv(s.stage, p.n, sizeof(T), model_launch(l), run.dev, p.beta != T(0));
+                m = fmt(pr.predicted_gbs);
+                merr = fmt_model_error(pr.predicted_gbs, gbs);
+            }
+            t.rows.push_back({prec, c.variant, c.shape, label,
+                              {fmt(ms, 4), fmt(gbs), fmt_pct(gbs / ceiling), "-", "-", fmt_ratio(peer_ms / ms), m, merr,
+                               fmt_check(chk.rel_error, chk.ok()), note}});
+            return ms;
+        };
+        SymvLaunch atomic_peer = peer_step<Args<T>>().default_launch(p.args());
+        atomic_peer.atomics = 1;
+        const double atomics_ms =
+            row(peer_step<Args<T>>(), atomic_peer, "cuBLAS atomics", "CUBLAS_ATOMICS_ALLOWED: not reproducible", false);
+        if (run.chapter == 5 || run.whole_ladder) {
+            const Step<Args<T>>& tuned = step<Args<T>>(5);
+            SymvLaunch l = tuned.default_launch(p.args());
+            l.atomics = 1;
+            row(tuned, l, "ch05 tuned atomics", "atomics mode: not reproducible", true);
+        }
+        const Step<Args<T>>& mine = step<Args<T>>(run.chapter);
+        const double mine_ms = time_symv(mine, mine.default_launch(p.args()), p, run.bench).median_ms;
+        t.speedups[prec + " " + c.variant + " vs cuBLAS atomics"].push_back(atomics_ms / mine_ms);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<OpChapter> make_op_chapter_symv() { return std::make_unique<LadderOp<SymvOp>>(); }
+
+}  // namespace wb

@@ -1,0 +1,135 @@
+/// \file symv_problem.cpp
+/// \brief SYMV problems: inputs, reference, checked call and timed call (see symv_problem.hpp).
+#include "symv_problem.hpp"
+
+#include "check.hpp"
+#include "random.hpp"
+#include "reference_symv.hpp"
+#include "roofline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace wb {
+
+template <class T>
+double SymvProblem<T>::useful_bytes() const {
+    return roofline::symv_bytes(n, sizeof(T));
+}
+
+template <class T>
+std::vector<double> SymvProblem<T>::reference() const {
+    std::vector<T> xs(hx.begin() + static_cast<std::ptrdiff_t>(vec_offset), hx.end());
+    std::vector<T> ys(hy.begin() + static_cast<std::ptrdiff_t>(vec_offset), hy.end());
+    std::vector<double> scale;
+    auto ref = ref::symv<T>(uplo, n, alpha, hA, lda, xs, beta, ys, offset, &scale);
+    scale_ = std::move(scale);
+    return ref;
+}
+
+template <class T>
+const std::vector<double>& SymvProblem<T>::error_scale() const {
+    if (scale_.empty() && n > 0) reference();
+    return scale_;
+}
+
+template <class T>
+SymvProblem<T> make_symv_problem(Uplo uplo, int n, int lda, std::uint64_t seed, T alpha, T beta, std::size_t offset) {
+    if (n < 0) throw std::invalid_argument("make_symv_problem: n (" + std::to_string(n) + ") must be >= 0");
+    if (lda < std::max(1, n))
+        throw std::invalid_argument("make_symv_problem: lda (" + std::to_string(lda) + ") must be >= max(1, n) (" +
+                                    std::to_string(std::max(1, n)) + ")");
+    SymvProblem<T> p;
+    p.uplo = uplo;
+    p.n = n;
+    p.lda = lda;
+    p.alpha = alpha;
+    p.beta = beta;
+    p.offset = offset;
+    p.vec_offset = offset != 0 ? 1 : 0;
+    p.seed = seed;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const std::size_t cols = static_cast<std::size_t>(n);
+    p.hA = random_vector<T>(offset + static_cast<std::size_t>(lda) * cols, seed);
+    std::fill(p.hA.begin(), p.hA.begin() + static_cast<std::ptrdiff_t>(offset), nan);
+    const bool lower = uplo == Uplo::Lower;
+    for (int j = 0; j < n; ++j) {
+        T* col = p.hA.data() + offset + static_cast<std::size_t>(j) * lda;
+        for (int i = 0; i < lda; ++i)
+            if (i >= n || (lower ? i < j : i > j)) col[i] = nan;  // padding rows and the unread triangle
+    }
+    p.hx = random_vector<T>(p.vec_offset + cols, seed + 1);
+    p.hy = random_vector<T>(p.vec_offset + cols, seed + 2);
+    if (p.vec_offset) p.hx[0] = p.hy[0] = nan;
+    p.A = DeviceBuffer<T>(p.hA);
+    p.x = DeviceBuffer<T>(p.hx);
+    p.y = DeviceBuffer<T>(p.hy);
+    return p;
+}
+
+namespace {
+
+template <class T>
+bool same_bits(T a, T b) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+}  // namespace
+
+template <class T>
+CheckResult check_symv(const SymvStep<T>& step, const SymvLaunch& launch, SymvProblem<T>& p,
+                       const std::vector<double>& ref) {
+    const bool work = p.n > 0 && !(p.alpha == T(0) && p.beta == T(1));
+    std::vector<T> before = p.hy;
+    if (p.beta == T(0) && work) {
+        // NaN: y must not be read. The prefix keeps its NaN too (compared bit for bit below).
+        std::fill(before.begin() + static_cast<std::ptrdiff_t>(p.vec_offset), before.end(),
+                  std::numeric_limits<T>::quiet_NaN());
+    }
+    p.y.upload(before);
+    step.launch(p.args(), launch, nullptr);
+    WB_CUDA(cudaDeviceSynchronize());
+    const std::vector<T> all = p.y.download();
+    p.y.upload(p.hy);
+    CheckResult c;
+    for (std::size_t i = 0; i < p.vec_offset; ++i)
+        if (!same_bits(all[i], before[i])) c.first_bad = "y[-" + std::to_string(p.vec_offset - i) + "] (before y) was written";
+    if (!work) {
+        for (std::size_t i = 0; i < all.size() && c.first_bad.empty(); ++i)
+            if (!same_bits(all[i], before[i])) c.first_bad = "y[" + std::to_string(i) + "] changed on a quick return";
+        c.tolerance = 0;
+        c.rel_error = c.first_bad.empty() ? 0 : INFINITY;
+        return c;
+    }
+    const std::vector<T> out(all.begin() + static_cast<std::ptrdiff_t>(p.vec_offset), all.end());
+    const std::string outside = c.first_bad;
+    c = compare_output(out, ref, p.error_scale(), static_cast<std::size_t>(p.n) + 1);
+    if (!outside.empty() && c.first_bad.empty()) c.first_bad = outside;
+    return c;
+}
+
+template <class T>
+BenchStats time_symv(const SymvStep<T>& step, const SymvLaunch& launch, SymvProblem<T>& p, BenchOptions opt) {
+    opt.working_set_bytes = static_cast<std::size_t>(p.useful_bytes());
+    const SymvArgs<T> a = p.args();
+    BenchStats s = benchmark([&](cudaStream_t st) { step.launch(a, launch, st); }, opt);
+    p.y.upload(p.hy);
+    return s;
+}
+
+template struct SymvProblem<float>;
+template struct SymvProblem<double>;
+template SymvProblem<float> make_symv_problem<float>(Uplo, int, int, std::uint64_t, float, float, std::size_t);
+template SymvProblem<double> make_symv_problem<double>(Uplo, int, int, std::uint64_t, double, double, std::size_t);
+template CheckResult check_symv<float>(const SymvStep<float>&, const SymvLaunch&, SymvProblem<float>&,
+                                       const std::vector<double>&);
+template CheckResult check_symv<double>(const SymvStep<double>&, const SymvLaunch&, SymvProblem<double>&,
+                                        const std::vector<double>&);
+template BenchStats time_symv<float>(const SymvStep<float>&, const SymvLaunch&, SymvProblem<float>&, BenchOptions);
+template BenchStats time_symv<double>(const SymvStep<double>&, const SymvLaunch&, SymvProblem<double>&, BenchOptions);
+
+}  // namespace wb

@@ -1,0 +1,101 @@
+/// \file symv.hpp
+/// \brief The SYMV computation, y = alpha*A*x + beta*y with A symmetric n x n, as BLAS and cuBLAS
+///        define it: column-major, only the triangle named by `uplo` is read (the other one may
+///        hold anything, NaN included), lda >= max(1, n), beta == 0 never reads y. One launcher
+///        per ladder stage, all with the same signature; the launch type is the op's own
+///        (SymvLaunch). See docs/pages/architecture.md, "How to add an op".
+///
+/// Increments: x and y must be contiguous (incx == incy == 1). Other increments are rejected
+/// with std::invalid_argument naming the argument (e.g. "symv: incx (2) must be 1: ..."), never
+/// silently mishandled: every step reads x and writes y as contiguous vectors (coalesced).
+#pragma once
+
+#include "step.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// Which triangle of A is stored (and read), as BLAS's uplo.
+enum class Uplo { Lower, Upper };
+
+/// "L"/"l"/"lower" -> Lower, "U"/"u"/"upper" -> Upper; anything else throws std::invalid_argument
+/// naming `arg`.
+Uplo parse_uplo(const std::string& s, const char* arg = "uplo");
+inline char uplo_char(Uplo u) { return u == Uplo::Lower ? 'L' : 'U'; }
+
+/// The tunables every SYMV step understands. A field a step does not use stays 0; 0 in a field
+/// the step uses means "the step's default". Tiles that are template constants in a step are
+/// chosen among the step's explicitly instantiated configurations (legal_launches lists them).
+struct SymvLaunch {
+    int block_x = 0;   ///< threads per block in x (rows of a tile; naive: threads per block)
+    int block_y = 0;   ///< threads per block in y (KBLAS's Q: thread columns of a tile)
+    int nb = 0;        ///< tile size: the blocking of A into nb x nb tiles
+    int y_blocks = 0;  ///< KBLAS's Y: blocks that share one block column (tuned)
+    int atomics = 0;   ///< 1: partial results atomically added into y (not reproducible); 0: a
+                       ///< fixed-order reduction (bit-identical run to run). Tuned and the peer.
+    std::string str() const;  ///< e.g. "nb=64 Q=4 Y=2 deterministic block=64x4"
+    bool operator==(const SymvLaunch& o) const {
+        return block_x == o.block_x && block_y == o.block_y && nb == o.nb && y_blocks == o.y_blocks &&
+               atomics == o.atomics;
+    }
+};
+
+template <class T>
+struct SymvArgs {
+    using Launch = SymvLaunch;
+    using value_type = T;
+    Uplo uplo = Uplo::Lower;
+    int n = 0;
+    T alpha = 1;
+    const T* A = nullptr;  ///< device pointer: n x n, leading dimension lda; only `uplo`'s triangle is read
+    int lda = 1;
+    const T* x = nullptr;  ///< device pointer: n elements (incx apart)
+    int incx = 1;
+    T beta = 0;            ///< 0: y is written without being read
+    T* y = nullptr;        ///< device pointer: n elements (incy apart)
+    int incy = 1;
+};
+
+template <class T> using SymvStep = Step<SymvArgs<T>>;
+
+/// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
+/// its value and the rule, e.g. "symv: lda (5) must be >= max(1, n) (8)". Returns false when
+/// there is nothing to do (n == 0, or alpha == 0 and beta == 1: BLAS's quick return), true
+/// otherwise. alpha == 0 (beta != 1) is not a quick return: y = beta*y (symv_scale_y).
+template <class T>
+bool validate_symv(const SymvArgs<T>& a, const char* fn = "symv");
+
+/// y = beta*y (y = 0 without reading y when beta == 0): the alpha == 0 case, shared by every stage.
+template <class T>
+void symv_scale_y(const SymvArgs<T>& a, cudaStream_t s);
+
+// One launcher per stage. Each validates, handles the degenerate cases, then launches.
+namespace naive   { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
+namespace shared  { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
+namespace pattern { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
+namespace access  { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
+namespace tuned   { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
+
+/// The peer: cuBLAS S/DSYMV on the same arguments, in its default mode (launch.atomics == 0) or
+/// with CUBLAS_ATOMICS_ALLOWED (launch.atomics == 1). One registered peer with two legal launches:
+/// the chapter shows the second one as an extra row ("cuBLAS atomics").
+namespace peer    { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
+
+/// The tuned step's configurations and default (tuned/symv.cu): every (nb, Q) instantiated, each
+/// with Y in {1, 2, 4, 8} and both reduction modes; the default is deterministic.
+namespace tuned {
+template <class T> std::vector<SymvLaunch> symv_configs();
+template <class T> SymvLaunch symv_default(const SymvArgs<T>&);
+}  // namespace tuned
+
+/// The registration (kernels/symv_ladder.cpp) behind ladder<SymvArgs<T>>(), step<...>(), peer_step<...>().
+template <> std::vector<Step<SymvArgs<float>>> make_ladder<SymvArgs<float>>();
+template <> std::vector<Step<SymvArgs<double>>> make_ladder<SymvArgs<double>>();
+template <> Step<SymvArgs<float>> make_peer<SymvArgs<float>>();
+template <> Step<SymvArgs<double>> make_peer<SymvArgs<double>>();
+
+}  // namespace wb

@@ -1,0 +1,182 @@
+/// \file symv_common.cu
+/// \brief SYMV host pieces shared by every step: argument validation (architecture §3: each message
+///        names the function, the argument, its value and the rule), SymvLaunch::str, the
+///        y = beta*y kernel of the alpha == 0 case, the workspace and the fixed-order reduction
+///        pass of the storage-aware steps, and the SM count the tuned step counts waves with.
+#include "symv_common.cuh"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <sstream>
+
+namespace wb {
+
+Uplo parse_uplo(const std::string& s, const char* arg) {
+    std::string l;
+    for (char c : s) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (l == "l" || l == "lower") return Uplo::Lower;
+    if (l == "u" || l == "upper") return Uplo::Upper;
+    throw std::invalid_argument(std::string(arg) + " (\"" + s + "\") must be L (lower) or U (upper)");
+}
+
+std::string SymvLaunch::str() const {
+    std::ostringstream os;
+    const char* sep = "";
+    if (nb > 0) {
+        os << sep << "nb=" << nb;
+        sep = " ";
+    }
+    if (block_y > 0 && nb > 0) {
+        os << sep << "Q=" << block_y;
+        sep = " ";
+    }
+    if (y_blocks > 0) {
+        os << sep << "Y=" << y_blocks;
+        sep = " ";
+    }
+    if (atomics > 0) {
+        os << sep << "atomics";
+        sep = " ";
+    }
+    if (block_x > 0 || block_y > 0) {
+        os << sep << "block=" << block_x << 'x' << std::max(1, block_y);
+        sep = " ";
+    }
+    const std::string s = os.str();
+    return s.empty() ? "default" : s;
+}
+
+namespace {
+
+std::string num(long long v) { return std::to_string(v); }
+
+[[noreturn]] void fail(const char* fn, const std::string& what) {
+    throw std::invalid_argument(std::string(fn) + ": " + what);
+}
+
+}  // namespace
+
+template <class T>
+bool validate_symv(const SymvArgs<T>& a, const char* fn) {
+    if (a.uplo != Uplo::Lower && a.uplo != Uplo::Upper)
+        fail(fn, "uplo (" + num(static_cast<int>(a.uplo)) + ") must be Lower or Upper");
+    if (a.n < 0) fail(fn, "n (" + num(a.n) + ") must be >= 0");
+    const int rn = std::max(1, a.n);
+    if (a.lda < rn) fail(fn, "lda (" + num(a.lda) + ") must be >= max(1, n) (" + num(rn) + ")");
+    if (a.incx != 1)
+        fail(fn, "incx (" + num(a.incx) + ") must be 1: the workbook's SYMV reads x as a contiguous vector");
+    if (a.incy != 1)
+        fail(fn, "incy (" + num(a.incy) + ") must be 1: the workbook's SYMV writes y as a contiguous vector");
+    if (a.n == 0) return false;                          // BLAS quick return: y is not touched
+    if (a.alpha == T(0) && a.beta == T(1)) return false;  // y = 1*y: nothing to do
+    if (a.y == nullptr) fail(fn, "y must not be null when n > 0");
+    if (a.alpha != T(0) && a.A == nullptr) fail(fn, "A must not be null when n > 0 and alpha != 0");
+    if (a.alpha != T(0) && a.x == nullptr) fail(fn, "x must not be null when n > 0 and alpha != 0");
+    return true;
+}
+
+template bool validate_symv<float>(const SymvArgs<float>&, const char*);
+template bool validate_symv<double>(const SymvArgs<double>&, const char*);
+
+namespace {
+
+//! [symv-scale-y]
+/// y = beta*y, or y = 0 without reading y when beta == 0 (alpha == 0; the tuned step's atomics mode).
+template <class T>
+__global__ void scale_y_kernel(int n, T beta, T* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = beta == T(0) ? T(0) : beta * y[i];
+}
+//! [symv-scale-y]
+
+//! [symv-reduce]
+/// The reduction pass: one thread per row, the workspace's partials added in a fixed order.
+template <class T>
+__global__ void reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from_start, int skip,
+                              int extra, T beta, T* __restrict__ y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const int b = i / nb;
+    const int s0 = from_start ? 0 : b + skip, s1 = from_start ? b + 1 - skip : nt;
+    T sum = 0;
+    for (int s = s0; s < s1; ++s) sum += W[i + static_cast<long long>(s) * n];
+    for (int e = 0; e < extra; ++e) sum += W[i + static_cast<long long>(nt + e) * n];
+    y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+}
+//! [symv-reduce]
+
+}  // namespace
+
+template <class T>
+void symv_scale_y(const SymvArgs<T>& a, cudaStream_t s) {
+    if (a.n <= 0 || a.beta == T(1)) return;
+    scale_y_kernel<T><<<symv_detail::grid_dim(symv_detail::ceil_div(a.n, 256), 2147483647LL, "symv_scale_y"), 256, 0,
+                        s>>>(a.n, a.beta, a.y);
+    WB_CHECK_LAUNCH();
+}
+
+template void symv_scale_y<float>(const SymvArgs<float>&, cudaStream_t);
+template void symv_scale_y<double>(const SymvArgs<double>&, cudaStream_t);
+
+namespace symv_detail {
+
+namespace {
+
+struct Workspace {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+};
+
+void* workspace_bytes(std::size_t bytes) {
+    thread_local std::map<int, Workspace> spaces;  // freed with the context at exit
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    Workspace& w = spaces[dev];
+    if (w.bytes < bytes) {
+        if (w.p) WB_CUDA(cudaFree(w.p));
+        w.p = nullptr;
+        w.bytes = 0;
+        WB_CUDA(cudaMalloc(&w.p, bytes));
+        w.bytes = bytes;
+    }
+    return w.p;
+}
+
+}  // namespace
+
+template <class T>
+T* workspace(std::size_t elems) {
+    return static_cast<T*>(workspace_bytes(std::max<std::size_t>(1, elems) * sizeof(T)));
+}
+
+template float* workspace<float>(std::size_t);
+template double* workspace<double>(std::size_t);
+
+template <class T>
+void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra, cudaStream_t s) {
+    reduce_kernel<T><<<grid_dim(ceil_div(a.n, 256), 2147483647LL, "symv reduce"), 256, 0, s>>>(
+        a.n, a.alpha, W, nb, nt, from_start, skip, extra, a.beta, a.y);
+    WB_CHECK_LAUNCH();
+}
+
+template void reduce<float>(const SymvArgs<float>&, const float*, int, int, bool, int, int, cudaStream_t);
+template void reduce<double>(const SymvArgs<double>&, const double*, int, int, bool, int, int, cudaStream_t);
+
+int sm_count() {
+    thread_local std::map<int, int> cache;  // per host thread and device
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();  // clear the error: no GPU, predict-only mode (the h200 preset's SMs)
+        return 132;
+    }
+    auto it = cache.find(dev);
+    if (it != cache.end()) return it->second;
+    int sms = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    cache[dev] = sms;
+    return sms;
+}
+
+}  // namespace symv_detail
+}  // namespace wb

@@ -1,0 +1,81 @@
+/// \file symv_common.cuh
+/// \brief Pieces every SYMV step shares: the mirrored read of the stored triangle, launch guards
+///        and grid helpers, the host-side begin() every launcher calls first (validate, then
+///        BLAS's degenerate cases), the workspace of the storage-aware steps and their
+///        fixed-order reduction pass (see docs/pages/architecture.md, "How to add an op").
+///
+/// The workspace W (n x cols, column s at W + s*n) holds partial results of y. Its layout, shared
+/// by the pattern, access and tuned steps: W(i, s) for s < nt (nt = ceil(n / nb) tiles) is the
+/// partial product of one off-diagonal tile (or a block's own sum) for row i; columns nt ... hold
+/// the extra partials a step adds (the diagonal tiles, or the Y column sums of the tuned step).
+/// Every entry the reduction reads is written exactly once per call, and the reduction adds them in
+/// a fixed order: the result is bit-identical run to run.
+#pragma once
+
+#include "symv.hpp"
+#include "check.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace wb::symv_detail {
+
+/// A(i, j) of the symmetric matrix, reading only the stored triangle: A(i, j) itself when (i, j)
+/// lies in it, else its mirror A(j, i). Column-major, leading dimension lda.
+template <class T>
+__device__ __forceinline__ T sym_load(const T* A, int lda, bool lower, int i, int j) {
+    const bool stored = lower ? i >= j : i <= j;
+    return stored ? A[i + static_cast<long long>(j) * lda] : A[j + static_cast<long long>(i) * lda];
+}
+
+/// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y, z).
+inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
+    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");
+    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
+}
+
+inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/// Checks a SymvLaunch field against its rule; throws std::invalid_argument naming both, e.g.
+/// "tuned::symv: launch.nb (48) must be one of the instantiated tiles (32, 64)".
+inline void require_launch(bool ok, const char* fn, const char* field, int value, const std::string& rule) {
+    if (!ok)
+        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
+                                    ") must be " + rule);
+}
+
+/// What every launcher does first: validate (throws before anything touches the GPU), then
+/// BLAS's degenerate cases: n == 0 (or alpha == 0 and beta == 1) returns at once; alpha == 0
+/// gives y = beta*y without reading A or x. Returns true when the step's kernels must run.
+template <class T>
+bool symv_begin(const SymvArgs<T>& a, const char* fn, cudaStream_t s) {
+    if (!validate_symv(a, fn)) return false;
+    if (a.alpha == T(0)) {
+        symv_scale_y(a, s);
+        return false;
+    }
+    return true;
+}
+
+/// A device workspace of at least `elems` elements of T for the current device, kept between
+/// calls and grown (never shrunk) on demand: a growth synchronizes the device (cudaFree), so the
+/// timed calls after the warm-up never allocate. One per host thread and device; calls that share
+/// it must be ordered (one stream, as the harness and the tests use it).
+template <class T>
+T* workspace(std::size_t elems);
+
+/// The reduction pass of the storage-aware steps, one thread per row, in a fixed order:
+///   y(i) = alpha * (sum_{s in S(b)} W(i, s) + sum_{e < extra} W(i, nt + e)) + beta * y(i)
+/// with b = i / nb the tile of row i and S(b) = [0, b + 1 - skip) when `from_start`, else
+/// [b + skip, nt). `skip` = 1 leaves the diagonal slot s = b out. beta == 0 never reads y.
+template <class T>
+void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra,
+            cudaStream_t s);
+
+/// Number of SMs of the current device (132, the h200 preset, without a GPU: predict-only mode).
+int sm_count();
+
+}  // namespace wb::symv_detail

@@ -1,0 +1,203 @@
+// Argument validation of every SYMV launcher (the five steps and the cuBLAS peer), before any GPU
+// call: each bad input throws std::invalid_argument naming the function, the argument, its value
+// and the rule; nothing launches (fake device pointers are never dereferenced, and these tests run
+// on machines without a GPU). n == 0 and alpha == 0 with beta == 1 are valid no-ops (BLAS's quick
+// returns); an illegal SymvLaunch is rejected with a message naming the field and the legal values.
+#include "catch.hpp"
+
+#include "symv.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using wb::Uplo;
+
+template <class T>
+std::string error_of(const wb::Step<wb::SymvArgs<T>>& step, const wb::SymvArgs<T>& a, const wb::SymvLaunch& l = {}) {
+    try {
+        step.launch(a, l, nullptr);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "(no exception)";
+}
+
+template <class T>
+std::vector<wb::Step<wb::SymvArgs<T>>> all_steps() {
+    std::vector<wb::Step<wb::SymvArgs<T>>> steps = wb::ladder<wb::SymvArgs<T>>();
+    steps.push_back(wb::peer_step<wb::SymvArgs<T>>());
+    return steps;
+}
+
+/// A valid 8 x 8 product with fake device pointers (never dereferenced).
+template <class T>
+wb::SymvArgs<T> valid(Uplo uplo = Uplo::Lower) {
+    T* const fake = reinterpret_cast<T*>(0x1000);
+    wb::SymvArgs<T> a;
+    a.uplo = uplo;
+    a.n = 8;
+    a.alpha = T(1);
+    a.A = fake;
+    a.lda = 8;
+    a.x = fake;
+    a.beta = T(0);
+    a.y = fake;
+    return a;
+}
+
+template <class T, class Edit>
+void expect_error(Edit edit, const std::string& message) {
+    for (Uplo u : {Uplo::Lower, Uplo::Upper})
+        for (const auto& step : all_steps<T>()) {
+            auto a = valid<T>(u);
+            edit(a);
+            const std::string e = error_of(step, a);
+            INFO("step " << step.stage << (sizeof(T) == 4 ? " float " : " double ") << wb::uplo_char(u) << ": " << e);
+            CHECK_THAT(e, Catch::Matchers::Contains(message));
+            // The function is named first: "<stage>::symv: ..." (the peer: "cublas::symv: ...").
+            CHECK_THAT(e, Catch::Matchers::StartsWith(step.stage + "::symv: "));
+        }
+}
+
+template <class T>
+void validation_rules() {
+    using A = wb::SymvArgs<T>;
+    expect_error<T>([](A& a) { a.n = -1; }, "n (-1) must be >= 0");
+    expect_error<T>([](A& a) { a.uplo = static_cast<Uplo>(5); }, "uplo (5) must be Lower or Upper");
+    expect_error<T>([](A& a) { a.lda = 5; }, "lda (5) must be >= max(1, n) (8)");
+    expect_error<T>([](A& a) { a.n = 0; a.lda = 0; }, "lda (0) must be >= max(1, n) (1)");
+    expect_error<T>([](A& a) { a.incx = 2; }, "incx (2) must be 1");
+    expect_error<T>([](A& a) { a.incx = 0; }, "incx (0) must be 1");
+    expect_error<T>([](A& a) { a.incx = -1; }, "incx (-1) must be 1");
+    expect_error<T>([](A& a) { a.incy = 3; }, "incy (3) must be 1");
+    expect_error<T>([](A& a) { a.incy = 0; }, "incy (0) must be 1");
+    expect_error<T>([](A& a) { a.y = nullptr; }, "y must not be null when n > 0");
+    expect_error<T>([](A& a) { a.A = nullptr; }, "A must not be null when n > 0 and alpha != 0");
+    expect_error<T>([](A& a) { a.x = nullptr; }, "x must not be null when n > 0 and alpha != 0");
+}
+
+template <class T>
+void quick_returns_are_no_ops() {
+    for (const auto& step : all_steps<T>()) {
+        INFO("step " << step.stage);
+        // n == 0: BLAS's quick return, even with null pointers; no GPU call is made.
+        wb::SymvArgs<T> a;
+        a.n = 0;
+        a.lda = 1;
+        CHECK(error_of(step, a) == "(no exception)");
+        a.uplo = Uplo::Upper;
+        CHECK(error_of(step, a) == "(no exception)");
+        // alpha == 0 and beta == 1: y = y, nothing is read or written.
+        a.n = 16;
+        a.lda = 16;
+        a.alpha = T(0);
+        a.beta = T(1);
+        a.y = reinterpret_cast<T*>(0x1000);
+        CHECK(error_of(step, a) == "(no exception)");
+    }
+}
+
+}  // namespace
+
+TEST_CASE("symv launchers reject each bad argument with a message naming it", "[cpu][symv]") {
+    validation_rules<float>();
+    validation_rules<double>();
+}
+
+TEST_CASE("symv with n zero, or alpha zero and beta one, is a no-op for every launcher", "[cpu][symv]") {
+    quick_returns_are_no_ops<float>();
+    quick_returns_are_no_ops<double>();
+}
+
+TEST_CASE("symv launchers reject an illegal SymvLaunch before anything else", "[cpu][symv]") {
+    // Checked before validation and before any GPU call.
+    const auto a = valid<float>();
+    auto err = [&](int chapter, const wb::SymvLaunch& l) { return error_of(wb::step<wb::SymvArgs<float>>(chapter), a, l); };
+    wb::SymvLaunch l;
+    l.block_x = 100;
+    CHECK_THAT(err(1, l), Catch::Matchers::Contains("naive::symv: launch.block_x (100) must be a multiple of 32"));
+    l = {};
+    l.nb = 16;
+    CHECK_THAT(err(2, l), Catch::Matchers::Contains("shared::symv: launch.nb (16) must be 32"));
+    l = {};
+    l.block_y = 3;
+    CHECK_THAT(err(2, l), Catch::Matchers::Contains("shared::symv: launch.block_y (3) must be 4, 8 or 16"));
+    CHECK_THAT(err(3, l), Catch::Matchers::Contains("pattern::symv: launch.block_y (3) must be 4 or 8"));
+    l = {};
+    l.nb = 32;
+    CHECK_THAT(err(4, l), Catch::Matchers::Contains("access::symv: launch.nb (32) must be 64"));
+    l = {};
+    l.nb = 48;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.nb (48) must be one of the instantiated tiles"));
+    l = {};
+    l.nb = 32;
+    l.block_y = 8;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.block_y (8) must be Q of an instantiated"));
+    l = {};
+    l.y_blocks = 3;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.y_blocks (3) must be 1, 2, 4 or 8"));
+    l = {};
+    l.atomics = 2;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.atomics (2) must be 0"));
+    CHECK_THAT(error_of(wb::peer_step<wb::SymvArgs<float>>(), a, l),
+               Catch::Matchers::Contains("cublas::symv: launch.atomics (2) must be 0 (default mode) or 1"));
+}
+
+TEST_CASE("symv: every step's legal launches are accepted by its own launcher", "[cpu][symv]") {
+    // n == 0 returns after the launch checks and before any GPU call: a legal launch passes them.
+    wb::SymvArgs<float> a;
+    a.n = 0;
+    for (const auto& step : all_steps<float>())
+        for (const auto& l : step.legal_launches(a)) {
+            INFO(step.stage << " " << l.str());
+            CHECK(error_of(step, a, l) == "(no exception)");
+        }
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 24);
+    CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
+}
+
+TEST_CASE("symv: the tuned default is deterministic and cuts the longest walk with Y", "[cpu][symv]") {
+    wb::SymvArgs<float> a;
+    for (int n : {1, 1024, 4096, 16384, 32768}) {
+        a.n = n;
+        a.lda = n;
+        const wb::SymvLaunch l = wb::tuned::symv_default(a);
+        INFO("n = " << n << ": " << l.str());
+        CHECK(l.atomics == 0);
+        CHECK(l.nb == 64);
+        CHECK(l.block_y == 4);
+        CHECK((l.y_blocks == 1 || l.y_blocks == 2 || l.y_blocks == 4 || l.y_blocks == 8));
+    }
+    a.n = a.lda = 32768;
+    CHECK(wb::tuned::symv_default(a).y_blocks >= 4);  // 511 tiles in the longest column
+    CHECK(wb::tuned::symv_default(wb::SymvArgs<double>{}).block_y == 8);
+}
+
+TEST_CASE("symv: uplo parsing and launch labels", "[cpu][symv]") {
+    CHECK(wb::parse_uplo("L") == Uplo::Lower);
+    CHECK(wb::parse_uplo("upper") == Uplo::Upper);
+    CHECK(wb::parse_uplo("u") == Uplo::Upper);
+    try {
+        wb::parse_uplo("X", "--uplo");
+        FAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        CHECK_THAT(std::string(e.what()), Catch::Matchers::Contains("--uplo (\"X\") must be L (lower) or U (upper)"));
+    }
+    CHECK(wb::uplo_char(Uplo::Lower) == 'L');
+    CHECK(wb::SymvLaunch{}.str() == "default");
+    wb::SymvLaunch l;
+    l.nb = 64;
+    l.block_x = 64;
+    l.block_y = 4;
+    l.y_blocks = 2;
+    CHECK(l.str() == "nb=64 Q=4 Y=2 block=64x4");
+    l.atomics = 1;
+    CHECK(l.str() == "nb=64 Q=4 Y=2 atomics block=64x4");
+    wb::SymvLaunch m = l;
+    CHECK(m == l);
+    m.atomics = 0;
+    CHECK(!(m == l));
+}
