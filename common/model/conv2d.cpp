@@ -1,0 +1,209 @@
+/// \file conv2d.cpp
+/// \brief The convolution model (model/conv2d.hpp).
+#include "model/conv2d.hpp"
+
+#include "model/gemm.hpp"  // kL2OverDram
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace wb::model {
+namespace {
+
+void require(bool ok, const std::string& what) {
+    if (!ok) throw std::invalid_argument("predict_conv2d: " + what);
+}
+
+std::string pct(double v) {
+    std::ostringstream os;
+    os.precision(0);
+    os << std::fixed << v * 100 << "%";
+    return os.str();
+}
+
+long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
+
+/// The smallest 2^a 3^b 5^c 7^d >= n.
+long long fft_size(long long n) {
+    for (long long m = std::max(1LL, n);; ++m) {
+        long long r = m;
+        for (int f : {2, 3, 5, 7})
+            while (r % f == 0) r /= f;
+        if (r == 1) return m;
+    }
+}
+
+}  // namespace
+
+Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_bytes, int tile_x, int tile_y,
+                                 int thread_x, int thread_y, int threads) {
+    Conv2dDesign d;
+    d.stage = stage;
+    d.tile_x = std::max(1, tile_x);
+    d.tile_y = std::max(1, tile_y);
+    d.thread_x = std::max(1, thread_x);
+    d.thread_y = std::max(1, thread_y);
+    d.threads = std::max(1, threads);
+    const double e = elem_bytes / 4.0;       // words per element
+    const int w = 16 / std::max(1, elem_bytes);  // elements per 16-byte read
+    const double rx = d.thread_x, ry = d.thread_y;
+    if (stage == "naive") {
+        d.staged = false;
+        // Per tap: the image load (one 128-byte line per warp in float) and the filter load (a
+        // broadcast), the FMA, two bounds compares, an index and the loop.
+        d.wavefronts_per_fma = e + 1;
+        d.other_per_fma = 6;
+        d.regs_per_thread = 32;
+    } else if (stage == "shared") {
+        d.chunk_x = d.chunk_y = 32;
+        d.wavefronts_per_fma = e;  // one shared load per FMA, 32 consecutive words
+        d.other_per_fma = 3;       // the shared load, the filter load, the loop
+        d.regs_per_thread = 32;
+        d.smem_per_block = (d.tile_y + 31) * (d.tile_x + 31) * elem_bytes;
+    } else if (stage == "pattern") {
+        d.chunk_x = 32;
+        d.chunk_y = 16;
+        // Per tap: one shared load (rx words apart across the warp: an rx-way conflict), one
+        // filter load, rx - 1 moves of the sliding window, the loop.
+        d.wavefronts_per_fma = e * rx / rx;
+        d.other_per_fma = (rx + 2.5) / rx;
+        d.regs_per_thread = 40 + 2 * d.thread_x;
+        d.smem_per_block = (d.tile_y + 15) * (d.tile_x + 31) * elem_bytes;
+    } else if (stage == "access" || stage == "tuned") {
+        d.chunk_x = 32;
+        d.chunk_y = 16;
+        const int nv = (d.thread_x + fs - 1 + w - 1) / w;
+        if (stage == "tuned" && (fs == 3 || fs == 5 || fs == 7)) {
+            // Compile-time FS: per thread (ry + FS - 1) rows of nv 16-byte reads for rx ry FS^2
+            // FMAs whose filter taps are constant-bank operands; one pass, no chunks.
+            d.chunk_x = d.chunk_y = 0;
+            const double fmas = rx * ry * fs * fs, reads = (ry + fs - 1) * nv;
+            d.wavefronts_per_fma = 4.0 * reads / fmas;
+            d.other_per_fma = reads / fmas + 0.03;
+        } else {
+            // Per w taps of a window row: one 16-byte read (4 wavefronts per warp), rx moves of
+            // the window, one filter load per tap and output row, the loop; rx ry w FMAs.
+            const double fmas = w * rx * ry;
+            d.wavefronts_per_fma = 4.0 / fmas;
+            d.other_per_fma = (1 + rx + 2) / fmas + 1.0 / rx;
+        }
+        // Accumulators (e words each), the window in registers (nv vectors at compile time, rx + w
+        // elements in the generic loop), addresses and indices.
+        const bool fixed = d.chunk_x == 0;
+        d.regs_per_thread = std::min(255, 40 + static_cast<int>(rx * ry * e + (fixed ? nv * w : rx + w) * e));
+        const int cy = d.chunk_y > 0 ? std::min(d.chunk_y, fs) : fs, cx = d.chunk_x > 0 ? std::min(d.chunk_x, fs) : fs;
+        d.smem_per_block = (d.tile_y + cy - 1) * (d.tile_x + cx - 1 + 2 * w) * elem_bytes;
+    } else {
+        throw std::invalid_argument("conv2d_stage_design: stage (\"" + stage +
+                                    "\") must be one of naive, shared, pattern, access, tuned");
+    }
+    return d;
+}
+
+double conv2d_roofline_gflops(long long rows, long long cols, int fs, int elem_bytes, double peak_gflops,
+                              double bandwidth_gbs) {
+    const double flops = 2.0 * rows * cols * fs * static_cast<double>(fs);
+    const double bytes = elem_bytes * (2.0 * rows * cols + static_cast<double>(fs) * fs);
+    if (bytes <= 0) return peak_gflops;
+    return std::min(peak_gflops, bandwidth_gbs * flops / bytes);
+}
+
+Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long cols, int fs, int elem_bytes,
+                                const DeviceProfile& dev) {
+    require(rows >= 0 && cols >= 0, "rows, cols (" + std::to_string(rows) + ", " + std::to_string(cols) + ") must be >= 0");
+    require(fs >= 1 && fs % 2 == 1, "fs (" + std::to_string(fs) + ") must be odd and >= 1");
+    require(elem_bytes == 4 || elem_bytes == 8, "elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
+    require(d.tile_x > 0 && d.tile_y > 0 && d.thread_x > 0 && d.thread_y > 0, "tiles must be positive");
+    Conv2dPrediction p;
+    p.flops = 2.0 * rows * cols * fs * static_cast<double>(fs);
+    p.useful_bytes = elem_bytes * (2.0 * rows * cols + static_cast<double>(fs) * fs);
+    p.intensity = p.useful_bytes > 0 ? p.flops / p.useful_bytes : 0;
+    const int lanes = elem_bytes == 4 ? dev.fp32_lanes_per_sm : dev.fp64_lanes_per_sm;
+    p.peak_gflops = dev.sm_count * lanes * 2.0 * dev.sm_clock_mhz / 1e3;
+    p.roofline_gflops = conv2d_roofline_gflops(rows, cols, fs, elem_bytes, p.peak_gflops, dev.bandwidth_gbs);
+    p.occ = occupancy(dev, d.threads, d.regs_per_thread, d.smem_per_block);
+    require(p.occ.blocks_per_sm > 0, "a block of " + std::to_string(d.threads) + " threads, " +
+                                         std::to_string(d.regs_per_thread) + " registers per thread and " +
+                                         std::to_string(d.smem_per_block) + " bytes of shared memory must fit an SM");
+    p.issue_fraction = 1.0 / (1.0 + d.other_per_fma);
+    p.wavefronts_per_fma = d.wavefronts_per_fma;
+    // Pixels a block stages per output pixel, summed over its passes (chunks of the filter).
+    const long long cy = d.chunk_y > 0 ? d.chunk_y : fs, cx = d.chunk_x > 0 ? d.chunk_x : fs;
+    double staged = 0;
+    for (long long k0 = 0; k0 < fs; k0 += cy)
+        for (long long l0 = 0; l0 < fs; l0 += cx)
+            staged += static_cast<double>(d.tile_y + std::min(cy, fs - k0) - 1) * (d.tile_x + std::min(cx, fs - l0) - 1);
+    p.halo_factor = staged / (static_cast<double>(d.tile_x) * d.tile_y);
+    if (rows == 0 || cols == 0) {
+        p.ms = kLaunchOverheadUs / 1e3;
+        p.limit = "empty: launch overhead only";
+        return p;
+    }
+    p.l2_bytes = elem_bytes * static_cast<double>(rows) * cols * (p.halo_factor + 1.0);
+    const double clock_hz = dev.sm_clock_mhz * 1e6;
+    const double blocks = static_cast<double>(cdiv(rows, d.tile_y)) * cdiv(cols, d.tile_x);
+    const double padded = blocks * d.tile_x * d.tile_y / (static_cast<double>(rows) * cols);
+    const double warp_fmas = p.flops / 2.0 / dev.warp_size * padded;
+    const double per_sm = warp_fmas / dev.sm_count;
+    const double t_fma = per_sm / (lanes / static_cast<double>(dev.warp_size)) / clock_hz;
+    const double t_issue = per_sm / p.issue_fraction / 4.0 / clock_hz;
+    const double t_smem = per_sm * d.wavefronts_per_fma / clock_hz;
+    const double t_l2 = p.l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);
+    const double t_dram = p.useful_bytes / (dev.bandwidth_gbs * 1e9);
+    const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
+    p.waves = blocks / slots;
+    const double tail = std::max(1.0, std::ceil(p.waves) / p.waves);
+    struct Bound {
+        double t;
+        std::string words;
+    };
+    const Bound bounds[] = {
+        {t_fma * tail, "FMA lanes"},
+        {t_issue * tail, "instruction issue: " + pct(p.issue_fraction) + " of issued instructions are FMAs"},
+        {t_smem * tail, std::string(d.staged ? "shared-memory" : "L1") + " wavefronts: " +
+                            std::to_string(d.wavefronts_per_fma).substr(0, 5) + " per FMA instruction"},
+        {t_l2, "L2 bandwidth: the tiles read " + std::to_string(p.halo_factor).substr(0, 4) + "x the image"},
+        {t_dram, "DRAM bandwidth: the image read once and written once"},
+    };
+    const Bound* worst = &bounds[0];
+    for (const Bound& b : bounds)
+        if (b.t > worst->t) worst = &b;
+    p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3;
+    p.gflops = p.flops / (p.ms * 1e6);
+    std::ostringstream os;
+    os << worst->words << "; occupancy " << pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "
+       << std::fixed;
+    os.precision(2);
+    os << p.waves << " waves";
+    p.limit = os.str();
+    return p;
+}
+
+double predict_fft_conv2d_ms(long long rows, long long cols, int fs, int elem_bytes, const DeviceProfile& dev) {
+    if (rows <= 0 || cols <= 0) return kLaunchOverheadUs / 1e3;
+    const long long h = fs / 2;
+    const double pr = static_cast<double>(fft_size(std::max(rows + h, static_cast<long long>(fs))));
+    const double pc = static_cast<double>(fft_size(std::max(cols + h, static_cast<long long>(fs))));
+    const double n = static_cast<double>(rows) * cols, p = pr * pc;
+    const double bytes = elem_bytes * (n + p                    // pad: read the image, write P
+                                       + 2 * kFftPasses * 2 * p  // R2C and C2R: passes of read + write
+                                       + 3 * p                   // product: two spectra read, one written
+                                       + 2 * n);                 // extract: read and write the image
+    return bytes / (dev.bandwidth_gbs * 1e9) * 1e3 + 5 * kLaunchOverheadUs / 1e3;
+}
+
+int fft_crossover_fs(long long rows, long long cols, int elem_bytes, const DeviceProfile& dev) {
+    // The tuned step's default block (kernels/tuned/conv2d.cu): 4 x 4 outputs per thread in
+    // float (tile 64 x 64), 2 x 2 in double (32 x 32), 256 threads.
+    const int t = elem_bytes == 4 ? 4 : 2;
+    for (int fs = 1; fs <= 1025; fs += 2) {
+        const Conv2dDesign d = conv2d_stage_design("tuned", fs, elem_bytes, 16 * t, 16 * t, t, t, 256);
+        if (predict_fft_conv2d_ms(rows, cols, fs, elem_bytes, dev) < predict_conv2d(d, rows, cols, fs, elem_bytes, dev).ms)
+            return fs;
+    }
+    return 0;
+}
+
+}  // namespace wb::model

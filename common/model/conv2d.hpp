@@ -1,0 +1,85 @@
+/// \file model/conv2d.hpp
+/// \brief The convolution model (architecture §6): per ladder step, bytes (the image once, the
+///        halo overhead per tile), flops 2 rows cols FS^2, shared-memory and constant-memory loads
+///        per FMA, occupancy, and the predicted GFLOP/s against the roofline bound
+///        min(FMA peak, bandwidth x intensity); and the FFT convolution's cost, from which the
+///        filter size above which the FFT wins follows. Plain host arithmetic on a DeviceProfile.
+///
+/// A step is described by its design (Conv2dDesign): the block's tile, the thread's outputs, and
+/// per tap the instructions it issues. Per warp FMA instruction the model counts: shared-memory
+/// (or L1) wavefronts, filter loads, other instructions; the time is the largest of five bounds
+/// (FMA lanes, instruction issue at 4 warp instructions per clock per SM, shared/L1 wavefronts at
+/// one per clock per SM, L2 bandwidth for the tile windows (kL2OverDram x DRAM, model/gemm.hpp),
+/// DRAM for the image read once and written once), stretched by the tail wave, plus the launch.
+#pragma once
+
+#include "device_profile.hpp"
+#include "model/occupancy.hpp"
+
+#include <string>
+
+namespace wb::model {
+
+/// One convolution step's design, as the model sees it (the chapters derive it from the step's
+/// launch: chapters/runner/conv2d_op.cpp).
+struct Conv2dDesign {
+    std::string stage;          ///< "naive" ... "tuned" (for the words only)
+    int threads = 256;          ///< threads per block
+    int tile_x = 32, tile_y = 8;  ///< outputs per block (x along the row)
+    int thread_x = 1, thread_y = 1;  ///< outputs per thread
+    int chunk_x = 0, chunk_y = 0;    ///< filter taps staged per pass (0: the whole filter)
+    bool staged = true;         ///< image window staged in shared memory (false: naive, from L1)
+    double wavefronts_per_fma = 1;   ///< shared (or L1) wavefronts per warp FMA instruction
+    double other_per_fma = 1;   ///< instructions besides the FMA per FMA (loads, moves, indices, loop)
+    int regs_per_thread = 32;
+    int smem_per_block = 0;
+};
+
+/// The model's design of `stage` for filter size fs, element size (4 or 8) and the step's
+/// outputs per thread / tile (from its launch). Throws std::invalid_argument on an unknown stage.
+Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_bytes, int tile_x, int tile_y,
+                                 int thread_x, int thread_y, int threads);
+
+struct Conv2dPrediction {
+    double flops = 0;            ///< 2 rows cols FS^2
+    double useful_bytes = 0;     ///< size(T) (2 rows cols + FS^2): image in, image out, filter
+    double halo_factor = 1;      ///< pixels a block stages per output pixel (>= 1), over all passes
+    double l2_bytes = 0;         ///< bytes the tiles read through the L2 (halo included) and write
+    double intensity = 0;        ///< flops per useful byte
+    double roofline_gflops = 0;  ///< min(FMA peak, bandwidth x intensity)
+    double peak_gflops = 0;      ///< the FMA lanes' peak for this precision
+    double issue_fraction = 0;   ///< FMA instructions / all issued instructions
+    double wavefronts_per_fma = 0;
+    Occupancy occ;
+    double waves = 0;
+    double ms = 0, gflops = 0;   ///< predicted time and rate
+    std::string limit;           ///< what sets the time, in words
+};
+
+/// Prediction of a rows x cols image with an FS x FS filter, elements of `elem_bytes` (4 or 8).
+/// Sizes of zero predict the launch overhead only. Throws std::invalid_argument on negative
+/// sizes, fs even or < 1, elem_bytes not 4 or 8, or a design whose block cannot be resident.
+Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long cols, int fs, int elem_bytes,
+                                const DeviceProfile& dev);
+
+/// The roofline bound of a convolution: min(peak, bandwidth x 2 FS^2 rows cols / useful bytes),
+/// GFLOP/s (bandwidth in GB/s).
+double conv2d_roofline_gflops(long long rows, long long cols, int fs, int elem_bytes, double peak_gflops,
+                              double bandwidth_gbs);
+
+/// The FFT convolution's predicted time (ms): the image padded to P_r x P_c (the smallest
+/// 2^a 3^b 5^c 7^d >= n + FS/2), then per call: the pad (read the image, write P_r P_c), an R2C and
+/// a C2R, each `kFftPasses` passes over its data through DRAM (cuFFT's multi-pass 2-D transforms
+/// at these sizes), the pointwise product (read two spectra, write one), the extraction (read and
+/// write the image). Independent of FS except through the padding.
+double predict_fft_conv2d_ms(long long rows, long long cols, int fs, int elem_bytes, const DeviceProfile& dev);
+/// Passes over the data of one 2-D transform the FFT model assumes (cuFFT at 8192^2: about 3,
+/// from the 1.0 ms of an 8192^2 FFT convolution on an H200, ../shared/reference).
+constexpr double kFftPasses = 3.0;
+
+/// The smallest odd filter size at which the FFT convolution is predicted faster than the design
+/// `tuned` of the tuned step (evaluated at each odd FS up to kConv2dMaxFilter = 1025); 0 when it
+/// never is.
+int fft_crossover_fs(long long rows, long long cols, int elem_bytes, const DeviceProfile& dev);
+
+}  // namespace wb::model

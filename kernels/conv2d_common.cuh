@@ -1,0 +1,264 @@
+/// \file conv2d_common.cuh
+/// \brief Device-side pieces every convolution step shares: the launch guards and grid helpers,
+///        the filter in constant memory (one copy per kernel file: constant memory belongs to a
+///        module), the staging of an input window (tile plus halo) into shared memory, and the
+///        host helpers of the FFT peer.
+#pragma once
+
+#include "conv2d.hpp"
+#include "check.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace wb::conv2d_detail {
+
+/// Filter elements that fit the constant-memory copy: FS <= 89 in float (7921 of 7936), FS <= 63
+/// in double (3969). Together 63,496 bytes of the 64 KB a module may have.
+constexpr int kConstFloat = 7936;
+constexpr int kConstDouble = 3969;
+template <class T> constexpr int const_capacity() { return sizeof(T) == 4 ? kConstFloat : kConstDouble; }
+/// True when the FS x FS filter of T fits the constant-memory copy.
+template <class T> constexpr bool fits_constant(int fs) { return fs * fs <= const_capacity<T>(); }
+
+/// Filter chunk the tiled steps stage per pass: windows of (tile + CHUNK - 1) per direction, so
+/// that any FS (up to 1025) runs in ceil(FS / CHUNK)^2 passes with a bounded shared-memory tile.
+constexpr int kChunk = 32;
+
+inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y).
+inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
+    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": image too large for one launch");
+    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
+}
+
+/// Checks a Conv2dLaunch field against its rule; throws std::invalid_argument naming both, e.g.
+/// "pattern::conv2d: launch.thread_x (3) must be 4 or 8 (the instantiated strips)".
+inline void require_launch(bool ok, const char* fn, const char* field, int value, const std::string& rule) {
+    if (!ok)
+        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
+                                    ") must be " + rule);
+}
+
+/// Number of SMs of the current device (132, the h200 preset's, without a GPU).
+int sm_count();
+
+// ------------------------------------------------------------------------------------------------
+// The filter in constant memory. `static`: every kernel file that includes this header has its own
+// copy in its own module (a kernel reads the constant bank of its module).
+// ------------------------------------------------------------------------------------------------
+static __constant__ float c_filter_f[kConstFloat];
+static __constant__ double c_filter_d[kConstDouble];
+
+template <class T> __device__ __forceinline__ T cfilter(int i);
+template <> __device__ __forceinline__ float cfilter<float>(int i) { return c_filter_f[i]; }
+template <> __device__ __forceinline__ double cfilter<double>(int i) { return c_filter_d[i]; }
+
+/// Copies the filter (device memory) into this module's constant copy, on the stream.
+/// Precondition: fits_constant<T>(fs). Stream-ordered: calls on one stream never race.
+template <class T>
+static void upload_filter(const T* filter, int fs, cudaStream_t s) {
+    const std::size_t bytes = static_cast<std::size_t>(fs) * fs * sizeof(T);
+    if (sizeof(T) == 4) WB_CUDA(cudaMemcpyToSymbolAsync(c_filter_f, filter, bytes, 0, cudaMemcpyDeviceToDevice, s));
+    else WB_CUDA(cudaMemcpyToSymbolAsync(c_filter_d, filter, bytes, 0, cudaMemcpyDeviceToDevice, s));
+}
+
+/// filter(idx): from the constant copy (CONST) or from global memory through the read-only path
+/// (the fallback for filters larger than the constant copy). Every thread of a warp reads the
+/// same idx: one broadcast either way.
+template <class T, bool CONST>
+__device__ __forceinline__ T filter_at(const T* __restrict__ filter, int idx) {
+    if constexpr (CONST) return cfilter<T>(idx);
+    else return __ldg(filter + idx);
+}
+
+/// Stages the input window of one pass into shared memory: `wr` rows x `wc` columns whose
+/// element (0, 0) is image element (gy0, gx0); zeros outside the image. Consecutive threads take
+/// consecutive columns (coalesced reads of each row); `stride` is the row stride of `s`.
+template <class T>
+__device__ __forceinline__ void stage_window(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch,
+                                             int rows, int cols, int gy0, int gx0, int tid, int nthreads) {
+    for (int e = tid; e < wr * wc; e += nthreads) {
+        const int r = e / wc, c = e - r * wc;
+        const int gy = gy0 + r, gx = gx0 + c;
+        s[r * stride + c] = gy >= 0 && gy < rows && gx >= 0 && gx < cols
+                                ? __ldg(in + static_cast<long long>(gy) * pitch + gx)
+                                : T(0);
+    }
+}
+
+/// What every launcher does first: validate (throws before anything touches the GPU); false
+/// when the image is empty.
+template <class T>
+bool conv2d_begin(const Conv2dArgs<T>& a, const char* fn) {
+    return validate_conv2d(a, fn);
+}
+
+
+// ------------------------------------------------------------------------------------------------
+// The register-blocked kernel of chapters 4 and 5 (kernels/access/conv2d.cu instantiates RY = 1;
+// kernels/tuned/conv2d.cu RY > 1 as its generic path for filter sizes not known at compile time).
+// ------------------------------------------------------------------------------------------------
+
+/// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
+template <class T> struct Vec16;
+template <> struct Vec16<float>  { using type = float4;  static constexpr int width = 4; };
+template <> struct Vec16<double> { using type = double2; static constexpr int width = 2; };
+
+/// Filter rows and columns one pass of the blocked kernel stages.
+constexpr int kChunkY = 16;
+
+/// The blocked kernel's shape: 256 threads; a warp is 8 lanes along x by 4 along y, the 8 warps
+/// 2 along x by 4 along y; a thread computes RX x RY outputs (RX consecutive columns of RY
+/// consecutive rows). The block's tile is (16 RX) x (16 RY).
+template <class T, int RX_, int RY_>
+struct Blocked {
+    static constexpr int RX = RX_, RY = RY_;
+    static constexpr int W = Vec16<T>::width;      // elements per 16-byte shared-memory read
+    static constexpr int THREADS = 256;
+    static constexpr int TX = 16 * RX, TY = 16 * RY;
+    static constexpr int WR = TY + kChunkY - 1;    // window rows of one pass
+    // Window columns, rounded up to whole 16-byte vectors, plus one vector that the last
+    // group read may touch (never used): rows start 16-byte aligned.
+    static constexpr int S = ((TX + kChunk - 1 + W - 1) / W + 1) * W;
+    static constexpr int SMEM = WR * S * static_cast<int>(sizeof(T));
+    static_assert(RX % W == 0, "a thread's outputs are whole 16-byte vectors of the window row");
+    static_assert(SMEM <= 48 * 1024, "the window fits static shared memory");
+};
+
+/// Stages one pass's window (`wr` x `wc` pixels from image element (gy0, gx0), zeros outside)
+/// with 16-byte global loads where the whole vector lies in the image and `vec` (the base pointer
+/// 16-byte aligned and the pitch a multiple of the vector width: uniform, decided at launch): each row is read from the
+/// aligned column at or before gx0, consecutive threads take consecutive vectors (coalesced also
+/// at the image edges, where single elements are read instead), and the elements are stored one
+/// by one at their window column (the window itself need not be aligned in the image).
+template <class T>
+__device__ __forceinline__ void stage_window_vec(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch,
+                                                 int rows, int cols, int gy0, int gx0, int tid, int nthreads,
+                                                 bool vec) {
+    constexpr int W = Vec16<T>::width;
+    using V = typename Vec16<T>::type;
+    const int ax = gx0 >= 0 ? gx0 - gx0 % W : -((-gx0 + W - 1) / W) * W;  // floor to a multiple of W
+    const int nv = (gx0 + wc - ax + W - 1) / W;                            // vectors per row
+    for (int e = tid; e < wr * nv; e += nthreads) {
+        const int r = e / nv, v = e - r * nv;
+        const int gy = gy0 + r, gx = ax + v * W;
+        T val[W];
+        const bool row_in = gy >= 0 && gy < rows;
+        const T* src = in + static_cast<long long>(gy) * pitch + gx;
+        if (vec && row_in && gx >= 0 && gx + W <= cols) {
+            const V q = __ldg(reinterpret_cast<const V*>(src));
+            const T* pq = reinterpret_cast<const T*>(&q);
+#pragma unroll
+            for (int j = 0; j < W; ++j) val[j] = pq[j];
+        } else {
+#pragma unroll
+            for (int j = 0; j < W; ++j) val[j] = row_in && gx + j >= 0 && gx + j < cols ? __ldg(src + j) : T(0);
+        }
+#pragma unroll
+        for (int j = 0; j < W; ++j) {
+            const int c = gx + j - gx0;
+            if (c >= 0 && c < wc) s[r * stride + c] = val[j];
+        }
+    }
+}
+
+/// Writes a thread's RX x RY outputs, the first at image element (r0, c0), skipping those
+/// outside the image.
+template <class T, int RX, int RY>
+__device__ __forceinline__ void store_block(const T (&acc)[RY][RX], T* __restrict__ out, int out_pitch, int rows,
+                                            int cols, int r0, int c0) {
+#pragma unroll
+    for (int i = 0; i < RY; ++i) {
+        if (r0 + i >= rows) break;
+#pragma unroll
+        for (int x = 0; x < RX; ++x)
+            if (c0 + x < cols) out[static_cast<long long>(r0 + i) * out_pitch + c0 + x] = acc[i][x];
+    }
+}
+
+//! [blocked-conv2d]
+/// Each thread: RX x RY outputs. For every window row y of a pass it slides a register window
+/// along the row, reading 16-byte vectors (W elements) of shared memory: per W taps one vector
+/// read, serving all RY output rows i whose filter row k = y - i lies in the pass. A quarter-warp
+/// (8 lanes along x) reads 8 consecutive vectors, 128 contiguous bytes: no bank conflict.
+template <class T, int RX, int RY, bool CONST>
+__global__ void __launch_bounds__(256)
+blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int in_pitch,
+                      const T* __restrict__ filter, T* __restrict__ out, int out_pitch, bool vec) {
+    using B = Blocked<T, RX, RY>;
+    using V = typename Vec16<T>::type;
+    constexpr int W = B::W, S = B::S, G = RX / W + 1;  // G vectors of the row in registers
+    __shared__ __align__(16) T s[B::WR * S];
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int lx = (warp % 2) * 8 + lane % 8, ly = (warp / 2) * 4 + lane / 8;  // thread in the 16 x 16 grid
+    const int cx = lx * RX, cy = ly * RY;  // first output of the thread, inside the tile
+    const int x0 = blockIdx.x * B::TX, y0 = blockIdx.y * B::TY;
+    const int h = fs / 2;
+    T acc[RY][RX];
+#pragma unroll
+    for (int i = 0; i < RY; ++i)
+#pragma unroll
+        for (int x = 0; x < RX; ++x) acc[i][x] = 0;
+    for (int k0 = 0; k0 < fs; k0 += kChunkY)
+        for (int l0 = 0; l0 < fs; l0 += kChunk) {
+            const int kc = min(kChunkY, fs - k0), lc = min(kChunk, fs - l0);
+            __syncthreads();
+            stage_window_vec<T>(s, S, B::TY + kc - 1, B::TX + lc - 1, in, in_pitch, rows, cols, y0 - h + k0,
+                                x0 - h + l0, tid, B::THREADS, vec);
+            __syncthreads();
+            for (int y = 0; y < RY + kc - 1; ++y) {  // window rows this thread's outputs need
+                const T* row = s + (cy + y) * S + cx;
+                T b[G * W];  // row[l .. l + G W - 1]: the next W taps' pixels
+#pragma unroll
+                for (int g = 0; g < G; ++g) *reinterpret_cast<V*>(&b[g * W]) = *reinterpret_cast<const V*>(row + g * W);
+                for (int l = 0; l < lc; l += W) {
+#pragma unroll
+                    for (int j = 0; j < W; ++j) {
+                        if (l + j < lc) {
+#pragma unroll
+                            for (int i = 0; i < RY; ++i) {
+                                const int k = y - i;  // filter row for output row i
+                                if (k >= 0 && k < kc) {
+                                    const T f = filter_at<T, CONST>(filter, (k0 + k) * fs + l0 + l + j);
+#pragma unroll
+                                    for (int x = 0; x < RX; ++x) acc[i][x] += f * b[j + x];
+                                }
+                            }
+                        }
+                    }
+                    if (l + W < lc) {  // shift one vector out, read the next one in
+#pragma unroll
+                        for (int e = 0; e < (G - 1) * W; ++e) b[e] = b[e + W];
+                        *reinterpret_cast<V*>(&b[(G - 1) * W]) = *reinterpret_cast<const V*>(row + l + G * W);
+                    }
+                }
+            }
+        }
+    store_block<T, RX, RY>(acc, out, out_pitch, rows, cols, y0 + cy, x0 + cx);
+}
+//! [blocked-conv2d]
+
+/// True when 16-byte vector loads of the image are legal: base pointer 16-byte aligned and every
+/// row start aligned (pitch a multiple of the vector width).
+template <class T>
+bool aligned16(const T* p, int pitch) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % Vec16<T>::width == 0;
+}
+
+/// Launches the blocked kernel with the filter in constant memory where it fits.
+template <class T, int RX, int RY>
+void launch_blocked(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
+    using B = Blocked<T, RX, RY>;
+    const dim3 grid(grid_dim(ceil_div(a.cols, B::TX), 2147483647LL, fn), grid_dim(ceil_div(a.rows, B::TY), 65535, fn));
+    const bool cst = fits_constant<T>(a.fs), vec = aligned16(a.in, a.in_pitch);
+    if (cst) upload_filter(a.filter, a.fs, s);
+    auto kernel = cst ? blocked_conv2d_kernel<T, RX, RY, true> : blocked_conv2d_kernel<T, RX, RY, false>;
+    kernel<<<grid, B::THREADS, 0, s>>>(a.rows, a.cols, a.fs, a.in, a.in_pitch, a.filter, a.out, a.out_pitch, vec);
+}
+
+}  // namespace wb::conv2d_detail

@@ -1,0 +1,92 @@
+/// \file conv2d_ladder.cpp
+/// \brief The convolution ladder: its five steps and its peers, registered for the generic
+///        look-ups of step.hpp (see docs/pages/architecture.md). This is the only place that lists
+///        them. Each step's legal_launches are exactly the configurations its launcher accepts.
+#include "conv2d.hpp"
+#include "step.hpp"
+
+#include <vector>
+
+namespace wb {
+
+// The tuned step's block shapes live beside its kernel (tuned/conv2d.cu).
+namespace tuned {
+template <class T> std::vector<Conv2dLaunch> conv2d_configs();
+}  // namespace tuned
+
+namespace {
+
+Conv2dLaunch blocks(int bx, int by) {
+    Conv2dLaunch l;
+    l.block_x = bx;
+    l.block_y = by;
+    return l;
+}
+
+/// Chapter 2: 32 x BY threads, one output each.
+Conv2dLaunch tile(int by) {
+    Conv2dLaunch l = blocks(32, by);
+    l.tile_x = 32;
+    l.tile_y = by;
+    l.thread_x = l.thread_y = 1;
+    return l;
+}
+
+/// Chapter 3: 32 x 8 threads, RX outputs of one row each.
+Conv2dLaunch strip(int rx) {
+    Conv2dLaunch l = blocks(32, 8);
+    l.tile_x = 32 * rx;
+    l.tile_y = 8;
+    l.thread_x = rx;
+    l.thread_y = 1;
+    return l;
+}
+
+/// Chapter 4: 256 threads (warps of 8 x 4 lanes), 4 outputs of one row each: tile 64 x 16.
+Conv2dLaunch access_tile() {
+    Conv2dLaunch l = blocks(256, 1);
+    l.tile_x = 64;
+    l.tile_y = 16;
+    l.thread_x = 4;
+    l.thread_y = 1;
+    return l;
+}
+
+template <class T>
+std::vector<Step<Conv2dArgs<T>>> make_conv2d_ladder() {
+    using A = Conv2dArgs<T>;
+    std::vector<Step<A>> steps;
+    steps.push_back({1, "naive", "one output per thread, image and filter from global memory", &naive::conv2d<T>,
+                     [](const A&) { return blocks(32, 8); },
+                     [](const A&) {
+                         return std::vector<Conv2dLaunch>{blocks(32, 8), blocks(16, 16), blocks(32, 4), blocks(64, 4),
+                                                          blocks(128, 2)};
+                     }});
+    steps.push_back({2, "shared", "filter in constant memory, tile plus halo staged in shared memory",
+                     &shared::conv2d<T>, [](const A&) { return tile(8); },
+                     [](const A&) { return std::vector<Conv2dLaunch>{tile(8), tile(16)}; }});
+    steps.push_back({3, "pattern", "a strip of outputs per thread, the window slid through registers",
+                     &pattern::conv2d<T>, [](const A&) { return strip(4); },
+                     [](const A&) {
+                         return sizeof(T) == 4 ? std::vector<Conv2dLaunch>{strip(4), strip(8)}
+                                               : std::vector<Conv2dLaunch>{strip(4)};
+                     }});
+    steps.push_back({4, "access", "aligned padded rows, conflict-free 16-byte shared reads, 16-byte global loads",
+                     &access::conv2d<T>, [](const A&) { return access_tile(); },
+                     [](const A&) { return std::vector<Conv2dLaunch>{access_tile()}; }});
+    steps.push_back({5, "tuned", "2-D register blocks, FS = 3, 5, 7 unrolled with constant-bank taps",
+                     &tuned::conv2d<T>, [](const A&) { return tuned::conv2d_configs<T>().front(); },
+                     [](const A&) { return tuned::conv2d_configs<T>(); }});
+    return steps;
+}
+
+}  // namespace
+
+template <> std::vector<Step<Conv2dArgs<float>>> make_ladder<Conv2dArgs<float>>() { return make_conv2d_ladder<float>(); }
+template <> std::vector<Step<Conv2dArgs<double>>> make_ladder<Conv2dArgs<double>>() {
+    return make_conv2d_ladder<double>();
+}
+template <> Step<Conv2dArgs<float>> make_peer<Conv2dArgs<float>>() { return conv2d_peers<float>().front(); }
+template <> Step<Conv2dArgs<double>> make_peer<Conv2dArgs<double>>() { return conv2d_peers<double>().front(); }
+
+}  // namespace wb

@@ -1,0 +1,406 @@
+/// \file conv2d_peer.cpp
+/// \brief The peers every convolution table compares against, linked, never reimplemented
+///        (architecture §3), each compiled only where the build found its library
+///        (kernels/CMakeLists.txt defines WB_HAVE_NPP, WB_HAVE_CUDNN, WB_HAVE_CUFFT):
+///  - NPP nppiFilter_32f_C1R / nppiFilter_64f_C1R. NPP's filter computes a true convolution and
+///    reads FS/2 pixels beyond its ROI on every side (no zero border of its own): the peer copies
+///    the image into the interior of a zero-bordered workspace (its border zeroed once per shape)
+///    and passes the filter reversed, which makes NPP compute the correlation. Its time includes
+///    that copy (8 rows cols bytes, ~0.07 ms at 8192^2 on an H200).
+///  - cuDNN cudnnConvolutionForward: a 1 x 1 x rows x cols NCHW tensor with the image's pitch as
+///    its row stride, CUDNN_CROSS_CORRELATION, pad FS/2, FMA math (no TF32); the algorithm is
+///    the fastest FMA one cudnnFindConvolutionForwardAlgorithm measures (for images of at least
+///    2^18 pixels; smaller ones take cuDNN's heuristic choice: finding costs more than it saves).
+///  - An FFT convolution on cuFFT: the image zero-padded to P_r x P_c (the smallest 2^a 3^b 5^c
+///    7^d >= max(n + FS/2, FS): no circular wrap reaches the output), R2C, pointwise product with
+///    the filter's spectrum, C2R, the window copied out. The filter's spectrum is computed once
+///    per filter: each call compares the FS^2 filter values with the cached copy (one small
+///    device-to-host copy and a stream synchronization, a few microseconds).
+/// Workspaces, handles and plans are cached per host thread and device.
+#include "conv2d.hpp"
+#include "check.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifdef WB_HAVE_NPP
+#include <npp.h>
+#endif
+#ifdef WB_HAVE_CUDNN
+#include <cudnn.h>
+#endif
+#ifdef WB_HAVE_CUFFT
+#include <cufft.h>
+#endif
+
+namespace wb::peer {
+namespace {
+
+int current_device() {
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    return dev;
+}
+
+/// A device buffer that only grows (reused across calls of one shape).
+struct Scratch {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    void* get(std::size_t want) {
+        if (want > bytes) {
+            if (p) WB_CUDA(cudaFree(p));
+            p = nullptr;
+            bytes = 0;
+            WB_CUDA(cudaMalloc(&p, want));
+            bytes = want;
+        }
+        return p;
+    }
+};
+
+[[maybe_unused]] void lib_fail(const char* lib, const char* expr, int status, const char* file, int line) {
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + lib + " call " + expr +
+                             " failed with status " + std::to_string(status));
+}
+
+}  // namespace
+
+// ================================================================================================
+// NPP
+// ================================================================================================
+#ifdef WB_HAVE_NPP
+namespace {
+
+#define WB_NPP(expr)                                                                 \
+    do {                                                                             \
+        const NppStatus st_ = (expr);                                                \
+        if (st_ < 0) lib_fail("NPP", #expr, static_cast<int>(st_), __FILE__, __LINE__); \
+    } while (0)
+
+NppStreamContext npp_context(cudaStream_t s) {
+    NppStreamContext c{};
+    c.hStream = s;
+    c.nCudaDeviceId = current_device();
+    const int d = c.nCudaDeviceId;
+    WB_CUDA(cudaDeviceGetAttribute(&c.nMultiProcessorCount, cudaDevAttrMultiProcessorCount, d));
+    WB_CUDA(cudaDeviceGetAttribute(&c.nMaxThreadsPerMultiProcessor, cudaDevAttrMaxThreadsPerMultiProcessor, d));
+    WB_CUDA(cudaDeviceGetAttribute(&c.nMaxThreadsPerBlock, cudaDevAttrMaxThreadsPerBlock, d));
+    int smem = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlock, d));
+    c.nSharedMemPerBlock = static_cast<std::size_t>(smem);
+    WB_CUDA(cudaDeviceGetAttribute(&c.nCudaDevAttrComputeCapabilityMajor, cudaDevAttrComputeCapabilityMajor, d));
+    WB_CUDA(cudaDeviceGetAttribute(&c.nCudaDevAttrComputeCapabilityMinor, cudaDevAttrComputeCapabilityMinor, d));
+    unsigned flags = 0;
+    WB_CUDA(cudaStreamGetFlags(s, &flags));
+    c.nStreamFlags = flags;
+    return c;
+}
+
+struct NppState {
+    Scratch padded, reversed;
+    int rows = -1, cols = -1, h = -1;  // the shape whose zero border `padded` holds
+};
+
+NppState& npp_state() {
+    thread_local std::map<int, NppState> states;
+    return states[current_device()];
+}
+
+NppStatus npp_filter(const float* src, int sstep, float* dst, int dstep, NppiSize roi, const float* k, NppiSize ks,
+                     NppiPoint anchor, NppStreamContext c) {
+    return nppiFilter_32f_C1R_Ctx(src, sstep, dst, dstep, roi, k, ks, anchor, c);
+}
+NppStatus npp_filter(const double* src, int sstep, double* dst, int dstep, NppiSize roi, const double* k, NppiSize ks,
+                     NppiPoint anchor, NppStreamContext c) {
+    return nppiFilter_64f_C1R_Ctx(src, sstep, dst, dstep, roi, k, ks, anchor, c);
+}
+
+}  // namespace
+
+template <class T>
+void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
+    if (!validate_conv2d(a, "npp::conv2d")) return;
+    const int h = a.radius();
+    const long long pw = a.cols + 2LL * h, ph = a.rows + 2LL * h;
+    if (pw * static_cast<long long>(sizeof(T)) > 2147483647LL)
+        throw std::invalid_argument("npp::conv2d: cols + FS - 1 (" + std::to_string(pw) + ") too wide for NPP's int step");
+    NppState& st = npp_state();
+    T* padded = static_cast<T*>(st.padded.get(static_cast<std::size_t>(pw * ph) * sizeof(T)));
+    T* rev = static_cast<T*>(st.reversed.get(static_cast<std::size_t>(a.fs) * a.fs * sizeof(T)));
+    if (st.rows != a.rows || st.cols != a.cols || st.h != h) {  // a new shape: zero the border once
+        WB_CUDA(cudaMemsetAsync(padded, 0, static_cast<std::size_t>(pw * ph) * sizeof(T), s));
+        st.rows = a.rows;
+        st.cols = a.cols;
+        st.h = h;
+    }
+    WB_CUDA(cudaMemcpy2DAsync(padded + h * pw + h, pw * sizeof(T), a.in, a.in_pitch * sizeof(T), a.cols * sizeof(T),
+                              a.rows, cudaMemcpyDeviceToDevice, s));
+    conv2d_detail::reverse_filter(a.filter, a.fs, rev, s);
+    WB_NPP(npp_filter(padded + h * pw + h, static_cast<int>(pw * sizeof(T)), a.out,
+                      static_cast<int>(static_cast<long long>(a.out_pitch) * sizeof(T)), NppiSize{a.cols, a.rows}, rev,
+                      NppiSize{a.fs, a.fs}, NppiPoint{h, h}, npp_context(s)));
+}
+#else
+template <class T>
+void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t) {
+    if (!validate_conv2d(a, "npp::conv2d")) return;
+    throw std::runtime_error("npp::conv2d: this build has no NPP (CMake did not find CUDA::nppif)");
+}
+#endif
+
+// ================================================================================================
+// cuDNN
+// ================================================================================================
+#ifdef WB_HAVE_CUDNN
+namespace {
+
+#define WB_CUDNN(expr)                                                                        \
+    do {                                                                                      \
+        const cudnnStatus_t st_ = (expr);                                                     \
+        if (st_ != CUDNN_STATUS_SUCCESS) lib_fail("cuDNN", #expr, static_cast<int>(st_), __FILE__, __LINE__); \
+    } while (0)
+
+struct CudnnState {
+    cudnnHandle_t handle = nullptr;
+    cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+    cudnnFilterDescriptor_t w = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    cudnnConvolutionFwdAlgo_t algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+    std::size_t workspace_bytes = 0;
+    Scratch workspace;
+    std::vector<int> key;  // rows, cols, fs, in_pitch, out_pitch, sizeof(T)
+};
+
+CudnnState& cudnn_state() {
+    thread_local std::map<int, std::unique_ptr<CudnnState>> states;  // destroyed with the context at exit
+    auto& p = states[current_device()];
+    if (!p) {
+        p = std::make_unique<CudnnState>();
+        WB_CUDNN(cudnnCreate(&p->handle));
+        WB_CUDNN(cudnnCreateTensorDescriptor(&p->x));
+        WB_CUDNN(cudnnCreateTensorDescriptor(&p->y));
+        WB_CUDNN(cudnnCreateFilterDescriptor(&p->w));
+        WB_CUDNN(cudnnCreateConvolutionDescriptor(&p->conv));
+    }
+    return *p;
+}
+
+template <class T>
+void cudnn_prepare(CudnnState& st, const Conv2dArgs<T>& a) {
+    const std::vector<int> key = {a.rows, a.cols, a.fs, a.in_pitch, a.out_pitch, static_cast<int>(sizeof(T))};
+    if (st.key == key) return;
+    const cudnnDataType_t dt = sizeof(T) == 4 ? CUDNN_DATA_FLOAT : CUDNN_DATA_DOUBLE;
+    const int h = a.radius();
+    WB_CUDNN(cudnnSetTensor4dDescriptorEx(st.x, dt, 1, 1, a.rows, a.cols, a.rows * a.in_pitch, a.rows * a.in_pitch,
+                                          a.in_pitch, 1));
+    WB_CUDNN(cudnnSetTensor4dDescriptorEx(st.y, dt, 1, 1, a.rows, a.cols, a.rows * a.out_pitch, a.rows * a.out_pitch,
+                                          a.out_pitch, 1));
+    WB_CUDNN(cudnnSetFilter4dDescriptor(st.w, dt, CUDNN_TENSOR_NCHW, 1, 1, a.fs, a.fs));
+    WB_CUDNN(cudnnSetConvolution2dDescriptor(st.conv, h, h, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, dt));
+    WB_CUDNN(cudnnSetConvolutionMathType(st.conv, CUDNN_FMA_MATH));
+    constexpr int kMax = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
+    cudnnConvolutionFwdAlgoPerf_t perf[kMax];
+    int found = 0;
+    if (static_cast<long long>(a.rows) * a.cols >= (1LL << 18))
+        WB_CUDNN(cudnnFindConvolutionForwardAlgorithm(st.handle, st.x, st.w, st.conv, st.y, kMax, &found, perf));
+    else
+        WB_CUDNN(cudnnGetConvolutionForwardAlgorithm_v7(st.handle, st.x, st.w, st.conv, st.y, kMax, &found, perf));
+    int pick = -1;
+    // Results come fastest first. FMA math only in float (no TF32); in double cuDNN may report
+    // its default math, which has no reduced-precision path there.
+    for (int i = 0; i < found && pick < 0; ++i)
+        if (perf[i].status == CUDNN_STATUS_SUCCESS &&
+            (perf[i].mathType == CUDNN_FMA_MATH || (sizeof(T) == 8 && perf[i].mathType == CUDNN_DEFAULT_MATH)))
+            pick = i;
+    if (pick < 0)
+        throw std::runtime_error("cudnn::conv2d: cuDNN offers no FMA-math algorithm for " + std::to_string(a.rows) +
+                                 " x " + std::to_string(a.cols) + ", FS " + std::to_string(a.fs));
+    st.algo = perf[pick].algo;
+    WB_CUDNN(cudnnSetConvolutionMathType(st.conv, perf[pick].mathType));
+    WB_CUDNN(cudnnGetConvolutionForwardWorkspaceSize(st.handle, st.x, st.w, st.conv, st.y, st.algo,
+                                                     &st.workspace_bytes));
+    st.key = key;
+}
+
+}  // namespace
+
+template <class T>
+void conv2d_cudnn(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
+    if (!validate_conv2d(a, "cudnn::conv2d")) return;
+    CudnnState& st = cudnn_state();
+    cudnn_prepare(st, a);
+    WB_CUDNN(cudnnSetStream(st.handle, s));
+    void* ws = st.workspace_bytes > 0 ? st.workspace.get(st.workspace_bytes) : nullptr;
+    const T one = 1, zero = 0;
+    WB_CUDNN(cudnnConvolutionForward(st.handle, &one, st.x, a.in, st.w, a.filter, st.conv, st.algo, ws,
+                                     st.workspace_bytes, &zero, st.y, a.out));
+}
+#else
+template <class T>
+void conv2d_cudnn(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t) {
+    if (!validate_conv2d(a, "cudnn::conv2d")) return;
+    throw std::runtime_error("cudnn::conv2d: this build has no cuDNN (CMake did not find cudnn.h and libcudnn)");
+}
+#endif
+
+// ================================================================================================
+// cuFFT
+// ================================================================================================
+#ifdef WB_HAVE_CUFFT
+namespace {
+
+#define WB_CUFFT(expr)                                                                        \
+    do {                                                                                      \
+        const cufftResult st_ = (expr);                                                       \
+        if (st_ != CUFFT_SUCCESS) lib_fail("cuFFT", #expr, static_cast<int>(st_), __FILE__, __LINE__); \
+    } while (0)
+
+/// The smallest 2^a 3^b 5^c 7^d >= n (cuFFT's fast sizes).
+int fft_size(long long n) {
+    for (long long m = std::max(1LL, n);; ++m) {
+        long long r = m;
+        for (int f : {2, 3, 5, 7})
+            while (r % f == 0) r /= f;
+        if (r == 1) {
+            if (m > 2147483647LL) throw std::invalid_argument("cufft::conv2d: image too large for one transform");
+            return static_cast<int>(m);
+        }
+    }
+}
+
+struct FftState {
+    cufftHandle r2c = 0, c2r = 0;
+    bool planned = false;
+    int pr = 0, pc = 0, elem = 0;
+    Scratch real, spec_image, spec_filter;
+    // The filter whose spectrum spec_filter holds.
+    const void* filter = nullptr;
+    int fs = 0;
+    std::vector<unsigned char> filter_bytes;
+    std::vector<unsigned char> probe;
+    ~FftState() {
+        if (planned) {  // never throw from a destructor
+            cufftDestroy(r2c);
+            cufftDestroy(c2r);
+        }
+    }
+};
+
+FftState& fft_state() {
+    thread_local std::map<int, std::unique_ptr<FftState>> states;
+    auto& p = states[current_device()];
+    if (!p) p = std::make_unique<FftState>();
+    return *p;
+}
+
+cufftResult exec_r2c(cufftHandle p, float* in, void* out) {
+    return cufftExecR2C(p, in, static_cast<cufftComplex*>(out));
+}
+cufftResult exec_r2c(cufftHandle p, double* in, void* out) {
+    return cufftExecD2Z(p, in, static_cast<cufftDoubleComplex*>(out));
+}
+cufftResult exec_c2r(cufftHandle p, void* in, float* out) { return cufftExecC2R(p, static_cast<cufftComplex*>(in), out); }
+cufftResult exec_c2r(cufftHandle p, void* in, double* out) {
+    return cufftExecZ2D(p, static_cast<cufftDoubleComplex*>(in), out);
+}
+
+}  // namespace
+
+template <class T>
+void conv2d_fft(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
+    if (!validate_conv2d(a, "cufft::conv2d")) return;
+    const std::size_t complex_bytes = 2 * sizeof(T);
+    const int h = a.radius();
+    const int pr = fft_size(std::max<long long>(a.rows + h, a.fs)), pc = fft_size(std::max<long long>(a.cols + h, a.fs));
+    FftState& st = fft_state();
+    if (!st.planned || st.pr != pr || st.pc != pc || st.elem != static_cast<int>(sizeof(T))) {
+        if (st.planned) {
+            WB_CUFFT(cufftDestroy(st.r2c));
+            WB_CUFFT(cufftDestroy(st.c2r));
+            st.planned = false;
+        }
+        WB_CUFFT(cufftPlan2d(&st.r2c, pr, pc, sizeof(T) == 4 ? CUFFT_R2C : CUFFT_D2Z));
+        WB_CUFFT(cufftPlan2d(&st.c2r, pr, pc, sizeof(T) == 4 ? CUFFT_C2R : CUFFT_Z2D));
+        st.planned = true;
+        st.pr = pr;
+        st.pc = pc;
+        st.elem = static_cast<int>(sizeof(T));
+        st.filter = nullptr;  // the cached spectrum was for another size
+    }
+    WB_CUFFT(cufftSetStream(st.r2c, s));
+    WB_CUFFT(cufftSetStream(st.c2r, s));
+    const long long nreal = static_cast<long long>(pr) * pc, nspec = static_cast<long long>(pr) * (pc / 2 + 1);
+    T* real = static_cast<T*>(st.real.get(static_cast<std::size_t>(nreal) * sizeof(T)));
+    void* spec_image = st.spec_image.get(static_cast<std::size_t>(nspec) * complex_bytes);
+    void* spec_filter = st.spec_filter.get(static_cast<std::size_t>(nspec) * complex_bytes);
+
+    // The filter's spectrum: recomputed only when the filter (pointer, size or values) changed.
+    const std::size_t fbytes = static_cast<std::size_t>(a.fs) * a.fs * sizeof(T);
+    st.probe.resize(fbytes);
+    WB_CUDA(cudaMemcpyAsync(st.probe.data(), a.filter, fbytes, cudaMemcpyDeviceToHost, s));
+    WB_CUDA(cudaStreamSynchronize(s));
+    if (st.filter != a.filter || st.fs != a.fs || st.filter_bytes != st.probe) {
+        conv2d_detail::fft_pad_filter(a.filter, a.fs, real, pr, pc, s);
+        WB_CUFFT(exec_r2c(st.r2c, real, spec_filter));
+        st.filter = a.filter;
+        st.fs = a.fs;
+        st.filter_bytes = st.probe;
+    }
+    conv2d_detail::fft_pad_image(a.in, a.rows, a.cols, a.in_pitch, real, pr, pc, s);
+    WB_CUFFT(exec_r2c(st.r2c, real, spec_image));
+    conv2d_detail::fft_multiply<T>(spec_image, spec_filter, nspec, T(1) / static_cast<T>(nreal), s);
+    WB_CUFFT(exec_c2r(st.c2r, spec_image, real));
+    conv2d_detail::fft_extract(real, pc, a.out, a.rows, a.cols, a.out_pitch, s);
+}
+#else
+template <class T>
+void conv2d_fft(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t) {
+    if (!validate_conv2d(a, "cufft::conv2d")) return;
+    throw std::runtime_error("cufft::conv2d: this build has no cuFFT (CMake did not find CUDA::cufft)");
+}
+#endif
+
+template void conv2d_npp<float>(const Conv2dArgs<float>&, const Conv2dLaunch&, cudaStream_t);
+template void conv2d_npp<double>(const Conv2dArgs<double>&, const Conv2dLaunch&, cudaStream_t);
+template void conv2d_cudnn<float>(const Conv2dArgs<float>&, const Conv2dLaunch&, cudaStream_t);
+template void conv2d_cudnn<double>(const Conv2dArgs<double>&, const Conv2dLaunch&, cudaStream_t);
+template void conv2d_fft<float>(const Conv2dArgs<float>&, const Conv2dLaunch&, cudaStream_t);
+template void conv2d_fft<double>(const Conv2dArgs<double>&, const Conv2dLaunch&, cudaStream_t);
+
+}  // namespace wb::peer
+
+namespace wb {
+
+template <class T>
+std::vector<Step<Conv2dArgs<T>>> conv2d_peers() {
+    using A = Conv2dArgs<T>;
+    auto one = [](const A&) { return Conv2dLaunch{}; };
+    auto all = [](const A&) { return std::vector<Conv2dLaunch>{Conv2dLaunch{}}; };
+    std::vector<Step<A>> v;
+#ifdef WB_HAVE_NPP
+    v.push_back({0, "npp", sizeof(T) == 4 ? "NPP nppiFilter_32f_C1R (filter reversed, zero-bordered copy)"
+                                          : "NPP nppiFilter_64f_C1R (filter reversed, zero-bordered copy)",
+                 &peer::conv2d_npp<T>, one, all});
+#endif
+#ifdef WB_HAVE_CUDNN
+    v.push_back({0, "cudnn", "cuDNN cudnnConvolutionForward, cross-correlation, FMA math, fastest algorithm",
+                 &peer::conv2d_cudnn<T>, one, all});
+#endif
+#ifdef WB_HAVE_CUFFT
+    v.push_back({0, "cufft", "FFT convolution on cuFFT: R2C, pointwise product, C2R (filter spectrum cached)",
+                 &peer::conv2d_fft<T>, one, all});
+#endif
+    if (v.empty())  // a toolkit without any of them: a peer that says so when called
+        v.push_back({0, "npp", "no convolution peer in this build", &peer::conv2d_npp<T>, one, all});
+    return v;
+}
+
+template std::vector<Step<Conv2dArgs<float>>> conv2d_peers<float>();
+template std::vector<Step<Conv2dArgs<double>>> conv2d_peers<double>();
+
+}  // namespace wb

@@ -1,0 +1,101 @@
+// The convolution model (common/model/conv2d): useful work, the roofline bound, the halo of a
+// tile, what limits each step on the h200 preset, the ladder's predicted order, the FFT
+// convolution's cost and the filter size where it overtakes the tuned step, and the argument checks.
+#include "catch.hpp"
+
+#include "device_profile.hpp"
+#include "model/conv2d.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+wb::model::Conv2dDesign design(const std::string& stage, int fs, int elem = 4) {
+    // The steps' default launches (kernels/conv2d_ladder.cpp).
+    if (stage == "naive") return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
+    if (stage == "shared") return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
+    if (stage == "pattern") return wb::model::conv2d_stage_design(stage, fs, elem, 128, 8, 4, 1, 256);
+    if (stage == "access") return wb::model::conv2d_stage_design(stage, fs, elem, 64, 16, 4, 1, 256);
+    const int t = elem == 4 ? 4 : 2;
+    return wb::model::conv2d_stage_design(stage, fs, elem, 16 * t, 16 * t, t, t, 256);
+}
+
+}  // namespace
+
+TEST_CASE("conv2d model: flops, useful bytes and the roofline bound", "[cpu][conv2d][model]") {
+    const auto dev = wb::device_preset("h200");
+    const auto p = wb::model::predict_conv2d(design("tuned", 7), 8192, 8192, 7, 4, dev);
+    CHECK(p.flops == Approx(2.0 * 8192 * 8192 * 49));
+    CHECK(p.useful_bytes == Approx(4.0 * (2.0 * 8192 * 8192 + 49)));
+    CHECK(p.intensity == Approx(p.flops / p.useful_bytes));
+    CHECK(p.roofline_gflops == Approx(std::min(p.peak_gflops, dev.bandwidth_gbs * p.intensity)));
+    // FS = 3 in float is memory-bound: the bound is bandwidth x 18 / 8 flops per byte.
+    CHECK(wb::model::conv2d_roofline_gflops(8192, 8192, 3, 4, 1e9, 4000) == Approx(4000 * 18.0 * 8192 * 8192 /
+                                                                                    (4.0 * (2.0 * 8192 * 8192 + 9))));
+    // FS = 31 is compute-bound: the FMA peak.
+    CHECK(wb::model::conv2d_roofline_gflops(8192, 8192, 31, 4, 60000, 4000) == 60000);
+}
+
+TEST_CASE("conv2d model: the halo a tile stages per output", "[cpu][conv2d][model]") {
+    const auto dev = wb::device_preset("h200");
+    // Tuned, FS = 7 at compile time: one pass of (64 + 6) x (64 + 6) pixels for 64 x 64 outputs.
+    CHECK(wb::model::predict_conv2d(design("tuned", 7), 4096, 4096, 7, 4, dev).halo_factor ==
+          Approx(70.0 * 70.0 / (64.0 * 64.0)));
+    // Shared, FS = 63: 2 x 2 passes of at most 32 x 32 taps over a 32 x 8 tile.
+    const double staged = (8 + 31.0) * (32 + 31) + (8 + 31.0) * (32 + 30) + (8 + 30.0) * (32 + 31) + (8 + 30.0) * (32 + 30);
+    CHECK(wb::model::predict_conv2d(design("shared", 63), 4096, 4096, 63, 4, dev).halo_factor ==
+          Approx(staged / 256));
+}
+
+TEST_CASE("conv2d model: the ladder's predicted order on the h200 preset", "[cpu][conv2d][model]") {
+    const auto dev = wb::device_preset("h200");
+    for (int fs : {7, 15, 31}) {
+        INFO("FS " << fs);
+        double prev = 0;
+        for (const char* st : {"naive", "shared", "pattern", "access", "tuned"}) {
+            const auto p = wb::model::predict_conv2d(design(st, fs), 8192, 8192, fs, 4, dev);
+            INFO(st << ": " << p.gflops << " GFLOP/s, " << p.limit);
+            CHECK(p.gflops >= prev * 0.99);  // no step predicted slower than the one before
+            CHECK(p.gflops <= p.roofline_gflops * 1.001);
+            prev = p.gflops;
+        }
+    }
+    // FS = 3: the tuned step is predicted at the memory bound (DRAM), FS = 31 at the FMA issue.
+    const auto m3 = wb::model::predict_conv2d(design("tuned", 3), 8192, 8192, 3, 4, dev);
+    CHECK_THAT(m3.limit, Catch::Matchers::StartsWith("DRAM"));
+    CHECK(m3.gflops > 0.9 * m3.roofline_gflops);
+    const auto n7 = wb::model::predict_conv2d(design("naive", 7), 8192, 8192, 7, 4, dev);
+    CHECK_THAT(n7.limit, Catch::Matchers::Contains("L1"));
+}
+
+TEST_CASE("conv2d model: the FFT convolution costs the same for every filter and wins above a size",
+          "[cpu][conv2d][model]") {
+    const auto dev = wb::device_preset("h200");
+    const double t3 = wb::model::predict_fft_conv2d_ms(8192, 8192, 3, 4, dev);
+    const double t63 = wb::model::predict_fft_conv2d_ms(8192, 8192, 63, 4, dev);
+    CHECK(t3 == Approx(t63).epsilon(0.05));  // only the padding changes
+    // The H200 reference (../shared/reference): about 1.0 ms at 8192^2 (transforms alone); the
+    // model, with the pad and the extraction, within a factor of two.
+    CHECK(t3 > 0.5);
+    CHECK(t3 < 2.5);
+    const int cross = wb::model::fft_crossover_fs(8192, 8192, 4, dev);
+    INFO("predicted crossover FS " << cross);
+    CHECK(cross > 7);   // small filters stay direct
+    CHECK(cross < 200);  // FS = 513 is FFT territory
+    CHECK(cross % 2 == 1);
+}
+
+TEST_CASE("conv2d model: arguments are checked", "[cpu][conv2d][model]") {
+    const auto dev = wb::device_preset("h200");
+    CHECK_THROWS_WITH(wb::model::predict_conv2d(design("naive", 3), -1, 4, 3, 4, dev),
+                      Catch::Matchers::Contains("rows, cols (-1, 4) must be >= 0"));
+    CHECK_THROWS_WITH(wb::model::predict_conv2d(design("naive", 3), 4, 4, 4, 4, dev),
+                      Catch::Matchers::Contains("fs (4) must be odd"));
+    CHECK_THROWS_WITH(wb::model::predict_conv2d(design("naive", 3), 4, 4, 3, 2, dev),
+                      Catch::Matchers::Contains("elem_bytes (2) must be 4 or 8"));
+    CHECK_THROWS_WITH(wb::model::conv2d_stage_design("blocked", 3, 4, 32, 8, 1, 1, 256),
+                      Catch::Matchers::Contains("stage (\"blocked\") must be one of"));
+    // Empty images: the launch overhead only.
+    CHECK(wb::model::predict_conv2d(design("tuned", 3), 0, 100, 3, 4, dev).ms > 0);
+}

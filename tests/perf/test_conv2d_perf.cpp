@@ -1,0 +1,85 @@
+// Convolution speed as ratios measured in one run on one GPU (architecture §7).
+// PROVISIONAL: written 2026-11-23 before any GPU run of these kernels (not yet run on a GPU).
+// The two thresholds the issue states (shared >= 2x naive at FS = 7 on 4096^2, tuned >= 2x NPP at
+// FS = 7 on 8192^2) are its goals, not measurements; the others sit under what the model predicts
+// (common/model/conv2d, h200 preset) by a wide margin. Each must be re-set under the value the
+// first H200 run measures, citing that run, as the GEMV and GEMM perf tests do.
+// The absolute goals (% of the copy ceiling at FS = 3, % of the roofline bound at FS = 5 ... 31)
+// belong to the chapter binaries' benchmarks; this file prints the tuned step's GFLOP/s for them.
+#include "catch.hpp"
+
+#include "conv2d_problem.hpp"
+#include "random.hpp"
+#include "roofline.hpp"
+
+#include <iostream>
+#include <string>
+
+namespace {
+
+double median_ms(const wb::Step<wb::Conv2dArgs<float>>& step, wb::Conv2dProblem<float>& p) {
+    wb::BenchOptions bo;  // L2 flushed before every call (memory-bound at small FS)
+    bo.warmup = 2;
+    bo.min_reps = 5;
+    bo.max_reps = 30;
+    bo.max_seconds = 1.0;
+    return wb::time_conv2d(step, step.default_launch(p.args()), p, bo).median_ms;
+}
+
+const wb::Step<wb::Conv2dArgs<float>>* find_peer(const std::string& name) {
+    static const auto peers = wb::conv2d_peers<float>();
+    for (const auto& p : peers)
+        if (p.stage == name) return &p;
+    return nullptr;
+}
+
+/// Speed of `fast` over `slow` (chapters 1-5, or a peer by name) on a float n x n image.
+double speedup(const wb::Step<wb::Conv2dArgs<float>>& fast, const wb::Step<wb::Conv2dArgs<float>>& slow, int n,
+               int fs) {
+    auto p = wb::make_conv2d_problem<float>(wb::Conv2dShape{n, n, fs}, wb::fresh_seed());
+    const double tf = median_ms(fast, p), ts = median_ms(slow, p);
+    std::cout << "float n=" << n << " FS=" << fs << ": " << fast.stage << " is " << ts / tf << "x " << slow.stage
+              << " (" << wb::roofline::gflops(p.useful_flops(), tf) << " against "
+              << wb::roofline::gflops(p.useful_flops(), ts) << " GFLOP/s)\n";
+    return ts / tf;
+}
+
+const wb::Step<wb::Conv2dArgs<float>>& ch(int c) { return wb::step<wb::Conv2dArgs<float>>(c); }
+
+}  // namespace
+
+TEST_CASE("perf: shared convolution is at least 2x naive at FS = 7 on 4096^2", "[perf][conv2d]") {
+    CHECK(speedup(ch(2), ch(1), 4096, 7) >= 2.0);  // the issue's goal (provisional: not yet measured)
+}
+
+TEST_CASE("perf: each convolution step is faster than the one before at FS = 7 on 4096^2", "[perf][conv2d]") {
+    // Model (h200 preset, 8192^2): pattern ~1.0x shared (its RX-way conflicts keep one
+    // wavefront per FMA), access 2.3x pattern, tuned 1.5x access. Provisional thresholds.
+    CHECK(speedup(ch(3), ch(2), 4096, 7) >= 0.9);
+    CHECK(speedup(ch(4), ch(3), 4096, 7) >= 1.3);
+    CHECK(speedup(ch(5), ch(4), 4096, 7) >= 1.1);
+    CHECK(speedup(ch(5), ch(1), 4096, 7) >= 3.0);
+    // The generic (chunked) path of the tuned step at FS = 31, against access.
+    CHECK(speedup(ch(5), ch(4), 4096, 31) >= 1.05);
+}
+
+TEST_CASE("perf: tuned convolution is at least 2x NPP at FS = 7 on 8192^2", "[perf][conv2d]") {
+    const auto* npp = find_peer("npp");
+    if (!npp) {
+        WARN("this build has no NPP: the ratio against NPP is not measured");
+        return;
+    }
+    // The issue's goal (provisional: not yet measured). The H200 reference (../shared/reference)
+    // has NPP at 1.484 ms (4.4 TFLOP/s) at FS = 7: 2x is 8.9 TFLOP/s.
+    CHECK(speedup(ch(5), *npp, 8192, 7) >= 2.0);
+}
+
+TEST_CASE("perf: tuned convolution against cuDNN and the FFT convolution", "[perf][conv2d]") {
+    // Printed for the chapter text and the crossover; asserted only where the reference numbers
+    // leave a wide margin: cuDNN reached 3.0 TFLOP/s at FS = 7 on 8192^2 (../shared/reference).
+    if (const auto* cudnn = find_peer("cudnn")) CHECK(speedup(ch(5), *cudnn, 8192, 7) >= 2.0);
+    if (const auto* fft = find_peer("cufft")) {
+        for (int fs : {7, 15, 31, 63}) speedup(ch(5), *fft, 8192, fs);  // the measured crossover
+        CHECK(speedup(ch(5), *fft, 8192, 3) >= 2.0);  // FS = 3: direct at the copy ceiling, FFT ~1 ms
+    }
+}
