@@ -43,14 +43,15 @@ struct SymvProblem {
     }
     /// Useful bytes of one call (common/roofline: size(T)(n(n+1)/2 + 3n)).
     double useful_bytes() const;
-    /// The float64 reference for the current inputs; the error scale is computed in the same pass.
+    /// The float64 reference for the inputs (computed on first use with the error scale in the
+    /// same pass, then kept: the inputs never change after make_symv_problem).
     std::vector<double> reference() const;
     /// |alpha| |A| |x| + |beta| |y| in float64 (BLAS's error bound, compare.hpp), computed with the
     /// reference on first use, then kept.
     const std::vector<double>& error_scale() const;
 
 private:
-    mutable std::vector<double> scale_;
+    mutable std::vector<double> ref_, scale_;
 };
 
 /// Allocates and fills a problem: A is n x n in an lda x n array after `offset` leading elements;
