@@ -202,6 +202,9 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         note = "does not fit on an SM (" + std::string(limiter_name(p.occ.limiter)) + ")";
     } else {
         if (bw_ms >= latency_ms && bw_ms >= p.walk_ms) note = "bandwidth-bound";
+        else if (p.walk_ms >= latency_ms && design.stage == "naive")
+            note = "walk-bound: each thread reads its row's " + std::to_string(n) + " elements " +
+                   std::to_string(design.loads_in_flight) + " at a time (" + fmt("%.3f", p.walk_ms) + " ms)";
         else if (p.walk_ms >= latency_ms)
             note = "walk-bound: the busiest block reads " + std::to_string(p.longest_walk) + " tiles (" +
                    fmt("%.3f", p.walk_ms) + " ms) while the rest have finished";
