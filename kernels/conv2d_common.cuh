@@ -82,6 +82,7 @@ __device__ __forceinline__ T filter_at(const T* __restrict__ filter, int idx) {
 template <class T>
 __device__ __forceinline__ void stage_window(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch,
                                              int rows, int cols, int gy0, int gx0, int tid, int nthreads) {
+#pragma unroll 4  // several loads in flight per thread before their stores
     for (int e = tid; e < wr * wc; e += nthreads) {
         const int r = e / wc, c = e - r * wc;
         const int gy = gy0 + r, gx = gx0 + c;
@@ -132,8 +133,8 @@ struct Blocked {
 
 /// Stages one pass's window (`wr` x `wc` pixels from image element (gy0, gx0), zeros outside)
 /// with 16-byte global loads where the whole vector lies in the image and `vec` (the base pointer
-/// 16-byte aligned and the pitch a multiple of the vector width: uniform, decided at launch): each row is read from the
-/// aligned column at or before gx0, consecutive threads take consecutive vectors (coalesced also
+/// 16-byte aligned and the pitch a multiple of the vector width: uniform, decided at launch): each
+/// row is read from the aligned column at or before gx0, consecutive threads take consecutive vectors (coalesced also
 /// at the image edges, where single elements are read instead), and the elements are stored one
 /// by one at their window column (the window itself need not be aligned in the image).
 template <class T>
@@ -144,6 +145,7 @@ __device__ __forceinline__ void stage_window_vec(T* s, int stride, int wr, int w
     using V = typename Vec16<T>::type;
     const int ax = gx0 >= 0 ? gx0 - gx0 % W : -((-gx0 + W - 1) / W) * W;  // floor to a multiple of W
     const int nv = (gx0 + wc - ax + W - 1) / W;                            // vectors per row
+#pragma unroll 4  // several 16-byte loads in flight per thread before their stores
     for (int e = tid; e < wr * nv; e += nthreads) {
         const int r = e / nv, v = e - r * nv;
         const int gy = gy0 + r, gx = ax + v * W;
