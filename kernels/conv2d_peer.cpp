@@ -103,7 +103,9 @@ NppStreamContext npp_context(cudaStream_t s) {
 
 struct NppState {
     Scratch padded, reversed;
-    int rows = -1, cols = -1, h = -1;  // the shape whose zero border `padded` holds
+    // The buffer and shape whose zero border `padded` holds.
+    const void* zeroed = nullptr;
+    int rows = -1, cols = -1, h = -1, elem = 0;
 };
 
 NppState& npp_state() {
@@ -132,11 +134,15 @@ void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     NppState& st = npp_state();
     T* padded = static_cast<T*>(st.padded.get(static_cast<std::size_t>(pw * ph) * sizeof(T)));
     T* rev = static_cast<T*>(st.reversed.get(static_cast<std::size_t>(a.fs) * a.fs * sizeof(T)));
-    if (st.rows != a.rows || st.cols != a.cols || st.h != h) {  // a new shape: zero the border once
+    const int elem = static_cast<int>(sizeof(T));
+    if (st.zeroed != padded || st.rows != a.rows || st.cols != a.cols || st.h != h || st.elem != elem) {
+        // A new buffer or shape: zero the border once (the interior is overwritten every call).
         WB_CUDA(cudaMemsetAsync(padded, 0, static_cast<std::size_t>(pw * ph) * sizeof(T), s));
+        st.zeroed = padded;
         st.rows = a.rows;
         st.cols = a.cols;
         st.h = h;
+        st.elem = elem;
     }
     WB_CUDA(cudaMemcpy2DAsync(padded + h * pw + h, pw * sizeof(T), a.in, a.in_pitch * sizeof(T), a.cols * sizeof(T),
                               a.rows, cudaMemcpyDeviceToDevice, s));
