@@ -1,6 +1,6 @@
 // GPU correctness of every registered convolution step and every peer this build has (NPP,
 // cuDNN, the cuFFT convolution): float and double x images 1 x 1, 1 x n, n x 1, smaller than the
-// filter, primes, non-multiples of every tile (the largest is 128 x 8 / 64 x 64) x filter sizes
+// filter, primes, non-multiples of every tile (the widest 256 x 8, the tallest 64 x 64) x filter sizes
 // 1, 3, 5, 7, 9, 15, 31, 63 (and 513 on small images) x tight pitches or pitches above cols with
 // base pointers offset by one element (breaks every 16-byte alignment). The output array is
 // poisoned with NaN before each call (an output not written fails; an element written outside
