@@ -31,6 +31,30 @@ __device__ __forceinline__ T sym_load(const T* A, int lda, bool lower, int i, in
     return stored ? A[i + static_cast<long long>(j) * lda] : A[j + static_cast<long long>(i) * lda];
 }
 
+/// The fixed-order sum part[0][col] + ... + part[rows-1][col] of a block's partial results in
+/// shared memory (one row per thread column): the same order on every run.
+template <class T, int N>
+__device__ __forceinline__ T sum_parts(const T (*part)[N], int rows, int col) {
+    T s = 0;
+    for (int q = 0; q < rows; ++q) s += part[q][col];
+    return s;
+}
+
+/// Column sums of a vertical walk (chapters 4 and 5): thread (p, q) of an NB x Q block holds
+/// acc[k], its row p's share of column q*L + k. Sums acc over the 32 lanes of each warp with
+/// shuffles (fixed butterfly order) and leaves warp w's sum of column c in colsum[w][c]; the
+/// caller adds the NB / 32 warps after a barrier. Every thread of the block must call it.
+template <class T, int NB, int L>
+__device__ __forceinline__ void warp_column_sums(const T (&acc)[L], T (*colsum)[NB]) {
+#pragma unroll
+    for (int k = 0; k < L; ++k) {
+        T v = acc[k];
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+        if (threadIdx.x % 32 == 0) colsum[threadIdx.x / 32][threadIdx.y * L + k] = v;
+    }
+}
+
 /// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y, z).
 inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
     if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");

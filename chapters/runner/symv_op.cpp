@@ -2,7 +2,8 @@
 /// \brief SYMV as the chapter binaries show it (the traits of op_runner.hpp): n = 1024 ... 32768
 ///        (or --sizes), both triangles (the variant column is uplo, "L" or "U"; --trans does not
 ///        apply to SYMV and is ignored), GB/s of roofline::symv_bytes against the measured read
-///        ceiling, the stage model of common/model/symv beside each step, and extra rows per case:
+///        ceiling, the stage model of common/model/symv beside each step (predict-only tables add
+///        Nath §7.2's optimality bound, 4 x bandwidth / size(T) GFLOP/s), and extra rows per case:
 ///        - "cuBLAS atomics": the peer with CUBLAS_ATOMICS_ALLOWED (the peer's second legal launch;
 ///          its "x cuBLAS" cell is how much faster it is than the default mode), and
 ///        - "ch05 tuned atomics" (chapter 5 and --ladder): the tuned step's atomics mode (launch
@@ -81,14 +82,15 @@ struct SymvOp {
     template <class T> static double ceiling(const Case&, const Ceilings& c) { return c.read_gbs; }
 
     static std::vector<std::string> model_columns() {
-        return {"useful MB", "DRAM MB", "workspace MB", "blocks/SM", "waves", "longest walk"};
+        return {"useful MB", "DRAM MB", "workspace MB", "blocks/SM", "waves", "longest walk", "Nath 7.2 GFLOP/s"};
     }
     template <class T>
     static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const SymvLaunch& l, const DeviceProfile& dev) {
         const auto p = model::predict_symv(s.stage, a.n, sizeof(T), model_launch(l), dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), fmt(p.workspace_bytes / 1e6),
-                 std::to_string(p.occ.blocks_per_sm), fmt(p.grid.waves, 2), std::to_string(p.longest_walk)}};
+                 std::to_string(p.occ.blocks_per_sm), fmt(p.grid.waves, 2), std::to_string(p.longest_walk),
+                 fmt(p.optimal_gflops)}};
     }
 
     /// The atomics modes: cuBLAS with CUBLAS_ATOMICS_ALLOWED (always) and the tuned step's

@@ -59,11 +59,7 @@ __global__ void diag_kernel(bool lower, int n, int nt, const T* __restrict__ A, 
     for (int c = ty; c < kNb; c += kQ) s += tile[tx][c] * xs[c];
     part[ty][tx] = s;
     __syncthreads();
-    if (ty == 0 && row0 + tx < n) {
-        T r = 0;
-        for (int q = 0; q < kQ; ++q) r += part[q][tx];
-        W[row0 + tx + static_cast<long long>(nt) * n] = r;
-    }
+    if (ty == 0 && row0 + tx < n) W[row0 + tx + static_cast<long long>(nt) * n] = symv_detail::sum_parts(part, kQ, tx);
 }
 //! [access-symv-diag]
 
@@ -117,31 +113,18 @@ __global__ void __launch_bounds__(kNb * kQ) offdiag_kernel(bool lower, int n, in
         part[ty][tx] = rs;
         __syncthreads();
         const int row = I * kNb + tx;
-        if (ty == 0 && row < n) {
-            T s = 0;
-#pragma unroll
-            for (int q = 0; q < kQ; ++q) s += part[q][tx];
-            W[row + static_cast<long long>(J) * n] = s;  // W(rows of I, J)
-        }
+        if (ty == 0 && row < n) W[row + static_cast<long long>(J) * n] = symv_detail::sum_parts(part, kQ, tx);  // W(rows of I, J)
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < kL; ++k) cur[k] = nxt[k];
         xi_cur = xi_nxt;
     }
     // Column sums of the walk: reduce acc over the 64 rows (shuffles within a warp, then the warps).
-#pragma unroll
-    for (int k = 0; k < kL; ++k) {
-        T v = acc[k];
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
-        if (tx % 32 == 0) colsum[tx / 32][ty * kL + k] = v;
-    }
+    symv_detail::warp_column_sums<T, kNb, kL>(acc, colsum);
     __syncthreads();
     const int t = ty * kNb + tx;  // 0 .. kNb*kQ-1: the first kNb threads write the column sums
     if (t < kNb && J * kNb + t < n) {
-        T s = 0;
-#pragma unroll
-        for (int w = 0; w < kWarps; ++w) s += colsum[w][t];
+        const T s = symv_detail::sum_parts(colsum, kWarps, t);
         W[J * kNb + t + static_cast<long long>(J) * n] = s;  // W(rows of J, J)
     }
 }

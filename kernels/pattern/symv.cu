@@ -64,21 +64,15 @@ __global__ void symv_kernel(bool lower, int n, int nt, const T* __restrict__ A, 
             for (int r = ty; r < kNb; r += by) t += tile[r][tx] * xi[r];
             part[ty][tx] = t;
             __syncthreads();
-            if (ty == 0 && col0 + tx < n) {
-                T s = 0;
-                for (int q = 0; q < by; ++q) s += part[q][tx];
-                W[col0 + tx + static_cast<long long>(I) * n] = s;  // W(rows of J, I)
-            }
+            if (ty == 0 && col0 + tx < n)
+                W[col0 + tx + static_cast<long long>(I) * n] = symv_detail::sum_parts(part, by, tx);  // W(rows of J, I)
         }
         __syncthreads();
     }
     part[ty][tx] = own;
     __syncthreads();
-    if (ty == 0 && row0 + tx < n) {
-        T s = 0;
-        for (int q = 0; q < by; ++q) s += part[q][tx];
-        W[row0 + tx + static_cast<long long>(I) * n] = s;  // W(rows of I, I)
-    }
+    if (ty == 0 && row0 + tx < n)
+        W[row0 + tx + static_cast<long long>(I) * n] = symv_detail::sum_parts(part, by, tx);  // W(rows of I, I)
 }
 //! [pattern-symv]
 

@@ -61,8 +61,7 @@ __global__ void symv_kernel(bool lower, int n, T alpha, const T* __restrict__ A,
     __syncthreads();
     const int i = row0 + tx;
     if (ty == 0 && i < n) {
-        T total = 0;
-        for (int t = 0; t < by; ++t) total += part[t][tx];  // fixed order: reproducible
+        const T total = symv_detail::sum_parts(part, by, tx);  // fixed order: reproducible
         y[i] = beta == T(0) ? alpha * total : alpha * total + beta * y[i];
     }
 }

@@ -64,9 +64,7 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T (&xj)[
     __syncthreads();
     const int row = I * NB + tx;
     if (ty == 0 && row < n) {
-        T s = 0;
-#pragma unroll
-        for (int q = 0; q < Q; ++q) s += part[q][tx];
+        const T s = symv_detail::sum_parts(part, Q, tx);
         if (atomics) atomicAdd(y + row, alpha * s);
         else W[row + static_cast<long long>(J) * n] = s;  // W(rows of I, J)
     }
@@ -126,21 +124,11 @@ __global__ void __launch_bounds__(NB * Q) symv_kernel(bool lower, bool atomics, 
     }
     part[ty][tx] = dsum;
     // Column sums of the walk: shuffles within a warp, then the warps of a thread column.
-#pragma unroll
-    for (int k = 0; k < L; ++k) {
-        T v = acc[k];
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
-        if (tx % 32 == 0) colsum[tx / 32][ty * L + k] = v;
-    }
+    symv_detail::warp_column_sums<T, NB, L>(acc, colsum);
     __syncthreads();
     const int t = ty * NB + tx;
     if (t < NB && J * NB + t < n) {
-        T s = 0;
-#pragma unroll
-        for (int w = 0; w < kWarps; ++w) s += colsum[w][t];
-#pragma unroll
-        for (int q = 0; q < Q; ++q) s += part[q][t];
+        const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part, Q, t);
         if (atomics) atomicAdd(y + J * NB + t, alpha * s);
         else W[J * NB + t + static_cast<long long>(nt + yb) * n] = s;  // W(rows of J, nt + yb)
     }
