@@ -8,7 +8,8 @@
 ///  - model/memory.hpp: transactions of one warp request (half-warp segments on `t10`, 32-byte
 ///    sectors today), global-memory partitions, shared-memory bank conflicts, Little's law;
 ///  - model/gemv.hpp: the GEMV prediction of each ladder stage;
-///  - model/gemm.hpp: the GEMM prediction of each ladder stage;
+///  - model/gemm.hpp, model/symv.hpp, model/conv2d.hpp: the GEMM, SYMV and convolution
+///    predictions of each ladder stage;
 ///  - model/white.hpp: White's closed forms and launch derivations on the T10 (Eq. 3.2-3.6,
 ///    4.24, 4.41, 5.19), which the unit tests reproduce.
 /// Everything is plain host arithmetic on a DeviceProfile (a live GPU or a preset), so it runs
@@ -20,3 +21,5 @@
 #include "model/gemv.hpp"
 #include "model/white.hpp"
 #include "model/gemm.hpp"
+#include "model/symv.hpp"
+#include "model/conv2d.hpp"

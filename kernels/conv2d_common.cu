@@ -31,15 +31,8 @@ std::string Conv2dLaunch::str() const {
     return s.empty() ? "default" : s;
 }
 
-namespace {
-
-std::string num(long long v) { return std::to_string(v); }
-
-[[noreturn]] void fail(const char* fn, const std::string& what) {
-    throw std::invalid_argument(std::string(fn) + ": " + what);
-}
-
-}  // namespace
+using launch_checks::fail;
+using launch_checks::num;
 
 template <class T>
 bool validate_conv2d(const Conv2dArgs<T>& a, const char* fn) {
@@ -71,21 +64,6 @@ template bool validate_conv2d<float>(const Conv2dArgs<float>&, const char*);
 template bool validate_conv2d<double>(const Conv2dArgs<double>&, const char*);
 
 namespace conv2d_detail {
-
-int sm_count() {
-    thread_local std::map<int, int> cache;
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's SMs
-        cudaGetLastError();
-        return 132;
-    }
-    auto it = cache.find(dev);
-    if (it != cache.end()) return it->second;
-    int sms = 0;
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    cache[dev] = sms;
-    return sms;
-}
 
 namespace {
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "conv2d.hpp"
+#include "launch_checks.hpp"
 #include "check.hpp"
 
 #include <cuda_runtime.h>
@@ -15,6 +16,11 @@
 #include <string>
 
 namespace wb::conv2d_detail {
+
+using launch_checks::ceil_div;
+using launch_checks::grid_dim;
+using launch_checks::require_launch;
+using launch_checks::sm_count;
 
 /// Filter elements that fit the constant-memory copy: FS <= 89 in float (7921 of 7936), FS <= 63
 /// in double (3969). Together 63,496 bytes of the 64 KB a module may have.
@@ -27,25 +33,6 @@ template <class T> constexpr bool fits_constant(int fs) { return fs * fs <= cons
 /// Filter chunk the tiled steps stage per pass: windows of (tile + CHUNK - 1) per direction, so
 /// that any FS (up to 1025) runs in ceil(FS / CHUNK)^2 passes with a bounded shared-memory tile.
 constexpr int kChunk = 32;
-
-inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-/// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y).
-inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
-    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": image too large for one launch");
-    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
-}
-
-/// Checks a Conv2dLaunch field against its rule; throws std::invalid_argument naming both, e.g.
-/// "pattern::conv2d: launch.thread_x (3) must be 4 or 8 (the instantiated strips)".
-inline void require_launch(bool ok, const char* fn, const char* field, int value, const std::string& rule) {
-    if (!ok)
-        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
-                                    ") must be " + rule);
-}
-
-/// Number of SMs of the current device (132, the h200 preset's, without a GPU).
-int sm_count();
 
 // ------------------------------------------------------------------------------------------------
 // The filter in constant memory. `static`: every kernel file that includes this header has its own

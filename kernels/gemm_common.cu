@@ -38,15 +38,8 @@ std::string GemmLaunch::str() const {
     return s.empty() ? "default" : s;
 }
 
-namespace {
-
-std::string num(long long v) { return std::to_string(v); }
-
-[[noreturn]] void fail(const char* fn, const std::string& what) {
-    throw std::invalid_argument(std::string(fn) + ": " + what);
-}
-
-}  // namespace
+using launch_checks::fail;
+using launch_checks::num;
 
 template <class T>
 bool validate_gemm(const GemmArgs<T>& a, const char* fn) {
@@ -105,24 +98,4 @@ void gemm_scale_c(const GemmArgs<T>& a, cudaStream_t s) {
 template void gemm_scale_c<float>(const GemmArgs<float>&, cudaStream_t);
 template void gemm_scale_c<double>(const GemmArgs<double>&, cudaStream_t);
 
-namespace gemm_detail {
-
-int sm_count() {
-    thread_local std::map<int, int> cache;  // per host thread and device
-    int dev = 0;
-    // Without a GPU (the chapters' predict-only mode) launches are derived for the h200
-    // preset's 132 SMs, the device the model's predictions are printed for.
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();  // clear the error
-        return 132;
-    }
-    auto it = cache.find(dev);
-    if (it != cache.end()) return it->second;
-    int sms = 0;
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    cache[dev] = sms;
-    return sms;
-}
-
-}  // namespace gemm_detail
 }  // namespace wb

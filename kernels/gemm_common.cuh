@@ -6,6 +6,7 @@
 #pragma once
 
 #include "gemm.hpp"
+#include "launch_checks.hpp"
 #include "check.hpp"
 
 #include <cuda_runtime.h>
@@ -15,6 +16,11 @@
 #include <string>
 
 namespace wb::gemm_detail {
+
+using launch_checks::ceil_div;
+using launch_checks::grid_dim;
+using launch_checks::require_launch;
+using launch_checks::sm_count;
 
 /// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
 template <class T> struct Vec16;
@@ -40,22 +46,6 @@ __device__ __forceinline__ void store_c(T* C, int ldc, int i, int j, T alpha, T 
     *c = beta == T(0) ? alpha * acc : alpha * acc + beta * *c;
 }
 
-/// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y, z).
-inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
-    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");
-    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
-}
-
-inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-/// Checks a GemmLaunch field against its rule; throws std::invalid_argument naming both, e.g.
-/// "tuned::gemm: launch.tile_m (96) must be one of the instantiated tiles (128, 64)".
-inline void require_launch(bool ok, const char* fn, const char* field, int value, const std::string& rule) {
-    if (!ok)
-        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
-                                    ") must be " + rule);
-}
-
 /// What every launcher does first: validate (throws before anything touches the GPU), then
 /// BLAS's degenerate cases: m == 0 or n == 0 returns at once; k == 0 or alpha == 0 gives
 /// C = beta*C without reading A or B. Returns true when the step's kernel must run.
@@ -75,8 +65,5 @@ template <class T>
 bool aligned16(const T* p, int ld) {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % Vec16<T>::width == 0;
 }
-
-/// Number of SMs of the current device (cached per device; the tuned step counts waves with it).
-int sm_count();
 
 }  // namespace wb::gemm_detail

@@ -47,15 +47,8 @@ std::string SymvLaunch::str() const {
     return s.empty() ? "default" : s;
 }
 
-namespace {
-
-std::string num(long long v) { return std::to_string(v); }
-
-[[noreturn]] void fail(const char* fn, const std::string& what) {
-    throw std::invalid_argument(std::string(fn) + ": " + what);
-}
-
-}  // namespace
+using launch_checks::fail;
+using launch_checks::num;
 
 template <class T>
 bool validate_symv(const SymvArgs<T>& a, const char* fn) {
@@ -162,21 +155,6 @@ void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, i
 
 template void reduce<float>(const SymvArgs<float>&, const float*, int, int, bool, int, int, cudaStream_t);
 template void reduce<double>(const SymvArgs<double>&, const double*, int, int, bool, int, int, cudaStream_t);
-
-int sm_count() {
-    thread_local std::map<int, int> cache;  // per host thread and device
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();  // clear the error: no GPU, predict-only mode (the h200 preset's SMs)
-        return 132;
-    }
-    auto it = cache.find(dev);
-    if (it != cache.end()) return it->second;
-    int sms = 0;
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    cache[dev] = sms;
-    return sms;
-}
 
 }  // namespace symv_detail
 }  // namespace wb

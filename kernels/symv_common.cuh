@@ -13,6 +13,7 @@
 #pragma once
 
 #include "symv.hpp"
+#include "launch_checks.hpp"
 #include "check.hpp"
 
 #include <cuda_runtime.h>
@@ -22,6 +23,11 @@
 #include <string>
 
 namespace wb::symv_detail {
+
+using launch_checks::ceil_div;
+using launch_checks::grid_dim;
+using launch_checks::require_launch;
+using launch_checks::sm_count;
 
 /// A(i, j) of the symmetric matrix, reading only the stored triangle: A(i, j) itself when (i, j)
 /// lies in it, else its mirror A(j, i). Column-major, leading dimension lda.
@@ -55,22 +61,6 @@ __device__ __forceinline__ void warp_column_sums(const T (&acc)[L], T (*colsum)[
     }
 }
 
-/// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y, z).
-inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
-    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");
-    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
-}
-
-inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-/// Checks a SymvLaunch field against its rule; throws std::invalid_argument naming both, e.g.
-/// "tuned::symv: launch.nb (48) must be one of the instantiated tiles (32, 64)".
-inline void require_launch(bool ok, const char* fn, const char* field, int value, const std::string& rule) {
-    if (!ok)
-        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
-                                    ") must be " + rule);
-}
-
 /// What every launcher does first: validate (throws before anything touches the GPU), then
 /// BLAS's degenerate cases: n == 0 (or alpha == 0 and beta == 1) returns at once; alpha == 0
 /// gives y = beta*y without reading A or x. Returns true when the step's kernels must run.
@@ -98,8 +88,5 @@ T* workspace(std::size_t elems);
 template <class T>
 void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra,
             cudaStream_t s);
-
-/// Number of SMs of the current device (132, the h200 preset, without a GPU: predict-only mode).
-int sm_count();
 
 }  // namespace wb::symv_detail

@@ -3,6 +3,7 @@
 #include "model/conv2d.hpp"
 
 #include "model/gemm.hpp"  // kL2OverDram
+#include "model/model_internal.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,17 +12,6 @@
 
 namespace wb::model {
 namespace {
-
-void require(bool ok, const std::string& what) {
-    if (!ok) throw std::invalid_argument("predict_conv2d: " + what);
-}
-
-std::string pct(double v) {
-    std::ostringstream os;
-    os.precision(0);
-    os << std::fixed << v * 100 << "%";
-    return os.str();
-}
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -37,8 +27,8 @@ long long fft_size(long long n) {
 
 }  // namespace
 
-Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_bytes, int tile_x, int tile_y,
-                                 int thread_x, int thread_y, int threads) {
+Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_bytes, int tile_x, int tile_y, int thread_x,
+                                 int thread_y, int threads) {
     Conv2dDesign d;
     d.stage = stage;
     d.tile_x = std::max(1, tile_x);
@@ -46,7 +36,7 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
     d.thread_x = std::max(1, thread_x);
     d.thread_y = std::max(1, thread_y);
     d.threads = std::max(1, threads);
-    const double e = elem_bytes / 4.0;       // words per element
+    const double e = elem_bytes / 4.0;           // words per element
     const int w = 16 / std::max(1, elem_bytes);  // elements per 16-byte read
     const double rx = d.thread_x, ry = d.thread_y;
     if (stage == "naive") {
@@ -112,10 +102,13 @@ double conv2d_roofline_gflops(long long rows, long long cols, int fs, int elem_b
 
 Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long cols, int fs, int elem_bytes,
                                 const DeviceProfile& dev) {
-    require(rows >= 0 && cols >= 0, "rows, cols (" + std::to_string(rows) + ", " + std::to_string(cols) + ") must be >= 0");
-    require(fs >= 1 && fs % 2 == 1, "fs (" + std::to_string(fs) + ") must be odd and >= 1");
-    require(elem_bytes == 4 || elem_bytes == 8, "elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
-    require(d.tile_x > 0 && d.tile_y > 0 && d.thread_x > 0 && d.thread_y > 0, "tiles must be positive");
+    detail::require(rows >= 0 && cols >= 0, "predict_conv2d",
+                    "rows, cols (" + std::to_string(rows) + ", " + std::to_string(cols) + ") must be >= 0");
+    detail::require(fs >= 1 && fs % 2 == 1, "predict_conv2d", "fs (" + std::to_string(fs) + ") must be odd and >= 1");
+    detail::require(elem_bytes == 4 || elem_bytes == 8, "predict_conv2d",
+                    "elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
+    detail::require(d.tile_x > 0 && d.tile_y > 0 && d.thread_x > 0 && d.thread_y > 0, "predict_conv2d",
+                    "tiles must be positive");
     Conv2dPrediction p;
     p.flops = 2.0 * rows * cols * fs * static_cast<double>(fs);
     p.useful_bytes = elem_bytes * (2.0 * rows * cols + static_cast<double>(fs) * fs);
@@ -124,9 +117,10 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     p.peak_gflops = dev.sm_count * lanes * 2.0 * dev.sm_clock_mhz / 1e3;
     p.roofline_gflops = conv2d_roofline_gflops(rows, cols, fs, elem_bytes, p.peak_gflops, dev.bandwidth_gbs);
     p.occ = occupancy(dev, d.threads, d.regs_per_thread, d.smem_per_block);
-    require(p.occ.blocks_per_sm > 0, "a block of " + std::to_string(d.threads) + " threads, " +
-                                         std::to_string(d.regs_per_thread) + " registers per thread and " +
-                                         std::to_string(d.smem_per_block) + " bytes of shared memory must fit an SM");
+    detail::require(p.occ.blocks_per_sm > 0, "predict_conv2d",
+                    "a block of " + std::to_string(d.threads) + " threads, " + std::to_string(d.regs_per_thread) +
+                        " registers per thread and " + std::to_string(d.smem_per_block) +
+                        " bytes of shared memory must fit an SM");
     p.issue_fraction = 1.0 / (1.0 + d.other_per_fma);
     p.wavefronts_per_fma = d.wavefronts_per_fma;
     // Pixels a block stages per output pixel, summed over its passes (chunks of the filter).
@@ -134,7 +128,8 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     double staged = 0;
     for (long long k0 = 0; k0 < fs; k0 += cy)
         for (long long l0 = 0; l0 < fs; l0 += cx)
-            staged += static_cast<double>(d.tile_y + std::min(cy, fs - k0) - 1) * (d.tile_x + std::min(cx, fs - l0) - 1);
+            staged +=
+                static_cast<double>(d.tile_y + std::min(cy, fs - k0) - 1) * (d.tile_x + std::min(cx, fs - l0) - 1);
     p.halo_factor = staged / (static_cast<double>(d.tile_x) * d.tile_y);
     if (rows == 0 || cols == 0) {
         p.ms = kLaunchOverheadUs / 1e3;
@@ -161,7 +156,7 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     };
     const Bound bounds[] = {
         {t_fma * tail, "FMA lanes"},
-        {t_issue * tail, "instruction issue: " + pct(p.issue_fraction) + " of issued instructions are FMAs"},
+        {t_issue * tail, "instruction issue: " + detail::pct(p.issue_fraction) + " of issued instructions are FMAs"},
         {t_smem * tail, std::string(d.staged ? "shared-memory" : "L1") + " wavefronts: " +
                             std::to_string(d.wavefronts_per_fma).substr(0, 5) + " per FMA instruction"},
         {t_l2, "L2 bandwidth: the tiles read " + std::to_string(p.halo_factor).substr(0, 4) + "x the image"},
@@ -173,7 +168,7 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3;
     p.gflops = p.flops / (p.ms * 1e6);
     std::ostringstream os;
-    os << worst->words << "; occupancy " << pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "
+    os << worst->words << "; occupancy " << detail::pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "
        << std::fixed;
     os.precision(2);
     os << p.waves << " waves";
@@ -187,7 +182,7 @@ double predict_fft_conv2d_ms(long long rows, long long cols, int fs, int elem_by
     const double pr = static_cast<double>(fft_size(std::max(rows + h, static_cast<long long>(fs))));
     const double pc = static_cast<double>(fft_size(std::max(cols + h, static_cast<long long>(fs))));
     const double n = static_cast<double>(rows) * cols, p = pr * pc;
-    const double bytes = elem_bytes * (n + p                    // pad: read the image, write P
+    const double bytes = elem_bytes * (n + p                     // pad: read the image, write P
                                        + 2 * kFftPasses * 2 * p  // R2C and C2R: passes of read + write
                                        + 3 * p                   // product: two spectra read, one written
                                        + 2 * n);                 // extract: read and write the image
@@ -200,7 +195,8 @@ int fft_crossover_fs(long long rows, long long cols, int elem_bytes, const Devic
     const int t = elem_bytes == 4 ? 4 : 2;
     for (int fs = 1; fs <= 1025; fs += 2) {
         const Conv2dDesign d = conv2d_stage_design("tuned", fs, elem_bytes, 16 * t, 16 * t, t, t, 256);
-        if (predict_fft_conv2d_ms(rows, cols, fs, elem_bytes, dev) < predict_conv2d(d, rows, cols, fs, elem_bytes, dev).ms)
+        if (predict_fft_conv2d_ms(rows, cols, fs, elem_bytes, dev) <
+            predict_conv2d(d, rows, cols, fs, elem_bytes, dev).ms)
             return fs;
     }
     return 0;

@@ -2,45 +2,36 @@
 /// \brief The GEMM model (model/gemm.hpp).
 #include "model/gemm.hpp"
 
+#include "model/model_internal.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 
 namespace wb::model {
-namespace {
-
-void require(bool ok, const std::string& what) {
-    if (!ok) throw std::invalid_argument("predict_gemm: " + what);
-}
-
-std::string pct(double v) {
-    std::ostringstream os;
-    os.precision(0);
-    os << std::fixed << v * 100 << "%";
-    return os.str();
-}
-
-}  // namespace
 
 GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long long k, int elem_bytes,
                             const DeviceProfile& dev) {
-    require(m >= 0 && n >= 0 && k >= 0, "m, n, k (" + std::to_string(m) + ", " + std::to_string(n) + ", " +
-                                            std::to_string(k) + ") must be >= 0");
-    require(elem_bytes == 4 || elem_bytes == 8, "elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
-    require(d.tile_m > 0 && d.tile_n > 0 && d.tile_k > 0, "tiles (" + std::to_string(d.tile_m) + " x " +
-                                                              std::to_string(d.tile_n) + " x " +
-                                                              std::to_string(d.tile_k) + ") must be positive");
-    require(d.thread_m > 0 && d.thread_n > 0 && d.load_width > 0 && d.warp_m > 0 && d.warp_n > 0,
-            "thread tile, warp tile and load width must be positive");
+    detail::require(
+        m >= 0 && n >= 0 && k >= 0, "predict_gemm",
+        "m, n, k (" + std::to_string(m) + ", " + std::to_string(n) + ", " + std::to_string(k) + ") must be >= 0");
+    detail::require(elem_bytes == 4 || elem_bytes == 8, "predict_gemm",
+                    "elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
+    detail::require(d.tile_m > 0 && d.tile_n > 0 && d.tile_k > 0, "predict_gemm",
+                    "tiles (" + std::to_string(d.tile_m) + " x " + std::to_string(d.tile_n) + " x " +
+                        std::to_string(d.tile_k) + ") must be positive");
+    detail::require(d.thread_m > 0 && d.thread_n > 0 && d.load_width > 0 && d.warp_m > 0 && d.warp_n > 0,
+                    "predict_gemm", "thread tile, warp tile and load width must be positive");
     GemmPrediction p;
     p.flops = 2.0 * m * n * k;
     const int lanes = elem_bytes == 4 ? dev.fp32_lanes_per_sm : dev.fp64_lanes_per_sm;
     p.peak_gflops = dev.sm_count * lanes * 2.0 * dev.sm_clock_mhz / 1e3;
     p.occ = occupancy(dev, d.threads, d.regs_per_thread, d.smem_per_block);
-    require(p.occ.blocks_per_sm > 0, "a block of " + std::to_string(d.threads) + " threads, " +
-                                         std::to_string(d.regs_per_thread) + " registers per thread and " +
-                                         std::to_string(d.smem_per_block) + " bytes of shared memory must fit an SM");
+    detail::require(p.occ.blocks_per_sm > 0, "predict_gemm",
+                    "a block of " + std::to_string(d.threads) + " threads, " + std::to_string(d.regs_per_thread) +
+                        " registers per thread and " + std::to_string(d.smem_per_block) +
+                        " bytes of shared memory must fit an SM");
     p.global_loads_per_fma = 1.0 / d.tile_m + 1.0 / d.tile_n;
     p.operand_loads_per_fma = static_cast<double>(d.thread_m + d.thread_n) / (d.thread_m * d.thread_n);
     const double load_instr = p.operand_loads_per_fma / d.load_width;
@@ -80,11 +71,11 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
         std::string words;
     };
     const Bound bounds[] = {
-        {t_fma, "FMA lanes (" + pct(p.issue_fraction) + " of issue slots are FMAs)"},
-        {t_issue, "instruction issue: " + pct(p.issue_fraction) + " of issued instructions are FMAs (" +
+        {t_fma, "FMA lanes (" + detail::pct(p.issue_fraction) + " of issue slots are FMAs)"},
+        {t_issue, "instruction issue: " + detail::pct(p.issue_fraction) + " of issued instructions are FMAs (" +
                       std::to_string(d.thread_m) + "x" + std::to_string(d.thread_n) + " results per thread)"},
-        {t_l1, std::string(d.operands_from_l1 ? "L1" : "shared-memory") + " wavefronts: " +
-                   std::to_string(wavefronts).substr(0, 5) + " per FMA instruction"},
+        {t_l1, std::string(d.operands_from_l1 ? "L1" : "shared-memory") +
+                   " wavefronts: " + std::to_string(wavefronts).substr(0, 5) + " per FMA instruction"},
         {t_l2, "L2 bandwidth: " + std::to_string(p.global_loads_per_fma).substr(0, 6) + " global loads per FMA (" +
                    std::to_string(d.tile_m) + "x" + std::to_string(d.tile_n) + " block tile)"},
         {t_dram, "DRAM bandwidth"},
@@ -96,11 +87,11 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     p.ms = t * 1e3 + kLaunchOverheadUs / 1e3;
     p.gflops = p.flops / (p.ms * 1e6);
     std::ostringstream os;
-    os << worst->words << "; occupancy " << pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "
+    os << worst->words << "; occupancy " << detail::pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "
        << std::fixed;
     os.precision(2);
     os << p.waves << " waves";
-    if (tail > 1.05) os << " (tail costs " << pct(tail - 1) << ")";
+    if (tail > 1.05) os << " (tail costs " << detail::pct(tail - 1) << ")";
     p.limit = os.str();
     return p;
 }

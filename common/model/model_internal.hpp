@@ -17,6 +17,11 @@ namespace wb::model::detail {
     throw std::invalid_argument(fn + ": " + arg + " (" + std::to_string(value) + ") " + rule);
 }
 
+/// Throws std::invalid_argument "fn: what" unless `ok`.
+inline void require(bool ok, const std::string& fn, const std::string& what) {
+    if (!ok) throw std::invalid_argument(fn + ": " + what);
+}
+
 inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 inline long long round_up(long long a, long long unit) { return unit <= 1 ? a : ceil_div(a, unit) * unit; }
 inline bool is_pow2(long long v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -27,6 +32,9 @@ inline std::string fmt(const char* f, double v) {
     std::snprintf(buf, sizeof buf, f, v);
     return buf;
 }
+
+/// "42%": a fraction as a whole percentage.
+inline std::string pct(double v) { return fmt("%.0f%%", v * 100); }
 
 /// Throws unless the profile has a linear partition map (partitions > 0; modern GPUs hash).
 inline void check_profile_partitions(const DeviceProfile& dev, const std::string& fn) {
