@@ -4,6 +4,7 @@
 // and these tests run on machines without a GPU). Empty images are valid no-ops; an illegal
 // Conv2dLaunch is rejected with a message naming the field and the legal values.
 #include "catch.hpp"
+#include "step_errors.hpp"
 
 #include "conv2d.hpp"
 
@@ -13,16 +14,7 @@
 
 namespace {
 
-template <class T>
-std::string error_of(const wb::Step<wb::Conv2dArgs<T>>& step, const wb::Conv2dArgs<T>& a,
-                     const wb::Conv2dLaunch& l = {}) {
-    try {
-        step.launch(a, l, nullptr);
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "(no exception)";
-}
+using wb_test::error_of;
 
 template <class T>
 std::vector<wb::Step<wb::Conv2dArgs<T>>> all_steps() {
@@ -49,14 +41,9 @@ wb::Conv2dArgs<T> valid() {
 
 template <class T, class Edit>
 void expect_error(Edit edit, const std::string& message) {
-    for (const auto& step : all_steps<T>()) {
-        auto a = valid<T>();
-        edit(a);
-        const std::string e = error_of(step, a);
-        INFO("step " << step.stage << (sizeof(T) == 4 ? " float" : " double") << ": " << e);
-        CHECK_THAT(e, Catch::Matchers::Contains(message));
-        CHECK_THAT(e, Catch::Matchers::StartsWith(step.stage + "::conv2d: "));
-    }
+    auto a = valid<T>();
+    edit(a);
+    wb_test::expect_rejected(all_steps<T>(), a, "conv2d", message, sizeof(T) == 4 ? "float" : "double");
 }
 
 template <class T>

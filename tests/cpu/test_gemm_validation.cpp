@@ -4,6 +4,7 @@
 // on machines without a GPU). Zero-sized products are valid no-ops; an illegal GemmLaunch is
 // rejected with a message naming the field and the legal values.
 #include "catch.hpp"
+#include "step_errors.hpp"
 
 #include "gemm.hpp"
 
@@ -13,23 +14,13 @@
 
 namespace {
 
+using wb_test::error_of;
+
 using wb::Op;
 
 template <class T>
-std::string error_of(const wb::Step<wb::GemmArgs<T>>& step, const wb::GemmArgs<T>& a, const wb::GemmLaunch& l = {}) {
-    try {
-        step.launch(a, l, nullptr);
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "(no exception)";
-}
-
-template <class T>
 std::vector<wb::Step<wb::GemmArgs<T>>> all_steps() {
-    std::vector<wb::Step<wb::GemmArgs<T>>> steps = wb::ladder<wb::GemmArgs<T>>();
-    steps.push_back(wb::peer_step<wb::GemmArgs<T>>());
-    return steps;
+    return wb_test::ladder_and_peer<wb::GemmArgs<T>>();
 }
 
 /// A valid 8 x 4 x 6 product with fake device pointers (never dereferenced).
@@ -55,15 +46,9 @@ wb::GemmArgs<T> valid(Op op_a = Op::N, Op op_b = Op::N) {
 
 template <class T, class Edit>
 void expect_error(Edit edit, const std::string& message, Op op_a = Op::N, Op op_b = Op::N) {
-    for (const auto& step : all_steps<T>()) {
-        auto a = valid<T>(op_a, op_b);
-        edit(a);
-        const std::string e = error_of(step, a);
-        INFO("step " << step.stage << (sizeof(T) == 4 ? " float" : " double") << ": " << e);
-        CHECK_THAT(e, Catch::Matchers::Contains(message));
-        // The function is named first: "<stage>::gemm: ..." (the peer: "cublas::gemm: ...").
-        CHECK_THAT(e, Catch::Matchers::StartsWith(step.stage + "::gemm: "));
-    }
+    auto a = valid<T>(op_a, op_b);
+    edit(a);
+    wb_test::expect_rejected(all_steps<T>(), a, "gemm", message, sizeof(T) == 4 ? "float" : "double");
 }
 
 template <class T>

@@ -4,6 +4,7 @@
 // on machines without a GPU). n == 0 and alpha == 0 with beta == 1 are valid no-ops (BLAS's quick
 // returns); an illegal SymvLaunch is rejected with a message naming the field and the legal values.
 #include "catch.hpp"
+#include "step_errors.hpp"
 
 #include "symv.hpp"
 
@@ -13,23 +14,13 @@
 
 namespace {
 
+using wb_test::error_of;
+
 using wb::Uplo;
 
 template <class T>
-std::string error_of(const wb::Step<wb::SymvArgs<T>>& step, const wb::SymvArgs<T>& a, const wb::SymvLaunch& l = {}) {
-    try {
-        step.launch(a, l, nullptr);
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "(no exception)";
-}
-
-template <class T>
 std::vector<wb::Step<wb::SymvArgs<T>>> all_steps() {
-    std::vector<wb::Step<wb::SymvArgs<T>>> steps = wb::ladder<wb::SymvArgs<T>>();
-    steps.push_back(wb::peer_step<wb::SymvArgs<T>>());
-    return steps;
+    return wb_test::ladder_and_peer<wb::SymvArgs<T>>();
 }
 
 /// A valid 8 x 8 product with fake device pointers (never dereferenced).
@@ -50,16 +41,12 @@ wb::SymvArgs<T> valid(Uplo uplo = Uplo::Lower) {
 
 template <class T, class Edit>
 void expect_error(Edit edit, const std::string& message) {
-    for (Uplo u : {Uplo::Lower, Uplo::Upper})
-        for (const auto& step : all_steps<T>()) {
-            auto a = valid<T>(u);
-            edit(a);
-            const std::string e = error_of(step, a);
-            INFO("step " << step.stage << (sizeof(T) == 4 ? " float " : " double ") << wb::uplo_char(u) << ": " << e);
-            CHECK_THAT(e, Catch::Matchers::Contains(message));
-            // The function is named first: "<stage>::symv: ..." (the peer: "cublas::symv: ...").
-            CHECK_THAT(e, Catch::Matchers::StartsWith(step.stage + "::symv: "));
-        }
+    for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
+        auto a = valid<T>(u);
+        edit(a);
+        wb_test::expect_rejected(all_steps<T>(), a, "symv", message,
+                                 std::string(sizeof(T) == 4 ? "float " : "double ") + wb::uplo_char(u));
+    }
 }
 
 template <class T>
