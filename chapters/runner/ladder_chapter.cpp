@@ -112,7 +112,8 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
         app.parse(argc, argv);
         validate_chapter_options(run.opt, registered_names());
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        const int code = app.exit(e);  // prints the help (code 0) or the error
+        return code == 0 ? 0 : 2;      // every usage error exits with 2
     } catch (const std::invalid_argument& e) {
         std::cerr << info.directory << ": " << e.what() << "\n";
         return 2;

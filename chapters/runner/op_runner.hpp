@@ -159,7 +159,7 @@ private:
                 const StepT<T>& s = step<Args<T>>(ch);
                 std::string model = "-", model_err = "-";
                 if (ch != 0) {
-                    const Prediction pr = Traits::template predict<T>(s, p.args(), s.default_launch(p.args()), run.dev);
+                    const Prediction pr = predict_or_why<T>(s, p.args(), run.dev);
                     model = fmt(pr.rate);
                     model_err = fmt_model_error(pr.rate, rate[ch]);
                 }
@@ -178,13 +178,27 @@ private:
         }
     }
 
+    /// The model's prediction for a step's default launch, or, when the model rejects the design
+    /// on this device (a block that cannot be resident on White's T10, say), a row that says why.
+    template <class T>
+    static Prediction predict_or_why(const StepT<T>& s, const Args<T>& a, const DeviceProfile& dev) {
+        try {
+            return Traits::template predict<T>(s, a, s.default_launch(a), dev);
+        } catch (const std::invalid_argument& e) {
+            Prediction p;
+            p.limit = std::string("not predicted on ") + dev.name + ": " + e.what();
+            return p;
+        }
+    }
+
     template <class T>
     void predict_precision(const ChapterRun& run, OpTable& t) const {
         for (const auto& c : Traits::cases(run.opt)) {
             const Args<T> a = Traits::template shape_args<T>(c);
             for (int ch : chapters_to_run(run.chapter, run.whole_ladder)) {
                 const StepT<T>& s = step<Args<T>>(ch);
-                const Prediction pr = Traits::template predict<T>(s, a, s.default_launch(a), run.dev);
+                Prediction pr = predict_or_why<T>(s, a, run.dev);
+                pr.details.resize(Traits::model_columns().size(), "-");
                 std::vector<std::string> cells = {fmt(pr.rate), fmt(pr.ms, 4)};
                 cells.insert(cells.end(), pr.details.begin(), pr.details.end());
                 cells.push_back(pr.limit.substr(0, pr.limit.find_first_of(":;")));

@@ -1,0 +1,57 @@
+// The chapter loop without a GPU (architecture §4): --op selects registered ops and rejects others
+// with exit code 2; --list-ops lists the registry; predict-only runs every registered op, and a
+// step whose block cannot be resident on the preset gets a row that says so instead of aborting.
+#include "catch.hpp"
+
+#include "ladder_chapter.hpp"
+#include "ops.hpp"
+
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Runs chapter `chapter`'s main on `args`, capturing stdout; returns the exit code.
+int run_chapter(int chapter, std::vector<std::string> args, std::string* out = nullptr) {
+    args.insert(args.begin(), "chNN");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream captured;
+    std::streambuf* old = std::cout.rdbuf(captured.rdbuf());
+    const int rc = wb::run_ladder_chapter(static_cast<int>(argv.size()), argv.data(), chapter);
+    std::cout.rdbuf(old);
+    if (out) *out = captured.str();
+    return rc;
+}
+
+}  // namespace
+
+TEST_CASE("chapter loop: the registry lists GEMV and GEMM, in order", "[cpu][frame]") {
+    std::string out;
+    REQUIRE(run_chapter(3, {"--list-ops"}, &out) == 0);
+    CHECK(out == "gemv\ngemm\n");
+    CHECK(wb::op_names() == "gemv, gemm");
+    CHECK(wb::select_ops("all").size() == wb::registered_ops().size());
+    CHECK(wb::select_ops("gemm").front()->name() == "gemm");
+    CHECK_THROWS_WITH(wb::select_ops("gemm,fft"), Catch::Matchers::Contains("--op (\"fft\") must be"));
+}
+
+TEST_CASE("chapter loop: a usage error exits with 2", "[cpu][frame]") {
+    CHECK(run_chapter(3, {"--op", "fft"}) == 2);
+    CHECK(run_chapter(3, {"--precision", "half"}) == 2);
+    CHECK(run_chapter(3, {"--help"}) == 0);
+}
+
+TEST_CASE("chapter loop: predict-only runs every op and says which designs do not fit", "[cpu][frame]") {
+    std::string out;
+    REQUIRE(run_chapter(2, {"--device-preset", "t10", "--sizes", "512", "--precision", "float"}, &out) == 0);
+    CHECK(out.find("GEMV y = 1.5 op(A) x + 0.5 y") != std::string::npos);
+    CHECK(out.find("GEMM C = 1.5 op(A) op(B) + 0.5 C") != std::string::npos);
+    // GEMM's shared step uses 32 x 32 = 1024-thread blocks at 512^3; the T10 allows 512.
+    CHECK(out.find("not predicted on Tesla T10 (preset)") != std::string::npos);
+    REQUIRE(run_chapter(5, {"--device-preset", "h200", "--op", "gemm", "--sizes", "4096", "--ladder"}, &out) == 0);
+    CHECK(out.find("not predicted") == std::string::npos);
+    CHECK(out.find("ch05 tuned") != std::string::npos);
+}
