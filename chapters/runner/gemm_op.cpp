@@ -148,7 +148,10 @@ struct GemmOp {
     }
     template <class T>
     static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l, const DeviceProfile& dev) {
-        const auto p = model::predict_gemm(design<T>(s.stage, l), a.m, a.n, a.k, sizeof(T), dev);
+        model::GemmDesign d = design<T>(s.stage, l);
+        // naive and pattern read op(A) = A^T straight from global memory, lda apart across a warp.
+        d.strided_a = a.op_a == Op::T && (s.stage == "naive" || s.stage == "pattern");
+        const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),
                  fmt_pct(p.issue_fraction), std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};

@@ -49,10 +49,12 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double t_issue = per_sm / p.issue_fraction / 4.0 / clock_hz;
     // Wavefronts per warp FMA instruction: per k-step a thread issues ceil(tm/w) + ceil(tn/w) load
     // instructions (each one wavefront at least) and the warp reads warp_m + warp_n distinct
-    // elements (128 bytes per wavefront); those serve tm x tn FMA instructions.
+    // elements (128 bytes per wavefront; a strided op(A): one line, one wavefront, per lane and
+    // row); those serve tm x tn FMA instructions.
     auto cdiv = [](long long a, long long b) { return static_cast<double>((a + b - 1) / b); };
     const double instr_k = cdiv(d.thread_m, d.load_width) + cdiv(d.thread_n, d.load_width);
-    const double bytes_k = cdiv(1LL * d.warp_m * elem_bytes, 128) + cdiv(1LL * d.warp_n * elem_bytes, 128);
+    const double a_k = d.strided_a ? 32.0 * d.thread_m : cdiv(1LL * d.warp_m * elem_bytes, 128);
+    const double bytes_k = a_k + cdiv(1LL * d.warp_n * elem_bytes, 128);
     const double wavefronts = std::max(instr_k, bytes_k) / (d.thread_m * d.thread_n);
     const double t_l1 = per_sm * wavefronts / clock_hz;
     const double l2_bytes = p.flops / 2.0 * p.global_loads_per_fma * elem_bytes;

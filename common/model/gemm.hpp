@@ -40,6 +40,9 @@ struct GemmDesign {
     int regs_per_thread = 64; ///< registers per thread (estimate from the accumulators + operands)
     int smem_per_block = 0;   ///< shared-memory bytes per block
     bool operands_from_l1 = false;  ///< true: operands come from global memory through L1 (naive)
+    /// true: each lane of a warp reads op(A) from its own line (op(A) = A^T read straight from
+    /// global memory: naive and pattern), one wavefront per line: 32 per load instruction.
+    bool strided_a = false;
 };
 
 struct GemmPrediction {

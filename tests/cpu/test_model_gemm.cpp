@@ -55,6 +55,14 @@ TEST_CASE("gemm model: register blocking moves the bound from loads to the FMA l
     // Double: a warp's 32 elements of A are 256 bytes, two wavefronts, plus one for B's broadcast.
     const auto naive64 = predict_gemm(naive_design(), 4096, 4096, 4096, 8, dev);
     CHECK(naive64.limit.find("3.000 per FMA") != std::string::npos);
+    // op(A) = A^T from global memory: each lane its own line, 32 wavefronts, plus B's broadcast:
+    // 33 against 2 (float) or 3 (double) wavefronts per FMA for op(A) = A.
+    GemmDesign strided = naive_design();
+    strided.strided_a = true;
+    const auto tn32 = predict_gemm(strided, 4096, 4096, 4096, 4, dev);
+    const auto tn64 = predict_gemm(strided, 4096, 4096, 4096, 8, dev);
+    CHECK(tn32.gflops == Approx(naive.gflops * 2.0 / 33.0).epsilon(0.01));
+    CHECK(tn64.gflops == Approx(naive64.gflops * 3.0 / 33.0).epsilon(0.01));
     CHECK(tuned.flops == Approx(2.0 * 4096.0 * 4096.0 * 4096.0));
 }
 
