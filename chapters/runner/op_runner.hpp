@@ -17,7 +17,7 @@
 ///   predict<T>(step, args, launch, device) -> Prediction (rate, ms, limit, details)
 ///   model_columns()            the names of Prediction::details (predict-only table)
 ///   extra_rows<T>(run, case, problem, peer_ms, table, progress): rows beyond the steps (or none)
-///   extra_timed_rows           how many extra rows each case times (for the progress line)
+///   extra_timed_rows(run)      how many extra rows each case times (for the progress line)
 #pragma once
 
 #include "op_chapter.hpp"
@@ -56,7 +56,7 @@ public:
 
     std::size_t timed_rows(const ChapterRun& run) const override {
         return precisions(run).size() * Traits::cases(run.opt).size() *
-               (chapters_to_run(run.chapter, run.whole_ladder).size() + 1 + Traits::extra_timed_rows);
+               (chapters_to_run(run.chapter, run.whole_ladder).size() + 1 + Traits::extra_timed_rows(run));
     }
 
     OpTable measure(const ChapterRun& run, Progress& prog, const RowsDone& on_rows) const override {

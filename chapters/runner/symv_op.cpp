@@ -32,7 +32,8 @@ model::SymvModelLaunch model_launch(const SymvLaunch& l) {
 struct SymvOp {
     static constexpr const char* kName = "symv";
     static constexpr bool memory_bound = true;
-    static constexpr int extra_timed_rows = 1;  // cuBLAS atomics (chapter 5 adds the tuned atomics row)
+    /// cuBLAS atomics, and in chapter 5 (or with --ladder) the tuned step's atomics mode.
+    static int extra_timed_rows(const ChapterRun& run) { return run.chapter == 5 || run.whole_ladder ? 2 : 1; }
     template <class T> using Args = SymvArgs<T>;
     template <class T> using Problem = SymvProblem<T>;
 
