@@ -5,6 +5,7 @@
 #include "error_norm.hpp"  // tolerance()
 #include "random.hpp"
 #include "reference_conv2d.hpp"
+#include "time_step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -208,9 +209,7 @@ CheckResult check_conv2d(const Step<Conv2dArgs<T>>& step, const Conv2dLaunch& la
 template <class T>
 BenchStats time_conv2d(const Step<Conv2dArgs<T>>& step, const Conv2dLaunch& launch, Conv2dProblem<T>& p,
                        BenchOptions opt) {
-    opt.working_set_bytes = static_cast<std::size_t>(p.useful_bytes());
-    const Conv2dArgs<T> a = p.args();
-    return benchmark([&](cudaStream_t stream) { step.launch(a, launch, stream); }, opt);
+    return time_step(step, launch, p.args(), p.useful_bytes(), opt);
 }
 
 template struct Conv2dProblem<float>;

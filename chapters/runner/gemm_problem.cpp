@@ -6,6 +6,7 @@
 #include "random.hpp"
 #include "reference_gemm.hpp"
 #include "roofline.hpp"
+#include "time_step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -222,11 +223,9 @@ CheckResult check_gemm(const Step<GemmArgs<T>>& step, const GemmLaunch& launch, 
 
 template <class T>
 BenchStats time_gemm(const Step<GemmArgs<T>>& step, const GemmLaunch& launch, GemmProblem<T>& p, BenchOptions opt) {
-    opt.working_set_bytes = static_cast<std::size_t>(p.useful_bytes());
-    const GemmArgs<T> a = p.args();
-    BenchStats st = benchmark([&](cudaStream_t stream) { step.launch(a, launch, stream); }, opt);
+    BenchStats s = time_step(step, launch, p.args(), p.useful_bytes(), opt);
     p.C.upload(p.hC);
-    return st;
+    return s;
 }
 
 template struct GemmProblem<float>;

@@ -6,6 +6,7 @@
 #include "random.hpp"
 #include "reference.hpp"
 #include "roofline.hpp"
+#include "time_step.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -82,9 +83,7 @@ GemvCheck check_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProb
 
 template <class T>
 BenchStats time_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProblem<T>& p, BenchOptions opt) {
-    opt.working_set_bytes = static_cast<std::size_t>(p.useful_bytes());
-    const GemvArgs<T> a = p.args();
-    BenchStats s = benchmark([&](cudaStream_t st) { step.launch(a, launch, st); }, opt);
+    BenchStats s = time_step(step, launch, p.args(), p.useful_bytes(), opt);
     p.y.upload(p.hy);
     return s;
 }

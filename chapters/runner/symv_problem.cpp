@@ -6,6 +6,7 @@
 #include "random.hpp"
 #include "reference_symv.hpp"
 #include "roofline.hpp"
+#include "time_step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -115,9 +116,7 @@ CheckResult check_symv(const SymvStep<T>& step, const SymvLaunch& launch, SymvPr
 
 template <class T>
 BenchStats time_symv(const SymvStep<T>& step, const SymvLaunch& launch, SymvProblem<T>& p, BenchOptions opt) {
-    opt.working_set_bytes = static_cast<std::size_t>(p.useful_bytes());
-    const SymvArgs<T> a = p.args();
-    BenchStats s = benchmark([&](cudaStream_t st) { step.launch(a, launch, st); }, opt);
+    BenchStats s = time_step(step, launch, p.args(), p.useful_bytes(), opt);
     p.y.upload(p.hy);
     return s;
 }
