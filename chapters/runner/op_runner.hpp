@@ -28,7 +28,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -118,7 +117,6 @@ private:
         return t;
     }
 
-    template <class T>
     static BenchOptions bench_for(const ChapterRun& run) {
         BenchOptions bo = run.bench;
         Traits::adjust_bench(bo);
@@ -130,7 +128,7 @@ private:
         const std::vector<int> chs = chapters_to_run(run.chapter, run.whole_ladder);
         std::vector<int> order = chs;
         order.push_back(0);  // the peer
-        const BenchOptions bo = bench_for<T>(run);
+        const BenchOptions bo = bench_for(run);
         for (const auto& c : Traits::cases(run.opt)) {
             const std::size_t first = t.rows.size();
             auto p = Traits::template make_problem<T>(c, fresh_seed());
@@ -211,7 +209,7 @@ private:
     template <class T>
     void sweep_precision(const ChapterRun& run, OpTable& t, OpTable& every) const {
         const StepT<T>& s = step<Args<T>>(run.chapter);
-        BenchOptions bo = bench_for<T>(run);
+        BenchOptions bo = bench_for(run);
         bo.min_reps = std::min(bo.min_reps, 5);
         bo.max_reps = std::min(bo.max_reps, 30);
         bo.max_seconds = std::min(bo.max_seconds, 0.5);
