@@ -13,7 +13,9 @@
 /// Every op, in the order the chapters show them.
 #define WB_OPS(X) \
     X(gemv)       \
-    X(gemm)
+    X(gemm)       \
+    X(conv2d)     \
+    X(symv)
 
 namespace wb {
 
