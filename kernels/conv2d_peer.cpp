@@ -6,7 +6,8 @@
 ///    reads FS/2 pixels beyond its ROI on every side (no zero border of its own): the peer copies
 ///    the image into the interior of a zero-bordered workspace (its border zeroed once per shape)
 ///    and passes the filter reversed, which makes NPP compute the correlation. Its time includes
-///    that copy (8 rows cols bytes, ~0.07 ms at 8192^2 on an H200).
+///    that copy (8 rows cols bytes, ~0.07 ms at 8192^2 on an H200); in float at FS <= 5 also the
+///    copy of a bordered output (see conv2d_npp: NPP 13.0 repeats edge pixels there).
 ///  - cuDNN cudnnConvolutionForward: a 1 x 1 x rows x cols NCHW tensor with the image's pitch as
 ///    its row stride, CUDNN_CROSS_CORRELATION, pad FS/2, FMA math (no TF32); the algorithm is
 ///    the fastest FMA one cudnnFindConvolutionForwardAlgorithm measures (for images of at least
@@ -102,7 +103,7 @@ NppStreamContext npp_context(cudaStream_t s) {
 }
 
 struct NppState {
-    Scratch padded, reversed;
+    Scratch padded, reversed, padded_out;
     // The buffer and shape whose zero border `padded` holds.
     const void* zeroed = nullptr;
     int rows = -1, cols = -1, h = -1, elem = 0;
@@ -147,10 +148,21 @@ void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     WB_CUDA(cudaMemcpy2DAsync(padded + h * pw + h, pw * sizeof(T), a.in, a.in_pitch * sizeof(T), a.cols * sizeof(T),
                               a.rows, cudaMemcpyDeviceToDevice, s));
     conv2d_detail::reverse_filter(a.filter, a.fs, rev, s);
-    // NPP 13.0's float 3 x 3 and 5 x 5 filters read the kernel outside the stream's order (seen on
-    // an H200, 2026-11-23: with the reversal queued on a non-default stream they used the previous
-    // call's filter; FS >= 7 and double did not). Wait for the reversal: a few microseconds.
-    WB_CUDA(cudaStreamSynchronize(s));
+    if (sizeof(T) == 4 && a.fs <= 5) {
+        // NPP 13.0's float 3 x 3 and 5 x 5 filters do not read beyond their ROI: at its edges they
+        // repeat the edge pixels (seen on an H200, 2026-11-23: a 1 x 1 image gave in x the sum
+        // of the filter, not in x its centre; FS >= 7 and double read the zero border as the
+        // documentation says). So the ROI is the whole zero-bordered image, written into a
+        // bordered output, whose interior is then copied out: outputs inside the image never
+        // reach the ROI's edge. Its time includes that copy (8 rows cols bytes more).
+        T* pout = static_cast<T*>(st.padded_out.get(static_cast<std::size_t>(pw * ph) * sizeof(T)));
+        WB_NPP(npp_filter(padded, static_cast<int>(pw * sizeof(T)), pout, static_cast<int>(pw * sizeof(T)),
+                          NppiSize{static_cast<int>(pw), static_cast<int>(ph)}, rev, NppiSize{a.fs, a.fs},
+                          NppiPoint{h, h}, npp_context(s)));
+        WB_CUDA(cudaMemcpy2DAsync(a.out, static_cast<std::size_t>(a.out_pitch) * sizeof(T), pout + h * pw + h,
+                                  pw * sizeof(T), a.cols * sizeof(T), a.rows, cudaMemcpyDeviceToDevice, s));
+        return;
+    }
     WB_NPP(npp_filter(padded + h * pw + h, static_cast<int>(pw * sizeof(T)), a.out,
                       static_cast<int>(static_cast<long long>(a.out_pitch) * sizeof(T)), NppiSize{a.cols, a.rows}, rev,
                       NppiSize{a.fs, a.fs}, NppiPoint{h, h}, npp_context(s)));
