@@ -13,7 +13,8 @@
 /// Every op, in the order the chapters show them.
 #define WB_OPS(X) \
     X(gemv)       \
-    X(gemm)
+    X(gemm)       \
+    X(cg)
 
 namespace wb {
 
