@@ -35,6 +35,7 @@
 #include <cooperative_groups.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -169,9 +170,9 @@ struct GraphKey {
 };
 
 struct Graphs {
-    std::map<GraphKey, cudaGraphExec_t> exec;
-    cudaStream_t capture = nullptr;
-    ~Graphs() = default;  // released with the context at exit
+    std::map<GraphKey, cudaGraphExec_t> exec;  // released with the context at exit
+    std::map<int, cudaStream_t> capture;      // a non-blocking stream per device to capture on
+    bool unsupported = false;                 // a capture failed once: stream launches from then on
 };
 
 Graphs& graphs() {
@@ -244,20 +245,39 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
             return;
         }
         Graphs& g = graphs();
+        if (g.unsupported) {
+            for (int k = 0; k < chunk; ++k) iterate(s);
+            return;
+        }
         int dev = 0;
         WB_CUDA(cudaGetDevice(&dev));
         const GraphKey key{dev, static_cast<int>(sizeof(T)), n, a.lda, block, grid, chunk, 0, a.A, r, p, q, x,
                            w.st, symv_detail::workspace<T>(1)};
         auto it = g.exec.find(key);
         if (it == g.exec.end()) {
-            if (!g.capture) WB_CUDA(cudaStreamCreateWithFlags(&g.capture, cudaStreamNonBlocking));
+            cudaStream_t& cs = g.capture[dev];
+            if (!cs) WB_CUDA(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
             cudaGraph_t graph = nullptr;
-            WB_CUDA(cudaStreamBeginCapture(g.capture, cudaStreamCaptureModeThreadLocal));
-            for (int k = 0; k < chunk; ++k) iterate(g.capture);
-            WB_CUDA(cudaStreamEndCapture(g.capture, &graph));
             cudaGraphExec_t exec = nullptr;
-            WB_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-            WB_CUDA(cudaGraphDestroy(graph));
+            try {
+                WB_CUDA(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+                for (int k = 0; k < chunk; ++k) iterate(cs);
+                WB_CUDA(cudaStreamEndCapture(cs, &graph));
+                WB_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+                WB_CUDA(cudaGraphDestroy(graph));
+            } catch (const CudaError& e) {
+                // A runtime that cannot capture the cooperative kernel: end the capture, say so
+                // once, and run the same kernels as stream launches (the results are identical).
+                cudaGraph_t partial = nullptr;
+                cudaStreamEndCapture(cs, &partial);
+                if (partial) cudaGraphDestroy(partial);
+                if (graph) cudaGraphDestroy(graph);
+                cudaGetLastError();
+                g.unsupported = true;
+                std::fprintf(stderr, "tuned::cg: CUDA graph capture failed (%s); stream launches instead\n", e.what());
+                for (int k = 0; k < chunk; ++k) iterate(s);
+                return;
+            }
             it = g.exec.emplace(key, exec).first;
         }
         WB_CUDA(cudaGraphLaunch(it->second, s));
