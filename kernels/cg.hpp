@@ -48,12 +48,13 @@ struct CgResult {
 struct CgLaunch {
     int block = 0;        ///< threads per block of the vector kernels (shared, pattern, access, tuned)
     int check_every = 0;  ///< pattern, access: iterations between host convergence checks;
-                          ///< tuned: iterations per CUDA graph (even)
-    int graph = -1;       ///< tuned: 1 = iterations launched as a CUDA graph (default), 0 = plain
-                          ///< stream launches of the same kernels (the comparison); -1: default
+                          ///< tuned: iterations per CUDA graph (and per status read)
+    int schedule = -1;    ///< tuned: 1 = iterations launched as CUDA graphs (default), 0 = the same
+                          ///< kernels as stream launches, 2 = one persistent cooperative kernel for
+                          ///< the whole solve (its own SYMV); -1: the default
     std::string str() const;  ///< e.g. "block=256 check=8 graph"
     bool operator==(const CgLaunch& o) const {
-        return block == o.block && check_every == o.check_every && graph == o.graph;
+        return block == o.block && check_every == o.check_every && schedule == o.schedule;
     }
 };
 

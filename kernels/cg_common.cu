@@ -32,8 +32,8 @@ std::string CgLaunch::str() const {
         os << sep << "check=" << check_every;
         sep = " ";
     }
-    if (graph >= 0) {
-        os << sep << (graph ? "graph" : "stream");
+    if (schedule >= 0) {
+        os << sep << (schedule == 0 ? "stream" : schedule == 1 ? "graph" : "persistent");
         sep = " ";
     }
     const std::string s = os.str();
@@ -255,16 +255,18 @@ void* pinned_state(std::size_t bytes) {
 }
 
 template <class T>
-Work<T> make_work(int n, int nvec, int pad) {
+Work<T> make_work(int n, int nvec, int pad, std::size_t extra) {
     const int unit = std::max(64, pad);  // 64 elements: 256 bytes for float, 512 for double
     const int len = pad > 1 ? static_cast<int>(ceil_div(n, unit) * unit) : n;
     const std::size_t vec_bytes = static_cast<std::size_t>(ceil_div(static_cast<long long>(len) * sizeof(T), 256)) * 256;
     const std::size_t head = 512 + 2 * kMaxGrid * sizeof(T);
-    char* base = static_cast<char*>(workspace(head + static_cast<std::size_t>(nvec) * vec_bytes));
+    char* base = static_cast<char*>(
+        workspace(head + static_cast<std::size_t>(nvec) * vec_bytes + extra * sizeof(T)));
     Work<T> w;
     w.st = reinterpret_cast<State<T>*>(base);
     w.partials = reinterpret_cast<T*>(base + 512);
     for (int k = 0; k < nvec && k < 4; ++k) w.v[k] = reinterpret_cast<T*>(base + head + k * vec_bytes);
+    if (extra > 0) w.extra = reinterpret_cast<T*>(base + head + static_cast<std::size_t>(nvec) * vec_bytes);
     w.len = len;
     return w;
 }
@@ -362,7 +364,7 @@ void launch_update_p(const Work<T>& w, const T* r, T* p, int block, bool vec, cu
 }
 
 #define WB_CG_COMMON(T)                                                                                         \
-    template Work<T> make_work<T>(int, int, int);                                                              \
+    template Work<T> make_work<T>(int, int, int, std::size_t);                                                              \
     template bool begin<T>(const CgArgs<T>&, const char*);                                                     \
     template void set_result<T>(const CgArgs<T>&, int, double, CgStatus);                                      \
     template State<T> read_state<T>(const State<T>*, cudaStream_t);                                            \

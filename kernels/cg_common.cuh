@@ -112,12 +112,14 @@ struct Work {
     State<T>* st = nullptr;
     T* partials = nullptr;  ///< 2 kMaxGrid
     T* v[4] = {nullptr, nullptr, nullptr, nullptr};
+    T* extra = nullptr;  ///< `extra` elements after the vectors (256-byte aligned), when asked for
     int len = 0;
 };
 
-/// Carves a Work out of the workspace: vectors padded to a multiple of `pad` elements (1: none).
+/// Carves a Work out of the workspace: vectors padded to a multiple of `pad` elements (1: none),
+/// and `extra` more elements.
 template <class T>
-Work<T> make_work(int n, int nvec, int pad);
+Work<T> make_work(int n, int nvec, int pad, std::size_t extra = 0);
 
 /// The grid of the vector kernels: enough blocks of `block` threads for `len` elements at `per_thread`
 /// each, at most 2 per SM and kMaxGrid.

@@ -180,10 +180,10 @@ BenchStats time_cg(const CgStep<T>& step, const CgLaunch& launch, CgProblem<T>& 
     }
     // Time to solution: the problem's tol and max_iter, fewer repetitions (a solve is long).
     BenchOptions so = opt;
-    so.min_reps = std::min(so.min_reps, 3);
-    so.max_reps = std::min(so.max_reps, 10);
-    so.max_seconds = std::min(so.max_seconds, 1.0);
-    so.warmup = 1;
+    so.min_reps = std::min(so.min_reps, 2);
+    so.max_reps = std::min(so.max_reps, 5);
+    so.max_seconds = std::min(so.max_seconds, 0.5);
+    so.warmup = 0;  // the fixed-iteration timings just ran the same step
     const BenchStats sol = time_cg_solve(step, launch, p, so);
     const CgResult r = p.result;
     p.solve_ms[label] = sol.median_ms;

@@ -10,7 +10,7 @@
 /// iterations (tol = 0, K1 = 16 and K2 = 48, multiples of every step's chunk) timed by the harness,
 /// so the set-up of a solve (r = b - A x0, the first status read) cancels. Each timed call first
 /// restores x0 (one device copy of n elements, inside the timed region). The time to solution is
-/// one more timing with the problem's tol and max_iter.
+/// one more timing with the problem's tol and max_iter (2 to 5 calls: a solve can take a second).
 #pragma once
 
 #include "bench.hpp"

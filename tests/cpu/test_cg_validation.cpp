@@ -113,8 +113,11 @@ TEST_CASE("cg launchers reject an illegal CgLaunch before anything else", "[cpu]
     CHECK_THAT(err(4, l), Catch::Matchers::Contains("access::cg: launch.check_every (65) must be in [1, 64]"));
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::cg: launch.check_every (65) must be in [1, 64]"));
     l = {};
-    l.graph = 2;
-    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::cg: launch.graph (2) must be -1 (default), 0"));
+    l.schedule = 3;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::cg: launch.schedule (3) must be -1 (default), 0"));
+    l.schedule = 2;
+    l.block = 128;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::cg: launch.block (128) must be 256 with schedule 2"));
 }
 
 TEST_CASE("cg steps: every legal launch passes the launch checks, and the ladder is complete", "[cpu][cg]") {
@@ -136,9 +139,11 @@ TEST_CASE("CgLaunch::str names the fields that are set", "[cpu][cg]") {
     wb::CgLaunch l;
     l.block = 256;
     l.check_every = 8;
-    l.graph = 1;
+    l.schedule = 1;
     CHECK(l.str() == "block=256 check=8 graph");
-    l.graph = 0;
+    l.schedule = 2;
+    CHECK(l.str() == "block=256 check=8 persistent");
+    l.schedule = 0;
     CHECK(l.str() == "block=256 check=8 stream");
     CHECK(std::string(wb::cg_status_name(wb::CgStatus::Breakdown)) == "breakdown");
 }

@@ -144,10 +144,16 @@ void deterministic() {
         CHECK(std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(T)) == 0);
         if (ch == 5) {  // graph and stream launches run the same kernels in the same order
             auto l = s.default_launch(p.args());
-            l.graph = 0;
+            l.schedule = 0;
             wb::check_cg(s, l, p);
             const auto x3 = p.x.download();
             CHECK(std::memcmp(x1.data(), x3.data(), x1.size() * sizeof(T)) == 0);
+            l.schedule = 2;  // the persistent kernel: its own SYMV, deterministic run to run
+            wb::check_cg(s, l, p);
+            const auto y1 = p.x.download();
+            wb::check_cg(s, l, p);
+            const auto y2 = p.x.download();
+            CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(T)) == 0);
         }
     }
 }
