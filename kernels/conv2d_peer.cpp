@@ -147,6 +147,10 @@ void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     WB_CUDA(cudaMemcpy2DAsync(padded + h * pw + h, pw * sizeof(T), a.in, a.in_pitch * sizeof(T), a.cols * sizeof(T),
                               a.rows, cudaMemcpyDeviceToDevice, s));
     conv2d_detail::reverse_filter(a.filter, a.fs, rev, s);
+    // NPP 13.0's float 3 x 3 and 5 x 5 filters read the kernel outside the stream's order (seen on
+    // an H200, 2026-11-23: with the reversal queued on a non-default stream they used the previous
+    // call's filter; FS >= 7 and double did not). Wait for the reversal: a few microseconds.
+    WB_CUDA(cudaStreamSynchronize(s));
     WB_NPP(npp_filter(padded + h * pw + h, static_cast<int>(pw * sizeof(T)), a.out,
                       static_cast<int>(static_cast<long long>(a.out_pitch) * sizeof(T)), NppiSize{a.cols, a.rows}, rev,
                       NppiSize{a.fs, a.fs}, NppiPoint{h, h}, npp_context(s)));

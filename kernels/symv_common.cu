@@ -84,18 +84,37 @@ __global__ void scale_y_kernel(int n, T beta, T* y) {
 //! [symv-scale-y]
 
 //! [symv-reduce]
-/// The reduction pass: one thread per row, the workspace's partials added in a fixed order.
+/// The reduction pass. A block is 32 rows x kReduceGroups thread groups: group g adds the row's
+/// partials g, g + kReduceGroups, ... and thread (row, 0) then adds the groups' sums in the order
+/// 0, 1, ...: a fixed order, so y is bit-identical run to run. The first design, one thread per
+/// row, read a row's up to nt partials one after another from 64 blocks at n = 16384 (latency-
+/// bound: one load in flight per thread); on an H200 (sweep of 2026-11-23) the deterministic
+/// default then ran at 0.79x the atomics mode, which has no such pass. Eight readers per row
+/// keep eight times the loads in flight over 8x the blocks.
+constexpr int kReduceRows = 32, kReduceGroups = 8;
+
 template <class T>
-__global__ void reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from_start, int skip,
-                              int extra, T beta, T* __restrict__ y) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const int b = i / nb;
-    const int s0 = from_start ? 0 : b + skip, s1 = from_start ? b + 1 - skip : nt;
+__global__ void __launch_bounds__(kReduceRows * kReduceGroups)
+reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from_start, int skip, int extra, T beta,
+              T* __restrict__ y) {
+    __shared__ T part[kReduceGroups][kReduceRows];
+    const int tx = threadIdx.x, g = threadIdx.y;
+    const int i = blockIdx.x * kReduceRows + tx;
     T sum = 0;
-    for (int s = s0; s < s1; ++s) sum += W[i + static_cast<long long>(s) * n];
-    for (int e = 0; e < extra; ++e) sum += W[i + static_cast<long long>(nt + e) * n];
-    y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];
+    if (i < n) {
+        const int b = i / nb;
+        const int s0 = from_start ? 0 : b + skip, s1 = from_start ? b + 1 - skip : nt;
+        for (int s = s0 + g; s < s1; s += kReduceGroups) sum += W[i + static_cast<long long>(s) * n];
+        for (int e = g; e < extra; e += kReduceGroups) sum += W[i + static_cast<long long>(nt + e) * n];
+    }
+    part[g][tx] = sum;
+    __syncthreads();
+    if (g == 0 && i < n) {
+        T t = 0;
+#pragma unroll
+        for (int k = 0; k < kReduceGroups; ++k) t += part[k][tx];
+        y[i] = beta == T(0) ? alpha * t : alpha * t + beta * y[i];
+    }
 }
 //! [symv-reduce]
 
@@ -148,7 +167,8 @@ template double* workspace<double>(std::size_t);
 
 template <class T>
 void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra, cudaStream_t s) {
-    reduce_kernel<T><<<grid_dim(ceil_div(a.n, 256), 2147483647LL, "symv reduce"), 256, 0, s>>>(
+    reduce_kernel<T><<<grid_dim(ceil_div(a.n, kReduceRows), 2147483647LL, "symv reduce"),
+                       dim3(kReduceRows, kReduceGroups), 0, s>>>(
         a.n, a.alpha, W, nb, nt, from_start, skip, extra, a.beta, a.y);
     WB_CHECK_LAUNCH();
 }

@@ -220,8 +220,8 @@ private:
             auto best = def;
             for (const auto& l : s.legal_launches(p.args())) {
                 const double m = Traits::template time<T>(s, l, p, bo).median_ms;
-                every.rows.push_back({prec_name<T>(), c.variant, c.shape, l.str(),
-                                      {fmt(m, 4), fmt(Traits::template rate<T>(p, m))}});
+                every.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(run.chapter, ""),
+                                      {l.str(), fmt(m, 4), fmt(Traits::template rate<T>(p, m))}});
                 if (l == def) def_ms = m;
                 if (m < best_ms) {
                     best_ms = m;

@@ -14,6 +14,8 @@
 #define WB_OPS(X) \
     X(gemv)       \
     X(gemm)       \
+    X(conv2d)     \
+    X(symv)       \
     X(cg)
 
 namespace wb {

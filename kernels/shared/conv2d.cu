@@ -44,9 +44,15 @@ conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int in_pitch
             conv2d_detail::stage_window(s, WC, BY + kc - 1, TX + lc - 1, in, in_pitch, rows, cols, y0 - h + k0,
                                         x0 - h + l0, tid, 32 * BY);
             __syncthreads();  // the window is in shared memory
-            for (int k = 0; k < kc; ++k)
-                for (int l = 0; l < lc; ++l)  // along the row: White's row-major pattern
-                    sum += conv2d_detail::filter_at<T, CONST>(filter, (k0 + k) * fs + l0 + l) * s[(ty + k) * WC + tx + l];
+            for (int k = 0; k < kc; ++k) {
+                const T* srow = s + (ty + k) * WC + tx;  // this thread's window row k
+                const int f0 = (k0 + k) * fs + l0;       // the pass's first tap of filter row k0 + k
+                // Along the row (White's row-major pattern), four taps per trip: the loop's own
+                // instructions (counter, compare, branch, index) were most of the inner loop
+                // in the first H200 run (4.4 TFLOP/s against naive's 3.8 at FS = 7).
+#pragma unroll 4
+                for (int l = 0; l < lc; ++l) sum += conv2d_detail::filter_at<T, CONST>(filter, f0 + l) * srow[l];
+            }
         }
     const int r = y0 + ty, c = x0 + tx;
     if (r < rows && c < cols) out[static_cast<long long>(r) * out_pitch + c] = sum;

@@ -53,14 +53,16 @@ TEST_CASE("perf: shared convolution is at least 2x naive at FS = 7 on 4096^2", "
 }
 
 TEST_CASE("perf: each convolution step is faster than the one before at FS = 7 on 4096^2", "[perf][conv2d]") {
-    // Model (h200 preset, 8192^2): pattern ~1.0x shared (its RX-way conflicts keep one
-    // wavefront per FMA), access 2.3x pattern, tuned 1.5x access. Provisional thresholds.
-    CHECK(speedup(ch(3), ch(2), 4096, 7) >= 0.9);
-    CHECK(speedup(ch(4), ch(3), 4096, 7) >= 1.3);
-    CHECK(speedup(ch(5), ch(4), 4096, 7) >= 1.1);
-    CHECK(speedup(ch(5), ch(1), 4096, 7) >= 3.0);
+    // Measured on an H200 at 888e0ce (2026-11-23, float, 4096^2, FS = 7): pattern 1.85x shared,
+    // access 1.23x pattern, tuned 2.08x access, tuned 5.47x naive; FS = 31: tuned 1.47x access.
+    // Thresholds sit well under them (the model of the h200 preset had predicted pattern ~1.0x
+    // shared and access 2.3x pattern: both misses are open, noted in chapters 3 and 4).
+    CHECK(speedup(ch(3), ch(2), 4096, 7) >= 1.0);  // shared sped up after that run: re-measure
+    CHECK(speedup(ch(4), ch(3), 4096, 7) >= 1.1);
+    CHECK(speedup(ch(5), ch(4), 4096, 7) >= 1.6);
+    CHECK(speedup(ch(5), ch(1), 4096, 7) >= 4.0);
     // The generic (chunked) path of the tuned step at FS = 31, against access.
-    CHECK(speedup(ch(5), ch(4), 4096, 31) >= 1.05);
+    CHECK(speedup(ch(5), ch(4), 4096, 31) >= 1.25);
 }
 
 TEST_CASE("perf: tuned convolution is at least 2x NPP at FS = 7 on 8192^2", "[perf][conv2d]") {
