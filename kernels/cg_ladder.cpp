@@ -19,12 +19,12 @@ CgLaunch launch(int block, int check, int schedule = -1) {
     return l;
 }
 
-std::vector<CgLaunch> blocks_and_checks(std::initializer_list<int> blocks, std::initializer_list<int> checks,
-                                        std::initializer_list<int> schedules = {-1}) {
+/// The sweep's launches, kept few (each is a timed solve at every default shape): the default
+/// block with every `checks` value, then the default check with the other block sizes.
+std::vector<CgLaunch> around(int block, int check, std::initializer_list<int> checks, int schedule = -1) {
     std::vector<CgLaunch> v;
-    for (int g : schedules)
-        for (int b : blocks)
-            for (int c : checks) v.push_back(launch(b, c, g));
+    for (int c : checks) v.push_back(launch(block, c, schedule));
+    for (int b : {128, 512}) v.push_back(launch(b, check, schedule));
     return v;
 }
 
@@ -37,19 +37,22 @@ std::vector<Step<CgArgs<T>>> make_cg_ladder() {
                      [](const A&) { return std::vector<CgLaunch>{CgLaunch{}}; }});
     steps.push_back({2, "shared", "all on the GPU, dots reduced in shared memory, 2 scalars to the host per iteration",
                      &shared::cg<T>, [](const A&) { return launch(256, 0); },
-                     [](const A&) { return blocks_and_checks({128, 256, 512}, {0}); }});
+                     [](const A&) {
+                         return std::vector<CgLaunch>{launch(256, 0), launch(128, 0), launch(512, 0)};
+                     }});
     steps.push_back({3, "pattern", "fused vector kernels, scalars on the device, status read every 8 iterations",
                      &pattern::cg<T>, [](const A&) { return launch(256, 8); },
-                     [](const A&) { return blocks_and_checks({128, 256, 512}, {1, 4, 8, 16}); }});
+                     [](const A&) { return around(256, 8, {1, 4, 8, 16}); }});
     steps.push_back({4, "access", "SYMV's access step (half of A), aligned padded vectors, 16-byte accesses",
                      &access::cg<T>, [](const A&) { return launch(256, 8); },
-                     [](const A&) { return blocks_and_checks({128, 256, 512}, {4, 8, 16}); }});
+                     [](const A&) { return around(256, 8, {4, 8, 16}); }});
     steps.push_back({5, "tuned", "tuned SYMV + one cooperative vector kernel, CUDA graph of 8 iterations",
                      &tuned::cg<T>, [](const A&) { return launch(256, 8, 1); },
                      [](const A&) {
-                         // graph and stream launches of every (block, check); the persistent kernel
-                         // (block 256 fixed, no host check) once.
-                         auto v = blocks_and_checks({128, 256, 512}, {4, 8, 16, 32}, {1, 0});
+                         // CUDA graphs around the default, then the same kernels as stream launches,
+                         // and the persistent kernel (block 256 fixed, no host check).
+                         auto v = around(256, 8, {4, 8, 16, 32}, 1);
+                         v.push_back(launch(256, 8, 0));
                          v.push_back(launch(256, 8, 2));
                          return v;
                      }});
