@@ -15,7 +15,8 @@
     X(gemv)       \
     X(gemm)       \
     X(conv2d)     \
-    X(symv)
+    X(symv)       \
+    X(cg)
 
 namespace wb {
 

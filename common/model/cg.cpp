@@ -1,0 +1,103 @@
+// cg.cpp — the CG model per ladder step (declared in model/cg.hpp, architecture §6). Runs (and is
+// tested) without a GPU.
+#include "model/cg.hpp"
+
+#include "model/model_internal.hpp"
+#include "model/occupancy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace wb::model {
+
+CgStageDesign cg_stage_design(const std::string& stage, int check_every) {
+    const double per = 1.0 / (check_every > 0 ? check_every : 8);
+    CgStageDesign d;
+    if (stage == "naive") {  // GEMV reads p, writes q; the rest is on the CPU
+        d.vector_elems = 2;
+        d.round_trips = 2;  // p sent, q brought back (pageable copies)
+        d.host_vectors = true;
+    } else if (stage == "shared") {  // GEMV 2, dot 2, axpy 3 + 3, dot 1, xpby 3
+        d.vector_elems = 14;
+        d.vector_launches = 7;  // 2 x (partial + final) dots, 2 AXPYs, p update
+        d.round_trips = 2;
+    } else if (stage == "pattern") {  // GEMV 2, dot 2, x/r update 6, p update 3
+        d.vector_elems = 13;
+        d.vector_launches = 3;
+        d.round_trips = per;
+    } else if (stage == "access") {
+        d.symmetric = true;
+        d.vector_elems = 13;
+        d.mv_launches = 3;  // diagonal, off-diagonal, reduction
+        d.vector_launches = 3;
+        d.round_trips = per;
+    } else if (stage == "tuned") {  // SYMV 2, fused: p.q 2, x/r 6, p 3 (p, q the second time from L2)
+        d.symmetric = true;
+        d.vector_elems = 13;
+        d.mv_launches = 2;  // symv kernel + deterministic reduction
+        d.vector_launches = 1;
+        d.round_trips = 0;  // the status copy overlaps the next chunk
+        d.graph = true;
+    } else if (stage == "cublas") {  // GEMV 2, dot 2, axpy 3 + 3, dot 1, scal 2, axpy 3
+        d.vector_elems = 16;
+        d.vector_launches = 8;  // 2 dots of 2 kernels, 3 AXPYs, SCAL
+        d.round_trips = 2;
+    } else {
+        throw std::invalid_argument("predict_cg: stage (\"" + stage +
+                                    "\") must be naive, shared, pattern, access, tuned or cublas");
+    }
+    return d;
+}
+
+int cg_iteration_bound(double kappa, double tol) {
+    if (tol >= 1) return 0;
+    if (!(tol > 0)) return 1 << 30;
+    return std::max(1, static_cast<int>(std::ceil(std::sqrt(std::max(1.0, kappa)) / 2 * std::log(2 / tol))));
+}
+
+double cg_iteration_bytes(const std::string& stage, long long n, int elem_bytes) {
+    const CgStageDesign d = cg_stage_design(stage);
+    const double nn = static_cast<double>(n);
+    const double matrix = d.symmetric ? nn * (nn + 1) / 2 : nn * nn;
+    return elem_bytes * (matrix + d.vector_elems * nn);
+}
+
+CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
+                        double tol, int check_every) {
+    if (n < 0) throw std::invalid_argument("predict_cg: n (" + std::to_string(n) + ") must be >= 0");
+    if (elem_bytes != 4 && elem_bytes != 8)
+        throw std::invalid_argument("predict_cg: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
+    const CgStageDesign d = cg_stage_design(stage, check_every);
+    const double nn = static_cast<double>(n), e = elem_bytes;
+    CgPrediction p;
+    p.matrix_bytes = e * (d.symmetric ? nn * (nn + 1) / 2 : nn * nn);
+    // SYMV's partials: n x (ceil(n / 64) + 1) written and read (access; tuned with Y = 1).
+    p.workspace_bytes = d.symmetric ? 2 * e * nn * (std::ceil(nn / 64) + 1) : 0;
+    p.vector_bytes = e * d.vector_elems * nn;
+    p.useful_bytes = p.matrix_bytes + p.vector_bytes;
+    p.launches = d.mv_launches + d.vector_launches;
+    p.round_trips = d.round_trips;
+    const double bw = dev.bandwidth_gbs > 0 ? dev.bandwidth_gbs : 1.0;
+    p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
+    const double launch_us = d.graph ? kGraphNodeUs : kLaunchOverheadUs;
+    double over_us = p.launches * launch_us + p.round_trips * kRoundTripUs;
+    if (d.graph) over_us += kLaunchOverheadUs / std::max(1, check_every > 0 ? check_every : 8);  // one graph launch per chunk
+    if (d.host_vectors) {
+        p.host_bytes = 2 * e * nn;
+        over_us += p.host_bytes / (kPageableGbs * 1e3) + 2 * kCopyUs  // p out, q back
+                   + 10 * e * nn / (kCpuVectorGbs * 1e3);           // 2 dots, 2 AXPYs, p update on the CPU
+    }
+    p.overhead_ms = over_us / 1e3;
+    p.predicted_ms = p.bandwidth_ms + p.overhead_ms;
+    p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
+    p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);
+    p.iterations = cg_iteration_bound(kappa, tol);
+    p.note = p.bandwidth_ms >= p.overhead_ms ? "bandwidth: the matrix read each iteration"
+                                             : (d.host_vectors ? "host link and CPU vector work"
+                                                               : "launches and host round trips");
+    return p;
+}
+
+}  // namespace wb::model

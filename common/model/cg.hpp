@@ -1,0 +1,82 @@
+/// \file model/cg.hpp
+/// \brief The CG model per ladder step (architecture §6): what one iteration moves and how many
+///        launches and host round trips it pays, the predicted ms per iteration, and the classical
+///        bound on the iterations from the condition number.
+///
+/// Per iteration, predicted ms = bytes / bandwidth + launches x launch cost + round trips x
+/// round-trip cost (+ for chapter 1, the host link and the CPU's vector work). The bytes: the
+/// matrix the step's Mv reads (all of A for GEMV, the lower triangle for SYMV, plus SYMV's
+/// workspace of partials) and the vector traffic of the step's kernels, counted per kernel (a
+/// vector read by two kernels counts twice). The costs: kLaunchOverheadUs per stream launch
+/// (model/occupancy), kGraphNodeUs per kernel inside a CUDA graph, kRoundTripUs per scalar
+/// brought to the host with a synchronization. Chapter 0 does not measure the last two: they are
+/// read off the cuBLAS-composed CG measured on an H200 (2026-11-23: 71 us per iteration at n = 1024
+/// with a 16 us Mv, 7 more launches and 2 round trips) and a graph-launch microbenchmark's usual
+/// order of magnitude; the chapters show the model's error beside each row.
+/// The iteration count: CG reduces the A-norm of the error by 2 ((sqrt k - 1)/(sqrt k + 1))^m after
+/// m iterations, so m = ceil(sqrt(kappa) / 2 ln(2 / tol)) suffice (Golub & Van Loan 11.3.8); the
+/// residual criterion the steps use is close to it on the test matrices (a geometric spectrum).
+#pragma once
+
+#include "device_profile.hpp"
+
+#include <string>
+
+namespace wb::model {
+
+/// Microseconds per kernel inside a replayed CUDA graph (vs kLaunchOverheadUs for a stream launch).
+constexpr double kGraphNodeUs = 1.0;
+/// Microseconds per host round trip: a scalar copied to the host and the stream synchronized.
+constexpr double kRoundTripUs = 17.0;
+/// Pageable host <-> device copies of chapter 1 (GB/s) and their fixed cost per copy (us).
+constexpr double kPageableGbs = 10.0;
+constexpr double kCopyUs = 10.0;
+/// The CPU's vector work in chapter 1 (GB/s of vector traffic on one core).
+constexpr double kCpuVectorGbs = 10.0;
+
+/// What a step does per iteration (independent of n except through n).
+struct CgStageDesign {
+    bool symmetric = false;      ///< the Mv reads the lower triangle only (SYMV)
+    double vector_elems = 0;     ///< vector elements moved per iteration on the GPU, per n
+    double mv_launches = 1;      ///< kernels of the Mv
+    double vector_launches = 0;  ///< kernels of the vector work per iteration
+    double round_trips = 0;      ///< host round trips per iteration
+    bool graph = false;          ///< kernels replayed from a CUDA graph
+    bool host_vectors = false;   ///< chapter 1: p and A p cross the host link, vectors on the CPU
+};
+
+/// The design of `stage` ("naive" ... "tuned", or "cublas" for the composed peer); `check_every`
+/// (0: the step's default, 8) sets the round trips of chapters 3-5. Throws std::invalid_argument
+/// on an unknown stage.
+CgStageDesign cg_stage_design(const std::string& stage, int check_every = 0);
+
+struct CgPrediction {
+    double matrix_bytes = 0;     ///< of A per iteration (n^2 or n(n+1)/2 elements)
+    double workspace_bytes = 0;  ///< SYMV's partials written and read (chapters 4, 5)
+    double vector_bytes = 0;     ///< vector traffic on the GPU
+    double useful_bytes = 0;     ///< matrix + vector bytes: what the chapters' GB/s divide
+    double host_bytes = 0;       ///< over the host link (chapter 1)
+    double launches = 0, round_trips = 0;
+    double bandwidth_ms = 0, overhead_ms = 0;
+    double predicted_ms = 0;     ///< per iteration
+    double predicted_gbs = 0;    ///< useful_bytes / predicted_ms
+    double roofline_ms = 0;      ///< half of A + 13n elements at the bandwidth (the issue's target)
+    int iterations = 0;          ///< the classical bound for (kappa, tol)
+    std::string note;
+};
+
+/// The prediction of `stage` for an n x n system of elem_bytes (4 or 8) elements on `dev`
+/// (dev.bandwidth_gbs: the measured read ceiling on a live GPU), with condition number kappa and
+/// tolerance tol for the iteration bound. Throws std::invalid_argument on n < 0, elem_bytes not
+/// 4 or 8, or an unknown stage.
+CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
+                        double tol, int check_every = 0);
+
+/// The bytes the chapters' GB/s count for one iteration of `stage`: the matrix bytes its Mv must
+/// read + its vector traffic (predict_cg's useful_bytes).
+double cg_iteration_bytes(const std::string& stage, long long n, int elem_bytes);
+
+/// ceil(sqrt(kappa) / 2 * ln(2 / tol)), at least 1 (0 when tol >= 1; a large number when tol == 0).
+int cg_iteration_bound(double kappa, double tol);
+
+}  // namespace wb::model
