@@ -96,7 +96,7 @@ public:
     }
 
     std::size_t shape_rows(const ChapterRun& run) const override {
-        if constexpr (requires { Traits::shape_cases(run.opt); })
+        if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); })
             return precisions(run).size() * Traits::shape_cases(run.opt).size() * 2;
         else
             return 0;
@@ -104,7 +104,7 @@ public:
 
     OpTable shapes(const ChapterRun& run, Progress& prog, const RowsDone& on_rows) const override {
         OpTable t = table(run, measured_columns());
-        if constexpr (requires { Traits::shape_cases(run.opt); }) {
+        if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); }) {
             t.title = Traits::kName + std::string(" shape set: ") + step_label(run.chapter, "") + " against " +
                       Traits::peer_label();
             for (const auto& prec : precisions(run)) {

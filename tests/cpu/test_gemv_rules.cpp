@@ -143,7 +143,7 @@ TEST_CASE("gemv rules: splits only where the output is short, within their limit
     for (int elem : {4, 8}) {
         const GemvLaunch n_wide = wb::tuned_gemv_default_launch(shape(Op::N, 32, 200000, elem), mc);
         CHECK(wb::tuned_gemv_tiles(shape(Op::N, 32, 200000, elem), n_wide) == 1);
-        CHECK(n_wide.Y == mc.sm_count);
+        CHECK(n_wide.Y >= mc.sm_count * 95 / 100);  // double: 128, the cap of rule 4 for 16 vectors per tile
         CHECK(200000 / (n_wide.Y * n_wide.block_y) >= n_wide.ept);
         const GemvLaunch t_tall = wb::tuned_gemv_default_launch(shape(Op::T, 200000, 32, elem), mc);
         CHECK(t_tall.block_x == 32);
