@@ -300,15 +300,18 @@ constexpr int kMaxCluster = 16;
 
 /// The split of a launch: through a cluster (GemvLaunch::cluster 2, or 0 where the device has
 /// clusters and 1 < Y <= kMaxCluster) or through global partials (GemvLaunch::cluster 1, or Y beyond
-/// a cluster). Throws when a cluster is requested that the device or Y cannot have.
-inline bool use_cluster(int Y, int requested, const char* fn) {
+/// a cluster). Auto takes a cluster of more than 8 blocks only for blocks of at most 256 threads:
+/// a cluster's blocks run on one GPC at once, and 16 blocks of 512 threads (one per SM at the
+/// tuned kernels' register use) need 16 free SMs there, which not every GPC has.
+/// Throws when a cluster is requested that the device or Y cannot have.
+inline bool use_cluster(int Y, int requested, int block_threads, const char* fn) {
     if (requested == 1 || Y <= 1) return false;
     const bool can = Y <= kMaxCluster && detail::cluster_launch_of_current_device();
     if (requested == 2 && !can)
         throw std::invalid_argument(std::string(fn) + ": launch.cluster (2) needs a device with thread-block clusters "
                                     "(compute capability 9.0+) and Y (" + std::to_string(Y) + ") <= " +
                                     std::to_string(kMaxCluster));
-    return can;
+    return can && (requested == 2 || Y <= 8 || block_threads <= 256);
 }
 
 /// Launches `kernel` on grid x block; with cluster_y > 1 the blocks (x, 0 .. cluster_y-1) form
@@ -351,7 +354,7 @@ void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) 
     const int tiles = detail::ceil_div(a.m, BX * W);
     Y = std::min(Y, std::max(1, a.n / Q));  // every block gets at least one column per thread row
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
-    const bool cl = use_cluster(Y, l.cluster, fn);
+    const bool cl = use_cluster(Y, l.cluster, BX * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles);
     const std::size_t smem = static_cast<std::size_t>(BX) * W * (Q + 2) * sizeof(T);  // [O][Q + 1] + O sums
@@ -369,7 +372,7 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const int k_per_block = detail::ceil_div(detail::ceil_div(a.m, Y), chunk) * chunk;  // whole steps
     Y = detail::ceil_div(a.m, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
-    const bool cl = use_cluster(Y, l.cluster, fn);
+    const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
     if (shifted)

@@ -56,7 +56,7 @@ TEST_CASE("chapter loop: predict-only runs every op and says which designs do no
     CHECK(out.find("ch05 tuned") != std::string::npos);
 }
 
-TEST_CASE("--shapes: gemv has a shape set of every class, the other ops none", "[cpu]") {
+TEST_CASE("the shape benchmark (--shapes): gemv has a shape set of every class, the other ops none", "[cpu]") {
     wb::ChapterRun run;
     run.chapter = 5;
     for (const auto& op : wb::registered_ops()) {
