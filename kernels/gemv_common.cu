@@ -125,11 +125,13 @@ template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t);
 
 GemvMachine gemv_machine_of_current_device() {
     GemvMachine mc;
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    static const bool has_device = [] {  // asked once: the launcher calls this on every launch
+        int count = 0;
+        if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return true;
         (void)cudaGetLastError();  // no device: keep the H200's figures, leave no error behind
-        return mc;
-    }
+        return false;
+    }();
+    if (!has_device) return mc;
     mc.sm_count = detail::sm_count_of_current_device();
     mc.max_threads_per_sm = detail::max_threads_per_sm_of_current_device();
     return mc;
