@@ -115,8 +115,9 @@ GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc) 
             threads = 256;
         }
         int q = threads / bx;
-        // Rule 6: every thread row keeps a whole batch of U columns.
-        const int q_max = pow2_floor(std::max<long long>(1, s.n / kUnrollN));
+        // Rule 6: every thread row keeps two batches of U columns (the second may be the guarded
+        // last one, at least U - 1 columns), so the next batch loads while one is multiplied.
+        const int q_max = pow2_floor(std::max<long long>(1, s.n / (2 * kUnrollN - 1)));
         if (q > q_max) {
             q = q_max;
             bx = std::min(256, threads / q);

@@ -26,10 +26,10 @@
 ///    most 8 partials per chain of its thread groups (two rounds of four chains).
 /// 5. The wave tail: a split takes Y = ceil(SMs / tiles) (one wave of blocks, each with enough
 ///    bytes in flight by rule 2), not more: more blocks only add partials.
-/// 6. Short reductions (tall N, wide T): the thread rows (N: Q) or warps (T) per block are cut so
-///    that each still has a whole batch (N: U columns) or step (T: 32 W rows) of work; T with
-///    m <= 64 W runs L <= 16 lanes per column (several columns per warp), so a warp's lanes are
-///    not idle.
+/// 6. Short reductions (tall N, wide T): the thread rows (N: Q) or warps (T) per block are cut
+///    so that each still has two batches (N: at least 2U - 1 columns) or a step (T: 32 W rows)
+///    of work; T with m <= 64 W runs L <= 16 lanes per column (several columns per warp), so a
+///    warp's lanes are not idle.
 /// The square powers of two 1024 ... 16384 keep the launches measured before these rules
 /// (docs/results/h200/sweep-ch05_unrolled*.csv): rule 3 gives Y = 1 there, rule 6 does not apply.
 #pragma once

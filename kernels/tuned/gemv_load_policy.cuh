@@ -1,7 +1,7 @@
 /// \file tuned/gemv_load_policy.cuh
 /// \brief Exploration kept for the launch sweeps (GemvLaunch::cache): how the 16-byte loads of
 ///        A, which the tuned GEMV reads exactly once, treat the caches. Only a sweep reaches the
-///        policies other than kCached and kStreaming; the teaching kernel calls load_a<P>() and
+///        policies other than kCached and kStreaming; the teaching kernel calls `load_a<P>()` and
 ///        needs nothing else from here.
 ///
 /// Why it matters at all: the L2 a GEMV meets is usually full of dirty lines (the previous
@@ -33,7 +33,7 @@ __device__ __forceinline__ unsigned long long load_policy() {
     return pol;
 }
 
-/// A 16-byte load of A (p 16-byte aligned) with policy P (`pol`: load_policy<P>()).
+/// A 16-byte load of A (p 16-byte aligned) with policy P (`pol`: `load_policy<P>()`).
 template <int P, class T>
 __device__ __forceinline__ typename detail::Vec16<T>::type load_a(const T* p, unsigned long long pol) {
     using V = typename detail::Vec16<T>::type;

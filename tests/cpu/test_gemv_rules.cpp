@@ -153,10 +153,10 @@ TEST_CASE("gemv rules: splits only where the output is short, within their limit
         CHECK(wb::tuned_gemv_default_launch(shape(Op::N, 1000000, 64, elem), mc).Y == 1);
         CHECK(wb::tuned_gemv_default_launch(shape(Op::T, 64, 1000000, elem), mc).Y == 1);
     }
-    // Tall N: thread rows cut so each keeps a batch of U = 8 columns.
+    // Tall N: thread rows cut so each keeps two batches of U = 8 columns (32 / 2 rows: 16 each).
     const GemvLaunch tall = wb::tuned_gemv_default_launch(shape(Op::N, 1000000, 32, 4), mc);
-    CHECK(tall.block_y == 4);
-    CHECK(tall.block_x == 64);
+    CHECK(tall.block_y == 2);
+    CHECK(tall.block_x == 128);
     // Wide T with short columns: L lanes per column cover m (m = 32 floats: 8 vectors).
     const GemvLaunch wide = wb::tuned_gemv_default_launch(shape(Op::T, 32, 1000000, 4), mc);
     CHECK(wide.block_x == 8);

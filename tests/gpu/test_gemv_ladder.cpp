@@ -11,6 +11,8 @@
 #include "random.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <cstdlib>
 #include <tuple>
 #include <utility>
@@ -126,17 +128,21 @@ template <class T>
 void check_all_launches_at_shapes(const wb::GemvStep<T>& step) {
     // Every legal launch on shapes of the new paths: a submatrix at an odd offset (shifted loads),
     // short columns aligned and not (T with lanes per column), a short output with a long
-    // reduction (splits), x at an offset.
+    // reduction (splits), x at an offset. Every other shape with beta = 0: y poisoned with NaN.
+    const std::vector<Shape> shapes = {Shape{129, 77, 136, 3}, Shape{16, 3000, 16}, Shape{17, 3001, 19, 1},
+                                       Shape{3000, 9, 3001}, Shape{200, 300, 200, 0, 1}};
     for (Op op : {Op::N, Op::T})
-        for (const Shape& sh : {Shape{129, 77, 136, 3}, Shape{16, 3000, 16}, Shape{17, 3001, 19, 1},
-                                Shape{3000, 9, 3001}, Shape{200, 300, 200, 0, 1}}) {
+        for (std::size_t i = 0; i < shapes.size(); ++i) {
+            const Shape& sh = shapes[i];
+            const T beta = i % 2 ? T(0) : T(0.5);
             const std::uint64_t seed = wb::fresh_seed();
-            auto p = wb::make_gemv_problem<T>(op, sh.m, sh.n, sh.lda, seed, T(1.5), T(0.5), sh.a_offset, sh.x_offset);
+            auto p = wb::make_gemv_problem<T>(op, sh.m, sh.n, sh.lda, seed, T(1.5), beta, sh.a_offset, sh.x_offset);
             const auto ref = p.reference();
             for (const wb::GemvLaunch& l : step.legal_launches(p.args())) {
                 const auto c = wb::check_gemv(step, l, p, ref);
                 INFO(step.stage << " " << wb::op_char(op) << " m=" << sh.m << " n=" << sh.n << " lda=" << sh.lda
-                                << " A offset " << sh.a_offset << " x offset " << sh.x_offset << " launch " << l.str()
+                                << " A offset " << sh.a_offset << " x offset " << sh.x_offset << " beta=" << beta
+                                << " launch " << l.str()
                                 << " seed=" << seed << " rel err " << c.rel_error << " " << c.first_bad);
                 CHECK(c.ok());
             }
@@ -162,6 +168,42 @@ TEST_CASE("gemv ch05 tuned matches the float64 reference", "[gpu][gemv]") { chec
 TEST_CASE("gemv ch05 tuned matches the float64 reference at every shape class", "[gpu][gemv]") {
     check_shape_classes(wb::step<wb::GemvArgs<float>>(5));
     check_shape_classes(wb::step<wb::GemvArgs<double>>(5));
+}
+TEST_CASE("gemv ch05 tuned matches the reference on 200 seeded random shapes", "[gpu][gemv]") {
+    // m and n log-uniform in [1, 2^17] with m n <= 2^22, lda = m + [0, 5], A and x at element
+    // offsets [0, 33] and [0, 3], N or T, float or double, beta 0.5 or 0: every load kind, split
+    // and short-reduction rule gets drawn. One seed per run (printed), then one per shape.
+    const std::uint64_t run_seed = wb::fresh_seed();
+    std::mt19937_64 rng(run_seed);
+    const int count = std::getenv("WB_TEST_SMALL") ? 20 : 200;
+    for (int i = 0; i < count; ++i) {
+        auto log_uniform = [&](int hi) {
+            return std::max(1, static_cast<int>(std::exp2(std::uniform_real_distribution<double>(0, hi)(rng))));
+        };
+        int m = log_uniform(17), n = log_uniform(17);
+        while (static_cast<long long>(m) * n > (1LL << 22)) (m > n ? m : n) /= 2;
+        const int lda = m + static_cast<int>(rng() % 6), a_off = static_cast<int>(rng() % 34),
+                  x_off = static_cast<int>(rng() % 4);
+        const Op op = rng() % 2 ? Op::T : Op::N;
+        const bool dbl = rng() % 2, beta0 = rng() % 2;
+        const std::uint64_t seed = rng();
+        INFO("run seed " << run_seed << " shape " << i << ": " << wb::op_char(op) << (dbl ? " double" : " float")
+                         << " m=" << m << " n=" << n << " lda=" << lda << " A offset " << a_off << " x offset "
+                         << x_off << " beta " << (beta0 ? 0 : 0.5) << " seed=" << seed);
+        if (dbl) {
+            const auto& step = wb::step<wb::GemvArgs<double>>(5);
+            auto p = wb::make_gemv_problem<double>(op, m, n, lda, seed, 1.5, beta0 ? 0.0 : 0.5, a_off, x_off);
+            const auto c = wb::check_gemv(step, step.default_launch(p.args()), p, p.reference());
+            INFO("launch " << step.default_launch(p.args()).str() << " rel err " << c.rel_error << " " << c.first_bad);
+            CHECK(c.ok());
+        } else {
+            const auto& step = wb::step<wb::GemvArgs<float>>(5);
+            auto p = wb::make_gemv_problem<float>(op, m, n, lda, seed, 1.5f, beta0 ? 0.f : 0.5f, a_off, x_off);
+            const auto c = wb::check_gemv(step, step.default_launch(p.args()), p, p.reference());
+            INFO("launch " << step.default_launch(p.args()).str() << " rel err " << c.rel_error << " " << c.first_bad);
+            CHECK(c.ok());
+        }
+    }
 }
 TEST_CASE("gemv ch05 tuned: every legal launch on the new paths' shapes", "[gpu][gemv]") {
     if (std::getenv("WB_TEST_SMALL")) return;
