@@ -26,7 +26,7 @@
 ///   through a thread-block cluster (Y <= 16, detail::cluster_finish) or global partials and a
 ///   last-block ticket (detail::split_finish): deterministic; where the reduction is short (N
 ///   with few columns, T with few rows) blocks get fewer thread rows or warps, and T with
-///   m <= 16 W runs several columns per warp (tuned/gemv_t_shapes.cuh).
+///   m <= 64 W runs several columns per warp (tuned/gemv_t_shapes.cuh).
 /// - Columns that do not start on a 16-byte boundary (odd lda, a submatrix at an offset) keep
 ///   16-byte loads: N reads the aligned vectors around each thread's rows and realigns them in
 ///   registers (tuned/gemv_rows.cuh); T peels each column's head and tail and streams its

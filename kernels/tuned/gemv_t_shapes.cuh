@@ -7,9 +7,10 @@
 ///          part streams with 16-byte loads (KBLAS TOMS §6.6, Eq. 10, Fig. 11, the offset
 ///          interface, done per column since an odd lda gives every column its own offset).
 ///          x is read one element at a time (from L1: the C columns of a block share it).
-///        - gemv_t_short_kernel: short columns (m <= 16 W, a wide matrix of a few dozen rows):
-///          L < 32 lanes per column, so one warp reads 32 / L columns at a time and a block of
-///          256 threads covers 256 / L x C columns; no shared memory, no split.
+///        - gemv_t_short_kernel: short columns (m <= 64 W: a wide matrix of a few dozen to a few
+///          hundred rows): L <= 16 lanes per column (up to 4 vectors each), so one warp reads
+///          32 / L columns at a time and a block of 256 threads covers 256 / L x C columns; no
+///          shared memory, no split.
 #pragma once
 
 #include "gemv_common.cuh"
