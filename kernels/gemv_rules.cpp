@@ -24,7 +24,9 @@ int pow2_ceil(long long v) {
     return p;
 }
 
-constexpr int kUnrollN = 8;     ///< N: columns per batch (GemvLaunch::ept), two batches in flight
+/// N: columns per batch (GemvLaunch::ept), two batches in flight: 8, or 4 for shifted loads
+/// (each holds two vectors until used, and 2 x 8 of them would not fit in the registers).
+int unroll_n(GemvLoads loads) { return loads == GemvLoads::kShifted16 ? 4 : 8; }
 constexpr int kShortTLanes = 16;    ///< T, short columns: at most 16 lanes per column
 constexpr int kShortTVectors = 64;  ///< T: short columns have at most 64 vectors (4 per lane of 16)
 
@@ -117,12 +119,13 @@ GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc) 
         int q = threads / bx;
         // Rule 6: every thread row keeps two batches of U columns (the second may be the guarded
         // last one, at least U - 1 columns), so the next batch loads while one is multiplied.
-        const int q_max = pow2_floor(std::max<long long>(1, s.n / (2 * kUnrollN - 1)));
+        const int u = unroll_n(tuned_gemv_loads(s));
+        const int q_max = pow2_floor(std::max<long long>(1, s.n / (2 * u - 1)));
         if (q > q_max) {
             q = q_max;
             bx = std::min(256, threads / q);
         }
-        l = GemvLaunch{bx, q, 4, q, 0, kUnrollN};
+        l = GemvLaunch{bx, q, 4, q, 0, u};
     } else {
         const long long vectors = cdiv(s.m, w);
         if (vectors <= kShortTVectors) {

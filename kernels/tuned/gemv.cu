@@ -98,36 +98,57 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
                       ? beta * y[row0 + (t >> lp)]
                       : T(0);
 
-    if (avail > 0) {
+    // Shifted loads take the next vector from the next lane of the segment of lanes that read
+    // one column side by side; every lane of it runs the loop (past m on the last rows, its sums
+    // unused) and the lanes whose neighbour cannot supply the vector load it themselves.
+    Neighbour nb;
+    if constexpr (K == kShifted16) {
+        nb.width = BX < 32 ? BX : 32;
+        const unsigned lane = static_cast<unsigned>(t) & 31u;
+        nb.mask = nb.width == 32 ? 0xffffffffu : ((1u << nb.width) - 1u) << (lane & ~(nb.width - 1u));
+        nb.own_hi = tx % nb.width == nb.width - 1 || i0 + W >= m;
+    }
+    if (avail > 0 || K == kShifted16) {
         // A thread whose rows pass m (the last one, when W does not divide m) loads whole vectors
         // too: its rows past m lie in the column's own storage (aligned: lda is a multiple of W)
         // or the next column's (shifted), and their sums are never written.
         const long long step = static_cast<long long>(S) * lda;  // one column stride per thread
         const int j = peel + static_cast<int>(blockIdx.y) * Q + ty;
-        const T* a = A + i0 + static_cast<long long>(j) * lda;
+        const int i_load = K == kShifted16 && avail <= 0 ? m - W : i0;  // shifted: lanes past m re-read
+        const T* a = A + i_load + static_cast<long long>(j) * lda;
         const T* xp = x + j;
         const int cols = ke > j ? (ke - j + S - 1) / S : 0;  // columns this thread visits
         const int full_batches = cols / U;
         // Whole batches: U columns per batch, the next batch prefetched while this one is used.
-        R cur[U], nxt[U];
+        R cur[U], nxt[U], cur2[U], nxt2[U];  // cur2, nxt2: shifted loads' next vectors (load_next)
         T xc[U], xn[U];
         if (full_batches > 0) {
 #pragma unroll
-            for (int u = 0; u < U; ++u) { cur[u] = load_rows<K, POL>(a + u * step, pol); xc[u] = __ldg(xp + u * S); }
+            for (int u = 0; u < U; ++u) {
+                cur[u] = load_rows<K, POL>(a + u * step, pol);
+                cur2[u] = load_next<K>(a + u * step, nb);
+                xc[u] = __ldg(xp + u * S);
+            }
         }
         for (int b = 0; b < full_batches; ++b) {
             const bool more = b + 1 < full_batches;
             if (more) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { nxt[u] = load_rows<K, POL>(a + (U + u) * step, pol); xn[u] = __ldg(xp + (U + u) * S); }
+                for (int u = 0; u < U; ++u) {
+                    nxt[u] = load_rows<K, POL>(a + (U + u) * step, pol);
+                    nxt2[u] = load_next<K>(a + (U + u) * step, nb);
+                    xn[u] = __ldg(xp + (U + u) * S);
+                }
             }
 #pragma unroll
-            for (int u = 0; u < U; ++u)
+            for (int u = 0; u < U; ++u) {
+                const R v = rows_of<K>(cur[u], cur2[u], a + u * step, nb);
 #pragma unroll
-                for (int k = 0; k < W; ++k) acc[k] += elem(cur[u], k) * xc[u];
+                for (int k = 0; k < W; ++k) acc[k] += elem(v, k) * xc[u];
+            }
             if (more) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; xc[u] = xn[u]; }
+                for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; cur2[u] = nxt2[u]; xc[u] = xn[u]; }
             }
             a += U * step;
             xp += U * S;
@@ -137,12 +158,18 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
         if (rest > 0) {
 #pragma unroll
             for (int u = 0; u < U; ++u)
-                if (u < rest) { cur[u] = load_rows<K, POL>(a + u * step, pol); xc[u] = __ldg(xp + u * S); }
+                if (u < rest) {
+                    cur[u] = load_rows<K, POL>(a + u * step, pol);
+                    cur2[u] = load_next<K>(a + u * step, nb);
+                    xc[u] = __ldg(xp + u * S);
+                }
 #pragma unroll
             for (int u = 0; u < U; ++u)
-                if (u < rest)
+                if (u < rest) {  // rest is the same for every lane of a segment (one column set)
+                    const R v = rows_of<K>(cur[u], cur2[u], a + u * step, nb);
 #pragma unroll
-                    for (int k = 0; k < W; ++k) acc[k] += elem(cur[u], k) * xc[u];
+                    for (int k = 0; k < W; ++k) acc[k] += elem(v, k) * xc[u];
+                }
         }
         if (peel && blockIdx.y == 0 && ty == 0) {  // the peeled first and last column
             const T* last = A + static_cast<long long>(n - 1) * lda + i0;

@@ -3,7 +3,8 @@
 #
 # Re-states, element by element, which addresses the tuned kernels load (kernels/tuned/gemv.cu,
 # gemv_rows.cuh, gemv_t_shapes.cuh) for N (aligned, shifted, element loads; any block, Q, Y, U) and
-# for T's shifted and short-column kernels, on random shapes with lda > m and A at offsets 0 ... 33
+# for T's shifted and short-column kernels (N's shifted loads: the next vector from the next lane
+# of the segment, or loaded by the lane itself), on random shapes with lda > m and A at offsets 0 ... 33
 # elements into an allocation of offset + lda n elements (as make_gemv_problem allocates it).
 # Checks that every element of A is added exactly once to the right output and that no load
 # leaves the allocation. It checks the index arithmetic only: not CUDA semantics, not the
@@ -37,17 +38,26 @@ def emu_n(m, n, lda, a_off, es, K, bx, Q, Y, U):
     tiles = cdiv(m, bx*W)
     Y = min(Y, max(1, n//Q))
     S = Q*Y; peel = 1 if K == 2 else 0; ke = n - peel
+    seg = bx if bx < 32 else 32
     for bxi in range(tiles):
         for by in range(Y):
             for ty in range(Q):
+                # shifted: every lane of a segment runs; lanes past m re-read row m - W
+                lo_of = {}
+                plan = []
                 for tx in range(bx):
                     i0 = (bxi*bx + tx)*W; avail = m - i0
-                    if avail <= 0: continue
+                    if avail <= 0 and K != 2: continue
+                    i_load = m - W if (K == 2 and avail <= 0) else i0
+                    own_hi = (tx % seg == seg - 1) or (i0 + W >= m)
                     j = peel + by*Q + ty
                     cols = cdiv(ke - j, S) if ke > j else 0
+                    plan.append((tx, i0, avail, i_load, own_hi, j, cols))
+                    lo_of[tx] = [(a_off + i_load + (j + c*S)*lda) for c in range(cols)]
+                for (tx, i0, avail, i_load, own_hi, j, cols) in plan:
                     for c in range(cols):
                         jj = j + c*S
-                        p = a_off + i0 + jj*lda   # element index of row i0 col jj
+                        p = a_off + i_load + jj*lda   # element index of the thread's first row
                         if K == 1:
                             assert mem.addr(p) % 16 == 0, "aligned load not aligned"
                             mem.check(p, W, "aligned")
@@ -57,8 +67,16 @@ def emu_n(m, n, lda, a_off, es, K, bx, Q, Y, U):
                         else:
                             a = mem.addr(p); base = (a & ~15); off = (a & 15)//es
                             be = (base - mem.base_addr)//es
-                            mem.check(be, W, "lo"); mem.check(be + (W if off else 0), W, "hi")
-                            elems = [be + off + k for k in range(W)]
+                            mem.check(be, W, "lo")
+                            if own_hi:
+                                mem.check(be + W, W, "own hi"); hi = be + W
+                            else:  # the next lane of the segment supplies its lo
+                                nxt = tx + 1
+                                assert nxt % seg != 0 and nxt in lo_of, "no neighbour"
+                                pn = lo_of[nxt][c]; an = mem.addr(pn)
+                                hi = ((an & ~15) - mem.base_addr)//es
+                                assert hi == be + W, ("neighbour's lo is not the next vector", hi, be + W)
+                            elems = [be + off + k if off + k < W else hi + off + k - W for k in range(W)]
                         for k in range(W):
                             if k < avail:
                                 ij = mem.mat(elems[k]); assert ij == (i0+k, jj), (ij, i0+k, jj)
