@@ -39,7 +39,7 @@ struct GemvOp {
         if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
         std::vector<Case> v;
         for (Op op : ops)
-            for (int n : sizes) v.push_back({std::string(1, op_char(op)), std::to_string(n), op, n, n});
+            for (int n : sizes) v.push_back({std::string(1, op_char(op)), std::to_string(n), op, n, n, n, 0, "square"});
         return v;
     }
     /// `--shapes` (issue 14): square sizes that are not powers of two, odd leading dimensions,
