@@ -172,7 +172,7 @@ for trial in range(300):
     lda = m + random.choice([0,0,1,2,3,7])
     a_off = random.choice([0,0,1,2,3,5,17,33])
     K = loads_kind(m, lda, a_off, es, 'N')
-    bx = random.choice([4,8,16,32]); Q = random.choice([1,2,4,8]); Y = random.choice([1,2,3,8]); U = random.choice([2,4,8])
+    bx = random.choice([4,8,16,32,64,128]); Q = random.choice([1,2,4,8]); Y = random.choice([1,2,3,8]); U = random.choice([2,4,8])
     emu_n(m, n, lda, a_off, es, K, bx, Q, Y, U)
     Kt = loads_kind(m, lda, a_off, es, 'T')
     if Kt == 2:
