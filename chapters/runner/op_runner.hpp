@@ -224,9 +224,15 @@ private:
             const double ceiling = Traits::template ceiling<T>(c, *run.ceil);
             for (int ch : {run.chapter, 0}) {
                 const double rate = Traits::template rate<T>(p, ms[ch]);
+                std::string model = "-", model_err = "-";
+                if (ch != 0) {
+                    const Prediction pr = predict_or_why<T>(step<Args<T>>(ch), p.args(), run.dev);
+                    model = fmt(pr.rate);
+                    model_err = fmt_model_error(pr.rate, rate);
+                }
                 t.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(ch, Traits::peer_label()),
                                   {fmt(ms[ch], 4), fmt(rate), fmt_pct(rate / ceiling), "-", "-",
-                                   ch != 0 ? fmt_ratio(ms[0] / ms[ch]) : "-", "-", "-", errs[ch],
+                                   ch != 0 ? fmt_ratio(ms[0] / ms[ch]) : "-", model, model_err, errs[ch],
                                    ch != 0 ? c.shape_class + "; " + launches[ch] : c.shape_class}});
             }
             const std::string key = prec_name<T>() + " " + c.variant;
