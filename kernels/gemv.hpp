@@ -6,10 +6,12 @@
 
 #include "blas_op.hpp"
 #include "gemv_launch.hpp"
+#include "gemv_rules.hpp"
 #include "step.hpp"
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <string>
 
 namespace wb {
@@ -30,6 +32,24 @@ struct GemvArgs {
     int len_x() const { return op == Op::N ? n : m; }
     int len_y() const { return op == Op::N ? m : n; }
 };
+
+/// What the tuned step's launch rules (gemv_rules.hpp) see of a call.
+template <class T>
+GemvShape gemv_shape(const GemvArgs<T>& a) {
+    GemvShape s;
+    s.op = a.op;
+    s.m = a.m;
+    s.n = a.n;
+    s.lda = a.lda;
+    s.elem_bytes = static_cast<int>(sizeof(T));
+    s.a_offset_bytes = static_cast<int>(reinterpret_cast<std::uintptr_t>(a.A) & 15);
+    s.x_offset_bytes = static_cast<int>(reinterpret_cast<std::uintptr_t>(a.x) & 15);
+    return s;
+}
+
+/// The machine the launch rules derive for: the current device's SM count, the H200's figures
+/// otherwise (GemvMachine's defaults; also when no device is present, for predictions).
+GemvMachine gemv_machine_of_current_device();
 
 /// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
 /// its value and the rule, e.g. "gemv: lda (5) must be >= max(1, m) (8)".

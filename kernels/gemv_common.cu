@@ -116,11 +116,26 @@ int cached_attribute(cudaDeviceAttr attr) {
 int sm_count_of_current_device() { return cached_attribute(cudaDevAttrMultiProcessorCount); }
 long long l2_bytes_of_current_device() { return cached_attribute(cudaDevAttrL2CacheSize); }
 bool cluster_launch_of_current_device() { return cached_attribute(cudaDevAttrClusterLaunch) != 0; }
+int max_threads_per_sm_of_current_device() { return cached_attribute(cudaDevAttrMaxThreadsPerMultiProcessor); }
 
 template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t);
 template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t);
 
 }  // namespace detail
+
+GemvMachine gemv_machine_of_current_device() {
+    GemvMachine mc;
+    static const bool has_device = [] {  // asked once: the launcher calls this on every launch
+        int count = 0;
+        if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return true;
+        (void)cudaGetLastError();  // no device: keep the H200's figures, leave no error behind
+        return false;
+    }();
+    if (!has_device) return mc;
+    mc.sm_count = detail::sm_count_of_current_device();
+    mc.max_threads_per_sm = detail::max_threads_per_sm_of_current_device();
+    return mc;
+}
 
 template bool validate_gemv<float>(const GemvArgs<float>&, const char*);
 template bool validate_gemv<double>(const GemvArgs<double>&, const char*);

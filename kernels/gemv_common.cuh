@@ -239,6 +239,8 @@ int sm_count_of_current_device();
 long long l2_bytes_of_current_device();
 /// True when the current device can launch thread-block clusters (compute capability 9.0+).
 bool cluster_launch_of_current_device();
+/// Resident threads per SM of the current device (cached per device).
+int max_threads_per_sm_of_current_device();
 
 /// KBLAS's blocks per row (TOMS §4.3, Eq. 5-6): split the reduction dimension `k` over Y blocks
 /// so that tiles x Y fills about `waves` waves of `blocks_per_sm` blocks on every SM, keeping at

@@ -47,37 +47,19 @@ std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
                      &access::gemv<T>,
                      [](const A&) { return GemvLaunch{32, 8, 32, 8, 0, 1}; },
                      [](const A&) { return warp_by_q_launches(); }});
-    steps.push_back({5, "tuned", "registers, 16-byte loads, unrolled double-buffered prefetch, tunables nb/Q/Y",
+    steps.push_back({5, "tuned", "registers, 16-byte loads, double-buffered prefetch, a launch derived from the shape",
                      &tuned::gemv<T>,
-                     // Defaults read off the launch sweeps (ch05 --sweep) on an H200, 2026-11-22
-                     // (docs/results/h200/sweep-ch05_unrolled*.csv). N: tall blocks whose Q thread
-                     // rows walk one narrow band of neighbouring columns together, no split (Y = 0
-                     // derives 1, see split_for in tuned/gemv.cu). The tile starts at the narrowest
-                     // shape (block_x = 8: 32 floats or 16 doubles per column) and is widened while
-                     // it keeps 256 tiles (up to block_x = 32); blocks have 512 threads while there
-                     // are fewer than 256 tiles, 256 threads from then on (at n = 16384: float
-                     // 16 x 16, double 32 x 8, 2-4% faster than 512 threads in the sweeps). A
-                     // skinny matrix (fewer than 17 tiles: m < 17 * 8 * 16 / size(T)) keeps
-                     // chapter 3's shape, 32 x 8, and splits its long reduction. T: 8 warps, 4
-                     // columns per block, no split once there are 17 tiles.
-                     [](const A& a) {
-                         if (a.op == Op::N) {
-                             const long long w = 16 / static_cast<int>(sizeof(a.alpha));  // rows per thread
-                             auto tiles = [&](int bx) { return (a.m + bx * w - 1) / (bx * w); };
-                             if (tiles(8) < 17) return GemvLaunch{32, 8, 4, 8, 0, 8};
-                             int bx = 8;
-                             while (bx < 32 && tiles(2 * bx) >= 256) bx *= 2;
-                             const int q = (tiles(bx) < 256 ? 512 : 256) / bx;
-                             return GemvLaunch{bx, q, 4, q, 0, 8};
-                         }
-                         return GemvLaunch{32, 8, 4, 8, 0, 4};
-                     },
+                     // The default launch is derived from the shape and the device by the rules of
+                     // kernels/gemv_rules.hpp (rules in words there, unit-tested in
+                     // tests/cpu/test_gemv_rules.cpp); at the square powers of two they give the
+                     // launches the sweeps picked (docs/results/h200/sweep-ch05_unrolled*.csv).
+                     [](const A& a) { return tuned_gemv_default_launch(gemv_shape(a), gemv_machine_of_current_device()); },
                      [](const A& a) {
                          std::vector<GemvLaunch> v;
                          // Y = 1: no split (the block owns whole rows or columns); the others
                          // through a cluster (cl 0, where the GPU has them) or global partials.
                          if (a.op == Op::N) {
-                             for (int bx : {4, 8, 16, 32, 64})
+                             for (int bx : {4, 8, 16, 32, 64, 128, 256})
                                  for (int q : {1, 2, 4, 8, 16, 32, 64, 128})
                                      for (int u : {4, 8})
                                          for (int y : {1, 0, 2, 4, 8})
@@ -92,6 +74,9 @@ std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
                                          for (int c : {1, 2, 3, 4})
                                              for (int cl : {0, 1})
                                                  if (!(y == 1 && cl == 1)) v.push_back(GemvLaunch{32, q, nb, q, y, 4, c, cl});
+                             // Short columns: L lanes per column, 256 / L columns per pass, no split.
+                             for (int lanes : {2, 4, 8, 16})
+                                 for (int nb : {2, 4, 8}) v.push_back(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4});
                          }
                          return v;
                      }});

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GPU round (architecture §8), run on the device machine from the repository root:
-#   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder sweep profile sanitize grade wrong plots
+#   bash scripts/gpu-check.sh [stage ...]      stages: build tests perf chapters ladder shapes sweep profile sanitize grade wrong plots
 #                                               (default: all but profile, in that order;
 #                                               profile runs Nsight Compute on ch05 and cuBLAS)
 # Configures for the visible GPU, builds with every core, runs every test label (gpu tests, perf
@@ -85,6 +85,16 @@ if has ladder; then
     "$build"/bin/ch05_unrolled --ladder --op "$op" --csv "$res/$op-ladder.csv" >"$res/$op-ladder.txt" 2>&1
     note "$op ladder: rc=$? in $(( $(date +%s) - t0 )) s"
     grep -E "vs " "$res/$op-ladder.txt" | tail -12 >>"$summary"
+  done
+fi
+
+if has shapes; then
+  # Chapter 5's step against the peer on each op's shape set (ops that have one): <op>-shapes.csv.
+  for op in $("$build"/bin/ch05_unrolled --list-ops); do
+    t0=$(date +%s)
+    "$build"/bin/ch05_unrolled --shapes --op "$op" --csv "$res/$op-shapes.csv" >"$res/$op-shapes.txt" 2>&1
+    note "$op shapes: rc=$? in $(( $(date +%s) - t0 )) s"
+    grep -E "vs " "$res/$op-shapes.txt" | tail -12 >>"$summary"
   done
 fi
 

@@ -3,11 +3,14 @@
 (the generic columns of the chapter binaries: op, precision, variant, shape, step, rate, % ceiling,
 unit). One row of panels per op, one panel per precision x variant: the rate of every step and the
 peer against the shape, with the op's ceiling (rate / % ceiling) as a dotted line. GEMV shapes are
-square sizes n (log axis); other ops' shapes are labels (m x n x k), in the run's order.
+square sizes n (log axis); other ops' shapes are labels (m x n x k), in the run's order. A shape
+benchmark's CSV (<op>-shapes.csv, `ch05_unrolled --shapes`) plots the step's ratio to the peer
+against the aspect ratio m / n instead.
 Usage: python3 scripts/plot.py <results dir>   (needs matplotlib)."""
 import csv
 import glob
 import os
+import re
 import sys
 
 import matplotlib
@@ -83,10 +86,54 @@ def plot_ladder(path):
     return out
 
 
+SHAPE = re.compile(r"^(\d+)x(\d+)")
+
+
+def plot_shapes(path):
+    """A shape benchmark (`ch05_unrolled --shapes`): x peer of the step against the aspect ratio
+    m / n (log axis), one panel per precision x variant, one marker per shape class (the note's
+    first field), with 1.0 and 0.85 drawn across."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    rows = [r for r in rows if SHAPE.match(r.get("shape", "")) and num(r.get("x peer", "")) is not None]
+    if not rows:
+        return None
+    panels = sorted({(r["precision"], r["variant"]) for r in rows})
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.9), squeeze=False)
+    markers = "osD^v<>ph*"
+    classes = list(dict.fromkeys(r["note"].split(";")[0] for r in rows))
+    for ax, (prec, variant) in zip(axes[0], panels):
+        sel = [r for r in rows if r["precision"] == prec and r["variant"] == variant]
+        for k, cls in enumerate(classes):
+            pts = []
+            for r in sel:
+                if r["note"].split(";")[0] != cls:
+                    continue
+                m, n = (int(g) for g in SHAPE.match(r["shape"]).groups())
+                pts.append((m / n, num(r["x peer"])))
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], markers[k % len(markers)], label=cls, markersize=4)
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.axhline(0.85, color="grey", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        label_axes(ax, f"{rows[0]['op']} {variant} {prec}: {sel[0]['step'] if sel else ''}", "aspect m / n",
+                   "x cuBLAS (time ratio)")
+    axes[0][-1].legend(fontsize=6, loc="best")
+    meta = rows[0]
+    fig.suptitle(f"{os.path.basename(path)}: {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, "
+                 f"{meta.get('date', '?')[:10]}", fontsize=9)
+    fig.tight_layout()
+    out = os.path.splitext(path)[0] + ".png"
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def main():
     if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
         sys.exit("usage: plot.py <results dir>")
-    made = [p for p in (plot_ladder(c) for c in sorted(glob.glob(os.path.join(sys.argv[1], "*.csv")))) if p]
+    csvs = sorted(glob.glob(os.path.join(sys.argv[1], "*.csv")))
+    made = [p for p in (plot_shapes(c) if c.endswith("-shapes.csv") else plot_ladder(c) for c in csvs) if p]
     for p in made:
         print("wrote", p)
 

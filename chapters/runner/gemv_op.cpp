@@ -2,7 +2,8 @@
 /// \brief GEMV as the chapter binaries show it (the traits of op_runner.hpp): square cases
 ///        n = 1024 ... 16384 (or --sizes), op N and T, GB/s against the measured read ceiling,
 ///        the stage model of common/model/gemv, and one extra row per case: the read floor
-///        ("read A only": A's bytes read once by chapter 0's read kernel, same flush).
+///        ("read A only": A's bytes read once by chapter 0's read kernel, same flush). With
+///        --shapes, the shape set of issue 14 (shape_cases): rectangles, odd lda, offsets.
 #include "gemv_problem.hpp"
 #include "memory_lab.hpp"
 #include "model.hpp"
@@ -10,6 +11,8 @@
 #include "roofline.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace wb {
 namespace {
@@ -25,6 +28,9 @@ struct GemvOp {
         std::string variant, shape;
         Op op;
         int m, n;
+        int lda = 0;               ///< 0: max(1, m)
+        int a_offset = 0;          ///< A starts this many elements into its allocation (a submatrix)
+        std::string shape_class;   ///< --shapes: "square", "odd lda", "tall", "wide", "skinny", "offset"
     };
 
     static std::vector<Case> cases(const ChapterOptions& o) {
@@ -33,9 +39,41 @@ struct GemvOp {
         if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
         std::vector<Case> v;
         for (Op op : ops)
-            for (int n : sizes) v.push_back({std::string(1, op_char(op)), std::to_string(n), op, n, n});
+            for (int n : sizes) v.push_back({std::string(1, op_char(op)), std::to_string(n), op, n, n, n, 0, "square"});
         return v;
     }
+    /// `--shapes` (issue 14): square sizes that are not powers of two, odd leading dimensions,
+    /// rectangles from 4:1 to 1:10^4 both ways (m n = 2^25), m or n <= 64 against >= 10^5, and
+    /// submatrices at offsets 1 ... 33 of a 4000 x 4000 block in a 4160-row array; op N and T
+    /// (or --trans). The shape label is "m x n", then lda and the offset where they differ.
+    static std::vector<Case> shape_cases(const ChapterOptions& o) {
+        std::vector<Op> ops = {Op::N, Op::T};
+        if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
+        std::vector<Case> v;
+        for (Op op : ops) {
+            auto add = [&](const std::string& cls, int m, int n, int lda = 0, int off = 0) {
+                std::string label = std::to_string(m) + "x" + std::to_string(n);
+                if (lda > 0 && lda != m) label += " lda" + std::to_string(lda);
+                if (off > 0) label += " +" + std::to_string(off);
+                v.push_back({std::string(1, op_char(op)), label, op, m, n, lda, off, cls});
+            };
+            for (int n : {1000, 3000, 5000, 6000, 10000, 12345}) add("square", n, n);
+            for (int n : {2000, 4096, 5000, 8192}) add("odd lda", n, n, n + (n % 2 == 0 ? 1 : 3));
+            const double mn = 33554432.0;  // 2^25 elements
+            for (int r : {4, 10, 100, 1000, 10000}) {
+                const int small = static_cast<int>(std::lround(std::sqrt(mn / r)));
+                add("tall", small * r, small);
+                add("wide", small, small * r);
+            }
+            for (auto [m, n] : {std::pair{16, 1000000}, {64, 1000000}, {32, 200000}}) {
+                add("skinny", m, n);
+                add("skinny", n, m);
+            }
+            for (int off : {1, 2, 3, 5, 8, 17, 32, 33}) add("offset", 4000, 4000, 4160, off);
+        }
+        return v;
+    }
+
     static std::string title() { return "GEMV y = 1.5 op(A) x + 0.5 y, square n x n, lda = n"; }
     static const char* unit() { return "GB/s"; }
     static std::string ceiling_name() { return "read"; }
@@ -47,12 +85,13 @@ struct GemvOp {
         a.op = c.op;
         a.m = c.m;
         a.n = c.n;
-        a.lda = std::max(1, c.m);
+        a.lda = c.lda > 0 ? c.lda : std::max(1, c.m);
         a.beta = T(0.5);
         return a;
     }
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
-        return make_gemv_problem<T>(c.op, c.m, c.n, std::max(1, c.m), seed);
+        return make_gemv_problem<T>(c.op, c.m, c.n, c.lda > 0 ? c.lda : std::max(1, c.m), seed, T(1.5), T(0.5),
+                                    c.a_offset);
     }
     template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
     template <class T>

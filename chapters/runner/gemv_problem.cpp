@@ -40,10 +40,14 @@ const std::vector<double>& GemvProblem<T>::error_scale() const {
 }
 
 template <class T>
-GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t seed, T alpha, T beta) {
+GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t seed, T alpha, T beta, int a_offset,
+                                 int x_offset) {
     if (lda < std::max(1, m))
         throw std::invalid_argument("make_gemv_problem: lda (" + std::to_string(lda) + ") must be >= max(1, m) (" +
                                     std::to_string(std::max(1, m)) + ")");
+    if (a_offset < 0 || x_offset < 0)
+        throw std::invalid_argument("make_gemv_problem: a_offset (" + std::to_string(a_offset) + ") and x_offset (" +
+                                    std::to_string(x_offset) + ") must be >= 0");
     GemvProblem<T> p;
     p.op = op;
     p.m = m;
@@ -59,8 +63,15 @@ GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t see
     const int lx = op == Op::N ? n : m, ly = op == Op::N ? m : n;
     p.hx = random_vector<T>(lx, seed + 1);
     p.hy = random_vector<T>(ly, seed + 2);
-    p.A = DeviceBuffer<T>(p.hA);
-    p.x = DeviceBuffer<T>(p.hx);
+    p.a_offset = a_offset;
+    p.x_offset = x_offset;
+    auto with_prefix = [](const std::vector<T>& v, int prefix) {
+        std::vector<T> out(static_cast<std::size_t>(prefix), std::numeric_limits<T>::quiet_NaN());
+        out.insert(out.end(), v.begin(), v.end());
+        return out;
+    };
+    p.A = DeviceBuffer<T>(a_offset > 0 ? with_prefix(p.hA, a_offset) : p.hA);
+    p.x = DeviceBuffer<T>(x_offset > 0 ? with_prefix(p.hx, x_offset) : p.hx);
     p.y = DeviceBuffer<T>(p.hy);
     return p;
 }
@@ -90,8 +101,9 @@ BenchStats time_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProb
 
 template struct GemvProblem<float>;
 template struct GemvProblem<double>;
-template GemvProblem<float> make_gemv_problem<float>(Op, int, int, int, std::uint64_t, float, float);
-template GemvProblem<double> make_gemv_problem<double>(Op, int, int, int, std::uint64_t, double, double);
+template GemvProblem<float> make_gemv_problem<float>(Op, int, int, int, std::uint64_t, float, float, int, int);
+template GemvProblem<double> make_gemv_problem<double>(Op, int, int, int, std::uint64_t, double, double, int,
+                                                         int);
 template GemvCheck check_gemv<float>(const GemvStep<float>&, const GemvLaunch&, GemvProblem<float>&,
                                      const std::vector<double>&);
 template GemvCheck check_gemv<double>(const GemvStep<double>&, const GemvLaunch&, GemvProblem<double>&,

@@ -21,10 +21,14 @@ struct GemvProblem {
     int m = 0, n = 0, lda = 1;
     T alpha = T(1.5), beta = T(0.5);
     std::uint64_t seed = 0;
+    int a_offset = 0;  ///< elements of the allocation before A (a submatrix's offset; they hold NaN)
+    int x_offset = 0;  ///< elements of the allocation before x (they hold NaN)
     std::vector<T> hA, hx, hy;  ///< host copies of the inputs (hy: y before the call)
-    DeviceBuffer<T> A, x, y;
+    DeviceBuffer<T> A, x, y;    ///< allocations: A and x start a_offset and x_offset elements in
 
-    GemvArgs<T> args() { return {op, m, n, alpha, A.data(), lda, x.data(), beta, y.data()}; }
+    GemvArgs<T> args() {
+        return {op, m, n, alpha, A.data() + a_offset, lda, x.data() + x_offset, beta, y.data()};
+    }
     /// Useful bytes of one call (common/roofline).
     double useful_bytes() const;
     /// The float64 reference result for the current inputs.
@@ -40,10 +44,13 @@ private:
 };
 
 /// Allocates and fills a problem: A is m x n in an lda x n array (lda >= m; the padding rows are
-/// NaN, so a kernel that reads them fails), x and y seeded random from `seed`.
+/// NaN, so a kernel that reads them fails), x and y seeded random from `seed`. A starts
+/// `a_offset` elements into its allocation (a submatrix at that offset: its address is then
+/// aligned to a_offset elements only), x `x_offset` elements into its own; the elements before
+/// them are NaN.
 template <class T>
 GemvProblem<T> make_gemv_problem(Op op, int m, int n, int lda, std::uint64_t seed, T alpha = T(1.5),
-                                 T beta = T(0.5));
+                                 T beta = T(0.5), int a_offset = 0, int x_offset = 0);
 
 /// Result of one checked call (common/compare.hpp).
 using GemvCheck = CheckResult;

@@ -102,12 +102,15 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
     const StageInfo& info = stage_of(chapter);
     ChapterRun run;
     run.chapter = chapter;
-    bool sweep = false, list_ops = false;
+    bool sweep = false, list_ops = false, shapes = false;
     CLI::App app{"Chapter " + std::to_string(chapter) + " — " + info.title, info.directory};
     add_chapter_options(app, run.opt, registered_names());
     app.add_flag("--ladder", run.whole_ladder, "Run every step of the ladder, not only naive, previous and this one");
     app.add_flag("--sweep", sweep, "Time every legal launch of this chapter's step and print the best");
     app.add_flag("--list-ops", list_ops, "Print the registered ops, one per line, and exit");
+    app.add_flag("--shapes", shapes,
+                 "Time this chapter's step and the peer on each op's shape set (ops that have one), the ratio "
+                 "per shape and its geometric mean per variant");
     try {
         app.parse(argc, argv);
         validate_chapter_options(run.opt, registered_names());
@@ -132,6 +135,7 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 std::cout << "no CUDA device found: printing the model's predictions for the h200 preset; nothing "
                              "was measured\n";
             run.dev = device_preset(run.opt.device_preset.empty() ? "h200" : run.opt.device_preset);
+            if (shapes) std::cout << "--shapes times on a GPU: printing the model's predictions of the default cases\n";
             for (const OpChapter* op : ops) {
                 const OpTable t = op->predict(run);
                 printed(t).print(std::cout);
@@ -173,7 +177,7 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
             return 0;
         }
         std::size_t total = 0;
-        for (const OpChapter* op : ops) total += op->timed_rows(run);
+        for (const OpChapter* op : ops) total += shapes ? op->shape_rows(run) : op->timed_rows(run);
         Progress prog(info.directory, total);
         std::vector<std::string> csv_cols = {"op", "precision", "variant", "shape", "step"};
         csv_cols.insert(csv_cols.end(), measured_csv_columns().begin(), measured_csv_columns().end());
@@ -194,7 +198,11 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
         };
         bool failed = false;
         for (const OpChapter* op : ops) {
-            const OpTable t = op->measure(run, prog, write_rows);
+            if (shapes && op->shape_rows(run) == 0) {
+                std::cout << op->name() << ": no shape set (--shapes)\n\n";
+                continue;
+            }
+            const OpTable t = shapes ? op->shapes(run, prog, write_rows) : op->measure(run, prog, write_rows);
             printed(t).print(std::cout);
             print_summary(t, chapter);
             std::cout << "\n";

@@ -70,6 +70,20 @@ public:
     virtual OpTable predict(const ChapterRun& run) const = 0;
     /// Time every legal launch of this chapter's step; `every` collects every launch's row.
     virtual OpTable sweep(const ChapterRun& run, OpTable& every) const = 0;
+    /// `--shapes`: this chapter's step against the peer on the op's own set of shapes (an op
+    /// that has one supplies `shape_cases` in its traits, see op_runner.hpp). The default: no
+    /// shape set, a table with no rows.
+    virtual OpTable shapes(const ChapterRun& run, Progress& prog, const RowsDone& on_rows = {}) const {
+        (void)run, (void)prog, (void)on_rows;
+        OpTable t;
+        t.op = name();
+        return t;
+    }
+    /// Rows `shapes` times (for the progress line); 0 without a shape set.
+    virtual std::size_t shape_rows(const ChapterRun& run) const {
+        (void)run;
+        return 0;
+    }
 };
 
 }  // namespace wb

@@ -18,6 +18,8 @@
 ///   model_columns()            the names of Prediction::details (predict-only table)
 ///   extra_rows<T>(run, case, problem, peer_ms, table, progress): rows beyond the steps (or none)
 ///   extra_timed_rows(run)      how many extra rows each case times (for the progress line)
+/// and, optionally, for `--shapes` (a shape benchmark):
+///   shape_cases(opt)           the shape set: Cases whose make_problem builds each shape
 #pragma once
 
 #include "op_chapter.hpp"
@@ -89,6 +91,26 @@ public:
         for (const auto& prec : precisions(run)) {
             if (prec == "float") sweep_precision<float>(run, t, every);
             else sweep_precision<double>(run, t, every);
+        }
+        return t;
+    }
+
+    std::size_t shape_rows(const ChapterRun& run) const override {
+        if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); })
+            return precisions(run).size() * Traits::shape_cases(run.opt).size() * 2;
+        else
+            return 0;
+    }
+
+    OpTable shapes(const ChapterRun& run, Progress& prog, const RowsDone& on_rows) const override {
+        OpTable t = table(run, measured_columns());
+        if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); }) {
+            t.title = Traits::kName + std::string(" shape set: ") + step_label(run.chapter, "") + " against " +
+                      Traits::peer_label();
+            for (const auto& prec : precisions(run)) {
+                if (prec == "float") shapes_precision<float>(run, prog, t, on_rows);
+                else shapes_precision<double>(run, prog, t, on_rows);
+            }
         }
         return t;
     }
@@ -174,6 +196,53 @@ private:
             Traits::template extra_rows<T>(run, c, p, ms[0], t, prog);
             if (on_rows) on_rows(t, first);
         }
+    }
+
+    /// `--shapes`: this chapter's step (checked, then timed) and the peer on every shape case;
+    /// the summary keeps x peer per variant (its geometric mean) and the lowest with its shape.
+    template <class T>
+    void shapes_precision(const ChapterRun& run, Progress& prog, OpTable& t, const RowsDone& on_rows) const {
+        const BenchOptions bo = bench_for(run);
+        std::map<std::string, std::pair<double, std::string>> lowest;  // variant -> (ratio, shape)
+        for (const auto& c : Traits::shape_cases(run.opt)) {
+            const std::size_t first = t.rows.size();
+            auto p = Traits::template make_problem<T>(c, fresh_seed());
+            const auto ref = Traits::template reference<T>(p);
+            std::map<int, double> ms;
+            std::map<int, std::string> errs, launches;
+            for (int ch : {run.chapter, 0}) {
+                const StepT<T>& s = step<Args<T>>(ch);
+                const auto l = s.default_launch(p.args());
+                prog.step(std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape + " " +
+                          s.stage);
+                const auto chk = Traits::template check<T>(s, l, p, ref);
+                errs[ch] = fmt_check(chk.rel_error, chk.ok());
+                if (!chk.ok()) t.failed = true;
+                ms[ch] = Traits::template time<T>(s, l, p, bo).median_ms;
+                if (ch != 0) launches[ch] = l.str();
+            }
+            const double ceiling = Traits::template ceiling<T>(c, *run.ceil);
+            for (int ch : {run.chapter, 0}) {
+                const double rate = Traits::template rate<T>(p, ms[ch]);
+                std::string model = "-", model_err = "-";
+                if (ch != 0) {
+                    const Prediction pr = predict_or_why<T>(step<Args<T>>(ch), p.args(), run.dev);
+                    model = fmt(pr.rate);
+                    model_err = fmt_model_error(pr.rate, rate);
+                }
+                t.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(ch, Traits::peer_label()),
+                                  {fmt(ms[ch], 4), fmt(rate), fmt_pct(rate / ceiling), "-", "-",
+                                   ch != 0 ? fmt_ratio(ms[0] / ms[ch]) : "-", model, model_err, errs[ch],
+                                   ch != 0 ? c.shape_class + "; " + launches[ch] : c.shape_class}});
+            }
+            const std::string key = prec_name<T>() + " " + c.variant;
+            const double r = ms[0] / ms[run.chapter];
+            t.speedups[key + " vs " + Traits::peer_label()].push_back(r);
+            if (!lowest.count(key) || r < lowest[key].first) lowest[key] = {r, c.shape};
+            if (on_rows) on_rows(t, first);
+        }
+        for (const auto& [key, low] : lowest)  // printed with the geometric means
+            t.speedups[key + " lowest vs " + Traits::peer_label() + " (" + low.second + ")"] = {low.first};
     }
 
     /// The model's prediction for a step's default launch, or, when the model rejects the design

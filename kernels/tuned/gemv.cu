@@ -1,7 +1,8 @@
 /// \file tuned/gemv.cu
 /// \brief Chapter 5 — GEMV fine-tuned: registers instead of shared tiles, 16-byte loads, unrolled
-///        loops with register double-buffered prefetch, hoisted index arithmetic, and the
-///        tunables nb, Q, Y (KBLAS TOMS §6, §9) as launch parameters.
+///        loops with register double-buffered prefetch, hoisted index arithmetic, and a launch
+///        derived from the shape (kernels/gemv_rules.hpp), so that every shape, not only the
+///        square ones, keeps the memory bus busy.
 ///
 /// What changes against chapter 4 (White §4.4.1, Listing 4.16; KBLAS TOMS §4.2-§6; Abdelfattah
 /// et al., Euro-Par'12 workshops, double buffering):
@@ -10,37 +11,42 @@
 ///   T: 512-byte runs), so the data is touched once (DRAM -> register).
 /// - Each thread keeps 2 x U (N) or 2 x C (T) independent 16-byte loads in flight: while it
 ///   multiplies one batch, the next batch is already loading (register double buffering). Little's
-///   law: a Hopper SM needs ~32 KB in flight; 2048 threads x 2 x 16 B x U covers it.
+///   law: an H200 SM needs ~25 KB in flight; 2048 threads x 2 x 16 B x U covers it.
 /// - Index arithmetic is hoisted: pointers advance by a constant stride; the loops run without
-///   bounds checks over the full part of the matrix, and a guarded tail handles the rest.
+///   bounds checks over whole batches, and one guarded batch (all its loads in flight) does the rest.
 /// - N: thread (tx, ty) owns W = 16/size(T) consecutive rows (block_x * W rows per block) and
 ///   every (Q*Y)-th column, starting at column blockIdx.y * Q + ty. T: a block owns nb = C
-///   columns; thread (lane, warp) reads W rows of all C columns with one 16-byte load of x shared by the C columns.
-///   Columns past n read the last column instead (pointer redirecting, Nath §6.3): no
-///   out-of-bounds access, no divergent edge code.
-/// - N blocks are tall (up to 512 threads: Q thread rows over a narrow tile of block_x * W rows)
-///   and, for square problems, do not split the reduction (Y = 1): all blocks walk the same band of
-///   neighbouring columns together, so the whole GPU reads one contiguous stretch of A at a time
-///   and no partial results, second pass or extra waves are paid for. cuBLAS's GEMV kernels have
-///   the same shape on Hopper (Nsight Compute, docs/results/h200/ncu-gemv-summary.txt).
-/// - Where a split is needed (a skinny matrix: few tiles, a long reduction), the Y blocks of a
-///   tile interleave their columns (no partition camping between them) and, on GPUs with
-///   thread-block clusters (compute capability 9.0+, Y <= 16), sum their partials through
-///   distributed shared memory (detail::cluster_finish); elsewhere through global partials and
-///   a last-block ticket (detail::split_finish). Both sum in a fixed order: deterministic.
+///   columns; thread (lane, warp) reads W rows of all C columns with one 16-byte load of x shared
+///   by the C columns. Columns past n read the last column instead (pointer redirecting, Nath
+///   §6.3): no out-of-bounds access, no divergent edge code.
+/// - The launch comes from the shape (gemv_rules.hpp states the rules): square matrices run tall
+///   N blocks with no split (all blocks walk one band of neighbouring columns together); where
+///   the output is short and the reduction long (N with few rows, T with few columns) the
+///   reduction is split over Y blocks per tile (KBLAS's blocks per row), summed in a fixed order
+///   through a thread-block cluster (Y <= 16, detail::cluster_finish) or global partials and a
+///   last-block ticket (detail::split_finish): deterministic; where the reduction is short (N
+///   with few columns, T with few rows) blocks get fewer thread rows or warps, and T with
+///   m <= 64 W runs several columns per warp (tuned/gemv_t_shapes.cuh).
+/// - Columns that do not start on a 16-byte boundary (odd lda, a submatrix at an offset) keep
+///   16-byte loads: N reads the aligned vectors around each thread's rows and realigns them in
+///   registers (tuned/gemv_rows.cuh); T peels each column's head and tail and streams its
+///   aligned part (tuned/gemv_t_shapes.cuh), as KBLAS's offset interface does (TOMS §6.6).
 /// - Without a split, the thread that writes y loads beta * y at the start, not after the
 ///   reduction: the read of a cold y then hides under A's stream instead of adding one DRAM round
 ///   trip to the end of the kernel (measured in chapters/ch05_unrolled/README.md).
 /// - N sums its Q thread rows flat: one barrier, then 8 threads per output (no tree of barriers
 ///   after the last load; scripts/probes/small_gemv.cu measured the difference).
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream
-/// ceiling at n = 16384.
-/// Run: ./workbook run ch05 -- --op gemv
-///      (GemvLaunch: block_x (N: 4..256, T: 32), block_y = Q, nb = T's columns per block C, Y (0:
-///      derived), ept = N's unroll U, cache = loads of A: 0 auto, 1 cached, 2 streaming,
-///      3 L2 evict-first policy, 4 streaming with 256-byte L2 fetches (LoadPolicy),
+/// ceiling at n = 16384, and at least cuBLAS's speed at every shape of `ch05_unrolled --shapes`.
+/// Run: ./workbook run ch05 -- --op gemv      (the square sizes)
+///      ./workbook run ch05 -- --op gemv --shapes   (the shape set: rectangular, odd lda, offsets)
+///      (GemvLaunch: block_x (N: 4..256; T: 32, or 2..16 lanes per column for short columns),
+///      block_y = Q, nb = T's columns per block (or per thread, short T) C, Y (0: derived),
+///      ept = N's unroll U, cache = policy of A's aligned loads (tuned/gemv_load_policy.cuh),
 ///      cluster = the split: 0 auto, 1 global partials, 2 cluster)
 #include "gemv_common.cuh"
+#include "gemv_rows.cuh"
+#include "gemv_t_shapes.cuh"
 
 #include <cstring>
 #include <mutex>
@@ -52,77 +58,16 @@
 namespace wb::tuned {
 namespace {
 
-template <class V, class T>
-__device__ __forceinline__ T dot(const V& a, const V& b);
-template <>
-__device__ __forceinline__ float dot<float4, float>(const float4& a, const float4& b) {
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-}
-template <>
-__device__ __forceinline__ double dot<double2, double>(const double2& a, const double2& b) {
-    return a.x * b.x + a.y * b.y;
-}
-
-/// 16-byte load of data that is reused (x): through the read-only path, cached normally.
-template <class T>
-__device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
-    return __ldg(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
-}
-
-/// How the 16-byte loads of A, which is read exactly once, treat the caches (GemvLaunch::cache - 1).
-/// The L2 a GEMV meets is usually full of dirty lines (the previous kernel's output; in the
-/// benchmarks, the flush's buffer), and every line of A brought in evicts one: a dirty victim
-/// costs a DRAM write inside the GEMV. The hints decide which victims A's lines pick.
-enum LoadPolicy : int {
-    kCached = 0,       ///< ld.global.nc (__ldg): the read-only path, normal L2 priority
-    kStreaming = 1,    ///< ld.global.cs (__ldcs): evict-first in L1 and L2
-    kEvictFirst = 2,   ///< ld.global.nc.L1::no_allocate.L2::cache_hint, createpolicy evict_first
-    kStreaming256 = 3  ///< ld.global.cs.L2::256B: evict-first, and the L2 fetches 256-byte blocks
-};
-
-/// A 16-byte load of A with policy P (`pol` is the createpolicy descriptor kEvictFirst uses).
-template <int P, class T>
-__device__ __forceinline__ typename detail::Vec16<T>::type lda_stream(const T* p, unsigned long long pol) {
-    using V = typename detail::Vec16<T>::type;
-    if constexpr (P == kCached) {
-        return __ldg(reinterpret_cast<const V*>(p));
-    } else if constexpr (P == kStreaming) {
-        return __ldcs(reinterpret_cast<const V*>(p));
-    } else {
-        uint4 r;
-        if constexpr (P == kEvictFirst)
-            asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0,%1,%2,%3}, [%4], %5;"
-                         : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                         : "l"(p), "l"(pol));
-        else
-            asm volatile("ld.global.cs.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
-                         : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                         : "l"(p));
-        V v;
-        static_assert(sizeof(V) == sizeof(uint4), "16-byte vectors");
-        memcpy(&v, &r, sizeof(v));
-        return v;
-    }
-}
-
-/// The L2 policy descriptor of kEvictFirst (all of A's lines evict-first); 0 for the others.
-template <int P>
-__device__ __forceinline__ unsigned long long load_policy() {
-    unsigned long long pol = 0;
-    if constexpr (P == kEvictFirst) asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-    return pol;
-}
-
 // ---------------------------------------------------------------------------------------------
 // N: y[i] = alpha * sum_j A[i,j] x[j] + beta y[i].  Block (BX, Q); thread rows i0..i0+W-1.
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-n]
-template <class T, bool VEC, int U, int POL>
+template <class T, int K, int U, int POL>
 __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
-    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
-    using V = typename detail::Vec16<T>::type;
+    constexpr int W = Rows<T, K>::width;  // rows per thread: one 16-byte vector, or one element
+    using R = typename Rows<T, K>::type;
     extern __shared__ unsigned char smem_raw[];
     const int tx = threadIdx.x, ty = threadIdx.y, BX = blockDim.x, Q = blockDim.y;
     const int i0 = (blockIdx.x * BX + tx) * W;
@@ -132,7 +77,10 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     // a power-of-two distance apart (n/Y columns), on the same DRAM channels (partition camping,
     // chapter 4); measured on an H200, that halved the bandwidth of Y = 2 at n = 2048.
     const int S = Q * static_cast<int>(gridDim.y);
-    const int ke = n;
+    // Shifted loads read a few elements of the neighbouring columns: the first and the last
+    // column are peeled (added with element loads at the end), so no load leaves the matrix.
+    constexpr int peel = K == kShifted16 ? 1 : 0;
+    const int ke = n - peel;
     const unsigned long long pol = load_policy<POL>();
     const int avail = m - i0;
     T acc[W];
@@ -150,52 +98,87 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
                       ? beta * y[row0 + (t >> lp)]
                       : T(0);
 
-    if (avail > 0) {
+    // Shifted loads take the next vector from the next lane of the segment of lanes that read
+    // one column side by side; every lane of it runs the loop (past m on the last rows, its sums
+    // unused) and the lanes whose neighbour cannot supply the vector load it themselves.
+    Neighbour nb;
+    if constexpr (K == kShifted16) {
+        nb.width = BX < 32 ? BX : 32;
+        const unsigned lane = static_cast<unsigned>(t) & 31u;
+        nb.mask = nb.width == 32 ? 0xffffffffu : ((1u << nb.width) - 1u) << (lane & ~(nb.width - 1u));
+        nb.own_hi = tx % nb.width == nb.width - 1 || i0 + W >= m;
+    }
+    if (avail > 0 || K == kShifted16) {
+        // A thread whose rows pass m (the last one, when W does not divide m) loads whole vectors
+        // too: its rows past m lie in the column's own storage (aligned: lda is a multiple of W)
+        // or the next column's (shifted), and their sums are never written.
         const long long step = static_cast<long long>(S) * lda;  // one column stride per thread
-        int j = static_cast<int>(blockIdx.y) * Q + ty;
-        const T* a = A + i0 + static_cast<long long>(j) * lda;
+        const int j = peel + static_cast<int>(blockIdx.y) * Q + ty;
+        const int i_load = K == kShifted16 && avail <= 0 ? m - W : i0;  // shifted: lanes past m re-read
+        const T* a = A + i_load + static_cast<long long>(j) * lda;
         const T* xp = x + j;
-        if (VEC && avail >= W) {
-            // Full rows: U columns per batch, next batch prefetched while this one is used.
-            const int full_batches = (ke - j > 0) ? (ke - j + S - 1) / S / U : 0;
-            V cur[U], nxt[U];
-            T xc[U], xn[U];
-            if (full_batches > 0) {
+        const int cols = ke > j ? (ke - j + S - 1) / S : 0;  // columns this thread visits
+        const int full_batches = cols / U;
+        // Whole batches: U columns per batch, the next batch prefetched while this one is used.
+        R cur[U], nxt[U], cur2[U], nxt2[U];  // cur2, nxt2: shifted loads' next vectors (load_next)
+        T xc[U], xn[U];
+        if (full_batches > 0) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { cur[u] = lda_stream<POL>(a + u * step, pol); xc[u] = __ldg(xp + u * S); }
+            for (int u = 0; u < U; ++u) {
+                cur[u] = load_rows<K, POL>(a + u * step, pol);
+                cur2[u] = load_next<K>(a + u * step, nb);
+                xc[u] = __ldg(xp + u * S);
             }
-            for (int b = 0; b < full_batches; ++b) {
-                const bool more = b + 1 < full_batches;
-                if (more) {
+        }
+        for (int b = 0; b < full_batches; ++b) {
+            const bool more = b + 1 < full_batches;
+            if (more) {
 #pragma unroll
-                    for (int u = 0; u < U; ++u) { nxt[u] = lda_stream<POL>(a + (U + u) * step, pol); xn[u] = __ldg(xp + (U + u) * S); }
+                for (int u = 0; u < U; ++u) {
+                    nxt[u] = load_rows<K, POL>(a + (U + u) * step, pol);
+                    nxt2[u] = load_next<K>(a + (U + u) * step, nb);
+                    xn[u] = __ldg(xp + (U + u) * S);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const R v = rows_of<K>(cur[u], cur2[u], a + u * step, nb);
+#pragma unroll
+                for (int k = 0; k < W; ++k) acc[k] += elem(v, k) * xc[u];
+            }
+            if (more) {
+#pragma unroll
+                for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; cur2[u] = nxt2[u]; xc[u] = xn[u]; }
+            }
+            a += U * step;
+            xp += U * S;
+        }
+        // The last cols % U columns: one guarded batch, its loads in flight together.
+        const int rest = cols - full_batches * U;
+        if (rest > 0) {
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                if (u < rest) {
+                    cur[u] = load_rows<K, POL>(a + u * step, pol);
+                    cur2[u] = load_next<K>(a + u * step, nb);
+                    xc[u] = __ldg(xp + u * S);
                 }
 #pragma unroll
-                for (int u = 0; u < U; ++u)
+            for (int u = 0; u < U; ++u)
+                if (u < rest) {  // rest is the same for every lane of a segment (one column set)
+                    const R v = rows_of<K>(cur[u], cur2[u], a + u * step, nb);
 #pragma unroll
-                    for (int k = 0; k < W; ++k) acc[k] += detail::vget(cur[u], k) * xc[u];
-                if (more) {
-#pragma unroll
-                    for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; xc[u] = xn[u]; }
+                    for (int k = 0; k < W; ++k) acc[k] += elem(v, k) * xc[u];
                 }
-                a += U * step;
-                xp += U * S;
-            }
-            j += full_batches * U * S;
-            for (; j < ke; j += S, a += step, xp += S) {
-                const V v = lda_stream<POL>(a, pol);
-                const T xj = __ldg(xp);
+        }
+        if (peel && blockIdx.y == 0 && ty == 0) {  // the peeled first and last column
+            const T* last = A + static_cast<long long>(n - 1) * lda + i0;
 #pragma unroll
-                for (int k = 0; k < W; ++k) acc[k] += detail::vget(v, k) * xj;
-            }
-        } else {
-            // Last rows of the matrix (or unaligned A): element loads, zero beyond row m.
-            for (; j < ke; j += S, a += step, xp += S) {
-                const T xj = __ldg(xp);
-#pragma unroll
-                for (int k = 0; k < W; ++k)
-                    if (k < avail) acc[k] += a[k] * xj;
-            }
+            for (int k = 0; k < W; ++k)
+                if (k < avail) {
+                    acc[k] += A[i0 + k] * x[0];
+                    if (n > 1) acc[k] += last[k] * x[n - 1];
+                }
         }
     }
     // Sum the Q thread rows. Every thread leaves its W sums in shared memory, transposed and
@@ -243,13 +226,14 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
 
 // ---------------------------------------------------------------------------------------------
 // T: y[j] = alpha * sum_i A[i,j] x[i] + beta y[j].  Block (32, Q) owns C columns.
+// Aligned columns and x; the other shapes' T kernels: tuned/gemv_t_shapes.cuh.
 // ---------------------------------------------------------------------------------------------
 //! [tuned-gemv-t]
-template <class T, bool VEC, int C, int POL>
+template <class T, int C, int POL>
 __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
                                                      int lda, const T* __restrict__ x, T beta, T* __restrict__ y,
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
-    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
+    constexpr int W = detail::Vec16<T>::width;
     using V = typename detail::Vec16<T>::type;
     __shared__ T red[32][C];  // one partial per warp and column
     const int lane = threadIdx.x, warp = threadIdx.y, Q = blockDim.y;
@@ -270,34 +254,38 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
 
     const int chunk = 32 * Q * W;                       // rows the block covers per step
     int row = kb + (warp * 32 + lane) * W;              // this thread's first row
-    if constexpr (VEC) {
-        // Full steps: every thread's W rows lie inside [kb, ke). Double-buffered.
-        const int full_steps = (ke - kb) / chunk;
-        V a_cur[C], a_nxt[C], x_cur, x_nxt;
-        if (full_steps > 0) {
-            x_cur = ldv(x + row);
+    // Full steps: every thread's W rows lie inside [kb, ke). Double-buffered.
+    const int full_steps = (ke - kb) / chunk;
+    V a_cur[C], a_nxt[C], x_cur, x_nxt;
+    if (full_steps > 0) {
+        x_cur = ldv(x + row);
 #pragma unroll
-            for (int c = 0; c < C; ++c) a_cur[c] = lda_stream<POL>(col[c] + row, pol);
-        }
-        for (int s = 0; s < full_steps; ++s) {
-            const bool more = s + 1 < full_steps;
-            if (more) {
-                x_nxt = ldv(x + row + chunk);
-#pragma unroll
-                for (int c = 0; c < C; ++c) a_nxt[c] = lda_stream<POL>(col[c] + row + chunk, pol);
-            }
-#pragma unroll
-            for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
-            if (more) {
-                x_cur = x_nxt;
-#pragma unroll
-                for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
-            }
-            row += chunk;
-        }
+        for (int c = 0; c < C; ++c) a_cur[c] = load_a<POL>(col[c] + row, pol);
     }
-    // Tail (and the whole sweep for unaligned A): guarded element loads.
-    for (; row < ke; row += chunk) {
+    for (int s = 0; s < full_steps; ++s) {
+        const bool more = s + 1 < full_steps;
+        if (more) {
+            x_nxt = ldv(x + row + chunk);
+#pragma unroll
+            for (int c = 0; c < C; ++c) a_nxt[c] = load_a<POL>(col[c] + row + chunk, pol);
+        }
+#pragma unroll
+        for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
+        if (more) {
+            x_cur = x_nxt;
+#pragma unroll
+            for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
+        }
+        row += chunk;
+    }
+    // The last, partial step: whole vectors where they fit, elements after the last whole one.
+    if (row + W <= ke) {
+        const V xv = ldv(x + row);
+#pragma unroll
+        for (int c = 0; c < C; ++c) a_cur[c] = load_a<POL>(col[c] + row, pol);
+#pragma unroll
+        for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], xv);
+    } else if (row < ke) {
 #pragma unroll
         for (int k = 0; k < W; ++k) {
             if (row + k < ke) {
@@ -339,15 +327,18 @@ constexpr int kMaxCluster = 16;
 
 /// The split of a launch: through a cluster (GemvLaunch::cluster 2, or 0 where the device has
 /// clusters and 1 < Y <= kMaxCluster) or through global partials (GemvLaunch::cluster 1, or Y beyond
-/// a cluster). Throws when a cluster is requested that the device or Y cannot have.
-inline bool use_cluster(int Y, int requested, const char* fn) {
+/// a cluster). Auto takes a cluster of more than 8 blocks only for blocks of at most 256 threads:
+/// a cluster's blocks run on one GPC at once, and 16 blocks of 512 threads (one per SM at the
+/// tuned kernels' register use) need 16 free SMs there, which not every GPC has.
+/// Throws when a cluster is requested that the device or Y cannot have.
+inline bool use_cluster(int Y, int requested, int block_threads, const char* fn) {
     if (requested == 1 || Y <= 1) return false;
     const bool can = Y <= kMaxCluster && detail::cluster_launch_of_current_device();
     if (requested == 2 && !can)
         throw std::invalid_argument(std::string(fn) + ": launch.cluster (2) needs a device with thread-block clusters "
                                     "(compute capability 9.0+) and Y (" + std::to_string(Y) + ") <= " +
                                     std::to_string(kMaxCluster));
-    return can;
+    return can && (requested == 2 || Y <= 8 || block_threads <= 256);
 }
 
 /// Launches `kernel` on grid x block; with cluster_y > 1 the blocks (x, 0 .. cluster_y-1) form
@@ -382,73 +373,76 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t
     WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
 }
 
-/// Blocks per tile when GemvLaunch::Y is 0. Measured on an H200 (launch sweeps, 2026-11-22): as soon
-/// as there are tiles for an eighth of the SMs, splitting the reduction only costs: the partials
-/// and their second pass, and (with the tall 512-thread blocks of the defaults, one block per SM)
-/// Y times as many waves. At n = 2048 (double, N) Y = 2 ran at 0.77x of Y = 1 and Y = 8 at
-/// 0.28x. Only a skinny problem (few tiles, a long reduction) splits: the smallest Y that gives
-/// every SM a block, at most 16 (one cluster) and at most `max_y`.
-inline int split_for(long long tiles, int max_y) {
-    const long long sms = detail::sm_count_of_current_device();
-    if (8 * tiles >= sms) return 1;
-    const long long y = (sms + tiles - 1) / tiles;
-    return static_cast<int>(std::max<long long>(1, std::min<long long>({y, kMaxCluster, max_y})));
-}
-
-template <class T, bool VEC, int U, int POL>
-void launch_n(const GemvArgs<T>& a, int BX, int Q, int Yreq, int cluster, cudaStream_t s) {
+template <class T, int K, int U, int POL>
+void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
-    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
-    const int rows_per_block = BX * W;
-    const int tiles = detail::ceil_div(a.m, rows_per_block);
-    // Y (KBLAS's blocks per row), derived when 0: see split_for.
-    int Y = Yreq > 0 ? Yreq : split_for(tiles, std::max(1, a.n / (4 * Q)));
+    constexpr int W = Rows<T, K>::width;
+    const int BX = l.block_x, Q = l.block_y;
+    const int tiles = detail::ceil_div(a.m, BX * W);
     Y = std::min(Y, std::max(1, a.n / Q));  // every block gets at least one column per thread row
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
-    const bool cl = use_cluster(Y, cluster, fn);
+    const bool cl = use_cluster(Y, l.cluster, BX * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles);
     const std::size_t smem = static_cast<std::size_t>(BX) * W * (Q + 2) * sizeof(T);  // [O][Q + 1] + O sums
-    launch_kernel(gemv_n_kernel<T, VEC, U, POL>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    launch_kernel(gemv_n_kernel<T, K, U, POL>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda,
+                  a.x, a.beta, a.y, ws, cl);
 }
 
-template <class T, bool VEC, int C, int POL>
-void launch_t(const GemvArgs<T>& a, int Q, int Yreq, int cluster, cudaStream_t s) {
+template <class T, int C, int POL>
+void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
-    constexpr int W = VEC ? detail::Vec16<T>::width : 1;
+    constexpr int W = detail::Vec16<T>::width;
+    const int Q = l.block_y;
     const int tiles = detail::ceil_div(a.n, C);
     const int chunk = 32 * Q * W;
-    int Y = Yreq > 0 ? Yreq : split_for(tiles, std::max(1, a.m / (2 * chunk)));
-    int k_per_block = detail::ceil_div(detail::ceil_div(a.m, Y), chunk) * chunk;  // whole steps
+    const int k_per_block = detail::ceil_div(detail::ceil_div(a.m, Y), chunk) * chunk;  // whole steps
     Y = detail::ceil_div(a.m, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
-    const bool cl = use_cluster(Y, cluster, fn);
+    const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
-    launch_kernel(gemv_t_kernel<T, VEC, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
-                  a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    if (shifted)
+        launch_kernel(gemv_t_shifted_kernel<T, C>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
+                      a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    else
+        launch_kernel(gemv_t_kernel<T, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
+                      a.A, a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
-template <class T, bool VEC, int POL>
-void dispatch(const GemvArgs<T>& a, const GemvLaunch& l, int BX, int Q, cudaStream_t s) {
-    if (a.op == Op::N) {
-        switch (l.ept) {
-            case 2: return launch_n<T, VEC, 2, POL>(a, BX, Q, l.Y, l.cluster, s);
-            case 8: return launch_n<T, VEC, 8, POL>(a, BX, Q, l.Y, l.cluster, s);
-            default: return launch_n<T, VEC, 4, POL>(a, BX, Q, l.Y, l.cluster, s);
-        }
+template <class T, int C>
+void launch_t_short(const GemvArgs<T>& a, const GemvLaunch& l, bool aligned, cudaStream_t s) {
+    constexpr const char* fn = "tuned::gemv";
+    const int L = l.block_x, G = 256 / L;
+    const dim3 grid(detail::grid_dim(detail::ceil_div(a.n, static_cast<long long>(G) * C), 2147483647LL, fn));
+    if (aligned)
+        launch_kernel(gemv_t_short_kernel<T, true, C>, grid, dim3(L, G), 0, s, 1, a.m, a.n, a.alpha, a.A, a.lda, a.x,
+                      a.beta, a.y);
+    else
+        launch_kernel(gemv_t_short_kernel<T, false, C>, grid, dim3(L, G), 0, s, 1, a.m, a.n, a.alpha, a.A, a.lda, a.x,
+                      a.beta, a.y);
+}
+
+template <class T, int K, int POL>
+void dispatch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) {
+    switch (l.ept) {
+        case 2: return launch_n<T, K, 2, POL>(a, l, Y, s);
+        case 8: return launch_n<T, K, 8, POL>(a, l, Y, s);
+        default: return launch_n<T, K, 4, POL>(a, l, Y, s);
     }
+}
+
+template <class T, int POL>
+void dispatch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cudaStream_t s) {
     switch (l.nb) {
-        case 2: return launch_t<T, VEC, 2, POL>(a, Q, l.Y, l.cluster, s);
-        case 8: return launch_t<T, VEC, 8, POL>(a, Q, l.Y, l.cluster, s);
-        default: return launch_t<T, VEC, 4, POL>(a, Q, l.Y, l.cluster, s);
+        case 2: return launch_t<T, 2, POL>(a, l, Y, shifted, s);
+        case 8: return launch_t<T, 8, POL>(a, l, Y, shifted, s);
+        default: return launch_t<T, 4, POL>(a, l, Y, shifted, s);
     }
 }
 
-/// The load policy of A for GemvLaunch::cache (1..4 pick kCached..kStreaming256). 0 (auto): stream A
-/// when it is at most 8 times the L2. Measured on an H200 (2026-11-22 sweep): the hint helps while
-/// a stream of A and the lines around it compete in L2 (up to n = 8192) and costs a few percent
-/// on much larger matrices.
+/// The load policy of A's aligned loads for GemvLaunch::cache (1..4 pick kCached..kStreaming256).
+/// 0 (auto): stream A when it is at most 8 times the L2 (tuned/gemv_load_policy.cuh says why).
 template <class T>
 int policy_of(const GemvArgs<T>& a, int cache) {
     if (cache != 0) return cache - 1;
@@ -462,19 +456,28 @@ template <class T>
 void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     GemvLaunch l = in;
-    if (l.block_x <= 0) l.block_x = a.op == Op::N ? 32 : 32;
-    if (l.block_y <= 0) l.block_y = 8;
-    if (l.nb <= 0) l.nb = 4;
-    if (l.ept <= 0) l.ept = 4;
-    if (a.op == Op::N)
-        detail::require_launch(l.block_x >= 4 && l.block_x <= 256 && (l.block_x & (l.block_x - 1)) == 0, fn,
-                               "block_x", l.block_x, "a power of two in [4, 256] (N)");
-    else
-        detail::require_launch(l.block_x == 32, fn, "block_x", l.block_x, "32 (T: one warp per row stripe)");
-    detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 512 && (l.block_x * l.block_y) % 32 == 0, fn,
-                           "block_y", l.block_y, ">= 1 with block_x * block_y a multiple of 32 and <= 512");
-    detail::require_launch(l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb, "2, 4 or 8 (T: columns per block)");
-    detail::require_launch(l.ept == 2 || l.ept == 4 || l.ept == 8, fn, "ept", l.ept, "2, 4 or 8 (N: unroll U)");
+    if (l.block_x > 0) {  // an explicit launch: check every field (block_x 0: derived from the shape)
+        if (l.block_y <= 0) l.block_y = 8;
+        if (l.nb <= 0) l.nb = 4;
+        if (l.ept <= 0) l.ept = 4;
+        if (a.op == Op::N)
+            detail::require_launch(l.block_x >= 4 && l.block_x <= 256 && (l.block_x & (l.block_x - 1)) == 0, fn,
+                                   "block_x", l.block_x, "a power of two in [4, 256] (N)");
+        else
+            detail::require_launch(l.block_x >= 2 && l.block_x <= 32 && (l.block_x & (l.block_x - 1)) == 0, fn,
+                                   "block_x", l.block_x,
+                                   "32 (T: one warp per row stripe) or 2, 4, 8, 16 (T: lanes per short column)");
+        if (tuned_gemv_short_t(a.op, l))
+            detail::require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y,
+                                   "256 / block_x (T with lanes per column: 256 threads)");
+        else
+            detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 512 && (l.block_x * l.block_y) % 32 == 0,
+                                   fn, "block_y", l.block_y, ">= 1 with block_x * block_y a multiple of 32 and <= 512");
+    }
+    detail::require_launch(l.nb <= 0 || l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb,
+                           "2, 4 or 8 (T: columns per block)");
+    detail::require_launch(l.ept <= 0 || l.ept == 2 || l.ept == 4 || l.ept == 8, fn, "ept", l.ept,
+                           "2, 4 or 8 (N: unroll U)");
     detail::require_launch(l.cache >= 0 && l.cache <= 4, fn, "cache", l.cache,
                            "0 (auto), 1 (cached loads of A), 2 (streaming), 3 (L2 evict-first policy) or 4 "
                            "(streaming, 256-byte L2 fetches)");
@@ -482,12 +485,40 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     detail::require_launch(l.cluster >= 0 && l.cluster <= 2, fn, "cluster", l.cluster,
                            "0 (auto), 1 (global partials) or 2 (thread-block cluster)");
     if (!detail::gemv_begin(a, fn, s)) return;
-    if (!detail::vector_loads_ok(a)) return dispatch<T, false, kCached>(a, l, l.block_x, l.block_y, s);  // scalar
+    const GemvShape shape = gemv_shape(a);
+    const GemvMachine machine = gemv_machine_of_current_device();
+    if (l.block_x <= 0) {
+        const GemvLaunch d = tuned_gemv_default_launch(shape, machine);
+        l = GemvLaunch{d.block_x, d.block_y, d.nb, d.Q, in.Y > 0 ? in.Y : d.Y, d.ept, in.cache, in.cluster};
+    }
+    const int Y = tuned_gemv_split(shape, l, machine);
+    const GemvLoads loads = tuned_gemv_loads(shape);
+    if (a.op == Op::T) {
+        if (tuned_gemv_short_t(a.op, l)) {
+            const bool aligned = loads == GemvLoads::kAligned16;
+            switch (l.nb) {
+                case 2: return launch_t_short<T, 2>(a, l, aligned, s);
+                case 8: return launch_t_short<T, 8>(a, l, aligned, s);
+                default: return launch_t_short<T, 4>(a, l, aligned, s);
+            }
+        }
+        if (loads != GemvLoads::kAligned16) return dispatch_t<T, kCached>(a, l, Y, true, s);
+        switch (policy_of(a, l.cache)) {
+            case kCached: return dispatch_t<T, kCached>(a, l, Y, false, s);
+            case kStreaming: return dispatch_t<T, kStreaming>(a, l, Y, false, s);
+            case kEvictFirst: return dispatch_t<T, kEvictFirst>(a, l, Y, false, s);
+            default: return dispatch_t<T, kStreaming256>(a, l, Y, false, s);
+        }
+    }
+    // Shifted and element loads go through L1 (__ldg): the shifted path's second vector is the
+    // next thread's first.
+    if (loads == GemvLoads::kShifted16) return dispatch_n<T, kShifted16, kCached>(a, l, Y, s);
+    if (loads == GemvLoads::kElement) return dispatch_n<T, kElement, kCached>(a, l, Y, s);
     switch (policy_of(a, l.cache)) {
-        case kCached: return dispatch<T, true, kCached>(a, l, l.block_x, l.block_y, s);
-        case kStreaming: return dispatch<T, true, kStreaming>(a, l, l.block_x, l.block_y, s);
-        case kEvictFirst: return dispatch<T, true, kEvictFirst>(a, l, l.block_x, l.block_y, s);
-        default: return dispatch<T, true, kStreaming256>(a, l, l.block_x, l.block_y, s);
+        case kCached: return dispatch_n<T, kAligned16, kCached>(a, l, Y, s);
+        case kStreaming: return dispatch_n<T, kAligned16, kStreaming>(a, l, Y, s);
+        case kEvictFirst: return dispatch_n<T, kAligned16, kEvictFirst>(a, l, Y, s);
+        default: return dispatch_n<T, kAligned16, kStreaming256>(a, l, Y, s);
     }
 }
 

@@ -59,3 +59,25 @@ TEST_CASE("chapter loop: predict-only runs every op and says which designs do no
     CHECK(out.find("not predicted") == std::string::npos);
     CHECK(out.find("ch05 tuned") != std::string::npos);
 }
+
+TEST_CASE("the shape benchmark (--shapes): gemv has a shape set of every class, the other ops none", "[cpu]") {
+    wb::ChapterRun run;
+    run.chapter = 5;
+    for (const auto& op : wb::registered_ops()) {
+        INFO(op->name());
+        if (op->name() == "gemv")
+            // 2 precisions x 2 ops x 34 shapes (6 square, 4 odd lda, 10 rectangles, 6 skinny,
+            // 8 offsets) x 2 timed rows (the step and cuBLAS).
+            CHECK(op->shape_rows(run) == 2 * 2 * 34 * 2);
+        else
+            CHECK(op->shape_rows(run) == 0);
+    }
+    run.opt.precision = "double";
+    run.opt.trans = "T";
+    for (const auto& op : wb::registered_ops())
+        if (op->name() == "gemv") CHECK(op->shape_rows(run) == 34 * 2);
+    // Without a GPU the flag parses, and the run prints the model's predictions.
+    std::string out;
+    CHECK(run_chapter(5, {"--shapes", "--op", "gemv", "--device-preset", "h200"}, &out) == 0);
+    CHECK(out.find("--shapes") != std::string::npos);
+}

@@ -1,4 +1,6 @@
 // GPU correctness of every registered GEMV step (and the cuBLAS peer, as a check of the harness):
+// (the tuned step also on every shape class of issue 14: odd lda, offset submatrices and x,
+// rectangles both ways, m or n <= 64 against 10^5, every legal launch on the new paths' shapes)
 // N/T x float/double x sizes 0, 1, 2, 17, 31, 33, 100, 1000, 4097 and rectangular shapes,
 // lda = m and lda > m (padding rows hold NaN), alpha = 1.5 and beta = 0.5 or 0 (y poisoned with
 // NaN, so a kernel that reads it fails), fresh seeded inputs per case (seed printed on failure),
@@ -9,7 +11,10 @@
 #include "random.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <cstdlib>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -66,6 +71,84 @@ void check_all_launches(const wb::GemvStep<T>& step) {
         }
 }
 
+/// One shape of issue 14's classes: m x n in an lda x n array, A and x at element offsets.
+struct Shape {
+    int m, n, lda, a_offset = 0, x_offset = 0;
+};
+
+/// Small members of every shape class `ch05_unrolled --shapes` times: squares that are not powers
+/// of two, odd leading dimensions, rectangles both ways, m or n <= 64 against >= 10^5, submatrices
+/// at offsets 1 ... 33 (every offset on a small matrix), x at an offset (T: x not 16-byte aligned).
+std::vector<Shape> shape_classes() {
+    std::vector<Shape> v;
+    for (int n : {1000, 3001}) v.push_back({n, n, n});
+    for (auto [m, n] : {std::pair{1000, 1000}, {2000, 999}, {999, 2000}}) v.push_back({m, n, m + 1});
+    for (auto [m, n] : {std::pair{4000, 1000}, {1000, 4000}, {20000, 200}, {200, 20000}, {100000, 20}, {20, 100000},
+                        {300000, 3}, {3, 300000}})
+        v.push_back({m, n, m});
+    for (auto [m, n] : {std::pair{32, 100000}, {64, 100003}, {100000, 32}, {100003, 64}, {8, 100000}, {100000, 8},
+                        {1, 100000}, {100000, 1}, {17, 100000}, {100000, 17}})
+        v.push_back({m, n, m});
+    v.push_back({33, 100000, 35});   // short columns, odd lda
+    v.push_back({100000, 33, 100001});
+    for (int off = 1; off <= 33; ++off) v.push_back({129, 77, 136, off});
+    for (int off : {1, 2, 3, 17, 33}) v.push_back({1000, 1000, 1040, off});
+    for (int off : {1, 3}) {
+        v.push_back({1000, 1000, 1000, 0, off});
+        v.push_back({40, 5000, 40, 0, off});
+    }
+    if (std::getenv("WB_TEST_SMALL")) {  // under compute-sanitizer: keep the run short
+        std::vector<Shape> small;
+        for (auto s : v)
+            if (static_cast<long>(s.lda) * s.n <= 200000) small.push_back(s);
+        return small;
+    }
+    return v;
+}
+
+template <class T>
+void check_shape_classes(const wb::GemvStep<T>& step) {
+    for (Op op : {Op::N, Op::T})
+        for (const Shape& sh : shape_classes())
+            for (T beta : {T(0.5), T(0)}) {
+                const std::uint64_t seed = wb::fresh_seed();
+                auto p = wb::make_gemv_problem<T>(op, sh.m, sh.n, sh.lda, seed, T(1.5), beta, sh.a_offset, sh.x_offset);
+                const auto ref = p.reference();
+                const wb::GemvLaunch l = step.default_launch(p.args());
+                const auto c = wb::check_gemv(step, l, p, ref);
+                INFO(step.stage << " " << wb::op_char(op) << (sizeof(T) == 4 ? " float" : " double") << " m=" << sh.m
+                                << " n=" << sh.n << " lda=" << sh.lda << " A offset " << sh.a_offset << " x offset "
+                                << sh.x_offset << " beta=" << beta << " launch " << l.str() << " seed=" << seed
+                                << " rel err " << c.rel_error << " tol " << c.tolerance << " " << c.first_bad);
+                CHECK(c.ok());
+            }
+}
+
+template <class T>
+void check_all_launches_at_shapes(const wb::GemvStep<T>& step) {
+    // Every legal launch on shapes of the new paths: a submatrix at an odd offset (shifted loads),
+    // short columns aligned and not (T with lanes per column), a short output with a long
+    // reduction (splits), x at an offset. Every other shape with beta = 0: y poisoned with NaN.
+    const std::vector<Shape> shapes = {Shape{129, 77, 136, 3}, Shape{16, 3000, 16}, Shape{17, 3001, 19, 1},
+                                       Shape{3000, 9, 3001}, Shape{200, 300, 200, 0, 1}};
+    for (Op op : {Op::N, Op::T})
+        for (std::size_t i = 0; i < shapes.size(); ++i) {
+            const Shape& sh = shapes[i];
+            const T beta = i % 2 ? T(0) : T(0.5);
+            const std::uint64_t seed = wb::fresh_seed();
+            auto p = wb::make_gemv_problem<T>(op, sh.m, sh.n, sh.lda, seed, T(1.5), beta, sh.a_offset, sh.x_offset);
+            const auto ref = p.reference();
+            for (const wb::GemvLaunch& l : step.legal_launches(p.args())) {
+                const auto c = wb::check_gemv(step, l, p, ref);
+                INFO(step.stage << " " << wb::op_char(op) << " m=" << sh.m << " n=" << sh.n << " lda=" << sh.lda
+                                << " A offset " << sh.a_offset << " x offset " << sh.x_offset << " beta=" << beta
+                                << " launch " << l.str()
+                                << " seed=" << seed << " rel err " << c.rel_error << " " << c.first_bad);
+                CHECK(c.ok());
+            }
+        }
+}
+
 void check_chapter(int chapter) {
     check_step(wb::step<wb::GemvArgs<float>>(chapter));
     check_step(wb::step<wb::GemvArgs<double>>(chapter));
@@ -82,9 +165,95 @@ TEST_CASE("gemv ch02 shared matches the float64 reference", "[gpu][gemv]") { che
 TEST_CASE("gemv ch03 pattern matches the float64 reference", "[gpu][gemv]") { check_chapter(3); }
 TEST_CASE("gemv ch04 access matches the float64 reference", "[gpu][gemv]") { check_chapter(4); }
 TEST_CASE("gemv ch05 tuned matches the float64 reference", "[gpu][gemv]") { check_chapter(5); }
+TEST_CASE("gemv ch05 tuned matches the float64 reference at every shape class", "[gpu][gemv]") {
+    check_shape_classes(wb::step<wb::GemvArgs<float>>(5));
+    check_shape_classes(wb::step<wb::GemvArgs<double>>(5));
+}
+TEST_CASE("gemv ch05 tuned matches the reference on 200 seeded random shapes", "[gpu][gemv]") {
+    // m and n log-uniform in [1, 2^17] with m n <= 2^22, lda = m + [0, 5], A and x at element
+    // offsets [0, 33] and [0, 3], N or T, float or double, beta 0.5 or 0: every load kind, split
+    // and short-reduction rule gets drawn. One seed per run (printed), then one per shape.
+    const std::uint64_t run_seed = wb::fresh_seed();
+    std::mt19937_64 rng(run_seed);
+    const bool small = std::getenv("WB_TEST_SMALL") != nullptr;  // under compute-sanitizer
+    const int count = small ? 20 : 200;
+    const long long max_elems = small ? (1LL << 16) : (1LL << 22);
+    for (int i = 0; i < count; ++i) {
+        auto log_uniform = [&](int hi) {
+            return std::max(1, static_cast<int>(std::exp2(std::uniform_real_distribution<double>(0, hi)(rng))));
+        };
+        int m = log_uniform(17), n = log_uniform(17);
+        while (static_cast<long long>(m) * n > max_elems) (m > n ? m : n) /= 2;
+        const int lda = m + static_cast<int>(rng() % 6), a_off = static_cast<int>(rng() % 34),
+                  x_off = static_cast<int>(rng() % 4);
+        const Op op = rng() % 2 ? Op::T : Op::N;
+        const bool dbl = rng() % 2, beta0 = rng() % 2;
+        const std::uint64_t seed = rng();
+        INFO("run seed " << run_seed << " shape " << i << ": " << wb::op_char(op) << (dbl ? " double" : " float")
+                         << " m=" << m << " n=" << n << " lda=" << lda << " A offset " << a_off << " x offset "
+                         << x_off << " beta " << (beta0 ? 0 : 0.5) << " seed=" << seed);
+        if (dbl) {
+            const auto& step = wb::step<wb::GemvArgs<double>>(5);
+            auto p = wb::make_gemv_problem<double>(op, m, n, lda, seed, 1.5, beta0 ? 0.0 : 0.5, a_off, x_off);
+            const auto c = wb::check_gemv(step, step.default_launch(p.args()), p, p.reference());
+            INFO("launch " << step.default_launch(p.args()).str() << " rel err " << c.rel_error << " " << c.first_bad);
+            CHECK(c.ok());
+        } else {
+            const auto& step = wb::step<wb::GemvArgs<float>>(5);
+            auto p = wb::make_gemv_problem<float>(op, m, n, lda, seed, 1.5f, beta0 ? 0.f : 0.5f, a_off, x_off);
+            const auto c = wb::check_gemv(step, step.default_launch(p.args()), p, p.reference());
+            INFO("launch " << step.default_launch(p.args()).str() << " rel err " << c.rel_error << " " << c.first_bad);
+            CHECK(c.ok());
+        }
+    }
+}
+TEST_CASE("gemv ch05 tuned: every legal launch on the new paths' shapes", "[gpu][gemv]") {
+    if (std::getenv("WB_TEST_SMALL")) return;
+    check_all_launches_at_shapes(wb::step<wb::GemvArgs<float>>(5));
+    check_all_launches_at_shapes(wb::step<wb::GemvArgs<double>>(5));
+}
+TEST_CASE("gemv steps 1-4 and cuBLAS stay correct on offset submatrices and odd lda", "[gpu][gemv]") {
+    for (int ch : {0, 1, 2, 3, 4})
+        for (Op op : {Op::N, Op::T})
+            for (const Shape& sh : {Shape{129, 77, 136, 1}, Shape{100, 33, 101, 33}, Shape{64, 1000, 64, 0, 1}}) {
+                const std::uint64_t seed = wb::fresh_seed();
+                auto pf = wb::make_gemv_problem<float>(op, sh.m, sh.n, sh.lda, seed, 1.5f, 0.5f, sh.a_offset, sh.x_offset);
+                auto pd = wb::make_gemv_problem<double>(op, sh.m, sh.n, sh.lda, seed, 1.5, 0.0, sh.a_offset, sh.x_offset);
+                const auto& sf = wb::step<wb::GemvArgs<float>>(ch);
+                const auto& sd = wb::step<wb::GemvArgs<double>>(ch);
+                const auto cf = wb::check_gemv(sf, sf.default_launch(pf.args()), pf, pf.reference());
+                const auto cd = wb::check_gemv(sd, sd.default_launch(pd.args()), pd, pd.reference());
+                INFO("chapter " << ch << " " << wb::op_char(op) << " m=" << sh.m << " n=" << sh.n << " lda=" << sh.lda
+                                << " A offset " << sh.a_offset << " x offset " << sh.x_offset << " seed=" << seed);
+                CHECK(cf.ok());
+                CHECK(cd.ok());
+            }
+}
 TEST_CASE("gemv cuBLAS peer matches the float64 reference", "[gpu][gemv]") {
     check_step(wb::peer_step<wb::GemvArgs<float>>());
     check_step(wb::peer_step<wb::GemvArgs<double>>());
+}
+
+TEST_CASE("gemv ch05 tuned splits sum in a fixed order (same bits on repeated calls)", "[gpu][gemv]") {
+    // Skinny shapes whose default launch splits the reduction (global partials and clusters).
+    const auto& step = wb::step<wb::GemvArgs<double>>(5);
+    const int f = std::getenv("WB_TEST_SMALL") ? 10 : 1;  // under compute-sanitizer: a tenth
+    for (auto [op, m, n] : {std::tuple{Op::N, 32, 200000 / f}, {Op::N, 579, 57900 / f}, {Op::T, 200000 / f, 32},
+                            {Op::T, 100000 / f, 200}})
+        for (int cl : {0, 1}) {
+            auto p = wb::make_gemv_problem<double>(op, m, n, m, wb::fresh_seed());
+            wb::GemvLaunch l = step.default_launch(p.args());
+            l.cluster = cl;
+            p.y.upload(p.hy);
+            step.launch(p.args(), l, nullptr);
+            const auto first = p.y.download();
+            for (int rep = 0; rep < 3; ++rep) {
+                p.y.upload(p.hy);
+                step.launch(p.args(), l, nullptr);
+                INFO(wb::op_char(op) << " m=" << m << " n=" << n << " launch " << l.str() << " repetition " << rep);
+                CHECK(p.y.download() == first);
+            }
+        }
 }
 
 TEST_CASE("gemv steps give the same result on repeated calls (no race)", "[gpu][gemv]") {

@@ -1,0 +1,149 @@
+/// \file gemv_rules.cpp
+/// \brief The tuned GEMV's launch rules (see gemv_rules.hpp for the rules in words).
+#include "gemv_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wb {
+namespace {
+
+long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
+
+/// Largest power of two <= v (1 for v < 1).
+int pow2_floor(long long v) {
+    int p = 1;
+    while (2LL * p <= v) p *= 2;
+    return p;
+}
+
+/// Smallest power of two >= v (1 for v < 1).
+int pow2_ceil(long long v) {
+    int p = 1;
+    while (p < v) p *= 2;
+    return p;
+}
+
+/// N: columns per batch (GemvLaunch::ept), two batches in flight: 8, or 4 for shifted loads
+/// (each holds two vectors until used, and 2 x 8 of them would not fit in the registers).
+int unroll_n(GemvLoads loads) { return loads == GemvLoads::kShifted16 ? 4 : 8; }
+constexpr int kShortTLanes = 16;    ///< T, short columns: at most 16 lanes per column
+constexpr int kShortTVectors = 64;  ///< T: short columns have at most 64 vectors (4 per lane of 16)
+
+}  // namespace
+
+GemvLoads tuned_gemv_loads(const GemvShape& s) {
+    const int w = 16 / s.elem_bytes;
+    const bool a_ok = s.a_offset_bytes % 16 == 0 && s.lda % w == 0;
+    const bool x_ok = s.op == Op::N || s.x_offset_bytes % 16 == 0;  // N reads x one element per column
+    if (a_ok && x_ok) return GemvLoads::kAligned16;
+    if (s.op == Op::T) return GemvLoads::kShifted16;  // T's shifted loads stay inside each column
+    return s.m >= 2 * w ? GemvLoads::kShifted16 : GemvLoads::kElement;
+}
+
+int tuned_gemv_rows_per_load(const GemvShape& s) {
+    return tuned_gemv_loads(s) == GemvLoads::kElement ? 1 : 16 / s.elem_bytes;
+}
+
+long long tuned_gemv_tiles(const GemvShape& s, const GemvLaunch& l) {
+    if (s.op == Op::N) return cdiv(s.m, static_cast<long long>(l.block_x) * tuned_gemv_rows_per_load(s));
+    if (tuned_gemv_short_t(s.op, l)) return cdiv(s.n, static_cast<long long>(l.nb) * l.block_y);
+    return cdiv(s.n, l.nb);
+}
+
+double tuned_gemv_block_bytes_in_flight(const GemvShape& s, const GemvLaunch& l) {
+    const double threads = static_cast<double>(l.block_x) * l.block_y;
+    const double load = tuned_gemv_loads(s) == GemvLoads::kElement ? s.elem_bytes : 16.0;
+    if (s.op == Op::N) return threads * 2.0 * std::max(1, l.ept) * load;
+    if (tuned_gemv_short_t(s.op, l)) return threads * l.nb * load;
+    return threads * 2.0 * (l.nb + 1) * load;
+}
+
+int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine& mc) {
+    if (l.Y > 0) return l.Y;
+    if (tuned_gemv_short_t(s.op, l) || s.m <= 0 || s.n <= 0) return 1;
+    const long long tiles = tuned_gemv_tiles(s, l);
+    if (tiles >= mc.sm_count) return 1;  // rule 3: every SM has a tile already
+    const int w = tuned_gemv_rows_per_load(s);
+    const int threads = l.block_x * l.block_y;
+    // Rule 4: enough reduction per block for the double-buffered loop, and a short second pass.
+    long long max_y;
+    int groups;  // thread groups of split_finish: min(threads, 1024 elements of scratch) / vectors per tile
+    if (s.op == Op::N) {
+        max_y = s.n / (1LL * std::max(1, l.ept) * l.block_y);
+        const int vectors = l.block_x;  // W-vectors of partials per tile
+        groups = std::max(1, std::min(threads / vectors, (1024 / w) / vectors));
+    } else {
+        max_y = s.m / (2LL * 32 * l.block_y * w);
+        groups = std::max(1, std::min(threads / l.nb, 1024 / l.nb));
+    }
+    max_y = std::min<long long>(max_y, 8LL * groups);
+    if (max_y <= 1) return 1;
+    const double per_block = tuned_gemv_block_bytes_in_flight(s, l);
+    // Rule 3: between an eighth of the SMs and all of them, split only where it pays: where the
+    // tiles' SMs cannot pull the bandwidth, or their blocks cannot keep Little's law in flight.
+    if (8 * tiles >= mc.sm_count) {
+        const double bytes = static_cast<double>(s.m) * s.n * s.elem_bytes;
+        const double t_whole = bytes / (static_cast<double>(tiles) * mc.sm_bandwidth_gbs * 1e3);  // us
+        const double t_split = bytes / (mc.bandwidth_gbs * 1e3) + mc.split_cost_us;
+        const bool enough_in_flight = static_cast<double>(tiles) * per_block >= mc.bandwidth_gbs * mc.latency_ns;
+        if (t_whole <= t_split && enough_in_flight) return 1;
+    }
+    // Rules 2 and 5: one wave of blocks, each SM with twice Little's law in flight.
+    const long long per_sm = std::max<long long>(
+        1, static_cast<long long>(std::ceil(2.0 * mc.bytes_in_flight_per_sm() / std::max(1.0, per_block))));
+    const long long resident = std::max(1, mc.max_threads_per_sm / std::max(1, threads));
+    const long long y = cdiv(static_cast<long long>(mc.sm_count) * std::min(per_sm, resident), tiles);
+    return static_cast<int>(std::clamp<long long>(y, 1, max_y));
+}
+
+GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc) {
+    const int w = tuned_gemv_rows_per_load(s);
+    GemvLaunch l;
+    if (s.op == Op::N) {
+        auto tiles = [&](int bx) { return cdiv(s.m, static_cast<long long>(bx) * w); };
+        int bx, threads;
+        if (8 * tiles(8) >= mc.sm_count) {
+            // Long output: the narrowest tile (8 x W rows), widened while 256 tiles remain; tall
+            // blocks (512 threads) while there are fewer than 256 tiles, 256 from then on. The
+            // Q thread rows walk one narrow band of neighbouring columns together.
+            bx = 8;
+            while (bx < 32 && tiles(2 * bx) >= 256) bx *= 2;
+            threads = tiles(bx) < 256 ? 512 : 256;
+        } else {
+            // Short output: one tile row of threads covers it (at most 16 x W rows, so that
+            // a few tiles can still share the SMs), the reduction is split (rule 3).
+            bx = std::clamp(pow2_ceil(cdiv(s.m, w)), 4, 16);
+            threads = 256;
+        }
+        int q = threads / bx;
+        // Rule 6: every thread row keeps two batches of U columns (the second may be the guarded
+        // last one, at least U - 1 columns), so the next batch loads while one is multiplied.
+        const int u = unroll_n(tuned_gemv_loads(s));
+        const int q_max = pow2_floor(std::max<long long>(1, s.n / (2 * u - 1)));
+        if (q > q_max) {
+            q = q_max;
+            bx = std::min(256, threads / q);
+        }
+        l = GemvLaunch{bx, q, 4, q, 0, u};
+    } else {
+        const long long vectors = cdiv(s.m, w);
+        if (vectors <= kShortTVectors) {
+            // Short reduction: L lanes per column (the power of two that covers m, at most 16:
+            // then up to 4 vectors per lane), 256 / L columns per pass of a block, C = 4
+            // columns per thread.
+            const int lanes = std::clamp(pow2_ceil(vectors), 2, kShortTLanes);
+            l = GemvLaunch{lanes, 256 / lanes, 4, 256 / lanes, 1, 4};
+        } else {
+            // Warps split the rows (one step of 32 x W rows each at least), C columns per block:
+            // 8 where the columns are few (tall T: fewer tiles re-read x) or the warps are.
+            const int q = std::clamp(pow2_floor(vectors / 32), 1, 8);
+            const int c = (s.n <= 64 || q <= 2) ? 8 : 4;
+            l = GemvLaunch{32, q, c, q, 0, 4};
+        }
+    }
+    l.Y = tuned_gemv_split(s, l, mc);
+    return l;
+}
+
+}  // namespace wb

@@ -1,0 +1,93 @@
+/// \file gemv_rules.hpp
+/// \brief The tuned GEMV's launch, derived from the shape of the call: (m, n, lda, the alignment
+///        of A and x, the element size, op) and the machine (SM count, bandwidth, latency). Pure
+///        host code with no device call, so the rules are unit-tested without a GPU
+///        (tests/cpu/test_gemv_rules.cpp) and chapter 6 can generalize them.
+///
+/// The rules, in the units they reason in (H200 figures in brackets):
+/// 1. Loads. 16-byte loads need each column to start on a 16-byte boundary: A aligned and
+///    lda a multiple of W = 16 / size(T) (T also needs x aligned). Otherwise the shifted path
+///    keeps 16-byte loads over the aligned part of every column and peels the head and tail
+///    (KBLAS TOMS §6.6, offset interface); element loads only when m < 2W.
+/// 2. Bytes in flight (Little's law): the device needs bandwidth x latency bytes outstanding
+///    [4800 GB/s x 700 ns = 3.4 MB, 25 KB per SM]. A block keeps threads x (loads per thread in
+///    flight) x 16 bytes outstanding; a launch asks for enough blocks per SM to cover twice the
+///    per-SM figure (the margin hides each block's reduction tail).
+/// 3. Every SM gets work. With fewer tiles (blocks along the output) than SMs, the reduction is
+///    split over Y blocks per tile (KBLAS's blocks per row) when one SM per tile cannot pull its
+///    share: `tiles` SMs at a per-SM ceiling [100 GB/s, about three times an SM's share of
+///    the bandwidth; a lead for chapter 6 to measure] take longer than the whole device at its
+///    bandwidth plus the split's fixed cost (partials written and read again, a ticket, the last
+///    block's pass: ~2 us), or when the tiles' blocks keep less than Little's law in flight. With fewer tiles than an eighth of the
+///    SMs the reduction is always split (the call is latency-bound; a shorter walk per block is
+///    what pays).
+/// 4. The split's limits: each thread row keeps at least one batch of U columns (N) or each
+///    block two steps of rows (T); the deterministic second pass sums at
+///    most 8 partials per chain of its thread groups (two rounds of four chains).
+/// 5. The wave tail: a split takes Y = ceil(SMs / tiles) (one wave of blocks, each with enough
+///    bytes in flight by rule 2), not more: more blocks only add partials.
+/// 6. Short reductions (tall N, wide T): the thread rows (N: Q) or warps (T) per block are cut
+///    so that each still has two batches (N: at least 2U - 1 columns) or a step (T: 32 W rows)
+///    of work; T with m <= 64 W runs L <= 16 lanes per column (several columns per warp), so a
+///    warp's lanes are not idle.
+/// The square powers of two 1024 ... 16384 keep the launches measured before these rules
+/// (docs/results/h200/sweep-ch05_unrolled*.csv): rule 3 gives Y = 1 there, rule 6 does not apply.
+#pragma once
+
+#include "blas_op.hpp"
+#include "gemv_launch.hpp"
+
+namespace wb {
+
+/// How the tuned GEMV reads A (rule 1).
+enum class GemvLoads : int {
+    kElement = 0,    ///< one element per load (m < 2W: too short for a vector)
+    kAligned16 = 1,  ///< every column starts 16-byte aligned: one 16-byte load per W rows
+    kShifted16 = 2,  ///< 16-byte loads over each column's aligned part, head and tail peeled
+};
+
+/// What the rules know about one call.
+struct GemvShape {
+    Op op = Op::N;
+    int m = 0, n = 0, lda = 1;
+    int elem_bytes = 4;      ///< 4 (float) or 8 (double)
+    int a_offset_bytes = 0;  ///< A's address modulo 16
+    int x_offset_bytes = 0;  ///< x's address modulo 16
+};
+
+/// What the rules know about the machine. Defaults: the H200 (device notes, common/device_profile).
+struct GemvMachine {
+    int sm_count = 132;
+    int max_threads_per_sm = 2048;
+    double bandwidth_gbs = 4800;     ///< DRAM bandwidth (datasheet; the measured read stream is ~4300)
+    double latency_ns = 700;         ///< loaded DRAM latency (common/device_profile, kHopperLatencyNs)
+    double sm_bandwidth_gbs = 100;   ///< what one SM can pull (a lead: ~3x its share of 4.8 TB/s)
+    double split_cost_us = 2;        ///< fixed cost of a split: partials, ticket, the last block's pass
+    /// Little's law per SM: latency x bandwidth / SMs (GB/s x ns = bytes).
+    double bytes_in_flight_per_sm() const { return bandwidth_gbs * latency_ns / sm_count; }
+};
+
+/// Rule 1: the loads the tuned GEMV uses for this shape.
+GemvLoads tuned_gemv_loads(const GemvShape& s);
+
+/// Elements per load: 16 / elem_bytes, or 1 for element loads.
+int tuned_gemv_rows_per_load(const GemvShape& s);
+
+/// True when `l` runs the short-reduction T kernel (L = block_x < 32 lanes per column).
+inline bool tuned_gemv_short_t(Op op, const GemvLaunch& l) { return op == Op::T && l.block_x < 32; }
+
+/// Tiles (blocks along the output) of a launch: N: ceil(m / (block_x W)); T: ceil(n / nb), or
+/// ceil(n / (nb block_y)) for the short-reduction kernel.
+long long tuned_gemv_tiles(const GemvShape& s, const GemvLaunch& l);
+
+/// Bytes one block keeps in flight (rule 2): N: threads x 2U loads (double-buffered; shifted
+/// loads count one: the second is mostly an L1 hit); T: threads x 2(C + 1); short T: threads x C.
+double tuned_gemv_block_bytes_in_flight(const GemvShape& s, const GemvLaunch& l);
+
+/// Rules 3-5: blocks per tile for launch `l` (l.Y > 0 is returned as it is).
+int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine& mc);
+
+/// The tuned step's default launch (every field set, Y derived, cache and cluster auto).
+GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc = {});
+
+}  // namespace wb

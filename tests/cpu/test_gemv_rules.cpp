@@ -1,0 +1,169 @@
+// The tuned GEMV's launch rules (kernels/gemv_rules.hpp), checked without a GPU: the square powers
+// of two keep the launches measured before the rules, every default launch is legal, and the
+// rules' own claims hold on the shape classes of issue 14 (bytes in flight per Little's law,
+// every SM busy, split limits, load kinds).
+#include "catch.hpp"
+
+#include "gemv_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using wb::GemvLaunch;
+using wb::GemvLoads;
+using wb::GemvMachine;
+using wb::GemvShape;
+using wb::Op;
+
+GemvShape shape(Op op, int m, int n, int elem, int lda = 0, int a_off = 0, int x_off = 0) {
+    return GemvShape{op, m, n, lda > 0 ? lda : std::max(1, m), elem, a_off, x_off};
+}
+
+/// The table of launches the tuned step used before the rules (kernels/gemv_ladder.cpp at
+/// 888e0ce), for the square sizes it was measured on.
+GemvLaunch old_default(Op op, int m, int elem) {
+    if (op == Op::T) return GemvLaunch{32, 8, 4, 8, 1, 4};
+    const long long w = 16 / elem;
+    auto tiles = [&](int bx) { return (m + bx * w - 1) / (bx * w); };
+    if (tiles(8) < 17) return GemvLaunch{32, 8, 4, 8, 0, 8};
+    int bx = 8;
+    while (bx < 32 && tiles(2 * bx) >= 256) bx *= 2;
+    const int q = (tiles(bx) < 256 ? 512 : 256) / bx;
+    return GemvLaunch{bx, q, 4, q, 1, 8};
+}
+
+bool legal(const GemvShape& s, const GemvLaunch& l) {
+    const bool pow2 = l.block_x > 0 && (l.block_x & (l.block_x - 1)) == 0;
+    if (!pow2 || l.block_y < 1 || l.Y < 1 || (l.nb != 2 && l.nb != 4 && l.nb != 8)) return false;
+    if (l.ept != 2 && l.ept != 4 && l.ept != 8) return false;
+    if (s.op == Op::N) return l.block_x >= 4 && l.block_x <= 256 && l.block_x * l.block_y <= 512 &&
+                              (l.block_x * l.block_y) % 32 == 0;
+    if (l.block_x < 32) return l.block_x >= 2 && l.block_x * l.block_y == 256 && l.Y == 1;
+    return l.block_x == 32 && l.block_y <= 16;
+}
+
+/// Issue 14's shape classes (as `ch05_unrolled --shapes` times them), both ops.
+std::vector<GemvShape> shape_set(int elem) {
+    std::vector<GemvShape> v;
+    for (Op op : {Op::N, Op::T}) {
+        for (int n : {1000, 3000, 5000, 10000, 12345}) v.push_back(shape(op, n, n, elem));
+        for (int n : {2000, 4096, 8192}) v.push_back(shape(op, n, n, elem, n + 1));  // odd lda
+        const int mn = 1 << 25;
+        for (int r : {4, 10, 100, 1000, 10000}) {
+            const int small = static_cast<int>(std::sqrt(static_cast<double>(mn) / r));
+            v.push_back(shape(op, small * r, small, elem));  // tall
+            v.push_back(shape(op, small, small * r, elem));  // wide
+        }
+        for (auto [m, n] : {std::pair{32, 200000}, {64, 1000000}, {8, 1000000}, {200000, 32}, {1000000, 64},
+                            {1000000, 8}})
+            v.push_back(shape(op, m, n, elem));
+        for (int off : {1, 2, 3, 17, 33}) v.push_back(shape(op, 4000, 4000, elem, 4160, (off * elem) % 16));
+    }
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("gemv rules: the square powers of two keep their measured launches", "[cpu][gemv]") {
+    const GemvMachine h200;
+    for (int elem : {4, 8})
+        for (Op op : {Op::N, Op::T})
+            for (int n : {1024, 2048, 4096, 8192, 16384}) {
+                const GemvLaunch l = wb::tuned_gemv_default_launch(shape(op, n, n, elem), h200);
+                const GemvLaunch o = old_default(op, n, elem);
+                INFO((op == Op::N ? "N" : "T") << " n=" << n << " size " << elem << ": " << l.str() << " vs " << o.str());
+                CHECK(l == o);
+            }
+}
+
+TEST_CASE("gemv rules: load kinds follow the alignment of A, lda and x", "[cpu][gemv]") {
+    using wb::tuned_gemv_loads;
+    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 4)) == GemvLoads::kAligned16);
+    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 4, 4097)) == GemvLoads::kShifted16);
+    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 8, 4098)) == GemvLoads::kAligned16);  // 2 doubles per vector
+    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 8, 4096, 8)) == GemvLoads::kShifted16);
+    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 4, 4096, 0, 4)) == GemvLoads::kAligned16);  // N: x by element
+    CHECK(tuned_gemv_loads(shape(Op::T, 4096, 4096, 4, 4096, 0, 4)) == GemvLoads::kShifted16);  // T: x by vector
+    CHECK(tuned_gemv_loads(shape(Op::N, 7, 100, 4, 7)) == GemvLoads::kElement);   // m < 2W
+    CHECK(tuned_gemv_loads(shape(Op::N, 8, 100, 4, 9)) == GemvLoads::kShifted16);
+    CHECK(tuned_gemv_loads(shape(Op::T, 3, 100, 4, 3)) == GemvLoads::kShifted16);  // T stays inside columns
+}
+
+TEST_CASE("gemv rules: every default launch is legal", "[cpu][gemv]") {
+    const GemvMachine h200;
+    GemvMachine small = h200;
+    small.sm_count = 16;
+    for (const GemvMachine& mc : {h200, small})
+        for (int elem : {4, 8})
+            for (Op op : {Op::N, Op::T}) {
+                for (int m : {1, 2, 3, 7, 8, 17, 31, 33, 64, 65, 100, 129, 1000, 4097, 100000})
+                    for (int n : {1, 2, 3, 7, 17, 64, 1000, 4097, 100000})
+                        for (int pad : {0, 1}) {
+                            const GemvShape s = shape(op, m, n, elem, m + pad, pad ? elem : 0);
+                            const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
+                            INFO((op == Op::N ? "N" : "T") << " m=" << m << " n=" << n << " lda=" << s.lda << " size "
+                                                           << elem << " SMs " << mc.sm_count << ": " << l.str());
+                            CHECK(legal(s, l));
+                        }
+                for (const GemvShape& s : shape_set(elem)) CHECK(legal(s, wb::tuned_gemv_default_launch(s, mc)));
+            }
+}
+
+TEST_CASE("gemv rules: large shapes keep Little's law in flight and every SM busy", "[cpu][gemv]") {
+    const GemvMachine mc;
+    const double needed = mc.bandwidth_gbs * mc.latency_ns;  // bytes the device needs outstanding
+    CHECK(needed / mc.sm_count == Approx(25454.5).epsilon(0.01));
+    for (int elem : {4, 8})
+        for (const GemvShape& s : shape_set(elem)) {
+            const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
+            const long long tiles = wb::tuned_gemv_tiles(s, l);
+            const long long blocks = tiles * l.Y;
+            const int threads = l.block_x * l.block_y;
+            const long long resident = std::min<long long>(blocks, 1LL * mc.sm_count * (mc.max_threads_per_sm / threads));
+            const double in_flight = static_cast<double>(resident) * wb::tuned_gemv_block_bytes_in_flight(s, l);
+            INFO((s.op == Op::N ? "N" : "T") << " m=" << s.m << " n=" << s.n << " lda=" << s.lda << " size " << elem
+                                             << ": " << l.str() << ", " << tiles << " tiles x Y " << l.Y << ", "
+                                             << in_flight / 1e6 << " MB in flight");
+            CHECK(in_flight >= needed);
+            // Every SM has a block where the reduction is long (rule 3), give or take the cap
+            // of rule 4 (8 partials per chain of the second pass: 128 blocks for one tile of 16).
+            const long long reduction = s.op == Op::N ? s.n : s.m;
+            if (reduction >= 100000) CHECK(blocks >= mc.sm_count * 95 / 100);
+        }
+}
+
+TEST_CASE("gemv rules: splits only where the output is short, within their limits", "[cpu][gemv]") {
+    const GemvMachine mc;
+    // Skinny: one tile row; the split fills the SMs (one wave), keeps two batches per thread row
+    // and at most 8 partials per chain of the second pass.
+    for (int elem : {4, 8}) {
+        const GemvLaunch n_wide = wb::tuned_gemv_default_launch(shape(Op::N, 32, 200000, elem), mc);
+        CHECK(wb::tuned_gemv_tiles(shape(Op::N, 32, 200000, elem), n_wide) == 1);
+        CHECK(n_wide.Y >= mc.sm_count * 95 / 100);  // double: 128, the cap of rule 4 for 16 vectors per tile
+        CHECK(200000 / (n_wide.Y * n_wide.block_y) >= n_wide.ept);
+        const GemvLaunch t_tall = wb::tuned_gemv_default_launch(shape(Op::T, 200000, 32, elem), mc);
+        CHECK(t_tall.block_x == 32);
+        CHECK(t_tall.nb == 8);
+        CHECK(wb::tuned_gemv_tiles(shape(Op::T, 200000, 32, elem), t_tall) * t_tall.Y >= mc.sm_count);
+        // Long outputs never split.
+        CHECK(wb::tuned_gemv_default_launch(shape(Op::N, 1000000, 64, elem), mc).Y == 1);
+        CHECK(wb::tuned_gemv_default_launch(shape(Op::T, 64, 1000000, elem), mc).Y == 1);
+    }
+    // Tall N: thread rows cut so each keeps two batches of U = 8 columns (32 / 2 rows: 16 each).
+    const GemvLaunch tall = wb::tuned_gemv_default_launch(shape(Op::N, 1000000, 32, 4), mc);
+    CHECK(tall.block_y == 2);
+    CHECK(tall.block_x == 128);
+    // Wide T with short columns: L lanes per column cover m (m = 32 floats: 8 vectors).
+    const GemvLaunch wide = wb::tuned_gemv_default_launch(shape(Op::T, 32, 1000000, 4), mc);
+    CHECK(wide.block_x == 8);
+    CHECK(wide.block_x * wide.block_y == 256);
+    CHECK(wb::tuned_gemv_short_t(Op::T, wide));
+    // An explicit Y is kept.
+    GemvLaunch given = tall;
+    given.Y = 3;
+    CHECK(wb::tuned_gemv_split(shape(Op::N, 1000000, 32, 4), given, mc) == 3);
+}
