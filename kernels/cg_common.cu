@@ -22,22 +22,12 @@ const char* cg_status_name(CgStatus s) {
 }
 
 std::string CgLaunch::str() const {
-    std::ostringstream os;
-    const char* sep = "";
-    if (block > 0) {
-        os << sep << "block=" << block;
-        sep = " ";
-    }
-    if (check_every > 0) {
-        os << sep << "check=" << check_every;
-        sep = " ";
-    }
-    if (schedule >= 0) {
-        os << sep << (schedule == 0 ? "stream" : schedule == 1 ? "graph" : "persistent");
-        sep = " ";
-    }
-    const std::string s = os.str();
-    return s.empty() ? "default" : s;
+    using launch_checks::num;
+    return launch_checks::LaunchText()
+        .add(block > 0, "block=" + num(block))
+        .add(check_every > 0, "check=" + num(check_every))
+        .add(schedule >= 0, schedule == 0 ? "stream" : schedule == 1 ? "graph" : "persistent")
+        .str();
 }
 
 using launch_checks::fail;

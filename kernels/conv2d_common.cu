@@ -8,27 +8,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <sstream>
 
 namespace wb {
 
 std::string Conv2dLaunch::str() const {
-    std::ostringstream os;
-    const char* sep = "";
-    if (tile_x > 0 || tile_y > 0) {
-        os << sep << "tile=" << tile_x << 'x' << tile_y;
-        sep = " ";
-    }
-    if (thread_x > 0 || thread_y > 0) {
-        os << sep << "thread=" << thread_x << 'x' << thread_y;
-        sep = " ";
-    }
-    if (block_x > 0 || block_y > 0) {
-        os << sep << "block=" << block_x << 'x' << block_y;
-        sep = " ";
-    }
-    const std::string s = os.str();
-    return s.empty() ? "default" : s;
+    using launch_checks::dims;
+    return launch_checks::LaunchText()
+        .add(tile_x > 0 || tile_y > 0, "tile=" + dims(tile_x, tile_y))
+        .add(thread_x > 0 || thread_y > 0, "thread=" + dims(thread_x, thread_y))
+        .add(block_x > 0 || block_y > 0, "block=" + dims(block_x, block_y))
+        .str();
 }
 
 using launch_checks::fail;

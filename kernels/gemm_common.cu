@@ -7,35 +7,18 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 
 namespace wb {
 
 std::string GemmLaunch::str() const {
-    std::ostringstream os;
-    const char* sep = "";
-    if (tile_m > 0 || tile_n > 0 || tile_k > 0) {
-        os << sep << "tile=" << tile_m << 'x' << tile_n << 'x' << tile_k;
-        sep = " ";
-    }
-    if (thread_m > 0 || thread_n > 0) {
-        os << sep << "thread=" << thread_m << 'x' << thread_n;
-        sep = " ";
-    }
-    if (warp_m > 0 || warp_n > 0) {
-        os << sep << "warp=" << warp_m << 'x' << warp_n;
-        sep = " ";
-    }
-    if (stages > 0) {
-        os << sep << "stages=" << stages;
-        sep = " ";
-    }
-    if (block_x > 0 || block_y > 0) {
-        os << sep << "block=" << block_x << 'x' << block_y;
-        sep = " ";
-    }
-    const std::string s = os.str();
-    return s.empty() ? "default" : s;
+    using launch_checks::dims;
+    return launch_checks::LaunchText()
+        .add(tile_m > 0 || tile_n > 0 || tile_k > 0, "tile=" + dims(tile_m, tile_n, tile_k))
+        .add(thread_m > 0 || thread_n > 0, "thread=" + dims(thread_m, thread_n))
+        .add(warp_m > 0 || warp_n > 0, "warp=" + dims(warp_m, warp_n))
+        .add(stages > 0, "stages=" + launch_checks::num(stages))
+        .add(block_x > 0 || block_y > 0, "block=" + dims(block_x, block_y))
+        .str();
 }
 
 using launch_checks::fail;

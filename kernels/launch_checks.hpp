@@ -25,6 +25,26 @@ unsigned grid_dim(long long blocks, long long limit, const char* fn);
 /// "tuned::gemm: launch.tile_m (96) must be one of the instantiated tiles (128, 64)".
 void require_launch(bool ok, const char* fn, const char* field, int value, const std::string& rule);
 
+/// A launch's text, e.g. "nb=64 Q=4 block=64x4": the fields a launch sets, in order, joined by
+/// spaces; "default" when it sets none (every tunable 0: the step's default). Each op's
+/// `Launch::str()` is a chain of `add` calls, so the CSV's launch column reads the same for all ops.
+class LaunchText {
+public:
+    /// Appends `text` when `set`.
+    LaunchText& add(bool set, const std::string& text) {
+        if (set) s_ += (s_.empty() ? "" : " ") + text;
+        return *this;
+    }
+    std::string str() const { return s_.empty() ? "default" : s_; }
+
+private:
+    std::string s_;
+};
+
+/// "64x4", "128x128x32": sizes joined by 'x'.
+inline std::string dims(long long a, long long b) { return num(a) + 'x' + num(b); }
+inline std::string dims(long long a, long long b, long long c) { return dims(a, b) + 'x' + num(c); }
+
 /// SMs of the current device (cached per host thread and device); without a GPU (the chapters'
 /// predict-only mode) 132, the h200 preset's, the device the predictions are printed for.
 int sm_count();

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <sstream>
 
 namespace wb {
 
@@ -21,30 +20,14 @@ Uplo parse_uplo(const std::string& s, const char* arg) {
 }
 
 std::string SymvLaunch::str() const {
-    std::ostringstream os;
-    const char* sep = "";
-    if (nb > 0) {
-        os << sep << "nb=" << nb;
-        sep = " ";
-    }
-    if (block_y > 0 && nb > 0) {
-        os << sep << "Q=" << block_y;
-        sep = " ";
-    }
-    if (y_blocks > 0) {
-        os << sep << "Y=" << y_blocks;
-        sep = " ";
-    }
-    if (atomics > 0) {
-        os << sep << "atomics";
-        sep = " ";
-    }
-    if (block_x > 0 || block_y > 0) {
-        os << sep << "block=" << block_x << 'x' << std::max(1, block_y);
-        sep = " ";
-    }
-    const std::string s = os.str();
-    return s.empty() ? "default" : s;
+    using launch_checks::num;
+    return launch_checks::LaunchText()
+        .add(nb > 0, "nb=" + num(nb))
+        .add(block_y > 0 && nb > 0, "Q=" + num(block_y))
+        .add(y_blocks > 0, "Y=" + num(y_blocks))
+        .add(atomics > 0, "atomics")
+        .add(block_x > 0 || block_y > 0, "block=" + launch_checks::dims(block_x, std::max(1, block_y)))
+        .str();
 }
 
 using launch_checks::fail;
