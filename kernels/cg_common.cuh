@@ -14,6 +14,8 @@
 
 #include "cg.hpp"
 #include "check.hpp"
+#include "gemv.hpp"
+#include "symv.hpp"
 #include "launch_checks.hpp"
 
 #include <cuda_runtime.h>
@@ -189,6 +191,36 @@ void device_loop(const CgArgs<T>& a, Work<T>& w, T* x, T* r, T* p, T* q, T* cons
         st = read_state(w.st, s);
     }
     finish(a, st, x, s);
+}
+
+/// y = alpha A x + beta y as GEMV arguments (op N on the whole n x n A): the Mv of steps 1-3.
+template <class T>
+GemvArgs<T> mv_gemv(const CgArgs<T>& a, T alpha, const T* x, T beta, T* y) {
+    GemvArgs<T> g;
+    g.op = Op::N;
+    g.m = g.n = a.n;
+    g.A = a.A;
+    g.lda = a.lda;
+    g.alpha = alpha;
+    g.beta = beta;
+    g.x = x;
+    g.y = y;
+    return g;
+}
+
+/// The same Mv as SYMV arguments on A's lower triangle (half of A read): steps 4 and 5.
+template <class T>
+SymvArgs<T> mv_symv(const CgArgs<T>& a, T alpha, const T* x, T beta, T* y) {
+    SymvArgs<T> sa;
+    sa.uplo = Uplo::Lower;
+    sa.n = a.n;
+    sa.A = a.A;
+    sa.lda = a.lda;
+    sa.alpha = alpha;
+    sa.beta = beta;
+    sa.x = x;
+    sa.y = y;
+    return sa;
 }
 
 }  // namespace wb::cg_detail

@@ -34,15 +34,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
     WB_CUDA(cudaMemcpyAsync(x, a.x, bytes, cudaMemcpyDeviceToDevice, s));
     WB_CUDA(cudaMemcpyAsync(r, a.b, bytes, cudaMemcpyDeviceToDevice, s));
-    SymvArgs<T> sa;
-    sa.uplo = Uplo::Lower;
-    sa.n = n;
-    sa.A = a.A;
-    sa.lda = a.lda;
-    sa.alpha = T(-1);
-    sa.beta = T(1);
-    sa.x = x;
-    sa.y = r;
+    SymvArgs<T> sa = cg_detail::mv_symv(a, T(-1), x, T(1), r);
     const SymvLaunch sl = step<SymvArgs<T>>(4).default_launch(sa);
     access::symv(sa, sl, s);  // r = b - A x0
     sa.alpha = T(1);

@@ -35,15 +35,7 @@ void cg(const CgArgs<T>& a, const CgLaunch&, cudaStream_t s) {
     WB_CUDA(cudaStreamSynchronize(s));
 
     // q = A v on the GPU with chapter 1's GEMV: v sent, q brought back.
-    GemvArgs<T> g;
-    g.op = Op::N;
-    g.m = g.n = n;
-    g.A = a.A;
-    g.lda = a.lda;
-    g.alpha = T(1);
-    g.beta = T(0);
-    g.x = a.x;
-    g.y = dq;
+    GemvArgs<T> g = cg_detail::mv_gemv(a, T(1), a.x, T(0), dq);
     const GemvLaunch gl = step<GemvArgs<T>>(1).default_launch(g);
     auto mv = [&](const std::vector<T>& v, std::vector<T>& out) {
         WB_CUDA(cudaMemcpyAsync(dp, v.data(), bytes, cudaMemcpyHostToDevice, s));

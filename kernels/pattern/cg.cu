@@ -32,15 +32,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     const int n = a.n;
     cg_detail::Work<T> w = cg_detail::make_work<T>(n, 3, 1);
     T *r = w.v[0], *p = w.v[1], *q = w.v[2];
-    GemvArgs<T> g;
-    g.op = Op::N;
-    g.m = g.n = n;
-    g.A = a.A;
-    g.lda = a.lda;
-    g.alpha = T(-1);
-    g.beta = T(1);
-    g.x = a.x;
-    g.y = r;
+    GemvArgs<T> g = cg_detail::mv_gemv(a, T(-1), a.x, T(1), r);
     const GemvLaunch gl = step<GemvArgs<T>>(3).default_launch(g);
     WB_CUDA(cudaMemcpyAsync(r, a.b, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, s));
     pattern::gemv(g, gl, s);  // r = b - A x0

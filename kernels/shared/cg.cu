@@ -101,15 +101,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     };
 
     // r = b - A x0 with chapter 2's GEMV (beta = 1 on a copy of b).
-    GemvArgs<T> g;
-    g.op = Op::N;
-    g.m = g.n = n;
-    g.A = a.A;
-    g.lda = a.lda;
-    g.alpha = T(-1);
-    g.beta = T(1);
-    g.x = a.x;
-    g.y = r;
+    GemvArgs<T> g = cg_detail::mv_gemv(a, T(-1), a.x, T(1), r);
     const GemvLaunch gl = step<GemvArgs<T>>(2).default_launch(g);
     WB_CUDA(cudaMemcpyAsync(r, a.b, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, s));
     shared::gemv(g, gl, s);
