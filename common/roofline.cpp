@@ -49,18 +49,19 @@ double symv_bytes(long long n, std::size_t elem) {
     return static_cast<double>(elem) * (dn * (dn + 1.0) / 2.0 + 3.0 * dn);  // one triangle, x, y in and out
 }
 
-double conv_bytes(long long n, int fs) {
-    require_nonnegative("roofline::conv_bytes", "n", n);
+double conv_bytes(long long rows, long long cols, int fs, std::size_t elem) {
+    require_nonnegative("roofline::conv_bytes", "rows", rows);
+    require_nonnegative("roofline::conv_bytes", "cols", cols);
     require_nonnegative("roofline::conv_bytes", "fs", fs);
-    const double dn = static_cast<double>(n);
-    return 4.0 * (2.0 * dn * dn + static_cast<double>(fs) * fs);  // image in, image out, filter
+    const double pixels = static_cast<double>(rows) * static_cast<double>(cols);
+    return static_cast<double>(elem) * (2.0 * pixels + static_cast<double>(fs) * fs);  // image in, out, filter
 }
 
-double conv_flops(long long n, int fs) {
-    require_nonnegative("roofline::conv_flops", "n", n);
+double conv_flops(long long rows, long long cols, int fs) {
+    require_nonnegative("roofline::conv_flops", "rows", rows);
+    require_nonnegative("roofline::conv_flops", "cols", cols);
     require_nonnegative("roofline::conv_flops", "fs", fs);
-    const double dn = static_cast<double>(n);
-    return 2.0 * dn * dn * static_cast<double>(fs) * fs;
+    return 2.0 * static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(fs) * fs;
 }
 
 }  // namespace wb::roofline

@@ -12,8 +12,10 @@ double gemv_bytes(bool trans, long long m, long long n, std::size_t elem, bool b
 double gemv_flops(long long m, long long n);   ///< 2 m n
 double gemm_flops(long long m, long long n, long long k);  ///< 2 m n k
 double symv_bytes(long long n, std::size_t elem);          ///< size(T)(n(n+1)/2 + 3n)
-double conv_bytes(long long n, int fs);                    ///< 4(2 n^2 + FS^2)
-double conv_flops(long long n, int fs);                    ///< 2 n^2 FS^2
+/// Convolution of a rows x cols image with an FS x FS filter: elem (2 rows cols + FS^2) bytes
+/// (image in, image out, filter) and 2 rows cols FS^2 flops.
+double conv_bytes(long long rows, long long cols, int fs, std::size_t elem);
+double conv_flops(long long rows, long long cols, int fs);
 
 /// GB/s from bytes and milliseconds.
 inline double gbs(double bytes, double ms) { return bytes / (ms * 1e6); }

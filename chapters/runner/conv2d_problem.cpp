@@ -5,6 +5,7 @@
 #include "error_norm.hpp"  // tolerance()
 #include "random.hpp"
 #include "reference_conv2d.hpp"
+#include "roofline.hpp"
 #include "time_step.hpp"
 
 #include <algorithm>
@@ -70,15 +71,12 @@ Conv2dArgs<T> Conv2dProblem<T>::args() {
 
 template <class T>
 double Conv2dProblem<T>::useful_flops() const {
-    return 2.0 * shape.rows * static_cast<double>(shape.cols) * shape.fs * shape.fs;
+    return roofline::conv_flops(shape.rows, shape.cols, shape.fs);
 }
 
 template <class T>
 double Conv2dProblem<T>::useful_bytes() const {
-    // roofline::conv_bytes is written for square float images; this is its generalization to
-    // rows x cols and size(T).
-    return static_cast<double>(sizeof(T)) *
-           (2.0 * shape.rows * static_cast<double>(shape.cols) + static_cast<double>(shape.fs) * shape.fs);
+    return roofline::conv_bytes(shape.rows, shape.cols, shape.fs, sizeof(T));
 }
 
 template <class T>

@@ -26,12 +26,14 @@ TEST_CASE("flop counts", "[cpu][roofline]") {
     CHECK(rl::gemm_flops(2, 3, 4) == 48.0);
     // No integer overflow: 2 * 2^20 * 2^20 * 2^20 = 2^61.
     CHECK(rl::gemm_flops(1 << 20, 1 << 20, 1 << 20) == 2305843009213693952.0);
-    CHECK(rl::conv_flops(10, 3) == 1800.0);  // 2 * 100 * 9
+    CHECK(rl::conv_flops(10, 10, 3) == 1800.0);  // 2 * 100 * 9
+    CHECK(rl::conv_flops(3, 7, 5) == 1050.0);    // 2 * 21 * 25
 }
 
 TEST_CASE("symv and convolution bytes", "[cpu][roofline]") {
     CHECK(rl::symv_bytes(4, 8) == 8.0 * (10 + 12));  // one triangle 4*5/2, x, y in, y out
-    CHECK(rl::conv_bytes(10, 3) == 4.0 * (200 + 9));
+    CHECK(rl::conv_bytes(10, 10, 3, 4) == 4.0 * (200 + 9));
+    CHECK(rl::conv_bytes(3, 7, 5, 8) == 8.0 * (42 + 25));  // rows x cols, double
 }
 
 TEST_CASE("rates from bytes and milliseconds", "[cpu][roofline]") {
@@ -44,5 +46,7 @@ TEST_CASE("negative sizes are rejected", "[cpu][roofline]") {
     CHECK_THROWS_AS(rl::gemv_flops(2, -3), std::invalid_argument);
     CHECK_THROWS_AS(rl::gemm_flops(2, 3, -4), std::invalid_argument);
     CHECK_THROWS_AS(rl::symv_bytes(-4, 8), std::invalid_argument);
-    CHECK_THROWS_AS(rl::conv_bytes(10, -3), std::invalid_argument);
+    CHECK_THROWS_AS(rl::conv_bytes(10, 10, -3, 4), std::invalid_argument);
+    CHECK_THROWS_AS(rl::conv_bytes(-1, 10, 3, 4), std::invalid_argument);
+    CHECK_THROWS_AS(rl::conv_flops(10, -1, 3), std::invalid_argument);
 }
