@@ -2,6 +2,12 @@
 /// \brief The Mv (GEMV) computation, y = alpha*op(A)*x + beta*y, as cuBLAS defines it: A is
 ///        m x n column-major with leading dimension lda >= max(1, m); op is N or T.
 ///        One launcher per ladder stage, all with the same signature.
+///
+/// Reads beyond the BLAS extent: the tuned step's 16-byte loads of op N, on 16-byte-aligned
+/// columns with lda > m and m not a multiple of 16 / size(T), read the rest of the last column's
+/// final 16-byte chunk: up to 16 - size(T) bytes past element (m-1, n-1), never used. Such a chunk
+/// cannot cross a page, so no fault is possible; a sanitizer on a buffer of exactly
+/// (n-1) lda + m elements would report the read (the tests allocate lda x n, which covers it).
 #pragma once
 
 #include "blas_op.hpp"
