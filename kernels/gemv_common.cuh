@@ -7,6 +7,7 @@
 
 #include "gemv.hpp"
 #include "check.hpp"
+#include "launch_checks.hpp"
 
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
@@ -190,11 +191,9 @@ __device__ void cluster_finish(const T* part, int tile_begin, int tile_len, int 
 #endif
 }
 
-/// Grid size in one dimension, checked against the hardware limit.
-inline unsigned grid_dim(long long blocks, long long limit, const char* fn) {
-    if (blocks > limit) throw std::invalid_argument(std::string(fn) + ": problem too large for one launch");
-    return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
-}
+// Grid sizes and launch-field rules are checked as every op checks them (launch_checks.hpp).
+using launch_checks::grid_dim;
+using launch_checks::require_launch;
 
 inline int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
 
@@ -209,13 +208,6 @@ bool gemv_begin(const GemvArgs<T>& a, const char* fn, cudaStream_t s) {
         return false;
     }
     return true;
-}
-
-/// Checks a GemvLaunch field against its rule; throws std::invalid_argument naming both.
-inline void require_launch(bool ok, const char* fn, const char* field, int value, const char* rule) {
-    if (!ok)
-        throw std::invalid_argument(std::string(fn) + ": launch." + field + " (" + std::to_string(value) +
-                                    ") must be " + rule);
 }
 
 /// The launch shape of chapters 3 and 4: one warp across a 32-wide tile (block_x = 32, 0 picks

@@ -64,6 +64,37 @@ void sync_or_fatal(cudaStream_t stream, const std::string& what) {
 
 GridMode g_grid_mode = GridMode::as_written;
 
+
+/// The submission's arguments for case `c` on device arrays A and B.
+ex::TransposeArgs transpose_args(const GradedCase& c, const float* A, float* B) {
+    ex::TransposeArgs args;
+    args.rows = c.rows;
+    args.cols = c.cols;
+    args.A = A;
+    args.lda = c.lda;
+    args.B = B;
+    args.ldb = c.ldb;
+    return args;
+}
+
+/// Calls the submission's launcher and waits for its kernel. Returns "" when it returned and the
+/// kernel did not fault, "the launcher threw: ..." when it threw on the host (graded "error");
+/// throws FatalDeviceError when the device faulted (the context is lost: grading stops).
+std::string call_submission(ex::TransposeFn fn, const ex::TransposeArgs& args, cudaStream_t stream) {
+    sync_or_fatal(stream, "before the call");
+    try {
+        fn(args, stream);
+    } catch (const FatalDeviceError&) {
+        throw;
+    } catch (const std::exception& e) {
+        if (cudaDeviceSynchronize() != cudaSuccess)
+            throw FatalDeviceError(std::string("the launcher threw after a device fault: ") + e.what());
+        return std::string("the launcher threw: ") + e.what();
+    }
+    sync_or_fatal(stream, "the transpose kernel faulted");
+    return "";
+}
+
 }  // namespace
 
 unsigned graded_grid_for(long long work, long long per_block) {
@@ -109,32 +140,19 @@ CaseResult run_graded_case(ex::TransposeFn fn, const GradedCase& c, std::uint64_
         ~StreamGuard() { cudaStreamDestroy(s); }
     } sg{stream};
 
-    ex::TransposeArgs args;
-    args.rows = c.rows;
-    args.cols = c.cols;
-    args.A = reinterpret_cast<const float*>(dA.data() + guard);
-    args.lda = c.lda;
-    args.B = reinterpret_cast<float*>(dB.data() + guard);
-    args.ldb = c.ldb;
+    const ex::TransposeArgs args = transpose_args(c, reinterpret_cast<const float*>(dA.data() + guard),
+                                                  reinterpret_cast<float*>(dB.data() + guard));
 
     for (int rep = 0; rep < repeats; ++rep) {
         const GridMode mode = rep % 2 == 1 ? GridMode::looped : GridMode::as_written;
         const GridModeScope grid_scope(mode);
         dB.upload(b_img);
         scrub_shared_memory(stream);
-        sync_or_fatal(stream, "before the call");
-        try {
-            fn(args, stream);
-        } catch (const FatalDeviceError&) {
-            throw;
-        } catch (const std::exception& e) {
-            if (cudaDeviceSynchronize() != cudaSuccess)
-                throw FatalDeviceError(std::string("the launcher threw after a device fault: ") + e.what());
+        if (std::string err = call_submission(fn, args, stream); !err.empty()) {
             out.result = "error";
-            out.msg = std::string("the launcher threw: ") + e.what();
+            out.msg = err;
             return out;
         }
-        sync_or_fatal(stream, "the transpose kernel faulted");
         const auto got = dB.download();
         const auto a_after = dA.download();
 
@@ -206,26 +224,12 @@ CaseResult run_sanitized_case(ex::TransposeFn fn, const GradedCase& c, std::uint
     WB_CUDA(cudaMalloc(&b.p, b_elems * sizeof(float)));
     WB_CUDA(cudaMemcpy2D(a.p, std::size_t(c.lda) * sizeof(float), values.data(), std::size_t(c.cols) * sizeof(float),
                          std::size_t(c.cols) * sizeof(float), std::size_t(c.rows), cudaMemcpyHostToDevice));
-    ex::TransposeArgs args;
-    args.rows = c.rows;
-    args.cols = c.cols;
-    args.A = static_cast<const float*>(a.p);
-    args.lda = c.lda;
-    args.B = static_cast<float*>(b.p);
-    args.ldb = c.ldb;
-    sync_or_fatal(nullptr, "before the call");
-    try {
-        fn(args, nullptr);
-    } catch (const FatalDeviceError&) {
-        throw;
-    } catch (const std::exception& e) {
-        if (cudaDeviceSynchronize() != cudaSuccess)
-            throw FatalDeviceError(std::string("the launcher threw after a device fault: ") + e.what());
+    const ex::TransposeArgs args = transpose_args(c, static_cast<const float*>(a.p), static_cast<float*>(b.p));
+    if (std::string err = call_submission(fn, args, nullptr); !err.empty()) {
         out.result = "error";
-        out.msg = std::string("the launcher threw: ") + e.what();
+        out.msg = err;
         return out;
     }
-    sync_or_fatal(nullptr, "the transpose kernel faulted");
     out.result = "pass";
     if (!check_output) return out;
     std::vector<float> got(std::size_t(c.cols) * c.rows);
