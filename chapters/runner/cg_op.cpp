@@ -13,7 +13,10 @@
 ///        The model (common/model/cg) predicts ms per iteration; the predict-only table adds the
 ///        classical iteration bound for the case's condition number.
 #include "cg_problem.hpp"
+#include "gemv.hpp"
 #include "model/cg.hpp"
+#include "model/gemv.hpp"
+#include "symv_problem.hpp"
 #include "op_runner.hpp"
 #include "roofline.hpp"
 #include "stages.hpp"
@@ -29,6 +32,28 @@ namespace {
 thread_local double g_kappa = 100;
 
 template <class T> double default_tol() { return sizeof(T) == 4 ? 1e-5 : 1e-9; }
+
+/// One Mv of the step's chapter (q = A p: alpha 1, beta 0) as the Mv's own model predicts it, at
+/// the launch that chapter's Mv step takes by default (what the CG step calls); -1 for the
+/// cuBLAS-composed peer, which has no model.
+template <class T>
+double mv_model_ms(int chapter, int n, const DeviceProfile& dev) {
+    if (chapter < 1 || chapter > 5 || n <= 0) return -1;
+    const std::string stage = stage_of(chapter).stage;
+    if (chapter <= 3) {  // GEMV on all of A
+        GemvArgs<T> g;
+        g.op = Op::N;
+        g.m = g.n = g.lda = n;
+        const GemvLaunch l = step<GemvArgs<T>>(chapter).default_launch(g);
+        return model::predict_gemv(stage, false, n, n, sizeof(T), l.block_x * std::max(1, l.block_y), dev, false)
+            .predicted_ms;
+    }
+    SymvArgs<T> sa;  // SYMV on the lower triangle
+    sa.uplo = Uplo::Lower;
+    sa.n = sa.lda = n;
+    const SymvLaunch l = step<SymvArgs<T>>(chapter).default_launch(sa);
+    return model::predict_symv(stage, n, sizeof(T), symv_model_launch(l), dev, false).predicted_ms;
+}
 
 struct CgOp {
     static constexpr const char* kName = "cg";
@@ -92,7 +117,7 @@ struct CgOp {
     template <class T>
     static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const CgLaunch& l, const DeviceProfile& dev) {
         const auto p = model::predict_cg(s.chapter == 0 ? "cublas" : s.stage, a.n, sizeof(T), dev, g_kappa, a.tol,
-                                         l.check_every);
+                                         l.check_every, mv_model_ms<T>(s.chapter, a.n, dev));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt((p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / 1e6), fmt(p.launches, 1),
                  fmt(p.round_trips, 2), std::to_string(p.iterations), fmt(p.roofline_ms, 4),

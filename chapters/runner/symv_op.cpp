@@ -20,15 +20,6 @@
 namespace wb {
 namespace {
 
-model::SymvModelLaunch model_launch(const SymvLaunch& l) {
-    model::SymvModelLaunch m;
-    m.block_threads = std::max(1, l.block_x) * std::max(1, l.block_y);
-    m.nb = l.nb;
-    m.y_blocks = std::max(1, l.y_blocks);
-    m.atomics = l.atomics == 1;
-    return m;
-}
-
 struct SymvOp {
     static constexpr const char* kName = "symv";
     static constexpr bool memory_bound = true;
@@ -87,7 +78,7 @@ struct SymvOp {
     }
     template <class T>
     static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const SymvLaunch& l, const DeviceProfile& dev) {
-        const auto p = model::predict_symv(s.stage, a.n, sizeof(T), model_launch(l), dev, a.beta != T(0));
+        const auto p = model::predict_symv(s.stage, a.n, sizeof(T), symv_model_launch(l), dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), fmt(p.workspace_bytes / 1e6),
                  std::to_string(p.occ.blocks_per_sm), fmt(p.grid.waves, 2), std::to_string(p.longest_walk),
@@ -112,7 +103,7 @@ struct SymvOp {
             const double gbs = roofline::gbs(p.useful_bytes(), ms);
             std::string m = "-", merr = "-";
             if (model) {
-                const auto pr = model::predict_symv(s.stage, p.n, sizeof(T), model_launch(l), run.dev, p.beta != T(0));
+                const auto pr = model::predict_symv(s.stage, p.n, sizeof(T), symv_model_launch(l), run.dev, p.beta != T(0));
                 m = fmt(pr.predicted_gbs);
                 merr = fmt_model_error(pr.predicted_gbs, gbs);
             }

@@ -132,4 +132,13 @@ template CheckResult check_symv<double>(const SymvStep<double>&, const SymvLaunc
 template BenchStats time_symv<float>(const SymvStep<float>&, const SymvLaunch&, SymvProblem<float>&, BenchOptions);
 template BenchStats time_symv<double>(const SymvStep<double>&, const SymvLaunch&, SymvProblem<double>&, BenchOptions);
 
+model::SymvModelLaunch symv_model_launch(const SymvLaunch& l) {
+    model::SymvModelLaunch m;
+    m.block_threads = std::max(1, l.block_x) * std::max(1, l.block_y);
+    m.nb = l.nb;
+    m.y_blocks = std::max(1, l.y_blocks);
+    m.atomics = l.atomics == 1;
+    return m;
+}
+
 }  // namespace wb

@@ -10,6 +10,7 @@
 #include "bench.hpp"
 #include "buffer.hpp"
 #include "compare.hpp"
+#include "model/symv.hpp"
 #include "symv.hpp"
 
 #include <cstddef>
@@ -74,5 +75,9 @@ CheckResult check_symv(const SymvStep<T>& step, const SymvLaunch& launch, SymvPr
 /// Times `step` on the problem with the harness (L2 flushed unless opt says otherwise).
 template <class T>
 BenchStats time_symv(const SymvStep<T>& step, const SymvLaunch& launch, SymvProblem<T>& p, BenchOptions opt);
+
+/// The fields of a SymvLaunch the SYMV model needs (model/symv), for the chapters' model columns
+/// and for the ops whose Mv is a SYMV (CG).
+model::SymvModelLaunch symv_model_launch(const SymvLaunch& l);
 
 }  // namespace wb

@@ -65,7 +65,7 @@ double cg_iteration_bytes(const std::string& stage, long long n, int elem_bytes)
 }
 
 CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
-                        double tol, int check_every) {
+                        double tol, int check_every, double mv_ms) {
     if (n < 0) throw std::invalid_argument("predict_cg: n (" + std::to_string(n) + ") must be >= 0");
     if (elem_bytes != 4 && elem_bytes != 8)
         throw std::invalid_argument("predict_cg: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
@@ -80,7 +80,14 @@ CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, c
     p.launches = d.mv_launches + d.vector_launches;
     p.round_trips = d.round_trips;
     const double bw = dev.bandwidth_gbs > 0 ? dev.bandwidth_gbs : 1.0;
-    p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
+    if (mv_ms >= 0) {
+        // The Mv model's time without its launch costs (charged below, as stream launches or
+        // graph nodes), plus the vector traffic at the bandwidth.
+        const double mv_bare_ms = std::max(0.0, mv_ms - d.mv_launches * kLaunchOverheadUs / 1e3);
+        p.bandwidth_ms = mv_bare_ms + p.vector_bytes / (bw * 1e6);
+    } else {
+        p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
+    }
     const double launch_us = d.graph ? kGraphNodeUs : kLaunchOverheadUs;
     double over_us = p.launches * launch_us + p.round_trips * kRoundTripUs;
     if (d.graph) over_us += kLaunchOverheadUs / std::max(1, check_every > 0 ? check_every : 8);  // one graph launch per chunk
@@ -94,7 +101,8 @@ CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, c
     p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
     p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);
     p.iterations = cg_iteration_bound(kappa, tol);
-    p.note = p.bandwidth_ms >= p.overhead_ms ? "bandwidth: the matrix read each iteration"
+    p.note = p.bandwidth_ms >= p.overhead_ms ? (mv_ms >= 0 ? "the Mv (its own model) and the vectors"
+                                                           : "bandwidth: the matrix read each iteration")
                                              : (d.host_vectors ? "host link and CPU vector work"
                                                                : "launches and host round trips");
     return p;

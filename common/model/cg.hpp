@@ -67,10 +67,15 @@ struct CgPrediction {
 
 /// The prediction of `stage` for an n x n system of elem_bytes (4 or 8) elements on `dev`
 /// (dev.bandwidth_gbs: the measured read ceiling on a live GPU), with condition number kappa and
-/// tolerance tol for the iteration bound. Throws std::invalid_argument on n < 0, elem_bytes not
-/// 4 or 8, or an unknown stage.
+/// tolerance tol for the iteration bound.
+/// `mv_ms`: the time of one Mv call as the Mv's own model predicts it for the step's chapter and
+/// launch (model/gemv for chapters 1-3, model/symv for 4 and 5, each with its launch cost per
+/// kernel): the CG model then stands on the Mv model, so a CG row is off exactly where its
+/// chapter's Mv is, and the Mv chapters explain that. Negative (the default, and the cuBLAS-
+/// composed peer, which has no model): the matrix bytes (and SYMV's workspace) at the bandwidth.
+/// Throws std::invalid_argument on n < 0, elem_bytes not 4 or 8, or an unknown stage.
 CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
-                        double tol, int check_every = 0);
+                        double tol, int check_every = 0, double mv_ms = -1);
 
 /// The bytes the chapters' GB/s count for one iteration of `stage`: the matrix bytes its Mv must
 /// read + its vector traffic (predict_cg's useful_bytes).
