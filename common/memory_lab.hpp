@@ -285,6 +285,32 @@ std::vector<TransferRow> run_transfers(Scale s);
 TransferModel fit_transfers(const std::vector<TransferRow>& rows, bool pinned, bool h2d);
 
 // ================================================================================================
+// Launches, graph nodes and host round trips (the fixed costs of an iterative algorithm: CG)
+// lab/overheads.cu
+// ================================================================================================
+
+struct OverheadTimes {
+    double launch_us = NAN;       ///< per kernel, launched back to back into one stream (a chain of
+                                  ///< dependent kernels: what each later kernel waits for)
+    double launch_sync_us = NAN;  ///< one launch and a stream synchronization, each time
+    double graph_node_us = NAN;   ///< per kernel of a replayed CUDA graph of kGraphNodes kernels
+    double round_trip_us = NAN;   ///< a kernel, a 4-byte copy to pinned host memory and a stream
+                                  ///< synchronization: a scalar brought to the host
+    int reps = 0;                 ///< repetitions of each
+    bool verified = false;        ///< every kernel ran (a counter the kernels increment)
+};
+
+/// Kernels per graph in measure_overheads().
+constexpr int kGraphNodes = 8;
+
+/// Repetitions measure_overheads() makes of each (20000 full, 2000 quick, 200 tiny).
+int overhead_reps(Scale s);
+
+/// Times each overhead on the current device with the host clock, median of 5 batches of `reps`
+/// (one-thread kernels that increment a device counter; nothing else runs).
+OverheadTimes measure_overheads(int reps);
+
+// ================================================================================================
 // White's published T10 figures (dissertation Tables 3.1, 3.2, §3.4); t10_transfer_model: lab/transfers.cu
 // ================================================================================================
 

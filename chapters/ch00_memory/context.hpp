@@ -2,7 +2,7 @@
 /// \brief What every section of chapter 0 shares: whether it measures or only predicts, the
 ///        device profile, the run metadata, the scale, where CSV goes; and the section entry
 ///        points (one file per experiment: ceilings.cpp, coalescing.cpp, partitions.cpp,
-///        banks.cpp, transfers.cpp).
+///        banks.cpp, transfers.cpp, overheads.cpp).
 #pragma once
 
 #include "device.hpp"
@@ -43,6 +43,7 @@ void show_partitions(Context& ctx);
 void show_lda(Context& ctx);
 void show_banks(Context& ctx);
 void show_transfers(Context& ctx);
+void show_overheads(Context& ctx);
 
 /// Row of White's T10 tables (3.1, 3.2) for v, or -1 when he did not measure that v.
 int white_row(int v);

@@ -27,7 +27,7 @@
 
 namespace {
 
-const std::vector<std::string> kExperiments = {"ceilings", "coalescing", "partitions", "lda", "banks", "transfers"};
+const std::vector<std::string> kExperiments = {"ceilings", "coalescing", "partitions", "lda", "banks", "transfers", "overheads"};
 
 std::string join(const std::vector<std::string>& v) {
     std::string s;
@@ -79,6 +79,7 @@ int run(const wb::ChapterOptions& opt, std::vector<std::string> experiments) {
     if (wanted("lda")) ch00::show_lda(ctx);
     if (wanted("banks")) ch00::show_banks(ctx);
     if (wanted("transfers")) ch00::show_transfers(ctx);
+    if (wanted("overheads")) ch00::show_overheads(ctx);
 
     if (!ctx.all_verified) {
         std::cout << "\nSome result checks failed (marked !! above): the numbers of those rows are not trustworthy.\n";
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> experiments;
     CLI::App app{"Chapter 0 — the machine: ceilings (copy, read, FMA), coalescing, partition camping and leading "
                  "dimensions (White §3.1), bank conflicts (White §3.2), host transfers and White's transfer model "
-                 "(§3.4), each predicted, measured and compared with White's Tesla T10.",
+                 "(§3.4), launch and round-trip costs, each predicted, measured and compared with White's Tesla T10.",
                  "ch00_memory"};
     app.add_option("--experiments", experiments, "Which experiments to run (default: all): " + join(kExperiments))
         ->delimiter(',')

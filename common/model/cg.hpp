@@ -9,10 +9,12 @@
 /// workspace of partials) and the vector traffic of the step's kernels, counted per kernel (a
 /// vector read by two kernels counts twice). The costs: kLaunchOverheadUs per stream launch
 /// (model/occupancy), kGraphNodeUs per kernel inside a CUDA graph, kRoundTripUs per scalar
-/// brought to the host with a synchronization. Chapter 0 does not measure the last two: they are
-/// read off the cuBLAS-composed CG measured on an H200 (2026-11-23: 71 us per iteration at n = 1024
-/// with a 16 us Mv, 7 more launches and 2 round trips) and a graph-launch microbenchmark's usual
-/// order of magnitude; the chapters show the model's error beside each row.
+/// brought to the host with a synchronization. The last two are, for now, read off the
+/// cuBLAS-composed CG measured on an H200 (2026-11-23: 71 us per iteration at n = 1024 with a
+/// 16 us Mv, 7 more launches and 2 round trips) and a graph-launch microbenchmark's usual order of
+/// magnitude; chapter 0's experiment 6 (`ch00_memory --experiments overheads`) measures all three
+/// on the card, to replace them once it has run on one. The chapters show the model's error
+/// beside each row.
 /// The iteration count: CG reduces the A-norm of the error by 2 ((sqrt k - 1)/(sqrt k + 1))^m after
 /// m iterations, so m = ceil(sqrt(kappa) / 2 ln(2 / tol)) suffice (Golub & Van Loan 11.3.8); the
 /// residual criterion the steps use is close to it on the test matrices (a geometric spectrum).

@@ -197,3 +197,18 @@ TEST_CASE("ch00: host transfers run in all four kinds and White's model fits the
             CHECK(positive(m.tx_gbs()));
         }
 }
+
+TEST_CASE("ch00: launch, graph-node and round-trip costs are measured and ordered", "[gpu][ch00]") {
+    const wb::lab::OverheadTimes o = wb::lab::measure_overheads(wb::lab::overhead_reps(scale_for(true)));
+    INFO("launch " << o.launch_us << " us, launch+sync " << o.launch_sync_us << " us, graph node " << o.graph_node_us
+                   << " us, round trip " << o.round_trip_us << " us");
+    CHECK(o.verified);  // every counter kernel ran exactly once
+    for (double us : {o.launch_us, o.launch_sync_us, o.graph_node_us, o.round_trip_us}) {
+        CHECK(positive(us));
+        CHECK(us < 1e4);  // microseconds, not milliseconds: a unit slip shows here
+    }
+    // Orders that hold on any GPU: waiting for each kernel costs more than queuing it, and a round
+    // trip is a launch plus a copy plus that wait.
+    CHECK(o.launch_sync_us > o.launch_us);
+    CHECK(o.round_trip_us > o.launch_us);
+}
