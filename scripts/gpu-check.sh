@@ -9,10 +9,12 @@
 # results-<stages>.tgz (everything) and summary.txt. Prints a short summary last.
 # Carry .deps (scripts/fetch-deps.sh) so that Catch2 and CLI11 are found.
 # All stages together take longer than one device call may (10 minutes): run them in several
-# calls, each rebuilding only what changed ($OUT collects each call's tarball). With GEMV and GEMM
-# registered, estimated from the H200 runs of 2026-11-22/23: build ~3 min on 16 cores; tests (gpu label 4 at a time) ~3 min;
-# perf ~1 min; the GEMM ladder alone ~4 min (naive TN at 8192 takes seconds per call); the chapters
-# ~1-2 min each. E.g. "build tests perf", then "build ladder plots", then "build chapters plots",
+# calls, each rebuilding only what changed ($OUT collects each call's tarball); WB_CHECK_OPS
+# limits the ladder, sweep and shapes stages to some ops. Estimated from the H200 runs of
+# 2026-11-22/23: build ~3 min on 16 cores; tests (gpu label 4 at a time) ~3 min; perf ~1-3 min
+# (SYMV's generates 16384-32768 matrices on the host); ladders: GEMM ~4 min (naive TN at 8192
+# takes seconds per call), SYMV ~2 min, conv2d more than 3.5 min (the float half alone; naive at
+# FS = 63 and 513 takes seconds per call), CG ~1.5 min at two sizes; the chapters ~1-2 min each. E.g. "build tests perf", then "build ladder plots", then "build chapters plots",
 # then "build sanitize grade wrong".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +39,10 @@ gpu=${gpu:-no-gpu}
 export WB_COMMIT=${WB_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
 note "gpu-check: $(date -u +%Y-%m-%dT%H:%M:%SZ) commit ${WB_COMMIT} on ${gpu}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv >"$res/nvidia-smi.csv" 2>&1
+
+# The ops the ladder, sweep and shapes stages cover: WB_CHECK_OPS ("symv conv2d") or every
+# registered one. One device call may not hold every op's ladder (10 minutes): split them.
+ops_to_run() { if [ -n "${WB_CHECK_OPS:-}" ]; then echo "$WB_CHECK_OPS"; else "$build"/bin/ch05_unrolled --list-ops; fi; }
 
 if has build; then
   t0=$(date +%s)
@@ -80,7 +86,7 @@ fi
 
 if has ladder; then
   # Every registered op's whole ladder (ch05 --ladder), one CSV per op: <op>-ladder.csv.
-  for op in $("$build"/bin/ch05_unrolled --list-ops); do
+  for op in $(ops_to_run); do
     t0=$(date +%s)
     "$build"/bin/ch05_unrolled --ladder --op "$op" --csv "$res/$op-ladder.csv" >"$res/$op-ladder.txt" 2>&1
     note "$op ladder: rc=$? in $(( $(date +%s) - t0 )) s"
@@ -90,7 +96,7 @@ fi
 
 if has shapes; then
   # Chapter 5's step against the peer on each op's shape set (ops that have one): <op>-shapes.csv.
-  for op in $("$build"/bin/ch05_unrolled --list-ops); do
+  for op in $(ops_to_run); do
     t0=$(date +%s)
     "$build"/bin/ch05_unrolled --shapes --op "$op" --csv "$res/$op-shapes.csv" >"$res/$op-shapes.txt" 2>&1
     note "$op shapes: rc=$? in $(( $(date +%s) - t0 )) s"
@@ -101,7 +107,7 @@ fi
 if has sweep; then
   # The launch sweep of chapter 5's step, per op, at the op's default shapes.
   t0=$(date +%s)
-  for op in $("$build"/bin/ch05_unrolled --list-ops); do
+  for op in $(ops_to_run); do
     c=ch05_unrolled
     "$build"/bin/$c --sweep --op "$op" --csv "$res/sweep-$c-$op.csv" >"$res/sweep-$c-$op.txt" 2>&1
     note "sweep $op: rc=$?"
