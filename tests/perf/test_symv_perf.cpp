@@ -1,11 +1,11 @@
 // SYMV speed as ratios measured in one run on one GPU (architecture §7).
 //
-// PROVISIONAL: no GPU has run these yet (written before the first device run). Every threshold
-// below is a conservative guess from the model (common/model/symv) and the issue's H200 anchors
-// (cuBLAS SSYMV-L default 3205 GB/s at 16384, 1537 at 32768), set well under what the design
-// should reach; the first H200 run replaces each with a threshold well under its measured ratio
-// and cites that run (docs/results/<gpu>/). Absolute goals (85% of the read ceiling, 1.2x cuBLAS
-// default at 16384, 1.3x the atomics mode) are the chapter binaries' benchmark, not asserted here.
+// Thresholds sit well under the ratios measured on an H200 (2026-11-23): the perf run of
+// 7bdfe0e (docs/results/h200/perf-symv-conv2d-7bdfe0e.log) for the steps against each other, and
+// the SYMV ladder of 4f735d4 (symv-ladder-4f735d4.csv), after the reduction pass was made
+// parallel, for tuned against cuBLAS. The issue's absolute goals (85% of the read ceiling, 1.2x
+// cuBLAS default at 16384, 1.3x the atomics mode) are not reached yet; they are the chapter
+// binaries' benchmark (chapter 5's SYMV section shows where they stand), not asserted here.
 #include "catch.hpp"
 
 #include "random.hpp"
@@ -64,32 +64,36 @@ double speedup(int fast_chapter, int slow_chapter, Uplo u, int n, bool atomics_f
 }  // namespace
 
 TEST_CASE("perf: tuned SYMV is at least 3x naive at n = 8192", "[perf][symv]") {
-    // provisional: the model predicts > 10x (naive reads the mirror lda apart)
+    // Measured (perf log 7bdfe0e): float L 15.2x, U 13.8x; double 10.4-10.5x.
     for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
         CHECK(speedup<float>(5, 1, u, 8192) >= 3.0);
         CHECK(speedup<double>(5, 1, u, 8192) >= 3.0);
     }
 }
 
-TEST_CASE("perf: tuned SYMV (deterministic) is at least as fast as cuBLAS's default mode at n = 16384",
-          "[perf][symv]") {
-    // provisional: the issue's goal is >= 1.2x (benchmark); the test asserts parity until measured.
+TEST_CASE("perf: tuned SYMV (deterministic) keeps up with cuBLAS's default mode at n = 16384", "[perf][symv]") {
+    // Measured (ladder 4f735d4): float L 1.055x, U 1.02x; double L 1.65x, U 3.18x. The issue's
+    // goal, 1.2x in float, is not met: the float threshold only guards against falling behind.
     for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
-        CHECK(speedup<float>(5, 0, u, 16384) >= 1.0);
-        CHECK(speedup<double>(5, 0, u, 16384) >= 1.0);
+        CHECK(speedup<float>(5, 0, u, 16384) >= 0.95);
+        CHECK(speedup<double>(5, 0, u, 16384) >= 1.3);
     }
 }
 
-TEST_CASE("perf: tuned SYMV (deterministic) is at least 0.8x cuBLAS's atomics mode at n = 16384", "[perf][symv]") {
-    // provisional: the deterministic mode pays its workspace (about 2 / nb of the triangle) and a launch.
-    CHECK(speedup<float>(5, 0, Uplo::Lower, 16384, false, true) >= 0.8);
-    CHECK(speedup<double>(5, 0, Uplo::Lower, 16384, false, true) >= 0.8);
+TEST_CASE("perf: tuned SYMV (deterministic) is at least 0.85x cuBLAS's atomics mode at n = 16384", "[perf][symv]") {
+    // The deterministic mode pays its workspace (about 2 / nb of the triangle) and a launch.
+    // Measured (ladder 4f735d4): float 0.946x, double 0.934x (0.84x and 0.87x before the parallel
+    // reduction pass, perf log 7bdfe0e).
+    CHECK(speedup<float>(5, 0, Uplo::Lower, 16384, false, true) >= 0.85);
+    CHECK(speedup<double>(5, 0, Uplo::Lower, 16384, false, true) >= 0.85);
 }
 
 TEST_CASE("perf: each SYMV step is at least as fast as the one before where its mechanism applies",
           "[perf][symv]") {
-    // provisional, all of them: thresholds well under the ratios the model predicts on the h200
-    // preset (common/model/symv; predict-only: ./workbook run ch05 -- --op symv --device-preset h200).
+    // Measured (perf log 7bdfe0e; the model's predictions on the h200 preset in parentheses:
+    // ./workbook run ch05 -- --op symv --device-preset h200): shared 3.51x naive at 8192 float;
+    // pattern 1.39x shared (float L) and 1.53x (double U) at 32768; access 3.02x pattern at 16384;
+    // tuned 2.41x access at 4096, 1.10x (float) and 1.05x (double) at 32768.
     // ch02 vs ch01: the mirror read coalesced through shared memory (model: about 8x at 8192).
     CHECK(speedup<float>(2, 1, Uplo::Lower, 8192) >= 1.5);
     // ch03 vs ch02: the triangle read once instead of twice. At n <= 16384 the model predicts
@@ -110,9 +114,10 @@ TEST_CASE("perf: each SYMV step is at least as fast as the one before where its 
 
 TEST_CASE("perf: tuned SYMV on submatrices of a 16384 matrix (KBLAS Fig. 11-12)", "[perf][symv]") {
     // A(k:, k:) of a 16384 x 16384 lower matrix (lda = 16384, n = 16384 - k) at offsets k that are
-    // and are not multiples of 32. Prints GB/s per offset for tuned and cuBLAS; asserts (provisional)
-    // that the worst offset keeps 75% of the aligned rate: scalar loads of whole columns keep each
-    // warp's reads within 2 sectors of the aligned count whatever the offset.
+    // and are not multiples of 32. Prints GB/s per offset for tuned and cuBLAS; asserts that the
+    // worst offset keeps 75% of the aligned rate (measured, perf log 7bdfe0e: offset 33 at 0.944):
+    // scalar loads of whole columns keep each warp's reads within 2 sectors of the aligned count
+    // whatever the offset.
     const int N = 16384;
     const auto& tuned = wb::step<wb::SymvArgs<float>>(5);
     const auto& peer = wb::peer_step<wb::SymvArgs<float>>();
