@@ -4,6 +4,7 @@
 
 #include "device_profile.hpp"
 #include "model/cg.hpp"
+#include "model/occupancy.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -56,4 +57,28 @@ TEST_CASE("cg model: the classical iteration bound", "[cpu][cg][model]") {
     CHECK(wb::model::cg_iteration_bound(100, 1) == 0);
     CHECK(wb::model::predict_cg("tuned", 1024, 8, wb::device_preset("h200"), 1e4, 1e-9).iterations ==
           wb::model::cg_iteration_bound(1e4, 1e-9));
+}
+
+TEST_CASE("cg model: given the Mv's own time, an iteration is that Mv plus the vectors and the fixed costs",
+          "[cpu][cg][model]") {
+    const auto dev = wb::device_preset("h200");
+    const long long n = 8192;
+    for (const char* stage : {"shared", "pattern", "access", "tuned"}) {
+        INFO(stage);
+        const auto by_bytes = wb::model::predict_cg(stage, n, 4, dev, 100, 1e-5);
+        const double mv_ms = 0.25;  // an Mv far slower than its bytes: the CG must follow it
+        const auto by_mv = wb::model::predict_cg(stage, n, 4, dev, 100, 1e-5, 0, mv_ms);
+        const auto d = wb::model::cg_stage_design(stage);
+        const double vectors_ms = by_mv.vector_bytes / (dev.bandwidth_gbs * 1e6);
+        // The Mv's launch costs come off (the CG charges its own launches), the vectors are added.
+        CHECK(by_mv.bandwidth_ms ==
+              Approx(mv_ms - d.mv_launches * wb::model::kLaunchOverheadUs / 1e3 + vectors_ms).epsilon(1e-12));
+        CHECK(by_mv.overhead_ms == Approx(by_bytes.overhead_ms).epsilon(1e-12));  // same launches, trips
+        CHECK(by_mv.predicted_ms > by_bytes.predicted_ms);
+        // Bytes are what the step moves either way (the rate's numerator does not change).
+        CHECK(by_mv.useful_bytes == by_bytes.useful_bytes);
+    }
+    // A negative Mv time means "no Mv model" (the composed peer): the bytes at the bandwidth.
+    const auto peer = wb::model::predict_cg("cublas", n, 4, dev, 100, 1e-5, 0, -1);
+    CHECK(peer.bandwidth_ms == Approx((peer.matrix_bytes + peer.vector_bytes) / (dev.bandwidth_gbs * 1e6)));
 }
