@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# One GPU round from binaries built elsewhere (scripts/carry-build.sh), run on the device machine
+# from the repository root with `carry: ["build-carry"]`: no configure, no build, so the device's
+# time goes to the GPU. Logs and CSVs land in $OUT (default ./out); a short summary is printed
+# last. Stages run in the order given:
+#   gpu[=FILTER]       the gpu tests (Catch2 filter, e.g. gpu="[symv],[conv2d]"; default: all)
+#   perf[=FILTER]      the perf tests, verbose (every measured ratio lands in the log)
+#   sanitize[=FILTER]  compute-sanitizer memcheck over the gpu tests at the small sizes
+#                      (WB_TEST_SMALL; WB_SANITIZERS="memcheck racecheck ..." for more tools)
+#   ladder=OP[,OP]     ch05_unrolled --ladder per op (WB_LADDER_ARGS adds options, e.g. --precision float)
+#   sweep=OP[,OP]      ch05_unrolled --sweep per op
+#   shapes=OP[,OP]     ch05_unrolled --shapes per op
+#   chapters           every chapter binary with --csv
+# Each stage has its own time limit (WB_STAGE_SECONDS, default 240) so that one slow stage cannot
+# take the whole call (a device call ends at 10 minutes).
+# Example: bash scripts/gpu-carried.sh gpu="[cg]" perf="[cg]" ladder=cg
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin=$root/build-carry/bin
+OUT=${OUT:-$root/out}
+mkdir -p "$OUT"
+limit=${WB_STAGE_SECONDS:-240}
+summary=$OUT/summary.txt
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+[ -x "$bin/wb_gpu_tests" ] || { echo "gpu-carried: no $bin/wb_gpu_tests: run scripts/carry-build.sh first and carry build-carry"; exit 2; }
+# cuDNN from the Python environment's nvidia/cudnn package, where the device image keeps it.
+cudnn=$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null || true)
+[ -n "$cudnn" ] && export LD_LIBRARY_PATH=$cudnn/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+note "gpu-carried: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+
+run_stage() {  # name, log, command...
+  local name=$1 log=$2; shift 2
+  local t0; t0=$(date +%s)
+  timeout "$limit" "$@" >"$log" 2>&1
+  local rc=$?
+  note "$name: rc=$rc in $(( $(date +%s) - t0 )) s$([ $rc -eq 124 ] && echo " (stopped at its $limit s limit)")"
+  grep -hE "^(test cases|assertions|All tests passed)" "$log" | tail -2 | sed 's/^/  /' | tee -a "$summary"
+}
+
+for stage in "$@"; do
+  key=${stage%%=*}
+  arg=$([ "$key" != "$stage" ] && echo "${stage#*=}")
+  tag=$(echo "${arg:-all}" | tr -c 'A-Za-z0-9,\n' '_')
+  case $key in
+    gpu) run_stage "gpu $arg" "$OUT/gpu-$tag.log" "$bin/wb_gpu_tests" ${arg:+"$arg"} -d yes ;;
+    perf)
+      run_stage "perf $arg" "$OUT/perf-$tag.log" "$bin/wb_perf_tests" ${arg:+"$arg"} -s -d yes
+      grep -hE " is [0-9.]+x|: [0-9.]+x" "$OUT/perf-$tag.log" | head -40 >>"$summary" ;;
+    sanitize)
+      for tool in ${WB_SANITIZERS:-memcheck}; do
+        run_stage "sanitize $tool $arg" "$OUT/sanitize-$tool-$tag.log" \
+          env WB_TEST_SMALL=1 compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests" ${arg:+"$arg"}
+        grep -hE "ERROR SUMMARY" "$OUT/sanitize-$tool-$tag.log" | tail -1 | sed 's/^/  /' | tee -a "$summary"
+      done ;;
+    ladder|sweep|shapes)
+      for op in ${arg//,/ }; do
+        # shellcheck disable=SC2086
+        run_stage "$key $op" "$OUT/$op-$key.txt" env WB_PROGRESS=0 "$bin/ch05_unrolled" --"$key" --op "$op" \
+          --csv "$OUT/$op-$key.csv" ${WB_LADDER_ARGS:-}
+        grep -hE "vs |best" "$OUT/$op-$key.txt" | tail -12 >>"$summary"
+      done ;;
+    chapters)
+      for exe in "$bin"/ch0[0-9]_*; do
+        name=$(basename "$exe")
+        run_stage "$name" "$OUT/$name.txt" env WB_PROGRESS=0 "$exe" --csv "$OUT/$name.csv"
+      done ;;
+    *) note "gpu-carried: unknown stage '$stage' (gpu, perf, sanitize, ladder, sweep, shapes, chapters)"; exit 2 ;;
+  esac
+done
+echo "===== summary ====="
+cat "$summary"
