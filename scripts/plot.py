@@ -5,7 +5,8 @@ unit). One row of panels per op, one panel per precision x variant: the rate of 
 peer against the shape, with the op's ceiling (rate / % ceiling) as a dotted line. GEMV shapes are
 square sizes n (log axis); other ops' shapes are labels (m x n x k), in the run's order. A shape
 benchmark's CSV (<op>-shapes.csv, `ch05_unrolled --shapes`) plots the step's ratio to the peer
-against the aspect ratio m / n instead.
+against the aspect ratio m / n instead; a CSV with CG rows also gets CG's time to solution against n
+(every step and the direct solve).
 Usage: python3 scripts/plot.py <results dir>   (needs matplotlib)."""
 import csv
 import glob
@@ -129,11 +130,54 @@ def plot_shapes(path):
     return out
 
 
+SOLUTION = re.compile(r"([0-9.]+) ms to solution")
+
+
+def plot_cg_solution(path):
+    """CG's time to solution against n (issue 13): every step (the note's "ms to solution") and
+    the direct solve (the cuSOLVER row, whose ms is its whole solve), log-log, one panel per
+    precision x condition number. Written beside the ladder plot as <csv>-solution.png."""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("op") == "cg" and r.get("shape", "").isdigit()]
+    if not rows:
+        return None
+    panels = sorted({(r["precision"], r["variant"]) for r in rows})
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.9), squeeze=False)
+    for ax, (prec, variant) in zip(axes[0], panels):
+        sel = [r for r in rows if r["precision"] == prec and r["variant"] == variant]
+        for st in dict.fromkeys(r["step"] for r in sel):
+            pts = []
+            for r in sel:
+                if r["step"] != st:
+                    continue
+                m = SOLUTION.search(r.get("note", ""))
+                ms = float(m.group(1)) if m else (num(r["ms"]) if st.startswith("cuSOLVER") else None)
+                if ms is not None:
+                    pts.append((int(r["shape"]), ms))
+            if pts:
+                pts.sort()
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-" if not st.startswith("cuSOLVER") else "s--",
+                        label=st, markersize=4)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        label_axes(ax, f"cg {prec} {variant}: time to solution", "n", "ms to solution")
+    axes[0][-1].legend(fontsize=6, loc="best")
+    meta = rows[0]
+    fig.suptitle(f"{os.path.basename(path)}: {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, "
+                 f"{meta.get('date', '?')[:10]}", fontsize=9)
+    fig.tight_layout()
+    out = os.path.splitext(path)[0] + "-solution.png"
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def main():
     if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
         sys.exit("usage: plot.py <results dir>")
     csvs = sorted(glob.glob(os.path.join(sys.argv[1], "*.csv")))
     made = [p for p in (plot_shapes(c) if c.endswith("-shapes.csv") else plot_ladder(c) for c in csvs) if p]
+    made += [p for p in (plot_cg_solution(c) for c in csvs if not c.endswith("-shapes.csv")) if p]
     for p in made:
         print("wrote", p)
 
