@@ -27,10 +27,6 @@
 namespace wb {
 namespace {
 
-/// The condition number of the case the model is asked about: Args do not carry it, so the traits
-/// remember the case of the last shape_args / make_problem (the loop asks right after either).
-thread_local double g_kappa = 100;
-
 template <class T> double default_tol() { return sizeof(T) == 4 ? 1e-5 : 1e-9; }
 
 /// One Mv of the step's chapter (q = A p: alpha 1, beta 0) as the Mv's own model predicts it, at
@@ -85,7 +81,6 @@ struct CgOp {
     static void adjust_bench(BenchOptions&) {}
 
     template <class T> static Args<T> shape_args(const Case& c) {
-        g_kappa = c.kappa;
         Args<T> a;
         a.n = c.n;
         a.lda = std::max(1, c.n);
@@ -93,7 +88,6 @@ struct CgOp {
         return a;
     }
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
-        g_kappa = c.kappa;
         const int max_iter = 4 * model::cg_iteration_bound(c.kappa, default_tol<T>()) + 100;
         return make_cg_problem<T>(c.n, std::max(1, c.n), c.kappa, default_tol<T>(), max_iter, seed);
     }
@@ -115,8 +109,9 @@ struct CgOp {
                 "ms to solution"};
     }
     template <class T>
-    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const CgLaunch& l, const DeviceProfile& dev) {
-        const auto p = model::predict_cg(s.chapter == 0 ? "cublas" : s.stage, a.n, sizeof(T), dev, g_kappa, a.tol,
+    static Prediction predict(const Case& c, const Step<Args<T>>& s, const Args<T>& a, const CgLaunch& l,
+                              const DeviceProfile& dev) {
+        const auto p = model::predict_cg(s.chapter == 0 ? "cublas" : s.stage, a.n, sizeof(T), dev, c.kappa, a.tol,
                                          l.check_every, mv_model_ms<T>(s.chapter, a.n, dev));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt((p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / 1e6), fmt(p.launches, 1),

@@ -119,7 +119,8 @@ struct Conv2dOp {
         return model::conv2d_stage_design(stage, fs, sizeof(T), tile_x, tile_y, tx, ty, bx * by);
     }
     template <class T>
-    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const Conv2dLaunch& l, const DeviceProfile& dev) {
+    static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const Conv2dLaunch& l,
+                              const DeviceProfile& dev) {
         const auto p = model::predict_conv2d(design<T>(s.stage, a.fs, l), a.rows, a.cols, a.fs, sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.roofline_gflops), fmt(p.halo_factor, 3), fmt(p.wavefronts_per_fma, 3), fmt_pct(p.issue_fraction),

@@ -147,7 +147,8 @@ struct GemmOp {
         return d;
     }
     template <class T>
-    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l, const DeviceProfile& dev) {
+    static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l,
+                              const DeviceProfile& dev) {
         model::GemmDesign d = design<T>(s.stage, l);
         // naive and pattern read op(A) = A^T straight from global memory, lda apart across a warp.
         d.strided_a = a.op_a == Op::T && (s.stage == "naive" || s.stage == "pattern");

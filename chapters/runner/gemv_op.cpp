@@ -106,7 +106,8 @@ struct GemvOp {
 
     static std::vector<std::string> model_columns() { return {"useful MB", "DRAM MB", "sectors", "blocks/SM"}; }
     template <class T>
-    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const GemvLaunch& l, const DeviceProfile& dev) {
+    static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemvLaunch& l,
+                              const DeviceProfile& dev) {
         const auto p = model::predict_gemv(s.stage, a.op == Op::T, a.m, a.n, sizeof(T), l.block_x * std::max(1, l.block_y),
                                            dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,

@@ -14,7 +14,7 @@
 ///   time<T>(step, launch, problem, BenchOptions) -> BenchStats
 ///   rate<T>(problem, ms)       useful GB/s or GFLOP/s (common/roofline)
 ///   ceiling<T>(case, ceilings) the ceiling the op is judged against, in the rate's unit
-///   predict<T>(step, args, launch, device) -> Prediction (rate, ms, limit, details)
+///   predict<T>(case, step, args, launch, device) -> Prediction (rate, ms, limit, details)
 ///   model_columns()            the names of Prediction::details (predict-only table)
 ///   extra_rows<T>(run, case, problem, peer_ms, table, progress): rows beyond the steps (or none)
 ///   extra_timed_rows(run)      how many extra rows each case times (for the progress line)
@@ -179,7 +179,7 @@ private:
                 const StepT<T>& s = step<Args<T>>(ch);
                 std::string model = "-", model_err = "-";
                 if (ch != 0) {
-                    const Prediction pr = predict_or_why<T>(s, p.args(), run.dev);
+                    const Prediction pr = predict_or_why<T>(c, s, p.args(), run.dev);
                     model = fmt(pr.rate);
                     model_err = fmt_model_error(pr.rate, rate[ch]);
                 }
@@ -226,7 +226,7 @@ private:
                 const double rate = Traits::template rate<T>(p, ms[ch]);
                 std::string model = "-", model_err = "-";
                 if (ch != 0) {
-                    const Prediction pr = predict_or_why<T>(step<Args<T>>(ch), p.args(), run.dev);
+                    const Prediction pr = predict_or_why<T>(c, step<Args<T>>(ch), p.args(), run.dev);
                     model = fmt(pr.rate);
                     model_err = fmt_model_error(pr.rate, rate);
                 }
@@ -248,9 +248,10 @@ private:
     /// The model's prediction for a step's default launch, or, when the model rejects the design
     /// on this device (a block that cannot be resident on White's T10, say), a row that says why.
     template <class T>
-    static Prediction predict_or_why(const StepT<T>& s, const Args<T>& a, const DeviceProfile& dev) {
+    static Prediction predict_or_why(const typename Traits::Case& c, const StepT<T>& s, const Args<T>& a,
+                                     const DeviceProfile& dev) {
         try {
-            return Traits::template predict<T>(s, a, s.default_launch(a), dev);
+            return Traits::template predict<T>(c, s, a, s.default_launch(a), dev);
         } catch (const std::invalid_argument& e) {
             Prediction p;
             p.limit = std::string("not predicted on ") + dev.name + ": " + e.what();
@@ -264,7 +265,7 @@ private:
             const Args<T> a = Traits::template shape_args<T>(c);
             for (int ch : chapters_to_run(run.chapter, run.whole_ladder)) {
                 const StepT<T>& s = step<Args<T>>(ch);
-                Prediction pr = predict_or_why<T>(s, a, run.dev);
+                Prediction pr = predict_or_why<T>(c, s, a, run.dev);
                 pr.details.resize(Traits::model_columns().size(), "-");
                 std::vector<std::string> cells = {fmt(pr.rate), fmt(pr.ms, 4)};
                 cells.insert(cells.end(), pr.details.begin(), pr.details.end());

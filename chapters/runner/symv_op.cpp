@@ -77,7 +77,8 @@ struct SymvOp {
         return {"useful MB", "DRAM MB", "workspace MB", "blocks/SM", "waves", "longest walk", "Nath 7.2 GFLOP/s"};
     }
     template <class T>
-    static Prediction predict(const Step<Args<T>>& s, const Args<T>& a, const SymvLaunch& l, const DeviceProfile& dev) {
+    static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const SymvLaunch& l,
+                              const DeviceProfile& dev) {
         const auto p = model::predict_symv(s.stage, a.n, sizeof(T), symv_model_launch(l), dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), fmt(p.workspace_bytes / 1e6),
