@@ -6,6 +6,7 @@
 #include "check.hpp"
 
 #include <cstddef>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -86,5 +87,40 @@ private:
     T* p_ = nullptr;
     std::size_t n_ = 0;
 };
+
+/// A launcher's workspace: one device allocation that only grows, reused call after call. It is
+/// never freed (it lives as long as the process; the driver releases it with the context at
+/// exit, where a cudaFree from a static destructor could run after the driver has shut down).
+/// Growing frees the old allocation: cudaFree waits for the work in flight that may use it.
+class GrowOnlyBuffer {
+public:
+    /// At least `bytes` of device memory; `zero_when_grown`: a new allocation is zero-filled (for
+    /// workspaces whose unused parts may be read, so that initcheck sees nothing uninitialized).
+    void* get(std::size_t bytes, bool zero_when_grown = false) {
+        if (bytes > bytes_) {
+            if (p_) WB_CUDA(cudaFree(p_));
+            p_ = nullptr;
+            bytes_ = 0;
+            WB_CUDA(cudaMalloc(&p_, bytes));
+            if (zero_when_grown) WB_CUDA(cudaMemset(p_, 0, bytes));
+            bytes_ = bytes;
+        }
+        return p_;
+    }
+
+private:
+    void* p_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+/// The calling host thread's GrowOnlyBuffer for `Tag` on the current device: each launcher that
+/// needs a workspace names its own tag type, so workspaces of different launchers never alias.
+template <class Tag>
+GrowOnlyBuffer& workspace_of_current_device() {
+    thread_local std::map<int, GrowOnlyBuffer> per_device;
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    return per_device[dev];
+}
 
 }  // namespace wb

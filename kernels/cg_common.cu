@@ -4,10 +4,11 @@
 ///        result) and the vector kernels of chapters 3 and 4 (cg_common.cuh).
 #include "cg_common.cuh"
 
+#include "buffer.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <sstream>
 
 namespace wb {
@@ -59,11 +60,6 @@ template bool validate_cg<double>(const CgArgs<double>&, const char*);
 namespace cg_detail {
 
 namespace {
-
-struct Space {
-    void* p = nullptr;
-    std::size_t bytes = 0;
-};
 
 template <class T>
 __device__ __forceinline__ T dot16(float4 a, float4 b) {
@@ -216,20 +212,11 @@ __global__ void update_p_kernel(int len, const T* __restrict__ r, T* __restrict_
 
 }  // namespace
 
+struct CgWorkspaceTag {};
+
 void* workspace(std::size_t bytes) {
-    thread_local std::map<int, Space> spaces;  // freed with the context at exit
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    Space& w = spaces[dev];
-    if (w.bytes < bytes) {
-        if (w.p) WB_CUDA(cudaFree(w.p));
-        w.p = nullptr;
-        w.bytes = 0;
-        WB_CUDA(cudaMalloc(&w.p, bytes));
-        WB_CUDA(cudaMemset(w.p, 0, bytes));  // nothing uninitialized is ever read (initcheck)
-        w.bytes = bytes;
-    }
-    return w.p;
+    // Zero-filled when it grows: nothing uninitialized is ever read (initcheck).
+    return workspace_of_current_device<CgWorkspaceTag>().get(bytes, /*zero_when_grown=*/true);
 }
 
 void* pinned_state(std::size_t bytes) {

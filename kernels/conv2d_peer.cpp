@@ -19,6 +19,7 @@
 ///    device-to-host copy and a stream synchronization, a few microseconds).
 /// Workspaces, handles and plans are cached per host thread and device.
 #include "conv2d.hpp"
+#include "buffer.hpp"
 #include "check.hpp"
 
 #include <algorithm>
@@ -49,20 +50,8 @@ int current_device() {
 }
 
 /// A device buffer that only grows (reused across calls of one shape).
-struct Scratch {
-    void* p = nullptr;
-    std::size_t bytes = 0;
-    void* get(std::size_t want) {
-        if (want > bytes) {
-            if (p) WB_CUDA(cudaFree(p));
-            p = nullptr;
-            bytes = 0;
-            WB_CUDA(cudaMalloc(&p, want));
-            bytes = want;
-        }
-        return p;
-    }
-};
+/// The peers' workspaces (the common grow-only device buffer).
+using Scratch = GrowOnlyBuffer;
 
 [[maybe_unused]] void lib_fail(const char* lib, const char* expr, int status, const char* file, int line) {
     throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + lib + " call " + expr +

@@ -5,9 +5,10 @@
 ///        pass of the storage-aware steps, and the SM count the tuned step counts waves with.
 #include "symv_common.cuh"
 
+#include "buffer.hpp"
+
 #include <algorithm>
 #include <cctype>
-#include <map>
 
 namespace wb {
 
@@ -116,33 +117,11 @@ template void symv_scale_y<double>(const SymvArgs<double>&, cudaStream_t);
 
 namespace symv_detail {
 
-namespace {
-
-struct Workspace {
-    void* p = nullptr;
-    std::size_t bytes = 0;
-};
-
-void* workspace_bytes(std::size_t bytes) {
-    thread_local std::map<int, Workspace> spaces;  // freed with the context at exit
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    Workspace& w = spaces[dev];
-    if (w.bytes < bytes) {
-        if (w.p) WB_CUDA(cudaFree(w.p));
-        w.p = nullptr;
-        w.bytes = 0;
-        WB_CUDA(cudaMalloc(&w.p, bytes));
-        w.bytes = bytes;
-    }
-    return w.p;
-}
-
-}  // namespace
+struct SymvWorkspaceTag {};
 
 template <class T>
 T* workspace(std::size_t elems) {
-    return static_cast<T*>(workspace_bytes(std::max<std::size_t>(1, elems) * sizeof(T)));
+    return static_cast<T*>(workspace_of_current_device<SymvWorkspaceTag>().get(std::max<std::size_t>(1, elems) * sizeof(T)));
 }
 
 template float* workspace<float>(std::size_t);
