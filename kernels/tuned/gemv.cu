@@ -235,7 +235,6 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
                                                      detail::SplitWorkspace<T> ws, bool cluster) {
     constexpr int W = detail::Vec16<T>::width;
     using V = typename detail::Vec16<T>::type;
-    __shared__ T red[32][C];  // one partial per warp and column
     const int lane = threadIdx.x, warp = threadIdx.y, Q = blockDim.y;
     const int j0 = blockIdx.x * C;
     const int kb = blockIdx.y * k_per_block, ke = min(m, kb + k_per_block);
@@ -295,29 +294,9 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
             }
         }
     }
-    // Reduce: lanes by shuffles, warps through shared memory.
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-        T v = acc[c];
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-        if (lane == 0) red[warp][c] = v;
-    }
-    __syncthreads();
-    T v[1] = {0};
-    if (tid < C)
-        for (int q = 0; q < Q; ++q) v[0] += red[q][tid];
-    if (direct) {
-        if (tid < C && j0 + tid < n) y[j0 + tid] = alpha * v[0] + yb;
-        return;
-    }
-    if (cluster) {  // the Y blocks of this tile are one cluster: sum through shared memory
-        if (tid < C) red[0][tid] = v[0];  // only this thread read column tid
-        detail::cluster_finish<T>(&red[0][0], j0, C, n, alpha, beta, y);
-        return;
-    }
-    detail::split_finish<T, 1>(v, tid < C && j0 + tid < n, j0 + tid, j0, C, n, gridDim.y, blockIdx.y, blockIdx.x,
-                               alpha, beta, y, ws);
+    // Reduce (lanes by shuffles, warps through shared memory) and write y or the split's partials:
+    // the end every T kernel shares (gemv_t_shapes.cuh).
+    finish_t<T, C>(acc, j0, n, alpha, beta, yb, direct, cluster, y, ws);
 }
 //! [tuned-gemv-t]
 
