@@ -59,6 +59,17 @@ def plot_panel(ax, sel, op, prec, variant):
     label_axes(ax, f"{op} {variant} {prec}", "n" if numeric else "m x n x k", unit)
 
 
+def save_figure(fig, path, meta, suffix=""):
+    """Titles the figure with the run's device, commit and date, and writes <csv><suffix>.png."""
+    fig.suptitle(f"{os.path.basename(path)}: {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, "
+                 f"{meta.get('date', '?')[:10]}", fontsize=9)
+    fig.tight_layout()
+    out = os.path.splitext(path)[0] + suffix + ".png"
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def plot_ladder(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
@@ -77,14 +88,7 @@ def plot_ladder(path):
             sel = [r for r in rows if r["op"] == op and r["precision"] == prec and r["variant"] == variant]
             plot_panel(axes[i][j], sel, op, prec, variant)
         axes[i][len(panels[op]) - 1].legend(fontsize=6, loc="best")
-    meta = rows[0]
-    fig.suptitle(f"{os.path.basename(path)}: {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, "
-                 f"{meta.get('date', '?')[:10]}", fontsize=9)
-    fig.tight_layout()
-    out = os.path.splitext(path)[0] + ".png"
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save_figure(fig, path, rows[0])
 
 
 SHAPE = re.compile(r"^(\d+)x(\d+)")
@@ -120,14 +124,7 @@ def plot_shapes(path):
         label_axes(ax, f"{rows[0]['op']} {variant} {prec}: {sel[0]['step'] if sel else ''}", "aspect m / n",
                    "x cuBLAS (time ratio)")
     axes[0][-1].legend(fontsize=6, loc="best")
-    meta = rows[0]
-    fig.suptitle(f"{os.path.basename(path)}: {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, "
-                 f"{meta.get('date', '?')[:10]}", fontsize=9)
-    fig.tight_layout()
-    out = os.path.splitext(path)[0] + ".png"
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save_figure(fig, path, rows[0])
 
 
 SOLUTION = re.compile(r"([0-9.]+) ms to solution")
@@ -162,14 +159,7 @@ def plot_cg_solution(path):
         ax.set_yscale("log")
         label_axes(ax, f"cg {prec} {variant}: time to solution", "n", "ms to solution")
     axes[0][-1].legend(fontsize=6, loc="best")
-    meta = rows[0]
-    fig.suptitle(f"{os.path.basename(path)}: {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, "
-                 f"{meta.get('date', '?')[:10]}", fontsize=9)
-    fig.tight_layout()
-    out = os.path.splitext(path)[0] + "-solution.png"
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save_figure(fig, path, rows[0], "-solution")
 
 
 def main():
