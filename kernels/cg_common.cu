@@ -285,13 +285,15 @@ State<T> read_state(const State<T>* st, cudaStream_t s) {
 }
 
 template <class T>
+void zero_solution(const CgArgs<T>& a, T* x, cudaStream_t s) {
+    WB_CUDA(cudaMemsetAsync(x, 0, static_cast<std::size_t>(a.n) * sizeof(T), s));
+    WB_CUDA(cudaStreamSynchronize(s));
+    set_result(a, 0, 0.0, CgStatus::Converged);
+}
+
+template <class T>
 void finish(const CgArgs<T>& a, const State<T>& st, T* x, cudaStream_t s) {
-    if (st.bb == T(0) && st.status == kConverged) {
-        WB_CUDA(cudaMemsetAsync(x, 0, static_cast<std::size_t>(a.n) * sizeof(T), s));  // A x = 0: x = 0
-        WB_CUDA(cudaStreamSynchronize(s));
-        set_result(a, 0, 0.0, CgStatus::Converged);
-        return;
-    }
+    if (st.bb == T(0) && st.status == kConverged) return zero_solution(a, x, s);
     const double res = st.bb > T(0) ? std::sqrt(static_cast<double>(st.rr) / static_cast<double>(st.bb)) : 0.0;
     const CgStatus status = st.status == kConverged   ? CgStatus::Converged
                             : st.status == kBreakdown ? CgStatus::Breakdown
@@ -345,6 +347,7 @@ void launch_update_p(const Work<T>& w, const T* r, T* p, int block, bool vec, cu
     template bool begin<T>(const CgArgs<T>&, const char*);                                                     \
     template void set_result<T>(const CgArgs<T>&, int, double, CgStatus);                                      \
     template State<T> read_state<T>(const State<T>*, cudaStream_t);                                            \
+    template void zero_solution<T>(const CgArgs<T>&, T*, cudaStream_t);                                         \
     template void finish<T>(const CgArgs<T>&, const State<T>&, T*, cudaStream_t);                              \
     template void launch_init<T>(int, int, const T*, Work<T>&, T* const*, int, double, int, cudaStream_t);     \
     template void launch_dot_pq<T>(const Work<T>&, const T*, const T*, int, bool, cudaStream_t);               \

@@ -136,6 +136,11 @@ bool begin(const CgArgs<T>& a, const char* fn);
 template <class T>
 void set_result(const CgArgs<T>& a, int iterations, double residual, CgStatus status);
 
+/// b == 0: x = 0 is the solution of A x = 0 (A SPD); writes it into `x` (n elements, device),
+/// waits, and reports convergence after 0 iterations. Every step and the peer end this way.
+template <class T>
+void zero_solution(const CgArgs<T>& a, T* x, cudaStream_t s);
+
 /// Copies the device State to the host (waits for the stream).
 template <class T>
 State<T> read_state(const State<T>* st, cudaStream_t s);

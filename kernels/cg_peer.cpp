@@ -65,12 +65,7 @@ void cg(const CgArgs<T>& a, const CgLaunch&, cudaStream_t s) {
     WB_CUBLAS(gemv(h, n, &minus_one, a.A, a.lda, a.x, &one, r));  // r = b - A x0
     T bb = 0, rr = 0;
     WB_CUBLAS(dot(h, n, a.b, a.b, &bb));
-    if (bb == T(0)) {  // A x = 0: x = 0
-        WB_CUDA(cudaMemsetAsync(a.x, 0, static_cast<std::size_t>(n) * sizeof(T), s));
-        WB_CUDA(cudaStreamSynchronize(s));
-        cg_detail::set_result(a, 0, 0.0, CgStatus::Converged);
-        return;
-    }
+    if (bb == T(0)) return cg_detail::zero_solution(a, a.x, s);  // A x = 0: x = 0
     const T thresh2 = static_cast<T>(a.tol * a.tol) * bb;
     WB_CUBLAS(dot(h, n, r, r, &rr));
     WB_CUDA(cudaMemcpyAsync(p, r, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, s));

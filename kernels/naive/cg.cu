@@ -58,12 +58,7 @@ void cg(const CgArgs<T>& a, const CgLaunch&, cudaStream_t s) {
     WB_CUDA(cudaMemcpyAsync(b.data(), a.b, bytes, cudaMemcpyDeviceToHost, s));
     WB_CUDA(cudaStreamSynchronize(s));
     const T bb = dot(b, b);
-    if (bb == T(0)) {  // A x = 0: x = 0
-        WB_CUDA(cudaMemsetAsync(a.x, 0, bytes, s));
-        WB_CUDA(cudaStreamSynchronize(s));
-        cg_detail::set_result(a, 0, 0.0, CgStatus::Converged);
-        return;
-    }
+    if (bb == T(0)) return cg_detail::zero_solution(a, a.x, s);  // A x = 0: x = 0
     const T thresh2 = static_cast<T>(a.tol * a.tol) * bb;
     T rr = dot(r, r);
     p = r;

@@ -106,12 +106,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     WB_CUDA(cudaMemcpyAsync(r, a.b, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, s));
     shared::gemv(g, gl, s);
     const T bb = dot(a.b, a.b);
-    if (bb == T(0)) {  // A x = 0: x = 0
-        WB_CUDA(cudaMemsetAsync(a.x, 0, static_cast<std::size_t>(n) * sizeof(T), s));
-        WB_CUDA(cudaStreamSynchronize(s));
-        cg_detail::set_result(a, 0, 0.0, CgStatus::Converged);
-        return;
-    }
+    if (bb == T(0)) return cg_detail::zero_solution(a, a.x, s);  // A x = 0: x = 0
     const T thresh2 = static_cast<T>(a.tol * a.tol) * bb;
     T rr = dot(r, r);
     copy_kernel<T><<<grid, block, 0, s>>>(n, r, p);

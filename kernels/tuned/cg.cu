@@ -300,8 +300,10 @@ int fused_grid(int len, int block) {
     return std::max(1, std::min(cg_detail::vector_grid(len, block, Vec16<T>::n), it->second));
 }
 
-template <class T>
-void launch_fused(int grid, int block, int len, const T* q, T* p, T* x, T* r, State<T>* st, T* part, cudaStream_t s) {
+/// A cooperative launch: the kernel's grid-wide barriers need every block resident at once (the
+/// callers size the grid by the occupancy API).
+template <class... Params, class... Args>
+void launch_cooperative(void (*kernel)(Params...), int grid, int block, cudaStream_t s, Args... args) {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(block);
@@ -311,7 +313,12 @@ void launch_fused(int grid, int block, int len, const T* q, T* p, T* x, T* r, St
     attr[0].val.cooperative = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    WB_CUDA(cudaLaunchKernelEx(&cfg, fused_kernel<T>, len, q, p, x, r, st, part));
+    WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, args...));
+}
+
+template <class T>
+void launch_fused(int grid, int block, int len, const T* q, T* p, T* x, T* r, State<T>* st, T* part, cudaStream_t s) {
+    launch_cooperative(fused_kernel<T>, grid, block, s, len, q, p, x, r, st, part);
 }
 
 /// A captured chunk of iterations and what it was captured for.
@@ -386,16 +393,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     if (schedule == 2) {  // the whole solve in one cooperative launch; the host waits for its end
         if (st.status == kRunning && a.max_iter > 0) {
             const Persist<T> pa{n, a.lda, nt, a.max_iter, a.A, p, q, x, r, w.extra, w.st, w.partials};
-            cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = dim3(persistent_grid<T>(static_cast<int>(ntiles)));
-            cfg.blockDim = dim3(kPersistBlock);
-            cfg.stream = s;
-            cudaLaunchAttribute attr[1];
-            attr[0].id = cudaLaunchAttributeCooperative;
-            attr[0].val.cooperative = 1;
-            cfg.attrs = attr;
-            cfg.numAttrs = 1;
-            WB_CUDA(cudaLaunchKernelEx(&cfg, persistent_kernel<T>, pa));
+            launch_cooperative(persistent_kernel<T>, persistent_grid<T>(static_cast<int>(ntiles)), kPersistBlock, s, pa);
             st = cg_detail::read_state(w.st, s);
         }
         cg_detail::finish(a, st, x, s);
