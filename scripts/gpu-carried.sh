@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One GPU round from binaries built elsewhere (scripts/carry-build.sh), run on the device machine
 # from the repository root with `carry: ["build-carry"]`: no configure, no build, so the device's
-# time goes to the GPU. Logs and CSVs land in $OUT (default ./out); a short summary is printed
+# time goes to the GPU. Logs and CSVs land in $OUT (default ./out), and all of them in $OUT/results.tgz
+# (a device call returns at most 8 files); a short summary is printed
 # last. Stages run in the order given:
 #   gpu[=FILTER]       the gpu tests (Catch2 filter, e.g. gpu="[symv],[conv2d]"; default: all)
 #   perf[=FILTER]      the perf tests, verbose (every measured ratio lands in the log)
@@ -42,7 +43,7 @@ run_stage() {  # name, log, command...
 for stage in "$@"; do
   key=${stage%%=*}
   arg=$([ "$key" != "$stage" ] && echo "${stage#*=}")
-  tag=$(echo "${arg:-all}" | tr -c 'A-Za-z0-9,\n' '_')
+  tag=$(echo "${arg:-all}" | tr -c 'A-Za-z0-9\n' '_')  # letters, digits, '_': names the device tool returns
   case $key in
     gpu) run_stage "gpu $arg" "$OUT/gpu-$tag.log" "$bin/wb_gpu_tests" ${arg:+"$arg"} -d yes ;;
     perf)
@@ -69,5 +70,7 @@ for stage in "$@"; do
     *) note "gpu-carried: unknown stage '$stage' (gpu, perf, sanitize, ladder, sweep, shapes, chapters)"; exit 2 ;;
   esac
 done
+# A device call returns at most 8 files from $OUT: every log and CSV also travels in one archive.
+tar czf "$OUT/results.tgz" -C "$OUT" --exclude results.tgz . 2>/dev/null
 echo "===== summary ====="
 cat "$summary"
