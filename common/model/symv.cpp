@@ -94,9 +94,9 @@ SymvStageDesign symv_stage_design(const std::string& stage, int elem_bytes, cons
         d.loads_in_flight = std::max(1, l.nb * l.nb / l.block_threads);  // L, kept in flight by the double buffer
         d.workspace = !l.atomics;
         d.columns = true;
-        d.kernels = l.atomics ? 2 : 1;  // atomics: beta pass + main; deterministic: the reduction is fused
+        d.kernels = 2;  // deterministic: main + reduction; atomics: beta pass + main
         d.summary = l.atomics ? "KBLAS: double buffers, Y blocks per column, atomics into y"
-                              : "KBLAS: double buffers, Y blocks per column, fused fixed-order reduction";
+                              : "KBLAS: double buffers, Y blocks per column, fixed-order reduction";
     } else {
         std::string known;
         for (const auto& n : symv_stage_names()) known += (known.empty() ? "" : ", ") + n;

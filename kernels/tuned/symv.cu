@@ -17,11 +17,7 @@
 ///   one kernel fewer than chapter 4.
 /// - Reduction: deterministic (default, launch.atomics = 0): every partial has its own workspace
 ///   slot — W(rows of I, J) for tile (I, J), W(rows of J, nt + y) for the column sums of block y —
-///   and the block that writes a row tile's last partial adds that row tile's slots in a fixed
-///   order (a counter per row tile, the threadFenceReduction pattern): bit-identical run to run,
-///   and one kernel instead of chapter 4's two (its separate reduction pass cost a launch and a
-///   second wave of blocks; the H200 sweep of 2026-11-23 had the two-kernel deterministic mode
-///   at 0.87-0.93x the atomics mode at n >= 4096).
+///   and the fixed-order pass of symv_common.cu adds them: bit-identical run to run.
 ///   Atomics (launch.atomics = 1, KBLAS's own design): y = beta*y first, then every partial is
 ///   added into y with atomicAdd: no workspace, no reduction pass, but the order of the
 ///   additions (and so the last bits of y) changes from run to run.
@@ -34,9 +30,6 @@
 /// Run: ./workbook run ch05 -- --op symv       (SymvLaunch: nb, Q = block_y, Y = y_blocks, atomics)
 #include "symv_common.cuh"
 
-#include "buffer.hpp"
-
-#include <algorithm>
 #include <vector>
 
 namespace wb::tuned {
@@ -78,68 +71,10 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T (&xj)[
     __syncthreads();
 }
 
-/// y for row tile I from its partials, in a fixed order (so whichever block runs it, the bits are
-/// the same): thread (tx, ty) adds the off-diagonal slots ty, ty + Q, ... of row I*NB + tx (lower
-/// W(., 0 .. I-1), upper W(., I+1 .. nt-1)) and then the Y column sums W(., nt + e); the Q partial
-/// sums are added in the order 0 ... Q-1. W is read through L2 (__ldcg): other SMs wrote it.
 template <class T, int NB, int Q>
-__device__ void reduce_row_tile(bool lower, int n, int nt, int Y, int I, T alpha, T beta, const T* __restrict__ W,
-                                T (*part)[NB], T* __restrict__ y) {
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const int row = I * NB + tx;
-    T s = 0;
-    if (row < n) {
-        const int s0 = lower ? 0 : I + 1, s1 = lower ? I : nt;
-#pragma unroll 4
-        for (int sl = s0 + ty; sl < s1; sl += Q) s += __ldcg(W + row + static_cast<long long>(sl) * n);
-        for (int e = ty; e < Y; e += Q) s += __ldcg(W + row + static_cast<long long>(nt + e) * n);
-    }
-    part[ty][tx] = s;
-    __syncthreads();
-    if (ty == 0 && row < n) {
-        const T sum = symv_detail::sum_parts(part, Q, tx);
-        y[row] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[row];
-    }
-    __syncthreads();
-}
-
-/// The deterministic mode's reduction, fused into the kernel (the threadFenceReduction pattern):
-/// after writing its partials, a block counts each of them into its row tile's counter; the block
-/// whose partial completes a row tile (lower: I tiles + Y column sums; upper: nt - 1 - I + Y) sums
-/// that row tile into y and resets the counter to 0 for the next call. No second kernel, no pass
-/// over W after the last block: chapter 4's separate reduction kernel is gone.
-template <class T, int NB, int Q>
-__device__ void finish_row_tiles(bool lower, int n, int nt, int Y, int J, int i0, int i1, T alpha, T beta,
-                                 const T* __restrict__ W, int* __restrict__ counts, T (*part)[NB],
-                                 T* __restrict__ y) {
-    __shared__ int lasts[NB * Q];
-    __shared__ int nlast;
-    const int t = threadIdx.y * NB + threadIdx.x;
-    const int walked = i0 < i1 ? (i1 - i0 + Y - 1) / Y : 0;
-    __threadfence();  // this block's partials are visible to every SM before they are counted
-    __syncthreads();
-    for (int c0 = 0; c0 < walked + 1; c0 += NB * Q) {
-        if (t == 0) nlast = 0;
-        __syncthreads();
-        const int k = c0 + t;
-        if (k <= walked) {
-            const int I = k < walked ? i0 + k * Y : J;  // a walked tile's row tile, or J (column sums)
-            const int expected = (lower ? I : nt - 1 - I) + Y;
-            if (atomicAdd(counts + I, 1) == expected - 1) {
-                counts[I] = 0;
-                lasts[atomicAdd(&nlast, 1)] = I;
-            }
-        }
-        __syncthreads();
-        __threadfence();  // the other blocks' partials are read only after their counts were seen
-        for (int q = 0; q < nlast; ++q) reduce_row_tile<T, NB, Q>(lower, n, nt, Y, lasts[q], alpha, beta, W, part, y);
-    }
-}
-
-template <class T, int NB, int Q>
-__global__ void __launch_bounds__(NB * Q) symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha, T beta,
+__global__ void __launch_bounds__(NB * Q) symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha,
                                                       const T* __restrict__ A, int lda, const T* __restrict__ x,
-                                                      T* __restrict__ W, int* __restrict__ counts, T* __restrict__ y) {
+                                                      T* __restrict__ W, T* __restrict__ y) {
     constexpr int L = NB / Q;        // elements of a tile row per thread (KBLAS Eq. 7)
     constexpr int kWarps = NB / 32;  // warps along one thread column
     static_assert(NB % 32 == 0 && NB % Q == 0 && L >= 1, "tile relations");
@@ -197,18 +132,8 @@ __global__ void __launch_bounds__(NB * Q) symv_kernel(bool lower, bool atomics, 
         if (atomics) atomicAdd(y + J * NB + t, alpha * s);
         else W[J * NB + t + static_cast<long long>(nt + yb) * n] = s;  // W(rows of J, nt + yb)
     }
-    if (!atomics) finish_row_tiles<T, NB, Q>(lower, n, nt, Y, J, i0, i1, alpha, beta, W, counts, part, y);
 }
 //! [tuned-symv]
-
-struct RowTileCountersTag {};
-
-/// One counter per row tile, zero between calls: zero-filled when allocated, and each kernel
-/// leaves every counter it used at zero again (the last block resets it).
-int* row_tile_counters(int nt) {
-    return static_cast<int*>(workspace_of_current_device<RowTileCountersTag>().get(
-        static_cast<std::size_t>(std::max(1, nt)) * sizeof(int), /*zero_when_grown=*/true));
-}
 
 SymvLaunch config(int nb, int q, int yblocks, int atomics) {
     SymvLaunch l;
@@ -225,17 +150,14 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     const bool lower = a.uplo == Uplo::Lower;
     const int nt = static_cast<int>(symv_detail::ceil_div(a.n, NB));
     T* W = nullptr;
-    int* counts = nullptr;
-    if (atomics) {
-        symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
-    } else {
-        W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * (nt + Y));
-        counts = row_tile_counters(nt);
-    }
+    if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
+    else W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * (nt + Y));
     const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
-    symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha, a.beta, a.A, a.lda, a.x,
-                                                       W, counts, a.y);
+    symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha, a.A, a.lda, a.x, W, a.y);
     WB_CHECK_LAUNCH();
+    // Deterministic: row tile b gathers its off-diagonal tiles' partials (lower W(., 0 .. b-1),
+    // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y).
+    if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s);
 }
 
 }  // namespace
