@@ -90,6 +90,16 @@ namespace peer    { template <class T> void symv(const SymvArgs<T>&, const SymvL
 namespace tuned {
 template <class T> std::vector<SymvLaunch> symv_configs();
 template <class T> SymvLaunch symv_default(const SymvArgs<T>&);
+
+/// One instantiated tile of the tuned step and its resident blocks per SM.
+struct SymvTileOccupancy {
+    int nb = 0, q = 0, blocks = 0;
+};
+/// The rules behind symv_default (pure host code, unit-tested without a GPU): for n, the element
+/// size, the SM count and each instantiation's resident blocks, the (nb, Q) that keeps the most
+/// bytes of A in flight per SM and the smallest Y that makes two waves of blocks. symv_default
+/// passes the occupancy API's figures (the register rule's without a GPU).
+SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles);
 }  // namespace tuned
 
 /// The registration (kernels/symv_ladder.cpp) behind ladder<SymvArgs<T>>(), step<...>(), peer_step<...>().

@@ -86,11 +86,12 @@ SymvStageDesign symv_stage_design(const std::string& stage, int elem_bytes, cons
         d.kernels = 3;
         d.summary = "diagonal, vertical off-diagonal with register prefetch, reduction (VECPAR'12)";
     } else if (stage == "tuned") {
-        // ptxas -v, sm_90: float L = 16: 100, L = 8: 56-64; double L = 16: 180, L = 8: 92-102.
-        const int lrow = std::max(1, l.nb * l.nb / l.block_threads);
-        d.regs_per_thread = e == 4 ? 4 * lrow + 36 : 9 * lrow + 36;
+        // The kernel's register rule (its __launch_bounds__): the registers 64K per SM leave each
+        // thread at the resident blocks the rule asks for.
         const int q = std::max(1, l.block_threads / std::max(1, l.nb));
-        d.smem_per_block = (l.nb * (l.nb + 1) + q * l.nb + (l.nb / 32) * l.nb) * e;
+        const int blocks = tuned_symv_min_blocks(l.nb, q, e);
+        d.regs_per_thread = std::min(255, 65536 / (blocks * std::max(1, l.block_threads)) / 8 * 8);
+        d.smem_per_block = (l.nb * (l.nb + 1) + 2 * q * l.nb + (l.nb / 32) * l.nb + l.nb) * e;
         d.loads_in_flight = std::max(1, l.nb * l.nb / l.block_threads);  // L, kept in flight by the double buffer
         d.workspace = !l.atomics;
         d.columns = true;

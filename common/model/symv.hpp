@@ -23,6 +23,18 @@ struct SymvModelLaunch {
     bool atomics = false;   ///< tuned: partials added into y atomically instead of a workspace
 };
 
+/// The tuned step's register rule, shared by its kernel (__launch_bounds__) and the model. A thread
+/// of an nb x Q block holds two tile buffers and the column sums of L = nb / Q elements (3L
+/// values of elem_bytes) plus about 32 registers of addresses, indices and loop state; the
+/// kernel asks for as many resident blocks as 64K registers per SM (compute capability 7.0 to
+/// 9.0) give at that count. Before this rule ptxas chose 127 (float) and 178 (double) registers
+/// at nb = 64, Q = 4: 2 and 1 resident blocks of 256 threads, 32 KB of tiles in flight per SM.
+constexpr int tuned_symv_regs(int nb, int q, int elem_bytes) { return 3 * (nb / q) * (elem_bytes / 4) + 32; }
+constexpr int tuned_symv_min_blocks(int nb, int q, int elem_bytes) {
+    const int b = 65536 / (nb * q * tuned_symv_regs(nb, q, elem_bytes));
+    return b < 1 ? 1 : b;
+}
+
 /// What the model assumes about one stage's kernel design.
 struct SymvStageDesign {
     std::string stage;            ///< "naive", "shared", "pattern", "access", "tuned"

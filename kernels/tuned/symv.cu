@@ -30,29 +30,54 @@
 /// Run: ./workbook run ch05 -- --op symv       (SymvLaunch: nb, Q = block_y, Y = y_blocks, atomics)
 #include "symv_common.cuh"
 
+#include "model/symv.hpp"
+
+#include <algorithm>
+#include <map>
 #include <vector>
 
 namespace wb::tuned {
 namespace {
 
 //! [tuned-symv]
-/// Loads row tx of tile (I, J) (L elements at the column offsets coff) and x(row) into a register
-/// buffer; rows beyond n are redirected to row n - 1 with x = 0.
+/// Registers are what limit this kernel: a thread keeps two tile buffers of L elements in flight,
+/// and every other register it holds (column offsets, x_J, sums) lowers the number of resident
+/// blocks and so the bytes in flight per SM (Little's law: an H200 needs about 27 KB in flight
+/// per SM to stream at its read ceiling). So x_J lives in shared memory (a broadcast read per
+/// use), a thread keeps one column pointer and 32-bit column offsets, and __launch_bounds__
+/// asks for kMinBlocks resident blocks (symv_rules: the registers that leaves per thread).
+template <class T, int NB, int Q>
+struct SymvTile {
+    static constexpr int L = NB / Q;        // elements of a tile row per thread (KBLAS Eq. 7)
+    static constexpr int kWarps = NB / 32;  // warps along one thread column
+    static constexpr int kMinBlocks = model::tuned_symv_min_blocks(NB, Q, static_cast<int>(sizeof(T)));
+    static_assert(NB % 32 == 0 && NB % Q == 0 && L >= 1, "tile relations");
+};
+
+/// Loads row tx of tile I (L elements at column offsets k * lda from this thread's column
+/// pointer Ac) and x(row) into a register buffer; rows beyond n are redirected to row n - 1 with
+/// x = 0, and columns beyond n to column n - 1 (kmax: the last column offset that exists).
 template <class T, int NB, int L>
-__device__ __forceinline__ void load_tile(const T* __restrict__ A, const T* __restrict__ x, int n, int I,
-                                          const long long (&coff)[L], T (&buf)[L], T& xi) {
+__device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int kmax, const T* __restrict__ x, int n,
+                                          int I, T (&buf)[L], T& xi) {
     const int r = I * NB + static_cast<int>(threadIdx.x);
     const int rr = min(r, n - 1);
     xi = r < n ? x[r] : T(0);
+    const T* p = Ac + rr;  // stepped column by column: no offset registers, no 32-bit overflow
 #pragma unroll
-    for (int k = 0; k < L; ++k) buf[k] = A[rr + coff[k]];
+    for (int k = 0; k < L; ++k) {
+        buf[k] = *p;
+        if (k < kmax) p += lda;
+    }
 }
 
 /// Uses one buffered tile: A_IJ x_J (row sums, reduced over the Q thread columns and written or
-/// added) and A_IJ^T x_I (accumulated in registers for the block's own rows).
+/// added) and A_IJ^T x_I (accumulated in registers for the block's own columns). part is double
+/// buffered (parity p): one barrier per tile, since the next tile writes the other half.
 template <class T, int NB, int Q, int L>
-__device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T (&xj)[L], T (&acc)[L], T (*part)[NB], int I,
-                                         int J, int n, bool atomics, T alpha, T* __restrict__ W, T* __restrict__ y) {
+__device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T (&acc)[L], T (*part)[Q][NB], int p,
+                                         int I, int J, int n, bool atomics, T alpha, T* __restrict__ W,
+                                         T* __restrict__ y) {
     const int tx = threadIdx.x, ty = threadIdx.y;
     T rs = 0;
 #pragma unroll
@@ -60,52 +85,51 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T (&xj)[
         rs += buf[k] * xj[k];
         acc[k] += buf[k] * xi;
     }
-    part[ty][tx] = rs;
+    part[p][ty][tx] = rs;
     __syncthreads();
     const int row = I * NB + tx;
     if (ty == 0 && row < n) {
-        const T s = symv_detail::sum_parts(part, Q, tx);
+        const T s = symv_detail::sum_parts(part[p], Q, tx);
         if (atomics) atomicAdd(y + row, alpha * s);
         else W[row + static_cast<long long>(J) * n] = s;  // W(rows of I, J)
     }
-    __syncthreads();
 }
 
 template <class T, int NB, int Q>
-__global__ void __launch_bounds__(NB * Q) symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha,
-                                                      const T* __restrict__ A, int lda, const T* __restrict__ x,
-                                                      T* __restrict__ W, T* __restrict__ y) {
-    constexpr int L = NB / Q;        // elements of a tile row per thread (KBLAS Eq. 7)
-    constexpr int kWarps = NB / 32;  // warps along one thread column
-    static_assert(NB % 32 == 0 && NB % Q == 0 && L >= 1, "tile relations");
+__global__ void __launch_bounds__(NB * Q, (SymvTile<T, NB, Q>::kMinBlocks))
+symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha, const T* __restrict__ A, int lda,
+            const T* __restrict__ x, T* __restrict__ W, T* __restrict__ y) {
+    constexpr int L = SymvTile<T, NB, Q>::L, kWarps = SymvTile<T, NB, Q>::kWarps;
     __shared__ T tile[NB][NB + 1];   // the diagonal tile, mirrored (block y == 0 only)
-    __shared__ T part[Q][NB];        // reduction space over the thread columns (KBLAS Eq. 8)
+    __shared__ T part[2][Q][NB];     // reduction space over the thread columns (KBLAS Eq. 8), 2 tiles
     __shared__ T colsum[kWarps][NB];
+    __shared__ T xs[NB];             // x_J
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int b = static_cast<int>(blockIdx.x) / Y, yb = static_cast<int>(blockIdx.x) % Y;
     const int J = lower ? b : nt - 1 - b;  // the longest columns first
     const int col0 = J * NB + ty * L;
-    T xj[L], acc[L];
-    long long coff[L];
+    for (int t = ty * NB + tx; t < NB; t += NB * Q) xs[t] = J * NB + t < n ? x[J * NB + t] : T(0);
+    // One column pointer per thread; columns beyond n (upper, last tile) redirected to n - 1.
+    const int c0 = min(col0, n - 1), kmax = n - 1 - c0;
+    const T* Ac = A + static_cast<long long>(c0) * lda;
+    T acc[L];
 #pragma unroll
-    for (int k = 0; k < L; ++k) {
-        const int c = col0 + k;
-        xj[k] = c < n ? x[c] : T(0);
-        coff[k] = static_cast<long long>(min(c, n - 1)) * lda;  // redirected beyond n (upper)
-        acc[k] = 0;
-    }
+    for (int k = 0; k < L; ++k) acc[k] = 0;
+    __syncthreads();
+    const T* xj = xs + ty * L;
     // This block's tiles: I = i0 + yb, i0 + yb + Y, ... < i1, two at a time through the two
     // register buffers (a0, a1): the next tile loads while the current one is used.
     const int i0 = (lower ? J + 1 : 0) + yb, i1 = lower ? nt : J;
     T a0[L], a1[L], x0 = 0, x1 = 0;
-    if (i0 < i1) load_tile<T, NB, L>(A, x, n, i0, coff, a0, x0);
+    if (i0 < i1) load_tile<T, NB, L>(Ac, lda, kmax, x, n, i0, a0, x0);
     for (int I = i0; I < i1; I += 2 * Y) {
-        if (I + Y < i1) load_tile<T, NB, L>(A, x, n, I + Y, coff, a1, x1);
-        use_tile<T, NB, Q, L>(a0, x0, xj, acc, part, I, J, n, atomics, alpha, W, y);
+        if (I + Y < i1) load_tile<T, NB, L>(Ac, lda, kmax, x, n, I + Y, a1, x1);
+        use_tile<T, NB, Q, L>(a0, x0, xj, acc, part, 0, I, J, n, atomics, alpha, W, y);
         if (I + Y >= i1) break;
-        if (I + 2 * Y < i1) load_tile<T, NB, L>(A, x, n, I + 2 * Y, coff, a0, x0);
-        use_tile<T, NB, Q, L>(a1, x1, xj, acc, part, I + Y, J, n, atomics, alpha, W, y);
+        if (I + 2 * Y < i1) load_tile<T, NB, L>(Ac, lda, kmax, x, n, I + 2 * Y, a0, x0);
+        use_tile<T, NB, Q, L>(a1, x1, xj, acc, part, 1, I + Y, J, n, atomics, alpha, W, y);
     }
+    __syncthreads();  // the last tile's part[] is read before the diagonal's sums overwrite part[0]
     // The diagonal tile (block yb == 0): mirrored in shared memory, its row sums kept in part.
     T dsum = 0;
     if (yb == 0) {
@@ -117,18 +141,15 @@ __global__ void __launch_bounds__(NB * Q) symv_kernel(bool lower, bool atomics, 
                 tile[c][tx] = v;
             }
         __syncthreads();
-        for (int c = ty; c < NB; c += Q) {
-            const int gc = r0 + c;
-            dsum += tile[tx][c] * (gc < n ? x[gc] : T(0));
-        }
+        for (int c = ty; c < NB; c += Q) dsum += tile[tx][c] * xs[c];
     }
-    part[ty][tx] = dsum;
+    part[0][ty][tx] = dsum;
     // Column sums of the walk: shuffles within a warp, then the warps of a thread column.
     symv_detail::warp_column_sums<T, NB, L>(acc, colsum);
     __syncthreads();
     const int t = ty * NB + tx;
     if (t < NB && J * NB + t < n) {
-        const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part, Q, t);
+        const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part[0], Q, t);
         if (atomics) atomicAdd(y + J * NB + t, alpha * s);
         else W[J * NB + t + static_cast<long long>(nt + yb) * n] = s;  // W(rows of J, nt + yb)
     }
@@ -160,6 +181,26 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s);
 }
 
+/// Resident blocks per SM of one instantiation on the current device, from the occupancy API
+/// (its registers and shared memory as compiled), asked once per device; without a GPU, the
+/// register rule's figure (model::tuned_symv_min_blocks), so the default can be shown anywhere.
+template <class T, int NB, int Q>
+SymvTileOccupancy occupancy() {
+    thread_local std::map<int, int> per_device;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();  // no GPU: clear the error
+        return {NB, Q, model::tuned_symv_min_blocks(NB, Q, static_cast<int>(sizeof(T)))};
+    }
+    auto it = per_device.find(dev);
+    if (it == per_device.end()) {
+        int blocks = 0;
+        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, symv_kernel<T, NB, Q>, NB * Q, 0));
+        it = per_device.emplace(dev, std::max(1, blocks)).first;
+    }
+    return {NB, Q, it->second};
+}
+
 }  // namespace
 
 template <class T>
@@ -171,38 +212,66 @@ std::vector<SymvLaunch> symv_configs() {
     return v;
 }
 
-/// The default (provisional until a sweep on the GPU, chapter 6): float (64, 4), double (64, 8)
-/// (L = 16 and 8: 64 bytes of a tile row per thread and buffer), deterministic, and the smallest Y
-/// in {1, 2, 4, 8} that cuts the longest column's walk (nt - 1 tiles / Y) to about the average
-/// work of one resident block (the triangle's tiles over SMs x 8 resident blocks).
+/// The default launch, derived (chapter 6 generalizes these rules):
+/// 1. (nb, Q): the instantiation that keeps the most bytes of A in flight per SM, resident blocks
+///    x one nb x nb tile each (the double buffer holds the next tile while one is used): Little's
+///    law asks for ~27 KB per SM on an H200, and the triangle's streaming tail for more. On ties
+///    (within 1/8) the larger nb: half the deterministic partials (n x (n / nb + Y)).
+///    (The H200 sweep of 2026-11-23, before the register rule: the fastest atomics launches were
+///    those with the most tile bytes per SM, e.g. double (32, 4) at 5 blocks, 40 KB, ahead of
+///    (64, 4) at 1 block, 32 KB, by 6% at n = 32768.)
+/// 2. Y: the smallest of 1, 2, 4, 8 that makes at least two waves of blocks (nt x Y >= 2 x
+///    resident blocks x SMs): the longest columns start first, and a second wave fills the
+///    tail their unequal lengths leave (same sweep: float (64, 4) at 2 blocks per SM was
+///    fastest near nt x Y = 512, about two waves, for n = 4096 ... 32768).
+/// The mode is deterministic.
+SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles) {
+    if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
+    auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
+    SymvTileOccupancy best = tiles.front();
+    for (const SymvTileOccupancy& c : tiles)
+        if (in_flight(c) > in_flight(best) * 1.125 || (in_flight(c) * 1.125 >= in_flight(best) && c.nb > best.nb))
+            best = c;
+    const long long nt = symv_detail::ceil_div(std::max(1, n), best.nb);
+    const long long two_waves = 2LL * std::max(1, best.blocks) * std::max(1, sm_count);
+    int yb = 1;
+    while (yb < 8 && nt * yb < two_waves) yb *= 2;
+    return config(best.nb, best.q, yb, 0);
+}
+
 template <class T>
 SymvLaunch symv_default(const SymvArgs<T>& a) {
-    const int nb = 64, q = sizeof(T) == 4 ? 4 : 8;
-    const long long nt = symv_detail::ceil_div(std::max(1, a.n), nb);
-    const long long tiles = nt * (nt - 1) / 2, slots = 8LL * symv_detail::sm_count();
-    const long long target = std::max(2LL, symv_detail::ceil_div(tiles, slots));
-    int yb = 1;
-    while (yb < 8 && symv_detail::ceil_div(nt - 1, yb) > target) yb *= 2;
-    return config(nb, q, yb, 0);
+    return symv_rule(a.n, static_cast<int>(sizeof(T)), symv_detail::sm_count(),
+                     {occupancy<T, 64, 4>(), occupancy<T, 64, 8>(), occupancy<T, 32, 4>()});
 }
 
 template <class T>
 void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::symv";
-    const SymvLaunch d = symv_default(a);
-    const int nb = l.nb > 0 ? l.nb : d.nb;
-    const int q = l.block_y > 0 ? l.block_y : (l.nb > 0 ? (nb == 32 ? 4 : d.block_y) : d.block_y);
-    const int bx = l.block_x > 0 ? l.block_x : nb;
-    const int yb = l.y_blocks > 0 ? l.y_blocks : d.y_blocks;
-    symv_detail::require_launch(nb == 32 || nb == 64, fn, "nb", nb, "one of the instantiated tiles (32, 64)");
-    symv_detail::require_launch(bx == nb, fn, "block_x", bx, "nb (" + std::to_string(nb) + "): one thread per tile row");
-    symv_detail::require_launch((nb == 32 && q == 4) || (nb == 64 && (q == 4 || q == 8)), fn, "block_y", q,
-                                "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
-    symv_detail::require_launch(yb == 1 || yb == 2 || yb == 4 || yb == 8, fn, "y_blocks", yb, "1, 2, 4 or 8");
+    // The launch's own fields are checked before anything else; the default (which asks the
+    // device) fills the fields left at 0 only once the call is known to run.
+    symv_detail::require_launch(l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
+                                "one of the instantiated tiles (32, 64)");
+    symv_detail::require_launch(l.block_x == 0 || l.block_x == (l.nb > 0 ? l.nb : l.block_x), fn, "block_x", l.block_x,
+                                "nb (" + std::to_string(l.nb) + "): one thread per tile row");
+    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64, fn, "block_x", l.block_x,
+                                "the nb of an instantiated tile (32, 64): one thread per tile row");
+    symv_detail::require_launch(l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
+                                    (l.nb == 32 && l.block_y == 4),
+                                fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
+    symv_detail::require_launch(l.y_blocks == 0 || l.y_blocks == 1 || l.y_blocks == 2 || l.y_blocks == 4 ||
+                                    l.y_blocks == 8,
+                                fn, "y_blocks", l.y_blocks, "1, 2, 4 or 8");
     symv_detail::require_launch(l.atomics == 0 || l.atomics == 1, fn, "atomics", l.atomics,
                                 "0 (deterministic) or 1 (atomics)");
     if (!symv_detail::symv_begin(a, fn, s)) return;
     const bool atomics = l.atomics == 1;
+    const int nb_set = l.nb > 0 ? l.nb : l.block_x;  // block_x alone names the tile too
+    const bool all_set = nb_set > 0 && l.block_y > 0 && l.y_blocks > 0;
+    const SymvLaunch d = all_set ? l : symv_default(a);
+    const int nb = nb_set > 0 ? nb_set : d.nb;
+    const int q = l.block_y > 0 ? l.block_y : (nb == d.nb ? d.block_y : 4);
+    const int yb = l.y_blocks > 0 ? l.y_blocks : d.y_blocks;
     if (nb == 32) launch<T, 32, 4>(a, yb, atomics, s, fn);
     else if (q == 4) launch<T, 64, 4>(a, yb, atomics, s, fn);
     else launch<T, 64, 8>(a, yb, atomics, s, fn);

@@ -7,6 +7,7 @@
 #include "step_errors.hpp"
 
 #include "symv.hpp"
+#include "model/symv.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -146,7 +147,14 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 
-TEST_CASE("symv: the tuned default is deterministic and cuts the longest walk with Y", "[cpu][symv]") {
+TEST_CASE("symv: the tuned default is deterministic and follows the register rule without a GPU", "[cpu][symv]") {
+    // No GPU here: the default takes each tile's resident blocks from the register rule
+    // (model::tuned_symv_min_blocks): float (64, 4) 3 blocks x 16 KB, (64, 8) 2 x 16 KB, (32, 4)
+    // 9 x 4 KB; double (64, 4) 2 x 32 KB, (32, 4) 6 x 8 KB, (64, 8) 1 x 32 KB.
+    CHECK(wb::model::tuned_symv_min_blocks(64, 4, 4) == 3);
+    CHECK(wb::model::tuned_symv_min_blocks(32, 4, 4) == 9);
+    CHECK(wb::model::tuned_symv_min_blocks(64, 4, 8) == 2);
+    CHECK(wb::model::tuned_symv_min_blocks(32, 4, 8) == 6);
     wb::SymvArgs<float> a;
     for (int n : {1, 1024, 4096, 16384, 32768}) {
         a.n = n;
@@ -156,11 +164,33 @@ TEST_CASE("symv: the tuned default is deterministic and cuts the longest walk wi
         CHECK(l.atomics == 0);
         CHECK(l.nb == 64);
         CHECK(l.block_y == 4);
-        CHECK((l.y_blocks == 1 || l.y_blocks == 2 || l.y_blocks == 4 || l.y_blocks == 8));
     }
-    a.n = a.lda = 32768;
-    CHECK(wb::tuned::symv_default(a).y_blocks >= 4);  // 511 tiles in the longest column
-    CHECK(wb::tuned::symv_default(wb::SymvArgs<double>{}).block_y == 8);
+    wb::SymvArgs<double> d;
+    d.n = d.lda = 4096;
+    CHECK(wb::tuned::symv_default(d).nb == 64);
+    CHECK(wb::tuned::symv_default(d).block_y == 4);
+}
+
+TEST_CASE("symv: the tuned launch rule picks the most bytes in flight and two waves of blocks", "[cpu][symv]") {
+    using wb::tuned::symv_rule;
+    // H200 figures (132 SMs) with the register rule's resident blocks.
+    const std::vector<wb::tuned::SymvTileOccupancy> h200_float{{64, 4, 3}, {64, 8, 2}, {32, 4, 9}};
+    // float (64, 4): 48 KB per SM against 32 and 36; two waves = 2 x 3 x 132 = 792 blocks.
+    auto l = symv_rule(32768, 4, 132, h200_float);
+    CHECK(l.nb == 64);
+    CHECK(l.block_y == 4);
+    CHECK(l.y_blocks == 2);  // nt = 512: 1024 blocks >= 792, 512 < 792
+    CHECK(symv_rule(16384, 4, 132, h200_float).y_blocks == 4);  // nt = 256
+    CHECK(symv_rule(8192, 4, 132, h200_float).y_blocks == 8);   // nt = 128: 512 < 792 at Y = 4
+    CHECK(symv_rule(1000, 4, 132, h200_float).y_blocks == 8);   // capped at 8
+    CHECK(symv_rule(100000, 4, 132, h200_float).y_blocks == 1);
+    // Within 1/8 the larger tile wins (half the partials); well beyond it the bytes decide.
+    CHECK(symv_rule(4096, 4, 132, {{32, 4, 4}, {64, 4, 1}}).nb == 64);  // 16 KB each
+    const auto small_wins = symv_rule(4096, 8, 132, {{64, 4, 1}, {32, 4, 9}});  // 32 KB against 72 KB
+    CHECK(small_wins.nb == 32);
+    CHECK(small_wins.block_y == 4);
+    CHECK(small_wins.y_blocks == 8);  // nt = 128: 1024 < 2 x 9 x 132
+    CHECK_THROWS_WITH(symv_rule(10, 4, 132, {}), Catch::Matchers::Contains("tiles must list"));
 }
 
 TEST_CASE("symv: uplo parsing and launch labels", "[cpu][symv]") {
