@@ -156,6 +156,15 @@ __device__ __forceinline__ void stage_window_vec(T* s, int stride, int wr, int w
     }
 }
 
+/// Sets a thread's block of accumulators to zero.
+template <class T, int R, int C>
+__device__ __forceinline__ void zero_block(T (&acc)[R][C]) {
+#pragma unroll
+    for (int i = 0; i < R; ++i)
+#pragma unroll
+        for (int x = 0; x < C; ++x) acc[i][x] = 0;
+}
+
 /// Writes a thread's RX x RY outputs, the first at image element (r0, c0), skipping those
 /// outside the image.
 template <class T, int RX, int RY>
@@ -168,6 +177,28 @@ __device__ __forceinline__ void store_block(const T (&acc)[RY][RX], T* __restric
         for (int x = 0; x < RX; ++x)
             if (c0 + x < cols) out[static_cast<long long>(r0 + i) * out_pitch + c0 + x] = acc[i][x];
     }
+}
+
+/// store_block with 16-byte stores where `vec` (out 16-byte aligned, out_pitch a multiple of the
+/// vector width) and the thread's RX columns lie in the image; element stores otherwise.
+template <class T, int RX, int RY>
+__device__ __forceinline__ void store_block_vec(const T (&acc)[RY][RX], T* __restrict__ out, int out_pitch, int rows,
+                                                int cols, int r0, int c0, bool vec) {
+    constexpr int W = Vec16<T>::width;
+    static_assert(RX % W == 0, "the thread's columns are whole 16-byte vectors");
+    if (!vec || c0 + RX > cols) {
+        store_block<T, RX, RY>(acc, out, out_pitch, rows, cols, r0, c0);
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < RY; ++i)
+#pragma unroll
+        for (int g = 0; g < RX / W; ++g) {
+            typename Vec16<T>::type o;
+#pragma unroll
+            for (int j = 0; j < W; ++j) reinterpret_cast<T*>(&o)[j] = acc[i][g * W + j];
+            if (r0 + i < rows) *reinterpret_cast<decltype(o)*>(out + static_cast<long long>(r0 + i) * out_pitch + c0 + g * W) = o;
+        }
 }
 
 //! [blocked-conv2d]
@@ -189,10 +220,7 @@ blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int 
     const int x0 = blockIdx.x * B::TX, y0 = blockIdx.y * B::TY;
     const int h = fs / 2;
     T acc[RY][RX];
-#pragma unroll
-    for (int i = 0; i < RY; ++i)
-#pragma unroll
-        for (int x = 0; x < RX; ++x) acc[i][x] = 0;
+    zero_block(acc);
     for (int k0 = 0; k0 < fs; k0 += kChunkY)
         for (int l0 = 0; l0 < fs; l0 += kChunk) {
             const int kc = min(kChunkY, fs - k0), lc = min(kChunk, fs - l0);

@@ -11,7 +11,7 @@ namespace wb {
 
 // The tuned step's block shapes live beside its kernel (tuned/conv2d.cu).
 namespace tuned {
-template <class T> std::vector<Conv2dLaunch> conv2d_configs();
+template <class T> std::vector<Conv2dLaunch> conv2d_configs(int fs);
 }  // namespace tuned
 
 namespace {
@@ -23,12 +23,13 @@ Conv2dLaunch blocks(int bx, int by) {
     return l;
 }
 
-/// Chapter 2: 32 x BY threads, one output each.
+/// Chapter 2: 32 x BY threads, a 32 x 32 tile: 32 / BY outputs per thread, one after the other.
 Conv2dLaunch tile(int by) {
     Conv2dLaunch l = blocks(32, by);
     l.tile_x = 32;
-    l.tile_y = by;
-    l.thread_x = l.thread_y = 1;
+    l.tile_y = 32;
+    l.thread_x = 1;
+    l.thread_y = 32 / by;
     return l;
 }
 
@@ -74,9 +75,9 @@ std::vector<Step<Conv2dArgs<T>>> make_conv2d_ladder() {
     steps.push_back({4, "access", "aligned padded rows, conflict-free 16-byte shared reads, 16-byte global loads",
                      &access::conv2d<T>, [](const A&) { return access_tile(); },
                      [](const A&) { return std::vector<Conv2dLaunch>{access_tile()}; }});
-    steps.push_back({5, "tuned", "2-D register blocks, FS = 3, 5, 7 unrolled with constant-bank taps",
-                     &tuned::conv2d<T>, [](const A&) { return tuned::conv2d_configs<T>().front(); },
-                     [](const A&) { return tuned::conv2d_configs<T>(); }});
+    steps.push_back({5, "tuned", "2-D register blocks, FS = 3, 5, 7 unrolled with constant-bank taps, FS <= 5 streamed",
+                     &tuned::conv2d<T>, [](const A& a) { return tuned::conv2d_configs<T>(a.fs).front(); },
+                     [](const A& a) { return tuned::conv2d_configs<T>(a.fs); }});
     return steps;
 }
 

@@ -47,11 +47,16 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         d.other_per_fma = 6;
         d.regs_per_thread = 32;
     } else if (stage == "shared") {
-        d.chunk_x = d.chunk_y = 32;
+        const bool fixed = fs == 3 || fs == 5 || fs == 7;  // compile-time FS (kernels/shared/conv2d.cu)
+        d.chunk_x = d.chunk_y = fixed ? 0 : 32;
         d.wavefronts_per_fma = e;  // one shared load per FMA, 32 consecutive words
-        d.other_per_fma = 3;       // the shared load, the filter load, the loop
+        // Compile-time FS: per tap the shared load, the tap an operand of the FMA (uniform
+        // registers, one ULDC.64 per two taps for the thread's ry outputs). Generic loop: the
+        // shared load, one filter load per tap for the thread's ry outputs, the bound's predicate.
+        d.other_per_fma = fixed ? 1 + 0.5 / ry : 1 + 1.0 / ry + 0.1;
         d.regs_per_thread = 32;
-        d.smem_per_block = (d.tile_y + 31) * (d.tile_x + 31) * elem_bytes;
+        const int c = fixed ? fs : 32;
+        d.smem_per_block = (d.tile_y + c - 1) * (d.tile_x + c - 1) * elem_bytes;
     } else if (stage == "pattern") {
         d.chunk_x = 32;
         d.chunk_y = 16;
@@ -61,17 +66,29 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         d.other_per_fma = (rx + 2.5) / rx;
         d.regs_per_thread = 40 + 2 * d.thread_x;
         d.smem_per_block = (d.tile_y + 15) * (d.tile_x + 31) * elem_bytes;
+    } else if (stage == "tuned" && d.threads == 128) {
+        // The streaming shape (FS <= 5): no shared memory; per thread ry + FS - 1 16-byte loads,
+        // 2 h shuffles and selects per row, ry 16-byte stores, for rx ry FS^2 FMAs (taps operands).
+        d.staged = false;
+        const int h = fs / 2;
+        const double fmas = rx * ry * fs * fs, rows_in = ry + fs - 1;
+        d.wavefronts_per_fma = 4.0 * rows_in / fmas;  // the L1 serves the loads: 4 wavefronts per warp
+        d.other_per_fma = (rows_in * (3 + 4.0 * h) + 3 * ry + 20) / fmas;
+        d.regs_per_thread = std::min(255, 24 + static_cast<int>((rx * ry + rows_in * rx) * e));
     } else if (stage == "access" || stage == "tuned") {
         d.chunk_x = 32;
         d.chunk_y = 16;
         const int nv = (d.thread_x + fs - 1 + w - 1) / w;
-        if (stage == "tuned" && (fs == 3 || fs == 5 || fs == 7)) {
+        const bool fixed = stage == "tuned" && (fs == 3 || fs == 5 || fs == 7 || fs == 15);
+        if (fixed) {
             // Compile-time FS: per thread (ry + FS - 1) rows of nv 16-byte reads for rx ry FS^2
-            // FMAs whose filter taps are constant-bank operands; one pass, no chunks.
+            // FMAs whose filter taps are operands (one ULDC.64 per two taps per tile); the
+            // next tile's window copied by cp.async meanwhile (about 5 instructions per vector).
             d.chunk_x = d.chunk_y = 0;
             const double fmas = rx * ry * fs * fs, reads = (ry + fs - 1) * nv;
+            const double vectors = (d.tile_y + fs - 1.0) * (d.tile_x + fs - 1.0 + w) / w / d.threads;
             d.wavefronts_per_fma = 4.0 * reads / fmas;
-            d.other_per_fma = reads / fmas + 0.03;
+            d.other_per_fma = (reads + fs * fs / 2.0 + 5 * vectors + ry * rx / w + 20) / fmas;
         } else {
             // Per w taps of a window row: one 16-byte read (4 wavefronts per warp), rx moves of
             // the window, one filter load per tap and output row, the loop; rx ry w FMAs.
@@ -81,10 +98,10 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         }
         // Accumulators (e words each), the window in registers (nv vectors at compile time, rx + w
         // elements in the generic loop), addresses and indices.
-        const bool fixed = d.chunk_x == 0;
         d.regs_per_thread = std::min(255, 40 + static_cast<int>(rx * ry * e + (fixed ? nv * w : rx + w) * e));
         const int cy = d.chunk_y > 0 ? std::min(d.chunk_y, fs) : fs, cx = d.chunk_x > 0 ? std::min(d.chunk_x, fs) : fs;
-        d.smem_per_block = (d.tile_y + cy - 1) * (d.tile_x + cx - 1 + 2 * w) * elem_bytes;
+        // The compile-time kernel double-buffers its window (two of them per block).
+        d.smem_per_block = (fixed ? 2 : 1) * (d.tile_y + cy - 1) * (d.tile_x + cx - 1 + 2 * w) * elem_bytes;
     } else {
         throw std::invalid_argument("conv2d_stage_design: stage (\"" + stage +
                                     "\") must be one of naive, shared, pattern, access, tuned");

@@ -7,22 +7,37 @@
 /// - A thread computes RX x RY outputs (4 x 4 floats, 2 x 2 doubles by default): each pixel
 ///   read from shared memory serves up to RY output rows (the vertical reuse chapter 4 lacks), so
 ///   shared reads per FMA fall from 1 / (RX W) to about (RY + FS - 1) / (RY FS RX W).
-/// - FS = 3, 5, 7 are template constants: the whole thread's work is one unrolled block; the
-///   window rows the thread needs, (RY + FS - 1) rows of ceil((RX + FS - 1) / W) vectors, are
-///   read into registers while the previous rows' FMAs run (the unrolled code lets the compiler
-///   hoist the reads: the prefetch), and every filter tap is a compile-time index into constant
-///   memory, so the FMA takes it as its constant-bank operand: no filter load instruction at all.
-///   One pass stages the whole window (FS <= 7 needs no chunks).
+/// - FS = 3, 5, 7, 15 are template constants: the whole thread's work on a tile is one unrolled
+///   block; the window rows the thread needs, (RY + FS - 1) rows of NV 16-byte vectors, are read
+///   into registers while the previous rows' FMAs run, and every filter tap is a compile-time
+///   index into constant memory, so the FMA takes it as an operand (a uniform register, two taps
+///   per ULDC.64): no per-FMA filter load. The grid is persistent (the occupancy calculator's
+///   blocks per SM times the SMs): a block loops over tiles and copies the next tile's window
+///   into its second buffer with cp.async (16-byte copies, zeros outside the image) while it
+///   computes the current one, so the staging's latency is hidden behind the block's own FMAs.
+/// - FS <= 5 are memory-bound (FS = 5 in float: 6.25 flop per byte against a ridge of about 14):
+///   the launch rule (conv2d_configs: the rule's pick first) streams them instead, with no shared
+///   memory: a thread reads the 8 + FS - 1 rows its 8 x 4 outputs need with one 16-byte load each,
+///   all in flight at once, and takes the halo from its neighbour lanes by shuffles.
 /// - Other sizes run chapter 4's blocked kernel with RY > 1 (kernels/conv2d_common.cuh): the filter
 ///   loaded per tap and output row, shared by RX outputs.
-/// - Tunables (legal_launches): the thread's block RX x RY and with it the tile (16 RX) x (16 RY).
-/// Model (float, 4 x 4, FS = 7): per thread 10 rows x 3 vectors = 30 shared reads for 784 FMAs;
-///   the FMA issue rate limits (about 95% of issued instructions are FMAs); the image is read once
-///   plus the halo (1 + (FS - 1) / 64)^2 = 1.2 times.
+/// - Tunables (legal_launches): the thread's block RX x RY and with it the tile (16 RX) x (16 RY);
+///   for FS <= 5 also the streaming shape (block 32 x 4, a thread SX x 8: tile 128 x 32 floats).
+///   Each shape's constraints are static_asserts of its struct (Fixed, Stream, Blocked).
+/// Model, instructions per FMA from the SASS (sm_90, CUDA 13.0; float, 4 x 4):
+///   FS = 7: per tile 784 FFMA, 30 LDS.128, about 30 ULDC, about 5 cp.async vectors of staging and
+///   16 outputs stored as 4 STG.128: about 1.3 issued instructions per FMA (chapter 5 before the
+///   double buffer: about 1.6, its staging an LDG, a division and four STS per vector).
+///   FS = 15: 3600 FFMA, 90 LDS.128, about 115 ULDC, 6 staging vectors: about 1.1 per FMA (the
+///   blocked kernel it replaces: one LDC per 4 FMAs plus the chunk predicates, about 1.6).
+///   FS = 3 streamed: 10 LDG.128 and 20 SHFL for 288 FFMA per thread; the bytes bound it.
+///   The image is read once plus the halo (1 + (FS - 1) / 64)^2 = 1.2 times at FS = 7.
 /// Run: ./workbook run ch05 -- --op conv2d       (Conv2dLaunch: thread_x x thread_y, one of the
-///                                                instantiated blocks; block 256)
+///                                                instantiated shapes)
 #include "conv2d_common.cuh"
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,57 +48,242 @@ namespace {
 using conv2d_detail::Blocked;
 using conv2d_detail::Vec16;
 
+/// cp.async: a 16-byte (or element-sized) copy from global to shared memory that does not pass
+/// through registers and does not block the thread; `valid` false writes zeros instead (the
+/// source size 0: nothing is read, `src` need only be a valid address).
+template <int BYTES>
+__device__ __forceinline__ void cp_async_zfill(void* dst, const void* src, bool valid) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    const int n = valid ? BYTES : 0;
+    if constexpr (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n));
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(n));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+/// The compile-time-FS kernel's shape (its constraints checked here): 256 threads, a thread RX x RY
+/// outputs, the tile (16 RX) x (16 RY). The window of a tile is WR rows of NVR 16-byte vectors
+/// from image column x0 - HA (HA: the halo H rounded up to whole vectors, so that every vector
+/// of the window is a vector of the image row: 16-byte copies where rows are aligned); a thread
+/// reads NV vectors of each window row it needs, the first at its own column, and uses them from
+/// element OFF = HA - H on.
+template <class T, int FS, int RX, int RY>
+struct Fixed {
+    static constexpr int H = FS / 2, W = Vec16<T>::width, THREADS = 256;
+    static constexpr int TX = 16 * RX, TY = 16 * RY, WR = TY + FS - 1;
+    static constexpr int HA = (H + W - 1) / W * W, OFF = HA - H;
+    static constexpr int NVR = (HA + TX + H + W - 1) / W;            // vectors of a window row
+    static constexpr int NV = (OFF + RX + FS - 1 + W - 1) / W;       // vectors a thread reads per row
+    static constexpr int S = ((TX - RX) / W + NV > NVR ? (TX - RX) / W + NV : NVR) * W;  // row stride
+    static constexpr int BUF = WR * S;                                  // elements of one window
+    static constexpr int SMEM = 2 * BUF * static_cast<int>(sizeof(T));  // two windows: double buffer
+    static_assert(RX % W == 0, "a thread's outputs start on a 16-byte vector of the window row");
+    static_assert(SMEM <= 227 * 1024, "both windows fit the shared memory of a block (dynamic, opted in)");
+};
+
+/// Starts the copy of tile (bx, by)'s window into `sb` (cp.async, not waited for): 16-byte
+/// copies where `vec` (rows 16-byte aligned) and the vector lies wholly inside or wholly outside
+/// the image (zeros), element copies for the vector that straddles the right edge (or all of them
+/// where rows are not aligned). The window is a whole number of vectors per row: no division but
+/// by the compile-time NVR.
+template <class T, int FS, int RX, int RY>
+__device__ __forceinline__ void stage_async(T* sb, const T* __restrict__ in, int pitch, int rows, int cols, int bx,
+                                            int by, bool vec) {
+    using F = Fixed<T, FS, RX, RY>;
+    constexpr int W = F::W;
+    const int gy0 = by * F::TY - F::H, gx0 = bx * F::TX - F::HA;
+    for (int e = threadIdx.x; e < F::WR * F::NVR; e += F::THREADS) {
+        const int r = e / F::NVR, v = e - r * F::NVR;
+        const int gy = gy0 + r, gx = gx0 + v * W;  // gx: a multiple of W
+        const bool row_in = gy >= 0 && gy < rows;
+        const T* src = in + static_cast<long long>(gy) * pitch + gx;
+        T* dst = sb + r * F::S + v * W;
+        if (vec && (!row_in || gx < 0 || gx >= cols || gx + W <= cols)) {
+            const bool ok = row_in && gx >= 0 && gx + W <= cols;
+            cp_async_zfill<16>(dst, ok ? src : in, ok);
+        } else {
+#pragma unroll
+            for (int j = 0; j < W; ++j) {
+                const bool ok = row_in && gx + j >= 0 && gx + j < cols;
+                cp_async_zfill<sizeof(T)>(dst + j, ok ? src + j : in, ok);
+            }
+        }
+    }
+}
+
 //! [tuned-conv2d]
+/// FS known at compile time (3, 5, 7; FS <= 5 run it only when asked: the launch rule streams
+/// them). A block loops over tiles (tile t + gridDim.x next), copying the next tile's window into
+/// the second buffer with cp.async while it computes the current one: the staging's latency hides
+/// behind the FMAs of the same block instead of stalling it at the barrier.
 template <class T, int FS, int RX, int RY>
 __global__ void __launch_bounds__(256)
 fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
-                    bool vec) {
+                    int tiles_x, int tiles, bool vec_in, bool vec_out) {
+    using F = Fixed<T, FS, RX, RY>;
     using V = typename Vec16<T>::type;
-    constexpr int H = FS / 2, W = Vec16<T>::width;
-    constexpr int TX = 16 * RX, TY = 16 * RY, WR = TY + FS - 1, WC = TX + FS - 1;
-    constexpr int NV = (RX + FS - 1 + W - 1) / W;         // vectors of a window row one thread needs
-    constexpr int S = ((TX - RX + NV * W > WC ? TX - RX + NV * W : WC) + W - 1) / W * W;  // aligned rows
-    static_assert(WR * S * sizeof(T) <= 48 * 1024, "the window fits static shared memory");
-    __shared__ __align__(16) T s[WR * S];
+    constexpr int W = F::W, NV = F::NV, S = F::S;
+    extern __shared__ __align__(16) unsigned char smem[];  // two windows of F::BUF elements
+    T* const s0 = reinterpret_cast<T*>(smem);
+    const auto buf = [&](int b) { return s0 + b * F::BUF; };  // stays a shared-memory address (LDS, not LD)
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int cx = ((warp % 2) * 8 + lane % 8) * RX, cy = ((warp / 2) * 4 + lane / 8) * RY;
-    const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
-    conv2d_detail::stage_window_vec<T>(s, S, WR, WC, in, in_pitch, rows, cols, y0 - H, x0 - H, tid, 256, vec);
-    __syncthreads();
-    T acc[RY][RX];
+    int t = blockIdx.x;
+    if (t < tiles) stage_async<T, FS, RX, RY>(buf(0), in, in_pitch, rows, cols, t % tiles_x, t / tiles_x, vec_in);
+    cp_async_commit();
+    for (int b = 0; t < tiles; t += gridDim.x, b ^= 1) {
+        const int tn = t + gridDim.x;
+        if (tn < tiles) stage_async<T, FS, RX, RY>(buf(b ^ 1), in, in_pitch, rows, cols, tn % tiles_x, tn / tiles_x, vec_in);
+        cp_async_commit();
+        cp_async_wait<1>();  // this tile's window has landed (the next one may still be in flight)
+        __syncthreads();
+        T acc[RY][RX];
+        conv2d_detail::zero_block(acc);
 #pragma unroll
-    for (int i = 0; i < RY; ++i)
+        for (int y = 0; y < RY + FS - 1; ++y) {  // every window row the thread's outputs need
+            T v[NV * W];
+            const T* row = buf(b) + (cy + y) * S + cx;
 #pragma unroll
-        for (int x = 0; x < RX; ++x) acc[i][x] = 0;
+            for (int g = 0; g < NV; ++g) *reinterpret_cast<V*>(&v[g * W]) = *reinterpret_cast<const V*>(row + g * W);
 #pragma unroll
-    for (int y = 0; y < RY + FS - 1; ++y) {  // every window row the thread's outputs need
-        T v[NV * W];
-        const T* row = s + (cy + y) * S + cx;
+            for (int i = 0; i < RY; ++i) {
+                const int k = y - i;  // compile-time after unrolling
+                if (k < 0 || k >= FS) continue;
 #pragma unroll
-        for (int g = 0; g < NV; ++g) *reinterpret_cast<V*>(&v[g * W]) = *reinterpret_cast<const V*>(row + g * W);
+                for (int l = 0; l < FS; ++l) {
+                    const T f = conv2d_detail::cfilter<T>(k * FS + l);  // a constant-bank operand
 #pragma unroll
-        for (int i = 0; i < RY; ++i) {
-            const int k = y - i;  // compile-time after unrolling
-            if (k < 0 || k >= FS) continue;
+                    for (int x = 0; x < RX; ++x) acc[i][x] += f * v[F::OFF + x + l];
+                }
+            }
+        }
+        const int r0 = (t / tiles_x) * F::TY + cy, c0 = (t % tiles_x) * F::TX + cx;
+        conv2d_detail::store_block_vec<T, RX, RY>(acc, out, out_pitch, rows, cols, r0, c0, vec_out);
+        __syncthreads();  // everybody is done with s[b] before the next trip refills it
+    }
+    cp_async_wait<0>();
+}
+//! [tuned-conv2d]
+
+//! [tuned-conv2d-stream]
+/// The streaming shape for FS <= 5 (the tuned step's launch rule picks it there): a warp is 32
+/// lanes along a row, a block 4 warps stacked; a thread computes one 16-byte vector of outputs
+/// (SX = 4 floats or 2 doubles) in each of SY = 8 consecutive rows. Tile (32 SX) x (4 SY).
+template <class T>
+struct Stream {
+    static constexpr int SX = Vec16<T>::width, SY = 8, WARPS = 4;
+    static constexpr int TX = 32 * SX, TY = WARPS * SY;
+};
+
+/// FS <= 5, no shared memory: each thread streams the NR = SY + FS - 1 input rows its outputs
+/// need through registers, one 16-byte load per row, all issued before the first FMA (no branch
+/// between them: NR x 16 bytes in flight per thread), and takes the H = FS / 2 pixels on each side
+/// from its neighbour lanes' vectors by shuffles (lanes 0 and 31 read theirs from memory: an L1
+/// hit, the neighbour warp loads the line). Every input row adds to the up to FS output rows
+/// that use it, with the taps as constant-bank operands: per thread SY SX FS^2 FMAs for NR loads.
+template <class T, int FS>
+__global__ void __launch_bounds__(32 * Stream<T>::WARPS)
+stream_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
+                     bool vec_in, bool vec_out) {
+    using P = Stream<T>;
+    using V = typename Vec16<T>::type;
+    constexpr int H = FS / 2, SX = P::SX, SY = P::SY, NR = SY + FS - 1, HE = H > 0 ? H : 1;
+    static_assert(H <= SX, "the halo comes from the neighbour lane's vector alone");
+    static_assert(P::TX == 32 * SX && P::TY == P::WARPS * SY, "a warp spans a row of the tile, warps stack");
+    const int lane = threadIdx.x;
+    const int c0 = (blockIdx.x * 32 + lane) * SX;
+    const int gy0 = blockIdx.y * P::TY + threadIdx.y * SY - H;  // the first input row
+    const T* src = in + static_cast<long long>(gy0) * in_pitch + c0;
+    T q[NR][SX];  // pixels (gy0 + t, c0 .. c0 + SX - 1)
+    if (vec_in && c0 + SX <= cols && gy0 >= 0 && gy0 + NR <= rows) {  // inside the image: 16-byte loads
+#pragma unroll
+        for (int t = 0; t < NR; ++t) {
+            const V v = __ldg(reinterpret_cast<const V*>(src + static_cast<long long>(t) * in_pitch));
+#pragma unroll
+            for (int j = 0; j < SX; ++j) q[t][j] = reinterpret_cast<const T*>(&v)[j];
+        }
+    } else {  // at the image's edges (or rows not 16-byte aligned): element by element, zeros outside
+#pragma unroll
+        for (int t = 0; t < NR; ++t)
+#pragma unroll
+            for (int j = 0; j < SX; ++j)
+                q[t][j] = gy0 + t >= 0 && gy0 + t < rows && c0 + j < cols
+                              ? __ldg(src + static_cast<long long>(t) * in_pitch + j)
+                              : T(0);
+    }
+    T e[NR][HE];  // lane 0: pixels (gy0 + t, c0 - H ..); lane 31: (gy0 + t, c0 + SX ..)
+    if (H > 0 && (lane == 0 || lane == 31)) {
+        const int ex = lane == 0 ? c0 - H : c0 + SX;
+#pragma unroll
+        for (int t = 0; t < NR; ++t)
+#pragma unroll
+            for (int j = 0; j < H; ++j)
+                e[t][j] = gy0 + t >= 0 && gy0 + t < rows && ex + j >= 0 && ex + j < cols
+                              ? __ldg(src + static_cast<long long>(t) * in_pitch + ex - c0 + j)
+                              : T(0);
+    }
+    T acc[SY][SX];
+    conv2d_detail::zero_block(acc);
+#pragma unroll
+    for (int t = 0; t < NR; ++t) {
+        T w[SX + 2 * H];  // pixels (gy0 + t, c0 - H .. c0 + SX + H - 1)
+#pragma unroll
+        for (int j = 0; j < SX; ++j) w[H + j] = q[t][j];
+#pragma unroll
+        for (int j = 0; j < H; ++j) {
+            const T left = __shfl_up_sync(0xffffffffu, q[t][SX - H + j], 1);
+            const T right = __shfl_down_sync(0xffffffffu, q[t][j], 1);
+            w[j] = lane == 0 ? e[t][j] : left;
+            w[H + SX + j] = lane == 31 ? e[t][j] : right;
+        }
+#pragma unroll
+        for (int k = 0; k < FS; ++k) {
+            const int i = t - k;  // the output row this input row meets with filter row k
+            if (i < 0 || i >= SY) continue;
 #pragma unroll
             for (int l = 0; l < FS; ++l) {
                 const T f = conv2d_detail::cfilter<T>(k * FS + l);  // a constant-bank operand
 #pragma unroll
-                for (int x = 0; x < RX; ++x) acc[i][x] += f * v[x + l];
+                for (int x = 0; x < SX; ++x) acc[i][x] += f * w[x + l];
             }
         }
     }
-    conv2d_detail::store_block<T, RX, RY>(acc, out, out_pitch, rows, cols, y0 + cy, x0 + cx);
+    conv2d_detail::store_block_vec<T, SX, SY>(acc, out, out_pitch, rows, cols, gy0 + H, c0, vec_out);
 }
-//! [tuned-conv2d]
+//! [tuned-conv2d-stream]
 
+template <class T, int FS>
+void launch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
+    using P = Stream<T>;
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, P::TX), 2147483647LL, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, P::TY), 65535, fn));
+    conv2d_detail::upload_filter(a.filter, FS, s);
+    stream_conv2d_kernel<T, FS><<<grid, dim3(32, P::WARPS), 0, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out,
+                                                                   a.out_pitch, conv2d_detail::aligned16(a.in, a.in_pitch),
+                                                                   conv2d_detail::aligned16(a.out, a.out_pitch));
+}
+
+/// Launch rule of the compile-time-FS kernel: a persistent grid, as many blocks as fit on the
+/// GPU at once (the occupancy calculator's count per SM, times the SMs), never more than tiles.
 template <class T, int FS, int RX, int RY>
 void launch_fixed(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, 16 * RX), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, 16 * RY), 65535, fn));
+    using F = Fixed<T, FS, RX, RY>;
+    auto kernel = fixed_conv2d_kernel<T, FS, RX, RY>;
+    WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, F::SMEM));  // per device
+    static const int per_sm = [&] {  // the same on every GPU of one kind; asked once
+        int n = 0;
+        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, F::THREADS, F::SMEM));
+        return n > 0 ? n : 1;
+    }();
+    const long long tx = conv2d_detail::ceil_div(a.cols, F::TX), ty = conv2d_detail::ceil_div(a.rows, F::TY);
+    const long long tiles = tx * ty;
+    if (tiles > 2147483647LL) throw std::invalid_argument(std::string(fn) + ": image has more tiles than an int holds");
+    const int blocks = static_cast<int>(std::min<long long>(tiles, 1LL * per_sm * conv2d_detail::sm_count()));
     conv2d_detail::upload_filter(a.filter, FS, s);
-    fixed_conv2d_kernel<T, FS, RX, RY><<<grid, 256, 0, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch,
-                                                            conv2d_detail::aligned16(a.in, a.in_pitch));
+    kernel<<<blocks, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch, static_cast<int>(tx),
+                                        static_cast<int>(tiles), conv2d_detail::aligned16(a.in, a.in_pitch),
+                                        conv2d_detail::aligned16(a.out, a.out_pitch));
 }
 
 /// One instantiated block shape: FS = 3, 5, 7 at compile time, the blocked kernel otherwise.
@@ -93,8 +293,38 @@ void dispatch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     case 3: launch_fixed<T, 3, RX, RY>(a, s, fn); break;
     case 5: launch_fixed<T, 5, RX, RY>(a, s, fn); break;
     case 7: launch_fixed<T, 7, RX, RY>(a, s, fn); break;
+    case 15: launch_fixed<T, 15, RX, RY>(a, s, fn); break;
     default: conv2d_detail::launch_blocked<T, RX, RY>(a, s, fn); break;
     }
+}
+
+/// The streaming shape: FS = 1, 3, 5 (stream_fits).
+template <class T>
+void dispatch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
+    switch (a.fs) {
+    case 1: launch_stream<T, 1>(a, s, fn); break;
+    case 3: launch_stream<T, 3>(a, s, fn); break;
+    default: launch_stream<T, 5>(a, s, fn); break;
+    }
+}
+
+/// The launch rule's threshold: FS <= 5 streams. Below it the image's bytes, not the FMAs, bound
+/// the step (FS = 5 in float: 25 FMAs per 8 bytes of image and output, 6.25 flop/byte, under the
+/// H200's ridge of about 14 flop/byte at the copy ceiling), so what counts is bytes in flight and
+/// few instructions per byte: no staging, no barrier, no halo tile. From FS = 7 on the FMAs
+/// bound it, and the shared window's reuse across a 64 x 64 tile pays.
+constexpr int kStreamMaxFs = 5;
+bool stream_fits(int fs) { return fs >= 1 && fs <= kStreamMaxFs && fs % 2 == 1; }
+
+Conv2dLaunch stream_shape(int sx, int sy, int warps) {
+    Conv2dLaunch l;
+    l.block_x = 32;
+    l.block_y = warps;
+    l.thread_x = sx;
+    l.thread_y = sy;
+    l.tile_x = 32 * sx;
+    l.tile_y = warps * sy;
+    return l;
 }
 
 Conv2dLaunch block_shape(int rx, int ry) {
@@ -117,18 +347,24 @@ bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
 
 }  // namespace
 
-/// The instantiated block shapes of T (the ladder's legal_launches), the default first:
-/// float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32) and 4 x 2 (64 x 32).
+/// The instantiated shapes of T for filter size fs (the ladder's legal_launches), the launch
+/// rule's pick first: for FS <= 5 the streaming shape (32 x 4 threads, a 16-byte vector of 8 rows
+/// each: tile 128 x 32 floats, 64 x 32 doubles); otherwise, and as alternatives for FS <= 5, the
+/// shared-window blocks: float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32)
+/// and 4 x 2 (64 x 32).
 template <class T>
-std::vector<Conv2dLaunch> conv2d_configs() {
-    if (sizeof(T) == 4) return {block_shape(4, 4), block_shape(4, 2)};
-    return {block_shape(2, 2), block_shape(4, 2)};
+std::vector<Conv2dLaunch> conv2d_configs(int fs) {
+    std::vector<Conv2dLaunch> v;
+    if (stream_fits(fs)) v.push_back(stream_shape(Stream<T>::SX, Stream<T>::SY, Stream<T>::WARPS));
+    if (sizeof(T) == 4) v.insert(v.end(), {block_shape(4, 4), block_shape(4, 2)});
+    else v.insert(v.end(), {block_shape(2, 2), block_shape(4, 2)});
+    return v;
 }
 
 template <class T>
 void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::conv2d";
-    const auto cfgs = conv2d_configs<T>();
+    const auto cfgs = conv2d_configs<T>(a.fs);
     int pick = -1;
     for (std::size_t c = 0; c < cfgs.size() && pick < 0; ++c)
         if (matches(l, cfgs[c])) pick = static_cast<int>(c);
@@ -151,11 +387,13 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
                                     ") must be one configuration, not fields of several: " + rule);
     }
     if (!conv2d_detail::conv2d_begin(a, fn)) return;
-    if constexpr (sizeof(T) == 4) {
-        if (pick == 0) dispatch<T, 4, 4>(a, s, fn);
+    const int shape = pick - (stream_fits(a.fs) ? 1 : 0);  // -1: the streaming shape
+    if (shape < 0) dispatch_stream<T>(a, s, fn);
+    else if constexpr (sizeof(T) == 4) {
+        if (shape == 0) dispatch<T, 4, 4>(a, s, fn);
         else dispatch<T, 4, 2>(a, s, fn);
     } else {
-        if (pick == 0) dispatch<T, 2, 2>(a, s, fn);
+        if (shape == 0) dispatch<T, 2, 2>(a, s, fn);
         else dispatch<T, 4, 2>(a, s, fn);
     }
     WB_CHECK_LAUNCH();
@@ -163,7 +401,7 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
 
 template void conv2d<float>(const Conv2dArgs<float>&, const Conv2dLaunch&, cudaStream_t);
 template void conv2d<double>(const Conv2dArgs<double>&, const Conv2dLaunch&, cudaStream_t);
-template std::vector<Conv2dLaunch> conv2d_configs<float>();
-template std::vector<Conv2dLaunch> conv2d_configs<double>();
+template std::vector<Conv2dLaunch> conv2d_configs<float>(int);
+template std::vector<Conv2dLaunch> conv2d_configs<double>(int);
 
 }  // namespace wb::tuned

@@ -164,6 +164,47 @@ TEST_CASE("conv2d ch03 pattern matches the float64 reference", "[gpu][conv2d]") 
 TEST_CASE("conv2d ch04 access matches the float64 reference", "[gpu][conv2d]") { check_chapter(4); }
 TEST_CASE("conv2d ch05 tuned matches the float64 reference", "[gpu][conv2d]") { check_chapter(5); }
 
+TEST_CASE("conv2d tuned: the persistent compile-time kernel loops over several tiles per block",
+          "[gpu][conv2d][tuned]") {
+    // The compile-time-FS kernel (FS = 7, 15; FS = 5 and 3 through their non-default shapes)
+    // launches at most blocks-per-SM x SMs blocks (at most 8 x 132 on an H200): 2100^2 has 1089
+    // tiles of 64 x 64, so blocks take a second tile and double-buffer their windows. Tight
+    // aligned rows (16-byte cp.async) and odd pitch with offset 1 (element copies).
+    if (small_run()) return;
+    const auto& tuned = wb::step<wb::Conv2dArgs<float>>(5);
+    for (int fs : {7, 15, 5})
+        for (int off : {0, 1}) {
+            if (fs != 7 && off == 0) continue;  // the float64 reference of 2100^2 x FS^2: keep it to four
+            wb::Conv2dShape s{2100, 2100, fs};
+            s.offset = off;
+            s.in_pitch = 2100 + 3 * off;
+            s.out_pitch = 2100 + 5 * off;
+            auto p = wb::make_conv2d_problem<float>(s, wb::fresh_seed());
+            const auto ref = p.reference();
+            for (const auto& l : tuned.legal_launches(p.args())) check_one<float>(tuned, p, ref, &l);
+        }
+    auto p = wb::make_conv2d_problem<double>(wb::Conv2dShape{1030, 1100, 7}, wb::fresh_seed());  // 1155 tiles of 32^2
+    const auto ref = p.reference();
+    const auto& tuned_d = wb::step<wb::Conv2dArgs<double>>(5);
+    for (const auto& l : tuned_d.legal_launches(p.args())) check_one<double>(tuned_d, p, ref, &l);
+}
+
+TEST_CASE("conv2d tuned: the launch rule streams FS <= 5 and stages FS >= 7", "[gpu][conv2d][tuned]") {
+    // The rule's pick is the default launch: the streaming shape (block 32 x 4) for FS = 1, 3, 5,
+    // a 256-thread register block otherwise; every legal shape of FS = 1 ... 9 on an image with
+    // edges in every direction (the streaming warp's lanes 0 and 31 read their halo themselves).
+    const auto& tuned = wb::step<wb::Conv2dArgs<float>>(5);
+    for (int fs : {1, 3, 5, 7, 9}) {
+        wb::Conv2dShape s{203, 517, fs};
+        auto p = wb::make_conv2d_problem<float>(s, wb::fresh_seed());
+        const auto d = tuned.default_launch(p.args());
+        INFO("FS " << fs << " default " << d.str());
+        CHECK((d.block_x == 32 && d.block_y == 4) == (fs <= 5));
+        const auto ref = p.reference();
+        for (const auto& l : tuned.legal_launches(p.args())) check_one<float>(tuned, p, ref, &l);
+    }
+}
+
 TEST_CASE("conv2d peers match the float64 reference", "[gpu][conv2d]") {
     check_fixed<float>(wb::conv2d_peers<float>());
     check_fixed<double>(wb::conv2d_peers<double>());
