@@ -90,6 +90,10 @@ std::vector<Shape> shape_classes() {
     for (auto [m, n] : {std::pair{32, 100000}, {64, 100003}, {100000, 32}, {100003, 64}, {8, 100000}, {100000, 8},
                         {1, 100000}, {100000, 1}, {17, 100000}, {100000, 17}})
         v.push_back({m, n, m});
+    // T with one or two steps per block and aligned columns whose last vector crosses m (the
+    // partial step, loaded with the full one before it): m % W != 0, lda % W == 0.
+    v.push_back({579, 5790, 580});
+    v.push_back({183, 18300, 184});
     v.push_back({33, 100000, 35});   // short columns, odd lda
     v.push_back({100000, 33, 100001});
     for (int off = 1; off <= 33; ++off) v.push_back({129, 77, 136, off});
