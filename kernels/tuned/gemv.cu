@@ -347,9 +347,12 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
-    if (shifted)
-        launch_kernel(gemv_t_shifted_kernel<T, C>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
-                      a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    if (shifted && a.lda % W == 0)  // every column at the same offset (A at an offset, or x unaligned)
+        launch_kernel(gemv_t_shifted_kernel<T, C, true>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block,
+                      a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    else if (shifted)
+        launch_kernel(gemv_t_shifted_kernel<T, C, false>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block,
+                      a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
     else
         launch_kernel(gemv_t_kernel<T, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
                       a.A, a.lda, a.x, a.beta, a.y, ws, cl);
