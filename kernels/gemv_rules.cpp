@@ -30,6 +30,9 @@ int unroll_n(GemvLoads loads, int elem_bytes) { return loads == GemvLoads::kElem
 /// N: the narrowest tile a warp reads coalesced: 8 threads x 16 bytes, or, for element loads, 32
 /// threads on one column (a warp's load instruction covers 32 consecutive rows, rule 1).
 int min_block_x(GemvLoads loads) { return loads == GemvLoads::kElement ? 32 : 8; }
+/// N: registers per thread of the tuned N kernels (two batches of A and x held: ptxas gives
+/// 107-128), so an SM holds 512 of their threads.
+constexpr int kNRegsPerThread = 128;
 constexpr int kShortTLanes = 16;    ///< T, short columns: at most 16 lanes per column
 constexpr int kShortTVectors = 64;  ///< T: short columns have at most 64 vectors (4 per lane of 16)
 
@@ -108,13 +111,21 @@ GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc) 
         const int bx_min = min_block_x(loads);
         int bx, threads;
         if (8 * tiles(bx_min) >= mc.sm_count) {
-            // Long output: the narrowest coalesced tile (8 x W rows, or a warp of 32 rows for
-            // element loads), widened while 256 tiles remain; tall blocks (512 threads) while
-            // there are fewer than 256 tiles, 256 from then on. The Q thread rows walk one narrow
-            // band of neighbouring columns together.
+            // Long output, rule 7: every tile resident at once where a tile of at most 64
+            // threads across gets there: the narrowest coalesced tile (8 x W rows, or a warp of
+            // 32 rows for element loads) that gives at most one wave of 256-thread blocks;
+            // beyond that (many waves, a small tail), widened while a wave's worth remains.
+            // Blocks of 512 threads (Q thread rows walking one narrow band of neighbouring
+            // columns together) where one per SM holds every tile, 256 otherwise.
+            const long long per_sm_256 = std::max(1, mc.regs_per_sm / (kNRegsPerThread * 256));
+            const long long wave = mc.sm_count * per_sm_256;  // resident 256-thread blocks
             bx = bx_min;
-            while (bx < 32 && tiles(2 * bx) >= 256) bx *= 2;
-            threads = tiles(bx) < 256 ? 512 : 256;
+            while (bx < 64 && tiles(bx) > wave) bx *= 2;
+            if (tiles(bx) > wave) {
+                bx = bx_min;
+                while (bx < 32 && tiles(2 * bx) >= wave) bx *= 2;
+            }
+            threads = tiles(bx) <= mc.sm_count ? 512 : 256;
         } else {
             // Short output: one tile row of threads covers it (at most 16 x W rows, or a warp
             // of element loads, so that a few tiles can still share the SMs), the reduction is

@@ -36,6 +36,14 @@
 ///    so that each still has two batches (N: at least 2U - 1 columns) or a step (T: 32 W rows)
 ///    of work; T with m <= 64 W runs L <= 16 lanes per column (several columns per warp), so a
 ///    warp's lanes are not idle.
+/// 7. The wave tail of a long output (N): blocks that are all resident stream together and end
+///    together; a second, partial wave runs with a fraction of Little's law in flight (H200,
+///    first run: 287 tiles on 264 slots ran at 0.81-0.89x cuBLAS, 157 on 132 at 0.90-0.96x,
+///    while the powers of two, 128 or 256 tiles, ran ahead). The N kernels hold up to 128
+///    registers per thread, so an SM keeps 512 of their threads: two blocks of 256. Tiles widen
+///    (up to 64 threads across) until one wave of 256-thread blocks holds them all; blocks have
+///    512 threads only where one per SM holds every tile. Where no tile width gets there, the
+///    waves are many and the tail small: the narrowest tiles that still leave a wave's worth.
 /// The square powers of two 1024 ... 16384 keep the launches measured before these rules
 /// (docs/results/h200/sweep-ch05_unrolled*.csv): rule 3 gives Y = 1 there, rule 6 does not apply.
 #pragma once
@@ -70,6 +78,7 @@ struct GemvMachine {
     double latency_ns = 700;         ///< loaded DRAM latency (common/device_profile, kHopperLatencyNs)
     double sm_bandwidth_gbs = 100;   ///< what one SM can pull (a lead: ~3x its share of 4.8 TB/s)
     double split_cost_us = 2;        ///< fixed cost of a split: partials, ticket, the last block's pass
+    int regs_per_sm = 65536;         ///< 32-bit registers per SM (rule 7)
     /// Little's law per SM: latency x bandwidth / SMs (GB/s x ns = bytes).
     double bytes_in_flight_per_sm() const { return bandwidth_gbs * latency_ns / sm_count; }
 };

@@ -194,5 +194,29 @@ TEST_CASE("gemv rules: N with columns not 16-byte aligned reads elements, a warp
     CHECK(wb::tuned_gemv_tiles(shape(Op::N, 5000, 5000, 4, 5001), odd) ==
           wb::tuned_gemv_tiles(shape(Op::N, 5000, 5000, 4, 5000), even));
     CHECK(odd.Y == 1);
-    CHECK(odd.block_x * odd.block_y == 512);
+    CHECK(odd.block_x * odd.block_y == 256);  // 157 tiles: two blocks per SM hold them all (rule 7)
+}
+
+TEST_CASE("gemv rules: a long N output runs in one wave where a tile width gets it there", "[cpu][gemv]") {
+    // Rule 7: 512 threads per SM (128 registers each); tiles widen up to 64 threads across until
+    // every block is resident at once. Shapes of the first run's wave-tail misses (287 tiles on
+    // 264 slots, 157 on 132) and the squares that are not powers of two.
+    const GemvMachine mc;
+    for (int elem : {4, 8})
+        for (const GemvShape& s : {shape(Op::N, 18320, 1832, elem), shape(Op::N, 5000, 5000, elem),
+                                   shape(Op::N, 6000, 6000, elem), shape(Op::N, 10000, 10000, elem),
+                                   shape(Op::N, 11584, 2896, elem), shape(Op::N, 12345, 12345, elem),
+                                   shape(Op::N, 3000, 3000, elem)}) {
+            const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
+            const long long tiles = wb::tuned_gemv_tiles(s, l);
+            const int threads = l.block_x * l.block_y;
+            INFO("m=" << s.m << " n=" << s.n << " size " << elem << ": " << l.str() << ", " << tiles << " tiles");
+            CHECK(l.Y == 1);
+            CHECK(tiles <= 1LL * mc.sm_count * (512 / threads));
+            CHECK(l.block_x <= 64);
+        }
+    // Where no width gets there (many waves), the tiles stay narrow: 183000 x 183 float keeps
+    // block_x 32 (1430 tiles, 5.4 waves), as before the rule; 57900 x 579 double too (905).
+    CHECK(wb::tuned_gemv_default_launch(shape(Op::N, 183000, 183, 4), mc).block_x == 32);
+    CHECK(wb::tuned_gemv_default_launch(shape(Op::N, 57900, 579, 8), mc).block_x == 32);
 }
