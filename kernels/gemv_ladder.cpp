@@ -59,9 +59,12 @@ std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
                          // Y = 1: no split (the block owns whole rows or columns); the others
                          // through a cluster (cl 0, where the GPU has them) or global partials.
                          if (a.op == Op::N) {
+                             // Float element loads (columns not 16-byte aligned) also take U = 16.
+                             const bool element =
+                                 sizeof(T) == 4 && tuned_gemv_loads(gemv_shape(a)) == GemvLoads::kElement;
                              for (int bx : {4, 8, 16, 32, 64, 128, 256})
                                  for (int q : {1, 2, 4, 8, 16, 32, 64, 128})
-                                     for (int u : {4, 8})
+                                     for (int u : {4, element ? 16 : 8})
                                          for (int y : {1, 0, 2, 4, 8})
                                              for (int c : {1, 2, 3, 4})
                                                  for (int cl : {0, 1})

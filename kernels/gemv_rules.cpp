@@ -24,9 +24,15 @@ int pow2_ceil(long long v) {
     return p;
 }
 
-/// N: columns per batch (GemvLaunch::ept), two batches in flight: 8, or 4 for shifted loads
-/// (each holds two vectors until used, and 2 x 8 of them would not fit in the registers).
-int unroll_n(GemvLoads loads) { return loads == GemvLoads::kShifted16 ? 4 : 8; }
+/// N: columns per batch (GemvLaunch::ept), two batches in flight (rule 2): 8 16-byte loads, or
+/// 64 / size(T) element loads (the same 64 registers for A and x of both batches).
+int unroll_n(GemvLoads loads, int elem_bytes) { return loads == GemvLoads::kElement ? 64 / elem_bytes : 8; }
+/// N: the narrowest tile a warp reads coalesced: 8 threads x 16 bytes, or, for element loads, 32
+/// threads on one column (a warp's load instruction covers 32 consecutive rows, rule 1).
+int min_block_x(GemvLoads loads) { return loads == GemvLoads::kElement ? 32 : 8; }
+/// N: registers per thread of the tuned N kernels (two batches of A and x held: ptxas gives
+/// 107-128), so an SM holds 512 of their threads.
+constexpr int kNRegsPerThread = 128;
 constexpr int kShortTLanes = 16;    ///< T, short columns: at most 16 lanes per column
 constexpr int kShortTVectors = 64;  ///< T: short columns have at most 64 vectors (4 per lane of 16)
 
@@ -36,9 +42,8 @@ GemvLoads tuned_gemv_loads(const GemvShape& s) {
     const int w = 16 / s.elem_bytes;
     const bool a_ok = s.a_offset_bytes % 16 == 0 && s.lda % w == 0;
     const bool x_ok = s.op == Op::N || s.x_offset_bytes % 16 == 0;  // N reads x one element per column
-    if (a_ok && x_ok) return GemvLoads::kAligned16;
-    if (s.op == Op::T) return GemvLoads::kShifted16;  // T's shifted loads stay inside each column
-    return s.m >= 2 * w ? GemvLoads::kShifted16 : GemvLoads::kElement;
+    if (a_ok && x_ok && (s.op == Op::T || s.m >= 2 * w)) return GemvLoads::kAligned16;
+    return s.op == Op::T ? GemvLoads::kShifted16 : GemvLoads::kElement;
 }
 
 int tuned_gemv_rows_per_load(const GemvShape& s) {
@@ -101,25 +106,37 @@ GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc) 
     const int w = tuned_gemv_rows_per_load(s);
     GemvLaunch l;
     if (s.op == Op::N) {
+        const GemvLoads loads = tuned_gemv_loads(s);
         auto tiles = [&](int bx) { return cdiv(s.m, static_cast<long long>(bx) * w); };
+        const int bx_min = min_block_x(loads);
         int bx, threads;
-        if (8 * tiles(8) >= mc.sm_count) {
-            // Long output: the narrowest tile (8 x W rows), widened while 256 tiles remain; tall
-            // blocks (512 threads) while there are fewer than 256 tiles, 256 from then on. The
-            // Q thread rows walk one narrow band of neighbouring columns together.
-            bx = 8;
-            while (bx < 32 && tiles(2 * bx) >= 256) bx *= 2;
-            threads = tiles(bx) < 256 ? 512 : 256;
+        if (8 * tiles(bx_min) >= mc.sm_count) {
+            // Long output, rule 7: every tile resident at once where a tile of at most 64
+            // threads across gets there: the narrowest coalesced tile (8 x W rows, or a warp of
+            // 32 rows for element loads) that gives at most one wave of 256-thread blocks;
+            // beyond that (many waves, a small tail), widened while a wave's worth remains.
+            // Blocks of 512 threads (Q thread rows walking one narrow band of neighbouring
+            // columns together) where one per SM holds every tile, 256 otherwise.
+            const long long per_sm_256 = std::max(1, mc.regs_per_sm / (kNRegsPerThread * 256));
+            const long long wave = mc.sm_count * per_sm_256;  // resident 256-thread blocks
+            bx = bx_min;
+            while (bx < 64 && tiles(bx) > wave) bx *= 2;
+            if (tiles(bx) > wave) {
+                bx = bx_min;
+                while (bx < 32 && tiles(2 * bx) >= wave) bx *= 2;
+            }
+            threads = tiles(bx) <= mc.sm_count ? 512 : 256;
         } else {
-            // Short output: one tile row of threads covers it (at most 16 x W rows, so that
-            // a few tiles can still share the SMs), the reduction is split (rule 3).
-            bx = std::clamp(pow2_ceil(cdiv(s.m, w)), 4, 16);
+            // Short output: one tile row of threads covers it (at most 16 x W rows, or a warp
+            // of element loads, so that a few tiles can still share the SMs), the reduction is
+            // split (rule 3).
+            bx = std::clamp(pow2_ceil(cdiv(s.m, w)), 4, std::max(16, bx_min));
             threads = 256;
         }
         int q = threads / bx;
         // Rule 6: every thread row keeps two batches of U columns (the second may be the guarded
         // last one, at least U - 1 columns), so the next batch loads while one is multiplied.
-        const int u = unroll_n(tuned_gemv_loads(s));
+        const int u = unroll_n(loads, s.elem_bytes);
         const int q_max = pow2_floor(std::max<long long>(1, s.n / (2 * u - 1)));
         if (q > q_max) {
             q = q_max;

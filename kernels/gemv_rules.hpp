@@ -6,13 +6,19 @@
 ///
 /// The rules, in the units they reason in (H200 figures in brackets):
 /// 1. Loads. 16-byte loads need each column to start on a 16-byte boundary: A aligned and
-///    lda a multiple of W = 16 / size(T) (T also needs x aligned). Otherwise the shifted path
-///    keeps 16-byte loads over the aligned part of every column and peels the head and tail
-///    (KBLAS TOMS §6.6, offset interface); element loads only when m < 2W.
+///    lda a multiple of W = 16 / size(T) (T also needs x aligned; N also m >= 2W). Otherwise N
+///    reads one element per load, a warp across 32 consecutive rows of one column (128 or 256
+///    contiguous bytes per load instruction: one 32-byte sector more than an aligned run, L2
+///    traffic +25% float, +12.5% double, DRAM traffic unchanged; no shuffles, no selects), with
+///    enough bytes in flight per block (rule 2); T keeps 16-byte loads over each column's aligned part
+///    and peels the head and tail (KBLAS TOMS §6.6, offset interface).
 /// 2. Bytes in flight (Little's law): the device needs bandwidth x latency bytes outstanding
 ///    [4800 GB/s x 700 ns = 3.4 MB, 25 KB per SM]. A block keeps threads x (loads per thread in
-///    flight) x 16 bytes outstanding; a launch asks for enough blocks per SM to cover twice the
-///    per-SM figure (the margin hides each block's reduction tail).
+///    flight) x (16 bytes, or one element) outstanding; a launch asks for enough blocks per SM to
+///    cover twice the per-SM figure (the margin hides each block's reduction tail). N holds two
+///    batches of U columns per thread: U = 8 16-byte loads (256 B per thread), or, for element
+///    loads, U = 64 / size(T) (16 float, 8 double: 128 B per thread, 64 KB per 512-thread block,
+///    2.5x the per-SM figure) in the same registers (A and x of two batches: 64).
 /// 3. Every SM gets work. With fewer tiles (blocks along the output) than SMs, the reduction is
 ///    split over Y blocks per tile (KBLAS's blocks per row) when one SM per tile cannot pull its
 ///    share: `tiles` SMs at a per-SM ceiling [100 GB/s, about three times an SM's share of
@@ -30,6 +36,14 @@
 ///    so that each still has two batches (N: at least 2U - 1 columns) or a step (T: 32 W rows)
 ///    of work; T with m <= 64 W runs L <= 16 lanes per column (several columns per warp), so a
 ///    warp's lanes are not idle.
+/// 7. The wave tail of a long output (N): blocks that are all resident stream together and end
+///    together; a second, partial wave runs with a fraction of Little's law in flight (H200,
+///    first run: 287 tiles on 264 slots ran at 0.81-0.89x cuBLAS, 157 on 132 at 0.90-0.96x,
+///    while the powers of two, 128 or 256 tiles, ran ahead). The N kernels hold up to 128
+///    registers per thread, so an SM keeps 512 of their threads: two blocks of 256. Tiles widen
+///    (up to 64 threads across) until one wave of 256-thread blocks holds them all; blocks have
+///    512 threads only where one per SM holds every tile. Where no tile width gets there, the
+///    waves are many and the tail small: the narrowest tiles that still leave a wave's worth.
 /// The square powers of two 1024 ... 16384 keep the launches measured before these rules
 /// (docs/results/h200/sweep-ch05_unrolled*.csv): rule 3 gives Y = 1 there, rule 6 does not apply.
 #pragma once
@@ -41,9 +55,10 @@ namespace wb {
 
 /// How the tuned GEMV reads A (rule 1).
 enum class GemvLoads : int {
-    kElement = 0,    ///< one element per load (m < 2W: too short for a vector)
+    kElement = 0,    ///< N, columns not 16-byte aligned: one element per load, a warp per column
     kAligned16 = 1,  ///< every column starts 16-byte aligned: one 16-byte load per W rows
-    kShifted16 = 2,  ///< 16-byte loads over each column's aligned part, head and tail peeled
+    kShifted16 = 2,  ///< T, columns or x not aligned: 16-byte loads over each column's aligned part,
+                     ///< head and tail peeled
 };
 
 /// What the rules know about one call.
@@ -63,6 +78,7 @@ struct GemvMachine {
     double latency_ns = 700;         ///< loaded DRAM latency (common/device_profile, kHopperLatencyNs)
     double sm_bandwidth_gbs = 100;   ///< what one SM can pull (a lead: ~3x its share of 4.8 TB/s)
     double split_cost_us = 2;        ///< fixed cost of a split: partials, ticket, the last block's pass
+    int regs_per_sm = 65536;         ///< 32-bit registers per SM (rule 7)
     /// Little's law per SM: latency x bandwidth / SMs (GB/s x ns = bytes).
     double bytes_in_flight_per_sm() const { return bandwidth_gbs * latency_ns / sm_count; }
 };
@@ -80,8 +96,8 @@ inline bool tuned_gemv_short_t(Op op, const GemvLaunch& l) { return op == Op::T 
 /// ceil(n / (nb block_y)) for the short-reduction kernel.
 long long tuned_gemv_tiles(const GemvShape& s, const GemvLaunch& l);
 
-/// Bytes one block keeps in flight (rule 2): N: threads x 2U loads (double-buffered; shifted
-/// loads count one: the second is mostly an L1 hit); T: threads x 2(C + 1); short T: threads x C.
+/// Bytes one block keeps in flight (rule 2): N: threads x 2U loads (double-buffered; 16 bytes
+/// each, or one element); T: threads x 2(C + 1); short T: threads x C.
 double tuned_gemv_block_bytes_in_flight(const GemvShape& s, const GemvLaunch& l);
 
 /// Rules 3-5: blocks per tile for launch `l` (l.Y > 0 is returned as it is).

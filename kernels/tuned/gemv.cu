@@ -9,7 +9,7 @@
 /// - No shared-memory tile for A: every thread reads 16 bytes of a column per load straight into
 ///   registers (N: a warp covers block_x * 16 contiguous bytes of each of 32 / block_x columns;
 ///   T: 512-byte runs), so the data is touched once (DRAM -> register).
-/// - Each thread keeps 2 x U (N) or 2 x C (T) independent 16-byte loads in flight: while it
+/// - Each thread keeps 2 x U (N) or 2 x C (T) independent loads in flight: while it
 ///   multiplies one batch, the next batch is already loading (register double buffering). Little's
 ///   law: an H200 SM needs ~25 KB in flight; 2048 threads x 2 x 16 B x U covers it.
 /// - Index arithmetic is hoisted: pointers advance by a constant stride; the loops run without
@@ -27,9 +27,10 @@
 ///   last-block ticket (detail::split_finish): deterministic; where the reduction is short (N
 ///   with few columns, T with few rows) blocks get fewer thread rows or warps, and T with
 ///   m <= 64 W runs several columns per warp (tuned/gemv_t_shapes.cuh).
-/// - Columns that do not start on a 16-byte boundary (odd lda, a submatrix at an offset) keep
-///   16-byte loads: N reads the aligned vectors around each thread's rows and realigns them in
-///   registers (tuned/gemv_rows.cuh); T peels each column's head and tail and streams its
+/// - Columns that do not start on a 16-byte boundary (odd lda, a submatrix at an offset): N reads
+///   one element per load, a warp across 32 consecutive rows of a column (one 32-byte sector
+///   more per warp load than an aligned run), two batches of U = 64 / size(T) columns in flight
+///   per thread (tuned/gemv_rows.cuh); T peels each column's head and tail and streams its
 ///   aligned part (tuned/gemv_t_shapes.cuh), as KBLAS's offset interface does (TOMS §6.6).
 /// - Without a split, the thread that writes y loads beta * y at the start, not after the
 ///   reduction: the read of a cold y then hides under A's stream instead of adding one DRAM round
@@ -77,10 +78,6 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
     // a power-of-two distance apart (n/Y columns), on the same DRAM channels (partition camping,
     // chapter 4); measured on an H200, that halved the bandwidth of Y = 2 at n = 2048.
     const int S = Q * static_cast<int>(gridDim.y);
-    // Shifted loads read a few elements of the neighbouring columns: the first and the last
-    // column are peeled (added with element loads at the end), so no load leaves the matrix.
-    constexpr int peel = K == kShifted16 ? 1 : 0;
-    const int ke = n - peel;
     const unsigned long long pol = load_policy<POL>();
     const int avail = m - i0;
     T acc[W];
@@ -98,35 +95,23 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
                       ? beta * y[row0 + (t >> lp)]
                       : T(0);
 
-    // Shifted loads take the next vector from the next lane of the segment of lanes that read
-    // one column side by side; every lane of it runs the loop (past m on the last rows, its sums
-    // unused) and the lanes whose neighbour cannot supply the vector load it themselves.
-    Neighbour nb;
-    if constexpr (K == kShifted16) {
-        nb.width = BX < 32 ? BX : 32;
-        const unsigned lane = static_cast<unsigned>(t) & 31u;
-        nb.mask = nb.width == 32 ? 0xffffffffu : ((1u << nb.width) - 1u) << (lane & ~(nb.width - 1u));
-        nb.own_hi = tx % nb.width == nb.width - 1 || i0 + W >= m;
-    }
-    if (avail > 0 || K == kShifted16) {
+    if (avail > 0) {
         // A thread whose rows pass m (the last one, when W does not divide m) loads whole vectors
-        // too: its rows past m lie in the column's own storage (aligned: lda is a multiple of W)
-        // or the next column's (shifted), and their sums are never written.
+        // too: its rows past m lie in the column's own storage (aligned: lda is a multiple of W),
+        // and their sums are never written.
         const long long step = static_cast<long long>(S) * lda;  // one column stride per thread
-        const int j = peel + static_cast<int>(blockIdx.y) * Q + ty;
-        const int i_load = K == kShifted16 && avail <= 0 ? m - W : i0;  // shifted: lanes past m re-read
-        const T* a = A + i_load + static_cast<long long>(j) * lda;
+        const int j = static_cast<int>(blockIdx.y) * Q + ty;
+        const T* a = A + i0 + static_cast<long long>(j) * lda;
         const T* xp = x + j;
-        const int cols = ke > j ? (ke - j + S - 1) / S : 0;  // columns this thread visits
+        const int cols = n > j ? (n - j + S - 1) / S : 0;  // columns this thread visits
         const int full_batches = cols / U;
         // Whole batches: U columns per batch, the next batch prefetched while this one is used.
-        R cur[U], nxt[U], cur2[U], nxt2[U];  // cur2, nxt2: shifted loads' next vectors (load_next)
+        R cur[U], nxt[U];
         T xc[U], xn[U];
         if (full_batches > 0) {
 #pragma unroll
             for (int u = 0; u < U; ++u) {
                 cur[u] = load_rows<K, POL>(a + u * step, pol);
-                cur2[u] = load_next<K>(a + u * step, nb);
                 xc[u] = __ldg(xp + u * S);
             }
         }
@@ -136,19 +121,16 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
 #pragma unroll
                 for (int u = 0; u < U; ++u) {
                     nxt[u] = load_rows<K, POL>(a + (U + u) * step, pol);
-                    nxt2[u] = load_next<K>(a + (U + u) * step, nb);
                     xn[u] = __ldg(xp + (U + u) * S);
                 }
             }
 #pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const R v = rows_of<K>(cur[u], cur2[u], a + u * step, nb);
+            for (int u = 0; u < U; ++u)
 #pragma unroll
-                for (int k = 0; k < W; ++k) acc[k] += elem(v, k) * xc[u];
-            }
+                for (int k = 0; k < W; ++k) acc[k] += elem(cur[u], k) * xc[u];
             if (more) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; cur2[u] = nxt2[u]; xc[u] = xn[u]; }
+                for (int u = 0; u < U; ++u) { cur[u] = nxt[u]; xc[u] = xn[u]; }
             }
             a += U * step;
             xp += U * S;
@@ -160,25 +142,13 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
             for (int u = 0; u < U; ++u)
                 if (u < rest) {
                     cur[u] = load_rows<K, POL>(a + u * step, pol);
-                    cur2[u] = load_next<K>(a + u * step, nb);
                     xc[u] = __ldg(xp + u * S);
                 }
 #pragma unroll
             for (int u = 0; u < U; ++u)
-                if (u < rest) {  // rest is the same for every lane of a segment (one column set)
-                    const R v = rows_of<K>(cur[u], cur2[u], a + u * step, nb);
+                if (u < rest)
 #pragma unroll
-                    for (int k = 0; k < W; ++k) acc[k] += elem(v, k) * xc[u];
-                }
-        }
-        if (peel && blockIdx.y == 0 && ty == 0) {  // the peeled first and last column
-            const T* last = A + static_cast<long long>(n - 1) * lda + i0;
-#pragma unroll
-            for (int k = 0; k < W; ++k)
-                if (k < avail) {
-                    acc[k] += A[i0 + k] * x[0];
-                    if (n > 1) acc[k] += last[k] * x[n - 1];
-                }
+                    for (int k = 0; k < W; ++k) acc[k] += elem(cur[u], k) * xc[u];
         }
     }
     // Sum the Q thread rows. Every thread leaves its W sums in shared memory, transposed and
@@ -228,6 +198,25 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
 // T: y[j] = alpha * sum_i A[i,j] x[i] + beta y[j].  Block (32, Q) owns C columns.
 // Aligned columns and x; the other shapes' T kernels: tuned/gemv_t_shapes.cuh.
 // ---------------------------------------------------------------------------------------------
+/// T: loads a thread's W rows at `row` of the C columns and of x for one step: 16-byte vectors
+/// where all W rows lie before ke; in the one vector that crosses ke (the last, partial step),
+/// the rows before it and zeros after; zeros past it (their products add nothing).
+template <int POL, int C, class T, class V>
+__device__ __forceinline__ void load_t_step(const T* (&col)[C], const T* __restrict__ x, int row, int ke,
+                                            unsigned long long pol, V (&a)[C], V& xv) {
+    constexpr int W = detail::Vec16<T>::width;
+    if (row + W <= ke) {
+        xv = ldv(x + row);
+#pragma unroll
+        for (int c = 0; c < C; ++c) a[c] = load_a<POL>(col[c] + row, pol);
+    } else {
+        const int count = ke > row ? ke - row : 0;
+        xv = load_partial(x + row, count);
+#pragma unroll
+        for (int c = 0; c < C; ++c) a[c] = load_partial(col[c] + row, count);
+    }
+}
+
 //! [tuned-gemv-t]
 template <class T, int C, int POL>
 __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
@@ -253,21 +242,15 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
 
     const int chunk = 32 * Q * W;                       // rows the block covers per step
     int row = kb + (warp * 32 + lane) * W;              // this thread's first row
-    // Full steps: every thread's W rows lie inside [kb, ke). Double-buffered.
-    const int full_steps = (ke - kb) / chunk;
+    // Steps of chunk rows cover [kb, ke); the last one may be partial. Every step, the last
+    // included, loads while the one before is multiplied (double buffering): a short reduction
+    // (a wide matrix: one or two steps per block) waits for one DRAM round trip, not one per step.
+    const int steps = (ke - kb + chunk - 1) / chunk;
     V a_cur[C], a_nxt[C], x_cur, x_nxt;
-    if (full_steps > 0) {
-        x_cur = ldv(x + row);
-#pragma unroll
-        for (int c = 0; c < C; ++c) a_cur[c] = load_a<POL>(col[c] + row, pol);
-    }
-    for (int s = 0; s < full_steps; ++s) {
-        const bool more = s + 1 < full_steps;
-        if (more) {
-            x_nxt = ldv(x + row + chunk);
-#pragma unroll
-            for (int c = 0; c < C; ++c) a_nxt[c] = load_a<POL>(col[c] + row + chunk, pol);
-        }
+    if (steps > 0) load_t_step<POL, C>(col, x, row, ke, pol, a_cur, x_cur);
+    for (int s = 0; s < steps; ++s) {
+        const bool more = s + 1 < steps;
+        if (more) load_t_step<POL, C>(col, x, row + chunk, ke, pol, a_nxt, x_nxt);
 #pragma unroll
         for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
         if (more) {
@@ -276,23 +259,6 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
             for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
         }
         row += chunk;
-    }
-    // The last, partial step: whole vectors where they fit, elements after the last whole one.
-    if (row + W <= ke) {
-        const V xv = ldv(x + row);
-#pragma unroll
-        for (int c = 0; c < C; ++c) a_cur[c] = load_a<POL>(col[c] + row, pol);
-#pragma unroll
-        for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], xv);
-    } else if (row < ke) {
-#pragma unroll
-        for (int k = 0; k < W; ++k) {
-            if (row + k < ke) {
-                const T xv = __ldg(x + row + k);
-#pragma unroll
-                for (int c = 0; c < C; ++c) acc[c] += __ldg(col[c] + row + k) * xv;
-            }
-        }
     }
     // Reduce (lanes by shuffles, warps through shared memory) and write y or the split's partials:
     // the end every T kernel shares (gemv_t_shapes.cuh).
@@ -381,9 +347,12 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
-    if (shifted)
-        launch_kernel(gemv_t_shifted_kernel<T, C>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
-                      a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    if (shifted && a.lda % W == 0)  // every column at the same offset (A at an offset, or x unaligned)
+        launch_kernel(gemv_t_shifted_kernel<T, C, true>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block,
+                      a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    else if (shifted)
+        launch_kernel(gemv_t_shifted_kernel<T, C, false>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block,
+                      a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
     else
         launch_kernel(gemv_t_kernel<T, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
                       a.A, a.lda, a.x, a.beta, a.y, ws, cl);
@@ -407,6 +376,9 @@ void dispatch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s
     switch (l.ept) {
         case 2: return launch_n<T, K, 2, POL>(a, l, Y, s);
         case 8: return launch_n<T, K, 8, POL>(a, l, Y, s);
+        case 16:  // float element loads only (more registers would spill: 2 x 16 loads of A and x)
+            if constexpr (K == kElement && sizeof(T) == 4) return launch_n<T, K, 16, POL>(a, l, Y, s);
+            return;
         default: return launch_n<T, K, 4, POL>(a, l, Y, s);
     }
 }
@@ -455,8 +427,8 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     }
     detail::require_launch(l.nb <= 0 || l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb,
                            "2, 4 or 8 (T: columns per block)");
-    detail::require_launch(l.ept <= 0 || l.ept == 2 || l.ept == 4 || l.ept == 8, fn, "ept", l.ept,
-                           "2, 4 or 8 (N: unroll U)");
+    detail::require_launch(l.ept <= 0 || l.ept == 2 || l.ept == 4 || l.ept == 8 || l.ept == 16, fn, "ept", l.ept,
+                           "2, 4, 8 or 16 (N: unroll U; 16 only for float element loads)");
     detail::require_launch(l.cache >= 0 && l.cache <= 4, fn, "cache", l.cache,
                            "0 (auto), 1 (cached loads of A), 2 (streaming), 3 (L2 evict-first policy) or 4 "
                            "(streaming, 256-byte L2 fetches)");
@@ -472,6 +444,8 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     }
     const int Y = tuned_gemv_split(shape, l, machine);
     const GemvLoads loads = tuned_gemv_loads(shape);
+    detail::require_launch(l.ept != 16 || (a.op == Op::N && loads == GemvLoads::kElement && sizeof(T) == 4), fn,
+                           "ept", l.ept, "2, 4 or 8 (16 only for float N with element loads: columns not 16-byte aligned)");
     if (a.op == Op::T) {
         if (tuned_gemv_short_t(a.op, l)) {
             const bool aligned = loads == GemvLoads::kAligned16;
@@ -489,10 +463,10 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
             default: return dispatch_t<T, kStreaming256>(a, l, Y, false, s);
         }
     }
-    // Shifted and element loads go through L1 (__ldg): the shifted path's second vector is the
-    // next thread's first.
-    if (loads == GemvLoads::kShifted16) return dispatch_n<T, kShifted16, kCached>(a, l, Y, s);
-    if (loads == GemvLoads::kElement) return dispatch_n<T, kElement, kCached>(a, l, Y, s);
+    // Element loads (columns not 16-byte aligned): cached, or streaming for every other policy.
+    if (loads == GemvLoads::kElement)
+        return policy_of(a, l.cache) == kCached ? dispatch_n<T, kElement, kCached>(a, l, Y, s)
+                                                : dispatch_n<T, kElement, kStreaming>(a, l, Y, s);
     switch (policy_of(a, l.cache)) {
         case kCached: return dispatch_n<T, kAligned16, kCached>(a, l, Y, s);
         case kStreaming: return dispatch_n<T, kAligned16, kStreaming>(a, l, Y, s);

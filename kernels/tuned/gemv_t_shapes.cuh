@@ -6,7 +6,9 @@
 ///          first 16-byte boundary) and tail are peeled and added with element loads; its aligned
 ///          part streams with 16-byte loads (KBLAS TOMS §6.6, Eq. 10, Fig. 11, the offset
 ///          interface, done per column since an odd lda gives every column its own offset).
-///          x is read one element at a time (from L1: the C columns of a block share it).
+///          x is read one element at a time (from L1: the C columns of a block share it); where
+///          lda % W == 0 every column has the same head, x's rows load once for the C columns
+///          and the steps are double-buffered (SAME_HEAD).
 ///        - gemv_t_short_kernel: short columns (m <= 64 W: a wide matrix of a few dozen to a few
 ///          hundred rows): L <= 16 lanes per column (up to 4 vectors each), so one warp reads
 ///          32 / L columns at a time and a block of 256 threads covers 256 / L x C columns; no
@@ -60,8 +62,11 @@ __device__ __forceinline__ void finish_t(T (&acc)[C], int j0, int n, T alpha, T 
 
 /// T with shifted columns. Block (32, Q) owns C columns; block y of Y takes the vectors
 /// [y, y + 1) * k_per_block / W of every column's aligned part (k_per_block: whole steps of
-/// 32 Q W rows), block 0 also the peeled heads and tails.
-template <class T, int C>
+/// 32 Q W rows), block 0 also the peeled heads and tails. SAME_HEAD (lda % W == 0: A at an
+/// offset, or only x unaligned): every column has the same head, so a step's W rows of x are
+/// the same for the C columns and load once, and the steps are double-buffered as in
+/// gemv_t_kernel; otherwise (odd lda) each column's rows of x load with it.
+template <class T, int C, bool SAME_HEAD>
 __global__ void __launch_bounds__(512) gemv_t_shifted_kernel(int m, int n, int k_per_block, T alpha,
                                                              const T* __restrict__ A, int lda, const T* __restrict__ x,
                                                              T beta, T* __restrict__ y, detail::SplitWorkspace<T> ws,
@@ -90,31 +95,62 @@ __global__ void __launch_bounds__(512) gemv_t_shifted_kernel(int m, int n, int k
     const int per_block = k_per_block / W, vb = blockIdx.y * per_block, stride = 32 * Q;
     const int v_full = min(vb + per_block, nv_min), v_end = min(vb + per_block, nv_max);
     int v = vb + tid;
-    // Vectors every column has: C 16-byte loads of A and C x W element loads of x per step.
-#pragma unroll 2
-    for (; v < v_full; v += stride) {
-        V a[C];
-        T xs[C][W];
+    if constexpr (SAME_HEAD) {
+        // One head h: x's rows h + v W .. h + v W + W - 1 serve every column. Each thread's
+        // next vector (A's C, x's W elements) loads while the current one is multiplied.
+        const T* xh = x + head[0];
+        const int steps = v < v_full ? (v_full - v + stride - 1) / stride : 0;
+        V a_cur[C], a_nxt[C];
+        T x_cur[W], x_nxt[W];
+        auto load = [&](int vv, V(&a)[C], T(&xs)[W]) {
 #pragma unroll
-        for (int c = 0; c < C; ++c) a[c] = __ldg(reinterpret_cast<const V*>(col[c] + head[c]) + v);
+            for (int c = 0; c < C; ++c) a[c] = __ldg(reinterpret_cast<const V*>(col[c] + head[0]) + vv);
 #pragma unroll
-        for (int c = 0; c < C; ++c)
+            for (int k = 0; k < W; ++k) xs[k] = __ldg(xh + vv * W + k);
+        };
+        if (steps > 0) load(v, a_cur, x_cur);
+        for (int s = 0; s < steps; ++s) {
+            const bool more = s + 1 < steps;
+            if (more) load(v + stride, a_nxt, x_nxt);
 #pragma unroll
-            for (int k = 0; k < W; ++k) xs[c][k] = __ldg(x + head[c] + v * W + k);
+            for (int c = 0; c < C; ++c)
 #pragma unroll
-        for (int c = 0; c < C; ++c)
+                for (int k = 0; k < W; ++k) acc[c] += elem(a_cur[c], k) * x_cur[k];
+            if (more) {
 #pragma unroll
-            for (int k = 0; k < W; ++k) acc[c] += elem(a[c], k) * xs[c][k];
-    }
-    // The one vector that only the columns with the smaller head have.
-    if (v < v_end) {
+                for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
 #pragma unroll
-        for (int c = 0; c < C; ++c)
-            if (v < nvec[c]) {
-                const V a = __ldg(reinterpret_cast<const V*>(col[c] + head[c]) + v);
-#pragma unroll
-                for (int k = 0; k < W; ++k) acc[c] += elem(a, k) * __ldg(x + head[c] + v * W + k);
+                for (int k = 0; k < W; ++k) x_cur[k] = x_nxt[k];
             }
+            v += stride;
+        }
+    } else {
+        // Vectors every column has: C 16-byte loads of A and C x W element loads of x per step.
+#pragma unroll 2
+        for (; v < v_full; v += stride) {
+            V a[C];
+            T xs[C][W];
+#pragma unroll
+            for (int c = 0; c < C; ++c) a[c] = __ldg(reinterpret_cast<const V*>(col[c] + head[c]) + v);
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int k = 0; k < W; ++k) xs[c][k] = __ldg(x + head[c] + v * W + k);
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int k = 0; k < W; ++k) acc[c] += elem(a[c], k) * xs[c][k];
+        }
+        // The one vector that only the columns with the smaller head have.
+        if (v < v_end) {
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+                if (v < nvec[c]) {
+                    const V a = __ldg(reinterpret_cast<const V*>(col[c] + head[c]) + v);
+#pragma unroll
+                    for (int k = 0; k < W; ++k) acc[c] += elem(a, k) * __ldg(x + head[c] + v * W + k);
+                }
+        }
     }
     // The peeled heads and tails: fewer than W rows each, element loads, in block 0.
     if (blockIdx.y == 0 && tid < 2 * W) {

@@ -39,7 +39,8 @@ GemvLaunch old_default(Op op, int m, int elem) {
 bool legal(const GemvShape& s, const GemvLaunch& l) {
     const bool pow2 = l.block_x > 0 && (l.block_x & (l.block_x - 1)) == 0;
     if (!pow2 || l.block_y < 1 || l.Y < 1 || (l.nb != 2 && l.nb != 4 && l.nb != 8)) return false;
-    if (l.ept != 2 && l.ept != 4 && l.ept != 8) return false;
+    const bool element = s.op == Op::N && s.elem_bytes == 4 && wb::tuned_gemv_loads(s) == GemvLoads::kElement;
+    if (l.ept != 2 && l.ept != 4 && l.ept != 8 && !(l.ept == 16 && element)) return false;
     if (s.op == Op::N) return l.block_x >= 4 && l.block_x <= 256 && l.block_x * l.block_y <= 512 &&
                               (l.block_x * l.block_y) % 32 == 0;
     if (l.block_x < 32) return l.block_x >= 2 && l.block_x * l.block_y == 256 && l.Y == 1;
@@ -83,13 +84,15 @@ TEST_CASE("gemv rules: the square powers of two keep their measured launches", "
 TEST_CASE("gemv rules: load kinds follow the alignment of A, lda and x", "[cpu][gemv]") {
     using wb::tuned_gemv_loads;
     CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 4)) == GemvLoads::kAligned16);
-    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 4, 4097)) == GemvLoads::kShifted16);
+    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 4, 4097)) == GemvLoads::kElement);
     CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 8, 4098)) == GemvLoads::kAligned16);  // 2 doubles per vector
-    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 8, 4096, 8)) == GemvLoads::kShifted16);
+    CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 8, 4096, 8)) == GemvLoads::kElement);
+    CHECK(tuned_gemv_loads(shape(Op::N, 4000, 4000, 4, 4160, 4)) == GemvLoads::kElement);  // offset: every column
     CHECK(tuned_gemv_loads(shape(Op::N, 4096, 4096, 4, 4096, 0, 4)) == GemvLoads::kAligned16);  // N: x by element
     CHECK(tuned_gemv_loads(shape(Op::T, 4096, 4096, 4, 4096, 0, 4)) == GemvLoads::kShifted16);  // T: x by vector
     CHECK(tuned_gemv_loads(shape(Op::N, 7, 100, 4, 7)) == GemvLoads::kElement);   // m < 2W
-    CHECK(tuned_gemv_loads(shape(Op::N, 8, 100, 4, 9)) == GemvLoads::kShifted16);
+    CHECK(tuned_gemv_loads(shape(Op::N, 8, 100, 4, 8)) == GemvLoads::kAligned16);
+    CHECK(tuned_gemv_loads(shape(Op::N, 8, 100, 4, 9)) == GemvLoads::kElement);
     CHECK(tuned_gemv_loads(shape(Op::T, 3, 100, 4, 3)) == GemvLoads::kShifted16);  // T stays inside columns
 }
 
@@ -166,4 +169,54 @@ TEST_CASE("gemv rules: splits only where the output is short, within their limit
     GemvLaunch given = tall;
     given.Y = 3;
     CHECK(wb::tuned_gemv_split(shape(Op::N, 1000000, 32, 4), given, mc) == 3);
+}
+
+TEST_CASE("gemv rules: N with columns not 16-byte aligned reads elements, a warp per column", "[cpu][gemv]") {
+    const GemvMachine mc;
+    // Rule 1: a warp's load covers 32 consecutive rows of one column (block_x >= 32); rule 2:
+    // two batches of U = 64 / size(T) element loads, 128 bytes per thread; the tiles (32 rows)
+    // are as many as the aligned float path's (8 x 4 rows), so the split rule sees the same.
+    for (int elem : {4, 8})
+        for (const GemvShape& s : {shape(Op::N, 5000, 5000, elem, 5001), shape(Op::N, 4000, 4000, elem, 4160, 4),
+                                   shape(Op::N, 12345, 12345, elem), shape(Op::N, 579, 57900, elem, 579, 4),
+                                   shape(Op::N, 18320, 1832, elem, 18321), shape(Op::N, 58, 580000, elem, 58, 4)}) {
+            const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
+            INFO("m=" << s.m << " n=" << s.n << " lda=" << s.lda << " size " << elem << ": " << l.str());
+            REQUIRE(wb::tuned_gemv_loads(s) == GemvLoads::kElement);
+            CHECK(l.block_x >= 32);
+            CHECK(l.ept == 64 / elem);
+            CHECK(wb::tuned_gemv_block_bytes_in_flight(s, l) == Approx(l.block_x * l.block_y * 128.0));
+            CHECK(l.block_x * l.block_y >= 256);
+        }
+    // The same square, aligned and not: the same tiles (157 of 32 rows, float), no split.
+    const GemvLaunch odd = wb::tuned_gemv_default_launch(shape(Op::N, 5000, 5000, 4, 5001), mc);
+    const GemvLaunch even = wb::tuned_gemv_default_launch(shape(Op::N, 5000, 5000, 4, 5000), mc);
+    CHECK(wb::tuned_gemv_tiles(shape(Op::N, 5000, 5000, 4, 5001), odd) ==
+          wb::tuned_gemv_tiles(shape(Op::N, 5000, 5000, 4, 5000), even));
+    CHECK(odd.Y == 1);
+    CHECK(odd.block_x * odd.block_y == 256);  // 157 tiles: two blocks per SM hold them all (rule 7)
+}
+
+TEST_CASE("gemv rules: a long N output runs in one wave where a tile width gets it there", "[cpu][gemv]") {
+    // Rule 7: 512 threads per SM (128 registers each); tiles widen up to 64 threads across until
+    // every block is resident at once. Shapes of the first run's wave-tail misses (287 tiles on
+    // 264 slots, 157 on 132) and the squares that are not powers of two.
+    const GemvMachine mc;
+    for (int elem : {4, 8})
+        for (const GemvShape& s : {shape(Op::N, 18320, 1832, elem), shape(Op::N, 5000, 5000, elem),
+                                   shape(Op::N, 6000, 6000, elem), shape(Op::N, 10000, 10000, elem),
+                                   shape(Op::N, 11584, 2896, elem), shape(Op::N, 12345, 12345, elem),
+                                   shape(Op::N, 3000, 3000, elem)}) {
+            const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
+            const long long tiles = wb::tuned_gemv_tiles(s, l);
+            const int threads = l.block_x * l.block_y;
+            INFO("m=" << s.m << " n=" << s.n << " size " << elem << ": " << l.str() << ", " << tiles << " tiles");
+            CHECK(l.Y == 1);
+            CHECK(tiles <= 1LL * mc.sm_count * (512 / threads));
+            CHECK(l.block_x <= 64);
+        }
+    // Where no width gets there (many waves), the tiles stay narrow: 183000 x 183 float keeps
+    // block_x 32 (1430 tiles, 5.4 waves), as before the rule; 57900 x 579 double too (905).
+    CHECK(wb::tuned_gemv_default_launch(shape(Op::N, 183000, 183, 4), mc).block_x == 32);
+    CHECK(wb::tuned_gemv_default_launch(shape(Op::N, 57900, 579, 8), mc).block_x == 32);
 }

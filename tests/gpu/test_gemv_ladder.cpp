@@ -8,6 +8,7 @@
 #include "catch.hpp"
 
 #include "gemv_problem.hpp"
+#include "gemv_rules.hpp"
 #include "random.hpp"
 
 #include <algorithm>
@@ -89,6 +90,10 @@ std::vector<Shape> shape_classes() {
     for (auto [m, n] : {std::pair{32, 100000}, {64, 100003}, {100000, 32}, {100003, 64}, {8, 100000}, {100000, 8},
                         {1, 100000}, {100000, 1}, {17, 100000}, {100000, 17}})
         v.push_back({m, n, m});
+    // T with one or two steps per block and aligned columns whose last vector crosses m (the
+    // partial step, loaded with the full one before it): m % W != 0, lda % W == 0.
+    v.push_back({579, 5790, 580});
+    v.push_back({183, 18300, 184});
     v.push_back({33, 100000, 35});   // short columns, odd lda
     v.push_back({100000, 33, 100001});
     for (int off = 1; off <= 33; ++off) v.push_back({129, 77, 136, off});
@@ -129,8 +134,11 @@ void check_all_launches_at_shapes(const wb::GemvStep<T>& step) {
     // Every legal launch on shapes of the new paths: a submatrix at an odd offset (shifted loads),
     // short columns aligned and not (T with lanes per column), a short output with a long
     // reduction (splits), x at an offset. Every other shape with beta = 0: y poisoned with NaN.
+    // N's element loads (columns not 16-byte aligned: offset 3, odd lda) run here with every
+    // unroll, U = 16 included (float); the count below keeps the coverage from going vacuous.
     const std::vector<Shape> shapes = {Shape{129, 77, 136, 3}, Shape{16, 3000, 16}, Shape{17, 3001, 19, 1},
                                        Shape{3000, 9, 3001}, Shape{200, 300, 200, 0, 1}};
+    int element_launches = 0, element_u16 = 0;
     for (Op op : {Op::N, Op::T})
         for (std::size_t i = 0; i < shapes.size(); ++i) {
             const Shape& sh = shapes[i];
@@ -138,7 +146,10 @@ void check_all_launches_at_shapes(const wb::GemvStep<T>& step) {
             const std::uint64_t seed = wb::fresh_seed();
             auto p = wb::make_gemv_problem<T>(op, sh.m, sh.n, sh.lda, seed, T(1.5), beta, sh.a_offset, sh.x_offset);
             const auto ref = p.reference();
+            const bool element = op == Op::N && wb::tuned_gemv_loads(wb::gemv_shape(p.args())) == wb::GemvLoads::kElement;
             for (const wb::GemvLaunch& l : step.legal_launches(p.args())) {
+                element_launches += element;
+                element_u16 += element && l.ept == 16;
                 const auto c = wb::check_gemv(step, l, p, ref);
                 INFO(step.stage << " " << wb::op_char(op) << " m=" << sh.m << " n=" << sh.n << " lda=" << sh.lda
                                 << " A offset " << sh.a_offset << " x offset " << sh.x_offset << " beta=" << beta
@@ -147,6 +158,8 @@ void check_all_launches_at_shapes(const wb::GemvStep<T>& step) {
                 CHECK(c.ok());
             }
         }
+    CHECK(element_launches > 0);
+    CHECK((element_u16 > 0) == (sizeof(T) == 4));
 }
 
 void check_chapter(int chapter) {
