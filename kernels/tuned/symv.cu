@@ -6,8 +6,8 @@
 ///
 /// What changes against chapter 4:
 /// - Tunables (KBLAS §6.2, tuning order nb -> Q -> Y of §9): a block is nb x Q threads (Q thread
-///   columns, L = nb / Q elements of a tile row per thread, Eq. 7); (nb, Q) in {(32, 4), (64, 2),
-///   (64, 4), (64, 8)} are instantiated.
+///   columns, L = nb / Q elements of a tile row per thread, Eq. 7); (nb, Q) in {(32, 4), (64, 4),
+///   (64, 8)} are instantiated.
 /// - Y blocks per block column (KBLAS Eq. 2-6): the stored tiles of block column J are dealt to
 ///   Y blocks round-robin, so the long columns of a triangle no longer leave a tail of a few busy
 ///   SMs (§4.3.4, wave-tail oscillation). Blocks of the longest columns are launched first.
@@ -207,7 +207,7 @@ template <class T>
 std::vector<SymvLaunch> symv_configs() {
     std::vector<SymvLaunch> v;
     for (int atomics : {0, 1})
-        for (auto [nb, q] : {std::pair{32, 4}, {64, 2}, {64, 4}, {64, 8}})
+        for (auto [nb, q] : {std::pair{32, 4}, {64, 4}, {64, 8}})
             for (int yb : {1, 2, 4, 8}) v.push_back(config(nb, q, yb, atomics));
     return v;
 }
@@ -242,7 +242,7 @@ SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<Symv
 template <class T>
 SymvLaunch symv_default(const SymvArgs<T>& a) {
     return symv_rule(a.n, static_cast<int>(sizeof(T)), symv_detail::sm_count(),
-                     {occupancy<T, 64, 4>(), occupancy<T, 64, 2>(), occupancy<T, 64, 8>(), occupancy<T, 32, 4>()});
+                     {occupancy<T, 64, 4>(), occupancy<T, 64, 8>(), occupancy<T, 32, 4>()});
 }
 
 template <class T>
@@ -256,10 +256,9 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
                                 "nb (" + std::to_string(l.nb) + "): one thread per tile row");
     symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64, fn, "block_x", l.block_x,
                                 "the nb of an instantiated tile (32, 64): one thread per tile row");
-    symv_detail::require_launch(l.block_y == 0 || (l.nb != 32 && (l.block_y == 2 || l.block_y == 4 || l.block_y == 8)) ||
+    symv_detail::require_launch(l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
                                     (l.nb == 32 && l.block_y == 4),
-                                fn, "block_y", l.block_y,
-                                "Q of an instantiated (nb, Q): (32, 4), (64, 2), (64, 4) or (64, 8)");
+                                fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
     symv_detail::require_launch(l.y_blocks == 0 || l.y_blocks == 1 || l.y_blocks == 2 || l.y_blocks == 4 ||
                                     l.y_blocks == 8,
                                 fn, "y_blocks", l.y_blocks, "1, 2, 4 or 8");
@@ -274,7 +273,6 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     const int q = l.block_y > 0 ? l.block_y : (nb == d.nb ? d.block_y : 4);
     const int yb = l.y_blocks > 0 ? l.y_blocks : d.y_blocks;
     if (nb == 32) launch<T, 32, 4>(a, yb, atomics, s, fn);
-    else if (q == 2) launch<T, 64, 2>(a, yb, atomics, s, fn);
     else if (q == 4) launch<T, 64, 4>(a, yb, atomics, s, fn);
     else launch<T, 64, 8>(a, yb, atomics, s, fn);
 }

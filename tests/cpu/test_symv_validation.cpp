@@ -143,17 +143,14 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
             INFO(step.stage << " " << l.str());
             CHECK(error_of(step, a, l) == "(no exception)");
         }
-    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 32);
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 24);
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 
 TEST_CASE("symv: the tuned default is deterministic and follows the register rule without a GPU", "[cpu][symv]") {
     // No GPU here: the default takes each tile's resident blocks from the register rule
-    // (model::tuned_symv_min_blocks): float (64, 2) 4 blocks x 16 KB, (64, 4) 3 x 16 KB, (64, 8)
-    // 2 x 16 KB, (32, 4) 9 x 4 KB; double (64, 2) and (64, 4) 2 x 32 KB (a tie: the first listed,
-    // (64, 4)), (32, 4) 6 x 8 KB, (64, 8) 1 x 32 KB.
-    CHECK(wb::model::tuned_symv_min_blocks(64, 2, 4) == 4);
-    CHECK(wb::model::tuned_symv_min_blocks(64, 2, 8) == 2);
+    // (model::tuned_symv_min_blocks): float (64, 4) 3 blocks x 16 KB, (64, 8) 2 x 16 KB, (32, 4)
+    // 9 x 4 KB; double (64, 4) 2 x 32 KB, (32, 4) 6 x 8 KB, (64, 8) 1 x 32 KB.
     CHECK(wb::model::tuned_symv_min_blocks(64, 4, 4) == 3);
     CHECK(wb::model::tuned_symv_min_blocks(32, 4, 4) == 9);
     CHECK(wb::model::tuned_symv_min_blocks(64, 4, 8) == 2);
@@ -166,7 +163,7 @@ TEST_CASE("symv: the tuned default is deterministic and follows the register rul
         INFO("n = " << n << ": " << l.str());
         CHECK(l.atomics == 0);
         CHECK(l.nb == 64);
-        CHECK(l.block_y == 2);
+        CHECK(l.block_y == 4);
     }
     wb::SymvArgs<double> d;
     d.n = d.lda = 4096;
