@@ -22,6 +22,8 @@
 ///   added into y with atomicAdd: no workspace, no reduction pass, but the order of the
 ///   additions (and so the last bits of y) changes from run to run.
 /// - Irregular n: pointer redirecting as in chapter 4.
+/// - A second layout as a launch option (nb = 64, block = 32 x 8; symv_warp_rows.cuh): a warp
+///   covers 8 rows x 4 column groups, so a tile costs no barrier (the sweep times both).
 /// Not done: KBLAS's submatrix interface (§6.6, Eq. 10: reading from an aligned origin and ignoring
 /// the offset rows); a submatrix is passed as a plain pointer and lda, as BLAS passes it.
 /// Model (common/model/symv): the triangle once; deterministic: n x (nt + Y) partials written and
@@ -29,6 +31,7 @@
 /// Follows: KBLAS (ACM TOMS) §6.1-6.5, §9; Abdelfattah et al. VECPAR'12.
 /// Run: ./workbook run ch05 -- --op symv       (SymvLaunch: nb, Q = block_y, Y = y_blocks, atomics)
 #include "symv_common.cuh"
+#include "symv_warp_rows.cuh"
 
 #include "model/symv.hpp"
 
@@ -166,7 +169,16 @@ SymvLaunch config(int nb, int q, int yblocks, int atomics) {
     return l;
 }
 
-template <class T, int NB, int Q>
+/// The warp-rows layout (symv_warp_rows.cuh): nb = 64, block = 32 x 8.
+SymvLaunch config_warp_rows(int yblocks, int atomics) {
+    SymvLaunch l = config(warp_rows::kNb, warp_rows::kWarps, yblocks, atomics);
+    l.block_x = 32;
+    return l;
+}
+
+/// Both layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
+/// longest columns first), and the deterministic mode's reduction pass.
+template <class T, int NB, int Q, bool kWarpRows = false>
 void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const char* fn) {
     const bool lower = a.uplo == Uplo::Lower;
     const int nt = static_cast<int>(symv_detail::ceil_div(a.n, NB));
@@ -174,7 +186,12 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
     else W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * (nt + Y));
     const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
-    symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha, a.A, a.lda, a.x, W, a.y);
+    if constexpr (kWarpRows)
+        warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
+                                                                              a.A, a.lda, a.x, W, a.y);
+    else
+        symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha, a.A, a.lda, a.x, W,
+                                                           a.y);
     WB_CHECK_LAUNCH();
     // Deterministic: row tile b gathers its off-diagonal tiles' partials (lower W(., 0 .. b-1),
     // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y).
@@ -209,6 +226,8 @@ std::vector<SymvLaunch> symv_configs() {
     for (int atomics : {0, 1})
         for (auto [nb, q] : {std::pair{32, 4}, {64, 4}, {64, 8}})
             for (int yb : {1, 2, 4, 8}) v.push_back(config(nb, q, yb, atomics));
+    for (int atomics : {0, 1})
+        for (int yb : {1, 2, 4, 8}) v.push_back(config_warp_rows(yb, atomics));
     return v;
 }
 
@@ -252,8 +271,13 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     // device) fills the fields left at 0 only once the call is known to run.
     symv_detail::require_launch(l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
                                 "one of the instantiated tiles (32, 64)");
-    symv_detail::require_launch(l.block_x == 0 || l.block_x == (l.nb > 0 ? l.nb : l.block_x), fn, "block_x", l.block_x,
-                                "nb (" + std::to_string(l.nb) + "): one thread per tile row");
+    // block_x = 32 with nb = 64 and block_y = 8 is the warp-rows layout; otherwise block_x = nb.
+    const bool warp_rows_layout = l.block_x == 32 && l.nb == 64;
+    symv_detail::require_launch(!warp_rows_layout || l.block_y == warp_rows::kWarps, fn, "block_y", l.block_y,
+                                "8 with nb = 64 and block_x = 32 (the warp-rows layout: 8 warps of 8 rows)");
+    symv_detail::require_launch(l.block_x == 0 || warp_rows_layout || l.block_x == (l.nb > 0 ? l.nb : l.block_x), fn,
+                                "block_x", l.block_x,
+                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, or 32 with nb = 64");
     symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64, fn, "block_x", l.block_x,
                                 "the nb of an instantiated tile (32, 64): one thread per tile row");
     symv_detail::require_launch(l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
@@ -272,7 +296,8 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     const int nb = nb_set > 0 ? nb_set : d.nb;
     const int q = l.block_y > 0 ? l.block_y : (nb == d.nb ? d.block_y : 4);
     const int yb = l.y_blocks > 0 ? l.y_blocks : d.y_blocks;
-    if (nb == 32) launch<T, 32, 4>(a, yb, atomics, s, fn);
+    if (warp_rows_layout) launch<T, warp_rows::kNb, warp_rows::kWarps, true>(a, yb, atomics, s, fn);
+    else if (nb == 32) launch<T, 32, 4>(a, yb, atomics, s, fn);
     else if (q == 4) launch<T, 64, 4>(a, yb, atomics, s, fn);
     else launch<T, 64, 8>(a, yb, atomics, s, fn);
 }

@@ -143,7 +143,7 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
             INFO(step.stage << " " << l.str());
             CHECK(error_of(step, a, l) == "(no exception)");
         }
-    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 24);
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 32);
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 
