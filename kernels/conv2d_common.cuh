@@ -63,19 +63,20 @@ __device__ __forceinline__ T filter_at(const T* __restrict__ filter, int idx) {
     else return __ldg(filter + idx);
 }
 
-/// Stages the input window of one pass into shared memory: `wr` rows x `wc` columns whose
-/// element (0, 0) is image element (gy0, gx0); zeros outside the image. Consecutive threads take
-/// consecutive columns (coalesced reads of each row); `stride` is the row stride of `s`.
-template <class T>
-__device__ __forceinline__ void stage_window(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch,
-                                             int rows, int cols, int gy0, int gx0, int tid, int nthreads) {
-#pragma unroll 4  // several loads in flight per thread before their stores
-    for (int e = tid; e < wr * wc; e += nthreads) {
-        const int r = e / wc, c = e - r * wc;
-        const int gy = gy0 + r, gx = gx0 + c;
-        s[r * stride + c] = gy >= 0 && gy < rows && gx >= 0 && gx < cols
-                                ? __ldg(in + static_cast<long long>(gy) * pitch + gx)
-                                : T(0);
+/// The shared step's staging (chapters 2 and 3): `wr` x `wc` pixels from image element (gy0, gx0)
+/// (zeros outside) into `s` (row stride `stride`); thread (tx, ty) of a 32 x BY block copies
+/// columns tx, tx + 32, ... of rows ty, ty + BY, ...: coalesced rows, no division per element.
+template <class T, int BY>
+__device__ __forceinline__ void stage_tile(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch,
+                                           int rows, int cols, int gy0, int gx0) {
+    for (int r = threadIdx.y; r < wr; r += BY) {
+        const int gy = gy0 + r;
+        const bool row_in = gy >= 0 && gy < rows;
+        const T* src = in + static_cast<long long>(gy) * pitch + gx0;
+        for (int c = threadIdx.x; c < wc; c += 32) {
+            const int gx = gx0 + c;
+            s[r * stride + c] = row_in && gx >= 0 && gx < cols ? __ldg(src + c) : T(0);
+        }
     }
 }
 

@@ -66,6 +66,17 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         d.other_per_fma = (rx + 2.5) / rx;
         d.regs_per_thread = 40 + 2 * d.thread_x;
         d.smem_per_block = (d.tile_y + 15) * (d.tile_x + 31) * elem_bytes;
+    } else if (stage == "tuned" && (fs == 31 || fs == 63) && d.thread_x * elem_bytes == 32) {
+        // The filter-row kernel (kernels/tuned/conv2d.cu, Rows): per filter row a thread reads
+        // ry rows of nv 16-byte vectors for rx ry FS FMAs, one ULDC per tap, 4 loop instructions.
+        const int h = fs / 2, ha = (h + w - 1) / w * w, ng = (ha - h + fs + w - 1) / w, nv = ng + d.thread_x / w;
+        const double fmas = rx * ry * fs, reads = ry * nv;
+        d.wavefronts_per_fma = 4.0 * reads / fmas;  // conflict-free LDS.128: 4 wavefronts per warp
+        d.other_per_fma = (reads + fs + 4) / fmas;
+        d.regs_per_thread = 72;
+        const int nvr = (ha + d.tile_x + h + w - 1) / w;
+        const int s0 = std::max((d.tile_x - d.thread_x) / w + nv, nvr);
+        d.smem_per_block = (d.tile_y + fs - 1) * (s0 % 2 == 1 ? s0 : s0 + 1) * w * elem_bytes;
     } else if (stage == "tuned" && d.threads == 128) {
         // The streaming shape (FS <= 5): no shared memory; per thread ry + FS - 1 16-byte loads,
         // 2 h shuffles and selects per row, ry 16-byte stores, for rx ry FS^2 FMAs (taps operands).
