@@ -57,20 +57,8 @@ namespace {
 
 using conv2d_detail::Blocked;
 using conv2d_detail::Vec16;
-
-/// cp.async: a 16-byte (or element-sized) copy from global to shared memory that does not pass
-/// through registers and does not block the thread; `valid` false writes zeros instead (the
-/// source size 0: nothing is read, `src` need only be a valid address).
-template <int BYTES>
-__device__ __forceinline__ void cp_async_zfill(void* dst, const void* src, bool valid) {
-    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    const int n = valid ? BYTES : 0;
-    if constexpr (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n));
-    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(n));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+using conv2d_detail::cp_async_commit;
+using conv2d_detail::cp_async_wait;
 
 /// The compile-time-FS kernel's shape (its constraints checked here): 256 threads, a thread RX x RY
 /// outputs, the tile (16 RX) x (16 RY). The window of a tile is WR rows of NVR 16-byte vectors
@@ -92,33 +80,13 @@ struct Fixed {
     static_assert(SMEM <= 227 * 1024, "both windows fit the shared memory of a block (dynamic, opted in)");
 };
 
-/// Starts the copy of tile (bx, by)'s window (shape F: Fixed or Rows) into `sb` (cp.async, not waited for): 16-byte
-/// copies where `vec` (rows 16-byte aligned) and the vector lies wholly inside or wholly outside
-/// the image (zeros), element copies for the vector that straddles the right edge (or all of them
-/// where rows are not aligned). The window is a whole number of vectors per row: no division but
-/// by the compile-time NVR.
+/// Starts the copy of tile (bx, by)'s window (shape F: Fixed or Rows) into `sb` (cp.async, not
+/// waited for): conv2d_detail::stage_window_async from image element (by TY - H, bx TX - HA).
 template <class F, class T>
 __device__ __forceinline__ void stage_async(T* sb, const T* __restrict__ in, int pitch, int rows, int cols, int bx,
                                             int by, bool vec) {
-    constexpr int W = F::W;
-    const int gy0 = by * F::TY - F::H, gx0 = bx * F::TX - F::HA;
-    for (int e = threadIdx.x; e < F::WR * F::NVR; e += F::THREADS) {
-        const int r = e / F::NVR, v = e - r * F::NVR;
-        const int gy = gy0 + r, gx = gx0 + v * W;  // gx: a multiple of W
-        const bool row_in = gy >= 0 && gy < rows;
-        const T* src = in + static_cast<long long>(gy) * pitch + gx;
-        T* dst = sb + r * F::S + v * W;
-        if (vec && (!row_in || gx < 0 || gx >= cols || gx + W <= cols)) {
-            const bool ok = row_in && gx >= 0 && gx + W <= cols;
-            cp_async_zfill<16>(dst, ok ? src : in, ok);
-        } else {
-#pragma unroll
-            for (int j = 0; j < W; ++j) {
-                const bool ok = row_in && gx + j >= 0 && gx + j < cols;
-                cp_async_zfill<sizeof(T)>(dst + j, ok ? src + j : in, ok);
-            }
-        }
-    }
+    conv2d_detail::stage_window_async<T, F::WR, F::NVR, F::S, F::THREADS>(sb, in, pitch, rows, cols, by * F::TY - F::H,
+                                                                          bx * F::TX - F::HA, vec);
 }
 
 //! [tuned-conv2d]

@@ -112,7 +112,7 @@ TEST_CASE("conv2d launchers reject an illegal Conv2dLaunch before anything else"
                Catch::Matchers::Contains("pattern::conv2d: launch.thread_x (4) must be 3 (the instantiated strip)"));
     l = {};
     l.tile_y = 32;
-    CHECK_THAT(err(4, l), Catch::Matchers::Contains("access::conv2d: launch.tile_y (32) must be 16 or 0"));
+    CHECK_THAT(err(4, l), Catch::Matchers::Contains("access::conv2d: launch.tile_y (32) must be 64 or 0"));
     l = {};
     l.thread_x = 16;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::conv2d: launch.thread_x (16) must be the value of one of "

@@ -10,7 +10,8 @@
 // peer's cached filter spectrum following a filter whose values change. Each result against the
 // float64 reference under a bound that grows with sqrt(FS^2) (compare_output). WB_TEST_SMALL (the
 // sanitizer run) keeps only small shapes. The tuned filter-row kernel (FS = 31, 63) and the
-// pattern step's odd strips have their own cases over images of several tiles.
+// pattern step's odd strips and the access step's 16-byte strips have their own cases over
+// images of several tiles.
 // Not yet run on a GPU when written (2026-11-23): the first GPU session runs it.
 #include "catch.hpp"
 
@@ -248,6 +249,32 @@ TEST_CASE("conv2d pattern: odd strips (RX = 5, 7; 3 in double) over several tile
         auto pd = wb::make_conv2d_problem<double>(s, wb::fresh_seed());
         check_one<double>(wb::step<wb::Conv2dArgs<double>>(3), pd, pd.reference());
     }
+}
+
+TEST_CASE("conv2d access: 16-byte strips over several tiles, interior and edge windows, aligned and unaligned rows",
+          "[gpu][conv2d]") {
+    // The access step's tiles (128 x 64 floats, 64 x 64 doubles) on images of several tiles each
+    // way, so that some windows lie wholly inside the image (the staging's lean path) and the
+    // others cross an edge (zero-filled vectors, element copies of the straddling one); tight
+    // aligned rows (16-byte cp.async and stores) and odd pitches with offset 1 (element copies
+    // and stores). Compile-time FS = 3, 5, 7; the generic loop at FS = 9 (one partial trip), 11
+    // (the filter padded by 3 zero taps on the left: the window starts on a vector), 37 (two
+    // passes of columns, five of rows in float; the padding 2 taps).
+    const int fss[] = {3, 5, 7, 9, 11, 37};
+    for (int fs : fss)
+        for (int off : {0, 1}) {
+            wb::Conv2dShape s{203, 601, fs};
+            s.offset = off;
+            s.in_pitch = off ? 603 : 604;  // tight-ish aligned rows (604 = 151 vectors), or odd
+            s.out_pitch = off ? 607 : 608;
+            auto pf = wb::make_conv2d_problem<float>(s, wb::fresh_seed());
+            const auto ref_f = pf.reference();
+            const auto& access = wb::step<wb::Conv2dArgs<float>>(4);
+            for (const auto& l : access.legal_launches(pf.args())) check_one<float>(access, pf, ref_f, &l);
+            if (fs == 37 && off == 0) continue;  // the double reference at FS = 37: once is enough
+            auto pd = wb::make_conv2d_problem<double>(s, wb::fresh_seed());
+            check_one<double>(wb::step<wb::Conv2dArgs<double>>(4), pd, pd.reference());
+        }
 }
 
 TEST_CASE("conv2d peers match the float64 reference", "[gpu][conv2d]") {
