@@ -63,19 +63,20 @@ __device__ __forceinline__ T filter_at(const T* __restrict__ filter, int idx) {
     else return __ldg(filter + idx);
 }
 
-/// Stages the input window of one pass into shared memory: `wr` rows x `wc` columns whose
-/// element (0, 0) is image element (gy0, gx0); zeros outside the image. Consecutive threads take
-/// consecutive columns (coalesced reads of each row); `stride` is the row stride of `s`.
-template <class T>
-__device__ __forceinline__ void stage_window(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch,
-                                             int rows, int cols, int gy0, int gx0, int tid, int nthreads) {
-#pragma unroll 4  // several loads in flight per thread before their stores
-    for (int e = tid; e < wr * wc; e += nthreads) {
-        const int r = e / wc, c = e - r * wc;
-        const int gy = gy0 + r, gx = gx0 + c;
-        s[r * stride + c] = gy >= 0 && gy < rows && gx >= 0 && gx < cols
-                                ? __ldg(in + static_cast<long long>(gy) * pitch + gx)
-                                : T(0);
+/// The shared step's staging (chapters 2 and 3): `wr` x `wc` pixels from image element (gy0, gx0)
+/// (zeros outside) into `s` (row stride `stride`); thread (tx, ty) of a 32 x BY block copies
+/// columns tx, tx + 32, ... of rows ty, ty + BY, ...: coalesced rows, no division per element.
+template <class T, int BY>
+__device__ __forceinline__ void stage_tile(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch,
+                                           int rows, int cols, int gy0, int gx0) {
+    for (int r = threadIdx.y; r < wr; r += BY) {
+        const int gy = gy0 + r;
+        const bool row_in = gy >= 0 && gy < rows;
+        const T* src = in + static_cast<long long>(gy) * pitch + gx0;
+        for (int c = threadIdx.x; c < wc; c += 32) {
+            const int gx = gx0 + c;
+            s[r * stride + c] = row_in && gx >= 0 && gx < cols ? __ldg(src + c) : T(0);
+        }
     }
 }
 
@@ -88,8 +89,8 @@ bool conv2d_begin(const Conv2dArgs<T>& a, const char* fn) {
 
 
 // ------------------------------------------------------------------------------------------------
-// The register-blocked kernel of chapters 4 and 5 (kernels/access/conv2d.cu instantiates RY = 1;
-// kernels/tuned/conv2d.cu RY > 1 as its generic path for filter sizes not known at compile time).
+// The register-blocked kernel of chapter 5 (kernels/tuned/conv2d.cu: its generic path for filter
+// sizes not known at compile time), and the 16-byte staging chapters 4 and 5 share.
 // ------------------------------------------------------------------------------------------------
 
 /// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
@@ -152,6 +153,66 @@ __device__ __forceinline__ void stage_window_vec(T* s, int stride, int wr, int w
         for (int j = 0; j < W; ++j) {
             const int c = gx + j - gx0;
             if (c >= 0 && c < wc) s[r * stride + c] = val[j];
+        }
+    }
+}
+
+/// cp.async: a 16-byte (or element-sized) copy from global to shared memory that does not pass
+/// through registers and does not block the thread; `valid` false writes zeros instead (the
+/// source size 0: nothing is read, `src` need only be a valid address).
+template <int BYTES>
+__device__ __forceinline__ void cp_async_zfill(void* dst, const void* src, bool valid) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    const int n = valid ? BYTES : 0;
+    if constexpr (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n));
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(n));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+/// Starts the copy (cp.async, not waited for) of a window of WR rows of NVR 16-byte vectors from
+/// image element (gy0, gx0), gx0 a multiple of the vector width W, into `s` (row stride S
+/// elements; zeros outside the image) — chapters 4 and 5. Consecutive threads take consecutive
+/// vectors of a row, so the loads stay coalesced at the image edges too: 16-byte copies where `vec`
+/// (rows 16-byte aligned) and the vector lies wholly inside or wholly outside the image (zeros,
+/// nothing read), element copies for the vector that straddles the right edge (or all of them
+/// where rows are not aligned). Divisions only by the compile-time NVR. A window wholly inside the
+/// image takes a lean path without bounds (about 13 issued instructions per vector against about 45).
+template <class T, int WR, int NVR, int S, int THREADS>
+__device__ __forceinline__ void stage_window_async(T* s, const T* __restrict__ in, int pitch, int rows, int cols,
+                                                   int gy0, int gx0, bool vec) {
+    constexpr int W = Vec16<T>::width;
+    if (vec && gy0 >= 0 && gy0 + WR <= rows && gx0 >= 0 && gx0 + NVR * W <= cols) {
+        // The whole window lies in the image (uniform: most tiles of a large image): no bounds,
+        // no zero fill, the loop unrolled (its trip count a compile-time constant, the last trip
+        // predicated): a division by the constant NVR, two addresses and the copy per vector.
+        const T* base = in + static_cast<long long>(gy0) * pitch + gx0;
+#pragma unroll
+        for (int i = 0; i < (WR * NVR + THREADS - 1) / THREADS; ++i) {
+            const int e = threadIdx.x + i * THREADS;
+            if ((i + 1) * THREADS <= WR * NVR || e < WR * NVR) {
+                const int r = e / NVR, v = e - r * NVR;
+                cp_async_zfill<16>(s + r * S + v * W, base + static_cast<long long>(r) * pitch + v * W, true);
+            }
+        }
+        return;
+    }
+    for (int e = threadIdx.x; e < WR * NVR; e += THREADS) {
+        const int r = e / NVR, v = e - r * NVR;
+        const int gy = gy0 + r, gx = gx0 + v * W;  // gx: a multiple of W
+        const bool row_in = gy >= 0 && gy < rows;
+        const T* src = in + static_cast<long long>(gy) * pitch + gx;
+        T* dst = s + r * S + v * W;
+        if (vec && (!row_in || gx < 0 || gx >= cols || gx + W <= cols)) {
+            const bool ok = row_in && gx >= 0 && gx + W <= cols;
+            cp_async_zfill<16>(dst, ok ? src : in, ok);
+        } else {
+#pragma unroll
+            for (int j = 0; j < W; ++j) {
+                const bool ok = row_in && gx + j >= 0 && gx + j < cols;
+                cp_async_zfill<sizeof(T)>(dst + j, ok ? src + j : in, ok);
+            }
         }
     }
 }

@@ -33,23 +33,26 @@ Conv2dLaunch tile(int by) {
     return l;
 }
 
-/// Chapter 3: 32 x 8 threads, RX outputs of one row each.
+/// Chapter 3: 32 x 8 threads, RX outputs of a row in each of 4 rows: tile (32 RX) x 32.
 Conv2dLaunch strip(int rx) {
     Conv2dLaunch l = blocks(32, 8);
     l.tile_x = 32 * rx;
-    l.tile_y = 8;
+    l.tile_y = 32;
     l.thread_x = rx;
-    l.thread_y = 1;
+    l.thread_y = 4;
     return l;
 }
 
-/// Chapter 4: 256 threads (warps of 8 x 4 lanes), 4 outputs of one row each: tile 64 x 16.
+/// Chapter 4: 256 threads (warps of 4 x 8 lanes), strips of two 16-byte vectors (8 floats, 4
+/// doubles) in each of 4 rows 16 apart: tile 128 x 64 floats, 64 x 64 doubles.
+template <class T>
 Conv2dLaunch access_tile() {
+    constexpr int rx = 32 / static_cast<int>(sizeof(T));
     Conv2dLaunch l = blocks(256, 1);
-    l.tile_x = 64;
-    l.tile_y = 16;
-    l.thread_x = 4;
-    l.thread_y = 1;
+    l.tile_x = 16 * rx;
+    l.tile_y = 64;
+    l.thread_x = rx;
+    l.thread_y = 4;
     return l;
 }
 
@@ -66,16 +69,16 @@ std::vector<Step<Conv2dArgs<T>>> make_conv2d_ladder() {
     steps.push_back({2, "shared", "filter in constant memory, tile plus halo staged in shared memory",
                      &shared::conv2d<T>, [](const A&) { return tile(8); },
                      [](const A&) { return std::vector<Conv2dLaunch>{tile(8), tile(16)}; }});
-    steps.push_back({3, "pattern", "a strip of outputs per thread, the window slid through registers",
-                     &pattern::conv2d<T>, [](const A&) { return strip(4); },
+    steps.push_back({3, "pattern", "odd strips of outputs per thread, each window row loaded once into registers",
+                     &pattern::conv2d<T>, [](const A&) { return strip(sizeof(T) == 4 ? 5 : 3); },
                      [](const A&) {
-                         return sizeof(T) == 4 ? std::vector<Conv2dLaunch>{strip(4), strip(8)}
-                                               : std::vector<Conv2dLaunch>{strip(4)};
+                         return sizeof(T) == 4 ? std::vector<Conv2dLaunch>{strip(5), strip(7)}
+                                               : std::vector<Conv2dLaunch>{strip(3)};
                      }});
-    steps.push_back({4, "access", "aligned padded rows, conflict-free 16-byte shared reads, 16-byte global loads",
-                     &access::conv2d<T>, [](const A&) { return access_tile(); },
-                     [](const A&) { return std::vector<Conv2dLaunch>{access_tile()}; }});
-    steps.push_back({5, "tuned", "2-D register blocks, FS = 3, 5, 7 unrolled with constant-bank taps, FS <= 5 streamed",
+    steps.push_back({4, "access", "16-byte strips from aligned padded rows (conflict-free LDS.128), cp.async 16-byte staging",
+                     &access::conv2d<T>, [](const A&) { return access_tile<T>(); },
+                     [](const A&) { return std::vector<Conv2dLaunch>{access_tile<T>()}; }});
+    steps.push_back({5, "tuned", "2-D register blocks, FS = 3 ... 15 unrolled with constant-bank taps, FS <= 5 streamed, FS = 31, 63 by filter rows",
                      &tuned::conv2d<T>, [](const A& a) { return tuned::conv2d_configs<T>(a.fs).front(); },
                      [](const A& a) { return tuned::conv2d_configs<T>(a.fs); }});
     return steps;

@@ -58,14 +58,71 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         const int c = fixed ? fs : 32;
         d.smem_per_block = (d.tile_y + c - 1) * (d.tile_x + c - 1) * elem_bytes;
     } else if (stage == "pattern") {
-        d.chunk_x = 32;
-        d.chunk_y = 16;
-        // Per tap: one shared load (rx words apart across the warp: an rx-way conflict), one
-        // filter load, rx - 1 moves of the sliding window, the loop.
-        d.wavefronts_per_fma = e * rx / rx;
-        d.other_per_fma = (rx + 2.5) / rx;
-        d.regs_per_thread = 40 + 2 * d.thread_x;
-        d.smem_per_block = (d.tile_y + 15) * (d.tile_x + 31) * elem_bytes;
+        // kernels/pattern/conv2d.cu: a thread rx consecutive outputs (rx odd) in each of ry rows;
+        // per filter row and output row it loads the rx + FS - 1 (compile-time FS) or, per trip
+        // of 8 taps, 8 more pixels (generic loop) into registers: scalar loads rx words apart
+        // across the warp, conflict-free (rx odd), e wavefronts each.
+        const bool fixed = fs == 3 || fs == 5 || fs == 7;
+        d.chunk_x = fixed ? 0 : 32;
+        d.chunk_y = fixed ? 0 : 16;
+        if (fixed) {
+            // Per tile: rx ry FS^2 FFMA, ry FS (rx + FS - 1) LDS, one ULDC.64 per two taps, the
+            // staging (about 9.4 issued instructions per pixel: LDG, STS, bounds), the stores.
+            const double fmas = rx * ry * fs * fs, loads = ry * fs * (rx + fs - 1.0);
+            const double pixels = (d.tile_y + fs - 1.0) * (d.tile_x + fs - 1.0) / d.threads;
+            d.wavefronts_per_fma = e * loads / fmas;
+            d.other_per_fma = (loads + fs * fs / 2.0 + 9.4 * pixels + 3 * rx * ry + 20) / fmas;
+        } else {
+            // Per trip of 8 taps: 8 LDS, 8 filter loads, rx moves of the window and about 6 loop
+            // and predicate instructions for 8 rx FMAs.
+            d.wavefronts_per_fma = e / rx;
+            d.other_per_fma = (8 + 8 + rx + 6) / (8 * rx);
+        }
+        d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + rx + (fixed ? fs - 1 : 8)) * e));
+        const int cy = fixed ? fs : 16, cx = fixed ? fs : 32;
+        d.smem_per_block = (d.tile_y + cy - 1) * (d.tile_x + cx - 1) * elem_bytes;
+    } else if (stage == "access") {
+        // kernels/access/conv2d.cu: chapter 3's computation pattern on strips of rx = 2 w elements
+        // (two 16-byte vectors) in each of ry rows, read as conflict-free LDS.128 (4 wavefronts per
+        // warp) from rows padded to an odd number of vectors; the window staged with cp.async
+        // (16-byte copies: about 18 issued instructions per vector in the SASS of the path for
+        // windows inside the image), from the column x0 - HA (the halo rounded up to whole vectors).
+        const bool fixed = fs == 3 || fs == 5 || fs == 7;
+        const int cx = fixed ? fs : 128 / elem_bytes, cy = fixed ? fs : 8;
+        d.chunk_x = fixed ? 0 : cx;
+        d.chunk_y = fixed ? 0 : cy;
+        const int h = fixed ? fs / 2 : 0, ha = (h + w - 1) / w * w;
+        // Vectors a thread reads per window row, the window's vectors per row and its stride.
+        const int nv = fixed ? (ha - h + d.thread_x + fs - 1 + w - 1) / w : (d.thread_x + cx) / w;
+        const int win = fixed ? ha + d.tile_x + h : d.tile_x + cx - 1;
+        const int nvr = std::max((win + w - 1) / w, (d.tile_x - d.thread_x) / w + nv);
+        const double vectors = (d.tile_y + cy - 1.0) * nvr / d.threads;
+        if (fixed) {
+            // Per tile: rx ry FS^2 FFMA, ry FS nv LDS.128, one ULDC.64 per two taps, the staging,
+            // ry rows of 16-byte stores, about 60 for the wait, the barrier and the addresses
+            // (sm_90 SASS at FS = 7 in float: 1568 FFMA, 112 LDS.128, 17 ULDC after the barrier).
+            const double fmas = rx * ry * fs * fs, reads = ry * fs * nv;
+            d.wavefronts_per_fma = 4.0 * reads / fmas;
+            d.other_per_fma = (reads + fs * fs / 2.0 + 18 * vectors + ry * (rx / w + 6) + 60) / fmas;
+        } else {
+            // Per trip of 8 taps: 8 / w LDS.128, 8 filter loads, 8 tap predicates, 2 loop
+            // instructions, for 8 rx FMAs.
+            d.wavefronts_per_fma = 4.0 * (8.0 / w) / (8 * rx);
+            d.other_per_fma = (8.0 / w + 8 + 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
+        }
+        d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
+        d.smem_per_block = (d.tile_y + cy - 1) * (nvr | 1) * w * elem_bytes;
+    } else if (stage == "tuned" && (fs == 31 || fs == 63) && d.thread_x * elem_bytes == 32) {
+        // The filter-row kernel (kernels/tuned/conv2d.cu, Rows): per filter row a thread reads
+        // ry rows of nv 16-byte vectors for rx ry FS FMAs, one ULDC per tap, 4 loop instructions.
+        const int h = fs / 2, ha = (h + w - 1) / w * w, ng = (ha - h + fs + w - 1) / w, nv = ng + d.thread_x / w;
+        const double fmas = rx * ry * fs, reads = ry * nv;
+        d.wavefronts_per_fma = 4.0 * reads / fmas;  // conflict-free LDS.128: 4 wavefronts per warp
+        d.other_per_fma = (reads + fs + 4) / fmas;
+        d.regs_per_thread = 72;
+        const int nvr = (ha + d.tile_x + h + w - 1) / w;
+        const int s0 = std::max((d.tile_x - d.thread_x) / w + nv, nvr);
+        d.smem_per_block = (d.tile_y + fs - 1) * (s0 % 2 == 1 ? s0 : s0 + 1) * w * elem_bytes;
     } else if (stage == "tuned" && d.threads == 128) {
         // The streaming shape (FS <= 5): no shared memory; per thread ry + FS - 1 16-byte loads,
         // 2 h shuffles and selects per row, ry 16-byte stores, for rx ry FS^2 FMAs (taps operands).
@@ -75,11 +132,11 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         d.wavefronts_per_fma = 4.0 * rows_in / fmas;  // the L1 serves the loads: 4 wavefronts per warp
         d.other_per_fma = (rows_in * (3 + 4.0 * h) + 3 * ry + 20) / fmas;
         d.regs_per_thread = std::min(255, 24 + static_cast<int>((rx * ry + rows_in * rx) * e));
-    } else if (stage == "access" || stage == "tuned") {
+    } else if (stage == "tuned") {
         d.chunk_x = 32;
         d.chunk_y = 16;
         const int nv = (d.thread_x + fs - 1 + w - 1) / w;
-        const bool fixed = stage == "tuned" && (fs == 3 || fs == 5 || fs == 7 || fs == 15);
+        const bool fixed = fs == 3 || fs == 5 || fs == 7 || fs == 15;
         if (fixed) {
             // Compile-time FS: per thread (ry + FS - 1) rows of nv 16-byte reads for rx ry FS^2
             // FMAs whose filter taps are operands (one ULDC.64 per two taps per tile); the

@@ -36,22 +36,7 @@ namespace {
 using conv2d_detail::kChunk;
 constexpr int kTile = 32;  // the block's tile: 32 x 32 outputs
 
-/// Stages `wr` x `wc` pixels from image element (gy0, gx0) (zeros outside) into `s` (row stride
-/// `stride`): thread (tx, ty) of the 32 x BY block copies columns tx, tx + 32, ... of rows
-/// ty, ty + BY, ...
-template <class T, int BY>
-__device__ __forceinline__ void stage(T* s, int stride, int wr, int wc, const T* __restrict__ in, int pitch, int rows,
-                                      int cols, int gy0, int gx0) {
-    for (int r = threadIdx.y; r < wr; r += BY) {
-        const int gy = gy0 + r;
-        const bool row_in = gy >= 0 && gy < rows;
-        const T* src = in + static_cast<long long>(gy) * pitch + gx0;
-        for (int c = threadIdx.x; c < wc; c += 32) {
-            const int gx = gx0 + c;
-            s[r * stride + c] = row_in && gx >= 0 && gx < cols ? __ldg(src + c) : T(0);
-        }
-    }
-}
+using conv2d_detail::stage_tile;  // the 2-D staging loop, shared with chapter 3
 
 //! [shared-conv2d]
 /// FS known at compile time (3, 5, 7): the filter in constant memory.
@@ -61,7 +46,7 @@ fixed_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __re
     constexpr int H = FS / 2, WC = kTile + FS - 1;
     __shared__ T s[WC * WC];  // the tile plus its halo
     const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
-    stage<T, BY>(s, WC, WC, WC, in, in_pitch, rows, cols, y0 - H, x0 - H);
+    stage_tile<T, BY>(s, WC, WC, WC, in, in_pitch, rows, cols, y0 - H, x0 - H);
     __syncthreads();
     const int c = x0 + threadIdx.x;
 #pragma unroll
@@ -94,7 +79,7 @@ generic_kernel(int rows, int cols, int fs, const T* __restrict__ in, int in_pitc
         for (int l0 = 0; l0 < fs; l0 += kChunk) {  // ... and of filter columns
             const int kc = min(kChunk, fs - k0), lc = min(kChunk, fs - l0);
             __syncthreads();  // nobody still reads the previous pass's window
-            stage<T, BY>(s, WC, kTile + kc - 1, kTile + lc - 1, in, in_pitch, rows, cols, y0 - h + k0, x0 - h + l0);
+            stage_tile<T, BY>(s, WC, kTile + kc - 1, kTile + lc - 1, in, in_pitch, rows, cols, y0 - h + k0, x0 - h + l0);
             __syncthreads();  // the window is in shared memory
             for (int k = 0; k < kc; ++k) {
                 const T* w = s + (threadIdx.y + k) * WC + threadIdx.x;  // window row k of the first output

@@ -19,17 +19,27 @@
 ///   the launch rule (conv2d_configs: the rule's pick first) streams them instead, with no shared
 ///   memory: a thread reads the 8 + FS - 1 rows its 8 x 4 outputs need with one 16-byte load each,
 ///   all in flight at once, and takes the halo from its neighbour lanes by shuffles.
+/// - FS = 31, 63 (compile time) run the filter-row kernel: the tile's window staged once, then a
+///   loop over the filter rows k; for each k a thread slides, for each of its RY = 4 output rows,
+///   RX + W pixels of the window row through registers (one 16-byte shared read per W taps), and
+///   every tap f(k, l) — a uniform register (ULDC) — serves RX x RY = 32 FMAs. Lanes read 16-byte
+///   vectors RX elements apart, 4 along x and 8 rows along y, rows an odd number of vectors apart:
+///   conflict-free. Tile 128 x 64 floats, two blocks per SM (one stages while the other computes).
 /// - Other sizes run chapter 4's blocked kernel with RY > 1 (kernels/conv2d_common.cuh): the filter
 ///   loaded per tap and output row, shared by RX outputs.
 /// - Tunables (legal_launches): the thread's block RX x RY and with it the tile (16 RX) x (16 RY);
-///   for FS <= 5 also the streaming shape (block 32 x 4, a thread SX x 8: tile 128 x 32 floats).
-///   Each shape's constraints are static_asserts of its struct (Fixed, Stream, Blocked).
+///   for FS <= 5 also the streaming shape (block 32 x 4, a thread SX x 8: tile 128 x 32 floats),
+///   for FS = 31, 63 the filter-row shape (a thread 8 x 4 floats, 4 x 4 doubles). Each shape's
+///   constraints are static_asserts of its struct (Fixed, Stream, Rows, Blocked).
 /// Model, instructions per FMA from the SASS (sm_90, CUDA 13.0; float, 4 x 4):
 ///   FS = 7: per tile 784 FFMA, 30 LDS.128, about 30 ULDC, about 5 cp.async vectors of staging and
 ///   16 outputs stored as 4 STG.128: about 1.3 issued instructions per FMA (chapter 5 before the
 ///   double buffer: about 1.6, its staging an LDG, a division and four STS per vector).
 ///   FS = 15: 3600 FFMA, 90 LDS.128, about 115 ULDC, 6 staging vectors: about 1.1 per FMA (the
 ///   blocked kernel it replaces: one LDC per 4 FMAs plus the chunk predicates, about 1.6).
+///   FS = 31, 63 (8 x 4 float, filter-row kernel): per filter row 992 (2016) FFMA, 40 (72) LDS.128,
+///   31 (63) ULDC and 4 loop instructions: 1.08 (1.07) per FMA (the blocked kernel's inner loop:
+///   about 2.0, one LDC per 4 FMAs plus the chunk predicates).
 ///   FS = 3 streamed: 10 LDG.128 and 20 SHFL for 288 FFMA per thread; the bytes bound it.
 ///   The image is read once plus the halo (1 + (FS - 1) / 64)^2 = 1.2 times at FS = 7.
 /// Run: ./workbook run ch05 -- --op conv2d       (Conv2dLaunch: thread_x x thread_y, one of the
@@ -47,20 +57,8 @@ namespace {
 
 using conv2d_detail::Blocked;
 using conv2d_detail::Vec16;
-
-/// cp.async: a 16-byte (or element-sized) copy from global to shared memory that does not pass
-/// through registers and does not block the thread; `valid` false writes zeros instead (the
-/// source size 0: nothing is read, `src` need only be a valid address).
-template <int BYTES>
-__device__ __forceinline__ void cp_async_zfill(void* dst, const void* src, bool valid) {
-    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    const int n = valid ? BYTES : 0;
-    if constexpr (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n));
-    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(n));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+using conv2d_detail::cp_async_commit;
+using conv2d_detail::cp_async_wait;
 
 /// The compile-time-FS kernel's shape (its constraints checked here): 256 threads, a thread RX x RY
 /// outputs, the tile (16 RX) x (16 RY). The window of a tile is WR rows of NVR 16-byte vectors
@@ -82,34 +80,13 @@ struct Fixed {
     static_assert(SMEM <= 227 * 1024, "both windows fit the shared memory of a block (dynamic, opted in)");
 };
 
-/// Starts the copy of tile (bx, by)'s window into `sb` (cp.async, not waited for): 16-byte
-/// copies where `vec` (rows 16-byte aligned) and the vector lies wholly inside or wholly outside
-/// the image (zeros), element copies for the vector that straddles the right edge (or all of them
-/// where rows are not aligned). The window is a whole number of vectors per row: no division but
-/// by the compile-time NVR.
-template <class T, int FS, int RX, int RY>
+/// Starts the copy of tile (bx, by)'s window (shape F: Fixed or Rows) into `sb` (cp.async, not
+/// waited for): conv2d_detail::stage_window_async from image element (by TY - H, bx TX - HA).
+template <class F, class T>
 __device__ __forceinline__ void stage_async(T* sb, const T* __restrict__ in, int pitch, int rows, int cols, int bx,
                                             int by, bool vec) {
-    using F = Fixed<T, FS, RX, RY>;
-    constexpr int W = F::W;
-    const int gy0 = by * F::TY - F::H, gx0 = bx * F::TX - F::HA;
-    for (int e = threadIdx.x; e < F::WR * F::NVR; e += F::THREADS) {
-        const int r = e / F::NVR, v = e - r * F::NVR;
-        const int gy = gy0 + r, gx = gx0 + v * W;  // gx: a multiple of W
-        const bool row_in = gy >= 0 && gy < rows;
-        const T* src = in + static_cast<long long>(gy) * pitch + gx;
-        T* dst = sb + r * F::S + v * W;
-        if (vec && (!row_in || gx < 0 || gx >= cols || gx + W <= cols)) {
-            const bool ok = row_in && gx >= 0 && gx + W <= cols;
-            cp_async_zfill<16>(dst, ok ? src : in, ok);
-        } else {
-#pragma unroll
-            for (int j = 0; j < W; ++j) {
-                const bool ok = row_in && gx + j >= 0 && gx + j < cols;
-                cp_async_zfill<sizeof(T)>(dst + j, ok ? src + j : in, ok);
-            }
-        }
-    }
+    conv2d_detail::stage_window_async<T, F::WR, F::NVR, F::S, F::THREADS>(sb, in, pitch, rows, cols, by * F::TY - F::H,
+                                                                          bx * F::TX - F::HA, vec);
 }
 
 //! [tuned-conv2d]
@@ -130,11 +107,11 @@ fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int cx = ((warp % 2) * 8 + lane % 8) * RX, cy = ((warp / 2) * 4 + lane / 8) * RY;
     int t = blockIdx.x;
-    if (t < tiles) stage_async<T, FS, RX, RY>(buf(0), in, in_pitch, rows, cols, t % tiles_x, t / tiles_x, vec_in);
+    if (t < tiles) stage_async<F>(buf(0), in, in_pitch, rows, cols, t % tiles_x, t / tiles_x, vec_in);
     cp_async_commit();
     for (int b = 0; t < tiles; t += gridDim.x, b ^= 1) {
         const int tn = t + gridDim.x;
-        if (tn < tiles) stage_async<T, FS, RX, RY>(buf(b ^ 1), in, in_pitch, rows, cols, tn % tiles_x, tn / tiles_x, vec_in);
+        if (tn < tiles) stage_async<F>(buf(b ^ 1), in, in_pitch, rows, cols, tn % tiles_x, tn / tiles_x, vec_in);
         cp_async_commit();
         cp_async_wait<1>();  // this tile's window has landed (the next one may still be in flight)
         __syncthreads();
@@ -165,6 +142,99 @@ fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, 
     cp_async_wait<0>();
 }
 //! [tuned-conv2d]
+
+//! [tuned-conv2d-rows]
+/// The filter-row kernel's shape, for the large filters known at compile time (FS = 31, 63): 256
+/// threads, a thread RX x RY outputs (RX consecutive columns of RY rows 8 apart), the tile
+/// (16 RX) x (16 RY). A warp is 4 lanes along x by 8 along y, the 8 warps 4 along x by 2 along y.
+/// Window as Fixed's (WR rows of whole 16-byte vectors from image column x0 - HA); its row
+/// stride S is an odd number of vectors, so that the 8 lanes of a quarter-warp (4 along x, RX
+/// elements apart, and 2 rows apart by S) read 8 distinct 16-byte bank groups: no conflict.
+template <class T, int FS, int RX, int RY>
+struct Rows {
+    static constexpr int H = FS / 2, W = Vec16<T>::width, THREADS = 256;
+    static constexpr int TX = 16 * RX, TY = 16 * RY, WR = TY + FS - 1;
+    static constexpr int HA = (H + W - 1) / W * W, OFF = HA - H;
+    static constexpr int NVR = (HA + TX + H + W - 1) / W;  // vectors of a window row (staged)
+    static constexpr int NG = (OFF + FS + W - 1) / W;      // groups of W taps per filter row
+    static constexpr int NV = NG + RX / W;                 // vectors a thread reads per window row
+    static constexpr int S0 = ((TX - RX) / W + NV > NVR ? (TX - RX) / W + NV : NVR) * W;
+    static constexpr int S = (S0 / W) % 2 == 1 ? S0 : S0 + W;  // an odd number of vectors
+    static constexpr int SMEM = WR * S * static_cast<int>(sizeof(T));
+    static_assert(RX % W == 0 && RX * static_cast<int>(sizeof(T)) == 32,
+                  "a lane's outputs are two 16-byte vectors: 4 lanes along x span 128 bytes");
+    static_assert((S / W) % 2 == 1, "rows an odd number of vectors apart: conflict-free quarter-warps");
+    static_assert(2 * (SMEM + 1024) <= 228 * 1024 || sizeof(T) == 8,
+                  "two float blocks per SM (the __launch_bounds__ below)");
+    static_assert(SMEM <= 227 * 1024, "the window fits a block's shared memory (dynamic, opted in)");
+};
+
+/// FS = 31, 63 (compile time): stage the tile's window once (cp.async), then loop over the FS
+/// filter rows k. For each k a thread holds, for each of its RY output rows, RX + W pixels of
+/// window row (its row + k) in registers and slides them W taps at a time: every tap f(k, l) —
+/// one load from constant memory — serves RX x RY FMAs, and every 16-byte shared read serves
+/// RX x W FMAs. The l loop is unrolled (taps beyond the filter skipped at compile time), the k
+/// loop is not (its body is NG W RX RY FMAs: 1024 at FS = 31 in float).
+template <class T, int FS, int RX, int RY>
+__global__ void __launch_bounds__(256, 2)
+rows_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
+                   bool vec_in, bool vec_out) {
+    using F = Rows<T, FS, RX, RY>;
+    using V = typename Vec16<T>::type;
+    constexpr int W = F::W, S = F::S, G = RX / W + 1;  // G vectors of a row in registers
+    extern __shared__ __align__(16) unsigned char smem[];
+    T* const s = reinterpret_cast<T*>(smem);
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int cx = ((warp % 4) * 4 + lane % 4) * RX;  // the thread's first column in the tile
+    const int cy = (warp / 4) * 8 * RY + lane / 4;    // its first row; the others 8, 16, ... below
+    stage_async<F>(s, in, in_pitch, rows, cols, blockIdx.x, blockIdx.y, vec_in);
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();
+    T acc[RY][RX];
+    conv2d_detail::zero_block(acc);
+#pragma unroll 1
+    for (int k = 0; k < FS; ++k) {
+        const T* row = s + (cy + k) * S + cx;  // window row of output row i: row + 8 i S
+        T v[RY][G * W];                        // row i's pixels g W .. g W + G W - 1
+#pragma unroll
+        for (int i = 0; i < RY; ++i)
+#pragma unroll
+            for (int g = 0; g < G; ++g)
+                *reinterpret_cast<V*>(&v[i][g * W]) = *reinterpret_cast<const V*>(row + 8 * i * S + g * W);
+#pragma unroll
+        for (int g = 0; g < F::NG; ++g) {
+#pragma unroll
+            for (int j = 0; j < W; ++j) {
+                const int l = g * W + j - F::OFF;  // the tap; compile-time after unrolling
+                if (l < 0 || l >= FS) continue;
+                const T f = conv2d_detail::cfilter<T>(k * FS + l);
+#pragma unroll
+                for (int i = 0; i < RY; ++i)
+#pragma unroll
+                    for (int x = 0; x < RX; ++x) acc[i][x] += f * v[i][j + x];
+            }
+            if (g + 1 < F::NG) {  // slide: one vector out, the next one in, for every row
+#pragma unroll
+                for (int i = 0; i < RY; ++i) {
+#pragma unroll
+                    for (int e = 0; e < (G - 1) * W; ++e) v[i][e] = v[i][e + W];
+                    *reinterpret_cast<V*>(&v[i][(G - 1) * W]) =
+                        *reinterpret_cast<const V*>(row + 8 * i * S + (g + G) * W);
+                }
+            }
+        }
+    }
+    const int r0 = blockIdx.y * F::TY + cy, c0 = blockIdx.x * F::TX + cx;
+#pragma unroll
+    for (int i = 0; i < RY; ++i) {
+        T o[1][RX];  // output row i (row r0 + 8 i)
+#pragma unroll
+        for (int x = 0; x < RX; ++x) o[0][x] = acc[i][x];
+        conv2d_detail::store_block_vec<T, RX, 1>(o, out, out_pitch, rows, cols, r0 + 8 * i, c0, vec_out);
+    }
+}
+//! [tuned-conv2d-rows]
 
 //! [tuned-conv2d-stream]
 /// The streaming shape for FS <= 5 (the tuned step's launch rule picks it there): a warp is 32
@@ -286,6 +356,29 @@ void launch_fixed(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
                                         conv2d_detail::aligned16(a.out, a.out_pitch));
 }
 
+/// Launch rule of the filter-row kernel: one block per tile (a tile is 128 x 64 floats' worth
+/// of FS^2 FMAs: at two blocks per SM one block's staging overlaps the other's FMAs).
+template <class T, int FS, int RX, int RY>
+void launch_rows(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
+    using F = Rows<T, FS, RX, RY>;
+    auto kernel = rows_conv2d_kernel<T, FS, RX, RY>;
+    WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, F::SMEM));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, F::TX), 2147483647LL, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, F::TY), 65535, fn));
+    conv2d_detail::upload_filter(a.filter, FS, s);
+    kernel<<<grid, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch,
+                                             conv2d_detail::aligned16(a.in, a.in_pitch),
+                                             conv2d_detail::aligned16(a.out, a.out_pitch));
+}
+
+/// The filter-row shape: FS = 31, 63 (rows_fits).
+template <class T>
+void dispatch_rows(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
+    constexpr int RX = 32 / sizeof(T), RY = 4;  // float 8 x 4 (tile 128 x 64), double 4 x 4 (64 x 64)
+    if (a.fs == 31) launch_rows<T, 31, RX, RY>(a, s, fn);
+    else launch_rows<T, 63, RX, RY>(a, s, fn);
+}
+
 /// One instantiated block shape: FS = 3, 5, 7 at compile time, the blocked kernel otherwise.
 template <class T, int RX, int RY>
 void dispatch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
@@ -315,6 +408,11 @@ void dispatch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
 /// bound it, and the shared window's reuse across a 64 x 64 tile pays.
 constexpr int kStreamMaxFs = 5;
 bool stream_fits(int fs) { return fs >= 1 && fs <= kStreamMaxFs && fs % 2 == 1; }
+
+/// The filter-row kernel's sizes: the large filters the ladder's chapter rows use (FS = 31, 63),
+/// where the blocked kernel's per-tap filter load and chunk predicates cost about 1.6
+/// instructions per FMA.
+bool rows_fits(int fs) { return fs == 31 || fs == 63; }
 
 Conv2dLaunch stream_shape(int sx, int sy, int warps) {
     Conv2dLaunch l;
@@ -349,13 +447,15 @@ bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
 
 /// The instantiated shapes of T for filter size fs (the ladder's legal_launches), the launch
 /// rule's pick first: for FS <= 5 the streaming shape (32 x 4 threads, a 16-byte vector of 8 rows
-/// each: tile 128 x 32 floats, 64 x 32 doubles); otherwise, and as alternatives for FS <= 5, the
-/// shared-window blocks: float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32)
+/// each: tile 128 x 32 floats, 64 x 32 doubles); for FS = 31, 63 the filter-row kernel (a thread
+/// 8 x 4 floats or 4 x 4 doubles: tile 128 x 64 or 64 x 64); otherwise, and as alternatives for
+/// those, the shared-window blocks: float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32)
 /// and 4 x 2 (64 x 32).
 template <class T>
 std::vector<Conv2dLaunch> conv2d_configs(int fs) {
     std::vector<Conv2dLaunch> v;
     if (stream_fits(fs)) v.push_back(stream_shape(Stream<T>::SX, Stream<T>::SY, Stream<T>::WARPS));
+    if (rows_fits(fs)) v.push_back(block_shape(static_cast<int>(32 / sizeof(T)), 4));
     if (sizeof(T) == 4) v.insert(v.end(), {block_shape(4, 4), block_shape(4, 2)});
     else v.insert(v.end(), {block_shape(2, 2), block_shape(4, 2)});
     return v;
@@ -387,8 +487,9 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
                                     ") must be one configuration, not fields of several: " + rule);
     }
     if (!conv2d_detail::conv2d_begin(a, fn)) return;
-    const int shape = pick - (stream_fits(a.fs) ? 1 : 0);  // -1: the streaming shape
-    if (shape < 0) dispatch_stream<T>(a, s, fn);
+    const int shape = pick - (stream_fits(a.fs) || rows_fits(a.fs) ? 1 : 0);  // -1: the rule's special shape
+    if (shape < 0 && stream_fits(a.fs)) dispatch_stream<T>(a, s, fn);
+    else if (shape < 0) dispatch_rows<T>(a, s, fn);
     else if constexpr (sizeof(T) == 4) {
         if (shape == 0) dispatch<T, 4, 4>(a, s, fn);
         else dispatch<T, 4, 2>(a, s, fn);

@@ -106,13 +106,13 @@ TEST_CASE("conv2d launchers reject an illegal Conv2dLaunch before anything else"
     l.block_y = 12;
     CHECK_THAT(err(2, l), Catch::Matchers::Contains("shared::conv2d: launch.block_y (12) must be 8 or 16"));
     l = {};
-    l.thread_x = 3;
-    CHECK_THAT(err(3, l), Catch::Matchers::Contains("pattern::conv2d: launch.thread_x (3) must be 4 or 8"));
+    l.thread_x = 4;  // even: lanes 4 words apart would conflict in shared memory
+    CHECK_THAT(err(3, l), Catch::Matchers::Contains("pattern::conv2d: launch.thread_x (4) must be 5 or 7"));
     CHECK_THAT(error_of(wb::step<wb::Conv2dArgs<double>>(3), valid<double>(), l),
-               Catch::Matchers::Contains("pattern::conv2d: launch.thread_x (3) must be 4 (the instantiated strip)"));
+               Catch::Matchers::Contains("pattern::conv2d: launch.thread_x (4) must be 3 (the instantiated strip)"));
     l = {};
     l.tile_y = 32;
-    CHECK_THAT(err(4, l), Catch::Matchers::Contains("access::conv2d: launch.tile_y (32) must be 16 or 0"));
+    CHECK_THAT(err(4, l), Catch::Matchers::Contains("access::conv2d: launch.tile_y (32) must be 64 or 0"));
     l = {};
     l.thread_x = 16;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::conv2d: launch.thread_x (16) must be the value of one of "

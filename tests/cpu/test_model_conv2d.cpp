@@ -15,8 +15,15 @@ wb::model::Conv2dDesign design(const std::string& stage, int fs, int elem = 4) {
     // The steps' default launches (kernels/conv2d_ladder.cpp).
     if (stage == "naive") return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
     if (stage == "shared") return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
-    if (stage == "pattern") return wb::model::conv2d_stage_design(stage, fs, elem, 128, 8, 4, 1, 256);
-    if (stage == "access") return wb::model::conv2d_stage_design(stage, fs, elem, 64, 16, 4, 1, 256);
+    // Pattern: odd strips of rx = 5 floats (3 doubles) in 4 rows, tile (32 rx) x 32.
+    const int prx = elem == 4 ? 5 : 3;
+    if (stage == "pattern") return wb::model::conv2d_stage_design(stage, fs, elem, 32 * prx, 32, prx, 4, 256);
+    // Access: strips of two 16-byte vectors (8 floats, 4 doubles) in 4 rows, tile (16 rx) x 64.
+    const int arx = 32 / elem;
+    if (stage == "access") return wb::model::conv2d_stage_design(stage, fs, elem, 16 * arx, 64, arx, 4, 256);
+    // Tuned: the filter-row kernel for FS = 31, 63 (8 x 4 floats, 4 x 4 doubles: the rule's pick),
+    // the 4 x 4 (2 x 2 double) register block otherwise.
+    if (fs == 31 || fs == 63) return wb::model::conv2d_stage_design(stage, fs, elem, 16 * arx, 64, arx, 4, 256);
     const int t = elem == 4 ? 4 : 2;
     return wb::model::conv2d_stage_design(stage, fs, elem, 16 * t, 16 * t, t, t, 256);
 }
@@ -61,6 +68,14 @@ TEST_CASE("conv2d model: the ladder's predicted order on the h200 preset", "[cpu
             prev = p.gflops;
         }
     }
+    // The design margins at FS = 7 (4096^2, the perf test's size): access >= 1.2x pattern (16-byte
+    // strips: 4 LDS.128 per 56 FMAs against 11 scalar loads per 35), tuned above access.
+    const auto pat = wb::model::predict_conv2d(design("pattern", 7), 4096, 4096, 7, 4, dev);
+    const auto acc = wb::model::predict_conv2d(design("access", 7), 4096, 4096, 7, 4, dev);
+    const auto tun = wb::model::predict_conv2d(design("tuned", 7), 4096, 4096, 7, 4, dev);
+    INFO("FS 7 4096^2: pattern " << pat.gflops << ", access " << acc.gflops << ", tuned " << tun.gflops);
+    CHECK(acc.gflops >= 1.2 * pat.gflops);
+    CHECK(tun.gflops > acc.gflops);
     // FS = 3: the tuned step is predicted at the memory bound (DRAM), FS = 31 at the FMA issue.
     const auto m3 = wb::model::predict_conv2d(design("tuned", 3), 8192, 8192, 3, 4, dev);
     CHECK_THAT(m3.limit, Catch::Matchers::StartsWith("DRAM"));

@@ -1,6 +1,6 @@
 // GPU correctness of every registered convolution step and every peer this build has (NPP,
 // cuDNN, the cuFFT convolution): float and double x images 1 x 1, 1 x n, n x 1, smaller than the
-// filter, primes, non-multiples of every tile (the widest 256 x 8, the tallest 64 x 64) x filter sizes
+// filter, primes, non-multiples of every tile (the widest 224 x 32, the tallest 128 x 64) x filter sizes
 // 1, 3, 5, 7, 9, 15, 31, 63 (and 513 on small images) x tight pitches or pitches above cols with
 // base pointers offset by one element (breaks every 16-byte alignment). The output array is
 // poisoned with NaN before each call (an output not written fails; an element written outside
@@ -9,7 +9,9 @@
 // (seed printed), every legal launch of every step on odd shapes, repeatability, and the FFT
 // peer's cached filter spectrum following a filter whose values change. Each result against the
 // float64 reference under a bound that grows with sqrt(FS^2) (compare_output). WB_TEST_SMALL (the
-// sanitizer run) keeps only small shapes.
+// sanitizer run) keeps only small shapes. The tuned filter-row kernel (FS = 31, 63) and the
+// pattern step's odd strips and the access step's 16-byte strips have their own cases over
+// images of several tiles.
 // Not yet run on a GPU when written (2026-11-23): the first GPU session runs it.
 #include "catch.hpp"
 
@@ -203,6 +205,76 @@ TEST_CASE("conv2d tuned: the launch rule streams FS <= 5 and stages FS >= 7", "[
         const auto ref = p.reference();
         for (const auto& l : tuned.legal_launches(p.args())) check_one<float>(tuned, p, ref, &l);
     }
+}
+
+TEST_CASE("conv2d tuned: the filter-row kernel (FS = 31, 63) over several tiles, edges, pitch and offset",
+          "[gpu][conv2d][tuned]") {
+    // The rule's pick for FS = 31 and 63 (block 256, a thread 8 x 4 floats or 4 x 4 doubles: tile
+    // 128 x 64 or 64 x 64): images of several tiles each way with partial tiles on both edges,
+    // tight aligned rows (16-byte cp.async and stores) and odd pitches with offset 1 (element
+    // copies and stores), float and double; every legal launch of the float case.
+    const int sizes[][3] = {{150, 290, 31}, {131, 270, 63}};
+    for (const auto& sz : sizes)
+        for (int off : {0, 1}) {
+            wb::Conv2dShape s{sz[0], sz[1], sz[2]};
+            s.offset = off;
+            s.in_pitch = sz[1] + 3 * off;
+            s.out_pitch = sz[1] + 5 * off;
+            auto pf = wb::make_conv2d_problem<float>(s, wb::fresh_seed());
+            const auto ref_f = pf.reference();
+            const auto& tuned = wb::step<wb::Conv2dArgs<float>>(5);
+            const auto d = tuned.default_launch(pf.args());
+            INFO("FS " << sz[2] << " default " << d.str());
+            CHECK((d.thread_x == 8 && d.thread_y == 4));
+            for (const auto& l : tuned.legal_launches(pf.args())) check_one<float>(tuned, pf, ref_f, &l);
+            auto pd = wb::make_conv2d_problem<double>(s, wb::fresh_seed());
+            check_one<double>(wb::step<wb::Conv2dArgs<double>>(5), pd, pd.reference());
+        }
+}
+
+TEST_CASE("conv2d pattern: odd strips (RX = 5, 7; 3 in double) over several tiles", "[gpu][conv2d]") {
+    // Compile-time FS = 3, 5, 7 and the generic loop (FS = 9: one partial trip of its 8-tap
+    // groups; FS = 33: two chunks of columns, the second one tap wide), on an image of several
+    // (32 RX) x 32 tiles with partial tiles on both edges; odd pitch and offset 1.
+    const int fss[] = {3, 5, 7, 9, 33};
+    for (int fs : fss) {
+        wb::Conv2dShape s{75, 501, fs};
+        s.offset = 1;
+        s.in_pitch = 503;
+        s.out_pitch = 507;
+        auto pf = wb::make_conv2d_problem<float>(s, wb::fresh_seed());
+        const auto ref_f = pf.reference();
+        const auto& pattern = wb::step<wb::Conv2dArgs<float>>(3);
+        for (const auto& l : pattern.legal_launches(pf.args())) check_one<float>(pattern, pf, ref_f, &l);
+        auto pd = wb::make_conv2d_problem<double>(s, wb::fresh_seed());
+        check_one<double>(wb::step<wb::Conv2dArgs<double>>(3), pd, pd.reference());
+    }
+}
+
+TEST_CASE("conv2d access: 16-byte strips over several tiles, interior and edge windows, aligned and unaligned rows",
+          "[gpu][conv2d]") {
+    // The access step's tiles (128 x 64 floats, 64 x 64 doubles) on images of several tiles each
+    // way, so that some windows lie wholly inside the image (the staging's lean path) and the
+    // others cross an edge (zero-filled vectors, element copies of the straddling one); tight
+    // aligned rows (16-byte cp.async and stores) and odd pitches with offset 1 (element copies
+    // and stores). Compile-time FS = 3, 5, 7; the generic loop at FS = 9 (one partial trip), 11
+    // (the filter padded by 3 zero taps on the left: the window starts on a vector), 37 (two
+    // passes of columns, five of rows in float; the padding 2 taps).
+    const int fss[] = {3, 5, 7, 9, 11, 37};
+    for (int fs : fss)
+        for (int off : {0, 1}) {
+            wb::Conv2dShape s{203, 601, fs};
+            s.offset = off;
+            s.in_pitch = off ? 603 : 604;  // tight-ish aligned rows (604 = 151 vectors), or odd
+            s.out_pitch = off ? 607 : 608;
+            auto pf = wb::make_conv2d_problem<float>(s, wb::fresh_seed());
+            const auto ref_f = pf.reference();
+            const auto& access = wb::step<wb::Conv2dArgs<float>>(4);
+            for (const auto& l : access.legal_launches(pf.args())) check_one<float>(access, pf, ref_f, &l);
+            if (fs == 37 && off == 0) continue;  // the double reference at FS = 37: once is enough
+            auto pd = wb::make_conv2d_problem<double>(s, wb::fresh_seed());
+            check_one<double>(wb::step<wb::Conv2dArgs<double>>(4), pd, pd.reference());
+        }
 }
 
 TEST_CASE("conv2d peers match the float64 reference", "[gpu][conv2d]") {
