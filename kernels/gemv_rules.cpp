@@ -97,8 +97,15 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
     // Rules 2 and 5: one wave of blocks, each SM with twice Little's law in flight.
     const long long per_sm = std::max<long long>(
         1, static_cast<long long>(std::ceil(2.0 * mc.bytes_in_flight_per_sm() / std::max(1.0, per_block))));
-    const long long resident = std::max(1, mc.max_threads_per_sm / std::max(1, threads));
-    const long long y = cdiv(static_cast<long long>(mc.sm_count) * std::min(per_sm, resident), tiles);
+    // Resident blocks per SM: by threads, and for N by registers (kNRegsPerThread: a 512-thread
+    // block of the N kernels is alone on its SM).
+    long long resident = std::max(1, mc.max_threads_per_sm / std::max(1, threads));
+    if (s.op == Op::N) resident = std::min<long long>(resident, std::max(1, mc.regs_per_sm / (kNRegsPerThread * threads)));
+    long long y = cdiv(static_cast<long long>(mc.sm_count) * std::min(per_sm, resident), tiles);
+    // Rule 5, the wave tail: tiles x Y never more than the resident slots (579 x 57900 N: 19
+    // tiles x 7 = 133 blocks of 512 threads on 132 slots ran a second wave of one block: 0.75x).
+    const long long slots = static_cast<long long>(mc.sm_count) * resident;
+    if (y * tiles > slots) y = std::max<long long>(1, slots / tiles);
     return static_cast<int>(std::clamp<long long>(y, 1, max_y));
 }
 
@@ -132,6 +139,15 @@ GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc) 
             // split (rule 3).
             bx = std::clamp(pow2_ceil(cdiv(s.m, w)), 4, std::max(16, bx_min));
             threads = 256;
+        }
+        // Rule 5 with element loads: a batch of element loads carries half the bytes of an
+        // aligned one, and the finish caps Y at 8 per thread group. Where that cap leaves fewer
+        // blocks than SMs (float 58 x 580000: 2 tiles x 64 = 128 blocks of 256 threads, 16 KB
+        // per batch each: 0.83x), blocks take 512 threads: twice the groups, twice the bytes.
+        if (loads == GemvLoads::kElement && threads == 256 && 8 * tiles(bx) < mc.sm_count) {
+            const int u0 = unroll_n(loads, s.elem_bytes);
+            GemvLaunch probe{bx, threads / bx, 4, threads / bx, 0, u0};
+            if (tiles(bx) * tuned_gemv_split(s, probe, mc) < mc.sm_count) threads = 512;
         }
         int q = threads / bx;
         // Rule 6: every thread row keeps two batches of U columns (the second may be the guarded

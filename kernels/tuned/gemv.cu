@@ -198,25 +198,6 @@ __global__ void __launch_bounds__(512) gemv_n_kernel(int m, int n, T alpha, cons
 // T: y[j] = alpha * sum_i A[i,j] x[i] + beta y[j].  Block (32, Q) owns C columns.
 // Aligned columns and x; the other shapes' T kernels: tuned/gemv_t_shapes.cuh.
 // ---------------------------------------------------------------------------------------------
-/// T: loads a thread's W rows at `row` of the C columns and of x for one step: 16-byte vectors
-/// where all W rows lie before ke; in the one vector that crosses ke (the last, partial step),
-/// the rows before it and zeros after; zeros past it (their products add nothing).
-template <int POL, int C, class T, class V>
-__device__ __forceinline__ void load_t_step(const T* (&col)[C], const T* __restrict__ x, int row, int ke,
-                                            unsigned long long pol, V (&a)[C], V& xv) {
-    constexpr int W = detail::Vec16<T>::width;
-    if (row + W <= ke) {
-        xv = ldv(x + row);
-#pragma unroll
-        for (int c = 0; c < C; ++c) a[c] = load_a<POL>(col[c] + row, pol);
-    } else {
-        const int count = ke > row ? ke - row : 0;
-        xv = load_partial(x + row, count);
-#pragma unroll
-        for (int c = 0; c < C; ++c) a[c] = load_partial(col[c] + row, count);
-    }
-}
-
 //! [tuned-gemv-t]
 template <class T, int C, int POL>
 __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_block, T alpha, const T* __restrict__ A,
@@ -242,15 +223,21 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
 
     const int chunk = 32 * Q * W;                       // rows the block covers per step
     int row = kb + (warp * 32 + lane) * W;              // this thread's first row
-    // Steps of chunk rows cover [kb, ke); the last one may be partial. Every step, the last
-    // included, loads while the one before is multiplied (double buffering): a short reduction
-    // (a wide matrix: one or two steps per block) waits for one DRAM round trip, not one per step.
-    const int steps = (ke - kb + chunk - 1) / chunk;
+    // Full steps: every thread's W rows lie inside [kb, ke). Double-buffered.
+    const int full_steps = (ke - kb) / chunk;
     V a_cur[C], a_nxt[C], x_cur, x_nxt;
-    if (steps > 0) load_t_step<POL, C>(col, x, row, ke, pol, a_cur, x_cur);
-    for (int s = 0; s < steps; ++s) {
-        const bool more = s + 1 < steps;
-        if (more) load_t_step<POL, C>(col, x, row + chunk, ke, pol, a_nxt, x_nxt);
+    if (full_steps > 0) {
+        x_cur = ldv(x + row);
+#pragma unroll
+        for (int c = 0; c < C; ++c) a_cur[c] = load_a<POL>(col[c] + row, pol);
+    }
+    for (int s = 0; s < full_steps; ++s) {
+        const bool more = s + 1 < full_steps;
+        if (more) {
+            x_nxt = ldv(x + row + chunk);
+#pragma unroll
+            for (int c = 0; c < C; ++c) a_nxt[c] = load_a<POL>(col[c] + row + chunk, pol);
+        }
 #pragma unroll
         for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], x_cur);
         if (more) {
@@ -259,6 +246,23 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
             for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
         }
         row += chunk;
+    }
+    // The last, partial step: whole vectors where they fit, elements after the last whole one.
+    if (row + W <= ke) {
+        const V xv = ldv(x + row);
+#pragma unroll
+        for (int c = 0; c < C; ++c) a_cur[c] = load_a<POL>(col[c] + row, pol);
+#pragma unroll
+        for (int c = 0; c < C; ++c) acc[c] += dot<V, T>(a_cur[c], xv);
+    } else if (row < ke) {
+#pragma unroll
+        for (int k = 0; k < W; ++k) {
+            if (row + k < ke) {
+                const T xv = __ldg(x + row + k);
+#pragma unroll
+                for (int c = 0; c < C; ++c) acc[c] += __ldg(col[c] + row + k) * xv;
+            }
+        }
     }
     // Reduce (lanes by shuffles, warps through shared memory) and write y or the split's partials:
     // the end every T kernel shares (gemv_t_shapes.cuh).
@@ -347,15 +351,21 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
-    if (shifted && a.lda % W == 0)  // every column at the same offset (A at an offset, or x unaligned)
-        launch_kernel(gemv_t_shifted_kernel<T, C, true>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block,
-                      a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
-    else if (shifted)
-        launch_kernel(gemv_t_shifted_kernel<T, C, false>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block,
-                      a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
-    else
-        launch_kernel(gemv_t_kernel<T, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha,
-                      a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+    if constexpr (POL == kCached || POL == kStreaming) {  // the policies shifted columns take
+        if (shifted && a.lda % W == 0) {  // every column at the same offset (A at an offset, or x unaligned)
+            launch_kernel(gemv_t_shifted_kernel<T, C, true, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n,
+                          k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+            return;
+        }
+        if (shifted) {
+            launch_kernel(gemv_t_shifted_kernel<T, C, false, kCached>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n,
+                          k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
+            return;
+        }
+    }
+    (void)shifted;  // the aligned kernel
+    launch_kernel(gemv_t_kernel<T, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha, a.A,
+                  a.lda, a.x, a.beta, a.y, ws, cl);
 }
 
 template <class T, int C>
@@ -455,7 +465,12 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
                 default: return launch_t_short<T, 4>(a, l, aligned, s);
             }
         }
-        if (loads != GemvLoads::kAligned16) return dispatch_t<T, kCached>(a, l, Y, true, s);
+        // Shifted columns (not aligned): odd lda keeps cached loads; one shared head (lda % W
+        // == 0) streams A's aligned part like the aligned kernel: cached or streaming.
+        const bool shifted = loads != GemvLoads::kAligned16;
+        if (shifted && (a.lda % (16 / static_cast<int>(sizeof(T))) != 0 || policy_of(a, l.cache) == kCached))
+            return dispatch_t<T, kCached>(a, l, Y, true, s);
+        if (shifted) return dispatch_t<T, kStreaming>(a, l, Y, true, s);
         switch (policy_of(a, l.cache)) {
             case kCached: return dispatch_t<T, kCached>(a, l, Y, false, s);
             case kStreaming: return dispatch_t<T, kStreaming>(a, l, Y, false, s);

@@ -55,16 +55,6 @@ __device__ __forceinline__ typename detail::Vec16<T>::type ldv(const T* p) {
     return __ldg(reinterpret_cast<const typename detail::Vec16<T>::type*>(p));
 }
 
-/// The first `count` (< W) elements at p as a 16-byte vector, zeros after: the rows of a column
-/// after its last whole vector, loaded with the step's vector loads (element loads, in flight
-/// together).
-__device__ __forceinline__ float4 load_partial(const float* p, int count) {
-    return make_float4(count > 0 ? __ldg(p) : 0.f, count > 1 ? __ldg(p + 1) : 0.f, count > 2 ? __ldg(p + 2) : 0.f, 0.f);
-}
-__device__ __forceinline__ double2 load_partial(const double* p, int count) {
-    return make_double2(count > 0 ? __ldg(p) : 0.0, 0.0);
-}
-
 /// Issues the load of W rows of a column starting at p, with load kind K and policy P: aligned
 /// loads through load_a (tuned/gemv_load_policy.cuh); element loads cached (__ldg) or, for every
 /// other policy, streaming (__ldcs).

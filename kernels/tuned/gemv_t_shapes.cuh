@@ -8,7 +8,8 @@
 ///          interface, done per column since an odd lda gives every column its own offset).
 ///          x is read one element at a time (from L1: the C columns of a block share it); where
 ///          lda % W == 0 every column has the same head, x's rows load once for the C columns
-///          and the steps are double-buffered (SAME_HEAD).
+///          and the steps are double-buffered, A's loads with the aligned kernel's policy
+///          (SAME_HEAD).
 ///        - gemv_t_short_kernel: short columns (m <= 64 W: a wide matrix of a few dozen to a few
 ///          hundred rows): L <= 16 lanes per column (up to 4 vectors each), so one warp reads
 ///          32 / L columns at a time and a block of 256 threads covers 256 / L x C columns; no
@@ -66,8 +67,8 @@ __device__ __forceinline__ void finish_t(T (&acc)[C], int j0, int n, T alpha, T 
 /// offset, or only x unaligned): every column has the same head, so a step's W rows of x are
 /// the same for the C columns and load once, and the steps are double-buffered as in
 /// gemv_t_kernel; otherwise (odd lda) each column's rows of x load with it.
-template <class T, int C, bool SAME_HEAD>
-__global__ void __launch_bounds__(512) gemv_t_shifted_kernel(int m, int n, int k_per_block, T alpha,
+template <class T, int C, bool SAME_HEAD, int POL>
+__global__ void __launch_bounds__(512, SAME_HEAD && C <= 4 ? 2 : 1) gemv_t_shifted_kernel(int m, int n, int k_per_block, T alpha,
                                                              const T* __restrict__ A, int lda, const T* __restrict__ x,
                                                              T beta, T* __restrict__ y, detail::SplitWorkspace<T> ws,
                                                              bool cluster) {
@@ -78,10 +79,11 @@ __global__ void __launch_bounds__(512) gemv_t_shifted_kernel(int m, int n, int k
     const T* col[C];  // column start (columns past n re-read column n-1)
     int head[C], nvec[C];
     int nv_min = m, nv_max = 0;
+    const int head0 = head_rows(A + static_cast<long long>(min(j0, n - 1)) * lda, m);
 #pragma unroll
     for (int c = 0; c < C; ++c) {
         col[c] = A + static_cast<long long>(min(j0 + c, n - 1)) * lda;
-        head[c] = head_rows(col[c], m);
+        head[c] = SAME_HEAD ? head0 : head_rows(col[c], m);
         nvec[c] = (m - head[c]) / W;
         nv_min = min(nv_min, nvec[c]);
         nv_max = max(nv_max, nvec[c]);
@@ -97,14 +99,17 @@ __global__ void __launch_bounds__(512) gemv_t_shifted_kernel(int m, int n, int k
     int v = vb + tid;
     if constexpr (SAME_HEAD) {
         // One head h: x's rows h + v W .. h + v W + W - 1 serve every column. Each thread's
-        // next vector (A's C, x's W elements) loads while the current one is multiplied.
-        const T* xh = x + head[0];
+        // next vector (A's C, x's W elements) loads while the current one is multiplied. A's
+        // vectors load with the aligned kernel's policy (streaming where A is at most 8 L2s);
+        // C <= 4 is held to 64 registers (4 blocks of 256 threads per SM, as gemv_t_kernel).
+        const T* xh = x + head0;
+        const unsigned long long pol = load_policy<POL>();
         const int steps = v < v_full ? (v_full - v + stride - 1) / stride : 0;
         V a_cur[C], a_nxt[C];
         T x_cur[W], x_nxt[W];
         auto load = [&](int vv, V(&a)[C], T(&xs)[W]) {
 #pragma unroll
-            for (int c = 0; c < C; ++c) a[c] = __ldg(reinterpret_cast<const V*>(col[c] + head[0]) + vv);
+            for (int c = 0; c < C; ++c) a[c] = load_a<POL>(col[c] + head0 + static_cast<long long>(vv) * W, pol);
 #pragma unroll
             for (int k = 0; k < W; ++k) xs[k] = __ldg(xh + vv * W + k);
         };

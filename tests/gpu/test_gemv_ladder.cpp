@@ -138,7 +138,7 @@ void check_all_launches_at_shapes(const wb::GemvStep<T>& step) {
     // unroll, U = 16 included (float); the count below keeps the coverage from going vacuous.
     const std::vector<Shape> shapes = {Shape{129, 77, 136, 3}, Shape{16, 3000, 16}, Shape{17, 3001, 19, 1},
                                        Shape{3000, 9, 3001}, Shape{200, 300, 200, 0, 1}};
-    int element_launches = 0, element_u16 = 0;
+    int element_launches = 0, element_u16 = 0, same_head_policies = 0;
     for (Op op : {Op::N, Op::T})
         for (std::size_t i = 0; i < shapes.size(); ++i) {
             const Shape& sh = shapes[i];
@@ -157,8 +157,22 @@ void check_all_launches_at_shapes(const wb::GemvStep<T>& step) {
                                 << " seed=" << seed << " rel err " << c.rel_error << " " << c.first_bad);
                 CHECK(c.ok());
             }
+            // T with shifted columns sharing one head (lda % W == 0: A or x at an offset) streams
+            // A's aligned part with the aligned kernel's policy: both policies it takes, explicitly.
+            const wb::GemvShape gs = wb::gemv_shape(p.args());
+            if (op == Op::T && wb::tuned_gemv_loads(gs) == wb::GemvLoads::kShifted16 && sh.lda % (16 / sizeof(T)) == 0)
+                for (int cache : {1, 2}) {
+                    wb::GemvLaunch l = step.default_launch(p.args());
+                    l.cache = cache;
+                    const auto c = wb::check_gemv(step, l, p, ref);
+                    INFO("T same head m=" << sh.m << " n=" << sh.n << " lda=" << sh.lda << " A offset " << sh.a_offset
+                                          << " x offset " << sh.x_offset << " launch " << l.str() << " seed=" << seed);
+                    CHECK(c.ok());
+                    ++same_head_policies;
+                }
         }
     CHECK(element_launches > 0);
+    CHECK(same_head_policies >= 4);
     CHECK((element_u16 > 0) == (sizeof(T) == 4));
 }
 
