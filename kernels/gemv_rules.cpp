@@ -101,11 +101,11 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
     // block of the N kernels is alone on its SM).
     long long resident = std::max(1, mc.max_threads_per_sm / std::max(1, threads));
     if (s.op == Op::N) resident = std::min<long long>(resident, std::max(1, mc.regs_per_sm / (kNRegsPerThread * threads)));
-    long long y = cdiv(static_cast<long long>(mc.sm_count) * std::min(per_sm, resident), tiles);
-    // Rule 5, the wave tail: tiles x Y never more than the resident slots (579 x 57900 N: 19
-    // tiles x 7 = 133 blocks of 512 threads on 132 slots ran a second wave of one block: 0.75x).
-    const long long slots = static_cast<long long>(mc.sm_count) * resident;
-    if (y * tiles > slots) y = std::max<long long>(1, slots / tiles);
+    const long long y = cdiv(static_cast<long long>(mc.sm_count) * std::min(per_sm, resident), tiles);
+    // Not capped at the resident slots: capping 579 x 57900 N at 19 x 6 = 114 blocks (from 19 x 7
+    // = 133 on 132 SMs) measured slower on the H200 (0.68x / 0.65x cuBLAS against 0.75x / 0.73x,
+    // gemv-1804520-N-shapes.csv): the split's blocks are short, so a one-block second wave costs
+    // less than 18 SMs left idle.
     return static_cast<int>(std::clamp<long long>(y, 1, max_y));
 }
 

@@ -31,9 +31,9 @@
 ///    block two steps of rows (T); the deterministic second pass sums at
 ///    most 8 partials per chain of its thread groups (two rounds of four chains).
 /// 5. The wave tail: a split takes Y = ceil(SMs / tiles) (one wave of blocks, each with enough
-///    bytes in flight by rule 2), not more: more blocks only add partials; and never more than
-///    the resident slots (N: by registers, 128 per thread) hold: tiles x Y <= slots, or one block
-///    runs a second wave alone (579 x 57900 N: 19 x 7 = 133 blocks of 512 threads on 132 SMs).
+///    bytes in flight by rule 2), not more: more blocks only add partials (resident blocks of N
+///    counted by registers, 128 per thread). Not capped at the resident slots: a one-block
+///    second wave of short split blocks measured cheaper than idle SMs (579 x 57900 N).
 ///    Element loads carry half an aligned batch's bytes; where the finish's cap (rule 4) leaves
 ///    their split fewer blocks than SMs, blocks take 512 threads (float 58 x 580000).
 /// 6. Short reductions (tall N, wide T): the thread rows (N: Q) or warps (T) per block are cut
