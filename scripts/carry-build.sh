@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds, on a machine without a GPU, the binaries a device call runs, so that no device time goes
 # to building (architecture §8): the gpu and perf test programs and the chapter binaries, copied
-# to build-carry/bin. Carry that folder (`carry: ["build-carry"]`); scripts/gpu-carried.sh runs
-# them on the device.
+# to build-carry/bin, stripped, and packed into build-pack/bin.tgz (about 24 MB for the default
+# targets: the binaries themselves, ~18 MB each, do not fit a call's 64 MiB beside the tree).
+# Carry the archive (`carry: ["build-pack"]`); scripts/gpu-carried.sh unpacks it and runs them on
+# the device.
 #
 # NPP: the device image has it, a build machine's CUDA install may not. Where CMake finds no
 # CUDA::nppif, NVIDIA's `nvidia-npp` wheel (PyPI, matching the toolkit's major version) supplies
@@ -11,9 +13,9 @@
 # `nvidia/cudnn` package at run time (gpu-carried.sh sets LD_LIBRARY_PATH).
 #
 # Usage: bash scripts/carry-build.sh [target ...]
-#   (default targets: wb_gpu_tests wb_perf_tests ch00_memory ch05_unrolled, about 47 MB: a device
-#   call carries at most 64 MiB, and ch05_unrolled --ladder runs every step; name ch01_global ...
-#   ch04_access explicitly, a few at a time, for the chapter tables)
+#   (default targets: wb_gpu_tests wb_perf_tests ch00_memory ch05_unrolled; ch05_unrolled --ladder
+#   runs every step; name ch01_global ... ch04_access explicitly, a few at a time, for the chapter
+#   tables: each adds about 6 MB to the archive)
 #   WB_CARRY_BUILD   the build folder (default build-carry-obj: reused, so later calls rebuild only
 #                    what changed)
 #   CUDA_ARCH        the CUDA architecture (default 90: H100 and H200)
@@ -50,7 +52,10 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITEC
       -DWB_BUILD_EXERCISES=OFF "${prefix[@]}" "${npp[@]}" >/dev/null
 grep -q "WB_HAVE_NPP" "$build"/build.ninja || echo "carry-build: note: this build has no NPP peer"
 cmake --build "$build" --target "${targets[@]}"
-mkdir -p build-carry/bin
+rm -rf build-carry/bin
+mkdir -p build-carry/bin build-pack
 for t in "${targets[@]}"; do [ -f "$build/bin/$t" ] && cp "$build/bin/$t" build-carry/bin/; done
-du -sh build-carry | sed 's/^/carry-build: /'
+strip build-carry/bin/*  # host symbols only: the device code and its line info stay
+tar czf build-pack/bin.tgz -C build-carry bin
+du -sh build-pack/bin.tgz | sed 's/^/carry-build: /'
 echo "carry-build: commit $(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (uncommitted changes)')"

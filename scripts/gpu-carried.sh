@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One GPU round from binaries built elsewhere (scripts/carry-build.sh), run on the device machine
-# from the repository root with `carry: ["build-carry"]`: no configure, no build, so the device's
+# from the repository root with `carry: ["build-pack"]` (the archive is unpacked into build-carry/;
+# `carry: ["build-carry"]` works too while the binaries fit): no configure, no build, so the device's
 # time goes to the GPU. Logs and CSVs land in $OUT (default ./out), and all of them in $OUT/results.tgz
 # (a device call returns at most 8 files); a short summary is printed
 # last. Stages run in the order given:
@@ -25,7 +26,8 @@ limit=${WB_STAGE_SECONDS:-240}
 summary=$OUT/summary.txt
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
-[ -x "$bin/wb_gpu_tests" ] || { echo "gpu-carried: no $bin/wb_gpu_tests: run scripts/carry-build.sh first and carry build-carry"; exit 2; }
+[ -f build-pack/bin.tgz ] && { mkdir -p build-carry && tar xzf build-pack/bin.tgz -C build-carry; }
+[ -x "$bin/wb_gpu_tests" ] || { echo "gpu-carried: no $bin/wb_gpu_tests: run scripts/carry-build.sh first and carry build-pack"; exit 2; }
 # cuDNN from the Python environment's nvidia/cudnn package, where the device image keeps it.
 cudnn=$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null || true)
 [ -n "$cudnn" ] && export LD_LIBRARY_PATH=$cudnn/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
