@@ -23,9 +23,9 @@
 ///   whole solve as one persistent cooperative kernel (persistent_kernel: its own tiled SYMV of
 ///   the lower triangle with a fixed-order reduction, 4 grid barriers per iteration, no host
 ///   involvement until the end). The chapter's sweep (ch05 --sweep) times all three. The graph is
-///   the default on the model's reasoning, not on a measurement (no GPU when this was written):
-///   the persistent kernel trades 3 graph nodes (~3 us) for 4 grid barriers and gives up the
-///   tuned SYMV's register prefetching and Y blocks per column. The first H200 sweep decides.
+///   the default because it measured faster from n = 2048 on (H200 sweep of 2026-11-23,
+///   docs/results/h200/sweep-cg-b17e1bd-dirty-all.csv): the persistent kernel saves launches,
+///   which wins at n = 1024, but its own SYMV reads A far below the tuned one.
 /// Model (common/model/cg): half of A + SYMV's workspace + 13n elements (p and q read twice, the
 /// second time from L2), 3 kernels per iteration inside a graph, no host round trip per iteration.
 /// Follows: KBLAS (the Mv); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).

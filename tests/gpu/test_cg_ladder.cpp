@@ -11,7 +11,7 @@
 //   printed; every legal launch of every step on odd shapes; the deterministic steps (3-5) give
 //   bit-identical x on a repeated solve, and tuned's graph and stream launches agree bit for bit.
 // WB_TEST_SMALL (the sanitizers) keeps n <= 100 and the counts small.
-// Not yet run on a GPU: written before the first device run.
+// Run on an H200 (2026-11-23): docs/results/h200/gpu-*cg*.log.
 #include "catch.hpp"
 
 #include "cg_problem.hpp"

@@ -12,7 +12,7 @@
 // sanitizer run) keeps only small shapes. The tuned filter-row kernel (FS = 31, 63) and the
 // pattern step's odd strips and the access step's 16-byte strips have their own cases over
 // images of several tiles.
-// Not yet run on a GPU when written (2026-11-23): the first GPU session runs it.
+// Run on an H200 (2026-11-23): docs/results/h200/gpu-*conv2d*.log.
 #include "catch.hpp"
 
 #include "conv2d_problem.hpp"

@@ -6,12 +6,12 @@
 //   fails); beta = 0.5 and 0 (y poisoned with NaN: it must not be read); alpha = 0;
 // - 200+ seeded random cases (shape, lda, offset, uplo, alpha, beta, step, precision), the run's
 //   seed printed; submatrices of a larger matrix at offsets that are not multiples of 32;
-// - every legal launch of every step on odd shapes (the tuned step's 24 configurations and both
+// - every legal launch of every step on odd shapes (the tuned step's configurations in both
 //   modes, the peer's two modes);
 // - bit-identical results over repeated calls for every deterministic step and launch.
 // WB_TEST_SMALL (the sanitizers) keeps the sizes and counts small.
 // Each result is compared with the float64 reference under compare_output's bound (grows with n).
-// Not yet run on a GPU: written before the first device run.
+// Run on an H200 (2026-11-23): docs/results/h200/gpu-*symv*.log.
 #include "catch.hpp"
 
 #include "random.hpp"
