@@ -275,11 +275,11 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     const bool warp_rows_layout = l.block_x == 32 && l.nb == 64;
     symv_detail::require_launch(!warp_rows_layout || l.block_y == warp_rows::kWarps, fn, "block_y", l.block_y,
                                 "8 with nb = 64 and block_x = 32 (the warp-rows layout: 8 warps of 8 rows)");
-    symv_detail::require_launch(l.block_x == 0 || warp_rows_layout || l.block_x == (l.nb > 0 ? l.nb : l.block_x), fn,
-                                "block_x", l.block_x,
-                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, or 32 with nb = 64");
     symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64, fn, "block_x", l.block_x,
                                 "the nb of an instantiated tile (32, 64): one thread per tile row");
+    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout, fn, "block_x",
+                                l.block_x,
+                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, or 32 with nb = 64");
     symv_detail::require_launch(l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
                                     (l.nb == 32 && l.block_y == 4),
                                 fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
