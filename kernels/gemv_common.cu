@@ -17,6 +17,7 @@ std::string GemvLaunch::str() const {
     if (cache >= 1 && cache <= 4) os << " cache=" << cache_names[cache];
     else if (cache != 0) os << " cache=" << cache;
     if (cluster != 0) os << " split=" << (cluster == 1 ? "global" : "cluster");
+    if (loop != 0) os << " loop";
     return os.str();
 }
 

@@ -80,6 +80,12 @@ std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
                              // Short columns: L lanes per column, 256 / L columns per pass, no split.
                              for (int lanes : {2, 4, 8, 16})
                                  for (int nb : {2, 4, 8}) v.push_back(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4});
+                             // Looping blocks (rule 8): L lanes per tile of nb <= L columns, cached or streaming.
+                             for (int lanes : {4, 8, 16, 32})
+                                 for (int nb : {2, 4, 8})
+                                     for (int c : {0, 1, 2})
+                                         if (nb <= lanes)
+                                             v.push_back(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4, c, 0, 1});
                          }
                          return v;
                      }});

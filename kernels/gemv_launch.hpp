@@ -16,10 +16,12 @@ struct GemvLaunch {
     int ept = 0;      ///< elements each thread loads per step (tuned N: the unroll U); 0: default
     int cache = 0;    ///< loads of A: 0 auto, 1 cached, 2 streaming, 3 L2 evict-first policy, 4 streaming + 256 B L2 fetches; tuned only
     int cluster = 0;  ///< split reduction: 0 auto, 1 global partials, 2 thread-block cluster; tuned only
+    int loop = 0;     ///< T: 1 = a resident wave of blocks, each group of block_x lanes walking tile after
+                      ///< tile of nb columns (tuned/gemv_t_loop.cuh); 0 = one tile per block; tuned only
     std::string str() const;  ///< "bx=32 by=8 nb=64 Q=8 Y=1 ept=4"
     bool operator==(const GemvLaunch& o) const {
         return block_x == o.block_x && block_y == o.block_y && nb == o.nb && Q == o.Q && Y == o.Y && ept == o.ept &&
-               cache == o.cache && cluster == o.cluster;
+               cache == o.cache && cluster == o.cluster && loop == o.loop;
     }
 };
 

@@ -35,6 +35,9 @@ int min_block_x(GemvLoads loads) { return loads == GemvLoads::kElement ? 32 : 8;
 constexpr int kNRegsPerThread = 128;
 constexpr int kShortTLanes = 16;    ///< T, short columns: at most 16 lanes per column
 constexpr int kShortTVectors = 64;  ///< T: short columns have at most 64 vectors (4 per lane of 16)
+constexpr int kLoopC = 4;            // T, looping kernel: columns per tile
+constexpr int kLoopWarpsPerSm = 24;  // T, looping kernel: resident warps per SM (256-thread blocks, 3 per SM)
+constexpr int kLoopMinTiles = 2;     // T, looping kernel: tiles per resident warp at least
 
 }  // namespace
 
@@ -52,6 +55,7 @@ int tuned_gemv_rows_per_load(const GemvShape& s) {
 
 long long tuned_gemv_tiles(const GemvShape& s, const GemvLaunch& l) {
     if (s.op == Op::N) return cdiv(s.m, static_cast<long long>(l.block_x) * tuned_gemv_rows_per_load(s));
+    if (tuned_gemv_loop_t(s.op, l)) return cdiv(s.n, l.nb);
     if (tuned_gemv_short_t(s.op, l)) return cdiv(s.n, static_cast<long long>(l.nb) * l.block_y);
     return cdiv(s.n, l.nb);
 }
@@ -60,13 +64,14 @@ double tuned_gemv_block_bytes_in_flight(const GemvShape& s, const GemvLaunch& l)
     const double threads = static_cast<double>(l.block_x) * l.block_y;
     const double load = tuned_gemv_loads(s) == GemvLoads::kElement ? s.elem_bytes : 16.0;
     if (s.op == Op::N) return threads * 2.0 * std::max(1, l.ept) * load;
+    if (tuned_gemv_loop_t(s.op, l)) return threads * (l.nb + 1) * load;
     if (tuned_gemv_short_t(s.op, l)) return threads * l.nb * load;
     return threads * 2.0 * (l.nb + 1) * load;
 }
 
 int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine& mc) {
     if (l.Y > 0) return l.Y;
-    if (tuned_gemv_short_t(s.op, l) || s.m <= 0 || s.n <= 0) return 1;
+    if (tuned_gemv_short_t(s.op, l) || tuned_gemv_loop_t(s.op, l) || s.m <= 0 || s.n <= 0) return 1;
     const long long tiles = tuned_gemv_tiles(s, l);
     if (tiles >= mc.sm_count) return 1;  // rule 3: every SM has a tile already
     const int w = tuned_gemv_rows_per_load(s);
@@ -109,7 +114,41 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
     return static_cast<int>(std::clamp<long long>(y, 1, max_y));
 }
 
+GemvLaunch tuned_gemv_t_loop_launch(const GemvShape& s) {
+    // L lanes cover a column's vectors (a head adds one partial vector where columns are not
+    // aligned): the power of two >= them, 4 ... 32.
+    const int w = 16 / s.elem_bytes;
+    const long long vectors = cdiv(s.m, w) + (tuned_gemv_loads(s) == GemvLoads::kAligned16 ? 0 : 1);
+    const int lanes = std::clamp(pow2_ceil(vectors), 4, 32);
+    GemvLaunch l{lanes, 256 / lanes, kLoopC, 256 / lanes, 1, 4};
+    l.loop = 1;
+    return l;
+}
+
+bool tuned_gemv_t_loops(const GemvShape& s, const GemvMachine& mc) {
+    if (s.op != Op::T || s.m <= 0 || s.n <= 0) return false;
+    const GemvLaunch loop = tuned_gemv_t_loop_launch(s);
+    // Every resident warp gets kLoopMinTiles tiles at least (a warp walks 32 / L tiles at once).
+    const long long warp_tiles = cdiv(s.n, kLoopC) / (32 / loop.block_x);
+    if (warp_tiles < static_cast<long long>(kLoopMinTiles) * kLoopWarpsPerSm * mc.sm_count) return false;
+    const int w = 16 / s.elem_bytes;
+    const long long vectors = cdiv(s.m, w);
+    const GemvLaunch one = tuned_gemv_one_tile_launch(s, mc);
+    if (tuned_gemv_short_t(s.op, one)) {
+        // (b): double short columns whose vectors fill every lane of the group.
+        return s.elem_bytes == 8 && vectors % one.block_x == 0;
+    }
+    // (a): a one-tile block of at most two steps, filled under 3/4.
+    const long long step = 32LL * one.block_y;
+    const long long steps = cdiv(vectors, step);
+    return one.Y == 1 && steps <= 2 && 4 * vectors < 3 * steps * step;
+}
+
 GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc) {
+    return tuned_gemv_t_loops(s, mc) ? tuned_gemv_t_loop_launch(s) : tuned_gemv_one_tile_launch(s, mc);
+}
+
+GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc) {
     const int w = tuned_gemv_rows_per_load(s);
     GemvLaunch l;
     if (s.op == Op::N) {

@@ -48,6 +48,27 @@
 ///    (up to 64 threads across) until one wave of 256-thread blocks holds them all; blocks have
 ///    512 threads only where one per SM holds every tile. Where no tile width gets there, the
 ///    waves are many and the tail small: the narrowest tiles that still leave a wave's worth.
+/// 8. Block turnover (T, short columns, many tiles): a T block that owns one tile of columns
+///    lives for one or two DRAM round trips, then a barrier and a reduction; with thousands of
+///    such blocks the launch is limited by how fast blocks turn over, not by the bytes a
+///    resident block has in flight (wide T: 19 KB per block at double 579 x 57900, 0.47x
+///    cuBLAS). There the tuned step runs the looping kernel (GemvLaunch::loop, tuned/
+///    gemv_t_loop.cuh): a resident wave of blocks, each group of L lanes walking tile after tile
+///    of C = 4 columns with the next step's loads (the next tile's included) issued before the
+///    current tile's lanes meet, so the stream never drains. L covers a column's vectors (the
+///    power of two >= them, 4 ... 32). Taken where every warp gets at least two tiles
+///    (n / C >= 2 warp slots of 24 per SM x SMs x lanes per warp's groups) and either
+///    (a) the one-tile block's job is at most two steps of 32 Q vectors, the last less than
+///        half full (its fill, vectors / (steps x 32 Q), under 3/4): its second round trip
+///        carries little (double 579 rows: 57%, float 579: 57%, double 183: 72%; float 1832
+///        rows, 89%, runs 1.44x cuBLAS with one tile per block and keeps it); or
+///    (b) double short columns (rule 6's lanes) whose vectors fill every lane of the group
+///        (16, 32, 64 rows: 0.83-0.84x cuBLAS with one tile per block). Not float (1.18-1.21x
+///        with one tile per block at the same shapes) nor double 58 rows (29 vectors on 16
+///        lanes, 1.03x): kept until a run that times both launches
+///        (`ch05_unrolled --shapes` prints the other launch of every T shape) says otherwise.
+///    The partial last step's prefetch (the second run's T kernel) is part of this kernel's
+///    stream, not of the teaching kernel (double C = 4 keeps 64 registers there).
 /// The square powers of two 1024 ... 16384 keep the launches measured before these rules
 /// (docs/results/h200/sweep-ch05_unrolled*.csv): rule 3 gives Y = 1 there, rule 6 does not apply.
 #pragma once
@@ -94,18 +115,32 @@ GemvLoads tuned_gemv_loads(const GemvShape& s);
 int tuned_gemv_rows_per_load(const GemvShape& s);
 
 /// True when `l` runs the short-reduction T kernel (L = block_x < 32 lanes per column).
-inline bool tuned_gemv_short_t(Op op, const GemvLaunch& l) { return op == Op::T && l.block_x < 32; }
+inline bool tuned_gemv_short_t(Op op, const GemvLaunch& l) { return op == Op::T && l.block_x < 32 && l.loop == 0; }
+
+/// True when `l` runs the looping T kernel (rule 8).
+inline bool tuned_gemv_loop_t(Op op, const GemvLaunch& l) { return op == Op::T && l.loop != 0; }
 
 /// Tiles (blocks along the output) of a launch: N: ceil(m / (block_x W)); T: ceil(n / nb), or
-/// ceil(n / (nb block_y)) for the short-reduction kernel.
+/// ceil(n / (nb block_y)) for the short-reduction kernel; looping T: ceil(n / nb) (tiles, not blocks).
 long long tuned_gemv_tiles(const GemvShape& s, const GemvLaunch& l);
 
 /// Bytes one block keeps in flight (rule 2): N: threads x 2U loads (double-buffered; 16 bytes
-/// each, or one element); T: threads x 2(C + 1); short T: threads x C.
+/// each, or one element); T: threads x 2(C + 1); short T: threads x C; looping T: threads x (C + 1),
+/// continuously.
 double tuned_gemv_block_bytes_in_flight(const GemvShape& s, const GemvLaunch& l);
 
 /// Rules 3-5: blocks per tile for launch `l` (l.Y > 0 is returned as it is).
 int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine& mc);
+
+/// Rule 8: true when T runs the looping kernel at its default launch.
+bool tuned_gemv_t_loops(const GemvShape& s, const GemvMachine& mc = {});
+
+/// The looping T kernel's launch for this shape (rule 8's L lanes, C = 4, loop = 1), whether or
+/// not rule 8 takes it (the shape benchmark times it beside the default).
+GemvLaunch tuned_gemv_t_loop_launch(const GemvShape& s);
+
+/// The default launch without rule 8 (one tile per block: the third run's launches).
+GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc = {});
 
 /// The tuned step's default launch (every field set, Y derived, cache and cluster auto).
 GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc = {});

@@ -26,7 +26,9 @@
 ///   through a thread-block cluster (Y <= 16, detail::cluster_finish) or global partials and a
 ///   last-block ticket (detail::split_finish): deterministic; where the reduction is short (N
 ///   with few columns, T with few rows) blocks get fewer thread rows or warps, and T with
-///   m <= 64 W runs several columns per warp (tuned/gemv_t_shapes.cuh).
+///   m <= 64 W runs several columns per warp (tuned/gemv_t_shapes.cuh); where such short
+///   columns are many, blocks loop over column tiles so that the loads never drain between
+///   tiles (rule 8, tuned/gemv_t_loop.cuh).
 /// - Columns that do not start on a 16-byte boundary (odd lda, a submatrix at an offset): N reads
 ///   one element per load, a warp across 32 consecutive rows of a column (one 32-byte sector
 ///   more per warp load than an aligned run), two batches of U = 64 / size(T) columns in flight
@@ -44,9 +46,11 @@
 ///      (GemvLaunch: block_x (N: 4..256; T: 32, or 2..16 lanes per column for short columns),
 ///      block_y = Q, nb = T's columns per block (or per thread, short T) C, Y (0: derived),
 ///      ept = N's unroll U, cache = policy of A's aligned loads (tuned/gemv_load_policy.cuh),
-///      cluster = the split: 0 auto, 1 global partials, 2 cluster)
+///      cluster = the split: 0 auto, 1 global partials, 2 cluster; loop = 1: T's looping kernel,
+///      block_x lanes per tile of nb columns)
 #include "gemv_common.cuh"
 #include "gemv_rows.cuh"
+#include "gemv_t_loop.cuh"
 #include "gemv_t_shapes.cuh"
 
 #include <cstring>
@@ -381,6 +385,38 @@ void launch_t_short(const GemvArgs<T>& a, const GemvLaunch& l, bool aligned, cud
                       a.beta, a.y);
 }
 
+/// The looping T kernel (rule 8): a resident wave of blocks (by the occupancy API), no more
+/// than the tiles need.
+template <class T, int C, bool XVEC, int POL>
+void launch_t_loop_kernel(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
+    constexpr const char* fn = "tuned::gemv";
+    constexpr int W = detail::Vec16<T>::width;
+    const int L = l.block_x, G = 256 / L;
+    auto kernel = gemv_t_loop_kernel<T, C, XVEC, POL>;
+    static int per_sm = [&] {
+        int b = 0;
+        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, 256, 0));
+        return std::max(1, b);
+    }();
+    auto cdiv = [](long long x, long long y) { return (x + y - 1) / y; };
+    const long long tiles = cdiv(a.n, static_cast<long long>(W) * C) * W;  // as the kernel counts them
+    const long long warp_tiles = cdiv(tiles, 32 / L);
+    const long long blocks =
+        std::min(cdiv(warp_tiles, 256 / 32), static_cast<long long>(per_sm) * detail::sm_count_of_current_device());
+    launch_kernel(kernel, dim3(detail::grid_dim(blocks, 2147483647LL, fn)), dim3(L, G), 0, s, 1, a.m, a.n, a.alpha,
+                  a.A, a.lda, a.x, a.beta, a.y);
+}
+
+template <class T, int C>
+void launch_t_loop(const GemvArgs<T>& a, const GemvLaunch& l, bool xvec, int pol, cudaStream_t s) {
+    if (xvec) {
+        if (pol == kCached) return launch_t_loop_kernel<T, C, true, kCached>(a, l, s);
+        return launch_t_loop_kernel<T, C, true, kStreaming>(a, l, s);
+    }
+    if (pol == kCached) return launch_t_loop_kernel<T, C, false, kCached>(a, l, s);
+    return launch_t_loop_kernel<T, C, false, kStreaming>(a, l, s);
+}
+
 template <class T, int K, int POL>
 void dispatch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) {
     switch (l.ept) {
@@ -428,7 +464,14 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
             detail::require_launch(l.block_x >= 2 && l.block_x <= 32 && (l.block_x & (l.block_x - 1)) == 0, fn,
                                    "block_x", l.block_x,
                                    "32 (T: one warp per row stripe) or 2, 4, 8, 16 (T: lanes per short column)");
-        if (tuned_gemv_short_t(a.op, l))
+        if (tuned_gemv_loop_t(a.op, l)) {
+            detail::require_launch(l.block_x >= 4, fn, "block_x", l.block_x,
+                                   "4, 8, 16 or 32 (looping T: lanes per column tile)");
+            detail::require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y,
+                                   "256 / block_x (looping T: 256 threads)");
+            detail::require_launch(l.nb <= l.block_x, fn, "nb", l.nb, "<= block_x (looping T: lane c writes column c)");
+            detail::require_launch(l.Y <= 1, fn, "Y", l.Y, "0 or 1 (looping T: no split)");
+        } else if (tuned_gemv_short_t(a.op, l))
             detail::require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y,
                                    "256 / block_x (T with lanes per column: 256 threads)");
         else
@@ -445,18 +488,31 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
     detail::require_launch(l.cluster >= 0 && l.cluster <= 2, fn, "cluster", l.cluster,
                            "0 (auto), 1 (global partials) or 2 (thread-block cluster)");
+    detail::require_launch(l.loop == 0 || l.loop == 1, fn, "loop", l.loop, "0 (one tile per block) or 1 (looping T)");
+    detail::require_launch(l.loop == 0 || a.op == Op::T, fn, "loop", l.loop, "0 for op N (the looping kernel is T's)");
+    detail::require_launch(l.loop == 0 || l.block_x > 0, fn, "loop", l.loop,
+                           "1 only with an explicit launch (block_x > 0); block_x 0 derives it (rule 8)");
     if (!detail::gemv_begin(a, fn, s)) return;
     const GemvShape shape = gemv_shape(a);
     const GemvMachine machine = gemv_machine_of_current_device();
     if (l.block_x <= 0) {
         const GemvLaunch d = tuned_gemv_default_launch(shape, machine);
-        l = GemvLaunch{d.block_x, d.block_y, d.nb, d.Q, in.Y > 0 ? in.Y : d.Y, d.ept, in.cache, in.cluster};
+        l = GemvLaunch{d.block_x, d.block_y, d.nb, d.Q, in.Y > 0 ? in.Y : d.Y, d.ept, in.cache, in.cluster, d.loop};
     }
     const int Y = tuned_gemv_split(shape, l, machine);
     const GemvLoads loads = tuned_gemv_loads(shape);
     detail::require_launch(l.ept != 16 || (a.op == Op::N && loads == GemvLoads::kElement && sizeof(T) == 4), fn,
                            "ept", l.ept, "2, 4 or 8 (16 only for float N with element loads: columns not 16-byte aligned)");
     if (a.op == Op::T) {
+        if (tuned_gemv_loop_t(a.op, l)) {  // rule 8: x as vectors where every column and x are aligned
+            const bool xvec = loads == GemvLoads::kAligned16;
+            const int pol = policy_of(a, l.cache) == kCached ? kCached : kStreaming;
+            switch (l.nb) {
+                case 2: return launch_t_loop<T, 2>(a, l, xvec, pol, s);
+                case 8: return launch_t_loop<T, 8>(a, l, xvec, pol, s);
+                default: return launch_t_loop<T, 4>(a, l, xvec, pol, s);
+            }
+        }
         if (tuned_gemv_short_t(a.op, l)) {
             const bool aligned = loads == GemvLoads::kAligned16;
             switch (l.nb) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,7 @@ bool legal(const GemvShape& s, const GemvLaunch& l) {
     if (l.ept != 2 && l.ept != 4 && l.ept != 8 && !(l.ept == 16 && element)) return false;
     if (s.op == Op::N) return l.block_x >= 4 && l.block_x <= 256 && l.block_x * l.block_y <= 512 &&
                               (l.block_x * l.block_y) % 32 == 0;
+    if (l.loop != 0) return s.op == Op::T && l.block_x >= 4 && l.block_x * l.block_y == 256 && l.Y == 1 && l.nb <= l.block_x;
     if (l.block_x < 32) return l.block_x >= 2 && l.block_x * l.block_y == 256 && l.Y == 1;
     return l.block_x == 32 && l.block_y <= 16;
 }
@@ -245,4 +247,49 @@ TEST_CASE("gemv rules: split N launches of few tiles", "[cpu][gemv]") {
     const GemvLaunch al = wb::tuned_gemv_default_launch(shape(Op::N, 58, 580000, 8), mc);
     CHECK(al.block_x * al.block_y == 256);
     CHECK(al.Y == 66);
+}
+
+TEST_CASE("gemv rules: rule 8 loops T only at its classes and leaves every other launch as it was",
+          "[cpu][gemv]") {
+    const GemvMachine mc;
+    // The shapes rule 8 is for: wide T of a few hundred rows (odd lda = m), skinny double T.
+    for (auto [m, n, elem] : {std::tuple{579, 57900, 4}, {579, 57900, 8}, {183, 183000, 8}}) {
+            const GemvShape s = shape(Op::T, m, n, elem);
+            CHECK(wb::tuned_gemv_t_loops(s, mc));
+            const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
+            CHECK(l.loop == 1);
+            CHECK(l.block_x == 32);
+            CHECK(l.block_x * l.block_y == 256);
+            CHECK(l.nb == 4);
+        }
+    for (auto [m, n] : {std::pair{16, 1000000}, {32, 200000}, {64, 1000000}}) {
+        const GemvLaunch l = wb::tuned_gemv_default_launch(shape(Op::T, m, n, 8), mc);
+        CHECK(l.loop == 1);
+        CHECK(l.block_x == std::clamp(m / 2, 4, 32));  // lanes cover the column's vectors
+        CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, m, n, 4), mc));  // float keeps one tile per block
+    }
+    // Every other shape of the set (both precisions, N and T) keeps the launch it had before
+    // rule 8 (the third run's), field by field; N never loops.
+    int kept = 0;
+    for (int elem : {4, 8})
+        for (const GemvShape& s : shape_set(elem)) {
+            const bool target = s.op == Op::T && ((s.m == 579 && s.n == 57900) || (elem == 8 && s.m == 183 && s.n == 183000) ||
+                                                  (elem == 8 && (s.m == 8 || s.m == 16 || s.m == 32 || s.m == 64) && s.n >= 100000));
+            const GemvLaunch d = wb::tuned_gemv_default_launch(s, mc);
+            INFO("op " << wb::op_char(s.op) << " " << s.m << " x " << s.n << " lda " << s.lda << " elem " << elem
+                       << ": " << d.str());
+            CHECK(d.loop == (target ? 1 : 0));
+            if (!target) {
+                CHECK(d == wb::tuned_gemv_one_tile_launch(s, mc));
+                ++kept;
+            }
+        }
+    CHECK(kept > 50);
+    // Float 1832 x 18320 (89% fill) and double 58 x 580000 (29 vectors on 16 lanes) keep one tile.
+    CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 1832, 18320, 4), mc));
+    CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 58, 580000, 8), mc));
+    // Float 183 rows (46 vectors: the short-column kernel, 0.89x with one tile per block) keeps it.
+    CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 183, 183000, 4), mc));
+    // Small n never loops (fewer than two tiles per resident warp).
+    CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 579, 5000, 8), mc));
 }

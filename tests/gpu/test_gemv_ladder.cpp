@@ -298,3 +298,66 @@ TEST_CASE("gemv steps give the same result on repeated calls (no race)", "[gpu][
             }
         }
 }
+
+namespace {
+
+/// Rule 8's looping T kernel (tuned/gemv_t_loop.cuh): every loop launch of the sweep, each
+/// checked against the float64 reference with y poisoned (check_gemv), on small members of
+/// its shape classes: a few hundred rows at odd lda (every column its own head), a submatrix
+/// at an offset with x unaligned, skinny double-style columns (16, 32, 64 rows, aligned), 58
+/// rows, columns shorter than one vector, n not a multiple of W C.
+template <class T>
+void check_loop_launches() {
+    const auto& step = wb::step<wb::GemvArgs<T>>(5);
+    int launches = 0;
+    for (const Shape& sh : {Shape{579, 3001, 579}, Shape{183, 5003, 183}, Shape{16, 20000, 16}, Shape{32, 20001, 32},
+                            Shape{64, 10000, 64}, Shape{58, 7001, 58}, Shape{579, 2000, 600, 3, 1},
+                            Shape{183, 3000, 184, 1, 1}, Shape{5, 1001, 5}, Shape{1, 517, 1}, Shape{3, 777, 4, 1}})
+        for (T beta : {T(0.5), T(0)}) {
+            const std::uint64_t seed = wb::fresh_seed();
+            auto p = wb::make_gemv_problem<T>(Op::T, sh.m, sh.n, sh.lda, seed, T(1.5), beta, sh.a_offset, sh.x_offset);
+            const auto ref = p.reference();
+            for (const wb::GemvLaunch& l : step.legal_launches(p.args())) {
+                if (l.loop == 0 || (beta == T(0) && l.cache != 0)) continue;
+                ++launches;
+                const auto c = wb::check_gemv(step, l, p, ref);
+                INFO((sizeof(T) == 4 ? "float" : "double") << " T m=" << sh.m << " n=" << sh.n << " lda=" << sh.lda
+                                                           << " A offset " << sh.a_offset << " x offset " << sh.x_offset
+                                                           << " beta=" << beta << " launch " << l.str() << " seed="
+                                                           << seed << " rel err " << c.rel_error << " tol "
+                                                           << c.tolerance << " " << c.first_bad);
+                CHECK(c.ok());
+            }
+        }
+    CHECK(launches >= 11 * 33);  // 33 loop launches (lanes x nb x cache) at beta 0.5 on each shape
+}
+
+/// Rule 8's shapes at full size, default launch (which must loop): wide T of a few hundred rows
+/// and the skinny double shapes.
+template <class T>
+void check_loop_defaults() {
+    const auto& step = wb::step<wb::GemvArgs<T>>(5);
+    for (auto [m, n] : {std::pair{579, 57900}, {183, 183000}, {16, 1000000}, {32, 200000}, {64, 1000000}}) {
+        if (sizeof(T) == 4 && m < 183) continue;  // float skinny T keeps one tile per block
+        const std::uint64_t seed = wb::fresh_seed();
+        auto p = wb::make_gemv_problem<T>(Op::T, m, n, m, seed, T(1.5), T(0.5));
+        const wb::GemvLaunch l = step.default_launch(p.args());
+        CHECK(l.loop == 1);
+        const auto c = wb::check_gemv(step, l, p, p.reference());
+        INFO((sizeof(T) == 4 ? "float" : "double") << " T " << m << " x " << n << " launch " << l.str() << " seed="
+                                                   << seed << " rel err " << c.rel_error << " " << c.first_bad);
+        CHECK(c.ok());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gemv ch05 tuned: every looping T launch matches the float64 reference", "[gpu][gemv]") {
+    check_loop_launches<float>();
+    check_loop_launches<double>();
+}
+
+TEST_CASE("gemv ch05 tuned: rule 8's shapes loop by default and match the float64 reference", "[gpu][gemv]") {
+    check_loop_defaults<float>();
+    check_loop_defaults<double>();
+}
