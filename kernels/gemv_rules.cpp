@@ -133,11 +133,16 @@ bool tuned_gemv_t_loops(const GemvShape& s, const GemvMachine& mc) {
     if (warp_tiles < static_cast<long long>(kLoopMinTiles) * kLoopWarpsPerSm * mc.sm_count) return false;
     const int w = 16 / s.elem_bytes;
     const long long vectors = cdiv(s.m, w);
+    // Not where the group is a whole warp that reads at most one vector of each column per tile
+    // (double 58 and 64 rows: 0.78x and 0.56x cuBLAS looping, 1.03x and 0.82x with one tile per
+    // block; H200, perf log 8615427). Not explained yet; the suspect: each lane's 16 bytes per column
+    // then pay a five-level reduction.
+    if (loop.block_x == 32 && vectors + (tuned_gemv_loads(s) == GemvLoads::kAligned16 ? 0 : 1) <= 32) return false;
     const GemvLaunch one = tuned_gemv_one_tile_launch(s, mc);
-    if (tuned_gemv_short_t(s.op, one)) {
-        // (b): double short columns whose vectors fill every lane of the group.
-        return s.elem_bytes == 8 && vectors % one.block_x == 0;
-    }
+    // (b): short columns (rule 6's lanes): every such shape measured loops faster (float 16 ...
+    // 183 rows 1.14-1.44x cuBLAS against 0.85-1.21x; double 16, 32 rows 0.88x, 0.93x against
+    // 0.84x, 0.86x).
+    if (tuned_gemv_short_t(s.op, one)) return true;
     // (a): a one-tile block of at most two steps, filled under 3/4.
     const long long step = 32LL * one.block_y;
     const long long steps = cdiv(vectors, step);

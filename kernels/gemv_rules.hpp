@@ -62,11 +62,13 @@
 ///        half full (its fill, vectors / (steps x 32 Q), under 3/4): its second round trip
 ///        carries little (double 579 rows: 57%, float 579: 57%, double 183: 72%; float 1832
 ///        rows, 89%, runs 1.44x cuBLAS with one tile per block and keeps it); or
-///    (b) double short columns (rule 6's lanes) whose vectors fill every lane of the group
-///        (16, 32, 64 rows: 0.83-0.84x cuBLAS with one tile per block). Not float (1.18-1.21x
-///        with one tile per block at the same shapes) nor double 58 rows (29 vectors on 16
-///        lanes, 1.03x): kept until a run that times both launches
-///        (`ch05_unrolled --shapes` prints the other launch of every T shape) says otherwise.
+///    (b) short columns (rule 6's lanes, at most 16 lanes per column in the one-tile launch):
+///        every one measured loops faster (float 16 ... 183 rows: 1.14-1.44x cuBLAS looping,
+///        0.85-1.21x with one tile per block; double 16 and 32 rows: 0.88x and 0.93x, 0.84x and
+///        0.86x; H200, perf log 8615427).
+///    Never where the looping group is a whole warp whose lanes read at most one vector of a
+///    column per tile (double 58 and 64 rows: 0.78x and 0.56x looping against 1.03x and 0.82x
+///    with one tile per block; not explained yet).
 ///    The partial last step's prefetch (the second run's T kernel) is part of this kernel's
 ///    stream, not of the teaching kernel (double C = 4 keeps 64 registers there).
 /// The square powers of two 1024 ... 16384 keep the launches measured before these rules

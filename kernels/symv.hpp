@@ -97,7 +97,8 @@ struct SymvTileOccupancy {
 };
 /// The rules behind symv_default (pure host code, unit-tested without a GPU): for n, the element
 /// size, the SM count and each instantiation's resident blocks, the (nb, Q) that keeps the most
-/// bytes of A in flight per SM and the smallest Y that makes two waves of blocks. symv_default
+/// bytes of A in flight per SM, Y = 8, and the smaller tile where that grid is under one wave of
+/// resident blocks. symv_default
 /// passes the occupancy API's figures (the register rule's without a GPU).
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles);
 }  // namespace tuned

@@ -239,23 +239,38 @@ std::vector<SymvLaunch> symv_configs() {
 ///    (The H200 sweep of 2026-11-23, before the register rule: the fastest atomics launches were
 ///    those with the most tile bytes per SM, e.g. double (32, 4) at 5 blocks, 40 KB, ahead of
 ///    (64, 4) at 1 block, 32 KB, by 6% at n = 32768.)
-/// 2. Y: the smallest of 1, 2, 4, 8 that makes at least two waves of blocks (nt x Y >= 2 x
-///    resident blocks x SMs): the longest columns start first, and a second wave fills the
-///    tail their unequal lengths leave (same sweep: float (64, 4) at 2 blocks per SM was
-///    fastest near nt x Y = 512, about two waves, for n = 4096 ... 32768).
+/// 2. Y = 8, the most blocks per block column instantiated: a column of the triangle is nt - j
+///    tiles long, so with few blocks per column the longest columns form the tail of the grid;
+///    Y blocks split each into Y pieces of about equal length, at the cost of one pipeline
+///    prologue per block and Y partials per row of the workspace (n x Y elements, small against
+///    the triangle). The H200 sweep of 8615427 (`sweep-symv-8615427*`): Y = 8 was the fastest Y
+///    of (64, 4) at every n from 1024 to 32768 in both precisions, or within 0.4% of it; the
+///    rule it replaces (the smallest Y giving two waves: Y = 4 at 16384, 2 at 32768) measured
+///    1-3.5% slower there.
+/// 3. Where that grid (nt x Y blocks) is less than one wave of the tile's resident blocks
+///    (nt x 8 < blocks per SM x SMs), SMs would idle: the smaller instantiated nb, which gives
+///    twice the block columns (same sweep: (32, 4) 1.05-1.12x (64, 4) at n = 1024 and 2048 in
+///    both precisions; from 4096, where the grid of (64, 4) is a full wave, within +-4%).
 /// The mode is deterministic.
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles) {
     if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
     auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
-    SymvTileOccupancy best = tiles.front();
-    for (const SymvTileOccupancy& c : tiles)
-        if (in_flight(c) > in_flight(best) * 1.125 || (in_flight(c) * 1.125 >= in_flight(best) && c.nb > best.nb))
-            best = c;
-    const long long nt = symv_detail::ceil_div(std::max(1, n), best.nb);
-    const long long two_waves = 2LL * std::max(1, best.blocks) * std::max(1, sm_count);
-    int yb = 1;
-    while (yb < 8 && nt * yb < two_waves) yb *= 2;
-    return config(best.nb, best.q, yb, 0);
+    auto most_in_flight = [&](int max_nb) {  // rule 1 over the tiles with nb <= max_nb
+        const SymvTileOccupancy* best = nullptr;
+        for (const SymvTileOccupancy& c : tiles) {
+            if (c.nb > max_nb) continue;
+            if (!best || in_flight(c) > in_flight(*best) * 1.125 ||
+                (in_flight(c) * 1.125 >= in_flight(*best) && c.nb > best->nb))
+                best = &c;
+        }
+        return best;
+    };
+    constexpr int kY = 8;
+    const SymvTileOccupancy* best = most_in_flight(1 << 30);
+    const long long one_wave = static_cast<long long>(std::max(1, best->blocks)) * std::max(1, sm_count);
+    if (symv_detail::ceil_div(std::max(1, n), best->nb) * kY < one_wave)
+        if (const SymvTileOccupancy* smaller = most_in_flight(best->nb / 2)) best = smaller;
+    return config(best->nb, best->q, kY, 0);
 }
 
 template <class T>

@@ -162,8 +162,9 @@ TEST_CASE("gemv rules: splits only where the output is short, within their limit
     const GemvLaunch tall = wb::tuned_gemv_default_launch(shape(Op::N, 1000000, 32, 4), mc);
     CHECK(tall.block_y == 2);
     CHECK(tall.block_x == 128);
-    // Wide T with short columns: L lanes per column cover m (m = 32 floats: 8 vectors).
-    const GemvLaunch wide = wb::tuned_gemv_default_launch(shape(Op::T, 32, 1000000, 4), mc);
+    // Wide T with short columns: L lanes per column cover m (m = 32 floats: 8 vectors), in the
+    // one-tile launch (rule 8 then loops with the same lanes).
+    const GemvLaunch wide = wb::tuned_gemv_one_tile_launch(shape(Op::T, 32, 1000000, 4), mc);
     CHECK(wide.block_x == 8);
     CHECK(wide.block_x * wide.block_y == 256);
     CHECK(wb::tuned_gemv_short_t(Op::T, wide));
@@ -252,29 +253,39 @@ TEST_CASE("gemv rules: split N launches of few tiles", "[cpu][gemv]") {
 TEST_CASE("gemv rules: rule 8 loops T only at its classes and leaves every other launch as it was",
           "[cpu][gemv]") {
     const GemvMachine mc;
-    // The shapes rule 8 is for: wide T of a few hundred rows (odd lda = m), skinny double T.
-    for (auto [m, n, elem] : {std::tuple{579, 57900, 4}, {579, 57900, 8}, {183, 183000, 8}}) {
-            const GemvShape s = shape(Op::T, m, n, elem);
-            CHECK(wb::tuned_gemv_t_loops(s, mc));
-            const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
-            CHECK(l.loop == 1);
-            CHECK(l.block_x == 32);
-            CHECK(l.block_x * l.block_y == 256);
-            CHECK(l.nb == 4);
-        }
-    for (auto [m, n] : {std::pair{16, 1000000}, {32, 200000}, {64, 1000000}}) {
-        const GemvLaunch l = wb::tuned_gemv_default_launch(shape(Op::T, m, n, 8), mc);
+    // The shapes rule 8 is for: wide T of a few hundred rows (odd lda = m; lanes a whole warp),
+    // and skinny T whose one-tile launch has short-column lanes (lanes cover the column's vectors).
+    for (auto [m, n, elem] : {std::tuple{579, 57900, 4}, {579, 57900, 8}, {183, 183000, 8}, {183, 183000, 4}}) {
+        const GemvShape s = shape(Op::T, m, n, elem);
+        CHECK(wb::tuned_gemv_t_loops(s, mc));
+        const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
         CHECK(l.loop == 1);
-        CHECK(l.block_x == std::clamp(m / 2, 4, 32));  // lanes cover the column's vectors
-        CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, m, n, 4), mc));  // float keeps one tile per block
+        CHECK(l.block_x == 32);
+        CHECK(l.block_x * l.block_y == 256);
+        CHECK(l.nb == 4);
+    }
+    for (auto [m, n, elem] : {std::tuple{16, 1000000, 8}, {32, 200000, 8}, {16, 1000000, 4}, {32, 200000, 4},
+                              {64, 1000000, 4}, {58, 580000, 4}}) {
+        const GemvLaunch l = wb::tuned_gemv_default_launch(shape(Op::T, m, n, elem), mc);
+        INFO(m << " x " << n << " elem " << elem << ": " << l.str());
+        CHECK(l.loop == 1);
+        // Lanes: the power of two covering the column's vectors (a head vector where lda = m
+        // breaks 16-byte alignment), 4 ... 32.
+        const int vectors = (m * elem + 15) / 16 + (m * elem % 16 != 0 ? 1 : 0);
+        int lanes = 4;
+        while (lanes < vectors && lanes < 32) lanes *= 2;
+        CHECK(l.block_x == lanes);
     }
     // Every other shape of the set (both precisions, N and T) keeps the launch it had before
     // rule 8 (the third run's), field by field; N never loops.
     int kept = 0;
     for (int elem : {4, 8})
         for (const GemvShape& s : shape_set(elem)) {
-            const bool target = s.op == Op::T && ((s.m == 579 && s.n == 57900) || (elem == 8 && s.m == 183 && s.n == 183000) ||
-                                                  (elem == 8 && (s.m == 8 || s.m == 16 || s.m == 32 || s.m == 64) && s.n >= 100000));
+            const bool wide = s.m == 579 && s.n == 57900, mid = s.m == 183 && s.n == 183000;
+            // Short columns by the hundred thousand; in double not 57 ... 64 rows (a whole warp of
+            // looping lanes, one vector each per column).
+            const bool skinny = s.n >= 100000 && s.m <= 64 && !(elem == 8 && s.m > 32);
+            const bool target = s.op == Op::T && (wide || mid || skinny);
             const GemvLaunch d = wb::tuned_gemv_default_launch(s, mc);
             INFO("op " << wb::op_char(s.op) << " " << s.m << " x " << s.n << " lda " << s.lda << " elem " << elem
                        << ": " << d.str());
@@ -285,11 +296,11 @@ TEST_CASE("gemv rules: rule 8 loops T only at its classes and leaves every other
             }
         }
     CHECK(kept > 50);
-    // Float 1832 x 18320 (89% fill) and double 58 x 580000 (29 vectors on 16 lanes) keep one tile.
+    // Float 1832 x 18320 (89% fill) keeps one tile; double 58 and 64 rows (a whole warp of lanes,
+    // one vector each per column) too.
     CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 1832, 18320, 4), mc));
     CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 58, 580000, 8), mc));
-    // Float 183 rows (46 vectors: the short-column kernel, 0.89x with one tile per block) keeps it.
-    CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 183, 183000, 4), mc));
+    CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 64, 1000000, 8), mc));
     // Small n never loops (fewer than two tiles per resident warp).
     CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 579, 5000, 8), mc));
 }

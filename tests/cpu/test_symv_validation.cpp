@@ -162,8 +162,9 @@ TEST_CASE("symv: the tuned default is deterministic and follows the register rul
         const wb::SymvLaunch l = wb::tuned::symv_default(a);
         INFO("n = " << n << ": " << l.str());
         CHECK(l.atomics == 0);
-        CHECK(l.nb == 64);
+        CHECK(l.nb == (n <= 1024 ? 32 : 64));  // under one wave of (64, 4) blocks: (32, 4)
         CHECK(l.block_y == 4);
+        CHECK(l.y_blocks == 8);
     }
     wb::SymvArgs<double> d;
     d.n = d.lda = 4096;
@@ -171,25 +172,39 @@ TEST_CASE("symv: the tuned default is deterministic and follows the register rul
     CHECK(wb::tuned::symv_default(d).block_y == 4);
 }
 
-TEST_CASE("symv: the tuned launch rule picks the most bytes in flight and two waves of blocks", "[cpu][symv]") {
+TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a smaller tile under one wave",
+          "[cpu][symv]") {
     using wb::tuned::symv_rule;
     // H200 figures (132 SMs) with the register rule's resident blocks.
     const std::vector<wb::tuned::SymvTileOccupancy> h200_float{{64, 4, 3}, {64, 8, 2}, {32, 4, 9}};
-    // float (64, 4): 48 KB per SM against 32 and 36; two waves = 2 x 3 x 132 = 792 blocks.
-    auto l = symv_rule(32768, 4, 132, h200_float);
-    CHECK(l.nb == 64);
-    CHECK(l.block_y == 4);
-    CHECK(l.y_blocks == 2);  // nt = 512: 1024 blocks >= 792, 512 < 792
-    CHECK(symv_rule(16384, 4, 132, h200_float).y_blocks == 4);  // nt = 256
-    CHECK(symv_rule(8192, 4, 132, h200_float).y_blocks == 8);   // nt = 128: 512 < 792 at Y = 4
-    CHECK(symv_rule(1000, 4, 132, h200_float).y_blocks == 8);   // capped at 8
-    CHECK(symv_rule(100000, 4, 132, h200_float).y_blocks == 1);
+    const std::vector<wb::tuned::SymvTileOccupancy> h200_double{{64, 4, 2}, {64, 8, 1}, {32, 4, 6}};
+    // float (64, 4): 48 KB per SM against 32 and 36; Y = 8 at every n.
+    for (int n : {4096, 8192, 16384, 32768, 100000}) {
+        const auto l = symv_rule(n, 4, 132, h200_float);
+        INFO("n = " << n);
+        CHECK(l.nb == 64);
+        CHECK(l.block_y == 4);
+        CHECK(l.y_blocks == 8);
+    }
+    // One wave of (64, 4) is 3 x 132 = 396 blocks: n / 64 x 8 under it (n < 3168) takes (32, 4).
+    for (int n : {1, 1000, 2048, 3100}) {
+        const auto l = symv_rule(n, 4, 132, h200_float);
+        INFO("n = " << n);
+        CHECK(l.nb == 32);
+        CHECK(l.y_blocks == 8);
+    }
+    CHECK(symv_rule(3200, 4, 132, h200_float).nb == 64);  // 50 x 8 = 400 >= 396
+    // double (64, 4) at 2 blocks: one wave 264 blocks, n / 64 x 8 < 264 below n = 2112.
+    CHECK(symv_rule(2048, 8, 132, h200_double).nb == 32);
+    CHECK(symv_rule(4096, 8, 132, h200_double).nb == 64);
     // Within 1/8 the larger tile wins (half the partials); well beyond it the bytes decide.
-    CHECK(symv_rule(4096, 4, 132, {{32, 4, 4}, {64, 4, 1}}).nb == 64);  // 16 KB each
+    CHECK(symv_rule(8192, 4, 132, {{32, 4, 4}, {64, 4, 1}}).nb == 64);  // 16 KB each
     const auto small_wins = symv_rule(4096, 8, 132, {{64, 4, 1}, {32, 4, 9}});  // 32 KB against 72 KB
     CHECK(small_wins.nb == 32);
     CHECK(small_wins.block_y == 4);
-    CHECK(small_wins.y_blocks == 8);  // nt = 128: 1024 < 2 x 9 x 132
+    CHECK(small_wins.y_blocks == 8);
+    // A single tile: no smaller one to take.
+    CHECK(symv_rule(100, 4, 132, {{64, 4, 3}}).nb == 64);
     CHECK_THROWS_WITH(symv_rule(10, 4, 132, {}), Catch::Matchers::Contains("tiles must list"));
 }
 
