@@ -78,7 +78,7 @@ std::vector<Step<Conv2dArgs<T>>> make_conv2d_ladder() {
     steps.push_back({4, "access", "16-byte strips from aligned padded rows (conflict-free LDS.128), cp.async 16-byte staging",
                      &access::conv2d<T>, [](const A&) { return access_tile<T>(); },
                      [](const A&) { return std::vector<Conv2dLaunch>{access_tile<T>()}; }});
-    steps.push_back({5, "tuned", "2-D register blocks, FS = 3 ... 15 unrolled with constant-bank taps, FS <= 5 streamed, FS = 31, 63 by filter rows",
+    steps.push_back({5, "tuned", "2-D register blocks, FS = 3 ... 15 unrolled with constant-bank taps, FS <= 5 streamed, FS = 31, 63 by filter rows, other sizes by chapter 4's generic kernel",
                      &tuned::conv2d<T>, [](const A& a) { return tuned::conv2d_configs<T>(a.fs).front(); },
                      [](const A& a) { return tuned::conv2d_configs<T>(a.fs); }});
     return steps;

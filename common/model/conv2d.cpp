@@ -29,6 +29,15 @@ long long fft_size(long long n) {
 
 Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_bytes, int tile_x, int tile_y, int thread_x,
                                  int thread_y, int threads) {
+    // The tuned step's default for the sizes it has no compile-time kernel for (not 1, 3, 5, 7,
+    // 15, 31, 63) is chapter 4's generic kernel at chapter 4's shape (kernels/tuned/conv2d.cu,
+    // generic_fits): modelled as that step.
+    const bool compiled = fs <= 7 || fs == 15 || fs == 31 || fs == 63;
+    if (stage == "tuned" && !compiled && thread_x * elem_bytes == 32 && thread_y == 4 && threads == 256) {
+        Conv2dDesign a = conv2d_stage_design("access", fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads);
+        a.stage = stage;
+        return a;
+    }
     Conv2dDesign d;
     d.stage = stage;
     d.tile_x = std::max(1, tile_x);

@@ -25,8 +25,9 @@
 ///   every tap f(k, l) — a uniform register (ULDC) — serves RX x RY = 32 FMAs. Lanes read 16-byte
 ///   vectors RX elements apart, 4 along x and 8 rows along y, rows an odd number of vectors apart:
 ///   conflict-free. Tile 128 x 64 floats, two blocks per SM (one stages while the other computes).
-/// - Other sizes run chapter 4's blocked kernel with RY > 1 (kernels/conv2d_common.cuh): the filter
-///   loaded per tap and output row, shared by RX outputs.
+/// - Other sizes run chapter 4's generic window-strip kernel by default (generic_fits below: this
+///   step's blocked kernel with RY > 1, kernels/conv2d_common.cuh, measured slower at every such
+///   size tried); the blocked kernel stays as an explicit launch.
 /// - Tunables (legal_launches): the thread's block RX x RY and with it the tile (16 RX) x (16 RY);
 ///   for FS <= 5 also the streaming shape (block 32 x 4, a thread SX x 8: tile 128 x 32 floats),
 ///   for FS = 31, 63 the filter-row shape (a thread 8 x 4 floats, 4 x 4 doubles). Each shape's
@@ -414,6 +415,14 @@ bool stream_fits(int fs) { return fs >= 1 && fs <= kStreamMaxFs && fs % 2 == 1; 
 /// instructions per FMA.
 bool rows_fits(int fs) { return fs == 31 || fs == 63; }
 
+/// Every other size (no kernel of this step knows it at compile time: FS = 9, 11, 13, 17 ... 29,
+/// 33 ... 61, 65 ... 1025) runs chapter 4's generic window-strip kernel by default: its filter
+/// pass of 8 taps per trip measured faster than this step's blocked kernel at every such size
+/// tried (H200, 4096^2 float, `conv2d-fs-probe-606c38c.txt`: FS = 9 equal, 21 and 45 1.27x,
+/// 99 2.26x; 2048^2 FS = 513 2.3x, `conv2d-ladder-float-606c38c.txt`). The blocked shapes stay
+/// as explicit launches.
+bool generic_fits(int fs) { return !stream_fits(fs) && !rows_fits(fs) && fs != 7 && fs != 15; }
+
 Conv2dLaunch stream_shape(int sx, int sy, int warps) {
     Conv2dLaunch l;
     l.block_x = 32;
@@ -448,14 +457,15 @@ bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
 /// The instantiated shapes of T for filter size fs (the ladder's legal_launches), the launch
 /// rule's pick first: for FS <= 5 the streaming shape (32 x 4 threads, a 16-byte vector of 8 rows
 /// each: tile 128 x 32 floats, 64 x 32 doubles); for FS = 31, 63 the filter-row kernel (a thread
-/// 8 x 4 floats or 4 x 4 doubles: tile 128 x 64 or 64 x 64); otherwise, and as alternatives for
-/// those, the shared-window blocks: float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32)
+/// 8 x 4 floats or 4 x 4 doubles: tile 128 x 64 or 64 x 64); for the sizes no kernel here knows
+/// at compile time the same shape runs chapter 4's generic kernel (generic_fits); for FS = 7, 15,
+/// and as alternatives for all of those, the shared-window blocks: float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32)
 /// and 4 x 2 (64 x 32).
 template <class T>
 std::vector<Conv2dLaunch> conv2d_configs(int fs) {
     std::vector<Conv2dLaunch> v;
     if (stream_fits(fs)) v.push_back(stream_shape(Stream<T>::SX, Stream<T>::SY, Stream<T>::WARPS));
-    if (rows_fits(fs)) v.push_back(block_shape(static_cast<int>(32 / sizeof(T)), 4));
+    if (rows_fits(fs) || generic_fits(fs)) v.push_back(block_shape(static_cast<int>(32 / sizeof(T)), 4));
     if (sizeof(T) == 4) v.insert(v.end(), {block_shape(4, 4), block_shape(4, 2)});
     else v.insert(v.end(), {block_shape(2, 2), block_shape(4, 2)});
     return v;
@@ -487,9 +497,14 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
                                     ") must be one configuration, not fields of several: " + rule);
     }
     if (!conv2d_detail::conv2d_begin(a, fn)) return;
-    const int shape = pick - (stream_fits(a.fs) || rows_fits(a.fs) ? 1 : 0);  // -1: the rule's special shape
+    const bool special = stream_fits(a.fs) || rows_fits(a.fs) || generic_fits(a.fs);
+    const int shape = pick - (special ? 1 : 0);  // -1: the rule's special shape
     if (shape < 0 && stream_fits(a.fs)) dispatch_stream<T>(a, s, fn);
-    else if (shape < 0) dispatch_rows<T>(a, s, fn);
+    else if (shape < 0 && rows_fits(a.fs)) dispatch_rows<T>(a, s, fn);
+    else if (shape < 0) {
+        access::conv2d<T>(a, Conv2dLaunch{}, s);  // chapter 4's generic kernel, same tile shape
+        return;
+    }
     else if constexpr (sizeof(T) == 4) {
         if (shape == 0) dispatch<T, 4, 4>(a, s, fn);
         else dispatch<T, 4, 2>(a, s, fn);
