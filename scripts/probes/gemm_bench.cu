@@ -15,7 +15,8 @@
 //   mkdir -p build-gemm-probe && nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr \
 //     -Ikernels -Icommon -I. scripts/probes/gemm_bench.cu kernels/gemm_common.cu \
 //     kernels/naive/gemm.cu kernels/shared/gemm.cu kernels/pattern/gemm.cu kernels/access/gemm.cu \
-//     kernels/tuned/gemm.cu kernels/gemm_peer.cpp common/check.cpp -lcublas -o build-gemm-probe/gemm_bench
+//     kernels/tuned/gemm.cu kernels/gemm_peer.cpp kernels/launch_checks.cpp common/check.cpp \
+//     common/cublas_handle.cpp -lcublas -o build-gemm-probe/gemm_bench
 // Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
 // Variants of the largest float configuration: pre-include a header defining
 // WB_GEMM_PROBE_F256 as BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS (nvcc -include v.h; a -D value
