@@ -8,7 +8,8 @@
 #   gpu[=FILTER]       the gpu tests (Catch2 filter, e.g. gpu="[symv],[conv2d]"; default: all)
 #   perf[=FILTER]      the perf tests, verbose (every measured ratio lands in the log)
 #   sanitize[=FILTER]  compute-sanitizer memcheck over the gpu tests at the small sizes
-#                      (WB_TEST_SMALL; WB_SANITIZERS="memcheck racecheck ..." for more tools)
+#                      (WB_TEST_SMALL=1; racecheck at WB_TEST_SMALL=2, fewer shapes where a test
+#                      reads it; WB_SANITIZERS="memcheck racecheck ..." for more tools)
 #   ladder=OP[,OP]     ch05_unrolled --ladder per op (WB_LADDER_ARGS adds options, e.g. --precision float)
 #   sweep=OP[,OP]      ch05_unrolled --sweep per op
 #   shapes=OP[,OP]     ch05_unrolled --shapes per op
@@ -54,7 +55,7 @@ for stage in "$@"; do
     sanitize)
       for tool in ${WB_SANITIZERS:-memcheck}; do
         run_stage "sanitize $tool $arg" "$OUT/sanitize-$tool-$tag.log" \
-          env WB_TEST_SMALL=1 compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests" ${arg:+"$arg"}
+          env WB_TEST_SMALL=$([ "$tool" = racecheck ] && echo 2 || echo 1) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests" ${arg:+"$arg"}
         grep -hE "ERROR SUMMARY" "$OUT/sanitize-$tool-$tag.log" | tail -1 | sed 's/^/  /' | tee -a "$summary"
       done ;;
     ladder|sweep|shapes)
