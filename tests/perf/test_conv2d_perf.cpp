@@ -1,11 +1,9 @@
 // Convolution speed as ratios measured in one run on one GPU (architecture §7).
-// Measured on an H200 (2026-11-23, perf log docs/results/h200/perf-symv-conv2d-7bdfe0e.log); the
-// thresholds of the steps against each other sit well under those ratios. The two the issue
-// states are its goals: shared >= 2x naive at FS = 7 on 4096^2 is NOT met (1.20x; this test
-// fails until it is), tuned >= 2x NPP at FS = 7 on 8192^2 is (6.59x). Since then (not yet run on
-// a GPU): the shared step has compile-time FS = 3, 5, 7 and a 32 x 32 tile (predicted 2.3-3.1x
-// naive at FS = 7), the tuned step streams FS <= 5 and double-buffers FS = 7, 15
-// (docs/pages/perf-notes-ops.md, "Convolution").
+// Measured on an H200 (2026-11-23): docs/results/h200/perf-conv2d-30e101d.log, the current
+// kernels; the thresholds of the steps against each other sit well under its ratios. The two the
+// issue states are its goals, both met there: shared 2.99x naive at FS = 7 on 4096^2 (goal 2x;
+// 1.20x before the shared step's rewrite, perf-symv-conv2d-7bdfe0e.log), tuned 9.61x NPP at FS = 7
+// on 8192^2 (goal 2x).
 // The absolute goals (% of the copy ceiling at FS = 3, % of the roofline bound at FS = 5 ... 31)
 // belong to the chapter binaries' benchmarks; this file prints the tuned step's GFLOP/s for them.
 #include "catch.hpp"
