@@ -162,12 +162,47 @@ def plot_cg_solution(path):
     return save_figure(fig, path, rows[0], "-solution")
 
 
+FILTER = re.compile(r"^FS=(\d+)$")
+
+
+def plot_conv2d_filters(path):
+    """The convolution ladder against the filter size: GFLOP/s of every step and peer against FS
+    (log-log), one panel per precision and image size (the variants are the filter sizes, so the
+    generic ladder plot would give one point per panel). Written as <csv>-fs.png."""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("op") == "conv2d" and FILTER.match(r.get("variant", ""))]
+    rows = [r for r in rows if num(r.get("rate", "")) is not None]
+    if not rows:
+        return None
+    panels = sorted({(r["precision"], r["shape"]) for r in rows}, key=lambda p: (p[0], -len(p[1]), p[1]))
+    panels = [p for p in panels if len({r["variant"] for r in rows if (r["precision"], r["shape"]) == p}) > 1]
+    if not panels:
+        return None
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.2), squeeze=False)
+    for ax, (prec, shape) in zip(axes[0], panels):
+        sel = [r for r in rows if r["precision"] == prec and r["shape"] == shape]
+        for st in dict.fromkeys(r["step"] for r in sel):
+            pts = sorted((int(FILTER.match(r["variant"]).group(1)), num(r["rate"])) for r in sel if r["step"] == st)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-" if st.startswith("ch0") else "s--", label=st,
+                    markersize=4)
+        bound = sorted((int(FILTER.match(r["variant"]).group(1)), num(r["rate"]) / num(r["% ceiling"]) * 100)
+                       for r in sel if r["step"].startswith("ch05") and num(r["% ceiling"]))
+        if bound:
+            ax.plot([p[0] for p in bound], [p[1] for p in bound], "k:", lw=1, label="roofline bound")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        label_axes(ax, f"conv2d {prec} {shape}", "filter size FS", "GFLOP/s")
+    axes[0][-1].legend(fontsize=6, loc="best")
+    return save_figure(fig, path, rows[0], "-fs")
+
+
 def main():
     if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
         sys.exit("usage: plot.py <results dir>")
     csvs = sorted(glob.glob(os.path.join(sys.argv[1], "*.csv")))
     made = [p for p in (plot_shapes(c) if c.endswith("-shapes.csv") else plot_ladder(c) for c in csvs) if p]
     made += [p for p in (plot_cg_solution(c) for c in csvs if not c.endswith("-shapes.csv")) if p]
+    made += [p for p in (plot_conv2d_filters(c) for c in csvs if not c.endswith("-shapes.csv")) if p]
     for p in made:
         print("wrote", p)
 
