@@ -10,6 +10,9 @@
 ///          atomics = 1) beside its deterministic default.
 ///        The summary gains "vs cuBLAS atomics": the chapter's step against the atomics mode,
 ///        both timed back to back in the extra rows.
+///        --shapes (shape_cases): KBLAS's submatrix experiment (TOMS Fig. 11-12), the trailing
+///        submatrix A(k:, k:) of a 16384 x 16384 lower matrix (lda = 16384, n = 16384 - k; or
+///        --sizes N) at every offset k = 0 ... 64, the step and cuBLAS's default mode.
 #include "symv_problem.hpp"
 #include "model/symv.hpp"
 #include "op_runner.hpp"
@@ -32,14 +35,33 @@ struct SymvOp {
         std::string variant, shape;
         Uplo uplo;
         int n;
+        int lda = 0;              ///< 0: n
+        std::size_t offset = 0;   ///< A starts this many elements into its allocation (a submatrix)
+        std::string shape_class;  ///< --shapes: the note column's class
     };
+
+    /// The submatrix set: A(k:, k:) of an N x N lower matrix at k = 0 ... 64, so that the column
+    /// starts take every alignment (k a multiple of 32 elements or not: KBLAS's Fig. 11-12).
+    static std::vector<Case> shape_cases(const ChapterOptions& o) {
+        const int full = o.sizes.empty() ? 16384 : o.sizes.front();
+        std::vector<Case> v;
+        for (int k = 0; k <= 64 && k < full; ++k) {
+            Case c{"L", "A(" + std::to_string(k) + ":," + std::to_string(k) + ":) of " + std::to_string(full),
+                   Uplo::Lower, full - k, full, 0, ""};
+            c.lda = full;
+            c.offset = static_cast<std::size_t>(k) + static_cast<std::size_t>(k) * full;
+            c.shape_class = k % 32 == 0 ? "submatrix, aligned origin" : "submatrix";
+            v.push_back(c);
+        }
+        return v;
+    }
 
     static std::vector<Case> cases(const ChapterOptions& o) {
         const std::vector<int> sizes =
             o.sizes.empty() ? std::vector<int>{1024, 2048, 4096, 8192, 16384, 32768} : o.sizes;
         std::vector<Case> v;
         for (Uplo u : {Uplo::Lower, Uplo::Upper})
-            for (int n : sizes) v.push_back({std::string(1, uplo_char(u)), std::to_string(n), u, n});
+            for (int n : sizes) v.push_back({std::string(1, uplo_char(u)), std::to_string(n), u, n, 0, 0, ""});
         return v;
     }
     static std::string title() {
@@ -54,13 +76,13 @@ struct SymvOp {
         Args<T> a;
         a.uplo = c.uplo;
         a.n = c.n;
-        a.lda = std::max(1, c.n);
+        a.lda = c.lda > 0 ? c.lda : std::max(1, c.n);
         a.alpha = T(1.5);
         a.beta = T(0.5);
         return a;
     }
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
-        return make_symv_problem<T>(c.uplo, c.n, std::max(1, c.n), seed);
+        return make_symv_problem<T>(c.uplo, c.n, c.lda > 0 ? c.lda : std::max(1, c.n), seed, T(1.5), T(0.5), c.offset);
     }
     template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
     template <class T>

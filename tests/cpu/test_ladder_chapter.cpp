@@ -60,7 +60,8 @@ TEST_CASE("chapter loop: predict-only runs every op and says which designs do no
     CHECK(out.find("ch05 tuned") != std::string::npos);
 }
 
-TEST_CASE("the shape benchmark (--shapes): gemv has a shape set of every class, the other ops none", "[cpu]") {
+TEST_CASE("the shape benchmark (--shapes): gemv has a shape set of every class, symv its submatrices, the other ops none",
+          "[cpu]") {
     wb::ChapterRun run;
     run.chapter = 5;
     for (const auto& op : wb::registered_ops()) {
@@ -69,6 +70,9 @@ TEST_CASE("the shape benchmark (--shapes): gemv has a shape set of every class, 
             // 2 precisions x 2 ops x 34 shapes (6 square, 4 odd lda, 10 rectangles, 6 skinny,
             // 8 offsets) x 2 timed rows (the step and cuBLAS).
             CHECK(op->shape_rows(run) == 2 * 2 * 34 * 2);
+        else if (op->name() == "symv")
+            // 2 precisions x 65 submatrix offsets k = 0 ... 64 x 2 timed rows (the step and cuBLAS).
+            CHECK(op->shape_rows(run) == 2 * 65 * 2);
         else
             CHECK(op->shape_rows(run) == 0);
     }
