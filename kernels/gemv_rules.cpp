@@ -106,11 +106,16 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
     // block of the N kernels is alone on its SM).
     long long resident = std::max(1, mc.max_threads_per_sm / std::max(1, threads));
     if (s.op == Op::N) resident = std::min<long long>(resident, std::max(1, mc.regs_per_sm / (kNRegsPerThread * threads)));
-    const long long y = cdiv(static_cast<long long>(mc.sm_count) * std::min(per_sm, resident), tiles);
-    // Not capped at the resident slots: capping 579 x 57900 N at 19 x 6 = 114 blocks (from 19 x 7
-    // = 133 on 132 SMs) measured slower on the H200 (0.68x / 0.65x cuBLAS against 0.75x / 0.73x,
-    // gemv-1804520-N-shapes.csv): the split's blocks are short, so a one-block second wave costs
-    // less than 18 SMs left idle.
+    long long y = cdiv(static_cast<long long>(mc.sm_count) * std::min(per_sm, resident), tiles);
+    // Never a second wave: where the rounded-up Y would put blocks beyond the resident slots (a
+    // 512-thread N block is alone on its SM), Y rounds down. The blocks of a split are all equally
+    // long, so one block past the wave doubles the time while an idle SM costs only its share:
+    // 579 x 57900 N, 19 tiles on 132 SMs, Y = 7 (133 blocks) ran at 0.81x cuBLAS and Y = 6 at
+    // 1.10x in one run (H100, docs/results/h100/gemv-launches-a906840.txt; an earlier H200 run
+    // through the then-buggy default call had measured the opposite). The tile width then makes
+    // the rounding cheap (tuned_gemv_one_tile_launch: 10 tiles x 13 = 130 blocks, 1.11x).
+    const long long slots = static_cast<long long>(mc.sm_count) * resident;
+    if (tiles * y > slots) y = std::max<long long>(1, slots / tiles);
     return static_cast<int>(std::clamp<long long>(y, 1, max_y));
 }
 
@@ -177,6 +182,22 @@ GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc)
                 while (bx < 32 && tiles(2 * bx) >= wave) bx *= 2;
             }
             threads = tiles(bx) <= mc.sm_count ? 512 : 256;
+            if (threads == 512) {
+                // The reduction will be split over Y blocks per tile, at most one wave of them
+                // (rule 5): widen the tile (up to 4x, a block still 512 threads) while that makes
+                // more blocks, i.e. while tiles x Y gets closer to the SMs (579 rows of element
+                // loads: 19 tiles x 6 = 114 blocks at 32 rows, 10 x 13 = 130 at 64 rows).
+                // Only where the narrow tile's launch splits already (a wider tile must not turn
+                // an unsplit launch into a split one: rule 3 decides that).
+                auto split = [&](int b) {
+                    const GemvLaunch probe{b, 512 / b, 4, 512 / b, 0, unroll_n(loads, s.elem_bytes)};
+                    return tuned_gemv_split(s, probe, mc);
+                };
+                const int bx0 = bx;
+                if (split(bx0) > 1)
+                    for (int b = 2 * bx0; b <= std::min(256, 4 * bx0); b *= 2)
+                        if (split(b) > 1 && tiles(b) * split(b) > tiles(bx) * split(bx)) bx = b;
+            }
         } else {
             // Short output: one tile row of threads covers it (at most 16 x W rows, or a warp
             // of element loads, so that a few tiles can still share the SMs), the reduction is

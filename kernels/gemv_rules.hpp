@@ -32,8 +32,12 @@
 ///    most 8 partials per chain of its thread groups (two rounds of four chains).
 /// 5. The wave tail: a split takes Y = ceil(SMs / tiles) (one wave of blocks, each with enough
 ///    bytes in flight by rule 2), not more: more blocks only add partials (resident blocks of N
-///    counted by registers, 128 per thread). Not capped at the resident slots: a one-block
-///    second wave of short split blocks measured cheaper than idle SMs (579 x 57900 N).
+///    counted by registers, 128 per thread). Where that would put blocks beyond the resident
+///    slots, Y rounds down instead: a split's blocks are equally long, so a second wave of even
+///    one block doubles the time, while an idle SM costs only its share (579 x 57900 N on an
+///    H100: Y = 7, 133 blocks, 0.81x cuBLAS; Y = 6, 114 blocks, 1.10x). Where N's blocks have 512
+///    threads (one per SM) the tile widens, up to 4x, while that gives more blocks in the wave
+///    (579 rows of element loads: 19 tiles x 6 at 32 rows, 10 tiles x 13 = 130 at 64 rows: 1.11x).
 ///    Element loads carry half an aligned batch's bytes; where the finish's cap (rule 4) leaves
 ///    their split fewer blocks than SMs, blocks take 512 threads (float 58 x 580000).
 /// 6. Short reductions (tall N, wide T): the thread rows (N: Q) or warps (T) per block are cut

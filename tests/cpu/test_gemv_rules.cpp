@@ -225,15 +225,37 @@ TEST_CASE("gemv rules: a long N output runs in one wave where a tile width gets 
 }
 
 TEST_CASE("gemv rules: split N launches of few tiles", "[cpu][gemv]") {
-    // Rule 5: Y = ceil(SMs x resident / tiles), not capped at the resident slots (a cap to 19 x 6
-    // blocks measured slower than 19 x 7 on 132 SMs for 579 x 57900: gemv-1804520-N-shapes.csv).
+    // Rule 5: Y = ceil(SMs x resident / tiles) where that stays in one wave of resident blocks,
+    // otherwise rounded down; a 512-thread tile widens while that gives more blocks. 579 x 57900
+    // (element loads): 19 tiles of 32 rows x 7 = 133 blocks would leave one block in a second wave
+    // (0.81x cuBLAS on an H100) -> 10 tiles of 64 rows x 13 = 130 blocks (1.11x, same run:
+    // docs/results/h100/gemv-launches-a906840.txt).
     const GemvMachine mc;
     for (int elem : {4, 8}) {
         const GemvShape s = shape(Op::N, 579, 57900, elem, 579);
         const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
         INFO("579 x 57900 size " << elem << ": " << l.str());
         CHECK(l.block_x * l.block_y == 512);
-        CHECK(l.Y == 7);  // 19 tiles x 7 = 133 blocks
+        CHECK(l.block_x == 64);
+        CHECK(l.Y == 13);
+        CHECK(wb::tuned_gemv_tiles(s, l) * l.Y == 130);
+    }
+    // Never more blocks than resident slots, over every split N and T launch of the shape set
+    // and a sweep of short outputs (m = 1 ... 4000 rows of element and aligned loads, n = 10^5).
+    for (int elem : {4, 8}) {
+        std::vector<GemvShape> v = shape_set(elem);
+        for (int m = 1; m <= 4000; m = m * 3 / 2 + 1) {
+            v.push_back(shape(Op::N, m, 100000, elem, m));
+            v.push_back(shape(Op::N, m, 100000, elem));
+        }
+        for (const GemvShape& s : v) {
+            const GemvLaunch l = wb::tuned_gemv_one_tile_launch(s, mc);
+            if (l.Y <= 1 || s.op != Op::N) continue;
+            const int threads = l.block_x * l.block_y;
+            const long long resident = std::min(mc.max_threads_per_sm / threads, mc.regs_per_sm / (128 * threads));
+            INFO("N " << s.m << " x " << s.n << " lda " << s.lda << " size " << elem << ": " << l.str());
+            CHECK(wb::tuned_gemv_tiles(s, l) * l.Y <= mc.sm_count * std::max<long long>(1, resident));
+        }
     }
     // Element loads whose split the finish caps below one block per SM take 512-thread blocks:
     // float 58 x 580000 (2 tiles of 32 rows): 2 x 64 = 128 blocks of 256 threads before, now

@@ -283,6 +283,28 @@ TEST_CASE("gemv ch05 tuned splits sum in a fixed order (same bits on repeated ca
         }
 }
 
+TEST_CASE("gemv ch05 tuned: a plain default call (GemvLaunch{}) runs the derived launch, split included",
+          "[gpu][gemv]") {
+    // GemvLaunch's own Y is 1; the derived launch of these shapes splits (Y > 1). The same launch
+    // sums in the same order, so the two calls' results must be bit-identical; an unsplit default
+    // call (the bug before 2026-11-25: 0.40x cuBLAS at N 579 x 57900) sums in another order and
+    // differs in the last bits.
+    const auto& step = wb::step<wb::GemvArgs<double>>(5);
+    const int f = std::getenv("WB_TEST_SMALL") ? 10 : 1;
+    for (auto [op, m, n] : {std::tuple{Op::N, 579, 57900 / f}, {Op::N, 58, 200000 / f}, {Op::T, 200000 / f, 32}}) {
+        auto p = wb::make_gemv_problem<double>(op, m, n, m, wb::fresh_seed());
+        const wb::GemvLaunch derived = step.default_launch(p.args());
+        INFO(wb::op_char(op) << " m=" << m << " n=" << n << " derived launch " << derived.str());
+        REQUIRE(derived.Y > 1);
+        p.y.upload(p.hy);
+        step.launch(p.args(), derived, nullptr);
+        const auto want = p.y.download();
+        p.y.upload(p.hy);
+        step.launch(p.args(), wb::GemvLaunch{}, nullptr);
+        CHECK(p.y.download() == want);
+    }
+}
+
 TEST_CASE("gemv steps give the same result on repeated calls (no race)", "[gpu][gemv]") {
     for (const auto& step : wb::ladder<wb::GemvArgs<float>>())
         for (Op op : {Op::N, Op::T}) {
