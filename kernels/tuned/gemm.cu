@@ -4,36 +4,53 @@
 ///
 /// What changes against chapter 4:
 /// - Bigger register blocks with warp tiles: for a large float C a block of 256 threads computes
-///   BM x BN = 128 x 256, each warp WM x WN = 128 x 32, each thread TM x TN = 16 x 8, arranged
+///   BM x BN = 256 x 128, each warp WM x WN = 64 x 64, each thread TM x TN = 16 x 8, arranged
 ///   as (TM/4) x (TN/4) sub-blocks of 4 x 4 spaced 4*LM rows / 4*LN columns apart (LM x LN =
-///   8 x 4 lanes). Each 16-byte shared read is then one row of 8 lanes x 16 bytes = 128
-///   contiguous bytes (op(A)) or 4 x 16 = 64 bytes (op(B)), broadcast to the other lanes:
+///   4 x 8 lanes). Each 16-byte shared read is then one row of 4 lanes x 16 bytes = 64
+///   contiguous bytes (op(A)) or 8 x 16 = 128 bytes (op(B)), broadcast to the other lanes:
 ///   conflict-free without padding. 128 accumulators per thread: one block of 8 warps per SM
 ///   (the shape cuBLAS's own FP32 kernel has on the H200: 256 threads, ~254 registers).
 /// - 16-byte global loads. The operand already stored k-major (op_a = N for A, op_b = T for B)
 ///   is copied with cp.async 16-byte straight into shared memory (no registers, no wait); the
 ///   operand stored the other way (op_a = T, op_b = N) is loaded as 16-byte vectors along k into
 ///   registers and stored transposed (consecutive lanes take consecutive rows: no conflicts).
-/// - A STAGES-deep ring of shared-memory tiles: tile t+STAGES-1 is in flight while tile t is
-///   computed, one barrier per tile (cp.async.wait_group STAGES-2 before it). The register path
-///   loads its tile at the top of the iteration and stores it after the FMAs, so its latency is
-///   hidden behind them too.
+/// - A STAGES-deep ring of shared-memory tiles, one barrier per tile (cp.async.wait_group
+///   STAGES-2 before it). Where the barrier sits depends on how many blocks share an SM:
+///   - One block per SM (the 256 x 128 configuration): no other block's warps can issue while
+///     this block waits, so the barrier is moved off the path into the FMAs (CUTLASS's
+///     multistage order). It sits inside each tile's last k-step, after that step's fragments
+///     are loaded; then the next tile's k-step-0 fragments are loaded (a second set of TM + TN
+///     registers, the only fragments held twice) before that step's FMAs, then the copy of tile
+///     t+STAGES is issued into the stage just freed. The warps leave the barrier with 128 FMAs
+///     to issue while their next fragments arrive. The transposing loads of a tile are issued
+///     after one barrier and stored before the next: a whole tile of FMAs hides them.
+///   - Two or more blocks per SM (128 x 128, 64 x 64, the double configurations): the barrier at
+///     the top of each tile, tile t+STAGES-1 in flight while tile t is computed; another resident
+///     block's warps issue during one block's wait. The register path loads its tile at the top
+///     of the iteration and stores it after the FMAs.
 /// - Vector loads only where legal: 16-byte-aligned base pointer and ld % (16 / sizeof(T)) == 0,
 ///   decided at launch (VEC); otherwise the same pipeline copies element by element. Interior
 ///   tiles copy without checks; the tiles on an edge of C or of k copy with per-element checks
 ///   (cp.async's src-size zero-fills what lies outside), chosen per tile by one uniform branch.
 /// - The configuration is chosen from the shape (default_launch, gemm_default below): each
 ///   instantiated configuration's measured rate times the fraction of its last wave that works
-///   times the fraction of its tiles inside C; the highest estimate wins (128 x 256 on large C,
+///   times the fraction of its tiles inside C; the highest estimate wins (256 x 128 on large C,
 ///   128 x 128 or 64 x 64 where the large tiles would leave SMs idle or waste a row of tiles).
-/// Model (float, 128 x 256 x 16, thread 16 x 8): global loads per FMA 1/256 + 1/128; shared
+/// Model (float, 256 x 128 x 16, thread 16 x 8): global loads per FMA 1/256 + 1/128; shared
 /// loads per FMA (16 + 8) / 128 = 0.19 elements = 6 LDS.128 per 128 FFMA (chapter 4: 1/8 of an
 /// instruction per FMA); the FMA issue rate is the limit: ~90% of issued instructions are FMAs.
-/// Measured (H200, 2026-11-23, scripts/probes/gemm_bench.cu): 43 TFLOP/s at 4096 NN, 0.84x
-/// cuBLAS; cuBLAS's kernel issues an instruction in 87% of scheduler cycles, the 128 x 128
-/// configuration of this one in 70% (ncu, same run day): the gap is instruction scheduling.
-/// An explicit register double buffer of the fragments, with the barrier moved before the last
-/// k-step, measured slower (38.6 against 43.2 TFLOP/s): the compiler's own schedule is kept.
+/// Measured (H100, 2026-11-25, scripts/probes/gemm_bench.cu --tuned-only, cuBLAS pedantic FP32 in
+/// the same run; this loop as the probe order 1 of branch gemm-next, ae2d34c, files
+/// docs/results/h100/gemm-probe-gemm-next-ae2d34c-{V0,V3,W0,W3}.txt): 256 x 128 in this order
+/// 48.1 TFLOP/s at 4096 NN, 0.93x cuBLAS (0.94x at 8192; TN 0.85x / 0.84x) (W3). The same tile
+/// with the barrier at the top of each tile 0.87x / 0.88x NN (V3); the former 128 x 256 (warp
+/// 128 x 32) 0.85x / 0.85x in that order (V0) and 0.85x / 0.86x in this one (W0): the order gains
+/// on the 256 x 128 tile, not on 128 x 256. At 4097 (edge tiles) this order measured slower:
+/// NN and TN 0.61x-0.62x against 0.68x-0.70x (W0, W3 against V0, V3), not explained yet.
+/// Before (H200, 2026-11-23, ncu): cuBLAS's kernel issued an instruction in 87% of scheduler
+/// cycles, the 128 x 128 configuration of this one in 70%. A different change measured slower
+/// then (128 x 256, 38.6 against 43.2 TFLOP/s): the barrier also before the last k-step, but every
+/// k-step's fragments double-buffered in registers; this loop holds only k-step 0's twice.
 /// Run: ./workbook run ch05 -- --op gemm       (GemmLaunch: tile, warp, thread, stages: one of
 ///                                               the instantiated configurations, legal_launches)
 #include "gemm_common.cuh"
@@ -99,13 +116,15 @@ struct Config {
 };
 
 // The instantiated configurations (legal_launches lists them in this order). RATE is the
-// GFLOP/s the configuration reached on an H200 at 4096^3 NN (scripts/probes/gemm_bench.cu,
-// 2026-11-23): the default rule weighs it against how well the configuration's blocks fill the
-// GPU for a given shape (gemm_default below).
+// GFLOP/s the configuration reached at 4096^3 NN (scripts/probes/gemm_bench.cu): F256's on an
+// H100, 2026-11-25 (docs/results/h100/gemm-probe-gemm-next-ae2d34c-W3.txt: 48148, cuBLAS 51687),
+// the others on an H200, 2026-11-23 (the same H100 run measured the float ones within 1% of
+// these). The default rule weighs it against how well the configuration's blocks fill the GPU for
+// a given shape (gemm_default below).
 #ifndef WB_GEMM_PROBE_F256  // scripts/probes/gemm_bench.cu rebuilds this file with other values
-#define WB_GEMM_PROBE_F256 128, 256, 16, 128, 32, 16, 8, 3, 1
+#define WB_GEMM_PROBE_F256 256, 128, 16, 64, 64, 16, 8, 3, 1
 #endif
-struct F256 : Config<float, WB_GEMM_PROBE_F256> { static constexpr double RATE = 43000; };   // float, large C
+struct F256 : Config<float, WB_GEMM_PROBE_F256> { static constexpr double RATE = 48000; };   // float, large C
 struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr double RATE = 40000; };
 struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> { static constexpr double RATE = 28000; };  // small C
 struct D128 : Config<double, 128, 64, 16, 64, 16, 8, 4, 3, 2> { static constexpr double RATE = 12400; };
@@ -213,6 +232,29 @@ struct TileLoader {
     }
 };
 
+/// The fragments of k-step p of one stage: a[TM] (rows ra + q*4*LM .. +3 of op(A)) and b[TN]
+/// (columns cb + q*4*LN .. +3 of op(B)), 16-byte shared loads.
+template <class Cfg>
+__device__ __forceinline__ void load_frags(const typename Cfg::type* a_s, const typename Cfg::type* b_s, int p,
+                                           int ra, int cb, typename Cfg::type (&a)[Cfg::TM],
+                                           typename Cfg::type (&b)[Cfg::TN]) {
+    using T = typename Cfg::type;
+    using V = typename gemm_detail::Vec16<T>::type;
+    constexpr int BM = Cfg::BM, BN = Cfg::BN, TM = Cfg::TM, TN = Cfg::TN, LM = Cfg::LM, LN = Cfg::LN, W = Cfg::W;
+#pragma unroll
+    for (int q = 0; q < TM / 4; ++q)
+#pragma unroll
+        for (int v = 0; v < 4 / W; ++v)
+            *reinterpret_cast<V*>(&a[4 * q + v * W]) =
+                *reinterpret_cast<const V*>(&a_s[p * BM + ra + q * 4 * LM + v * W]);
+#pragma unroll
+    for (int q = 0; q < TN / 4; ++q)
+#pragma unroll
+        for (int v = 0; v < 4 / W; ++v)
+            *reinterpret_cast<V*>(&b[4 * q + v * W]) =
+                *reinterpret_cast<const V*>(&b_s[p * BN + cb + q * 4 * LN + v * W]);
+}
+
 //! [tuned-gemm]
 template <class Cfg, bool TransA, bool TransB, bool VEC>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
@@ -246,9 +288,12 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         for (int c = 0; c < TN; ++c) acc[r][c] = 0;
 
     const int tiles = (k + BK - 1) / BK;
-    // Prologue: tiles 0 .. S-2 in flight (one commit group per tile, empty past the end).
+    // Prologue: tiles 0 .. P-1 into stages 0 .. P-1 (one commit group per tile, empty past the
+    // end). The one-block order below fills every stage (P = S); the other keeps one free
+    // (P = S-1) for the copy it issues at the top of its first iteration.
+    constexpr int P = Cfg::MIN_BLOCKS == 1 ? S : S - 1;
 #pragma unroll
-    for (int t = 0; t < S - 1; ++t) {
+    for (int t = 0; t < P; ++t) {
         if (t < tiles) {
             const bool full = interior && (t + 1) * BK <= k;
             la.start(sA + t * BK * BM, t * BK, full);
@@ -259,43 +304,96 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         cp_async_commit();
     }
 
-    for (int t = 0; t < tiles; ++t) {
-        cp_async_wait<S - 2>();  // this thread's copies of tile t have landed
-        __syncthreads();         // everyone's have; and everyone is done with tile t-1's stage
-        const int tn = t + S - 1, sn = tn % S;  // the tile to start, into the stage freed above
-        const bool more = tn < tiles;
-        const bool full = interior && (tn + 1) * BK <= k;
-        if (more) {
-            la.start(sA + sn * BK * BM, tn * BK, full);
-            lb.start(sB + sn * BK * BN, tn * BK, full);
-        }
-        cp_async_commit();
+    if constexpr (Cfg::MIN_BLOCKS == 1) {
+        // One block per SM: while its warps wait at a barrier and then for their first fragments,
+        // no other block's warps can issue. So the barrier sits inside each tile's last k-step,
+        // after that step's fragments are loaded, and the next tile's first fragments are loaded
+        // before that step's FMAs (CUTLASS's multistage order): the FMAs cover their latency.
+        cp_async_wait<S - 1>();  // tile 0 has landed for this thread
+        __syncthreads();         // and for every thread; its k-step 0 fragments into a0, b0
+        T a0[TM], b0[TN];  // k-step 0 of the next tile, loaded during the last k-step of this one
+        load_frags<Cfg>(sA, sB, 0, ra, cb, a0, b0);
 
-        const T* a_s = sA + (t % S) * BK * BM;
-        const T* b_s = sB + (t % S) * BK * BN;
+        // At the top of iteration t: the groups of tiles 0 .. t+S-1 are committed, tile t is in
+        // stage st = t % S for every thread, a0/b0 hold its k-step 0; the transposing loads of
+        // tile t-1+S (issued in iteration t-1) wait in registers for stage sp = (t-1) % S.
+        int st = 0, sp = S - 1;
+        for (int t = 0; t < tiles; ++t) {
+            const T* a_s = sA + st * BK * BM;
+            const T* b_s = sB + st * BK * BN;
+            const int s1 = st + 1 == S ? 0 : st + 1;  // stage of tile t+1
+            const bool pend = t > 0 && t - 1 + S < tiles;  // tile t-1+S waits in registers
+            const int tn = t + S;  // the tile to start, into stage st once everyone has read it
+            const bool more = tn < tiles;
+            const bool full = interior && (tn + 1) * BK <= k;
 #pragma unroll
-        for (int p = 0; p < BK; ++p) {
-            T a[TM], b[TN];
+            for (int p = 0; p < BK; ++p) {
+                T a[TM], b[TN];
+                if (p == 0) {
 #pragma unroll
-            for (int q = 0; q < TM / 4; ++q)
+                    for (int r = 0; r < TM; ++r) a[r] = a0[r];
 #pragma unroll
-                for (int v = 0; v < 4 / W; ++v)
-                    *reinterpret_cast<V*>(&a[4 * q + v * W]) =
-                        *reinterpret_cast<const V*>(&a_s[p * BM + ra + q * 4 * LM + v * W]);
+                    for (int c = 0; c < TN; ++c) b[c] = b0[c];
+                } else {
+                    load_frags<Cfg>(a_s, b_s, p, ra, cb, a, b);
+                }
+                if (p == BK - 1) {
+                    // Every fragment of tile t is loaded (this step's are in a, b): after the
+                    // barrier stage st is free, and tile t+1 has landed for every thread.
+                    if (pend) {  // the transposing loads of tile t-1+S to their stage sp
+                        la.finish(sA + sp * BK * BM);
+                        lb.finish(sB + sp * BK * BN);
+                    }
+                    cp_async_wait<S - 2>();  // this thread's copies of tile t+1 have landed
+                    __syncthreads();         // everyone's have; everyone has read stage st
+                    // Tile t+1's first fragments first (in flight during the copies' issue and
+                    // this step's FMAs), then the copy of tile t+S into the freed stage st.
+                    load_frags<Cfg>(sA + s1 * BK * BM, sB + s1 * BK * BN, 0, ra, cb, a0, b0);
+                    if (more) {
+                        la.start(sA + st * BK * BM, tn * BK, full);
+                        lb.start(sB + st * BK * BN, tn * BK, full);
+                    }
+                    cp_async_commit();
+                }
 #pragma unroll
-            for (int q = 0; q < TN / 4; ++q)
+                for (int r = 0; r < TM; ++r)
 #pragma unroll
-                for (int v = 0; v < 4 / W; ++v)
-                    *reinterpret_cast<V*>(&b[4 * q + v * W]) =
-                        *reinterpret_cast<const V*>(&b_s[p * BN + cb + q * 4 * LN + v * W]);
-#pragma unroll
-            for (int r = 0; r < TM; ++r)
-#pragma unroll
-                for (int c = 0; c < TN; ++c) acc[r][c] += a[r] * b[c];
+                    for (int c = 0; c < TN; ++c) acc[r][c] += a[r] * b[c];
+            }
+            sp = st;
+            st = s1;
         }
-        if (more) {  // the transposing loads' registers go to their stage after the FMAs
-            la.finish(sA + sn * BK * BM);
-            lb.finish(sB + sn * BK * BN);
+    } else {
+        // Two or more blocks per SM: the barrier at the top of each tile; while this block's
+        // warps wait there and for their first fragments, another block's warps issue FMAs (the
+        // order above was measured on the one-block configuration only).
+        for (int t = 0; t < tiles; ++t) {
+            cp_async_wait<S - 2>();  // this thread's copies of tile t have landed
+            __syncthreads();         // everyone's have; and everyone is done with tile t-1's stage
+            const int tn = t + S - 1, sn = tn % S;  // the tile to start, into the stage freed above
+            const bool more = tn < tiles;
+            const bool full = interior && (tn + 1) * BK <= k;
+            if (more) {
+                la.start(sA + sn * BK * BM, tn * BK, full);
+                lb.start(sB + sn * BK * BN, tn * BK, full);
+            }
+            cp_async_commit();
+
+            const T* a_s = sA + (t % S) * BK * BM;
+            const T* b_s = sB + (t % S) * BK * BN;
+#pragma unroll
+            for (int p = 0; p < BK; ++p) {
+                T a[TM], b[TN];
+                load_frags<Cfg>(a_s, b_s, p, ra, cb, a, b);
+#pragma unroll
+                for (int r = 0; r < TM; ++r)
+#pragma unroll
+                    for (int c = 0; c < TN; ++c) acc[r][c] += a[r] * b[c];
+            }
+            if (more) {  // the transposing loads' registers go to their stage after the FMAs
+                la.finish(sA + sn * BK * BM);
+                lb.finish(sB + sn * BK * BN);
+            }
         }
     }
     cp_async_wait<0>();  // nothing may be in flight when the block exits
@@ -463,7 +561,7 @@ std::vector<GemmLaunch> gemm_configs() {
 /// The default rule: the configuration with the highest estimate, its measured rate times the
 /// fraction of its last wave that works times the fraction of its tiles inside C (estimate()).
 /// Large tiles win on large C; where they would leave SMs idle (a 1024^2 C is 32 tiles of
-/// 128 x 256 for 132 SMs) or waste a tile row (4097), smaller tiles do.
+/// 256 x 128 for 132 SMs) or waste a tile row (4097), smaller tiles do.
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();

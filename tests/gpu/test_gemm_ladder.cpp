@@ -1,6 +1,6 @@
 // GPU correctness of every registered GEMM step and the cuBLAS peer: float and double x
 // NN/NT/TN/TT x shapes 0, 1, 1x1x1, k = 1, k = 0 (C = beta C), primes, 2^k +- 1, non-multiples
-// of every tile (the largest is 128 x 256 x 16), rectangular (short k, long k, tall, skinny);
+// of every tile (the largest is 256 x 128 x 16), rectangular (short k, long k, tall, skinny);
 // ld > rows (padding rows hold NaN), base pointers offset by one element (breaks 16-byte
 // alignment), beta = 0.5 and 0 (C poisoned with NaN: a kernel that reads it fails), alpha = 0;
 // then seeded random shapes for every transpose combination (seed printed on failure), every
