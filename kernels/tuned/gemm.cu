@@ -35,7 +35,8 @@
 /// - The configuration is chosen from the shape (default_launch, gemm_default below): each
 ///   instantiated configuration's measured rate times the fraction of its last wave that works
 ///   times the fraction of its tiles inside C; the highest estimate wins (256 x 128 on large C,
-///   128 x 128 or 64 x 64 where the large tiles would leave SMs idle or waste a row of tiles).
+///   128 x 128 or 64 x 64 where the large tiles would leave SMs idle or waste a row of tiles, or
+///   where the operands are not 16-byte aligned: each configuration's element-copy rate).
 /// Model (float, 256 x 128 x 16, thread 16 x 8): global loads per FMA 1/256 + 1/128; shared
 /// loads per FMA (16 + 8) / 128 = 0.19 elements = 6 LDS.128 per 128 FFMA (chapter 4: 1/8 of an
 /// instruction per FMA); the FMA issue rate is the limit: ~90% of issued instructions are FMAs.
@@ -45,8 +46,9 @@
 /// 48.1 TFLOP/s at 4096 NN, 0.93x cuBLAS (0.94x at 8192; TN 0.85x / 0.84x) (W3). The same tile
 /// with the barrier at the top of each tile 0.87x / 0.88x NN (V3); the former 128 x 256 (warp
 /// 128 x 32) 0.85x / 0.85x in that order (V0) and 0.85x / 0.86x in this one (W0): the order gains
-/// on the 256 x 128 tile, not on 128 x 256. At 4097 (edge tiles) this order measured slower:
-/// NN and TN 0.61x-0.62x against 0.68x-0.70x (W0, W3 against V0, V3), not explained yet.
+/// on the 256 x 128 tile, not on 128 x 256. At 4097 (lda 4097: the element copies, and edge
+/// tiles) this order measured slower: NN and TN 0.61x-0.62x against 0.68x-0.70x (W0, W3 against
+/// V0, V3), not explained yet; the default rule takes 128 x 128 there (RATE_ELEM below).
 /// Before (H200, 2026-11-23, ncu): cuBLAS's kernel issued an instruction in 87% of scheduler
 /// cycles, the 128 x 128 configuration of this one in 70%. A different change measured slower
 /// then (128 x 256, 38.6 against 43.2 TFLOP/s): the barrier also before the last k-step, but every
@@ -124,11 +126,21 @@ struct Config {
 #ifndef WB_GEMM_PROBE_F256  // scripts/probes/gemm_bench.cu rebuilds this file with other values
 #define WB_GEMM_PROBE_F256 256, 128, 16, 64, 64, 16, 8, 3, 1
 #endif
-struct F256 : Config<float, WB_GEMM_PROBE_F256> { static constexpr double RATE = 48000; };   // float, large C
-struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr double RATE = 40000; };
-struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> { static constexpr double RATE = 28000; };  // small C
-struct D128 : Config<double, 128, 64, 16, 64, 16, 8, 4, 3, 2> { static constexpr double RATE = 12400; };
-struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr double RATE = 10200; };
+// RATE_ELEM is the rate of the element-copy path (operands whose columns are not 16-byte aligned:
+// odd lda, offset pointers): RATE x the configuration's measured 4097 / 4096 ratio (NN, same
+// H100 run, the file above: 27488 / 47854, 33523 / 40329, 26599 / 27968). The one-block tile
+// loses most there (four times the copy instructions, no block beside it to hide them), so at
+// 4097 the rule now picks 128 x 128 (measured 0.76x cuBLAS there, the large tile 0.62x). The
+// double configurations' element path is not measured yet: RATE_ELEM = RATE.
+struct F256 : Config<float, WB_GEMM_PROBE_F256> {  // float, large C
+    static constexpr double RATE = 48000, RATE_ELEM = 27600;
+};
+struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr double RATE = 40000, RATE_ELEM = 33200; };
+struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> {  // small C
+    static constexpr double RATE = 28000, RATE_ELEM = 26600;
+};
+struct D128 : Config<double, 128, 64, 16, 64, 16, 8, 4, 3, 2> { static constexpr double RATE = 12400, RATE_ELEM = 12400; };
+struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr double RATE = 10200, RATE_ELEM = 10200; };
 
 // ----------------------------------------------------------------------------------------------
 /// One operand's tile loader. The tile is s[p][r] = op(X)(r0 + r, p0 + p), p < BK, r < R (R = BM
@@ -496,17 +508,19 @@ int blocks_per_sm() {
     return cache[dev];
 }
 
-/// The default rule's estimate for one configuration: its measured rate (RATE) x the fraction of
-/// the last wave's block slots that do work x the fraction of the tiles' area inside C.
+/// The default rule's estimate for one configuration: its measured rate (RATE, or RATE_ELEM where
+/// the operands take the element copies) x the fraction of the last wave's block slots that do
+/// work x the fraction of the tiles' area inside C.
 template <class Cfg, class T>
 double estimate(const GemmArgs<T>& a) {
+    const bool vec = gemm_detail::aligned16(a.A, a.lda) && gemm_detail::aligned16(a.B, a.ldb);
     const long long bm = gemm_detail::ceil_div(a.m, Cfg::BM), bn = gemm_detail::ceil_div(a.n, Cfg::BN);
     const long long blocks = bm * bn;
     const long long slots = static_cast<long long>(gemm_detail::sm_count()) * blocks_per_sm<Cfg>();
     const double waves = static_cast<double>((blocks + slots - 1) / slots);
     const double fill = static_cast<double>(blocks) / (waves * slots);
     const double area = static_cast<double>(a.m) * a.n / (static_cast<double>(bm) * Cfg::BM * bn * Cfg::BN);
-    return Cfg::RATE * fill * area;
+    return (vec ? Cfg::RATE : Cfg::RATE_ELEM) * fill * area;
 }
 
 template <class... Cfgs>
