@@ -18,6 +18,7 @@ std::string GemmLaunch::str() const {
         .add(warp_m > 0 || warp_n > 0, "warp=" + dims(warp_m, warp_n))
         .add(stages > 0, "stages=" + launch_checks::num(stages))
         .add(block_x > 0 || block_y > 0, "block=" + dims(block_x, block_y))
+        .add(split_k > 1, "split=" + launch_checks::num(split_k))
         .str();
 }
 

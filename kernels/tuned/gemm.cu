@@ -37,6 +37,11 @@
 ///   times the fraction of its tiles inside C; the highest estimate wins (256 x 128 on large C,
 ///   128 x 128 or 64 x 64 where the large tiles would leave SMs idle or waste a row of tiles, or
 ///   where the operands are not 16-byte aligned: each configuration's element-copy rate).
+/// - Split k where C alone cannot fill the GPU (GemmLaunch::split_k; the default rule decides,
+///   estimate() below): gridDim.z slices of k, each a multiple of BK long, write partial C's to a
+///   workspace; splitk_sum adds them in slice order and applies alpha and beta (deterministic,
+///   like cuBLAS's own split-k reduction). A 1024 x 1024 C is 32 tiles of 256 x 128 for 132
+///   SMs: with k = 16384 the unsplit kernel ran at 0.48x cuBLAS (H100, gemm-bench-eb48aad.txt).
 /// Model (float, 256 x 128 x 16, thread 16 x 8): global loads per FMA 1/256 + 1/128; shared
 /// loads per FMA (16 + 8) / 128 = 0.19 elements = 6 LDS.128 per 128 FFMA (chapter 4: 1/8 of an
 /// instruction per FMA); the FMA issue rate is the limit: ~90% of issued instructions are FMAs.
@@ -58,6 +63,9 @@
 #include "gemm_common.cuh"
 
 #include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -272,11 +280,22 @@ template <class Cfg, bool TransA, bool TransB, bool VEC>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
 gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::type* __restrict__ A, int lda,
             const typename Cfg::type* __restrict__ B, int ldb, typename Cfg::type beta,
-            typename Cfg::type* __restrict__ C, int ldc, bool vec_c) {
+            typename Cfg::type* __restrict__ C, int ldc, bool vec_c, int k_slice, long long c_slice) {
     using T = typename Cfg::type;
     using V = typename gemm_detail::Vec16<T>::type;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN, S = Cfg::STAGES;
     constexpr int LM = Cfg::LM, LN = Cfg::LN, W = Cfg::W;
+    // Split k (gridDim.z slices, splitk_launch below): slice z multiplies op(A)(:, z kc ...) by
+    // op(B)(z kc ..., :) into its own m x n partial (C is the workspace, ldc = m, alpha 1, beta 0);
+    // splitk_sum adds the partials in slice order. kc is a multiple of BK: the slices' operands
+    // keep the alignment the full operands have.
+    if (gridDim.z > 1) {
+        const int k0 = static_cast<int>(blockIdx.z) * k_slice;
+        A += TransA ? k0 : static_cast<long long>(k0) * lda;
+        B += TransB ? static_cast<long long>(k0) * ldb : k0;
+        C += blockIdx.z * c_slice;
+        k = min(k_slice, k - k0);
+    }
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* sA = reinterpret_cast<T*>(smem_raw);  // S stages of [BK][BM]
     T* sB = sA + S * BK * BM;                // S stages of [BK][BN]
@@ -443,8 +462,53 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 }
 //! [tuned-gemm]
 
+/// The sum of split-k partials: C = alpha * (P_0 + P_1 + ... + P_{S-1}) + beta * C, the slices
+/// added in their order (bit-identical run to run); C is not read when beta == 0.
+template <class T>
+__global__ void splitk_sum(int m, int n, int slices, const T* __restrict__ P, T alpha, T beta, T* __restrict__ C,
+                           int ldc) {
+    const long long mn = static_cast<long long>(m) * n;
+    for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < mn;
+         e += static_cast<long long>(gridDim.x) * blockDim.x) {
+        T sum = P[e];
+        for (int z = 1; z < slices; ++z) sum += P[z * mn + e];
+        const long long i = e % m, j = e / m;
+        T* c = C + i + j * ldc;
+        *c = beta == T(0) ? alpha * sum : alpha * sum + beta * *c;
+    }
+}
+
+/// The split-k workspace of the current device: grow-only, kept for the process (the first
+/// call of a size pays a cudaMalloc, as cuBLAS's own workspace does).
+void* splitk_workspace(std::size_t bytes) {
+    static std::mutex mu;
+    static std::map<int, std::pair<void*, std::size_t>> slots;
+    std::lock_guard<std::mutex> lock(mu);
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    auto& slot = slots[dev];
+    if (bytes > slot.second) {
+        WB_CUDA(cudaDeviceSynchronize());  // a kernel in flight may still use the old buffer
+        if (slot.first) WB_CUDA(cudaFree(slot.first));
+        slot.first = nullptr;
+        WB_CUDA(cudaMalloc(&slot.first, bytes));
+        slot.second = bytes;
+    }
+    return slot.first;
+}
+
+/// k per slice for `split` slices: a multiple of BK (so that slices keep the operands'
+/// alignment), and the slices that this leaves (ceil(k / kc) <= split).
+template <int BK>
+std::pair<int, int> slice_k(int k, int split) {
+    const int per = (k + split - 1) / split;
+    const int kc = (per + BK - 1) / BK * BK;
+    return {kc, (k + kc - 1) / kc};
+}
+
 template <class Cfg, bool TA, bool TB, bool VEC>
-void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn) {
+void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices = 1,
+            int k_slice = 0) {
     auto kernel = gemm_kernel<Cfg, TA, TB, VEC>;
     if (Cfg::SMEM > 48 * 1024) {  // above 48 KB a kernel must opt in (once per device)
         static thread_local unsigned long long done = 0;
@@ -457,29 +521,45 @@ void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, c
         }
     }
     const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, Cfg::BM), 2147483647LL, fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, Cfg::BN), 65535, fn));
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, Cfg::BN), 65535, fn), slices);
     kernel<<<grid, Cfg::THREADS, Cfg::SMEM, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C, a.ldc,
-                                                 vec_c);
+                                                 vec_c, k_slice, static_cast<long long>(a.m) * a.n);
 }
 
 template <class Cfg>
-void dispatch(const GemmArgs<typename Cfg::type>& a, cudaStream_t s, const char* fn) {
+void dispatch(const GemmArgs<typename Cfg::type>& in, int split, cudaStream_t s, const char* fn) {
     using T = typename Cfg::type;
+    GemmArgs<T> a = in;
+    int slices = 1, kc = 0;
+    if (split > 1) {  // the slices write partials to the workspace; splitk_sum applies alpha, beta
+        std::tie(kc, slices) = slice_k<Cfg::BK>(a.k, split);
+        if (slices > 1) {
+            a.C = static_cast<T*>(splitk_workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(T)));
+            a.ldc = a.m;
+            a.alpha = T(1);
+            a.beta = T(0);
+        }
+    }
     // 16-byte copies need both operands' base pointers 16-byte aligned and lda, ldb multiples of
     // the vector width (every column starts aligned); otherwise element-wise copies.
     const bool vec = gemm_detail::aligned16(a.A, a.lda) && gemm_detail::aligned16(a.B, a.ldb);
     const bool vec_c = gemm_detail::aligned16<T>(a.C, a.ldc);
     const bool ta = a.op_a == Op::T, tb = a.op_b == Op::T;
     if (vec) {
-        if (!ta && !tb) launch<Cfg, false, false, true>(a, vec_c, s, fn);
-        else if (!ta && tb) launch<Cfg, false, true, true>(a, vec_c, s, fn);
-        else if (ta && !tb) launch<Cfg, true, false, true>(a, vec_c, s, fn);
-        else launch<Cfg, true, true, true>(a, vec_c, s, fn);
+        if (!ta && !tb) launch<Cfg, false, false, true>(a, vec_c, s, fn, slices, kc);
+        else if (!ta && tb) launch<Cfg, false, true, true>(a, vec_c, s, fn, slices, kc);
+        else if (ta && !tb) launch<Cfg, true, false, true>(a, vec_c, s, fn, slices, kc);
+        else launch<Cfg, true, true, true>(a, vec_c, s, fn, slices, kc);
     } else {
-        if (!ta && !tb) launch<Cfg, false, false, false>(a, vec_c, s, fn);
-        else if (!ta && tb) launch<Cfg, false, true, false>(a, vec_c, s, fn);
-        else if (ta && !tb) launch<Cfg, true, false, false>(a, vec_c, s, fn);
-        else launch<Cfg, true, true, false>(a, vec_c, s, fn);
+        if (!ta && !tb) launch<Cfg, false, false, false>(a, vec_c, s, fn, slices, kc);
+        else if (!ta && tb) launch<Cfg, false, true, false>(a, vec_c, s, fn, slices, kc);
+        else if (ta && !tb) launch<Cfg, true, false, false>(a, vec_c, s, fn, slices, kc);
+        else launch<Cfg, true, true, false>(a, vec_c, s, fn, slices, kc);
+    }
+    if (slices > 1) {
+        const long long mn = static_cast<long long>(in.m) * in.n;
+        const int blocks = static_cast<int>(std::min<long long>((mn + 255) / 256, 8LL * gemm_detail::sm_count()));
+        splitk_sum<T><<<blocks, 256, 0, s>>>(in.m, in.n, slices, a.C, in.alpha, in.beta, in.C, in.ldc);
     }
 }
 
@@ -508,19 +588,40 @@ int blocks_per_sm() {
     return cache[dev];
 }
 
-/// The default rule's estimate for one configuration: its measured rate (RATE, or RATE_ELEM where
-/// the operands take the element copies) x the fraction of the last wave's block slots that do
-/// work x the fraction of the tiles' area inside C.
+/// The default rule's estimate for one configuration with k split into `split` slices, in
+/// GFLOP/s: its measured rate (RATE, or RATE_ELEM where the operands take the element copies)
+/// x the fraction of the last wave's block slots that do work x the fraction of the tiles' area
+/// inside C x the share of a block's time in its main loop (kt / (kt + 2) for kt tiles of BK:
+/// about two tiles' time go to filling the pipeline and to the epilogue; RATE was measured at
+/// kt = 256), plus, for a split, the second pass: the partials written and read and C written
+/// at kSumBytesPerSecond and one more launch (kSumLaunchSeconds). Split k pays where the tiles of
+/// C alone leave SMs idle and k is long (1024 x 1024 x 16384: 32 tiles of 256 x 128 for 132 SMs).
+constexpr double kSumBytesPerSecond = 2.5e12;  // below the H100's 3.0 and the H200's 4.3 TB/s read stream
+constexpr double kSumLaunchSeconds = 4e-6;     // a dependent launch and its tail (chapter 0's overheads)
+constexpr int kMaxSplit = 16;
+constexpr double kMaxSplitBytes = 512.0 * 1024 * 1024;  // the workspace the rule may ask for
+
 template <class Cfg, class T>
-double estimate(const GemmArgs<T>& a) {
+double estimate(const GemmArgs<T>& a, int split) {
     const bool vec = gemm_detail::aligned16(a.A, a.lda) && gemm_detail::aligned16(a.B, a.ldb);
+    const auto [kc, slices] = slice_k<Cfg::BK>(std::max(1, a.k), split);
+    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(T) > kMaxSplitBytes))
+        return -1;  // this split would not give `split` slices, or its workspace is too large
     const long long bm = gemm_detail::ceil_div(a.m, Cfg::BM), bn = gemm_detail::ceil_div(a.n, Cfg::BN);
-    const long long blocks = bm * bn;
+    const long long blocks = bm * bn * slices;
     const long long slots = static_cast<long long>(gemm_detail::sm_count()) * blocks_per_sm<Cfg>();
     const double waves = static_cast<double>((blocks + slots - 1) / slots);
     const double fill = static_cast<double>(blocks) / (waves * slots);
     const double area = static_cast<double>(a.m) * a.n / (static_cast<double>(bm) * Cfg::BM * bn * Cfg::BN);
-    return (vec ? Cfg::RATE : Cfg::RATE_ELEM) * fill * area;
+    auto main_loop = [](double kt) { return kt / (kt + 2.0); };
+    const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / Cfg::BK;
+    const double rate = (vec ? Cfg::RATE : Cfg::RATE_ELEM) * 1e9 * fill * area * main_loop(kt) / main_loop(256);
+    const double flops = 2.0 * a.m * a.n * std::max(1, a.k);
+    double seconds = flops / rate;
+    if (slices > 1)
+        seconds += (2.0 * slices + (a.beta == T(0) ? 1.0 : 2.0)) * a.m * a.n * sizeof(T) / kSumBytesPerSecond +
+                   kSumLaunchSeconds;
+    return flops / seconds / 1e9;
 }
 
 template <class... Cfgs>
@@ -528,15 +629,18 @@ std::vector<GemmLaunch> launches(ConfigList<Cfgs...>) {
     return {Cfgs::launch()...};
 }
 
+/// The configuration and split with the highest estimate (split_k 0 where no split wins).
 template <class T, class... Cfgs>
 GemmLaunch best(const GemmArgs<T>& a, ConfigList<Cfgs...>) {
     GemmLaunch pick;
     double best_rate = -1;
-    for (auto [l, r] : {std::pair<GemmLaunch, double>{Cfgs::launch(), estimate<Cfgs>(a)}...})
-        if (r > best_rate) {
-            best_rate = r;
-            pick = l;
-        }
+    for (int split = 1; split <= kMaxSplit; split *= 2)
+        for (auto [l, r] : {std::pair<GemmLaunch, double>{Cfgs::launch(), estimate<Cfgs>(a, split)}...})
+            if (r > best_rate) {
+                best_rate = r;
+                pick = l;
+                pick.split_k = split > 1 ? split : 0;
+            }
     return pick;
 }
 
@@ -553,7 +657,7 @@ bool matches(const GemmLaunch& want, const GemmLaunch& cfg) {
 template <class T, class Cfg, class... Rest>
 bool dispatch_first(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s, const char* fn) {
     if (matches(l, Cfg::launch())) {
-        dispatch<Cfg>(a, s, fn);
+        dispatch<Cfg>(a, l.split_k, s, fn);
         return true;
     }
     if constexpr (sizeof...(Rest) > 0) return dispatch_first<T, Rest...>(a, l, s, fn);
@@ -572,10 +676,11 @@ std::vector<GemmLaunch> gemm_configs() {
     return launches(typename Configs<T>::type{});
 }
 
-/// The default rule: the configuration with the highest estimate, its measured rate times the
-/// fraction of its last wave that works times the fraction of its tiles inside C (estimate()).
-/// Large tiles win on large C; where they would leave SMs idle (a 1024^2 C is 32 tiles of
-/// 256 x 128 for 132 SMs) or waste a tile row (4097), smaller tiles do.
+/// The default rule: the configuration and k split with the highest estimate, its measured rate
+/// times the fraction of its last wave that works times the fraction of its tiles inside C, with
+/// the second pass of a split (estimate()). Large tiles win on large C; where they would leave
+/// SMs idle (a 1024^2 C is 32 tiles of 256 x 128 for 132 SMs) k is split, or smaller tiles win,
+/// as where they waste a tile row (4097).
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
@@ -606,6 +711,9 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
         throw std::invalid_argument(std::string(fn) + ": launch (" + l.str() +
                                     ") must be one configuration, not fields of several: " + rule);
     }
+    gemm_detail::require_launch(l.split_k >= 0 && l.split_k <= kMaxSplit, fn, "split_k", l.split_k,
+                                "0 (the default rule decides, or no split in an explicit launch) ... " +
+                                    std::to_string(kMaxSplit));
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
     const GemmLaunch all_default{};
     const GemmLaunch chosen = l == all_default ? gemm_default(a) : l;

@@ -129,6 +129,11 @@ TEST_CASE("gemm launchers reject an illegal GemmLaunch before anything else", "[
     l.tile_m = 96;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.tile_m (96) must be the value of one of the "
                                                     "instantiated configurations"));
+    l = {};
+    l.split_k = 17;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (17) must be 0"));
+    l.split_k = -1;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (-1) must be 0"));
     // Fields of two different configurations, each legal alone, together are not.
     const auto configs = wb::ladder<wb::GemmArgs<float>>()[4].legal_launches(a);
     REQUIRE(configs.size() >= 2);
@@ -180,4 +185,8 @@ TEST_CASE("GemmLaunch::str names the fields that are set", "[cpu][gemm]") {
     l.warp_n = 32;
     l.stages = 3;
     CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1");
+    l.split_k = 1;  // no split: not printed
+    CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1");
+    l.split_k = 4;
+    CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split=4");
 }

@@ -155,6 +155,56 @@ TEST_CASE("gemm steps match the reference on seeded random shapes", "[gpu][gemm]
         }
 }
 
+TEST_CASE("gemm ch05 tuned: split k, explicit and derived, every transpose, same bits on repeated calls",
+          "[gpu][gemm]") {
+    // Short m x n, long k: each slice's operands start kc elements further along k (kc a multiple
+    // of BK, the last slice shorter), the partials go to a workspace and the second pass applies
+    // alpha and beta (C poisoned where beta = 0). ld > rows with offset 1 takes the element copies.
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    const int kk = small_run() ? 700 : 5003;
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T})
+            for (int variant = 0; variant < 2; ++variant)
+                for (int split : {2, 3, 16}) {
+                    wb::GemmShape s{oa, ob, 131, 67, kk};
+                    if (variant == 1) {
+                        s.lda = s.rows_a() + 3;
+                        s.ldb = s.rows_b() + 2;
+                        s.ldc = s.m + 5;
+                        s.offset = 1;
+                    }
+                    for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
+                        wb::GemmLaunch l = base;
+                        l.split_k = split;
+                        check_one<float>(tuned, s, 1.5f, variant == 0 ? 0.5f : 0.f, wb::fresh_seed(), &l);
+                    }
+                    wb::GemmLaunch ld = tuned_d.legal_launches(wb::make_gemm_problem<double>(s, 1).args()).front();
+                    ld.split_k = split;
+                    check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
+                }
+    // The default rule splits a small C with a long k, and the split sums in a fixed order.
+    auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::N, Op::N, 256, 192, small_run() ? 1024 : 8192},
+                                          wb::fresh_seed(), 1.5f, 0.5f);
+    const wb::GemmLaunch d = tuned.default_launch(p.args());
+    INFO("default launch " << d.str());
+    CHECK(d.split_k > 1);
+    const auto ref = p.reference();
+    CHECK(wb::check_gemm(tuned, d, p, ref).ok());
+    p.C.upload(p.hC);
+    tuned.launch(p.args(), d, nullptr);
+    const auto first = p.C.download();
+    for (int rep = 0; rep < 3; ++rep) {
+        p.C.upload(p.hC);
+        tuned.launch(p.args(), d, nullptr);
+        CHECK(p.C.download() == first);
+    }
+    // A plain default call (GemmLaunch{}) runs the derived launch, split included: same bits.
+    p.C.upload(p.hC);
+    tuned.launch(p.args(), wb::GemmLaunch{}, nullptr);
+    CHECK(p.C.download() == first);
+}
+
 TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {
     const int size = small_run() ? 70 : 700;
     for (const auto& step : wb::ladder<wb::GemmArgs<float>>())
