@@ -276,7 +276,7 @@ __device__ __forceinline__ void load_frags(const typename Cfg::type* a_s, const 
 }
 
 //! [tuned-gemm]
-template <class Cfg, bool TransA, bool TransB, bool VEC>
+template <class Cfg, bool TransA, bool TransB, bool VEC, bool SPLIT>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
 gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::type* __restrict__ A, int lda,
             const typename Cfg::type* __restrict__ B, int ldb, typename Cfg::type beta,
@@ -285,11 +285,13 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     using V = typename gemm_detail::Vec16<T>::type;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN, S = Cfg::STAGES;
     constexpr int LM = Cfg::LM, LN = Cfg::LN, W = Cfg::W;
-    // Split k (gridDim.z slices, splitk_launch below): slice z multiplies op(A)(:, z kc ...) by
+    // Split k (SPLIT, gridDim.z slices; dispatch below): slice z multiplies op(A)(:, z kc ...) by
     // op(B)(z kc ..., :) into its own m x n partial (C is the workspace, ldc = m, alpha 1, beta 0);
     // splitk_sum adds the partials in slice order. kc is a multiple of BK: the slices' operands
-    // keep the alignment the full operands have.
-    if (gridDim.z > 1) {
+    // keep the alignment the full operands have. A kernel of its own (SPLIT): with this block in
+    // the one kernel, the unsplit 256 x 128 kernel's schedule moved (H100: 0.93x -> 0.89x cuBLAS
+    // NN at 4096, 0.85x -> 0.89x TN; docs/results/h100/gemm-bench-618e685.txt).
+    if (SPLIT && gridDim.z > 1) {
         const int k0 = static_cast<int>(blockIdx.z) * k_slice;
         A += TransA ? k0 : static_cast<long long>(k0) * lda;
         B += TransB ? static_cast<long long>(k0) * ldb : k0;
@@ -506,10 +508,10 @@ std::pair<int, int> slice_k(int k, int split) {
     return {kc, (k + kc - 1) / kc};
 }
 
-template <class Cfg, bool TA, bool TB, bool VEC>
-void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices = 1,
-            int k_slice = 0) {
-    auto kernel = gemm_kernel<Cfg, TA, TB, VEC>;
+template <class Cfg, bool TA, bool TB, bool VEC, bool SPLIT>
+void launch_kernel(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices,
+                   int k_slice) {
+    auto kernel = gemm_kernel<Cfg, TA, TB, VEC, SPLIT>;
     if (Cfg::SMEM > 48 * 1024) {  // above 48 KB a kernel must opt in (once per device)
         static thread_local unsigned long long done = 0;
         int dev = 0;
@@ -524,6 +526,13 @@ void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, c
                     gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, Cfg::BN), 65535, fn), slices);
     kernel<<<grid, Cfg::THREADS, Cfg::SMEM, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C, a.ldc,
                                                  vec_c, k_slice, static_cast<long long>(a.m) * a.n);
+}
+
+template <class Cfg, bool TA, bool TB, bool VEC>
+void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices = 1,
+            int k_slice = 0) {
+    if (slices > 1) launch_kernel<Cfg, TA, TB, VEC, true>(a, vec_c, s, fn, slices, k_slice);
+    else launch_kernel<Cfg, TA, TB, VEC, false>(a, vec_c, s, fn, 1, 0);
 }
 
 template <class Cfg>
@@ -579,7 +588,7 @@ int blocks_per_sm() {
     }
     auto it = cache.find(dev);
     if (it != cache.end()) return it->second;
-    auto kernel = gemm_kernel<Cfg, false, false, true>;
+    auto kernel = gemm_kernel<Cfg, false, false, true, false>;
     if (Cfg::SMEM > 48 * 1024)
         WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Cfg::SMEM)));
     int b = 0;
