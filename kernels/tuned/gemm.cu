@@ -60,10 +60,10 @@
 /// k-step's fragments double-buffered in registers; this loop holds only k-step 0's twice.
 /// Run: ./workbook run ch05 -- --op gemm       (GemmLaunch: tile, warp, thread, stages: one of
 ///                                               the instantiated configurations, legal_launches)
+#include "buffer.hpp"
 #include "gemm_common.cuh"
 
 #include <map>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -480,24 +480,10 @@ __global__ void splitk_sum(int m, int n, int slices, const T* __restrict__ P, T 
     }
 }
 
-/// The split-k workspace of the current device: grow-only, kept for the process (the first
-/// call of a size pays a cudaMalloc, as cuBLAS's own workspace does).
-void* splitk_workspace(std::size_t bytes) {
-    static std::mutex mu;
-    static std::map<int, std::pair<void*, std::size_t>> slots;
-    std::lock_guard<std::mutex> lock(mu);
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    auto& slot = slots[dev];
-    if (bytes > slot.second) {
-        WB_CUDA(cudaDeviceSynchronize());  // a kernel in flight may still use the old buffer
-        if (slot.first) WB_CUDA(cudaFree(slot.first));
-        slot.first = nullptr;
-        WB_CUDA(cudaMalloc(&slot.first, bytes));
-        slot.second = bytes;
-    }
-    return slot.first;
-}
+/// The split-k workspace: the calling thread's grow-only buffer on the current device
+/// (common/buffer.hpp, as SYMV's), kept for the process.
+struct SplitKWorkspaceTag {};
+void* splitk_workspace(std::size_t bytes) { return workspace_of_current_device<SplitKWorkspaceTag>().get(bytes); }
 
 /// k per slice for `split` slices: a multiple of BK (so that slices keep the operands'
 /// alignment), and the slices that this leaves (ceil(k / kc) <= split).
