@@ -1,0 +1,86 @@
+// The tuned GEMM's default rule (kernels/tuned/gemm.cu, gemm_default: configuration and split k
+// from each configuration's measured rate, the fill of its last wave, the share of its tiles
+// inside C, and the second pass of a split), checked on the host: without a GPU the rule counts
+// 132 SMs (an H100's or an H200's) and each configuration's blocks per SM from its launch bounds.
+// The expectations are the measured outcomes the rule was written for (H100, 2026-11-25,
+// docs/results/h100/gemm-bench-618e685.txt and gemm-bench-eb48aad.txt).
+// Run: ctest -R "gemm default rule" (or build-*/bin/wb_cpu_tests "[gemm]")
+#include "catch.hpp"
+
+#include "gemm.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using wb::Op;
+
+/// Arguments of an m x n x k product with tight leading dimensions; `ld_extra` > 0 breaks the
+/// 16-byte alignment of every column (as 4097 does). The pointers are never dereferenced.
+wb::GemmArgs<float> args(int m, int n, int k, Op oa = Op::N, Op ob = Op::N, int ld_extra = 0) {
+    float* const fake = reinterpret_cast<float*>(std::uintptr_t{0x10000});
+    wb::GemmArgs<float> a;
+    a.op_a = oa;
+    a.op_b = ob;
+    a.m = m;
+    a.n = n;
+    a.k = k;
+    a.A = fake;
+    a.lda = (oa == Op::N ? m : k) + ld_extra;
+    a.B = fake;
+    a.ldb = (ob == Op::N ? k : n) + ld_extra;
+    a.C = fake;
+    a.ldc = m;
+    a.beta = 0.5f;
+    return a;
+}
+
+wb::GemmLaunch tuned_default(const wb::GemmArgs<float>& a) { return wb::ladder<wb::GemmArgs<float>>()[4].default_launch(a); }
+
+}  // namespace
+
+TEST_CASE("gemm default rule: large C runs the 256 x 128 tile unsplit", "[cpu][gemm]") {
+    for (int s : {4096, 8192, 6000})
+        for (Op oa : {Op::N, Op::T}) {
+            const auto l = tuned_default(args(s, s, s, oa));
+            INFO(s << " " << wb::op_char(oa) << "N: " << l.str());
+            CHECK(l.tile_m == 256);
+            CHECK(l.tile_n == 128);
+            CHECK(l.split_k == 0);
+        }
+    // Short k on a large C: the tiles fill the GPU, nothing to gain from a split.
+    CHECK(tuned_default(args(4096, 4096, 256)).split_k == 0);
+    CHECK(tuned_default(args(16384, 256, 4096)).split_k == 0);
+}
+
+TEST_CASE("gemm default rule: a small C with a long k is split", "[cpu][gemm]") {
+    // 1024^2 is 32 tiles of 256 x 128 for 132 SMs: unsplit 0.69x cuBLAS, split 0.94x (1024^3);
+    // 1024 x 1024 x 16384 unsplit 0.48x, split 0.85x.
+    for (int k : {1024, 16384, 5003})
+        for (Op oa : {Op::N, Op::T}) {
+            const auto a = args(1024, 1024, k, oa);
+            const auto l = tuned_default(a);
+            INFO("1024 x 1024 x " << k << " " << wb::op_char(oa) << "N: " << l.str());
+            CHECK(l.split_k >= 2);
+            CHECK(l.split_k <= 16);
+            // The workspace the rule may ask for: at most 512 MB of partials.
+            CHECK(static_cast<double>(l.split_k) * a.m * a.n * sizeof(float) <= 512.0 * 1024 * 1024);
+        }
+    CHECK(tuned_default(args(256, 192, 8192)).split_k >= 2);
+    // A short k leaves nothing to split: each slice must hold at least one BK = 16 step.
+    CHECK(tuned_default(args(64, 64, 16)).split_k == 0);
+    CHECK(tuned_default(args(1024, 1024, 32)).split_k <= 2);
+}
+
+TEST_CASE("gemm default rule: unaligned operands take each configuration's element-copy rate", "[cpu][gemm]") {
+    // 4097 (lda 4097: element copies): 256 x 128 measured 0.62x cuBLAS there, 128 x 128 0.76x.
+    const auto l = tuned_default(args(4097, 4097, 4097));
+    INFO(l.str());
+    CHECK(l.tile_m == 128);
+    CHECK(l.tile_n == 128);
+    // The same product with aligned columns (ld 4100) keeps the large tile.
+    const auto al = tuned_default(args(4097, 4097, 4097, Op::N, Op::N, 3));
+    INFO(al.str());
+    CHECK(al.tile_m == 256);
+}
