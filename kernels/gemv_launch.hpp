@@ -12,8 +12,9 @@ struct GemvLaunch {
     int block_y = 1;  ///< threads per block in y
     int nb = 0;       ///< tile: rows (N) or columns (T) a block owns
     int Q = 1;        ///< threads (or thread rows) that share one result's reduction
-    int Y = 1;        ///< blocks that share one tile's reduction (KBLAS's blocks per row); tuned with
-                      ///< block_x 0 (derived launch): 0 or 1 derive it, > 1 sets it
+    int Y = 0;        ///< blocks that share one tile's reduction (KBLAS's blocks per row); 0: the
+                      ///< step derives it (pattern, access, tuned; a plain GemvLaunch{} splits as
+                      ///< the step's default launch does), >= 1: as given
     int ept = 0;      ///< elements each thread loads per step (tuned N: the unroll U); 0: default
     int cache = 0;    ///< loads of A: 0 auto, 1 cached, 2 streaming, 3 L2 evict-first policy, 4 streaming + 256 B L2 fetches; tuned only
     int cluster = 0;  ///< split reduction: 0 auto, 1 global partials, 2 thread-block cluster; tuned only

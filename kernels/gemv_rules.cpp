@@ -193,10 +193,15 @@ GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc)
                     const GemvLaunch probe{b, 512 / b, 4, 512 / b, 0, unroll_n(loads, s.elem_bytes)};
                     return tuned_gemv_split(s, probe, mc);
                 };
-                const int bx0 = bx;
-                if (split(bx0) > 1)
-                    for (int b = 2 * bx0; b <= std::min(256, 4 * bx0); b *= 2)
-                        if (split(b) > 1 && tiles(b) * split(b) > tiles(bx) * split(bx)) bx = b;
+                const int y0 = split(bx);
+                long long most = tiles(bx) * y0;
+                for (int b = 2 * bx, last = std::min(256, 4 * bx); y0 > 1 && b <= last; b *= 2) {
+                    const int y = split(b);
+                    if (y > 1 && tiles(b) * y > most) {
+                        most = tiles(b) * y;
+                        bx = b;
+                    }
+                }
             }
         } else {
             // Short output: one tile row of threads covers it (at most 16 x W rows, or a warp

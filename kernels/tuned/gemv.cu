@@ -497,10 +497,7 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     const GemvMachine machine = gemv_machine_of_current_device();
     if (l.block_x <= 0) {
         const GemvLaunch d = tuned_gemv_default_launch(shape, machine);
-        // GemvLaunch's own default is Y = 1, so a plain default call (GemvLaunch{}) arrives with
-        // Y = 1: only Y > 1 is the caller's choice here, 0 and 1 take the derived split (until
-        // 2026-11-25 Y = 1 was kept: every default call ran unsplit, 0.40x cuBLAS at N 579 x 57900).
-        l = GemvLaunch{d.block_x, d.block_y, d.nb, d.Q, in.Y > 1 ? in.Y : d.Y, d.ept, in.cache, in.cluster, d.loop};
+        l = GemvLaunch{d.block_x, d.block_y, d.nb, d.Q, in.Y > 0 ? in.Y : d.Y, d.ept, in.cache, in.cluster, d.loop};
     }
     const int Y = tuned_gemv_split(shape, l, machine);
     const GemvLoads loads = tuned_gemv_loads(shape);

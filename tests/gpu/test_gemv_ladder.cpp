@@ -285,7 +285,8 @@ TEST_CASE("gemv ch05 tuned splits sum in a fixed order (same bits on repeated ca
 
 TEST_CASE("gemv ch05 tuned: a plain default call (GemvLaunch{}) runs the derived launch, split included",
           "[gpu][gemv]") {
-    // GemvLaunch's own Y is 1; the derived launch of these shapes splits (Y > 1). The same launch
+    // GemvLaunch's own Y was 1 until 2026-11-25 (now 0: derived); the derived launch of these
+    // shapes splits (Y > 1). The same launch
     // sums in the same order, so the two calls' results must be bit-identical; an unsplit default
     // call (the bug before 2026-11-25: 0.40x cuBLAS at N 579 x 57900) sums in another order and
     // differs in the last bits.
