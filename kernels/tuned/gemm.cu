@@ -515,8 +515,8 @@ void launch_kernel(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream
 }
 
 template <class Cfg, bool TA, bool TB, bool VEC>
-void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices = 1,
-            int k_slice = 0) {
+void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices,
+            int k_slice) {
     if (slices > 1) launch_kernel<Cfg, TA, TB, VEC, true>(a, vec_c, s, fn, slices, k_slice);
     else launch_kernel<Cfg, TA, TB, VEC, false>(a, vec_c, s, fn, 1, 0);
 }

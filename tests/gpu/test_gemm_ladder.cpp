@@ -64,6 +64,15 @@ void check_one(const wb::Step<wb::GemmArgs<T>>& step, const wb::GemmShape& s, T 
     CHECK(c.ok());
 }
 
+/// C after one call of `step` with launch `l`, starting from the problem's initial C (for the
+/// same-bits checks: a fixed-order kernel gives the same bits on every call).
+template <class T>
+auto result_of(const wb::Step<wb::GemmArgs<T>>& step, wb::GemmProblem<T>& p, const wb::GemmLaunch& l) {
+    p.C.upload(p.hC);
+    step.launch(p.args(), l, nullptr);
+    return p.C.download();
+}
+
 template <class T>
 void check_step_fixed(const wb::Step<wb::GemmArgs<T>>& step) {
     for (Op oa : {Op::N, Op::T})
@@ -200,18 +209,10 @@ TEST_CASE("gemm ch05 tuned: split k, explicit and derived, every transpose, same
     CHECK(d.split_k > 1);
     const auto ref = p.reference();
     CHECK(wb::check_gemm(tuned, d, p, ref).ok());
-    p.C.upload(p.hC);
-    tuned.launch(p.args(), d, nullptr);
-    const auto first = p.C.download();
-    for (int rep = 0; rep < 3; ++rep) {
-        p.C.upload(p.hC);
-        tuned.launch(p.args(), d, nullptr);
-        CHECK(p.C.download() == first);
-    }
+    const auto first = result_of(tuned, p, d);
+    for (int rep = 0; rep < 3; ++rep) CHECK(result_of(tuned, p, d) == first);
     // A plain default call (GemmLaunch{}) runs the derived launch, split included: same bits.
-    p.C.upload(p.hC);
-    tuned.launch(p.args(), wb::GemmLaunch{}, nullptr);
-    CHECK(p.C.download() == first);
+    CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
 }
 
 TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {
@@ -221,14 +222,10 @@ TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][
             auto p = wb::make_gemm_problem<float>(wb::GemmShape{oa, Op::N, size + 1, size - 1, size + 17},
                                                   wb::fresh_seed(), 1.5f, 0.5f);
             const auto l = step.default_launch(p.args());
-            p.C.upload(p.hC);
-            step.launch(p.args(), l, nullptr);
-            const auto first = p.C.download();
+            const auto first = result_of(step, p, l);
             for (int rep = 0; rep < 3; ++rep) {
-                p.C.upload(p.hC);
-                step.launch(p.args(), l, nullptr);
                 INFO(step.stage << " " << wb::op_char(oa) << "N repetition " << rep << " seed " << p.seed);
-                CHECK(p.C.download() == first);
+                CHECK(result_of(step, p, l) == first);
             }
         }
 }
