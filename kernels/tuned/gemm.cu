@@ -13,7 +13,10 @@
 /// - 16-byte global loads. The operand already stored k-major (op_a = N for A, op_b = T for B)
 ///   is copied with cp.async 16-byte straight into shared memory (no registers, no wait); the
 ///   operand stored the other way (op_a = T, op_b = N) is loaded as 16-byte vectors along k into
-///   registers and stored transposed (consecutive lanes take consecutive rows: no conflicts).
+///   registers and stored transposed (consecutive lanes take consecutive rows: no conflicts). On
+///   the 256 x 128 tile four lanes read one row's 16 elements instead (a warp's load covers 8
+///   whole 64-byte rows, not 32 half-used sectors) and the stage is XOR-swizzled so that those
+///   8 rows still store without conflicts; the fragment loads undo the swizzle (SWIZZLE_T).
 /// - A STAGES-deep ring of shared-memory tiles, one barrier per tile (cp.async.wait_group
 ///   STAGES-2 before it). Where the barrier sits depends on how many blocks share an SM:
 ///   - One block per SM (the 256 x 128 configuration): no other block's warps can issue while
@@ -54,6 +57,10 @@
 /// on the 256 x 128 tile, not on 128 x 256. At 4097 (lda 4097: the element copies, and edge
 /// tiles) this order measured slower: NN and TN 0.61x-0.62x against 0.68x-0.70x (W0, W3 against
 /// V0, V3), not explained yet; the default rule takes 128 x 128 there (RATE_ELEM below).
+/// The swizzled transposing loads (same bench, H100, docs/results/h100/gemm-bench-cdb13d2-t1.txt):
+/// TN 0.94x / 0.93x cuBLAS at 4096 / 8192 (0.85x / 0.84x before), NN 0.91x / 0.92x (unchanged
+/// kernels: 0.93x / 0.94x in eb48aad's run, the spread between runs); geometric mean over the
+/// bench's shapes 0.905 NN, 0.920 TN.
 /// Before (H200, 2026-11-23, ncu): cuBLAS's kernel issued an instruction in 87% of scheduler
 /// cycles, the 128 x 128 configuration of this one in 70%. A different change measured slower
 /// then (128 x 256, 38.6 against 43.2 TFLOP/s): the barrier also before the last k-step, but every
@@ -97,6 +104,10 @@ struct Config {
     static constexpr int WM = WM_, WN = WN_;            // warp tile
     static constexpr int TM = TM_, TN = TN_;            // thread tile
     static constexpr int STAGES = STAGES_, MIN_BLOCKS = MINB_;
+    // Transposing operands (op(A) = A^T, op(B) = B) loaded 4 lanes per row of BK elements and
+    // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader::SWZ):
+    // set per configuration, 16-byte path only; measured on the largest float tile.
+    static constexpr bool SWIZZLE_T = false;
     static constexpr int LM = WM / TM, LN = WN / TN;    // lanes of a warp along m and n
     static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
     static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
@@ -142,6 +153,9 @@ struct Config {
 // double configurations' element path is not measured yet: RATE_ELEM = RATE.
 struct F256 : Config<float, WB_GEMM_PROBE_F256> {  // float, large C
     static constexpr double RATE = 48000, RATE_ELEM = 27600;
+    // Swizzled transposing loads: TN 0.94x / 0.93x cuBLAS at 4096 / 8192 on an H100 against 0.86x /
+    // 0.84x with one lane per row (docs/results/h100/gemm-probe-fb11bf9-T1.txt, gemm-bench-*-t1*).
+    static constexpr bool SWIZZLE_T = true;
 };
 struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr double RATE = 40000, RATE_ELEM = 33200; };
 struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> {  // small C
@@ -163,6 +177,14 @@ struct TileLoader {
     static constexpr int W = VEC ? Cfg::W : 1;            // elements per copy
     static constexpr int PER_THREAD = BK * R / W / THREADS;  // copies per thread per tile
     static constexpr int REGS = ContigR ? 1 : PER_THREAD * W;  // staging registers (transposing path)
+    // The transposing path, coalesced and swizzled: a row's BK = 16 contiguous elements (64 bytes)
+    // come from 4 lanes, so a warp's 16-byte loads cover 8 whole rows (16 full sectors instead of
+    // 32 half-used ones); the stage holds element (p, r) at s[p][r ^ 4*((p/4)%4)], so that the
+    // 8 rows of one store instruction land in distinct banks, and the fragment loads undo the XOR
+    // (load_frags<Cfg, SA, SB>).
+    static constexpr bool SWZ = !ContigR && VEC && Cfg::SWIZZLE_T;
+    static_assert(!SWZ || (sizeof(T) == 4 && BK / W == 4 && R % 32 == 0 && (THREADS / 4) % 32 == 0),
+                  "the coalesced mapping is written for float, BK = 16, 16-byte vectors, R and 64-row passes multiple of 32");
 
     const T* X;
     int ldx, r0, rows, k;  // rows: extent of r in the operand (m or n); k: the reduction length
@@ -174,6 +196,14 @@ struct TileLoader {
         if (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
             p = v / (R / W);
             r = (v % (R / W)) * W;
+        } else if (SWZ) {  // 4 consecutive lanes read one r's BK = 16 contiguous p (64 bytes);
+            // a warp covers 8 rows per instruction. Row x = 8 * warp + g (g = lane / 4) of the
+            // pass is permuted so that a warp's 8 rows differ in bits 0, 1, 4 of r and share
+            // bits 2, 3 (those the swizzle XORs with p / 4): r bits 0,1 = x bits 0,1; r bit 4 =
+            // x bit 2; r bits 2,3 = x bits 3,4; bits 5.. unchanged.
+            const int x = threadIdx.x / 4;
+            r = ((x & 3) | ((x >> 3 & 3) << 2) | ((x >> 2 & 1) << 4) | (x & ~31)) + e * (THREADS / 4);
+            p = (threadIdx.x % 4) * W;
         } else {        // W consecutive p of one r; consecutive lanes take consecutive r
             r = v % R;
             p = (v / R) * W;
@@ -231,8 +261,14 @@ struct TileLoader {
         for (int e = 0; e < PER_THREAD; ++e) {
             int p, r;
             coords(e, p, r);
+            if (SWZ) {  // p is a multiple of 4, so p + c (c < 4) shares p / 4: one swizzled column
+                const int col = r ^ ((p >> 2 & 3) << 2);
 #pragma unroll
-            for (int c = 0; c < W; ++c) s[(p + c) * R + r] = reg[e * W + c];
+                for (int c = 0; c < W; ++c) s[(p + c) * R + col] = reg[e * W + c];
+            } else {
+#pragma unroll
+                for (int c = 0; c < W; ++c) s[(p + c) * R + r] = reg[e * W + c];
+            }
         }
     }
 
@@ -254,25 +290,32 @@ struct TileLoader {
 
 /// The fragments of k-step p of one stage: a[TM] (rows ra + q*4*LM .. +3 of op(A)) and b[TN]
 /// (columns cb + q*4*LN .. +3 of op(B)), 16-byte shared loads.
-template <class Cfg>
+template <class Cfg, bool SA = false, bool SB = false>
 __device__ __forceinline__ void load_frags(const typename Cfg::type* a_s, const typename Cfg::type* b_s, int p,
                                            int ra, int cb, typename Cfg::type (&a)[Cfg::TM],
                                            typename Cfg::type (&b)[Cfg::TN]) {
     using T = typename Cfg::type;
     using V = typename gemm_detail::Vec16<T>::type;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, TM = Cfg::TM, TN = Cfg::TN, LM = Cfg::LM, LN = Cfg::LN, W = Cfg::W;
+    // A swizzled operand's element (p, r) is at p * R + (r ^ sw), sw = 4 * ((p / 4) % 4):
+    // it flips bits 2, 3 of r only, so (r + off) ^ sw = (r ^ sw) + off for the offsets below
+    // (multiples of 16) and a 16-byte vector stays whole.
+    static_assert(!SA || (W == 4 && (4 * LM) % 16 == 0), "swizzle commutes with the fragment offsets");
+    static_assert(!SB || (W == 4 && (4 * LN) % 16 == 0), "swizzle commutes with the fragment offsets");
+    const int ras = SA ? ra ^ ((p >> 2 & 3) << 2) : ra;
+    const int cbs = SB ? cb ^ ((p >> 2 & 3) << 2) : cb;
 #pragma unroll
     for (int q = 0; q < TM / 4; ++q)
 #pragma unroll
         for (int v = 0; v < 4 / W; ++v)
             *reinterpret_cast<V*>(&a[4 * q + v * W]) =
-                *reinterpret_cast<const V*>(&a_s[p * BM + ra + q * 4 * LM + v * W]);
+                *reinterpret_cast<const V*>(&a_s[p * BM + ras + q * 4 * LM + v * W]);
 #pragma unroll
     for (int q = 0; q < TN / 4; ++q)
 #pragma unroll
         for (int v = 0; v < 4 / W; ++v)
             *reinterpret_cast<V*>(&b[4 * q + v * W]) =
-                *reinterpret_cast<const V*>(&b_s[p * BN + cb + q * 4 * LN + v * W]);
+                *reinterpret_cast<const V*>(&b_s[p * BN + cbs + q * 4 * LN + v * W]);
 }
 
 //! [tuned-gemm]
@@ -298,6 +341,9 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         C += blockIdx.z * c_slice;
         k = min(k_slice, k - k0);
     }
+    // Which operands' stages are swizzled: the transposing ones, on the 16-byte path, where the
+    // configuration asks for it (TileLoader::SWZ).
+    constexpr bool SA = TransA && VEC && Cfg::SWIZZLE_T, SB = !TransB && VEC && Cfg::SWIZZLE_T;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* sA = reinterpret_cast<T*>(smem_raw);  // S stages of [BK][BM]
     T* sB = sA + S * BK * BM;                // S stages of [BK][BN]
@@ -345,7 +391,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         cp_async_wait<S - 1>();  // tile 0 has landed for this thread
         __syncthreads();         // and for every thread; its k-step 0 fragments into a0, b0
         T a0[TM], b0[TN];  // k-step 0 of the next tile, loaded during the last k-step of this one
-        load_frags<Cfg>(sA, sB, 0, ra, cb, a0, b0);
+        load_frags<Cfg, SA, SB>(sA, sB, 0, ra, cb, a0, b0);
 
         // At the top of iteration t: the groups of tiles 0 .. t+S-1 are committed, tile t is in
         // stage st = t % S for every thread, a0/b0 hold its k-step 0; the transposing loads of
@@ -368,7 +414,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 #pragma unroll
                     for (int c = 0; c < TN; ++c) b[c] = b0[c];
                 } else {
-                    load_frags<Cfg>(a_s, b_s, p, ra, cb, a, b);
+                    load_frags<Cfg, SA, SB>(a_s, b_s, p, ra, cb, a, b);
                 }
                 if (p == BK - 1) {
                     // Every fragment of tile t is loaded (this step's are in a, b): after the
@@ -381,7 +427,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
                     __syncthreads();         // everyone's have; everyone has read stage st
                     // Tile t+1's first fragments first (in flight during the copies' issue and
                     // this step's FMAs), then the copy of tile t+S into the freed stage st.
-                    load_frags<Cfg>(sA + s1 * BK * BM, sB + s1 * BK * BN, 0, ra, cb, a0, b0);
+                    load_frags<Cfg, SA, SB>(sA + s1 * BK * BM, sB + s1 * BK * BN, 0, ra, cb, a0, b0);
                     if (more) {
                         la.start(sA + st * BK * BM, tn * BK, full);
                         lb.start(sB + st * BK * BN, tn * BK, full);
@@ -417,7 +463,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 #pragma unroll
             for (int p = 0; p < BK; ++p) {
                 T a[TM], b[TN];
-                load_frags<Cfg>(a_s, b_s, p, ra, cb, a, b);
+                load_frags<Cfg, SA, SB>(a_s, b_s, p, ra, cb, a, b);
 #pragma unroll
                 for (int r = 0; r < TM; ++r)
 #pragma unroll
