@@ -16,7 +16,8 @@
 ///   registers and stored transposed (consecutive lanes take consecutive rows: no conflicts). On
 ///   the 256 x 128 tile four lanes read one row's 16 elements instead (a warp's load covers 8
 ///   whole 64-byte rows, not 32 half-used sectors) and the stage is XOR-swizzled so that those
-///   8 rows still store without conflicts; the fragment loads undo the swizzle (SWIZZLE_T).
+///   8 rows still store without conflicts; the fragment loads undo the swizzle (SWIZZLE_T). op(B)
+///   = B is swizzled only in TN (in NN it measured 1-2% slower swizzled; SA / SB in the kernel).
 /// - A STAGES-deep ring of shared-memory tiles, one barrier per tile (cp.async.wait_group
 ///   STAGES-2 before it). Where the barrier sits depends on how many blocks share an SM:
 ///   - One block per SM (the 256 x 128 configuration): no other block's warps can issue while
@@ -60,7 +61,8 @@
 /// The swizzled transposing loads (same bench, H100, docs/results/h100/gemm-bench-cdb13d2-t1.txt):
 /// TN 0.94x / 0.93x cuBLAS at 4096 / 8192 (0.85x / 0.84x before), NN 0.91x / 0.92x (unchanged
 /// kernels: 0.93x / 0.94x in eb48aad's run, the spread between runs); geometric mean over the
-/// bench's shapes 0.905 NN, 0.920 TN.
+/// bench's shapes 0.905 NN, 0.920 TN. With op(B) swizzled only in TN (gemm-probe-3d1be4b-run2-P.txt
+/// against -M.txt, one run): NN 0.93x / 0.94x, TN 0.93x / 0.93x at 4096 / 8192.
 /// Before (H200, 2026-11-23, ncu): cuBLAS's kernel issued an instruction in 87% of scheduler
 /// cycles, the 128 x 128 configuration of this one in 70%. A different change measured slower
 /// then (128 x 256, 38.6 against 43.2 TFLOP/s): the barrier also before the last k-step, but every
@@ -97,7 +99,8 @@ __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_gr
 
 // ----------------------------------------------------------------------------------------------
 /// A configuration: tile sizes as template constants, their relations checked at compile time.
-template <class T, int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MINB_>
+template <class T, int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MINB_,
+          bool SWIZZLE_T_ = false>
 struct Config {
     using type = T;
     static constexpr int BM = BM_, BN = BN_, BK = BK_;  // block tile of C, depth of one stage
@@ -107,7 +110,7 @@ struct Config {
     // Transposing operands (op(A) = A^T, op(B) = B) loaded 4 lanes per row of BK elements and
     // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader::SWZ):
     // set per configuration, 16-byte path only; measured on the largest float tile.
-    static constexpr bool SWIZZLE_T = false;
+    static constexpr bool SWIZZLE_T = SWIZZLE_T_;
     static constexpr int LM = WM / TM, LN = WN / TN;    // lanes of a warp along m and n
     static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
     static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
@@ -151,11 +154,10 @@ struct Config {
 // loses most there (four times the copy instructions, no block beside it to hide them), so at
 // 4097 the rule now picks 128 x 128 (measured 0.76x cuBLAS there, the large tile 0.62x). The
 // double configurations' element path is not measured yet: RATE_ELEM = RATE.
-struct F256 : Config<float, WB_GEMM_PROBE_F256> {  // float, large C
+// F256 swizzles its transposing loads (SWIZZLE_T): TN 0.94x / 0.93x cuBLAS at 4096 / 8192 on an
+// H100 against 0.86x / 0.84x with one lane per row (docs/results/h100/gemm-probe-fb11bf9-T1.txt).
+struct F256 : Config<float, WB_GEMM_PROBE_F256, true> {  // float, large C
     static constexpr double RATE = 48000, RATE_ELEM = 27600;
-    // Swizzled transposing loads: TN 0.94x / 0.93x cuBLAS at 4096 / 8192 on an H100 against 0.86x /
-    // 0.84x with one lane per row (docs/results/h100/gemm-probe-fb11bf9-T1.txt, gemm-bench-*-t1*).
-    static constexpr bool SWIZZLE_T = true;
 };
 struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr double RATE = 40000, RATE_ELEM = 33200; };
 struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> {  // small C
@@ -169,7 +171,7 @@ struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr d
 /// for op(A), BN for op(B)), k-major in shared memory. `ContigR`: X is stored with r contiguous
 /// (A with op N, B with op T) -> cp.async straight into place. Otherwise p is contiguous (A with
 /// op T, B with op N) -> vectors along p through registers, stored transposed.
-template <class Cfg, int R, bool ContigR, bool VEC>
+template <class Cfg, int R, bool ContigR, bool VEC, bool Swizzle = false>
 struct TileLoader {
     using T = typename Cfg::type;
     using V = typename gemm_detail::Vec16<T>::type;
@@ -177,13 +179,13 @@ struct TileLoader {
     static constexpr int W = VEC ? Cfg::W : 1;            // elements per copy
     static constexpr int PER_THREAD = BK * R / W / THREADS;  // copies per thread per tile
     static constexpr int REGS = ContigR ? 1 : PER_THREAD * W;  // staging registers (transposing path)
-    // The transposing path, coalesced and swizzled: a row's BK = 16 contiguous elements (64 bytes)
-    // come from 4 lanes, so a warp's 16-byte loads cover 8 whole rows (16 full sectors instead of
-    // 32 half-used ones); the stage holds element (p, r) at s[p][r ^ 4*((p/4)%4)], so that the
-    // 8 rows of one store instruction land in distinct banks, and the fragment loads undo the XOR
-    // (load_frags<Cfg, SA, SB>).
-    static constexpr bool SWZ = !ContigR && VEC && Cfg::SWIZZLE_T;
-    static_assert(!SWZ || (sizeof(T) == 4 && BK / W == 4 && R % 32 == 0 && (THREADS / 4) % 32 == 0),
+    // Swizzle (the kernel decides, SA / SB): the transposing path, coalesced and swizzled: a row's
+    // BK = 16 contiguous elements (64 bytes) come from 4 lanes, so a warp's 16-byte loads cover 8
+    // whole rows (16 full sectors instead of 32 half-used ones); the stage holds element (p, r) at
+    // s[p][r ^ 4*((p/4)%4)], so that the 8 rows of one store instruction land in distinct banks,
+    // and the fragment loads undo the XOR (load_frags<Cfg, SA, SB>).
+    static constexpr bool SWZ = Swizzle;
+    static_assert(!SWZ || (!ContigR && VEC && sizeof(T) == 4 && BK / W == 4 && R % 32 == 0 && (THREADS / 4) % 32 == 0),
                   "the coalesced mapping is written for float, BK = 16, 16-byte vectors, R and 64-row passes multiple of 32");
 
     const T* X;
@@ -341,9 +343,13 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         C += blockIdx.z * c_slice;
         k = min(k_slice, k - k0);
     }
-    // Which operands' stages are swizzled: the transposing ones, on the 16-byte path, where the
-    // configuration asks for it (TileLoader::SWZ).
-    constexpr bool SA = TransA && VEC && Cfg::SWIZZLE_T, SB = !TransB && VEC && Cfg::SWIZZLE_T;
+    // Which operands' stages are swizzled (TileLoader::SWZ): the transposing ones, on the 16-byte
+    // path, where the configuration asks for it; op(B) = B only when op(A) = A^T too. Measured
+    // (H100, gemm_bench --large, cuBLAS in the same run, docs/results/h100/gemm-probe-3d1be4b-*):
+    // the swizzle lifts TN from 0.86x to 0.93x-0.94x, and that gain is op(B)'s (swizzling op(A)
+    // alone left TN at 0.86x); in NN, where op(B) is the only transposing operand, swizzling it
+    // cost 1-2% (0.92x / 0.93x against 0.93x / 0.94x at 4096 / 8192).
+    constexpr bool SA = TransA && VEC && Cfg::SWIZZLE_T, SB = !TransB && VEC && Cfg::SWIZZLE_T && TransA;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* sA = reinterpret_cast<T*>(smem_raw);  // S stages of [BK][BM]
     T* sB = sA + S * BK * BM;                // S stages of [BK][BN]
@@ -352,8 +358,8 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     const bool interior = i0 + BM <= m && j0 + BN <= n;
     // op(A) rows are r = i (A stored i-contiguous when op_a = N); op(B) rows are r = j (B stored
     // j-contiguous when op_b = T).
-    TileLoader<Cfg, BM, !TransA, VEC> la{A, lda, i0, m, k, {}};
-    TileLoader<Cfg, BN, TransB, VEC> lb{B, ldb, j0, n, k, {}};
+    TileLoader<Cfg, BM, !TransA, VEC, SA> la{A, lda, i0, m, k, {}};
+    TileLoader<Cfg, BN, TransB, VEC, SB> lb{B, ldb, j0, n, k, {}};
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wm0 = (warp % Cfg::WARPS_M) * Cfg::WM, wn0 = (warp / Cfg::WARPS_M) * Cfg::WN;

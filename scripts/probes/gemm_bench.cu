@@ -17,7 +17,7 @@
 //     kernels/naive/gemm.cu kernels/shared/gemm.cu kernels/pattern/gemm.cu kernels/access/gemm.cu \
 //     kernels/tuned/gemm.cu kernels/gemm_peer.cpp kernels/launch_checks.cpp common/check.cpp \
 //     common/cublas_handle.cpp -lcublas -o build-gemm-probe/gemm_bench
-// Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
+// Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] [--large] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
 // Variants of the largest float configuration: pre-include a header defining
 // WB_GEMM_PROBE_F256 as BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS (nvcc -include v.h; a -D value
 // cannot hold the commas).
@@ -163,6 +163,7 @@ double median_ms(Launcher<T> fn, const GemmArgs<T>& a, const GemmLaunch& l, int 
 
 int g_fail = 0;
 bool g_tuned_only = false;  // --tuned-only: check and time only the tuned step and cuBLAS
+bool g_large = false;        // --large: time only 4096 and 8192 (with --tuned-only), for probes of the big tile
 
 template <class T>
 void correctness() {
@@ -211,6 +212,7 @@ void timing(bool quick) {
                                  {16384, 256, 4096, "tall-skinny"}};
     if (!f) shapes = {{2048, 2048, 2048, "2048"}, {4096, 4096, 4096, "4096"}};
     if (quick) shapes.resize(3);
+    if (g_large) shapes = {{4096, 4096, 4096, "4096"}, {8192, 8192, 8192, "8192"}};
     double log_sum[2] = {0, 0};
     int cnt[2] = {0, 0};
     std::printf("\n%s: GFLOP/s (x cuBLAS)\n", f ? "float" : "double");
@@ -270,6 +272,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0) quick = true;
         if (std::strcmp(argv[i], "--tuned-only") == 0) g_tuned_only = true;
+        if (std::strcmp(argv[i], "--large") == 0) g_large = g_tuned_only = true;
     }
     if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {  // one call each, for ncu
         for (Op oa : {Op::N, Op::T}) {
