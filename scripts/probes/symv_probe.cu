@@ -1,0 +1,145 @@
+// symv_probe.cu — where the tuned SYMV's time goes at large n: the deterministic default, the same
+// launch in atomics mode, a read of the triangle's bytes with no arithmetic (the floor), and
+// cuBLAS's two modes, side by side in one run (L2 flushed before every call, median of 15).
+// With --once: one call of each (no timing), for `ncu --metrics gpu__time_duration.sum,...`, which
+// splits the deterministic call into its SYMV kernel and its reduction pass.
+//
+// Build from the repository root after the CMake build (build-main: libwb_kernels.a, libwb_common.a):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Ikernels -Icommon -I. scripts/probes/symv_probe.cu \
+//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
+//     -o build-main/symv_probe
+// A variant of the tuned step links first: nvcc ... symv_probe.o variant_symv.o libwb_kernels.a ...
+// Run: ./build-main/symv_probe [--once] [--fast: the tuned step's modes and cuBLAS only] [--sizes 16384,32768]
+#include "probe_timing.cuh"
+
+#include "symv.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Reads the lower triangle's columns once (16-byte loads where the column allows), no arithmetic
+/// but an XOR that keeps the loads: the bytes the SYMV must read, at the card's streaming rate.
+template <class T>
+__global__ void triangle_read_kernel(const T* A, int n, int lda, unsigned* sink) {
+    constexpr int U = 8;  // loads in flight per thread
+    unsigned acc = 0;
+    for (int j = blockIdx.x; j < n; j += gridDim.x) {
+        const T* c = A + static_cast<long long>(j) * lda;
+        for (int i0 = j + threadIdx.x; i0 < n; i0 += U * blockDim.x) {
+            T v[U];
+#pragma unroll
+            for (int k = 0; k < U; ++k) {
+                const int i = i0 + k * blockDim.x;
+                v[k] = i < n ? __ldg(c + i) : T(0);
+            }
+#pragma unroll
+            for (int k = 0; k < U; ++k) acc ^= *reinterpret_cast<const unsigned*>(&v[k]);
+        }
+    }
+    if (acc == 0x9e3779b9u) *sink = acc;
+}
+
+/// Values in [-1, 1) from a hash of the index: a seeded matrix without a host copy of n^2 elements.
+template <class T>
+__global__ void fill_kernel(T* A, size_t elems, unsigned seed) {
+    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < elems;
+         i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+        unsigned h = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        A[i] = T(static_cast<int>(h & 0xffff) - 32768) / T(32768);
+    }
+}
+
+template <class T>
+void run(int n, bool once, bool fast) {
+    const char* prec = sizeof(T) == 4 ? "float" : "double";
+    const size_t elems = static_cast<size_t>(n) * n;
+    std::vector<T> h(2 * static_cast<size_t>(n));
+    std::mt19937 g(17);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& v : h) v = T(u(g));
+    T *A, *x, *y;
+    unsigned* sink;
+    CHECK(cudaMalloc(&A, elems * sizeof(T)));
+    CHECK(cudaMalloc(&x, n * sizeof(T)));
+    CHECK(cudaMalloc(&y, n * sizeof(T)));
+    CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+    fill_kernel<T><<<1024, 256>>>(A, elems, 17u);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(x, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(y, h.data() + n, n * sizeof(T), cudaMemcpyHostToDevice));
+    const double bytes = (static_cast<double>(n) * (n + 1) / 2 + 3.0 * n) * sizeof(T);
+    Flush flush;
+    for (wb::Uplo up : {wb::Uplo::Lower, wb::Uplo::Upper}) {
+        wb::SymvArgs<T> a;
+        a.uplo = up;
+        a.n = n;
+        a.alpha = T(1.5);
+        a.A = A;
+        a.lda = n;
+        a.x = x;
+        a.beta = T(0.5);
+        a.y = y;
+        const wb::SymvLaunch det = wb::tuned::symv_default(a);
+        wb::SymvLaunch atom = det;
+        atom.atomics = 1;
+        wb::SymvLaunch cub_atom;
+        cub_atom.atomics = 1;
+        struct Row { const char* name; std::function<void()> f; };
+        std::vector<Row> rows = {
+            {"tuned det", [&] { wb::tuned::symv<T>(a, det, nullptr); }},
+            {"tuned atomics", [&] { wb::tuned::symv<T>(a, atom, nullptr); }},
+            {"cuBLAS", [&] { wb::peer::symv<T>(a, {}, nullptr); }},
+            {"cuBLAS atomics", [&] { wb::peer::symv<T>(a, cub_atom, nullptr); }},
+            {"triangle read", [&] { triangle_read_kernel<T><<<8 * 132, 256>>>(A, n, n, sink); }},
+        };
+        if (fast) rows.resize(3);  // the tuned step's two modes and cuBLAS's default
+        for (auto& r : rows) {
+            if (once) {
+                r.f();
+                CHECK(cudaDeviceSynchronize());
+                continue;
+            }
+            const double us = median_us(r.f, flush, 15);
+            std::printf("%-6s %c %6d  %-15s %9.1f us %8.1f GB/s  (%s)\n", prec, wb::uplo_char(up), n, r.name, us,
+                        bytes / us / 1e3, det.str().c_str());
+        }
+    }
+    CHECK(cudaFree(A));
+    CHECK(cudaFree(x));
+    CHECK(cudaFree(y));
+    CHECK(cudaFree(sink));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    bool once = false, fast = false;
+    std::vector<int> sizes = {16384, 32768};
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--once") == 0) once = true;
+        if (std::strcmp(argv[i], "--fast") == 0) fast = true;
+        if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+            sizes.clear();
+            for (char* s = std::strtok(argv[++i], ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(std::atoi(s));
+        }
+    }
+    cudaDeviceProp p{};
+    CHECK(cudaGetDeviceProperties(&p, 0));
+    std::printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
+    for (int n : sizes) {
+        run<float>(n, once, fast);
+        run<double>(n, once, fast);
+    }
+    return 0;
+}
