@@ -113,14 +113,29 @@ private:
     std::size_t bytes_ = 0;
 };
 
-/// The calling host thread's GrowOnlyBuffer for `Tag` on the current device: each launcher that
-/// needs a workspace names its own tag type, so workspaces of different launchers never alias.
+/// The calling host thread's GrowOnlyBuffer for `Tag` on the current device, for launchers that
+/// return only when their work is done (CG: it reports the iterations): one thread's calls never
+/// overlap on the GPU. Each launcher that needs a workspace names its own tag type, so workspaces
+/// of different launchers never alias.
 template <class Tag>
 GrowOnlyBuffer& workspace_of_current_device() {
     thread_local std::map<int, GrowOnlyBuffer> per_device;
     int dev = 0;
     WB_CUDA(cudaGetDevice(&dev));
     return per_device[dev];
+}
+
+/// The calling host thread's GrowOnlyBuffer for `Tag` on the current device and stream `s`, for
+/// asynchronous launchers (GEMV's and SYMV's partials, GEMM's split k): two calls on two streams
+/// may run at the same time and must not share a workspace, while calls on one stream run in
+/// order and can. (A stream destroyed with work still queued and a new one that gets the same
+/// handle would share: destroy a stream only after its work is done, or synchronize.)
+template <class Tag>
+GrowOnlyBuffer& workspace_of_current_device(cudaStream_t s) {
+    thread_local std::map<std::pair<int, cudaStream_t>, GrowOnlyBuffer> per_device_stream;
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    return per_device_stream[{dev, s}];
 }
 
 }  // namespace wb

@@ -3,6 +3,8 @@
 ///        that name the argument), the empty-reduction case, GemvLaunch formatting, the workspace.
 #include "gemv_common.cuh"
 
+#include "buffer.hpp"
+
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -60,40 +62,16 @@ void gemv_scale_y(const GemvArgs<T>& a, cudaStream_t s) {
 
 namespace detail {
 
+struct SplitPartialTag {};
+struct SplitTicketTag {};
+
 template <class T>
-SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles) {
+SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles, cudaStream_t s) {
     const int ld = (len_y + 3) / 4 * 4;
-    const std::size_t partial_elems = static_cast<std::size_t>(Y) * ld;
-    struct Slot {
-        void* partial = nullptr;
-        std::size_t partial_bytes = 0;
-        unsigned* tickets = nullptr;
-        std::size_t tickets_n = 0;
-    };
-    static std::mutex mu;
-    static std::map<int, Slot> slots;  // per device; freed at process exit by the driver
-    std::lock_guard<std::mutex> lock(mu);
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    Slot& s = slots[dev];
-    const std::size_t need = partial_elems * sizeof(T);
-    if (need > s.partial_bytes) {
-        // Grow-only. Synchronize first: a kernel in flight may still use the old buffer.
-        WB_CUDA(cudaDeviceSynchronize());
-        if (s.partial) WB_CUDA(cudaFree(s.partial));
-        s.partial = nullptr;
-        WB_CUDA(cudaMalloc(&s.partial, need));
-        s.partial_bytes = need;
-    }
-    if (tiles > s.tickets_n) {
-        WB_CUDA(cudaDeviceSynchronize());
-        if (s.tickets) WB_CUDA(cudaFree(s.tickets));
-        s.tickets = nullptr;
-        WB_CUDA(cudaMalloc(&s.tickets, tiles * sizeof(unsigned)));
-        WB_CUDA(cudaMemset(s.tickets, 0, tiles * sizeof(unsigned)));
-        s.tickets_n = tiles;
-    }
-    return {static_cast<T*>(s.partial), s.tickets, ld};
+    const std::size_t partial_bytes = static_cast<std::size_t>(Y) * ld * sizeof(T);
+    void* partial = workspace_of_current_device<SplitPartialTag>(s).get(partial_bytes);
+    void* tickets = workspace_of_current_device<SplitTicketTag>(s).get(tiles * sizeof(unsigned), /*zero_when_grown=*/true);
+    return {static_cast<T*>(partial), static_cast<unsigned*>(tickets), ld};
 }
 
 namespace {
@@ -119,8 +97,8 @@ long long l2_bytes_of_current_device() { return cached_attribute(cudaDevAttrL2Ca
 bool cluster_launch_of_current_device() { return cached_attribute(cudaDevAttrClusterLaunch) != 0; }
 int max_threads_per_sm_of_current_device() { return cached_attribute(cudaDevAttrMaxThreadsPerMultiProcessor); }
 
-template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t);
-template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t);
+template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t, cudaStream_t);
+template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t, cudaStream_t);
 
 }  // namespace detail
 

@@ -49,10 +49,11 @@ struct SplitWorkspace {
     int ld = 0;               ///< len(y) rounded up to 4, so rows of W-vectors stay 16-byte aligned
 };
 
-/// Per-device, grow-only workspace (like a BLAS handle's). Launches that use it must not run
-/// concurrently on two streams of one device.
+/// The calling thread's grow-only workspace for the current device and stream `s`
+/// (common/buffer.hpp): launches on two streams may overlap, so each stream has its own partials
+/// and tickets (the tickets zero-filled when they grow, then reset by the kernels themselves).
 template <class T>
-SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles);
+SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles, cudaStream_t s);
 
 /// Finishes a split reduction. The writing thread of each group of W consecutive outputs
 /// (`writer`, rows i0 .. i0+W-1, i0 a multiple of W) passes their values `v` from this block,

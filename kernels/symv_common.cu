@@ -123,12 +123,13 @@ namespace symv_detail {
 struct SymvWorkspaceTag {};
 
 template <class T>
-T* workspace(std::size_t elems) {
-    return static_cast<T*>(workspace_of_current_device<SymvWorkspaceTag>().get(std::max<std::size_t>(1, elems) * sizeof(T)));
+T* workspace(std::size_t elems, cudaStream_t s) {
+    return static_cast<T*>(
+        workspace_of_current_device<SymvWorkspaceTag>(s).get(std::max<std::size_t>(1, elems) * sizeof(T)));
 }
 
-template float* workspace<float>(std::size_t);
-template double* workspace<double>(std::size_t);
+template float* workspace<float>(std::size_t, cudaStream_t);
+template double* workspace<double>(std::size_t, cudaStream_t);
 
 /// Launched as a programmatic dependent launch (Hopper): the runtime may process this launch while
 /// the kernel before it in the stream is still running, and its blocks wait (griddepcontrol.wait,

@@ -74,12 +74,19 @@ bool symv_begin(const SymvArgs<T>& a, const char* fn, cudaStream_t s) {
     return true;
 }
 
-/// A device workspace of at least `elems` elements of T for the current device, kept between
-/// calls and grown (never shrunk) on demand: a growth synchronizes the device (cudaFree), so the
-/// timed calls after the warm-up never allocate. One per host thread and device; calls that share
-/// it must be ordered (one stream, as the harness and the tests use it).
+/// A device workspace of at least `elems` elements of T for the current device and stream `s`,
+/// kept between calls and grown (never shrunk) on demand: a growth synchronizes the device
+/// (cudaFree), so the timed calls after the warm-up never allocate. One per host thread, device
+/// and stream (common/buffer.hpp): calls on two streams may overlap and never share it.
 template <class T>
-T* workspace(std::size_t elems);
+T* workspace(std::size_t elems, cudaStream_t s);
+
+/// Elements of the tuned step's workspace (deterministic mode) for n and the launch's nb and Y:
+/// n x (nt + Y), the partials of every tile and the Y column sums. CG sizes the workspace of its
+/// capture stream with it before a graph capture (no allocation may happen inside one).
+inline std::size_t tuned_workspace_elems(int n, int nb, int y_blocks) {
+    return static_cast<std::size_t>(n) * static_cast<std::size_t>((n + nb - 1) / nb + y_blocks);
+}
 
 /// The reduction pass of the storage-aware steps, one thread per row, in a fixed order:
 ///   y(i) = alpha * (sum_{s in S(b)} W(i, s) + sum_{e < extra} W(i, nt + e)) + beta * y(i)

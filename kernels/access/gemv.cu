@@ -140,7 +140,7 @@ void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     Y = detail::ceil_div(k, k_per_block);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles);
+    if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles, s);
     if (a.op == Op::N) {
         const std::size_t smem = static_cast<std::size_t>(Q) * kTile * W * sizeof(T);
         gemv_n_kernel<T, VEC><<<grid, dim3(kTile, Q), smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x,

@@ -95,7 +95,7 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const dim3 block(bx, Q);
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles);
+    if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles, s);
     const std::size_t smem = static_cast<std::size_t>(Q) * kTile * sizeof(T);
     if (a.op == Op::N)
         gemv_n_kernel<T><<<grid, block, smem, s>>>(a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws);

@@ -87,7 +87,7 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     symv_detail::require_launch(by == 4 || by == 8, fn, "block_y", by, "4 or 8");
     if (!symv_detail::symv_begin(a, fn, s)) return;
     const int nt = static_cast<int>(symv_detail::ceil_div(a.n, kNb));
-    T* W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * nt);
+    T* W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * nt, s);
     const bool lower = a.uplo == Uplo::Lower;
     symv_kernel<T><<<symv_detail::grid_dim(nt, 2147483647LL, fn), dim3(kNb, by), 0, s>>>(lower, a.n, nt, a.A, a.lda,
                                                                                          a.x, W);

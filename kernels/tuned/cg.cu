@@ -382,7 +382,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     SymvArgs<T> sa = cg_detail::mv_symv(a, T(-1), x, T(1), r);
     SymvLaunch sl = step<SymvArgs<T>>(5).default_launch(sa);
     sl.atomics = 0;  // deterministic
-    tuned::symv(sa, sl, s);  // r = b - A x0 (also sizes SYMV's workspace before any capture)
+    tuned::symv(sa, sl, s);  // r = b - A x0
     sa.alpha = T(1);
     sa.beta = T(0);
     sa.x = p;
@@ -420,12 +420,16 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
         }
         int dev = 0;
         WB_CUDA(cudaGetDevice(&dev));
+        cudaStream_t& cs = g.capture[dev];
+        if (!cs) WB_CUDA(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+        // The captured SYMV takes the capture stream's workspace (one per stream): sized here,
+        // since nothing may be allocated inside a capture, and part of the graph's key.
+        T* const symv_ws = symv_detail::workspace<T>(
+            symv_detail::tuned_workspace_elems(n, sl.nb > 0 ? sl.nb : 32, sl.y_blocks > 0 ? sl.y_blocks : 8), cs);
         const GraphKey key{dev, static_cast<int>(sizeof(T)), n, a.lda, block, grid, chunk, 0, a.A, r, p, q, x,
-                           w.st, symv_detail::workspace<T>(1)};
+                           w.st, symv_ws};
         auto it = g.exec.find(key);
         if (it == g.exec.end()) {
-            cudaStream_t& cs = g.capture[dev];
-            if (!cs) WB_CUDA(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
             cudaGraph_t graph = nullptr;
             cudaGraphExec_t exec = nullptr;
             try {

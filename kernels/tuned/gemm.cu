@@ -532,10 +532,12 @@ __global__ void splitk_sum(int m, int n, int slices, const T* __restrict__ P, T 
     }
 }
 
-/// The split-k workspace: the calling thread's grow-only buffer on the current device
-/// (common/buffer.hpp, as SYMV's), kept for the process.
+/// The split-k workspace: the calling thread's grow-only buffer for the current device and the
+/// call's stream (common/buffer.hpp, as SYMV's), kept for the process.
 struct SplitKWorkspaceTag {};
-void* splitk_workspace(std::size_t bytes) { return workspace_of_current_device<SplitKWorkspaceTag>().get(bytes); }
+void* splitk_workspace(std::size_t bytes, cudaStream_t s) {
+    return workspace_of_current_device<SplitKWorkspaceTag>(s).get(bytes);
+}
 
 /// k per slice for `split` slices: a multiple of BK (so that slices keep the operands'
 /// alignment), and the slices that this leaves (ceil(k / kc) <= split).
@@ -581,7 +583,7 @@ void dispatch(const GemmArgs<typename Cfg::type>& in, int split, cudaStream_t s,
     if (split > 1) {  // the slices write partials to the workspace; splitk_sum applies alpha, beta
         std::tie(kc, slices) = slice_k<Cfg::BK>(a.k, split);
         if (slices > 1) {
-            a.C = static_cast<T*>(splitk_workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(T)));
+            a.C = static_cast<T*>(splitk_workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(T), s));
             a.ldc = a.m;
             a.alpha = T(1);
             a.beta = T(0);

@@ -336,7 +336,7 @@ void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) 
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const bool cl = use_cluster(Y, l.cluster, BX * Q, fn);
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles);
+    if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles, s);
     const std::size_t smem = static_cast<std::size_t>(BX) * W * (Q + 2) * sizeof(T);  // [O][Q + 1] + O sums
     launch_kernel(gemv_n_kernel<T, K, U, POL>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda,
                   a.x, a.beta, a.y, ws, cl);
@@ -354,7 +354,7 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
-    if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles);
+    if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles, s);
     if constexpr (POL == kCached || POL == kStreaming) {  // the policies shifted columns take
         if (shifted && a.lda % W == 0) {  // every column at the same offset (A at an offset, or x unaligned)
             launch_kernel(gemv_t_shifted_kernel<T, C, true, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n,

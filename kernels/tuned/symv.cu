@@ -184,7 +184,7 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     const int nt = static_cast<int>(symv_detail::ceil_div(a.n, NB));
     T* W = nullptr;
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
-    else W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * (nt + Y));
+    else W = symv_detail::workspace<T>(symv_detail::tuned_workspace_elems(a.n, NB, Y), s);
     const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
     if constexpr (kWarpRows)
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
