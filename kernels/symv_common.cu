@@ -79,8 +79,8 @@ constexpr int kReduceRows = 32, kReduceGroups = 8;
 
 template <class T>
 __global__ void __launch_bounds__(kReduceRows * kReduceGroups)
-reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from_start, int skip, int extra, T beta,
-              T* __restrict__ y) {
+reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from_start, int skip, int extra,
+              int shift, T beta, T* __restrict__ y) {
     __shared__ T part[kReduceGroups][kReduceRows];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;\n" ::: "memory");  // the kernel that wrote W has finished
@@ -89,7 +89,7 @@ reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from
     const int i = blockIdx.x * kReduceRows + tx;
     T sum = 0;
     if (i < n) {
-        const int b = i / nb;
+        const int b = (i + shift) / nb;
         const int s0 = from_start ? 0 : b + skip, s1 = from_start ? b + 1 - skip : nt;
         for (int s = s0 + g; s < s1; s += kReduceGroups) sum += W[i + static_cast<long long>(s) * n];
         for (int e = g; e < extra; e += kReduceGroups) sum += W[i + static_cast<long long>(nt + e) * n];
@@ -137,7 +137,8 @@ template double* workspace<double>(std::size_t, cudaStream_t);
 /// it saves is the launch gap between the two kernels (a few microseconds: a large share of a
 /// call at n <= 4096). Inside a stream capture the attribute becomes a programmatic edge of the graph.
 template <class T>
-void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra, cudaStream_t s) {
+void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra, cudaStream_t s,
+            int shift) {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(grid_dim(ceil_div(a.n, kReduceRows), 2147483647LL, "symv reduce"));
     cfg.blockDim = dim3(kReduceRows, kReduceGroups);
@@ -148,11 +149,12 @@ void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, i
     attr[0].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    WB_CUDA(cudaLaunchKernelEx(&cfg, reduce_kernel<T>, a.n, a.alpha, W, nb, nt, from_start, skip, extra, a.beta, a.y));
+    WB_CUDA(cudaLaunchKernelEx(&cfg, reduce_kernel<T>, a.n, a.alpha, W, nb, nt, from_start, skip, extra, shift, a.beta,
+                               a.y));
 }
 
-template void reduce<float>(const SymvArgs<float>&, const float*, int, int, bool, int, int, cudaStream_t);
-template void reduce<double>(const SymvArgs<double>&, const double*, int, int, bool, int, int, cudaStream_t);
+template void reduce<float>(const SymvArgs<float>&, const float*, int, int, bool, int, int, cudaStream_t, int);
+template void reduce<double>(const SymvArgs<double>&, const double*, int, int, bool, int, int, cudaStream_t, int);
 
 }  // namespace symv_detail
 }  // namespace wb

@@ -82,18 +82,20 @@ template <class T>
 T* workspace(std::size_t elems, cudaStream_t s);
 
 /// Elements of the tuned step's workspace (deterministic mode) for n and the launch's nb and Y:
-/// n x (nt + Y), the partials of every tile and the Y column sums. CG sizes the workspace of its
-/// capture stream with it before a graph capture (no allocation may happen inside one).
+/// n x (nt + Y), the partials of every tile and the Y column sums, with nt = n / nb rounded up
+/// plus one (a shifted origin, tuned/symv.cu, adds at most one tile). CG sizes the workspace of
+/// its capture stream with it before a graph capture (no allocation may happen inside one).
 inline std::size_t tuned_workspace_elems(int n, int nb, int y_blocks) {
-    return static_cast<std::size_t>(n) * static_cast<std::size_t>((n + nb - 1) / nb + y_blocks);
+    return static_cast<std::size_t>(n) * static_cast<std::size_t>((n + nb - 1) / nb + 1 + y_blocks);
 }
 
 /// The reduction pass of the storage-aware steps, one thread per row, in a fixed order:
 ///   y(i) = alpha * (sum_{s in S(b)} W(i, s) + sum_{e < extra} W(i, nt + e)) + beta * y(i)
-/// with b = i / nb the tile of row i and S(b) = [0, b + 1 - skip) when `from_start`, else
-/// [b + skip, nt). `skip` = 1 leaves the diagonal slot s = b out. beta == 0 never reads y.
+/// with b = (i + shift) / nb the tile of row i (shift: the tiles' origin d rows before row 0) and
+/// S(b) = [0, b + 1 - skip) when `from_start`, else [b + skip, nt). `skip` = 1 leaves the
+/// diagonal slot s = b out. beta == 0 never reads y.
 template <class T>
 void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra,
-            cudaStream_t s);
+            cudaStream_t s, int shift = 0);
 
 }  // namespace wb::symv_detail

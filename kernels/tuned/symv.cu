@@ -24,8 +24,11 @@
 /// - Irregular n: pointer redirecting as in chapter 4.
 /// - A second layout as a launch option (nb = 64, block = 32 x 8; symv_warp_rows.cuh): a warp
 ///   covers 8 rows x 4 column groups, so a tile costs no barrier (the sweep times both).
-/// Not done: KBLAS's submatrix interface (§6.6, Eq. 10: reading from an aligned origin and ignoring
-/// the offset rows); a submatrix is passed as a plain pointer and lda, as BLAS passes it.
+/// - Submatrices (KBLAS §6.6, Eq. 10): a submatrix is passed as BLAS passes it (pointer and lda);
+///   where lda keeps every column at the same offset in its 128-byte line, the tiles start at the
+///   aligned origin d elements before A(0, 0) (aligned_origin_shift): warps read whole lines, and
+///   the d rows and columns outside A are redirected and dropped. KBLAS takes the offset as
+///   arguments; here it is read off the pointer. (Not in the warp-rows layout.)
 /// Model (common/model/symv): the triangle once; deterministic: n x (nt + Y) partials written and
 /// read; atomics: n x (nt + Y) atomic adds to y and y read once for beta. nt x Y blocks of nb x Q.
 /// Follows: KBLAS (ACM TOMS) §6.1-6.5, §9; Abdelfattah et al. VECPAR'12.
@@ -36,6 +39,7 @@
 #include "model/symv.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -58,19 +62,22 @@ struct SymvTile {
 };
 
 /// Loads row tx of tile I (L elements at column offsets k * lda from this thread's column
-/// pointer Ac) and x(row) into a register buffer; rows beyond n are redirected to row n - 1 with
-/// x = 0, and columns beyond n to column n - 1 (kmax: the last column offset that exists).
+/// pointer Ac) and x(row) into a register buffer. Tiles start `d` rows and columns before A(0, 0)
+/// (the aligned origin, below): rows before 0 or beyond n are redirected to row 0 or n - 1 with
+/// x = 0. The thread's columns are col0 .. col0 + L - 1, Ac points at the first of them inside
+/// A: the pointer moves on only from a column inside A that is not the last one (columns before 0
+/// re-read column 0, columns beyond n - 1 re-read column n - 1; their x_J is 0).
 template <class T, int NB, int L>
-__device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int kmax, const T* __restrict__ x, int n,
-                                          int I, T (&buf)[L], T& xi) {
-    const int r = I * NB + static_cast<int>(threadIdx.x);
-    const int rr = min(r, n - 1);
-    xi = r < n ? x[r] : T(0);
+__device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int col0, const T* __restrict__ x, int n,
+                                          int I, int d, T (&buf)[L], T& xi) {
+    const int r = I * NB + static_cast<int>(threadIdx.x) - d;
+    const int rr = min(max(r, 0), n - 1);
+    xi = r >= 0 && r < n ? x[r] : T(0);
     const T* p = Ac + rr;  // stepped column by column: no offset registers, no 32-bit overflow
 #pragma unroll
     for (int k = 0; k < L; ++k) {
         buf[k] = *p;
-        if (k < kmax) p += lda;
+        if (static_cast<unsigned>(col0 + k) < static_cast<unsigned>(n - 1)) p += lda;
     }
 }
 
@@ -79,7 +86,7 @@ __device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int
 /// buffered (parity p): one barrier per tile, since the next tile writes the other half.
 template <class T, int NB, int Q, int L>
 __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T (&acc)[L], T (*part)[Q][NB], int p,
-                                         int I, int J, int n, bool atomics, T alpha, T* __restrict__ W,
+                                         int I, int J, int n, int d, bool atomics, T alpha, T* __restrict__ W,
                                          T* __restrict__ y) {
     const int tx = threadIdx.x, ty = threadIdx.y;
     T rs = 0;
@@ -90,8 +97,8 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T
     }
     part[p][ty][tx] = rs;
     __syncthreads();
-    const int row = I * NB + tx;
-    if (ty == 0 && row < n) {
+    const int row = I * NB + tx - d;
+    if (ty == 0 && row >= 0 && row < n) {
         const T s = symv_detail::sum_parts(part[p], Q, tx);
         if (atomics) atomicAdd(y + row, alpha * s);
         else W[row + static_cast<long long>(J) * n] = s;  // W(rows of I, J)
@@ -100,7 +107,7 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T
 
 template <class T, int NB, int Q>
 __global__ void __launch_bounds__(NB * Q, (SymvTile<T, NB, Q>::kMinBlocks))
-symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha, const T* __restrict__ A, int lda,
+symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, const T* __restrict__ A, int lda,
             const T* __restrict__ x, T* __restrict__ W, T* __restrict__ y) {
     constexpr int L = SymvTile<T, NB, Q>::L, kWarps = SymvTile<T, NB, Q>::kWarps;
     __shared__ T tile[NB][NB + 1];   // the diagonal tile, mirrored (block y == 0 only)
@@ -110,10 +117,14 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha, const T* __
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int b = static_cast<int>(blockIdx.x) / Y, yb = static_cast<int>(blockIdx.x) % Y;
     const int J = lower ? b : nt - 1 - b;  // the longest columns first
-    const int col0 = J * NB + ty * L;
-    for (int t = ty * NB + tx; t < NB; t += NB * Q) xs[t] = J * NB + t < n ? x[J * NB + t] : T(0);
-    // One column pointer per thread; columns beyond n (upper, last tile) redirected to n - 1.
-    const int c0 = min(col0, n - 1), kmax = n - 1 - c0;
+    const int col0 = J * NB + ty * L - d;  // this thread's first column (negative: before A(0, 0))
+    for (int t = ty * NB + tx; t < NB; t += NB * Q) {
+        const int c = J * NB + t - d;
+        xs[t] = c >= 0 && c < n ? x[c] : T(0);
+    }
+    // One column pointer per thread, at its first column inside A: columns before 0 (the first
+    // block column of a shifted origin) and beyond n (upper, last tile) read that column again.
+    const int c0 = min(max(col0, 0), n - 1);
     const T* Ac = A + static_cast<long long>(c0) * lda;
     T acc[L];
 #pragma unroll
@@ -124,22 +135,22 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha, const T* __
     // register buffers (a0, a1): the next tile loads while the current one is used.
     const int i0 = (lower ? J + 1 : 0) + yb, i1 = lower ? nt : J;
     T a0[L], a1[L], x0 = 0, x1 = 0;
-    if (i0 < i1) load_tile<T, NB, L>(Ac, lda, kmax, x, n, i0, a0, x0);
+    if (i0 < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, i0, d, a0, x0);
     for (int I = i0; I < i1; I += 2 * Y) {
-        if (I + Y < i1) load_tile<T, NB, L>(Ac, lda, kmax, x, n, I + Y, a1, x1);
-        use_tile<T, NB, Q, L>(a0, x0, xj, acc, part, 0, I, J, n, atomics, alpha, W, y);
+        if (I + Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + Y, d, a1, x1);
+        use_tile<T, NB, Q, L>(a0, x0, xj, acc, part, 0, I, J, n, d, atomics, alpha, W, y);
         if (I + Y >= i1) break;
-        if (I + 2 * Y < i1) load_tile<T, NB, L>(Ac, lda, kmax, x, n, I + 2 * Y, a0, x0);
-        use_tile<T, NB, Q, L>(a1, x1, xj, acc, part, 1, I + Y, J, n, atomics, alpha, W, y);
+        if (I + 2 * Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + 2 * Y, d, a0, x0);
+        use_tile<T, NB, Q, L>(a1, x1, xj, acc, part, 1, I + Y, J, n, d, atomics, alpha, W, y);
     }
     __syncthreads();  // the last tile's part[] is read before the diagonal's sums overwrite part[0]
     // The diagonal tile (block yb == 0): mirrored in shared memory, its row sums kept in part.
     T dsum = 0;
     if (yb == 0) {
-        const int r0 = J * NB;
+        const int r0 = J * NB - d;  // rows and columns outside A read A(0, 0) or A(n-1, n-1) (stored)
         for (int c = ty; c < NB; c += Q)
             if (lower ? tx >= c : tx <= c) {
-                const T v = A[min(r0 + tx, n - 1) + static_cast<long long>(min(r0 + c, n - 1)) * lda];
+                const T v = A[min(max(r0 + tx, 0), n - 1) + static_cast<long long>(min(max(r0 + c, 0), n - 1)) * lda];
                 tile[tx][c] = v;
                 tile[c][tx] = v;
             }
@@ -150,11 +161,11 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, T alpha, const T* __
     // Column sums of the walk: shuffles within a warp, then the warps of a thread column.
     symv_detail::warp_column_sums<T, NB, L>(acc, colsum);
     __syncthreads();
-    const int t = ty * NB + tx;
-    if (t < NB && J * NB + t < n) {
+    const int t = ty * NB + tx, c = J * NB + t - d;
+    if (t < NB && c >= 0 && c < n) {
         const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part[0], Q, t);
-        if (atomics) atomicAdd(y + J * NB + t, alpha * s);
-        else W[J * NB + t + static_cast<long long>(nt + yb) * n] = s;  // W(rows of J, nt + yb)
+        if (atomics) atomicAdd(y + c, alpha * s);
+        else W[c + static_cast<long long>(nt + yb) * n] = s;  // W(rows of J, nt + yb)
     }
 }
 //! [tuned-symv]
@@ -176,12 +187,26 @@ SymvLaunch config_warp_rows(int yblocks, int atomics) {
     return l;
 }
 
+/// The aligned origin (KBLAS §6.6, Eq. 10): a submatrix A(k:, k:) of a larger matrix starts
+/// k mod 32 floats (16 doubles) into a 128-byte line, and tiles counted from A(0, 0) would make
+/// every warp's column read straddle two lines. Where lda keeps every column at the same offset
+/// (lda a multiple of 128 bytes), the tiles start d = that offset rows (and columns: the tiling of
+/// a symmetric matrix is the same both ways) before A(0, 0): each warp reads whole lines again, and
+/// the d rows and columns before A(0, 0) are redirected and their results dropped. d = 0 otherwise.
+template <class T>
+int aligned_origin_shift(const T* A, int lda) {
+    constexpr int kLine = 128 / static_cast<int>(sizeof(T));
+    if (lda % kLine != 0) return 0;
+    return static_cast<int>((reinterpret_cast<std::uintptr_t>(A) / sizeof(T)) % kLine);
+}
+
 /// Both layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
 /// longest columns first), and the deterministic mode's reduction pass.
 template <class T, int NB, int Q, bool kWarpRows = false>
 void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const char* fn) {
     const bool lower = a.uplo == Uplo::Lower;
-    const int nt = static_cast<int>(symv_detail::ceil_div(a.n, NB));
+    const int d = kWarpRows ? 0 : aligned_origin_shift(a.A, a.lda);  // the warp-rows layout keeps A(0, 0)
+    const int nt = static_cast<int>(symv_detail::ceil_div(static_cast<long long>(a.n) + d, NB));
     T* W = nullptr;
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
     else W = symv_detail::workspace<T>(symv_detail::tuned_workspace_elems(a.n, NB, Y), s);
@@ -190,12 +215,13 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
                                                                               a.A, a.lda, a.x, W, a.y);
     else
-        symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha, a.A, a.lda, a.x, W,
-                                                           a.y);
+        symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x,
+                                                           W, a.y);
     WB_CHECK_LAUNCH();
     // Deterministic: row tile b gathers its off-diagonal tiles' partials (lower W(., 0 .. b-1),
-    // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y).
-    if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s);
+    // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y);
+    // row i lies in tile (i + d) / NB.
+    if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s, /*shift=*/d);
 }
 
 /// Resident blocks per SM of one instantiation on the current device, from the occupancy API
