@@ -81,14 +81,6 @@ bool symv_begin(const SymvArgs<T>& a, const char* fn, cudaStream_t s) {
 template <class T>
 T* workspace(std::size_t elems, cudaStream_t s);
 
-/// Elements of the tuned step's workspace (deterministic mode) for n and the launch's nb and Y:
-/// n x (nt + Y), the partials of every tile and the Y column sums, with nt = n / nb rounded up
-/// plus one (a shifted origin, tuned/symv.cu, adds at most one tile). CG sizes the workspace of
-/// its capture stream with it before a graph capture (no allocation may happen inside one).
-inline std::size_t tuned_workspace_elems(int n, int nb, int y_blocks) {
-    return static_cast<std::size_t>(n) * static_cast<std::size_t>((n + nb - 1) / nb + 1 + y_blocks);
-}
-
 /// The reduction pass of the storage-aware steps, one thread per row, in a fixed order:
 ///   y(i) = alpha * (sum_{s in S(b)} W(i, s) + sum_{e < extra} W(i, nt + e)) + beta * y(i)
 /// with b = (i + shift) / nb the tile of row i (shift: the tiles' origin d rows before row 0) and

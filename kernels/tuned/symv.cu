@@ -26,7 +26,7 @@
 ///   covers 8 rows x 4 column groups, so a tile costs no barrier (the sweep times both).
 /// - Submatrices (KBLAS §6.6, Eq. 10): a submatrix is passed as BLAS passes it (pointer and lda);
 ///   where lda keeps every column at the same offset in its 128-byte line, the tiles start at the
-///   aligned origin d elements before A(0, 0) (aligned_origin_shift): warps read whole lines, and
+///   aligned origin d elements before A(0, 0) (symv_origin_shift): warps read whole lines, and
 ///   the d rows and columns outside A are redirected and dropped. KBLAS takes the offset as
 ///   arguments; here it is read off the pointer. (Not in the warp-rows layout.)
 /// Model (common/model/symv): the triangle once; deterministic: n x (nt + Y) partials written and
@@ -187,29 +187,16 @@ SymvLaunch config_warp_rows(int yblocks, int atomics) {
     return l;
 }
 
-/// The aligned origin (KBLAS §6.6, Eq. 10): a submatrix A(k:, k:) of a larger matrix starts
-/// k mod 32 floats (16 doubles) into a 128-byte line, and tiles counted from A(0, 0) would make
-/// every warp's column read straddle two lines. Where lda keeps every column at the same offset
-/// (lda a multiple of 128 bytes), the tiles start d = that offset rows (and columns: the tiling of
-/// a symmetric matrix is the same both ways) before A(0, 0): each warp reads whole lines again, and
-/// the d rows and columns before A(0, 0) are redirected and their results dropped. d = 0 otherwise.
-template <class T>
-int aligned_origin_shift(const T* A, int lda) {
-    constexpr int kLine = 128 / static_cast<int>(sizeof(T));
-    if (lda % kLine != 0) return 0;
-    return static_cast<int>((reinterpret_cast<std::uintptr_t>(A) / sizeof(T)) % kLine);
-}
-
 /// Both layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
 /// longest columns first), and the deterministic mode's reduction pass.
 template <class T, int NB, int Q, bool kWarpRows = false>
 void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const char* fn) {
     const bool lower = a.uplo == Uplo::Lower;
-    const int d = kWarpRows ? 0 : aligned_origin_shift(a.A, a.lda);  // the warp-rows layout keeps A(0, 0)
+    const int d = kWarpRows ? 0 : symv_origin_shift(a.A, a.lda);  // the warp-rows layout keeps A(0, 0)
     const int nt = static_cast<int>(symv_detail::ceil_div(static_cast<long long>(a.n) + d, NB));
     T* W = nullptr;
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
-    else W = symv_detail::workspace<T>(symv_detail::tuned_workspace_elems(a.n, NB, Y), s);
+    else W = symv_detail::workspace<T>(symv_workspace_elems(a.n, NB, Y), s);
     const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
     if constexpr (kWarpRows)
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
@@ -245,6 +232,18 @@ SymvTileOccupancy occupancy() {
 }
 
 }  // namespace
+
+/// A submatrix A(k:, k:) of a larger matrix starts k mod 32 floats (16 doubles) into a 128-byte
+/// line, and tiles counted from A(0, 0) would make every warp's column read straddle two lines.
+/// Where lda keeps every column at the same offset, the tiles start that offset d before A(0, 0)
+/// (rows and columns: the tiling of a symmetric matrix is the same both ways); the d rows and
+/// columns outside A are redirected into it and their results dropped.
+template <class T>
+int symv_origin_shift(const T* A, int lda) {
+    constexpr int kLine = 128 / static_cast<int>(sizeof(T));
+    if (lda % kLine != 0) return 0;
+    return static_cast<int>((reinterpret_cast<std::uintptr_t>(A) / sizeof(T)) % kLine);
+}
 
 template <class T>
 std::vector<SymvLaunch> symv_configs() {
@@ -345,6 +344,8 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
 
 template void symv<float>(const SymvArgs<float>&, const SymvLaunch&, cudaStream_t);
 template void symv<double>(const SymvArgs<double>&, const SymvLaunch&, cudaStream_t);
+template int symv_origin_shift<float>(const float*, int);
+template int symv_origin_shift<double>(const double*, int);
 template std::vector<SymvLaunch> symv_configs<float>();
 template std::vector<SymvLaunch> symv_configs<double>();
 template SymvLaunch symv_default<float>(const SymvArgs<float>&);
