@@ -12,10 +12,12 @@
 ///        both timed back to back in the extra rows.
 ///        --shapes (shape_cases): KBLAS's submatrix experiment (TOMS Fig. 11-12), the trailing
 ///        submatrix A(k:, k:) of a 16384 x 16384 lower matrix (lda = 16384, n = 16384 - k; or
-///        --sizes N) at every offset k = 0 ... 64, the step and cuBLAS's default mode.
+///        --sizes N) at every offset k = 0 ... 64, the step and cuBLAS's default mode; one
+///        matrix for every offset (drawn once), fresh x and y per offset.
 #include "symv_problem.hpp"
 #include "model/symv.hpp"
 #include "op_runner.hpp"
+#include "random.hpp"
 #include "roofline.hpp"
 
 #include <algorithm>
@@ -82,7 +84,19 @@ struct SymvOp {
         return a;
     }
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
-        return make_symv_problem<T>(c.uplo, c.n, c.lda > 0 ? c.lda : std::max(1, c.n), seed, T(1.5), T(0.5), c.offset);
+        const int lda = c.lda > 0 ? c.lda : std::max(1, c.n);
+        if (c.shape_class.empty()) return make_symv_problem<T>(c.uplo, c.n, lda, seed, T(1.5), T(0.5), c.offset);
+        // --shapes: every offset's submatrix from one matrix, drawn once per size and precision
+        // (as KBLAS's experiment: submatrices of one matrix; drawing 16384^2 values takes ~4 s).
+        return make_symv_problem_from<T>(parent<T>(c.offset + static_cast<std::size_t>(lda) * c.n), c.uplo, c.n, lda,
+                                         seed, T(1.5), T(0.5), c.offset);
+    }
+    /// The submatrix experiment's matrix: at least `elems` values, drawn from a fixed seed when a
+    /// case needs more than the last draw holds, kept for the next case.
+    template <class T> static const std::vector<T>& parent(std::size_t elems) {
+        static std::vector<T> values;
+        if (values.size() < elems) values = random_vector<T>(elems + 64, 0x5eedULL);
+        return values;
     }
     template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
     template <class T>

@@ -39,12 +39,13 @@ const std::vector<double>& SymvProblem<T>::error_scale() const {
     return scale_;
 }
 
+namespace {
+
+/// The shared part of both makers: A's array `hA` (offset + lda x n elements, already filled) gets
+/// its NaNs, x and y are drawn, everything is uploaded.
 template <class T>
-SymvProblem<T> make_symv_problem(Uplo uplo, int n, int lda, std::uint64_t seed, T alpha, T beta, std::size_t offset) {
-    if (n < 0) throw std::invalid_argument("make_symv_problem: n (" + std::to_string(n) + ") must be >= 0");
-    if (lda < std::max(1, n))
-        throw std::invalid_argument("make_symv_problem: lda (" + std::to_string(lda) + ") must be >= max(1, n) (" +
-                                    std::to_string(std::max(1, n)) + ")");
+SymvProblem<T> finish_problem(std::vector<T> hA, Uplo uplo, int n, int lda, std::uint64_t seed, T alpha, T beta,
+                              std::size_t offset) {
     SymvProblem<T> p;
     p.uplo = uplo;
     p.n = n;
@@ -56,7 +57,7 @@ SymvProblem<T> make_symv_problem(Uplo uplo, int n, int lda, std::uint64_t seed, 
     p.seed = seed;
     const T nan = std::numeric_limits<T>::quiet_NaN();
     const std::size_t cols = static_cast<std::size_t>(n);
-    p.hA = random_vector<T>(offset + static_cast<std::size_t>(lda) * cols, seed);
+    p.hA = std::move(hA);
     std::fill(p.hA.begin(), p.hA.begin() + static_cast<std::ptrdiff_t>(offset), nan);
     const bool lower = uplo == Uplo::Lower;
     for (int j = 0; j < n; ++j) {
@@ -71,6 +72,34 @@ SymvProblem<T> make_symv_problem(Uplo uplo, int n, int lda, std::uint64_t seed, 
     p.x = DeviceBuffer<T>(p.hx);
     p.y = DeviceBuffer<T>(p.hy);
     return p;
+}
+
+void check_shape(const char* fn, int n, int lda) {
+    if (n < 0) throw std::invalid_argument(std::string(fn) + ": n (" + std::to_string(n) + ") must be >= 0");
+    if (lda < std::max(1, n))
+        throw std::invalid_argument(std::string(fn) + ": lda (" + std::to_string(lda) + ") must be >= max(1, n) (" +
+                                    std::to_string(std::max(1, n)) + ")");
+}
+
+}  // namespace
+
+template <class T>
+SymvProblem<T> make_symv_problem(Uplo uplo, int n, int lda, std::uint64_t seed, T alpha, T beta, std::size_t offset) {
+    check_shape("make_symv_problem", n, lda);
+    return finish_problem(random_vector<T>(offset + static_cast<std::size_t>(lda) * static_cast<std::size_t>(n), seed),
+                          uplo, n, lda, seed, alpha, beta, offset);
+}
+
+template <class T>
+SymvProblem<T> make_symv_problem_from(const std::vector<T>& values, Uplo uplo, int n, int lda, std::uint64_t seed,
+                                      T alpha, T beta, std::size_t offset) {
+    check_shape("make_symv_problem_from", n, lda);
+    const std::size_t need = offset + static_cast<std::size_t>(lda) * static_cast<std::size_t>(n);
+    if (values.size() < need)
+        throw std::invalid_argument("make_symv_problem_from: values (" + std::to_string(values.size()) +
+                                    " elements) must hold offset + lda x n (" + std::to_string(need) + ")");
+    return finish_problem(std::vector<T>(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(need)), uplo, n,
+                          lda, seed, alpha, beta, offset);
 }
 
 namespace {
@@ -125,6 +154,10 @@ template struct SymvProblem<float>;
 template struct SymvProblem<double>;
 template SymvProblem<float> make_symv_problem<float>(Uplo, int, int, std::uint64_t, float, float, std::size_t);
 template SymvProblem<double> make_symv_problem<double>(Uplo, int, int, std::uint64_t, double, double, std::size_t);
+template SymvProblem<float> make_symv_problem_from<float>(const std::vector<float>&, Uplo, int, int, std::uint64_t, float,
+                                                          float, std::size_t);
+template SymvProblem<double> make_symv_problem_from<double>(const std::vector<double>&, Uplo, int, int, std::uint64_t,
+                                                            double, double, std::size_t);
 template CheckResult check_symv<float>(const SymvStep<float>&, const SymvLaunch&, SymvProblem<float>&,
                                        const std::vector<double>&);
 template CheckResult check_symv<double>(const SymvStep<double>&, const SymvLaunch&, SymvProblem<double>&,

@@ -64,6 +64,16 @@ template <class T>
 SymvProblem<T> make_symv_problem(Uplo uplo, int n, int lda, std::uint64_t seed, T alpha = T(1.5), T beta = T(0.5),
                                  std::size_t offset = 0);
 
+/// As make_symv_problem, but A's array holds `values` (the first offset + lda x n of them, which
+/// must exist) instead of values drawn from `seed`; x and y are still drawn from seed + 1 and
+/// seed + 2, and the unread triangle, the padding rows and the offset prefix are still NaN. The
+/// submatrix experiment draws its matrix once and takes every offset's problem from it: drawing
+/// 16384^2 values takes about 4 s on one core, the rest of a problem a fraction of that.
+/// Throws std::invalid_argument as make_symv_problem does, and when `values` is too short.
+template <class T>
+SymvProblem<T> make_symv_problem_from(const std::vector<T>& values, Uplo uplo, int n, int lda, std::uint64_t seed,
+                                      T alpha = T(1.5), T beta = T(0.5), std::size_t offset = 0);
+
 /// Restores y (or poisons it with NaN when beta == 0: it must not be read), runs `step` once with
 /// `launch`, compares the n results with `ref` (compare_output, reduction length n + 1), and fails
 /// the check when an element of y's array outside y (the offset prefix) changed, or, when nothing
