@@ -102,7 +102,12 @@ public:
             p_ = nullptr;
             bytes_ = 0;
             WB_CUDA(cudaMalloc(&p_, bytes));
-            if (zero_when_grown) WB_CUDA(cudaMemset(p_, 0, bytes));
+            if (zero_when_grown) {
+                // cudaMemset runs on the legacy default stream, which a non-blocking stream does not
+                // wait for: finish it before a launch on any stream reads the zeros (growth is rare).
+                WB_CUDA(cudaMemset(p_, 0, bytes));
+                WB_CUDA(cudaDeviceSynchronize());
+            }
             bytes_ = bytes;
         }
         return p_;
