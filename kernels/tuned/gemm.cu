@@ -108,7 +108,7 @@ struct Config {
     static constexpr int TM = TM_, TN = TN_;            // thread tile
     static constexpr int STAGES = STAGES_, MIN_BLOCKS = MINB_;
     // Transposing operands (op(A) = A^T, op(B) = B) loaded 4 lanes per row of BK elements and
-    // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader::SWZ):
+    // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader's Swizzle):
     // set per configuration, 16-byte path only; measured on the largest float tile.
     static constexpr bool SWIZZLE_T = SWIZZLE_T_;
     static constexpr int LM = WM / TM, LN = WN / TN;    // lanes of a warp along m and n
@@ -184,8 +184,7 @@ struct TileLoader {
     // whole rows (16 full sectors instead of 32 half-used ones); the stage holds element (p, r) at
     // s[p][r ^ 4*((p/4)%4)], so that the 8 rows of one store instruction land in distinct banks,
     // and the fragment loads undo the XOR (load_frags<Cfg, SA, SB>).
-    static constexpr bool SWZ = Swizzle;
-    static_assert(!SWZ || (!ContigR && VEC && sizeof(T) == 4 && BK / W == 4 && R % 32 == 0 && (THREADS / 4) % 32 == 0),
+    static_assert(!Swizzle || (!ContigR && VEC && sizeof(T) == 4 && BK / W == 4 && R % 32 == 0 && (THREADS / 4) % 32 == 0),
                   "the coalesced mapping is written for float, BK = 16, 16-byte vectors, R and 64-row passes multiple of 32");
 
     const T* X;
@@ -198,7 +197,7 @@ struct TileLoader {
         if (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
             p = v / (R / W);
             r = (v % (R / W)) * W;
-        } else if (SWZ) {  // 4 consecutive lanes read one r's BK = 16 contiguous p (64 bytes);
+        } else if (Swizzle) {  // 4 consecutive lanes read one r's BK = 16 contiguous p (64 bytes);
             // a warp covers 8 rows per instruction. Row x = 8 * warp + g (g = lane / 4) of the
             // pass is permuted so that a warp's 8 rows differ in bits 0, 1, 4 of r and share
             // bits 2, 3 (those the swizzle XORs with p / 4): r bits 0,1 = x bits 0,1; r bit 4 =
@@ -263,7 +262,7 @@ struct TileLoader {
         for (int e = 0; e < PER_THREAD; ++e) {
             int p, r;
             coords(e, p, r);
-            if (SWZ) {  // p is a multiple of 4, so p + c (c < 4) shares p / 4: one swizzled column
+            if (Swizzle) {  // p is a multiple of 4, so p + c (c < 4) shares p / 4: one swizzled column
                 const int col = r ^ ((p >> 2 & 3) << 2);
 #pragma unroll
                 for (int c = 0; c < W; ++c) s[(p + c) * R + col] = reg[e * W + c];
@@ -343,7 +342,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         C += blockIdx.z * c_slice;
         k = min(k_slice, k - k0);
     }
-    // Which operands' stages are swizzled (TileLoader::SWZ): the transposing ones, on the 16-byte
+    // Which operands' stages are swizzled (TileLoader's Swizzle): the transposing ones, on the 16-byte
     // path, where the configuration asks for it; op(B) = B only when op(A) = A^T too. Measured
     // (H100, gemm_bench --large, cuBLAS in the same run, docs/results/h100/gemm-probe-3d1be4b-*):
     // the swizzle lifts TN from 0.86x to 0.93x-0.94x, and that gain is op(B)'s (swizzling op(A)
