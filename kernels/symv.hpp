@@ -102,15 +102,18 @@ struct SymvTileOccupancy {
 /// passes the occupancy API's figures (the register rule's without a GPU).
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles);
 
-/// The aligned origin of the tuned step (KBLAS TOMS §6.6, Eq. 10): where lda is a multiple of a
-/// 128-byte line (32 floats, 16 doubles), every column of A starts the same number of elements d
-/// into its line, and the step counts its tiles from d rows and columns before A(0, 0), so that
-/// each warp reads whole lines; 0 where lda is not such a multiple. Host-side pointer arithmetic.
-template <class T> int symv_origin_shift(const T* A, int lda);
+/// The aligned origin of the tuned step (KBLAS TOMS §6.6, Eq. 10) for tiles of nb rows: where lda
+/// keeps every column of A at the same offset d in an aligned granule, the step counts its tiles
+/// from d rows and columns before A(0, 0), so that each warp reads whole lines. The granule is
+/// 256 bytes where lda is a multiple of it and nb rows span it (64 floats, 32 doubles: measured
+/// faster than 128-byte alignment, kernels/tuned/symv.cu), else one 128-byte line (32 floats, 16
+/// doubles) where lda is a multiple of that, else there is no common offset and d = 0. Always
+/// d < nb. Host-side pointer arithmetic.
+template <class T> int symv_origin_shift(const T* A, int lda, int nb);
 
 /// Elements of the tuned step's workspace (deterministic mode) for n and the launch's nb and Y:
 /// n x (nt + Y), the partials of every tile and the Y column sums, with nt = n / nb rounded up
-/// plus one (the shifted origin adds at most one tile: d < 32 <= nb). CG sizes the workspace of
+/// plus one (the shifted origin adds at most one tile: d < nb). CG sizes the workspace of
 /// its capture stream with it before a graph capture (no allocation may happen inside one).
 inline std::size_t symv_workspace_elems(int n, int nb, int y_blocks) {
     return static_cast<std::size_t>(n) * static_cast<std::size_t>((n + nb - 1) / nb + 1 + y_blocks);

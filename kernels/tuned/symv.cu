@@ -26,7 +26,8 @@
 ///   covers 8 rows x 4 column groups, so a tile costs no barrier (the sweep times both).
 /// - Submatrices (KBLAS §6.6, Eq. 10): a submatrix is passed as BLAS passes it (pointer and lda);
 ///   where lda keeps every column at the same offset in its 128-byte line, the tiles start at the
-///   aligned origin d elements before A(0, 0) (symv_origin_shift): warps read whole lines, and
+///   aligned origin d elements before A(0, 0) (symv_origin_shift): warps read whole lines (tiles
+///   start on a 256-byte boundary where nb rows span one), and
 ///   the d rows and columns outside A are redirected and dropped. KBLAS takes the offset as
 ///   arguments; here it is read off the pointer. (Not in the warp-rows layout.)
 /// Model (common/model/symv): the triangle once; deterministic: n x (nt + Y) partials written and
@@ -192,7 +193,7 @@ SymvLaunch config_warp_rows(int yblocks, int atomics) {
 template <class T, int NB, int Q, bool kWarpRows = false>
 void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const char* fn) {
     const bool lower = a.uplo == Uplo::Lower;
-    const int d = kWarpRows ? 0 : symv_origin_shift(a.A, a.lda);  // the warp-rows layout keeps A(0, 0)
+    const int d = kWarpRows ? 0 : symv_origin_shift(a.A, a.lda, NB);  // the warp-rows layout keeps A(0, 0)
     const int nt = static_cast<int>(symv_detail::ceil_div(static_cast<long long>(a.n) + d, NB));
     T* W = nullptr;
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
@@ -233,16 +234,26 @@ SymvTileOccupancy occupancy() {
 
 }  // namespace
 
-/// A submatrix A(k:, k:) of a larger matrix starts k mod 32 floats (16 doubles) into a 128-byte
-/// line, and tiles counted from A(0, 0) would make every warp's column read straddle two lines.
+/// A submatrix A(k:, k:) of a larger matrix starts k elements into an aligned stretch of memory,
+/// and tiles counted from A(0, 0) would make every warp's column read straddle two 128-byte lines.
 /// Where lda keeps every column at the same offset, the tiles start that offset d before A(0, 0)
 /// (rows and columns: the tiling of a symmetric matrix is the same both ways); the d rows and
 /// columns outside A are redirected into it and their results dropped.
+/// The granule is 256 bytes, not one 128-byte line, where the tile is that tall: on an H100, float
+/// A(k:, k:) of a 16384 matrix ran 4.2% slower at k = 32 ... 63 than at k = 0 ... 31 with tiles
+/// aligned to 128 bytes (216 against 207 us; double, whose 16-element line shift leaves half the
+/// offsets 128 bytes off a 256-byte boundary, 3.4%), and every offset within 0.5% of k = 0 with
+/// tiles aligned to 256 bytes (scripts/probes/symv_offset_probe.cu, docs/results/h100/
+/// symv-offset-probe-*.txt); 512 bytes gained nothing more. The shift stays below nb, so the
+/// origin adds at most one tile (symv_workspace_elems).
 template <class T>
-int symv_origin_shift(const T* A, int lda) {
+int symv_origin_shift(const T* A, int lda, int nb) {
     constexpr int kLine = 128 / static_cast<int>(sizeof(T));
-    if (lda % kLine != 0) return 0;
-    return static_cast<int>((reinterpret_cast<std::uintptr_t>(A) / sizeof(T)) % kLine);
+    const int granule = std::min(256 / static_cast<int>(sizeof(T)), std::max(nb, kLine));
+    const auto element = static_cast<long long>(reinterpret_cast<std::uintptr_t>(A) / sizeof(T));
+    if (lda % granule == 0) return static_cast<int>(element % granule);
+    if (lda % kLine == 0) return static_cast<int>(element % kLine);  // whole lines, granules alternate
+    return 0;
 }
 
 template <class T>
@@ -344,8 +355,8 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
 
 template void symv<float>(const SymvArgs<float>&, const SymvLaunch&, cudaStream_t);
 template void symv<double>(const SymvArgs<double>&, const SymvLaunch&, cudaStream_t);
-template int symv_origin_shift<float>(const float*, int);
-template int symv_origin_shift<double>(const double*, int);
+template int symv_origin_shift<float>(const float*, int, int);
+template int symv_origin_shift<double>(const double*, int, int);
 template std::vector<SymvLaunch> symv_configs<float>();
 template std::vector<SymvLaunch> symv_configs<double>();
 template SymvLaunch symv_default<float>(const SymvArgs<float>&);

@@ -154,16 +154,17 @@ TEST_CASE("symv cuBLAS peer (both modes) matches the float64 reference", "[gpu][
     }
 }
 
-// The tuned step's aligned origin (kernels/tuned/symv.cu): where lda is a multiple of 128 bytes, a
-// submatrix A(k:, k:) makes the step start its tiles k mod 32 (float) or k mod 16 (double) rows
-// and columns before A(0, 0). The random cases above rarely draw such an lda; here every
-// misalignment of the line, both triangles, both modes and each (nb, Q) tile.
+// The tuned step's aligned origin (kernels/tuned/symv.cu): where lda is a multiple of 256 bytes, a
+// submatrix A(k:, k:) makes the step start its tiles k mod 64 (float, nb = 64), k mod 32 (float,
+// nb = 32; double) rows and columns before A(0, 0). The random cases above rarely draw such an
+// lda; here misalignments across the granule, both triangles, both modes and each (nb, Q) tile.
 template <class T>
 void check_aligned_origin() {
     const auto& step = wb::step<wb::SymvArgs<T>>(5);
     const int lda = 1024;  // 4 KB (float) or 8 KB (double): every column at the same offset in its line
     const std::vector<int> ns = small() ? std::vector<int>{1, 2, 31, 97} : std::vector<int>{1, 2, 31, 97, 700};
-    const std::vector<int> ks = small() ? std::vector<int>{1, 15, 17, 31} : std::vector<int>{1, 2, 3, 5, 8, 13, 15, 16, 17, 24, 31, 32, 33, 40};
+    const std::vector<int> ks = small() ? std::vector<int>{1, 15, 17, 31, 33, 63}
+                                        : std::vector<int>{1, 2, 3, 5, 8, 13, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 63, 65};
     for (Uplo u : {Uplo::Lower, Uplo::Upper})
         for (int n : ns)
             for (int k : ks) {
