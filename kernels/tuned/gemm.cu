@@ -439,10 +439,26 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
                     }
                     cp_async_commit();
                 }
+                // FMA order: with op(A) = A the inner loop runs along the longer side of the
+                // thread tile, so consecutive FMAs share b[c] (runs of TM = 16, the operand reuse
+                // cache's longer runs); with op(A) = A^T along the shorter (runs of TN sharing
+                // a[r]). Measured, not derived (H100, gemm_bench --large, cuBLAS in the same run):
+                // the first probe (docs/results/h100/gemm-probe-6679994-{main,v3}.txt) ran b-sharing
+                // runs everywhere, NN 0.95x / 0.96x cuBLAS at 4096 / 8192 against 0.93x / 0.94x, TN
+                // 0.91x / 0.92x against 0.93x / 0.93x; this split, three runs alternating with the
+                // previous binary (gemm-order-{a9340a2,new}-run{1,2,3}.txt): NN +1.2% at 4096 and
+                // +1.7% at 8192 (0.94x-0.95x / 0.95x-0.96x), TN unchanged.
+                if constexpr (!TransA) {
 #pragma unroll
-                for (int r = 0; r < TM; ++r)
+                    for (int c = 0; c < TN; ++c)
 #pragma unroll
-                    for (int c = 0; c < TN; ++c) acc[r][c] += a[r] * b[c];
+                        for (int r = 0; r < TM; ++r) acc[r][c] += a[r] * b[c];
+                } else {
+#pragma unroll
+                    for (int r = 0; r < TM; ++r)
+#pragma unroll
+                        for (int c = 0; c < TN; ++c) acc[r][c] += a[r] * b[c];
+                }
             }
             sp = st;
             st = s1;
