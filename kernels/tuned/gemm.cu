@@ -71,6 +71,7 @@
 ///                                               the instantiated configurations, legal_launches)
 #include "buffer.hpp"
 #include "gemm_common.cuh"
+#include "tuned/gemm_swizzle.hpp"
 
 #include <map>
 #include <string>
@@ -180,12 +181,15 @@ struct TileLoader {
     static constexpr int PER_THREAD = BK * R / W / THREADS;  // copies per thread per tile
     static constexpr int REGS = ContigR ? 1 : PER_THREAD * W;  // staging registers (transposing path)
     // Swizzle (the kernel decides, SA / SB): the transposing path, coalesced and swizzled: a row's
-    // BK = 16 contiguous elements (64 bytes) come from 4 lanes, so a warp's 16-byte loads cover 8
-    // whole rows (16 full sectors instead of 32 half-used ones); the stage holds element (p, r) at
-    // s[p][r ^ 4*((p/4)%4)], so that the 8 rows of one store instruction land in distinct banks,
-    // and the fragment loads undo the XOR (load_frags<Cfg, SA, SB>).
-    static_assert(!Swizzle || (!ContigR && VEC && sizeof(T) == 4 && BK / W == 4 && R % 32 == 0 && (THREADS / 4) % 32 == 0),
-                  "the coalesced mapping is written for float, BK = 16, 16-byte vectors, R and 64-row passes multiple of 32");
+    // BK contiguous elements come from G = BK / 4 lanes (BK = 16: 4 lanes, 64 bytes), so a warp's
+    // 16-byte loads cover 32 / G whole rows (full sectors instead of half-used ones); the stage
+    // holds element (p, r) at s[p][r ^ swizzle_xor(p)], so that the rows of one store instruction
+    // land in distinct banks, and the fragment loads undo the XOR (load_frags<Cfg, SA, SB>; the
+    // index map: gemm_swizzle.hpp, checked on the host by tests/cpu/test_gemm_swizzle.cpp).
+    static constexpr int G = BK / 4;  // lanes per row of the swizzled path (float, 16-byte vectors)
+    static_assert(!Swizzle || (!ContigR && VEC && sizeof(T) == 4 && (G == 2 || G == 4) && R % 32 == 0 &&
+                               (THREADS / G) % 32 == 0),
+                  "the coalesced mapping is written for float, BK = 8 or 16, 16-byte vectors, R and passes multiple of 32 rows");
 
     const T* X;
     int ldx, r0, rows, k;  // rows: extent of r in the operand (m or n); k: the reduction length
@@ -197,14 +201,11 @@ struct TileLoader {
         if (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
             p = v / (R / W);
             r = (v % (R / W)) * W;
-        } else if (Swizzle) {  // 4 consecutive lanes read one r's BK = 16 contiguous p (64 bytes);
-            // a warp covers 8 rows per instruction. Row x = 8 * warp + g (g = lane / 4) of the
-            // pass is permuted so that a warp's 8 rows differ in bits 0, 1, 4 of r and share
-            // bits 2, 3 (those the swizzle XORs with p / 4): r bits 0,1 = x bits 0,1; r bit 4 =
-            // x bit 2; r bits 2,3 = x bits 3,4; bits 5.. unchanged.
-            const int x = threadIdx.x / 4;
-            r = ((x & 3) | ((x >> 3 & 3) << 2) | ((x >> 2 & 1) << 4) | (x & ~31)) + e * (THREADS / 4);
-            p = (threadIdx.x % 4) * W;
+        } else if (Swizzle) {  // G = BK / 4 consecutive lanes read one r's BK contiguous p;
+            // a warp covers 32 / G rows per instruction, permuted so that they differ in every
+            // bit of r mod 32 but those the swizzle XORs with p / 4 (gemm_swizzle.hpp).
+            r = gemm_swizzle::row_of_thread<G>(threadIdx.x) + e * (THREADS / G);
+            p = gemm_swizzle::k_of_thread<G>(threadIdx.x);
         } else {        // W consecutive p of one r; consecutive lanes take consecutive r
             r = v % R;
             p = (v / R) * W;
@@ -263,7 +264,7 @@ struct TileLoader {
             int p, r;
             coords(e, p, r);
             if (Swizzle) {  // p is a multiple of 4, so p + c (c < 4) shares p / 4: one swizzled column
-                const int col = r ^ ((p >> 2 & 3) << 2);
+                const int col = r ^ gemm_swizzle::swizzle_xor<G>(p);
 #pragma unroll
                 for (int c = 0; c < W; ++c) s[(p + c) * R + col] = reg[e * W + c];
             } else {
@@ -298,13 +299,13 @@ __device__ __forceinline__ void load_frags(const typename Cfg::type* a_s, const 
     using T = typename Cfg::type;
     using V = typename gemm_detail::Vec16<T>::type;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, TM = Cfg::TM, TN = Cfg::TN, LM = Cfg::LM, LN = Cfg::LN, W = Cfg::W;
-    // A swizzled operand's element (p, r) is at p * R + (r ^ sw), sw = 4 * ((p / 4) % 4):
-    // it flips bits 2, 3 of r only, so (r + off) ^ sw = (r ^ sw) + off for the offsets below
-    // (multiples of 16) and a 16-byte vector stays whole.
+    // A swizzled operand's element (p, r) is at p * R + (r ^ sw), sw = swizzle_xor(p): it flips
+    // bits 2, 3 of r at most, so (r + off) ^ sw = (r ^ sw) + off for the offsets below (multiples
+    // of 16) and a 16-byte vector stays whole.
     static_assert(!SA || (W == 4 && (4 * LM) % 16 == 0), "swizzle commutes with the fragment offsets");
     static_assert(!SB || (W == 4 && (4 * LN) % 16 == 0), "swizzle commutes with the fragment offsets");
-    const int ras = SA ? ra ^ ((p >> 2 & 3) << 2) : ra;
-    const int cbs = SB ? cb ^ ((p >> 2 & 3) << 2) : cb;
+    const int ras = SA ? ra ^ gemm_swizzle::swizzle_xor<Cfg::BK / 4>(p) : ra;
+    const int cbs = SB ? cb ^ gemm_swizzle::swizzle_xor<Cfg::BK / 4>(p) : cb;
 #pragma unroll
     for (int q = 0; q < TM / 4; ++q)
 #pragma unroll

@@ -1,0 +1,92 @@
+// The tuned GEMM's coalesced, swizzled transposing loads (kernels/tuned/gemm_swizzle.hpp, used by
+// TileLoader in kernels/tuned/gemm.cu), checked on the host for the stage shapes the kernel uses
+// (256 threads; 256- and 128-row operands) and for BK = 16 (4 lanes per row) and BK = 8 (2):
+// - every element (k, row) of a stage is loaded and stored exactly once;
+// - one warp's 16-byte load instruction reads whole rows (BK contiguous floats each);
+// - one warp's 4-byte store instruction hits 32 distinct shared-memory banks;
+// - the fragment loads' offsets commute with the XOR, so a 16-byte fragment read at the swizzled
+//   base row returns the rows the FMAs expect.
+#include "catch.hpp"
+
+#include "tuned/gemm_swizzle.hpp"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace sw = wb::tuned::gemm_swizzle;
+
+constexpr int kThreads = 256, kVec = 4;  // floats per 16-byte vector
+
+template <int G>
+void check_stage(int rows) {
+    constexpr int bk = G * kVec;
+    const int per_thread = bk * rows / kVec / kThreads;
+    INFO("BK = " << bk << " rows = " << rows);
+    REQUIRE(per_thread >= 1);
+    std::vector<int> seen(static_cast<std::size_t>(bk) * rows, 0);
+    for (int e = 0; e < per_thread; ++e)
+        for (int warp = 0; warp < kThreads / 32; ++warp) {
+            std::set<int> warp_rows;
+            std::vector<std::set<int>> banks(kVec);
+            for (int lane = 0; lane < 32; ++lane) {
+                const unsigned t = static_cast<unsigned>(warp * 32 + lane);
+                const int r = sw::row_of_thread<G>(t) + e * (kThreads / G);
+                const int p = sw::k_of_thread<G>(t);
+                REQUIRE(r >= 0);
+                REQUIRE(r < rows);
+                REQUIRE(p % kVec == 0);
+                warp_rows.insert(r);
+                for (int c = 0; c < kVec; ++c) {
+                    ++seen[static_cast<std::size_t>(p + c) * rows + r];
+                    const int col = r ^ sw::swizzle_xor<G>(p);
+                    REQUIRE(col < rows);
+                    banks[c].insert(((p + c) * rows + col) % 32);
+                }
+            }
+            INFO("pass " << e << " warp " << warp);
+            CHECK(warp_rows.size() == static_cast<std::size_t>(32 / G));  // G lanes cover each row's BK floats
+            for (int c = 0; c < kVec; ++c) CHECK(banks[c].size() == 32u);
+        }
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        INFO("element " << i);
+        CHECK(seen[i] == 1);
+    }
+}
+
+/// Fragment reads: base row ra = 4 * lane-row (+ warp offset), offsets q * 4 * lanes, 4 floats.
+template <int G>
+void check_fragments(int lanes, int frags, int rows) {
+    constexpr int bk = G * kVec;
+    for (int p = 0; p < bk; ++p)
+        for (int base = 0; base < rows; base += 4)
+            for (int q = 0; q < frags; ++q) {
+                const int off = q * 4 * lanes, x = sw::swizzle_xor<G>(p);
+                if (base + off + 3 >= rows) continue;
+                for (int i = 0; i < 4; ++i) {
+                    INFO("BK = " << bk << " p = " << p << " base row " << base << " offset " << off << " + " << i);
+                    CHECK(((base ^ x) + off + i) == ((base + off + i) ^ x));
+                }
+            }
+}
+
+}  // namespace
+
+TEST_CASE("gemm swizzle: each stage element loaded once, whole rows per warp load, no store bank conflicts",
+          "[cpu][gemm]") {
+    check_stage<4>(256);  // BK = 16: op(A) of the 256 x 128 tile
+    check_stage<4>(128);  // op(B)
+    check_stage<2>(256);  // BK = 8
+    check_stage<2>(128);
+}
+
+TEST_CASE("gemm swizzle: the fragment loads undo the XOR (offsets commute with it)", "[cpu][gemm]") {
+    // The 256 x 128 tile: op(A) fragments 4 lanes x 4 rows apart, TM / 4 = 4 of them;
+    // op(B) 8 lanes x 4 columns apart, TN / 4 = 2.
+    check_fragments<4>(4, 4, 256);
+    check_fragments<4>(8, 2, 128);
+    check_fragments<2>(4, 4, 256);
+    check_fragments<2>(8, 2, 128);
+}
