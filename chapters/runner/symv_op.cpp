@@ -43,7 +43,8 @@ struct SymvOp {
     };
 
     /// The submatrix set: A(k:, k:) of an N x N lower matrix at k = 0 ... 64, so that the column
-    /// starts take every alignment (k a multiple of 32 elements or not: KBLAS's Fig. 11-12).
+    /// starts take every alignment (k a multiple of 32 elements or not: KBLAS's Fig. 11-12; the
+    /// tuned step's origin shift for each k: tuned::symv_origin_shift).
     static std::vector<Case> shape_cases(const ChapterOptions& o) {
         const int full = o.sizes.empty() ? 16384 : o.sizes.front();
         std::vector<Case> v;
@@ -52,7 +53,7 @@ struct SymvOp {
                    Uplo::Lower, full - k, full, 0, ""};
             c.lda = full;
             c.offset = static_cast<std::size_t>(k) + static_cast<std::size_t>(k) * full;
-            c.shape_class = k % 32 == 0 ? "submatrix, aligned origin" : "submatrix";
+            c.shape_class = k % 32 == 0 ? "submatrix, k a multiple of 32" : "submatrix";
             v.push_back(c);
         }
         return v;
