@@ -108,7 +108,7 @@ struct Config {
     static constexpr int WM = WM_, WN = WN_;            // warp tile
     static constexpr int TM = TM_, TN = TN_;            // thread tile
     static constexpr int STAGES = STAGES_, MIN_BLOCKS = MINB_;
-    // Transposing operands (op(A) = A^T, op(B) = B) loaded 4 lanes per row of BK elements and
+    // Transposing operands (op(A) = A^T, op(B) = B) loaded BK / 4 lanes per row of BK elements and
     // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader's Swizzle):
     // set per configuration, 16-byte path only; measured on the largest float tile.
     static constexpr bool SWIZZLE_T = SWIZZLE_T_;
@@ -591,6 +591,17 @@ void launch(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, c
     else launch_kernel<Cfg, TA, TB, VEC, false>(a, vec_c, s, fn, 1, 0);
 }
 
+/// The kernel for the call's transpose combination (op(A), op(B) in {N, T}).
+template <class Cfg, bool VEC>
+void launch_ops(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices,
+                int k_slice) {
+    const bool ta = a.op_a == Op::T, tb = a.op_b == Op::T;
+    if (!ta && !tb) launch<Cfg, false, false, VEC>(a, vec_c, s, fn, slices, k_slice);
+    else if (!ta && tb) launch<Cfg, false, true, VEC>(a, vec_c, s, fn, slices, k_slice);
+    else if (ta && !tb) launch<Cfg, true, false, VEC>(a, vec_c, s, fn, slices, k_slice);
+    else launch<Cfg, true, true, VEC>(a, vec_c, s, fn, slices, k_slice);
+}
+
 template <class Cfg>
 void dispatch(const GemmArgs<typename Cfg::type>& in, int split, cudaStream_t s, const char* fn) {
     using T = typename Cfg::type;
@@ -609,18 +620,8 @@ void dispatch(const GemmArgs<typename Cfg::type>& in, int split, cudaStream_t s,
     // the vector width (every column starts aligned); otherwise element-wise copies.
     const bool vec = gemm_detail::aligned16(a.A, a.lda) && gemm_detail::aligned16(a.B, a.ldb);
     const bool vec_c = gemm_detail::aligned16<T>(a.C, a.ldc);
-    const bool ta = a.op_a == Op::T, tb = a.op_b == Op::T;
-    if (vec) {
-        if (!ta && !tb) launch<Cfg, false, false, true>(a, vec_c, s, fn, slices, kc);
-        else if (!ta && tb) launch<Cfg, false, true, true>(a, vec_c, s, fn, slices, kc);
-        else if (ta && !tb) launch<Cfg, true, false, true>(a, vec_c, s, fn, slices, kc);
-        else launch<Cfg, true, true, true>(a, vec_c, s, fn, slices, kc);
-    } else {
-        if (!ta && !tb) launch<Cfg, false, false, false>(a, vec_c, s, fn, slices, kc);
-        else if (!ta && tb) launch<Cfg, false, true, false>(a, vec_c, s, fn, slices, kc);
-        else if (ta && !tb) launch<Cfg, true, false, false>(a, vec_c, s, fn, slices, kc);
-        else launch<Cfg, true, true, false>(a, vec_c, s, fn, slices, kc);
-    }
+    if (vec) launch_ops<Cfg, true>(a, vec_c, s, fn, slices, kc);
+    else launch_ops<Cfg, false>(a, vec_c, s, fn, slices, kc);
     if (slices > 1) {
         const long long mn = static_cast<long long>(in.m) * in.n;
         const int blocks = static_cast<int>(std::min<long long>((mn + 255) / 256, 8LL * gemm_detail::sm_count()));
