@@ -40,6 +40,7 @@ struct SymvOp {
         int lda = 0;              ///< 0: n
         std::size_t offset = 0;   ///< A starts this many elements into its allocation (a submatrix)
         std::string shape_class;  ///< --shapes: the note column's class
+        bool submatrix = false;   ///< --shapes: A is a submatrix of the experiment's one matrix (parent)
     };
 
     /// The submatrix set: A(k:, k:) of an N x N lower matrix at k = 0 ... 64, so that the column
@@ -54,6 +55,7 @@ struct SymvOp {
             c.lda = full;
             c.offset = static_cast<std::size_t>(k) + static_cast<std::size_t>(k) * full;
             c.shape_class = k % 32 == 0 ? "submatrix, k a multiple of 32" : "submatrix";
+            c.submatrix = true;
             v.push_back(c);
         }
         return v;
@@ -86,7 +88,7 @@ struct SymvOp {
     }
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
         const int lda = c.lda > 0 ? c.lda : std::max(1, c.n);
-        if (c.shape_class.empty()) return make_symv_problem<T>(c.uplo, c.n, lda, seed, T(1.5), T(0.5), c.offset);
+        if (!c.submatrix) return make_symv_problem<T>(c.uplo, c.n, lda, seed, T(1.5), T(0.5), c.offset);
         // --shapes: every offset's submatrix from one matrix, drawn once per size and precision
         // (as KBLAS's experiment: submatrices of one matrix; drawing 16384^2 values takes ~4 s).
         return make_symv_problem_from<T>(parent<T>(c.offset + static_cast<std::size_t>(lda) * c.n), c.uplo, c.n, lda,
