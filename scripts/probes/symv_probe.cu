@@ -10,16 +10,13 @@
 //     -o build-main/symv_probe
 // A variant of the tuned step links first: nvcc ... symv_probe.o variant_symv.o libwb_kernels.a ...
 // Run: ./build-main/symv_probe [--once] [--fast: the tuned step's modes and cuBLAS only] [--sizes 16384,32768]
-#include "probe_timing.cuh"
-
-#include "symv.hpp"
+#include "symv_operands.cuh"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -47,49 +44,16 @@ __global__ void triangle_read_kernel(const T* A, int n, int lda, unsigned* sink)
     if (acc == 0x9e3779b9u) *sink = acc;
 }
 
-/// Values in [-1, 1) from a hash of the index: a seeded matrix without a host copy of n^2 elements.
-template <class T>
-__global__ void fill_kernel(T* A, size_t elems, unsigned seed) {
-    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < elems;
-         i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-        unsigned h = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ seed;
-        h ^= h >> 15;
-        h *= 2246822519u;
-        h ^= h >> 13;
-        A[i] = T(static_cast<int>(h & 0xffff) - 32768) / T(32768);
-    }
-}
-
 template <class T>
 void run(int n, bool once, bool fast) {
     const char* prec = sizeof(T) == 4 ? "float" : "double";
-    const size_t elems = static_cast<size_t>(n) * n;
-    std::vector<T> h(2 * static_cast<size_t>(n));
-    std::mt19937 g(17);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (auto& v : h) v = T(u(g));
-    T *A, *x, *y;
+    SymvOperands<T> op(static_cast<size_t>(n) * n, n);
     unsigned* sink;
-    CHECK(cudaMalloc(&A, elems * sizeof(T)));
-    CHECK(cudaMalloc(&x, n * sizeof(T)));
-    CHECK(cudaMalloc(&y, n * sizeof(T)));
     CHECK(cudaMalloc(&sink, sizeof(unsigned)));
-    fill_kernel<T><<<1024, 256>>>(A, elems, 17u);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(x, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(y, h.data() + n, n * sizeof(T), cudaMemcpyHostToDevice));
     const double bytes = (static_cast<double>(n) * (n + 1) / 2 + 3.0 * n) * sizeof(T);
     Flush flush;
     for (wb::Uplo up : {wb::Uplo::Lower, wb::Uplo::Upper}) {
-        wb::SymvArgs<T> a;
-        a.uplo = up;
-        a.n = n;
-        a.alpha = T(1.5);
-        a.A = A;
-        a.lda = n;
-        a.x = x;
-        a.beta = T(0.5);
-        a.y = y;
+        const wb::SymvArgs<T> a = op.args(up, n, op.A, n);
         const wb::SymvLaunch det = wb::tuned::symv_default(a);
         wb::SymvLaunch atom = det;
         atom.atomics = 1;
@@ -101,7 +65,7 @@ void run(int n, bool once, bool fast) {
             {"tuned atomics", [&] { wb::tuned::symv<T>(a, atom, nullptr); }},
             {"cuBLAS", [&] { wb::peer::symv<T>(a, {}, nullptr); }},
             {"cuBLAS atomics", [&] { wb::peer::symv<T>(a, cub_atom, nullptr); }},
-            {"triangle read", [&] { triangle_read_kernel<T><<<8 * 132, 256>>>(A, n, n, sink); }},
+            {"triangle read", [&] { triangle_read_kernel<T><<<8 * 132, 256>>>(op.A, n, n, sink); }},
         };
         if (fast) rows.resize(3);  // the tuned step's two modes and cuBLAS's default
         for (auto& r : rows) {
@@ -115,9 +79,6 @@ void run(int n, bool once, bool fast) {
                         bytes / us / 1e3, det.str().c_str());
         }
     }
-    CHECK(cudaFree(A));
-    CHECK(cudaFree(x));
-    CHECK(cudaFree(y));
     CHECK(cudaFree(sink));
 }
 
@@ -129,10 +90,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--once") == 0) once = true;
         if (std::strcmp(argv[i], "--fast") == 0) fast = true;
-        if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
-            sizes.clear();
-            for (char* s = std::strtok(argv[++i], ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(std::atoi(s));
-        }
+        if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = int_list(argv[++i]);
     }
     cudaDeviceProp p{};
     CHECK(cudaGetDeviceProperties(&p, 0));

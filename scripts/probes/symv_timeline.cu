@@ -10,14 +10,11 @@
 // Build and run (from the repository root, after the CMake build in build-main):
 //   bash scripts/probes/symv_timeline.sh build        # -> build-main/symv_timeline
 //   ./build-main/symv_timeline [--sizes 1024,4096,8192,16384] [--reps 5]
-#include "probe_timing.cuh"
-
-#include "symv.hpp"
+#include "symv_operands.cuh"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -79,27 +76,8 @@ template <class T>
 void run(const std::vector<int>& sizes, int reps, const Flush& flush, unsigned long long* rec, size_t rec_cap) {
     const char* prec = sizeof(T) == 4 ? "float" : "double";
     for (int n : sizes) {
-        const size_t elems = static_cast<size_t>(n) * n;
-        std::vector<T> h(elems);
-        std::mt19937 rng(11);
-        std::uniform_real_distribution<float> u(-1.f, 1.f);
-        for (auto& v : h) v = T(u(rng));
-        T *A = nullptr, *x = nullptr, *y = nullptr;
-        CHECK(cudaMalloc(&A, elems * sizeof(T)));
-        CHECK(cudaMalloc(&x, n * sizeof(T)));
-        CHECK(cudaMalloc(&y, n * sizeof(T)));
-        CHECK(cudaMemcpy(A, h.data(), elems * sizeof(T), cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(x, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(y, h.data() + n, n * sizeof(T), cudaMemcpyHostToDevice));
-        wb::SymvArgs<T> a;
-        a.uplo = wb::Uplo::Lower;
-        a.n = n;
-        a.alpha = T(1.5);
-        a.A = A;
-        a.lda = n;
-        a.x = x;
-        a.beta = T(0.5);
-        a.y = y;
+        SymvOperands<T> op(static_cast<size_t>(n) * n, n);
+        const wb::SymvArgs<T> a = op.args(wb::Uplo::Lower, n, op.A, n);
         const wb::SymvLaunch l = wb::tuned::symv_default(a);
         // The call's time without records, then `reps` recorded calls (each after a flush).
         wb_probe_timeline_set(nullptr);
@@ -118,9 +96,6 @@ void run(const std::vector<int>& sizes, int reps, const Flush& flush, unsigned l
                 if (hr[i] != 0) blocks.push_back({hr[i], hr[i + 1], static_cast<unsigned>(hr[i + 2])});
             summarize(prec, n, l, blocks, us);
         }
-        CHECK(cudaFree(A));
-        CHECK(cudaFree(x));
-        CHECK(cudaFree(y));
     }
 }
 
@@ -131,8 +106,7 @@ int main(int argc, char** argv) {
     int reps = 3;
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--sizes") == 0) {
-            sizes.clear();
-            for (char* s = std::strtok(argv[++i], ","); s; s = std::strtok(nullptr, ",")) sizes.push_back(std::atoi(s));
+            sizes = int_list(argv[++i]);
         } else if (std::strcmp(argv[i], "--reps") == 0) {
             reps = std::max(1, std::atoi(argv[++i]));
         }

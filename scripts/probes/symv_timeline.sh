@@ -54,6 +54,6 @@ open(dst, "w").write(s)
 PY
 flags=(-O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. -Ikernels/tuned)
 nvcc "${flags[@]}" -c "$work/symv_timeline_variant.cu" -o "$work/symv_timeline_variant.o"
-nvcc "${flags[@]}" -Iscripts/probes scripts/probes/symv_timeline.cu "$work/symv_timeline_variant.o" \
+nvcc "${flags[@]}" scripts/probes/symv_timeline.cu "$work/symv_timeline_variant.o" \
     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/symv_timeline
 echo "symv_timeline.sh: built build-main/symv_timeline"
