@@ -72,6 +72,7 @@
 #include "buffer.hpp"
 #include "gemm_common.cuh"
 #include "tuned/gemm_swizzle.hpp"
+#include "cp_async.cuh"
 
 #include <map>
 #include <string>
@@ -83,20 +84,10 @@ namespace wb::tuned {
 namespace {
 
 // ----------------------------------------------------------------------------------------------
-// cp.async (sm_80+): copy global -> shared without a register round trip. src_bytes < size
-// zero-fills the rest of the destination and reads nothing beyond src_bytes.
-__device__ __forceinline__ void cp_async(void* smem, const void* gmem, int size, int src_bytes) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-    if (size == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes));
-    else if (size == 8)
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes));
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+// cp.async (sm_80+): kernels/cp_async.cuh.
+using detail::cp_async;
+using detail::cp_async_commit;
+using detail::cp_async_wait;
 
 // ----------------------------------------------------------------------------------------------
 /// A configuration: tile sizes as template constants, their relations checked at compile time.

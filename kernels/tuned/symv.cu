@@ -39,6 +39,7 @@
 /// Run: ./workbook run ch05 -- --op symv       (SymvLaunch: nb, Q = block_y, Y = y_blocks, atomics)
 #include "symv_common.cuh"
 #include "symv_warp_rows.cuh"
+#include "cp_async.cuh"
 
 #include "model/symv.hpp"
 
@@ -109,14 +110,6 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T
     }
 }
 
-/// One element of A copied into shared memory without passing through registers (cp.async, 4 or
-/// 8 bytes): the diagonal tile is requested before the walk and waited for after it.
-template <class T>
-__device__ __forceinline__ void copy_async(T* smem, const T* gmem) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(gmem), "n"(sizeof(T)) : "memory");
-}
-
 template <class T, int NB, int Q>
 __global__ void __launch_bounds__(NB * Q, (SymvTile<T, NB, Q>::kMinBlocks))
 symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, const T* __restrict__ A, int lda,
@@ -137,9 +130,10 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
         const int r0 = J * NB - d;
         for (int c = ty; c < NB; c += Q)
             if (lower ? tx >= c : tx <= c)
-                copy_async(&tile[tx][c],
-                           A + min(max(r0 + tx, 0), n - 1) + static_cast<long long>(min(max(r0 + c, 0), n - 1)) * lda);
-        asm volatile("cp.async.commit_group;\n" ::: "memory");
+                detail::cp_async(&tile[tx][c],
+                                 A + min(max(r0 + tx, 0), n - 1) + static_cast<long long>(min(max(r0 + c, 0), n - 1)) * lda,
+                                 sizeof(T), sizeof(T));
+        detail::cp_async_commit();
     }
     for (int t = ty * NB + tx; t < NB; t += NB * Q) {
         const int c = J * NB + t - d;
@@ -172,8 +166,8 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     // triangle reads the mirror element (c, tx).
     T dsum = 0;
     if (yb == 0) {
-        asm volatile("cp.async.wait_all;\n" ::: "memory");  // this thread's copies have landed
-        __syncthreads();                                      // and everyone's
+        detail::cp_async_wait<0>();  // this thread's copies have landed
+        __syncthreads();             // and everyone's
         for (int c = ty; c < NB; c += Q) dsum += ((lower ? tx >= c : tx <= c) ? tile[tx][c] : tile[c][tx]) * xs[c];
     }
     part[0][ty][tx] = dsum;
