@@ -424,8 +424,8 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
         if (!cs) WB_CUDA(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
         // The captured SYMV takes the capture stream's workspace (one per stream): sized here,
         // since nothing may be allocated inside a capture, and part of the graph's key.
-        T* const symv_ws = symv_detail::workspace<T>(
-            tuned::symv_workspace_elems(n, sl.nb > 0 ? sl.nb : 32, sl.y_blocks > 0 ? sl.y_blocks : 8), cs);
+        // (sl is SYMV's derived default: nb and Y are always set.)
+        T* const symv_ws = symv_detail::workspace<T>(tuned::symv_workspace_elems(n, sl.nb, sl.y_blocks), cs);
         const GraphKey key{dev, static_cast<int>(sizeof(T)), n, a.lda, block, grid, chunk, 0, a.A, r, p, q, x,
                            w.st, symv_ws};
         auto it = g.exec.find(key);
