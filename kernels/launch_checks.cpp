@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <map>
+#include <utility>
 #include <stdexcept>
 
 namespace wb::launch_checks {
@@ -22,19 +23,27 @@ void require_launch(bool ok, const char* fn, const char* field, int value, const
     if (!ok) fail(fn, std::string("launch.") + field + " (" + std::to_string(value) + ") must be " + rule);
 }
 
-int sm_count() {
-    thread_local std::map<int, int> cache;  // per host thread and device
+namespace {
+/// A device attribute of the current device, cached per host thread, device and attribute;
+/// `no_gpu` without a GPU.
+int attribute(cudaDeviceAttr attr, int no_gpu) {
+    thread_local std::map<std::pair<int, int>, int> cache;
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) {
         cudaGetLastError();  // clear the error: no GPU
-        return 132;
+        return no_gpu;
     }
-    auto it = cache.find(dev);
+    const auto key = std::make_pair(dev, static_cast<int>(attr));
+    auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    int sms = 0;
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    cache[dev] = sms;
-    return sms;
+    int v = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&v, attr, dev));
+    cache[key] = v;
+    return v;
 }
+}  // namespace
+
+int sm_count() { return attribute(cudaDevAttrMultiProcessorCount, 132); }
+long long l2_bytes() { return attribute(cudaDevAttrL2CacheSize, 50 << 20); }
 
 }  // namespace wb::launch_checks

@@ -48,5 +48,7 @@ inline std::string dims(long long a, long long b, long long c) { return dims(a, 
 /// SMs of the current device (cached per host thread and device); without a GPU (the chapters'
 /// predict-only mode) 132, the h200 preset's, the device the predictions are printed for.
 int sm_count();
+/// L2 bytes of the current device (cached likewise); without a GPU 50 MiB, the H100's and H200's.
+long long l2_bytes();
 
 }  // namespace wb::launch_checks

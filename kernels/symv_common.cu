@@ -70,12 +70,29 @@ __global__ void scale_y_kernel(int n, T beta, T* y) {
 //! [symv-reduce]
 /// The reduction pass. A block is 32 rows x kReduceGroups thread groups: group g adds the row's
 /// partials g, g + kReduceGroups, ... and thread (row, 0) then adds the groups' sums in the order
-/// 0, 1, ...: a fixed order, so y is bit-identical run to run. The first design, one thread per
-/// row, read a row's up to nt partials one after another from 64 blocks at n = 16384 (latency-
-/// bound: one load in flight per thread); on an H200 (sweep of 2026-11-23) the deterministic
-/// default then ran at 0.79x the atomics mode, which has no such pass. Eight readers per row
-/// keep eight times the loads in flight over 8x the blocks.
-constexpr int kReduceRows = 32, kReduceGroups = 8;
+/// 0, 1, ...: a fixed order, so y is bit-identical run to run.
+/// The pass reads few bytes (n x nt partials) from many places, so it is latency-bound unless
+/// many loads are in flight: a group issues its next kReduceUnroll partials together (guarded,
+/// kReduceUnroll accumulators, summed in a fixed order) before it adds any of them, and the writer
+/// of y loads beta * y at the start. Two earlier designs waited on one load at a time: one thread
+/// per row (an H200 sweep of 2026-11-23: the deterministic default at 0.79x the atomics mode),
+/// then eight groups of one load each (H100, ncu: 7.3 us for 2.2 MB at n = 8192, 9% of DRAM
+/// bandwidth: about 8 round trips of one load per thread, docs/pages/perf-notes-ops.md).
+constexpr int kReduceRows = 32, kReduceGroups = 8, kReduceUnroll = 8;
+
+/// A load of a partial, its last use: the access sets the line's L2 priority to evict-first, so a
+/// line the tuned step stored with evict_last (kernels/tuned/symv.cu) does not hold its place in
+/// the L2 after the call (an access's policy replaces the line's priority; ld.global.cs alone
+/// sets it only for lines it allocates).
+template <class T>
+__device__ __forceinline__ T load_partial(const T* p, unsigned long long evict_first) {
+    T v;
+    if constexpr (sizeof(T) == 4)
+        asm volatile("ld.global.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(evict_first) : "memory");
+    else
+        asm volatile("ld.global.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(evict_first) : "memory");
+    return v;
+}
 
 template <class T>
 __global__ void __launch_bounds__(kReduceRows * kReduceGroups)
@@ -87,12 +104,28 @@ reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from
 #endif
     const int tx = threadIdx.x, g = threadIdx.y;
     const int i = blockIdx.x * kReduceRows + tx;
+    const T yb = (g == 0 && i < n && beta != T(0)) ? beta * y[i] : T(0);  // in flight with the partials
+    unsigned long long last_use;
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(last_use));
     T sum = 0;
     if (i < n) {
         const int b = (i + shift) / nb;
         const int s0 = from_start ? 0 : b + skip, s1 = from_start ? b + 1 - skip : nt;
-        for (int s = s0 + g; s < s1; s += kReduceGroups) sum += W[i + static_cast<long long>(s) * n];
-        for (int e = g; e < extra; e += kReduceGroups) sum += W[i + static_cast<long long>(nt + e) * n];
+        const T* w = W + i;
+        T acc[kReduceUnroll];
+#pragma unroll
+        for (int u = 0; u < kReduceUnroll; ++u) acc[u] = 0;
+        // The Y (extra) column sums first: slots nt .. nt + extra - 1, one batch of loads with the first.
+        for (int e = g; e < extra; e += kReduceGroups) sum += load_partial(w + static_cast<long long>(nt + e) * n, last_use);
+        for (int base = s0 + g; base < s1; base += kReduceUnroll * kReduceGroups) {
+#pragma unroll
+            for (int u = 0; u < kReduceUnroll; ++u) {
+                const int s = base + u * kReduceGroups;
+                if (s < s1) acc[u] += load_partial(w + static_cast<long long>(s) * n, last_use);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kReduceUnroll; ++u) sum += acc[u];
     }
     part[g][tx] = sum;
     __syncthreads();
@@ -100,7 +133,7 @@ reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from
         T t = 0;
 #pragma unroll
         for (int k = 0; k < kReduceGroups; ++k) t += part[k][tx];
-        y[i] = beta == T(0) ? alpha * t : alpha * t + beta * y[i];
+        y[i] = alpha * t + yb;
     }
 }
 //! [symv-reduce]

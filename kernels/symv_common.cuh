@@ -28,6 +28,7 @@ using launch_checks::ceil_div;
 using launch_checks::grid_dim;
 using launch_checks::require_launch;
 using launch_checks::sm_count;
+using launch_checks::l2_bytes;
 
 /// A(i, j) of the symmetric matrix, reading only the stored triangle: A(i, j) itself when (i, j)
 /// lies in it, else its mirror A(j, i). Column-major, leading dimension lda.

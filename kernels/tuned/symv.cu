@@ -18,6 +18,13 @@
 ///   mirrored, after it, and the first tile's loads go out before the barrier that publishes x_J:
 ///   a block's prologue and epilogue each wait for one DRAM latency fewer (H100: 1.06x geometric
 ///   mean at n = 1024 ... 16384, 1.10x-1.17x at 1024; docs/results/h100/symv-diag-ab-*).
+/// - L2 policies: where the triangle is larger than the L2, no later call can find it there, so
+///   A's loads are evict-first and do not push out what is read again: x and, above all, the
+///   partials the reduction pass reads right after the kernel; where it fits, A's loads keep the
+///   normal priority, so that repeated calls (CG's iterations) read it from L2. The partials'
+///   stores ask L2 to keep them (evict_last) for the part of them that fits in a quarter of the
+///   L2 (partials_keep_fraction). Measured on an H100 in docs/pages/perf-notes-ops.md, "SYMV: L2
+///   policies".
 /// - Reduction: deterministic (default, launch.atomics = 0): every partial has its own workspace
 ///   slot — W(rows of I, J) for tile (I, J), W(rows of J, nt + y) for the column sums of block y —
 ///   and the fixed-order pass of symv_common.cu adds them: bit-identical run to run.
@@ -72,18 +79,56 @@ struct SymvTile {
 /// x = 0. The thread's columns are col0 .. col0 + L - 1, Ac points at the first of them inside
 /// A: the pointer moves on only from a column inside A that is not the last one (columns before 0
 /// re-read column 0, columns beyond n - 1 re-read column n - 1; their x_J is 0).
+/// A load of A with L2 policy `pol` (evict-first or normal: a_policy).
+template <class T>
+__device__ __forceinline__ T load_a(const T* p, unsigned long long pol) {
+    T v;
+    if constexpr (sizeof(T) == 4)
+        asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(pol));
+    else
+        asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(pol));
+    return v;
+}
+
+/// The L2 policy of A's loads: evict-first where the triangle does not fit in the L2, normal where
+/// it does (the launch decides: stream_a).
+__device__ __forceinline__ unsigned long long a_policy(bool stream_a) {
+    unsigned long long first, normal;
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(first));
+    asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(normal));
+    return stream_a ? first : normal;
+}
+
 template <class T, int NB, int L>
 __device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int col0, const T* __restrict__ x, int n,
-                                          int I, int d, T (&buf)[L], T& xi) {
+                                          int I, int d, unsigned long long pol, T (&buf)[L], T& xi) {
     const int r = I * NB + static_cast<int>(threadIdx.x) - d;
     const int rr = min(max(r, 0), n - 1);
     xi = r >= 0 && r < n ? x[r] : T(0);
     const T* p = Ac + rr;  // stepped column by column: no offset registers, no 32-bit overflow
 #pragma unroll
     for (int k = 0; k < L; ++k) {
-        buf[k] = *p;
+        buf[k] = load_a(p, pol);
         if (static_cast<unsigned>(col0 + k) < static_cast<unsigned>(n - 1)) p += lda;
     }
+}
+
+/// Stores a partial with L2 policy `keep` (partials_policy): the reduction pass reads it next.
+template <class T>
+__device__ __forceinline__ void store_partial(T* p, T v, unsigned long long keep) {
+    if constexpr (sizeof(T) == 4)
+        asm volatile("st.global.L2::cache_hint.f32 [%0], %1, %2;" ::"l"(p), "f"(v), "l"(keep) : "memory");
+    else
+        asm volatile("st.global.L2::cache_hint.f64 [%0], %1, %2;" ::"l"(p), "d"(v), "l"(keep) : "memory");
+}
+
+/// The L2 policy of the partials' stores: evict_last for the fraction `keep` of them (0 < keep
+/// <= 1; the rest keep their normal priority), so that they are still in L2 when the reduction
+/// pass reads them while A (evict-first) streams past.
+__device__ __forceinline__ unsigned long long partials_policy(float keep) {
+    unsigned long long pol;
+    asm("createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %0, %1;" : "=l"(pol) : "f"(keep));
+    return pol;
 }
 
 /// Uses one buffered tile: A_IJ x_J (row sums, reduced over the Q thread columns and written or
@@ -92,7 +137,7 @@ __device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int
 template <class T, int NB, int Q, int L>
 __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T (&acc)[L], T (*part)[Q][NB], int p,
                                          int I, int J, int n, int d, bool atomics, T alpha, T* __restrict__ W,
-                                         T* __restrict__ y) {
+                                         unsigned long long keep, T* __restrict__ y) {
     const int tx = threadIdx.x, ty = threadIdx.y;
     T rs = 0;
 #pragma unroll
@@ -106,14 +151,14 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T
     if (ty == 0 && row >= 0 && row < n) {
         const T s = symv_detail::sum_parts(part[p], Q, tx);
         if (atomics) atomicAdd(y + row, alpha * s);
-        else W[row + static_cast<long long>(J) * n] = s;  // W(rows of I, J)
+        else store_partial(W + row + static_cast<long long>(J) * n, s, keep);  // W(rows of I, J)
     }
 }
 
 template <class T, int NB, int Q>
 __global__ void __launch_bounds__(NB * Q, (SymvTile<T, NB, Q>::kMinBlocks))
 symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, const T* __restrict__ A, int lda,
-            const T* __restrict__ x, T* __restrict__ W, T* __restrict__ y) {
+            const T* __restrict__ x, T* __restrict__ W, bool stream_a, float keep_fraction, T* __restrict__ y) {
     constexpr int L = SymvTile<T, NB, Q>::L, kWarps = SymvTile<T, NB, Q>::kWarps;
     __shared__ T tile[NB][NB + 1];   // the diagonal tile's stored triangle (block y == 0 only)
     __shared__ T part[2][Q][NB];     // reduction space over the thread columns (KBLAS Eq. 8), 2 tiles
@@ -123,6 +168,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     const int b = static_cast<int>(blockIdx.x) / Y, yb = static_cast<int>(blockIdx.x) % Y;
     const int J = lower ? b : nt - 1 - b;  // the longest columns first
     const int col0 = J * NB + ty * L - d;  // this thread's first column (negative: before A(0, 0))
+    const unsigned long long keep = partials_policy(keep_fraction), pol = a_policy(stream_a);
     // The diagonal tile (block yb == 0): its stored triangle is copied into shared memory now, in
     // flight during the walk, instead of a DRAM latency after it (rows and columns outside A
     // read A(0, 0) or A(n-1, n-1), which are stored).
@@ -152,14 +198,14 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     // tile's loads go out before the barrier that publishes x_J: one DRAM latency, not two.
     const int i0 = (lower ? J + 1 : 0) + yb, i1 = lower ? nt : J;
     T a0[L], a1[L], x0 = 0, x1 = 0;
-    if (i0 < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, i0, d, a0, x0);
+    if (i0 < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, i0, d, pol, a0, x0);
     __syncthreads();
     for (int I = i0; I < i1; I += 2 * Y) {
-        if (I + Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + Y, d, a1, x1);
-        use_tile<T, NB, Q, L>(a0, x0, xj, acc, part, 0, I, J, n, d, atomics, alpha, W, y);
+        if (I + Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + Y, d, pol, a1, x1);
+        use_tile<T, NB, Q, L>(a0, x0, xj, acc, part, 0, I, J, n, d, atomics, alpha, W, keep, y);
         if (I + Y >= i1) break;
-        if (I + 2 * Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + 2 * Y, d, a0, x0);
-        use_tile<T, NB, Q, L>(a1, x1, xj, acc, part, 1, I + Y, J, n, d, atomics, alpha, W, y);
+        if (I + 2 * Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + 2 * Y, d, pol, a0, x0);
+        use_tile<T, NB, Q, L>(a1, x1, xj, acc, part, 1, I + Y, J, n, d, atomics, alpha, W, keep, y);
     }
     __syncthreads();  // the last tile's part[] is read before the diagonal's sums overwrite part[0]
     // The diagonal tile (block yb == 0): its row sums, kept in part; (tx, c) outside the stored
@@ -178,7 +224,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     if (t < NB && c >= 0 && c < n) {
         const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part[0], Q, t);
         if (atomics) atomicAdd(y + c, alpha * s);
-        else W[c + static_cast<long long>(nt + yb) * n] = s;  // W(rows of J, nt + yb)
+        else store_partial(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
     }
 }
 //! [tuned-symv]
@@ -200,6 +246,19 @@ SymvLaunch config_warp_rows(int yblocks, int atomics) {
     return l;
 }
 
+/// The share of the partials (n x (nt + Y) elements) whose stores ask L2 to keep them: what fits
+/// in a quarter of the L2, at most all of them (the rest of the L2 holds A's lines in flight, x
+/// and y, and every other kernel's data: evict_last lines outlive the call). float n = 16384 on a
+/// 50 MiB L2: 17 MB of partials, 72% kept; double 32768: 138 MB, 9% kept. Measured on an H100
+/// (docs/results/h100/symv-l2-keep-*): a quarter, half, all of the L2 or all the partials are
+/// within 0.3% of each other at n = 1024 ... 32768; a quarter was the fastest or tied at 16384
+/// and 32768 in both runs; keeping none (1/64) cost 1% at float 16384.
+template <class T>
+float partials_keep_fraction(int n, int nt, int Y) {
+    const double bytes = static_cast<double>(n) * (nt + Y) * sizeof(T);
+    return static_cast<float>(std::clamp(0.25 * static_cast<double>(symv_detail::l2_bytes()) / bytes, 1.0 / 64, 1.0));
+}
+
 /// Both layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
 /// longest columns first), and the deterministic mode's reduction pass.
 template <class T, int NB, int Q, bool kWarpRows = false>
@@ -211,12 +270,16 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
     else W = symv_detail::workspace<T>(symv_workspace_elems(a.n, NB, Y), s);
     const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
+    // A's loads stream past the L2 where the stored triangle is larger than it (a later call
+    // cannot find it there anyway).
+    const bool stream_a =
+        static_cast<double>(a.n) * (a.n + 1) / 2 * sizeof(T) > static_cast<double>(symv_detail::l2_bytes());
     if constexpr (kWarpRows)
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
                                                                               a.A, a.lda, a.x, W, a.y);
     else
         symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x,
-                                                           W, a.y);
+                                                           W, stream_a, partials_keep_fraction<T>(a.n, nt, Y), a.y);
     WB_CHECK_LAUNCH();
     // Deterministic: row tile b gathers its off-diagonal tiles' partials (lower W(., 0 .. b-1),
     // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y);
