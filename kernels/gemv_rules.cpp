@@ -144,10 +144,12 @@ bool tuned_gemv_t_loops(const GemvShape& s, const GemvMachine& mc) {
     // then pay a five-level reduction.
     if (loop.block_x == 32 && vectors + (tuned_gemv_loads(s) == GemvLoads::kAligned16 ? 0 : 1) <= 32) return false;
     const GemvLaunch one = tuned_gemv_one_tile_launch(s, mc);
-    // (b): short columns (rule 6's lanes): every such shape measured loops faster (float 16 ...
-    // 183 rows 1.14-1.44x cuBLAS against 0.85-1.21x; double 16, 32 rows 0.88x, 0.93x against
-    // 0.84x, 0.86x).
-    if (tuned_gemv_short_t(s.op, one)) return true;
+    // Short columns (rule 6's lanes) keep one tile per block: once the short kernel loaded
+    // beta * y before its loads of A, one tile beat the loop on every such shape but one (H200,
+    // perf [gemv] of 2026-11-26: float 16, 32, 64, 183 rows 1.24-1.82x cuBLAS against 1.15-1.46x
+    // looping; double 16, 32 rows 1.10x, 1.06x against 0.88x, 0.93x; float 58 rows 1.38x against
+    // 1.46x).
+    if (tuned_gemv_short_t(s.op, one)) return false;
     // (a): a one-tile block of at most two steps, filled under 3/4.
     const long long step = 32LL * one.block_y;
     const long long steps = cdiv(vectors, step);

@@ -61,15 +61,15 @@
 ///    of C = 4 columns with the next step's loads (the next tile's included) issued before the
 ///    current tile's lanes meet, so the stream never drains. L covers a column's vectors (the
 ///    power of two >= them, 4 ... 32). Taken where every warp gets at least two tiles
-///    (n / C >= 2 warp slots of 24 per SM x SMs x lanes per warp's groups) and either
-///    (a) the one-tile block's job is at most two steps of 32 Q vectors, the last less than
-///        half full (its fill, vectors / (steps x 32 Q), under 3/4): its second round trip
-///        carries little (double 579 rows: 57%, float 579: 57%, double 183: 72%; float 1832
-///        rows, 89%, runs 1.44x cuBLAS with one tile per block and keeps it); or
-///    (b) short columns (rule 6's lanes, at most 16 lanes per column in the one-tile launch):
-///        every one measured loops faster (float 16 ... 183 rows: 1.14-1.44x cuBLAS looping,
-///        0.85-1.21x with one tile per block; double 16 and 32 rows: 0.88x and 0.93x, 0.84x and
-///        0.86x; H200, perf log 8615427).
+///    (n / C >= 2 warp slots of 24 per SM x SMs x lanes per warp's groups) and the one-tile
+///    block's job is at most two steps of 32 Q vectors, the last less than half full (its fill,
+///    vectors / (steps x 32 Q), under 3/4): its second round trip carries little (double 579
+///    rows: 57%, float 579: 57%, double 183: 72%; float 1832 rows, 89%, runs 1.44x cuBLAS with
+///    one tile per block and keeps it).
+///    Not for short columns (rule 6's lanes in the one-tile launch): they looped faster only
+///    while the short kernel read beta * y after its reduction (H200, perf log 8615427); with
+///    y loaded first, one tile per block is faster on every such shape measured but float 58
+///    rows (H200, docs/results/h200/perf-gemv-short-y-*.log).
 ///    Never where the looping group is a whole warp whose lanes read at most one vector of a
 ///    column per tile (double 58 and 64 rows: 0.78x and 0.56x looping against 1.03x and 0.82x
 ///    with one tile per block; not explained yet).

@@ -189,9 +189,15 @@ __global__ void __launch_bounds__(256) gemv_t_short_kernel(int m, int n, T alpha
         nvec[c] = (m - head[c]) / W;
         nv_max = max(nv_max, nvec[c]);
     }
-    T acc[C];
+    // beta * y of the columns lane 0 writes, loaded now: read after the reduction, y would add a
+    // DRAM round trip to the end of every block (double 64 x 10^6, beta = 0.5, H200: 169 us
+    // against 131 us with beta = 0).
+    T acc[C], yb[C];
 #pragma unroll
-    for (int c = 0; c < C; ++c) acc[c] = 0;
+    for (int c = 0; c < C; ++c) {
+        acc[c] = 0;
+        yb[c] = (lane == 0 && j0 + c * G < n && beta != T(0)) ? beta * y[j0 + c * G] : T(0);
+    }
     for (int v = lane; v < nv_max; v += L) {
         V a[C];
 #pragma unroll
@@ -223,7 +229,7 @@ __global__ void __launch_bounds__(256) gemv_t_short_kernel(int m, int n, T alpha
 #pragma unroll
         for (int c = 0; c < C; ++c) {
             const int j = j0 + c * G;
-            if (j < n) y[j] = beta == T(0) ? alpha * acc[c] : alpha * acc[c] + beta * y[j];
+            if (j < n) y[j] = alpha * acc[c] + yb[c];
         }
     }
 }

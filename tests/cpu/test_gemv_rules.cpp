@@ -275,9 +275,9 @@ TEST_CASE("gemv rules: split N launches of few tiles", "[cpu][gemv]") {
 TEST_CASE("gemv rules: rule 8 loops T only at its classes and leaves every other launch as it was",
           "[cpu][gemv]") {
     const GemvMachine mc;
-    // The shapes rule 8 is for: wide T of a few hundred rows (odd lda = m; lanes a whole warp),
-    // and skinny T whose one-tile launch has short-column lanes (lanes cover the column's vectors).
-    for (auto [m, n, elem] : {std::tuple{579, 57900, 4}, {579, 57900, 8}, {183, 183000, 8}, {183, 183000, 4}}) {
+    // The shapes rule 8 is for: wide T of a few hundred rows (odd lda = m; lanes a whole warp)
+    // whose one-tile launch is not the short-column kernel.
+    for (auto [m, n, elem] : {std::tuple{579, 57900, 4}, {579, 57900, 8}, {183, 183000, 8}}) {
         const GemvShape s = shape(Op::T, m, n, elem);
         CHECK(wb::tuned_gemv_t_loops(s, mc));
         const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
@@ -286,28 +286,24 @@ TEST_CASE("gemv rules: rule 8 loops T only at its classes and leaves every other
         CHECK(l.block_x * l.block_y == 256);
         CHECK(l.nb == 4);
     }
+    // Short columns keep the one-tile launch of the short-column kernel (L lanes per column).
     for (auto [m, n, elem] : {std::tuple{16, 1000000, 8}, {32, 200000, 8}, {16, 1000000, 4}, {32, 200000, 4},
-                              {64, 1000000, 4}, {58, 580000, 4}}) {
-        const GemvLaunch l = wb::tuned_gemv_default_launch(shape(Op::T, m, n, elem), mc);
+                              {64, 1000000, 4}, {58, 580000, 4}, {183, 183000, 4}}) {
+        const GemvShape s = shape(Op::T, m, n, elem);
+        const GemvLaunch l = wb::tuned_gemv_default_launch(s, mc);
         INFO(m << " x " << n << " elem " << elem << ": " << l.str());
-        CHECK(l.loop == 1);
-        // Lanes: the power of two covering the column's vectors (a head vector where lda = m
-        // breaks 16-byte alignment), 4 ... 32.
-        const int vectors = (m * elem + 15) / 16 + (m * elem % 16 != 0 ? 1 : 0);
-        int lanes = 4;
-        while (lanes < vectors && lanes < 32) lanes *= 2;
-        CHECK(l.block_x == lanes);
+        CHECK(!wb::tuned_gemv_t_loops(s, mc));
+        CHECK(l.loop == 0);
+        CHECK(wb::tuned_gemv_short_t(Op::T, l));
+        CHECK(l == wb::tuned_gemv_one_tile_launch(s, mc));
     }
     // Every other shape of the set (both precisions, N and T) keeps the launch it had before
     // rule 8 (the third run's), field by field; N never loops.
     int kept = 0;
     for (int elem : {4, 8})
         for (const GemvShape& s : shape_set(elem)) {
-            const bool wide = s.m == 579 && s.n == 57900, mid = s.m == 183 && s.n == 183000;
-            // Short columns by the hundred thousand; in double not 57 ... 64 rows (a whole warp of
-            // looping lanes, one vector each per column).
-            const bool skinny = s.n >= 100000 && s.m <= 64 && !(elem == 8 && s.m > 32);
-            const bool target = s.op == Op::T && (wide || mid || skinny);
+            const bool wide = s.m == 579 && s.n == 57900, mid = s.m == 183 && s.n == 183000 && elem == 8;
+            const bool target = s.op == Op::T && (wide || mid);
             const GemvLaunch d = wb::tuned_gemv_default_launch(s, mc);
             INFO("op " << wb::op_char(s.op) << " " << s.m << " x " << s.n << " lda " << s.lda << " elem " << elem
                        << ": " << d.str());
