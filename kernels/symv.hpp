@@ -102,6 +102,17 @@ struct SymvTileOccupancy {
 /// passes the occupancy API's figures (the register rule's without a GPU).
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles);
 
+/// The tuned step's L2 policies for one call (pure host code, unit-tested): `stream_a`, A's loads
+/// evict-first, where the stored triangle (n (n + 1) / 2 elements) is larger than the L2, so no
+/// later call can find it there (where it fits, repeated calls such as CG's iterations read it from
+/// the L2); `keep_fraction`, the share of the n x (nt + Y) partials stored evict_last: what fits
+/// in a quarter of the L2, between 1/64 and 1.
+struct SymvL2Plan {
+    bool stream_a = false;
+    float keep_fraction = 1.0f;
+};
+SymvL2Plan symv_l2_plan(long long n, int nt, int y_blocks, int elem_bytes, long long l2_bytes);
+
 /// The aligned origin of the tuned step (KBLAS TOMS §6.6, Eq. 10) for tiles of nb rows: where lda
 /// keeps every column of A at the same offset d in an aligned granule, the step counts its tiles
 /// from d rows and columns before A(0, 0), so that each warp reads whole lines. The granule is

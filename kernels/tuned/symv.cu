@@ -23,7 +23,7 @@
 ///   partials the reduction pass reads right after the kernel; where it fits, A's loads keep the
 ///   normal priority, so that repeated calls (CG's iterations) read it from L2. The partials'
 ///   stores ask L2 to keep them (evict_last) for the part of them that fits in a quarter of the
-///   L2 (partials_keep_fraction). Measured on an H100 in docs/pages/perf-notes-ops.md, "SYMV: L2
+///   L2 (symv_l2_plan). Measured on an H100 in docs/pages/perf-notes-ops.md, "SYMV: L2
 ///   policies".
 /// - Reduction: deterministic (default, launch.atomics = 0): every partial has its own workspace
 ///   slot — W(rows of I, J) for tile (I, J), W(rows of J, nt + y) for the column sums of block y —
@@ -91,7 +91,7 @@ __device__ __forceinline__ T load_a(const T* p, unsigned long long pol) {
 }
 
 /// The L2 policy of A's loads: evict-first where the triangle does not fit in the L2, normal where
-/// it does (the launch decides: stream_a).
+/// it does (symv_l2_plan decides).
 __device__ __forceinline__ unsigned long long a_policy(bool stream_a) {
     unsigned long long first, normal;
     asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(first));
@@ -246,18 +246,6 @@ SymvLaunch config_warp_rows(int yblocks, int atomics) {
     return l;
 }
 
-/// The share of the partials (n x (nt + Y) elements) whose stores ask L2 to keep them: what fits
-/// in a quarter of the L2, at most all of them (the rest of the L2 holds A's lines in flight, x
-/// and y, and every other kernel's data: evict_last lines outlive the call). float n = 16384 on a
-/// 50 MiB L2: 17 MB of partials, 72% kept; double 32768: 138 MB, 9% kept. Measured on an H100
-/// (docs/results/h100/symv-l2-keep-*): a quarter, half, all of the L2 or all the partials are
-/// within 0.3% of each other at n = 1024 ... 32768; a quarter was the fastest or tied at 16384
-/// and 32768 in both runs; keeping none (1/64) cost 1% at float 16384.
-template <class T>
-float partials_keep_fraction(int n, int nt, int Y) {
-    const double bytes = static_cast<double>(n) * (nt + Y) * sizeof(T);
-    return static_cast<float>(std::clamp(0.25 * static_cast<double>(symv_detail::l2_bytes()) / bytes, 1.0 / 64, 1.0));
-}
 
 /// Both layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
 /// longest columns first), and the deterministic mode's reduction pass.
@@ -270,16 +258,13 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
     else W = symv_detail::workspace<T>(symv_workspace_elems(a.n, NB, Y), s);
     const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
-    // A's loads stream past the L2 where the stored triangle is larger than it (a later call
-    // cannot find it there anyway).
-    const bool stream_a =
-        static_cast<double>(a.n) * (a.n + 1) / 2 * sizeof(T) > static_cast<double>(symv_detail::l2_bytes());
+    const SymvL2Plan l2 = symv_l2_plan(a.n, nt, Y, static_cast<int>(sizeof(T)), symv_detail::l2_bytes());
     if constexpr (kWarpRows)
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
                                                                               a.A, a.lda, a.x, W, a.y);
     else
         symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x,
-                                                           W, stream_a, partials_keep_fraction<T>(a.n, nt, Y), a.y);
+                                                           W, l2.stream_a, l2.keep_fraction, a.y);
     WB_CHECK_LAUNCH();
     // Deterministic: row tile b gathers its off-diagonal tiles' partials (lower W(., 0 .. b-1),
     // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y);
@@ -382,6 +367,23 @@ SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<Symv
     if (symv_detail::ceil_div(std::max(1, n), best->nb) * kY < one_wave)
         if (const SymvTileOccupancy* smaller = most_in_flight(best->nb / 2)) best = smaller;
     return config(best->nb, best->q, kY, 0);
+}
+
+/// The L2 policies (symv.hpp). A quarter of the L2 for the partials: the rest holds A's lines in
+/// flight, x and y, and every other kernel's data (evict_last lines outlive the call). float n =
+/// 16384 on a 50 MiB L2: 17.3 MB of partials, 76% kept; double 32768: 136 MB, 10% kept. Measured
+/// on an H100 (docs/results/h100/symv-l2-keep-*): a quarter, half, all of the L2 or all the
+/// partials within 0.3% of each other at n = 1024 ... 32768, a quarter the fastest or tied at
+/// 16384 and 32768 in both runs; keeping almost none (1/64) cost 1-1.5% at float 16384 and double
+/// 8192. Streaming A at every size cost CG's iterations up to 20% where the triangle fits
+/// (symv-l2-stream-all-cg-*).
+SymvL2Plan symv_l2_plan(long long n, int nt, int y_blocks, int elem_bytes, long long l2_bytes) {
+    SymvL2Plan p;
+    const double l2 = static_cast<double>(std::max(1LL, l2_bytes));
+    p.stream_a = static_cast<double>(n) * (n + 1) / 2 * elem_bytes > l2;
+    const double partials = std::max(1.0, static_cast<double>(n) * (nt + y_blocks) * elem_bytes);
+    p.keep_fraction = static_cast<float>(std::clamp(0.25 * l2 / partials, 1.0 / 64, 1.0));
+    return p;
 }
 
 template <class T>

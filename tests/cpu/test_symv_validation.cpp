@@ -233,3 +233,30 @@ TEST_CASE("symv: uplo parsing and launch labels", "[cpu][symv]") {
     m.atomics = 0;
     CHECK(!(m == l));
 }
+
+TEST_CASE("symv: the tuned step's L2 plan streams A only where the triangle exceeds the L2", "[cpu][symv]") {
+    using wb::tuned::symv_l2_plan;
+    const long long l2 = 50LL << 20;  // the H100's and H200's 50 MiB
+    auto nt = [](long long n) { return static_cast<int>((n + 63) / 64); };
+    // The stored triangle: float 4096 is 33.6 MB (fits), float 8192 134 MB, double 4096 67 MB.
+    CHECK_FALSE(symv_l2_plan(4096, nt(4096), 8, 4, l2).stream_a);
+    CHECK(symv_l2_plan(8192, nt(8192), 8, 4, l2).stream_a);
+    CHECK(symv_l2_plan(4096, nt(4096), 8, 8, l2).stream_a);
+    CHECK_FALSE(symv_l2_plan(2048, nt(2048), 8, 8, l2).stream_a);
+    // The boundary: n (n + 1) / 2 x 4 bytes against 52,428,800: n = 5119 fits (52,418,560 bytes),
+    // 5120 does not (52,439,040).
+    CHECK_FALSE(symv_l2_plan(5119, nt(5119), 8, 4, l2).stream_a);
+    CHECK(symv_l2_plan(5120, nt(5120), 8, 4, l2).stream_a);
+    // Partials kept: a quarter of the L2 over n (nt + Y) elements, at most all of them.
+    CHECK(symv_l2_plan(8192, nt(8192), 8, 4, l2).keep_fraction == 1.0f);  // 4.5 MB
+    const float f16 = symv_l2_plan(16384, nt(16384), 8, 4, l2).keep_fraction;  // 17.3 MB
+    CHECK(f16 == Approx(0.25 * 52428800.0 / (16384.0 * 264 * 4)));
+    CHECK(f16 > 0.75f);
+    CHECK(f16 < 0.76f);
+    const float d32 = symv_l2_plan(32768, nt(32768), 8, 8, l2).keep_fraction;  // 136 MB
+    CHECK(d32 == Approx(0.25 * 52428800.0 / (32768.0 * 520 * 8)));
+    // Never below 1/64, never above 1; a tiny L2 or a huge n take the floor.
+    CHECK(symv_l2_plan(1 << 20, nt(1 << 20), 8, 8, l2).keep_fraction == 1.0f / 64);
+    CHECK(symv_l2_plan(1, 1, 8, 4, l2).keep_fraction == 1.0f);
+    CHECK(symv_l2_plan(1, 1, 8, 4, l2).stream_a == false);
+}
