@@ -17,6 +17,8 @@
 #include "random.hpp"
 #include "symv_problem.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -196,6 +198,43 @@ void check_aligned_origin() {
 TEST_CASE("symv ch05 tuned on submatrices at every offset of an aligned lda (the aligned origin)", "[gpu][symv]") {
     check_aligned_origin<float>();
     check_aligned_origin<double>();
+}
+
+/// Both sides of the tuned step's L2 plan (tuned::symv_l2_plan): the largest n whose stored
+/// triangle fits in this device's L2 (A's loads keep the normal priority) and the next n (A's
+/// loads evict-first), each in both triangles and with the submatrix variant. The policies are
+/// cache hints, so the results must not change; this checks that both kernels' paths stay correct.
+template <class T>
+void check_l2_plan_sides() {
+    int dev = 0, l2 = 0;
+    REQUIRE(cudaGetDevice(&dev) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess);
+    long long fit = 1;
+    while ((fit + 1) * (fit + 2) / 2 * static_cast<long long>(sizeof(T)) <= l2) ++fit;
+    const auto& step = wb::step<wb::SymvArgs<T>>(5);
+    for (long long n : {fit, fit + 1})
+        for (Uplo u : {Uplo::Lower, Uplo::Upper})
+            for (int variant = 0; variant < 2; ++variant) {
+                const int nn = static_cast<int>(n), lda = nn + (variant ? 3 : 0);
+                const std::size_t offset = variant ? 1 : 0;
+                const std::uint64_t seed = wb::fresh_seed();
+                auto p = wb::make_symv_problem<T>(u, nn, lda, seed, T(1.5), T(0.5), offset);
+                const auto ref = p.reference();
+                const wb::SymvLaunch l = step.default_launch(p.args());
+                const int nt = (nn + l.nb - 1) / l.nb + 1;  // an aligned origin adds at most one tile
+                CHECK(wb::tuned::symv_l2_plan(n, nt, l.y_blocks, sizeof(T), l2).stream_a == (n > fit));
+                const auto c = wb::check_symv(step, l, p, ref);
+                INFO("tuned " << wb::uplo_char(u) << " " << prec_name<T>() << " n=" << n << " lda=" << lda
+                              << " offset=" << offset << " L2 " << l2 << " bytes, stream A " << (n > fit) << " seed="
+                              << seed << " rel err " << c.rel_error << " " << c.first_bad);
+                CHECK(c.ok());
+            }
+}
+
+TEST_CASE("symv ch05 tuned on both sides of its L2 plan (triangle fits the L2 / does not)", "[gpu][symv]") {
+    if (small()) return;  // the sanitizers' runs keep n <= 257
+    check_l2_plan_sides<float>();
+    check_l2_plan_sides<double>();
 }
 
 TEST_CASE("symv: 200+ seeded random cases over every step, shape, offset and mode", "[gpu][symv]") {
