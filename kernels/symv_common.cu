@@ -6,6 +6,7 @@
 #include "symv_common.cuh"
 
 #include "buffer.hpp"
+#include "l2_policy.cuh"
 
 #include <algorithm>
 #include <cctype>
@@ -80,19 +81,6 @@ __global__ void scale_y_kernel(int n, T beta, T* y) {
 /// bandwidth: about 8 round trips of one load per thread, docs/pages/perf-notes-ops.md).
 constexpr int kReduceRows = 32, kReduceGroups = 8, kReduceUnroll = 8;
 
-/// A load of a partial, its last use: the access sets the line's L2 priority to evict-first, so a
-/// line the tuned step stored with evict_last (kernels/tuned/symv.cu) does not hold its place in
-/// the L2 after the call (an access's policy replaces the line's priority; ld.global.cs alone
-/// sets it only for lines it allocates).
-template <class T>
-__device__ __forceinline__ T load_partial(const T* p, unsigned long long evict_first) {
-    T v;
-    if constexpr (sizeof(T) == 4)
-        asm volatile("ld.global.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(evict_first) : "memory");
-    else
-        asm volatile("ld.global.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(evict_first) : "memory");
-    return v;
-}
 
 template <class T>
 __global__ void __launch_bounds__(kReduceRows * kReduceGroups)
@@ -105,8 +93,9 @@ reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from
     const int tx = threadIdx.x, g = threadIdx.y;
     const int i = blockIdx.x * kReduceRows + tx;
     const T yb = (g == 0 && i < n && beta != T(0)) ? beta * y[i] : T(0);  // in flight with the partials
-    unsigned long long last_use;
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(last_use));
+    // The partials' last use: loading them evict-first ends the evict_last priority the tuned
+    // step stored them with, so they do not hold their place in the L2 after the call.
+    const unsigned long long last_use = detail::l2_evict_first();
     T sum = 0;
     if (i < n) {
         const int b = (i + shift) / nb;
@@ -116,12 +105,12 @@ reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from
 #pragma unroll
         for (int u = 0; u < kReduceUnroll; ++u) acc[u] = 0;
         // The Y (extra) column sums first: slots nt .. nt + extra - 1, one batch of loads with the first.
-        for (int e = g; e < extra; e += kReduceGroups) sum += load_partial(w + static_cast<long long>(nt + e) * n, last_use);
+        for (int e = g; e < extra; e += kReduceGroups) sum += detail::load_l2_ordered(w + static_cast<long long>(nt + e) * n, last_use);
         for (int base = s0 + g; base < s1; base += kReduceUnroll * kReduceGroups) {
 #pragma unroll
             for (int u = 0; u < kReduceUnroll; ++u) {
                 const int s = base + u * kReduceGroups;
-                if (s < s1) acc[u] += load_partial(w + static_cast<long long>(s) * n, last_use);
+                if (s < s1) acc[u] += detail::load_l2_ordered(w + static_cast<long long>(s) * n, last_use);
             }
         }
 #pragma unroll

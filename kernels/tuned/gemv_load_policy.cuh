@@ -12,6 +12,7 @@
 #pragma once
 
 #include "gemv_common.cuh"
+#include "l2_policy.cuh"
 
 #include <cstring>
 
@@ -28,9 +29,8 @@ enum LoadPolicy : int {
 /// The L2 policy descriptor of kEvictFirst (all of A's lines evict-first); 0 for the others.
 template <int P>
 __device__ __forceinline__ unsigned long long load_policy() {
-    unsigned long long pol = 0;
-    if constexpr (P == kEvictFirst) asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-    return pol;
+    if constexpr (P == kEvictFirst) return detail::l2_evict_first();
+    return 0;
 }
 
 /// A 16-byte load of A (p 16-byte aligned) with policy P (`pol`: `load_policy<P>()`).

@@ -47,6 +47,7 @@
 #include "symv_common.cuh"
 #include "symv_warp_rows.cuh"
 #include "cp_async.cuh"
+#include "l2_policy.cuh"
 
 #include "model/symv.hpp"
 
@@ -79,26 +80,6 @@ struct SymvTile {
 /// x = 0. The thread's columns are col0 .. col0 + L - 1, Ac points at the first of them inside
 /// A: the pointer moves on only from a column inside A that is not the last one (columns before 0
 /// re-read column 0, columns beyond n - 1 re-read column n - 1; their x_J is 0).
-/// A load of A with L2 policy `pol` (evict-first or normal: a_policy).
-template <class T>
-__device__ __forceinline__ T load_a(const T* p, unsigned long long pol) {
-    T v;
-    if constexpr (sizeof(T) == 4)
-        asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(pol));
-    else
-        asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(pol));
-    return v;
-}
-
-/// The L2 policy of A's loads: evict-first where the triangle does not fit in the L2, normal where
-/// it does (symv_l2_plan decides).
-__device__ __forceinline__ unsigned long long a_policy(bool stream_a) {
-    unsigned long long first, normal;
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(first));
-    asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(normal));
-    return stream_a ? first : normal;
-}
-
 template <class T, int NB, int L>
 __device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int col0, const T* __restrict__ x, int n,
                                           int I, int d, unsigned long long pol, T (&buf)[L], T& xi) {
@@ -108,27 +89,9 @@ __device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int
     const T* p = Ac + rr;  // stepped column by column: no offset registers, no 32-bit overflow
 #pragma unroll
     for (int k = 0; k < L; ++k) {
-        buf[k] = load_a(p, pol);
+        buf[k] = detail::load_l2(p, pol);  // pol: evict-first or normal (symv_l2_plan)
         if (static_cast<unsigned>(col0 + k) < static_cast<unsigned>(n - 1)) p += lda;
     }
-}
-
-/// Stores a partial with L2 policy `keep` (partials_policy): the reduction pass reads it next.
-template <class T>
-__device__ __forceinline__ void store_partial(T* p, T v, unsigned long long keep) {
-    if constexpr (sizeof(T) == 4)
-        asm volatile("st.global.L2::cache_hint.f32 [%0], %1, %2;" ::"l"(p), "f"(v), "l"(keep) : "memory");
-    else
-        asm volatile("st.global.L2::cache_hint.f64 [%0], %1, %2;" ::"l"(p), "d"(v), "l"(keep) : "memory");
-}
-
-/// The L2 policy of the partials' stores: evict_last for the fraction `keep` of them (0 < keep
-/// <= 1; the rest keep their normal priority), so that they are still in L2 when the reduction
-/// pass reads them while A (evict-first) streams past.
-__device__ __forceinline__ unsigned long long partials_policy(float keep) {
-    unsigned long long pol;
-    asm("createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %0, %1;" : "=l"(pol) : "f"(keep));
-    return pol;
 }
 
 /// Uses one buffered tile: A_IJ x_J (row sums, reduced over the Q thread columns and written or
@@ -151,7 +114,7 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T
     if (ty == 0 && row >= 0 && row < n) {
         const T s = symv_detail::sum_parts(part[p], Q, tx);
         if (atomics) atomicAdd(y + row, alpha * s);
-        else store_partial(W + row + static_cast<long long>(J) * n, s, keep);  // W(rows of I, J)
+        else detail::store_l2(W + row + static_cast<long long>(J) * n, s, keep);  // W(rows of I, J)
     }
 }
 
@@ -168,7 +131,11 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     const int b = static_cast<int>(blockIdx.x) / Y, yb = static_cast<int>(blockIdx.x) % Y;
     const int J = lower ? b : nt - 1 - b;  // the longest columns first
     const int col0 = J * NB + ty * L - d;  // this thread's first column (negative: before A(0, 0))
-    const unsigned long long keep = partials_policy(keep_fraction), pol = a_policy(stream_a);
+    // L2 policies (symv_l2_plan): A's loads evict-first or normal; the share keep_fraction of the
+    // partials' stores evict_last, so that the reduction pass finds them in L2.
+    const unsigned long long keep = detail::l2_evict_last(keep_fraction);
+    const unsigned long long first = detail::l2_evict_first(), normal = detail::l2_evict_normal();
+    const unsigned long long pol = stream_a ? first : normal;
     // The diagonal tile (block yb == 0): its stored triangle is copied into shared memory now, in
     // flight during the walk, instead of a DRAM latency after it (rows and columns outside A
     // read A(0, 0) or A(n-1, n-1), which are stored).
@@ -224,7 +191,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     if (t < NB && c >= 0 && c < n) {
         const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part[0], Q, t);
         if (atomics) atomicAdd(y + c, alpha * s);
-        else store_partial(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
+        else detail::store_l2(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
     }
 }
 //! [tuned-symv]

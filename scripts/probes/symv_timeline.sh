@@ -38,7 +38,7 @@ __device__ __forceinline__ unsigned long long wb_probe_now() {
 ''')
 patch('    __shared__ T xs[NB];             // x_J\n',
       '    const unsigned long long wb_probe_t0 = wb_probe_now();\n')
-patch('''        else store_partial(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
+patch('''        else detail::store_l2(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
     }
 ''', '''    __syncthreads();  // probe: every thread of the block is done
     if (tx == 0 && ty == 0 && wb_probe_records) {
