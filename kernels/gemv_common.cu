@@ -5,8 +5,6 @@
 
 #include "buffer.hpp"
 
-#include <map>
-#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -74,28 +72,14 @@ SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles, cudaStrea
     return {static_cast<T*>(partial), static_cast<unsigned*>(tickets), ld};
 }
 
-namespace {
-/// An attribute of the current device, read once per device.
-int cached_attribute(cudaDeviceAttr attr) {
-    static std::mutex mu;
-    static std::map<std::pair<int, int>, int> cache;
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    std::lock_guard<std::mutex> lock(mu);
-    const auto key = std::make_pair(dev, static_cast<int>(attr));
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    int v = 0;
-    WB_CUDA(cudaDeviceGetAttribute(&v, attr, dev));
-    cache[key] = v;
-    return v;
-}
-}  // namespace
 
-int sm_count_of_current_device() { return cached_attribute(cudaDevAttrMultiProcessorCount); }
-long long l2_bytes_of_current_device() { return cached_attribute(cudaDevAttrL2CacheSize); }
-bool cluster_launch_of_current_device() { return cached_attribute(cudaDevAttrClusterLaunch) != 0; }
-int max_threads_per_sm_of_current_device() { return cached_attribute(cudaDevAttrMaxThreadsPerMultiProcessor); }
+// The device's figures, read once (launch_checks::device_attribute); without a GPU, an H200's.
+int sm_count_of_current_device() { return launch_checks::sm_count(); }
+long long l2_bytes_of_current_device() { return launch_checks::l2_bytes(); }
+bool cluster_launch_of_current_device() { return launch_checks::device_attribute(cudaDevAttrClusterLaunch, 1) != 0; }
+int max_threads_per_sm_of_current_device() {
+    return launch_checks::device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor, 2048);
+}
 
 template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t, cudaStream_t);
 template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t, cudaStream_t);

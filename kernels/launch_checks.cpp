@@ -23,10 +23,8 @@ void require_launch(bool ok, const char* fn, const char* field, int value, const
     if (!ok) fail(fn, std::string("launch.") + field + " (" + std::to_string(value) + ") must be " + rule);
 }
 
-namespace {
-/// A device attribute of the current device, cached per host thread, device and attribute;
-/// `no_gpu` without a GPU.
-int attribute(cudaDeviceAttr attr, int no_gpu) {
+int device_attribute(int attribute, int no_gpu) {
+    const auto attr = static_cast<cudaDeviceAttr>(attribute);
     thread_local std::map<std::pair<int, int>, int> cache;
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) {
@@ -41,9 +39,8 @@ int attribute(cudaDeviceAttr attr, int no_gpu) {
     cache[key] = v;
     return v;
 }
-}  // namespace
 
-int sm_count() { return attribute(cudaDevAttrMultiProcessorCount, 132); }
-long long l2_bytes() { return attribute(cudaDevAttrL2CacheSize, 50 << 20); }
+int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount, 132); }
+long long l2_bytes() { return device_attribute(cudaDevAttrL2CacheSize, 50 << 20); }
 
 }  // namespace wb::launch_checks

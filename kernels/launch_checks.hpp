@@ -45,6 +45,10 @@ private:
 inline std::string dims(long long a, long long b) { return num(a) + 'x' + num(b); }
 inline std::string dims(long long a, long long b, long long c) { return dims(a, b) + 'x' + num(c); }
 
+/// A device attribute (a cudaDeviceAttr, as int) of the current device, read once per host
+/// thread, device and attribute; `no_gpu` where there is no GPU (the chapters' predict-only mode).
+int device_attribute(int attribute, int no_gpu);
+
 /// SMs of the current device (cached per host thread and device); without a GPU (the chapters'
 /// predict-only mode) 132, the h200 preset's, the device the predictions are printed for.
 int sm_count();

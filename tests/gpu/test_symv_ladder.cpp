@@ -14,10 +14,9 @@
 // Run on an H200 (2026-11-23): docs/results/h200/gpu-*symv*.log.
 #include "catch.hpp"
 
+#include "launch_checks.hpp"
 #include "random.hpp"
 #include "symv_problem.hpp"
-
-#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -206,9 +205,7 @@ TEST_CASE("symv ch05 tuned on submatrices at every offset of an aligned lda (the
 /// cache hints, so the results must not change; this checks that both kernels' paths stay correct.
 template <class T>
 void check_l2_plan_sides() {
-    int dev = 0, l2 = 0;
-    REQUIRE(cudaGetDevice(&dev) == cudaSuccess);
-    REQUIRE(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess);
+    const long long l2 = wb::launch_checks::l2_bytes();  // what the tuned step's launch reads
     long long fit = 1;
     while ((fit + 1) * (fit + 2) / 2 * static_cast<long long>(sizeof(T)) <= l2) ++fit;
     const auto& step = wb::step<wb::SymvArgs<T>>(5);
