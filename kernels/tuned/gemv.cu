@@ -361,8 +361,8 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
                           k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
             return;
         }
-        if (shifted) {
-            launch_kernel(gemv_t_shifted_kernel<T, C, false, kCached>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n,
+        if (shifted) {  // odd lda: every column has its own head
+            launch_kernel(gemv_t_shifted_kernel<T, C, false, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n,
                           k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
             return;
         }
@@ -521,12 +521,12 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
                 default: return launch_t_short<T, 4>(a, l, aligned, s);
             }
         }
-        // Shifted columns (not aligned): odd lda keeps cached loads; one shared head (lda % W
-        // == 0) streams A's aligned part like the aligned kernel: cached or streaming.
+        // Shifted columns (not aligned): A's aligned parts load like the aligned kernel's A,
+        // cached or streaming (the other policies are sweeps of the aligned kernel).
         const bool shifted = loads != GemvLoads::kAligned16;
-        if (shifted && (a.lda % (16 / static_cast<int>(sizeof(T))) != 0 || policy_of(a, l.cache) == kCached))
-            return dispatch_t<T, kCached>(a, l, Y, true, s);
-        if (shifted) return dispatch_t<T, kStreaming>(a, l, Y, true, s);
+        if (shifted)
+            return policy_of(a, l.cache) == kCached ? dispatch_t<T, kCached>(a, l, Y, true, s)
+                                                    : dispatch_t<T, kStreaming>(a, l, Y, true, s);
         switch (policy_of(a, l.cache)) {
             case kCached: return dispatch_t<T, kCached>(a, l, Y, false, s);
             case kStreaming: return dispatch_t<T, kStreaming>(a, l, Y, false, s);

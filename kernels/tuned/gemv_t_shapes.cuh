@@ -6,10 +6,11 @@
 ///          first 16-byte boundary) and tail are peeled and added with element loads; its aligned
 ///          part streams with 16-byte loads (KBLAS TOMS §6.6, Eq. 10, Fig. 11, the offset
 ///          interface, done per column since an odd lda gives every column its own offset).
-///          x is read one element at a time (from L1: the C columns of a block share it); where
-///          lda % W == 0 every column has the same head, x's rows load once for the C columns
-///          and the steps are double-buffered, A's loads with the aligned kernel's policy
-///          (SAME_HEAD).
+///          The steps are double-buffered and A's vectors load with the aligned kernel's
+///          policy. x is read one element at a time (from L1: the C columns of a block share
+///          it): where lda % W == 0 every column has the same head and the W rows a step needs
+///          serve every column (SAME_HEAD); with an odd lda the thread loads the 2 W - 1 rows
+///          that cover every head once and each column picks its W.
 ///        - gemv_t_short_kernel: short columns (m <= 64 W: a wide matrix of a few dozen to a few
 ///          hundred rows): L <= 16 lanes per column (up to 4 vectors each), so one warp reads
 ///          32 / L columns at a time and a block of 256 threads covers 256 / L x C columns; no
@@ -63,30 +64,47 @@ __device__ __forceinline__ void finish_t(T (&acc)[C], int j0, int n, T alpha, T 
 
 /// T with shifted columns. Block (32, Q) owns C columns; block y of Y takes the vectors
 /// [y, y + 1) * k_per_block / W of every column's aligned part (k_per_block: whole steps of
-/// 32 Q W rows), block 0 also the peeled heads and tails. SAME_HEAD (lda % W == 0: A at an
-/// offset, or only x unaligned): every column has the same head, so a step's W rows of x are
-/// the same for the C columns and load once, and the steps are double-buffered as in
-/// gemv_t_kernel; otherwise (odd lda) each column's rows of x load with it.
+/// 32 Q W rows), block 0 also the peeled heads and tails. Each thread's next step (C vectors
+/// of A and the rows of x they meet) loads while the current one is multiplied, A's vectors
+/// with the aligned kernel's policy; C <= 4 is held to 64 registers (4 blocks of 256 threads
+/// per SM, as gemv_t_kernel). x is read one element at a time (from L1: the C columns of a
+/// block share it):
+/// - SAME_HEAD (lda % W == 0: A at an offset, or only x unaligned): every column has the same
+///   head h, so vector v of every column meets the W rows h + v W ... of x.
+/// - otherwise (odd lda): column c's head h_c is one of 0 ... W - 1, so vector v of the C
+///   columns meets rows among v W ... v W + 2 W - 2: the thread loads that window of 2 W - 1
+///   rows once and each column picks its W rows from it (selects, not C W loads).
 template <class T, int C, bool SAME_HEAD, int POL>
-__global__ void __launch_bounds__(512, SAME_HEAD && C <= 4 ? 2 : 1) gemv_t_shifted_kernel(int m, int n, int k_per_block, T alpha,
+__global__ void __launch_bounds__(512, C <= 4 ? 2 : 1) gemv_t_shifted_kernel(int m, int n, int k_per_block, T alpha,
                                                              const T* __restrict__ A, int lda, const T* __restrict__ x,
                                                              T beta, T* __restrict__ y, detail::SplitWorkspace<T> ws,
                                                              bool cluster) {
     constexpr int W = detail::Vec16<T>::width;
+    constexpr int XW = SAME_HEAD ? W : 2 * W - 1;  // rows of x per step
     using V = typename detail::Vec16<T>::type;
     const int lane = threadIdx.x, warp = threadIdx.y, Q = blockDim.y, tid = warp * 32 + lane;
     const int j0 = blockIdx.x * C;
-    const T* col[C];  // column start (columns past n re-read column n-1)
-    int head[C], nvec[C];
-    int nv_min = m, nv_max = 0;
+    // Column c's aligned part starts at ac[c] (columns past n re-read column n-1); its head,
+    // 0 ... W - 1 rows, is bits 2c, 2c + 1 of `heads` (packed: registers are what this kernel
+    // runs short of).
+    const T* ac[C];
+    unsigned heads = 0;
     const int head0 = head_rows(A + static_cast<long long>(min(j0, n - 1)) * lda, m);
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-        col[c] = A + static_cast<long long>(min(j0 + c, n - 1)) * lda;
-        head[c] = SAME_HEAD ? head0 : head_rows(col[c], m);
-        nvec[c] = (m - head[c]) / W;
-        nv_min = min(nv_min, nvec[c]);
-        nv_max = max(nv_max, nvec[c]);
+        const T* p = A + static_cast<long long>(min(j0 + c, n - 1)) * lda;
+        const int h = SAME_HEAD ? head0 : head_rows(p, m);
+        ac[c] = p + h;
+        heads |= static_cast<unsigned>(h) << (2 * c);
+    }
+    auto head_of = [&](int c) { return SAME_HEAD ? head0 : static_cast<int>((heads >> (2 * c)) & 3u); };
+    // Vectors every column has (the columns with the larger head have nv_min, the others may
+    // have one more: nv_max).
+    int nv_min = m, nv_max = 0;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        nv_min = min(nv_min, (m - head_of(c)) / W);
+        nv_max = max(nv_max, (m - head_of(c)) / W);
     }
     T acc[C];
 #pragma unroll
@@ -97,72 +115,62 @@ __global__ void __launch_bounds__(512, SAME_HEAD && C <= 4 ? 2 : 1) gemv_t_shift
     const int per_block = k_per_block / W, vb = blockIdx.y * per_block, stride = 32 * Q;
     const int v_full = min(vb + per_block, nv_min), v_end = min(vb + per_block, nv_max);
     int v = vb + tid;
-    if constexpr (SAME_HEAD) {
-        // One head h: x's rows h + v W .. h + v W + W - 1 serve every column. Each thread's
-        // next vector (A's C, x's W elements) loads while the current one is multiplied. A's
-        // vectors load with the aligned kernel's policy (streaming where A is at most 8 L2s);
-        // C <= 4 is held to 64 registers (4 blocks of 256 threads per SM, as gemv_t_kernel).
-        const T* xh = x + head0;
-        const unsigned long long pol = load_policy<POL>();
-        const int steps = v < v_full ? (v_full - v + stride - 1) / stride : 0;
-        V a_cur[C], a_nxt[C];
-        T x_cur[W], x_nxt[W];
-        auto load = [&](int vv, V(&a)[C], T(&xs)[W]) {
+    const unsigned long long pol = load_policy<POL>();
+    const int steps = v < v_full ? (v_full - v + stride - 1) / stride : 0;
+    const int x0 = SAME_HEAD ? head0 : 0;  // row of x where vector 0's window starts
+    V a_cur[C], a_nxt[C];
+    T x_cur[XW], x_nxt[XW];
+    auto load = [&](int vv, V(&a)[C], T(&xs)[XW]) {
 #pragma unroll
-            for (int c = 0; c < C; ++c) a[c] = load_a<POL>(col[c] + head0 + static_cast<long long>(vv) * W, pol);
+        for (int c = 0; c < C; ++c) a[c] = load_a<POL>(ac[c] + static_cast<long long>(vv) * W, pol);
+        // The odd-lda window's last rows may pass m where every head is small: clamped, never
+        // picked.
 #pragma unroll
-            for (int k = 0; k < W; ++k) xs[k] = __ldg(xh + vv * W + k);
-        };
-        if (steps > 0) load(v, a_cur, x_cur);
-        for (int s = 0; s < steps; ++s) {
-            const bool more = s + 1 < steps;
-            if (more) load(v + stride, a_nxt, x_nxt);
+        for (int k = 0; k < XW; ++k) xs[k] = __ldg(x + (SAME_HEAD ? x0 + vv * W + k : min(vv * W + k, m - 1)));
+    };
+    if (steps > 0) load(v, a_cur, x_cur);
+    for (int s = 0; s < steps; ++s) {
+        const bool more = s + 1 < steps;
+        if (more) load(v + stride, a_nxt, x_nxt);
 #pragma unroll
-            for (int c = 0; c < C; ++c)
+        for (int c = 0; c < C; ++c)
 #pragma unroll
-                for (int k = 0; k < W; ++k) acc[c] += elem(a_cur[c], k) * x_cur[k];
-            if (more) {
+            for (int k = 0; k < W; ++k) {
+                T xk = x_cur[k];  // row k of column c's vector: x_cur[head + k], picked by selects
+                if constexpr (!SAME_HEAD) {
+                    const int h = head_of(c);
 #pragma unroll
-                for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
-#pragma unroll
-                for (int k = 0; k < W; ++k) x_cur[k] = x_nxt[k];
-            }
-            v += stride;
-        }
-    } else {
-        // Vectors every column has: C 16-byte loads of A and C x W element loads of x per step.
-#pragma unroll 2
-        for (; v < v_full; v += stride) {
-            V a[C];
-            T xs[C][W];
-#pragma unroll
-            for (int c = 0; c < C; ++c) a[c] = __ldg(reinterpret_cast<const V*>(col[c] + head[c]) + v);
-#pragma unroll
-            for (int c = 0; c < C; ++c)
-#pragma unroll
-                for (int k = 0; k < W; ++k) xs[c][k] = __ldg(x + head[c] + v * W + k);
-#pragma unroll
-            for (int c = 0; c < C; ++c)
-#pragma unroll
-                for (int k = 0; k < W; ++k) acc[c] += elem(a[c], k) * xs[c][k];
-        }
-        // The one vector that only the columns with the smaller head have.
-        if (v < v_end) {
-#pragma unroll
-            for (int c = 0; c < C; ++c)
-                if (v < nvec[c]) {
-                    const V a = __ldg(reinterpret_cast<const V*>(col[c] + head[c]) + v);
-#pragma unroll
-                    for (int k = 0; k < W; ++k) acc[c] += elem(a, k) * __ldg(x + head[c] + v * W + k);
+                    for (int d = 1; d < W; ++d)
+                        if (h == d) xk = x_cur[k + d];
                 }
+                acc[c] += elem(a_cur[c], k) * xk;
+            }
+        if (more) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
+#pragma unroll
+            for (int k = 0; k < XW; ++k) x_cur[k] = x_nxt[k];
         }
+        v += stride;
+    }
+    // The one vector that only the columns with the smaller head have (odd lda).
+    if (!SAME_HEAD && v < v_end) {
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+            if (v < (m - head_of(c)) / W) {
+                const V a = __ldg(reinterpret_cast<const V*>(ac[c]) + v);
+#pragma unroll
+                for (int k = 0; k < W; ++k) acc[c] += elem(a, k) * __ldg(x + head_of(c) + v * W + k);
+            }
     }
     // The peeled heads and tails: fewer than W rows each, element loads, in block 0.
     if (blockIdx.y == 0 && tid < 2 * W) {
 #pragma unroll
         for (int c = 0; c < C; ++c) {
-            const int row = tid < W ? tid : head[c] + nvec[c] * W + (tid - W);
-            if (tid < W ? tid < head[c] : row < m) acc[c] += __ldg(col[c] + row) * __ldg(x + row);
+            const int h = head_of(c), nv = (m - h) / W;
+            const T* col = ac[c] - h;
+            const int row = tid < W ? tid : h + nv * W + (tid - W);
+            if (tid < W ? tid < h : row < m) acc[c] += __ldg(col + row) * __ldg(x + row);
         }
     }
     finish_t<T, C>(acc, j0, n, alpha, beta, yb, direct, cluster, y, ws);
