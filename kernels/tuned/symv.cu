@@ -25,6 +25,10 @@
 ///   stores ask L2 to keep them (evict_last) for the part of them that fits in a quarter of the
 ///   L2 (symv_l2_plan). Measured on an H100 in docs/pages/perf-notes-ops.md, "SYMV: L2
 ///   policies".
+/// - Fewer barriers where A streams (float): the Q thread columns' row sums of a tile meet in
+///   shared memory, a barrier per tile; where the triangle exceeds the L2 the float kernel leaves
+///   four tiles' row sums there and passes one barrier per four tiles (SymvTile::kGroup; H200:
+///   1.01x at 16384, 1.04x at 32768). Double and the L2-resident sizes keep one tile per barrier.
 /// - Reduction: deterministic (default, launch.atomics = 0): every partial has its own workspace
 ///   slot — W(rows of I, J) for tile (I, J), W(rows of J, nt + y) for the column sums of block y —
 ///   and the fixed-order pass of symv_common.cu adds them: bit-identical run to run.
@@ -71,7 +75,11 @@ struct SymvTile {
     static constexpr int L = NB / Q;        // elements of a tile row per thread (KBLAS Eq. 7)
     static constexpr int kWarps = NB / 32;  // warps along one thread column
     static constexpr int kMinBlocks = model::tuned_symv_min_blocks(NB, Q, static_cast<int>(sizeof(T)));
-    static_assert(NB % 32 == 0 && NB % Q == 0 && L >= 1, "tile relations");
+    /// Tiles whose row sums meet per barrier where A streams (float; symv_launch_groups): a
+    /// barrier per tile held a third of the float kernel's stall cycles on the H200. Double
+    /// keeps 1: its (64, 4) tile uses 128 registers, and ptxas spilled at 2.
+    static constexpr int kGroup = sizeof(T) == 4 ? 4 : 1;
+    static_assert(NB % 32 == 0 && NB % Q == 0 && L >= 1 && Q >= kGroup, "tile relations");
 };
 
 /// Loads row tx of tile I (L elements at column offsets k * lda from this thread's column
@@ -94,13 +102,32 @@ __device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int
     }
 }
 
-/// Uses one buffered tile: A_IJ x_J (row sums, reduced over the Q thread columns and written or
-/// added) and A_IJ^T x_I (accumulated in registers for the block's own columns). part is double
-/// buffered (parity p): one barrier per tile, since the next tile writes the other half.
-template <class T, int NB, int Q, int L>
-__device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T (&acc)[L], T (*part)[Q][NB], int p,
-                                         int I, int J, int n, int d, bool atomics, T alpha, T* __restrict__ W,
-                                         unsigned long long keep, T* __restrict__ y) {
+/// Sums the row sums of `count` tiles, I = I0, I0 + Y, ..., after the barrier that closes them
+/// (part[k]: tile k's Q row sums per row): thread column ty < count takes tile ty and writes
+/// W(rows of I, J) or adds into y.
+template <class T, int NB, int Q, int K>
+__device__ __forceinline__ void reduce_tiles(const T (*part)[Q][NB], int count, int I0, int Y, int J, int n, int d,
+                                             bool atomics, T alpha, T* __restrict__ W, unsigned long long keep,
+                                             T* __restrict__ y) {
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int k = K == 1 ? 0 : ty;  // the tile this thread column adds
+    const int row = (I0 + k * Y) * NB + tx - d;
+    if ((K == 1 ? ty == 0 : ty < count) && row >= 0 && row < n) {
+        const T s = symv_detail::sum_parts(part[k], Q, tx);
+        if (atomics) atomicAdd(y + row, alpha * s);
+        else detail::store_l2(W + row + static_cast<long long>(J) * n, s, keep);  // W(rows of I, J)
+    }
+}
+
+/// Uses one buffered tile, the block's t-th (tile I): A_IJ^T x_I accumulated in registers for
+/// the block's own columns, and A_IJ x_J, whose Q row sums per row meet in shared memory. K == 1:
+/// a barrier per tile, part double-buffered by the register buffer's parity p (the next tile
+/// writes the other half). K > 1: the row sums of K tiles meet at one barrier (groups of K
+/// tiles alternate between part[0] and part[1]), and K thread columns add them instead of one.
+template <class T, int NB, int Q, int L, int K>
+__device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T (&acc)[L], T (*part)[K][Q][NB], int p,
+                                         int t, int I, int Y, int J, int n, int d, bool atomics, T alpha,
+                                         T* __restrict__ W, unsigned long long keep, T* __restrict__ y) {
     const int tx = threadIdx.x, ty = threadIdx.y;
     T rs = 0;
 #pragma unroll
@@ -108,23 +135,20 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T
         rs += buf[k] * xj[k];
         acc[k] += buf[k] * xi;
     }
-    part[p][ty][tx] = rs;
+    const int g = K == 1 ? p : (t / K) & 1, slot = K == 1 ? 0 : t % K;
+    part[g][slot][ty][tx] = rs;
+    if (slot != K - 1) return;  // the group is not complete
     __syncthreads();
-    const int row = I * NB + tx - d;
-    if (ty == 0 && row >= 0 && row < n) {
-        const T s = symv_detail::sum_parts(part[p], Q, tx);
-        if (atomics) atomicAdd(y + row, alpha * s);
-        else detail::store_l2(W + row + static_cast<long long>(J) * n, s, keep);  // W(rows of I, J)
-    }
+    reduce_tiles<T, NB, Q, K>(part[g], K, I - (K - 1) * Y, Y, J, n, d, atomics, alpha, W, keep, y);
 }
 
-template <class T, int NB, int Q>
+template <class T, int NB, int Q, int K>
 __global__ void __launch_bounds__(NB * Q, (SymvTile<T, NB, Q>::kMinBlocks))
 symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, const T* __restrict__ A, int lda,
             const T* __restrict__ x, T* __restrict__ W, bool stream_a, float keep_fraction, T* __restrict__ y) {
     constexpr int L = SymvTile<T, NB, Q>::L, kWarps = SymvTile<T, NB, Q>::kWarps;
     __shared__ T tile[NB][NB + 1];   // the diagonal tile's stored triangle (block y == 0 only)
-    __shared__ T part[2][Q][NB];     // reduction space over the thread columns (KBLAS Eq. 8), 2 tiles
+    __shared__ T part[2][K][Q][NB];  // reduction space over the thread columns (KBLAS Eq. 8), 2 x K tiles
     __shared__ T colsum[kWarps][NB];
     __shared__ T xs[NB];             // x_J
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -167,14 +191,20 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     T a0[L], a1[L], x0 = 0, x1 = 0;
     if (i0 < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, i0, d, pol, a0, x0);
     __syncthreads();
+    int used = 0;  // tiles used (K > 1: their place in a group)
     for (int I = i0; I < i1; I += 2 * Y) {
         if (I + Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + Y, d, pol, a1, x1);
-        use_tile<T, NB, Q, L>(a0, x0, xj, acc, part, 0, I, J, n, d, atomics, alpha, W, keep, y);
+        use_tile<T, NB, Q, L, K>(a0, x0, xj, acc, part, 0, used++, I, Y, J, n, d, atomics, alpha, W, keep, y);
         if (I + Y >= i1) break;
         if (I + 2 * Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + 2 * Y, d, pol, a0, x0);
-        use_tile<T, NB, Q, L>(a1, x1, xj, acc, part, 1, I + Y, J, n, d, atomics, alpha, W, keep, y);
+        use_tile<T, NB, Q, L, K>(a1, x1, xj, acc, part, 1, used++, I + Y, Y, J, n, d, atomics, alpha, W, keep, y);
     }
-    __syncthreads();  // the last tile's part[] is read before the diagonal's sums overwrite part[0]
+    if (K > 1 && used % K != 0) {  // the last group, not complete
+        __syncthreads();
+        reduce_tiles<T, NB, Q, K>(part[(used / K) & 1], used % K, i0 + (used - used % K) * Y, Y, J, n, d, atomics, alpha,
+                               W, keep, y);
+    }
+    __syncthreads();  // the last tiles' part[] is read before the diagonal's sums overwrite part[0]
     // The diagonal tile (block yb == 0): its row sums, kept in part; (tx, c) outside the stored
     // triangle reads the mirror element (c, tx).
     T dsum = 0;
@@ -183,13 +213,13 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
         __syncthreads();             // and everyone's
         for (int c = ty; c < NB; c += Q) dsum += ((lower ? tx >= c : tx <= c) ? tile[tx][c] : tile[c][tx]) * xs[c];
     }
-    part[0][ty][tx] = dsum;
+    part[0][0][ty][tx] = dsum;
     // Column sums of the walk: shuffles within a warp, then the warps of a thread column.
     symv_detail::warp_column_sums<T, NB, L>(acc, colsum);
     __syncthreads();
     const int t = ty * NB + tx, c = J * NB + t - d;
     if (t < NB && c >= 0 && c < n) {
-        const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part[0], Q, t);
+        const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part[0][0], Q, t);
         if (atomics) atomicAdd(y + c, alpha * s);
         else detail::store_l2(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
     }
@@ -229,9 +259,12 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if constexpr (kWarpRows)
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
                                                                               a.A, a.lda, a.x, W, a.y);
+    else if (SymvTile<T, NB, Q>::kGroup > 1 && l2.stream_a)  // row sums of kGroup tiles per barrier
+        symv_kernel<T, NB, Q, SymvTile<T, NB, Q>::kGroup><<<grid, dim3(NB, Q), 0, s>>>(
+            lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x, W, l2.stream_a, l2.keep_fraction, a.y);
     else
-        symv_kernel<T, NB, Q><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x,
-                                                           W, l2.stream_a, l2.keep_fraction, a.y);
+        symv_kernel<T, NB, Q, 1><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x,
+                                                              W, l2.stream_a, l2.keep_fraction, a.y);
     WB_CHECK_LAUNCH();
     // Deterministic: row tile b gathers its off-diagonal tiles' partials (lower W(., 0 .. b-1),
     // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y);
@@ -253,7 +286,7 @@ SymvTileOccupancy occupancy() {
     auto it = per_device.find(dev);
     if (it == per_device.end()) {
         int blocks = 0;
-        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, symv_kernel<T, NB, Q>, NB * Q, 0));
+        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, symv_kernel<T, NB, Q, 1>, NB * Q, 0));
         it = per_device.emplace(dev, std::max(1, blocks)).first;
     }
     return {NB, Q, it->second};
