@@ -155,7 +155,13 @@ struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr
 struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> {  // small C
     static constexpr double RATE = 28000, RATE_ELEM = 26600;
 };
-struct D128 : Config<double, 128, 64, 16, 64, 16, 8, 4, 3, 2> { static constexpr double RATE = 12400, RATE_ELEM = 12400; };
+// D128: thread tiles of 8 x 8 (not 8 x 4): a k-step loads 16 operands for 64 FMAs, 2 bytes of
+// shared memory per FMA, which is what an SM's 128 bytes per clock feed at its 64 FP64 FMAs per
+// clock (8 x 4: 3 bytes per FMA, two thirds of the FMA rate at best). 64 accumulators of 8 bytes
+// take ~250 registers, so one block of 256 threads per SM, and BK = 8 with 4 stages (BK = 16
+// spilled: ptxas, sm_90). H200, one call against 8 x 4 (128 x 64 x 16, 2 blocks per SM):
+// 4096 NN 12439 -> 15298 GFLOP/s, TN 10043 -> 13243 (docs/results/h200/gemm-probe-d88k8-*).
+struct D128 : Config<double, 128, 128, 8, 64, 32, 8, 8, 4, 1> { static constexpr double RATE = 15300, RATE_ELEM = 15300; };
 struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr double RATE = 10200, RATE_ELEM = 10200; };
 
 // ----------------------------------------------------------------------------------------------
