@@ -497,15 +497,29 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     cp_async_wait<0>();  // nothing may be in flight when the block exits
 
     // Epilogue: C = alpha*acc + beta*C (C not read when beta == 0); 16-byte stores of each
-    // 4-row group where C allows, element by element on the edges of C.
+    // 4-row group where C allows, element by element on the edges of C. With beta != 0 a row
+    // group's old values of C are all loaded before any of its stores: a load after a store to
+    // C cannot be moved above it (the compiler cannot prove the addresses differ), so loading
+    // each vector just before its store made TN x TM / 4 DRAM round trips one after another.
 #pragma unroll
-    for (int q = 0; q < TM / 4; ++q)
+    for (int q = 0; q < TM / 4; ++q) {
+        const int i = i0 + ra + q * 4 * LM;  // first of 4 rows
+        auto column = [&](int c) { return j0 + cb + (c / 4) * 4 * LN + c % 4; };
+        auto whole = [&](int j) { return vec_c && (interior || (i + 3 < m && j < n)); };
+        V old[TN][4 / W];
+        if (beta != T(0)) {
+#pragma unroll
+            for (int c = 0; c < TN; ++c)
+                if (whole(column(c)))
+#pragma unroll
+                    for (int v = 0; v < 4 / W; ++v)
+                        old[c][v] = *reinterpret_cast<const V*>(C + i + v * W + static_cast<long long>(column(c)) * ldc);
+        }
 #pragma unroll
         for (int c = 0; c < TN; ++c) {
-            const int i = i0 + ra + q * 4 * LM;               // first of 4 rows
-            const int j = j0 + cb + (c / 4) * 4 * LN + c % 4;  // column
+            const int j = column(c);
             T* cp = C + i + static_cast<long long>(j) * ldc;
-            if (vec_c && (interior || (i + 3 < m && j < n))) {
+            if (whole(j)) {
 #pragma unroll
                 for (int v = 0; v < 4 / W; ++v) {
                     T out[W];
@@ -513,8 +527,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 #pragma unroll
                         for (int e = 0; e < W; ++e) out[e] = alpha * acc[4 * q + v * W + e][c];
                     } else {
-                        const V old = *reinterpret_cast<const V*>(cp + v * W);
-                        const T* po = reinterpret_cast<const T*>(&old);
+                        const T* po = reinterpret_cast<const T*>(&old[c][v]);
 #pragma unroll
                         for (int e = 0; e < W; ++e) out[e] = alpha * acc[4 * q + v * W + e][c] + beta * po[e];
                     }
@@ -526,6 +539,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
                     if (i + e < m) gemm_detail::store_c(C, ldc, i + e, j, alpha, acc[4 * q + e][c], beta);
             }
         }
+    }
 }
 //! [tuned-gemm]
 

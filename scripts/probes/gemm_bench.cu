@@ -17,7 +17,7 @@
 //     kernels/naive/gemm.cu kernels/shared/gemm.cu kernels/pattern/gemm.cu kernels/access/gemm.cu \
 //     kernels/tuned/gemm.cu kernels/gemm_peer.cpp kernels/launch_checks.cpp common/check.cpp \
 //     common/cublas_handle.cpp -lcublas -o build-gemm-probe/gemm_bench
-// Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] [--large] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
+// Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] [--large] [--beta B] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
 // Variants of the largest float configuration: pre-include a header defining
 // WB_GEMM_PROBE_F256 as BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS (nvcc -include v.h; a -D value
 // cannot hold the commas).
@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -164,6 +165,7 @@ double median_ms(Launcher<T> fn, const GemmArgs<T>& a, const GemmLaunch& l, int 
 int g_fail = 0;
 bool g_tuned_only = false;  // --tuned-only: check and time only the tuned step and cuBLAS
 bool g_large = false;        // --large: time only 4096 and 8192 (with --tuned-only), for probes of the big tile
+double g_beta = 0;           // --beta B: the timed calls' beta (0: C is not read; the chapters time 0.5)
 
 template <class T>
 void correctness() {
@@ -220,7 +222,7 @@ void timing(bool quick) {
                 "pattern", "access", "tuned", "cublas");
     for (auto sh : shapes)
         for (Op oa : {Op::N, Op::T}) {
-            Prob<T> p(oa, Op::N, sh.m, sh.n, sh.k, 0, 0, T(1.5), T(0), 99);
+            Prob<T> p(oa, Op::N, sh.m, sh.n, sh.k, 0, 0, T(1.5), T(g_beta), 99);
             const GemmArgs<T> a = p.args();
             const double flops = 2.0 * sh.m * sh.n * sh.k;
             const int reps = flops > 5e11 ? 7 : 15;
@@ -273,6 +275,7 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--quick") == 0) quick = true;
         if (std::strcmp(argv[i], "--tuned-only") == 0) g_tuned_only = true;
         if (std::strcmp(argv[i], "--large") == 0) g_large = g_tuned_only = true;
+        if (std::strcmp(argv[i], "--beta") == 0 && i + 1 < argc) g_beta = std::atof(argv[++i]);
     }
     if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {  // one call each, for ncu
         for (Op oa : {Op::N, Op::T}) {
