@@ -124,6 +124,7 @@ struct GemmOp {
         d.tile_m = l.tile_m > 0 ? l.tile_m : bx * d.thread_m;
         d.tile_n = l.tile_n > 0 ? l.tile_n : by * d.thread_n;
         d.tile_k = std::max(1, l.tile_k);
+        d.split_k = std::max(1, l.split_k);  // the tuned step's split k (0: none)
         // A warp's lanes run along m first (threadIdx.x), then along n.
         const int lanes_m = std::min(32, bx), lanes_n = std::max(1, 32 / lanes_m);
         d.warp_m = l.warp_m > 0 ? l.warp_m : lanes_m * d.thread_m;

@@ -61,13 +61,15 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double t_l2 = l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);
     const double dram_bytes = static_cast<double>(elem_bytes) * (m * k + k * n + 2.0 * m * n);
     const double t_dram = dram_bytes / (dev.bandwidth_gbs * 1e9);
-    // The tail wave: the last wave's blocks leave SMs idle.
-    const double blocks = std::ceil(static_cast<double>(m) / d.tile_m) * std::ceil(static_cast<double>(n) / d.tile_n);
+    // The tail wave: the last wave's blocks leave SMs idle. A split k has split_k blocks per tile.
+    const int split = std::max(1, d.split_k);
+    const double tiles = std::ceil(static_cast<double>(m) / d.tile_m) * std::ceil(static_cast<double>(n) / d.tile_n);
+    const double blocks = tiles * split;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
     const double tail = std::ceil(p.waves) / p.waves;
     // Padding: edge tiles compute whole tiles.
-    const double padded = blocks * d.tile_m * d.tile_n / (static_cast<double>(m) * n);
+    const double padded = tiles * d.tile_m * d.tile_n / (static_cast<double>(m) * n);
     struct Bound {
         double t;
         std::string words;
@@ -85,7 +87,11 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const Bound* worst = &bounds[0];
     for (const Bound& b : bounds)
         if (b.t > worst->t) worst = &b;
-    const double t = worst->t * std::max(tail, 1.0) * padded;
+    // A split's second pass: the partials written and read, C read and written, one more launch.
+    const double t_sum = split > 1 ? (2.0 * split + 2.0) * elem_bytes * static_cast<double>(m) * n /
+                                         (dev.bandwidth_gbs * 1e9) + kLaunchOverheadUs * 1e-6
+                                   : 0.0;
+    const double t = worst->t * std::max(tail, 1.0) * padded + t_sum;
     p.ms = t * 1e3 + kLaunchOverheadUs / 1e3;
     p.gflops = p.flops / (p.ms * 1e6);
     std::ostringstream os;
@@ -94,6 +100,7 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     os.precision(2);
     os << p.waves << " waves";
     if (tail > 1.05) os << " (tail costs " << detail::pct(tail - 1) << ")";
+    if (split > 1) os << "; k split in " << split << " (the partials' pass: " << detail::pct(t_sum / t) << ")";
     p.limit = os.str();
     return p;
 }

@@ -43,6 +43,9 @@ struct GemmDesign {
     /// true: each lane of a warp reads op(A) from its own line (op(A) = A^T read straight from
     /// global memory: naive and pattern), one wavefront per line: 32 per load instruction.
     bool strided_a = false;
+    /// k split into this many slices (the tuned step's split k): split_k times the blocks, each
+    /// over k / split_k, then a pass that reads the split_k partials and writes C (DRAM-bound).
+    int split_k = 1;
 };
 
 struct GemmPrediction {

@@ -97,3 +97,23 @@ TEST_CASE("gemm model: empty products cost the launch only; bad arguments name t
     d.smem_per_block = 1 << 20;
     CHECK_THROWS_AS(predict_gemm(d, 1, 1, 1, 4, dev), std::invalid_argument);
 }
+
+TEST_CASE("gemm model: a split k fills the SMs a small C leaves idle, and pays its partials' pass",
+          "[cpu][model][gemm]") {
+    const auto dev = wb::device_preset("h200");
+    // 1024 x 1024 in 128 x 128 tiles: 64 blocks for 132 SMs, one wave with half the SMs idle.
+    const auto one = predict_gemm(tuned_design(), 1024, 1024, 16384, 4, dev);
+    GemmDesign split = tuned_design();
+    split.split_k = 4;  // 256 blocks: every SM works
+    const auto four = predict_gemm(split, 1024, 1024, 16384, 4, dev);
+    CHECK(four.waves == Approx(4.0 * one.waves));
+    CHECK(four.gflops > 1.5 * one.gflops);
+    CHECK(four.limit.find("k split in 4") != std::string::npos);
+    // The pass is not free: with k short, splitting loses to one wave of whole tiles.
+    GemmDesign wide = tuned_design();
+    wide.split_k = 16;
+    const auto big_c = predict_gemm(tuned_design(), 8192, 8192, 256, 4, dev);
+    const auto big_c_split = predict_gemm(wide, 8192, 8192, 256, 4, dev);
+    CHECK(big_c_split.gflops < big_c.gflops);
+}
+
