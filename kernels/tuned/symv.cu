@@ -75,7 +75,7 @@ struct SymvTile {
     static constexpr int L = NB / Q;        // elements of a tile row per thread (KBLAS Eq. 7)
     static constexpr int kWarps = NB / 32;  // warps along one thread column
     static constexpr int kMinBlocks = model::tuned_symv_min_blocks(NB, Q, static_cast<int>(sizeof(T)));
-    /// Tiles whose row sums meet per barrier where A streams (float; symv_launch_groups): a
+    /// Tiles whose row sums meet per barrier where A streams (float; launch() below picks it): a
     /// barrier per tile held a third of the float kernel's stall cycles on the H200. Double
     /// keeps 1: its (64, 4) tile uses 128 registers, and ptxas spilled at 2.
     static constexpr int kGroup = sizeof(T) == 4 ? 4 : 1;
