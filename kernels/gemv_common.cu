@@ -72,31 +72,17 @@ SplitWorkspace<T> split_workspace(int Y, int len_y, std::size_t tiles, cudaStrea
     return {static_cast<T*>(partial), static_cast<unsigned*>(tickets), ld};
 }
 
-
-// The device's figures, read once (launch_checks::device_attribute); without a GPU, an H200's.
-int sm_count_of_current_device() { return launch_checks::sm_count(); }
-long long l2_bytes_of_current_device() { return launch_checks::l2_bytes(); }
-bool cluster_launch_of_current_device() { return launch_checks::device_attribute(cudaDevAttrClusterLaunch, 1) != 0; }
-int max_threads_per_sm_of_current_device() {
-    return launch_checks::device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor, 2048);
-}
-
 template SplitWorkspace<float> split_workspace<float>(int, int, std::size_t, cudaStream_t);
 template SplitWorkspace<double> split_workspace<double>(int, int, std::size_t, cudaStream_t);
 
 }  // namespace detail
 
 GemvMachine gemv_machine_of_current_device() {
+    // Read once per device (launch_checks::device_attribute); without a GPU, the H200's figures
+    // GemvMachine starts with.
     GemvMachine mc;
-    static const bool has_device = [] {  // asked once: the launcher calls this on every launch
-        int count = 0;
-        if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return true;
-        (void)cudaGetLastError();  // no device: keep the H200's figures, leave no error behind
-        return false;
-    }();
-    if (!has_device) return mc;
-    mc.sm_count = detail::sm_count_of_current_device();
-    mc.max_threads_per_sm = detail::max_threads_per_sm_of_current_device();
+    mc.sm_count = launch_checks::sm_count();
+    mc.max_threads_per_sm = launch_checks::device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor, mc.max_threads_per_sm);
     return mc;
 }
 

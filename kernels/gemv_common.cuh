@@ -226,15 +226,6 @@ inline int warp_by_q(const GemvLaunch& l, const char* fn) {
 
 namespace wb::detail {
 
-/// Number of SMs of the current device (cached per device): the grid-size rules below need it.
-int sm_count_of_current_device();
-/// L2 size in bytes of the current device (cached per device).
-long long l2_bytes_of_current_device();
-/// True when the current device can launch thread-block clusters (compute capability 9.0+).
-bool cluster_launch_of_current_device();
-/// Resident threads per SM of the current device (cached per device).
-int max_threads_per_sm_of_current_device();
-
 /// KBLAS's blocks per row (TOMS §4.3, Eq. 5-6): split the reduction dimension `k` over Y blocks
 /// so that tiles x Y fills about `waves` waves of `blocks_per_sm` blocks on every SM, keeping at
 /// least `min_k_per_block` of the reduction per block and at most `max_y` partials per result
@@ -243,7 +234,7 @@ int max_threads_per_sm_of_current_device();
 inline int derive_split(int requested, long long tiles, long long k, int blocks_per_sm, int min_k_per_block,
                         int waves = 1, int max_y_cap = 64) {
     if (requested > 0) return requested;
-    const long long target = static_cast<long long>(sm_count_of_current_device()) * blocks_per_sm * waves;
+    const long long target = static_cast<long long>(launch_checks::sm_count()) * blocks_per_sm * waves;
     long long y = (target + tiles - 1) / tiles;
     const long long max_y = std::max<long long>(1, std::min<long long>(max_y_cap, k / min_k_per_block));
     if (y > max_y) y = max_y;

@@ -81,7 +81,6 @@ __global__ void scale_y_kernel(int n, T beta, T* y) {
 /// bandwidth: about 8 round trips of one load per thread, docs/pages/perf-notes-ops.md).
 constexpr int kReduceRows = 32, kReduceGroups = 8, kReduceUnroll = 8;
 
-
 template <class T>
 __global__ void __launch_bounds__(kReduceRows * kReduceGroups)
 reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from_start, int skip, int extra,

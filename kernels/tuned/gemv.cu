@@ -286,7 +286,7 @@ constexpr int kMaxCluster = 16;
 /// Throws when a cluster is requested that the device or Y cannot have.
 inline bool use_cluster(int Y, int requested, int block_threads, const char* fn) {
     if (requested == 1 || Y <= 1) return false;
-    const bool can = Y <= kMaxCluster && detail::cluster_launch_of_current_device();
+    const bool can = Y <= kMaxCluster && launch_checks::device_attribute(cudaDevAttrClusterLaunch, 1) != 0;
     if (requested == 2 && !can)
         throw std::invalid_argument(std::string(fn) + ": launch.cluster (2) needs a device with thread-block clusters "
                                     "(compute capability 9.0+) and Y (" + std::to_string(Y) + ") <= " +
@@ -402,7 +402,7 @@ void launch_t_loop_kernel(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_
     const long long tiles = cdiv(a.n, static_cast<long long>(W) * C) * W;  // as the kernel counts them
     const long long warp_tiles = cdiv(tiles, 32 / L);
     const long long blocks =
-        std::min(cdiv(warp_tiles, 256 / 32), static_cast<long long>(per_sm) * detail::sm_count_of_current_device());
+        std::min(cdiv(warp_tiles, 256 / 32), static_cast<long long>(per_sm) * launch_checks::sm_count());
     launch_kernel(kernel, dim3(detail::grid_dim(blocks, 2147483647LL, fn)), dim3(L, G), 0, s, 1, a.m, a.n, a.alpha,
                   a.A, a.lda, a.x, a.beta, a.y);
 }
@@ -444,7 +444,7 @@ template <class T>
 int policy_of(const GemvArgs<T>& a, int cache) {
     if (cache != 0) return cache - 1;
     const double bytes = static_cast<double>(a.m) * a.n * sizeof(T);
-    return bytes <= 8.0 * static_cast<double>(detail::l2_bytes_of_current_device()) ? kStreaming : kCached;
+    return bytes <= 8.0 * static_cast<double>(launch_checks::l2_bytes()) ? kStreaming : kCached;
 }
 
 }  // namespace
