@@ -10,6 +10,7 @@
 //     -o build-main/symv_probe
 // A variant of the tuned step links first: nvcc ... symv_probe.o variant_symv.o libwb_kernels.a ...
 // Run: ./build-main/symv_probe [--once] [--fast: the tuned step's modes and cuBLAS only] [--sizes 16384,32768]
+//        [--y 8,16,32: the deterministic default with each Y too]
 #include "symv_operands.cuh"
 
 #include <cmath>
@@ -45,7 +46,7 @@ __global__ void triangle_read_kernel(const T* A, int n, int lda, unsigned* sink)
 }
 
 template <class T>
-void run(int n, bool once, bool fast) {
+void run(int n, bool once, bool fast, const std::vector<int>& ys) {
     const char* prec = sizeof(T) == 4 ? "float" : "double";
     SymvOperands<T> op(static_cast<size_t>(n) * n, n);
     unsigned* sink;
@@ -68,6 +69,14 @@ void run(int n, bool once, bool fast) {
             {"triangle read", [&] { triangle_read_kernel<T><<<8 * 132, 256>>>(op.A, n, n, sink); }},
         };
         if (fast) rows.resize(3);  // the tuned step's two modes and cuBLAS's default
+        std::vector<std::string> names;
+        names.reserve(ys.size());  // the rows keep pointers into it
+        for (int yb : ys) {
+            names.push_back("tuned det Y=" + std::to_string(yb));
+            wb::SymvLaunch l = det;
+            l.y_blocks = yb;
+            rows.push_back({names.back().c_str(), [&a, l] { wb::tuned::symv<T>(a, l, nullptr); }});
+        }
         for (auto& r : rows) {
             if (once) {
                 r.f();
@@ -86,18 +95,19 @@ void run(int n, bool once, bool fast) {
 
 int main(int argc, char** argv) {
     bool once = false, fast = false;
-    std::vector<int> sizes = {16384, 32768};
+    std::vector<int> sizes = {16384, 32768}, ys;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--once") == 0) once = true;
         if (std::strcmp(argv[i], "--fast") == 0) fast = true;
         if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = int_list(argv[++i]);
+        if (std::strcmp(argv[i], "--y") == 0 && i + 1 < argc) ys = int_list(argv[++i]);
     }
     cudaDeviceProp p{};
     CHECK(cudaGetDeviceProperties(&p, 0));
     std::printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
     for (int n : sizes) {
-        run<float>(n, once, fast);
-        run<double>(n, once, fast);
+        run<float>(n, once, fast, ys);
+        run<double>(n, once, fast, ys);
     }
     return 0;
 }
