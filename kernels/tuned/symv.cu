@@ -38,6 +38,9 @@
 /// - Irregular n: pointer redirecting as in chapter 4.
 /// - A second layout as a launch option (nb = 64, block = 32 x 8; symv_warp_rows.cuh): a warp
 ///   covers 8 rows x 4 column groups, so a tile costs no barrier (the sweep times both).
+/// - 16-byte loads (the default where the (64, 4) tile is chosen; symv_vec.cuh, block = 256): a
+///   thread holds one 16-byte vector of rows in each of its columns, the same 16 elements per
+///   tile; A's columns must start every tile on a 16-byte boundary (else the (64, 4) layout).
 /// - Submatrices (KBLAS §6.6, Eq. 10): a submatrix is passed as BLAS passes it (pointer and lda);
 ///   where lda keeps every column at the same offset in its 128-byte line, the tiles start at the
 ///   aligned origin d elements before A(0, 0) (symv_origin_shift): warps read whole lines (tiles
@@ -50,6 +53,7 @@
 /// Run: ./workbook run ch05 -- --op symv       (SymvLaunch: nb, Q = block_y, Y = y_blocks, atomics)
 #include "symv_common.cuh"
 #include "symv_warp_rows.cuh"
+#include "symv_vec.cuh"
 #include "cp_async.cuh"
 #include "l2_policy.cuh"
 
@@ -236,6 +240,13 @@ SymvLaunch config(int nb, int q, int yblocks, int atomics) {
     return l;
 }
 
+/// The vector layout (symv_vec.cuh): nb = 64, block = 256 threads (no thread columns: block_y 0).
+SymvLaunch config_vec(int yblocks, int atomics) {
+    SymvLaunch l = config(vec::kNb, 0, yblocks, atomics);
+    l.block_x = vec::kThreads;
+    return l;
+}
+
 /// The warp-rows layout (symv_warp_rows.cuh): nb = 64, block = 32 x 8.
 SymvLaunch config_warp_rows(int yblocks, int atomics) {
     SymvLaunch l = config(warp_rows::kNb, warp_rows::kWarps, yblocks, atomics);
@@ -244,9 +255,10 @@ SymvLaunch config_warp_rows(int yblocks, int atomics) {
 }
 
 
-/// Both layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
-/// longest columns first), and the deterministic mode's reduction pass.
-template <class T, int NB, int Q, bool kWarpRows = false>
+/// The layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
+/// longest columns first), and the deterministic mode's reduction pass. kVec: the vector layout
+/// (symv_vec.cuh) where A's columns allow 16-byte loads, else the (64, 4) KBLAS tile it replaces.
+template <class T, int NB, int Q, bool kWarpRows = false, bool kVec = false>
 void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const char* fn) {
     const bool lower = a.uplo == Uplo::Lower;
     const int d = kWarpRows ? 0 : symv_origin_shift(a.A, a.lda, NB);  // the warp-rows layout keeps A(0, 0)
@@ -259,7 +271,14 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if constexpr (kWarpRows)
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
                                                                               a.A, a.lda, a.x, W, a.y);
-    else if (SymvTile<T, NB, Q>::kGroup > 1 && l2.stream_a)  // row sums of kGroup tiles per barrier
+    else if (kVec && vec::fits(a.A, a.lda, d)) {  // 16-byte loads (symv_vec.cuh)
+        if (SymvTile<T, NB, Q>::kGroup > 1 && l2.stream_a)
+            vec::symv_kernel<T, SymvTile<T, NB, Q>::kGroup><<<grid, vec::kThreads, 0, s>>>(
+                lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x, W, l2.stream_a, l2.keep_fraction, a.y);
+        else
+            vec::symv_kernel<T, 1><<<grid, vec::kThreads, 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda,
+                                                                   a.x, W, l2.stream_a, l2.keep_fraction, a.y);
+    } else if (SymvTile<T, NB, Q>::kGroup > 1 && l2.stream_a)  // row sums of kGroup tiles per barrier
         symv_kernel<T, NB, Q, SymvTile<T, NB, Q>::kGroup><<<grid, dim3(NB, Q), 0, s>>>(
             lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x, W, l2.stream_a, l2.keep_fraction, a.y);
     else
@@ -324,6 +343,8 @@ std::vector<SymvLaunch> symv_configs() {
             for (int yb : {1, 2, 4, 8}) v.push_back(config(nb, q, yb, atomics));
     for (int atomics : {0, 1})
         for (int yb : {1, 2, 4, 8}) v.push_back(config_warp_rows(yb, atomics));
+    for (int atomics : {0, 1})
+        for (int yb : {1, 2, 4, 8}) v.push_back(config_vec(yb, atomics));
     return v;
 }
 
@@ -347,6 +368,13 @@ std::vector<SymvLaunch> symv_configs() {
 ///    (nt x 8 < blocks per SM x SMs), SMs would idle: the smaller instantiated nb, which gives
 ///    twice the block columns (same sweep: (32, 4) 1.05-1.12x (64, 4) at n = 1024 and 2048 in
 ///    both precisions; from 4096, where the grid of (64, 4) is a full wave, within +-4%).
+/// 4. Where that is the (64, 4) tile, the vector layout reads it (symv_vec.cuh: the same 64 x 64
+///    tiles, 256 threads, 16 elements and the same register budget per thread, 16-byte loads);
+///    it falls back to the (64, 4) layout where A's columns do not allow 16-byte loads. The
+///    triangle's walk alone, with no arithmetic, reads 2.5% (float 16384) to 6% (32768) faster
+///    with 16-byte loads (H200, docs/results/h200/symv-walk-read.txt), and the vector layout
+///    measured 1.00x-1.06x the (64, 4) layout's speed at n = 4096 ... 32768 in both precisions
+///    and triangles (symv-probe-vec-*).
 /// The mode is deterministic.
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles) {
     if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
@@ -366,6 +394,7 @@ SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<Symv
     const long long one_wave = static_cast<long long>(std::max(1, best->blocks)) * std::max(1, sm_count);
     if (symv_detail::ceil_div(std::max(1, n), best->nb) * kY < one_wave)
         if (const SymvTileOccupancy* smaller = most_in_flight(best->nb / 2)) best = smaller;
+    if (best->nb == vec::kNb && best->q == 4) return config_vec(kY, 0);
     return config(best->nb, best->q, kY, 0);
 }
 
@@ -399,16 +428,24 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     // device) fills the fields left at 0 only once the call is known to run.
     symv_detail::require_launch(l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
                                 "one of the instantiated tiles (32, 64)");
-    // block_x = 32 with nb = 64 and block_y = 8 is the warp-rows layout; otherwise block_x = nb.
+    // block_x = 32 with nb = 64 and block_y = 8 is the warp-rows layout; block_x = 256 the vector
+    // layout (nb = 64, block_y = 1); otherwise block_x = nb.
     const bool warp_rows_layout = l.block_x == 32 && l.nb == 64;
+    const bool vec_layout = l.block_x == vec::kThreads;
+    symv_detail::require_launch(!vec_layout || l.nb == 0 || l.nb == vec::kNb, fn, "nb", l.nb,
+                                "64 with block_x = 256 (the vector layout)");
+    symv_detail::require_launch(!vec_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
+                                "0 or 1 with block_x = 256 (the vector layout: 256 threads in x)");
     symv_detail::require_launch(!warp_rows_layout || l.block_y == warp_rows::kWarps, fn, "block_y", l.block_y,
                                 "8 with nb = 64 and block_x = 32 (the warp-rows layout: 8 warps of 8 rows)");
-    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64, fn, "block_x", l.block_x,
-                                "the nb of an instantiated tile (32, 64): one thread per tile row");
-    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout, fn, "block_x",
+    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64 || vec_layout, fn, "block_x",
                                 l.block_x,
-                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, or 32 with nb = 64");
-    symv_detail::require_launch(l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
+                                "the nb of an instantiated tile (32, 64): one thread per tile row, or 256 (the "
+                                "vector layout)");
+    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout || vec_layout, fn,
+                                "block_x", l.block_x,
+                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, 32 with nb = 64, or 256");
+    symv_detail::require_launch(vec_layout || l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
                                     (l.nb == 32 && l.block_y == 4),
                                 fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
     symv_detail::require_launch(l.y_blocks == 0 || l.y_blocks == 1 || l.y_blocks == 2 || l.y_blocks == 4 ||
@@ -418,13 +455,17 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
                                 "0 (deterministic) or 1 (atomics)");
     if (!symv_detail::symv_begin(a, fn, s)) return;
     const bool atomics = l.atomics == 1;
-    const int nb_set = l.nb > 0 ? l.nb : l.block_x;  // block_x alone names the tile too
-    const bool all_set = nb_set > 0 && l.block_y > 0 && l.y_blocks > 0;
+    const int nb_set = l.nb > 0 ? l.nb : (vec_layout ? vec::kNb : l.block_x);  // block_x alone names the tile too
+    const bool all_set = nb_set > 0 && (l.block_y > 0 || vec_layout) && l.y_blocks > 0;
     const SymvLaunch d = all_set ? l : symv_default(a);
+    const bool d_vec = d.block_x == vec::kThreads;  // the default is the vector layout
     const int nb = nb_set > 0 ? nb_set : d.nb;
-    const int q = l.block_y > 0 ? l.block_y : (nb == d.nb ? d.block_y : 4);
+    // The layout: as set, else the default's where the launch names no thread shape and the same tile.
+    const bool use_vec = vec_layout || (l.block_x == 0 && l.block_y == 0 && d_vec && nb == vec::kNb);
+    const int q = l.block_y > 0 ? l.block_y : (nb == d.nb && !d_vec ? d.block_y : 4);
     const int yb = l.y_blocks > 0 ? l.y_blocks : d.y_blocks;
     if (warp_rows_layout) launch<T, warp_rows::kNb, warp_rows::kWarps, true>(a, yb, atomics, s, fn);
+    else if (use_vec) launch<T, 64, 4, false, true>(a, yb, atomics, s, fn);
     else if (nb == 32) launch<T, 32, 4>(a, yb, atomics, s, fn);
     else if (q == 4) launch<T, 64, 4>(a, yb, atomics, s, fn);
     else launch<T, 64, 8>(a, yb, atomics, s, fn);

@@ -128,6 +128,14 @@ TEST_CASE("symv launchers reject an illegal SymvLaunch before anything else", "[
     l.y_blocks = 3;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.y_blocks (3) must be 1, 2, 4 or 8"));
     l = {};
+    l.block_x = 256;
+    l.nb = 32;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.nb (32) must be 64 with block_x = 256"));
+    l = {};
+    l.block_x = 256;
+    l.block_y = 4;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.block_y (4) must be 0 or 1 with block_x = 256"));
+    l = {};
     l.atomics = 2;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.atomics (2) must be 0"));
     CHECK_THAT(error_of(wb::peer_step<wb::SymvArgs<float>>(), a, l),
@@ -143,7 +151,7 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
             INFO(step.stage << " " << l.str());
             CHECK(error_of(step, a, l) == "(no exception)");
         }
-    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 32);
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 40);  // 2 modes x (3 tiles, warp rows, vector layout) x 4 Y
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 
@@ -163,13 +171,14 @@ TEST_CASE("symv: the tuned default is deterministic and follows the register rul
         INFO("n = " << n << ": " << l.str());
         CHECK(l.atomics == 0);
         CHECK(l.nb == (n <= 1024 ? 32 : 64));  // under one wave of (64, 4) blocks: (32, 4)
-        CHECK(l.block_y == 4);
+        CHECK(l.block_x == (n <= 1024 ? 32 : 256));  // (64, 4) is read by the vector layout
+        CHECK(l.block_y == (n <= 1024 ? 4 : 0));
         CHECK(l.y_blocks == 8);
     }
     wb::SymvArgs<double> d;
     d.n = d.lda = 4096;
     CHECK(wb::tuned::symv_default(d).nb == 64);
-    CHECK(wb::tuned::symv_default(d).block_y == 4);
+    CHECK(wb::tuned::symv_default(d).block_x == 256);
 }
 
 TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a smaller tile under one wave",
@@ -183,7 +192,7 @@ TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a 
         const auto l = symv_rule(n, 4, 132, h200_float);
         INFO("n = " << n);
         CHECK(l.nb == 64);
-        CHECK(l.block_y == 4);
+        CHECK(l.block_x == 256);  // the (64, 4) tile, read by the vector layout
         CHECK(l.y_blocks == 8);
     }
     // One wave of (64, 4) is 3 x 132 = 396 blocks: n / 64 x 8 under it (n < 3168) takes (32, 4).
@@ -228,6 +237,11 @@ TEST_CASE("symv: uplo parsing and launch labels", "[cpu][symv]") {
     CHECK(l.str() == "nb=64 Q=4 Y=2 block=64x4");
     l.atomics = 1;
     CHECK(l.str() == "nb=64 Q=4 Y=2 atomics block=64x4");
+    wb::SymvLaunch v;  // the vector layout
+    v.nb = 64;
+    v.block_x = 256;
+    v.y_blocks = 8;
+    CHECK(v.str() == "nb=64 Y=8 block=256x1");
     wb::SymvLaunch m = l;
     CHECK(m == l);
     m.atomics = 0;

@@ -183,6 +183,14 @@ void check_aligned_origin() {
                         l.atomics = atomics;
                         launches.push_back(l);
                     }
+                for (int atomics : {0, 1}) {  // the vector layout: 16-byte loads from the aligned origin
+                    wb::SymvLaunch l;
+                    l.nb = 64;
+                    l.block_x = 256;
+                    l.y_blocks = 2;
+                    l.atomics = atomics;
+                    launches.push_back(l);
+                }
                 launches.push_back(wb::SymvLaunch{});  // the default
                 for (const auto& l : launches) {
                     const auto c = wb::check_symv(step, l, p, ref);
