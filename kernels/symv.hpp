@@ -97,10 +97,12 @@ struct SymvTileOccupancy {
 };
 /// The rules behind symv_default (pure host code, unit-tested without a GPU): for n, the element
 /// size, the SM count and each instantiation's resident blocks, the (nb, Q) that keeps the most
-/// bytes of A in flight per SM, Y = 8, and the smaller tile where that grid is under one wave of
-/// resident blocks. symv_default
-/// passes the occupancy API's figures (the register rule's without a GPU).
-SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles);
+/// bytes of A in flight per SM (read by the vector layout where that is (64, 4)), Y = 8 (16 where
+/// the column stride lda_bytes = lda x elem is a multiple of 128 KiB; 0: not known), and the
+/// smaller tile where that grid is under one wave of resident blocks. symv_default passes the
+/// occupancy API's figures (the register rule's without a GPU) and the call's lda.
+SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
+                     long long lda_bytes = 0);
 
 /// The tuned step's L2 policies for one call (pure host code, unit-tested): `stream_a`, A's loads
 /// evict-first, where the stored triangle (n (n + 1) / 2 elements) is larger than the L2, so no

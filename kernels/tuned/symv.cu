@@ -340,11 +340,11 @@ std::vector<SymvLaunch> symv_configs() {
     std::vector<SymvLaunch> v;
     for (int atomics : {0, 1})
         for (auto [nb, q] : {std::pair{32, 4}, {64, 4}, {64, 8}})
-            for (int yb : {1, 2, 4, 8}) v.push_back(config(nb, q, yb, atomics));
+            for (int yb : {1, 2, 4, 8, 16}) v.push_back(config(nb, q, yb, atomics));
     for (int atomics : {0, 1})
         for (int yb : {1, 2, 4, 8}) v.push_back(config_warp_rows(yb, atomics));
     for (int atomics : {0, 1})
-        for (int yb : {1, 2, 4, 8}) v.push_back(config_vec(yb, atomics));
+        for (int yb : {1, 2, 4, 8, 16}) v.push_back(config_vec(yb, atomics));
     return v;
 }
 
@@ -356,7 +356,7 @@ std::vector<SymvLaunch> symv_configs() {
 ///    (The H200 sweep of 2026-11-23, before the register rule: the fastest atomics launches were
 ///    those with the most tile bytes per SM, e.g. double (32, 4) at 5 blocks, 40 KB, ahead of
 ///    (64, 4) at 1 block, 32 KB, by 6% at n = 32768.)
-/// 2. Y = 8, the most blocks per block column instantiated: a column of the triangle is nt - j
+/// 2. Y = 8 (16 under rule 5): a column of the triangle is nt - j
 ///    tiles long, so with few blocks per column the longest columns form the tail of the grid;
 ///    Y blocks split each into Y pieces of about equal length, at the cost of one pipeline
 ///    prologue per block and Y partials per row of the workspace (n x Y elements, small against
@@ -375,8 +375,18 @@ std::vector<SymvLaunch> symv_configs() {
 ///    with 16-byte loads (H200, docs/results/h200/symv-walk-read.txt), and the vector layout
 ///    measured 1.00x-1.06x the (64, 4) layout's speed at n = 4096 ... 32768 in both precisions
 ///    and triangles (symv-probe-vec-*).
+/// 5. Y = 16 where the column stride lda x elem is a multiple of 128 KiB (kAliasedStride): then
+///    every column of a tile starts at the same place in the DRAM's address interleave (partition
+///    camping, chapter 4), and twice the blocks per column, each reading its own rows of the same
+///    columns at the same time, spread the reads over more of it. H200, vector layout, Y = 8 ->
+///    16 (docs/results/h200/symv-probe-vec-y-pad*.txt): lda = n at float 32768 (128 KiB) 568.6 ->
+///    545.1 us, double 16384 (128 KiB) 284.9 -> 274.8, double 32768 (256 KiB) 1072.2 -> 1053.4;
+///    the same n with lda = n + 32 or n + 96 ran at the Y = 16 speed with either Y, and so did
+///    strides that are not such multiples (float 16384, 64 KiB; float / double 24576, 96 / 192
+///    KiB): Y = 16 there is within +-1% of Y = 8, and 1.5% slower at float 8192.
 /// The mode is deterministic.
-SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles) {
+SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
+                     long long lda_bytes) {
     if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
     auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
     auto most_in_flight = [&](int max_nb) {  // rule 1 over the tiles with nb <= max_nb
@@ -389,7 +399,8 @@ SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<Symv
         }
         return best;
     };
-    constexpr int kY = 8;
+    constexpr long long kAliasedStride = 128 * 1024;
+    const int kY = lda_bytes > 0 && lda_bytes % kAliasedStride == 0 ? 16 : 8;
     const SymvTileOccupancy* best = most_in_flight(1 << 30);
     const long long one_wave = static_cast<long long>(std::max(1, best->blocks)) * std::max(1, sm_count);
     if (symv_detail::ceil_div(std::max(1, n), best->nb) * kY < one_wave)
@@ -418,7 +429,8 @@ SymvL2Plan symv_l2_plan(long long n, int nt, int y_blocks, int elem_bytes, long 
 template <class T>
 SymvLaunch symv_default(const SymvArgs<T>& a) {
     return symv_rule(a.n, static_cast<int>(sizeof(T)), symv_detail::sm_count(),
-                     {occupancy<T, 64, 4>(), occupancy<T, 64, 8>(), occupancy<T, 32, 4>()});
+                     {occupancy<T, 64, 4>(), occupancy<T, 64, 8>(), occupancy<T, 32, 4>()},
+                     static_cast<long long>(a.lda) * static_cast<long long>(sizeof(T)));
 }
 
 template <class T>
@@ -448,9 +460,8 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     symv_detail::require_launch(vec_layout || l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
                                     (l.nb == 32 && l.block_y == 4),
                                 fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
-    symv_detail::require_launch(l.y_blocks == 0 || l.y_blocks == 1 || l.y_blocks == 2 || l.y_blocks == 4 ||
-                                    l.y_blocks == 8,
-                                fn, "y_blocks", l.y_blocks, "1, 2, 4 or 8");
+    symv_detail::require_launch(l.y_blocks == 0 || (l.y_blocks >= 1 && l.y_blocks <= 32 && (l.y_blocks & (l.y_blocks - 1)) == 0),
+                                fn, "y_blocks", l.y_blocks, "1, 2, 4, 8, 16 or 32");
     symv_detail::require_launch(l.atomics == 0 || l.atomics == 1, fn, "atomics", l.atomics,
                                 "0 (deterministic) or 1 (atomics)");
     if (!symv_detail::symv_begin(a, fn, s)) return;

@@ -10,7 +10,7 @@
 //     -o build-main/symv_probe
 // A variant of the tuned step links first: nvcc ... symv_probe.o variant_symv.o libwb_kernels.a ...
 // Run: ./build-main/symv_probe [--once] [--fast: the tuned step's modes and cuBLAS only] [--sizes 16384,32768]
-//        [--y 8,16,32: the deterministic default with each Y too]
+//        [--y 8,16,32: the deterministic default with each Y too] [--pad P: lda = n + P, default 0]
 #include "symv_operands.cuh"
 
 #include <cmath>
@@ -46,15 +46,16 @@ __global__ void triangle_read_kernel(const T* A, int n, int lda, unsigned* sink)
 }
 
 template <class T>
-void run(int n, bool once, bool fast, const std::vector<int>& ys) {
+void run(int n, bool once, bool fast, const std::vector<int>& ys, int pad) {
     const char* prec = sizeof(T) == 4 ? "float" : "double";
-    SymvOperands<T> op(static_cast<size_t>(n) * n, n);
+    const int lda = n + pad;
+    SymvOperands<T> op(static_cast<size_t>(lda) * n, n);
     unsigned* sink;
     CHECK(cudaMalloc(&sink, sizeof(unsigned)));
     const double bytes = (static_cast<double>(n) * (n + 1) / 2 + 3.0 * n) * sizeof(T);
     Flush flush;
     for (wb::Uplo up : {wb::Uplo::Lower, wb::Uplo::Upper}) {
-        const wb::SymvArgs<T> a = op.args(up, n, op.A, n);
+        const wb::SymvArgs<T> a = op.args(up, n, op.A, lda);
         const wb::SymvLaunch det = wb::tuned::symv_default(a);
         wb::SymvLaunch atom = det;
         atom.atomics = 1;
@@ -66,7 +67,7 @@ void run(int n, bool once, bool fast, const std::vector<int>& ys) {
             {"tuned atomics", [&] { wb::tuned::symv<T>(a, atom, nullptr); }},
             {"cuBLAS", [&] { wb::peer::symv<T>(a, {}, nullptr); }},
             {"cuBLAS atomics", [&] { wb::peer::symv<T>(a, cub_atom, nullptr); }},
-            {"triangle read", [&] { triangle_read_kernel<T><<<8 * 132, 256>>>(op.A, n, n, sink); }},
+            {"triangle read", [&] { triangle_read_kernel<T><<<8 * 132, 256>>>(op.A, n, lda, sink); }},
         };
         if (fast) rows.resize(3);  // the tuned step's two modes and cuBLAS's default
         std::vector<std::string> names;
@@ -96,18 +97,20 @@ void run(int n, bool once, bool fast, const std::vector<int>& ys) {
 int main(int argc, char** argv) {
     bool once = false, fast = false;
     std::vector<int> sizes = {16384, 32768}, ys;
+    int pad = 0;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--once") == 0) once = true;
         if (std::strcmp(argv[i], "--fast") == 0) fast = true;
         if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = int_list(argv[++i]);
+        if (std::strcmp(argv[i], "--pad") == 0 && i + 1 < argc) pad = std::atoi(argv[++i]);
         if (std::strcmp(argv[i], "--y") == 0 && i + 1 < argc) ys = int_list(argv[++i]);
     }
     cudaDeviceProp p{};
     CHECK(cudaGetDeviceProperties(&p, 0));
-    std::printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
+    std::printf("%s, %d SMs; lda = n + %d\n", p.name, p.multiProcessorCount, pad);
     for (int n : sizes) {
-        run<float>(n, once, fast, ys);
-        run<double>(n, once, fast, ys);
+        run<float>(n, once, fast, ys, pad);
+        run<double>(n, once, fast, ys, pad);
     }
     return 0;
 }

@@ -126,7 +126,9 @@ TEST_CASE("symv launchers reject an illegal SymvLaunch before anything else", "[
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.block_y (8) must be Q of an instantiated"));
     l = {};
     l.y_blocks = 3;
-    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.y_blocks (3) must be 1, 2, 4 or 8"));
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.y_blocks (3) must be 1, 2, 4, 8, 16 or 32"));
+    l.y_blocks = 64;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.y_blocks (64) must be 1, 2, 4, 8, 16 or 32"));
     l = {};
     l.block_x = 256;
     l.nb = 32;
@@ -151,7 +153,7 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
             INFO(step.stage << " " << l.str());
             CHECK(error_of(step, a, l) == "(no exception)");
         }
-    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 40);  // 2 modes x (3 tiles, warp rows, vector layout) x 4 Y
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 48);  // 2 modes x (3 tiles x 5 Y + warp rows x 4 Y + vector layout x 5 Y)
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 
@@ -173,7 +175,7 @@ TEST_CASE("symv: the tuned default is deterministic and follows the register rul
         CHECK(l.nb == (n <= 1024 ? 32 : 64));  // under one wave of (64, 4) blocks: (32, 4)
         CHECK(l.block_x == (n <= 1024 ? 32 : 256));  // (64, 4) is read by the vector layout
         CHECK(l.block_y == (n <= 1024 ? 4 : 0));
-        CHECK(l.y_blocks == 8);
+        CHECK(l.y_blocks == (n == 32768 ? 16 : 8));  // lda x 4 bytes = 128 KiB at 32768 (rule 5)
     }
     wb::SymvArgs<double> d;
     d.n = d.lda = 4096;
@@ -212,6 +214,15 @@ TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a 
     CHECK(small_wins.nb == 32);
     CHECK(small_wins.block_y == 4);
     CHECK(small_wins.y_blocks == 8);
+    // Rule 5: Y = 16 where lda x elem is a multiple of 128 KiB, 8 elsewhere (and when not known).
+    CHECK(symv_rule(32768, 4, 132, h200_float, 32768LL * 4).y_blocks == 16);
+    CHECK(symv_rule(16384, 8, 132, h200_double, 16384LL * 8).y_blocks == 16);
+    CHECK(symv_rule(32768, 8, 132, h200_double, 32768LL * 8).y_blocks == 16);
+    CHECK(symv_rule(4096, 4, 132, h200_float, 32768LL * 4).y_blocks == 16);  // a submatrix of a 32768 matrix
+    CHECK(symv_rule(32768, 4, 132, h200_float, (32768LL + 32) * 4).y_blocks == 8);
+    CHECK(symv_rule(16384, 4, 132, h200_float, 16384LL * 4).y_blocks == 8);  // 64 KiB
+    CHECK(symv_rule(24576, 8, 132, h200_double, 24576LL * 8).y_blocks == 8);  // 192 KiB
+    CHECK(symv_rule(32768, 4, 132, h200_float).y_blocks == 8);
     // A single tile: no smaller one to take.
     CHECK(symv_rule(100, 4, 132, {{64, 4, 3}}).nb == 64);
     CHECK_THROWS_WITH(symv_rule(10, 4, 132, {}), Catch::Matchers::Contains("tiles must list"));
