@@ -24,6 +24,8 @@
 #include "cp_async.cuh"
 #include "l2_policy.cuh"
 
+#include "model/symv.hpp"
+
 #include <cstdint>
 
 namespace wb::tuned::vec {
@@ -36,7 +38,9 @@ struct Layout {
     static constexpr int kRowLanes = 32 / V;                      // lanes along a warp's 32 rows
     static constexpr int kGroups = 4 * V;                         // column groups of the tile
     static constexpr int CPT = kNb / kGroups;                     // columns per thread
-    static constexpr int kMinBlocks = sizeof(T) == 4 ? 3 : 2;     // the KBLAS (64, 4) tile's residency
+    // The (64, 4) tile's register rule (model::tuned_symv_regs): the same 16 elements, two buffers
+    // and column sums per thread, so the same resident blocks (float 3, double 2).
+    static constexpr int kMinBlocks = model::tuned_symv_min_blocks(kNb, 4, static_cast<int>(sizeof(T)));
     static_assert(V * CPT == 16, "16 elements of a tile per thread");
 };
 
