@@ -85,8 +85,9 @@ namespace tuned   { template <class T> void symv(const SymvArgs<T>&, const SymvL
 /// the chapter shows the second one as an extra row ("cuBLAS atomics").
 namespace peer    { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
 
-/// The tuned step's configurations and default (tuned/symv.cu): every (nb, Q) instantiated, each
-/// with Y in {1, 2, 4, 8} and both reduction modes; the default is deterministic.
+/// The tuned step's configurations and default (tuned/symv.cu): every (nb, Q) instantiated and the
+/// vector layout (block_x = 256) with Y in {1, 2, 4, 8, 16}, the warp-rows layout with Y in
+/// {1, 2, 4, 8}, each in both reduction modes; the default is deterministic.
 namespace tuned {
 template <class T> std::vector<SymvLaunch> symv_configs();
 template <class T> SymvLaunch symv_default(const SymvArgs<T>&);
