@@ -125,12 +125,12 @@ __device__ __forceinline__ void reduce_tiles(const T (*part)[Q][NB], int count, 
 
 /// Uses one buffered tile, the block's t-th (tile I): A_IJ^T x_I accumulated in registers for
 /// the block's own columns, and A_IJ x_J, whose Q row sums per row meet in shared memory. K == 1:
-/// a barrier per tile, part double-buffered by the register buffer's parity p (the next tile
-/// writes the other half). K > 1: the row sums of K tiles meet at one barrier (groups of K
+/// a barrier per tile, part double-buffered by the tile's parity t & 1, which is also its
+/// register buffer's (the next tile writes the other half). K > 1: the row sums of K tiles meet at one barrier (groups of K
 /// tiles alternate between part[0] and part[1]), and K thread columns add them instead of one.
 template <class T, int NB, int Q, int L, int K>
-__device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T (&acc)[L], T (*part)[K][Q][NB], int p,
-                                         int t, int I, int Y, int J, int n, int d, bool atomics, T alpha,
+__device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T (&acc)[L], T (*part)[K][Q][NB], int t,
+                                         int I, int Y, int J, int n, int d, bool atomics, T alpha,
                                          T* __restrict__ W, unsigned long long keep, T* __restrict__ y) {
     const int tx = threadIdx.x, ty = threadIdx.y;
     T rs = 0;
@@ -139,7 +139,7 @@ __device__ __forceinline__ void use_tile(const T (&buf)[L], T xi, const T* xj, T
         rs += buf[k] * xj[k];
         acc[k] += buf[k] * xi;
     }
-    const int g = K == 1 ? p : (t / K) & 1, slot = K == 1 ? 0 : t % K;
+    const int g = (t / K) & 1, slot = t % K;  // K == 1: g = t & 1, slot 0
     part[g][slot][ty][tx] = rs;
     if (slot != K - 1) return;  // the group is not complete
     __syncthreads();
@@ -198,10 +198,10 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     int used = 0;  // tiles used (K > 1: their place in a group)
     for (int I = i0; I < i1; I += 2 * Y) {
         if (I + Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + Y, d, pol, a1, x1);
-        use_tile<T, NB, Q, L, K>(a0, x0, xj, acc, part, 0, used++, I, Y, J, n, d, atomics, alpha, W, keep, y);
+        use_tile<T, NB, Q, L, K>(a0, x0, xj, acc, part, used++, I, Y, J, n, d, atomics, alpha, W, keep, y);
         if (I + Y >= i1) break;
         if (I + 2 * Y < i1) load_tile<T, NB, L>(Ac, lda, col0, x, n, I + 2 * Y, d, pol, a0, x0);
-        use_tile<T, NB, Q, L, K>(a1, x1, xj, acc, part, 1, used++, I + Y, Y, J, n, d, atomics, alpha, W, keep, y);
+        use_tile<T, NB, Q, L, K>(a1, x1, xj, acc, part, used++, I + Y, Y, J, n, d, atomics, alpha, W, keep, y);
     }
     if (K > 1 && used % K != 0) {  // the last group, not complete
         __syncthreads();
