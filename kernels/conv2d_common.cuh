@@ -8,6 +8,7 @@
 #include "conv2d.hpp"
 #include "launch_checks.hpp"
 #include "check.hpp"
+#include "vec16.cuh"
 
 #include <cuda_runtime.h>
 
@@ -93,10 +94,8 @@ bool conv2d_begin(const Conv2dArgs<T>& a, const char* fn) {
 // sizes not known at compile time), and the 16-byte staging chapters 4 and 5 share.
 // ------------------------------------------------------------------------------------------------
 
-/// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
-template <class T> struct Vec16;
-template <> struct Vec16<float>  { using type = float4;  static constexpr int width = 4; };
-template <> struct Vec16<double> { using type = double2; static constexpr int width = 2; };
+/// 16-byte vector of T (vec16.cuh).
+using detail::Vec16;
 
 /// Filter rows and columns one pass of the blocked kernel stages.
 constexpr int kChunkY = 16;

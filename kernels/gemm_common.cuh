@@ -8,6 +8,7 @@
 #include "gemm.hpp"
 #include "launch_checks.hpp"
 #include "check.hpp"
+#include "vec16.cuh"
 
 #include <cuda_runtime.h>
 
@@ -22,10 +23,8 @@ using launch_checks::grid_dim;
 using launch_checks::require_launch;
 using launch_checks::sm_count;
 
-/// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
-template <class T> struct Vec16;
-template <> struct Vec16<float>  { using type = float4;  static constexpr int width = 4; };
-template <> struct Vec16<double> { using type = double2; static constexpr int width = 2; };
+/// 16-byte vector of T (vec16.cuh).
+using detail::Vec16;
 
 /// op(A)(i, p) for column-major A with leading dimension lda: A(i, p) when op_a = N, A(p, i) when
 /// op_a = T. TransA is a template constant, so the index arithmetic is fixed at compile time.

@@ -8,6 +8,7 @@
 #include "gemv.hpp"
 #include "check.hpp"
 #include "launch_checks.hpp"
+#include "vec16.cuh"
 
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
@@ -21,15 +22,6 @@
 #include <cstring>
 
 namespace wb::detail {
-
-/// 16-byte vector of T: float4 (4 floats) or double2 (2 doubles).
-template <class T> struct Vec16;
-template <> struct Vec16<float>  { using type = float4;  static constexpr int width = 4; };
-template <> struct Vec16<double> { using type = double2; static constexpr int width = 2; };
-
-/// Element k of a 16-byte vector (k a compile-time constant after unrolling).
-__device__ __forceinline__ float  vget(const float4& v, int k)  { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
-__device__ __forceinline__ double vget(const double2& v, int k) { return k == 0 ? v.x : v.y; }
 
 /// True when A and x allow 16-byte loads: 16-byte-aligned base pointers and a leading dimension
 /// that keeps every column start aligned (lda % width == 0).

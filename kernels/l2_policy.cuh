@@ -1,5 +1,5 @@
 /// \file l2_policy.cuh
-/// \brief L2 eviction policies (createpolicy, sm_80+) and the scalar loads and stores that carry
+/// \brief L2 eviction policies (createpolicy, sm_80+) and the loads and stores that carry
 ///        one: how a kernel tells the L2 what to let go first (a matrix read once) and what to
 ///        keep (the tuned SYMV's partials, read again by the reduction pass). Beside cp_async.cuh.
 #pragma once
@@ -48,6 +48,21 @@ __device__ __forceinline__ T load_l2_ordered(const T* p, unsigned long long pol)
         asm volatile("ld.global.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(pol) : "memory");
     else
         asm volatile("ld.global.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(pol) : "memory");
+    return v;
+}
+
+/// A 16-byte load (float4 or double2; p 16-byte aligned) with L2 policy `pol` through the
+/// read-only path.
+__device__ __forceinline__ float4 load_l2_16(const float* p, unsigned long long pol) {
+    float4 v;
+    asm("ld.global.nc.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
+        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+        : "l"(p), "l"(pol));
+    return v;
+}
+__device__ __forceinline__ double2 load_l2_16(const double* p, unsigned long long pol) {
+    double2 v;
+    asm("ld.global.nc.L2::cache_hint.v2.f64 {%0,%1}, [%2], %3;" : "=d"(v.x), "=d"(v.y) : "l"(p), "l"(pol));
     return v;
 }
 

@@ -54,6 +54,7 @@
 #include "symv_common.cuh"
 #include "symv_warp_rows.cuh"
 #include "symv_vec.cuh"
+#include "symv_tile_io.cuh"
 #include "cp_async.cuh"
 #include "l2_policy.cuh"
 
@@ -118,8 +119,7 @@ __device__ __forceinline__ void reduce_tiles(const T (*part)[Q][NB], int count, 
     const int row = (I0 + k * Y) * NB + tx - d;
     if ((K == 1 ? ty == 0 : ty < count) && row >= 0 && row < n) {
         const T s = symv_detail::sum_parts(part[k], Q, tx);
-        if (atomics) atomicAdd(y + row, alpha * s);
-        else detail::store_l2(W + row + static_cast<long long>(J) * n, s, keep);  // W(rows of I, J)
+        store_partial(atomics, alpha, y, W, J, n, row, s, keep);  // W(rows of I, J)
     }
 }
 
@@ -167,15 +167,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     // The diagonal tile (block yb == 0): its stored triangle is copied into shared memory now, in
     // flight during the walk, instead of a DRAM latency after it (rows and columns outside A
     // read A(0, 0) or A(n-1, n-1), which are stored).
-    if (yb == 0) {
-        const int r0 = J * NB - d;
-        for (int c = ty; c < NB; c += Q)
-            if (lower ? tx >= c : tx <= c)
-                detail::cp_async(&tile[tx][c],
-                                 A + min(max(r0 + tx, 0), n - 1) + static_cast<long long>(min(max(r0 + c, 0), n - 1)) * lda,
-                                 sizeof(T), sizeof(T));
-        detail::cp_async_commit();
-    }
+    if (yb == 0) copy_diagonal_tile<T, NB>(tile, A, lda, n, J, d, lower, tx, ty, Q);
     for (int t = ty * NB + tx; t < NB; t += NB * Q) {
         const int c = J * NB + t - d;
         xs[t] = c >= 0 && c < n ? x[c] : T(0);
@@ -215,7 +207,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     if (yb == 0) {
         detail::cp_async_wait<0>();  // this thread's copies have landed
         __syncthreads();             // and everyone's
-        for (int c = ty; c < NB; c += Q) dsum += ((lower ? tx >= c : tx <= c) ? tile[tx][c] : tile[c][tx]) * xs[c];
+        dsum = diagonal_row_sum<T, NB>(tile, xs, lower, tx, ty, Q);
     }
     part[0][0][ty][tx] = dsum;
     // Column sums of the walk: shuffles within a warp, then the warps of a thread column.
@@ -224,8 +216,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     const int t = ty * NB + tx, c = J * NB + t - d;
     if (t < NB && c >= 0 && c < n) {
         const T s = symv_detail::sum_parts(colsum, kWarps, t) + symv_detail::sum_parts(part[0][0], Q, t);
-        if (atomics) atomicAdd(y + c, alpha * s);
-        else detail::store_l2(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
+        store_partial(atomics, alpha, y, W, nt + yb, n, c, s, keep);  // W(rows of J, nt + yb)
     }
 }
 //! [tuned-symv]
@@ -268,22 +259,20 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     else W = symv_detail::workspace<T>(symv_workspace_elems(a.n, NB, Y), s);
     const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
     const SymvL2Plan l2 = symv_l2_plan(a.n, nt, Y, static_cast<int>(sizeof(T)), symv_detail::l2_bytes());
-    if constexpr (kWarpRows)
+    if constexpr (kWarpRows) {
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
                                                                               a.A, a.lda, a.x, W, a.y);
-    else if (kVec && vec::fits(a.A, a.lda, d)) {  // 16-byte loads (symv_vec.cuh)
-        if (SymvTile<T, NB, Q>::kGroup > 1 && l2.stream_a)
-            vec::symv_kernel<T, SymvTile<T, NB, Q>::kGroup><<<grid, vec::kThreads, 0, s>>>(
-                lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x, W, l2.stream_a, l2.keep_fraction, a.y);
-        else
-            vec::symv_kernel<T, 1><<<grid, vec::kThreads, 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda,
-                                                                   a.x, W, l2.stream_a, l2.keep_fraction, a.y);
-    } else if (SymvTile<T, NB, Q>::kGroup > 1 && l2.stream_a)  // row sums of kGroup tiles per barrier
-        symv_kernel<T, NB, Q, SymvTile<T, NB, Q>::kGroup><<<grid, dim3(NB, Q), 0, s>>>(
-            lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x, W, l2.stream_a, l2.keep_fraction, a.y);
-    else
-        symv_kernel<T, NB, Q, 1><<<grid, dim3(NB, Q), 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x,
-                                                              W, l2.stream_a, l2.keep_fraction, a.y);
+    } else {
+        // The tile layouts share one signature: pick the kernel (16-byte loads where the columns
+        // allow them; kGroup tiles per barrier where A streams), then launch it.
+        constexpr int kG = SymvTile<T, NB, Q>::kGroup;
+        const bool grouped = kG > 1 && l2.stream_a, vectors = kVec && vec::fits(a.A, a.lda, d);
+        auto* kernel = vectors ? (grouped ? vec::symv_kernel<T, kG> : vec::symv_kernel<T, 1>)
+                               : (grouped ? symv_kernel<T, NB, Q, kG> : symv_kernel<T, NB, Q, 1>);
+        const dim3 block = vectors ? dim3(vec::kThreads) : dim3(NB, Q);
+        kernel<<<grid, block, 0, s>>>(lower, atomics, a.n, nt, Y, d, a.alpha, a.A, a.lda, a.x, W, l2.stream_a,
+                                      l2.keep_fraction, a.y);
+    }
     WB_CHECK_LAUNCH();
     // Deterministic: row tile b gathers its off-diagonal tiles' partials (lower W(., 0 .. b-1),
     // upper W(., b+1 .. nt-1): the diagonal slot is unused) and the Y column sums W(., nt + y);

@@ -21,8 +21,8 @@
 #pragma once
 
 #include "symv_common.cuh"
-#include "cp_async.cuh"
-#include "l2_policy.cuh"
+#include "symv_tile_io.cuh"
+#include "vec16.cuh"
 
 #include "model/symv.hpp"
 
@@ -44,34 +44,9 @@ struct Layout {
     static_assert(V * CPT == 16, "16 elements of a tile per thread");
 };
 
-template <class T> struct Vec16;
-template <> struct Vec16<float> { using type = float4; };
-template <> struct Vec16<double> { using type = double2; };
-
-/// Element e of a 16-byte vector.
-template <class T>
-__device__ __forceinline__ T elem(const typename Vec16<T>::type& v, int e) {
-    if constexpr (sizeof(T) == 4) return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
-    else return e == 0 ? v.x : v.y;
-}
-template <class T>
-__device__ __forceinline__ void set_elem(typename Vec16<T>::type& v, int e, T s) {
-    if constexpr (sizeof(T) == 4) (e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w) = s;
-    else (e == 0 ? v.x : v.y) = s;
-}
-
-/// A 16-byte load through the read-only path with L2 policy `pol`.
-template <class T>
-__device__ __forceinline__ typename Vec16<T>::type load16(const T* p, unsigned long long pol) {
-    typename Vec16<T>::type v;
-    if constexpr (sizeof(T) == 4)
-        asm("ld.global.nc.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
-            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-            : "l"(p), "l"(pol));
-    else
-        asm("ld.global.nc.L2::cache_hint.v2.f64 {%0,%1}, [%2], %3;" : "=d"(v.x), "=d"(v.y) : "l"(p), "l"(pol));
-    return v;
-}
+using detail::Vec16;
+using detail::vget;
+using detail::vset;
 
 /// The thread's place in the tile: first row (of V) and first column (of CPT).
 struct Place {
@@ -97,15 +72,15 @@ __device__ __forceinline__ void load_tile(const T* __restrict__ Ac, int lda, int
 #pragma unroll
     for (int k = 0; k < Lt::CPT; ++k) {
         if (inside) {
-            buf[k] = load16<T>(p + r, pol);
+            buf[k] = detail::load_l2_16(p + r, pol);
         } else {
 #pragma unroll
-            for (int e = 0; e < Lt::V; ++e) set_elem<T>(buf[k], e, detail::load_l2(p + min(max(r + e, 0), n - 1), pol));
+            for (int e = 0; e < Lt::V; ++e) vset(buf[k], e, detail::load_l2(p + min(max(r + e, 0), n - 1), pol));
         }
         if (static_cast<unsigned>(col0 + k) < static_cast<unsigned>(n - 1)) p += lda;
     }
 #pragma unroll
-    for (int e = 0; e < Lt::V; ++e) set_elem<T>(xi, e, r + e >= 0 && r + e < n ? x[r + e] : T(0));
+    for (int e = 0; e < Lt::V; ++e) vset(xi, e, r + e >= 0 && r + e < n ? x[r + e] : T(0));
 }
 
 /// Adds the sums of a group of `count` tiles (I0, I0 + Y, ...): thread t < count x 64 takes row
@@ -118,8 +93,7 @@ __device__ __forceinline__ void reduce_tiles(const T (*part)[4][kNb], int count,
     const int row = (I0 + k * Y) * kNb + i - d;
     if (k < count && row >= 0 && row < n) {
         const T s = ((part[k][0][i] + part[k][1][i]) + part[k][2][i]) + part[k][3][i];
-        if (atomics) atomicAdd(y + row, alpha * s);
-        else detail::store_l2(W + row + static_cast<long long>(J) * n, s, keep);
+        store_partial(atomics, alpha, y, W, J, n, row, s, keep);  // W(rows of I, J)
     }
 }
 
@@ -140,8 +114,8 @@ __device__ __forceinline__ void use_tile(const typename Vec16<T>::type (&buf)[La
     for (int k = 0; k < Lt::CPT; ++k)
 #pragma unroll
         for (int e = 0; e < Lt::V; ++e) {
-            rs[e] += elem<T>(buf[k], e) * xj[k];
-            acc[k] += elem<T>(buf[k], e) * elem<T>(xi, e);
+            rs[e] += vget(buf[k], e) * xj[k];
+            acc[k] += vget(buf[k], e) * vget(xi, e);
         }
     const int lane = threadIdx.x & 31;
 #pragma unroll
@@ -179,15 +153,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     const unsigned long long keep = detail::l2_evict_last(keep_fraction);
     const unsigned long long first = detail::l2_evict_first(), normal = detail::l2_evict_normal();
     const unsigned long long pol = stream_a ? first : normal;
-    if (yb == 0) {
-        const int r0 = J * kNb - d, tr = tid % kNb;
-        for (int c = tid / kNb; c < kNb; c += kThreads / kNb)
-            if (lower ? tr >= c : tr <= c)
-                detail::cp_async(&tile[tr][c],
-                                 A + min(max(r0 + tr, 0), n - 1) + static_cast<long long>(min(max(r0 + c, 0), n - 1)) * lda,
-                                 sizeof(T), sizeof(T));
-        detail::cp_async_commit();
-    }
+    if (yb == 0) copy_diagonal_tile<T, kNb>(tile, A, lda, n, J, d, lower, tid % kNb, tid / kNb, kThreads / kNb);
     if (tid < kNb) {
         const int c = J * kNb + tid - d;
         xs[tid] = c >= 0 && c < n ? x[c] : T(0);
@@ -220,9 +186,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     if (yb == 0) {
         detail::cp_async_wait<0>();
         __syncthreads();
-        const int tr = tid % kNb;
-        for (int c = tid / kNb; c < kNb; c += kThreads / kNb)
-            ds += ((lower ? tr >= c : tr <= c) ? tile[tr][c] : tile[c][tr]) * xs[c];
+        ds = diagonal_row_sum<T, kNb>(tile, xs, lower, tid % kNb, tid / kNb, kThreads / kNb);
     }
     dpart[tid / kNb][tid % kNb] = ds;
     // Column sums of the walk: over the warp's rows (shuffles), then the two row halves.
@@ -238,8 +202,7 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
     const int c = J * kNb + tid - d;
     if (tid < kNb && c >= 0 && c < n) {
         const T s = (colsum[0][tid] + colsum[1][tid]) + (((dpart[0][tid] + dpart[1][tid]) + dpart[2][tid]) + dpart[3][tid]);
-        if (atomics) atomicAdd(y + c, alpha * s);
-        else detail::store_l2(W + c + static_cast<long long>(nt + yb) * n, s, keep);  // W(rows of J, nt + yb)
+        store_partial(atomics, alpha, y, W, nt + yb, n, c, s, keep);  // W(rows of J, nt + yb)
     }
 }
 
