@@ -85,6 +85,13 @@ SymvStageDesign symv_stage_design(const std::string& stage, int elem_bytes, cons
         d.columns = true;
         d.kernels = 3;
         d.summary = "diagonal, vertical off-diagonal with register prefetch, reduction (VECPAR'12)";
+    } else if (stage == "tuned" && is_symv_row_panels(l.nb, l.block_threads)) {
+        d.regs_per_thread = 64;  // __launch_bounds__(1024): 64K registers / 1024 threads
+        d.smem_per_block = (kSymvPanelThreads / 32) * (kSymvPanelRows + 1) * e;
+        d.loads_in_flight = kSymvPanelUnroll;
+        d.reads_both_triangles = true;
+        d.row_panels = true;
+        d.summary = "small n: rows of 8 read whole (both triangles), one kernel, no workspace";
     } else if (stage == "tuned") {
         // The kernel's register rule (its __launch_bounds__): the registers 64K per SM leave each
         // thread at the resident blocks the rule asks for.
@@ -158,10 +165,10 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
     const long long offdiag = n * (nt - 1) / 2;
     if (design.stage == "pattern") p.partials = offdiag + n;
     else if (design.stage == "access") p.partials = offdiag + 2 * n;
-    else if (design.stage == "tuned") p.partials = offdiag + yb * n;
+    else if (design.stage == "tuned" && !design.row_panels) p.partials = offdiag + yb * n;
     if (design.workspace) {
         p.workspace_bytes = 2 * e * static_cast<double>(p.partials);  // written, then read by the reduction
-    } else if (design.stage == "tuned") {
+    } else if (design.stage == "tuned" && !design.row_panels) {
         p.atomic_adds = p.partials;
         p.workspace_bytes = beta_nonzero ? 2 * e * dn : e * dn;  // the beta pass over y
     }
@@ -174,6 +181,10 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
     if (design.stage == "naive") {
         blocks = ceil_div(n, l.block_threads);
         p.longest_walk = 0;
+    } else if (design.row_panels) {
+        // A block's threads step through n elements per row, (threads / rows) x unroll at a time.
+        blocks = ceil_div(n, nb);
+        p.longest_walk = ceil_div(n, static_cast<long long>(l.block_threads / nb) * design.loads_in_flight);
     } else {
         blocks = design.stage == "tuned" ? nt * yb : nt;
         tile_rounds = std::max(1.0, static_cast<double>(nb * nb) / (l.block_threads * design.loads_in_flight));
@@ -206,6 +217,9 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         else if (p.walk_ms >= latency_ms && design.stage == "naive")
             note = "walk-bound: each thread reads its row's " + std::to_string(n) + " elements " +
                    std::to_string(design.loads_in_flight) + " at a time (" + fmt("%.3f", p.walk_ms) + " ms)";
+        else if (p.walk_ms >= latency_ms && design.row_panels)
+            note = "walk-bound: each thread takes " + std::to_string(p.longest_walk) + " steps of " +
+                   std::to_string(design.loads_in_flight) + " loads (" + fmt("%.3f", p.walk_ms) + " ms)";
         else if (p.walk_ms >= latency_ms)
             note = "walk-bound: the busiest block reads " + std::to_string(p.longest_walk) + " tiles (" +
                    fmt("%.3f", p.walk_ms) + " ms) while the rest have finished";

@@ -35,6 +35,16 @@ constexpr int tuned_symv_min_blocks(int nb, int q, int elem_bytes) {
     return b < 1 ? 1 : b;
 }
 
+/// The tuned step's row-panel layout for small n (kernels/tuned/symv_small.cuh), shared by the
+/// kernel, its launch rule and the model: a block of kSymvPanelThreads threads owns
+/// kSymvPanelRows rows of y and reads each of them whole (its stored row part and, down its
+/// column, the mirrored part) kSymvPanelUnroll loads at a time per part. At 1024 threads
+/// __launch_bounds__ leaves 64 registers per thread: one resident block per SM.
+constexpr int kSymvPanelRows = 8, kSymvPanelThreads = 1024, kSymvPanelUnroll = 8;
+constexpr bool is_symv_row_panels(int nb, int block_threads) {
+    return nb == kSymvPanelRows && block_threads == kSymvPanelThreads;
+}
+
 /// What the model assumes about one stage's kernel design.
 struct SymvStageDesign {
     std::string stage;            ///< "naive", "shared", "pattern", "access", "tuned"
@@ -45,6 +55,8 @@ struct SymvStageDesign {
     bool strided_mirror = false;  ///< the mirrored half is read one sector per element (naive)
     bool workspace = false;       ///< partials through a workspace and a reduction pass
     bool columns = false;         ///< vertical traversal (block columns: access, tuned)
+    bool row_panels = false;      ///< tuned's small-n layout: kSymvPanelRows rows per block, each
+                                  ///< read whole (both triangles), no workspace, one kernel
     int kernels = 1;              ///< launches per call
     std::string summary;
 };

@@ -54,6 +54,7 @@
 #include "symv_common.cuh"
 #include "symv_warp_rows.cuh"
 #include "symv_vec.cuh"
+#include "symv_small.cuh"
 #include "symv_tile_io.cuh"
 #include "cp_async.cuh"
 #include "l2_policy.cuh"
@@ -238,6 +239,43 @@ SymvLaunch config_vec(int yblocks, int atomics) {
     return l;
 }
 
+/// The row-panel layout for small n (symv_small.cuh): nb = 8 rows per block of 1024 threads, no
+/// tiles, no Y, no partials (atomics mode, if asked, changes nothing: there is nothing to add).
+SymvLaunch config_small() {
+    SymvLaunch l = config(small::kRows, 0, 1, 0);
+    l.block_x = small::kThreads;
+    return l;
+}
+bool is_small(const SymvLaunch& l) { return l.block_x == small::kThreads; }
+
+template <class T>
+void launch_small(const SymvArgs<T>& a, cudaStream_t s, const char* fn) {
+    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(static_cast<long long>(a.n), small::kRows),
+                                                2147483647LL, fn);
+    small::symv_kernel<T><<<grid, small::kThreads, 0, s>>>(a.uplo == Uplo::Lower, a.n, a.alpha, a.A, a.lda, a.x,
+                                                            a.beta, a.y);
+    WB_CHECK_LAUNCH();
+}
+
+/// Resident blocks per SM of the row-panel kernel on the current device (occupancy API, asked
+/// once per device); without a GPU, 1 (1024 threads of 64 registers fill the 64K register file).
+template <class T>
+int small_blocks_per_sm() {
+    thread_local std::map<int, int> per_device;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();  // no GPU: clear the error
+        return 1;
+    }
+    auto it = per_device.find(dev);
+    if (it == per_device.end()) {
+        int blocks = 0;
+        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small::symv_kernel<T>, small::kThreads, 0));
+        it = per_device.emplace(dev, std::max(1, blocks)).first;
+    }
+    return it->second;
+}
+
 /// The warp-rows layout (symv_warp_rows.cuh): nb = 64, block = 32 x 8.
 SymvLaunch config_warp_rows(int yblocks, int atomics) {
     SymvLaunch l = config(warp_rows::kNb, warp_rows::kWarps, yblocks, atomics);
@@ -334,6 +372,7 @@ std::vector<SymvLaunch> symv_configs() {
         for (int yb : {1, 2, 4, 8}) v.push_back(config_warp_rows(yb, atomics));
     for (int atomics : {0, 1})
         for (int yb : {1, 2, 4, 8, 16}) v.push_back(config_vec(yb, atomics));
+    v.push_back(config_small());  // one mode: it has no partials to add atomically
     return v;
 }
 
@@ -373,10 +412,22 @@ std::vector<SymvLaunch> symv_configs() {
 ///    the same n with lda = n + 32 or n + 96 ran at the Y = 16 speed with either Y, and so did
 ///    strides that are not such multiples (float 16384, 64 KiB; float / double 24576, 96 / 192
 ///    KiB): Y = 16 there is within +-1% of Y = 8, and 1.5% slower at float 8192.
+/// 0. Before all of these: the row-panel layout (symv_small.cuh) where its grid, one block per 8
+///    rows, is at most one wave (n <= 8 x panel_blocks x SMs; 1056 on an H200). It reads the
+///    triangle twice but in one kernel and one DRAM round trip per thread (at n <= 1024), where
+///    the tiles need two kernels and the second waits for the first's last block. H200
+///    (docs/results/h200/symv-small-probe-u8.txt, L2 flushed): n = 512 1.32x-1.44x, 1024 1.30x
+///    (double) to 1.56x (float) the tiled default; at 1536 (two waves) 0.85x-1.00x and at 2048
+///    0.85x-1.01x: a second wave doubles the round trips, and the second read of the triangle
+///    costs more than the launch it saves.
 /// The mode is deterministic.
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
-                     long long lda_bytes) {
+                     long long lda_bytes, int panel_blocks) {
     if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
+    if (panel_blocks > 0 &&
+        symv_detail::ceil_div(static_cast<long long>(std::max(0, n)), small::kRows) <=
+            static_cast<long long>(panel_blocks) * std::max(1, sm_count))
+        return config_small();
     auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
     auto most_in_flight = [&](int max_nb) {  // rule 1 over the tiles with nb <= max_nb
         const SymvTileOccupancy* best = nullptr;
@@ -415,11 +466,20 @@ SymvL2Plan symv_l2_plan(long long n, int nt, int y_blocks, int elem_bytes, long 
     return p;
 }
 
+namespace {
+/// symv_rule with this device's figures; `panels`: whether rule 0 may pick the row-panel layout.
 template <class T>
-SymvLaunch symv_default(const SymvArgs<T>& a) {
+SymvLaunch device_rule(const SymvArgs<T>& a, bool panels) {
     return symv_rule(a.n, static_cast<int>(sizeof(T)), symv_detail::sm_count(),
                      {occupancy<T, 64, 4>(), occupancy<T, 64, 8>(), occupancy<T, 32, 4>()},
-                     static_cast<long long>(a.lda) * static_cast<long long>(sizeof(T)));
+                     static_cast<long long>(a.lda) * static_cast<long long>(sizeof(T)),
+                     panels ? small_blocks_per_sm<T>() : 0);
+}
+}  // namespace
+
+template <class T>
+SymvLaunch symv_default(const SymvArgs<T>& a) {
+    return device_rule(a, true);
 }
 
 template <class T>
@@ -427,8 +487,18 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::symv";
     // The launch's own fields are checked before anything else; the default (which asks the
     // device) fills the fields left at 0 only once the call is known to run.
-    symv_detail::require_launch(l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
-                                "one of the instantiated tiles (32, 64)");
+    // block_x = 1024 (or nb = 8) is the row-panel layout for small n: no tiles, Y or thread columns.
+    const bool panel_layout = is_small(l) || l.nb == small::kRows;
+    symv_detail::require_launch(!panel_layout || l.nb == 0 || l.nb == small::kRows, fn, "nb", l.nb,
+                                "8 with block_x = 1024 (the row-panel layout)");
+    symv_detail::require_launch(!panel_layout || l.block_x == 0 || l.block_x == small::kThreads, fn, "block_x",
+                                l.block_x, "1024 with nb = 8 (the row-panel layout)");
+    symv_detail::require_launch(!panel_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
+                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8)");
+    symv_detail::require_launch(!panel_layout || l.y_blocks == 0 || l.y_blocks == 1, fn, "y_blocks", l.y_blocks,
+                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8: one block per 8 rows)");
+    symv_detail::require_launch(panel_layout || l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
+                                "one of the instantiated tiles (32, 64), or 8 (the row-panel layout)");
     // block_x = 32 with nb = 64 and block_y = 8 is the warp-rows layout; block_x = 256 the vector
     // layout (nb = 64, block_y = 1); otherwise block_x = nb.
     const bool warp_rows_layout = l.block_x == 32 && l.nb == 64;
@@ -439,25 +509,32 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
                                 "0 or 1 with block_x = 256 (the vector layout: 256 threads in x)");
     symv_detail::require_launch(!warp_rows_layout || l.block_y == warp_rows::kWarps, fn, "block_y", l.block_y,
                                 "8 with nb = 64 and block_x = 32 (the warp-rows layout: 8 warps of 8 rows)");
-    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64 || vec_layout, fn, "block_x",
-                                l.block_x,
-                                "the nb of an instantiated tile (32, 64): one thread per tile row, or 256 (the "
-                                "vector layout)");
-    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout || vec_layout, fn,
-                                "block_x", l.block_x,
+    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64 || vec_layout || panel_layout,
+                                fn, "block_x", l.block_x,
+                                "the nb of an instantiated tile (32, 64): one thread per tile row, 256 (the "
+                                "vector layout) or 1024 (the row-panel layout)");
+    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout || vec_layout ||
+                                    panel_layout,
+                                fn, "block_x", l.block_x,
                                 "nb (" + std::to_string(l.nb) + "): one thread per tile row, 32 with nb = 64, or 256");
-    symv_detail::require_launch(vec_layout || l.block_y == 0 || (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) ||
-                                    (l.nb == 32 && l.block_y == 4),
+    symv_detail::require_launch(vec_layout || panel_layout || l.block_y == 0 ||
+                                    (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) || (l.nb == 32 && l.block_y == 4),
                                 fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
     symv_detail::require_launch(l.y_blocks == 0 || (l.y_blocks >= 1 && l.y_blocks <= 32 && (l.y_blocks & (l.y_blocks - 1)) == 0),
                                 fn, "y_blocks", l.y_blocks, "1, 2, 4, 8, 16 or 32");
     symv_detail::require_launch(l.atomics == 0 || l.atomics == 1, fn, "atomics", l.atomics,
                                 "0 (deterministic) or 1 (atomics)");
     if (!symv_detail::symv_begin(a, fn, s)) return;
+    // The row-panel layout: as set, or the default's where the launch names no field but the mode.
+    const bool named = l.nb > 0 || l.block_x > 0 || l.block_y > 0 || l.y_blocks > 0;
+    if (panel_layout || (!named && is_small(symv_default(a)))) {
+        launch_small(a, s, fn);
+        return;
+    }
     const bool atomics = l.atomics == 1;
     const int nb_set = l.nb > 0 ? l.nb : (vec_layout ? vec::kNb : l.block_x);  // block_x alone names the tile too
     const bool all_set = nb_set > 0 && (l.block_y > 0 || vec_layout) && l.y_blocks > 0;
-    const SymvLaunch d = all_set ? l : symv_default(a);
+    const SymvLaunch d = all_set ? l : device_rule(a, /*panels=*/false);  // a tile launch: fields are named
     const bool d_vec = d.block_x == vec::kThreads;  // the default is the vector layout
     const int nb = nb_set > 0 ? nb_set : d.nb;
     // The layout: as set, else the default's where the launch names no thread shape and the same tile.

@@ -137,6 +137,26 @@ TEST_CASE("symv launchers reject an illegal SymvLaunch before anything else", "[
     l.block_x = 256;
     l.block_y = 4;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.block_y (4) must be 0 or 1 with block_x = 256"));
+    // The row-panel layout (block_x = 1024 or nb = 8) takes no tile, Q or Y.
+    l = {};
+    l.block_x = 1024;
+    l.nb = 64;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.nb (64) must be 8 with block_x = 1024"));
+    l = {};
+    l.nb = 8;
+    l.block_x = 256;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.block_x (256) must be 1024 with nb = 8"));
+    l = {};
+    l.nb = 8;
+    l.block_y = 4;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.block_y (4) must be 0 or 1 with the row-panel"));
+    l = {};
+    l.block_x = 1024;
+    l.y_blocks = 8;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.y_blocks (8) must be 0 or 1 with the row-panel"));
+    l = {};
+    l.block_x = 512;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.block_x (512) must be the nb of an instantiated"));
     l = {};
     l.atomics = 2;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.atomics (2) must be 0"));
@@ -153,7 +173,7 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
             INFO(step.stage << " " << l.str());
             CHECK(error_of(step, a, l) == "(no exception)");
         }
-    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 48);  // 2 modes x (3 tiles x 5 Y + warp rows x 4 Y + vector layout x 5 Y)
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 49);  // 2 modes x (3 tiles x 5 Y + warp rows x 4 Y + vector layout x 5 Y) + row panels
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 
@@ -166,15 +186,25 @@ TEST_CASE("symv: the tuned default is deterministic and follows the register rul
     CHECK(wb::model::tuned_symv_min_blocks(64, 4, 8) == 2);
     CHECK(wb::model::tuned_symv_min_blocks(32, 4, 8) == 6);
     wb::SymvArgs<float> a;
-    for (int n : {1, 1024, 4096, 16384, 32768}) {
+    for (int n : {1, 1024}) {  // n / 8 blocks of 1024 threads, one per SM, are one wave (rule 0)
         a.n = n;
         a.lda = n;
         const wb::SymvLaunch l = wb::tuned::symv_default(a);
         INFO("n = " << n << ": " << l.str());
         CHECK(l.atomics == 0);
-        CHECK(l.nb == (n <= 1024 ? 32 : 64));  // under one wave of (64, 4) blocks: (32, 4)
-        CHECK(l.block_x == (n <= 1024 ? 32 : 256));  // (64, 4) is read by the vector layout
-        CHECK(l.block_y == (n <= 1024 ? 4 : 0));
+        CHECK(l.nb == 8);
+        CHECK(l.block_x == 1024);
+        CHECK(l.y_blocks == 1);
+    }
+    for (int n : {4096, 16384, 32768}) {
+        a.n = n;
+        a.lda = n;
+        const wb::SymvLaunch l = wb::tuned::symv_default(a);
+        INFO("n = " << n << ": " << l.str());
+        CHECK(l.atomics == 0);
+        CHECK(l.nb == 64);
+        CHECK(l.block_x == 256);  // (64, 4) is read by the vector layout
+        CHECK(l.block_y == 0);
         CHECK(l.y_blocks == (n == 32768 ? 16 : 8));  // lda x 4 bytes = 128 KiB at 32768 (rule 5)
     }
     wb::SymvArgs<double> d;
@@ -223,6 +253,19 @@ TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a 
     CHECK(symv_rule(16384, 4, 132, h200_float, 16384LL * 4).y_blocks == 8);  // 64 KiB
     CHECK(symv_rule(24576, 8, 132, h200_double, 24576LL * 8).y_blocks == 8);  // 192 KiB
     CHECK(symv_rule(32768, 4, 132, h200_float).y_blocks == 8);
+    // Rule 0: the row-panel layout where n / 8 blocks are one wave of panel_blocks per SM.
+    for (int n : {0, 1, 9, 1000, 1056}) {
+        const auto l = symv_rule(n, 4, 132, h200_float, 0, 1);
+        INFO("n = " << n);
+        CHECK(l.block_x == 1024);
+        CHECK(l.nb == 8);
+    }
+    CHECK(symv_rule(1057, 4, 132, h200_float, 0, 1).nb == 32);   // 133 blocks: two waves, so the tiles
+    CHECK(symv_rule(1057, 8, 132, h200_double, 0, 1).nb == 32);
+    CHECK(symv_rule(2112, 8, 132, h200_double, 0, 2).block_x == 1024);  // two resident blocks per SM
+    CHECK(symv_rule(2113, 8, 132, h200_double, 0, 2).block_x == 256);   // (64, 4): 34 x 8 >= 264
+    CHECK(symv_rule(1024, 4, 64, h200_float, 0, 1).nb == 32);    // 128 blocks on 64 SMs: two waves
+    CHECK(symv_rule(512, 4, 132, h200_float, 0, 0).nb == 32);    // panel_blocks 0: never
     // A single tile: no smaller one to take.
     CHECK(symv_rule(100, 4, 132, {{64, 4, 3}}).nb == 64);
     CHECK_THROWS_WITH(symv_rule(10, 4, 132, {}), Catch::Matchers::Contains("tiles must list"));
