@@ -30,11 +30,14 @@ struct GemmLaunch {
     int stages = 0;    ///< shared-memory buffers in the pipeline (1: none, 2: double buffering, ...)
     int split_k = 0;   ///< tuned: slices of k computed by separate blocks and summed in a fixed order
                        ///< (0: the default rule decides, 1: no split, 2 ... 16)
+    int pack_a = 0;    ///< tuned, op(A) = A^T: 0 the default rule decides (in an explicit launch: 1),
+                       ///< 1 the main loop reads A transposed, 2 A is first transposed into a
+                       ///< workspace and the op(A) = A kernel runs (op(A) = A: nothing to pack)
     std::string str() const;  ///< e.g. "tile=128x128x8 thread=8x8 warp=64x32 stages=3 block=256x1 split=4"
     bool operator==(const GemmLaunch& o) const {
         return block_x == o.block_x && block_y == o.block_y && tile_m == o.tile_m && tile_n == o.tile_n &&
                tile_k == o.tile_k && thread_m == o.thread_m && thread_n == o.thread_n && warp_m == o.warp_m &&
-               warp_n == o.warp_n && stages == o.stages && split_k == o.split_k;
+               warp_n == o.warp_n && stages == o.stages && split_k == o.split_k && pack_a == o.pack_a;
     }
 };
 

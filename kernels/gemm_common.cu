@@ -19,6 +19,7 @@ std::string GemmLaunch::str() const {
         .add(stages > 0, "stages=" + launch_checks::num(stages))
         .add(block_x > 0 || block_y > 0, "block=" + dims(block_x, block_y))
         .add(split_k > 1, "split=" + launch_checks::num(split_k))
+        .add(pack_a == 2, "pack A")
         .str();
 }
 

@@ -72,6 +72,7 @@
 #include "buffer.hpp"
 #include "gemm_common.cuh"
 #include "tuned/gemm_swizzle.hpp"
+#include "tuned/gemm_pack.cuh"
 #include "cp_async.cuh"
 
 #include <map>
@@ -566,6 +567,36 @@ void* splitk_workspace(std::size_t bytes, cudaStream_t s) {
     return workspace_of_current_device<SplitKWorkspaceTag>(s).get(bytes);
 }
 
+/// The workspace of A transposed (pack_a = 2), per device and stream, kept for the process.
+struct PackWorkspaceTag {};
+void* pack_workspace(std::size_t bytes, cudaStream_t s) {
+    return workspace_of_current_device<PackWorkspaceTag>(s).get(bytes);
+}
+
+/// Leading dimension of the packed A (m x k): m rounded up to a 128-byte line, so that every
+/// column starts aligned and the main loop takes its 16-byte copies.
+template <class T>
+long long pack_ld(int m) {
+    constexpr long long line = 128 / sizeof(T);
+    return (static_cast<long long>(std::max(1, m)) + line - 1) / line * line;
+}
+
+/// op(A) = A^T of `a` transposed into the workspace: the same call with op(A) = A.
+template <class T>
+GemmArgs<T> packed(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
+    const long long ldt = pack_ld<T>(a.m);
+    T* At = static_cast<T*>(pack_workspace(static_cast<std::size_t>(ldt) * std::max(1, a.k) * sizeof(T), s));
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.k, pack::kTile), 2147483647LL, fn),
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, pack::kTile), 65535LL, fn));
+    pack::transpose_kernel<T><<<grid, dim3(pack::kTile, pack::kRowsPerPass), 0, s>>>(a.k, a.m, a.A, a.lda, At, ldt);
+    WB_CHECK_LAUNCH();
+    GemmArgs<T> b = a;
+    b.op_a = Op::N;
+    b.A = At;
+    b.lda = static_cast<int>(ldt);
+    return b;
+}
+
 /// k per slice for `split` slices: a multiple of BK (so that slices keep the operands'
 /// alignment), and the slices that this leaves (ceil(k / kc) <= split).
 template <int BK>
@@ -706,9 +737,10 @@ std::vector<GemmLaunch> launches(ConfigList<Cfgs...>) {
     return {Cfgs::launch()...};
 }
 
-/// The configuration and split with the highest estimate (split_k 0 where no split wins).
+/// The configuration and split with the highest estimate (split_k 0 where no split wins), and
+/// that estimate (GFLOP/s) in *rate.
 template <class T, class... Cfgs>
-GemmLaunch best(const GemmArgs<T>& a, ConfigList<Cfgs...>) {
+GemmLaunch best(const GemmArgs<T>& a, ConfigList<Cfgs...>, double* rate = nullptr) {
     GemmLaunch pick;
     double best_rate = -1;
     for (int split = 1; split <= kMaxSplit; split *= 2)
@@ -718,7 +750,20 @@ GemmLaunch best(const GemmArgs<T>& a, ConfigList<Cfgs...>) {
                 pick = l;
                 pick.split_k = split > 1 ? split : 0;
             }
+    if (rate) *rate = best_rate;
     return pick;
+}
+
+/// The main loop's rate with op(A) = A^T against op(A) = A (both operands on the register path
+/// against one), H200, the default configurations at 4096 and 8192: float 45838 / 48542 and
+/// 46683 / 48812 GFLOP/s (gemm-ch05-float-epilogue.csv), double 13243 / 15298
+/// (gemm-probe-d88k8-quick.txt).
+template <class T>
+constexpr double kTransposedARate = sizeof(T) == 4 ? 0.95 : 0.87;
+/// The transpose's traffic (k x m read, m x k written) at kSumBytesPerSecond and one more launch.
+template <class T>
+double pack_seconds(const GemmArgs<T>& a) {
+    return 2.0 * a.m * std::max(1, a.k) * sizeof(T) / kSumBytesPerSecond + kSumLaunchSeconds;
 }
 
 /// True when every field the caller set (nonzero) equals the configuration's.
@@ -758,10 +803,31 @@ std::vector<GemmLaunch> gemm_configs() {
 /// the second pass of a split (estimate()). Large tiles win on large C; where they would leave
 /// SMs idle (a 1024^2 C is 32 tiles of 256 x 128 for 132 SMs) k is split, or smaller tiles win,
 /// as where they waste a tile row (4097).
+/// With op(A) = A^T the rule also weighs packing A (pack_a = 2): the op(A) = A kernel's estimate
+/// plus the transpose (pack_seconds) against the direct kernel's estimate at kTransposedARate;
+/// packing wins where the transpose costs less than the main loop's penalty, from n of a few
+/// hundred on for large m and k, and not where its workspace would exceed kMaxSplitBytes.
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
-    return best(a, typename Configs<T>::type{});
+    double direct_rate = 0;
+    GemmLaunch direct = best(a, typename Configs<T>::type{}, &direct_rate);
+    if (a.op_a != Op::T || a.k <= 0) return direct;
+    direct.pack_a = 1;
+    GemmArgs<T> nn = a;
+    nn.op_a = Op::N;
+    nn.A = nullptr;  // the workspace: 16-byte aligned, pack_ld columns
+    nn.lda = static_cast<int>(std::min<long long>(pack_ld<T>(a.m), 2147483647LL));
+    double packed_rate = 0;
+    GemmLaunch pack = best(nn, typename Configs<T>::type{}, &packed_rate);
+    const double flops = 2.0 * a.m * a.n * a.k;
+    const double t_direct = flops / (direct_rate * kTransposedARate<T> * 1e9);
+    const double t_pack = flops / (packed_rate * 1e9) + pack_seconds(a);
+    const double pack_bytes = static_cast<double>(pack_ld<T>(a.m)) * a.k * sizeof(T);
+    const bool fits = pack_bytes <= kMaxSplitBytes && gemm_detail::ceil_div(a.m, pack::kTile) <= 65535;
+    if (t_pack >= t_direct || !fits) return direct;
+    pack.pack_a = 2;
+    return pack;
 }
 
 template <class T>
@@ -791,10 +857,16 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     gemm_detail::require_launch(l.split_k >= 0 && l.split_k <= kMaxSplit, fn, "split_k", l.split_k,
                                 "0 (the default rule decides, or no split in an explicit launch) ... " +
                                     std::to_string(kMaxSplit));
+    gemm_detail::require_launch(l.pack_a >= 0 && l.pack_a <= 2, fn, "pack_a", l.pack_a,
+                                "0 (the default rule decides, or no packing in an explicit launch), 1 (A read "
+                                "transposed) or 2 (A transposed into a workspace first)");
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
-    const GemmLaunch all_default{};
-    const GemmLaunch chosen = l == all_default ? gemm_default(a) : l;
-    dispatch_list(a, chosen, s, fn, typename Configs<T>::type{});
+    GemmLaunch all_default{};
+    all_default.pack_a = l.pack_a;  // pack_a alone leaves the configuration to the rule
+    GemmLaunch chosen = l == all_default ? gemm_default(a) : l;
+    if (l.pack_a != 0) chosen.pack_a = l.pack_a;
+    if (a.op_a == Op::T && chosen.pack_a == 2) dispatch_list(packed(a, s, fn), chosen, s, fn, typename Configs<T>::type{});
+    else dispatch_list(a, chosen, s, fn, typename Configs<T>::type{});
     WB_CHECK_LAUNCH();
 }
 

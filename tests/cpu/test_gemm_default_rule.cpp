@@ -84,3 +84,21 @@ TEST_CASE("gemm default rule: unaligned operands take each configuration's eleme
     INFO(al.str());
     CHECK(al.tile_m == 256);
 }
+
+TEST_CASE("gemm default rule: op(A) = A^T packs A where the transpose costs less than the main loop's penalty",
+          "[cpu][gemm]") {
+    // The direct kernel reads op(A) = A^T at 0.95x its op(A) = A rate (float); the transpose moves
+    // 2 m k elements once. Large m, n, k: pack; n of a few dozen: the transpose costs more.
+    for (int s : {2048, 4096, 8192, 6000}) {
+        const auto l = tuned_default(args(s, s, s, Op::T));
+        INFO(s << " TN: " << l.str());
+        CHECK(l.pack_a == 2);
+        CHECK(l.str().find("pack A") != std::string::npos);
+        CHECK(tuned_default(args(s, s, s, Op::N)).pack_a == 0);  // nothing to pack
+    }
+    CHECK(tuned_default(args(8192, 8192, 8192, Op::T, Op::T)).pack_a == 2);
+    CHECK(tuned_default(args(4096, 32, 4096, Op::T)).pack_a == 1);   // n = 32: 2 m k bytes against a short main loop
+    CHECK(tuned_default(args(64, 64, 64, Op::T)).pack_a == 1);       // the launch alone costs more than the penalty
+    // The workspace: m x k at most 512 MB (ldt x k x 4 bytes).
+    CHECK(tuned_default(args(16384, 16384, 16384, Op::T)).pack_a == 1);  // 1 GiB of A
+}

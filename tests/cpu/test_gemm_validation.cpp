@@ -134,6 +134,12 @@ TEST_CASE("gemm launchers reject an illegal GemmLaunch before anything else", "[
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (17) must be 0"));
     l.split_k = -1;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (-1) must be 0"));
+    l.split_k = 0;
+    l.pack_a = 3;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.pack_a (3) must be 0 (the default rule"));
+    l.pack_a = -1;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.pack_a (-1) must be 0"));
+    l.pack_a = 0;
     // Fields of two different configurations, each legal alone, together are not.
     const auto configs = wb::ladder<wb::GemmArgs<float>>()[4].legal_launches(a);
     REQUIRE(configs.size() >= 2);
@@ -189,4 +195,8 @@ TEST_CASE("GemmLaunch::str names the fields that are set", "[cpu][gemm]") {
     CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1");
     l.split_k = 4;
     CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split=4");
+    l.pack_a = 1;  // A read transposed: not printed
+    CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split=4");
+    l.pack_a = 2;
+    CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split=4 pack A");
 }

@@ -215,6 +215,49 @@ TEST_CASE("gemm ch05 tuned: split k, explicit and derived, every transpose, same
     CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
 }
 
+TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), every configuration", "[gpu][gemm]") {
+    // The transpose (kernels/tuned/gemm_pack.cuh) on shapes that are not multiples of its 32 x 32
+    // tile or of any GEMM tile, lda > k with a base offset by one element (the packed A is
+    // aligned, B is not: element copies), a split k on the packed operand, and beta = 0 (C
+    // poisoned); then the default rule's pack at a size where it picks it, same bits repeated.
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    struct Case { int m, n, k, split; bool ragged; };
+    const std::vector<Case> cases = small_run() ? std::vector<Case>{{33, 17, 45, 0, true}, {70, 9, 31, 3, false}}
+                                                : std::vector<Case>{{33, 17, 45, 0, true},   {257, 131, 97, 0, false},
+                                                                    {70, 9, 31, 3, false},   {1, 1, 1, 0, true},
+                                                                    {129, 300, 1031, 4, true}, {512, 256, 64, 0, true}};
+    for (Op ob : {Op::N, Op::T})
+        for (const Case& c : cases) {
+            wb::GemmShape s{Op::T, ob, c.m, c.n, c.k};
+            if (c.ragged) {
+                s.lda = s.rows_a() + 3;
+                s.ldb = s.rows_b() + 2;
+                s.ldc = s.m + 5;
+                s.offset = 1;
+            }
+            for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
+                wb::GemmLaunch l = base;
+                l.pack_a = 2;
+                l.split_k = c.split;
+                check_one<float>(tuned, s, 1.5f, c.ragged ? 0.f : 0.5f, wb::fresh_seed(), &l);
+            }
+            wb::GemmLaunch ld{};
+            ld.pack_a = 2;  // alone: the rule's configuration, packed
+            check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
+        }
+    if (small_run()) return;  // the rule packs from a few hundred on: too large for the sanitizers' run
+    auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::T, Op::N, 2048, 2048, 2048}, wb::fresh_seed(), 1.5f, 0.5f);
+    const wb::GemmLaunch d = tuned.default_launch(p.args());
+    INFO("default launch " << d.str());
+    CHECK(d.pack_a == 2);
+    const auto ref = p.reference();
+    CHECK(wb::check_gemm(tuned, d, p, ref).ok());
+    const auto first = result_of(tuned, p, d);
+    for (int rep = 0; rep < 2; ++rep) CHECK(result_of(tuned, p, d) == first);
+    CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
+}
+
 TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {
     const int size = small_run() ? 70 : 700;
     for (const auto& step : wb::ladder<wb::GemmArgs<float>>())

@@ -1,0 +1,42 @@
+/// \file tuned/gemm_pack.cuh
+/// \brief Chapter 5's GEMM with op(A) = A^T: A transposed once into a workspace, so that the main
+///        loop reads it as op(A) = A (GemmLaunch::pack_a; the default rule decides, gemm.cu).
+///
+/// Why: the main loop copies an operand stored k-major (A for op(A) = A) with cp.async straight
+/// into shared memory, and loads an operand stored the other way through registers and stores it
+/// transposed. With op(A) = A^T and op(B) = B both operands take the register path, and the tuned
+/// kernel reads at 0.94x-0.96x its op(A) = A rate in float (0.87x in double; H200 runs of
+/// docs/results/h200/gemm-ch05-float-epilogue.csv and gemm-probe-d88k8-quick.txt). A transpose of
+/// A costs 2 m k elements of DRAM traffic once; the main loop's penalty is a share of 2 m n k
+/// FMAs' time: from n of a few hundred on, the transpose is the cheaper of the two. The copy is
+/// GotoBLAS's packing of an operand, done once per call.
+#pragma once
+
+namespace wb::tuned::pack {
+
+constexpr int kTile = 32, kRowsPerPass = 8;  // a 32 x 32 tile, a block of 32 x 8 threads
+
+/// At (m x k, leading dimension ldt) = transpose of A (k x m, leading dimension lda): At(j, i) =
+/// A(i, j). A block moves one 32 x 32 tile through shared memory: it reads 32 consecutive
+/// elements of a column of A per warp and writes 32 consecutive elements of a column of At
+/// (both coalesced); the tile's row pitch of 33 keeps the column reads of the tile in shared
+/// memory on 32 different banks.
+template <class T>
+__global__ void __launch_bounds__(kTile* kRowsPerPass)
+transpose_kernel(int k, int m, const T* __restrict__ A, long long lda, T* __restrict__ At, long long ldt) {
+    __shared__ T tile[kTile][kTile + 1];
+    const int i0 = static_cast<int>(blockIdx.x) * kTile;  // rows of A (k: the long grid dimension)
+    const int j0 = static_cast<int>(blockIdx.y) * kTile;  // columns of A (m)
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    for (int c = ty; c < kTile; c += kRowsPerPass) {  // column j0 + c of A, rows i0 + tx
+        const int i = i0 + tx, j = j0 + c;
+        if (i < k && j < m) tile[c][tx] = A[i + j * lda];
+    }
+    __syncthreads();
+    for (int c = ty; c < kTile; c += kRowsPerPass) {  // column i0 + c of At, rows j0 + tx
+        const int j = j0 + tx, i = i0 + c;
+        if (i < k && j < m) At[j + i * ldt] = tile[tx][c];
+    }
+}
+
+}  // namespace wb::tuned::pack
