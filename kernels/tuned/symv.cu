@@ -318,6 +318,52 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s, /*shift=*/d);
 }
 
+/// The layout a launch names by its thread shape or tile: block_x = 1024 or nb = 8 the row panels
+/// of small n (no tiles, Y or thread columns); block_x = 256 the vector layout (nb = 64, block_y
+/// 0 or 1); block_x = 32 with nb = 64 the warp-rows layout (block_y = 8); otherwise block_x = nb,
+/// the KBLAS tiles (nb, Q).
+bool panel_named(const SymvLaunch& l) { return is_small(l) || l.nb == small::kRows; }
+bool vec_named(const SymvLaunch& l) { return l.block_x == vec::kThreads; }
+bool warp_rows_named(const SymvLaunch& l) { return l.block_x == 32 && l.nb == 64; }
+
+/// The launch's own fields, checked before anything else (no device call): every value must belong
+/// to the layout the launch names, or to an instantiated tile.
+void check_launch(const SymvLaunch& l, const char* fn) {
+    const bool panel_layout = panel_named(l);
+    symv_detail::require_launch(!panel_layout || l.nb == 0 || l.nb == small::kRows, fn, "nb", l.nb,
+                                "8 with block_x = 1024 (the row-panel layout)");
+    symv_detail::require_launch(!panel_layout || l.block_x == 0 || l.block_x == small::kThreads, fn, "block_x",
+                                l.block_x, "1024 with nb = 8 (the row-panel layout)");
+    symv_detail::require_launch(!panel_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
+                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8)");
+    symv_detail::require_launch(!panel_layout || l.y_blocks == 0 || l.y_blocks == 1, fn, "y_blocks", l.y_blocks,
+                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8: one block per 8 rows)");
+    symv_detail::require_launch(panel_layout || l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
+                                "one of the instantiated tiles (32, 64), or 8 (the row-panel layout)");
+    const bool warp_rows_layout = warp_rows_named(l), vec_layout = vec_named(l);
+    symv_detail::require_launch(!vec_layout || l.nb == 0 || l.nb == vec::kNb, fn, "nb", l.nb,
+                                "64 with block_x = 256 (the vector layout)");
+    symv_detail::require_launch(!vec_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
+                                "0 or 1 with block_x = 256 (the vector layout: 256 threads in x)");
+    symv_detail::require_launch(!warp_rows_layout || l.block_y == warp_rows::kWarps, fn, "block_y", l.block_y,
+                                "8 with nb = 64 and block_x = 32 (the warp-rows layout: 8 warps of 8 rows)");
+    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64 || vec_layout || panel_layout,
+                                fn, "block_x", l.block_x,
+                                "the nb of an instantiated tile (32, 64): one thread per tile row, 256 (the "
+                                "vector layout) or 1024 (the row-panel layout)");
+    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout || vec_layout ||
+                                    panel_layout,
+                                fn, "block_x", l.block_x,
+                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, 32 with nb = 64, or 256");
+    symv_detail::require_launch(vec_layout || panel_layout || l.block_y == 0 ||
+                                    (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) || (l.nb == 32 && l.block_y == 4),
+                                fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
+    symv_detail::require_launch(l.y_blocks == 0 || (l.y_blocks >= 1 && l.y_blocks <= 32 && (l.y_blocks & (l.y_blocks - 1)) == 0),
+                                fn, "y_blocks", l.y_blocks, "1, 2, 4, 8, 16 or 32");
+    symv_detail::require_launch(l.atomics == 0 || l.atomics == 1, fn, "atomics", l.atomics,
+                                "0 (deterministic) or 1 (atomics)");
+}
+
 /// Resident blocks per SM of one instantiation on the current device, from the occupancy API
 /// (its registers and shared memory as compiled), asked once per device; without a GPU, the
 /// register rule's figure (model::tuned_symv_min_blocks), so the default can be shown anywhere.
@@ -487,43 +533,8 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::symv";
     // The launch's own fields are checked before anything else; the default (which asks the
     // device) fills the fields left at 0 only once the call is known to run.
-    // block_x = 1024 (or nb = 8) is the row-panel layout for small n: no tiles, Y or thread columns.
-    const bool panel_layout = is_small(l) || l.nb == small::kRows;
-    symv_detail::require_launch(!panel_layout || l.nb == 0 || l.nb == small::kRows, fn, "nb", l.nb,
-                                "8 with block_x = 1024 (the row-panel layout)");
-    symv_detail::require_launch(!panel_layout || l.block_x == 0 || l.block_x == small::kThreads, fn, "block_x",
-                                l.block_x, "1024 with nb = 8 (the row-panel layout)");
-    symv_detail::require_launch(!panel_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
-                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8)");
-    symv_detail::require_launch(!panel_layout || l.y_blocks == 0 || l.y_blocks == 1, fn, "y_blocks", l.y_blocks,
-                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8: one block per 8 rows)");
-    symv_detail::require_launch(panel_layout || l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
-                                "one of the instantiated tiles (32, 64), or 8 (the row-panel layout)");
-    // block_x = 32 with nb = 64 and block_y = 8 is the warp-rows layout; block_x = 256 the vector
-    // layout (nb = 64, block_y = 1); otherwise block_x = nb.
-    const bool warp_rows_layout = l.block_x == 32 && l.nb == 64;
-    const bool vec_layout = l.block_x == vec::kThreads;
-    symv_detail::require_launch(!vec_layout || l.nb == 0 || l.nb == vec::kNb, fn, "nb", l.nb,
-                                "64 with block_x = 256 (the vector layout)");
-    symv_detail::require_launch(!vec_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
-                                "0 or 1 with block_x = 256 (the vector layout: 256 threads in x)");
-    symv_detail::require_launch(!warp_rows_layout || l.block_y == warp_rows::kWarps, fn, "block_y", l.block_y,
-                                "8 with nb = 64 and block_x = 32 (the warp-rows layout: 8 warps of 8 rows)");
-    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64 || vec_layout || panel_layout,
-                                fn, "block_x", l.block_x,
-                                "the nb of an instantiated tile (32, 64): one thread per tile row, 256 (the "
-                                "vector layout) or 1024 (the row-panel layout)");
-    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout || vec_layout ||
-                                    panel_layout,
-                                fn, "block_x", l.block_x,
-                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, 32 with nb = 64, or 256");
-    symv_detail::require_launch(vec_layout || panel_layout || l.block_y == 0 ||
-                                    (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) || (l.nb == 32 && l.block_y == 4),
-                                fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
-    symv_detail::require_launch(l.y_blocks == 0 || (l.y_blocks >= 1 && l.y_blocks <= 32 && (l.y_blocks & (l.y_blocks - 1)) == 0),
-                                fn, "y_blocks", l.y_blocks, "1, 2, 4, 8, 16 or 32");
-    symv_detail::require_launch(l.atomics == 0 || l.atomics == 1, fn, "atomics", l.atomics,
-                                "0 (deterministic) or 1 (atomics)");
+    check_launch(l, fn);
+    const bool panel_layout = panel_named(l), warp_rows_layout = warp_rows_named(l), vec_layout = vec_named(l);
     if (!symv_detail::symv_begin(a, fn, s)) return;
     // The row-panel layout: as set, or the default's where the launch names no field but the mode.
     const bool named = l.nb > 0 || l.block_x > 0 || l.block_y > 0 || l.y_blocks > 0;

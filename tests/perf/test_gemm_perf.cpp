@@ -52,7 +52,7 @@ TEST_CASE("perf: shared GEMM beats naive at 4096", "[perf][gemm]") {
     // Register blocking (chapter 3) is what lifts the ceiling. TN, whose naive A reads are
     // strided, gains 3.8x.
     CHECK(speedup(2, 1, Op::N) >= 1.15);
-    CHECK(speedup(2, 1, Op::T) >= 2.5);
+    CHECK(speedup(2, 1, Op::T) >= 3.0);  // the 3x; measured 3.77x (H200, e7acee6)
 }
 
 TEST_CASE("perf: each GEMM step is faster than the one before at 4096", "[perf][gemm]") {
