@@ -89,7 +89,7 @@ namespace peer    { template <class T> void symv(const SymvArgs<T>&, const SymvL
 /// The tuned step's configurations and default (tuned/symv.cu): every (nb, Q) instantiated and the
 /// vector layout (block_x = 256) with Y in {1, 2, 4, 8, 16}, the warp-rows layout with Y in
 /// {1, 2, 4, 8}, each in both reduction modes, and the row-panel layout for small n (block_x =
-/// 1024, nb = 8: no partials, so one mode); the default is deterministic.
+/// 1024, nb = 8 or 16: no partials, so one mode); the default is deterministic.
 namespace tuned {
 template <class T> std::vector<SymvLaunch> symv_configs();
 template <class T> SymvLaunch symv_default(const SymvArgs<T>&);
@@ -103,8 +103,9 @@ struct SymvTileOccupancy {
 /// bytes of A in flight per SM (read by the vector layout where that is (64, 4)), Y = 8 (16 where
 /// the column stride lda_bytes = lda x elem is a multiple of 128 KiB; 0: not known), and the
 /// smaller tile where that grid is under one wave of resident blocks; before all of these, the
-/// row-panel layout (block_x = 1024, nb = 8: tuned/symv_small.cuh) where its grid of n / 8 blocks
-/// is one wave of panel_blocks resident blocks per SM (0: never). symv_default passes the
+/// row-panel layout (block_x = 1024, nb = 8 or 16 rows per block: tuned/symv_small.cuh) where its
+/// grid of n / nb blocks is one wave of panel_blocks resident blocks per SM (0: never) and the
+/// twice-read triangle is small (rule 0 in tuned/symv.cu). symv_default passes the
 /// occupancy API's figures (the register rule's, and 1 panel block, without a GPU) and the call's lda.
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
                      long long lda_bytes = 0, int panel_blocks = 0);
@@ -133,9 +134,9 @@ template <class T> int symv_origin_shift(const T* A, int lda, int nb);
 /// n x (nt + Y), the partials of every tile and the Y column sums, with nt = n / nb rounded up
 /// plus one (the shifted origin adds at most one tile: d < nb). CG sizes the workspace of
 /// its capture stream with it before a graph capture (no allocation may happen inside one). The
-/// row-panel layout (nb = 8) has no partials: 0.
+/// row-panel layout (nb = 8 or 16) has no partials: 0.
 inline std::size_t symv_workspace_elems(int n, int nb, int y_blocks) {
-    if (nb == 8) return 0;
+    if (nb < 32) return 0;  // the row panels (nb = 8 or 16 rows per block)
     return static_cast<std::size_t>(n) * static_cast<std::size_t>((n + nb - 1) / nb + 1 + y_blocks);
 }
 }  // namespace tuned

@@ -36,13 +36,13 @@ constexpr int tuned_symv_min_blocks(int nb, int q, int elem_bytes) {
 }
 
 /// The tuned step's row-panel layout for small n (kernels/tuned/symv_small.cuh), shared by the
-/// kernel, its launch rule and the model: a block of kSymvPanelThreads threads owns
-/// kSymvPanelRows rows of y and reads each of them whole (its stored row part and, down its
-/// column, the mirrored part) kSymvPanelUnroll loads at a time per part. At 1024 threads
-/// __launch_bounds__ leaves 64 registers per thread: one resident block per SM.
-constexpr int kSymvPanelRows = 8, kSymvPanelThreads = 1024, kSymvPanelUnroll = 8;
+/// kernel, its launch rule and the model: a block of kSymvPanelThreads threads owns kSymvPanelRows
+/// (or twice as many: kSymvPanelRowsWide) rows of y and reads each of them whole (its stored row
+/// part and, down its column, the mirrored part) kSymvPanelUnroll loads at a time per part. At
+/// 1024 threads __launch_bounds__ leaves 64 registers per thread: one resident block per SM.
+constexpr int kSymvPanelRows = 8, kSymvPanelRowsWide = 16, kSymvPanelThreads = 1024, kSymvPanelUnroll = 8;
 constexpr bool is_symv_row_panels(int nb, int block_threads) {
-    return nb == kSymvPanelRows && block_threads == kSymvPanelThreads;
+    return (nb == kSymvPanelRows || nb == kSymvPanelRowsWide) && block_threads == kSymvPanelThreads;
 }
 
 /// What the model assumes about one stage's kernel design.

@@ -239,21 +239,22 @@ SymvLaunch config_vec(int yblocks, int atomics) {
     return l;
 }
 
-/// The row-panel layout for small n (symv_small.cuh): nb = 8 rows per block of 1024 threads, no
+/// The row-panel layout for small n (symv_small.cuh): nb = 8 or 16 rows per block of 1024 threads, no
 /// tiles, no Y, no partials (atomics mode, if asked, changes nothing: there is nothing to add).
-SymvLaunch config_small() {
-    SymvLaunch l = config(small::kRows, 0, 1, 0);
+SymvLaunch config_small(int rows) {
+    SymvLaunch l = config(rows, 0, 1, 0);
     l.block_x = small::kThreads;
     return l;
 }
 bool is_small(const SymvLaunch& l) { return l.block_x == small::kThreads; }
 
+/// The row panels of `rows` (8 or 16) rows per block.
 template <class T>
-void launch_small(const SymvArgs<T>& a, cudaStream_t s, const char* fn) {
-    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(static_cast<long long>(a.n), small::kRows),
+void launch_small(const SymvArgs<T>& a, int rows, cudaStream_t s, const char* fn) {
+    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(static_cast<long long>(a.n), rows),
                                                 2147483647LL, fn);
-    small::symv_kernel<T><<<grid, small::kThreads, 0, s>>>(a.uplo == Uplo::Lower, a.n, a.alpha, a.A, a.lda, a.x,
-                                                            a.beta, a.y);
+    auto* kernel = rows == small::kRowsWide ? small::symv_kernel<T, small::kRowsWide> : small::symv_kernel<T, small::kRows>;
+    kernel<<<grid, small::kThreads, 0, s>>>(a.uplo == Uplo::Lower, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y);
     WB_CHECK_LAUNCH();
 }
 
@@ -318,11 +319,11 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s, /*shift=*/d);
 }
 
-/// The layout a launch names by its thread shape or tile: block_x = 1024 or nb = 8 the row panels
+/// The layout a launch names by its thread shape or tile: block_x = 1024 or nb = 8, 16 the row panels
 /// of small n (no tiles, Y or thread columns); block_x = 256 the vector layout (nb = 64, block_y
 /// 0 or 1); block_x = 32 with nb = 64 the warp-rows layout (block_y = 8); otherwise block_x = nb,
 /// the KBLAS tiles (nb, Q).
-bool panel_named(const SymvLaunch& l) { return is_small(l) || l.nb == small::kRows; }
+bool panel_named(const SymvLaunch& l) { return is_small(l) || l.nb == small::kRows || l.nb == small::kRowsWide; }
 bool vec_named(const SymvLaunch& l) { return l.block_x == vec::kThreads; }
 bool warp_rows_named(const SymvLaunch& l) { return l.block_x == 32 && l.nb == 64; }
 
@@ -330,16 +331,17 @@ bool warp_rows_named(const SymvLaunch& l) { return l.block_x == 32 && l.nb == 64
 /// to the layout the launch names, or to an instantiated tile.
 void check_launch(const SymvLaunch& l, const char* fn) {
     const bool panel_layout = panel_named(l);
-    symv_detail::require_launch(!panel_layout || l.nb == 0 || l.nb == small::kRows, fn, "nb", l.nb,
-                                "8 with block_x = 1024 (the row-panel layout)");
+    symv_detail::require_launch(!panel_layout || l.nb == 0 || l.nb == small::kRows || l.nb == small::kRowsWide, fn,
+                                "nb", l.nb, "8 or 16 with block_x = 1024 (the row-panel layout: rows per block)");
     symv_detail::require_launch(!panel_layout || l.block_x == 0 || l.block_x == small::kThreads, fn, "block_x",
-                                l.block_x, "1024 with nb = 8 (the row-panel layout)");
+                                l.block_x, "1024 with nb = 8 or 16 (the row-panel layout)");
     symv_detail::require_launch(!panel_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
-                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8)");
+                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8 or 16)");
     symv_detail::require_launch(!panel_layout || l.y_blocks == 0 || l.y_blocks == 1, fn, "y_blocks", l.y_blocks,
-                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8: one block per 8 rows)");
+                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8 or 16: one block per nb "
+                                "rows)");
     symv_detail::require_launch(panel_layout || l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
-                                "one of the instantiated tiles (32, 64), or 8 (the row-panel layout)");
+                                "one of the instantiated tiles (32, 64), or 8 or 16 (the row-panel layout)");
     const bool warp_rows_layout = warp_rows_named(l), vec_layout = vec_named(l);
     symv_detail::require_launch(!vec_layout || l.nb == 0 || l.nb == vec::kNb, fn, "nb", l.nb,
                                 "64 with block_x = 256 (the vector layout)");
@@ -418,7 +420,7 @@ std::vector<SymvLaunch> symv_configs() {
         for (int yb : {1, 2, 4, 8}) v.push_back(config_warp_rows(yb, atomics));
     for (int atomics : {0, 1})
         for (int yb : {1, 2, 4, 8, 16}) v.push_back(config_vec(yb, atomics));
-    v.push_back(config_small());  // one mode: it has no partials to add atomically
+    for (int rows : {small::kRows, small::kRowsWide}) v.push_back(config_small(rows));  // one mode: no partials
     return v;
 }
 
@@ -458,22 +460,26 @@ std::vector<SymvLaunch> symv_configs() {
 ///    the same n with lda = n + 32 or n + 96 ran at the Y = 16 speed with either Y, and so did
 ///    strides that are not such multiples (float 16384, 64 KiB; float / double 24576, 96 / 192
 ///    KiB): Y = 16 there is within +-1% of Y = 8, and 1.5% slower at float 8192.
-/// 0. Before all of these: the row-panel layout (symv_small.cuh) where its grid, one block per 8
-///    rows, is at most one wave (n <= 8 x panel_blocks x SMs; 1056 on an H200). It reads the
-///    triangle twice but in one kernel and one DRAM round trip per thread (at n <= 1024), where
-///    the tiles need two kernels and the second waits for the first's last block. H200
-///    (docs/results/h200/symv-small-probe-u8.txt, L2 flushed): n = 512 1.32x-1.44x, 1024 1.30x
-///    (double) to 1.56x (float) the tiled default; at 1536 (two waves) 0.85x-1.00x and at 2048
-///    0.85x-1.01x: a second wave doubles the round trips, and the second read of the triangle
-///    costs more than the launch it saves.
+/// 0. Before all of these: the row-panel layout (symv_small.cuh) with the fewest rows per block, 8
+///    or 16, whose grid is at most one wave (n <= R x panel_blocks x SMs: 1056 / 2112 on an H200),
+///    where each SM's share of the twice-read triangle (n (n + 1) elem / SMs) is at most
+///    kPanelBytesPerSm. It reads the triangle twice but in one kernel, where the tiles need two
+///    kernels and the second waits for the first's last block. H200, L2 flushed, against the tiled
+///    default (docs/results/h200/symv-small-probe-u8.txt, symv-small-probe-r{8,16}.txt): R = 8 at
+///    n = 512 1.32x-1.44x, 1024 1.30x (double) to 1.56x (float); at 1536 and 2048 (two waves of
+///    R = 8) 0.85x-1.00x; R = 16 (one wave) float 1536 1.13x-1.15x and 2048 1.10x-1.13x (72 and
+///    127 KB per SM), double 1536 0.97x-1.03x (143 KB) and 2048 0.91x-0.97x (254 KB), and 0.81x
+///    against R = 8 at 1024, where both are one wave: fewer, longer blocks.
 /// The mode is deterministic.
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
                      long long lda_bytes, int panel_blocks) {
     if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
-    if (panel_blocks > 0 &&
-        symv_detail::ceil_div(static_cast<long long>(std::max(0, n)), small::kRows) <=
-            static_cast<long long>(panel_blocks) * std::max(1, sm_count))
-        return config_small();
+    constexpr double kPanelBytesPerSm = 128.0 * 1024;
+    const double nn = std::max(0, n), sms = std::max(1, sm_count);
+    if (panel_blocks > 0 && nn * (nn + 1) * elem_bytes / sms <= kPanelBytesPerSm)
+        for (int rows : {small::kRows, small::kRowsWide})
+            if (symv_detail::ceil_div(static_cast<long long>(nn), rows) <= static_cast<long long>(panel_blocks) * sms)
+                return config_small(rows);
     auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
     auto most_in_flight = [&](int max_nb) {  // rule 1 over the tiles with nb <= max_nb
         const SymvTileOccupancy* best = nullptr;
@@ -538,9 +544,16 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     if (!symv_detail::symv_begin(a, fn, s)) return;
     // The row-panel layout: as set, or the default's where the launch names no field but the mode.
     const bool named = l.nb > 0 || l.block_x > 0 || l.block_y > 0 || l.y_blocks > 0;
-    if (panel_layout || (!named && is_small(symv_default(a)))) {
-        launch_small(a, s, fn);
+    if (panel_layout) {
+        launch_small(a, l.nb > 0 ? l.nb : small::kRows, s, fn);  // block_x = 1024 alone: 8 rows
         return;
+    }
+    if (!named) {
+        const SymvLaunch d = symv_default(a);
+        if (is_small(d)) {
+            launch_small(a, d.nb, s, fn);
+            return;
+        }
     }
     const bool atomics = l.atomics == 1;
     const int nb_set = l.nb > 0 ? l.nb : (vec_layout ? vec::kNb : l.block_x);  // block_x alone names the tile too

@@ -9,9 +9,11 @@
 /// under 0.5 us at the read ceiling). Reading the triangle twice in one kernel costs a few more
 /// bytes and saves that second launch, and each y(i) is summed by one block in a fixed order, so
 /// the result is bit-identical run to run with no reduction pass. symv_rule's rule 0 picks it where
-/// its grid is one wave (n <= 8 x resident blocks x SMs: 1056 on an H200), measured 1.3x-1.6x the
-/// two kernels there and losing from two waves on (docs/pages/perf-notes-ops.md, "SYMV at small n").
-/// Layout: a block owns kRows = 8 consecutive rows i0 ... i0 + 7 of y and kThreads = 1024 threads.
+/// its grid is one wave (n <= R x resident blocks x SMs: 1056 with R = 8, 2112 with R = 16 on an
+/// H200) and the doubled triangle stays small, measured up to 1.6x the two kernels there and
+/// losing beyond (docs/pages/perf-notes-ops.md, "SYMV at small n").
+/// Layout: a block owns R = 8 (or 16) consecutive rows i0 ... i0 + R - 1 of y and kThreads = 1024
+/// threads; below, R = 8 (R = 16: 64 column lanes, 64 threads per column).
 ///   - Row part, the stored elements of row i (lower: A(i, j), j <= i; upper: j >= i): thread t
 ///     takes row i0 + t % 8 and the columns t / 8, t / 8 + 128, ...: a warp's load reads 8
 ///     consecutive rows of 4 columns, four segments of 8 elements (32 bytes or more each: whole
@@ -21,10 +23,10 @@
 ///   - Every element of a row's sum meets in a fixed order: the row part over the 4 lanes of a warp
 ///     that share the row (shuffles), the column part over the warp (shuffles), then over the 32
 ///     warps in shared memory, in warp order, by thread r < 8.
-/// Loads: about n / 128 of A per thread in all (a row's two parts add to n elements), in one loop
-/// whose step issues kUnroll of each part together: one DRAM round trip per step, one step at
-/// n <= 1024. (Two loops, row part then column part, measured 1.08x-1.21x slower at n = 1024: two
-/// round trips.)
+/// Loads: about n / 128 of A per thread in all (n / 64 with R = 16; a row's two parts add to n
+/// elements), in one loop whose step issues kUnroll of each part together: one DRAM round trip
+/// per step, one step at n <= 1024 with R = 8. (Two loops, row part then column part, measured
+/// 1.08x-1.21x slower at n = 1024: two round trips.)
 #pragma once
 
 #include "symv_common.cuh"
@@ -33,15 +35,16 @@
 
 namespace wb::tuned::small {
 
-constexpr int kRows = model::kSymvPanelRows, kThreads = model::kSymvPanelThreads, kUnroll = model::kSymvPanelUnroll;
-constexpr int kLanes = kThreads / kRows;
-constexpr int kWarps = kThreads / 32, kWarpsPerColumn = kLanes / 32;
-static_assert(kLanes % 32 == 0 && 32 % kRows == 0, "a column's threads are whole warps; a warp holds whole rows");
+constexpr int kRows = model::kSymvPanelRows, kRowsWide = model::kSymvPanelRowsWide;
+constexpr int kThreads = model::kSymvPanelThreads, kUnroll = model::kSymvPanelUnroll;
+constexpr int kWarps = kThreads / 32;
 
-template <class T>
+template <class T, int R = kRows>
 __global__ void __launch_bounds__(kThreads)
 symv_kernel(bool lower, int n, T alpha, const T* __restrict__ A, int lda, const T* __restrict__ x, T beta,
             T* __restrict__ y) {
+    constexpr int kRows = R, kLanes = kThreads / R, kWarpsPerColumn = kLanes / 32;
+    static_assert(kLanes % 32 == 0 && 32 % kRows == 0, "a column's threads are whole warps; a warp holds whole rows");
     __shared__ T row_part[kWarps][kRows];
     __shared__ T col_part[kWarps];
     const int t = threadIdx.x, lane = t & 31, w = t >> 5;

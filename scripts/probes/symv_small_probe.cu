@@ -12,6 +12,10 @@
 
 #include "tuned/symv_small.cuh"
 
+#ifndef WB_PROBE_ROWS
+#define WB_PROBE_ROWS 8  // rows per block (-DWB_PROBE_ROWS=16: the 16-row panels)
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,9 +25,10 @@ namespace {
 
 template <class T>
 void small_symv(const wb::SymvArgs<T>& a) {
-    const int blocks = (a.n + wb::tuned::small::kRows - 1) / wb::tuned::small::kRows;
-    wb::tuned::small::symv_kernel<T><<<blocks, wb::tuned::small::kThreads>>>(a.uplo == wb::Uplo::Lower, a.n, a.alpha,
-                                                                              a.A, a.lda, a.x, a.beta, a.y);
+    constexpr int R = WB_PROBE_ROWS;
+    const int blocks = (a.n + R - 1) / R;
+    wb::tuned::small::symv_kernel<T, R><<<blocks, wb::tuned::small::kThreads>>>(a.uplo == wb::Uplo::Lower, a.n, a.alpha,
+                                                                                 a.A, a.lda, a.x, a.beta, a.y);
 }
 
 template <class T>

@@ -141,7 +141,7 @@ TEST_CASE("symv launchers reject an illegal SymvLaunch before anything else", "[
     l = {};
     l.block_x = 1024;
     l.nb = 64;
-    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.nb (64) must be 8 with block_x = 1024"));
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::symv: launch.nb (64) must be 8 or 16 with block_x = 1024"));
     l = {};
     l.nb = 8;
     l.block_x = 256;
@@ -173,7 +173,7 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
             INFO(step.stage << " " << l.str());
             CHECK(error_of(step, a, l) == "(no exception)");
         }
-    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 49);  // 2 modes x (3 tiles x 5 Y + warp rows x 4 Y + vector layout x 5 Y) + row panels
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 50);  // 2 modes x (3 tiles x 5 Y + warp rows x 4 Y + vector layout x 5 Y) + row panels of 8 and 16
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 
@@ -253,18 +253,29 @@ TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a 
     CHECK(symv_rule(16384, 4, 132, h200_float, 16384LL * 4).y_blocks == 8);  // 64 KiB
     CHECK(symv_rule(24576, 8, 132, h200_double, 24576LL * 8).y_blocks == 8);  // 192 KiB
     CHECK(symv_rule(32768, 4, 132, h200_float).y_blocks == 8);
-    // Rule 0: the row-panel layout where n / 8 blocks are one wave of panel_blocks per SM.
+    // Rule 0: the row panels with the fewest rows (8, then 16) whose n / rows blocks are one wave of
+    // panel_blocks per SM, where each SM's share of the twice-read triangle is at most 128 KB.
     for (int n : {0, 1, 9, 1000, 1056}) {
         const auto l = symv_rule(n, 4, 132, h200_float, 0, 1);
         INFO("n = " << n);
         CHECK(l.block_x == 1024);
         CHECK(l.nb == 8);
+        CHECK(symv_rule(n, 8, 132, h200_double, 0, 1).nb == 8);  // 1056: 68 KB per SM
     }
-    CHECK(symv_rule(1057, 4, 132, h200_float, 0, 1).nb == 32);   // 133 blocks: two waves, so the tiles
-    CHECK(symv_rule(1057, 8, 132, h200_double, 0, 1).nb == 32);
-    CHECK(symv_rule(2112, 8, 132, h200_double, 0, 2).block_x == 1024);  // two resident blocks per SM
+    for (int n : {1057, 1536, 2048, 2079}) {  // 133 ... 260 blocks of 8 rows: 16 rows, one wave
+        const auto l = symv_rule(n, 4, 132, h200_float, 0, 1);
+        INFO("n = " << n);
+        CHECK(l.block_x == 1024);
+        CHECK(l.nb == 16);
+    }
+    CHECK(symv_rule(2080, 4, 132, h200_float, 0, 1).nb == 32);    // 131.1 KB per SM: the tiles
+    CHECK(symv_rule(2113, 4, 132, h200_float, 0, 1).nb == 32);    // 133 blocks of 16 rows: two waves
+    CHECK(symv_rule(1470, 8, 132, h200_double, 0, 1).nb == 16);   // 128.0 KB per SM
+    CHECK(symv_rule(1471, 8, 132, h200_double, 0, 1).nb == 32);   // 128.2 KB: the tiles
+    CHECK(symv_rule(1536, 8, 132, h200_double, 0, 1).nb == 32);   // 143 KB (measured 0.97x-1.03x)
+    CHECK(symv_rule(2079, 4, 132, h200_float, 0, 2).nb == 8);     // two resident blocks per SM: 260 <= 264
     CHECK(symv_rule(2113, 8, 132, h200_double, 0, 2).block_x == 256);   // (64, 4): 34 x 8 >= 264
-    CHECK(symv_rule(1024, 4, 64, h200_float, 0, 1).nb == 32);    // 128 blocks on 64 SMs: two waves
+    CHECK(symv_rule(1024, 4, 64, h200_float, 0, 1).nb == 16);    // 128 blocks of 8 on 64 SMs: two waves; 64 of 16: one
     CHECK(symv_rule(512, 4, 132, h200_float, 0, 0).nb == 32);    // panel_blocks 0: never
     // A single tile: no smaller one to take.
     CHECK(symv_rule(100, 4, 132, {{64, 4, 3}}).nb == 64);
