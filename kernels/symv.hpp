@@ -103,9 +103,9 @@ struct SymvTileOccupancy {
 /// bytes of A in flight per SM (read by the vector layout where that is (64, 4)), Y = 8 (16 where
 /// the column stride lda_bytes = lda x elem is a multiple of 128 KiB; 0: not known), and the
 /// smaller tile where that grid is under one wave of resident blocks; before all of these, the
-/// row-panel layout (block_x = 1024, nb = 8 or 16 rows per block: tuned/symv_small.cuh) where its
-/// grid of n / nb blocks is one wave of panel_blocks resident blocks per SM (0: never) and the
-/// twice-read triangle is small (rule 0 in tuned/symv.cu). symv_default passes the
+/// row-panel layout (block_x = 1024, nb = 8 rows per block: tuned/symv_small.cuh) where its grid
+/// of n / 8 blocks is one wave of panel_blocks resident blocks per SM (0: never) and the
+/// twice-read triangle is small (rule 0 in tuned/symv.cu; nb = 16 is a launch option). symv_default passes the
 /// occupancy API's figures (the register rule's, and 1 panel block, without a GPU) and the call's lda.
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
                      long long lda_bytes = 0, int panel_blocks = 0);

@@ -460,26 +460,27 @@ std::vector<SymvLaunch> symv_configs() {
 ///    the same n with lda = n + 32 or n + 96 ran at the Y = 16 speed with either Y, and so did
 ///    strides that are not such multiples (float 16384, 64 KiB; float / double 24576, 96 / 192
 ///    KiB): Y = 16 there is within +-1% of Y = 8, and 1.5% slower at float 8192.
-/// 0. Before all of these: the row-panel layout (symv_small.cuh) with the fewest rows per block, 8
-///    or 16, whose grid is at most one wave (n <= R x panel_blocks x SMs: 1056 / 2112 on an H200),
-///    where each SM's share of the twice-read triangle (n (n + 1) elem / SMs) is at most
-///    kPanelBytesPerSm. It reads the triangle twice but in one kernel, where the tiles need two
-///    kernels and the second waits for the first's last block. H200, L2 flushed, against the tiled
-///    default (docs/results/h200/symv-small-probe-u8.txt, symv-small-probe-r{8,16}.txt): R = 8 at
-///    n = 512 1.32x-1.44x, 1024 1.30x (double) to 1.56x (float); at 1536 and 2048 (two waves of
-///    R = 8) 0.85x-1.00x; R = 16 (one wave) float 1536 1.13x-1.15x and 2048 1.10x-1.13x (72 and
-///    127 KB per SM), double 1536 0.97x-1.03x (143 KB) and 2048 0.91x-0.97x (254 KB), and 0.81x
-///    against R = 8 at 1024, where both are one wave: fewer, longer blocks.
+/// 0. Before all of these: the row-panel layout of 8 rows per block (symv_small.cuh) where its
+///    grid is at most one wave (n <= 8 x panel_blocks x SMs: 1056 on an H200) and each SM's share
+///    of the twice-read triangle (n (n + 1) elem / SMs) is at most kPanelBytesPerSm. It reads the
+///    triangle twice but in one kernel, where the tiles need two kernels and the second waits for
+///    the first's last block. H200, L2 flushed, against the tiled default
+///    (docs/results/h200/symv-small-probe-u8.txt, symv-small-probe-r{8,16}.txt): n = 512
+///    1.32x-1.44x, 1024 1.30x (double) to 1.56x (float); at 1536 and 2048 (two waves) 0.85x-1.00x.
+///    16 rows per block keep one wave to 2112 and measured float 1536 1.13x-1.15x and 2048
+///    1.10x-1.13x (72 and 127 KB per SM), double 1536 0.97x-1.03x (143 KB) and 2048 0.91x-0.97x
+///    (254 KB): the byte bound. They are a launch option, not the rule's: in CG's iterations, where
+///    the triangle stays in the L2, reading it twice made float 2048 19% slower per iteration
+///    (cg-ch05-03053b3.csv against cg-ch05-bdd9367.csv: 0.0133 -> 0.0158 ms).
 /// The mode is deterministic.
 SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
                      long long lda_bytes, int panel_blocks) {
     if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
     constexpr double kPanelBytesPerSm = 128.0 * 1024;
     const double nn = std::max(0, n), sms = std::max(1, sm_count);
-    if (panel_blocks > 0 && nn * (nn + 1) * elem_bytes / sms <= kPanelBytesPerSm)
-        for (int rows : {small::kRows, small::kRowsWide})
-            if (symv_detail::ceil_div(static_cast<long long>(nn), rows) <= static_cast<long long>(panel_blocks) * sms)
-                return config_small(rows);
+    if (panel_blocks > 0 && nn * (nn + 1) * elem_bytes / sms <= kPanelBytesPerSm &&
+        symv_detail::ceil_div(static_cast<long long>(nn), small::kRows) <= static_cast<long long>(panel_blocks) * sms)
+        return config_small(small::kRows);
     auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
     auto most_in_flight = [&](int max_nb) {  // rule 1 over the tiles with nb <= max_nb
         const SymvTileOccupancy* best = nullptr;

@@ -253,8 +253,8 @@ TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a 
     CHECK(symv_rule(16384, 4, 132, h200_float, 16384LL * 4).y_blocks == 8);  // 64 KiB
     CHECK(symv_rule(24576, 8, 132, h200_double, 24576LL * 8).y_blocks == 8);  // 192 KiB
     CHECK(symv_rule(32768, 4, 132, h200_float).y_blocks == 8);
-    // Rule 0: the row panels with the fewest rows (8, then 16) whose n / rows blocks are one wave of
-    // panel_blocks per SM, where each SM's share of the twice-read triangle is at most 128 KB.
+    // Rule 0: the row panels of 8 rows where n / 8 blocks are one wave of panel_blocks per SM and
+    // each SM's share of the twice-read triangle is at most 128 KB.
     for (int n : {0, 1, 9, 1000, 1056}) {
         const auto l = symv_rule(n, 4, 132, h200_float, 0, 1);
         INFO("n = " << n);
@@ -262,20 +262,15 @@ TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a 
         CHECK(l.nb == 8);
         CHECK(symv_rule(n, 8, 132, h200_double, 0, 1).nb == 8);  // 1056: 68 KB per SM
     }
-    for (int n : {1057, 1536, 2048, 2079}) {  // 133 ... 260 blocks of 8 rows: 16 rows, one wave
-        const auto l = symv_rule(n, 4, 132, h200_float, 0, 1);
-        INFO("n = " << n);
-        CHECK(l.block_x == 1024);
-        CHECK(l.nb == 16);
-    }
-    CHECK(symv_rule(2080, 4, 132, h200_float, 0, 1).nb == 32);    // 131.1 KB per SM: the tiles
-    CHECK(symv_rule(2113, 4, 132, h200_float, 0, 1).nb == 32);    // 133 blocks of 16 rows: two waves
-    CHECK(symv_rule(1470, 8, 132, h200_double, 0, 1).nb == 16);   // 128.0 KB per SM
-    CHECK(symv_rule(1471, 8, 132, h200_double, 0, 1).nb == 32);   // 128.2 KB: the tiles
-    CHECK(symv_rule(1536, 8, 132, h200_double, 0, 1).nb == 32);   // 143 KB (measured 0.97x-1.03x)
+    for (int n : {1057, 1536, 2048})  // two waves of 8 rows: the tiles (16 rows are a launch option only)
+        CHECK(symv_rule(n, 4, 132, h200_float, 0, 1).nb == 32);
+    CHECK(symv_rule(1057, 8, 132, h200_double, 0, 1).nb == 32);
     CHECK(symv_rule(2079, 4, 132, h200_float, 0, 2).nb == 8);     // two resident blocks per SM: 260 <= 264
+    CHECK(symv_rule(2080, 4, 132, h200_float, 0, 2).nb == 32);    // 131.1 KB per SM: the byte bound
+    CHECK(symv_rule(1470, 8, 132, h200_double, 0, 2).nb == 8);    // 128.0 KB per SM
+    CHECK(symv_rule(1471, 8, 132, h200_double, 0, 2).nb == 32);   // 128.2 KB
     CHECK(symv_rule(2113, 8, 132, h200_double, 0, 2).block_x == 256);   // (64, 4): 34 x 8 >= 264
-    CHECK(symv_rule(1024, 4, 64, h200_float, 0, 1).nb == 16);    // 128 blocks of 8 on 64 SMs: two waves; 64 of 16: one
+    CHECK(symv_rule(1024, 4, 64, h200_float, 0, 1).nb == 32);    // 128 blocks on 64 SMs: two waves
     CHECK(symv_rule(512, 4, 132, h200_float, 0, 0).nb == 32);    // panel_blocks 0: never
     // A single tile: no smaller one to take.
     CHECK(symv_rule(100, 4, 132, {{64, 4, 3}}).nb == 64);
