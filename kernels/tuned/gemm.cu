@@ -334,7 +334,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // keep the alignment the full operands have. A kernel of its own (SPLIT): with this block in
     // the one kernel, the unsplit 256 x 128 kernel's schedule moved (H100: 0.93x -> 0.89x cuBLAS
     // NN at 4096, 0.85x -> 0.89x TN; docs/results/h100/gemm-bench-618e685.txt).
-    if (SPLIT && gridDim.z > 1) {
+    if constexpr (SPLIT) {  // launched with gridDim.z = slices > 1 only (dispatch)
         const int k0 = static_cast<int>(blockIdx.z) * k_slice;
         A += TransA ? k0 : static_cast<long long>(k0) * lda;
         B += TransB ? static_cast<long long>(k0) * ldb : k0;
