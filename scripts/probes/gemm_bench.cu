@@ -17,7 +17,7 @@
 //     kernels/naive/gemm.cu kernels/shared/gemm.cu kernels/pattern/gemm.cu kernels/access/gemm.cu \
 //     kernels/tuned/gemm.cu kernels/gemm_peer.cpp kernels/launch_checks.cpp common/check.cpp \
 //     common/cublas_handle.cpp -lcublas -o build-gemm-probe/gemm_bench
-// Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] [--large] [--beta B] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
+// Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] [--large] [--beta B] [--opb-t: time NT and TT] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
 // Variants of the largest float configuration: pre-include a header defining
 // WB_GEMM_PROBE_F256 as BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS (nvcc -include v.h; a -D value
 // cannot hold the commas).
@@ -166,6 +166,7 @@ int g_fail = 0;
 bool g_tuned_only = false;  // --tuned-only: check and time only the tuned step and cuBLAS
 bool g_large = false;        // --large: time only 4096 and 8192 (with --tuned-only), for probes of the big tile
 double g_beta = 0;           // --beta B: the timed calls' beta (0: C is not read; the chapters time 0.5)
+bool g_opb_t = false;        // --opb-t: time op(B) = B^T (NT and TT) instead of op(B) = B (NN and TN)
 
 template <class T>
 void correctness() {
@@ -222,14 +223,15 @@ void timing(bool quick) {
                 "pattern", "access", "tuned", "cublas");
     for (auto sh : shapes)
         for (Op oa : {Op::N, Op::T}) {
-            Prob<T> p(oa, Op::N, sh.m, sh.n, sh.k, 0, 0, T(1.5), T(g_beta), 99);
+            const Op ob = g_opb_t ? Op::T : Op::N;
+            Prob<T> p(oa, ob, sh.m, sh.n, sh.k, 0, 0, T(1.5), T(g_beta), 99);
             const GemmArgs<T> a = p.args();
             const double flops = 2.0 * sh.m * sh.n * sh.k;
             const int reps = flops > 5e11 ? 7 : 15;
             auto st = steps<T>();
             const double t_cublas = median_ms<T>(peer::gemm<T>, a, {}, reps);
             const double g_cublas = flops / t_cublas / 1e6;
-            std::printf("%-12s %c%c", sh.tag, op_char(oa), 'N');
+            std::printf("%-12s %c%c", sh.tag, op_char(oa), op_char(ob));
             for (int s = 0; s < 5; ++s) {
                 const bool slow = s < 4 && (flops > 2 * 4096.0 * 4096 * 4096 + 1 || sh.k > 8192 || sh.m > 8192);
                 if (slow || (!f && s < 2) || (g_tuned_only && s < 4)) {
@@ -275,6 +277,7 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--quick") == 0) quick = true;
         if (std::strcmp(argv[i], "--tuned-only") == 0) g_tuned_only = true;
         if (std::strcmp(argv[i], "--large") == 0) g_large = g_tuned_only = true;
+        if (std::strcmp(argv[i], "--opb-t") == 0) g_opb_t = true;
         if (std::strcmp(argv[i], "--beta") == 0 && i + 1 < argc) g_beta = std::atof(argv[++i]);
     }
     if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {  // one call each, for ncu
