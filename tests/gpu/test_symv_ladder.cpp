@@ -274,6 +274,10 @@ TEST_CASE("symv: deterministic steps give bit-identical results on repeated call
                 if (l.atomics == 0) same_on_repeat(step, l, pf, step.stage + " float " + wb::uplo_char(u));
         for (const auto& step : wb::ladder<wb::SymvArgs<double>>())
             same_on_repeat(step, step.default_launch(pd.args()), pd, step.stage + " double " + wb::uplo_char(u));
+        // Small n: the tuned default is the row-panel layout (rule 0), in double too.
+        auto ps = wb::make_symv_problem<double>(u, small() ? 97 : 1000, small() ? 100 : 1003, wb::fresh_seed());
+        const auto& tuned_d = wb::step<wb::SymvArgs<double>>(5);
+        same_on_repeat(tuned_d, tuned_d.default_launch(ps.args()), ps, std::string("tuned double small n ") + wb::uplo_char(u));
         // The peer's default mode is reproducible too (cuBLAS without atomics).
         const auto& peer = wb::peer_step<wb::SymvArgs<float>>();
         same_on_repeat(peer, peer.default_launch(pf.args()), pf, std::string("cublas float ") + wb::uplo_char(u));
