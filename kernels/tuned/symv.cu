@@ -64,6 +64,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace wb::tuned {
@@ -258,23 +259,31 @@ void launch_small(const SymvArgs<T>& a, int rows, cudaStream_t s, const char* fn
     WB_CHECK_LAUNCH();
 }
 
-/// Resident blocks per SM of the row-panel kernel on the current device (occupancy API, asked
-/// once per device); without a GPU, 1 (1024 threads of 64 registers fill the 64K register file).
-template <class T>
-int small_blocks_per_sm() {
-    thread_local std::map<int, int> per_device;
+/// Resident blocks per SM of `kernel` launched with `threads` threads on the current device, from
+/// the occupancy API (its registers and shared memory as compiled), asked once per device and
+/// kernel; without a GPU, `no_gpu`: the figure the kernel is built for, so that the default launch
+/// can be shown anywhere.
+int resident_blocks(const void* kernel, int threads, int no_gpu) {
+    thread_local std::map<std::pair<int, const void*>, int> cache;
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) {
         cudaGetLastError();  // no GPU: clear the error
-        return 1;
+        return no_gpu;
     }
-    auto it = per_device.find(dev);
-    if (it == per_device.end()) {
+    auto it = cache.find({dev, kernel});
+    if (it == cache.end()) {
         int blocks = 0;
-        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small::symv_kernel<T>, small::kThreads, 0));
-        it = per_device.emplace(dev, std::max(1, blocks)).first;
+        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
+        it = cache.emplace(std::make_pair(dev, kernel), std::max(1, blocks)).first;
     }
     return it->second;
+}
+
+/// The row-panel kernel's resident blocks (1 without a GPU: 1024 threads of 64 registers fill the
+/// 64K register file).
+template <class T>
+int small_blocks_per_sm() {
+    return resident_blocks(reinterpret_cast<const void*>(small::symv_kernel<T>), small::kThreads, 1);
 }
 
 /// The warp-rows layout (symv_warp_rows.cuh): nb = 64, block = 32 x 8.
@@ -366,24 +375,13 @@ void check_launch(const SymvLaunch& l, const char* fn) {
                                 "0 (deterministic) or 1 (atomics)");
 }
 
-/// Resident blocks per SM of one instantiation on the current device, from the occupancy API
-/// (its registers and shared memory as compiled), asked once per device; without a GPU, the
-/// register rule's figure (model::tuned_symv_min_blocks), so the default can be shown anywhere.
+/// Resident blocks per SM of one tile instantiation (resident_blocks; without a GPU the register
+/// rule's figure, model::tuned_symv_min_blocks).
 template <class T, int NB, int Q>
 SymvTileOccupancy occupancy() {
-    thread_local std::map<int, int> per_device;
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();  // no GPU: clear the error
-        return {NB, Q, model::tuned_symv_min_blocks(NB, Q, static_cast<int>(sizeof(T)))};
-    }
-    auto it = per_device.find(dev);
-    if (it == per_device.end()) {
-        int blocks = 0;
-        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, symv_kernel<T, NB, Q, 1>, NB * Q, 0));
-        it = per_device.emplace(dev, std::max(1, blocks)).first;
-    }
-    return {NB, Q, it->second};
+    return {NB, Q,
+            resident_blocks(reinterpret_cast<const void*>(symv_kernel<T, NB, Q, 1>), NB * Q,
+                            model::tuned_symv_min_blocks(NB, Q, static_cast<int>(sizeof(T))))};
 }
 
 }  // namespace
@@ -543,23 +541,21 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     check_launch(l, fn);
     const bool panel_layout = panel_named(l), warp_rows_layout = warp_rows_named(l), vec_layout = vec_named(l);
     if (!symv_detail::symv_begin(a, fn, s)) return;
-    // The row-panel layout: as set, or the default's where the launch names no field but the mode.
-    const bool named = l.nb > 0 || l.block_x > 0 || l.block_y > 0 || l.y_blocks > 0;
     if (panel_layout) {
         launch_small(a, l.nb > 0 ? l.nb : small::kRows, s, fn);  // block_x = 1024 alone: 8 rows
         return;
     }
-    if (!named) {
-        const SymvLaunch d = symv_default(a);
-        if (is_small(d)) {
-            launch_small(a, d.nb, s, fn);
-            return;
-        }
-    }
     const bool atomics = l.atomics == 1;
     const int nb_set = l.nb > 0 ? l.nb : (vec_layout ? vec::kNb : l.block_x);  // block_x alone names the tile too
     const bool all_set = nb_set > 0 && (l.block_y > 0 || vec_layout) && l.y_blocks > 0;
-    const SymvLaunch d = all_set ? l : device_rule(a, /*panels=*/false);  // a tile launch: fields are named
+    // The fields left at 0 come from the rule: with the row panels where the launch names no field
+    // but the mode, else among the tiles (a launch that names a tile field asks for a tile layout).
+    const bool named = l.nb > 0 || l.block_x > 0 || l.block_y > 0 || l.y_blocks > 0;
+    const SymvLaunch d = all_set ? l : device_rule(a, /*panels=*/!named);
+    if (is_small(d)) {
+        launch_small(a, d.nb, s, fn);
+        return;
+    }
     const bool d_vec = d.block_x == vec::kThreads;  // the default is the vector layout
     const int nb = nb_set > 0 ? nb_set : d.nb;
     // The layout: as set, else the default's where the launch names no thread shape and the same tile.

@@ -44,25 +44,25 @@ template <class T, int R = kRows>
 __global__ void __launch_bounds__(kThreads)
 symv_kernel(bool lower, int n, T alpha, const T* __restrict__ A, int lda, const T* __restrict__ x, T beta,
             T* __restrict__ y) {
-    constexpr int kRows = R, kLanes = kThreads / R, kWarpsPerColumn = kLanes / 32;
-    static_assert(kLanes % 32 == 0 && 32 % kRows == 0, "a column's threads are whole warps; a warp holds whole rows");
-    __shared__ T row_part[kWarps][kRows];
+    constexpr int kLanes = kThreads / R, kWarpsPerColumn = kLanes / 32;  // R rows per block
+    static_assert(kLanes % 32 == 0 && 32 % R == 0, "a column's threads are whole warps; a warp holds whole rows");
+    __shared__ T row_part[kWarps][R];
     __shared__ T col_part[kWarps];
     const int t = threadIdx.x, lane = t & 31, w = t >> 5;
-    const int i0 = static_cast<int>(blockIdx.x) * kRows;
+    const int i0 = static_cast<int>(blockIdx.x) * R;
     // Row part: row i = i0 + r, columns j in the block's range [j_lo, j_hi) that row i stores.
-    const int r = t % kRows, i = i0 + r;
-    const int j_lo = lower ? 0 : i0, j_hi = lower ? min(i0 + kRows, n) : n;
-    // Column part: column c = i0 + t / 128 below (lower) or above (upper) its diagonal.
+    const int r = t % R, i = i0 + r;
+    const int j_lo = lower ? 0 : i0, j_hi = lower ? min(i0 + R, n) : n;
+    // Column part: column c = i0 + t / kLanes below (lower) or above (upper) its diagonal.
     const int c = i0 + t / kLanes;
-    const int k_lo = lower ? i0 + 1 : 0, k_hi = lower ? n : min(i0 + kRows - 1, n);
+    const int k_lo = lower ? i0 + 1 : 0, k_hi = lower ? n : min(i0 + R - 1, n);
     const T* Ai = A + min(i, n - 1);
     const T* Ac = A + static_cast<long long>(min(c, n - 1)) * lda;
     // Both parts in one loop, so that a step's loads of both are in flight together (one DRAM
     // round trip per step, not two): a block's rows near one end of the triangle have a long row
     // part and a short column part, and the other way round at the other end.
     T rs = 0, cs = 0;
-    for (int j = j_lo + t / kRows, k = k_lo + t % kLanes; j < j_hi || k < k_hi;
+    for (int j = j_lo + t / R, k = k_lo + t % kLanes; j < j_hi || k < k_hi;
          j += kLanes * kUnroll, k += kLanes * kUnroll) {
         T ar[kUnroll], xr[kUnroll], ac[kUnroll], xc[kUnroll];
 #pragma unroll
@@ -81,15 +81,15 @@ symv_kernel(bool lower, int n, T alpha, const T* __restrict__ A, int lda, const 
             cs += ac[u] * xc[u];
         }
     }
-    // A row's row-part sums: lanes r, r + 8, r + 16, r + 24 of each warp.
+    // A row's row-part sums: lanes r, r + R, ... of each warp.
 #pragma unroll
-    for (int off = kRows; off < 32; off <<= 1) rs += __shfl_xor_sync(0xffffffffu, rs, off);
+    for (int off = R; off < 32; off <<= 1) rs += __shfl_xor_sync(0xffffffffu, rs, off);
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) cs += __shfl_xor_sync(0xffffffffu, cs, off);
-    if (lane < kRows) row_part[w][lane] = rs;
+    if (lane < R) row_part[w][lane] = rs;
     if (lane == 0) col_part[w] = cs;
     __syncthreads();
-    if (t < kRows && i0 + t < n) {
+    if (t < R && i0 + t < n) {
         T s = 0;
 #pragma unroll 8
         for (int v = 0; v < kWarps; ++v) s += row_part[v][t];

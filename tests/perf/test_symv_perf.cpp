@@ -114,21 +114,21 @@ TEST_CASE("perf: each SYMV step is at least as fast as the one before where its 
 
 /// ms of the (32, 4) tile launch (Y = 8: the tiles and the reduction pass, the launch the rule picked
 /// at n = 1024 before rule 0) over ms of the default, which rule 0 makes the row-panel layout of
-/// `rows` rows per block.
+/// 8 rows per block.
 template <class T>
-double panels_over_tiles(Uplo u, int n, int rows = 8) {
+double panels_over_tiles(Uplo u, int n) {
     auto& p = problem<T>(u, n);
     const auto& tuned = wb::step<wb::SymvArgs<T>>(5);
     const wb::SymvLaunch panels = tuned.default_launch(p.args());
-    REQUIRE(panels.block_x == 1024);  // rule 0 picked the row panels (n / rows blocks <= one wave)
-    REQUIRE(panels.nb == rows);
+    REQUIRE(panels.block_x == 1024);  // rule 0 picked the row panels (n / 8 blocks <= one wave)
+    REQUIRE(panels.nb == 8);
     wb::SymvLaunch tiles;
     tiles.nb = tiles.block_x = 32;
     tiles.block_y = 4;
     tiles.y_blocks = 8;
     const double s = median_ms(tuned, tiles, p) / median_ms(tuned, panels, p);
     std::cout << (sizeof(T) == 4 ? "float " : "double ") << wb::uplo_char(u) << " n=" << n << ": row panels of "
-              << rows << " are " << s << "x the (32, 4) tiles\n";
+              << panels.nb << " are " << s << "x the (32, 4) tiles\n";
     return s;
 }
 
