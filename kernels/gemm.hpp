@@ -29,15 +29,19 @@ struct GemmLaunch {
     int warp_n = 0;    ///< columns of C one warp computes (tuned)
     int stages = 0;    ///< shared-memory buffers in the pipeline (1: none, 2: double buffering, ...)
     int split_k = 0;   ///< tuned: slices of k computed by separate blocks and summed in a fixed order
-                       ///< (0: the default rule decides, 1: no split, 2 ... 16)
+                       ///< (0: the default rule decides, 1: no split, 2 ... 1024)
     int pack_a = 0;    ///< tuned, op(A) = A^T: 0 the default rule decides (in an explicit launch: 1),
                        ///< 1 the main loop reads A transposed, 2 A is first transposed into a
                        ///< workspace and the op(A) = A kernel runs (op(A) = A: nothing to pack)
+    int gemv = 0;      ///< tuned: 0 the default rule decides (in an explicit launch: 1), 1 the tiled
+                       ///< kernels, 2 the call runs as chapter 5's GEMV (n == 1 or m == 1 with the
+                       ///< vector operands contiguous: tuned::gemm_as_gemv says when)
     std::string str() const;  ///< e.g. "tile=128x128x8 thread=8x8 warp=64x32 stages=3 block=256x1 split=4"
     bool operator==(const GemmLaunch& o) const {
         return block_x == o.block_x && block_y == o.block_y && tile_m == o.tile_m && tile_n == o.tile_n &&
                tile_k == o.tile_k && thread_m == o.thread_m && thread_n == o.thread_n && warp_m == o.warp_m &&
-               warp_n == o.warp_n && stages == o.stages && split_k == o.split_k && pack_a == o.pack_a;
+               warp_n == o.warp_n && stages == o.stages && split_k == o.split_k && pack_a == o.pack_a &&
+               gemv == o.gemv;
     }
 };
 
@@ -79,6 +83,13 @@ namespace shared  { template <class T> void gemm(const GemmArgs<T>&, const GemmL
 namespace pattern { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
 namespace access  { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
 namespace tuned   { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }
+
+template <class T> struct GemvArgs;
+namespace tuned {
+/// The GEMV a GEMM call is, written to *gemv when not null, where C has one column or one row
+/// and the vectors are contiguous (the tuned step's GemmLaunch::gemv = 2); false otherwise.
+template <class T> bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* gemv);
+}  // namespace tuned
 
 /// The peer: cuBLAS S/DGEMM with CUBLAS_PEDANTIC_MATH (true FP32, no TF32) on the same arguments.
 namespace peer    { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }

@@ -15,6 +15,7 @@ namespace wb {
 namespace tuned {
 template <class T> std::vector<GemmLaunch> gemm_configs();
 template <class T> GemmLaunch gemm_default(const GemmArgs<T>&);
+template <class T> std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>&);
 }  // namespace tuned
 
 namespace {
@@ -80,7 +81,7 @@ std::vector<Step<GemmArgs<T>>> make_gemm_ladder() {
     steps.push_back({5, "tuned", "warp tiles of 2-D register blocks, cp.async 16-byte multi-stage pipeline",
                      &tuned::gemm<T>,
                      [](const A& a) { return tuned::gemm_default<T>(a); },
-                     [](const A&) { return tuned::gemm_configs<T>(); }});
+                     [](const A& a) { return tuned::gemm_launches<T>(a); }});
     return steps;
 }
 

@@ -2,8 +2,12 @@
 /// \brief GEMM as the chapter binaries show it (the traits of op_runner.hpp): square and
 ///        rectangular cases, op(A) N and T with op(B) = N (--trans), GFLOP/s against the roofline
 ///        bound min(FMA peak, bandwidth x arithmetic intensity) of the element type, and the
-///        model of common/model/gemm.
+///        model of common/model/gemm. With --shapes, the shape set (shape_cases): squares that
+///        are not powers of two, all four op combinations, padded leading dimensions, offset base
+///        pointers, and the classes a square benchmark never shows: n or m from 1 to 64 (GEMV-like),
+///        k from 1 to 64 (a rank-k update, bound by C's bytes), k up to 2^20 on a small C.
 #include "gemm_problem.hpp"
+#include "gemv.hpp"
 #include "model.hpp"
 #include "op_runner.hpp"
 #include "roofline.hpp"
@@ -24,6 +28,7 @@ struct GemmOp {
     struct Case {
         std::string variant, shape;
         GemmShape s;
+        std::string shape_class;  ///< --shapes: "square", "op(B) = B^T", "ld > rows", "offset", "small n", ...
     };
 
     /// Default shapes: squares 1024 ... 8192 with two that are not powers of two (4097, 6000),
@@ -51,10 +56,55 @@ struct GemmOp {
                 s.k = k;
                 v.push_back({std::string(1, op_char(op)) + "N", std::to_string(m) + "x" + std::to_string(n) + "x" +
                                                                     std::to_string(k),
-                             s});
+                             s, m == n && n == k ? "square" : "rectangle"});
             }
         return v;
     }
+    /// `--shapes`: op(A) N and T (or --trans) with op(B) = N on every class, op(B) = B^T on two
+    /// squares; the label is "m x n x k", then " ld+p" (every leading dimension p above its rows)
+    /// and " +o" (every base pointer o elements into its allocation) where they apply.
+    static std::vector<Case> shape_cases(const ChapterOptions& o) {
+        std::vector<Op> ops = {Op::N, Op::T};
+        if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
+        std::vector<Case> v;
+        auto add = [&](const std::string& cls, Op op_a, Op op_b, int m, int n, int k, int pad = 0, int off = 0) {
+            GemmShape s;
+            s.op_a = op_a;
+            s.op_b = op_b;
+            s.m = m;
+            s.n = n;
+            s.k = k;
+            if (pad > 0) {
+                s.lda = s.rows_a() + pad;
+                s.ldb = s.rows_b() + pad;
+                s.ldc = m + pad;
+            }
+            s.offset = off;
+            std::string label = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+            if (pad > 0) label += " ld+" + std::to_string(pad);
+            if (off > 0) label += " +" + std::to_string(off);
+            v.push_back({std::string(1, op_char(op_a)) + op_char(op_b), label, s, cls});
+        };
+        for (Op op : ops) {
+            for (int n : {1000, 3000, 5000}) add("square", op, Op::N, n, n, n);
+            for (int p : {1, 3, 64}) add("ld > rows", op, Op::N, 4000, 4000, 4000, p);
+            for (int off : {1, 4}) add("offset", op, Op::N, 4000, 4000, 4000, 96, off);
+            for (int n : {1, 2, 4, 8, 16, 33, 64}) add("small n", op, Op::N, 8192, n, 8192);
+            for (int m : {1, 4, 16, 64}) add("small m", op, Op::N, m, 8192, 8192);
+            for (int k : {1, 8, 64}) add("small k", op, Op::N, 8192, 8192, k);
+            add("long k", op, Op::N, 64, 64, 1 << 20);
+            add("long k", op, Op::N, 256, 256, 1 << 18);
+            add("rectangle", op, Op::N, 20000, 300, 3000);
+            add("rectangle", op, Op::N, 300, 20000, 3000);
+            add("small n", op, Op::T, 8192, 8, 8192);  // op(B) = B^T: x read ldb apart
+        }
+        for (Op op : ops) {
+            add("op(B) = B^T", op, Op::T, 3000, 3000, 3000);
+            add("op(B) = B^T", op, Op::T, 4096, 4096, 4096);
+        }
+        return v;
+    }
+
     static std::string title() { return "GEMM C = 1.5 op(A) op(B) + 0.5 C, m x n x k, tight leading dimensions"; }
     static const char* unit() { return "GFLOP/s"; }
     static std::string ceiling_name() { return "bound"; }
@@ -77,9 +127,9 @@ struct GemmOp {
         a.m = c.s.m;
         a.n = c.s.n;
         a.k = c.s.k;
-        a.lda = std::max(1, a.rows_a());
-        a.ldb = std::max(1, a.rows_b());
-        a.ldc = std::max(1, a.m);
+        a.lda = c.s.lda > 0 ? c.s.lda : std::max(1, a.rows_a());
+        a.ldb = c.s.ldb > 0 ? c.s.ldb : std::max(1, a.rows_b());
+        a.ldc = c.s.ldc > 0 ? c.s.ldc : std::max(1, a.m);
         a.alpha = T(1.5);
         a.beta = T(0.5);
         return a;
@@ -150,6 +200,13 @@ struct GemmOp {
     template <class T>
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l,
                               const DeviceProfile& dev) {
+        GemvArgs<T> g;
+        if (l.gemv == 2 && tuned::gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model
+            const auto p = model::predict_gemv("tuned", g.op == Op::T, g.m, g.n, sizeof(T), 256, dev, a.beta != T(0));
+            return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), p.predicted_ms), p.predicted_ms,
+                    "as GEMV: " + p.note,
+                    {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};
+        }
         model::GemmDesign d = design<T>(s.stage, l);
         // naive and pattern read op(A) = A^T straight from global memory, lda apart across a warp.
         d.strided_a = a.op_a == Op::T && (s.stage == "naive" || s.stage == "pattern");

@@ -74,6 +74,7 @@
 #include "tuned/gemm_swizzle.hpp"
 #include "tuned/gemm_pack.cuh"
 #include "cp_async.cuh"
+#include "gemv.hpp"
 
 #include <map>
 #include <string>
@@ -104,6 +105,9 @@ struct Config {
     // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader's Swizzle):
     // set per configuration, 16-byte path only; measured on the largest float tile.
     static constexpr bool SWIZZLE_T = SWIZZLE_T_;
+    // Copies checked per operand (the operand's own extent), not per tile of C: set by the
+    // skinny configurations, whose tiles all cross the short side of C.
+    static constexpr bool OPERAND_GUARD = false;
     static constexpr int LM = WM / TM, LN = WN / TN;    // lanes of a warp along m and n
     static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
     static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
@@ -164,6 +168,43 @@ struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> {  // small C
 // 4096 NN 12439 -> 15298 GFLOP/s, TN 10043 -> 13243 (docs/results/h200/gemm-probe-d88k8-*).
 struct D128 : Config<double, 128, 128, 8, 64, 32, 8, 8, 4, 1> { static constexpr double RATE = 15300, RATE_ELEM = 15300; };
 struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr double RATE = 10200, RATE_ELEM = 10200; };
+// Skinny C: 16 columns (FN16, DN16) or 16 rows (FM16, DM16) of C per block, four warps along the
+// long side. A 64 x 64 tile does n / 64 of its FMAs useful where C has n < 64 columns (8192 x 16
+// x 8192 float: 0.44x cuBLAS on the H100, docs/results/h100/gemm-shapes-float-base.txt); these
+// do all of them from n = 16 on and read the long operand once per 16 columns. Such a call is
+// bound by the long operand's bytes (2 n / size(T) flops per byte of it) more than by the FMAs.
+// BK = 32 in float: with 128 threads a stage of 16 columns is then 128 whole 16-byte vectors.
+// 3 blocks per SM (170 registers): at 4 (128) the element-copy kernels, 32 copies per thread and
+// tile, spilled 400-700 bytes (ptxas, sm_90); the 16-byte kernels take 101-119.
+// RATE: first estimates (the 64 x 64 tile's, less the thinner thread tile's reuse), to be
+// replaced by the measured rate at 8192 x 16 x 8192.
+struct FN16 : Config<float, 128, 16, 32, 32, 16, 4, 4, 3, 3> {
+    static constexpr double RATE = 20000, RATE_ELEM = 15000;
+    static constexpr bool OPERAND_GUARD = true;
+};
+struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3> {
+    static constexpr double RATE = 20000, RATE_ELEM = 15000;
+    static constexpr bool OPERAND_GUARD = true;
+};
+// 33 ... 64 columns or rows: the 128 x 128 tile's 8 x 8 thread tile and warp tile on 128 x 64
+// (FN64) or 64 x 128 (FM64), four warps; the 64 x 64 tile's 4 x 4 thread tiles ran 8192 x 64 x
+// 8192 at 0.58x cuBLAS (H100, same file).
+struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2> {
+    static constexpr double RATE = 36000, RATE_ELEM = 30000;
+    static constexpr bool OPERAND_GUARD = true;
+};
+struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2> {
+    static constexpr double RATE = 36000, RATE_ELEM = 30000;
+    static constexpr bool OPERAND_GUARD = true;
+};
+struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3> {
+    static constexpr double RATE = 8000, RATE_ELEM = 8000;
+    static constexpr bool OPERAND_GUARD = true;
+};
+struct DM16 : Config<double, 16, 128, 16, 16, 32, 4, 4, 3, 3> {
+    static constexpr double RATE = 8000, RATE_ELEM = 8000;
+    static constexpr bool OPERAND_GUARD = true;
+};
 
 // ----------------------------------------------------------------------------------------------
 /// One operand's tile loader. The tile is s[p][r] = op(X)(r0 + r, p0 + p), p < BK, r < R (R = BM
@@ -196,10 +237,10 @@ struct TileLoader {
     // Copy number e of this thread: (p, r) of its first element.
     __device__ __forceinline__ void coords(int e, int& p, int& r) const {
         const int v = threadIdx.x + e * THREADS;
-        if (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
+        if constexpr (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
             p = v / (R / W);
             r = (v % (R / W)) * W;
-        } else if (Swizzle) {  // G = BK / 4 consecutive lanes read one r's BK contiguous p;
+        } else if constexpr (Swizzle) {  // (constexpr: the swizzle's index map exists for BK = 8, 16 only)  // G = BK / 4 consecutive lanes read one r's BK contiguous p;
             // a warp covers 32 / G rows per instruction, permuted so that they differ in every
             // bit of r mod 32 but those the swizzle XORs with p / 4 (gemm_swizzle.hpp).
             r = gemm_swizzle::row_of_thread<G>(threadIdx.x) + e * (THREADS / G);
@@ -261,7 +302,7 @@ struct TileLoader {
         for (int e = 0; e < PER_THREAD; ++e) {
             int p, r;
             coords(e, p, r);
-            if (Swizzle) {  // p is a multiple of 4, so p + c (c < 4) shares p / 4: one swizzled column
+            if constexpr (Swizzle) {  // p is a multiple of 4, so p + c (c < 4) shares p / 4: one swizzled column
                 const int col = r ^ gemm_swizzle::swizzle_xor<G>(p);
 #pragma unroll
                 for (int c = 0; c < W; ++c) s[(p + c) * R + col] = reg[e * W + c];
@@ -354,6 +395,11 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 
     const int i0 = blockIdx.x * BM, j0 = blockIdx.y * BN;
     const bool interior = i0 + BM <= m && j0 + BN <= n;
+    // Which operand's copies need checks: both wherever the tile of C crosses an edge, or, in the
+    // skinny configurations (OPERAND_GUARD), each by its own extent only: with C 4 rows tall every
+    // tile crosses m, and the long operand's 16-byte loads would become element loads.
+    const bool inside_a = Cfg::OPERAND_GUARD ? i0 + BM <= m : interior;
+    const bool inside_b = Cfg::OPERAND_GUARD ? j0 + BN <= n : interior;
     // op(A) rows are r = i (A stored i-contiguous when op_a = N); op(B) rows are r = j (B stored
     // j-contiguous when op_b = T).
     TileLoader<Cfg, BM, !TransA, VEC, SA> la{A, lda, i0, m, k, {}};
@@ -378,9 +424,9 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 #pragma unroll
     for (int t = 0; t < P; ++t) {
         if (t < tiles) {
-            const bool full = interior && (t + 1) * BK <= k;
-            la.start(sA + t * BK * BM, t * BK, full);
-            lb.start(sB + t * BK * BN, t * BK, full);
+            const bool kin = (t + 1) * BK <= k, full_a = inside_a && kin, full_b = inside_b && kin;
+            la.start(sA + t * BK * BM, t * BK, full_a);
+            lb.start(sB + t * BK * BN, t * BK, full_b);
             la.finish(sA + t * BK * BM);
             lb.finish(sB + t * BK * BN);
         }
@@ -408,7 +454,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
             const bool pend = t > 0 && t - 1 + S < tiles;  // tile t-1+S waits in registers
             const int tn = t + S;  // the tile to start, into stage st once everyone has read it
             const bool more = tn < tiles;
-            const bool full = interior && (tn + 1) * BK <= k;
+            const bool kin = (tn + 1) * BK <= k, full_a = inside_a && kin, full_b = inside_b && kin;
 #pragma unroll
             for (int p = 0; p < BK; ++p) {
                 T a[TM], b[TN];
@@ -433,8 +479,8 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
                     // this step's FMAs), then the copy of tile t+S into the freed stage st.
                     load_frags<Cfg, SA, SB>(sA + s1 * BK * BM, sB + s1 * BK * BN, 0, ra, cb, a0, b0);
                     if (more) {
-                        la.start(sA + st * BK * BM, tn * BK, full);
-                        lb.start(sB + st * BK * BN, tn * BK, full);
+                        la.start(sA + st * BK * BM, tn * BK, full_a);
+                        lb.start(sB + st * BK * BN, tn * BK, full_b);
                     }
                     cp_async_commit();
                 }
@@ -471,10 +517,10 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
             __syncthreads();         // everyone's have; and everyone is done with tile t-1's stage
             const int tn = t + S - 1, sn = tn % S;  // the tile to start, into the stage freed above
             const bool more = tn < tiles;
-            const bool full = interior && (tn + 1) * BK <= k;
+            const bool kin = (tn + 1) * BK <= k, full_a = inside_a && kin, full_b = inside_b && kin;
             if (more) {
-                la.start(sA + sn * BK * BM, tn * BK, full);
-                lb.start(sB + sn * BK * BN, tn * BK, full);
+                la.start(sA + sn * BK * BM, tn * BK, full_a);
+                lb.start(sB + sn * BK * BN, tn * BK, full_b);
             }
             cp_async_commit();
 
@@ -552,8 +598,18 @@ __global__ void splitk_sum(int m, int n, int slices, const T* __restrict__ P, T 
     const long long mn = static_cast<long long>(m) * n;
     for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < mn;
          e += static_cast<long long>(gridDim.x) * blockDim.x) {
+        // Up to 8 slices' loads in flight before their adds (in slice order): with hundreds of
+        // slices (a small C, a long k) one load per add would wait an L2 round trip each.
         T sum = P[e];
-        for (int z = 1; z < slices; ++z) sum += P[z * mn + e];
+        int z = 1;
+        for (; z + 8 <= slices; z += 8) {
+            T v[8];
+#pragma unroll
+            for (int u = 0; u < 8; ++u) v[u] = P[(z + u) * mn + e];
+#pragma unroll
+            for (int u = 0; u < 8; ++u) sum += v[u];
+        }
+        for (; z < slices; ++z) sum += P[z * mn + e];
         const long long i = e % m, j = e / m;
         T* c = C + i + j * ldc;
         *c = beta == T(0) ? alpha * sum : alpha * sum + beta * *c;
@@ -673,8 +729,8 @@ void dispatch(const GemmArgs<typename Cfg::type>& in, int split, cudaStream_t s,
 
 template <class... Cfgs> struct ConfigList {};
 template <class T> struct Configs;
-template <> struct Configs<float> { using type = ConfigList<F256, F128, F64>; };
-template <> struct Configs<double> { using type = ConfigList<D128, D64>; };
+template <> struct Configs<float> { using type = ConfigList<F256, F128, F64, FN64, FM64, FN16, FM16>; };
+template <> struct Configs<double> { using type = ConfigList<D128, D64, DN16, DM16>; };
 
 /// Resident blocks per SM of a configuration on the current device (cached per device).
 template <class Cfg>
@@ -706,7 +762,7 @@ int blocks_per_sm() {
 /// C alone leave SMs idle and k is long (1024 x 1024 x 16384: 32 tiles of 256 x 128 for 132 SMs).
 constexpr double kSumBytesPerSecond = 2.5e12;  // below the H100's 3.0 and the H200's 4.3 TB/s read stream
 constexpr double kSumLaunchSeconds = 4e-6;     // a dependent launch and its tail (chapter 0's overheads)
-constexpr int kMaxSplit = 16;
+constexpr int kMaxSplit = 1024;  // 64 x 64 x 2^20: one 64 x 64 tile; 512 slices fill 132 SMs
 constexpr double kMaxSplitBytes = 512.0 * 1024 * 1024;  // the workspace the rule may ask for
 
 template <class Cfg, class T>
@@ -807,8 +863,43 @@ std::vector<GemmLaunch> gemm_configs() {
 /// plus the transpose (pack_seconds) against the direct kernel's estimate at kTransposedARate;
 /// packing wins where the transpose costs less than the main loop's penalty, from n of a few
 /// hundred on for large m and k, and not where its workspace would exceed kMaxSplitBytes.
+/// The GEMV a GEMM call is (GemmLaunch::gemv = 2), where C has one column or one row and the
+/// vectors are contiguous; false otherwise. A tile of C at least 64 wide does 1/64 of its FMAs
+/// there (8192 x 1 x 8192: 0.22x-0.32x cuBLAS on the H100, gemm-shapes-float-base), and the call
+/// is bound by A's bytes: chapter 5's GEMV reads them at the read ceiling.
+///   n == 1: C(:, 0) = alpha op(A) x + beta C(:, 0), x = op(B)'s one column (contiguous when
+///           op_b = N, or op_b = T with ldb == 1).
+///   m == 1: C(0, :)^T = alpha op(B)^T x + beta C(0, :)^T, x = op(A)'s one row (contiguous when
+///           op_a = T, or op_a = N with lda == 1); C's row is contiguous only with ldc == 1.
 template <class T>
-GemmLaunch gemm_default(const GemmArgs<T>& a) {
+bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
+    GemvArgs<T> g;
+    g.alpha = a.alpha;
+    g.beta = a.beta;
+    g.y = a.C;
+    if (a.n == 1 && (a.op_b == Op::N || a.ldb == 1)) {
+        g.op = a.op_a;  // A as stored: m x k (N) or k x m (T)
+        g.A = a.A;
+        g.lda = a.lda;
+        g.m = a.rows_a();
+        g.n = a.op_a == Op::N ? a.k : a.m;
+        g.x = a.B;
+    } else if (a.m == 1 && a.ldc == 1 && (a.op_a == Op::T || a.lda == 1)) {
+        g.op = a.op_b == Op::N ? Op::T : Op::N;  // B as stored: k x n (N, read transposed) or n x k (T)
+        g.A = a.B;
+        g.lda = a.ldb;
+        g.m = a.rows_b();
+        g.n = a.op_b == Op::N ? a.n : a.k;
+        g.x = a.A;
+    } else {
+        return false;
+    }
+    if (out) *out = g;
+    return true;
+}
+
+template <class T>
+GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
     double direct_rate = 0;
     GemmLaunch direct = best(a, typename Configs<T>::type{}, &direct_rate);
@@ -828,6 +919,30 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (t_pack >= t_direct || !fits) return direct;
     pack.pack_a = 2;
     return pack;
+}
+
+/// The default launch: the GEMV where the call is one (gemm_as_gemv), the tiled rule otherwise.
+template <class T>
+GemmLaunch gemm_default(const GemmArgs<T>& a) {
+    if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {
+        GemmLaunch g;
+        g.gemv = 2;
+        return g;
+    }
+    return gemm_default_tiled(a);
+}
+
+/// The legal launches of a call: every instantiated configuration, and the GEMV where the call
+/// is one (gemm_as_gemv).
+template <class T>
+std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
+    std::vector<GemmLaunch> v = gemm_configs<T>();
+    if (gemm_as_gemv<T>(a, nullptr)) {
+        GemmLaunch g;
+        g.gemv = 2;
+        v.push_back(g);
+    }
+    return v;
 }
 
 template <class T>
@@ -860,10 +975,29 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     gemm_detail::require_launch(l.pack_a >= 0 && l.pack_a <= 2, fn, "pack_a", l.pack_a,
                                 "0 (the default rule decides, or no packing in an explicit launch), 1 (A read "
                                 "transposed) or 2 (A transposed into a workspace first)");
+    gemm_detail::require_launch(l.gemv >= 0 && l.gemv <= 2, fn, "gemv", l.gemv,
+                                "0 (the default rule decides, or the tiled kernels in an explicit launch), 1 (the "
+                                "tiled kernels) or 2 (the call as a GEMV)");
+    GemvArgs<T> g;
+    const bool gemv_shape = gemm_as_gemv<T>(a, &g);
+    gemm_detail::require_launch(l.gemv != 2 || gemv_shape, fn, "gemv", l.gemv,
+                                "2 only where C is one column (op_b = N or ldb == 1) or one row (ldc == 1 and "
+                                "op_a = T or lda == 1)");
+    if (l.gemv == 2) {
+        GemmLaunch tiles = l;
+        tiles.gemv = 0;
+        gemm_detail::require_launch(tiles == GemmLaunch{}, fn, "gemv", l.gemv,
+                                    "2 alone: the GEMV has no tiles, split or packing (" + l.str() + ")");
+    }
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
     GemmLaunch all_default{};
     all_default.pack_a = l.pack_a;  // pack_a alone leaves the configuration to the rule
-    GemmLaunch chosen = l == all_default ? gemm_default(a) : l;
+    all_default.gemv = l.gemv == 1 ? 1 : 0;  // gemv = 1 alone: the tiled rule's configuration
+    GemmLaunch chosen = l == all_default ? (l.gemv == 1 ? gemm_default_tiled(a) : gemm_default(a)) : l;
+    if (chosen.gemv == 2) {
+        tuned::gemv<T>(g, GemvLaunch{}, s);
+        return;
+    }
     if (l.pack_a != 0) chosen.pack_a = l.pack_a;
     if (a.op_a == Op::T && chosen.pack_a == 2) dispatch_list(packed(a, s, fn), chosen, s, fn, typename Configs<T>::type{});
     else dispatch_list(a, chosen, s, fn, typename Configs<T>::type{});
@@ -876,5 +1010,9 @@ template std::vector<GemmLaunch> gemm_configs<float>();
 template std::vector<GemmLaunch> gemm_configs<double>();
 template GemmLaunch gemm_default<float>(const GemmArgs<float>&);
 template GemmLaunch gemm_default<double>(const GemmArgs<double>&);
+template bool gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
+template bool gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);
+template std::vector<GemmLaunch> gemm_launches<float>(const GemmArgs<float>&);
+template std::vector<GemmLaunch> gemm_launches<double>(const GemmArgs<double>&);
 
 }  // namespace wb::tuned

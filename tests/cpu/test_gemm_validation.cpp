@@ -130,8 +130,8 @@ TEST_CASE("gemm launchers reject an illegal GemmLaunch before anything else", "[
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.tile_m (96) must be the value of one of the "
                                                     "instantiated configurations"));
     l = {};
-    l.split_k = 17;
-    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (17) must be 0"));
+    l.split_k = 1025;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (1025) must be 0"));
     l.split_k = -1;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.split_k (-1) must be 0"));
     l.split_k = 0;
@@ -140,6 +140,22 @@ TEST_CASE("gemm launchers reject an illegal GemmLaunch before anything else", "[
     l.pack_a = -1;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.pack_a (-1) must be 0"));
     l.pack_a = 0;
+    l.gemv = 3;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.gemv (3) must be 0 (the default rule"));
+    l.gemv = 2;  // C has more than one row and column: no GEMV
+    REQUIRE(a.m > 1);
+    REQUIRE(a.n > 1);
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.gemv (2) must be 2 only where C is one column"));
+    {
+        auto one = a;  // n == 1: a GEMV, but not with a tile named beside it
+        one.n = 1;
+        wb::GemmLaunch g;
+        g.gemv = 2;
+        g.split_k = 4;
+        CHECK_THAT(error_of(wb::step<wb::GemmArgs<float>>(5), one, g),
+                   Catch::Matchers::Contains("tuned::gemm: launch.gemv (2) must be 2 alone"));
+    }
+    l.gemv = 0;
     // Fields of two different configurations, each legal alone, together are not.
     const auto configs = wb::ladder<wb::GemmArgs<float>>()[4].legal_launches(a);
     REQUIRE(configs.size() >= 2);

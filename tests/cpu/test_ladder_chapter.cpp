@@ -60,7 +60,8 @@ TEST_CASE("chapter loop: predict-only runs every op and says which designs do no
     CHECK(out.find("ch05 tuned") != std::string::npos);
 }
 
-TEST_CASE("the shape benchmark (--shapes): gemv has a shape set of every class, symv its submatrices, the other ops none",
+TEST_CASE("the shape benchmark (--shapes): gemv and gemm have a shape set of every class, symv its submatrices, the "
+          "other ops none",
           "[cpu]") {
     wb::ChapterRun run;
     run.chapter = 5;
@@ -70,6 +71,11 @@ TEST_CASE("the shape benchmark (--shapes): gemv has a shape set of every class, 
             // 2 precisions x 2 ops x 34 shapes (6 square, 4 odd lda, 10 rectangles, 6 skinny,
             // 8 offsets) x 2 timed rows (the step and cuBLAS).
             CHECK(op->shape_rows(run) == 2 * 2 * 34 * 2);
+        else if (op->name() == "gemm")
+            // 2 precisions x (2 op(A) x 27 shapes with op(B) = N (3 square, 3 padded, 2 offset,
+            // 7 small n, 4 small m, 3 small k, 2 long k, 2 rectangles, 1 small n with op(B) = B^T)
+            // + 2 op(A) x 2 squares with op(B) = B^T) x 2 timed rows (the step and cuBLAS).
+            CHECK(op->shape_rows(run) == 2 * (2 * 27 + 2 * 2) * 2);
         else if (op->name() == "symv")
             // 2 precisions x 65 submatrix offsets k = 0 ... 64 x 2 timed rows (the step and cuBLAS).
             CHECK(op->shape_rows(run) == 2 * 65 * 2);

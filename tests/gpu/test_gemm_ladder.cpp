@@ -237,6 +237,7 @@ TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), ev
                 s.offset = 1;
             }
             for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
+                if (base.gemv == 2) continue;  // 1 x 1 x 1: the GEMV, which packs nothing
                 wb::GemmLaunch l = base;
                 l.pack_a = 2;
                 l.split_k = c.split;
@@ -256,6 +257,74 @@ TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), ev
     const auto first = result_of(tuned, p, d);
     for (int rep = 0; rep < 2; ++rep) CHECK(result_of(tuned, p, d) == first);
     CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
+}
+
+TEST_CASE("gemm ch05 tuned: one column or one row of C runs as the GEMV (gemv = 2), the tiles on the same calls",
+          "[gpu][gemm]") {
+    // tuned::gemm_as_gemv: n == 1 (x = op(B)'s column: op_b = N, or op_b = T with ldb = 1) and
+    // m == 1 (x = op(A)'s row: op_a = T, or op_a = N with lda = 1; C's row contiguous: ldc = 1).
+    // Tight and padded leading dimensions (padding breaks the row case: the tiles then), base
+    // pointers offset by one element, beta = 0 (C poisoned); the default must be the GEMV where
+    // the call is one, and the tiled kernels (gemv = 1) must agree with the reference too.
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    const std::vector<Mnk> shapes = small_run() ? std::vector<Mnk>{{70, 1, 33}, {1, 45, 70}, {1, 1, 100}}
+                                                : std::vector<Mnk>{{1000, 1, 777}, {1, 1000, 777}, {1, 1, 5000},
+                                                                   {37, 1, 1},     {1, 53, 2},     {4097, 1, 300},
+                                                                   {3, 1, 4099},   {1, 4099, 3}};
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T})
+            for (const Mnk& x : shapes)
+                for (int variant = 0; variant < 3; ++variant) {
+                    wb::GemmShape s{oa, ob, x.m, x.n, x.k};
+                    if (variant == 1) {  // padded: only op(B) = B's column stays contiguous
+                        s.lda = s.rows_a() + 3;
+                        s.ldb = s.rows_b() + 2;
+                        s.ldc = s.m + 5;
+                    }
+                    if (variant == 2) s.offset = 1;
+                    auto p = wb::make_gemm_problem<float>(s, 1);
+                    const bool column = x.n == 1 && (ob == Op::N || p.shape.ldb == 1);
+                    const bool row = x.m == 1 && p.shape.ldc == 1 && (oa == Op::T || p.shape.lda == 1);
+                    const wb::GemmLaunch d = tuned.default_launch(p.args());
+                    INFO(p.shape.str() << " default " << d.str());
+                    CHECK((d.gemv == 2) == (column || row));
+                    const float beta = variant == 1 ? 0.f : 0.5f;
+                    check_one<float>(tuned, s, 1.5f, beta, wb::fresh_seed());
+                    check_one<double>(tuned_d, s, 1.5, static_cast<double>(beta), wb::fresh_seed());
+                    wb::GemmLaunch tiles{};
+                    tiles.gemv = 1;  // alone: the tiled rule's configuration
+                    check_one<float>(tuned, s, 1.5f, beta, wb::fresh_seed(), &tiles);
+                }
+}
+
+TEST_CASE("gemm ch05 tuned: a small C with a very long k, split into hundreds of slices", "[gpu][gemm]") {
+    // The default rule splits 33 x 47 x 100003 (one 64 x 64 tile) into several hundred slices;
+    // explicit splits of 300 (not a power of two) and 1024 (the most) on every configuration; the
+    // sum over the slices in their order: the same bits on every call.
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    const int k = small_run() ? 20000 : 100003;
+    for (Op oa : {Op::N, Op::T}) {
+        wb::GemmShape s{oa, Op::N, 33, 47, k};
+        auto p = wb::make_gemm_problem<float>(s, wb::fresh_seed(), 1.5f, 0.5f);
+        const wb::GemmLaunch d = tuned.default_launch(p.args());
+        INFO("default launch " << d.str());
+        CHECK(d.split_k >= 128);
+        const auto ref = p.reference();
+        CHECK(wb::check_gemm(tuned, d, p, ref).ok());
+        const auto first = result_of(tuned, p, d);
+        CHECK(result_of(tuned, p, d) == first);
+        if (small_run()) continue;
+        for (int split : {300, 1024})
+            for (const wb::GemmLaunch& base : tuned.legal_launches(p.args())) {
+                if (base.gemv == 2) continue;
+                wb::GemmLaunch l = base;
+                l.split_k = split;
+                check_one<float>(tuned, s, 1.5f, 0.f, wb::fresh_seed(), &l);
+            }
+        check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed());
+    }
 }
 
 TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {
