@@ -33,6 +33,9 @@ struct GemmLaunch {
     int pack_a = 0;    ///< tuned, op(A) = A^T: 0 the default rule decides (in an explicit launch: 1),
                        ///< 1 the main loop reads A transposed, 2 A is first transposed into a
                        ///< workspace and the op(A) = A kernel runs (op(A) = A: nothing to pack)
+    int align = 0;     ///< tuned: 0 the default rule decides (in an explicit launch: 1), 1 operands
+                       ///< read where they are, 2 an operand whose columns are not 16-byte aligned
+                       ///< (odd ld, a submatrix's offset) is first copied into an aligned workspace
     int gemv = 0;      ///< tuned: 0 the default rule decides (in an explicit launch: 1), 1 the tiled
                        ///< kernels, 2 the call runs as chapter 5's GEMV (n == 1 or m == 1 with the
                        ///< vector operands contiguous: tuned::gemm_as_gemv says when)
@@ -41,7 +44,7 @@ struct GemmLaunch {
         return block_x == o.block_x && block_y == o.block_y && tile_m == o.tile_m && tile_n == o.tile_n &&
                tile_k == o.tile_k && thread_m == o.thread_m && thread_n == o.thread_n && warp_m == o.warp_m &&
                warp_n == o.warp_n && stages == o.stages && split_k == o.split_k && pack_a == o.pack_a &&
-               gemv == o.gemv;
+               align == o.align && gemv == o.gemv;
     }
 };
 

@@ -653,6 +653,43 @@ GemmArgs<T> packed(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
     return b;
 }
 
+/// The workspace of B copied to aligned columns (align = 2), per device and stream; a copy of A
+/// takes pack_workspace (A is either transposed there or copied, never both).
+struct AlignBWorkspaceTag {};
+void* align_b_workspace(std::size_t bytes, cudaStream_t s) {
+    return workspace_of_current_device<AlignBWorkspaceTag>(s).get(bytes);
+}
+
+/// `rows` x `cols` of X (leading dimension ldx) copied into `ws` with pack_ld columns.
+template <class T>
+T* copy_aligned(const T* X, int rows, int cols, int ldx, void* (*ws)(std::size_t, cudaStream_t), cudaStream_t s,
+                const char* fn) {
+    const long long ldy = pack_ld<T>(rows);
+    T* Y = static_cast<T*>(ws(static_cast<std::size_t>(ldy) * std::max(1, cols) * sizeof(T), s));
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(rows, pack::kCopyThreads), 2147483647LL, fn),
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(cols, pack::kColumnsPerBlock), 65535LL, fn));
+    pack::copy_kernel<T><<<grid, pack::kCopyThreads, 0, s>>>(rows, cols, X, ldx, Y, ldy);
+    WB_CHECK_LAUNCH();
+    return Y;
+}
+
+/// The same call with every operand whose columns are not 16-byte aligned copied to aligned
+/// columns (align = 2): A as stored (rows_a x cols), B as stored.
+template <class T>
+GemmArgs<T> aligned(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
+    GemmArgs<T> b = a;
+    const int cols_a = a.op_a == Op::N ? a.k : a.m, cols_b = a.op_b == Op::N ? a.n : a.k;
+    if (!gemm_detail::aligned16(a.A, a.lda)) {
+        b.A = copy_aligned(a.A, a.rows_a(), cols_a, a.lda, pack_workspace, s, fn);
+        b.lda = static_cast<int>(pack_ld<T>(a.rows_a()));
+    }
+    if (!gemm_detail::aligned16(a.B, a.ldb)) {
+        b.B = copy_aligned(a.B, a.rows_b(), cols_b, a.ldb, align_b_workspace, s, fn);
+        b.ldb = static_cast<int>(pack_ld<T>(a.rows_b()));
+    }
+    return b;
+}
+
 /// k per slice for `split` slices: a multiple of BK (so that slices keep the operands'
 /// alignment), and the slices that this leaves (ceil(k / kc) <= split).
 template <int BK>
@@ -854,15 +891,6 @@ std::vector<GemmLaunch> gemm_configs() {
     return launches(typename Configs<T>::type{});
 }
 
-/// The default rule: the configuration and k split with the highest estimate, its measured rate
-/// times the fraction of its last wave that works times the fraction of its tiles inside C, with
-/// the second pass of a split (estimate()). Large tiles win on large C; where they would leave
-/// SMs idle (a 1024^2 C is 32 tiles of 256 x 128 for 132 SMs) k is split, or smaller tiles win,
-/// as where they waste a tile row (4097).
-/// With op(A) = A^T the rule also weighs packing A (pack_a = 2): the op(A) = A kernel's estimate
-/// plus the transpose (pack_seconds) against the direct kernel's estimate at kTransposedARate;
-/// packing wins where the transpose costs less than the main loop's penalty, from n of a few
-/// hundred on for large m and k, and not where its workspace would exceed kMaxSplitBytes.
 /// The GEMV a GEMM call is (GemmLaunch::gemv = 2), where C has one column or one row and the
 /// vectors are contiguous; false otherwise. A tile of C at least 64 wide does 1/64 of its FMAs
 /// there (8192 x 1 x 8192: 0.22x-0.32x cuBLAS on the H100, gemm-shapes-float-base), and the call
@@ -898,27 +926,63 @@ bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
     return true;
 }
 
+/// The default rule: the configuration and k split with the highest estimate, its measured rate
+/// times the fraction of its last wave that works times the fraction of its tiles inside C, with
+/// the second pass of a split (estimate()). Large tiles win on large C; where they would leave
+/// SMs idle (a 1024^2 C is 32 tiles of 256 x 128 for 132 SMs) k is split, or smaller tiles win,
+/// as where they waste a tile row (4097).
+/// With op(A) = A^T the rule also weighs packing A (pack_a = 2): the op(A) = A kernel's estimate
+/// plus the transpose (pack_seconds) against the direct kernel's estimate at kTransposedARate;
+/// packing wins where the transpose costs less than the main loop's penalty, from n of a few
+/// hundred on for large m and k, and not where its workspace would exceed kMaxSplitBytes.
+/// Where an operand's columns are not 16-byte aligned (odd ld, a submatrix's offset), the rule
+/// also weighs copying it to aligned columns first (align = 2): the kernels' 16-byte rate plus
+/// the copy (2 x its bytes at kSumBytesPerSecond, one launch) against their element-copy rate
+/// (RATE_ELEM). The candidates: pack_a 1 / 2 (op(A) = A^T) x align 1 / 2 (an unaligned operand).
 template <class T>
 GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
-    double direct_rate = 0;
-    GemmLaunch direct = best(a, typename Configs<T>::type{}, &direct_rate);
-    if (a.op_a != Op::T || a.k <= 0) return direct;
-    direct.pack_a = 1;
-    GemmArgs<T> nn = a;
-    nn.op_a = Op::N;
-    nn.A = nullptr;  // the workspace: 16-byte aligned, pack_ld columns
-    nn.lda = static_cast<int>(std::min<long long>(pack_ld<T>(a.m), 2147483647LL));
-    double packed_rate = 0;
-    GemmLaunch pack = best(nn, typename Configs<T>::type{}, &packed_rate);
+    if (a.k <= 0) return best(a, typename Configs<T>::type{});  // C = beta C: no main loop
     const double flops = 2.0 * a.m * a.n * a.k;
-    const double t_direct = flops / (direct_rate * kTransposedARate<T> * 1e9);
-    const double t_pack = flops / (packed_rate * 1e9) + pack_seconds(a);
-    const double pack_bytes = static_cast<double>(pack_ld<T>(a.m)) * a.k * sizeof(T);
-    const bool fits = pack_bytes <= kMaxSplitBytes && gemm_detail::ceil_div(a.m, pack::kTile) <= 65535;
-    if (t_pack >= t_direct || !fits) return direct;
-    pack.pack_a = 2;
-    return pack;
+    const bool unaligned = !gemm_detail::aligned16(a.A, a.lda) || !gemm_detail::aligned16(a.B, a.ldb);
+    GemmLaunch pick;
+    double t_pick = 0;
+    for (int pack_a : a.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0})
+        for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
+            GemmArgs<T> view = a;  // the call the main loop sees; nullptr: an aligned workspace
+            double extra = 0;
+            bool fits = true;  // each workspace within kMaxSplitBytes, each grid within its limits
+            auto to_workspace = [&](const T*& p, int& ld, int rows, int cols, long long grid_y) {
+                ld = static_cast<int>(std::min<long long>(pack_ld<T>(rows), 2147483647LL));
+                p = nullptr;
+                fits = fits && static_cast<double>(ld) * cols * sizeof(T) <= kMaxSplitBytes && grid_y <= 65535;
+                extra += 2.0 * rows * cols * sizeof(T) / kSumBytesPerSecond + kSumLaunchSeconds;
+            };
+            if (pack_a == 2) {  // the transpose: grid y over m in 32-row tiles
+                view.op_a = Op::N;
+                to_workspace(view.A, view.lda, a.m, a.k, gemm_detail::ceil_div(a.m, pack::kTile));
+            }
+            if (align == 2) {  // the copies: grid y over the columns, kColumnsPerBlock each
+                const int cols_a = view.op_a == Op::N ? a.k : a.m, cols_b = view.op_b == Op::N ? a.n : a.k;
+                if (view.A && !gemm_detail::aligned16(view.A, view.lda))
+                    to_workspace(view.A, view.lda, view.rows_a(), cols_a,
+                                 gemm_detail::ceil_div(cols_a, pack::kColumnsPerBlock));
+                if (!gemm_detail::aligned16(view.B, view.ldb))
+                    to_workspace(view.B, view.ldb, view.rows_b(), cols_b,
+                                 gemm_detail::ceil_div(cols_b, pack::kColumnsPerBlock));
+            }
+            if (!fits) continue;
+            double rate = 0;
+            GemmLaunch l = best(view, typename Configs<T>::type{}, &rate);
+            const double t = flops / (rate * (view.op_a == Op::T ? kTransposedARate<T> : 1.0) * 1e9) + extra;
+            l.pack_a = pack_a;
+            l.align = align;
+            if (t_pick == 0 || t < t_pick) {
+                pick = l;
+                t_pick = t;
+            }
+        }
+    return pick;
 }
 
 /// The default launch: the GEMV where the call is one (gemm_as_gemv), the tiled rule otherwise.
@@ -975,6 +1039,10 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     gemm_detail::require_launch(l.pack_a >= 0 && l.pack_a <= 2, fn, "pack_a", l.pack_a,
                                 "0 (the default rule decides, or no packing in an explicit launch), 1 (A read "
                                 "transposed) or 2 (A transposed into a workspace first)");
+    gemm_detail::require_launch(l.align >= 0 && l.align <= 2, fn, "align", l.align,
+                                "0 (the default rule decides, or operands read where they are in an explicit "
+                                "launch), 1 (read where they are) or 2 (unaligned operands copied to aligned columns "
+                                "first)");
     gemm_detail::require_launch(l.gemv >= 0 && l.gemv <= 2, fn, "gemv", l.gemv,
                                 "0 (the default rule decides, or the tiled kernels in an explicit launch), 1 (the "
                                 "tiled kernels) or 2 (the call as a GEMV)");
@@ -991,7 +1059,8 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     }
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
     GemmLaunch all_default{};
-    all_default.pack_a = l.pack_a;  // pack_a alone leaves the configuration to the rule
+    all_default.pack_a = l.pack_a;  // pack_a or align alone leaves the configuration to the rule
+    all_default.align = l.align;
     all_default.gemv = l.gemv == 1 ? 1 : 0;  // gemv = 1 alone: the tiled rule's configuration
     GemmLaunch chosen = l == all_default ? (l.gemv == 1 ? gemm_default_tiled(a) : gemm_default(a)) : l;
     if (chosen.gemv == 2) {
@@ -999,8 +1068,10 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
         return;
     }
     if (l.pack_a != 0) chosen.pack_a = l.pack_a;
-    if (a.op_a == Op::T && chosen.pack_a == 2) dispatch_list(packed(a, s, fn), chosen, s, fn, typename Configs<T>::type{});
-    else dispatch_list(a, chosen, s, fn, typename Configs<T>::type{});
+    if (l.align != 0) chosen.align = l.align;
+    GemmArgs<T> run = a.op_a == Op::T && chosen.pack_a == 2 ? packed(a, s, fn) : a;
+    if (chosen.align == 2) run = aligned(run, s, fn);
+    dispatch_list(run, chosen, s, fn, typename Configs<T>::type{});
     WB_CHECK_LAUNCH();
 }
 

@@ -1,6 +1,7 @@
 /// \file tuned/gemm_pack.cuh
 /// \brief Chapter 5's GEMM with op(A) = A^T: A transposed once into a workspace, so that the main
-///        loop reads it as op(A) = A (GemmLaunch::pack_a; the default rule decides, gemm.cu).
+///        loop reads it as op(A) = A (GemmLaunch::pack_a; the default rule decides, gemm.cu); and
+///        the plain copy of an operand whose columns are not 16-byte aligned (GemmLaunch::align).
 ///
 /// Why: the main loop copies an operand stored k-major (A for op(A) = A) with cp.async straight
 /// into shared memory, and loads an operand stored the other way through registers and stores it
@@ -37,6 +38,26 @@ transpose_kernel(int k, int m, const T* __restrict__ A, long long lda, T* __rest
         const int j = j0 + tx, i = i0 + c;
         if (i < k && j < m) At[j + i * ldt] = tile[tx][c];
     }
+}
+
+/// Y (rows x cols, leading dimension ldy) = X (leading dimension ldx): an operand whose columns
+/// are not 16-byte aligned copied to columns that are (GemmLaunch::align), so that the main loop
+/// takes its 16-byte copies. A warp reads and writes 32 consecutive elements of a column; a block
+/// of 256 threads moves 256 rows of kColumnsPerBlock columns, their loads issued before the stores.
+constexpr int kCopyThreads = 256, kColumnsPerBlock = 8;
+template <class T>
+__global__ void __launch_bounds__(kCopyThreads)
+copy_kernel(int rows, int cols, const T* __restrict__ X, long long ldx, T* __restrict__ Y, long long ldy) {
+    const int i = static_cast<int>(blockIdx.x) * kCopyThreads + static_cast<int>(threadIdx.x);
+    const int j0 = static_cast<int>(blockIdx.y) * kColumnsPerBlock;
+    if (i >= rows) return;
+    T v[kColumnsPerBlock];
+#pragma unroll
+    for (int c = 0; c < kColumnsPerBlock; ++c)
+        if (j0 + c < cols) v[c] = X[i + (j0 + c) * ldx];
+#pragma unroll
+    for (int c = 0; c < kColumnsPerBlock; ++c)
+        if (j0 + c < cols) Y[i + (j0 + c) * ldy] = v[c];
 }
 
 }  // namespace wb::tuned::pack

@@ -140,6 +140,9 @@ TEST_CASE("gemm launchers reject an illegal GemmLaunch before anything else", "[
     l.pack_a = -1;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.pack_a (-1) must be 0"));
     l.pack_a = 0;
+    l.align = 3;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.align (3) must be 0 (the default rule"));
+    l.align = 0;
     l.gemv = 3;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.gemv (3) must be 0 (the default rule"));
     l.gemv = 2;  // C has more than one row and column: no GEMV
@@ -215,4 +218,9 @@ TEST_CASE("GemmLaunch::str names the fields that are set", "[cpu][gemm]") {
     CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split=4");
     l.pack_a = 2;
     CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split=4 pack A");
+    l.align = 2;
+    CHECK(l.str() == "tile=128x256x16 thread=16x8 warp=128x32 stages=3 block=256x1 split=4 pack A aligned copies");
+    wb::GemmLaunch g;
+    g.gemv = 2;
+    CHECK(g.str() == "as GEMV");
 }
