@@ -87,6 +87,13 @@ TEST_CASE("gemm default rule: unaligned operands are copied to aligned columns w
         CHECK(al.align == 0);
         CHECK(al.tile_m == 256);
     }
+    // k = 1 (B 1 x n, ldb = 1: unaligned): C's bytes are the time, a copy only adds to it (the
+    // aligned copy ran 8192^2 x 1 at 0.79x cuBLAS on the H200, the element path at 1.11x).
+    for (Op oa : {Op::N, Op::T}) {
+        const auto k1 = tuned_default(args(8192, 8192, 1, oa));
+        INFO(k1.str());
+        CHECK(k1.align == 1);
+    }
     // Small: the copy's launch costs more than the element path loses; the element-copy rates
     // still choose the tile (128 x 128 before 256 x 128, whose element path is the slowest).
     const auto small = tuned_default(args(200, 200, 200, Op::N, Op::N, 1));

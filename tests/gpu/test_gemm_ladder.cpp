@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -304,8 +305,11 @@ TEST_CASE("gemm ch05 tuned: unaligned operands copied to aligned columns first (
         CHECK(d.align == 2);
         const auto ref = p.reference();
         CHECK(wb::check_gemm(tuned, d, p, ref).ok());
+        // Bit for bit (the offset prefix of C holds NaN, which == would never call equal).
         const auto first = result_of(tuned, p, d);
-        CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
+        const auto again = result_of(tuned, p, wb::GemmLaunch{});
+        REQUIRE(again.size() == first.size());
+        CHECK(std::memcmp(again.data(), first.data(), first.size() * sizeof(float)) == 0);
     }
 }
 
