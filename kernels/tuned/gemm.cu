@@ -41,6 +41,11 @@
 ///   times the fraction of its tiles inside C; the highest estimate wins (256 x 128 on large C,
 ///   128 x 128 or 64 x 64 where the large tiles would leave SMs idle or waste a row of tiles, or
 ///   where the operands are not 16-byte aligned: each configuration's element-copy rate).
+/// - Shapes a square benchmark never shows (ch05 --shapes; the tuning notes, "GEMM: the shape
+///   set"): C of one column or row runs as chapter 5's GEMV (gemm_as_gemv); 2 ... 16 columns or
+///   rows take 16-wide tiles and 33 ... 64 take 64-wide ones, their copies checked per operand
+///   (OPERAND_GUARD); an operand whose columns are not 16-byte aligned is copied to aligned
+///   columns first where that pays (GemmLaunch::align).
 /// - Split k where C alone cannot fill the GPU (GemmLaunch::split_k; the default rule decides,
 ///   estimate() below): gridDim.z slices of k, each a multiple of BK long, write partial C's to a
 ///   workspace; splitk_sum adds them in slice order and applies alpha and beta (deterministic,
