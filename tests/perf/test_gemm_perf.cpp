@@ -70,3 +70,30 @@ TEST_CASE("perf: tuned GEMM against naive and cuBLAS at 4096", "[perf][gemm]") {
     CHECK(speedup(5, 0, Op::N) >= 0.75);
     CHECK(speedup(5, 0, Op::T) >= 0.72);
 }
+
+namespace {
+/// Speed of the tuned step over cuBLAS on one float shape (beta 0.5, tight leading dimensions).
+double tuned_over_cublas(Op op_a, int m, int n, int k, int ld_pad = 0, int offset = 0) {
+    wb::GemmShape s{op_a, Op::N, m, n, k};
+    if (ld_pad > 0) {
+        s.lda = s.rows_a() + ld_pad;
+        s.ldb = s.rows_b() + ld_pad;
+        s.ldc = m + ld_pad;
+    }
+    s.offset = offset;
+    auto p = wb::make_gemm_problem<float>(s, wb::fresh_seed(), 1.5f, 0.5f);
+    const double r = median_ms(step_of(0), p) / median_ms(step_of(5), p);
+    std::cout << "float " << p.shape.str() << ": tuned is " << r << "x cuBLAS\n";
+    return r;
+}
+}  // namespace
+
+TEST_CASE("perf: tuned GEMM on the shapes a square benchmark never shows", "[perf][gemm]") {
+    // Measured (H200, b8e8ccc, docs/results/h200/gemm-shapes-float-b8e8ccc.txt; before the skinny
+    // paths, H100 8773456: 0.32x, 0.44x, 0.28x, 0.10x, 0.57x). Thresholds well under the runs.
+    CHECK(tuned_over_cublas(Op::N, 8192, 1, 8192) >= 0.85);         // 1.04x: the GEMV route
+    CHECK(tuned_over_cublas(Op::N, 8192, 16, 8192) >= 1.3);         // 1.81x: 128 x 16 tiles
+    CHECK(tuned_over_cublas(Op::N, 16, 8192, 8192) >= 0.75);        // 0.90x: 16 x 128 tiles
+    CHECK(tuned_over_cublas(Op::N, 64, 64, 1 << 20) >= 0.75);       // 0.95x: 512 slices of k
+    CHECK(tuned_over_cublas(Op::N, 4000, 4000, 4000, 96, 1) >= 0.75);  // 0.88x: aligned copies
+}
