@@ -135,7 +135,10 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 std::cout << "no CUDA device found: printing the model's predictions for the h200 preset; nothing "
                              "was measured\n";
             run.dev = device_preset(run.opt.device_preset.empty() ? "h200" : run.opt.device_preset);
-            if (shapes) std::cout << "--shapes times on a GPU: printing the model's predictions of the default cases\n";
+            if (shapes)
+                std::cout << "--shapes times on a GPU: printing the model's predictions of the shape set (of the "
+                             "default cases where an op has none)\n";
+            run.shape_set = shapes;
             for (const OpChapter* op : ops) {
                 const OpTable t = op->predict(run);
                 printed(t).print(std::cout);

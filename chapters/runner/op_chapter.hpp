@@ -27,6 +27,7 @@ struct ChapterRun {
     const Ceilings* ceil = nullptr;  ///< measured ceilings (null when only predicting)
     DeviceProfile dev;            ///< live profile (bandwidth = measured read ceiling) or a preset
     BenchOptions bench;           ///< repetitions (fewer with --quick)
+    bool shape_set = false;       ///< --shapes: predictions (no GPU) are of the op's shape set
 };
 
 /// The chapters whose steps a run shows: naive, the previous one and this one (or all five).

@@ -259,9 +259,16 @@ private:
         }
     }
 
+    /// The cases a prediction covers: the shape set with --shapes where the op has one.
+    static std::vector<typename Traits::Case> predicted_cases(const ChapterRun& run) {
+        if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); })
+            if (run.shape_set) return Traits::shape_cases(run.opt);
+        return Traits::cases(run.opt);
+    }
+
     template <class T>
     void predict_precision(const ChapterRun& run, OpTable& t) const {
-        for (const auto& c : Traits::cases(run.opt)) {
+        for (const auto& c : predicted_cases(run)) {
             const Args<T> a = Traits::template shape_args<T>(c);
             for (int ch : chapters_to_run(run.chapter, run.whole_ladder)) {
                 const StepT<T>& s = step<Args<T>>(ch);
