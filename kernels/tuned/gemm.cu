@@ -196,11 +196,13 @@ struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, false, true> {
 };
 // 33 ... 64 columns or rows: the 128 x 128 tile's 8 x 8 thread tile and warp tile on 128 x 64
 // (FN64) or 64 x 128 (FM64), four warps; the 64 x 64 tile's 4 x 4 thread tiles ran 8192 x 64 x
-// 8192 at 0.58x cuBLAS (H100, same file).
-struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, false, true> {
+// 8192 at 0.58x cuBLAS (H100, same file). Their transposing loads are swizzled as F256's (BK =
+// 16: 4 lanes per row): unswizzled, TN with 64 columns ran at 0.53x cuBLAS against NN's 0.62x
+// (H200, gemm-shapes-float-b8e8ccc.txt).
+struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, true, true> {
     static constexpr double RATE = 36000, RATE_ELEM = 30000;
 };
-struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, false, true> {
+struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, true, true> {
     static constexpr double RATE = 36000, RATE_ELEM = 30000;
 };
 struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, false, true> {
@@ -670,10 +672,17 @@ T* copy_aligned(const T* X, int rows, int cols, int ldx, void* (*ws)(std::size_t
                 const char* fn) {
     const long long ldy = pack_ld<T>(rows);
     T* Y = static_cast<T*>(ws(static_cast<std::size_t>(ldy) * std::max(1, cols) * sizeof(T), s));
-    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(rows, pack::kCopyThreads), 2147483647LL, fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(cols, pack::kColumnsPerBlock), 65535LL, fn));
-    pack::copy_kernel<T><<<grid, pack::kCopyThreads, 0, s>>>(rows, cols, X, ldx, Y, ldy);
-    WB_CHECK_LAUNCH();
+    // grid.y covers kColumnsPerBlock columns per block, at most 65535 blocks: wider operands are
+    // copied in chunks of columns.
+    constexpr int kChunk = 65535 * pack::kColumnsPerBlock;
+    for (int j0 = 0; j0 < cols; j0 += kChunk) {
+        const int c = std::min(kChunk, cols - j0);
+        const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(rows, pack::kCopyThreads), 2147483647LL, fn),
+                        gemm_detail::grid_dim(gemm_detail::ceil_div(c, pack::kColumnsPerBlock), 65535LL, fn));
+        pack::copy_kernel<T><<<grid, pack::kCopyThreads, 0, s>>>(rows, c, X + static_cast<long long>(j0) * ldx,
+                                                                 ldx, Y + j0 * ldy, ldy);
+        WB_CHECK_LAUNCH();
+    }
     return Y;
 }
 
@@ -973,14 +982,11 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
                 view.op_a = Op::N;
                 to_workspace(view.A, view.lda, a.m, a.k, gemm_detail::ceil_div(a.m, pack::kTile));
             }
-            if (align == 2) {  // the copies: grid y over the columns, kColumnsPerBlock each
+            if (align == 2) {  // the copies (in chunks of columns: no grid limit)
                 const int cols_a = view.op_a == Op::N ? a.k : a.m, cols_b = view.op_b == Op::N ? a.n : a.k;
                 if (view.A && !gemm_detail::aligned16(view.A, view.lda))
-                    to_workspace(view.A, view.lda, view.rows_a(), cols_a,
-                                 gemm_detail::ceil_div(cols_a, pack::kColumnsPerBlock));
-                if (!gemm_detail::aligned16(view.B, view.ldb))
-                    to_workspace(view.B, view.ldb, view.rows_b(), cols_b,
-                                 gemm_detail::ceil_div(cols_b, pack::kColumnsPerBlock));
+                    to_workspace(view.A, view.lda, view.rows_a(), cols_a, 1);
+                if (!gemm_detail::aligned16(view.B, view.ldb)) to_workspace(view.B, view.ldb, view.rows_b(), cols_b, 1);
             }
             if (!fits) continue;
             double rate = 0;

@@ -294,6 +294,14 @@ TEST_CASE("gemm ch05 tuned: unaligned operands copied to aligned columns first (
                 check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
             }
     if (small_run()) return;
+    {  // B of 530,000 columns: more than one copy grid's 65535 x 8 columns, copied in two chunks
+        wb::GemmShape s{Op::N, Op::N, 5, 530000, 3};
+        s.ldb = 4;
+        wb::GemmLaunch l{};
+        l.align = 2;
+        check_one<float>(tuned, s, 1.5f, 0.5f, wb::fresh_seed(), &l);
+        check_one<double>(tuned_d, s, 1.5, 0.0, wb::fresh_seed(), &l);
+    }
     for (Op oa : {Op::N, Op::T}) {
         wb::GemmShape s{oa, Op::N, 2000, 1500, 1000};
         s.lda = s.rows_a() + 1;
