@@ -12,10 +12,13 @@
 ///     reads warp_m + warp_n distinct elements (the rest are broadcasts), one 128-byte wavefront
 ///     per 128 bytes and at least one per instruction;
 ///   - issued instructions: the FMA itself, those loads and `overhead` (index, loop, barrier).
-/// The predicted time is the largest of five bounds (plus the launch overhead), stretched by the
-/// tail wave: FMA lanes, instruction issue (4 warp instructions per clock per SM), L1/shared
-/// wavefronts (one 128-byte wavefront per clock per SM), L2 bandwidth (kL2OverDram x DRAM
-/// bandwidth, an assumption: the profile has no L2 figure) and DRAM (each matrix once).
+/// The predicted time is the largest of five bounds (plus the launch overhead): FMA lanes,
+/// instruction issue (4 warp instructions per clock per SM), L1/shared wavefronts (one 128-byte
+/// wavefront per clock per SM), L2 bandwidth (kL2OverDram x DRAM bandwidth, an assumption: the
+/// profile has no L2 figure), each of these stretched by the tail wave, the whole tiles' padding
+/// and each block's pipeline fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
+/// (each matrix once, whatever the tiles). Not counted: bytes in flight (a tile loaded through
+/// registers is one tile deep; chapter 5's shape set shows where that binds).
 #pragma once
 
 #include "device_profile.hpp"
