@@ -17,8 +17,9 @@
 /// wavefront per clock per SM), L2 bandwidth (kL2OverDram x DRAM bandwidth, an assumption: the
 /// profile has no L2 figure), each of these stretched by the tail wave, the whole tiles' padding
 /// and each block's pipeline fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
-/// (each matrix once, whatever the tiles). Not counted: bytes in flight (a tile loaded through
-/// registers is one tile deep; chapter 5's shape set shows where that binds).
+/// (each matrix once, whatever the tiles). Not counted: the register path's depth and sector use
+/// (a tile loaded through registers is one tile deep; chapter 5's shape set shows calls where the
+/// long operand takes that path streaming at 1.7-1.8 TB/s, not explained yet).
 #pragma once
 
 #include "device_profile.hpp"
