@@ -47,17 +47,10 @@ struct GemmOp {
         if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
         std::vector<Case> v;
         for (Op op : ops)
-            for (auto [m, n, k] : mnk) {
-                GemmShape s;
-                s.op_a = op;
-                s.op_b = Op::N;
-                s.m = m;
-                s.n = n;
-                s.k = k;
-                v.push_back({std::string(1, op_char(op)) + "N", std::to_string(m) + "x" + std::to_string(n) + "x" +
-                                                                    std::to_string(k),
-                             s, m == n && n == k ? "square" : "rectangle"});
-            }
+            for (auto [m, n, k] : mnk)
+                v.push_back({std::string(1, op_char(op)) + "N",
+                             std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+                             GemmShape{op, Op::N, m, n, k}, m == n && n == k ? "square" : "rectangle"});
         return v;
     }
     /// `--shapes`: op(A) N and T (or --trans) with op(B) = N on every class, op(B) = B^T on two
@@ -68,12 +61,7 @@ struct GemmOp {
         if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
         std::vector<Case> v;
         auto add = [&](const std::string& cls, Op op_a, Op op_b, int m, int n, int k, int pad = 0, int off = 0) {
-            GemmShape s;
-            s.op_a = op_a;
-            s.op_b = op_b;
-            s.m = m;
-            s.n = n;
-            s.k = k;
+            GemmShape s{op_a, op_b, m, n, k};
             if (pad > 0) {
                 s.lda = s.rows_a() + pad;
                 s.ldb = s.rows_b() + pad;
@@ -201,8 +189,11 @@ struct GemmOp {
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l,
                               const DeviceProfile& dev) {
         GemvArgs<T> g;
-        if (l.gemv == 2 && tuned::gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model
-            const auto p = model::predict_gemv("tuned", g.op == Op::T, g.m, g.n, sizeof(T), 256, dev, a.beta != T(0));
+        if (l.gemv == 2 && tuned::gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
+            // with the block its default launch derives (as the GEMV op's own rows predict it)
+            const GemvLaunch gl = step<GemvArgs<T>>(5).default_launch(g);
+            const auto p = model::predict_gemv("tuned", g.op == Op::T, g.m, g.n, sizeof(T),
+                                               gl.block_x * std::max(1, gl.block_y), dev, a.beta != T(0));
             return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), p.predicted_ms), p.predicted_ms,
                     "as GEMV: " + p.note,
                     {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};

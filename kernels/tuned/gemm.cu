@@ -81,6 +81,7 @@
 #include "cp_async.cuh"
 #include "gemv.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <tuple>
@@ -188,29 +189,17 @@ struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr d
 // on the shape set were measured; the rates were not fitted to them.
 // OPERAND_GUARD (the last template argument): each operand's copies checked against its own
 // extent, since every tile of a skinny C crosses its short edge.
-struct FN16 : Config<float, 128, 16, 32, 32, 16, 4, 4, 3, 3, false, true> {
-    static constexpr double RATE = 20000, RATE_ELEM = 15000;
-};
-struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, false, true> {
-    static constexpr double RATE = 20000, RATE_ELEM = 15000;
-};
+struct FN16 : Config<float, 128, 16, 32, 32, 16, 4, 4, 3, 3, false, true> { static constexpr double RATE = 20000, RATE_ELEM = 15000; };
+struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, false, true> { static constexpr double RATE = 20000, RATE_ELEM = 15000; };
 // 33 ... 64 columns or rows: the 128 x 128 tile's 8 x 8 thread tile and warp tile on 128 x 64
 // (FN64) or 64 x 128 (FM64), four warps; the 64 x 64 tile's 4 x 4 thread tiles ran 8192 x 64 x
 // 8192 at 0.58x cuBLAS (H100, same file). Their transposing loads are swizzled as F256's (BK =
 // 16: 4 lanes per row): unswizzled, TN with 64 columns ran at 0.53x cuBLAS against NN's 0.62x
 // (H200, gemm-shapes-float-b8e8ccc.txt).
-struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, true, true> {
-    static constexpr double RATE = 36000, RATE_ELEM = 30000;
-};
-struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, true, true> {
-    static constexpr double RATE = 36000, RATE_ELEM = 30000;
-};
-struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, false, true> {
-    static constexpr double RATE = 8000, RATE_ELEM = 8000;
-};
-struct DM16 : Config<double, 16, 128, 16, 16, 32, 4, 4, 3, 3, false, true> {
-    static constexpr double RATE = 8000, RATE_ELEM = 8000;
-};
+struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, true, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
+struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, true, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
+struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, false, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
+struct DM16 : Config<double, 16, 128, 16, 16, 32, 4, 4, 3, 3, false, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
 
 // ----------------------------------------------------------------------------------------------
 /// One operand's tile loader. The tile is s[p][r] = op(X)(r0 + r, p0 + p), p < BK, r < R (R = BM
@@ -813,13 +802,13 @@ int blocks_per_sm() {
 constexpr double kSumBytesPerSecond = 2.5e12;  // below the H100's 3.0 and the H200's 4.3 TB/s read stream
 constexpr double kSumLaunchSeconds = 4e-6;     // a dependent launch and its tail (chapter 0's overheads)
 constexpr int kMaxSplit = 1024;  // 64 x 64 x 2^20: one 64 x 64 tile; 512 slices fill 132 SMs
-constexpr double kMaxSplitBytes = 512.0 * 1024 * 1024;  // the workspace the rule may ask for
+constexpr double kMaxWorkspaceBytes = 512.0 * 1024 * 1024;  // each workspace the rule may ask for (split, pack, copy)
 
 template <class Cfg, class T>
 double estimate(const GemmArgs<T>& a, int split) {
     const bool vec = gemm_detail::aligned16(a.A, a.lda) && gemm_detail::aligned16(a.B, a.ldb);
     const auto [kc, slices] = slice_k<Cfg::BK>(std::max(1, a.k), split);
-    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(T) > kMaxSplitBytes))
+    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(T) > kMaxWorkspaceBytes))
         return -1;  // this split would not give `split` slices, or its workspace is too large
     const long long bm = gemm_detail::ceil_div(a.m, Cfg::BM), bn = gemm_detail::ceil_div(a.n, Cfg::BN);
     const long long blocks = bm * bn * slices;
@@ -954,7 +943,7 @@ bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
 /// With op(A) = A^T the rule also weighs packing A (pack_a = 2): the op(A) = A kernel's estimate
 /// plus the transpose (pack_seconds) against the direct kernel's estimate at kTransposedARate;
 /// packing wins where the transpose costs less than the main loop's penalty, from n of a few
-/// hundred on for large m and k, and not where its workspace would exceed kMaxSplitBytes.
+/// hundred on for large m and k, and not where its workspace would exceed kMaxWorkspaceBytes.
 /// Where an operand's columns are not 16-byte aligned (odd ld, a submatrix's offset), the rule
 /// also weighs copying it to aligned columns first (align = 2): the kernels' 16-byte rate plus
 /// the copy (2 x its bytes at kSumBytesPerSecond, one launch) against their element-copy rate
@@ -971,22 +960,22 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
         for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
             GemmArgs<T> view = a;  // the call the main loop sees; nullptr: an aligned workspace
             double extra = 0;
-            bool fits = true;  // each workspace within kMaxSplitBytes, each grid within its limits
-            auto to_workspace = [&](const T*& p, int& ld, int rows, int cols, long long grid_y) {
+            bool fits = true;  // each workspace within kMaxWorkspaceBytes
+            auto to_workspace = [&](const T*& p, int& ld, int rows, int cols) {
                 ld = static_cast<int>(std::min<long long>(pack_ld<T>(rows), 2147483647LL));
                 p = nullptr;
-                fits = fits && static_cast<double>(ld) * cols * sizeof(T) <= kMaxSplitBytes && grid_y <= 65535;
+                fits = fits && static_cast<double>(ld) * cols * sizeof(T) <= kMaxWorkspaceBytes;
                 extra += 2.0 * rows * cols * sizeof(T) / kSumBytesPerSecond + kSumLaunchSeconds;
             };
-            if (pack_a == 2) {  // the transpose: grid y over m in 32-row tiles
+            if (pack_a == 2) {  // the transpose's grid y covers m in 32-row tiles, at most 65535
+                if (gemm_detail::ceil_div(a.m, pack::kTile) > 65535) continue;
                 view.op_a = Op::N;
-                to_workspace(view.A, view.lda, a.m, a.k, gemm_detail::ceil_div(a.m, pack::kTile));
+                to_workspace(view.A, view.lda, a.m, a.k);
             }
-            if (align == 2) {  // the copies (in chunks of columns: no grid limit)
+            if (align == 2) {  // the copies run in chunks of columns: no grid limit
                 const int cols_a = view.op_a == Op::N ? a.k : a.m, cols_b = view.op_b == Op::N ? a.n : a.k;
-                if (view.A && !gemm_detail::aligned16(view.A, view.lda))
-                    to_workspace(view.A, view.lda, view.rows_a(), cols_a, 1);
-                if (!gemm_detail::aligned16(view.B, view.ldb)) to_workspace(view.B, view.ldb, view.rows_b(), cols_b, 1);
+                if (view.A && !gemm_detail::aligned16(view.A, view.lda)) to_workspace(view.A, view.lda, view.rows_a(), cols_a);
+                if (!gemm_detail::aligned16(view.B, view.ldb)) to_workspace(view.B, view.ldb, view.rows_b(), cols_b);
             }
             if (!fits) continue;
             double rate = 0;
@@ -1029,12 +1018,14 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
 template <class T>
 void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemm";
-    std::string rule = "the value of one of the instantiated configurations, with the fields set before it (";
-    for (const auto& c : gemm_configs<T>()) rule += (rule.back() == '(' ? "" : " | ") + c.str();
-    rule += ")";
-    bool any = false;
-    for (const auto& c : gemm_configs<T>()) any = any || matches(l, c);
-    if (!any) {  // name the first field no configuration has
+    static const std::vector<GemmLaunch> configs = gemm_configs<T>();
+    auto fits_one = [&](const GemmLaunch& want) {
+        return std::any_of(configs.begin(), configs.end(), [&](const GemmLaunch& c) { return matches(want, c); });
+    };
+    if (!fits_one(l)) {  // name the first field no configuration has (the message is built only here)
+        std::string rule = "the value of one of the instantiated configurations, with the fields set before it (";
+        for (const auto& c : configs) rule += (rule.back() == '(' ? "" : " | ") + c.str();
+        rule += ")";
         const std::pair<const char*, int GemmLaunch::*> fields[] = {
             {"tile_m", &GemmLaunch::tile_m},     {"tile_n", &GemmLaunch::tile_n},     {"tile_k", &GemmLaunch::tile_k},
             {"warp_m", &GemmLaunch::warp_m},     {"warp_n", &GemmLaunch::warp_n},     {"thread_m", &GemmLaunch::thread_m},
@@ -1043,9 +1034,7 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
         GemmLaunch partial;
         for (const auto& [name, field] : fields) {
             partial.*field = l.*field;
-            bool ok = false;
-            for (const auto& c : gemm_configs<T>()) ok = ok || matches(partial, c);
-            gemm_detail::require_launch(ok, fn, name, l.*field, rule);
+            gemm_detail::require_launch(fits_one(partial), fn, name, l.*field, rule);
         }
         throw std::invalid_argument(std::string(fn) + ": launch (" + l.str() +
                                     ") must be one configuration, not fields of several: " + rule);

@@ -14,6 +14,7 @@
 #include "random.hpp"
 
 #include <iostream>
+#include <string>
 
 namespace {
 
@@ -34,13 +35,18 @@ const wb::Step<wb::GemmArgs<float>>& step_of(int chapter) {
     return chapter == 0 ? wb::peer_step<wb::GemmArgs<float>>() : wb::step<wb::GemmArgs<float>>(chapter);
 }
 
-/// Speed of chapter `fast` over chapter `slow` (0: cuBLAS) on float op_a x N at 4096^3.
-double speedup(int fast, int slow, Op op_a) {
-    auto p = wb::make_gemm_problem<float>(wb::GemmShape{op_a, Op::N, 4096, 4096, 4096}, wb::fresh_seed(), 1.5f, 0.f);
+/// Speed of chapter `fast` over chapter `slow` (0: cuBLAS) on one float problem, printed after `label`.
+double ratio(int fast, int slow, const wb::GemmShape& shape, float beta, const std::string& label) {
+    auto p = wb::make_gemm_problem<float>(shape, wb::fresh_seed(), 1.5f, beta);
     const double s = median_ms(step_of(slow), p) / median_ms(step_of(fast), p);
-    std::cout << "float " << wb::op_char(op_a) << "N 4096: " << step_of(fast).stage << " is " << s << "x "
-              << step_of(slow).stage << "\n";
+    std::cout << "float " << label << ": " << step_of(fast).stage << " is " << s << "x " << step_of(slow).stage << "\n";
     return s;
+}
+
+/// Speed of chapter `fast` over chapter `slow` (0: cuBLAS) on float op_a x N at 4096^3, beta 0.
+double speedup(int fast, int slow, Op op_a) {
+    return ratio(fast, slow, wb::GemmShape{op_a, Op::N, 4096, 4096, 4096}, 0.f,
+                 std::string(1, wb::op_char(op_a)) + "N 4096");
 }
 
 }  // namespace
@@ -81,10 +87,7 @@ double tuned_over_cublas(Op op_a, int m, int n, int k, int ld_pad = 0, int offse
         s.ldc = m + ld_pad;
     }
     s.offset = offset;
-    auto p = wb::make_gemm_problem<float>(s, wb::fresh_seed(), 1.5f, 0.5f);
-    const double r = median_ms(step_of(0), p) / median_ms(step_of(5), p);
-    std::cout << "float " << p.shape.str() << ": tuned is " << r << "x cuBLAS\n";
-    return r;
+    return ratio(5, 0, s, 0.5f, s.str());
 }
 }  // namespace
 
