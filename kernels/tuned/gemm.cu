@@ -18,6 +18,7 @@
 ///   whole 64-byte rows, not 32 half-used sectors) and the stage is XOR-swizzled so that those
 ///   8 rows still store without conflicts; the fragment loads undo the swizzle (SWIZZLE_T). op(B)
 ///   = B is swizzled only in TN (in NN it measured 1-2% slower swizzled; SA / SB in the kernel).
+///   The skinny tiles do the same for their long operand, 8 lanes per 32-element row.
 /// - A STAGES-deep ring of shared-memory tiles, one barrier per tile (cp.async.wait_group
 ///   STAGES-2 before it). Where the barrier sits depends on how many blocks share an SM:
 ///   - One block per SM (the 256 x 128 configuration): no other block's warps can issue while
@@ -98,9 +99,12 @@ using detail::cp_async_commit;
 using detail::cp_async_wait;
 
 // ----------------------------------------------------------------------------------------------
+/// Which transposing operands a configuration swizzles (Config::SWIZZLE_T).
+constexpr int kSwizzleNone = 0, kSwizzleTN = 1, kSwizzleLong = 2;
+
 /// A configuration: tile sizes as template constants, their relations checked at compile time.
 template <class T, int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MINB_,
-          bool SWIZZLE_T_ = false, bool OPERAND_GUARD_ = false>
+          int SWIZZLE_T_ = 0, bool OPERAND_GUARD_ = false>
 struct Config {
     using type = T;
     static constexpr int BM = BM_, BN = BN_, BK = BK_;  // block tile of C, depth of one stage
@@ -109,8 +113,10 @@ struct Config {
     static constexpr int STAGES = STAGES_, MIN_BLOCKS = MINB_;
     // Transposing operands (op(A) = A^T, op(B) = B) loaded BK / 4 lanes per row of BK elements and
     // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader's Swizzle):
-    // set per configuration, 16-byte path only; measured on the largest float tile.
-    static constexpr bool SWIZZLE_T = SWIZZLE_T_;
+    // set per configuration, 16-byte path only (the kernel's SA / SB). kSwizzleTN (1): op(A) = A^T,
+    // and op(B) = B where op(A) = A^T too (measured on the largest float tile). kSwizzleLong (2):
+    // every transposing operand whose stage has 32 rows or more (the skinny tiles' long operand).
+    static constexpr int SWIZZLE_T = SWIZZLE_T_;
     // Copies checked per operand (the operand's own extent), not per tile of C: set by the
     // skinny configurations, whose tiles all cross the short side of C.
     static constexpr bool OPERAND_GUARD = OPERAND_GUARD_;
@@ -159,7 +165,7 @@ struct Config {
 // double configurations' element path is not measured yet: RATE_ELEM = RATE.
 // F256 swizzles its transposing loads (SWIZZLE_T): TN 0.94x / 0.93x cuBLAS at 4096 / 8192 on an
 // H100 against 0.86x / 0.84x with one lane per row (docs/results/h100/gemm-probe-fb11bf9-T1.txt).
-struct F256 : Config<float, WB_GEMM_PROBE_F256, true> {  // float, large C
+struct F256 : Config<float, WB_GEMM_PROBE_F256, kSwizzleTN> {  // float, large C
     static constexpr double RATE = 48000, RATE_ELEM = 27600;
 };
 struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> { static constexpr double RATE = 40000, RATE_ELEM = 33200; };
@@ -189,17 +195,24 @@ struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> { static constexpr d
 // on the shape set were measured; the rates were not fitted to them.
 // OPERAND_GUARD (the last template argument): each operand's copies checked against its own
 // extent, since every tile of a skinny C crosses its short edge.
-struct FN16 : Config<float, 128, 16, 32, 32, 16, 4, 4, 3, 3, false, true> { static constexpr double RATE = 20000, RATE_ELEM = 15000; };
-struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, false, true> { static constexpr double RATE = 20000, RATE_ELEM = 15000; };
+// kSwizzleLong: the long operand (128 rows of the stage), where it is transposing (FN16's op(A) =
+// A^T, FM16's op(B) = B), is read 8 lanes per row (one 128-byte line per row of BK = 32) into a
+// swizzled stage. With one lane per row a warp's load had touched 32 lines for 16 bytes of each,
+// and those calls streamed at half NN's rate: on one H100, same machine and call order, TN 8192 x
+// 2 ... 16 x 8192 went from 0.82x-0.94x to 1.19x-1.36x cuBLAS, NN and TN with 4 or 16 rows from
+// 0.94x-0.96x to 1.24x-1.28x (docs/results/h100/gemm-shapes-float-{N,T}-{7b0a442,skinny}.txt).
+
+struct FN16 : Config<float, 128, 16, 32, 32, 16, 4, 4, 3, 3, kSwizzleLong, true> { static constexpr double RATE = 20000, RATE_ELEM = 15000; };
+struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, kSwizzleLong, true> { static constexpr double RATE = 20000, RATE_ELEM = 15000; };
 // 33 ... 64 columns or rows: the 128 x 128 tile's 8 x 8 thread tile and warp tile on 128 x 64
 // (FN64) or 64 x 128 (FM64), four warps; the 64 x 64 tile's 4 x 4 thread tiles ran 8192 x 64 x
 // 8192 at 0.58x cuBLAS (H100, same file). Their transposing loads are swizzled as F256's (BK =
 // 16: 4 lanes per row): unswizzled, TN with 64 columns ran at 0.53x cuBLAS against NN's 0.62x
 // (H200, gemm-shapes-float-b8e8ccc.txt).
-struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, true, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
-struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, true, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
-struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, false, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
-struct DM16 : Config<double, 16, 128, 16, 16, 32, 4, 4, 3, 3, false, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
+struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, kSwizzleTN, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
+struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, kSwizzleTN, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
+struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, kSwizzleNone, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
+struct DM16 : Config<double, 16, 128, 16, 16, 32, 4, 4, 3, 3, kSwizzleNone, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
 
 // ----------------------------------------------------------------------------------------------
 /// One operand's tile loader. The tile is s[p][r] = op(X)(r0 + r, p0 + p), p < BK, r < R (R = BM
@@ -221,9 +234,10 @@ struct TileLoader {
     // land in distinct banks, and the fragment loads undo the XOR (load_frags<Cfg, SA, SB>; the
     // index map: gemm_swizzle.hpp, checked on the host by tests/cpu/test_gemm_swizzle.cpp).
     static constexpr int G = BK / 4;  // lanes per row of the swizzled path (float, 16-byte vectors)
-    static_assert(!Swizzle || (!ContigR && VEC && sizeof(T) == 4 && (G == 2 || G == 4) && R % 32 == 0 &&
-                               (THREADS / G) % 32 == 0),
-                  "the coalesced mapping is written for float, BK = 8 or 16, 16-byte vectors, R and passes multiple of 32 rows");
+    static_assert(!Swizzle || (!ContigR && VEC && sizeof(T) == 4 && (G == 2 || G == 4 || G == 8) && R % 32 == 0 &&
+                               (THREADS / G) % gemm_swizzle::rows_per_pass_multiple<G>() == 0),
+                  "the coalesced mapping is written for float, BK = 8, 16 or 32, 16-byte vectors, R a multiple of 32 "
+                  "rows, passes a multiple of gemm_swizzle::rows_per_pass_multiple rows");
 
     const T* X;
     int ldx, r0, rows, k;  // rows: extent of r in the operand (m or n); k: the reduction length
@@ -235,7 +249,7 @@ struct TileLoader {
         if constexpr (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
             p = v / (R / W);
             r = (v % (R / W)) * W;
-        } else if constexpr (Swizzle) {  // (constexpr: the swizzle's index map exists for BK = 8, 16 only)  // G = BK / 4 consecutive lanes read one r's BK contiguous p;
+        } else if constexpr (Swizzle) {  // (constexpr: the swizzle's index map exists for BK = 8, 16, 32 only)  // G = BK / 4 consecutive lanes read one r's BK contiguous p;
             // a warp covers 32 / G rows per instruction, permuted so that they differ in every
             // bit of r mod 32 but those the swizzle XORs with p / 4 (gemm_swizzle.hpp).
             r = gemm_swizzle::row_of_thread<G>(threadIdx.x) + e * (THREADS / G);
@@ -334,10 +348,12 @@ __device__ __forceinline__ void load_frags(const typename Cfg::type* a_s, const 
     using V = typename gemm_detail::Vec16<T>::type;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, TM = Cfg::TM, TN = Cfg::TN, LM = Cfg::LM, LN = Cfg::LN, W = Cfg::W;
     // A swizzled operand's element (p, r) is at p * R + (r ^ sw), sw = swizzle_xor(p): it flips
-    // bits 2, 3 of r at most, so (r + off) ^ sw = (r ^ sw) + off for the offsets below (multiples
-    // of 16) and a 16-byte vector stays whole.
-    static_assert(!SA || (W == 4 && (4 * LM) % 16 == 0), "swizzle commutes with the fragment offsets");
-    static_assert(!SB || (W == 4 && (4 * LN) % 16 == 0), "swizzle commutes with the fragment offsets");
+    // bits 2 .. 1 + log2(BK / 4) of r at most (bits 2, 3 for BK = 16; 2 .. 4 for BK = 32), so
+    // (r + off) ^ sw = (r ^ sw) + off for the offsets below (multiples of BK, or none where the
+    // thread tile is one vector wide) and a 16-byte vector stays whole.
+    constexpr int kSwSpan = Cfg::BK;  // 4 x (BK / 4): the span of r the XOR stays within
+    static_assert(!SA || (W == 4 && (TM == 4 || (4 * LM) % kSwSpan == 0)), "swizzle commutes with the fragment offsets");
+    static_assert(!SB || (W == 4 && (TN == 4 || (4 * LN) % kSwSpan == 0)), "swizzle commutes with the fragment offsets");
     const int ras = SA ? ra ^ gemm_swizzle::swizzle_xor<Cfg::BK / 4>(p) : ra;
     const int cbs = SB ? cb ^ gemm_swizzle::swizzle_xor<Cfg::BK / 4>(p) : cb;
 #pragma unroll
@@ -383,7 +399,11 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // the swizzle lifts TN from 0.86x to 0.93x-0.94x, and that gain is op(B)'s (swizzling op(A)
     // alone left TN at 0.86x); in NN, where op(B) is the only transposing operand, swizzling it
     // cost 1-2% (0.92x / 0.93x against 0.93x / 0.94x at 4096 / 8192).
-    constexpr bool SA = TransA && VEC && Cfg::SWIZZLE_T, SB = !TransB && VEC && Cfg::SWIZZLE_T && TransA;
+    // The skinny tiles (kSwizzleLong) swizzle their long operand, the one of 128 rows, in every
+    // combination it is transposing: op(A) = A^T in FN16 (TN, TT), op(B) = B in FM16 (NN, TN).
+    constexpr bool SA = TransA && VEC && (Cfg::SWIZZLE_T == kSwizzleTN || (Cfg::SWIZZLE_T == kSwizzleLong && BM % 32 == 0));
+    constexpr bool SB = !TransB && VEC &&
+                        ((Cfg::SWIZZLE_T == kSwizzleTN && TransA) || (Cfg::SWIZZLE_T == kSwizzleLong && BN % 32 == 0));
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* sA = reinterpret_cast<T*>(smem_raw);  // S stages of [BK][BM]
     T* sB = sA + S * BK * BM;                // S stages of [BK][BN]

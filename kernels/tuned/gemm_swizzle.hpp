@@ -5,8 +5,8 @@
 ///
 /// A transposing operand (op(A) = A^T, op(B) = B) is stored with k contiguous: row r of the
 /// stage is BK contiguous elements in memory. G = BK / 4 lanes read one row's BK floats with
-/// 16-byte loads (G = 4 for BK = 16: 64 bytes; G = 2 for BK = 8: one 32-byte sector), so one warp
-/// instruction covers 32 / G whole rows. The stage keeps element (p, r) at s[p][r ^ swizzle_xor(p)]:
+/// 16-byte loads (G = 8 for BK = 32: one 128-byte line; G = 4 for BK = 16: 64 bytes; G = 2 for BK
+/// = 8: one 32-byte sector), so one warp instruction covers 32 / G whole rows. The stage keeps element (p, r) at s[p][r ^ swizzle_xor(p)]:
 /// the XOR flips bits 2 .. 2 + log2(G) - 1 of r by the lane's k-group p / 4, and row_of_slot
 /// gives a warp's 32 / G rows distinct values in every other bit of r mod 32, so the 32 lanes of
 /// one 4-byte store land in 32 distinct banks. The fragment loads add offsets that are multiples
@@ -22,11 +22,20 @@
 
 namespace wb::tuned::gemm_swizzle {
 
-/// log2 of the lanes per row, G in {2, 4}.
+/// log2 of the lanes per row, G in {2, 4, 8}.
 template <int G>
 WB_GEMM_SWIZZLE_FN int log2_lanes() {
-    static_assert(G == 2 || G == 4, "2 or 4 lanes per row (BK = 8 or 16 floats)");
-    return G == 4 ? 2 : 1;
+    static_assert(G == 2 || G == 4 || G == 8, "2, 4 or 8 lanes per row (BK = 8, 16 or 32 floats)");
+    return G == 8 ? 3 : G == 4 ? 2 : 1;
+}
+
+/// The rows one pass of a block's loads (THREADS / G) must be a multiple of. G = 2, 4: 32, since
+/// row_of_thread spreads a warp's rows over bits 0 .. 4 of r. G = 8: a warp instruction covers 4
+/// rows (bits 0, 1 of r) and the XOR takes bits 2 .. 4 whole, so row_of_thread is the identity and
+/// a pass may be any multiple of 4 rows (the 128-thread skinny tiles: 16).
+template <int G>
+WB_GEMM_SWIZZLE_FN int rows_per_pass_multiple() {
+    return G == 8 ? 4 : 32;
 }
 
 /// The XOR applied to the row index of k-element p (floats: 4 per 16-byte vector).

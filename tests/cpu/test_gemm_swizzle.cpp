@@ -1,6 +1,7 @@
 // The tuned GEMM's coalesced, swizzled transposing loads (kernels/tuned/gemm_swizzle.hpp, used by
 // TileLoader in kernels/tuned/gemm.cu), checked on the host for the stage shapes the kernel uses
-// (256 threads; 256- and 128-row operands) and for BK = 16 (4 lanes per row) and BK = 8 (2):
+// (256 threads; 256- and 128-row operands; BK = 16: 4 lanes per row, BK = 8: 2) and the skinny
+// tiles' long operand (128 threads, 128 rows, BK = 32: 8 lanes per row, passes of 16 rows):
 // - every element (k, row) of a stage is loaded and stored exactly once;
 // - one warp's 16-byte load instruction reads whole rows (BK contiguous floats each);
 // - one warp's 4-byte store instruction hits 32 distinct shared-memory banks;
@@ -18,22 +19,24 @@ namespace {
 
 namespace sw = wb::tuned::gemm_swizzle;
 
-constexpr int kThreads = 256, kVec = 4;  // floats per 16-byte vector
+constexpr int kVec = 4;  // floats per 16-byte vector
 
 template <int G>
-void check_stage(int rows) {
+void check_stage(int rows, int threads = 256) {
     constexpr int bk = G * kVec;
-    const int per_thread = bk * rows / kVec / kThreads;
-    INFO("BK = " << bk << " rows = " << rows);
+    const int per_thread = bk * rows / kVec / threads;
+    INFO("BK = " << bk << " rows = " << rows << " threads = " << threads);
     REQUIRE(per_thread >= 1);
+    REQUIRE(per_thread * threads * kVec == bk * rows);  // whole vectors per thread
+    REQUIRE((threads / G) % sw::rows_per_pass_multiple<G>() == 0);  // TileLoader's static_assert
     std::vector<int> seen(static_cast<std::size_t>(bk) * rows, 0);
     for (int e = 0; e < per_thread; ++e)
-        for (int warp = 0; warp < kThreads / 32; ++warp) {
+        for (int warp = 0; warp < threads / 32; ++warp) {
             std::set<int> warp_rows;
             std::vector<std::set<int>> banks(kVec);
             for (int lane = 0; lane < 32; ++lane) {
                 const unsigned t = static_cast<unsigned>(warp * 32 + lane);
-                const int r = sw::row_of_thread<G>(t) + e * (kThreads / G);
+                const int r = sw::row_of_thread<G>(t) + e * (threads / G);
                 const int p = sw::k_of_thread<G>(t);
                 REQUIRE(r >= 0);
                 REQUIRE(r < rows);
@@ -80,6 +83,7 @@ TEST_CASE("gemm swizzle: each stage element loaded once, whole rows per warp loa
     check_stage<4>(128);  // op(B)
     check_stage<2>(256);  // BK = 8
     check_stage<2>(128);
+    check_stage<8>(128, 128);  // BK = 32: FN16's op(A) = A^T, FM16's op(B) = B (128 threads)
 }
 
 TEST_CASE("gemm swizzle: the fragment loads undo the XOR (offsets commute with it)", "[cpu][gemm]") {
@@ -89,4 +93,23 @@ TEST_CASE("gemm swizzle: the fragment loads undo the XOR (offsets commute with i
     check_fragments<4>(8, 2, 128);
     check_fragments<2>(4, 4, 256);
     check_fragments<2>(8, 2, 128);
+    // FN16 / FM16: a 4 x 4 thread tile, one fragment (no offset) at a base 4 rows apart per lane.
+    check_fragments<8>(8, 1, 128);
+    check_fragments<8>(8, 1, 32);
+}
+
+TEST_CASE("gemm swizzle: BK = 32 keeps a swizzled row inside its 32-row block", "[cpu][gemm]") {
+    // The XOR of BK = 32 flips bits 2 .. 4 of r: a 16-byte fragment at a base that is a multiple
+    // of 4 stays whole and inside the same 32 rows, so one warp's 8 fragment reads of 32
+    // consecutive rows stay one 128-byte wavefront.
+    for (int p = 0; p < 32; ++p) {
+        std::set<int> bases;
+        for (int base = 0; base < 32; base += 4) {
+            const int x = base ^ sw::swizzle_xor<8>(p);
+            CHECK(x % 4 == 0);
+            CHECK(x < 32);
+            bases.insert(x);
+        }
+        CHECK(bases.size() == 8u);
+    }
 }
