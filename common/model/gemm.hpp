@@ -18,8 +18,10 @@
 /// profile has no L2 figure), each of these stretched by the tail wave, the whole tiles' padding
 /// and each block's pipeline fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
 /// (each matrix once, whatever the tiles). Not counted: the register path's depth and sector use
-/// (a tile loaded through registers is one tile deep; chapter 5's shape set shows calls where the
-/// long operand takes that path streaming at 1.7-1.8 TB/s, not explained yet).
+/// (a tile loaded through registers is one tile deep). Where the skinny tiles' long operand took
+/// that path one lane per row (half of each sector per load) it streamed at half NN's rate; read
+/// 8 lanes per row into a swizzled stage it streams at 72-76% of the read ceiling against NN's
+/// 85-88% (chapter 5, "Every class of shape"), +22% to +33% from this model.
 #pragma once
 
 #include "device_profile.hpp"
