@@ -155,6 +155,8 @@ template <class T>
 void cg_cholesky(const CgArgs<T>& a, const CgLaunch&, cudaStream_t s) {
     constexpr const char* fn = "cusolver::cg_cholesky";
     if (!cg_detail::begin(a, fn)) return;
+    launch_checks::require_pitch_bytes(fn, "lda", a.lda, sizeof(T), launch_checks::max_copy_pitch(),
+                                       "cudaMemcpy2D's largest pitch: A is copied with it");
     const int n = a.n;
     cusolverDnHandle_t h = solver_handle();
     WB_CUSOLVER(cusolverDnSetStream(h, s));

@@ -61,7 +61,9 @@ struct Conv2dArgs {
 
 /// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
 /// its value and the rule, e.g. "conv2d: fs (4) must be odd". Returns false when there is
-/// nothing to do (rows == 0 or cols == 0: nothing is read or written), true otherwise.
+/// nothing to do (rows == 0 or cols == 0: nothing is read or written), true otherwise. rows and
+/// cols are at most 2147418111 (launch_checks::kMaxIndexedExtent: the kernels index them with
+/// 32-bit ints); the peers share the rule.
 template <class T>
 bool validate_conv2d(const Conv2dArgs<T>& a, const char* fn = "conv2d");
 

@@ -27,6 +27,8 @@ template <class T>
 bool validate_conv2d(const Conv2dArgs<T>& a, const char* fn) {
     if (a.rows < 0) fail(fn, "rows (" + num(a.rows) + ") must be >= 0");
     if (a.cols < 0) fail(fn, "cols (" + num(a.cols) + ") must be >= 0");
+    launch_checks::require_indexed(fn, "rows", a.rows, "rows");
+    launch_checks::require_indexed(fn, "cols", a.cols, "columns");
     if (a.fs < 1) fail(fn, "fs (" + num(a.fs) + ") must be >= 1");
     if (a.fs % 2 == 0) fail(fn, "fs (" + num(a.fs) + ") must be odd (the filter has a centre)");
     if (a.fs > kConv2dMaxFilter) fail(fn, "fs (" + num(a.fs) + ") must be <= " + num(kConv2dMaxFilter));

@@ -21,6 +21,7 @@
 #include "conv2d.hpp"
 #include "buffer.hpp"
 #include "check.hpp"
+#include "launch_checks.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -121,6 +122,13 @@ void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     const long long pw = a.cols + 2LL * h, ph = a.rows + 2LL * h;
     if (pw * static_cast<long long>(sizeof(T)) > 2147483647LL)
         throw std::invalid_argument("npp::conv2d: cols + FS - 1 (" + std::to_string(pw) + ") too wide for NPP's int step");
+    // The image is copied into the bordered workspace with its pitch, and the output written with
+    // its own (NPP's int step; for float FS <= 5 a copy's pitch too).
+    const long long max_pitch = launch_checks::max_copy_pitch();
+    launch_checks::require_pitch_bytes("npp::conv2d", "in_pitch", a.in_pitch, sizeof(T), max_pitch,
+                                       "cudaMemcpy2D's largest pitch");
+    launch_checks::require_pitch_bytes("npp::conv2d", "out_pitch", a.out_pitch, sizeof(T), max_pitch,
+                                       "NPP's int step and cudaMemcpy2D's largest pitch");
     NppState& st = npp_state();
     T* padded = static_cast<T*>(st.padded.get(static_cast<std::size_t>(pw * ph) * sizeof(T)));
     T* rev = static_cast<T*>(st.reversed.get(static_cast<std::size_t>(a.fs) * a.fs * sizeof(T)));
@@ -243,6 +251,16 @@ void cudnn_prepare(CudnnState& st, const Conv2dArgs<T>& a) {
 template <class T>
 void conv2d_cudnn(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     if (!validate_conv2d(a, "cudnn::conv2d")) return;
+    // The tensors' n and c strides are rows x pitch, and cuDNN's strides are ints.
+    auto require_stride = [&](const char* name, int pitch) {
+        const long long stride = static_cast<long long>(a.rows) * pitch;
+        if (stride > 2147483647LL)
+            throw std::invalid_argument(std::string("cudnn::conv2d: rows x ") + name + " (" + std::to_string(a.rows) +
+                                        " x " + std::to_string(pitch) + " = " + std::to_string(stride) +
+                                        ") must be <= 2147483647 (cuDNN's tensor strides are ints)");
+    };
+    require_stride("in_pitch", a.in_pitch);
+    require_stride("out_pitch", a.out_pitch);
     CudnnState& st = cudnn_state();
     cudnn_prepare(st, a);
     WB_CUDNN(cudnnSetStream(st.handle, s));
@@ -271,14 +289,20 @@ namespace {
         if (st_ != CUFFT_SUCCESS) lib_fail("cuFFT", #expr, static_cast<int>(st_), __FILE__, __LINE__); \
     } while (0)
 
-/// The smallest 2^a 3^b 5^c 7^d >= n (cuFFT's fast sizes).
-int fft_size(long long n) {
+/// The smallest 2^a 3^b 5^c 7^d >= n (cuFFT's fast sizes). The padding, product and extraction
+/// kernels (conv2d_common.cu) index it with 32-bit ints and grid strides of up to 65535 rows: it
+/// must be at most launch_checks::kMaxIndexedExtent; `what` names n in the message.
+int fft_size(long long n, const char* what) {
     for (long long m = std::max(1LL, n);; ++m) {
         long long r = m;
         for (int f : {2, 3, 5, 7})
             while (r % f == 0) r /= f;
         if (r == 1) {
-            if (m > 2147483647LL) throw std::invalid_argument("cufft::conv2d: image too large for one transform");
+            if (m > launch_checks::kMaxIndexedExtent)
+                throw std::invalid_argument(std::string("cufft::conv2d: ") + what + " (" + std::to_string(n) +
+                                            ") padded to a transform size (" + std::to_string(m) + ") must be <= " +
+                                            std::to_string(launch_checks::kMaxIndexedExtent) +
+                                            " (the padding kernels index it with 32-bit ints)");
             return static_cast<int>(m);
         }
     }
@@ -327,7 +351,8 @@ void conv2d_fft(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     if (!validate_conv2d(a, "cufft::conv2d")) return;
     const std::size_t complex_bytes = 2 * sizeof(T);
     const int h = a.radius();
-    const int pr = fft_size(std::max<long long>(a.rows + h, a.fs)), pc = fft_size(std::max<long long>(a.cols + h, a.fs));
+    const int pr = fft_size(std::max<long long>(a.rows + h, a.fs), "max(rows + FS/2, FS)"),
+              pc = fft_size(std::max<long long>(a.cols + h, a.fs), "max(cols + FS/2, FS)");
     FftState& st = fft_state();
     if (!st.planned || st.pr != pr || st.pc != pc || st.elem != static_cast<int>(sizeof(T))) {
         if (st.planned) {

@@ -71,7 +71,8 @@ struct GemmArgs {
 /// its value and the rule, e.g. "gemm: lda (5) must be >= max(1, m) (8) for op_a = N".
 /// Returns false when there is nothing to do (m == 0 or n == 0: BLAS's quick return), true
 /// otherwise. k == 0 or alpha == 0 is not a quick return: C = beta*C (launchers do it through
-/// gemm_scale_c).
+/// gemm_scale_c). m, n and k are at most 2147418111 (launch_checks::kMaxIndexedExtent: the
+/// kernels index them with 32-bit ints); the peer shares the rule.
 template <class T>
 bool validate_gemm(const GemmArgs<T>& a, const char* fn = "gemm");
 

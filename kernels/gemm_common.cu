@@ -35,6 +35,9 @@ bool validate_gemm(const GemmArgs<T>& a, const char* fn) {
     if (a.m < 0) fail(fn, "m (" + num(a.m) + ") must be >= 0");
     if (a.n < 0) fail(fn, "n (" + num(a.n) + ") must be >= 0");
     if (a.k < 0) fail(fn, "k (" + num(a.k) + ") must be >= 0");
+    launch_checks::require_indexed(fn, "m", a.m, "rows of C");
+    launch_checks::require_indexed(fn, "n", a.n, "columns of C");
+    launch_checks::require_indexed(fn, "k", a.k, "the reduction's elements");
     const int ra = std::max(1, a.rows_a()), rb = std::max(1, a.rows_b()), rc = std::max(1, a.m);
     if (a.lda < ra)
         fail(fn, "lda (" + num(a.lda) + ") must be >= max(1, " + (a.op_a == Op::N ? "m" : "k") + ") (" + num(ra) +

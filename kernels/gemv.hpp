@@ -60,7 +60,8 @@ GemvMachine gemv_machine_of_current_device();
 /// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
 /// its value and the rule, e.g. "gemv: lda (5) must be >= max(1, m) (8)".
 /// Returns false when there is nothing to do (m == 0 or n == 0: BLAS's quick return leaves y
-/// as it is), true otherwise.
+/// as it is), true otherwise. m and n are at most 2147418111 (launch_checks::kMaxIndexedExtent:
+/// the kernels index them with 32-bit ints); the peer shares the rule.
 template <class T>
 bool validate_gemv(const GemvArgs<T>& a, const char* fn = "gemv");
 

@@ -28,6 +28,8 @@ bool validate_gemv(const GemvArgs<T>& a, const char* fn) {
         fail("op (" + std::to_string(static_cast<int>(a.op)) + ") must be N or T");
     if (a.m < 0) fail("m (" + std::to_string(a.m) + ") must be >= 0");
     if (a.n < 0) fail("n (" + std::to_string(a.n) + ") must be >= 0");
+    launch_checks::require_indexed(fn, "m", a.m, "rows");
+    launch_checks::require_indexed(fn, "n", a.n, "columns");
     const int min_lda = a.m > 1 ? a.m : 1;
     if (a.lda < min_lda)
         fail("lda (" + std::to_string(a.lda) + ") must be >= max(1, m) (" + std::to_string(min_lda) + ")");

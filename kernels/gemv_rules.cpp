@@ -119,6 +119,20 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
     return static_cast<int>(std::clamp<long long>(y, 1, max_y));
 }
 
+GemvSplit gemv_split_reduction(int k, int Y, int step) {
+    // Y x k_per_block <= k + Y step - 1: every Y <= (INT_MAX - k) / step fits.
+    const long long fits = std::max(1LL, (2147483647LL - k) / step);
+    for (long long y0 = Y;; --y0) {
+        const long long kpb = cdiv(cdiv(k, y0), step) * step;
+        const long long y = cdiv(k, kpb);
+        if (y * kpb <= 2147483647LL || y0 <= fits) return {static_cast<int>(kpb), static_cast<int>(y)};
+    }
+}
+
+int tuned_gemv_n_max_split(int n, int Q) {
+    return static_cast<int>(std::max<long long>(1, std::min<long long>(n / Q, ((1LL << 31) - n) / Q)));
+}
+
 GemvLaunch tuned_gemv_t_loop_launch(const GemvShape& s) {
     // L lanes cover a column's vectors (a head adds one partial vector where columns are not
     // aligned): the power of two >= them, 4 ... 32.

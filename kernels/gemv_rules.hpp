@@ -138,6 +138,23 @@ double tuned_gemv_block_bytes_in_flight(const GemvShape& s, const GemvLaunch& l)
 /// Rules 3-5: blocks per tile for launch `l` (l.Y > 0 is returned as it is).
 int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine& mc);
 
+/// A split reduction's slices (pattern, access and the tuned T kernels): the reduction of length
+/// k > 0 over at most Y >= 1 blocks in whole steps of `step` elements.
+struct GemvSplit {
+    int k_per_block = 0;  ///< ceil(ceil(k / Y) / step) x step
+    int Y = 1;            ///< the blocks that leaves: ceil(k / k_per_block) <= Y
+};
+/// The kernels compute a block's end, blockIdx.y x k_per_block + k_per_block, in int; the last
+/// block's, Y x k_per_block, passes k by up to Y steps. Where that would pass INT_MAX (k within
+/// Y steps of it: the default T launch of float 2147418111 x 8 has Y = 132 steps of 1024 rows),
+/// Y is lowered, one at a time, until it does not; Y <= (INT_MAX - k) / step always fits (at least
+/// 32 for every k validate_gemv accepts).
+GemvSplit gemv_split_reduction(int k, int Y, int step);
+/// N: the most blocks per tile a tuned launch with Q thread rows takes: every block gets at least
+/// one column per thread row (n / Q, at least 1), and the column stride of a thread, Q Y, keeps
+/// the kernel's count of its columns, (n - j + Q Y - 1) / (Q Y), within an int (Q Y <= 2^31 - n:
+/// Y >= 512 for every n validate_gemv accepts).
+int tuned_gemv_n_max_split(int n, int Q);
 /// Rule 8: true when T runs the looping kernel at its default launch.
 bool tuned_gemv_t_loops(const GemvShape& s, const GemvMachine& mc = {});
 

@@ -14,6 +14,20 @@ namespace wb::launch_checks {
 
 void fail(const char* fn, const std::string& what) { throw std::invalid_argument(std::string(fn) + ": " + what); }
 
+void require_indexed(const char* fn, const char* name, int value, const char* what) {
+    if (value > kMaxIndexedExtent)
+        fail(fn, std::string(name) + " (" + num(value) + ") must be <= " + num(kMaxIndexedExtent) + " (" + what +
+                     " are indexed with 32-bit ints: a block or grid stride past the last one would overflow)");
+}
+
+void require_pitch_bytes(const char* fn, const char* name, int pitch, std::size_t elem_bytes, long long limit,
+                         const char* why) {
+    const long long bytes = static_cast<long long>(pitch) * static_cast<long long>(elem_bytes);
+    if (bytes > limit)
+        fail(fn, std::string(name) + " (" + num(pitch) + ") x " + num(static_cast<long long>(elem_bytes)) +
+                     " bytes (" + num(bytes) + ") must be <= " + num(limit) + " (" + why + ")");
+}
+
 unsigned grid_dim(long long blocks, long long limit, const char* fn) {
     if (blocks > limit) fail(fn, "problem too large for one launch");
     return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
@@ -41,6 +55,7 @@ int device_attribute(int attribute, int no_gpu) {
 }
 
 int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount, 132); }
+long long max_copy_pitch() { return device_attribute(cudaDevAttrMaxPitch, 2147483647); }
 long long l2_bytes() { return device_attribute(cudaDevAttrL2CacheSize, 50 << 20); }
 
 }  // namespace wb::launch_checks

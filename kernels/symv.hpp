@@ -66,7 +66,9 @@ template <class T> using SymvStep = Step<SymvArgs<T>>;
 /// Validates before the GPU is touched; throws std::invalid_argument naming `fn`, the argument,
 /// its value and the rule, e.g. "symv: lda (5) must be >= max(1, n) (8)". Returns false when
 /// there is nothing to do (n == 0, or alpha == 0 and beta == 1: BLAS's quick return), true
-/// otherwise. alpha == 0 (beta != 1) is not a quick return: y = beta*y (symv_scale_y).
+/// otherwise. alpha == 0 (beta != 1) is not a quick return: y = beta*y (symv_scale_y). n is at
+/// most 2147418111 (launch_checks::kMaxIndexedExtent: the kernels, y = beta*y included, index it
+/// with 32-bit ints); the peer shares the rule.
 template <class T>
 bool validate_symv(const SymvArgs<T>& a, const char* fn = "symv");
 

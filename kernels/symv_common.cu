@@ -40,6 +40,8 @@ bool validate_symv(const SymvArgs<T>& a, const char* fn) {
     if (a.uplo != Uplo::Lower && a.uplo != Uplo::Upper)
         fail(fn, "uplo (" + num(static_cast<int>(a.uplo)) + ") must be Lower or Upper");
     if (a.n < 0) fail(fn, "n (" + num(a.n) + ") must be >= 0");
+    // Also where alpha == 0: y = beta y then runs with any n, A never read.
+    launch_checks::require_indexed(fn, "n", a.n, "rows");
     const int rn = std::max(1, a.n);
     if (a.lda < rn) fail(fn, "lda (" + num(a.lda) + ") must be >= max(1, n) (" + num(rn) + ")");
     if (a.incx != 1)

@@ -135,9 +135,8 @@ void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     const int len_y = a.len_y(), k = a.len_x();
     const int rows_per_tile = a.op == Op::N ? kTile * W : kTile;
     const int tiles = detail::ceil_div(len_y, rows_per_tile);
-    int Y = detail::derive_split(Yreq, tiles, k, 2048 / (kTile * Q), 4 * kTile, 1, a.op == Op::N ? 16 : 64);
-    const int k_per_block = detail::ceil_div(detail::ceil_div(k, Y), kTile) * kTile;
-    Y = detail::ceil_div(k, k_per_block);
+    const auto [k_per_block, Y] = gemv_split_reduction(
+        k, detail::derive_split(Yreq, tiles, k, 2048 / (kTile * Q), 4 * kTile, 1, a.op == Op::N ? 16 : 64), kTile);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     detail::SplitWorkspace<T> ws{};
     if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles, s);

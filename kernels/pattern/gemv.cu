@@ -89,9 +89,8 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     if (!detail::gemv_begin(a, fn, s)) return;
     const int len_y = a.len_y(), k = a.len_x();
     const int tiles = detail::ceil_div(len_y, kTile);
-    int Y = detail::derive_split(l.Y, tiles, k, 2048 / (bx * Q), 4 * kTile);
-    const int k_per_block = detail::ceil_div(detail::ceil_div(k, Y), kTile) * kTile;  // whole tiles
-    Y = detail::ceil_div(k, k_per_block);
+    const auto [k_per_block, Y] =  // whole tiles
+        gemv_split_reduction(k, detail::derive_split(l.Y, tiles, k, 2048 / (bx * Q), 4 * kTile), kTile);
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const dim3 block(bx, Q);
     detail::SplitWorkspace<T> ws{};

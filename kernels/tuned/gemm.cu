@@ -652,19 +652,33 @@ long long pack_ld(int m) {
     return (static_cast<long long>(std::max(1, m)) + line - 1) / line * line;
 }
 
+/// pack_ld as a GemmArgs leading dimension (an int) for the workspace of launch field `field`
+/// (pack_a or align, 2). It fits wherever validate_gemm let the call through (rows at most
+/// launch_checks::kMaxIndexedExtent, and the rounding adds at most 31); checked all the same:
+/// the int would otherwise wrap.
+template <class T>
+int pack_ld_int(int rows, const char* fn, const char* field) {
+    const long long ld = pack_ld<T>(rows);
+    gemm_detail::require_launch(ld <= 2147483647LL, fn, field, 2,
+                                "1 for this call: its workspace's leading dimension, " + std::to_string(rows) +
+                                    " rows rounded up to 128 bytes (" + std::to_string(ld) + "), passes INT_MAX");
+    return static_cast<int>(ld);
+}
+
 /// op(A) = A^T of `a` transposed into the workspace: the same call with op(A) = A.
 template <class T>
 GemmArgs<T> packed(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
-    const long long ldt = pack_ld<T>(a.m);
-    T* At = static_cast<T*>(pack_workspace(static_cast<std::size_t>(ldt) * std::max(1, a.k) * sizeof(T), s));
+    const int ldt = pack_ld_int<T>(a.m, fn, "pack_a");
+    // The grid first: an m beyond its 65535 tiles throws before the workspace is allocated.
     const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.k, pack::kTile), 2147483647LL, fn),
                     gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, pack::kTile), 65535LL, fn));
+    T* At = static_cast<T*>(pack_workspace(static_cast<std::size_t>(ldt) * std::max(1, a.k) * sizeof(T), s));
     pack::transpose_kernel<T><<<grid, dim3(pack::kTile, pack::kRowsPerPass), 0, s>>>(a.k, a.m, a.A, a.lda, At, ldt);
     WB_CHECK_LAUNCH();
     GemmArgs<T> b = a;
     b.op_a = Op::N;
     b.A = At;
-    b.lda = static_cast<int>(ldt);
+    b.lda = ldt;
     return b;
 }
 
@@ -684,11 +698,11 @@ T* copy_aligned(const T* X, int rows, int cols, int ldx, void* (*ws)(std::size_t
     // grid.y covers kColumnsPerBlock columns per block, at most 65535 blocks: wider operands are
     // copied in chunks of columns.
     constexpr int kChunk = 65535 * pack::kColumnsPerBlock;
-    for (int j0 = 0; j0 < cols; j0 += kChunk) {
-        const int c = std::min(kChunk, cols - j0);
+    for (long long j0 = 0; j0 < cols; j0 += kChunk) {  // long long: cols may lie within kChunk of INT_MAX
+        const int c = static_cast<int>(std::min<long long>(kChunk, cols - j0));
         const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(rows, pack::kCopyThreads), 2147483647LL, fn),
                         gemm_detail::grid_dim(gemm_detail::ceil_div(c, pack::kColumnsPerBlock), 65535LL, fn));
-        pack::copy_kernel<T><<<grid, pack::kCopyThreads, 0, s>>>(rows, c, X + static_cast<long long>(j0) * ldx,
+        pack::copy_kernel<T><<<grid, pack::kCopyThreads, 0, s>>>(rows, c, X + j0 * ldx,
                                                                  ldx, Y + j0 * ldy, ldy);
         WB_CHECK_LAUNCH();
     }
@@ -702,12 +716,12 @@ GemmArgs<T> aligned(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
     GemmArgs<T> b = a;
     const int cols_a = a.op_a == Op::N ? a.k : a.m, cols_b = a.op_b == Op::N ? a.n : a.k;
     if (!gemm_detail::aligned16(a.A, a.lda)) {
+        b.lda = pack_ld_int<T>(a.rows_a(), fn, "align");
         b.A = copy_aligned(a.A, a.rows_a(), cols_a, a.lda, pack_workspace, s, fn);
-        b.lda = static_cast<int>(pack_ld<T>(a.rows_a()));
     }
     if (!gemm_detail::aligned16(a.B, a.ldb)) {
+        b.ldb = pack_ld_int<T>(a.rows_b(), fn, "align");
         b.B = copy_aligned(a.B, a.rows_b(), cols_b, a.ldb, align_b_workspace, s, fn);
-        b.ldb = static_cast<int>(pack_ld<T>(a.rows_b()));
     }
     return b;
 }
@@ -716,9 +730,10 @@ GemmArgs<T> aligned(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
 /// alignment), and the slices that this leaves (ceil(k / kc) <= split).
 template <int BK>
 std::pair<int, int> slice_k(int k, int split) {
-    const int per = (k + split - 1) / split;
-    const int kc = (per + BK - 1) / BK * BK;
-    return {kc, (k + kc - 1) / kc};
+    // In long long: k + kc - 1 passes INT_MAX from k of about 2^30 on (two slices).
+    const long long per = (k + split - 1LL) / split;
+    const long long kc = (per + BK - 1) / BK * BK;
+    return {static_cast<int>(kc), static_cast<int>((k + kc - 1) / kc)};
 }
 
 template <class Cfg, bool TA, bool TB, bool VEC, bool SPLIT>

@@ -332,7 +332,7 @@ void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) 
     constexpr int W = Rows<T, K>::width;
     const int BX = l.block_x, Q = l.block_y;
     const int tiles = detail::ceil_div(a.m, BX * W);
-    Y = std::min(Y, std::max(1, a.n / Q));  // every block gets at least one column per thread row
+    Y = std::min(Y, tuned_gemv_n_max_split(a.n, Q));  // a column per thread row; Q Y within an int
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const bool cl = use_cluster(Y, l.cluster, BX * Q, fn);
     detail::SplitWorkspace<T> ws{};
@@ -349,8 +349,9 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const int Q = l.block_y;
     const int tiles = detail::ceil_div(a.n, C);
     const int chunk = 32 * Q * W;
-    const int k_per_block = detail::ceil_div(detail::ceil_div(a.m, Y), chunk) * chunk;  // whole steps
-    Y = detail::ceil_div(a.m, k_per_block);
+    const GemvSplit split = gemv_split_reduction(a.m, Y, chunk);  // whole steps
+    const int k_per_block = split.k_per_block;
+    Y = split.Y;
     const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
     const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};

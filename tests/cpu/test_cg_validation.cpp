@@ -10,6 +10,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -87,6 +88,21 @@ void empty_is_converged() {
 TEST_CASE("cg launchers reject each bad argument with a message naming it", "[cpu][cg]") {
     validation_rules<float>();
     validation_rules<double>();
+}
+
+TEST_CASE("cg's cuSOLVER solve rejects an lda whose pitch cudaMemcpy2D cannot take, naming it", "[cpu][cg]") {
+    if (!wb::peer::have_cusolver()) return;  // built without cuSOLVER: the peer only says so
+    auto check = [](auto a) {
+        using T = std::remove_const_t<std::remove_pointer_t<decltype(a.A)>>;
+        a.lda = 2147483647 / static_cast<int>(sizeof(T)) + 1;  // its bytes pass 2^31 - 1
+        const wb::Step<wb::CgArgs<T>> step{0, "cusolver", "direct", &wb::peer::cg_cholesky<T>, {}, {}};
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains(
+                                          "cusolver::cg_cholesky: lda (" + std::to_string(a.lda) + ") x " +
+                                          std::to_string(sizeof(T)) + " bytes (2147483648) must be <= "));
+        CHECK_THAT(error_of(step, a), Catch::Matchers::Contains("(cudaMemcpy2D's largest pitch: A is copied with it)"));
+    };
+    check(valid<float>());
+    check(valid<double>());
 }
 
 TEST_CASE("cg with n zero converges at once for every launcher", "[cpu][cg]") {

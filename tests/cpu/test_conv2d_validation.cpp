@@ -7,7 +7,9 @@
 #include "step_errors.hpp"
 
 #include "conv2d.hpp"
+#include "launch_checks.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -82,7 +84,98 @@ void empty_images_are_no_ops() {
     }
 }
 
+/// `a` with the output placed after the input's last element (never dereferenced): images of
+/// billions of pixels do not overlap.
+template <class T>
+wb::Conv2dArgs<T> apart(wb::Conv2dArgs<T> a) {
+    const auto in = reinterpret_cast<std::uintptr_t>(a.in);
+    a.out = reinterpret_cast<T*>(in + (static_cast<std::uintptr_t>(a.rows) * a.in_pitch + 64) * sizeof(T));
+    return a;
+}
+
+/// rows or cols past the kernels' 32-bit indices is rejected by every launcher (the peers share
+/// the rule); the largest of each passes validation.
+template <class T>
+void index_limits() {
+    using A = wb::Conv2dArgs<T>;
+    constexpr int kMax = wb::launch_checks::kMaxIndexedExtent;
+    expect_error<T>([](A& a) { a.rows = kMax + 1; a = apart(a); },
+                    "rows (2147418112) must be <= 2147418111 (rows are indexed with 32-bit ints: a block or grid "
+                    "stride past the last one would overflow)");
+    expect_error<T>([](A& a) { a.cols = a.in_pitch = a.out_pitch = kMax + 1; a.rows = 1; a = apart(a); },
+                    "cols (2147418112) must be <= 2147418111 (columns are indexed");
+    A a = valid<T>();
+    a.rows = kMax;
+    a.cols = a.in_pitch = a.out_pitch = 1;
+    CHECK(wb::validate_conv2d(apart(a)));
+    a.rows = 1;
+    a.cols = a.in_pitch = a.out_pitch = kMax;
+    CHECK(wb::validate_conv2d(apart(a)));
+}
+
+/// The peer named `stage`, where this build has it.
+template <class T>
+const wb::Step<wb::Conv2dArgs<T>>* peer(const std::vector<wb::Step<wb::Conv2dArgs<T>>>& peers, const char* stage) {
+    for (const auto& p : peers)
+        if (p.stage == stage) return &p;
+    return nullptr;
+}
+
+/// What the peers' libraries cannot take, rejected before any library or GPU call: cuDNN's int
+/// tensor strides (rows x pitch), NPP's int step and cudaMemcpy2D's pitch (2^31 - 1 bytes on
+/// current GPUs, that without one), cuFFT's padded sizes past the padding kernels' indices.
+template <class T>
+void peer_limits() {
+    const auto peers = wb::conv2d_peers<T>();
+    if (const auto* cudnn = peer<T>(peers, "cudnn")) {
+        auto a = valid<T>();
+        a.rows = 46341;  // 46341^2 = 2147488281 > INT_MAX
+        a.cols = a.in_pitch = a.out_pitch = 46341;
+        CHECK_THAT(error_of(*cudnn, apart(a)),
+                   Catch::Matchers::Contains("cudnn::conv2d: rows x in_pitch (46341 x 46341 = 2147488281) must be <= "
+                                             "2147483647 (cuDNN's tensor strides are ints)"));
+        a.cols = a.in_pitch = 46340;  // 46341 x 46340 = 2147441940 fits
+        CHECK_THAT(error_of(*cudnn, apart(a)),
+                   Catch::Matchers::Contains("cudnn::conv2d: rows x out_pitch (46341 x 46341 = 2147488281) must be"));
+    }
+    const int wide = 2147483647 / static_cast<int>(sizeof(T)) + 1;  // its bytes pass 2^31 - 1
+    const std::string bytes = " x " + std::to_string(sizeof(T)) + " bytes (" +
+                              std::to_string(static_cast<long long>(wide) * sizeof(T)) + ") must be <= ";
+    if (const auto* npp = peer<T>(peers, "npp")) {
+        auto a = valid<T>();
+        a.in_pitch = wide;
+        CHECK_THAT(error_of(*npp, apart(a)),
+                   Catch::Matchers::Contains("npp::conv2d: in_pitch (" + std::to_string(wide) + ")" + bytes));
+        a = valid<T>();
+        a.out_pitch = wide;
+        CHECK_THAT(error_of(*npp, apart(a)),
+                   Catch::Matchers::Contains("npp::conv2d: out_pitch (" + std::to_string(wide) + ")" + bytes));
+    }
+    if (const auto* cufft = peer<T>(peers, "cufft")) {
+        auto a = valid<T>();
+        a.rows = wb::launch_checks::kMaxIndexedExtent;  // valid, but rows + 1 pads past the limit
+        a.cols = a.in_pitch = a.out_pitch = 1;
+        CHECK_THAT(error_of(*cufft, apart(a)),
+                   Catch::Matchers::Contains("cufft::conv2d: max(rows + FS/2, FS) (2147418112) padded to a transform "
+                                             "size ("));
+        CHECK_THAT(error_of(*cufft, apart(a)),
+                   Catch::Matchers::Contains(") must be <= 2147418111 (the padding kernels index it with 32-bit ints)"));
+    }
+}
+
 }  // namespace
+
+TEST_CASE("conv2d launchers reject rows or cols past the kernels' 32-bit indices; the largest is valid",
+          "[cpu][conv2d]") {
+    index_limits<float>();
+    index_limits<double>();
+}
+
+TEST_CASE("conv2d peers reject strides and pitches their libraries cannot take, naming the argument",
+          "[cpu][conv2d]") {
+    peer_limits<float>();
+    peer_limits<double>();
+}
 
 TEST_CASE("conv2d launchers reject each bad argument with a message naming it", "[cpu][conv2d]") {
     validation_rules<float>();

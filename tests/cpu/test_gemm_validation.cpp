@@ -7,6 +7,7 @@
 #include "step_errors.hpp"
 
 #include "gemm.hpp"
+#include "launch_checks.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -97,7 +98,38 @@ void zero_sizes_are_no_ops() {
     }
 }
 
+/// m, n or k past the kernels' 32-bit indices is rejected by every launcher (the peer shares the
+/// rule), also where alpha == 0 leaves only C = beta C; the largest of each passes validation.
+template <class T>
+void index_limits() {
+    using A = wb::GemmArgs<T>;
+    constexpr int kMax = wb::launch_checks::kMaxIndexedExtent;
+    for (auto [op_a, op_b] : {std::pair{Op::N, Op::N}, {Op::T, Op::T}}) {
+        expect_error<T>([](A& a) { a.m = kMax + 1; a.lda = a.ldc = kMax + 1; },
+                        "m (2147418112) must be <= 2147418111 (rows of C are indexed with 32-bit ints: a block or "
+                        "grid stride past the last one would overflow)", op_a, op_b);
+        expect_error<T>([](A& a) { a.n = kMax + 1; a.ldb = kMax + 1; },
+                        "n (2147418112) must be <= 2147418111 (columns of C are indexed", op_a, op_b);
+        expect_error<T>([](A& a) { a.k = kMax + 1; a.lda = a.ldb = kMax + 1; },
+                        "k (2147418112) must be <= 2147418111 (the reduction's elements are indexed", op_a, op_b);
+        expect_error<T>([](A& a) { a.n = 2147483647; a.ldb = 2147483647; a.alpha = T(0); },
+                        "n (2147483647) must be <= 2147418111", op_a, op_b);
+        for (int d = 0; d < 3; ++d) {
+            A a = valid<T>(op_a, op_b);
+            (d == 0 ? a.m : d == 1 ? a.n : a.k) = kMax;
+            a.lda = a.ldb = a.ldc = kMax;
+            INFO("dimension " << "mnk"[d]);
+            CHECK(wb::validate_gemm(a));
+        }
+    }
+}
+
 }  // namespace
+
+TEST_CASE("gemm launchers reject m, n or k past the kernels' 32-bit indices; the largest is valid", "[cpu][gemm]") {
+    index_limits<float>();
+    index_limits<double>();
+}
 
 TEST_CASE("gemm launchers reject each bad argument with a message naming it", "[cpu][gemm]") {
     validation_rules<float>();

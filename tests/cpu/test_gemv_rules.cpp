@@ -322,3 +322,46 @@ TEST_CASE("gemv rules: rule 8 loops T only at its classes and leaves every other
     // Small n never loops (fewer than two tiles per resident warp).
     CHECK(!wb::tuned_gemv_t_loops(shape(Op::T, 579, 5000, 8), mc));
 }
+
+TEST_CASE("gemv split reductions and the tuned N column stride stay within 32-bit indices", "[cpu][gemv]") {
+    constexpr long long kIntMax = 2147483647LL;
+    constexpr int kMax = 2147418111;  // launch_checks::kMaxIndexedExtent: the largest m, n validate_gemv takes
+    // Where nothing overflows, the split is the launchers' formula: whole steps, then the Y that leaves.
+    for (auto [k, y, step] : {std::tuple{1000, 3, 32}, {4096, 64, 128}, {1, 1, 32}, {1 << 30, 132, 1024},
+                              {kMax, 8, 32}, {kMax, 1, 2048}}) {
+        const wb::GemvSplit sp = wb::gemv_split_reduction(k, y, step);
+        const long long kpb = ((k + y - 1LL) / y + step - 1) / step * step;
+        INFO("k " << k << " Y " << y << " step " << step);
+        CHECK(sp.k_per_block == kpb);
+        CHECK(sp.Y == (k + kpb - 1) / kpb);
+    }
+    // k near the limit: the last block's end, Y x k_per_block, would pass INT_MAX (the default T
+    // launch of float kMax x 8 takes Y = 132 steps of 1024 rows; explicit Y of thousands); Y is
+    // lowered just enough, and the slices still cover k in whole steps.
+    for (auto [k, y, step] : {std::tuple{kMax, 132, 1024}, {kMax, 8000, 32}, {kMax, 65535, 2048}, {kMax, 4000, 2048},
+                              {kMax - 100000, 30000, 1024}}) {
+        const long long kpb0 = ((k + y - 1LL) / y + step - 1) / step * step;
+        INFO("k " << k << " Y " << y << " step " << step);
+        const wb::GemvSplit sp = wb::gemv_split_reduction(k, y, step);
+        CHECK(static_cast<long long>(sp.Y) * sp.k_per_block <= kIntMax);
+        CHECK(static_cast<long long>(sp.Y) * sp.k_per_block >= k);
+        CHECK(static_cast<long long>(sp.Y - 1) * sp.k_per_block < k);
+        CHECK(sp.k_per_block % step == 0);
+        CHECK(sp.Y <= y);
+        if (y == 132) {
+            CHECK((k + kpb0 - 1) / kpb0 * kpb0 > kIntMax);  // the case that needed it
+            CHECK(sp.Y == 127);                              // the largest Y that fits
+        }
+    }
+    // Tuned N: at most n / Q blocks (at least 1), and Q Y + n - 1 within an int.
+    CHECK(wb::tuned_gemv_n_max_split(1000, 8) == 125);
+    CHECK(wb::tuned_gemv_n_max_split(3, 8) == 1);
+    CHECK(wb::tuned_gemv_n_max_split(1 << 30, 1) == (1 << 30));
+    for (int q : {1, 8, 64, 128})
+        for (int n : {1 << 30, (1 << 30) + 1, 2000000000, kMax}) {
+            const int y = wb::tuned_gemv_n_max_split(n, q);
+            INFO("n " << n << " Q " << q);
+            CHECK(y >= 512);
+            CHECK(static_cast<long long>(q) * y + n - 1 <= kIntMax);
+        }
+}

@@ -3,6 +3,7 @@
 #include "catch.hpp"
 
 #include "gemv.hpp"
+#include "launch_checks.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -69,6 +70,34 @@ void check_steps() {
 TEST_CASE("gemv launchers reject bad arguments with messages naming them", "[cpu][gemv]") {
     check_steps<float>();
     check_steps<double>();
+}
+
+TEST_CASE("gemv launchers reject m or n past the kernels' 32-bit indices; the largest is valid", "[cpu][gemv]") {
+    constexpr int kMax = wb::launch_checks::kMaxIndexedExtent;
+    STATIC_REQUIRE(kMax == 2147418111);
+    float* const fake = reinterpret_cast<float*>(0x1000);
+    std::vector<wb::GemvStep<float>> steps = wb::ladder<wb::GemvArgs<float>>();
+    steps.push_back(wb::peer_step<wb::GemvArgs<float>>());
+    for (wb::Op op : {wb::Op::N, wb::Op::T}) {
+        for (const auto& step : steps) {
+            INFO("step " << step.stage << " op " << wb::op_char(op));
+            wb::GemvArgs<float> tall{op, kMax + 1, 1, 1.f, fake, kMax + 1, fake, 0.f, fake};
+            CHECK_THAT(error_of(step, tall),
+                       Catch::Matchers::Contains("::gemv: m (2147418112) must be <= 2147418111 (rows are indexed "
+                                                 "with 32-bit ints: a block or grid stride past the last one would "
+                                                 "overflow)"));
+            wb::GemvArgs<float> wide{op, 1, kMax + 1, 1.f, fake, 1, fake, 0.f, fake};
+            CHECK_THAT(error_of(step, wide), Catch::Matchers::Contains("n (2147418112) must be <= 2147418111 (columns"));
+            wide.n = 2147483647;  // INT_MAX, and alpha == 0 (only y = beta y would run): rejected all the same
+            wide.alpha = 0.f;
+            CHECK_THAT(error_of(step, wide), Catch::Matchers::Contains("n (2147483647) must be <= 2147418111"));
+        }
+        // The largest extents pass validation (validate_gemv makes no GPU call).
+        CHECK(wb::validate_gemv(wb::GemvArgs<float>{op, kMax, 1, 1.f, fake, kMax, fake, 0.f, fake}));
+        CHECK(wb::validate_gemv(wb::GemvArgs<double>{op, 1, kMax, 1.0, reinterpret_cast<double*>(0x1000), 1,
+                                                     reinterpret_cast<double*>(0x1000), 0.0,
+                                                     reinterpret_cast<double*>(0x1000)}));
+    }
 }
 
 TEST_CASE("gemv op parsing accepts N/T only", "[cpu][gemv]") {

@@ -7,6 +7,7 @@
 #include "step_errors.hpp"
 
 #include "symv.hpp"
+#include "launch_checks.hpp"
 #include "model/symv.hpp"
 
 #include <stdexcept>
@@ -88,7 +89,35 @@ void quick_returns_are_no_ops() {
     }
 }
 
+/// n past the kernels' 32-bit indices is rejected by every launcher (the peer shares the rule),
+/// also with alpha == 0, where only y = beta y would run and A is never read; the largest n
+/// passes validation.
+template <class T>
+void index_limits() {
+    using A = wb::SymvArgs<T>;
+    constexpr int kMax = wb::launch_checks::kMaxIndexedExtent;
+    expect_error<T>([](A& a) { a.n = a.lda = kMax + 1; },
+                    "n (2147418112) must be <= 2147418111 (rows are indexed with 32-bit ints: a block or grid stride "
+                    "past the last one would overflow)");
+    expect_error<T>([](A& a) { a.n = a.lda = 2147483647; a.alpha = T(0); a.beta = T(0.5); a.A = nullptr; },
+                    "n (2147483647) must be <= 2147418111");
+    for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
+        A a = valid<T>(u);
+        a.n = a.lda = kMax;
+        CHECK(wb::validate_symv(a));
+        a.alpha = T(0);  // y = beta y: A is not read
+        a.beta = T(0.5);
+        a.A = nullptr;
+        CHECK(wb::validate_symv(a));
+    }
+}
+
 }  // namespace
+
+TEST_CASE("symv launchers reject n past the kernels' 32-bit indices; the largest is valid", "[cpu][symv]") {
+    index_limits<float>();
+    index_limits<double>();
+}
 
 TEST_CASE("symv launchers reject each bad argument with a message naming it", "[cpu][symv]") {
     validation_rules<float>();
