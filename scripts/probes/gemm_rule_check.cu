@@ -1,0 +1,46 @@
+// gemm_rule_check.cu — the tuned GEMM's default launch against cuBLAS on gemm_rule_sweep.cu's 65
+// shapes (float; double on the first 45), op(A) = N and T, beta 0.5: to compare two rules, link
+// the same source against two builds of kernels/tuned/gemm.cu and run them alternately.
+// Build: as gemm_rule_sweep.cu (replace the file name); a second rule: add that build's
+// tuned/gemm.cu object before the archives (it replaces the library's).
+// Run: ./build-main/gemm_rule_check      (about 20 s on an H100)
+#include "gemm.hpp"
+#include "gemm_rule_common.cuh"
+#include "check.hpp"
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <random>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+using namespace wb;
+template <class T>
+void run(const std::vector<S>& sh) {
+    size_t maxe = 0;
+    for (S s : sh) maxe = std::max({maxe, (size_t)s.m * s.k, (size_t)s.k * s.n, (size_t)s.m * s.n});
+    T *A, *B, *C;
+    WB_CUDA(cudaMalloc(&A, maxe * sizeof(T))); WB_CUDA(cudaMalloc(&B, maxe * sizeof(T))); WB_CUDA(cudaMalloc(&C, maxe * sizeof(T)));
+    fill<<<1024, 256>>>(A, maxe, 1); fill<<<1024, 256>>>(B, maxe, 2); fill<<<1024, 256>>>(C, maxe, 3);
+    WB_CUDA(cudaDeviceSynchronize());
+    double ls[2] = {0, 0}; int cnt = 0;
+    for (S s : sh) for (Op oa : {Op::N, Op::T}) {
+        GemmArgs<T> a;
+        a.op_a = oa; a.op_b = Op::N; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = T(1.5); a.beta = T(0.5);
+        a.A = A; a.lda = oa == Op::N ? s.m : s.k; a.B = B; a.ldb = s.k; a.C = C; a.ldc = s.m;
+        const GemmLaunch l = tuned::gemm_default(a);
+        const double tt = med([&] { tuned::gemm<T>(a, l, nullptr); }, 11);
+        const double tc = med([&] { peer::gemm<T>(a, {}, nullptr); }, 11);
+        std::printf("%s %cN %6dx%6dx%6d  rule %.4f ms  cuBLAS %.4f ms  %.3fx  %s\n", sizeof(T) == 4 ? "float " : "double", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, tt, tc, tc / tt, l.str().c_str());
+
+        ls[0] += std::log(tc / tt);
+        if (oa == Op::N) ++cnt;
+    }
+    std::printf("%s geomean rule vs cuBLAS %.3f over %d calls\n", sizeof(T) == 4 ? "float" : "double", std::exp(ls[0] / (2 * cnt)), cnt * 2);
+    cudaFree(A); cudaFree(B); cudaFree(C);
+}
+int main() {
+    const auto sh = shapes();
+    run<float>(sh);
+    std::vector<S> d(sh.begin(), sh.begin() + 45);
+    run<double>(d);
+}

@@ -1,0 +1,55 @@
+// gemm_rule_sweep.cu — how far the tuned GEMM's default rule is from the best of its own launches.
+//
+// For 65 float shapes (the chapter's nine, the shape set's in-between classes, 40 seeded random
+// ones with 2e9 ... 3e11 flops), op(A) = N and T, op(B) = N, beta 0.5, tight leading dimensions:
+// the rule's pick, cuBLAS (pedantic FP32), and every configuration x split 1 ... 64 (with the
+// rule's pack_a and align), each the median of 7 calls (no L2 flush: most of these are
+// compute-bound). One "ROW,..." line per launch (op, m, n, k, ms, rule ms, cuBLAS ms, launch, rule
+// launch) for scripts/probes/gemm_rule_fit.py, then per shape the four fastest launches.
+// Build (repository root, after the CMake build in build-main; -lstdc++'s path before the archives
+// keeps the linker from taking std::string members out of an unrelated object of the library):
+//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. \
+//     scripts/probes/gemm_rule_sweep.cu $(g++ -print-file-name=libstdc++.so) \
+//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/gemm_rule_sweep
+// Run: ./build-main/gemm_rule_sweep > sweep.txt      (about 3 minutes on an H100)
+#include "gemm.hpp"
+#include "gemm_rule_common.cuh"
+#include "check.hpp"
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <random>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+using namespace wb;
+int main() {
+    const std::vector<S> sh = shapes();
+    size_t maxe = 0;
+    for (S s : sh) maxe = std::max({maxe, (size_t)s.m * s.k, (size_t)s.k * s.n, (size_t)s.m * s.n});
+    float *A, *B, *C;
+    WB_CUDA(cudaMalloc(&A, maxe * 4)); WB_CUDA(cudaMalloc(&B, maxe * 4)); WB_CUDA(cudaMalloc(&C, maxe * 4));
+    fill<<<1024, 256>>>(A, maxe, 1); fill<<<1024, 256>>>(B, maxe, 2); fill<<<1024, 256>>>(C, maxe, 3);
+    WB_CUDA(cudaDeviceSynchronize());
+    double ls[2] = {0, 0}; int cnt = 0;
+    for (S s : sh) for (Op oa : {Op::N, Op::T}) {
+        GemmArgs<float> a;
+        a.op_a = oa; a.op_b = Op::N; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = 1.5f; a.beta = 0.5f;
+        a.A = A; a.lda = oa == Op::N ? s.m : s.k; a.B = B; a.ldb = s.k; a.C = C; a.ldc = s.m;
+        const GemmLaunch l = tuned::gemm_default(a);
+        const double tt = med([&] { tuned::gemm<float>(a, l, nullptr); }, 7);
+        const double tc = med([&] { peer::gemm<float>(a, {}, nullptr); }, 7);
+        std::vector<std::pair<double, std::string>> all;
+        for (GemmLaunch c : tuned::gemm_configs<float>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
+            GemmLaunch x = c; x.split_k = sp; x.pack_a = l.pack_a; x.align = l.align; x.gemv = 1;
+            try { const double t = med([&] { tuned::gemm<float>(a, x, nullptr); }, 7); all.push_back({t, x.str()}); } catch (const std::exception&) {}
+        }
+        for (auto& [t, str] : all) std::printf("ROW,%c,%d,%d,%d,%.5f,%.5f,%.5f,%s,%s\n", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, t, tt, tc, str.c_str(), l.str().c_str());
+        std::sort(all.begin(), all.end());
+        std::printf("%cN %6dx%6dx%6d  rule %.4f ms (%.2fx cuBLAS %.4f)  %s\n", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, tt, tc / tt, tc, l.str().c_str());
+        for (size_t i = 0; i < std::min<size_t>(4, all.size()); ++i) std::printf("     best%zu %.4f ms (%.2fx cuBLAS)  %s\n", i, all[i].first, tc / all[i].first, all[i].second.c_str());
+        ls[1] += std::log(tc / all[0].first);
+        ls[0] += std::log(tc / tt);
+        if (oa == Op::N) ++cnt;
+    }
+    std::printf("geomean rule %.3f best %.3f over %d calls\n", std::exp(ls[0] / (2 * cnt)), std::exp(ls[1] / (2 * cnt)), cnt * 2);
+}
