@@ -209,9 +209,14 @@ struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, kSwizzleLong, true>
 // (FN64) or 64 x 128 (FM64), four warps; the 64 x 64 tile's 4 x 4 thread tiles ran 8192 x 64 x
 // 8192 at 0.58x cuBLAS (H100, same file). Their transposing loads are swizzled as F256's (BK =
 // 16: 4 lanes per row): unswizzled, TN with 64 columns ran at 0.53x cuBLAS against NN's 0.62x
-// (H200, gemm-shapes-float-b8e8ccc.txt).
-struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, kSwizzleTN, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
-struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, kSwizzleTN, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
+// (H200, gemm-shapes-float-b8e8ccc.txt). kSwizzleLong: op(B) = B in NN too (FM64's long operand,
+// 128 rows; FN64's 64): on one H100, old and new build alternating (docs/results/h100/
+// gemm-rulecheck-swz64-*.txt), NN 64 x 8192 x 8192 0.84x -> 0.97x cuBLAS, 8192 x 56 x 8192 0.72x ->
+// 0.88x, 4226 x 2000 x 822 0.63x -> 0.89x (the rule now picks 128 x 64 there), no call of 172 slower
+// by more than 3%. The NN unsplit 128 x 64 kernel takes 144 registers now (127 before): 3 blocks
+// per SM, as its other kernels.
+struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, kSwizzleLong, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
+struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, kSwizzleLong, true> { static constexpr double RATE = 36000, RATE_ELEM = 30000; };
 struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, kSwizzleNone, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
 struct DM16 : Config<double, 16, 128, 16, 16, 32, 4, 4, 3, 3, kSwizzleNone, true> { static constexpr double RATE = 8000, RATE_ELEM = 8000; };
 
