@@ -870,14 +870,24 @@ double estimate(const GemmArgs<T>& a, int split) {
         return -1;  // this split would not give `split` slices, or its workspace is too large
     const long long bm = gemm_detail::ceil_div(a.m, Cfg::BM), bn = gemm_detail::ceil_div(a.n, Cfg::BN);
     const long long blocks = bm * bn * slices;
-    const long long slots = static_cast<long long>(gemm_detail::sm_count()) *
-                            blocks_per_sm<Cfg>(a.op_a == Op::T, a.op_b == Op::T, vec, slices > 1);
+    const int resident = blocks_per_sm<Cfg>(a.op_a == Op::T, a.op_b == Op::T, vec, slices > 1);
+    const long long slots = static_cast<long long>(gemm_detail::sm_count()) * resident;
     const double waves = static_cast<double>((blocks + slots - 1) / slots);
     const double fill = static_cast<double>(blocks) / (waves * slots);
     const double area = static_cast<double>(a.m) * a.n / (static_cast<double>(bm) * Cfg::BM * bn * Cfg::BN);
-    auto main_loop = [](double kt) { return kt / (kt + 2.0); };
+    // A block's pipeline fill and epilogue, in k-tiles of its main loop: two where other blocks
+    // share the SM and run their main loops meanwhile; where a block is alone on its SM (the 256
+    // x 128 tile) nothing hides its epilogue, so one tile of fill plus its C tile's bytes (read
+    // and written with beta != 0, a split's partial written once) at the chip's share of
+    // kSumBytesPerSecond against the tile's FMAs at RATE: 5.8 tiles for float with beta != 0.
+    // On 130 calls of scripts/probes/gemm_rule_sweep.cu the replay (gemm_rule_fit.py) went from
+    // 1.141x to 1.103x the fastest launch, the chapter's shapes unchanged (one H100).
+    const double r0 = vec ? Cfg::RATE : Cfg::RATE_ELEM;
+    const double c_bytes = sizeof(T) * (slices > 1 || a.beta == T(0) ? 1.0 : 2.0);
+    const double overhead = resident > 1 ? 2.0 : 1.0 + c_bytes * r0 * 1e9 / (2.0 * Cfg::BK * kSumBytesPerSecond);
+    auto main_loop = [overhead](double kt) { return kt / (kt + overhead); };
     const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / Cfg::BK;
-    const double rate = (vec ? Cfg::RATE : Cfg::RATE_ELEM) * 1e9 * fill * area * main_loop(kt) / main_loop(256);
+    const double rate = r0 * 1e9 * fill * area * main_loop(kt) / main_loop(256);
     const double flops = 2.0 * a.m * a.n * std::max(1, a.k);
     double seconds = flops / rate;
     if (slices > 1)
