@@ -813,9 +813,10 @@ template <> struct Configs<float> { using type = ConfigList<F256, F128, F64, FN6
 template <> struct Configs<double> { using type = ConfigList<D128, D64, DN16, DM16>; };
 
 /// Resident blocks per SM of one kernel of a configuration on the current device (cached per
-/// device and kernel). The kernels of one configuration differ in registers: 128 x 64's NN
-/// unsplit 16-byte kernel takes 127 (4 blocks per SM), its split, TN and TT ones more (3), its
-/// element-copy ones 2 (ptxas, sm_90), so the rule asks about the kernel the call will run.
+/// device and kernel). The kernels of one configuration differ in registers (ptxas, sm_90): the
+/// 16-wide tiles' 16-byte kernels fit 4 blocks per SM, their element-copy ones 3; before 3d07e89
+/// the 128 x 64 tile's NN unsplit kernel took 127 registers (4 blocks) and its split, TN and TT
+/// ones more (3). So the rule asks about the kernel the call will run, not one of them for all.
 template <class Cfg, bool TA, bool TB, bool VEC, bool SPLIT>
 int blocks_per_sm() {
     thread_local std::map<int, int> cache;
