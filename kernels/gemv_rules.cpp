@@ -120,12 +120,11 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
 }
 
 GemvSplit gemv_split_reduction(int k, int Y, int step) {
-    // Y x k_per_block <= k + Y step - 1: every Y <= (INT_MAX - k) / step fits.
-    const long long fits = std::max(1LL, (2147483647LL - k) / step);
+    // Y x k_per_block <= k + Y step - 1, so the loop ends by Y = (INT_MAX - k) / step at the latest.
     for (long long y0 = Y;; --y0) {
         const long long kpb = cdiv(cdiv(k, y0), step) * step;
         const long long y = cdiv(k, kpb);
-        if (y * kpb <= 2147483647LL || y0 <= fits) return {static_cast<int>(kpb), static_cast<int>(y)};
+        if (y * kpb <= 2147483647LL) return {static_cast<int>(kpb), static_cast<int>(y)};
     }
 }
 

@@ -116,7 +116,7 @@ struct Config {
     // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader's Swizzle):
     // set per configuration, 16-byte path only (the kernel's SA / SB). kSwizzleTN (1): op(A) = A^T,
     // and op(B) = B where op(A) = A^T too (measured on the largest float tile). kSwizzleLong (2):
-    // every transposing operand whose stage has 32 rows or more (the skinny tiles' long operand).
+    // every transposing operand whose stage has 32 rows or more (the 16- and 64-wide tiles).
     static constexpr int SWIZZLE_T = SWIZZLE_T_;
     // Copies checked per operand (the operand's own extent), not per tile of C: set by the
     // skinny configurations, whose tiles all cross the short side of C.
@@ -405,8 +405,8 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // the swizzle lifts TN from 0.86x to 0.93x-0.94x, and that gain is op(B)'s (swizzling op(A)
     // alone left TN at 0.86x); in NN, where op(B) is the only transposing operand, swizzling it
     // cost 1-2% (0.92x / 0.93x against 0.93x / 0.94x at 4096 / 8192).
-    // The skinny tiles (kSwizzleLong) swizzle their long operand, the one of 128 rows, in every
-    // combination it is transposing: op(A) = A^T in FN16 (TN, TT), op(B) = B in FM16 (NN, TN).
+    // kSwizzleLong (the 16- and 64-wide tiles) swizzles every transposing operand of 32 rows or
+    // more, in NN too: e.g. op(A) = A^T in FN16 (TN, TT), op(B) = B in FM16 and FM64 (NN, TN).
     constexpr bool SA = TransA && VEC && (Cfg::SWIZZLE_T == kSwizzleTN || (Cfg::SWIZZLE_T == kSwizzleLong && BM % 32 == 0));
     constexpr bool SB = !TransB && VEC &&
                         ((Cfg::SWIZZLE_T == kSwizzleTN && TransA) || (Cfg::SWIZZLE_T == kSwizzleLong && BN % 32 == 0));

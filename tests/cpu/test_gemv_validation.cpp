@@ -1,6 +1,7 @@
 // Argument validation of every GEMV launcher, before any GPU call: each bad input throws
 // std::invalid_argument naming the function, the argument, its value and the rule.
 #include "catch.hpp"
+#include "step_errors.hpp"
 
 #include "gemv.hpp"
 #include "launch_checks.hpp"
@@ -10,22 +11,13 @@
 
 namespace {
 
-template <class T>
-std::string error_of(const wb::GemvStep<T>& step, const wb::GemvArgs<T>& a, const wb::GemvLaunch& l = {}) {
-    try {
-        step.launch(a, l, nullptr);
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "(no exception)";
-}
+using wb_test::error_of;
 
 template <class T>
 void check_steps() {
     // Fake, never-dereferenced device pointers: validation must reject before using them.
     T* const fake = reinterpret_cast<T*>(0x1000);
-    std::vector<wb::GemvStep<T>> steps = wb::ladder<wb::GemvArgs<T>>();
-    steps.push_back(wb::peer_step<wb::GemvArgs<T>>());
+    const auto steps = wb_test::ladder_and_peer<wb::GemvArgs<T>>();
     for (const auto& step : steps) {
         INFO("step " << step.stage);
         wb::GemvArgs<T> ok{wb::Op::N, 8, 4, T(1), fake, 8, fake, T(0), fake};
@@ -76,8 +68,7 @@ TEST_CASE("gemv launchers reject m or n past the kernels' 32-bit indices; the la
     constexpr int kMax = wb::launch_checks::kMaxIndexedExtent;
     STATIC_REQUIRE(kMax == 2147418111);
     float* const fake = reinterpret_cast<float*>(0x1000);
-    std::vector<wb::GemvStep<float>> steps = wb::ladder<wb::GemvArgs<float>>();
-    steps.push_back(wb::peer_step<wb::GemvArgs<float>>());
+    const auto steps = wb_test::ladder_and_peer<wb::GemvArgs<float>>();
     for (wb::Op op : {wb::Op::N, wb::Op::T}) {
         for (const auto& step : steps) {
             INFO("step " << step.stage << " op " << wb::op_char(op));
