@@ -565,10 +565,47 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     cp_async_wait<0>();  // nothing may be in flight when the block exits
 
     // Epilogue: C = alpha*acc + beta*C (C not read when beta == 0); 16-byte stores of each
-    // 4-row group where C allows, element by element on the edges of C. With beta != 0 a row
-    // group's old values of C are all loaded before any of its stores: a load after a store to
-    // C cannot be moved above it (the compiler cannot prove the addresses differ), so loading
-    // each vector just before its store made TN x TM / 4 DRAM round trips one after another.
+    // 4-row group where C allows, element by element where it does not (ldc or C not 16-byte
+    // aligned: an odd m with ldc = m, for one) and on the edges of C. With beta != 0 old values of
+    // C are loaded in batches before the stores that follow them: a load after a store to C cannot
+    // be moved above it (the compiler cannot prove the addresses differ), so loading each value
+    // just before its store makes one DRAM round trip per store, one after another. The vector path
+    // loads a row group's TN vectors at once; the element path half a row group's TN x 4 elements
+    // (all of them made ptxas spill in the main loops of four 128 x 128 kernels). Before, the
+    // element path loaded each element before its store: 64 round trips per thread of an 8 x 8
+    // tile, which short k with an odd m paid in full (docs/pages/perf-notes-ops.md, "GEMM: the
+    // element epilogue's loads batched").
+    if (!vec_c) {  // element stores: half the thread tile's columns per batch of loads
+        constexpr int H = TN / 2;
+#pragma unroll
+        for (int q = 0; q < TM / 4; ++q) {
+            const int i = i0 + ra + q * 4 * LM;  // first of 4 rows
+#pragma unroll
+            for (int h = 0; h < TN; h += H) {
+                T old[H][4];
+                if (beta != T(0)) {
+#pragma unroll
+                    for (int c = 0; c < H; ++c) {
+                        const int j = j0 + cb + ((h + c) / 4) * 4 * LN + (h + c) % 4;
+#pragma unroll
+                        for (int e = 0; e < 4; ++e)
+                            if (i + e < m && j < n) old[c][e] = C[i + e + static_cast<long long>(j) * ldc];
+                    }
+                }
+#pragma unroll
+                for (int c = 0; c < H; ++c) {
+                    const int j = j0 + cb + ((h + c) / 4) * 4 * LN + (h + c) % 4;
+#pragma unroll
+                    for (int e = 0; e < 4; ++e)
+                        if (i + e < m && j < n) {
+                            const T r = alpha * acc[4 * q + e][h + c];
+                            C[i + e + static_cast<long long>(j) * ldc] = beta == T(0) ? r : r + beta * old[c][e];
+                        }
+                }
+            }
+        }
+        return;
+    }
 #pragma unroll
     for (int q = 0; q < TM / 4; ++q) {
         const int i = i0 + ra + q * 4 * LM;  // first of 4 rows
