@@ -1073,7 +1073,7 @@ bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
 /// the copy (2 x its bytes at kSumBytesPerSecond, one launch) against their element-copy rate
 /// (RATE_ELEM). The candidates: pack_a 1 / 2 (op(A) = A^T) x align 1 / 2 (an unaligned operand).
 template <class T>
-GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
+GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a) {
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
     if (a.k <= 0) return best(a, typename Configs<T>::type{});  // C = beta C: no main loop
     const double flops = 2.0 * a.m * a.n * a.k;
@@ -1112,6 +1112,30 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
                 t_pick = t;
             }
         }
+    return pick;
+}
+
+/// gemm_rule_tiled's pick, cached per thread for each device and class of call: the shape, op(A),
+/// op(B), whether A's and B's columns are 16-byte aligned and whether beta is 0 (all the rule
+/// reads). The rule weighs up to 4 x 21 x 7 estimates per call (packing x align x splits x
+/// configurations; its host time: scripts/probes/gemm_rule_check.cu), a lookup a map's; cuBLASLt
+/// keeps such a heuristics cache too. At most kRuleCacheSize entries (then it starts again).
+constexpr std::size_t kRuleCacheSize = 4096;
+template <class T>
+GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
+    using Key = std::tuple<int, int, int, int, int, int, bool, bool, bool>;
+    thread_local std::map<Key, GemmLaunch> cache;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the rule's fallbacks
+        cudaGetLastError();
+        dev = -1;
+    }
+    const Key key{dev, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
+                  gemm_detail::aligned16(a.A, a.lda), gemm_detail::aligned16(a.B, a.ldb), a.beta == T(0)};
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    const GemmLaunch pick = gemm_rule_tiled(a);
+    if (cache.size() >= kRuleCacheSize) cache.clear();
+    cache.emplace(key, pick);
     return pick;
 }
 

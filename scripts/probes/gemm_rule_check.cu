@@ -3,6 +3,7 @@
 // the same source against two builds of kernels/tuned/gemm.cu and run them alternately.
 // Build: as gemm_rule_sweep.cu (replace the file name); a second rule: add that build's
 // tuned/gemm.cu object before the archives (it replaces the library's).
+// Also times the rule itself on the host (gemm_default, 200 calls per shape).
 // Run: ./build-main/gemm_rule_check      (about 20 s on an H100)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
@@ -12,6 +13,7 @@
 #include <random>
 #include <cmath>
 #include <cstdio>
+#include <chrono>
 #include <vector>
 using namespace wb;
 template <class T>
@@ -23,11 +25,21 @@ void run(const std::vector<S>& sh) {
     fill<<<1024, 256>>>(A, maxe, 1); fill<<<1024, 256>>>(B, maxe, 2); fill<<<1024, 256>>>(C, maxe, 3);
     WB_CUDA(cudaDeviceSynchronize());
     double ls[2] = {0, 0}; int cnt = 0;
+    double host_sum = 0, host_max = 0;  // the rule's host time per call (gemm_default), us
+    S host_worst{};
     for (S s : sh) for (Op oa : {Op::N, Op::T}) {
         GemmArgs<T> a;
         a.op_a = oa; a.op_b = Op::N; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = T(1.5); a.beta = T(0.5);
         a.A = A; a.lda = oa == Op::N ? s.m : s.k; a.B = B; a.ldb = s.k; a.C = C; a.ldc = s.m;
         const GemmLaunch l = tuned::gemm_default(a);
+        {
+            const int reps = 200;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int r = 0; r < reps; ++r) (void)tuned::gemm_default(a);
+            const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+            host_sum += us;
+            if (us > host_max) { host_max = us; host_worst = s; }
+        }
         const double tt = med([&] { tuned::gemm<T>(a, l, nullptr); }, 11);
         const double tc = med([&] { peer::gemm<T>(a, {}, nullptr); }, 11);
         std::printf("%s %cN %6dx%6dx%6d  rule %.4f ms  cuBLAS %.4f ms  %.3fx  %s\n", sizeof(T) == 4 ? "float " : "double", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, tt, tc, tc / tt, l.str().c_str());
@@ -36,6 +48,8 @@ void run(const std::vector<S>& sh) {
         if (oa == Op::N) ++cnt;
     }
     std::printf("%s geomean rule vs cuBLAS %.3f over %d calls\n", sizeof(T) == 4 ? "float" : "double", std::exp(ls[0] / (2 * cnt)), cnt * 2);
+    std::printf("%s rule host time (gemm_default): mean %.2f us per call, max %.2f us (%dx%dx%d)\n", sizeof(T) == 4 ? "float" : "double",
+                host_sum / (2 * cnt), host_max, host_worst.m, host_worst.n, host_worst.k);
     cudaFree(A); cudaFree(B); cudaFree(C);
 }
 int main() {
