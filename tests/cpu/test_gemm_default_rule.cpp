@@ -75,17 +75,19 @@ TEST_CASE("gemm default rule: a small C with a long k is split", "[cpu][gemm]") 
 
 TEST_CASE("gemm default rule: unaligned operands are copied to aligned columns where that pays", "[cpu][gemm]") {
     // 4097 (lda 4097: element copies): 256 x 128 measured 0.62x cuBLAS there, 128 x 128 0.76x;
-    // copied to aligned columns (2 x 67 MB at 2.5 TB/s, 54 us) the large tile's 16-byte path runs.
+    // copied to aligned columns (2 x 67 MB at 2.5 TB/s, 54 us) a large tile's 16-byte path runs:
+    // 128 x 64 with aligned copies was the fastest launch of the sweep there (H100, 3.37 ms, 0.93x
+    // cuBLAS; docs/results/h100/gemm-rule-sweep-21208ec.txt), 256 x 128 3.7 ms.
     for (Op oa : {Op::N, Op::T}) {
         const auto l = tuned_default(args(4097, 4097, 4097, oa));
         INFO(l.str());
         CHECK(l.align == 2);
-        CHECK(l.tile_m == 256);
+        CHECK(l.tile_m >= 128);
         // The same product with aligned columns (ld 4100): nothing to copy.
         const auto al = tuned_default(args(4097, 4097, 4097, oa, Op::N, 3));
         INFO(al.str());
         CHECK(al.align == 0);
-        CHECK(al.tile_m == 256);
+        CHECK(al.tile_m >= 128);
     }
     // k = 1 (B 1 x n, ldb = 1: unaligned): C's bytes are the time, a copy only adds to it (the
     // aligned copy ran 8192^2 x 1 at 0.79x cuBLAS on the H200, the element path at 1.11x).
