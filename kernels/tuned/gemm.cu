@@ -161,11 +161,12 @@ struct Config {
 // half of the shapes, the rule's loss on the other half went from 1.09x-1.11x to 1.03x-1.05x (two
 // random halves); fitted on all, 1.10x -> 1.03x (worst 1.66x -> 1.52x), the chapter's shapes
 // 1.028x -> 1.002x; on an earlier sweep (another H100, before the element epilogue's change,
-// gemm-rule-sweep-1e7ac34.txt) the same values give 1.10x -> 1.03x. The first estimates: RATE the GFLOP/s the configuration reached at 4096^3 NN
-// (scripts/probes/gemm_bench.cu): F256's on an H100, 2026-11-25
-// (docs/results/h100/gemm-probe-gemm-next-ae2d34c-W3.txt: 48148, cuBLAS 51687), the others on an
-// H200, 2026-11-23 (the same H100 run measured the float ones within 1% of these); FILL 2 and
-// EPI 0 where blocks share an SM, FILL 1 and EPI 1 where a block is alone (f658cf2).
+// gemm-rule-sweep-1e7ac34.txt) the same values give 1.10x -> 1.03x. The first estimates: RATE
+// the GFLOP/s the configuration reached at 4096^3 NN (scripts/probes/gemm_bench.cu): F256's on
+// an H100, 2026-11-25 (docs/results/h100/gemm-probe-gemm-next-ae2d34c-W3.txt: 48148, cuBLAS
+// 51687), the others on an H200, 2026-11-23 (the same H100 run measured the float ones within 1%
+// of these); FILL 2 and EPI 0 where blocks share an SM, FILL 1 and EPI 1 where a block is alone
+// (f658cf2).
 // SM90_BLOCKS: the blocks per SM the occupancy API gives on an H100 or H200; the rule asks the
 // device, and takes these where there is none (predict-only, the CPU tests).
 #ifndef WB_GEMM_PROBE_F256  // scripts/probes/gemm_bench.cu rebuilds this file with other values

@@ -12,6 +12,7 @@
 //     scripts/probes/gemm_rule_sweep.cu $(g++ -print-file-name=libstdc++.so) \
 //     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/gemm_rule_sweep
 // Run: ./build-main/gemm_rule_sweep > sweep.txt      (about 3 minutes on an H100)
+//      ./build-main/gemm_rule_sweep --double > sweep-double.txt   (the first 45 shapes in double)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"
@@ -20,28 +21,29 @@
 #include <random>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 using namespace wb;
-int main() {
-    const std::vector<S> sh = shapes();
+template <class T>
+void run(const std::vector<S>& sh) {
     size_t maxe = 0;
     for (S s : sh) maxe = std::max({maxe, (size_t)s.m * s.k, (size_t)s.k * s.n, (size_t)s.m * s.n});
-    float *A, *B, *C;
-    WB_CUDA(cudaMalloc(&A, maxe * 4)); WB_CUDA(cudaMalloc(&B, maxe * 4)); WB_CUDA(cudaMalloc(&C, maxe * 4));
+    T *A, *B, *C;
+    WB_CUDA(cudaMalloc(&A, maxe * sizeof(T))); WB_CUDA(cudaMalloc(&B, maxe * sizeof(T))); WB_CUDA(cudaMalloc(&C, maxe * sizeof(T)));
     fill<<<1024, 256>>>(A, maxe, 1); fill<<<1024, 256>>>(B, maxe, 2); fill<<<1024, 256>>>(C, maxe, 3);
     WB_CUDA(cudaDeviceSynchronize());
     double ls[2] = {0, 0}; int cnt = 0;
     for (S s : sh) for (Op oa : {Op::N, Op::T}) {
-        GemmArgs<float> a;
-        a.op_a = oa; a.op_b = Op::N; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = 1.5f; a.beta = 0.5f;
+        GemmArgs<T> a;
+        a.op_a = oa; a.op_b = Op::N; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = T(1.5); a.beta = T(0.5);
         a.A = A; a.lda = oa == Op::N ? s.m : s.k; a.B = B; a.ldb = s.k; a.C = C; a.ldc = s.m;
         const GemmLaunch l = tuned::gemm_default(a);
-        const double tt = med([&] { tuned::gemm<float>(a, l, nullptr); }, 7);
-        const double tc = med([&] { peer::gemm<float>(a, {}, nullptr); }, 7);
+        const double tt = med([&] { tuned::gemm<T>(a, l, nullptr); }, 7);
+        const double tc = med([&] { peer::gemm<T>(a, {}, nullptr); }, 7);
         std::vector<std::pair<double, std::string>> all;
-        for (GemmLaunch c : tuned::gemm_configs<float>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
+        for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
             GemmLaunch x = c; x.split_k = sp; x.pack_a = l.pack_a; x.align = l.align; x.gemv = 1;
-            try { const double t = med([&] { tuned::gemm<float>(a, x, nullptr); }, 7); all.push_back({t, x.str()}); } catch (const std::exception&) {}
+            try { const double t = med([&] { tuned::gemm<T>(a, x, nullptr); }, 7); all.push_back({t, x.str()}); } catch (const std::exception&) {}
         }
         for (auto& [t, str] : all) std::printf("ROW,%c,%d,%d,%d,%.5f,%.5f,%.5f,%s,%s\n", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, t, tt, tc, str.c_str(), l.str().c_str());
         std::sort(all.begin(), all.end());
@@ -52,4 +54,14 @@ int main() {
         if (oa == Op::N) ++cnt;
     }
     std::printf("geomean rule %.3f best %.3f over %d calls\n", std::exp(ls[0] / (2 * cnt)), std::exp(ls[1] / (2 * cnt)), cnt * 2);
+    cudaFree(A); cudaFree(B); cudaFree(C);
+}
+
+int main(int argc, char** argv) {
+    const std::vector<S> sh = shapes();
+    if (argc > 1 && std::string(argv[1]) == "--double") {  // the first 45 shapes, as gemm_rule_check.cu
+        run<double>(std::vector<S>(sh.begin(), sh.begin() + 45));
+        return 0;
+    }
+    run<float>(sh);
 }

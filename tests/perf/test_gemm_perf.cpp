@@ -104,3 +104,12 @@ TEST_CASE("perf: tuned GEMM on the shapes a square benchmark never shows", "[per
     CHECK(tuned_over_cublas(Op::N, 64, 64, 1 << 20) >= 0.75);       // 0.95x: 512 slices of k
     CHECK(tuned_over_cublas(Op::N, 4000, 4000, 4000, 96, 1) >= 0.75);  // 0.88x: aligned copies
 }
+
+TEST_CASE("perf: tuned GEMM with an odd m at short k (the element epilogue)", "[perf][gemm]") {
+    // ldc = m odd: C's columns are not 16-byte aligned, so the epilogue stores element by element.
+    // It loaded each old value of C just before its store (beta != 0: 64 dependent DRAM round
+    // trips per thread) until 21208ec; measured on one H100 (docs/results/h100/
+    // gemm-rulecheck-{epie-old,fit-new}-run*.txt): 0.55x -> 0.81x and 0.50x -> 0.90x-0.92x cuBLAS.
+    CHECK(tuned_over_cublas(Op::N, 9745, 589, 273) >= 0.65);
+    CHECK(tuned_over_cublas(Op::N, 11389, 1550, 223) >= 0.65);
+}
