@@ -4,7 +4,8 @@ on a gemm_rule_sweep.cu run, and fit the float configurations' four constants to
 
 For every call of the sweep the replay picks, among the launches the sweep timed, the one the
 model rates fastest, and reports the geometric mean of (picked time / fastest time): the rule's
-regret. The model is estimate()'s: RATE (RATE_ELEM where the operands take the element copies)
+regret (where the sweep timed both ways of reading op(A) = A^T, only the rule's packing
+decision's launches are replayed). The model is estimate()'s: RATE (RATE_ELEM where the operands take the element copies)
 x the last wave's filled share x the tiles' share inside C x kt / (kt + FILL + EPI x the C
 tile's bytes at the chip's share of 2.5 TB/s against its FMAs), a split's second pass, the
 bytes' floor. Blocks per SM are the card's (the occupancy API's on an H100), as the rule asks.
@@ -38,6 +39,8 @@ def parse(path):
         if not line.startswith('ROW,'):
             continue
         _, op, m, n, k, t, t_rule, t_cublas, launch, rule = line.strip().split(',', 9)
+        if ('pack A' in launch) != ('pack A' in rule):
+            continue  # the replay weighs tiles and splits under the rule's packing decision
         sp = re.search(r'split=(\d+)', launch)
         calls[(op, int(m), int(n), int(k))].append(dict(
             t=float(t), launch=launch, tile=re.search(r'tile=(\S+)', launch).group(1),

@@ -3,7 +3,7 @@
 // For 65 float shapes (the chapter's nine, the shape set's in-between classes, 40 seeded random
 // ones with 2e9 ... 3e11 flops), op(A) = N and T, op(B) = N, beta 0.5, tight leading dimensions:
 // the rule's pick, cuBLAS (pedantic FP32), and every configuration x split 1 ... 64 (with the
-// rule's pack_a and align), each the median of 7 calls (no L2 flush: most of these are
+// rule's align; op(A) = A^T both read transposed and packed), each the median of 7 calls (no L2 flush: most of these are
 // compute-bound). One "ROW,..." line per launch (op, m, n, k, ms, rule ms, cuBLAS ms, launch, rule
 // launch) for scripts/probes/gemm_rule_fit.py, then per shape the four fastest launches.
 // Build (repository root, after the CMake build in build-main; -lstdc++'s path before the archives
@@ -11,7 +11,7 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. \
 //     scripts/probes/gemm_rule_sweep.cu $(g++ -print-file-name=libstdc++.so) \
 //     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/gemm_rule_sweep
-// Run: ./build-main/gemm_rule_sweep > sweep.txt      (about 3 minutes on an H100)
+// Run: ./build-main/gemm_rule_sweep > sweep.txt      (about 5 minutes on an H100)
 //      ./build-main/gemm_rule_sweep --double > sweep-double.txt   (the first 45 shapes in double)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
@@ -41,8 +41,11 @@ void run(const std::vector<S>& sh) {
         const double tt = med([&] { tuned::gemm<T>(a, l, nullptr); }, 7);
         const double tc = med([&] { peer::gemm<T>(a, {}, nullptr); }, 7);
         std::vector<std::pair<double, std::string>> all;
-        for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
-            GemmLaunch x = c; x.split_k = sp; x.pack_a = l.pack_a; x.align = l.align; x.gemv = 1;
+        // op(A) = A^T: both ways of reading it (1: transposed, 2: packed first), so that the fit
+        // sees the packing decision too; the launch text names "pack A" for 2.
+        const std::vector<int> packs = oa == Op::T ? std::vector<int>{1, 2} : std::vector<int>{l.pack_a};
+        for (int pk : packs) for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
+            GemmLaunch x = c; x.split_k = sp; x.pack_a = pk; x.align = l.align; x.gemv = 1;
             try { const double t = med([&] { tuned::gemm<T>(a, x, nullptr); }, 7); all.push_back({t, x.str()}); } catch (const std::exception&) {}
         }
         for (auto& [t, str] : all) std::printf("ROW,%c,%d,%d,%d,%.5f,%.5f,%.5f,%s,%s\n", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, t, tt, tc, str.c_str(), l.str().c_str());
