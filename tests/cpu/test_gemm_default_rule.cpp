@@ -1,7 +1,8 @@
 // The tuned GEMM's default rule (kernels/tuned/gemm.cu, gemm_default: configuration and split k
 // from each configuration's measured rate, the fill of its last wave, the share of its tiles
 // inside C, and the second pass of a split), checked on the host: without a GPU the rule counts
-// 132 SMs (an H100's or an H200's) and each configuration's blocks per SM from its launch bounds.
+// 132 SMs (an H100's or an H200's) and each configuration's blocks per SM on those cards
+// (SM90_BLOCKS).
 // The expectations are the measured outcomes the rule was written for (H100, 2026-11-25,
 // docs/results/h100/gemm-bench-618e685.txt and gemm-bench-eb48aad.txt).
 // Run: ctest -R "gemm default rule" (or build-*/bin/wb_cpu_tests "[gemm]")
@@ -10,6 +11,9 @@
 #include "gemm.hpp"
 
 #include <cstdint>
+#include <set>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -191,4 +195,44 @@ TEST_CASE("gemm default rule: k is split in 2^j or 3 x 2^j slices, and both kind
             }
     CHECK(three);
     CHECK(two);
+}
+
+TEST_CASE("gemm default rule: a pick does not depend on the calls before it (the cache's key)", "[cpu][gemm]") {
+    // The rule keeps its picks per thread (gemm_default_tiled in kernels/tuned/gemm.cu), keyed by
+    // what it reads. Were a field it reads missing from the key, a call could get the pick of an
+    // earlier one that differs only there: the same calls in the opposite order, in a thread of
+    // their own (an empty cache), would then pick differently.
+    std::vector<wb::GemmArgs<float>> calls;
+    for (const auto& mnk : std::vector<std::vector<int>>{{4097, 4097, 4097}, {1000, 777, 3333}, {8192, 16, 8192},
+                                                         {64, 64, 1 << 20}, {3333, 3333, 100}})
+        for (Op oa : {Op::N, Op::T})
+            for (int ld_extra : {0, 3})
+                for (float beta : {0.5f, 0.f}) {
+                    auto a = args(mnk[0], mnk[1], mnk[2], oa, Op::N, ld_extra);
+                    a.beta = beta;
+                    calls.push_back(a);
+                    a.A += 1;  // an offset base pointer: unaligned columns with an aligned ld
+                    calls.push_back(a);
+                }
+    auto picks = [&](bool reverse) {
+        std::vector<std::string> out(calls.size());
+        std::thread t([&] {
+            for (std::size_t i = 0; i < calls.size(); ++i) {
+                const std::size_t j = reverse ? calls.size() - 1 - i : i;
+                out[j] = tuned_default(calls[j]).str();
+            }
+        });
+        t.join();
+        return out;
+    };
+    const auto forward = picks(false), backward = picks(true);
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        INFO(i << ": " << forward[i] << " | " << backward[i]);
+        CHECK(forward[i] == backward[i]);
+    }
+    // The calls differ in their picks (configuration, split, packing, copies), so that a key that
+    // lost a field would show: at least two per shape.
+    const std::set<std::string> distinct(forward.begin(), forward.end());
+    INFO(distinct.size() << " distinct picks");
+    CHECK(distinct.size() >= 10);
 }
