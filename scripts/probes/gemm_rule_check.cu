@@ -18,19 +18,12 @@
 using namespace wb;
 template <class T>
 void run(const std::vector<S>& sh) {
-    size_t maxe = 0;
-    for (S s : sh) maxe = std::max({maxe, (size_t)s.m * s.k, (size_t)s.k * s.n, (size_t)s.m * s.n});
-    T *A, *B, *C;
-    WB_CUDA(cudaMalloc(&A, maxe * sizeof(T))); WB_CUDA(cudaMalloc(&B, maxe * sizeof(T))); WB_CUDA(cudaMalloc(&C, maxe * sizeof(T)));
-    fill<<<1024, 256>>>(A, maxe, 1); fill<<<1024, 256>>>(B, maxe, 2); fill<<<1024, 256>>>(C, maxe, 3);
-    WB_CUDA(cudaDeviceSynchronize());
+    const Operands<T> ops(sh);
     double ls[2] = {0, 0}; int cnt = 0;
     double host_sum = 0, host_max = 0;  // the rule's host time per call (gemm_default), us
     S host_worst{};
     for (S s : sh) for (Op oa : {Op::N, Op::T}) {
-        GemmArgs<T> a;
-        a.op_a = oa; a.op_b = Op::N; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = T(1.5); a.beta = T(0.5);
-        a.A = A; a.lda = oa == Op::N ? s.m : s.k; a.B = B; a.ldb = s.k; a.C = C; a.ldc = s.m;
+        const GemmArgs<T> a = ops.call(s, oa);
         const GemmLaunch l = tuned::gemm_default(a);
         {
             const int reps = 200;
@@ -50,7 +43,6 @@ void run(const std::vector<S>& sh) {
     std::printf("%s geomean rule vs cuBLAS %.3f over %d calls\n", sizeof(T) == 4 ? "float" : "double", std::exp(ls[0] / (2 * cnt)), cnt * 2);
     std::printf("%s rule host time (gemm_default): mean %.2f us per call, max %.2f us (%dx%dx%d)\n", sizeof(T) == 4 ? "float" : "double",
                 host_sum / (2 * cnt), host_max, host_worst.m, host_worst.n, host_worst.k);
-    cudaFree(A); cudaFree(B); cudaFree(C);
 }
 int main() {
     const auto sh = shapes();

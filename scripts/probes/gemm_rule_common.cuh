@@ -4,6 +4,7 @@
 // the timer (median of `reps` calls after two).
 #pragma once
 
+#include "check.hpp"
 #include "gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -65,6 +66,36 @@ double med(F f, int reps) {
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
 }
+
+/// A, B and C for every shape of a list (each as large as the largest operand of any shape),
+/// filled with seeded values; freed with the object.
+template <class T>
+struct Operands {
+    T *A = nullptr, *B = nullptr, *C = nullptr;
+    explicit Operands(const std::vector<S>& sh) {
+        size_t maxe = 0;
+        for (S s : sh) maxe = std::max({maxe, (size_t)s.m * s.k, (size_t)s.k * s.n, (size_t)s.m * s.n});
+        WB_CUDA(cudaMalloc(&A, maxe * sizeof(T)));
+        WB_CUDA(cudaMalloc(&B, maxe * sizeof(T)));
+        WB_CUDA(cudaMalloc(&C, maxe * sizeof(T)));
+        fill<<<1024, 256>>>(A, maxe, 1);
+        fill<<<1024, 256>>>(B, maxe, 2);
+        fill<<<1024, 256>>>(C, maxe, 3);
+        WB_CUDA(cudaDeviceSynchronize());
+    }
+    ~Operands() { cudaFree(A); cudaFree(B); cudaFree(C); }
+    Operands(const Operands&) = delete;
+    Operands& operator=(const Operands&) = delete;
+
+    /// The probes' call of shape s: op(A) = oa, op(B) = N, alpha 1.5, beta 0.5, tight leading
+    /// dimensions (odd m or k leave the columns unaligned).
+    wb::GemmArgs<T> call(S s, wb::Op oa) const {
+        wb::GemmArgs<T> a;
+        a.op_a = oa; a.op_b = wb::Op::N; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = T(1.5); a.beta = T(0.5);
+        a.A = A; a.lda = oa == wb::Op::N ? s.m : s.k; a.B = B; a.ldb = s.k; a.C = C; a.ldc = s.m;
+        return a;
+    }
+};
 
 namespace wb::tuned {
 template <class T> wb::GemmLaunch gemm_default(const wb::GemmArgs<T>&);
