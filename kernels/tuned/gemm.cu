@@ -618,6 +618,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // element path loaded each element before its store: 64 round trips per thread of an 8 x 8
     // tile, which short k with an odd m paid in full (docs/pages/perf-notes-ops.md, "GEMM: the
     // element epilogue's loads batched").
+    auto column = [&](int c) { return j0 + cb + (c / 4) * 4 * LN + c % 4; };  // of thread-tile column c
     if (!vec_c) {  // element stores: half the thread tile's columns per batch of loads
         constexpr int H = TN / 2;
 #pragma unroll
@@ -629,7 +630,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
                 if (beta != T(0)) {
 #pragma unroll
                     for (int c = 0; c < H; ++c) {
-                        const int j = j0 + cb + ((h + c) / 4) * 4 * LN + (h + c) % 4;
+                        const int j = column(h + c);
 #pragma unroll
                         for (int e = 0; e < 4; ++e)
                             if (i + e < m && j < n) old[c][e] = C[i + e + static_cast<long long>(j) * ldc];
@@ -637,7 +638,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
                 }
 #pragma unroll
                 for (int c = 0; c < H; ++c) {
-                    const int j = j0 + cb + ((h + c) / 4) * 4 * LN + (h + c) % 4;
+                    const int j = column(h + c);
 #pragma unroll
                     for (int e = 0; e < 4; ++e)
                         if (i + e < m && j < n) {
@@ -652,7 +653,6 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
 #pragma unroll
     for (int q = 0; q < TM / 4; ++q) {
         const int i = i0 + ra + q * 4 * LM;  // first of 4 rows
-        auto column = [&](int c) { return j0 + cb + (c / 4) * 4 * LN + c % 4; };
         auto whole = [&](int j) { return vec_c && (interior || (i + 3 < m && j < n)); };
         V old[TN][4 / W];
         if (beta != T(0)) {
