@@ -34,7 +34,11 @@
 ///     block's warps issue during one block's wait. The register path loads its tile at the top
 ///     of the iteration and stores it after the FMAs.
 /// - Vector loads only where legal: 16-byte-aligned base pointer and ld % (16 / sizeof(T)) == 0,
-///   decided at launch (VEC); otherwise the same pipeline copies element by element. Interior
+///   decided at launch (VEC); otherwise the same pipeline copies element by element, 4-byte
+///   cp.async, still coalesced: an operand stored along r a whole column per warp, a transposing
+///   float operand into the 16-byte path's swizzled slots (TileLoader's ELEM_COLUMNS and
+///   ELEM_SWIZZLE; H100, scripts/probes/gemm_elem_probe.cu --configs: 0.91x-1.03x the 16-byte
+///   rate on the 256-, 128- and 64-wide tiles, 0.36x-0.71x before). Interior
 ///   tiles copy without checks; the tiles on an edge of C or of k copy with per-element checks
 ///   (cp.async's src-size zero-fills what lies outside), chosen per tile by one uniform branch.
 /// - The configuration is chosen from the shape (default_launch, gemm_default below): each
@@ -273,9 +277,26 @@ struct TileLoader {
     using T = typename Cfg::type;
     using V = typename gemm_detail::Vec16<T>::type;
     static constexpr int THREADS = Cfg::THREADS, BK = Cfg::BK;
-    static constexpr int W = VEC ? Cfg::W : 1;            // elements per copy
-    static constexpr int PER_THREAD = BK * R / W / THREADS;  // copies per thread per tile
-    static constexpr int REGS = ContigR ? 1 : PER_THREAD * W;  // staging registers (transposing path)
+    // Swizzle without VEC: the element path of a transposing operand (columns not 16-byte
+    // aligned) in the 16-byte path's slots and stage layout, each slot's W elements copied by W
+    // cp.async of one element straight into their swizzled places (no registers). Before, that path
+    // had consecutive lanes load consecutive rows, one element each: 32 rows, 32 lines per warp
+    // load, the values staged in registers and stored after the FMAs.
+    static constexpr bool ELEM_SWIZZLE = Swizzle && !VEC;
+    static constexpr int W = VEC || Swizzle ? Cfg::W : 1;     // elements per slot
+    static constexpr int PER_THREAD = BK * R / W / THREADS;   // slots per thread per tile
+    static constexpr int REGS = ContigR || ELEM_SWIZZLE ? 1 : PER_THREAD * W;  // staging registers (transposing path)
+    // The element path of an operand stored along r (ContigR, W = 1): each warp copies whole
+    // columns p of the tile, 32 consecutive r per copy, so that a thread's copies of one column lie
+    // at immediate offsets (32 elements apart) from one address, E / C addresses per tile (E copies
+    // per thread, C = R / 32 per column). The 16-byte path's mapping (consecutive warps along r,
+    // then p) gave each of a thread's copies its own column: E 64-bit addresses live across the
+    // main loop (ptxas: the 256 x 128 tile's NT kernel at its 255-register cap).
+    static constexpr int C32 = R / 32;
+    // Float only: in double it moved ptxas's spills (the 128 x 128 TT split kernel 0 -> 8 bytes,
+    // 64 x 64 ones up and down) and the double element path is not measured.
+    static constexpr bool ELEM_COLUMNS =
+        sizeof(T) == 4 && ContigR && W == 1 && R % 32 == 0 && PER_THREAD % (C32 > 0 ? C32 : 1) == 0;
     // Swizzle (the kernel decides, SA / SB): the transposing path, coalesced and swizzled: a row's
     // BK contiguous elements come from G = BK / 4 lanes (BK = 16: 4 lanes, 64 bytes), so a warp's
     // 16-byte loads cover 32 / G whole rows (full sectors instead of half-used ones); the stage
@@ -283,7 +304,7 @@ struct TileLoader {
     // land in distinct banks, and the fragment loads undo the XOR (load_frags<Cfg, SA, SB>; the
     // index map: gemm_swizzle.hpp, checked on the host by tests/cpu/test_gemm_swizzle.cpp).
     static constexpr int G = BK / 4;  // lanes per row of the swizzled path (float, 16-byte vectors)
-    static_assert(!Swizzle || (!ContigR && VEC && sizeof(T) == 4 && (G == 2 || G == 4 || G == 8) && R % 32 == 0 &&
+    static_assert(!Swizzle || (!ContigR && sizeof(T) == 4 && (G == 2 || G == 4 || G == 8) && R % 32 == 0 &&
                                (THREADS / G) % gemm_swizzle::rows_per_pass_multiple<G>() == 0),
                   "the coalesced mapping is written for float, BK = 8, 16 or 32, 16-byte vectors, R a multiple of 32 "
                   "rows, passes a multiple of gemm_swizzle::rows_per_pass_multiple rows");
@@ -295,7 +316,10 @@ struct TileLoader {
     // Copy number e of this thread: (p, r) of its first element.
     __device__ __forceinline__ void coords(int e, int& p, int& r) const {
         const int v = threadIdx.x + e * THREADS;
-        if constexpr (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
+        if constexpr (ELEM_COLUMNS) {  // warp w: columns w, w + THREADS / 32, ...; copy e: chunk e % C32
+            p = static_cast<int>(threadIdx.x / 32) + (THREADS / 32) * (e / C32);
+            r = 32 * (e % C32) + static_cast<int>(threadIdx.x % 32);
+        } else if constexpr (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
             p = v / (R / W);
             r = (v % (R / W)) * W;
         } else if constexpr (Swizzle) {  // (constexpr: the swizzle's index map exists for BK = 8, 16, 32 only)  // G = BK / 4 consecutive lanes read one r's BK contiguous p;
@@ -325,6 +349,25 @@ struct TileLoader {
                 if (valid == 0) src = X;  // never form an address outside the operand
             }
             cp_async(s + p * R + r, src, W * sizeof(T), bytes);
+        }
+    }
+
+    /// ELEM_SWIZZLE: issue tile p0's element copies into their swizzled places in `s` (guarded:
+    /// edge tiles; cp.async's src-size 0 zero-fills an element outside the operand).
+    template <bool Guard>
+    __device__ __forceinline__ void async_copy_swizzled(T* s, int p0) const {
+#pragma unroll
+        for (int e = 0; e < PER_THREAD; ++e) {
+            int p, r;
+            coords(e, p, r);
+            const int gp = p0 + p, gr = r0 + r;
+            const int col = r ^ gemm_swizzle::swizzle_xor<G>(p);  // p + c (c < W) shares p / 4
+            const T* src = X + gp + static_cast<long long>(gr) * ldx;
+#pragma unroll
+            for (int c = 0; c < W; ++c) {
+                const bool ok = !Guard || (gr < rows && gp + c < k);
+                cp_async(s + (p + c) * R + col, ok ? src + c : X, sizeof(T), ok ? sizeof(T) : 0);
+            }
         }
     }
 
@@ -374,16 +417,19 @@ struct TileLoader {
     /// Starts the copy of tile p0 into stage `s`: cp.async, or the register loads (the
     /// transposed store follows with finish()).
     __device__ __forceinline__ void start(T* s, int p0, bool full) {
-        if (ContigR) {
+        if constexpr (ContigR) {
             if (full) async_copy<false>(s, p0);
             else async_copy<true>(s, p0);
+        } else if constexpr (ELEM_SWIZZLE) {
+            if (full) async_copy_swizzled<false>(s, p0);
+            else async_copy_swizzled<true>(s, p0);
         } else {
             if (full) load_regs<false>(p0);
             else load_regs<true>(p0);
         }
     }
     __device__ __forceinline__ void finish(T* s) const {
-        if (!ContigR) store_regs(s);
+        if constexpr (!ContigR && !ELEM_SWIZZLE) store_regs(s);
     }
 };
 
@@ -419,6 +465,19 @@ __device__ __forceinline__ void load_frags(const typename Cfg::type* a_s, const 
                 *reinterpret_cast<const V*>(&b_s[p * BN + cbs + q * 4 * LN + v * W]);
 }
 
+/// Whether the element path may swizzle a transposing operand of R rows per stage (thread tile
+/// TT, LL lanes along it): float (4 elements per slot), BK = 8, 16 or 32, whole 32-row passes of
+/// the index map (TileLoader's static_assert), and fragment offsets that commute with the XOR
+/// (load_frags's static_assert). Every float configuration's long operand qualifies; the short
+/// side of the 16-wide tiles (R = 16) keeps the unswizzled element loads.
+template <class Cfg, int R, int TT, int LL>
+constexpr bool elem_swizzle() {
+    constexpr int BK = Cfg::BK, G = BK / 4;
+    if constexpr (sizeof(typename Cfg::type) != 4 || !(BK == 8 || BK == 16 || BK == 32)) return false;
+    else return R % 32 == 0 && (Cfg::THREADS / G) % gemm_swizzle::rows_per_pass_multiple<G>() == 0 &&
+                (TT == 4 || (4 * LL) % BK == 0);
+}
+
 //! [tuned-gemm]
 template <class Cfg, bool TransA, bool TransB, bool VEC, bool SPLIT>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
@@ -450,9 +509,14 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // cost 1-2% (0.92x / 0.93x against 0.93x / 0.94x at 4096 / 8192).
     // kSwizzleLong (the 16- and 64-wide tiles) swizzles every transposing operand of 32 rows or
     // more, in NN too: e.g. op(A) = A^T in FN16 (TN, TT), op(B) = B in FM16 and FM64 (NN, TN).
-    constexpr bool SA = TransA && VEC && (Cfg::SWIZZLE_T == kSwizzleTN || (Cfg::SWIZZLE_T == kSwizzleLong && BM % 32 == 0));
-    constexpr bool SB = !TransB && VEC &&
-                        ((Cfg::SWIZZLE_T == kSwizzleTN && TransA) || (Cfg::SWIZZLE_T == kSwizzleLong && BN % 32 == 0));
+    // On the element path (!VEC) every transposing float operand whose stage the index map covers
+    // is swizzled, whatever the configuration (elem_swizzle): its copies are then coalesced along
+    // k and conflict-free in shared memory (TileLoader's ELEM_SWIZZLE).
+    constexpr bool SA = TransA && (VEC ? Cfg::SWIZZLE_T == kSwizzleTN || (Cfg::SWIZZLE_T == kSwizzleLong && BM % 32 == 0)
+                                       : elem_swizzle<Cfg, BM, TM, LM>());
+    constexpr bool SB = !TransB && (VEC ? (Cfg::SWIZZLE_T == kSwizzleTN && TransA) ||
+                                              (Cfg::SWIZZLE_T == kSwizzleLong && BN % 32 == 0)
+                                        : elem_swizzle<Cfg, BN, TN, LN>());
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* sA = reinterpret_cast<T*>(smem_raw);  // S stages of [BK][BM]
     T* sB = sA + S * BK * BM;                // S stages of [BK][BN]
