@@ -105,7 +105,7 @@ using detail::cp_async_wait;
 
 // ----------------------------------------------------------------------------------------------
 /// Which transposing operands a configuration swizzles (Config::SWIZZLE_T).
-constexpr int kSwizzleNone = 0, kSwizzleTN = 1, kSwizzleLong = 2;
+constexpr int kSwizzleNone = 0, kSwizzleTN = 1, kSwizzleLong = 2, kSwizzleLongAsyncB = 3;
 
 /// A configuration: tile sizes as template constants, their relations checked at compile time.
 template <class T, int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MINB_,
@@ -120,7 +120,10 @@ struct Config {
     // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader's Swizzle):
     // set per configuration, 16-byte path only (the kernel's SA / SB). kSwizzleTN (1): op(A) = A^T,
     // and op(B) = B where op(A) = A^T too (measured on the largest float tile). kSwizzleLong (2):
-    // every transposing operand whose stage has 32 rows or more (the 16- and 64-wide tiles).
+    // every transposing operand whose stage has 32 rows or more (the 16- and 64-wide tiles, 64 x 64).
+    // kSwizzleLongAsyncB (3): as 2, and in NN op(B) = B copied element by element by 4-byte
+    // cp.async straight into its swizzled stage (TileLoader's Async) even where it is 16-byte
+    // aligned (128 x 128; the measurements at F128).
     static constexpr int SWIZZLE_T = SWIZZLE_T_;
     // Copies checked per operand (the operand's own extent), not per tile of C: set by the
     // skinny configurations, whose tiles all cross the short side of C.
@@ -177,23 +180,37 @@ struct Config {
 #define WB_GEMM_PROBE_F256 256, 128, 16, 64, 64, 16, 8, 3, 1
 #endif
 // RATE_ELEM is the rate of the element-copy path (operands whose columns are not 16-byte aligned:
-// odd lda, offset pointers): RATE x the configuration's measured 4097 / 4096 ratio (NN, same
-// H100 run, the file above: 27488 / 47854, 33523 / 40329, 26599 / 27968). The one-block tile
-// loses most there (four times the copy instructions, no block beside it to hide them), so at
-// 4097 the rule then picked 128 x 128 (measured 0.76x cuBLAS there, the large tile 0.62x). The
-// double configurations' element path is not measured yet: RATE_ELEM = RATE.
+// odd lda, offset pointers). Since the element copies stay coalesced (TileLoader's ELEM_COLUMNS,
+// ELEM_SWIZZLE): RATE x the configuration's element-path rate over its 16-byte rate at 4096 x 4096
+// x 2048, the geometric mean over NN, NT, TN, TT, capped at RATE (H100, scripts/probes/
+// gemm_elem_probe.cu --configs, docs/results/h100/gemm-elem-configs-new.txt: 0.910, 1.032, 0.968,
+// 0.895, 0.884, 0.753, 0.735 in the order below), and no lower than the value fitted for the
+// slower element path before (FM16). Before, RATE x the 4097 / 4096 ratio (0.57x-0.95x), then
+// fitted (gemm_rule_fit.py). The double configurations' element path is not measured: RATE_ELEM
+// = RATE.
+// F128 and F64 swizzle their transposing operands (kSwizzleLongAsyncB, kSwizzleLong) since these
+// constants were fitted: their 16-byte path is 1.07x-1.33x faster than RATE describes (H100,
+// gemm_elem_probe --configs, the old and new build alternating, docs/results/h100/
+// gemm-swz-configs-{head,vD}-run{1,2}.txt: 128 x 128 NN 1.686 -> 1.576 ms, TN 1.919 -> 1.607 ms
+// (gemm-swz128-vB-*: its TN kernels disassemble to the same SASS as these), TT 1.729 -> 1.517 ms;
+// 64 x 64 NN 2.466 -> 2.097, TN 3.032 -> 2.287, TT 2.461 -> 2.168), RATE and RATE_ELEM kept as
+// measured against the slower path: scaling RATE by that gain made the rule pick 128 x 128 on
+// 4096^2 to 8192^2, where 256 x 128 is still 7% faster (1.469 against 1.576 ms at 4096 x 4096 x
+// 2048 NN), an error of the fitted model that only a new sweep and fit can mend. Where the rule
+// picks these tiles they run faster; where they are now the fastest launch and the rule does not
+// pick them, the gain is left.
 // F256 swizzles its transposing loads (SWIZZLE_T): TN 0.94x / 0.93x cuBLAS at 4096 / 8192 on an
 // H100 against 0.86x / 0.84x with one lane per row (docs/results/h100/gemm-probe-fb11bf9-T1.txt).
 struct F256 : Config<float, WB_GEMM_PROBE_F256, kSwizzleTN> {  // float, large C
-    static constexpr double RATE = 44100, RATE_ELEM = 27600, FILL = 6, EPI = 1;  // first: 48000, 27600, 1, 1
+    static constexpr double RATE = 44100, RATE_ELEM = 40100, FILL = 6, EPI = 1;  // first: 48000, 27600, 1, 1
     static constexpr int SM90_BLOCKS = 1;
 };
-struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2> {
-    static constexpr double RATE = 39100, RATE_ELEM = 28200, FILL = 1.5, EPI = 0;  // first: 40000, 33200, 2, 0
+struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2, kSwizzleLongAsyncB> {
+    static constexpr double RATE = 39100, RATE_ELEM = 39100, FILL = 1.5, EPI = 0;  // first: 40000, 33200, 2, 0
     static constexpr int SM90_BLOCKS = 2;
 };
-struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4> {  // small C
-    static constexpr double RATE = 28000, RATE_ELEM = 24500, FILL = 0.5, EPI = 0;  // first: 28000, 26600, 2, 0
+struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4, kSwizzleLong> {  // small C
+    static constexpr double RATE = 28000, RATE_ELEM = 27100, FILL = 0.5, EPI = 0;  // first: 28000, 26600, 2, 0
     static constexpr int SM90_BLOCKS = 4;
 };
 // D128: thread tiles of 8 x 8 (not 8 x 4): a k-step loads 16 operands for 64 FMAs, 2 bytes of
@@ -233,7 +250,7 @@ struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> {
 // 0.94x-0.96x to 1.24x-1.28x (docs/results/h100/gemm-shapes-float-{N,T}-{7b0a442,skinny}.txt).
 
 struct FN16 : Config<float, 128, 16, 32, 32, 16, 4, 4, 3, 3, kSwizzleLong, true> {
-    static constexpr double RATE = 21600, RATE_ELEM = 15000, FILL = 2, EPI = 0;  // first: 20000, 15000, 2, 0
+    static constexpr double RATE = 21600, RATE_ELEM = 16300, FILL = 2, EPI = 0;  // first: 20000, 15000, 2, 0
     static constexpr int SM90_BLOCKS = 4;
 };
 struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, kSwizzleLong, true> {
@@ -251,11 +268,11 @@ struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, kSwizzleLong, true>
 // by more than 3%. The NN unsplit 128 x 64 kernel takes 144 registers now (127 before): 3 blocks
 // per SM, as its other kernels.
 struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, kSwizzleLong, true> {
-    static constexpr double RATE = 41400, RATE_ELEM = 27600, FILL = 0, EPI = 0;  // first: 36000, 30000, 2, 0
+    static constexpr double RATE = 41400, RATE_ELEM = 37100, FILL = 0, EPI = 0;  // first: 36000, 30000, 2, 0
     static constexpr int SM90_BLOCKS = 3;
 };
 struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, kSwizzleLong, true> {
-    static constexpr double RATE = 36000, RATE_ELEM = 30000, FILL = 2, EPI = 0;
+    static constexpr double RATE = 36000, RATE_ELEM = 31800, FILL = 2, EPI = 0;
     static constexpr int SM90_BLOCKS = 3;
 };
 struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, kSwizzleNone, true> {
@@ -272,7 +289,7 @@ struct DM16 : Config<double, 16, 128, 16, 16, 32, 4, 4, 3, 3, kSwizzleNone, true
 /// for op(A), BN for op(B)), k-major in shared memory. `ContigR`: X is stored with r contiguous
 /// (A with op N, B with op T) -> cp.async straight into place. Otherwise p is contiguous (A with
 /// op T, B with op N) -> vectors along p through registers, stored transposed.
-template <class Cfg, int R, bool ContigR, bool VEC, bool Swizzle = false>
+template <class Cfg, int R, bool ContigR, bool VEC, bool Swizzle = false, bool Async = false>
 struct TileLoader {
     using T = typename Cfg::type;
     using V = typename gemm_detail::Vec16<T>::type;
@@ -282,7 +299,8 @@ struct TileLoader {
     // cp.async of one element straight into their swizzled places (no registers). Before, that path
     // had consecutive lanes load consecutive rows, one element each: 32 rows, 32 lines per warp
     // load, the values staged in registers and stored after the FMAs.
-    static constexpr bool ELEM_SWIZZLE = Swizzle && !VEC;
+    // Async: the same on the 16-byte path (the configuration asks for it, kSwizzleLongAsyncB).
+    static constexpr bool ELEM_SWIZZLE = Swizzle && (!VEC || Async);
     static constexpr int W = VEC || Swizzle ? Cfg::W : 1;     // elements per slot
     static constexpr int PER_THREAD = BK * R / W / THREADS;   // slots per thread per tile
     static constexpr int REGS = ContigR || ELEM_SWIZZLE ? 1 : PER_THREAD * W;  // staging registers (transposing path)
@@ -502,21 +520,28 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         k = min(k_slice, k - k0);
     }
     // Which operands' stages are swizzled (TileLoader's Swizzle): the transposing ones, on the 16-byte
-    // path, where the configuration asks for it; op(B) = B only when op(A) = A^T too. Measured
+    // path, where the configuration asks for it; in the 256 x 128 tile (kSwizzleTN) op(B) = B only
+    // when op(A) = A^T too. Measured
     // (H100, gemm_bench --large, cuBLAS in the same run, docs/results/h100/gemm-probe-3d1be4b-*):
     // the swizzle lifts TN from 0.86x to 0.93x-0.94x, and that gain is op(B)'s (swizzling op(A)
     // alone left TN at 0.86x); in NN, where op(B) is the only transposing operand, swizzling it
     // cost 1-2% (0.92x / 0.93x against 0.93x / 0.94x at 4096 / 8192).
-    // kSwizzleLong (the 16- and 64-wide tiles) swizzles every transposing operand of 32 rows or
-    // more, in NN too: e.g. op(A) = A^T in FN16 (TN, TT), op(B) = B in FM16 and FM64 (NN, TN).
+    // kSwizzleLong (the 16- and 64-wide tiles, 64 x 64) swizzles every transposing operand of 32
+    // rows or more, in NN too: e.g. op(A) = A^T in FN16 (TN, TT), op(B) = B in FM16 and FM64 (NN,
+    // TN); 128 x 128 (kSwizzleLongAsyncB) too, with NN's op(B) = B copied by 4-byte cp.async into
+    // its stage (AsyncB). 64 x 64 and 128 x 128 read their transposing operands unswizzled before:
+    // at 4096 x 4096 x 2048 (H100, docs/results/h100/gemm-swz-configs-*) NN / TN / TT 2.466 / 3.032 /
+    // 2.461 -> 2.097 / 2.287 / 2.168 ms (64 x 64), 1.686 / 1.919 / 1.729 -> 1.576 / 1.607 / 1.517 ms
+    // (128 x 128; the tuning notes, "GEMM: element copies that stay coalesced").
     // On the element path (!VEC) every transposing float operand whose stage the index map covers
     // is swizzled, whatever the configuration (elem_swizzle): its copies are then coalesced along
     // k and conflict-free in shared memory (TileLoader's ELEM_SWIZZLE).
-    constexpr bool SA = TransA && (VEC ? Cfg::SWIZZLE_T == kSwizzleTN || (Cfg::SWIZZLE_T == kSwizzleLong && BM % 32 == 0)
+    constexpr bool kLong = Cfg::SWIZZLE_T == kSwizzleLong || Cfg::SWIZZLE_T == kSwizzleLongAsyncB;
+    constexpr bool SA = TransA && (VEC ? Cfg::SWIZZLE_T == kSwizzleTN || (kLong && BM % 32 == 0)
                                        : elem_swizzle<Cfg, BM, TM, LM>());
-    constexpr bool SB = !TransB && (VEC ? (Cfg::SWIZZLE_T == kSwizzleTN && TransA) ||
-                                              (Cfg::SWIZZLE_T == kSwizzleLong && BN % 32 == 0)
+    constexpr bool SB = !TransB && (VEC ? (Cfg::SWIZZLE_T == kSwizzleTN && TransA) || (kLong && BN % 32 == 0)
                                         : elem_swizzle<Cfg, BN, TN, LN>());
+    constexpr bool AsyncB = SB && VEC && Cfg::SWIZZLE_T == kSwizzleLongAsyncB && !TransA;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* sA = reinterpret_cast<T*>(smem_raw);  // S stages of [BK][BM]
     T* sB = sA + S * BK * BM;                // S stages of [BK][BN]
@@ -531,7 +556,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // op(A) rows are r = i (A stored i-contiguous when op_a = N); op(B) rows are r = j (B stored
     // j-contiguous when op_b = T).
     TileLoader<Cfg, BM, !TransA, VEC, SA> la{A, lda, i0, m, k, {}};
-    TileLoader<Cfg, BN, TransB, VEC, SB> lb{B, ldb, j0, n, k, {}};
+    TileLoader<Cfg, BN, TransB, VEC, SB, AsyncB> lb{B, ldb, j0, n, k, {}};
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wm0 = (warp % Cfg::WARPS_M) * Cfg::WM, wn0 = (warp / Cfg::WARPS_M) * Cfg::WN;
