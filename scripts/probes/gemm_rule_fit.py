@@ -13,8 +13,9 @@ bytes' floor. Blocks per SM are the card's (the occupancy API's on an H100), as 
 regret over the calls, with RATE_ELEM <= RATE and a penalty where the chapter's shapes would lose
 against the first estimates: first on one random half of the shapes (two halves, seeds 7 and 11;
 the other half shows what generalizes), then on all (the values kernels/tuned/gemm.cu holds).
-Run: python3 scripts/probes/gemm_rule_fit.py docs/results/h100/gemm-rule-sweep-21208ec.txt [--regret]
-(the replay takes a second; --regret about two minutes)
+--tied searches from gemm.cu's values instead, RATE_ELEM held at its measured ratio to RATE.
+Run: python3 scripts/probes/gemm_rule_fit.py docs/results/h100/gemm-rule-sweep-21208ec.txt [--regret | --tied]
+(the replay takes a second; --regret or --tied under a minute)
 """
 import collections, math, random, re, sys
 
@@ -88,9 +89,10 @@ def regret(cfg, calls, keys):
     return math.exp(sum(map(math.log, r)) / len(r)), max(r)
 
 
-def search(calls, keys, chapter, rounds=3):
-    """Coordinate search from FIRST: least log regret over keys, RATE_ELEM <= RATE, and 5x any
-    log loss of the chapter's shapes against FIRST added."""
+def search(calls, keys, chapter, rounds=3, start=None, tied=False):
+    """Coordinate search from FIRST (or `start`): least log regret over keys, RATE_ELEM <= RATE,
+    and 5x any log loss of the chapter's shapes against FIRST added. tied: RATE_ELEM keeps its
+    ratio to RATE (measured, gemm_elem_probe --configs) and moves with it."""
     chap0 = regret(FIRST, calls, chapter)[0]
 
     def obj(c):
@@ -98,11 +100,14 @@ def search(calls, keys, chapter, rounds=3):
             return 1e9
         return math.log(regret(c, calls, keys)[0]) + 5 * max(0.0, math.log(regret(c, calls, chapter)[0] / chap0))
 
-    cfg = {t: list(v) for t, v in FIRST.items()}
+    cfg = {t: list(v) for t, v in (start or FIRST).items()}
+    ratio = {t: v[5] / v[4] for t, v in cfg.items()}
     best = obj(cfg)
     for _ in range(rounds):
         for t in cfg:
             for j in range(4, 8):
+                if tied and j == 5:
+                    continue
                 if j < 6:
                     vals = [cfg[t][j] * s for s in (0.85, 0.92, 0.96, 1.04, 1.08, 1.15)]
                 else:
@@ -110,10 +115,14 @@ def search(calls, keys, chapter, rounds=3):
                 keep = cfg[t][j]
                 for v in vals:
                     cfg[t][j] = v
+                    if tied and j == 4:
+                        cfg[t][5] = v * ratio[t]
                     o = obj(cfg)
                     if o < best - 1e-6:
                         best, keep = o, v
                 cfg[t][j] = keep
+                if tied and j == 4:
+                    cfg[t][5] = keep * ratio[t]
     return cfg
 
 
@@ -124,6 +133,23 @@ def main():
     for name, cfg in (('first estimates', FIRST), ("gemm.cu's values", NOW)):
         g, mx = regret(cfg, calls, keys)
         print(f'{name}: regret {g:.3f} (worst {mx:.2f}), chapter shapes {regret(cfg, calls, chapter)[0]:.3f}')
+    if '--tied' in sys.argv:  # from gemm.cu's values, RATE_ELEM tied to RATE (measured ratios)
+        for seed in (7, 11):
+            shapes = sorted({c[1:] for c in keys})
+            random.seed(seed)
+            random.shuffle(shapes)
+            half = set(shapes[:len(shapes) // 2])
+            train = [c for c in keys if c[1:] in half]
+            test = [c for c in keys if c[1:] not in half]
+            cfg = search(calls, train, chapter, start=NOW, tied=True)
+            print(f'seed {seed} (tied): fitted on half, held-out regret {regret(NOW, calls, test)[0]:.3f} -> '
+                  f'{regret(cfg, calls, test)[0]:.3f}')
+        cfg = search(calls, keys, chapter, start=NOW, tied=True)
+        g, mx = regret(cfg, calls, keys)
+        print(f'fitted on all (tied): regret {g:.3f} (worst {mx:.2f}), chapter shapes {regret(cfg, calls, chapter)[0]:.3f}')
+        for t, v in cfg.items():
+            print(f'   {t}: RATE {v[4]:.0f}, RATE_ELEM {v[5]:.0f}, FILL {v[6]}, EPI {v[7]}')
+        return
     if '--regret' not in sys.argv:
         return
     shapes = sorted({c[1:] for c in keys})
