@@ -13,7 +13,7 @@
 //     scripts/probes/gemm_elem_probe.cu $(g++ -print-file-name=libstdc++.so) \
 //     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/gemm_elem_probe
 // Run: ./build-main/gemm_elem_probe             (about 20 s on an H100)
-//      ./build-main/gemm_elem_probe --configs   (each configuration's element / 16-byte rate)
+//      ./build-main/gemm_elem_probe --configs [--double]   (each configuration's element / 16-byte rate)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"
@@ -24,24 +24,25 @@
 #include <vector>
 using namespace wb;
 
-/// --configs: every float configuration (split 1, align 1) on 4096 x 4096 x 2048, each transpose
+/// --configs [--double]: every float (double) configuration (split 1, align 1) on 4096 x 4096 x 2048, each transpose
 /// combination, aligned and with both base pointers moved by one element: the element path's
 /// rate against the 16-byte path's, per configuration (the default rule's RATE_ELEM / RATE).
+template <class T>
 int configs() {
     const S s{4096, 4096, 2048};
-    const Operands<float> ops(std::vector<S>{{s.m + 4, s.n + 4, s.k + 4}});
-    for (GemmLaunch l : tuned::gemm_configs<float>()) {
+    const Operands<T> ops(std::vector<S>{{s.m + 4, s.n + 4, s.k + 4}});
+    for (GemmLaunch l : tuned::gemm_configs<T>()) {
         l.split_k = 1; l.align = 1; l.pack_a = 1; l.gemv = 1;
         double lg = 0;
         for (Op oa : {Op::N, Op::T})
             for (Op ob : {Op::N, Op::T}) {
-                GemmArgs<float> a;
-                a.op_a = oa; a.op_b = ob; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = 1.5f; a.beta = 0.5f;
+                GemmArgs<T> a;
+                a.op_a = oa; a.op_b = ob; a.m = s.m; a.n = s.n; a.k = s.k; a.alpha = T(1.5); a.beta = T(0.5);
                 a.lda = a.rows_a(); a.ldb = a.rows_b(); a.ldc = s.m; a.C = ops.C;
                 double t[2];
                 for (int off = 0; off < 2; ++off) {
                     a.A = ops.A + off; a.B = ops.B + off;
-                    t[off] = med([&] { tuned::gemm<float>(a, l, nullptr); }, 11);
+                    t[off] = med([&] { tuned::gemm<T>(a, l, nullptr); }, sizeof(T) == 4 ? 11 : 5);
                 }
                 std::printf("config %c%c %-60s  16-byte %.4f ms  element %.4f ms  ratio %.3f\n", oa == Op::N ? 'N' : 'T',
                             ob == Op::N ? 'N' : 'T', l.str().c_str(), t[0], t[1], t[0] / t[1]);
@@ -53,7 +54,7 @@ int configs() {
 }
 
 int main(int argc, char** argv) {
-    if (argc > 1 && std::string(argv[1]) == "--configs") return configs();
+    if (argc > 1 && std::string(argv[1]) == "--configs") return argc > 2 && std::string(argv[2]) == "--double" ? configs<double>() : configs<float>();
     const std::vector<S> sh = {{4096, 4096, 4096}, {2000, 2000, 2000}, {1973, 230, 3764}, {9745, 589, 273},
                                {3176, 104, 6597}, {1000, 777, 3333},   {777, 9999, 555},  {309, 5042, 695}};
     auto up4 = [](int x) { return (x + 3) / 4 * 4; };
