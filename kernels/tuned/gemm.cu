@@ -37,8 +37,9 @@
 ///   decided at launch (VEC); otherwise the same pipeline copies element by element, 4-byte
 ///   cp.async, still coalesced: an operand stored along r a whole column per warp, a transposing
 ///   float operand into the 16-byte path's swizzled slots (TileLoader's ELEM_COLUMNS and
-///   ELEM_SWIZZLE; H100, scripts/probes/gemm_elem_probe.cu --configs: 0.91x-1.03x the 16-byte
-///   rate on the 256-, 128- and 64-wide tiles, 0.36x-0.71x before). Interior
+///   ELEM_SWIZZLE; H100, scripts/probes/gemm_elem_probe.cu --configs: 0.84x-0.94x the 16-byte
+///   rate on the 256-, 128- and 64-wide tiles, 0.74x-0.90x on the narrow ones; 0.36x-0.71x
+///   before). Interior
 ///   tiles copy without checks; the tiles on an edge of C or of k copy with per-element checks
 ///   (cp.async's src-size zero-fills what lies outside), chosen per tile by one uniform branch.
 /// - The configuration is chosen from the shape (default_launch, gemm_default below): each
