@@ -336,8 +336,8 @@ struct TileLoader {
     __device__ __forceinline__ void coords(int e, int& p, int& r) const {
         const int v = threadIdx.x + e * THREADS;
         if constexpr (ELEM_COLUMNS) {  // warp w: columns w, w + THREADS / 32, ...; copy e: chunk e % C32
-            p = static_cast<int>(threadIdx.x / 32) + (THREADS / 32) * (e / C32);
-            r = 32 * (e % C32) + static_cast<int>(threadIdx.x % 32);
+            p = gemm_swizzle::column_copy_col(threadIdx.x, e, R, THREADS);
+            r = gemm_swizzle::column_copy_row(threadIdx.x, e, R);
         } else if constexpr (ContigR) {  // W consecutive r of one p; a warp covers 32W consecutive r
             p = v / (R / W);
             r = (v % (R / W)) * W;

@@ -1,7 +1,7 @@
 /// \file tuned/gemm_swizzle.hpp
-/// \brief The index map of the tuned GEMM's coalesced, swizzled transposing loads (TileLoader in
-///        tuned/gemm.cu), as plain functions so that the host tests can check it without a GPU
-///        (tests/cpu/test_gemm_swizzle.cpp).
+/// \brief The index maps of the tuned GEMM's coalesced, swizzled transposing loads and of its
+///        element copies along r (TileLoader in tuned/gemm.cu), as plain functions so that the
+///        host tests can check them without a GPU (tests/cpu/test_gemm_swizzle.cpp).
 ///
 /// A transposing operand (op(A) = A^T, op(B) = B) is stored with k contiguous: row r of the
 /// stage is BK contiguous elements in memory. G = BK / 4 lanes read one row's BK floats with
@@ -59,6 +59,18 @@ WB_GEMM_SWIZZLE_FN int row_of_thread(unsigned t) {
 template <int G>
 WB_GEMM_SWIZZLE_FN int k_of_thread(unsigned t) {
     return (t % G) * 4;
+}
+
+/// The element path of an operand stored along r (TileLoader's ELEM_COLUMNS: 4-byte copies of a
+/// stage of BK columns of R rows, R a multiple of 32, `threads` threads): copy e of thread t is
+/// row 32 (e % (R / 32)) + lane of column warp + (threads / 32) (e / (R / 32)). A warp's copy
+/// instruction reads 32 consecutive rows of one column (128 contiguous bytes), and one thread's
+/// copies of a column are 32 rows apart: one address per column, the rest immediate offsets.
+WB_GEMM_SWIZZLE_FN int column_copy_row(unsigned t, int e, int rows) {
+    return 32 * (e % (rows / 32)) + static_cast<int>(t % 32);
+}
+WB_GEMM_SWIZZLE_FN int column_copy_col(unsigned t, int e, int rows, int threads) {
+    return static_cast<int>(t / 32) + (threads / 32) * (e / (rows / 32));
 }
 
 }  // namespace wb::tuned::gemm_swizzle

@@ -6,7 +6,8 @@
 // - one warp's 16-byte load instruction reads whole rows (BK contiguous floats each);
 // - one warp's 4-byte store instruction hits 32 distinct shared-memory banks;
 // - the fragment loads' offsets commute with the XOR, so a 16-byte fragment read at the swizzled
-//   base row returns the rows the FMAs expect.
+//   base row returns the rows the FMAs expect;
+// - the element copies along r (ELEM_COLUMNS) cover a stage once, 32 consecutive rows per warp copy.
 #include "catch.hpp"
 
 #include "tuned/gemm_swizzle.hpp"
@@ -84,6 +85,44 @@ TEST_CASE("gemm swizzle: each stage element loaded once, whole rows per warp loa
     check_stage<2>(256);  // BK = 8
     check_stage<2>(128);
     check_stage<8>(128, 128);  // BK = 32: FN16's op(A) = A^T, FM16's op(B) = B (128 threads)
+    check_stage<4>(64);        // the 64 x 64 tile (and the element path's 64-row operands)
+    check_stage<4>(64, 128);   // 128 x 64's op(B), 64 x 128's op(A)
+    check_stage<4>(128, 128);  // 128 x 64's op(A), 64 x 128's op(B)
+}
+
+TEST_CASE("gemm element copies along r: each stage element once, 32 consecutive rows per warp copy", "[cpu][gemm]") {
+    // TileLoader's ELEM_COLUMNS (float element path of an operand stored along r), for every
+    // stage it is used on: (rows, BK, threads) of the tiles' ContigR operands.
+    struct Stage { int rows, bk, threads; };
+    for (const Stage st : {Stage{256, 16, 256}, Stage{128, 16, 256}, Stage{64, 16, 256}, Stage{128, 16, 128},
+                           Stage{64, 16, 128}, Stage{128, 32, 128}}) {
+        INFO("rows " << st.rows << " BK " << st.bk << " threads " << st.threads);
+        const int per_thread = st.bk * st.rows / st.threads;
+        REQUIRE(per_thread % (st.rows / 32) == 0);  // TileLoader's condition for ELEM_COLUMNS
+        std::vector<int> seen(static_cast<std::size_t>(st.bk) * st.rows, 0);
+        for (int e = 0; e < per_thread; ++e)
+            for (int warp = 0; warp < st.threads / 32; ++warp) {
+                const unsigned t0 = static_cast<unsigned>(warp * 32);
+                const int col = sw::column_copy_col(t0, e, st.rows, st.threads);
+                const int row0 = sw::column_copy_row(t0, e, st.rows);
+                CHECK(row0 % 32 == 0);
+                for (int lane = 0; lane < 32; ++lane) {
+                    const unsigned t = t0 + static_cast<unsigned>(lane);
+                    const int p = sw::column_copy_col(t, e, st.rows, st.threads);
+                    const int r = sw::column_copy_row(t, e, st.rows);
+                    REQUIRE(p >= 0);
+                    REQUIRE(p < st.bk);
+                    REQUIRE(r < st.rows);
+                    CHECK(p == col);          // one column per warp instruction
+                    CHECK(r == row0 + lane);  // 32 consecutive rows: 128 contiguous bytes
+                    ++seen[static_cast<std::size_t>(p) * st.rows + r];
+                }
+            }
+        for (std::size_t i = 0; i < seen.size(); ++i) {
+            INFO("element " << i);
+            CHECK(seen[i] == 1);
+        }
+    }
 }
 
 TEST_CASE("gemm swizzle: the fragment loads undo the XOR (offsets commute with it)", "[cpu][gemm]") {
@@ -93,6 +132,11 @@ TEST_CASE("gemm swizzle: the fragment loads undo the XOR (offsets commute with i
     check_fragments<4>(8, 2, 128);
     check_fragments<2>(4, 4, 256);
     check_fragments<2>(8, 2, 128);
+    // 128 x 128 (thread tile 8 x 8, warp 64 x 32): op(A) 8 lanes x 4 rows apart, 2 fragments;
+    // op(B) 4 lanes x 4 columns apart, 2. 64 x 64: a 4 x 4 thread tile, one fragment.
+    check_fragments<4>(8, 2, 128);
+    check_fragments<4>(4, 2, 128);
+    check_fragments<4>(8, 1, 64);
     // FN16 / FM16: a 4 x 4 thread tile, one fragment (no offset) at a base 4 rows apart per lane.
     check_fragments<8>(8, 1, 128);
     check_fragments<8>(8, 1, 32);
