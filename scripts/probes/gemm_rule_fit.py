@@ -8,7 +8,8 @@ regret (where the sweep timed both ways of reading op(A) = A^T, only the rule's 
 decision's launches are replayed). The model is estimate()'s: RATE (RATE_ELEM where the operands take the element copies)
 x the last wave's filled share x the tiles' share inside C x kt / (kt + FILL + EPI x the C
 tile's bytes at the chip's share of 2.5 TB/s against its FMAs), a split's second pass, the
-bytes' floor. Blocks per SM are the card's (the occupancy API's on an H100), as the rule asks.
+bytes' floor, and for a launch that copies unaligned operands to aligned columns first the copy
+(copy_seconds: 2 x their bytes at 2.5 TB/s, a launch each). Blocks per SM are the card's (the occupancy API's on an H100), as the rule asks.
 --regret searches the constants (coordinate steps from the first estimates) for the least
 regret over the calls, with RATE_ELEM <= RATE and a penalty where the chapter's shapes would lose
 against the first estimates: first on one random half of the shapes (two halves, seeds 7 and 11;
@@ -57,6 +58,21 @@ def slice_k(k, split, bk):
     return kc, (k + kc - 1) // kc
 
 
+COPY = {'bw': BW, 'launch': LAUNCH}  # the copy to aligned columns: bytes at bw (read + write), one launch
+
+
+def copy_seconds(call, x):
+    """The rule's cost of copying the unaligned operands first (launch x names "aligned copies"):
+    2 x each copied operand's bytes at COPY['bw'] and one launch each; a packed A is aligned."""
+    op, m, n, k = call
+    t = 0.0
+    if 'pack A' not in x['launch'] and ((m if op == 'N' else k) % 4):
+        t += 2.0 * m * k * S / COPY['bw'] + COPY['launch']
+    if k % 4:  # B is k x n with ldb = k in every sweep call
+        t += 2.0 * k * n * S / COPY['bw'] + COPY['launch']
+    return t
+
+
 def estimate(cfg, call, x, vec):
     """Seconds the rule predicts for launch x of call (op, m, n, k); None where it is not legal."""
     _, m, n, k = call
@@ -75,7 +91,8 @@ def estimate(cfg, call, x, vec):
     if slices > 1:
         seconds += (2.0 * slices + 2.0) * m * n * S / BW + LAUNCH
     floor = S * (m * k + k * n + 2.0 * m * n) / BW
-    return max(seconds, floor) + 1e-3 * seconds
+    extra = copy_seconds(call, x) if 'aligned copies' in x['launch'] else 0.0
+    return max(seconds, floor) + 1e-3 * seconds + extra
 
 
 def regret(cfg, calls, keys):
@@ -147,6 +164,10 @@ def main():
         cfg = search(calls, keys, chapter, start=NOW, tied=True)
         g, mx = regret(cfg, calls, keys)
         print(f'fitted on all (tied): regret {g:.3f} (worst {mx:.2f}), chapter shapes {regret(cfg, calls, chapter)[0]:.3f}')
+        for bw in (1.0e12, 1.5e12, 2.0e12, 2.5e12, 3.0e12):  # the copy's bandwidth, with the fitted constants
+            COPY['bw'] = bw
+            print(f'   copy at {bw / 1e12:.1f} TB/s: regret {regret(cfg, calls, keys)[0]:.4f}, landed constants {regret(NOW, calls, keys)[0]:.4f}')
+        COPY['bw'] = BW
         for t, v in cfg.items():
             print(f'   {t}: RATE {v[4]:.0f}, RATE_ELEM {v[5]:.0f}, FILL {v[6]}, EPI {v[7]}')
         return

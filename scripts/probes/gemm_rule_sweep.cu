@@ -13,6 +13,7 @@
 //     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/gemm_rule_sweep
 // Run: ./build-main/gemm_rule_sweep > sweep.txt      (about 5 minutes on an H100)
 //      ./build-main/gemm_rule_sweep --double > sweep-double.txt   (the first 45 shapes in double)
+//      ./build-main/gemm_rule_sweep --both-align > sweep.txt      (unaligned calls read in place and copied)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"
@@ -25,7 +26,7 @@
 #include <vector>
 using namespace wb;
 template <class T>
-void run(const std::vector<S>& sh) {
+void run(const std::vector<S>& sh, bool both_align = false) {
     const Operands<T> ops(sh);
     double ls[2] = {0, 0}; int cnt = 0;
     for (S s : sh) for (Op oa : {Op::N, Op::T}) {
@@ -37,9 +38,14 @@ void run(const std::vector<S>& sh) {
         // op(A) = A^T: both ways of reading it (1: transposed, 2: packed first), so that the fit
         // sees the packing decision too; the launch text names "pack A" for 2.
         const std::vector<int> packs = oa == Op::T ? std::vector<int>{1, 2} : std::vector<int>{l.pack_a};
-        for (int pk : packs) for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
-            GemmLaunch x = c; x.split_k = sp; x.pack_a = pk; x.align = l.align; x.gemv = 1;
-            try { const double t = med([&] { tuned::gemm<T>(a, x, nullptr); }, 7); all.push_back({t, x.str()}); } catch (const std::exception&) {}
+        // --both-align: an unaligned call's launches both read in place (1) and copied first (2),
+        // so that the fit sees the copy decision too (median of 5 instead of 7: the sweep's time).
+        const bool unaligned = l.align != 0;
+        const std::vector<int> aligns = both_align && unaligned ? std::vector<int>{1, 2} : std::vector<int>{l.align};
+        const int reps = both_align ? 5 : 7;
+        for (int al : aligns) for (int pk : packs) for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
+            GemmLaunch x = c; x.split_k = sp; x.pack_a = pk; x.align = al; x.gemv = 1;
+            try { const double t = med([&] { tuned::gemm<T>(a, x, nullptr); }, reps); all.push_back({t, x.str()}); } catch (const std::exception&) {}
         }
         for (auto& [t, str] : all) std::printf("ROW,%c,%d,%d,%d,%.5f,%.5f,%.5f,%s,%s\n", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, t, tt, tc, str.c_str(), l.str().c_str());
         std::sort(all.begin(), all.end());
@@ -58,5 +64,5 @@ int main(int argc, char** argv) {
         run<double>(std::vector<S>(sh.begin(), sh.begin() + 45));
         return 0;
     }
-    run<float>(sh);
+    run<float>(sh, argc > 1 && std::string(argv[1]) == "--both-align");
 }
