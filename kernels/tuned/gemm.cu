@@ -187,8 +187,10 @@ struct Config {
 // gemm_elem_probe.cu --configs, docs/results/h100/gemm-elem-configs-new.txt: 0.910, 1.032, 0.968,
 // 0.895, 0.884, 0.753, 0.735 in the order below), and no lower than the value fitted for the
 // slower element path before (FM16). Before, RATE x the 4097 / 4096 ratio (0.57x-0.95x), then
-// fitted (gemm_rule_fit.py). The double configurations' element path is not measured: RATE_ELEM
-// = RATE.
+// fitted (gemm_rule_fit.py). The double configurations keep RATE_ELEM = RATE: their element path
+// runs at 0.74-0.96 of their 16-byte rate (docs/results/h100/gemm-elem-configs-double-*), but with
+// RATE_ELEM at those ratios the rule copied the operands of 23 of 90 double calls first and lost
+// 0.3% over them (gemm-rulecheck-delem-*).
 // F128 and F64 swizzle their transposing operands (kSwizzleLongAsyncB, kSwizzleLong) since these
 // constants were fitted: their 16-byte path is 1.07x-1.33x faster than RATE describes (H100,
 // gemm_elem_probe --configs, the old and new build alternating, docs/results/h100/
@@ -197,9 +199,10 @@ struct Config {
 // 64 x 64 NN 2.466 -> 2.097, TN 3.032 -> 2.287, TT 2.461 -> 2.168), RATE and RATE_ELEM kept as
 // measured against the slower path: scaling RATE by that gain made the rule pick 128 x 128 on
 // 4096^2 to 8192^2, where 256 x 128 is still 7% faster (1.469 against 1.576 ms at 4096 x 4096 x
-// 2048 NN), an error of the fitted model that only a new sweep and fit can mend. Where the rule
-// picks these tiles they run faster; where they are now the fastest launch and the rule does not
-// pick them, the gain is left.
+// 2048 NN), an error of the fitted model. A sweep of the new kernels and a search from these values
+// (gemm_rule_fit.py --tied on gemm-rule-sweep-1f8e88a.txt and gemm-rule-sweep-align-bcd0c80.txt)
+// found no constants that do better on held-out calls. Where the rule picks these tiles they run
+// faster; where they are now the fastest launch and the rule does not pick them, the gain is left.
 // F256 swizzles its transposing loads (SWIZZLE_T): TN 0.94x / 0.93x cuBLAS at 4096 / 8192 on an
 // H100 against 0.86x / 0.84x with one lane per row (docs/results/h100/gemm-probe-fb11bf9-T1.txt).
 struct F256 : Config<float, WB_GEMM_PROBE_F256, kSwizzleTN> {  // float, large C
