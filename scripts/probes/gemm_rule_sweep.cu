@@ -14,6 +14,7 @@
 // Run: ./build-main/gemm_rule_sweep > sweep.txt      (about 5 minutes on an H100)
 //      ./build-main/gemm_rule_sweep --double > sweep-double.txt   (the first 45 shapes in double)
 //      ./build-main/gemm_rule_sweep --both-align > sweep.txt      (unaligned calls read in place and copied)
+//      ./build-main/gemm_rule_sweep --shape 1000,1000,1000        (one shape, float)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"
@@ -59,7 +60,16 @@ void run(const std::vector<S>& sh, bool both_align = false) {
 }
 
 int main(int argc, char** argv) {
-    const std::vector<S> sh = shapes();
+    std::vector<S> sh = shapes();
+    if (argc > 2 && std::string(argv[1]) == "--shape") {  // one shape m,n,k instead of the list
+        S x{};
+        if (std::sscanf(argv[2], "%d,%d,%d", &x.m, &x.n, &x.k) != 3) {
+            std::fprintf(stderr, "--shape takes m,n,k\n");
+            return 2;
+        }
+        run<float>({x});
+        return 0;
+    }
     if (argc > 1 && std::string(argv[1]) == "--double") {  // the first 45 shapes, as gemm_rule_check.cu
         run<double>(std::vector<S>(sh.begin(), sh.begin() + 45));
         return 0;
