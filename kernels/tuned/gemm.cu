@@ -117,6 +117,10 @@ struct Config {
     static constexpr int WM = WM_, WN = WN_;            // warp tile
     static constexpr int TM = TM_, TN = TN_;            // thread tile
     static constexpr int STAGES = STAGES_, MIN_BLOCKS = MINB_;
+    // The default rule's TN factor (estimate()): this configuration's 16-byte rate with op(A) = A^T
+    // read transposed over its NN rate, relative to the 256 x 128 tile's (kTransposedARate takes
+    // that tile's penalty). 1 unless a configuration measured it (the float ones below).
+    static constexpr double TN_REL = 1.0;
     // Transposing operands (op(A) = A^T, op(B) = B) loaded BK / 4 lanes per row of BK elements and
     // stored with an XOR swizzle of the row index that the fragment loads undo (TileLoader's Swizzle):
     // set per configuration, 16-byte path only (the kernel's SA / SB). kSwizzleTN (1): op(A) = A^T,
@@ -203,6 +207,14 @@ struct Config {
 // (gemm_rule_fit.py --tied on gemm-rule-sweep-1f8e88a.txt and gemm-rule-sweep-align-bcd0c80.txt)
 // found no constants that do better on held-out calls. Where the rule picks these tiles they run
 // faster; where they are now the fastest launch and the rule does not pick them, the gain is left.
+// TN_REL: each float configuration's TN / NN rate at 4096 x 4096 x 2048 (16-byte path, op(A) = A^T
+// read transposed; docs/results/h100/gemm-swz-configs-vD-*, 128 x 128's TN from gemm-swz128-vB-*)
+// over the 256 x 128 tile's (0.979): 128 x 128 1.0, 64 x 64 0.937, 128 x 64 0.836, 64 x 128 0.921,
+// 128 x 16 0.782, 16 x 128 0.917.
+// Before, every configuration took the same penalty (kTransposedARate), and at 1000^3 TN the rule
+// read A transposed with 128 x 64 (TN / NN 0.82) at 0.81x cuBLAS where 128 x 128 reached 0.89x
+// (gemm-rule-sweep-shape-b39d328-stdout.txt); replayed on the two sweeps, the rule's regret on
+// the TN calls read transposed 1.038x -> 1.025x.
 // F256 swizzles its transposing loads (SWIZZLE_T): TN 0.94x / 0.93x cuBLAS at 4096 / 8192 on an
 // H100 against 0.86x / 0.84x with one lane per row (docs/results/h100/gemm-probe-fb11bf9-T1.txt).
 struct F256 : Config<float, WB_GEMM_PROBE_F256, kSwizzleTN> {  // float, large C
@@ -215,6 +227,7 @@ struct F128 : Config<float, 128, 128, 16, 64, 32, 8, 8, 3, 2, kSwizzleLongAsyncB
 };
 struct F64 : Config<float, 64, 64, 16, 32, 16, 4, 4, 3, 4, kSwizzleLong> {  // small C
     static constexpr double RATE = 28000, RATE_ELEM = 27100, FILL = 0.5, EPI = 0;  // first: 28000, 26600, 2, 0
+    static constexpr double TN_REL = 0.937;
     static constexpr int SM90_BLOCKS = 4;
 };
 // D128: thread tiles of 8 x 8 (not 8 x 4): a k-step loads 16 operands for 64 FMAs, 2 bytes of
@@ -255,10 +268,12 @@ struct D64 : Config<double, 64, 64, 16, 32, 16, 4, 4, 3, 3> {
 
 struct FN16 : Config<float, 128, 16, 32, 32, 16, 4, 4, 3, 3, kSwizzleLong, true> {
     static constexpr double RATE = 21600, RATE_ELEM = 16300, FILL = 2, EPI = 0;  // first: 20000, 15000, 2, 0
+    static constexpr double TN_REL = 0.782;
     static constexpr int SM90_BLOCKS = 4;
 };
 struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, kSwizzleLong, true> {
     static constexpr double RATE = 20000, RATE_ELEM = 15000, FILL = 2, EPI = 0;
+    static constexpr double TN_REL = 0.917;
     static constexpr int SM90_BLOCKS = 4;
 };
 // 33 ... 64 columns or rows: the 128 x 128 tile's 8 x 8 thread tile and warp tile on 128 x 64
@@ -273,10 +288,12 @@ struct FM16 : Config<float, 16, 128, 32, 16, 32, 4, 4, 3, 3, kSwizzleLong, true>
 // per SM, as its other kernels.
 struct FN64 : Config<float, 128, 64, 16, 64, 32, 8, 8, 3, 2, kSwizzleLong, true> {
     static constexpr double RATE = 41400, RATE_ELEM = 37100, FILL = 0, EPI = 0;  // first: 36000, 30000, 2, 0
+    static constexpr double TN_REL = 0.836;
     static constexpr int SM90_BLOCKS = 3;
 };
 struct FM64 : Config<float, 64, 128, 16, 32, 64, 8, 8, 3, 2, kSwizzleLong, true> {
     static constexpr double RATE = 36000, RATE_ELEM = 31800, FILL = 2, EPI = 0;
+    static constexpr double TN_REL = 0.921;
     static constexpr int SM90_BLOCKS = 3;
 };
 struct DN16 : Config<double, 128, 16, 16, 32, 16, 4, 4, 3, 3, kSwizzleNone, true> {
@@ -1053,7 +1070,8 @@ double estimate(const GemmArgs<T>& a, int split) {
     // chip's share of kSumBytesPerSecond against the tile's FMAs at RATE (5.8 k-tiles for float,
     // beta != 0). Where blocks share an SM the others' main loops hide most of it (EPI 0, FILL 0
     // ... 2); a block alone on its SM (the 256 x 128 tile) waits for all of it (EPI 1).
-    const double r0 = vec ? Cfg::RATE : Cfg::RATE_ELEM;
+    // op(A) = A^T read transposed (a packed A arrives as op(A) = A): the configuration's TN factor.
+    const double r0 = (vec ? Cfg::RATE : Cfg::RATE_ELEM) * (a.op_a == Op::T ? Cfg::TN_REL : 1.0);
     const double c_bytes = sizeof(T) * (slices > 1 || a.beta == T(0) ? 1.0 : 2.0);
     const double overhead = Cfg::FILL + Cfg::EPI * c_bytes * r0 * 1e9 / (2.0 * Cfg::BK * kSumBytesPerSecond);
     const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / Cfg::BK;
