@@ -32,6 +32,9 @@ NOW = {'256x128x16': (256, 128, 16, 1, 44100, 40100, 6, 1), '128x128x16': (128, 
        '16x128x32': (16, 128, 32, 4, 20000, 15000, 2, 0)}
 # (NOW since the coalesced element paths: RATE_ELEM measured, not fitted; gemm.cu says how. The
 # sweeps in docs/results predate it and the 128 x 128 / 64 x 64 swizzles.)
+# TN_REL: gemm.cu's TN factor per configuration (op(A) = A^T read transposed), not fitted here.
+TN_REL = {'256x128x16': 1.0, '128x128x16': 1.0, '64x64x16': 0.937, '128x64x16': 0.836, '64x128x16': 0.921,
+          '128x16x32': 0.782, '16x128x32': 0.917}
 SMS, BW, LAUNCH, MAXWS, S = 132, 2.5e12, 4e-6, 512 * 1024 * 1024, 4  # the sweep: float, beta 0.5
 CHAPTER = {(1024,) * 3, (2048,) * 3, (4096,) * 3, (4097,) * 3, (6000,) * 3, (8192,) * 3,
            (4096, 4096, 256), (1024, 1024, 16384), (16384, 256, 4096)}
@@ -85,7 +88,7 @@ def estimate(cfg, call, x, vec):
     waves = -(-blocks // slots)
     fill, area = blocks / (waves * slots), m * n / (bm * bm_ * bn * bn_)
     kt = (kc if slices > 1 else k) / bk
-    r0 = rate if vec else rate_elem
+    r0 = (rate if vec else rate_elem) * (TN_REL[x['tile']] if call[0] == 'T' and 'pack A' not in x['launch'] else 1.0)
     overhead = fill_tiles + epi * S * (1 if slices > 1 else 2) * r0 * 1e9 / (2 * bk * BW)
     seconds = 2.0 * m * n * k / (r0 * 1e9 * fill * area * kt / (kt + overhead))
     if slices > 1:
