@@ -27,6 +27,9 @@ using namespace wb;
 /// --configs [--double]: every float (double) configuration (split 1, align 1) on 4096 x 4096 x 2048, each transpose
 /// combination, aligned and with both base pointers moved by one element: the element path's
 /// rate against the 16-byte path's, per configuration (the default rule's RATE_ELEM / RATE).
+/// The four placements of the operands' bases (off: bit 0 moves A, bit 1 moves B by one element).
+constexpr const char* kOffsetName[4] = {"none", "A+1", "B+1", "both"};
+
 template <class T>
 int configs() {
     const S s{4096, 4096, 2048};
@@ -79,15 +82,13 @@ int main(int argc, char** argv) {
                     const double t1 = off ? med([&] { tuned::gemm<float>(a, l1, nullptr); }, 11) : tr;
                     const double t2 = off ? med([&] { tuned::gemm<float>(a, l2, nullptr); }, 11) : tr;
                     const double tc = med([&] { peer::gemm<float>(a, {}, nullptr); }, 11);
-                    static const char* name[4] = {"none", "A+1", "B+1", "both"};
                     std::printf("%c%c %5dx%5dx%5d off %-4s  cuBLAS %.4f  rule %.4f (%.3fx)  elem %.4f (%.3fx)  copy %.4f (%.3fx)  %s\n",
-                                oa == Op::N ? 'N' : 'T', ob == Op::N ? 'N' : 'T', s.m, s.n, s.k, name[off], tc, tr, tc / tr,
+                                oa == Op::N ? 'N' : 'T', ob == Op::N ? 'N' : 'T', s.m, s.n, s.k, kOffsetName[off], tc, tr, tc / tr,
                                 t1, tc / t1, t2, tc / t2, rule.str().c_str());
                     lg[off][0] += std::log(tc / tr); lg[off][1] += std::log(tc / t1); lg[off][2] += std::log(tc / t2);
                 }
             }
-    static const char* name[4] = {"none", "A+1", "B+1", "both"};
     for (int off = 0; off < 4; ++off)
-        std::printf("geomean x cuBLAS, offset %-4s: rule %.3f  elem %.3f  copy %.3f  (%d calls)\n", name[off],
+        std::printf("geomean x cuBLAS, offset %-4s: rule %.3f  elem %.3f  copy %.3f  (%d calls)\n", kOffsetName[off],
                     std::exp(lg[off][0] / cnt), std::exp(lg[off][1] / cnt), std::exp(lg[off][2] / cnt), cnt);
 }

@@ -18,23 +18,37 @@ the other half shows what generalizes), then on all (the values kernels/tuned/ge
 Run: python3 scripts/probes/gemm_rule_fit.py docs/results/h100/gemm-rule-sweep-21208ec.txt [--regret | --tied]
 (the replay takes a second; --regret or --tied under a minute)
 """
-import collections, math, random, re, sys
+import collections, math, os, random, re, sys
 
 # tile -> (BM, BN, BK, blocks per SM, RATE, RATE_ELEM, FILL, EPI). FIRST: the first estimates
-# (gemm.cu's "first:" comments); NOW: the values gemm.cu holds.
+# (gemm.cu's "first:" comments); NOW (below): the values gemm.cu holds, read from it.
 FIRST = {'256x128x16': (256, 128, 16, 1, 48000, 27600, 1, 1), '128x128x16': (128, 128, 16, 2, 40000, 33200, 2, 0),
          '64x64x16': (64, 64, 16, 4, 28000, 26600, 2, 0), '128x64x16': (128, 64, 16, 3, 36000, 30000, 2, 0),
          '64x128x16': (64, 128, 16, 3, 36000, 30000, 2, 0), '128x16x32': (128, 16, 32, 4, 20000, 15000, 2, 0),
          '16x128x32': (16, 128, 32, 4, 20000, 15000, 2, 0)}
-NOW = {'256x128x16': (256, 128, 16, 1, 44100, 40100, 6, 1), '128x128x16': (128, 128, 16, 2, 39100, 39100, 1.5, 0),
-       '64x64x16': (64, 64, 16, 4, 28000, 27100, 0.5, 0), '128x64x16': (128, 64, 16, 3, 41400, 37100, 0, 0),
-       '64x128x16': (64, 128, 16, 3, 36000, 31800, 2, 0), '128x16x32': (128, 16, 32, 4, 21600, 16300, 2, 0),
-       '16x128x32': (16, 128, 32, 4, 20000, 15000, 2, 0)}
-# (NOW since the coalesced element paths: RATE_ELEM measured, not fitted; gemm.cu says how. The
-# sweeps in docs/results predate it and the 128 x 128 / 64 x 64 swizzles.)
-# TN_REL: gemm.cu's TN factor per configuration (op(A) = A^T read transposed), not fitted here.
-TN_REL = {'256x128x16': 1.0, '128x128x16': 1.0, '64x64x16': 0.937, '128x64x16': 0.836, '64x128x16': 0.921,
-          '128x16x32': 0.782, '16x128x32': 0.917}
+
+
+def landed_constants(path=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'kernels', 'tuned',
+                                       'gemm.cu')):
+    """The float configurations' constants as kernels/tuned/gemm.cu holds them (read from the
+    source, so that the replay cannot drift from the rule): NOW (the FIRST layout) and TN_REL."""
+    src = open(path).read()
+    f256 = re.search(r'#define WB_GEMM_PROBE_F256 ([\d, ]+)', src).group(1)
+    now, tn_rel = {}, {}
+    for m in re.finditer(r'struct \w+ : Config<float, ([^>]+)> \{(.*?)\n\};', src, re.S):
+        args = m.group(1).replace('WB_GEMM_PROBE_F256', f256).split(',')
+        bm, bn, bk = (int(x) for x in args[:3])
+        body = m.group(2)
+        val = lambda name, d=None: float(re.search(name + r' = ([\d.]+)', body).group(1)) if name + ' = ' in body else d
+        tile = f'{bm}x{bn}x{bk}'
+        now[tile] = (bm, bn, bk, int(val('SM90_BLOCKS')), val('RATE'), val('RATE_ELEM'), val('FILL'), val('EPI'))
+        tn_rel[tile] = val('TN_REL', 1.0)
+    return now, tn_rel
+
+
+# NOW: gemm.cu's values (RATE_ELEM measured since the coalesced element paths, gemm.cu says how);
+# TN_REL: its TN factor per configuration (op(A) = A^T read transposed), not fitted here.
+NOW, TN_REL = landed_constants()
 SMS, BW, LAUNCH, MAXWS, S = 132, 2.5e12, 4e-6, 512 * 1024 * 1024, 4  # the sweep: float, beta 0.5
 CHAPTER = {(1024,) * 3, (2048,) * 3, (4096,) * 3, (4097,) * 3, (6000,) * 3, (8192,) * 3,
            (4096, 4096, 256), (1024, 1024, 16384), (16384, 256, 4096)}
