@@ -90,6 +90,17 @@ __device__ __forceinline__ T sum_partials(const T* part, int nblocks, int stride
     return block_sum(v);
 }
 
+/// The value thread 0 holds, in every thread of the block (every thread calls it).
+template <class T>
+__device__ __forceinline__ T broadcast(T v) {
+    __shared__ T s;
+    if (threadIdx.x == 0) s = v;
+    __syncthreads();
+    const T out = s;
+    __syncthreads();
+    return out;
+}
+
 /// 16 bytes of T: a float4 or a double2.
 template <class T> struct Vec16;
 template <> struct Vec16<float> { using type = float4; static constexpr int n = 4; };

@@ -66,6 +66,23 @@ __device__ __forceinline__ double2 load_l2_16(const double* p, unsigned long lon
     return v;
 }
 
+/// The same 16-byte loads as volatile asm: for a load under a condition that guards its address
+/// or alignment. A non-volatile asm has no side effects as far as the compiler knows, so it may
+/// run it on the other path too (if-conversion), where the address may be outside A or not
+/// 16-byte aligned.
+__device__ __forceinline__ float4 load_l2_16_guarded(const float* p, unsigned long long pol) {
+    float4 v;
+    asm volatile("ld.global.nc.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p), "l"(pol));
+    return v;
+}
+__device__ __forceinline__ double2 load_l2_16_guarded(const double* p, unsigned long long pol) {
+    double2 v;
+    asm volatile("ld.global.nc.L2::cache_hint.v2.f64 {%0,%1}, [%2], %3;" : "=d"(v.x), "=d"(v.y) : "l"(p), "l"(pol));
+    return v;
+}
+
 /// A float or double store with L2 policy `pol`.
 template <class T>
 __device__ __forceinline__ void store_l2(T* p, T v, unsigned long long pol) {

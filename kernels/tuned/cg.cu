@@ -33,6 +33,7 @@
 #include "cg_common.cuh"
 #include "symv.hpp"
 #include "symv_common.cuh"
+#include "cg_persistent.cuh"
 
 #include <cooperative_groups.h>
 
@@ -40,6 +41,8 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace wb::tuned {
@@ -52,17 +55,6 @@ using cg_detail::kMaxGrid;
 using cg_detail::kRunning;
 using cg_detail::State;
 using cg_detail::Vec16;
-
-/// The value thread 0 holds, in every thread of the block.
-template <class T>
-__device__ __forceinline__ T broadcast(T v) {
-    __shared__ T s;
-    if (threadIdx.x == 0) s = v;
-    __syncthreads();
-    const T out = s;
-    __syncthreads();
-    return out;
-}
 
 __device__ __forceinline__ float dot4(float4 a, float4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 __device__ __forceinline__ double dot4(double2 a, double2 b) { return a.x * b.x + a.y * b.y; }
@@ -97,7 +89,7 @@ __global__ void fused_kernel(int len, const T* __restrict__ q, T* __restrict__ p
     acc = cg_detail::block_sum(acc);
     if (threadIdx.x == 0) part[blockIdx.x] = acc;
     grid.sync();
-    const T pq = broadcast(cg_detail::sum_partials(part, gridDim.x, 1, 0));  // the same bits in every block
+    const T pq = cg_detail::broadcast(cg_detail::sum_partials(part, gridDim.x, 1, 0));  // the same bits in every block
     if (!(pq > T(0)) || !isfinite(pq)) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {
             st->pq = pq;
@@ -116,7 +108,7 @@ __global__ void fused_kernel(int len, const T* __restrict__ q, T* __restrict__ p
     acc = cg_detail::block_sum(acc);
     if (threadIdx.x == 0) part[kMaxGrid + blockIdx.x] = acc;
     grid.sync();
-    const T rr = broadcast(cg_detail::sum_partials(part + kMaxGrid, gridDim.x, 1, 0));
+    const T rr = cg_detail::broadcast(cg_detail::sum_partials(part + kMaxGrid, gridDim.x, 1, 0));
     const T beta = rr / rr_old;
     const int status = !isfinite(rr) ? kBreakdown : rr <= thresh2 ? kConverged : kRunning;
     if (status == kRunning)
@@ -132,157 +124,6 @@ __global__ void fused_kernel(int len, const T* __restrict__ q, T* __restrict__ p
 }
 //! [tuned-cg-fused]
 
-
-// ---- schedule 2: the whole solve in one persistent cooperative kernel ----
-
-constexpr int kTile = 64;             // tiles of A: 64 x 64
-constexpr int kCols = 4;              // thread columns: a block is 64 x 4 = 256 threads (1-D)
-constexpr int kPer = kTile / kCols;   // columns of a tile per thread
-constexpr int kPersistBlock = kTile * kCols;
-
-template <class T>
-struct Persist {
-    int n, lda, nt, max_iter;
-    const T* A;
-    T *p, *q, *x, *r;  ///< padded to nt * 64 elements, the padding zero
-    T* W;              ///< 2 x 64 partials per stored tile: A_IJ p_J (rows of I), A_IJ^T p_I (rows of J)
-    State<T>* st;
-    T* part;
-};
-
-/// Tile t of the lower triangle, numbered row by row: (0,0), (1,0), (1,1), (2,0), ...
-__device__ __forceinline__ void lower_tile(int t, int& I, int& J) {
-    int i = static_cast<int>((sqrtf(8.0f * static_cast<float>(t) + 1.0f) - 1.0f) * 0.5f);
-    while (i * (i + 1) / 2 > t) --i;
-    while ((i + 1) * (i + 2) / 2 <= t) ++i;
-    I = i;
-    J = t - i * (i + 1) / 2;
-}
-
-//! [tuned-cg-persistent]
-/// The whole solve: per iteration (1) every block takes stored tiles round-robin and writes their
-/// two partial products, (2) every row tile sums its partials in a fixed order into q, with p.q,
-/// (3) alpha, x and r, r.r, (4) beta, p. Four grid barriers per iteration; the scalars live in
-/// registers (every block computes the same bits); vectors other blocks wrote are read through L2
-/// (__ldcg: L1 is not coherent within a kernel).
-template <class T>
-__global__ void __launch_bounds__(kPersistBlock) persistent_kernel(Persist<T> a) {
-    cgx::grid_group grid = cgx::this_grid();
-    __shared__ T rows[kCols][kTile];
-    __shared__ T cols[2][kTile];
-    const int tid = threadIdx.x, tx = tid % kTile, ty = tid / kTile;
-    const int G = gridDim.x;
-    const int ntiles = a.nt * (a.nt + 1) / 2;
-    const int len = a.nt * kTile;
-    T rr = a.st->rr;
-    const T thresh2 = a.st->thresh2;
-    int status = a.st->status, iter = a.st->iter;
-    T pq = 0, alpha = 0, beta = 0;
-    const bool ran = status == kRunning && iter < a.max_iter;
-    while (status == kRunning && iter < a.max_iter) {
-        for (int t = blockIdx.x; t < ntiles; t += G) {  // (1) the stored tiles' partial products
-            int I, J;
-            lower_tile(t, I, J);
-            const int row = I * kTile + tx, c0 = J * kTile + ty * kPer;
-            const T pi = __ldcg(a.p + row);
-            T rs = 0, acc[kPer];
-#pragma unroll
-            for (int k = 0; k < kPer; ++k) {
-                const int col = c0 + k;
-                T v = 0;
-                if (row < a.n && col < a.n)
-                    v = (I != J || row >= col) ? a.A[row + static_cast<long long>(col) * a.lda]
-                                               : a.A[col + static_cast<long long>(row) * a.lda];  // mirrored
-                rs += v * __ldcg(a.p + col);
-                acc[k] = v * pi;
-            }
-            rows[ty][tx] = rs;
-            if (I != J) {  // the same for the whole block
-#pragma unroll
-                for (int k = 0; k < kPer; ++k) {
-                    T v = acc[k];
-#pragma unroll
-                    for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
-                    if (tid % 32 == 0) cols[tx / 32][ty * kPer + k] = v;
-                }
-            }
-            __syncthreads();
-            if (tid < kTile)
-                a.W[static_cast<long long>(2 * t) * kTile + tid] = rows[0][tid] + rows[1][tid] + rows[2][tid] + rows[3][tid];
-            else if (I != J && tid < 2 * kTile)
-                a.W[static_cast<long long>(2 * t + 1) * kTile + tid - kTile] = cols[0][tid - kTile] + cols[1][tid - kTile];
-            __syncthreads();
-        }
-        grid.sync();
-        T acc_pq = 0;
-        for (int I = blockIdx.x; I < a.nt; I += G) {  // (2) q = A p by row tiles, and p.q
-            if (tid < kTile) {
-                T s = 0;
-                const int base = I * (I + 1) / 2;
-                for (int J = 0; J <= I; ++J) s += __ldcg(a.W + static_cast<long long>(2 * (base + J)) * kTile + tid);
-                for (int K = I + 1; K < a.nt; ++K)
-                    s += __ldcg(a.W + static_cast<long long>(2 * (K * (K + 1) / 2 + I) + 1) * kTile + tid);
-                const int i = I * kTile + tid;
-                a.q[i] = s;
-                acc_pq += __ldcg(a.p + i) * s;
-            }
-        }
-        acc_pq = cg_detail::block_sum(acc_pq);
-        if (tid == 0) a.part[blockIdx.x] = acc_pq;
-        grid.sync();
-        pq = broadcast(cg_detail::sum_partials(a.part, G, 1, 0));
-        if (!(pq > T(0)) || !isfinite(pq)) {
-            status = kBreakdown;
-            break;  // every block: the same pq
-        }
-        alpha = rr / pq;
-        T acc_rr = 0;  // (3) x, r, r.r
-        for (int i = blockIdx.x * blockDim.x + tid; i < len; i += G * blockDim.x) {
-            const T pi = __ldcg(a.p + i), qi = __ldcg(a.q + i);
-            a.x[i] = __ldcg(a.x + i) + alpha * pi;
-            const T ri = __ldcg(a.r + i) - alpha * qi;
-            a.r[i] = ri;
-            acc_rr += ri * ri;
-        }
-        acc_rr = cg_detail::block_sum(acc_rr);
-        if (tid == 0) a.part[kMaxGrid + blockIdx.x] = acc_rr;
-        grid.sync();
-        const T rr_new = broadcast(cg_detail::sum_partials(a.part + kMaxGrid, G, 1, 0));
-        beta = rr_new / rr;
-        rr = rr_new;
-        ++iter;
-        status = !isfinite(rr) ? kBreakdown : rr <= thresh2 ? kConverged : kRunning;
-        if (status == kRunning)  // (4) p
-            for (int i = blockIdx.x * blockDim.x + tid; i < len; i += G * blockDim.x)
-                a.p[i] = __ldcg(a.r + i) + beta * __ldcg(a.p + i);
-        grid.sync();
-    }
-    if (ran && blockIdx.x == 0 && tid == 0) {  // every block read st before its first barrier
-        a.st->rr = rr;
-        a.st->pq = pq;
-        a.st->alpha = alpha;
-        a.st->beta = beta;
-        a.st->iter = iter;
-        a.st->status = status;
-    }
-}
-//! [tuned-cg-persistent]
-
-/// Blocks of the persistent kernel: as many as can be resident (at most one per stored tile).
-template <class T>
-int persistent_grid(int ntiles) {
-    thread_local std::map<std::pair<int, int>, int> resident;  // (device, size) -> blocks
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    const auto key = std::make_pair(dev, static_cast<int>(sizeof(T)));
-    auto it = resident.find(key);
-    if (it == resident.end()) {
-        int per_sm = 0;
-        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel<T>, kPersistBlock, 0));
-        it = resident.emplace(key, std::max(1, per_sm) * cg_detail::sm_count()).first;
-    }
-    return std::max(1, std::min(std::min(ntiles, kMaxGrid), it->second));
-}
 
 /// Blocks of the fused kernel: enough for len, at most as many as can be resident at once.
 template <class T>
@@ -303,10 +144,12 @@ int fused_grid(int len, int block) {
 /// A cooperative launch: the kernel's grid-wide barriers need every block resident at once (the
 /// callers size the grid by the occupancy API).
 template <class... Params, class... Args>
-void launch_cooperative(void (*kernel)(Params...), int grid, int block, cudaStream_t s, Args... args) {
+void launch_cooperative(void (*kernel)(Params...), int grid, int block, std::size_t smem, cudaStream_t s,
+                        Args... args) {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(block);
+    cfg.dynamicSmemBytes = smem;
     cfg.stream = s;
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeCooperative;
@@ -316,9 +159,73 @@ void launch_cooperative(void (*kernel)(Params...), int grid, int block, cudaStre
     WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, args...));
 }
 
+/// Tiles whose partial sums meet at one barrier in the persistent kernel: 2 (its p values are
+/// staged a group ahead, so that their loads have two tiles' time; and a group's shared arrays
+/// stay small enough for 4 float tiles per block on chip at 3 blocks per SM).
+template <class T>
+constexpr int kPersistGroup = 2;
+
+/// The persistent kernel's grid and the tiles each block keeps in shared memory: the tuned SYMV's
+/// resident blocks per SM (registers), each with an equal share of the SM's shared memory (less
+/// the kernel's static arrays, the per-block reserve and the block's tile table) in whole tiles,
+/// never more than the block's tiles. Fewer blocks only where that many cannot be resident.
+struct PersistPlan {
+    int grid = 1, cache = 0;
+    std::size_t smem = 0;
+};
+
+template <class T>
+PersistPlan persistent_plan(long long ntiles) {
+    struct Device {
+        long long sm_smem = 0, dyn_cap = 0, per_block = 0;
+        int sms = 0;
+    };
+    thread_local std::map<std::pair<int, int>, Device> known;  // (device, size) -> shared memory figures
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    const auto key = std::make_pair(dev, static_cast<int>(sizeof(T)));
+    auto kernel = cg_persist::solve_kernel<T, kPersistGroup<T>>;
+    constexpr int want = vec::Layout<T>::kMinBlocks;
+    constexpr long long tile = static_cast<long long>(vec::kNb) * vec::kNb * sizeof(T);
+    auto it = known.find(key);
+    if (it == known.end()) {
+        int sm_smem = 0, optin = 0, reserved = 0;
+        WB_CUDA(cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+        WB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        WB_CUDA(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+        cudaFuncAttributes fa{};
+        WB_CUDA(cudaFuncGetAttributes(&fa, kernel));
+        Device d;
+        d.sm_smem = sm_smem;
+        d.dyn_cap = static_cast<long long>(optin) - static_cast<long long>(fa.sharedSizeBytes);
+        d.per_block = std::min<long long>(d.dyn_cap, static_cast<long long>(sm_smem) / want - reserved -
+                                                         static_cast<long long>(fa.sharedSizeBytes));
+        d.sms = cg_detail::sm_count();
+        WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(d.dyn_cap)));
+        it = known.emplace(key, d).first;
+    }
+    const Device& d = it->second;
+    auto table_bytes = [&](int grid) { return (cg_detail::ceil_div(ntiles, grid) * 4 + 15) / 16 * 16; };
+    PersistPlan pl;
+    for (int per_sm = want; per_sm >= 1; --per_sm) {
+        pl.grid = static_cast<int>(std::max(1LL, std::min<long long>({ntiles, static_cast<long long>(per_sm) * d.sms,
+                                                                      cg_detail::kMaxGrid})));
+        const long long table = table_bytes(pl.grid);
+        const long long room = (per_sm == want ? d.per_block : d.dyn_cap) - table;
+        pl.cache = static_cast<int>(std::min<long long>(std::max(0LL, room) / tile, cg_detail::ceil_div(ntiles, pl.grid)));
+        for (; pl.cache >= 0 && table <= d.dyn_cap; --pl.cache) {  // until per_sm blocks are resident
+            pl.smem = static_cast<std::size_t>(pl.cache * tile + table);
+            int resident = 0;
+            WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, vec::kThreads, pl.smem));
+            if (static_cast<long long>(resident) * d.sms >= pl.grid) return pl;
+        }
+    }
+    throw std::invalid_argument("tuned::cg: n too large for the persistent kernel's tile table (schedule 2)");
+}
+
 template <class T>
 void launch_fused(int grid, int block, int len, const T* q, T* p, T* x, T* r, State<T>* st, T* part, cudaStream_t s) {
-    launch_cooperative(fused_kernel<T>, grid, block, s, len, q, p, x, r, st, part);
+    launch_cooperative(fused_kernel<T>, grid, block, 0, s, len, q, p, x, r, st, part);
 }
 
 /// A captured chunk of iterations and what it was captured for.
@@ -367,14 +274,17 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     const int schedule = l.schedule < 0 ? 1 : l.schedule;
     cg_detail::require_launch(schedule >= 0 && schedule <= 2, fn, "schedule", l.schedule,
                               "-1 (default), 0 (stream launches), 1 (CUDA graphs) or 2 (persistent kernel)");
-    cg_detail::require_launch(schedule != 2 || block == kPersistBlock, fn, "block", block,
-                              "256 with schedule 2 (the persistent kernel's 64 x 4 tile threads)");
+    cg_detail::require_launch(schedule != 2 || block == vec::kThreads, fn, "block", block,
+                              "256 with schedule 2 (the persistent kernel's tile threads)");
     const bool use_graph = schedule == 1;
     if (!cg_detail::begin(a, fn)) return;
     const int n = a.n;
-    const int nt = static_cast<int>(cg_detail::ceil_div(n, kTile));
-    const std::size_t ntiles = static_cast<std::size_t>(nt) * (nt + 1) / 2;
-    cg_detail::Work<T> w = cg_detail::make_work<T>(n, 4, Vec16<T>::n, schedule == 2 ? 2 * ntiles * kTile : 0);
+    const int nt = static_cast<int>(cg_detail::ceil_div(n, vec::kNb));
+    const long long ntiles = static_cast<long long>(nt) * (nt + 1) / 2;
+    // The persistent kernel's second p buffer and its partials (2 x 64 per tile).
+    const std::size_t extra =
+        schedule == 2 ? static_cast<std::size_t>(nt) * vec::kNb + 2 * static_cast<std::size_t>(ntiles) * vec::kNb : 0;
+    cg_detail::Work<T> w = cg_detail::make_work<T>(n, 4, Vec16<T>::n, extra);
     T *r = w.v[0], *p = w.v[1], *q = w.v[2], *x = w.v[3];
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
     WB_CUDA(cudaMemcpyAsync(x, a.x, bytes, cudaMemcpyDeviceToDevice, s));
@@ -392,8 +302,28 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     cg_detail::State<T> st = cg_detail::read_state(w.st, s);
     if (schedule == 2) {  // the whole solve in one cooperative launch; the host waits for its end
         if (st.status == kRunning && a.max_iter > 0) {
-            const Persist<T> pa{n, a.lda, nt, a.max_iter, a.A, p, q, x, r, w.extra, w.st, w.partials};
-            launch_cooperative(persistent_kernel<T>, persistent_grid<T>(static_cast<int>(ntiles)), kPersistBlock, s, pa);
+            if (nt > 65535)  // the kernel's tile table packs I and J into 16 bits each
+                throw std::invalid_argument("tuned::cg: n (" + std::to_string(n) +
+                                            ") must be <= 4194240 with schedule 2 (the persistent kernel)");
+            const PersistPlan plan = persistent_plan<T>(ntiles);
+            cg_persist::Args<T> pa{};
+            pa.n = n;
+            pa.lda = a.lda;
+            pa.nt = nt;
+            pa.max_iter = a.max_iter;
+            pa.ntiles = ntiles;
+            pa.cache = plan.cache;
+            pa.vec = vec::fits(a.A, a.lda, 0);
+            pa.A = a.A;
+            pa.p[0] = p;
+            pa.p[1] = w.extra;
+            pa.q = q;
+            pa.x = x;
+            pa.r = r;
+            pa.W = w.extra + static_cast<std::size_t>(nt) * vec::kNb;
+            pa.st = w.st;
+            pa.part = w.partials;
+            launch_cooperative(cg_persist::solve_kernel<T, kPersistGroup<T>>, plan.grid, vec::kThreads, plan.smem, s, pa);
             st = cg_detail::read_state(w.st, s);
         }
         cg_detail::finish(a, st, x, s);

@@ -156,7 +156,7 @@ void deterministic() {
             wb::check_cg(s, l, p);
             const auto x3 = p.x.download();
             CHECK(std::memcmp(x1.data(), x3.data(), x1.size() * sizeof(T)) == 0);
-            l.schedule = 2;  // the persistent kernel: its own SYMV, deterministic run to run
+            l.schedule = 2;  // the persistent kernel: deterministic run to run
             wb::check_cg(s, l, p);
             const auto y1 = p.x.download();
             wb::check_cg(s, l, p);
@@ -164,6 +164,40 @@ void deterministic() {
             CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(T)) == 0);
         }
     }
+}
+
+/// The tuned step's persistent kernel (schedule 2: its own SYMV, a share of A kept in shared
+/// memory across iterations) on the listed sizes and n = 5000 (ranges longer than what a block
+/// keeps, so tiles stream from A after the first iteration; several columns per range), the
+/// strict upper triangle NaN; lda = n + 3 takes the element loads where columns are not 16-byte
+/// aligned. Then a breakdown and max_iter.
+template <class T>
+void persistent() {
+    std::vector<int> sizes = {1, 2, 17, 100, 1000, 4097, 5000};
+    if (small()) sizes = {1, 2, 17, 100};
+    const auto& s = wb::step<wb::CgArgs<T>>(5);
+    for (int n : sizes)
+        for (int variant = 0; variant < 2; ++variant) {
+            const std::uint64_t seed = wb::fresh_seed();
+            // The reference from the same matrix without the NaNs.
+            const int ref_it = wb::make_cg_problem<T>(n, n + 3 * variant, 100, tol_for<T>(), 10 * n + 200, seed,
+                                                      variant == 1).reference().iterations;
+            auto p = wb::make_cg_problem<T>(n, n + 3 * variant, 100, tol_for<T>(), 10 * n + 200, seed, variant == 1,
+                                            /*upper_nan=*/true);
+            auto l = s.default_launch(p.args());
+            l.schedule = 2;
+            check_solve(s, l, p, ref_it, "persistent");
+        }
+    const int n = small() ? 33 : 257;
+    auto neg = wb::make_cg_problem<T>(n, n, 100, tol_for<T>(), 500, wb::fresh_seed(), true, false, true);
+    auto l = s.default_launch(neg.args());
+    l.schedule = 2;
+    check_solve(s, l, neg, -1, "persistent, negative definite");
+    CHECK(neg.result.status == wb::CgStatus::Breakdown);
+    auto mi = wb::make_cg_problem<T>(n, n, 1e4, 1e-12, 5, wb::fresh_seed());
+    wb::check_cg(s, l, mi);
+    CHECK(mi.result.status == wb::CgStatus::MaxIter);
+    CHECK(mi.result.iterations == 5);
 }
 
 }  // namespace
@@ -177,6 +211,8 @@ TEST_CASE("cg: every legal launch of every step on odd shapes", "[gpu][cg]") {
     all_launches<float>();
     all_launches<double>();
 }
+TEST_CASE("cg: the tuned step's persistent kernel, float", "[gpu][cg]") { persistent<float>(); }
+TEST_CASE("cg: the tuned step's persistent kernel, double", "[gpu][cg]") { persistent<double>(); }
 TEST_CASE("cg: steps 3-5 are bit-identical run to run, tuned's graph and stream launches agree", "[gpu][cg]") {
     deterministic<float>();
     deterministic<double>();

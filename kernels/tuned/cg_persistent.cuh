@@ -1,0 +1,410 @@
+/// \file tuned/cg_persistent.cuh
+/// \brief Chapter 5's CG as one persistent cooperative kernel (CgLaunch::schedule = 2) that keeps
+///        a share of A in shared memory from one iteration to the next.
+///
+/// Why: a CG iteration must read the lower triangle of A once (half of A: the roofline). A CUDA
+/// graph of SYMV + vector kernels reads all of it from DRAM every iteration. A kernel that stays
+/// resident for the whole solve can keep part of the triangle on chip: each block holds the
+/// first tiles of its share in shared memory, loaded in the first iteration and read from there
+/// after (an H100 or H200 has 228 KB of shared memory per SM: 30 MB over 132 SMs, a fifth of the
+/// float triangle at n = 8192). What streams from DRAM per iteration is the rest.
+///
+/// The work split: the stored 64 x 64 tiles of the lower triangle, numbered column by column
+/// ((0,0), (1,0), ..., (nt-1,0), (1,1), ...), are cut into G equal ranges, one per block (G = the
+/// resident blocks), so every block streams the same number of tiles and keeps the same number on
+/// chip. A block walks its range down the columns with the tuned SYMV's 16-byte tile layout
+/// (symv_vec.cuh) and register double buffers: per tile, A_IJ p_J gives 64 row sums (stored per
+/// tile: W row part, slot t) and A_IJ^T p_I adds into the block's column sums, stored when the
+/// column ends (W column part, slot of the segment's first tile). The diagonal tile is loaded
+/// with its strict upper half zeroed and its diagonal halved, so that its row sums plus its
+/// column sums are A_JJ p_J.
+///
+/// One iteration, three grid barriers:
+///   (A) p = r + beta p on the fly (every block forms the p values it reads from r and the last p;
+///       the owner of a row tile also stores them, into the other of two p buffers, so no block
+///       writes what another still reads), and the walk above;
+///   (B) barrier; the owner of row tile J (J = b, b + G, ...) adds its partials in a fixed order
+///       into q_J (rows >= n: 0) and its share of p.q;
+///   (C) barrier; alpha (every block adds the same partials in the same order: the same bits);
+///       x += alpha p, r -= alpha q and r.r on the owned rows; barrier; beta, convergence.
+/// Deterministic: every sum has a fixed order. Scalars live in registers; vectors other blocks
+/// wrote are read through L2 (__ldcg: L1 is not coherent within a kernel).
+/// Follows: KBLAS (the tile walk); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).
+#pragma once
+
+#include "cg_common.cuh"
+#include "l2_policy.cuh"
+#include "symv_vec.cuh"
+#include "vec16.cuh"
+
+#include <cooperative_groups.h>
+
+namespace wb::tuned::cg_persist {
+
+using cg_detail::kBreakdown;
+using cg_detail::kConverged;
+using cg_detail::kMaxGrid;
+using cg_detail::kRunning;
+using cg_detail::State;
+using vec::kNb;
+using vec::kThreads;
+
+template <class T>
+using V16 = typename detail::Vec16<T>::type;
+
+/// The kernel's arguments.
+template <class T>
+struct Args {
+    int n, lda, nt, max_iter;
+    long long ntiles;  ///< stored tiles of the lower triangle, nt (nt + 1) / 2
+    int cache;         ///< tiles a block keeps in shared memory (the first of its range)
+    bool vec;          ///< A's columns start every tile on a 16-byte boundary
+    const T* A;
+    T* p[2];           ///< p of even and odd iterations (nt * 64 elements each, padding zero)
+    T *q, *x, *r;      ///< nt * 64 elements each, padding zero
+    T* W;              ///< 2 x ntiles x 64 partials: row sums of tile t at t, column sums at ntiles + s
+    State<T>* st;
+    T* part;           ///< 2 kMaxGrid block partials
+};
+
+/// First tile of column J in the column-by-column numbering.
+__device__ __forceinline__ long long col_first(int J, int nt) {
+    return static_cast<long long>(J) * nt - static_cast<long long>(J) * (J - 1) / 2;
+}
+template <class T>
+__device__ __forceinline__ T fma_(T a, T b, T c) {
+    if constexpr (sizeof(T) == 4) return fmaf(a, b, c);
+    else return fma(a, b, c);
+}
+/// p = r + beta p_old, or r in the first iteration.
+template <class T>
+__device__ __forceinline__ T p_value(T r, T pold, T beta, bool first) {
+    return first ? r : fma_(beta, pold, r);
+}
+__device__ __forceinline__ float4 ldcg16(const float* p) { return __ldcg(reinterpret_cast<const float4*>(p)); }
+__device__ __forceinline__ double2 ldcg16(const double* p) { return __ldcg(reinterpret_cast<const double2*>(p)); }
+
+/// The thread's V rows of tile (I, J) at its CPT columns. Off-diagonal tiles inside A with
+/// 16-byte columns: one vector load per column. Otherwise element by element, rows and columns
+/// clamped into A (their p is 0, and rows >= n are dropped by the reduction), and in the
+/// diagonal tile the strict upper half 0 and the diagonal halved (never read above it).
+template <class T>
+__device__ __forceinline__ void load_tile(const T* A, int lda, int n, bool vec_ok, int I, int J, unsigned long long pol,
+                                          V16<T> (&buf)[vec::Layout<T>::CPT]) {
+    using Lt = vec::Layout<T>;
+    const vec::Place pl = vec::place<T>();
+    const int r0 = I * kNb + pl.row, c0 = J * kNb + pl.col;
+    if (vec_ok && I != J && I * kNb + kNb <= n) {  // the same for the whole block; then every column is inside A
+        const T* p = A + static_cast<long long>(c0) * lda + r0;
+#pragma unroll
+        for (int k = 0; k < Lt::CPT; ++k, p += lda)
+            buf[k] = detail::load_l2_16_guarded(p, pol);  // never on the element path
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < Lt::CPT; ++k) {
+        const int c = c0 + k;
+        const T* col = A + static_cast<long long>(min(c, n - 1)) * lda;
+#pragma unroll
+        for (int e = 0; e < Lt::V; ++e) {
+            const int row = r0 + e;
+            T v = 0;
+            if (I != J || row >= c) {
+                v = detail::load_l2(col + min(row, n - 1), pol);
+                if (I == J && row == c) v *= T(0.5);
+            }
+            detail::vset(buf[k], e, v);
+        }
+    }
+}
+
+/// (I, J) of tile t in the column-by-column numbering: J is the largest column with
+/// col_first(J) <= t, from the quadratic col_first(J) = J (2 nt + 1 - J) / 2 in float, then
+/// corrected (float's rounding moves it by at most one or two). t >= ntiles gives J = nt.
+__device__ __forceinline__ void tile_of(long long t, int nt, int& I, int& J) {
+    const float c = 2.0f * nt + 1.0f;
+    int j = static_cast<int>((c - sqrtf(fmaxf(c * c - 8.0f * static_cast<float>(t), 0.0f))) * 0.5f);
+    j = max(0, min(j, nt));
+    while (j > 0 && col_first(j, nt) > t) --j;
+    while (j < nt && col_first(j + 1, nt) <= t) ++j;
+    J = j;
+    I = j + static_cast<int>(t - col_first(j, nt));
+}
+
+/// What one block's walk reads besides its buffers (copied out of the kernel's parameters once).
+template <class T>
+struct Walk {
+    const T* A;
+    int lda, n, nt, cache, G;  ///< G: the blocks; block b takes tiles b, b + G, b + 2G, ...
+    bool vec;
+    const T* r;
+    T* W;
+    long long N;            ///< tiles of the triangle
+    unsigned long long pol;
+    const unsigned* table;  ///< shared memory: the block's tiles, (I << 16) | J per slot
+    int count;              ///< the block's tiles
+};
+
+/// Shared memory of the walk (besides the kept tiles): per group of K tiles, double-buffered by
+/// the group's parity, the row sums of the 4 warp pairs, the column sums of the two row halves,
+/// and p_I, p_J of every tile of the group.
+template <class T, int K>
+struct WalkSmem {
+    T part[2][K][4][kNb];
+    T colpart[2][K][2][kNb];
+    __align__(16) T pst[2][K][2][kNb];  ///< [group & 1][tile][0: p_I, 1: p_J][row or column]
+};
+
+/// Fetches the block's tile `slot` (packed (I << 16) | J) into a register buffer: from the block's
+/// shared memory after the first iteration where the tile is kept there, else from A.
+template <class T>
+__device__ __forceinline__ void fetch(const Walk<T>& w, const V16<T>* cache, bool first, int slot, unsigned tile,
+                                      V16<T> (&buf)[vec::Layout<T>::CPT]) {
+    constexpr int CPT = vec::Layout<T>::CPT;
+    if (!first && slot < w.cache) {
+#pragma unroll
+        for (int k = 0; k < CPT; ++k) buf[k] = cache[(slot * CPT + k) * kThreads + threadIdx.x];
+    } else {
+        load_tile(w.A, w.lda, w.n, w.vec, static_cast<int>(tile >> 16), static_cast<int>(tile & 0xffffu), w.pol, buf);
+    }
+}
+
+/// p_I and p_J of the tiles of a group, staged in shared memory one group ahead: at the first
+/// tile of group g, thread (h * K + k) * 64 + i loads r and p_old of row i of tile k of group
+/// g + 1's row tile (h = 0) or column tile (h = 1); at the group's last tile, before its barrier,
+/// it stores p there. Two registers per thread instead of vectors in every register buffer.
+template <class T>
+struct Stage {
+    T r, pold;
+    bool valid;
+};
+/// The loads of this thread's p value of the block's tile slot0 + k.
+template <class T, int K>
+__device__ __forceinline__ void stage_load(const Walk<T>& w, const T* pold, int slot0, Stage<T>& st) {
+    static_assert(2 * K * kNb <= kThreads, "a thread per staged value");
+    const int tid = threadIdx.x, k = (tid / kNb) % K, h = tid / (K * kNb);
+    st.valid = h < 2 && slot0 + k < w.count;
+    if (!st.valid) return;
+    const unsigned e = w.table[slot0 + k];
+    const int i = static_cast<int>(h == 0 ? e >> 16 : e & 0xffffu) * kNb + tid % kNb;
+    st.r = __ldcg(w.r + i);
+    st.pold = __ldcg(pold + i);
+}
+template <class T, int K>
+__device__ __forceinline__ void stage_store(const Stage<T>& st, T beta, bool first, T (*pst)[2][kNb]) {
+    const int tid = threadIdx.x;
+    if (st.valid) pst[(tid / kNb) % K][tid / (K * kNb)][tid % kNb] = p_value(st.r, st.pold, beta, first);
+}
+
+/// After the barrier that closes group gi (`count` tiles, the first at slot s0): the row sums of
+/// its tiles into W(t) and their column sums into W(N + t), t = b + slot x G.
+template <class T, int K>
+__device__ __forceinline__ void reduce_group(const Walk<T>& w, const WalkSmem<T, K>& sm, int gi, int count, int s0) {
+    for (int o = threadIdx.x; o < 2 * K * kNb; o += kThreads) {
+        const int k = (o / kNb) % K, i = o % kNb;
+        if (k >= count) continue;
+        const long long t = blockIdx.x + static_cast<long long>(s0 + k) * w.G;
+        if (o < K * kNb)
+            w.W[t * kNb + i] = ((sm.part[gi][k][0][i] + sm.part[gi][k][1][i]) + sm.part[gi][k][2][i]) + sm.part[gi][k][3][i];
+        else
+            w.W[(w.N + t) * kNb + i] = sm.colpart[gi][k][0][i] + sm.colpart[gi][k][1][i];
+    }
+}
+
+/// Uses the buffered tile `slot`: keeps it on chip in the first iteration where it has a slot;
+/// A_IJ p_J into row sums (meeting in the warp, then in part) and A_IJ^T p_I into column sums
+/// (meeting in the warp, then in colpart); K tiles per barrier. At a group's first tile the next
+/// group's p loads go out.
+template <class T, int K>
+__device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::Layout<T>::CPT], V16<T>* cache,
+                                    int slot, Stage<T>& st, const T* pold, T beta,
+                                    bool first, WalkSmem<T, K>& sm) {
+    using Lt = vec::Layout<T>;
+    constexpr int CPT = Lt::CPT, VR = Lt::V;
+    const int tid = threadIdx.x, lane = tid & 31;
+    const int gi = (slot / K) & 1, s = slot % K;
+    if (s == 0) stage_load<T, K>(w, pold, slot + K, st);
+    if (first && slot < w.cache) {
+#pragma unroll
+        for (int k = 0; k < CPT; ++k) cache[(slot * CPT + k) * kThreads + tid] = buf[k];
+    }
+    const vec::Place pl = vec::place<T>();
+    const V16<T> pi = *reinterpret_cast<const V16<T>*>(&sm.pst[gi][s][0][pl.row]);
+    const T* pj = &sm.pst[gi][s][1][pl.col];
+    T rs[VR], acc[CPT];
+#pragma unroll
+    for (int e = 0; e < VR; ++e) rs[e] = 0;
+#pragma unroll
+    for (int k = 0; k < CPT; ++k) {
+        acc[k] = 0;
+#pragma unroll
+        for (int e = 0; e < VR; ++e) {
+            rs[e] += detail::vget(buf[k], e) * pj[k];
+            acc[k] += detail::vget(buf[k], e) * detail::vget(pi, e);
+        }
+    }
+#pragma unroll
+    for (int off = Lt::kRowLanes; off < 32; off <<= 1)
+#pragma unroll
+        for (int e = 0; e < VR; ++e) rs[e] += __shfl_xor_sync(0xffffffffu, rs[e], off);
+#pragma unroll
+    for (int off = 1; off < Lt::kRowLanes; off <<= 1)
+#pragma unroll
+        for (int k = 0; k < CPT; ++k) acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], off);
+    if (lane < Lt::kRowLanes) {
+#pragma unroll
+        for (int e = 0; e < VR; ++e) sm.part[gi][s][tid >> 6][pl.row + e] = rs[e];
+    }
+    if (lane % Lt::kRowLanes == 0) {
+#pragma unroll
+        for (int k = 0; k < CPT; ++k) sm.colpart[gi][s][(tid >> 5) & 1][pl.col + k] = acc[k];
+    }
+    if (s == K - 1 || slot == w.count - 1) {
+        stage_store<T, K>(st, beta, first, sm.pst[gi ^ 1]);
+        __syncthreads();
+        reduce_group<T, K>(w, sm, gi, s + 1, slot - s);
+    }
+}
+
+/// Phase (A)'s walk: the block's tiles b, b + G, ..., two register buffers.
+template <class T, int K>
+__device__ __forceinline__ void walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T, K>& sm, const T* pold, T beta,
+                                     bool first) {
+    using V = V16<T>;
+    constexpr int CPT = vec::Layout<T>::CPT;
+    const int count = w.count;
+    // The first group's p (published by the barrier below).
+    Stage<T> st;
+    stage_load<T, K>(w, pold, 0, st);
+    stage_store<T, K>(st, beta, first, sm.pst[0]);
+    __syncthreads();
+    V a0[CPT], a1[CPT];
+    fetch(w, cache, first, 0, w.table[0], a0);
+    for (int u = 0; u < count; u += 2) {
+        if (u + 1 < count) fetch(w, cache, first, u + 1, w.table[u + 1], a1);
+        use<T, K>(w, a0, cache, u, st, pold, beta, first, sm);
+        if (u + 1 >= count) break;
+        if (u + 2 < count) fetch(w, cache, first, u + 2, w.table[u + 2], a0);
+        use<T, K>(w, a1, cache, u + 1, st, pold, beta, first, sm);
+    }
+}
+
+//! [tuned-cg-persistent]
+/// The whole solve (see the file comment). K: tiles whose row sums meet at one barrier.
+template <class T, int K>
+__global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_kernel(Args<T> a) {
+    using V = V16<T>;
+    namespace cgx = cooperative_groups;
+    cgx::grid_group grid = cgx::this_grid();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    V* cache = reinterpret_cast<V*>(smem_raw);  // [a.cache][CPT][kThreads]: thread-major, conflict-free
+    __shared__ WalkSmem<T, K> sm;
+
+    const int tid = threadIdx.x, b = blockIdx.x, G = gridDim.x, nt = a.nt;
+    const long long N = a.ntiles;
+    // A streams from DRAM where the triangle exceeds what the chip keeps: its loads go first.
+    // The block's tiles b, b + G, ... once for the whole solve, after the kept tiles.
+    unsigned* table = reinterpret_cast<unsigned*>(smem_raw + static_cast<std::size_t>(a.cache) * sizeof(V) *
+                                                                 vec::Layout<T>::CPT * kThreads);
+    const int count = static_cast<int>((N - 1 - b) / G + 1);
+    for (int u = tid; u < count; u += kThreads) {
+        int I, J;
+        tile_of(b + static_cast<long long>(u) * G, nt, I, J);
+        table[u] = (static_cast<unsigned>(I) << 16) | static_cast<unsigned>(J);
+    }
+    __syncthreads();
+    const Walk<T> w{a.A, a.lda, a.n, nt, a.cache, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table, count};
+
+    T rr = a.st->rr;
+    const T thresh2 = a.st->thresh2;
+    int status = a.st->status, iter = a.st->iter;
+    T pq = 0, alpha = 0, beta = 0;
+    const bool ran = status == kRunning && iter < a.max_iter;
+    for (int it = 0; status == kRunning && iter < a.max_iter; ++it) {
+        const bool first = it == 0;
+        const T* pold = (it & 1) ? a.p[0] : a.p[1];  // no run-time index into the parameters
+        T* pnew = (it & 1) ? a.p[1] : a.p[0];
+        // (A) the owned rows' p, then the walk.
+        for (int J = b; J < nt; J += G)
+            if (tid < kNb) {
+                const int i = J * kNb + tid;
+                pnew[i] = p_value(__ldcg(a.r + i), __ldcg(pold + i), beta, first);
+            }
+        walk<T, K>(w, cache, sm, pold, beta, first);
+        grid.sync();
+
+        // (B) q on the owned row tiles, in a fixed order, and their share of p.q.
+        constexpr int VW = 16 / static_cast<int>(sizeof(T));  // elements per 16-byte load
+        constexpr int kLanes = kNb / VW, kGroups = kThreads / kLanes;
+        static_assert(kGroups * kNb <= 2 * K * 4 * kNb, "phase B's group sums fit in part");
+        T* gs = &sm.part[0][0][0][0];  // [kGroups][kNb]
+        T acc_pq = 0;
+        for (int Jq = b; Jq < nt; Jq += G) {
+            const int le = tid % kLanes, grp = tid / kLanes;
+            T s[VW];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) s[e] = 0;
+            // nt + 1 partials, the same number for every row tile: row sums of tiles (Jq, e),
+            // e <= Jq, then column sums of tiles (I, Jq), I >= Jq (contiguous in W).
+#pragma unroll 4
+            for (int e = grp; e <= nt; e += kGroups) {
+                const long long slot = e <= Jq ? col_first(e, nt) + (Jq - e) : N + col_first(Jq, nt) + (e - 1 - Jq);
+                const V v = ldcg16(a.W + slot * kNb + le * VW);
+#pragma unroll
+                for (int k = 0; k < VW; ++k) s[k] += detail::vget(v, k);
+            }
+#pragma unroll
+            for (int k = 0; k < VW; ++k) gs[grp * kNb + le * VW + k] = s[k];
+            __syncthreads();
+            if (tid < kNb) {
+                T qv = 0;
+#pragma unroll
+                for (int g = 0; g < kGroups; ++g) qv += gs[g * kNb + tid];
+                const int i = Jq * kNb + tid;
+                if (i >= a.n) qv = 0;
+                a.q[i] = qv;
+                acc_pq += __ldcg(pnew + i) * qv;
+            }
+            __syncthreads();
+        }
+        acc_pq = cg_detail::block_sum(acc_pq);
+        if (tid == 0) a.part[b] = acc_pq;
+        grid.sync();
+
+        // (C) alpha; x, r and r.r on the owned rows; beta.
+        pq = cg_detail::broadcast(cg_detail::sum_partials(a.part, G, 1, 0));
+        if (!(pq > T(0)) || !isfinite(pq)) {
+            status = kBreakdown;
+            break;  // every block: the same pq
+        }
+        alpha = rr / pq;
+        T acc_rr = 0;
+        for (int Jq = b; Jq < nt; Jq += G)
+            if (tid < kNb) {
+                const int i = Jq * kNb + tid;
+                a.x[i] = fma_(alpha, __ldcg(pnew + i), __ldcg(a.x + i));
+                const T ri = fma_(-alpha, __ldcg(a.q + i), __ldcg(a.r + i));
+                a.r[i] = ri;
+                acc_rr += ri * ri;
+            }
+        acc_rr = cg_detail::block_sum(acc_rr);
+        if (tid == 0) a.part[kMaxGrid + b] = acc_rr;
+        grid.sync();
+        const T rr_new = cg_detail::broadcast(cg_detail::sum_partials(a.part + kMaxGrid, G, 1, 0));
+        beta = rr_new / rr;
+        rr = rr_new;
+        ++iter;
+        status = !isfinite(rr) ? kBreakdown : rr <= thresh2 ? kConverged : kRunning;
+    }
+    if (ran && b == 0 && tid == 0) {  // every block read st before its first barrier
+        a.st->rr = rr;
+        a.st->pq = pq;
+        a.st->alpha = alpha;
+        a.st->beta = beta;
+        a.st->iter = iter;
+        a.st->status = status;
+    }
+}
+//! [tuned-cg-persistent]
+
+}  // namespace wb::tuned::cg_persist
