@@ -85,7 +85,14 @@ namespace naive   { template <class T> void cg(const CgArgs<T>&, const CgLaunch&
 namespace shared  { template <class T> void cg(const CgArgs<T>&, const CgLaunch&, cudaStream_t); }
 namespace pattern { template <class T> void cg(const CgArgs<T>&, const CgLaunch&, cudaStream_t); }
 namespace access  { template <class T> void cg(const CgArgs<T>&, const CgLaunch&, cudaStream_t); }
-namespace tuned   { template <class T> void cg(const CgArgs<T>&, const CgLaunch&, cudaStream_t); }
+namespace tuned {
+template <class T> void cg(const CgArgs<T>&, const CgLaunch&, cudaStream_t);
+/// The share of the lower triangle's 64 x 64 tiles the persistent kernel (schedule 2) keeps in
+/// shared memory at n on the current device, as the launcher plans it (model::cg_persistent_plan
+/// predicts the same from a DeviceProfile; the default launch takes the persistent kernel where
+/// model::cg_prefers_persistent says so).
+template <class T> double cg_persistent_onchip_share(int n);
+}  // namespace tuned
 
 namespace peer {
 /// The peer: CG composed of cuBLAS calls (GEMV, DOT with the result returned to the host, AXPY,

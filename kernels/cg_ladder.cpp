@@ -46,8 +46,10 @@ std::vector<Step<CgArgs<T>>> make_cg_ladder() {
     steps.push_back({4, "access", "SYMV's access step (half of A), aligned padded vectors, 16-byte accesses",
                      &access::cg<T>, [](const A&) { return launch(256, 8); },
                      [](const A&) { return around(256, 8, {4, 8, 16}); }});
-    steps.push_back({5, "tuned", "tuned SYMV + one cooperative vector kernel, CUDA graph of 8 iterations",
-                     &tuned::cg<T>, [](const A&) { return launch(256, 8, 1); },
+    steps.push_back({5, "tuned",
+                     "a persistent kernel keeping a share of A on chip where that pays, else tuned SYMV + one "
+                     "cooperative vector kernel in CUDA graphs of 8 iterations",
+                     &tuned::cg<T>, [](const A&) { return launch(256, 8, -1); },
                      [](const A&) {
                          // CUDA graphs around the default, then the same kernels as stream launches,
                          // and the persistent kernel (block 256 fixed, no host check).

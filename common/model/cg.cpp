@@ -4,6 +4,7 @@
 
 #include "model/model_internal.hpp"
 #include "model/occupancy.hpp"
+#include "model/symv.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +52,36 @@ CgStageDesign cg_stage_design(const std::string& stage, int check_every) {
     return d;
 }
 
+CgPersistentPlan cg_persistent_plan(long long n, int elem_bytes, const DeviceProfile& dev) {
+    CgPersistentPlan pl;
+    if (n <= 0 || dev.sm_count <= 0) return pl;
+    const long long nt = (n + 63) / 64, tiles = nt * (nt + 1) / 2;
+    const int want = tuned_symv_min_blocks(64, 4, elem_bytes);
+    // The kernel's static shared memory: per group parity and tile of a group (2 x 2), row sums of
+    // 4 warp pairs, column sums of 2 row halves and p of 2 x 64, and block_sum's 32 warp sums;
+    // 16 bytes more (ptxas, sm_90: 8336 float, 16656 double).
+    const long long stat = static_cast<long long>(elem_bytes) * (2 * 2 * (4 + 2 + 2) * 64 + 32) + 16;
+    const long long reserve = 1024, tile = 64LL * 64 * elem_bytes;
+    pl.grid = static_cast<int>(std::min<long long>({tiles, static_cast<long long>(want) * dev.sm_count, 1024}));
+    const long long count = (tiles + pl.grid - 1) / pl.grid;  // the most tiles of a block
+    const long long table = (count * 4 + 15) / 16 * 16;
+    const long long room = std::min<long long>(dev.smem_per_block_bytes - stat, dev.smem_per_sm_bytes / want - reserve - stat) - table;
+    pl.cache_tiles = static_cast<int>(std::min(count, std::max(0LL, room) / tile));
+    const long long q = tiles / pl.grid, r = tiles % pl.grid;  // r blocks hold q + 1 tiles, the others q
+    const long long kept = r * std::min<long long>(pl.cache_tiles, q + 1) + (pl.grid - r) * std::min<long long>(pl.cache_tiles, q);
+    pl.onchip_share = static_cast<double>(kept) / static_cast<double>(tiles);
+    return pl;
+}
+
+bool cg_prefers_persistent(double onchip_share, int elem_bytes) {
+    const double ratio = elem_bytes == 4 ? kPersistStreamRatioFloat : kPersistStreamRatioDouble;
+    return onchip_share > 1 - ratio;
+}
+
+int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev) {
+    return cg_prefers_persistent(cg_persistent_plan(n, elem_bytes, dev).onchip_share, elem_bytes) ? 2 : 1;
+}
+
 int cg_iteration_bound(double kappa, double tol) {
     if (tol >= 1) return 0;
     if (!(tol > 0)) return 1 << 30;
@@ -65,7 +96,7 @@ double cg_iteration_bytes(const std::string& stage, long long n, int elem_bytes)
 }
 
 CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
-                        double tol, int check_every, double mv_ms) {
+                        double tol, int check_every, double mv_ms, int schedule) {
     if (n < 0) throw std::invalid_argument("predict_cg: n (" + std::to_string(n) + ") must be >= 0");
     if (elem_bytes != 4 && elem_bytes != 8)
         throw std::invalid_argument("predict_cg: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
@@ -87,6 +118,26 @@ CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, c
         p.bandwidth_ms = mv_bare_ms + p.vector_bytes / (bw * 1e6);
     } else {
         p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
+    }
+    if (stage == "tuned" && (schedule == 2 || (schedule < 0 && cg_tuned_schedule(n, elem_bytes, dev) == 2))) {
+        // The persistent kernel: the tiles it does not keep, its partials (row and column sums of
+        // every tile, written and read), the vectors; three grid barriers, no launch per iteration.
+        const CgPersistentPlan pl = cg_persistent_plan(n, elem_bytes, dev);
+        const double nt = std::ceil(nn / 64), tiles = nt * (nt + 1) / 2;
+        p.matrix_bytes *= 1 - pl.onchip_share;
+        p.workspace_bytes = 4 * 64 * e * tiles;
+        p.launches = 0;
+        p.round_trips = 0;
+        p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
+        p.overhead_ms = 3 * kGridBarrierUs / 1e3;
+        p.predicted_ms = p.bandwidth_ms + p.overhead_ms;
+        p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
+        p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);
+        p.iterations = cg_iteration_bound(kappa, tol);
+        p.note = "persistent kernel, " + std::to_string(static_cast<int>(std::lround(100 * pl.onchip_share))) +
+                 "% of the triangle on chip; " +
+                 (p.bandwidth_ms >= p.overhead_ms ? "bandwidth: the rest read each iteration" : "grid barriers");
+        return p;
     }
     const double launch_us = d.graph ? kGraphNodeUs : kLaunchOverheadUs;
     double over_us = p.launches * launch_us + p.round_trips * kRoundTripUs;

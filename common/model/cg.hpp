@@ -47,6 +47,40 @@ struct CgStageDesign {
     bool host_vectors = false;   ///< chapter 1: p and A p cross the host link, vectors on the CPU
 };
 
+/// Microseconds per grid-wide barrier of the tuned step's persistent kernel: read off that kernel
+/// at n = 2048 on an H100 (2026-11-26, scripts/probes/cg_schedule_probe.cu): 9.4 us (float) and
+/// 10.6 us (double) per iteration with every tile on chip, three barriers and two short phases.
+constexpr double kGridBarrierUs = 3.0;
+
+/// The tuned step's persistent kernel (CgLaunch::schedule = 2) on `dev`: its grid (the resident
+/// blocks: model::tuned_symv_min_blocks per SM, as the tuned SYMV), the 64 x 64 tiles each block
+/// keeps in shared memory (its share of the SM's shared memory less the kernel's static arrays,
+/// the 1 KB per-block reserve and its tile table), and the share of the triangle's tiles kept on
+/// chip. The launcher plans the same from the CUDA runtime (a GPU test compares the two).
+struct CgPersistentPlan {
+    int grid = 0;
+    int cache_tiles = 0;        ///< per block
+    double onchip_share = 0;    ///< kept tiles / stored tiles of the triangle, in [0, 1]
+};
+CgPersistentPlan cg_persistent_plan(long long n, int elem_bytes, const DeviceProfile& dev);
+
+/// How fast the persistent kernel's walk streams the tiles it does not keep, over the CUDA-graph
+/// schedule's rate per iteration, where both stream (H100, 2026-11-26, n = 16384, where 5% (float)
+/// and 2% (double) of the triangle stay on chip: 199 / 190 us float, 413 / 374 us double per
+/// iteration, scripts/probes/cg_schedule_probe.cu). Its per-tile partial sums cost more
+/// instructions than the tuned SYMV's column walk.
+constexpr double kPersistStreamRatioFloat = 0.91;
+constexpr double kPersistStreamRatioDouble = 0.88;
+
+/// The tuned step's default schedule: the persistent kernel reads (1 - share) of the triangle at
+/// the ratio above of the graph schedule's rate, so it is the faster where (1 - share) / ratio < 1,
+/// that is where it keeps more than 1 - ratio of the triangle on chip (and always where the
+/// launches, not the bytes, set the time: a share of 1).
+bool cg_prefers_persistent(double onchip_share, int elem_bytes);
+
+/// The schedule the tuned step's default launch runs at n on dev: 2 (persistent) or 1 (graphs).
+int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev);
+
 /// The design of `stage` ("naive" ... "tuned", or "cublas" for the composed peer); `check_every`
 /// (0: the step's default, 8) sets the round trips of chapters 3-5. Throws std::invalid_argument
 /// on an unknown stage.
@@ -76,8 +110,11 @@ struct CgPrediction {
 /// chapter's Mv is, and the Mv chapters explain that. Negative (the default, and the cuBLAS-
 /// composed peer, which has no model): the matrix bytes (and SYMV's workspace) at the bandwidth.
 /// Throws std::invalid_argument on n < 0, elem_bytes not 4 or 8, or an unknown stage.
+/// `schedule` (tuned only): 1 (CUDA graphs), 2 (the persistent kernel: the triangle less its
+/// on-chip share from DRAM, per-tile partials, three grid barriers, no launch per iteration), or
+/// -1: cg_tuned_schedule's choice.
 CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
-                        double tol, int check_every = 0, double mv_ms = -1);
+                        double tol, int check_every = 0, double mv_ms = -1, int schedule = -1);
 
 /// The bytes the chapters' GB/s count for one iteration of `stage`: the matrix bytes its Mv must
 /// read + its vector traffic (predict_cg's useful_bytes).

@@ -34,6 +34,7 @@
 #include "symv.hpp"
 #include "symv_common.cuh"
 #include "cg_persistent.cuh"
+#include "model/cg.hpp"
 
 #include <cooperative_groups.h>
 
@@ -172,6 +173,7 @@ constexpr int kPersistGroup = 2;
 struct PersistPlan {
     int grid = 1, cache = 0;
     std::size_t smem = 0;
+    double share = 0;  ///< kept tiles / stored tiles
 };
 
 template <class T>
@@ -217,7 +219,13 @@ PersistPlan persistent_plan(long long ntiles) {
             pl.smem = static_cast<std::size_t>(pl.cache * tile + table);
             int resident = 0;
             WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, vec::kThreads, pl.smem));
-            if (static_cast<long long>(resident) * d.sms >= pl.grid) return pl;
+            if (static_cast<long long>(resident) * d.sms >= pl.grid) {
+                const long long q = ntiles / pl.grid, r = ntiles % pl.grid;  // r blocks hold q + 1 tiles
+                pl.share = static_cast<double>(r * std::min<long long>(pl.cache, q + 1) +
+                                               (pl.grid - r) * std::min<long long>(pl.cache, q)) /
+                           static_cast<double>(ntiles);
+                return pl;
+            }
         }
     }
     throw std::invalid_argument("tuned::cg: n too large for the persistent kernel's tile table (schedule 2)");
@@ -227,6 +235,9 @@ template <class T>
 void launch_fused(int grid, int block, int len, const T* q, T* p, T* x, T* r, State<T>* st, T* part, cudaStream_t s) {
     launch_cooperative(fused_kernel<T>, grid, block, 0, s, len, q, p, x, r, st, part);
 }
+
+/// The largest n of the persistent kernel: its tile table packs I and J into 16 bits each.
+constexpr int kPersistMaxN = 65535 * 64;
 
 /// A captured chunk of iterations and what it was captured for.
 struct GraphKey {
@@ -266,18 +277,31 @@ cudaEvent_t status_event(int k) {
 }  // namespace
 
 template <class T>
+double cg_persistent_onchip_share(int n) {
+    if (n <= 0 || n > kPersistMaxN) return 0;
+    const long long nt = cg_detail::ceil_div(n, vec::kNb);
+    return persistent_plan<T>(nt * (nt + 1) / 2).share;
+}
+
+template <class T>
 void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::cg";
     const int block = cg_detail::vector_block(l, 256, fn);
     const int check = l.check_every > 0 ? l.check_every : 8;
     cg_detail::require_launch(check >= 1 && check <= 64, fn, "check_every", check, "in [1, 64]");
-    const int schedule = l.schedule < 0 ? 1 : l.schedule;
-    cg_detail::require_launch(schedule >= 0 && schedule <= 2, fn, "schedule", l.schedule,
+    cg_detail::require_launch(l.schedule >= -1 && l.schedule <= 2, fn, "schedule", l.schedule,
                               "-1 (default), 0 (stream launches), 1 (CUDA graphs) or 2 (persistent kernel)");
-    cg_detail::require_launch(schedule != 2 || block == vec::kThreads, fn, "block", block,
+    cg_detail::require_launch(l.schedule != 2 || block == vec::kThreads, fn, "block", block,
                               "256 with schedule 2 (the persistent kernel's tile threads)");
-    const bool use_graph = schedule == 1;
     if (!cg_detail::begin(a, fn)) return;
+    // The default: the persistent kernel where it keeps enough of the triangle on chip to be the
+    // faster (model::cg_prefers_persistent) and its block of 256 threads was not overridden.
+    const int schedule = l.schedule >= 0 ? l.schedule
+                         : block == vec::kThreads && a.n <= kPersistMaxN &&
+                                   model::cg_prefers_persistent(cg_persistent_onchip_share<T>(a.n), sizeof(T))
+                             ? 2
+                             : 1;
+    const bool use_graph = schedule == 1;
     const int n = a.n;
     const int nt = static_cast<int>(cg_detail::ceil_div(n, vec::kNb));
     const long long ntiles = static_cast<long long>(nt) * (nt + 1) / 2;
@@ -302,9 +326,9 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     cg_detail::State<T> st = cg_detail::read_state(w.st, s);
     if (schedule == 2) {  // the whole solve in one cooperative launch; the host waits for its end
         if (st.status == kRunning && a.max_iter > 0) {
-            if (nt > 65535)  // the kernel's tile table packs I and J into 16 bits each
-                throw std::invalid_argument("tuned::cg: n (" + std::to_string(n) +
-                                            ") must be <= 4194240 with schedule 2 (the persistent kernel)");
+            if (n > kPersistMaxN)
+                throw std::invalid_argument("tuned::cg: n (" + std::to_string(n) + ") must be <= " +
+                                            std::to_string(kPersistMaxN) + " with schedule 2 (the persistent kernel)");
             const PersistPlan plan = persistent_plan<T>(ntiles);
             cg_persist::Args<T> pa{};
             pa.n = n;
@@ -413,5 +437,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
 
 template void cg<float>(const CgArgs<float>&, const CgLaunch&, cudaStream_t);
 template void cg<double>(const CgArgs<double>&, const CgLaunch&, cudaStream_t);
+template double cg_persistent_onchip_share<float>(int);
+template double cg_persistent_onchip_share<double>(int);
 
 }  // namespace wb::tuned

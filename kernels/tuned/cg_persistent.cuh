@@ -170,30 +170,37 @@ __device__ __forceinline__ void fetch(const Walk<T>& w, const V16<T>* cache, boo
 }
 
 /// p_I and p_J of the tiles of a group, staged in shared memory one group ahead: at the first
-/// tile of group g, thread (h * K + k) * 64 + i loads r and p_old of row i of tile k of group
-/// g + 1's row tile (h = 0) or column tile (h = 1); at the group's last tile, before its barrier,
-/// it stores p there. Two registers per thread instead of vectors in every register buffer.
-template <class T>
-struct Stage {
-    T r, pold;
-    bool valid;
-};
-/// The loads of this thread's p value of the block's tile slot0 + k.
+/// tile of group g, value v = (h * K + k) * 64 + i (thread v % 256, its v / 256-th) loads r and
+/// p_old of row i of tile k of group g + 1's row tile (h = 0) or column tile (h = 1); at the
+/// group's last tile, before its barrier, it stores p there. A few registers per thread instead
+/// of vectors in every register buffer.
 template <class T, int K>
-__device__ __forceinline__ void stage_load(const Walk<T>& w, const T* pold, int slot0, Stage<T>& st) {
-    static_assert(2 * K * kNb <= kThreads, "a thread per staged value");
-    const int tid = threadIdx.x, k = (tid / kNb) % K, h = tid / (K * kNb);
-    st.valid = h < 2 && slot0 + k < w.count;
-    if (!st.valid) return;
-    const unsigned e = w.table[slot0 + k];
-    const int i = static_cast<int>(h == 0 ? e >> 16 : e & 0xffffu) * kNb + tid % kNb;
-    st.r = __ldcg(w.r + i);
-    st.pold = __ldcg(pold + i);
+struct Stage {
+    static constexpr int kPer = (2 * K * kNb + kThreads - 1) / kThreads;  // values per thread
+    T r[kPer], pold[kPer];
+    bool valid[kPer];
+};
+/// The loads of this thread's p values of the block's tiles slot0 .. slot0 + K - 1.
+template <class T, int K>
+__device__ __forceinline__ void stage_load(const Walk<T>& w, const T* pold, int slot0, Stage<T, K>& st) {
+#pragma unroll
+    for (int j = 0; j < Stage<T, K>::kPer; ++j) {
+        const int v = threadIdx.x + j * kThreads, k = (v / kNb) % K, h = v / (K * kNb);
+        st.valid[j] = h < 2 && slot0 + k < w.count;
+        if (!st.valid[j]) continue;
+        const unsigned e = w.table[slot0 + k];
+        const int i = static_cast<int>(h == 0 ? e >> 16 : e & 0xffffu) * kNb + v % kNb;
+        st.r[j] = __ldcg(w.r + i);
+        st.pold[j] = __ldcg(pold + i);
+    }
 }
 template <class T, int K>
-__device__ __forceinline__ void stage_store(const Stage<T>& st, T beta, bool first, T (*pst)[2][kNb]) {
-    const int tid = threadIdx.x;
-    if (st.valid) pst[(tid / kNb) % K][tid / (K * kNb)][tid % kNb] = p_value(st.r, st.pold, beta, first);
+__device__ __forceinline__ void stage_store(const Stage<T, K>& st, T beta, bool first, T (*pst)[2][kNb]) {
+#pragma unroll
+    for (int j = 0; j < Stage<T, K>::kPer; ++j) {
+        const int v = threadIdx.x + j * kThreads;
+        if (st.valid[j]) pst[(v / kNb) % K][v / (K * kNb)][v % kNb] = p_value(st.r[j], st.pold[j], beta, first);
+    }
 }
 
 /// After the barrier that closes group gi (`count` tiles, the first at slot s0): the row sums of
@@ -217,7 +224,7 @@ __device__ __forceinline__ void reduce_group(const Walk<T>& w, const WalkSmem<T,
 /// group's p loads go out.
 template <class T, int K>
 __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::Layout<T>::CPT], V16<T>* cache,
-                                    int slot, Stage<T>& st, const T* pold, T beta,
+                                    int slot, Stage<T, K>& st, const T* pold, T beta,
                                     bool first, WalkSmem<T, K>& sm) {
     using Lt = vec::Layout<T>;
     constexpr int CPT = Lt::CPT, VR = Lt::V;
@@ -274,17 +281,26 @@ __device__ __forceinline__ void walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T
     constexpr int CPT = vec::Layout<T>::CPT;
     const int count = w.count;
     // The first group's p (published by the barrier below).
-    Stage<T> st;
+    Stage<T, K> st;
     stage_load<T, K>(w, pold, 0, st);
     stage_store<T, K>(st, beta, first, sm.pst[0]);
     __syncthreads();
     V a0[CPT], a1[CPT];
     fetch(w, cache, first, 0, w.table[0], a0);
+    unsigned next = count > 1 ? w.table[1] : 0u;  // the table entry of the next fetch, read a step early
     for (int u = 0; u < count; u += 2) {
-        if (u + 1 < count) fetch(w, cache, first, u + 1, w.table[u + 1], a1);
+        if (u + 1 < count) {
+            const unsigned e = next;
+            next = u + 2 < count ? w.table[u + 2] : 0u;
+            fetch(w, cache, first, u + 1, e, a1);
+        }
         use<T, K>(w, a0, cache, u, st, pold, beta, first, sm);
         if (u + 1 >= count) break;
-        if (u + 2 < count) fetch(w, cache, first, u + 2, w.table[u + 2], a0);
+        if (u + 2 < count) {
+            const unsigned e = next;
+            next = u + 3 < count ? w.table[u + 3] : 0u;
+            fetch(w, cache, first, u + 2, e, a0);
+        }
         use<T, K>(w, a1, cache, u + 1, st, pold, beta, first, sm);
     }
 }

@@ -16,7 +16,7 @@ TEST_CASE("cg model: bytes per iteration follow each step's Mv and vector kernel
     CHECK(wb::model::cg_iteration_bytes("access", n, 8) == 8.0 * (n * (n + 1) / 2.0 + 13.0 * n));
     CHECK(wb::model::cg_iteration_bytes("cublas", n, 4) == 4.0 * (n * n + 16.0 * n));
     const auto dev = wb::device_preset("h200");
-    const auto tuned = wb::model::predict_cg("tuned", n, 4, dev, 100, 1e-6);
+    const auto tuned = wb::model::predict_cg("tuned", n, 4, dev, 100, 1e-6, 0, -1, /*schedule=*/1);
     const auto access = wb::model::predict_cg("access", n, 4, dev, 100, 1e-6);
     CHECK(tuned.matrix_bytes == 4.0 * n * (n + 1) / 2.0);
     CHECK(tuned.round_trips == 0);
@@ -44,9 +44,9 @@ TEST_CASE("cg model: the ladder gets faster and tuned beats the composed CG 3x a
     // The issue's target, tuned <= 1.15x the roofline (half of A + 13n elements) at n >= 8192: the model
     // meets it at 16384 and misses it at 8192 (about 1.18x: SYMV's workspace of partials adds 6% to the
     // bytes and the graph's 3 kernels about 3 us to the 28 us of the roofline).
-    const auto p16 = wb::model::predict_cg("tuned", 16384, 4, dev, 100, 1e-6);
+    const auto p16 = wb::model::predict_cg("tuned", 16384, 4, dev, 100, 1e-6, 0, -1, 1);
     CHECK(p16.predicted_ms <= 1.15 * p16.roofline_ms);
-    const auto p8 = wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6);
+    const auto p8 = wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 1);
     CHECK(p8.predicted_ms <= 1.25 * p8.roofline_ms);
 }
 
@@ -65,9 +65,9 @@ TEST_CASE("cg model: given the Mv's own time, an iteration is that Mv plus the v
     const long long n = 8192;
     for (const char* stage : {"shared", "pattern", "access", "tuned"}) {
         INFO(stage);
-        const auto by_bytes = wb::model::predict_cg(stage, n, 4, dev, 100, 1e-5);
+        const auto by_bytes = wb::model::predict_cg(stage, n, 4, dev, 100, 1e-5, 0, -1, 1);  // tuned: graphs
         const double mv_ms = 0.25;  // an Mv far slower than its bytes: the CG must follow it
-        const auto by_mv = wb::model::predict_cg(stage, n, 4, dev, 100, 1e-5, 0, mv_ms);
+        const auto by_mv = wb::model::predict_cg(stage, n, 4, dev, 100, 1e-5, 0, mv_ms, 1);
         const auto d = wb::model::cg_stage_design(stage);
         const double vectors_ms = by_mv.vector_bytes / (dev.bandwidth_gbs * 1e6);
         // The Mv's launch costs come off (the CG charges its own launches), the vectors are added.
@@ -81,4 +81,50 @@ TEST_CASE("cg model: given the Mv's own time, an iteration is that Mv plus the v
     // A negative Mv time means "no Mv model" (the composed peer): the bytes at the bandwidth.
     const auto peer = wb::model::predict_cg("cublas", n, 4, dev, 100, 1e-5, 0, -1);
     CHECK(peer.bandwidth_ms == Approx((peer.matrix_bytes + peer.vector_bytes) / (dev.bandwidth_gbs * 1e6)));
+}
+
+TEST_CASE("cg model: the persistent kernel's plan, its on-chip share and the default schedule", "[cpu][cg][model]") {
+    for (const char* name : {"h100-sxm", "h200"}) {
+        INFO(name);
+        const auto dev = wb::device_preset(name);
+        // 3 float / 2 double blocks per SM (the tuned SYMV's registers); 228 KB per SM shared by
+        // them, less 8336 / 16656 bytes of static arrays, 1 KB reserve and the tile table: 4 float
+        // tiles of 16 KB, 3 double tiles of 32 KB per block.
+        const auto f = wb::model::cg_persistent_plan(16384, 4, dev);
+        CHECK(f.grid == 3 * dev.sm_count);
+        CHECK(f.cache_tiles == 4);
+        const auto d = wb::model::cg_persistent_plan(16384, 8, dev);
+        CHECK(d.grid == 2 * dev.sm_count);
+        CHECK(d.cache_tiles == 3);
+        // The share: every tile where the triangle fits (n = 1024: 136 tiles, one per block), then
+        // the kept tiles over the triangle's.
+        CHECK(wb::model::cg_persistent_plan(1024, 4, dev).onchip_share == 1.0);
+        const double tiles8k = 128.0 * 129 / 2;
+        CHECK(wb::model::cg_persistent_plan(8192, 4, dev).onchip_share == Approx(4.0 * 3 * dev.sm_count / tiles8k));
+        CHECK(wb::model::cg_persistent_plan(8192, 8, dev).onchip_share == Approx(3.0 * 2 * dev.sm_count / tiles8k));
+        double last = 2;
+        for (long long n : {64LL, 1000LL, 2048LL, 4097LL, 8192LL, 12000LL, 16384LL, 32768LL}) {
+            const double s = wb::model::cg_persistent_plan(n, 4, dev).onchip_share;
+            CHECK(s <= last);
+            CHECK(s > 0);
+            last = s;
+        }
+        // The rule (H100-measured stream ratios 0.91 float, 0.88 double): persistent while the
+        // share exceeds 9% (float) / 12% (double).
+        CHECK(wb::model::cg_tuned_schedule(2048, 4, dev) == 2);
+        CHECK(wb::model::cg_tuned_schedule(8192, 4, dev) == 2);
+        CHECK(wb::model::cg_tuned_schedule(16384, 4, dev) == 1);
+        CHECK(wb::model::cg_tuned_schedule(4096, 8, dev) == 2);
+        CHECK(wb::model::cg_tuned_schedule(8192, 8, dev) == 1);
+        CHECK_FALSE(wb::model::cg_prefers_persistent(0.085, 4));
+        CHECK(wb::model::cg_prefers_persistent(0.10, 4));
+        CHECK_FALSE(wb::model::cg_prefers_persistent(0.11, 8));
+        // The persistent prediction: the triangle less its share, no launches, three barriers.
+        const auto p = wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 2);
+        const double share = wb::model::cg_persistent_plan(8192, 4, dev).onchip_share;
+        CHECK(p.matrix_bytes == Approx(4.0 * 8192 * 8193 / 2 * (1 - share)));
+        CHECK(p.launches == 0);
+        CHECK(p.overhead_ms == Approx(3 * wb::model::kGridBarrierUs / 1e3));
+        CHECK(p.useful_bytes == wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 1).useful_bytes);
+    }
 }

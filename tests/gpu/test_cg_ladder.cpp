@@ -15,8 +15,11 @@
 #include "catch.hpp"
 
 #include "cg_problem.hpp"
+#include "device_profile.hpp"
 #include "model/cg.hpp"
 #include "random.hpp"
+
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
@@ -152,10 +155,13 @@ void deterministic() {
         CHECK(std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(T)) == 0);
         if (ch == 5) {  // graph and stream launches run the same kernels in the same order
             auto l = s.default_launch(p.args());
+            l.schedule = 1;
+            wb::check_cg(s, l, p);
+            const auto g1 = p.x.download();
             l.schedule = 0;
             wb::check_cg(s, l, p);
             const auto x3 = p.x.download();
-            CHECK(std::memcmp(x1.data(), x3.data(), x1.size() * sizeof(T)) == 0);
+            CHECK(std::memcmp(g1.data(), x3.data(), g1.size() * sizeof(T)) == 0);
             l.schedule = 2;  // the persistent kernel: deterministic run to run
             wb::check_cg(s, l, p);
             const auto y1 = p.x.download();
@@ -166,11 +172,12 @@ void deterministic() {
     }
 }
 
-/// The tuned step's persistent kernel (schedule 2: its own SYMV, a share of A kept in shared
-/// memory across iterations) on the listed sizes and n = 5000 (ranges longer than what a block
-/// keeps, so tiles stream from A after the first iteration; several columns per range), the
-/// strict upper triangle NaN; lda = n + 3 takes the element loads where columns are not 16-byte
-/// aligned. Then a breakdown and max_iter.
+/// The tuned step's two schedules explicitly: the persistent kernel (schedule 2: its own SYMV, a
+/// share of A kept in shared memory across iterations) and the CUDA graphs (1), on the listed
+/// sizes and n = 5000 (more tiles per block than it keeps, so tiles stream from A after the first
+/// iteration), the strict upper triangle NaN; lda = n + 3 takes the element loads where columns
+/// are not 16-byte aligned. The launcher's on-chip share against the model's plan. Then a
+/// breakdown and max_iter in the persistent kernel.
 template <class T>
 void persistent() {
     std::vector<int> sizes = {1, 2, 17, 100, 1000, 4097, 5000};
@@ -185,9 +192,20 @@ void persistent() {
             auto p = wb::make_cg_problem<T>(n, n + 3 * variant, 100, tol_for<T>(), 10 * n + 200, seed, variant == 1,
                                             /*upper_nan=*/true);
             auto l = s.default_launch(p.args());
-            l.schedule = 2;
-            check_solve(s, l, p, ref_it, "persistent");
+            for (int sched : {2, 1}) {  // the default picks one of them by n: both on every size
+                l.schedule = sched;
+                check_solve(s, l, p, ref_it, sched == 2 ? "persistent" : "graph");
+            }
         }
+    // The launcher's plan is the model's (the model predicts the chapters' rows from it).
+    int device = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    const auto dev = wb::device_profile_from_device(device);
+    for (int n : {100, 2048, 4097, 8192, 16384, 30000}) {
+        INFO("n=" << n);
+        CHECK(wb::tuned::cg_persistent_onchip_share<T>(n) ==
+              Approx(wb::model::cg_persistent_plan(n, sizeof(T), dev).onchip_share).epsilon(1e-12));
+    }
     const int n = small() ? 33 : 257;
     auto neg = wb::make_cg_problem<T>(n, n, 100, tol_for<T>(), 500, wb::fresh_seed(), true, false, true);
     auto l = s.default_launch(neg.args());
