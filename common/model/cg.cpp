@@ -121,7 +121,7 @@ CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, c
     }
     if (stage == "tuned" && (schedule == 2 || (schedule < 0 && cg_tuned_schedule(n, elem_bytes, dev) == 2))) {
         // The persistent kernel: the tiles it does not keep, its partials (row and column sums of
-        // every tile, written and read), the vectors; three grid barriers, no launch per iteration.
+        // every tile, written and read), the vectors; two grid barriers, no launch per iteration.
         const CgPersistentPlan pl = cg_persistent_plan(n, elem_bytes, dev);
         const double nt = std::ceil(nn / 64), tiles = nt * (nt + 1) / 2;
         p.matrix_bytes *= 1 - pl.onchip_share;
@@ -129,7 +129,7 @@ CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, c
         p.launches = 0;
         p.round_trips = 0;
         p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
-        p.overhead_ms = 3 * kGridBarrierUs / 1e3;
+        p.overhead_ms = 2 * kGridBarrierUs / 1e3;
         p.predicted_ms = p.bandwidth_ms + p.overhead_ms;
         p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
         p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);

@@ -49,7 +49,8 @@ struct CgStageDesign {
 
 /// Microseconds per grid-wide barrier of the tuned step's persistent kernel: read off that kernel
 /// at n = 2048 on an H100 (2026-11-26, scripts/probes/cg_schedule_probe.cu): 9.4 us (float) and
-/// 10.6 us (double) per iteration with every tile on chip, three barriers and two short phases.
+/// 10.6 us (double) per iteration with every tile on chip and three barriers per iteration (its
+/// first form; two since).
 constexpr double kGridBarrierUs = 3.0;
 
 /// The tuned step's persistent kernel (CgLaunch::schedule = 2) on `dev`: its grid (the resident
@@ -111,8 +112,8 @@ struct CgPrediction {
 /// composed peer, which has no model): the matrix bytes (and SYMV's workspace) at the bandwidth.
 /// Throws std::invalid_argument on n < 0, elem_bytes not 4 or 8, or an unknown stage.
 /// `schedule` (tuned only): 1 (CUDA graphs), 2 (the persistent kernel: the triangle less its
-/// on-chip share from DRAM, per-tile partials, three grid barriers, no launch per iteration), or
-/// -1: cg_tuned_schedule's choice.
+/// on-chip share from DRAM, per-tile partials, two grid barriers, no launch per iteration), or
+/// -1: cg_tuned_schedule's choice. (Persistent: two grid barriers per iteration.)
 CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
                         double tol, int check_every = 0, double mv_ms = -1, int schedule = -1);
 

@@ -341,7 +341,6 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
             pa.A = a.A;
             pa.p[0] = p;
             pa.p[1] = w.extra;
-            pa.q = q;
             pa.x = x;
             pa.r = r;
             pa.W = w.extra + static_cast<std::size_t>(nt) * vec::kNb;

@@ -19,14 +19,15 @@
 /// with its strict upper half zeroed and its diagonal halved, so that its row sums plus its
 /// column sums are A_JJ p_J.
 ///
-/// One iteration, three grid barriers:
+/// One iteration, two grid barriers:
 ///   (A) p = r + beta p on the fly (every block forms the p values it reads from r and the last p;
 ///       the owner of a row tile also stores them, into the other of two p buffers, so no block
-///       writes what another still reads), and the walk above;
-///   (B) barrier; the owner of row tile J (J = b, b + G, ...) adds its partials in a fixed order
-///       into q_J (rows >= n: 0) and its share of p.q;
-///   (C) barrier; alpha (every block adds the same partials in the same order: the same bits);
-///       x += alpha p, r -= alpha q and r.r on the owned rows; barrier; beta, convergence.
+///       writes what another still reads), and the walk above, which also adds its tiles' share
+///       of p.q (2 p_I^T A_IJ p_J per tile: no q is needed for it);
+///   (B) barrier; alpha (every block adds the same partials in the same order: the same bits);
+///       the owner of row tile J (J = b, b + G, ...) adds its partials in a fixed order into q_J
+///       (rows >= n: 0), then x += alpha p, r -= alpha q and its share of r.r; barrier; beta and
+///       the convergence test at the top of the next iteration.
 /// Deterministic: every sum has a fixed order. Scalars live in registers; vectors other blocks
 /// wrote are read through L2 (__ldcg: L1 is not coherent within a kernel).
 /// Follows: KBLAS (the tile walk); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).
@@ -61,7 +62,7 @@ struct Args {
     bool vec;          ///< A's columns start every tile on a 16-byte boundary
     const T* A;
     T* p[2];           ///< p of even and odd iterations (nt * 64 elements each, padding zero)
-    T *q, *x, *r;      ///< nt * 64 elements each, padding zero
+    T *x, *r;          ///< nt * 64 elements each, padding zero
     T* W;              ///< 2 x ntiles x 64 partials: row sums of tile t at t, column sums at ntiles + s
     State<T>* st;
     T* part;           ///< 2 kMaxGrid block partials
@@ -225,7 +226,7 @@ __device__ __forceinline__ void reduce_group(const Walk<T>& w, const WalkSmem<T,
 template <class T, int K>
 __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::Layout<T>::CPT], V16<T>* cache,
                                     int slot, Stage<T, K>& st, const T* pold, T beta,
-                                    bool first, WalkSmem<T, K>& sm) {
+                                    bool first, WalkSmem<T, K>& sm, T& pq) {
     using Lt = vec::Layout<T>;
     constexpr int CPT = Lt::CPT, VR = Lt::V;
     const int tid = threadIdx.x, lane = tid & 31;
@@ -250,6 +251,10 @@ __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::L
             acc[k] += detail::vget(buf[k], e) * detail::vget(pi, e);
         }
     }
+    // p.q of this tile, p_I^T (A_IJ p_J) + p_J^T (A_IJ^T p_I) = 2 p_I^T A_IJ p_J (the diagonal
+    // tile's halved diagonal makes it p_J^T A_JJ p_J): this thread's elements' share.
+#pragma unroll
+    for (int e = 0; e < VR; ++e) pq += detail::vget(pi, e) * rs[e];
 #pragma unroll
     for (int off = Lt::kRowLanes; off < 32; off <<= 1)
 #pragma unroll
@@ -273,13 +278,15 @@ __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::L
     }
 }
 
-/// Phase (A)'s walk: the block's tiles b, b + G, ..., two register buffers.
+/// Phase (A)'s walk: the block's tiles b, b + G, ..., two register buffers. Returns this
+/// thread's half of its tiles' share of p.q.
 template <class T, int K>
-__device__ __forceinline__ void walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T, K>& sm, const T* pold, T beta,
-                                     bool first) {
+__device__ __forceinline__ T walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T, K>& sm, const T* pold, T beta,
+                                  bool first) {
     using V = V16<T>;
     constexpr int CPT = vec::Layout<T>::CPT;
     const int count = w.count;
+    T pq = 0;
     // The first group's p (published by the barrier below).
     Stage<T, K> st;
     stage_load<T, K>(w, pold, 0, st);
@@ -294,15 +301,16 @@ __device__ __forceinline__ void walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T
             next = u + 2 < count ? w.table[u + 2] : 0u;
             fetch(w, cache, first, u + 1, e, a1);
         }
-        use<T, K>(w, a0, cache, u, st, pold, beta, first, sm);
+        use<T, K>(w, a0, cache, u, st, pold, beta, first, sm, pq);
         if (u + 1 >= count) break;
         if (u + 2 < count) {
             const unsigned e = next;
             next = u + 3 < count ? w.table[u + 3] : 0u;
             fetch(w, cache, first, u + 2, e, a0);
         }
-        use<T, K>(w, a1, cache, u + 1, st, pold, beta, first, sm);
+        use<T, K>(w, a1, cache, u + 1, st, pold, beta, first, sm, pq);
     }
+    return pq;
 }
 
 //! [tuned-cg-persistent]
@@ -346,15 +354,23 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
                 const int i = J * kNb + tid;
                 pnew[i] = p_value(__ldcg(a.r + i), __ldcg(pold + i), beta, first);
             }
-        walk<T, K>(w, cache, sm, pold, beta, first);
+        const T pq_part = cg_detail::block_sum(walk<T, K>(w, cache, sm, pold, beta, first));
+        if (tid == 0) a.part[b] = 2 * pq_part;
         grid.sync();
 
-        // (B) q on the owned row tiles, in a fixed order, and their share of p.q.
+        // (B) alpha (every block adds the same partials in the same order: the same bits); then
+        // on the owned row tiles q in a fixed order, x += alpha p, r -= alpha q and r.r.
+        pq = cg_detail::broadcast(cg_detail::sum_partials(a.part, G, 1, 0));
+        if (!(pq > T(0)) || !isfinite(pq)) {
+            status = kBreakdown;
+            break;  // every block: the same pq
+        }
+        alpha = rr / pq;
         constexpr int VW = 16 / static_cast<int>(sizeof(T));  // elements per 16-byte load
         constexpr int kLanes = kNb / VW, kGroups = kThreads / kLanes;
-        static_assert(kGroups * kNb <= 2 * K * 4 * kNb, "phase B's group sums fit in part");
+        static_assert(kGroups * kNb <= 2 * K * 4 * kNb, "the group sums fit in part");
         T* gs = &sm.part[0][0][0][0];  // [kGroups][kNb]
-        T acc_pq = 0;
+        T acc_rr = 0;
         for (int Jq = b; Jq < nt; Jq += G) {
             const int le = tid % kLanes, grp = tid / kLanes;
             T s[VW];
@@ -378,31 +394,13 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
                 for (int g = 0; g < kGroups; ++g) qv += gs[g * kNb + tid];
                 const int i = Jq * kNb + tid;
                 if (i >= a.n) qv = 0;
-                a.q[i] = qv;
-                acc_pq += __ldcg(pnew + i) * qv;
-            }
-            __syncthreads();
-        }
-        acc_pq = cg_detail::block_sum(acc_pq);
-        if (tid == 0) a.part[b] = acc_pq;
-        grid.sync();
-
-        // (C) alpha; x, r and r.r on the owned rows; beta.
-        pq = cg_detail::broadcast(cg_detail::sum_partials(a.part, G, 1, 0));
-        if (!(pq > T(0)) || !isfinite(pq)) {
-            status = kBreakdown;
-            break;  // every block: the same pq
-        }
-        alpha = rr / pq;
-        T acc_rr = 0;
-        for (int Jq = b; Jq < nt; Jq += G)
-            if (tid < kNb) {
-                const int i = Jq * kNb + tid;
                 a.x[i] = fma_(alpha, __ldcg(pnew + i), __ldcg(a.x + i));
-                const T ri = fma_(-alpha, __ldcg(a.q + i), __ldcg(a.r + i));
+                const T ri = fma_(-alpha, qv, __ldcg(a.r + i));
                 a.r[i] = ri;
                 acc_rr += ri * ri;
             }
+            __syncthreads();
+        }
         acc_rr = cg_detail::block_sum(acc_rr);
         if (tid == 0) a.part[kMaxGrid + b] = acc_rr;
         grid.sync();

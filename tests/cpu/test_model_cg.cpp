@@ -119,12 +119,12 @@ TEST_CASE("cg model: the persistent kernel's plan, its on-chip share and the def
         CHECK_FALSE(wb::model::cg_prefers_persistent(0.085, 4));
         CHECK(wb::model::cg_prefers_persistent(0.10, 4));
         CHECK_FALSE(wb::model::cg_prefers_persistent(0.11, 8));
-        // The persistent prediction: the triangle less its share, no launches, three barriers.
+        // The persistent prediction: the triangle less its share, no launches, two barriers.
         const auto p = wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 2);
         const double share = wb::model::cg_persistent_plan(8192, 4, dev).onchip_share;
         CHECK(p.matrix_bytes == Approx(4.0 * 8192 * 8193 / 2 * (1 - share)));
         CHECK(p.launches == 0);
-        CHECK(p.overhead_ms == Approx(3 * wb::model::kGridBarrierUs / 1e3));
+        CHECK(p.overhead_ms == Approx(2 * wb::model::kGridBarrierUs / 1e3));
         CHECK(p.useful_bytes == wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 1).useful_bytes);
     }
 }
