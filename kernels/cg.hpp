@@ -49,9 +49,10 @@ struct CgLaunch {
     int block = 0;        ///< threads per block of the vector kernels (shared, pattern, access, tuned)
     int check_every = 0;  ///< pattern, access: iterations between host convergence checks;
                           ///< tuned: iterations per CUDA graph (and per status read)
-    int schedule = -1;    ///< tuned: 1 = iterations launched as CUDA graphs (default), 0 = the same
-                          ///< kernels as stream launches, 2 = one persistent cooperative kernel for
-                          ///< the whole solve (its own SYMV); -1: the default
+    int schedule = -1;    ///< tuned: 1 = iterations launched as CUDA graphs, 0 = the same kernels as
+                          ///< stream launches, 2 = one persistent cooperative kernel for the whole
+                          ///< solve (its own SYMV, a share of A kept in shared memory); -1: the
+                          ///< default, 2 where it keeps enough of A on chip, else 1
     std::string str() const;  ///< e.g. "block=256 check=8 graph"
     bool operator==(const CgLaunch& o) const {
         return block == o.block && check_every == o.check_every && schedule == o.schedule;

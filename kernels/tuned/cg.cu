@@ -1,7 +1,8 @@
 /// \file tuned/cg.cu
-/// \brief Chapter 5 — CG with the tuned deterministic SYMV and one fused vector kernel per
-///        iteration, launched as a CUDA graph of several iterations, with a convergence test that
-///        does not stall the pipeline.
+/// \brief Chapter 5 — CG as one persistent kernel that keeps a share of A on chip where that pays,
+///        else with the tuned deterministic SYMV and one fused vector kernel per iteration,
+///        launched as a CUDA graph of several iterations, with a convergence test that does not
+///        stall the pipeline.
 ///
 /// What changes against chapter 4:
 /// - The Mv is the SYMV ladder's tuned step (tuned::symv, KBLAS design, deterministic reduction):
@@ -20,16 +21,19 @@
 ///   still runs: at most 2 check_every wasted Mvs per solve, none when timing a fixed number of
 ///   iterations).
 /// - launch.schedule = 0 runs the same kernels as plain stream launches, and schedule = 2 runs the
-///   whole solve as one persistent cooperative kernel (persistent_kernel: its own tiled SYMV of
-///   the lower triangle with a fixed-order reduction, 4 grid barriers per iteration, no host
-///   involvement until the end). The chapter's sweep (ch05 --sweep) times all three. The graph is
-///   the default because it measured faster from n = 2048 on (H200 sweep of 2026-11-23,
-///   docs/results/h200/sweep-cg-b17e1bd-dirty-all.csv): the persistent kernel saves launches,
-///   which wins at n = 1024, but its own SYMV reads A far below the tuned one.
-/// Model (common/model/cg): half of A + SYMV's workspace + 13n elements (p and q read twice, the
-/// second time from L2), 3 kernels per iteration inside a graph, no host round trip per iteration.
+///   whole solve as one persistent cooperative kernel (cg_persistent.cuh) that keeps a share of A
+///   in shared memory from one iteration to the next and streams the rest, two grid barriers per
+///   iteration, no host involvement until the end.
+/// - The default (schedule = -1) is the persistent kernel where it keeps more than 1 - ratio of
+///   the triangle on chip (model::cg_prefers_persistent: its walk streams what it does not keep at
+///   0.91 (float) / 0.88 (double) of the graph's rate, H100, 2026-11-26), the graph elsewhere:
+///   on an H100 or H200, float n below about 12,000, double n below about 7,300
+///   (chapters/ch05_unrolled/README.md, "CG").
+/// Model (common/model/cg): graph: half of A + SYMV's workspace + 13n elements (p and q read twice,
+/// the second time from L2), 3 kernels per iteration inside a graph, no host round trip per
+/// iteration; persistent: the triangle less its on-chip share, per-tile partials, two barriers.
 /// Follows: KBLAS (the Mv); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).
-/// Run: ./workbook run ch05 -- --op cg       (CgLaunch: block = 256, check_every = 8, schedule = 1)
+/// Run: ./workbook run ch05 -- --op cg       (CgLaunch: block = 256, check_every = 8, schedule = -1)
 #include "cg_common.cuh"
 #include "symv.hpp"
 #include "symv_common.cuh"
