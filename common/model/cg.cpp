@@ -62,15 +62,28 @@ CgPersistentPlan cg_persistent_plan(long long n, int elem_bytes, const DevicePro
     // 16 bytes more (ptxas, sm_90: 8336 float, 16656 double).
     const long long stat = static_cast<long long>(elem_bytes) * (2 * 2 * (4 + 2 + 2) * 64 + 32) + 16;
     const long long reserve = 1024, tile = 64LL * 64 * elem_bytes;
-    pl.grid = static_cast<int>(std::min<long long>({tiles, static_cast<long long>(want) * dev.sm_count, 1024}));
-    const long long count = (tiles + pl.grid - 1) / pl.grid;  // the most tiles of a block
+    const int deal = cg_persistent_deal(elem_bytes);
+    const long long units = (tiles + deal - 1) / deal;  // tiles are dealt in units of `deal`
+    pl.grid = static_cast<int>(std::min<long long>({units, static_cast<long long>(want) * dev.sm_count, 1024}));
+    const long long count = deal * ((units + pl.grid - 1) / pl.grid);  // the most tiles of a block
     const long long table = (count * 4 + 15) / 16 * 16;
     const long long room = std::min<long long>(dev.smem_per_block_bytes - stat, dev.smem_per_sm_bytes / want - reserve - stat) - table;
     pl.cache_tiles = static_cast<int>(std::min(count, std::max(0LL, room) / tile));
-    const long long q = tiles / pl.grid, r = tiles % pl.grid;  // r blocks hold q + 1 tiles, the others q
-    const long long kept = r * std::min<long long>(pl.cache_tiles, q + 1) + (pl.grid - r) * std::min<long long>(pl.cache_tiles, q);
-    pl.onchip_share = static_cast<double>(kept) / static_cast<double>(tiles);
+    pl.onchip_share = cg_persistent_share(tiles, pl.grid, pl.cache_tiles, deal);
     return pl;
+}
+
+double cg_persistent_share(long long tiles, int grid, int cache, int deal) {
+    if (tiles <= 0 || grid <= 0 || deal < 1) return 0;
+    const long long units = (tiles + deal - 1) / deal, q = units / grid, r = units % grid;  // r blocks: q + 1 units
+    const long long c = std::max(0, cache);
+    long long kept = r * std::min(c, deal * (q + 1)) + (grid - r) * std::min(c, deal * q);
+    const long long short_by = units * deal - tiles;  // the last unit's missing tiles
+    if (short_by > 0) {  // the block of the last unit holds that many tiles fewer
+        const long long full = deal * ((units - 1) % grid < r ? q + 1 : q);
+        kept -= std::min(c, full) - std::min(c, full - short_by);
+    }
+    return static_cast<double>(kept) / static_cast<double>(tiles);
 }
 
 bool cg_prefers_persistent(double onchip_share, int elem_bytes) {

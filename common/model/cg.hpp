@@ -65,13 +65,20 @@ struct CgPersistentPlan {
 };
 CgPersistentPlan cg_persistent_plan(long long n, int elem_bytes, const DeviceProfile& dev);
 
+/// The share of `tiles` tiles kept on chip when they are dealt in units of `deal` consecutive
+/// tiles (1 float, 2 double), unit b, b + grid, ... to block b, and each block keeps its first
+/// `cache` tiles (grid <= the units).
+double cg_persistent_share(long long tiles, int grid, int cache, int deal);
+/// The persistent kernel's unit of dealt tiles: 2 (double), 1 (float).
+constexpr int cg_persistent_deal(int elem_bytes) { return elem_bytes == 8 ? 2 : 1; }
+
 /// How fast the persistent kernel's walk streams the tiles it does not keep, over the CUDA-graph
 /// schedule's rate per iteration, where both stream (H100, 2026-11-26, n = 16384, where 5% (float)
-/// and 2% (double) of the triangle stay on chip: 199 / 190 us float, 413 / 374 us double per
-/// iteration, scripts/probes/cg_schedule_probe.cu). Its per-tile partial sums cost more
-/// instructions than the tuned SYMV's column walk.
+/// and 2% (double) of the triangle stay on chip: 196-197 / 190 us float, 397 / 375 us double per
+/// iteration, scripts/probes/cg_schedule_probe.cu, docs/results/h100/cg-schedule-probe-pairs-*).
+/// Its per-tile partial sums cost more instructions than the tuned SYMV's column walk.
 constexpr double kPersistStreamRatioFloat = 0.91;
-constexpr double kPersistStreamRatioDouble = 0.88;
+constexpr double kPersistStreamRatioDouble = 0.92;
 
 /// The tuned step's default schedule: the persistent kernel reads (1 - share) of the triangle at
 /// the ratio above of the graph schedule's rate, so it is the faster where (1 - share) / ratio < 1,

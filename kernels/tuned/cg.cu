@@ -26,8 +26,8 @@
 ///   iteration, no host involvement until the end.
 /// - The default (schedule = -1) is the persistent kernel where it keeps more than 1 - ratio of
 ///   the triangle on chip (model::cg_prefers_persistent: its walk streams what it does not keep at
-///   0.91 (float) / 0.88 (double) of the graph's rate, H100, 2026-11-26), the graph elsewhere:
-///   on an H100 or H200, float n below about 12,000, double n below about 7,300
+///   0.91 (float) / 0.92 (double) of the graph's rate, H100, 2026-11-26), the graph elsewhere:
+///   on an H100 or H200, float n below about 12,000, double n below about 9,000
 ///   (chapters/ch05_unrolled/README.md, "CG").
 /// Model (common/model/cg): graph: half of A + SYMV's workspace + 13n elements (p and q read twice,
 /// the second time from L2), 3 kernels per iteration inside a graph, no host round trip per
@@ -211,23 +211,22 @@ PersistPlan persistent_plan(long long ntiles) {
         it = known.emplace(key, d).first;
     }
     const Device& d = it->second;
-    auto table_bytes = [&](int grid) { return (cg_detail::ceil_div(ntiles, grid) * 4 + 15) / 16 * 16; };
+    constexpr int deal = model::cg_persistent_deal(sizeof(T));
+    const long long units = cg_detail::ceil_div(ntiles, deal);  // the kernel deals its tiles in units
+    auto most_tiles = [&](int grid) { return deal * cg_detail::ceil_div(units, grid); };
     PersistPlan pl;
     for (int per_sm = want; per_sm >= 1; --per_sm) {
-        pl.grid = static_cast<int>(std::max(1LL, std::min<long long>({ntiles, static_cast<long long>(per_sm) * d.sms,
+        pl.grid = static_cast<int>(std::max(1LL, std::min<long long>({units, static_cast<long long>(per_sm) * d.sms,
                                                                       cg_detail::kMaxGrid})));
-        const long long table = table_bytes(pl.grid);
+        const long long table = (most_tiles(pl.grid) * 4 + 15) / 16 * 16;
         const long long room = (per_sm == want ? d.per_block : d.dyn_cap) - table;
-        pl.cache = static_cast<int>(std::min<long long>(std::max(0LL, room) / tile, cg_detail::ceil_div(ntiles, pl.grid)));
+        pl.cache = static_cast<int>(std::min<long long>(std::max(0LL, room) / tile, most_tiles(pl.grid)));
         for (; pl.cache >= 0 && table <= d.dyn_cap; --pl.cache) {  // until per_sm blocks are resident
             pl.smem = static_cast<std::size_t>(pl.cache * tile + table);
             int resident = 0;
             WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, vec::kThreads, pl.smem));
             if (static_cast<long long>(resident) * d.sms >= pl.grid) {
-                const long long q = ntiles / pl.grid, r = ntiles % pl.grid;  // r blocks hold q + 1 tiles
-                pl.share = static_cast<double>(r * std::min<long long>(pl.cache, q + 1) +
-                                               (pl.grid - r) * std::min<long long>(pl.cache, q)) /
-                           static_cast<double>(ntiles);
+                pl.share = model::cg_persistent_share(ntiles, pl.grid, pl.cache, deal);
                 return pl;
             }
         }

@@ -35,6 +35,7 @@
 
 #include "cg_common.cuh"
 #include "l2_policy.cuh"
+#include "model/cg.hpp"
 #include "symv_vec.cuh"
 #include "vec16.cuh"
 
@@ -132,6 +133,20 @@ __device__ __forceinline__ void tile_of(long long t, int nt, int& I, int& J) {
     I = j + static_cast<int>(t - col_first(j, nt));
 }
 
+/// How the tiles are dealt: in units of D consecutive tiles (in the column-by-column numbering),
+/// unit b, b + G, ... to block b. Double: pairs, mostly of one column, whose column sums meet once
+/// for both tiles (their cross-lane sums, 64 shuffles a tile, held the double walk back: 0.88 ->
+/// 0.92 of the graphs' rate at n = 16384 on an H100); float: single tiles (pairs measured 3%
+/// slower at n = 8192 and 12288 there).
+template <class T>
+constexpr int kDeal = model::cg_persistent_deal(static_cast<int>(sizeof(T)));
+
+/// Tile of the block's slot u (units of D tiles, unit b + (u / D) G to block b).
+template <int D>
+__device__ __forceinline__ long long slot_tile(int b, int G, int u) {
+    return D * (b + static_cast<long long>(u / D) * G) + u % D;
+}
+
 /// What one block's walk reads besides its buffers (copied out of the kernel's parameters once).
 template <class T>
 struct Walk {
@@ -205,13 +220,15 @@ __device__ __forceinline__ void stage_store(const Stage<T, K>& st, T beta, bool 
 }
 
 /// After the barrier that closes group gi (`count` tiles, the first at slot s0): the row sums of
-/// its tiles into W(t) and their column sums into W(N + t), t = b + slot x G.
+/// its tiles into W(t); the column sums into W(N + t) of the pair's first tile where the pair
+/// shares a column (`joint`), else each tile's into its own.
 template <class T, int K>
-__device__ __forceinline__ void reduce_group(const Walk<T>& w, const WalkSmem<T, K>& sm, int gi, int count, int s0) {
+__device__ __forceinline__ void reduce_group(const Walk<T>& w, const WalkSmem<T, K>& sm, int gi, int count, int s0,
+                                             bool joint) {
     for (int o = threadIdx.x; o < 2 * K * kNb; o += kThreads) {
         const int k = (o / kNb) % K, i = o % kNb;
-        if (k >= count) continue;
-        const long long t = blockIdx.x + static_cast<long long>(s0 + k) * w.G;
+        if (k >= count || (o >= K * kNb && joint && k > 0)) continue;
+        const long long t = slot_tile<kDeal<T>>(blockIdx.x, w.G, s0 + k);
         if (o < K * kNb)
             w.W[t * kNb + i] = ((sm.part[gi][k][0][i] + sm.part[gi][k][1][i]) + sm.part[gi][k][2][i]) + sm.part[gi][k][3][i];
         else
@@ -221,12 +238,14 @@ __device__ __forceinline__ void reduce_group(const Walk<T>& w, const WalkSmem<T,
 
 /// Uses the buffered tile `slot`: keeps it on chip in the first iteration where it has a slot;
 /// A_IJ p_J into row sums (meeting in the warp, then in part) and A_IJ^T p_I into column sums
-/// (meeting in the warp, then in colpart); K tiles per barrier. At a group's first tile the next
-/// group's p loads go out.
+/// (meeting in the warp, then in colpart; once for a dealt pair whose tiles share the column:
+/// `joint`, acc carried from the first to the second); two tiles per barrier. At a group's first
+/// tile the next group's p loads go out.
 template <class T, int K>
 __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::Layout<T>::CPT], V16<T>* cache,
-                                    int slot, Stage<T, K>& st, const T* pold, T beta,
-                                    bool first, WalkSmem<T, K>& sm, T& pq) {
+                                    int slot, Stage<T, K>& st, const T* pold, T beta, bool first,
+                                    WalkSmem<T, K>& sm, T& pq, T (&acc)[vec::Layout<T>::CPT], bool joint) {
+    static_assert(K == 2 && K % kDeal<T> == 0, "a group is two tiles, a whole number of dealt units");
     using Lt = vec::Layout<T>;
     constexpr int CPT = Lt::CPT, VR = Lt::V;
     const int tid = threadIdx.x, lane = tid & 31;
@@ -239,18 +258,20 @@ __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::L
     const vec::Place pl = vec::place<T>();
     const V16<T> pi = *reinterpret_cast<const V16<T>*>(&sm.pst[gi][s][0][pl.row]);
     const T* pj = &sm.pst[gi][s][1][pl.col];
-    T rs[VR], acc[CPT];
+    T rs[VR];
 #pragma unroll
     for (int e = 0; e < VR; ++e) rs[e] = 0;
+    if (s == 0 || !joint) {
 #pragma unroll
-    for (int k = 0; k < CPT; ++k) {
-        acc[k] = 0;
+        for (int k = 0; k < CPT; ++k) acc[k] = 0;
+    }
+#pragma unroll
+    for (int k = 0; k < CPT; ++k)
 #pragma unroll
         for (int e = 0; e < VR; ++e) {
             rs[e] += detail::vget(buf[k], e) * pj[k];
             acc[k] += detail::vget(buf[k], e) * detail::vget(pi, e);
         }
-    }
     // p.q of this tile, p_I^T (A_IJ p_J) + p_J^T (A_IJ^T p_I) = 2 p_I^T A_IJ p_J (the diagonal
     // tile's halved diagonal makes it p_J^T A_JJ p_J): this thread's elements' share.
 #pragma unroll
@@ -259,22 +280,25 @@ __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::L
     for (int off = Lt::kRowLanes; off < 32; off <<= 1)
 #pragma unroll
         for (int e = 0; e < VR; ++e) rs[e] += __shfl_xor_sync(0xffffffffu, rs[e], off);
-#pragma unroll
-    for (int off = 1; off < Lt::kRowLanes; off <<= 1)
-#pragma unroll
-        for (int k = 0; k < CPT; ++k) acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], off);
     if (lane < Lt::kRowLanes) {
 #pragma unroll
         for (int e = 0; e < VR; ++e) sm.part[gi][s][tid >> 6][pl.row + e] = rs[e];
     }
-    if (lane % Lt::kRowLanes == 0) {
+    const bool last = s == K - 1 || slot == w.count - 1;
+    if (!joint || last) {  // the column sums of this tile, or of the pair
 #pragma unroll
-        for (int k = 0; k < CPT; ++k) sm.colpart[gi][s][(tid >> 5) & 1][pl.col + k] = acc[k];
+        for (int off = 1; off < Lt::kRowLanes; off <<= 1)
+#pragma unroll
+            for (int k = 0; k < CPT; ++k) acc[k] += __shfl_xor_sync(0xffffffffu, acc[k], off);
+        if (lane % Lt::kRowLanes == 0) {
+#pragma unroll
+            for (int k = 0; k < CPT; ++k) sm.colpart[gi][joint ? 0 : s][(tid >> 5) & 1][pl.col + k] = acc[k];
+        }
     }
-    if (s == K - 1 || slot == w.count - 1) {
+    if (last) {
         stage_store<T, K>(st, beta, first, sm.pst[gi ^ 1]);
         __syncthreads();
-        reduce_group<T, K>(w, sm, gi, s + 1, slot - s);
+        reduce_group<T, K>(w, sm, gi, s + 1, slot - s, joint);
     }
 }
 
@@ -293,22 +317,25 @@ __device__ __forceinline__ T walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T, K
     stage_store<T, K>(st, beta, first, sm.pst[0]);
     __syncthreads();
     V a0[CPT], a1[CPT];
+    T acc[CPT];
     fetch(w, cache, first, 0, w.table[0], a0);
     unsigned next = count > 1 ? w.table[1] : 0u;  // the table entry of the next fetch, read a step early
     for (int u = 0; u < count; u += 2) {
+        bool joint = false;
         if (u + 1 < count) {
             const unsigned e = next;
+            joint = kDeal<T> == 2 && (e & 0xffffu) == (w.table[u] & 0xffffu);  // the pair's tiles in one column
             next = u + 2 < count ? w.table[u + 2] : 0u;
             fetch(w, cache, first, u + 1, e, a1);
         }
-        use<T, K>(w, a0, cache, u, st, pold, beta, first, sm, pq);
+        use<T, K>(w, a0, cache, u, st, pold, beta, first, sm, pq, acc, joint);
         if (u + 1 >= count) break;
         if (u + 2 < count) {
             const unsigned e = next;
             next = u + 3 < count ? w.table[u + 3] : 0u;
             fetch(w, cache, first, u + 2, e, a0);
         }
-        use<T, K>(w, a1, cache, u + 1, st, pold, beta, first, sm, pq);
+        use<T, K>(w, a1, cache, u + 1, st, pold, beta, first, sm, pq, acc, joint);
     }
     return pq;
 }
@@ -327,13 +354,17 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
     const int tid = threadIdx.x, b = blockIdx.x, G = gridDim.x, nt = a.nt;
     const long long N = a.ntiles;
     // A streams from DRAM where the triangle exceeds what the chip keeps: its loads go first.
-    // The block's tiles b, b + G, ... once for the whole solve, after the kept tiles.
+    // The block's tiles (units b, b + G, ... of kDeal tiles) once for the whole solve, after the
+    // kept tiles.
+    constexpr int D = kDeal<T>;
     unsigned* table = reinterpret_cast<unsigned*>(smem_raw + static_cast<std::size_t>(a.cache) * sizeof(V) *
                                                                  vec::Layout<T>::CPT * kThreads);
-    const int count = static_cast<int>((N - 1 - b) / G + 1);
+    const long long units = (N + D - 1) / D;                       // the grid has at most this many blocks
+    const int nu = static_cast<int>((units - 1 - b) / G + 1);      // this block's units
+    const int count = D * nu - (slot_tile<D>(b, G, D * nu - 1) >= N);  // the last unit may be short
     for (int u = tid; u < count; u += kThreads) {
         int I, J;
-        tile_of(b + static_cast<long long>(u) * G, nt, I, J);
+        tile_of(slot_tile<D>(b, G, u), nt, I, J);
         table[u] = (static_cast<unsigned>(I) << 16) | static_cast<unsigned>(J);
     }
     __syncthreads();
@@ -376,11 +407,18 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
             T s[VW];
 #pragma unroll
             for (int e = 0; e < VW; ++e) s[e] = 0;
-            // nt + 1 partials, the same number for every row tile: row sums of tiles (Jq, e),
-            // e <= Jq, then column sums of tiles (I, Jq), I >= Jq (contiguous in W).
+            // Row sums of tiles (Jq, e), e <= Jq; then column Jq's column sums: one per tile (I, Jq)
+            // (single tiles), or one per pair at the pair's first tile (even), and at the column's
+            // first tile where that one is odd (its pair began in the column before).
+            const long long f = col_first(Jq, nt), l = f + nt - Jq - 1, even0 = f + (f & 1);
+            const int ncol = D == 1 ? nt - Jq : static_cast<int>((f & 1) + (l >= even0 ? (l - even0) / 2 + 1 : 0));
 #pragma unroll 4
-            for (int e = grp; e <= nt; e += kGroups) {
-                const long long slot = e <= Jq ? col_first(e, nt) + (Jq - e) : N + col_first(Jq, nt) + (e - 1 - Jq);
+            for (int e = grp; e <= Jq + ncol; e += kGroups) {
+                const int m = e - Jq - 1;  // the m-th column partial
+                const long long slot =
+                    e <= Jq  ? col_first(e, nt) + (Jq - e)
+                    : D == 1 ? N + f + m
+                             : N + ((f & 1) ? (m == 0 ? f : even0 + 2 * (m - 1)) : even0 + 2 * m);
                 const V v = ldcg16(a.W + slot * kNb + le * VW);
 #pragma unroll
                 for (int k = 0; k < VW; ++k) s[k] += detail::vget(v, k);

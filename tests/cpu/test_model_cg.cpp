@@ -6,8 +6,10 @@
 #include "model/cg.hpp"
 #include "model/occupancy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 TEST_CASE("cg model: bytes per iteration follow each step's Mv and vector kernels", "[cpu][cg][model]") {
     const long long n = 4096;
@@ -109,16 +111,19 @@ TEST_CASE("cg model: the persistent kernel's plan, its on-chip share and the def
             CHECK(s > 0);
             last = s;
         }
-        // The rule (H100-measured stream ratios 0.91 float, 0.88 double): persistent while the
-        // share exceeds 9% (float) / 12% (double).
+        // The rule (H100-measured stream ratios 0.91 float, 0.92 double): persistent while the
+        // share exceeds 9% (float) / 8% (double).
         CHECK(wb::model::cg_tuned_schedule(2048, 4, dev) == 2);
         CHECK(wb::model::cg_tuned_schedule(8192, 4, dev) == 2);
+        CHECK(wb::model::cg_tuned_schedule(12288, 4, dev) == 1);
         CHECK(wb::model::cg_tuned_schedule(16384, 4, dev) == 1);
         CHECK(wb::model::cg_tuned_schedule(4096, 8, dev) == 2);
-        CHECK(wb::model::cg_tuned_schedule(8192, 8, dev) == 1);
+        CHECK(wb::model::cg_tuned_schedule(8192, 8, dev) == 2);
+        CHECK(wb::model::cg_tuned_schedule(12288, 8, dev) == 1);
         CHECK_FALSE(wb::model::cg_prefers_persistent(0.085, 4));
         CHECK(wb::model::cg_prefers_persistent(0.10, 4));
-        CHECK_FALSE(wb::model::cg_prefers_persistent(0.11, 8));
+        CHECK_FALSE(wb::model::cg_prefers_persistent(0.075, 8));
+        CHECK(wb::model::cg_prefers_persistent(0.085, 8));
         // The persistent prediction: the triangle less its share, no launches, two barriers.
         const auto p = wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 2);
         const double share = wb::model::cg_persistent_plan(8192, 4, dev).onchip_share;
@@ -127,4 +132,22 @@ TEST_CASE("cg model: the persistent kernel's plan, its on-chip share and the def
         CHECK(p.overhead_ms == Approx(2 * wb::model::kGridBarrierUs / 1e3));
         CHECK(p.useful_bytes == wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 1).useful_bytes);
     }
+}
+
+TEST_CASE("cg model: the persistent kernel's kept share counts every block's tiles", "[cpu][cg][model]") {
+    // Brute force: deal units of `deal` tiles round-robin, keep each block's first `cache` tiles.
+    for (int deal : {1, 2})
+        for (long long tiles : {1LL, 2LL, 3LL, 7LL, 136LL, 2145LL, 8256LL, 8257LL})
+            for (int grid : {1, 3, 64, 396})
+                for (int cache : {0, 1, 3, 4}) {
+                    const long long units = (tiles + deal - 1) / deal;
+                    if (grid > units) continue;
+                    std::vector<long long> held(grid, 0);
+                    for (long long t = 0; t < tiles; ++t) ++held[(t / deal) % grid];
+                    long long kept = 0;
+                    for (long long h : held) kept += std::min<long long>(h, cache);
+                    INFO("deal " << deal << " tiles " << tiles << " grid " << grid << " cache " << cache);
+                    CHECK(wb::model::cg_persistent_share(tiles, grid, cache, deal) ==
+                          Approx(static_cast<double>(kept) / tiles).epsilon(1e-15));
+                }
 }
