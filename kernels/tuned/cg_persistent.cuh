@@ -4,20 +4,22 @@
 ///
 /// Why: a CG iteration must read the lower triangle of A once (half of A: the roofline). A CUDA
 /// graph of SYMV + vector kernels reads all of it from DRAM every iteration. A kernel that stays
-/// resident for the whole solve can keep part of the triangle on chip: each block holds the
-/// first tiles of its share in shared memory, loaded in the first iteration and read from there
-/// after (an H100 or H200 has 228 KB of shared memory per SM: 30 MB over 132 SMs, a fifth of the
-/// float triangle at n = 8192). What streams from DRAM per iteration is the rest.
+/// resident for the whole solve can keep part of the triangle on chip: each block holds some of
+/// its tiles in shared memory, loaded in the first iteration and read from there after (an H100
+/// or H200 has 228 KB of shared memory per SM: 30 MB over 132 SMs, a fifth of the float triangle
+/// at n = 8192). What streams from DRAM per iteration is the rest.
 ///
 /// The work split: the stored 64 x 64 tiles of the lower triangle, numbered column by column
-/// ((0,0), (1,0), ..., (nt-1,0), (1,1), ...), are cut into G equal ranges, one per block (G = the
-/// resident blocks), so every block streams the same number of tiles and keeps the same number on
-/// chip. A block walks its range down the columns with the tuned SYMV's 16-byte tile layout
-/// (symv_vec.cuh) and register double buffers: per tile, A_IJ p_J gives 64 row sums (stored per
-/// tile: W row part, slot t) and A_IJ^T p_I adds into the block's column sums, stored when the
-/// column ends (W column part, slot of the segment's first tile). The diagonal tile is loaded
-/// with its strict upper half zeroed and its diagonal halved, so that its row sums plus its
-/// column sums are A_JJ p_J.
+/// ((0,0), (1,0), ..., (nt-1,0), (1,1), ...), are dealt round-robin to the G resident blocks in
+/// units of kDeal consecutive tiles (float 1, double 2), so every block streams the same number
+/// of tiles (within one unit) and keeps the same number on chip: its last `cache` ones (4 float,
+/// 3 double per block). Each block lists its tiles once per solve (a table in shared memory) and
+/// walks them with the tuned SYMV's 16-byte tile layout (symv_vec.cuh) and register double
+/// buffers: per tile, A_IJ p_J gives 64 row sums (W, slot t) and A_IJ^T p_I 64 column sums (W,
+/// slot N + t; a double pair in one column sums them once, at its first tile). The diagonal tile
+/// is loaded with its strict upper half zeroed and its diagonal halved, so that its row sums plus
+/// its column sums are A_JJ p_J. The next iteration's first tile is fetched before the grid
+/// barriers (A does not change), so each walk starts with data in registers.
 ///
 /// One iteration, two grid barriers:
 ///   (A) p = r + beta p on the fly (every block forms the p values it reads from r and the last p;
@@ -30,6 +32,7 @@
 ///       the convergence test at the top of the next iteration.
 /// Deterministic: every sum has a fixed order. Scalars live in registers; vectors other blocks
 /// wrote are read through L2 (__ldcg: L1 is not coherent within a kernel).
+/// Measured: docs/pages/perf-notes-ops.md, "CG: a persistent kernel that keeps a share of A on chip".
 /// Follows: KBLAS (the tile walk); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).
 #pragma once
 
@@ -159,6 +162,7 @@ struct Walk {
     unsigned long long pol;
     const unsigned* table;  ///< shared memory: the block's tiles, (I << 16) | J per slot
     int count;              ///< the block's tiles
+    int keep_from;          ///< the slots from here on are kept on chip (the last `cache` ones)
 };
 
 /// Shared memory of the walk (besides the kept tiles): per group of K tiles, double-buffered by
@@ -172,14 +176,15 @@ struct WalkSmem {
 };
 
 /// Fetches the block's tile `slot` (packed (I << 16) | J) into a register buffer: from the block's
-/// shared memory after the first iteration where the tile is kept there, else from A.
+/// shared memory after the first iteration where the tile is kept there (its last slots), else
+/// from A.
 template <class T>
 __device__ __forceinline__ void fetch(const Walk<T>& w, const V16<T>* cache, bool first, int slot, unsigned tile,
                                       V16<T> (&buf)[vec::Layout<T>::CPT]) {
     constexpr int CPT = vec::Layout<T>::CPT;
-    if (!first && slot < w.cache) {
+    if (!first && slot >= w.keep_from) {
 #pragma unroll
-        for (int k = 0; k < CPT; ++k) buf[k] = cache[(slot * CPT + k) * kThreads + threadIdx.x];
+        for (int k = 0; k < CPT; ++k) buf[k] = cache[((slot - w.keep_from) * CPT + k) * kThreads + threadIdx.x];
     } else {
         load_tile(w.A, w.lda, w.n, w.vec, static_cast<int>(tile >> 16), static_cast<int>(tile & 0xffffu), w.pol, buf);
     }
@@ -251,9 +256,9 @@ __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::L
     const int tid = threadIdx.x, lane = tid & 31;
     const int gi = (slot / K) & 1, s = slot % K;
     if (s == 0) stage_load<T, K>(w, pold, slot + K, st);
-    if (first && slot < w.cache) {
+    if (first && slot >= w.keep_from) {
 #pragma unroll
-        for (int k = 0; k < CPT; ++k) cache[(slot * CPT + k) * kThreads + tid] = buf[k];
+        for (int k = 0; k < CPT; ++k) cache[((slot - w.keep_from) * CPT + k) * kThreads + tid] = buf[k];
     }
     const vec::Place pl = vec::place<T>();
     const V16<T> pi = *reinterpret_cast<const V16<T>*>(&sm.pst[gi][s][0][pl.row]);
@@ -302,11 +307,13 @@ __device__ __forceinline__ void use(const Walk<T>& w, const V16<T> (&buf)[vec::L
     }
 }
 
-/// Phase (A)'s walk: the block's tiles b, b + G, ..., two register buffers. Returns this
-/// thread's half of its tiles' share of p.q.
+/// Phase (A)'s walk: the block's tiles, two register buffers, the first tile (a0) already fetched
+/// by the caller before the barriers that precede the walk (A does not change: its first DRAM
+/// latency is not waited for at every iteration's start). Returns this thread's half of its
+/// tiles' share of p.q.
 template <class T, int K>
 __device__ __forceinline__ T walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T, K>& sm, const T* pold, T beta,
-                                  bool first) {
+                                  bool first, V16<T> (&a0)[vec::Layout<T>::CPT]) {
     using V = V16<T>;
     constexpr int CPT = vec::Layout<T>::CPT;
     const int count = w.count;
@@ -316,9 +323,8 @@ __device__ __forceinline__ T walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T, K
     stage_load<T, K>(w, pold, 0, st);
     stage_store<T, K>(st, beta, first, sm.pst[0]);
     __syncthreads();
-    V a0[CPT], a1[CPT];
+    V a1[CPT];
     T acc[CPT];
-    fetch(w, cache, first, 0, w.table[0], a0);
     unsigned next = count > 1 ? w.table[1] : 0u;  // the table entry of the next fetch, read a step early
     for (int u = 0; u < count; u += 2) {
         bool joint = false;
@@ -338,6 +344,31 @@ __device__ __forceinline__ T walk(const Walk<T>& w, V16<T>* cache, WalkSmem<T, K
         use<T, K>(w, a1, cache, u + 1, st, pold, beta, first, sm, pq, acc, joint);
     }
     return pq;
+}
+
+/// sum_{b < G} part[b] in a fixed order, in every thread: each thread adds its few partials
+/// (one L2 round trip), warp 0 adds the threads' sums (a butterfly), and two block barriers in
+/// all (block_sum and broadcast took four); `sums`: kThreads elements of shared memory that no
+/// thread uses between the grid barriers around the call (the walk's row sums). The grid barrier
+/// before a call orders the partials; the next grid barrier orders the next call's writes.
+template <class T>
+__device__ __forceinline__ T grid_total(const T* part, int G, T* sums) {
+    __shared__ T total;
+    T v = 0;
+#pragma unroll 4
+    for (int i = threadIdx.x; i < G; i += kThreads) v += __ldcg(part + i);
+    sums[threadIdx.x] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        T u = 0;
+#pragma unroll
+        for (int k = 0; k < kThreads / 32; ++k) u += sums[threadIdx.x + 32 * k];
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) u += __shfl_xor_sync(0xffffffffu, u, off);
+        if (threadIdx.x == 0) total = u;
+    }
+    __syncthreads();
+    return total;
 }
 
 //! [tuned-cg-persistent]
@@ -368,13 +399,16 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
         table[u] = (static_cast<unsigned>(I) << 16) | static_cast<unsigned>(J);
     }
     __syncthreads();
-    const Walk<T> w{a.A, a.lda, a.n, nt, a.cache, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table, count};
+    const Walk<T> w{a.A, a.lda,  a.n,  nt,    a.cache, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table,
+                    count, count - min(a.cache, count)};
 
     T rr = a.st->rr;
     const T thresh2 = a.st->thresh2;
     int status = a.st->status, iter = a.st->iter;
     T pq = 0, alpha = 0, beta = 0;
     const bool ran = status == kRunning && iter < a.max_iter;
+    V a0[vec::Layout<T>::CPT];
+    fetch(w, cache, true, 0, table[0], a0);  // (from A: nothing is kept yet)
     for (int it = 0; status == kRunning && iter < a.max_iter; ++it) {
         const bool first = it == 0;
         const T* pold = (it & 1) ? a.p[0] : a.p[1];  // no run-time index into the parameters
@@ -385,13 +419,15 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
                 const int i = J * kNb + tid;
                 pnew[i] = p_value(__ldcg(a.r + i), __ldcg(pold + i), beta, first);
             }
-        const T pq_part = cg_detail::block_sum(walk<T, K>(w, cache, sm, pold, beta, first));
+        const T pq_part = cg_detail::block_sum(walk<T, K>(w, cache, sm, pold, beta, first, a0));
+        fetch(w, cache, false, 0, table[0], a0);  // the next iteration's first tile, over the barriers
         if (tid == 0) a.part[b] = 2 * pq_part;
         grid.sync();
 
         // (B) alpha (every block adds the same partials in the same order: the same bits); then
         // on the owned row tiles q in a fixed order, x += alpha p, r -= alpha q and r.r.
-        pq = cg_detail::broadcast(cg_detail::sum_partials(a.part, G, 1, 0));
+        static_assert(sizeof(sm.part) >= kThreads * sizeof(T), "grid_total's scratch");
+        pq = grid_total(a.part, G, &sm.part[0][0][0][0]);
         if (!(pq > T(0)) || !isfinite(pq)) {
             status = kBreakdown;
             break;  // every block: the same pq
@@ -442,7 +478,7 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
         acc_rr = cg_detail::block_sum(acc_rr);
         if (tid == 0) a.part[kMaxGrid + b] = acc_rr;
         grid.sync();
-        const T rr_new = cg_detail::broadcast(cg_detail::sum_partials(a.part + kMaxGrid, G, 1, 0));
+        const T rr_new = grid_total(a.part + kMaxGrid, G, &sm.part[0][0][0][0]);
         beta = rr_new / rr;
         rr = rr_new;
         ++iter;
