@@ -74,11 +74,12 @@ constexpr int cg_persistent_deal(int elem_bytes) { return elem_bytes == 8 ? 2 : 
 
 /// How fast the persistent kernel's walk streams the tiles it does not keep, over the CUDA-graph
 /// schedule's rate per iteration, where both stream (H100, 2026-11-26, n = 16384, where 5% (float)
-/// and 2% (double) of the triangle stay on chip: 196-197 / 190 us float, 397 / 375 us double per
-/// iteration, scripts/probes/cg_schedule_probe.cu, docs/results/h100/cg-schedule-probe-pairs-*).
-/// Its per-tile partial sums cost more instructions than the tuned SYMV's column walk.
-constexpr double kPersistStreamRatioFloat = 0.91;
-constexpr double kPersistStreamRatioDouble = 0.92;
+/// and 2% (double) of the triangle stay on chip: 194.6-194.9 / 189.3-190.0 us float, 394.6-395.3 /
+/// 374.6-375.1 us double per iteration at 1c54821, scripts/probes/cg_schedule_probe.cu,
+/// docs/results/h100/cg-schedule-probe-1c54821-run{1,2}.txt). Its per-tile partial sums cost more
+/// instructions than the tuned SYMV's column walk.
+constexpr double kPersistStreamRatioFloat = 0.93;
+constexpr double kPersistStreamRatioDouble = 0.93;
 
 /// The tuned step's default schedule: the persistent kernel reads (1 - share) of the triangle at
 /// the ratio above of the graph schedule's rate, so it is the faster where (1 - share) / ratio < 1,

@@ -111,19 +111,20 @@ TEST_CASE("cg model: the persistent kernel's plan, its on-chip share and the def
             CHECK(s > 0);
             last = s;
         }
-        // The rule (H100-measured stream ratios 0.91 float, 0.92 double): persistent while the
-        // share exceeds 9% (float) / 8% (double).
+        // The rule (H100-measured stream ratios 0.93 float and double): persistent while the
+        // share exceeds 7%; measured there: float 12288 (8.6% on chip) persistent 5% faster,
+        // double 12288 (4.3%) the graph 2.5% faster.
         CHECK(wb::model::cg_tuned_schedule(2048, 4, dev) == 2);
         CHECK(wb::model::cg_tuned_schedule(8192, 4, dev) == 2);
-        CHECK(wb::model::cg_tuned_schedule(12288, 4, dev) == 1);
+        CHECK(wb::model::cg_tuned_schedule(12288, 4, dev) == 2);
         CHECK(wb::model::cg_tuned_schedule(16384, 4, dev) == 1);
         CHECK(wb::model::cg_tuned_schedule(4096, 8, dev) == 2);
         CHECK(wb::model::cg_tuned_schedule(8192, 8, dev) == 2);
         CHECK(wb::model::cg_tuned_schedule(12288, 8, dev) == 1);
-        CHECK_FALSE(wb::model::cg_prefers_persistent(0.085, 4));
-        CHECK(wb::model::cg_prefers_persistent(0.10, 4));
-        CHECK_FALSE(wb::model::cg_prefers_persistent(0.075, 8));
-        CHECK(wb::model::cg_prefers_persistent(0.085, 8));
+        CHECK_FALSE(wb::model::cg_prefers_persistent(0.065, 4));
+        CHECK(wb::model::cg_prefers_persistent(0.075, 4));
+        CHECK_FALSE(wb::model::cg_prefers_persistent(0.065, 8));
+        CHECK(wb::model::cg_prefers_persistent(0.075, 8));
         // The persistent prediction: the triangle less its share, no launches, two barriers.
         const auto p = wb::model::predict_cg("tuned", 8192, 4, dev, 100, 1e-6, 0, -1, 2);
         const double share = wb::model::cg_persistent_plan(8192, 4, dev).onchip_share;
