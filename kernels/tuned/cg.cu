@@ -231,7 +231,7 @@ PersistPlan persistent_plan(long long ntiles) {
             }
         }
     }
-    throw std::invalid_argument("tuned::cg: n too large for the persistent kernel's tile table (schedule 2)");
+    return PersistPlan{0, 0, 0, 0.0};  // no table fits (n of several hundred thousand): grid 0
 }
 
 template <class T>
@@ -333,6 +333,9 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
                 throw std::invalid_argument("tuned::cg: n (" + std::to_string(n) + ") must be <= " +
                                             std::to_string(kPersistMaxN) + " with schedule 2 (the persistent kernel)");
             const PersistPlan plan = persistent_plan<T>(ntiles);
+            if (plan.grid == 0)
+                throw std::invalid_argument("tuned::cg: n (" + std::to_string(n) +
+                                            ") too large for the persistent kernel's tile table (schedule 2)");
             cg_persist::Args<T> pa{};
             pa.n = n;
             pa.lda = a.lda;
