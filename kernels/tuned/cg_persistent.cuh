@@ -62,12 +62,12 @@ template <class T>
 struct Args {
     int n, lda, nt, max_iter;
     long long ntiles;  ///< stored tiles of the lower triangle, nt (nt + 1) / 2
-    int cache;         ///< tiles a block keeps in shared memory (the first of its range)
+    int cache;         ///< tiles a block keeps in shared memory (its last ones)
     bool vec;          ///< A's columns start every tile on a 16-byte boundary
     const T* A;
     T* p[2];           ///< p of even and odd iterations (nt * 64 elements each, padding zero)
     T *x, *r;          ///< nt * 64 elements each, padding zero
-    T* W;              ///< 2 x ntiles x 64 partials: row sums of tile t at t, column sums at ntiles + s
+    T* W;              ///< 2 x ntiles x 64 partials: row sums of tile t at t, column sums at ntiles + t
     State<T>* st;
     T* part;           ///< 2 kMaxGrid block partials
 };
@@ -138,8 +138,8 @@ __device__ __forceinline__ void tile_of(long long t, int nt, int& I, int& J) {
 
 /// How the tiles are dealt: in units of D consecutive tiles (in the column-by-column numbering),
 /// unit b, b + G, ... to block b. Double: pairs, mostly of one column, whose column sums meet once
-/// for both tiles (their cross-lane sums, 64 shuffles a tile, held the double walk back: 0.88 ->
-/// 0.92 of the graphs' rate at n = 16384 on an H100); float: single tiles (pairs measured 3%
+/// for both tiles (their cross-lane sums, 64 shuffles a tile, held the double walk back: its rate
+/// 0.88 -> 0.92 of the graphs' at n = 16384 on an H100); float: single tiles (pairs measured 3%
 /// slower at n = 8192 and 12288 there).
 template <class T>
 constexpr int kDeal = model::cg_persistent_deal(static_cast<int>(sizeof(T)));
@@ -154,7 +154,7 @@ __device__ __forceinline__ long long slot_tile(int b, int G, int u) {
 template <class T>
 struct Walk {
     const T* A;
-    int lda, n, nt, cache, G;  ///< G: the blocks; block b takes tiles b, b + G, b + 2G, ...
+    int lda, n, nt, cache, G;  ///< G: the blocks; block b takes units b, b + G, b + 2G, ... (kDeal)
     bool vec;
     const T* r;
     T* W;
