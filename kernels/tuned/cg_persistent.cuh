@@ -384,7 +384,6 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
 
     const int tid = threadIdx.x, b = blockIdx.x, G = gridDim.x, nt = a.nt;
     const long long N = a.ntiles;
-    // A streams from DRAM where the triangle exceeds what the chip keeps: its loads go first.
     // The block's tiles (units b, b + G, ... of kDeal tiles) once for the whole solve, after the
     // kept tiles.
     constexpr int D = kDeal<T>;
@@ -399,8 +398,10 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
         table[u] = (static_cast<unsigned>(I) << 16) | static_cast<unsigned>(J);
     }
     __syncthreads();
-    const Walk<T> w{a.A, a.lda,  a.n,  nt,    a.cache, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table,
-                    count, count - min(a.cache, count)};
+    // What streams from DRAM is read once per iteration and never again before the next: its
+    // loads are evict-first, so that they do not push the partials and vectors out of the L2.
+    const Walk<T> w{a.A, a.lda, a.n, nt, a.cache, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table, count,
+                    count - min(a.cache, count)};
 
     T rr = a.st->rr;
     const T thresh2 = a.st->thresh2;
