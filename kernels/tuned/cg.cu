@@ -167,7 +167,6 @@ void launch_cooperative(void (*kernel)(Params...), int grid, int block, std::siz
 /// Tiles whose partial sums meet at one barrier in the persistent kernel: 2 (its p values are
 /// staged a group ahead, so that their loads have two tiles' time; and a group's shared arrays
 /// stay small enough for 4 float tiles per block on chip at 3 blocks per SM).
-template <class T>
 constexpr int kPersistGroup = 2;
 
 /// The persistent kernel's grid and the tiles each block keeps in shared memory: the tuned SYMV's
@@ -190,7 +189,7 @@ PersistPlan persistent_plan(long long ntiles) {
     int dev = 0;
     WB_CUDA(cudaGetDevice(&dev));
     const auto key = std::make_pair(dev, static_cast<int>(sizeof(T)));
-    auto kernel = cg_persist::solve_kernel<T, kPersistGroup<T>>;
+    auto kernel = cg_persist::solve_kernel<T, kPersistGroup>;
     constexpr int want = vec::Layout<T>::kMinBlocks;
     constexpr long long tile = static_cast<long long>(vec::kNb) * vec::kNb * sizeof(T);
     auto it = known.find(key);
@@ -352,7 +351,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
             pa.W = w.extra + static_cast<std::size_t>(nt) * vec::kNb;
             pa.st = w.st;
             pa.part = w.partials;
-            launch_cooperative(cg_persist::solve_kernel<T, kPersistGroup<T>>, plan.grid, vec::kThreads, plan.smem, s, pa);
+            launch_cooperative(cg_persist::solve_kernel<T, kPersistGroup>, plan.grid, vec::kThreads, plan.smem, s, pa);
             st = cg_detail::read_state(w.st, s);
         }
         cg_detail::finish(a, st, x, s);

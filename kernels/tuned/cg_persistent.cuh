@@ -154,7 +154,7 @@ __device__ __forceinline__ long long slot_tile(int b, int G, int u) {
 template <class T>
 struct Walk {
     const T* A;
-    int lda, n, nt, cache, G;  ///< G: the blocks; block b takes units b, b + G, b + 2G, ... (kDeal)
+    int lda, n, nt, G;  ///< G: the blocks; block b takes units b, b + G, b + 2G, ... (kDeal)
     bool vec;
     const T* r;
     T* W;
@@ -400,7 +400,7 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
     __syncthreads();
     // What streams from DRAM is read once per iteration and never again before the next: its
     // loads are evict-first, so that they do not push the partials and vectors out of the L2.
-    const Walk<T> w{a.A, a.lda, a.n, nt, a.cache, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table, count,
+    const Walk<T> w{a.A, a.lda, a.n, nt, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table, count,
                     count - min(a.cache, count)};
 
     T rr = a.st->rr;
