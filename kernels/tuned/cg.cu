@@ -296,17 +296,19 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     cg_detail::require_launch(l.schedule != 2 || block == vec::kThreads, fn, "block", block,
                               "256 with schedule 2 (the persistent kernel's tile threads)");
     if (!cg_detail::begin(a, fn)) return;
-    // The default: the persistent kernel where it keeps enough of the triangle on chip to be the
-    // faster (model::cg_prefers_persistent) and its block of 256 threads was not overridden.
-    const int schedule = l.schedule >= 0 ? l.schedule
-                         : block == vec::kThreads && a.n <= kPersistMaxN &&
-                                   model::cg_prefers_persistent(cg_persistent_onchip_share<T>(a.n), sizeof(T))
-                             ? 2
-                             : 1;
-    const bool use_graph = schedule == 1;
     const int n = a.n;
     const int nt = static_cast<int>(cg_detail::ceil_div(n, vec::kNb));
     const long long ntiles = static_cast<long long>(nt) * (nt + 1) / 2;
+    // The persistent kernel's plan, made once per solve: the default's rule reads its on-chip
+    // share, schedule 2 launches it. Grid 0: no plan (n too large, or a block other than 256).
+    const bool may_persist = (l.schedule == -1 || l.schedule == 2) && block == vec::kThreads && n <= kPersistMaxN;
+    const PersistPlan plan = may_persist ? persistent_plan<T>(ntiles) : PersistPlan{0, 0, 0, 0.0};
+    // The default: the persistent kernel where it keeps enough of the triangle on chip to be the
+    // faster (model::cg_prefers_persistent) and its block of 256 threads was not overridden.
+    const int schedule = l.schedule >= 0 ? l.schedule
+                         : plan.grid > 0 && model::cg_prefers_persistent(plan.share, sizeof(T)) ? 2
+                                                                                                  : 1;
+    const bool use_graph = schedule == 1;
     // The persistent kernel's second p buffer and its partials (2 x 64 per tile).
     const std::size_t extra =
         schedule == 2 ? static_cast<std::size_t>(nt) * vec::kNb + 2 * static_cast<std::size_t>(ntiles) * vec::kNb : 0;
@@ -331,7 +333,6 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
             if (n > kPersistMaxN)
                 throw std::invalid_argument("tuned::cg: n (" + std::to_string(n) + ") must be <= " +
                                             std::to_string(kPersistMaxN) + " with schedule 2 (the persistent kernel)");
-            const PersistPlan plan = persistent_plan<T>(ntiles);
             if (plan.grid == 0)
                 throw std::invalid_argument("tuned::cg: n (" + std::to_string(n) +
                                             ") too large for the persistent kernel's tile table (schedule 2)");
