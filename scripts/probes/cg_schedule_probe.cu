@@ -5,11 +5,10 @@
 // the L2 flushed before each solve, median of 7. The matrix: a seeded symmetric one with a
 // dominant diagonal (SPD; CG does not converge early at tol = 0).
 //
-// Build from the repository root after the CMake build (build-main):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Ikernels -Icommon -I. scripts/probes/cg_schedule_probe.cu \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
-//     -o build-main/cg_schedule_probe
-// Run: ./build-main/cg_schedule_probe [--sizes 4096,8192,16384] [--schedules 1,2] [--precision float|double|both]
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target cg_schedule_probe      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/cg_schedule_probe [--sizes 4096,8192,16384] [--schedules 1,2] [--precision float|double|both]
 #include "probe_timing.cuh"
 
 #include "cg.hpp"

@@ -1,6 +1,6 @@
 // gemm_bench.cu — the GEMM ladder side by side with cuBLAS (CUBLAS_PEDANTIC_MATH) in one run.
 //
-// Exploration for the tuned step (chapter 5), outside the teaching kernels: it links the ladder's
+// Exploration for the tuned step (chapter 5), outside the teaching kernels: it calls the ladder's
 // launchers (kernels/<stage>/gemm.cu) directly, without the registry, and
 //   1. checks every step and cuBLAS on odd shapes x NN/NT/TN/TT x float/double, with ld > rows
 //      and base pointers offset by one element, against a float64 host reference (all elements);
@@ -11,16 +11,12 @@
 //   3. prints the geometric mean of tuned / cuBLAS over the shape set.
 // The slow steps (naive .. access) are timed only up to 4096.
 //
-// Build (here or on the GPU machine), from the repository root:
-//   mkdir -p build-gemm-probe && nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr \
-//     -Ikernels -Icommon -I. scripts/probes/gemm_bench.cu kernels/gemm_common.cu \
-//     kernels/naive/gemm.cu kernels/shared/gemm.cu kernels/pattern/gemm.cu kernels/access/gemm.cu \
-//     kernels/tuned/gemm.cu kernels/gemm_peer.cpp kernels/launch_checks.cpp common/check.cpp \
-//     common/cublas_handle.cpp -lcublas -o build-gemm-probe/gemm_bench
-// Run: ./build-gemm-probe/gemm_bench [--quick] [--tuned-only] [--large] [--beta B] [--opb-t: time NT and TT] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target gemm_bench      (scripts/probes/CMakeLists.txt)
+// Run: ./build/bin/gemm_bench [--quick] [--tuned-only] [--large] [--beta B] [--opb-t: time NT and TT] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
 // Variants of the largest float configuration: pre-include a header defining
 // WB_GEMM_PROBE_F256 as BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS (nvcc -include v.h; a -D value
-// cannot hold the commas).
+// cannot hold the commas) and link that build of kernels/tuned/gemm.cu first: gemm_variants.sh.
 #include "gemm.hpp"
 #include "check.hpp"
 

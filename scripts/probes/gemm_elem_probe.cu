@@ -6,14 +6,14 @@
 // column then unaligned): the rule's pick, that pick with align = 1 (the main loop's element
 // copies) and with align = 2 (the unaligned operands copied to aligned columns first), and cuBLAS
 // (pedantic FP32) on the same arguments. Median of 11 calls after two, no L2 flush.
-// To compare two builds of kernels/tuned/gemm.cu: link this source against each (the second's
-// gemm.cu object before the archives) and run them alternately.
-// Build (repository root, after the CMake build in build-main):
-//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. \
-//     scripts/probes/gemm_elem_probe.cu $(g++ -print-file-name=libstdc++.so) \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/gemm_elem_probe
-// Run: ./build-main/gemm_elem_probe             (about 20 s on an H100)
-//      ./build-main/gemm_elem_probe --configs [--double]   (each configuration's element / 16-byte rate)
+// To compare two builds of kernels/tuned/gemm.cu: build it twice, the second time configured with
+// -DWB_PROBE_VARIANT=/abs/path/changed_gemm.cu (scripts/probes/CMakeLists.txt; copy the first
+// binary aside before), and run them alternately.
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target gemm_elem_probe      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/gemm_elem_probe             (about 20 s on an H100)
+//      ./build/bin/gemm_elem_probe --configs [--double]   (each configuration's element / 16-byte rate)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"

@@ -1,10 +1,10 @@
 // gemm_rule_check.cu — the tuned GEMM's default launch against cuBLAS on gemm_rule_sweep.cu's 65
 // shapes (float; double on the first 45), op(A) = N and T, beta 0.5: to compare two rules, link
 // the same source against two builds of kernels/tuned/gemm.cu and run them alternately.
-// Build: as gemm_rule_sweep.cu (replace the file name); a second rule: add that build's
-// tuned/gemm.cu object before the archives (it replaces the library's).
+// Build: cmake --build build --target gemm_rule_check   (scripts/probes/CMakeLists.txt); a second
+// rule: configure with -DWB_PROBE_VARIANT=/abs/path/changed_tuned_gemm.cu (it replaces the library's).
 // Also times the rule itself on the host (gemm_default, 200 calls per shape).
-// Run: ./build-main/gemm_rule_check      (about 20 s on an H100)
+// Run: ./build/bin/gemm_rule_check      (about 20 s on an H100)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"

@@ -6,15 +6,13 @@
 // rule's align; op(A) = A^T both read transposed and packed), each the median of 7 calls (no L2 flush: most of these are
 // compute-bound). One "ROW,..." line per launch (op, m, n, k, ms, rule ms, cuBLAS ms, launch, rule
 // launch) for scripts/probes/gemm_rule_fit.py, then per shape the four fastest launches.
-// Build (repository root, after the CMake build in build-main; -lstdc++'s path before the archives
-// keeps the linker from taking std::string members out of an unrelated object of the library):
-//   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. \
-//     scripts/probes/gemm_rule_sweep.cu $(g++ -print-file-name=libstdc++.so) \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda -o build-main/gemm_rule_sweep
-// Run: ./build-main/gemm_rule_sweep > sweep.txt      (about 5 minutes on an H100)
-//      ./build-main/gemm_rule_sweep --double > sweep-double.txt   (the first 45 shapes in double)
-//      ./build-main/gemm_rule_sweep --both-align > sweep.txt      (unaligned calls read in place and copied)
-//      ./build-main/gemm_rule_sweep --shape 1000,1000,1000        (one shape, float)
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target gemm_rule_sweep      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/gemm_rule_sweep > sweep.txt      (about 5 minutes on an H100)
+//      ./build/bin/gemm_rule_sweep --double > sweep-double.txt   (the first 45 shapes in double)
+//      ./build/bin/gemm_rule_sweep --both-align > sweep.txt      (unaligned calls read in place and copied)
+//      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000        (one shape, float)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"

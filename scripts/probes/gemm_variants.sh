@@ -2,7 +2,7 @@
 # gemm_variants.sh — probe builds of the tuned GEMM's largest float configuration (F256 in
 # kernels/tuned/gemm.cu), timed against the unchanged kernel in one device call.
 #
-# Build (here, no GPU needed; after the CMake build in build-main, whose libraries gemm_bench links):
+# Build (here, no GPU needed; after the CMake build in build, or WB_BUILD_DIR, whose libraries gemm_bench links):
 #   bash scripts/probes/gemm_variants.sh build NAME="BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS" ...
 #   e.g. bash scripts/probes/gemm_variants.sh build bk8s3="256, 128, 8, 64, 64, 16, 8, 3, 1" \
 #          bk8s5="256, 128, 8, 64, 64, 16, 8, 5, 1"
@@ -21,6 +21,7 @@ mode=${1:-}
 shift || true
 case $mode in
   build)
+    build=${WB_BUILD_DIR:-build}
     work=$(mktemp -d)
     names=(main)
     for spec in "$@"; do
@@ -34,7 +35,7 @@ case $mode in
       nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. "${inc[@]}" \
         -c kernels/tuned/gemm.cu -o "$work/$name.o"
       nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. scripts/probes/gemm_bench.cu \
-        "$work/$name.o" build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
+        "$work/$name.o" "$build/kernels/libwb_kernels.a" "$build/common/libwb_common.a" -lcublas -lcuda \
         -o "$work/gemm_bench_$name" 2>&1 | grep -v -i warning || true
       strip "$work/gemm_bench_$name"
       echo "gemm_variants: built $name"

@@ -6,14 +6,10 @@
 // checked against a float64 host reference (max relative error over y); launches the step rejects
 // are printed as `illegal` with the step's message.
 //
-// Build from the repository root after the CMake build (build-main: libwb_kernels.a, libwb_common.a):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Ikernels -Icommon -I. scripts/probes/gemv_launches.cu \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
-//     -lnppif -lnppc -lcufft -lcudnn -lcusolver -lcusparse -o build-main/gemv_launches
-//   (the library's peers need NPP, cuFFT and cuDNN; where NPP comes from the wheel of
-//   scripts/carry-build.sh, add -L.whl/npp/nvidia/cu13/lib -Xlinker -l:libnppif.so.13 -Xlinker -l:libnppc.so.13
-//   in place of -lnppif -lnppc)
-// Run: ./build-main/gemv_launches
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target gemv_launches      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/gemv_launches
 #include "probe_timing.cuh"
 
 #include "gemv.hpp"

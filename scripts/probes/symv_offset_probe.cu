@@ -3,12 +3,10 @@
 // alignment effect the submatrix experiment shows (ch05_unrolled --shapes --op symv) can be timed
 // against a variant of the tuned step in one run. WB_PROBE_REPEAT runs the offset list that many times.
 //
-// Build from the repository root after the CMake build (build-main):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Ikernels -Icommon -I. scripts/probes/symv_offset_probe.cu \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
-//     -o build-main/symv_offset_probe
-// A variant of the tuned step links first: nvcc ... symv_offset_probe.cu variant_symv.o libwb_kernels.a ...
-// Run: ./build-main/symv_offset_probe [--offsets 0,16,32,48,64] [--parent 16384]
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target symv_offset_probe      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/symv_offset_probe [--offsets 0,16,32,48,64] [--parent 16384]
 #include "symv_operands.cuh"
 
 #include <cstdio>

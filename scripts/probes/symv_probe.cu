@@ -4,12 +4,10 @@
 // With --once: one call of each (no timing), for `ncu --metrics gpu__time_duration.sum,...`, which
 // splits the deterministic call into its SYMV kernel and its reduction pass.
 //
-// Build from the repository root after the CMake build (build-main: libwb_kernels.a, libwb_common.a):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Ikernels -Icommon -I. scripts/probes/symv_probe.cu \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
-//     -o build-main/symv_probe
-// A variant of the tuned step links first: nvcc ... symv_probe.o variant_symv.o libwb_kernels.a ...
-// Run: ./build-main/symv_probe [--once] [--fast: the tuned step's modes and cuBLAS only] [--sizes 16384,32768]
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target symv_probe      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/symv_probe [--once] [--fast: the tuned step's modes and cuBLAS only] [--sizes 16384,32768]
 //        [--y 8,16,32: the deterministic default with each Y too] [--pad P: lda = n + P, default 0]
 #include "symv_operands.cuh"
 

@@ -8,11 +8,10 @@
 // them back as it evicts them (docs/pages/perf-notes.md, item 12). Run it under both flushes:
 //   WB_L2_FLUSH=write (the default) and WB_L2_FLUSH=write_read (the buffer read back: clean lines).
 //
-// Build from the repository root after the CMake build (build-main: libwb_kernels.a, libwb_common.a):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Ikernels -Icommon -I. scripts/probes/symv_read_floor.cu \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
-//     -o build-main/symv_read_floor
-// Run: ./build-main/symv_read_floor [--sizes 4096,8192,16384,32768]
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target symv_read_floor      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/symv_read_floor [--sizes 4096,8192,16384,32768]
 #include "symv_operands.cuh"
 
 #include "bench.hpp"

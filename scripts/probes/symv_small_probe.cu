@@ -3,11 +3,10 @@
 // side at small n (L2 flushed before every call, median of 25), and the small kernel's y checked
 // against the tuned step's (max relative difference; the tests compare both with a float64 reference).
 //
-// Build from the repository root after the CMake build (build-main: libwb_kernels.a, libwb_common.a):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Ikernels -Icommon -I. scripts/probes/symv_small_probe.cu \
-//     build-main/kernels/libwb_kernels.a build-main/common/libwb_common.a -lcublas -lcuda \
-//     -o build-main/symv_small_probe
-// Run: ./build-main/symv_small_probe [--sizes 256,1024,2048,4096]
+// Build (repository root; a configured build folder, e.g. after ./workbook test):
+//   cmake --build build --target symv_small_probe      (scripts/probes/CMakeLists.txt: the libraries this
+//   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)
+// Run: ./build/bin/symv_small_probe [--sizes 256,1024,2048,4096]
 #include "symv_operands.cuh"
 
 #include "tuned/symv_small.cuh"
