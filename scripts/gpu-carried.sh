@@ -14,9 +14,13 @@
 #   sweep=OP[,OP]      ch05_unrolled --sweep per op
 #   shapes=OP[,OP]     ch05_unrolled --shapes per op
 #   chapters           every chapter binary with --csv
+#   chapter=chNN:OP[,OP]  one chapter binary for some ops (e.g. chapter=ch05:cg: issue 13's benchmark)
+#   only-on=TEXT       end the round here unless the GPU's name contains TEXT (e.g. only-on=H200:
+#                      a call that asked for an H200 and got another card spends no more time)
 # Each stage has its own time limit (WB_STAGE_SECONDS, default 240) so that one slow stage cannot
 # take the whole call (a device call ends at 10 minutes).
 # Example: bash scripts/gpu-carried.sh gpu="[cg]" perf="[cg]" ladder=cg
+#          bash scripts/gpu-carried.sh only-on=H200 chapter=ch05:cg perf="[cg]"
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -70,7 +74,19 @@ for stage in "$@"; do
         name=$(basename "$exe")
         run_stage "$name" "$OUT/$name.txt" env WB_PROGRESS=0 "$exe" --csv "$OUT/$name.csv"
       done ;;
-    *) note "gpu-carried: unknown stage '$stage' (gpu, perf, sanitize, ladder, sweep, shapes, chapters)"; exit 2 ;;
+    chapter)
+      ch=${arg%%:*} ops=${arg#*:}
+      exe=$(ls "$bin"/"$ch"_* 2>/dev/null | head -1)
+      [ -n "$exe" ] && [ "$ops" != "$arg" ] || { note "gpu-carried: chapter=$arg: want chNN:OP[,OP] with $bin/chNN_* present"; exit 2; }
+      name=$(basename "$exe")-$(echo "$ops" | tr -c 'A-Za-z0-9\n' '_')
+      run_stage "$name" "$OUT/$name.txt" env WB_PROGRESS=0 "$exe" --op "$ops" --csv "$OUT/$name.csv" ;;
+    only-on)
+      gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+      if [[ "$gpu_name" != *"$arg"* ]]; then
+        note "gpu-carried: only-on=$arg: this card is '${gpu_name:-none}'; the stages after it not run"
+        break
+      fi ;;
+    *) note "gpu-carried: unknown stage '$stage' (gpu, perf, sanitize, ladder, sweep, shapes, chapters, chapter, only-on)"; exit 2 ;;
   esac
 done
 # A device call returns at most 8 files from $OUT: every log and CSV also travels in one archive.
