@@ -15,7 +15,8 @@
 # Usage: bash scripts/carry-build.sh [target ...]
 #   (default targets: wb_gpu_tests wb_perf_tests ch00_memory ch05_unrolled; ch05_unrolled --ladder
 #   runs every step; name ch01_global ... ch04_access explicitly, a few at a time, for the chapter
-#   tables: each adds about 6 MB to the archive)
+#   tables: each adds about 6 MB to the archive; a probe of scripts/probes by its name, e.g.
+#   cg_schedule_probe, lands in build-carry/bin too)
 #   WB_CARRY_BUILD   the build folder (default build-carry-obj: reused, so later calls rebuild only
 #                    what changed)
 #   CUDA_ARCH        the CUDA architecture (default 90: H100 and H200)
