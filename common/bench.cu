@@ -5,7 +5,7 @@
 // kernel reads DRAM, not cache. The flush writes a buffer of twice the L2 (architecture §5), which
 // leaves the L2 full of dirty lines, as any kernel that wrote its output would: the timed
 // kernel's misses must write some of them back, and a kernel whose loads pick clean or
-// evict-first victims pays less (docs/pages/perf-notes.md). WB_L2_FLUSH=write_read adds a
+// evict-first victims pays less (docs/notes/gemv.md). WB_L2_FLUSH=write_read adds a
 // read-back of the buffer, so the L2 is left clean: the other condition, for comparison. Calls are enqueued in batches and the stream is synchronised
 // once per batch, so the GPU never waits on the host between calls and a start event fires as
 // soon as the flush before it has finished. After each batch the relative standard error of the

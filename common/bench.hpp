@@ -37,7 +37,7 @@ BenchStats benchmark(const std::function<void(cudaStream_t)>& fn, const BenchOpt
 /// Evicts the L2 between timed calls: writes a device buffer of twice the L2's size (architecture §5),
 /// so the next kernel starts with none of its own data in the L2, and with the L2 full of dirty
 /// lines (as after any kernel that wrote its output). Environment WB_L2_FLUSH=write_read also
-/// reads the buffer back, leaving clean lines: the comparison in docs/pages/perf-notes.md.
+/// reads the buffer back, leaving clean lines: the comparison in docs/notes/gemv.md.
 class L2Flusher {
 public:
     enum class Mode { write, write_read };

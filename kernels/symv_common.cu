@@ -80,7 +80,7 @@ __global__ void scale_y_kernel(int n, T beta, T* y) {
 /// of y loads beta * y at the start. Two earlier designs waited on one load at a time: one thread
 /// per row (an H200 sweep of 2026-11-23: the deterministic default at 0.79x the atomics mode),
 /// then eight groups of one load each (H100, ncu: 7.3 us for 2.2 MB at n = 8192, 9% of DRAM
-/// bandwidth: about 8 round trips of one load per thread, docs/pages/perf-notes-ops.md).
+/// bandwidth: about 8 round trips of one load per thread, docs/notes/symv.md).
 constexpr int kReduceRows = 32, kReduceGroups = 8, kReduceUnroll = 8;
 
 template <class T>

@@ -33,7 +33,7 @@
 /// barrier is covered only by the other resident blocks.
 /// Model: tile (16 RX) x 64 (128 x 64 floats), 256 threads, a thread RX outputs in each of 4 rows
 ///   16 apart. Instructions per FMA at FS = 7 (float) about 1 + 4 / 56 + taps + staging: SASS
-///   counts in docs/pages/perf-notes-ops.md. Global loads per output
+///   counts in docs/notes/conv2d.md. Global loads per output
 ///   (64 + FS - 1)(128 + 2 HA) / 8192: 1.16 at FS = 7.
 /// Run: ./workbook run ch04 -- --op conv2d       (Conv2dLaunch: thread 8 x 4 float, 4 x 4 double;
 ///                                                block 256; tile 128 x 64 float, 64 x 64 double)

@@ -18,7 +18,7 @@
 ///   columns (runtime bound as a predicate): per filter row RX + 31 shared loads, per tap one
 ///   filter load (constant memory, or global where the filter does not fit) for RX FMAs.
 /// Model: instructions per FMA about 1 + (RX + FS - 1) / (RX FS) + staging; SASS (sm_90, CUDA
-///   13.0, float FS = 7, RX = 5): see docs/pages/perf-notes-ops.md. Global loads per output
+///   13.0, float FS = 7, RX = 5): see docs/notes/conv2d.md. Global loads per output
 ///   (32 + FS - 1)(32 RX + FS - 1) / (1024 RX): 1.23 at FS = 7, RX = 5.
 /// Run: ./workbook run ch03 -- --op conv2d       (Conv2dLaunch: thread_x = RX, 5 or 7 in float,
 ///                                                3 in double; block 32 x 8, tile (32 RX) x 32)

@@ -28,7 +28,7 @@
 ///   the triangle on chip (model::cg_prefers_persistent: its walk streams what it does not keep at
 ///   0.93 of the graph's rate, H100, 2026-11-26), the graph elsewhere: on an H100 or H200, float
 ///   n below about 13,600, double n below about 9,600
-///   (chapters/ch05_unrolled/README.md, "CG").
+///   (chapters/ch05_unrolled/cg.md, "The rule").
 /// Model (common/model/cg): graph: half of A + SYMV's workspace + 13n elements (p and q read twice,
 /// the second time from L2), 3 kernels per iteration inside a graph, no host round trip per
 /// iteration; persistent: the triangle less its on-chip share, per-tile partials, two barriers.

@@ -32,7 +32,7 @@
 ///       the convergence test at the top of the next iteration.
 /// Deterministic: every sum has a fixed order. Scalars live in registers; vectors other blocks
 /// wrote are read through L2 (__ldcg: L1 is not coherent within a kernel).
-/// Measured: docs/pages/perf-notes-ops.md, "CG: a persistent kernel that keeps a share of A on chip".
+/// Measured: docs/notes/cg.md, "CG: a persistent kernel that keeps a share of A on chip".
 /// Follows: KBLAS (the tile walk); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).
 #pragma once
 

@@ -726,7 +726,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // loads a row group's TN vectors at once; the element path half a row group's TN x 4 elements
     // (all of them made ptxas spill in the main loops of four 128 x 128 kernels). Before, the
     // element path loaded each element before its store: 64 round trips per thread of an 8 x 8
-    // tile, which short k with an odd m paid in full (docs/pages/perf-notes-ops.md, "GEMM: the
+    // tile, which short k with an odd m paid in full (docs/notes/gemm.md, "GEMM: the
     // element epilogue's loads batched").
     auto column = [&](int c) { return j0 + cb + (c / 4) * 4 * LN + c % 4; };  // of thread-tile column c
     if (!vec_c) {  // element stores: half the thread tile's columns per batch of loads

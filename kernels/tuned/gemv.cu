@@ -36,7 +36,7 @@
 ///   aligned part (tuned/gemv_t_shapes.cuh), as KBLAS's offset interface does (TOMS §6.6).
 /// - Without a split, the thread that writes y loads beta * y at the start, not after the
 ///   reduction: the read of a cold y then hides under A's stream instead of adding one DRAM round
-///   trip to the end of the kernel (measured in chapters/ch05_unrolled/README.md).
+///   trip to the end of the kernel (measured in docs/notes/gemv.md).
 /// - N sums its Q thread rows flat: one barrier, then 8 threads per output (no tree of barriers
 ///   after the last load; scripts/probes/small_gemv.cu measured the difference).
 /// Model: useful bytes only (A once, x mostly from L2, y once); target >= 92% of the read-stream

@@ -9,7 +9,7 @@
 ///          run (the L2 serves 25% or 12.5% more sector requests, DRAM sees every byte once),
 ///          and no shuffles or selects. (A first version kept 16-byte loads and realigned two
 ///          neighbouring lanes' vectors by shuffles, KBLAS TOMS §6.6 style; on an H200 it ran at
-///          0.55-0.89x cuBLAS: docs/pages/perf-notes.md.)
+///          0.55-0.89x cuBLAS: docs/notes/gemv.md.)
 ///        Plus the small vector helpers the T kernels share (dot, ldv, elem).
 #pragma once
 

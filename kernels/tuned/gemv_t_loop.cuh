@@ -4,7 +4,7 @@
 ///        and the skinny double shapes), where a block that owns one tile of columns spends its
 ///        whole life on one or two DRAM round trips, then a barrier and a reduction: such
 ///        launches are limited by block turnover, not by the bytes a resident block has in
-///        flight (docs/pages/perf-notes.md: "predictions for the fourth run", then "what the
+///        flight (docs/notes/gemv.md: "predictions for the fourth run", then "what the
 ///        fourth run measured": 0.95x-1.44x cuBLAS where rule 8 takes it, against 0.47x-1.20x).
 ///
 /// The kernel: a resident wave of blocks (the launcher sizes the grid by the occupancy API);

@@ -23,7 +23,7 @@
 ///   partials the reduction pass reads right after the kernel; where it fits, A's loads keep the
 ///   normal priority, so that repeated calls (CG's iterations) read it from L2. The partials'
 ///   stores ask L2 to keep them (evict_last) for the part of them that fits in a quarter of the
-///   L2 (symv_l2_plan). Measured on an H100 in docs/pages/perf-notes-ops.md, "SYMV: L2
+///   L2 (symv_l2_plan). Measured on an H100 in docs/notes/symv.md, "SYMV: L2
 ///   policies".
 /// - Fewer barriers where A streams (float): the Q thread columns' row sums of a tile meet in
 ///   shared memory, a barrier per tile; where the triangle exceeds the L2 the float kernel leaves

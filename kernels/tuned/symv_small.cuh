@@ -12,7 +12,7 @@
 /// where its grid is one wave (n <= 8 x resident blocks x SMs: 1056 on an H200) and the doubled
 /// triangle stays small, measured up to 1.6x the two kernels there and losing beyond; R = 16 (one
 /// wave to 2112) is a launch option: faster in a cold call at float 1536-2048, slower in CG's
-/// L2-resident iterations (docs/pages/perf-notes-ops.md, "SYMV at small n").
+/// L2-resident iterations (docs/notes/symv.md, "SYMV at small n").
 /// Layout: a block owns R = 8 (or 16) consecutive rows i0 ... i0 + R - 1 of y and kThreads = 1024
 /// threads; below, R = 8 (R = 16: 64 column lanes, 64 threads per column).
 ///   - Row part, the stored elements of row i (lower: A(i, j), j <= i; upper: j >= i): thread t

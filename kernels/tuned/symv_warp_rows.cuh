@@ -4,7 +4,7 @@
 ///
 /// Why: in the KBLAS layout (nb x Q threads, a thread column per warp group) the Q partial row sums
 /// of a tile meet in shared memory, so every tile costs a barrier; Nsight Compute on the H200
-/// (docs/pages/perf-notes-ops.md, SYMV second round) put a third of the float kernel's stall cycles
+/// (docs/notes/symv.md, SYMV second round) put a third of the float kernel's stall cycles
 /// at that barrier and another third on the shared memory around it. Here a warp covers 8 rows x 4
 /// column groups of the 64 x 64 tile (lane = 8 g + r): one load instruction reads 8 consecutive rows
 /// of 4 adjacent columns (four 32-byte sectors for float), a row's 4 partial sums meet in two

@@ -1,7 +1,7 @@
 // read_floor.cu — how long does *any* kernel take to read N bytes right after the L2 flush?
 //
 // The GEMV ladder's small sizes (n = 1024-4096) end level with cuBLAS, and Nsight Compute puts a
-// fixed cost of 5-5.5 us inside both kernels (chapters/ch05_unrolled/README.md). This probe
+// fixed cost of 5-5.5 us inside both kernels (docs/notes/gemv.md). This probe
 // measures the floor directly, with the workbook's timing method (cudaMemsetAsync of 2 x L2
 // before every call, outside the CUDA events; median of 25 calls after 3 warm-ups): an empty
 // kernel, and a pure read stream of the bytes of an n x n double matrix (16-byte streaming

@@ -20,7 +20,7 @@
 // probe-small-gemv-load-order.txt (--load-order: also VAR 1-3, the next batch's loads forced
 // ahead of the multiplications and x loaded once per warp by shuffles) and
 // probe-small-gemv-split.txt (an earlier revision: more shapes, Y up to 8, atomic splits).
-// Discussed in chapters/ch05_unrolled/README.md.
+// Discussed in docs/notes/gemv.md.
 //
 // Build and run on a GPU machine:
 //   nvcc -O3 -std=c++17 -arch=native scripts/probes/small_gemv.cu -lcublas -o small_gemv && ./small_gemv [--load-order]

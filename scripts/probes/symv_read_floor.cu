@@ -5,7 +5,7 @@
 // harness: wb::benchmark with its flush), both as % of the measured read ceiling, which the
 // ceilings measure on buffers of more than four L2s and so without a flush before them.
 // The flush writes twice the L2, which leaves the L2 full of dirty lines; the timed call writes
-// them back as it evicts them (docs/pages/perf-notes.md, item 12). Run it under both flushes:
+// them back as it evicts them (docs/notes/gemv.md, item 12). Run it under both flushes:
 //   WB_L2_FLUSH=write (the default) and WB_L2_FLUSH=write_read (the buffer read back: clean lines).
 //
 // Build (repository root; a configured build folder, e.g. after ./workbook test):

@@ -57,7 +57,7 @@ TEST_CASE("perf: each convolution step is faster than the one before at FS = 7 o
     // shared 2.97x naive, pattern 1.54x shared, access 1.51x pattern, tuned 1.10x access, tuned
     // 7.59x naive; FS = 31: tuned 1.88x access. Thresholds sit under them with room for noise;
     // tuned against access only asks for the ladder's order (its lead is the double-buffered
-    // staging and vertical reuse, about 10% at FS = 7: docs/pages/perf-notes-ops.md).
+    // staging and vertical reuse, about 10% at FS = 7: docs/notes/conv2d.md).
     CHECK(speedup(ch(3), ch(2), 4096, 7) >= 1.3);
     CHECK(speedup(ch(4), ch(3), 4096, 7) >= 1.3);
     CHECK(speedup(ch(5), ch(4), 4096, 7) >= 1.0);
