@@ -1,0 +1,271 @@
+/// \file tuned/dgemm_tensor_core.cu
+/// \brief Chapter 5 — DGEMM on the FP64 tensor cores: warp-level `mma.sync.m16n8k8.f64` fed
+///        from a multistage shared-memory pipeline of `cp.async` copies.
+///
+/// What changes against the SIMT double kernel (tuned/gemm.cu):
+/// - The multiply. A warp issues `mma.sync.aligned.m16n8k8.row.col.f64`: D(16 x 8) += A(16 x 8)
+///   B(8 x 8), 2,048 flops per instruction, executed by the FP64 tensor cores (sm_90). Each lane
+///   holds pieces of the operands (its "fragment"): with g = lane / 4 and t = lane % 4, lane
+///   (g, t) brings A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4] and B[t][g], B[t+4][g], and keeps
+///   C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1]. A warp computes 32 x 32 of C (2 x 4
+///   instructions per k-step of 8): 32 accumulators per lane.
+/// - Shared memory laid out for the fragments. ldmatrix moves only 16-bit and 8-bit elements, so
+///   every fragment element is one 8-byte shared load. A tile is kept in the order the operand
+///   is stored, so the global-to-shared copies stay 16-byte `cp.async` whatever op(A) and op(B)
+///   are: k-contiguous rows padded to BK + 4 doubles, or m/n-contiguous rows padded to BM + 4.
+///   Either way the 16 lanes of a half warp (g = 0..3 or 4..7, t = 0..3) read 16 distinct 8-byte
+///   slots of the 32 banks (row pitch = 4 mod 16 doubles: slot 4 t + g or 4 g + t): no conflicts.
+/// - The pipeline of the float kernel: STAGES tiles in flight, one barrier per tile, the copy
+///   of tile t + STAGES - 1 issued right after it into the stage just freed. Edges and k's tail
+///   are copied with a byte count that zero-fills what lies outside (zeros add nothing to C), so
+///   the main loop has no bounds checks; only the epilogue checks rows and columns of C.
+/// - Operands whose columns are not 16-byte aligned (odd ld, a submatrix's offset) are copied
+///   8 bytes at a time, still coalesced, from where they are.
+/// - Fragments double-buffered in registers: the next k-step's are read from shared memory while
+///   this k-step's instructions run, across the tile boundary too (the barrier sits in each
+///   tile's last k-step).
+/// Model: per k-step of 8 a warp loads (2 x 4 + 4 x 2) 8-byte fragment elements per lane for 8
+/// instructions (16 K flops); a block of 64 x 64 moves 2 x 64 x 16 doubles from L2 per tile of
+/// 64 x 64 x 16 (4 flops per byte, three blocks per SM): the tensor-core rate, not memory, bounds
+/// large products.
+/// Run: ./workbook run ch05 -- --op gemm --precision double
+#include "tuned/dgemm_tensor_core.hpp"
+
+#include "check.hpp"
+#include "cp_async.cuh"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace wb::tuned {
+namespace {
+
+using detail::cp_async;
+using detail::cp_async_commit;
+using detail::cp_async_wait;
+
+/// One tile configuration: block tile BM x BN x BK, warp tile WM x WN, STAGES buffers.
+template <int BM_, int BN_, int WM_, int WN_, int STAGES_, int MMA_K_ = 8, int BK_ = 16>
+struct TcConfig {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, MMA_K = MMA_K_;
+    static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS = 32 * WARPS_M * WARPS_N;
+    static constexpr int MT = WM / 16, NT = WN / 8;  // mma tiles per warp along m and n
+};
+/// The configuration: 64 x 64 x 16 tiles, 4 warps of 32 x 32, 3 stages (61 KB of shared memory,
+/// about 200 registers: three blocks per SM), m16n8k8 instructions. Larger warp tiles (64 x 32)
+/// with double-buffered fragments need more than 255 registers and spill; on the H200 this tile
+/// measured as fast as 128 x 64 and 128 x 128 at 4096^3 and faster on small or unaligned C
+/// (\ref notes_gemm, "FP64 tensor cores").
+using TcDefault = TcConfig<64, 64, 32, 32, 3>;
+
+/// A shared tile of `ROWS` (m or n) x BK (k), stored k-contiguous (KC) or row-contiguous.
+/// Pitches of 4 mod 16 doubles make the fragment loads conflict-free (file header).
+template <int ROWS, int BK, bool KC>
+struct SmemTile {
+    static constexpr int PITCH = KC ? BK + 4 : ROWS + 4;
+    static constexpr int ELEMS = KC ? ROWS * PITCH : BK * PITCH;
+    __device__ static int at(int row, int k) { return KC ? row * PITCH + k : k * PITCH + row; }
+};
+
+/// Copies rows [r0, r0 + ROWS) x k [k0, k0 + BK) of an operand into a shared tile. The operand
+/// is stored k-contiguous (KC: element (r, k) at p[k + r ld]) or row-contiguous (p[r + k ld]);
+/// `rows` and `depth` bound it. VEC: 16-byte copies (two doubles along the contiguous direction).
+template <int ROWS, int BK, bool KC, bool VEC, int THREADS>
+__device__ __forceinline__ void load_tile(double* s, const double* p, int ld, int r0, int k0, int rows, int depth) {
+    using Tile = SmemTile<ROWS, BK, KC>;
+    constexpr int W = VEC ? 2 : 1;                       // doubles per copy
+    constexpr int CONTIG = KC ? BK : ROWS;               // extent along the contiguous direction
+    constexpr int CHUNKS = ROWS * BK / W;                // copies per tile
+    static_assert(CHUNKS % THREADS == 0, "every thread copies the same number of chunks");
+#pragma unroll
+    for (int i = 0; i < CHUNKS / THREADS; ++i) {
+        const int c = threadIdx.x + i * THREADS;
+        const int along = (c % (CONTIG / W)) * W;        // position along the contiguous direction
+        const int across = c / (CONTIG / W);
+        const int r = KC ? across : along, k = KC ? along : across;
+        const int gr = r0 + r, gk = k0 + k;
+        // Elements left along the contiguous direction, 0 when the other one is outside.
+        const int left = KC ? (gr < rows ? depth - gk : 0) : (gk < depth ? rows - gr : 0);
+        const int n = std::max(0, std::min(W, left));
+        const double* src = n > 0 ? (KC ? p + gk + static_cast<std::int64_t>(gr) * ld
+                                        : p + gr + static_cast<std::int64_t>(gk) * ld)
+                                  : p;  // nothing is read at a zero byte count
+        cp_async(s + Tile::at(r, k), src, 8 * W, 8 * n);
+    }
+}
+
+/// D(16 x 8) += A(16 x K) B(K x 8) in double, one warp: K = 4, 8 or 16. Lane (g, t) holds
+/// a[q] = A[g + 8 (q % 2)][t + 4 (q / 2)] (K / 2 values) and b[q] = B[t + 4 q][g] (K / 4 values).
+template <int K>
+__device__ __forceinline__ void mma_f64(double (&d)[4], const double (&a)[K / 2], const double (&b)[K / 4]) {
+    if constexpr (K == 4)
+        asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                     : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                     : "d"(a[0]), "d"(a[1]), "d"(b[0]));
+    else if constexpr (K == 8)
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                     "{%0,%1,%2,%3};\n"
+                     : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                     : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+                     : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                     : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+                       "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+/// The kernel. AKC: op(A) is stored k-contiguous (op_a = T); BKC: op(B) is (op_b = N).
+template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
+__global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a) {
+    using TA = SmemTile<Cfg::BM, Cfg::BK, AKC>;
+    using TB = SmemTile<Cfg::BN, Cfg::BK, BKC>;
+    extern __shared__ double smem[];  // STAGES x (A tile, B tile)
+    double* sa = smem;
+    double* sb = smem + Cfg::STAGES * TA::ELEMS;
+
+    const int m0 = blockIdx.x * Cfg::BM, n0 = blockIdx.y * Cfg::BN;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int g = lane / 4, t = lane % 4;
+    const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
+    const int tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
+
+    auto issue = [&](int tile) {
+        const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
+        if (tile < tiles) {
+            load_tile<Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0, a.m, a.k);
+            load_tile<Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0, a.n, a.k);
+        }
+        cp_async_commit();  // an empty group past the last tile keeps the wait counts uniform
+    };
+
+    // Fragments of one k-step, double-buffered: the next k-step's are loaded while this one's
+    // instructions run, across the tile boundary too (the barrier sits in each tile's last
+    // k-step, after which the next tile's first fragments are read).
+    constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K, QA = Cfg::MMA_K / 2, QB = Cfg::MMA_K / 4;
+    static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
+    double fa[2][Cfg::MT][QA], fb[2][Cfg::NT][QB];
+    auto load_fragments = [&](int buf, int stage, int kk) {
+        const double* A = sa + stage * TA::ELEMS;
+        const double* B = sb + stage * TB::ELEMS;
+#pragma unroll
+        for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+            for (int q = 0; q < QA; ++q) fa[buf][i][q] = A[TA::at(wm + 16 * i + g + 8 * (q % 2), kk + t + 4 * (q / 2))];
+#pragma unroll
+        for (int j = 0; j < Cfg::NT; ++j)
+#pragma unroll
+            for (int q = 0; q < QB; ++q) fb[buf][j][q] = B[TB::at(wn + 8 * j + g, kk + t + 4 * q)];
+    };
+
+    double acc[Cfg::MT][Cfg::NT][4] = {};
+#pragma unroll
+    for (int s = 0; s < Cfg::STAGES - 1; ++s) issue(s);
+    cp_async_wait<Cfg::STAGES - 2>();
+    __syncthreads();
+    if (tiles > 0) load_fragments(0, 0, 0);
+
+    for (int tile = 0; tile < tiles; ++tile) {
+        // Into stage (tile - 1) % STAGES: every warp read its last fragments of tile - 1 before
+        // the barrier of that tile's last k-step.
+        issue(tile + Cfg::STAGES - 1);
+#pragma unroll
+        for (int ks = 0; ks < KSTEPS; ++ks) {
+            if (ks == KSTEPS - 1) {
+                cp_async_wait<Cfg::STAGES - 2>();
+                __syncthreads();  // tile + 1 has landed for every thread
+                if (tile + 1 < tiles) load_fragments((ks + 1) % 2, (tile + 1) % Cfg::STAGES, 0);
+            } else {
+                load_fragments((ks + 1) % 2, tile % Cfg::STAGES, (ks + 1) * Cfg::MMA_K);
+            }
+#pragma unroll
+            for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+                for (int j = 0; j < Cfg::NT; ++j) mma_f64<Cfg::MMA_K>(acc[i][j], fa[ks % 2][i], fb[ks % 2][j]);
+        }
+    }
+    cp_async_wait<0>();
+
+    // Epilogue: C = alpha acc + beta C, C read only where beta != 0.
+#pragma unroll
+    for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::NT; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int r = m0 + wm + 16 * i + g + (e >= 2 ? 8 : 0);
+                const int c = n0 + wn + 8 * j + 2 * t + (e & 1);
+                if (r < a.m && c < a.n) {
+                    double* out = a.C + r + static_cast<std::int64_t>(c) * a.ldc;
+                    const double v = a.alpha * acc[i][j][e];
+                    *out = a.beta == 0.0 ? v : v + a.beta * *out;
+                }
+            }
+}
+
+bool columns_16b_aligned(const double* p, int ld) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 2 == 0;
+}
+
+template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
+void launch(const GemmArgs<double>& a, cudaStream_t s) {
+    constexpr int smem = Cfg::STAGES *
+                         (SmemTile<Cfg::BM, Cfg::BK, AKC>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, BKC>::ELEMS) *
+                         static_cast<int>(sizeof(double));
+    auto kernel = dgemm_tc_kernel<Cfg, AKC, BKC, VA, VB>;
+    static const bool configured = [&] {
+        WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        return true;
+    }();
+    (void)configured;
+    const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN);
+    kernel<<<grid, Cfg::THREADS, smem, s>>>(a);
+    WB_CHECK_LAUNCH();
+}
+
+/// Turns the four run-time choices (layout of A and B, vector copies of each) into template
+/// arguments: 16 kernels.
+template <class Cfg>
+void dispatch(const GemmArgs<double>& a, cudaStream_t s) {
+    const bool akc = a.op_a == Op::T, bkc = a.op_b == Op::N;
+    const bool va = columns_16b_aligned(a.A, a.lda), vb = columns_16b_aligned(a.B, a.ldb);
+    const int key = (akc ? 8 : 0) | (bkc ? 4 : 0) | (va ? 2 : 0) | (vb ? 1 : 0);
+    switch (key) {
+        case 0: return launch<Cfg, false, false, false, false>(a, s);
+        case 1: return launch<Cfg, false, false, false, true>(a, s);
+        case 2: return launch<Cfg, false, false, true, false>(a, s);
+        case 3: return launch<Cfg, false, false, true, true>(a, s);
+        case 4: return launch<Cfg, false, true, false, false>(a, s);
+        case 5: return launch<Cfg, false, true, false, true>(a, s);
+        case 6: return launch<Cfg, false, true, true, false>(a, s);
+        case 7: return launch<Cfg, false, true, true, true>(a, s);
+        case 8: return launch<Cfg, true, false, false, false>(a, s);
+        case 9: return launch<Cfg, true, false, false, true>(a, s);
+        case 10: return launch<Cfg, true, false, true, false>(a, s);
+        case 11: return launch<Cfg, true, false, true, true>(a, s);
+        case 12: return launch<Cfg, true, true, false, false>(a, s);
+        case 13: return launch<Cfg, true, true, false, true>(a, s);
+        case 14: return launch<Cfg, true, true, true, false>(a, s);
+        default: return launch<Cfg, true, true, true, true>(a, s);
+    }
+}
+
+}  // namespace
+
+bool dgemm_tensor_core_supported(int device) {
+    int major = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    cudaFuncAttributes attr{};
+    // The kernel exists only where this build compiled sm_90 code for the device.
+    const bool built = cudaFuncGetAttributes(&attr, dgemm_tc_kernel<TcDefault, false, true, true, true>) == cudaSuccess &&
+                       attr.binaryVersion >= 90;
+    cudaGetLastError();
+    return major >= 9 && built;
+}
+
+void dgemm_tensor_core(const GemmArgs<double>& a, cudaStream_t stream) {
+    if (a.m == 0 || a.n == 0) return;
+    dispatch<TcDefault>(a, stream);
+}
+
+}  // namespace wb::tuned
