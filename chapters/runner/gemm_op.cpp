@@ -189,7 +189,7 @@ struct GemmOp {
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l,
                               const DeviceProfile& dev) {
         GemvArgs<T> g;
-        if (l.gemv == 2 && tuned::gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
+        if (l.gemv == 2 && ladder_gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
             // with the block its default launch derives (as the GEMV op's own rows predict it)
             const GemvLaunch gl = step<GemvArgs<T>>(5).default_launch(g);
             const auto p = model::predict_gemv("tuned", g.op == Op::T, g.m, g.n, sizeof(T),
