@@ -1,5 +1,5 @@
 /// \file cg_op.cpp
-/// \brief CG as the chapter binaries show it (the traits of op_runner.hpp): n = 2048 and 8192
+/// \brief CG as the chapter binaries show it (the traits of op_runner.hpp): n = 1024 ... 8192
 ///        (--full: 1024 ... 16384, --quick: 2048; or --sizes) at two condition numbers (the variant
 ///        column: "k=1e2", "k=1e4"; --trans does not apply), A dense SPD with a geometric spectrum
 ///        (reference_cg.hpp), b = A x_true, x0 = 0,
@@ -65,14 +65,17 @@ struct CgOp {
         double kappa;
     };
 
-    /// The sizes where --sizes names none, each at both condition numbers. Default 2048 and 8192:
-    /// A L2-resident and DRAM-bound, the two regimes of the Mv inside an iteration (about 15-30 s
-    /// per chapter on an H200, estimated from the committed H200 runs). --full: 1024 ... 16384 (the
-    /// slow steps' solves at 16384 with k = 1e4, 752 iterations in double, take seconds each:
-    /// about 1.5 minutes per chapter, 2 with --ladder). --quick: 2048.
+    /// The sizes where --sizes names none, each at both condition numbers. Default 1024 ... 8192:
+    /// A L2-resident (1024, 2048) and DRAM-bound (4096 in double, 8192), the curves of time to
+    /// solution against n; the tuned step runs its persistent kernel at all of them (about 25-40 s
+    /// per chapter on an H200, 47 s with --ladder, estimated from the committed H200 runs). --full
+    /// adds 16384, where the tuned step switches to its graph of kernels (the slow steps' solves
+    /// there with k = 1e4, 752 iterations in double, take seconds each: about 1.5 minutes per
+    /// chapter, 2 with --ladder). --quick: 2048.
     static std::vector<int> sizes(const ChapterOptions& o) {
         if (!o.sizes.empty()) return o.sizes;
-        return pick_set<std::vector<int>>(o, {2048}, {2048, 8192}, {1024, 2048, 4096, 8192, 16384});
+        const std::vector<int> normal = {1024, 2048, 4096, 8192};
+        return pick_set<std::vector<int>>(o, {2048}, normal, {1024, 2048, 4096, 8192, 16384});
     }
     static std::vector<Case> cases(const ChapterOptions& o) {
         const std::vector<int> sizes = CgOp::sizes(o);
