@@ -91,7 +91,12 @@ void add_chapter_options(CLI::App& app, ChapterOptions& opt, const std::vector<s
     app.add_option("--device-preset", opt.device_preset,
                    "Predict for a named device instead of measuring: " + join(device_preset_names()))
         ->check(CLI::IsMember(device_preset_names()));
-    app.add_flag("--quick", opt.quick, "Fewer repetitions and sizes (smoke runs, tests)");
+    auto* quick =
+        app.add_flag("--quick", opt.quick, "Fewer repetitions and sizes: each op's smallest set (smoke runs)");
+    app.add_flag("--full", opt.full,
+                 "Each op's whole set of sizes (and filter sizes): longer runs; the default set is shorter and still "
+                 "shows each step's point")
+        ->excludes(quick);
 }
 
 void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::string>& ops) {
@@ -106,6 +111,8 @@ void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::
         throw std::invalid_argument("chapter options: --device (" + std::to_string(opt.device) +
                                     ") must be >= 0");
     if (!opt.device_preset.empty()) require_member("--device-preset", opt.device_preset, device_preset_names());
+    if (opt.quick && opt.full)
+        throw std::invalid_argument("chapter options: --quick and --full (both given) exclude each other");
 }
 
 int parse_chapter_cli(int argc, char** argv, const std::string& name, const std::string& description,

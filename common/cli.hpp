@@ -17,8 +17,17 @@ struct ChapterOptions {
     std::string csv;                      ///< write the table(s) to this CSV file
     int device = 0;                       ///< CUDA device ordinal
     std::string device_preset;            ///< t10 | h100-sxm | h200: predictions only, no measuring
-    bool quick = false;                   ///< fewer repetitions (tests, smoke runs)
+    bool quick = false;                   ///< fewer repetitions and each op's smallest set (smoke runs)
+    bool full = false;                    ///< each op's whole set: every size the pages' runs used
 };
+
+/// The set a run shows where --sizes does not name one: `quick` with --quick, `full` with
+/// --full, `normal` otherwise (each op's default set, chosen so that a chapter's default run
+/// stays about a minute per op on an H100 or H200; the op says beside its sets what each shows).
+template <class Set>
+Set pick_set(const ChapterOptions& opt, Set quick, Set normal, Set full) {
+    return opt.quick ? quick : opt.full ? full : normal;
+}
 
 /// Adds the common options to `app` and binds them to `opt` (chapters may add their own first).
 /// `ops`: the names --op accepts (the chapter runner passes the registered ops); empty: any

@@ -94,6 +94,10 @@ namespace tuned {
 /// and the vectors are contiguous (the tuned step's GemmLaunch::gemv = 2); false otherwise.
 template <class T> bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* gemv);
 }  // namespace tuned
+/// tuned::gemm_as_gemv where this binary's registry lists the tuned step (kernels/ladder_scope.hpp),
+/// false otherwise: defined in gemm_ladder.cpp, so that code every chapter links (the chapter
+/// runner's model) can ask without linking chapter 5's step into chapters 1-4.
+template <class T> bool ladder_gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* gemv);
 
 /// The peer: cuBLAS S/DGEMM with CUBLAS_PEDANTIC_MATH (true FP32, no TF32) on the same arguments.
 namespace peer    { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }

@@ -4,6 +4,7 @@
 ///        Each step's default_launch follows from the shape and the step's constraints; its
 ///        legal_launches are exactly the configurations its launcher accepts.
 #include "symv.hpp"
+#include "ladder_scope.hpp"
 #include "step.hpp"
 
 #include <vector>
@@ -29,23 +30,23 @@ template <class T>
 std::vector<Step<SymvArgs<T>>> make_symv_ladder() {
     using A = SymvArgs<T>;
     std::vector<Step<A>> steps;
-    steps.push_back({1, "naive", "one thread per row of y, the stored triangle read through a mirrored index",
+    if constexpr (ladder_lists(1)) steps.push_back({1, "naive", "one thread per row of y, the stored triangle read through a mirrored index",
                      &naive::symv<T>, [](const A&) { return blocks(128, 0, 0); },
                      [](const A&) {
                          return std::vector<SymvLaunch>{blocks(128, 0, 0), blocks(64, 0, 0), blocks(256, 0, 0)};
                      }});
-    steps.push_back({2, "shared", "32 x 32 tiles of the full matrix mirrored in shared memory (Nath alg. 1)",
+    if constexpr (ladder_lists(2)) steps.push_back({2, "shared", "32 x 32 tiles of the full matrix mirrored in shared memory (Nath alg. 1)",
                      &shared::symv<T>, [](const A&) { return blocks(32, 8, 32); },
                      [](const A&) {
                          return std::vector<SymvLaunch>{blocks(32, 8, 32), blocks(32, 4, 32), blocks(32, 16, 32)};
                      }});
-    steps.push_back({3, "pattern", "each stored tile read once, used twice; workspace + reduction (Nath alg. 2)",
+    if constexpr (ladder_lists(3)) steps.push_back({3, "pattern", "each stored tile read once, used twice; workspace + reduction (Nath alg. 2)",
                      &pattern::symv<T>, [](const A&) { return blocks(32, 8, 32); },
                      [](const A&) { return std::vector<SymvLaunch>{blocks(32, 8, 32), blocks(32, 4, 32)}; }});
-    steps.push_back({4, "access", "diagonal, vertical off-diagonal with register prefetch, reduction (VECPAR'12)",
+    if constexpr (ladder_lists(4)) steps.push_back({4, "access", "diagonal, vertical off-diagonal with register prefetch, reduction (VECPAR'12)",
                      &access::symv<T>, [](const A&) { return blocks(64, 4, 64); },
                      [](const A&) { return std::vector<SymvLaunch>{blocks(64, 4, 64)}; }});
-    steps.push_back({5, "tuned", "KBLAS: double buffers, Y blocks per column, nb/Q/Y, deterministic reduction",
+    if constexpr (ladder_lists(5)) steps.push_back({5, "tuned", "KBLAS: double buffers, Y blocks per column, nb/Q/Y, deterministic reduction",
                      &tuned::symv<T>, [](const A& a) { return tuned::symv_default<T>(a); },
                      [](const A&) { return tuned::symv_configs<T>(); }});
     return steps;

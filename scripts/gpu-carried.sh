@@ -10,7 +10,8 @@
 #   sanitize[=FILTER]  compute-sanitizer memcheck over the gpu tests at the small sizes
 #                      (WB_TEST_SMALL=1; racecheck at WB_TEST_SMALL=2, fewer shapes where a test
 #                      reads it; WB_SANITIZERS="memcheck racecheck ..." for more tools)
-#   ladder=OP[,OP]     ch05_unrolled --ladder per op (WB_LADDER_ARGS adds options, e.g. --precision float)
+#   ladder=OP[,OP]     ch05_unrolled --ladder per op (WB_LADDER_ARGS adds options, e.g. --precision float;
+#                      --full: every size the pages' tables used)
 #   sweep=OP[,OP]      ch05_unrolled --sweep per op
 #   shapes=OP[,OP]     ch05_unrolled --shapes per op
 #   chapters           every chapter binary with --csv

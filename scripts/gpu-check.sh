@@ -10,11 +10,13 @@
 # Carry .deps (scripts/fetch-deps.sh) so that Catch2 and CLI11 are found.
 # All stages together take longer than one device call may (10 minutes): run them in several
 # calls, each rebuilding only what changed ($OUT collects each call's tarball); WB_CHECK_OPS
-# limits the ladder, sweep and shapes stages to some ops. Estimated from the H200 runs of
-# 2026-11-22/23: build ~3 min on 16 cores; tests (gpu label 4 at a time) ~3 min; perf ~1-3 min
-# (SYMV's generates 16384-32768 matrices on the host); ladders: GEMM ~4 min (naive TN at 8192
-# takes seconds per call), SYMV ~2 min, conv2d more than 3.5 min (the float half alone; naive at
-# FS = 63 and 513 takes seconds per call), CG ~1.5 min at two sizes; the chapters ~1-2 min each. E.g. "build tests perf", then "build ladder plots", then "build chapters plots",
+# limits the ladder, sweep and shapes stages to some ops; WB_LADDER_ARGS adds options to the ladder
+# stage (--full: every size the pages' tables used). Estimated from the H200 runs of 2026-11-22/23:
+# build ~3 min on 16 cores; tests (gpu label 4 at a time) ~3 min; perf ~1-3 min (SYMV's generates
+# 16384-32768 matrices on the host); the chapters and ladders with each op's default set about a
+# minute per op or less (estimated); with --full, ladders: GEMM ~4 min (naive TN at 8192 takes seconds per
+# call), SYMV ~2 min, conv2d more than 3.5 min (the float half alone; naive at FS = 63 and 513 takes
+# seconds per call), CG ~1.5 min at two sizes. E.g. "build tests perf", then "build ladder plots", then "build chapters plots",
 # then "build sanitize grade wrong".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -88,7 +90,8 @@ if has ladder; then
   # Every registered op's whole ladder (ch05 --ladder), one CSV per op: <op>-ladder.csv.
   for op in $(ops_to_run); do
     t0=$(date +%s)
-    "$build"/bin/ch05_unrolled --ladder --op "$op" --csv "$res/$op-ladder.csv" >"$res/$op-ladder.txt" 2>&1
+    # shellcheck disable=SC2086
+    "$build"/bin/ch05_unrolled --ladder --op "$op" --csv "$res/$op-ladder.csv" ${WB_LADDER_ARGS:-} >"$res/$op-ladder.txt" 2>&1
     note "$op ladder: rc=$? in $(( $(date +%s) - t0 )) s"
     grep -E "vs " "$res/$op-ladder.txt" | tail -12 >>"$summary"
   done

@@ -1,7 +1,8 @@
 /// \file cg_op.cpp
-/// \brief CG as the chapter binaries show it (the traits of op_runner.hpp): n = 1024 ... 16384 (or
-///        --sizes) at two condition numbers (the variant column: "k=1e2", "k=1e4"; --trans does not
-///        apply), A dense SPD with a geometric spectrum (reference_cg.hpp), b = A x_true, x0 = 0,
+/// \brief CG as the chapter binaries show it (the traits of op_runner.hpp): n = 1024 ... 8192
+///        (--full: 1024 ... 16384, --quick: 2048; or --sizes) at two condition numbers (the variant
+///        column: "k=1e2", "k=1e4"; --trans does not apply), A dense SPD with a geometric spectrum
+///        (reference_cg.hpp), b = A x_true, x0 = 0,
 ///        tol 1e-5 (float) or 1e-9 (double).
 ///        - ms: per iteration (cg_problem.hpp: the difference of two fixed-iteration solves);
 ///        - GB/s: the step's bytes per iteration (model::cg_iteration_bytes: the matrix its Mv must
@@ -64,8 +65,20 @@ struct CgOp {
         double kappa;
     };
 
+    /// The sizes where --sizes names none, each at both condition numbers. Default 1024 ... 8192:
+    /// A L2-resident (1024, 2048) and DRAM-bound (4096 in double, 8192), the curves of time to
+    /// solution against n; the tuned step runs its persistent kernel at all of them (about 25-40 s
+    /// per chapter on an H200, 47 s with --ladder, estimated from the committed H200 runs). --full
+    /// adds 16384, where the tuned step switches to its graph of kernels (the slow steps' solves
+    /// there with k = 1e4, 752 iterations in double, take seconds each: about 1.5 minutes per
+    /// chapter, 2 with --ladder). --quick: 2048.
+    static std::vector<int> sizes(const ChapterOptions& o) {
+        if (!o.sizes.empty()) return o.sizes;
+        const std::vector<int> normal = {1024, 2048, 4096, 8192};
+        return pick_set<std::vector<int>>(o, {2048}, normal, {1024, 2048, 4096, 8192, 16384});
+    }
     static std::vector<Case> cases(const ChapterOptions& o) {
-        const std::vector<int> sizes = o.sizes.empty() ? std::vector<int>{1024, 2048, 4096, 8192, 16384} : o.sizes;
+        const std::vector<int> sizes = CgOp::sizes(o);
         std::vector<Case> v;
         for (double k : {1e2, 1e4})
             for (int n : sizes) v.push_back({k == 1e2 ? "k=1e2" : "k=1e4", std::to_string(n), n, k});

@@ -31,15 +31,28 @@ struct GemmOp {
         std::string shape_class;  ///< --shapes: "square", "op(B) = B^T", "ld > rows", "offset", "small n", ...
     };
 
-    /// Default shapes: squares 1024 ... 8192 with two that are not powers of two (4097, 6000),
-    /// and the rectangular classes: short k, long k, tall and skinny, short and wide.
+    /// The shapes where --sizes names none (m x n x k). Default: squares 1024 ... 4096 (1024 leaves
+    /// SMs idle at large tiles: a wave-quantization case) and 4097 (one past every tile: the edges
+    /// chapter 4 makes safe), and the two classes k decides: short k (4096 x 4096 x 256, bound by
+    /// C's bytes) and long k (1024 x 1024 x 16384, few tiles: the tuned step splits k). About 45-55 s
+    /// per chapter on an H200 (estimated from the committed H200 runs), most of it naive with
+    /// op(A) = T and the host writing the inputs.
+    /// --full adds 6000 and 8192 (naive with op(A) = T takes 2.2 s a call at 8192) and the tall
+    /// and wide C (16384 x 256 x 4096, 256 x 16384 x 4096): about 3 minutes, 4 with --ladder.
+    /// --quick: 1024 and 2048.
+    static std::vector<std::array<int, 3>> shapes(const ChapterOptions& o) {
+        using S = std::vector<std::array<int, 3>>;
+        const S normal = {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {4097, 4097, 4097},
+                          {4096, 4096, 256},   {1024, 1024, 16384}};
+        S full = normal;
+        for (std::array<int, 3> r : S{{6000, 6000, 6000}, {8192, 8192, 8192}, {16384, 256, 4096}, {256, 16384, 4096}})
+            full.push_back(r);
+        return pick_set<S>(o, {{1024, 1024, 1024}, {2048, 2048, 2048}}, normal, full);
+    }
     static std::vector<Case> cases(const ChapterOptions& o) {
         std::vector<std::array<int, 3>> mnk;
         if (o.sizes.empty()) {
-            for (int n : {1024, 2048, 4096, 4097, 6000, 8192}) mnk.push_back({n, n, n});
-            for (auto r : {std::array<int, 3>{4096, 4096, 256}, {1024, 1024, 16384}, {16384, 256, 4096},
-                           {256, 16384, 4096}})
-                mnk.push_back(r);
+            mnk = shapes(o);
         } else {
             for (int n : o.sizes) mnk.push_back({n, n, n});
         }
@@ -189,7 +202,7 @@ struct GemmOp {
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemmLaunch& l,
                               const DeviceProfile& dev) {
         GemvArgs<T> g;
-        if (l.gemv == 2 && tuned::gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
+        if (l.gemv == 2 && ladder_gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
             // with the block its default launch derives (as the GEMV op's own rows predict it)
             const GemvLaunch gl = step<GemvArgs<T>>(5).default_launch(g);
             const auto p = model::predict_gemv("tuned", g.op == Op::T, g.m, g.n, sizeof(T),

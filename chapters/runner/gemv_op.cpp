@@ -1,7 +1,7 @@
 /// \file gemv_op.cpp
 /// \brief GEMV as the chapter binaries show it (the traits of op_runner.hpp): square cases
-///        n = 1024 ... 16384 (or --sizes), op N and T, GB/s against the measured read ceiling,
-///        the stage model of common/model/gemv, and one extra row per case: the read floor
+///        n = 1024 ... 16384 (2048 and 8192 with --quick; or --sizes), op N and T, GB/s against the
+///        measured read ceiling, the stage model of common/model/gemv, and one extra row per case: the read floor
 ///        ("read A only": A's bytes read once by chapter 0's read kernel, same flush). With
 ///        --shapes, the shape set of issue 14 (shape_cases): rectangles, odd lda, offsets.
 #include "gemv_problem.hpp"
@@ -33,8 +33,18 @@ struct GemvOp {
         std::string shape_class;   ///< --shapes: "square", "odd lda", "tall", "wide", "skinny", "offset"
     };
 
+    /// The sizes where --sizes names none. Default (and --full: nothing larger is needed) 1024 ...
+    /// 16384: A L2-resident up to 2048 (float) and DRAM-bound from 4096, so every step's line
+    /// crosses from the cache to the read ceiling (about 40 s per chapter on an H200, estimated from
+    /// the committed H200 runs; most of it the host writing the 16384^2 inputs). --quick: 2048
+    /// (L2-resident) and 8192 (DRAM-bound).
+    static std::vector<int> sizes(const ChapterOptions& o) {
+        if (!o.sizes.empty()) return o.sizes;
+        const std::vector<int> all = {1024, 2048, 4096, 8192, 16384};
+        return pick_set<std::vector<int>>(o, {2048, 8192}, all, all);
+    }
     static std::vector<Case> cases(const ChapterOptions& o) {
-        const std::vector<int> sizes = o.sizes.empty() ? std::vector<int>{1024, 2048, 4096, 8192, 16384} : o.sizes;
+        const std::vector<int> sizes = GemvOp::sizes(o);
         std::vector<Op> ops = {Op::N, Op::T};
         if (o.trans != "both") ops = {parse_op(o.trans, "--trans")};
         std::vector<Case> v;

@@ -19,9 +19,10 @@
 namespace wb {
 
 std::vector<int> chapters_to_run(int chapter, bool whole_ladder) {
-    if (whole_ladder) {
+    if (whole_ladder) {  // the steps up to this chapter's: the ones its binary links
         std::vector<int> all;
-        for (const auto& s : stages()) all.push_back(s.chapter);
+        for (const auto& s : stages())
+            if (s.chapter <= chapter) all.push_back(s.chapter);
         return all;
     }
     std::vector<int> v{1};
@@ -105,7 +106,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
     bool sweep = false, list_ops = false, shapes = false;
     CLI::App app{"Chapter " + std::to_string(chapter) + " — " + info.title, info.directory};
     add_chapter_options(app, run.opt, registered_names());
-    app.add_flag("--ladder", run.whole_ladder, "Run every step of the ladder, not only naive, previous and this one");
+    app.add_flag("--ladder", run.whole_ladder,
+                 "Run every step up to this chapter's (chapter 5: the whole ladder), not only naive, previous and "
+                 "this one");
     app.add_flag("--sweep", sweep, "Time every legal launch of this chapter's step and print the best");
     app.add_flag("--list-ops", list_ops, "Print the registered ops, one per line, and exit");
     app.add_flag("--shapes", shapes,

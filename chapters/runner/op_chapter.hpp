@@ -22,7 +22,7 @@ namespace wb {
 /// One chapter run, as every op sees it.
 struct ChapterRun {
     int chapter = 1;              ///< the chapter binary's step (1..5)
-    bool whole_ladder = false;    ///< --ladder: every step, not only naive, previous and this one
+    bool whole_ladder = false;    ///< --ladder: every step up to this one, not only naive, previous and this one
     ChapterOptions opt;           ///< the command line
     const Ceilings* ceil = nullptr;  ///< measured ceilings (null when only predicting)
     DeviceProfile dev;            ///< live profile (bandwidth = measured read ceiling) or a preset
@@ -30,7 +30,8 @@ struct ChapterRun {
     bool shape_set = false;       ///< --shapes: predictions (no GPU) are of the op's shape set
 };
 
-/// The chapters whose steps a run shows: naive, the previous one and this one (or all five).
+/// The chapters whose steps a run shows: naive, the previous one and this one (or, with --ladder,
+/// every one up to this one: the steps this chapter's binary links).
 std::vector<int> chapters_to_run(int chapter, bool whole_ladder);
 
 /// One row of an op's table, in the op's units. Cells are formatted already.

@@ -1,12 +1,13 @@
 /// \file symv_op.cpp
-/// \brief SYMV as the chapter binaries show it (the traits of op_runner.hpp): n = 1024 ... 32768
-///        (or --sizes), both triangles (the variant column is uplo, "L" or "U"; --trans does not
-///        apply to SYMV and is ignored), GB/s of roofline::symv_bytes against the measured read
-///        ceiling, the stage model of common/model/symv beside each step (predict-only tables add
-///        Nath §7.2's optimality bound, 4 x bandwidth / size(T) GFLOP/s), and extra rows per case:
+/// \brief SYMV as the chapter binaries show it (the traits of op_runner.hpp): n = 1024 ... 16384
+///        (--full adds 32768, --quick is 2048 and 8192; or --sizes), both triangles (the variant
+///        column is uplo, "L" or "U"; --trans does not apply to SYMV and is ignored), GB/s of
+///        roofline::symv_bytes against the measured read ceiling, the stage model of common/model/symv
+///        beside each step (predict-only tables add Nath §7.2's optimality bound, 4 x bandwidth /
+///        size(T) GFLOP/s), and extra rows per case:
 ///        - "cuBLAS atomics": the peer with CUBLAS_ATOMICS_ALLOWED (the peer's second legal launch;
 ///          its "x cuBLAS" cell is how much faster it is than the default mode), and
-///        - "ch05 tuned atomics" (chapter 5 and --ladder): the tuned step's atomics mode (launch
+///        - "ch05 tuned atomics" (chapter 5 on): the tuned step's atomics mode (launch
 ///          atomics = 1) beside its deterministic default.
 ///        The summary gains "vs cuBLAS atomics": the chapter's step against the atomics mode,
 ///        both timed back to back in the extra rows.
@@ -28,8 +29,8 @@ namespace {
 struct SymvOp {
     static constexpr const char* kName = "symv";
     static constexpr bool memory_bound = true;
-    /// cuBLAS atomics, and in chapter 5 (or with --ladder) the tuned step's atomics mode.
-    static int extra_timed_rows(const ChapterRun& run) { return run.chapter == 5 || run.whole_ladder ? 2 : 1; }
+    /// cuBLAS atomics, and from chapter 5 on (the binaries that link the tuned step) its atomics mode.
+    static int extra_timed_rows(const ChapterRun& run) { return run.chapter >= 5 ? 2 : 1; }
     template <class T> using Args = SymvArgs<T>;
     template <class T> using Problem = SymvProblem<T>;
 
@@ -61,9 +62,19 @@ struct SymvOp {
         return v;
     }
 
+    /// The sizes where --sizes names none. Default 1024 ... 16384: the matrix L2-resident at 1024
+    /// and 2048 (and 4096 in float), DRAM-bound above, where each step's line meets the read ceiling
+    /// (about 30 s per chapter on an H200, estimated from the committed H200 runs; the host writing
+    /// the matrices is most of it). --full adds 32768 (where
+    /// cuBLAS's rate drops: 2 GB of float, 4 GB of double, four times the host's work of 16384:
+    /// about 2 minutes in all). --quick: 2048 and 8192.
+    static std::vector<int> sizes(const ChapterOptions& o) {
+        if (!o.sizes.empty()) return o.sizes;
+        return pick_set<std::vector<int>>(o, {2048, 8192}, {1024, 2048, 4096, 8192, 16384},
+                                          {1024, 2048, 4096, 8192, 16384, 32768});
+    }
     static std::vector<Case> cases(const ChapterOptions& o) {
-        const std::vector<int> sizes =
-            o.sizes.empty() ? std::vector<int>{1024, 2048, 4096, 8192, 16384, 32768} : o.sizes;
+        const std::vector<int> sizes = SymvOp::sizes(o);
         std::vector<Case> v;
         for (Uplo u : {Uplo::Lower, Uplo::Upper})
             for (int n : sizes) v.push_back({std::string(1, uplo_char(u)), std::to_string(n), u, n, 0, 0, ""});
@@ -156,7 +167,7 @@ struct SymvOp {
         atomic_peer.atomics = 1;
         const double atomics_ms =
             row(peer_step<Args<T>>(), atomic_peer, "cuBLAS atomics", "CUBLAS_ATOMICS_ALLOWED: not reproducible", false);
-        if (run.chapter == 5 || run.whole_ladder) {
+        if (run.chapter >= 5) {
             const Step<Args<T>>& tuned = step<Args<T>>(5);
             SymvLaunch l = tuned.default_launch(p.args());
             l.atomics = 1;

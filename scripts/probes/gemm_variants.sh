@@ -35,7 +35,7 @@ case $mode in
       nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. "${inc[@]}" \
         -c kernels/tuned/gemm.cu -o "$work/$name.o"
       nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. scripts/probes/gemm_bench.cu \
-        "$work/$name.o" "$build/kernels/libwb_kernels.a" "$build/common/libwb_common.a" -lcublas -lcuda \
+        "$work/$name.o" "$build"/kernels/libwb_{ladder_ch05,stage_tuned,stage_access,stage_pattern,stage_shared,stage_naive,kernels_common}.a "$build/common/libwb_common.a" -lcublas -lcuda \
         -o "$work/gemm_bench_$name" 2>&1 | grep -v -i warning || true
       strip "$work/gemm_bench_$name"
       echo "gemm_variants: built $name"

@@ -65,6 +65,26 @@ TEST_CASE("chapter CLI: defaults", "[cpu][cli]") {
     CHECK(opt.device == 0);
     CHECK(opt.device_preset.empty());
     CHECK_FALSE(opt.quick);
+    CHECK_FALSE(opt.full);
+}
+
+TEST_CASE("chapter CLI: --full picks each op's whole set, --quick its smallest; not both", "[cpu][cli]") {
+    wb::ChapterOptions opt;
+    REQUIRE(parse({"--full"}, opt) == -1);
+    CHECK(opt.full);
+    CHECK_FALSE(opt.quick);
+    CHECK(contains(cli_error({"--quick", "--full"}), "--full"));
+    CHECK(parse({"--full", "--quick"}, opt) == 2);
+    wb::ChapterOptions both;
+    both.quick = both.full = true;
+    CHECK(contains(invalid_message(both), "--quick and --full"));
+
+    wb::ChapterOptions normal, quick, full;
+    quick.quick = true;
+    full.full = true;
+    CHECK(wb::pick_set(normal, 1, 2, 3) == 2);
+    CHECK(wb::pick_set(quick, 1, 2, 3) == 1);
+    CHECK(wb::pick_set(full, 1, 2, 3) == 3);
 }
 
 TEST_CASE("chapter CLI: every option parsed", "[cpu][cli]") {

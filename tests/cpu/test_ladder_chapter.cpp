@@ -60,6 +60,49 @@ TEST_CASE("chapter loop: predict-only runs every op and says which designs do no
     CHECK(out.find("ch05 tuned") != std::string::npos);
 }
 
+TEST_CASE("run lengths: each op's --quick set is smaller than its default, and --full holds the default",
+          "[cpu][frame]") {
+    // The default set keeps a chapter's run about a minute per op on an H100 or H200; --full is
+    // every size the pages' runs used (the op's cases() says what each set shows).
+    for (int chapter : {1, 5}) {
+        for (bool ladder : {false, true}) {
+            wb::ChapterRun normal, quick, full;
+            for (wb::ChapterRun* r : {&normal, &quick, &full}) {
+                r->chapter = chapter;
+                r->whole_ladder = ladder;
+            }
+            quick.opt.quick = true;
+            full.opt.full = true;
+            for (const auto& op : wb::registered_ops()) {
+                INFO(op->name() << ", chapter " << chapter << (ladder ? ", --ladder" : ""));
+                CHECK(op->timed_rows(quick) < op->timed_rows(normal));
+                CHECK(op->timed_rows(normal) <= op->timed_rows(full));
+                if (op->name() != "gemv") CHECK(op->timed_rows(normal) < op->timed_rows(full));
+            }
+        }
+    }
+    // --sizes names the set whatever the scale.
+    wb::ChapterRun a, b;
+    a.opt.sizes = b.opt.sizes = {1024};
+    b.opt.full = true;
+    for (const auto& op : wb::registered_ops()) {
+        INFO(op->name());
+        CHECK(op->timed_rows(a) == op->timed_rows(b));
+    }
+}
+
+TEST_CASE("chapter loop: --ladder in chapter N runs the steps of chapters 1..N, the ones its binary links",
+          "[cpu][frame]") {
+    CHECK(wb::chapters_to_run(1, true) == std::vector<int>{1});
+    CHECK(wb::chapters_to_run(3, true) == std::vector<int>{1, 2, 3});
+    CHECK(wb::chapters_to_run(5, true) == std::vector<int>{1, 2, 3, 4, 5});
+    CHECK(wb::chapters_to_run(4, false) == std::vector<int>{1, 3, 4});
+    std::string out;
+    REQUIRE(run_chapter(2, {"--device-preset", "h200", "--op", "gemv", "--sizes", "1024", "--ladder"}, &out) == 0);
+    CHECK(out.find("ch02 shared") != std::string::npos);
+    CHECK(out.find("ch03 pattern") == std::string::npos);
+}
+
 TEST_CASE("the shape benchmark (--shapes): gemv and gemm have a shape set of every class, symv its submatrices, the "
           "other ops none",
           "[cpu]") {
