@@ -327,8 +327,8 @@ stream_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch,
 template <class T, int FS>
 void launch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using P = Stream<T>;
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, P::TX), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, P::TY), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, P::TX), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, P::TY), kMaxGridYZ, fn));
     conv2d_detail::upload_filter(a.filter, FS, s);
     stream_conv2d_kernel<T, FS><<<grid, dim3(32, P::WARPS), 0, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out,
                                                                    a.out_pitch, conv2d_detail::aligned16(a.in, a.in_pitch),
@@ -349,7 +349,7 @@ void launch_fixed(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     }();
     const long long tx = conv2d_detail::ceil_div(a.cols, F::TX), ty = conv2d_detail::ceil_div(a.rows, F::TY);
     const long long tiles = tx * ty;
-    if (tiles > 2147483647LL) throw std::invalid_argument(std::string(fn) + ": image has more tiles than an int holds");
+    if (tiles > kMaxInt32) throw std::invalid_argument(std::string(fn) + ": image has more tiles than an int holds");
     const int blocks = static_cast<int>(std::min<long long>(tiles, 1LL * per_sm * conv2d_detail::sm_count()));
     conv2d_detail::upload_filter(a.filter, FS, s);
     kernel<<<blocks, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch, static_cast<int>(tx),
@@ -364,8 +364,8 @@ void launch_rows(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using F = Rows<T, FS, RX, RY>;
     auto kernel = rows_conv2d_kernel<T, FS, RX, RY>;
     WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, F::SMEM));
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, F::TX), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, F::TY), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, F::TX), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, F::TY), kMaxGridYZ, fn));
     conv2d_detail::upload_filter(a.filter, FS, s);
     kernel<<<grid, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch,
                                              conv2d_detail::aligned16(a.in, a.in_pitch),
@@ -418,9 +418,8 @@ bool rows_fits(int fs) { return fs == 31 || fs == 63; }
 /// Every other size (no kernel of this step knows it at compile time: FS = 9, 11, 13, 17 ... 29,
 /// 33 ... 61, 65 ... 1025) runs chapter 4's generic window-strip kernel by default: its filter
 /// pass of 8 taps per trip measured faster than this step's blocked kernel at every such size
-/// tried (H200, 4096^2 float, `conv2d-fs-probe-606c38c.txt`: FS = 9 equal, 21 and 45 1.27x,
-/// 99 2.26x; 2048^2 FS = 513 2.3x, `conv2d-ladder-float-606c38c.txt`). The blocked shapes stay
-/// as explicit launches.
+/// tried (H200, 4096^2 float: FS = 9 equal, 21 and 45 1.27x, 99 2.26x; 2048^2 FS = 513 2.3x;
+/// \ref notes_conv2d). The blocked shapes stay as explicit launches.
 bool generic_fits(int fs) { return !stream_fits(fs) && !rows_fits(fs) && fs != 7 && fs != 15; }
 
 Conv2dLaunch stream_shape(int sx, int sy, int warps) {

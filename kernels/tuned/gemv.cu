@@ -333,7 +333,7 @@ void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) 
     const int BX = l.block_x, Q = l.block_y;
     const int tiles = detail::ceil_div(a.m, BX * W);
     Y = std::min(Y, tuned_gemv_n_max_split(a.n, Q));  // a column per thread row; Q Y within an int
-    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
     const bool cl = use_cluster(Y, l.cluster, BX * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles, s);
@@ -352,7 +352,7 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const GemvSplit split = gemv_split_reduction(a.m, Y, chunk);  // whole steps
     const int k_per_block = split.k_per_block;
     Y = split.Y;
-    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
     const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles, s);
@@ -377,7 +377,7 @@ template <class T, int C>
 void launch_t_short(const GemvArgs<T>& a, const GemvLaunch& l, bool aligned, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     const int L = l.block_x, G = 256 / L;
-    const dim3 grid(detail::grid_dim(detail::ceil_div(a.n, static_cast<long long>(G) * C), 2147483647LL, fn));
+    const dim3 grid(detail::grid_dim(detail::ceil_div(a.n, static_cast<long long>(G) * C), kMaxGridX, fn));
     if (aligned)
         launch_kernel(gemv_t_short_kernel<T, true, C>, grid, dim3(L, G), 0, s, 1, a.m, a.n, a.alpha, a.A, a.lda, a.x,
                       a.beta, a.y);
@@ -404,7 +404,7 @@ void launch_t_loop_kernel(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_
     const long long warp_tiles = cdiv(tiles, 32 / L);
     const long long blocks =
         std::min(cdiv(warp_tiles, 256 / 32), static_cast<long long>(per_sm) * launch_checks::sm_count());
-    launch_kernel(kernel, dim3(detail::grid_dim(blocks, 2147483647LL, fn)), dim3(L, G), 0, s, 1, a.m, a.n, a.alpha,
+    launch_kernel(kernel, dim3(detail::grid_dim(blocks, kMaxGridX, fn)), dim3(L, G), 0, s, 1, a.m, a.n, a.alpha,
                   a.A, a.lda, a.x, a.beta, a.y);
 }
 
