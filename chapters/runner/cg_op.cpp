@@ -34,9 +34,9 @@ template <class T> double default_tol() { return sizeof(T) == 4 ? 1e-5 : 1e-9; }
 /// cuBLAS-composed peer, which has no model.
 template <class T>
 double mv_model_ms(int chapter, int n, const DeviceProfile& dev) {
-    if (chapter < 1 || chapter > 5 || n <= 0) return -1;
+    if (chapter < 1 || chapter > chapter_of(Stage::kTuned) || n <= 0) return -1;
     const Stage stage = stage_of(chapter).stage;
-    if (chapter <= 3) {  // GEMV on all of A
+    if (stage <= Stage::kPattern) {  // GEMV on all of A
         GemvArgs<T> g;
         g.op = Op::N;
         g.m = g.n = g.lda = n;

@@ -29,7 +29,9 @@ struct SymvOp {
     static constexpr const char* kName = "symv";
     static constexpr bool memory_bound = true;
     /// cuBLAS atomics, and in chapter 5 (or with --ladder) the tuned step's atomics mode.
-    static int extra_timed_rows(const ChapterRun& run) { return run.chapter == 5 || run.whole_ladder ? 2 : 1; }
+    static int extra_timed_rows(const ChapterRun& run) {
+        return run.chapter == chapter_of(Stage::kTuned) || run.whole_ladder ? 2 : 1;
+    }
     template <class T> using Args = SymvArgs<T>;
     template <class T> using Problem = SymvProblem<T>;
 
@@ -157,7 +159,7 @@ struct SymvOp {
         atomic_peer.atomics = 1;
         const double atomics_ms =
             row(peer_step<Args<T>>(), atomic_peer, "cuBLAS atomics", "CUBLAS_ATOMICS_ALLOWED: not reproducible", false);
-        if (run.chapter == 5 || run.whole_ladder) {
+        if (run.chapter == chapter_of(Stage::kTuned) || run.whole_ladder) {
             const Step<Args<T>>& tuned = step<Args<T>>(chapter_of(Stage::kTuned));
             SymvLaunch l = tuned.default_launch(p.args());
             l.atomics = 1;
