@@ -14,7 +14,7 @@
 /// symmetric in every precision. n = 16384 takes about a second on one core.
 #pragma once
 
-#include "kernels/cg.hpp"
+#include "cg_status.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,7 @@
 ///        BLAS), whole or for selected columns of C only.
 #pragma once
 
-#include "kernels/blas_op.hpp"
+#include "blas_types.hpp"
 
 #include <vector>
 

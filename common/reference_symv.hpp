@@ -4,7 +4,7 @@
 ///        (the tests fill it with NaN), and so may the padding rows n .. lda-1.
 #pragma once
 
-#include "kernels/symv.hpp"
+#include "blas_types.hpp"
 
 #include <cstddef>
 #include <vector>

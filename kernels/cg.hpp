@@ -16,6 +16,7 @@
 /// only the lower triangle (the upper one may hold anything, NaN included).
 #pragma once
 
+#include "cg_status.hpp"
 #include "step.hpp"
 
 #include <cuda_runtime_api.h>
@@ -24,16 +25,6 @@
 #include <vector>
 
 namespace wb {
-
-/// How a solve ended.
-enum class CgStatus {
-    Converged,  ///< ||r|| <= tol ||b|| (recursive residual)
-    MaxIter,    ///< max_iter iterations done without converging
-    Breakdown,  ///< p.(A p) <= 0 (or not finite): A not SPD, or lost to rounding
-};
-
-/// "converged", "max_iter", "breakdown".
-const char* cg_status_name(CgStatus s);
 
 /// The outcome of one solve, written by every step's launcher when CgArgs::result is set.
 struct CgResult {

@@ -13,15 +13,6 @@
 
 namespace wb {
 
-const char* cg_status_name(CgStatus s) {
-    switch (s) {
-        case CgStatus::Converged: return "converged";
-        case CgStatus::MaxIter: return "max_iter";
-        case CgStatus::Breakdown: return "breakdown";
-    }
-    return "?";
-}
-
 std::string CgLaunch::str() const {
     using launch_checks::num;
     return launch_checks::LaunchText()

@@ -33,21 +33,21 @@ template <class T>
 std::vector<Step<CgArgs<T>>> make_cg_ladder() {
     using A = CgArgs<T>;
     std::vector<Step<A>> steps;
-    if constexpr (ladder_lists(1)) steps.push_back({1, "naive", "White 5.2: chapter 1's GEMV on the GPU, vectors on the CPU, p and A p over the link",
+    if constexpr (ladder_lists(1)) steps.push_back({Stage::kNaive, "White 5.2: chapter 1's GEMV on the GPU, vectors on the CPU, p and A p over the link",
                      &naive::cg<T>, [](const A&) { return CgLaunch{}; },
                      [](const A&) { return std::vector<CgLaunch>{CgLaunch{}}; }});
-    if constexpr (ladder_lists(2)) steps.push_back({2, "shared", "all on the GPU, dots reduced in shared memory, 2 scalars to the host per iteration",
+    if constexpr (ladder_lists(2)) steps.push_back({Stage::kShared, "all on the GPU, dots reduced in shared memory, 2 scalars to the host per iteration",
                      &shared::cg<T>, [](const A&) { return launch(256, 0); },
                      [](const A&) {
                          return std::vector<CgLaunch>{launch(256, 0), launch(128, 0), launch(512, 0)};
                      }});
-    if constexpr (ladder_lists(3)) steps.push_back({3, "pattern", "fused vector kernels, scalars on the device, status read every 8 iterations",
+    if constexpr (ladder_lists(3)) steps.push_back({Stage::kPattern, "fused vector kernels, scalars on the device, status read every 8 iterations",
                      &pattern::cg<T>, [](const A&) { return launch(256, 8); },
                      [](const A&) { return around(256, 8, {1, 4, 8, 16}); }});
-    if constexpr (ladder_lists(4)) steps.push_back({4, "access", "SYMV's access step (half of A), aligned padded vectors, 16-byte accesses",
+    if constexpr (ladder_lists(4)) steps.push_back({Stage::kAccess, "SYMV's access step (half of A), aligned padded vectors, 16-byte accesses",
                      &access::cg<T>, [](const A&) { return launch(256, 8); },
                      [](const A&) { return around(256, 8, {4, 8, 16}); }});
-    if constexpr (ladder_lists(5)) steps.push_back({5, "tuned",
+    if constexpr (ladder_lists(5)) steps.push_back({Stage::kTuned,
                      "a persistent kernel keeping a share of A on chip where that pays, else tuned SYMV + one "
                      "cooperative vector kernel in CUDA graphs of 8 iterations",
                      &tuned::cg<T>, [](const A&) { return launch(256, 8, -1); },
@@ -64,7 +64,7 @@ std::vector<Step<CgArgs<T>>> make_cg_ladder() {
 
 template <class T>
 Step<CgArgs<T>> make_cg_peer() {
-    return {0, "cublas", "CG composed of cuBLAS calls (GEMV, DOT to the host, AXPY, SCAL): the cuda-samples recipe",
+    return {"cublas", "CG composed of cuBLAS calls (GEMV, DOT to the host, AXPY, SCAL): the cuda-samples recipe",
             &peer::cg<T>, [](const CgArgs<T>&) { return CgLaunch{}; },
             [](const CgArgs<T>&) { return std::vector<CgLaunch>{CgLaunch{}}; }};
 }

@@ -111,7 +111,7 @@ __global__ void reverse_kernel(const T* __restrict__ filter, long long n, T* __r
 }
 
 dim3 grid2(int cols, int rows) {
-    return dim3(static_cast<unsigned>(ceil_div(std::max(cols, 1), 256)), static_cast<unsigned>(std::clamp(rows, 1, 65535)));
+    return dim3(static_cast<unsigned>(ceil_div(std::max(cols, 1), 256)), static_cast<unsigned>(std::clamp(rows, 1, kMaxGridYZ)));
 }
 
 }  // namespace
@@ -129,7 +129,7 @@ void fft_pad_filter(const T* filter, int fs, T* dst, int pr, int pc, cudaStream_
 template <class T>
 void fft_multiply(void* a, const void* b, long long n, T scale, cudaStream_t s) {
     using C = typename Complex<T>::type;
-    const long long blocks = std::min<long long>(ceil_div(std::max(n, 1LL), 256), 65535LL * 16);
+    const long long blocks = std::min<long long>(ceil_div(std::max(n, 1LL), 256), 16LL * kMaxGridYZ);
     multiply_kernel<<<static_cast<unsigned>(blocks), 256, 0, s>>>(static_cast<C*>(a), static_cast<const C*>(b), n,
                                                                   scale);
     WB_CHECK_LAUNCH();

@@ -331,7 +331,7 @@ bool aligned16(const T* p, int pitch) {
 template <class T, int RX, int RY>
 void launch_blocked(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using B = Blocked<T, RX, RY>;
-    const dim3 grid(grid_dim(ceil_div(a.cols, B::TX), 2147483647LL, fn), grid_dim(ceil_div(a.rows, B::TY), 65535, fn));
+    const dim3 grid(grid_dim(ceil_div(a.cols, B::TX), kMaxGridX, fn), grid_dim(ceil_div(a.rows, B::TY), kMaxGridYZ, fn));
     const bool cst = fits_constant<T>(a.fs), vec = aligned16(a.in, a.in_pitch);
     if (cst) upload_filter(a.filter, a.fs, s);
     auto kernel = cst ? blocked_conv2d_kernel<T, RX, RY, true> : blocked_conv2d_kernel<T, RX, RY, false>;

@@ -61,25 +61,25 @@ template <class T>
 std::vector<Step<Conv2dArgs<T>>> make_conv2d_ladder() {
     using A = Conv2dArgs<T>;
     std::vector<Step<A>> steps;
-    if constexpr (ladder_lists(1)) steps.push_back({1, "naive", "one output per thread, image and filter from global memory", &naive::conv2d<T>,
+    if constexpr (ladder_lists(1)) steps.push_back({Stage::kNaive, "one output per thread, image and filter from global memory", &naive::conv2d<T>,
                      [](const A&) { return blocks(32, 8); },
                      [](const A&) {
                          return std::vector<Conv2dLaunch>{blocks(32, 8), blocks(16, 16), blocks(32, 4), blocks(64, 4),
                                                           blocks(128, 2)};
                      }});
-    if constexpr (ladder_lists(2)) steps.push_back({2, "shared", "filter in constant memory, tile plus halo staged in shared memory",
+    if constexpr (ladder_lists(2)) steps.push_back({Stage::kShared, "filter in constant memory, tile plus halo staged in shared memory",
                      &shared::conv2d<T>, [](const A&) { return tile(8); },
                      [](const A&) { return std::vector<Conv2dLaunch>{tile(8), tile(16)}; }});
-    if constexpr (ladder_lists(3)) steps.push_back({3, "pattern", "odd strips of outputs per thread, each window row loaded once into registers",
+    if constexpr (ladder_lists(3)) steps.push_back({Stage::kPattern, "odd strips of outputs per thread, each window row loaded once into registers",
                      &pattern::conv2d<T>, [](const A&) { return strip(sizeof(T) == 4 ? 5 : 3); },
                      [](const A&) {
                          return sizeof(T) == 4 ? std::vector<Conv2dLaunch>{strip(5), strip(7)}
                                                : std::vector<Conv2dLaunch>{strip(3)};
                      }});
-    if constexpr (ladder_lists(4)) steps.push_back({4, "access", "16-byte strips from aligned padded rows (conflict-free LDS.128), cp.async 16-byte staging",
+    if constexpr (ladder_lists(4)) steps.push_back({Stage::kAccess, "16-byte strips from aligned padded rows (conflict-free LDS.128), cp.async 16-byte staging",
                      &access::conv2d<T>, [](const A&) { return access_tile<T>(); },
                      [](const A&) { return std::vector<Conv2dLaunch>{access_tile<T>()}; }});
-    if constexpr (ladder_lists(5)) steps.push_back({5, "tuned", "2-D register blocks, FS = 3 ... 15 unrolled with constant-bank taps, FS <= 5 streamed, FS = 31, 63 by filter rows, other sizes by chapter 4's generic kernel",
+    if constexpr (ladder_lists(5)) steps.push_back({Stage::kTuned, "2-D register blocks, FS = 3 ... 15 unrolled with constant-bank taps, FS <= 5 streamed, FS = 31, 63 by filter rows, other sizes by chapter 4's generic kernel",
                      &tuned::conv2d<T>, [](const A& a) { return tuned::conv2d_configs<T>(a.fs).front(); },
                      [](const A& a) { return tuned::conv2d_configs<T>(a.fs); }});
     return steps;

@@ -120,7 +120,7 @@ void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     if (!validate_conv2d(a, "npp::conv2d")) return;
     const int h = a.radius();
     const long long pw = a.cols + 2LL * h, ph = a.rows + 2LL * h;
-    if (pw * static_cast<long long>(sizeof(T)) > 2147483647LL)
+    if (pw * static_cast<long long>(sizeof(T)) > kMaxInt32)
         throw std::invalid_argument("npp::conv2d: cols + FS - 1 (" + std::to_string(pw) + ") too wide for NPP's int step");
     // The image is copied into the bordered workspace with its pitch, and the output written with
     // its own (NPP's int step; for float FS <= 5 a copy's pitch too).
@@ -147,7 +147,7 @@ void conv2d_npp(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     conv2d_detail::reverse_filter(a.filter, a.fs, rev, s);
     if (sizeof(T) == 4 && a.fs <= 5) {
         // NPP 13.0's float 3 x 3 and 5 x 5 filters do not read beyond their ROI: at its edges they
-        // repeat the edge pixels (seen on an H200, 2026-11-23: a 1 x 1 image gave in x the sum
+        // repeat the edge pixels (seen on an H200: a 1 x 1 image gave in x the sum
         // of the filter, not in x its centre; FS >= 7 and double read the zero border as the
         // documentation says). So the ROI is the whole zero-bordered image, written into a
         // bordered output, whose interior is then copied out: outputs inside the image never
@@ -254,10 +254,11 @@ void conv2d_cudnn(const Conv2dArgs<T>& a, const Conv2dLaunch&, cudaStream_t s) {
     // The tensors' n and c strides are rows x pitch, and cuDNN's strides are ints.
     auto require_stride = [&](const char* name, int pitch) {
         const long long stride = static_cast<long long>(a.rows) * pitch;
-        if (stride > 2147483647LL)
+        if (stride > kMaxInt32)
             throw std::invalid_argument(std::string("cudnn::conv2d: rows x ") + name + " (" + std::to_string(a.rows) +
                                         " x " + std::to_string(pitch) + " = " + std::to_string(stride) +
-                                        ") must be <= 2147483647 (cuDNN's tensor strides are ints)");
+                                        ") must be <= " + std::to_string(kMaxInt32) +
+                                        " (cuDNN's tensor strides are ints)");
     };
     require_stride("in_pitch", a.in_pitch);
     require_stride("out_pitch", a.out_pitch);
@@ -290,7 +291,7 @@ namespace {
     } while (0)
 
 /// The smallest 2^a 3^b 5^c 7^d >= n (cuFFT's fast sizes). The padding, product and extraction
-/// kernels (conv2d_common.cu) index it with 32-bit ints and grid strides of up to 65535 rows: it
+/// kernels (conv2d_common.cu) index it with 32-bit ints and grid strides of up to kMaxGridYZ rows: it
 /// must be at most launch_checks::kMaxIndexedExtent; `what` names n in the message.
 int fft_size(long long n, const char* what) {
     for (long long m = std::max(1LL, n);; ++m) {
@@ -419,20 +420,20 @@ std::vector<Step<Conv2dArgs<T>>> conv2d_peers() {
     auto all = [](const A&) { return std::vector<Conv2dLaunch>{Conv2dLaunch{}}; };
     std::vector<Step<A>> v;
 #ifdef WB_HAVE_NPP
-    v.push_back({0, "npp", sizeof(T) == 4 ? "NPP nppiFilter_32f_C1R (filter reversed, zero-bordered copy)"
+    v.push_back({"npp", sizeof(T) == 4 ? "NPP nppiFilter_32f_C1R (filter reversed, zero-bordered copy)"
                                           : "NPP nppiFilter_64f_C1R (filter reversed, zero-bordered copy)",
                  &peer::conv2d_npp<T>, one, all});
 #endif
 #ifdef WB_HAVE_CUDNN
-    v.push_back({0, "cudnn", "cuDNN cudnnConvolutionForward, cross-correlation, FMA math, fastest algorithm",
+    v.push_back({"cudnn", "cuDNN cudnnConvolutionForward, cross-correlation, FMA math, fastest algorithm",
                  &peer::conv2d_cudnn<T>, one, all});
 #endif
 #ifdef WB_HAVE_CUFFT
-    v.push_back({0, "cufft", "FFT convolution on cuFFT: R2C, pointwise product, C2R (filter spectrum cached)",
+    v.push_back({"cufft", "FFT convolution on cuFFT: R2C, pointwise product, C2R (filter spectrum cached)",
                  &peer::conv2d_fft<T>, one, all});
 #endif
     if (v.empty())  // a toolkit without any of them: a peer that says so when called
-        v.push_back({0, "npp", "no convolution peer in this build", &peer::conv2d_npp<T>, one, all});
+        v.push_back({"npp", "no convolution peer in this build", &peer::conv2d_npp<T>, one, all});
     return v;
 }
 

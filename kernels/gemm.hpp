@@ -5,7 +5,7 @@
 ///        same signature; the launch type is the op's own (GemmLaunch).
 #pragma once
 
-#include "blas_op.hpp"
+#include "blas_types.hpp"
 #include "step.hpp"
 
 #include <cuda_runtime_api.h>

@@ -79,8 +79,8 @@ void gemm_scale_c(const GemmArgs<T>& a, cudaStream_t s) {
     if (a.m <= 0 || a.n <= 0) return;
     if (a.beta == T(1)) return;  // C = 1*C: nothing to do
     const dim3 block(256);
-    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, 256), 2147483647LL, "gemm_scale_c"),
-                    static_cast<unsigned>(std::min(a.n, 65535)));
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, 256), kMaxGridX, "gemm_scale_c"),
+                    static_cast<unsigned>(std::min(a.n, kMaxGridYZ)));
     scale_c_kernel<T><<<grid, block, 0, s>>>(a.m, a.n, a.beta, a.C, a.ldc);
     WB_CHECK_LAUNCH();
 }

@@ -61,25 +61,25 @@ std::vector<Step<GemmArgs<T>>> make_gemm_ladder() {
     using A = GemmArgs<T>;
     std::vector<Step<A>> steps;
     // 32 x 8: a warp spans 32 consecutive rows of one column of C (coalesced C and op_a = N reads).
-    if constexpr (ladder_lists(1)) steps.push_back({1, "naive", "one thread per element of C, every operand from global memory", &naive::gemm<T>,
+    if constexpr (ladder_lists(1)) steps.push_back({Stage::kNaive, "one thread per element of C, every operand from global memory", &naive::gemm<T>,
                      [](const A&) { return blocks(32, 8); },
                      [](const A&) { return std::vector<GemmLaunch>{blocks(32, 8), blocks(16, 16), blocks(32, 4),
                                                                    blocks(64, 4), blocks(128, 2)}; }});
-    if constexpr (ladder_lists(2)) steps.push_back({2, "shared", "TILE x TILE tiles of op(A) and op(B) in shared memory, one result per thread",
+    if constexpr (ladder_lists(2)) steps.push_back({Stage::kShared, "TILE x TILE tiles of op(A) and op(B) in shared memory, one result per thread",
                      &shared::gemm<T>,
                      [](const A&) { return square_tile(32); },
                      [](const A&) { return std::vector<GemmLaunch>{square_tile(32), square_tile(16)}; }});
-    if constexpr (ladder_lists(3)) steps.push_back({3, "pattern", "a strip of C per thread in registers; op(A) streamed, op(B) in shared memory",
+    if constexpr (ladder_lists(3)) steps.push_back({Stage::kPattern, "a strip of C per thread in registers; op(A) streamed, op(B) in shared memory",
                      &pattern::gemm<T>,
                      [](const A&) { return strip(64, 16); },
                      [](const A&) {
                          return std::vector<GemmLaunch>{strip(64, 16), strip(128, 16), strip(64, 8), strip(128, 8)};
                      }});
-    if constexpr (ladder_lists(4)) steps.push_back({4, "access", "4 x 4 per thread, k-major padded staging, 16-byte shared reads, safe edges",
+    if constexpr (ladder_lists(4)) steps.push_back({Stage::kAccess, "4 x 4 per thread, k-major padded staging, 16-byte shared reads, safe edges",
                      &access::gemm<T>,
                      [](const A&) { return access_tile(); },
                      [](const A&) { return std::vector<GemmLaunch>{access_tile()}; }});
-    if constexpr (ladder_lists(5)) steps.push_back({5, "tuned", "warp tiles of 2-D register blocks, cp.async 16-byte multi-stage pipeline",
+    if constexpr (ladder_lists(5)) steps.push_back({Stage::kTuned, "warp tiles of 2-D register blocks, cp.async 16-byte multi-stage pipeline",
                      &tuned::gemm<T>,
                      [](const A& a) { return tuned::gemm_default<T>(a); },
                      [](const A& a) { return tuned::gemm_launches<T>(a); }});
@@ -88,7 +88,7 @@ std::vector<Step<GemmArgs<T>>> make_gemm_ladder() {
 
 template <class T>
 Step<GemmArgs<T>> make_gemm_peer() {
-    return {0, "cublas", sizeof(T) == 4 ? "cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (true FP32)"
+    return {"cublas", sizeof(T) == 4 ? "cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH (true FP32)"
                                         : "cuBLAS DGEMM, CUBLAS_PEDANTIC_MATH (FP64 tensor cores)",
             &peer::gemm<T>,
             [](const GemmArgs<T>&) { return GemmLaunch{}; },

@@ -10,7 +10,7 @@
 /// (n-1) lda + m elements would report the read (the tests allocate lda x n, which covers it).
 #pragma once
 
-#include "blas_op.hpp"
+#include "blas_types.hpp"
 #include "gemv_launch.hpp"
 #include "gemv_rules.hpp"
 #include "step.hpp"

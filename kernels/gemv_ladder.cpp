@@ -31,29 +31,29 @@ template <class T>
 std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
     using A = GemvArgs<T>;
     std::vector<Step<GemvArgs<T>>> steps;
-    if constexpr (ladder_lists(1)) steps.push_back({1, "naive", "one thread per result, every operand from global memory", &naive::gemv<T>,
+    if constexpr (ladder_lists(1)) steps.push_back({Stage::kNaive, "one thread per result, every operand from global memory", &naive::gemv<T>,
                      [](const A&) { return GemvLaunch{256}; },
                      [](const A&) { return block_sizes<T>({64, 128, 256, 512, 1024}); }});
-    if constexpr (ladder_lists(2)) steps.push_back({2, "shared", "x in constant memory; T stages A through shared tiles to coalesce",
+    if constexpr (ladder_lists(2)) steps.push_back({Stage::kShared, "x in constant memory; T stages A through shared tiles to coalesce",
                      &shared::gemv<T>,
                      [](const A& a) { return GemvLaunch{a.op == Op::N ? 256 : 32}; },
                      [](const A& a) {
                          return a.op == Op::N ? block_sizes<T>({64, 128, 256, 512}) : block_sizes<T>({16, 32, 64});
                      }});
-    if constexpr (ladder_lists(3)) steps.push_back({3, "pattern", "Q threads per result, in-block reduction, Y blocks per tile",
+    if constexpr (ladder_lists(3)) steps.push_back({Stage::kPattern, "Q threads per result, in-block reduction, Y blocks per tile",
                      &pattern::gemv<T>,
                      [](const A&) { return GemvLaunch{32, 8, 32, 8, 0, 1}; },
                      [](const A&) { return warp_by_q_launches(); }});
-    if constexpr (ladder_lists(4)) steps.push_back({4, "access", "padded tiles, staggered starts, 16-byte loads, safe irregular edges",
+    if constexpr (ladder_lists(4)) steps.push_back({Stage::kAccess, "padded tiles, staggered starts, 16-byte loads, safe irregular edges",
                      &access::gemv<T>,
                      [](const A&) { return GemvLaunch{32, 8, 32, 8, 0, 1}; },
                      [](const A&) { return warp_by_q_launches(); }});
-    if constexpr (ladder_lists(5)) steps.push_back({5, "tuned", "registers, 16-byte loads, double-buffered prefetch, a launch derived from the shape",
+    if constexpr (ladder_lists(5)) steps.push_back({Stage::kTuned, "registers, 16-byte loads, double-buffered prefetch, a launch derived from the shape",
                      &tuned::gemv<T>,
                      // The default launch is derived from the shape and the device by the rules of
                      // kernels/gemv_rules.hpp (rules in words there, unit-tested in
                      // tests/cpu/test_gemv_rules.cpp); at the square powers of two they give the
-                     // launches the sweeps picked (docs/results/h200/sweep-ch05_unrolled*.csv).
+                     // launches the sweeps picked (\ref notes_gemv).
                      [](const A& a) { return tuned_gemv_default_launch(gemv_shape(a), gemv_machine_of_current_device()); },
                      [](const A& a) {
                          std::vector<GemvLaunch> v;
@@ -95,7 +95,7 @@ std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
 
 template <class T>
 Step<GemvArgs<T>> make_gemv_peer() {
-    return {0, "cublas", "cuBLAS S/DGEMV (the vendor library)", &peer::gemv<T>,
+    return {"cublas", "cuBLAS S/DGEMV (the vendor library)", &peer::gemv<T>,
             [](const GemvArgs<T>&) { return GemvLaunch{}; },
             [](const GemvArgs<T>&) { return std::vector<GemvLaunch>{GemvLaunch{}}; }};
 }

@@ -2,6 +2,8 @@
 /// \brief The tuned GEMV's launch rules (see gemv_rules.hpp for the rules in words).
 #include "gemv_rules.hpp"
 
+#include "launch_limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -111,8 +113,7 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
     // 512-thread N block is alone on its SM), Y rounds down. The blocks of a split are all equally
     // long, so one block past the wave doubles the time while an idle SM costs only its share:
     // 579 x 57900 N, 19 tiles on 132 SMs, Y = 7 (133 blocks) ran at 0.81x cuBLAS and Y = 6 at
-    // 1.10x in one run (H100, docs/results/h100/gemv-launches-a906840.txt; an earlier H200 run
-    // through the then-buggy default call had measured the opposite). The tile width then makes
+    // 1.10x in one run (H100; \ref notes_gemv). The tile width then makes
     // the rounding cheap (tuned_gemv_one_tile_launch: 10 tiles x 13 = 130 blocks, 1.11x).
     const long long slots = static_cast<long long>(mc.sm_count) * resident;
     if (tiles * y > slots) y = std::max<long long>(1, slots / tiles);
@@ -120,11 +121,11 @@ int tuned_gemv_split(const GemvShape& s, const GemvLaunch& l, const GemvMachine&
 }
 
 GemvSplit gemv_split_reduction(int k, int Y, int step) {
-    // Y x k_per_block <= k + Y step - 1, so the loop ends by Y = (INT_MAX - k) / step at the latest.
+    // Y x k_per_block <= k + Y step - 1, so the loop ends by Y = (kMaxInt32 - k) / step at the latest.
     for (long long y0 = Y;; --y0) {
         const long long kpb = cdiv(cdiv(k, y0), step) * step;
         const long long y = cdiv(k, kpb);
-        if (y * kpb <= 2147483647LL) return {static_cast<int>(kpb), static_cast<int>(y)};
+        if (y * kpb <= kMaxInt32) return {static_cast<int>(kpb), static_cast<int>(y)};
     }
 }
 
@@ -153,13 +154,13 @@ bool tuned_gemv_t_loops(const GemvShape& s, const GemvMachine& mc) {
     const long long vectors = cdiv(s.m, w);
     // Not where the group is a whole warp that reads at most one vector of each column per tile
     // (double 58 and 64 rows: 0.78x and 0.56x cuBLAS looping, 1.03x and 0.82x with one tile per
-    // block; H200, perf log 8615427). Not explained yet; the suspect: each lane's 16 bytes per column
+    // block; H200). Not explained yet; the suspect: each lane's 16 bytes per column
     // then pay a five-level reduction.
     if (loop.block_x == 32 && vectors + (tuned_gemv_loads(s) == GemvLoads::kAligned16 ? 0 : 1) <= 32) return false;
     const GemvLaunch one = tuned_gemv_one_tile_launch(s, mc);
     // Short columns (rule 6's lanes) keep one tile per block: once the short kernel loaded
     // beta * y before its loads of A, one tile beat the loop on every such shape but one (H200,
-    // perf [gemv] of 2026-11-26: float 16, 32, 64, 183 rows 1.24-1.82x cuBLAS against 1.15-1.46x
+    // perf [gemv]: float 16, 32, 64, 183 rows 1.24-1.82x cuBLAS against 1.15-1.46x
     // looping; double 16, 32 rows 1.10x, 1.06x against 0.88x, 0.93x; float 58 rows 1.38x against
     // 1.46x).
     if (tuned_gemv_short_t(s.op, one)) return false;

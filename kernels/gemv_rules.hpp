@@ -67,19 +67,19 @@
 ///    rows: 57%, float 579: 57%, double 183: 72%; float 1832 rows, 89%, runs 1.44x cuBLAS with
 ///    one tile per block and keeps it).
 ///    Not for short columns (rule 6's lanes in the one-tile launch): they looped faster only
-///    while the short kernel read beta * y after its reduction (H200, perf log 8615427); with
-///    y loaded first, one tile per block is faster on every such shape measured but float 58
-///    rows (H200, docs/results/h200/perf-gemv-short-y-*.log).
+///    while the short kernel read beta * y after its reduction (H200); with y loaded first, one
+///    tile per block is faster on every such shape measured but float 58 rows (H200;
+///    \ref notes_gemv).
 ///    Never where the looping group is a whole warp whose lanes read at most one vector of a
 ///    column per tile (double 58 and 64 rows: 0.78x and 0.56x looping against 1.03x and 0.82x
 ///    with one tile per block; not explained yet).
 ///    The partial last step's prefetch (the second run's T kernel) is part of this kernel's
 ///    stream, not of the teaching kernel (double C = 4 keeps 64 registers there).
 /// The square powers of two 1024 ... 16384 keep the launches measured before these rules
-/// (docs/results/h200/sweep-ch05_unrolled*.csv): rule 3 gives Y = 1 there, rule 6 does not apply.
+/// (the chapter 5 sweep, \ref notes_gemv): rule 3 gives Y = 1 there, rule 6 does not apply.
 #pragma once
 
-#include "blas_op.hpp"
+#include "blas_types.hpp"
 #include "gemv_launch.hpp"
 
 namespace wb {
@@ -145,9 +145,9 @@ struct GemvSplit {
     int Y = 1;            ///< the blocks that leaves: ceil(k / k_per_block) <= Y
 };
 /// The kernels compute a block's end, blockIdx.y x k_per_block + k_per_block, in int; the last
-/// block's, Y x k_per_block, passes k by up to Y steps. Where that would pass INT_MAX (k within
+/// block's, Y x k_per_block, passes k by up to Y steps. Where that would pass kMaxInt32 (k within
 /// Y steps of it: the default T launch of float 2147418111 x 8 has Y = 132 steps of 1024 rows),
-/// Y is lowered, one at a time, until it does not; Y <= (INT_MAX - k) / step always fits (at least
+/// Y is lowered, one at a time, until it does not; Y <= (kMaxInt32 - k) / step always fits (at least
 /// 32 for every k validate_gemv accepts).
 GemvSplit gemv_split_reduction(int k, int Y, int step);
 /// N: the most blocks per tile a tuned launch with Q thread rows takes: every block gets at least

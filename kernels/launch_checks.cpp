@@ -55,7 +55,7 @@ int device_attribute(int attribute, int no_gpu) {
 }
 
 int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount, 132); }
-long long max_copy_pitch() { return device_attribute(cudaDevAttrMaxPitch, 2147483647); }
+long long max_copy_pitch() { return device_attribute(cudaDevAttrMaxPitch, kMaxInt32); }
 long long l2_bytes() { return device_attribute(cudaDevAttrL2CacheSize, 50 << 20); }
 
 }  // namespace wb::launch_checks

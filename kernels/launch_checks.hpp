@@ -5,6 +5,8 @@
 ///        are derived for. Each op's `<op>_detail` namespace brings these in by `using`.
 #pragma once
 
+#include "launch_limits.hpp"
+
 #include <cstddef>
 #include <string>
 
@@ -19,14 +21,14 @@ inline std::string num(long long v) { return std::to_string(v); }
 inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 /// The largest extent of a dimension the kernels index with 32-bit ints (GEMV m, n; GEMM m, n, k;
-/// SYMV n; conv2d rows, cols): INT_MAX - 2^16 = 2147418111. An index past the last row or column
-/// stays an int where the extent is at most INT_MAX less the most that any step adds beyond it: a
+/// SYMV n; conv2d rows, cols): kMaxInt32 - 2^16 = 2147418111. An index past the last row or column
+/// stays an int where the extent is at most kMaxInt32 less the most that any step adds beyond it: a
 /// block's tile (at most 1024 rows or columns in any step), a conv2d window (a tile and the
 /// filter's halo: under 2048 columns), whole steps of a split reduction (a tuned GEMV T step:
-/// at most 2048 rows), or a grid stride over gridDim.y (at most 65535: GEMM's C = beta C, the cuFFT
+/// at most 2048 rows), or a grid stride over gridDim.y (at most kMaxGridYZ: GEMM's C = beta C, the cuFFT
 /// peer's padding), the largest. GEMV's explicit splits can reach further; its launchers bound
 /// them (gemv_split_reduction, tuned_gemv_n_max_split in gemv_rules.hpp).
-constexpr int kMaxIndexedExtent = 2147483647 - 65536;
+constexpr int kMaxIndexedExtent = kMaxInt32 - (kMaxGridYZ + 1);
 
 /// Throws std::invalid_argument "fn: name (value) must be <= 2147418111 (what are indexed with
 /// 32-bit ints: a block or grid stride past the last one would overflow)" above kMaxIndexedExtent.
@@ -42,7 +44,8 @@ long long max_copy_pitch();
 void require_pitch_bytes(const char* fn, const char* name, int pitch, std::size_t elem_bytes, long long limit,
                          const char* why);
 
-/// Grid size in one dimension, checked against the hardware limit (2^31-1 in x, 65535 in y, z):
+/// Grid size in one dimension, checked against the hardware limit (kMaxGridX in x, kMaxGridYZ in y, z;
+/// launch_limits.hpp):
 /// throws std::invalid_argument "fn: problem too large for one launch" above it.
 unsigned grid_dim(long long blocks, long long limit, const char* fn);
 

@@ -5,11 +5,14 @@
 ///        the same for every op.
 #pragma once
 
+#include "stage.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -20,14 +23,31 @@ namespace wb {
 template <class Args>
 struct Step {
     using Launch = typename Args::Launch;
-    int chapter = 0;       ///< the chapter that introduces it (1..5; 0 for the peer)
-    std::string stage;     ///< the stage name of kernels/stages.hpp ("naive" ... "tuned"), or the peer's name
+    using LaunchFn = void (*)(const Args&, const Launch&, cudaStream_t);
+    using DefaultFn = std::function<Launch(const Args&)>;
+    using LegalFn = std::function<std::vector<Launch>(const Args&)>;
+
+    /// A ladder step of `stage`: its chapter and name come from the stage table (stage.hpp).
+    Step(Stage stage, std::string summary, LaunchFn launch, DefaultFn default_launch, LegalFn legal_launches)
+        : chapter(chapter_of(stage)), stage(stage_name(stage)), summary(std::move(summary)), launch(launch),
+          default_launch(std::move(default_launch)), legal_launches(std::move(legal_launches)) {}
+    /// The vendor library as a step (chapter 0), named `peer` ("cublas", "npp", ...).
+    Step(std::string peer, std::string summary, LaunchFn launch, DefaultFn default_launch, LegalFn legal_launches)
+        : chapter(0), stage(std::move(peer)), summary(std::move(summary)), launch(launch),
+          default_launch(std::move(default_launch)), legal_launches(std::move(legal_launches)) {}
+
+    int chapter = 0;       ///< the chapter that introduces it (1, 2, ...; 0 for the peer)
+    std::string stage;     ///< the stage's name (stage.hpp: "naive" ... "tuned"), or the peer's name
     std::string summary;   ///< one line: what this step changes
-    void (*launch)(const Args&, const Launch&, cudaStream_t) = nullptr;
+    LaunchFn launch = nullptr;
     /// Default launch for these arguments (it may depend on the shape and the variant).
-    std::function<Launch(const Args&)> default_launch;
+    DefaultFn default_launch;
     /// Every legal launch, for sweeps (chapter 6) and the tests.
-    std::function<std::vector<Launch>(const Args&)> legal_launches;
+    LegalFn legal_launches;
+
+    bool is_peer() const { return chapter == 0; }
+    /// The ladder stage (a ladder step only: a peer has none, and throws).
+    Stage ladder_stage() const { return stage_of(chapter).stage; }
 };
 
 /// Defined once per op (and per precision) in `kernels/<op>_ladder.cpp`: the steps in ladder

@@ -10,6 +10,7 @@
 /// silently mishandled: every step reads x and writes y as contiguous vectors (coalesced).
 #pragma once
 
+#include "blas_types.hpp"
 #include "step.hpp"
 
 #include <cuda_runtime_api.h>
@@ -18,14 +19,6 @@
 #include <vector>
 
 namespace wb {
-
-/// Which triangle of A is stored (and read), as BLAS's uplo.
-enum class Uplo { Lower, Upper };
-
-/// "L"/"l"/"lower" -> Lower, "U"/"u"/"upper" -> Upper; anything else throws std::invalid_argument
-/// naming `arg`.
-Uplo parse_uplo(const std::string& s, const char* arg = "uplo");
-inline char uplo_char(Uplo u) { return u == Uplo::Lower ? 'L' : 'U'; }
 
 /// The tunables every SYMV step understands. A field a step does not use stays 0; 0 in a field
 /// the step uses means "the step's default". Tiles that are template constants in a step are

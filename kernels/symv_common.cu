@@ -9,17 +9,8 @@
 #include "l2_policy.cuh"
 
 #include <algorithm>
-#include <cctype>
 
 namespace wb {
-
-Uplo parse_uplo(const std::string& s, const char* arg) {
-    std::string l;
-    for (char c : s) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (l == "l" || l == "lower") return Uplo::Lower;
-    if (l == "u" || l == "upper") return Uplo::Upper;
-    throw std::invalid_argument(std::string(arg) + " (\"" + s + "\") must be L (lower) or U (upper)");
-}
 
 std::string SymvLaunch::str() const {
     using launch_checks::num;
@@ -78,7 +69,7 @@ __global__ void scale_y_kernel(int n, T beta, T* y) {
 /// many loads are in flight: a group issues its next kReduceUnroll partials together (guarded,
 /// kReduceUnroll accumulators, summed in a fixed order) before it adds any of them, and the writer
 /// of y loads beta * y at the start. Two earlier designs waited on one load at a time: one thread
-/// per row (an H200 sweep of 2026-11-23: the deterministic default at 0.79x the atomics mode),
+/// per row (an H200 sweep: the deterministic default at 0.79x the atomics mode; \ref notes_symv),
 /// then eight groups of one load each (H100, ncu: 7.3 us for 2.2 MB at n = 8192, 9% of DRAM
 /// bandwidth: about 8 round trips of one load per thread, docs/notes/symv.md).
 constexpr int kReduceRows = 32, kReduceGroups = 8, kReduceUnroll = 8;
@@ -133,7 +124,7 @@ reduce_kernel(int n, T alpha, const T* __restrict__ W, int nb, int nt, bool from
 template <class T>
 void symv_scale_y(const SymvArgs<T>& a, cudaStream_t s) {
     if (a.n <= 0 || a.beta == T(1)) return;
-    scale_y_kernel<T><<<symv_detail::grid_dim(symv_detail::ceil_div(a.n, 256), 2147483647LL, "symv_scale_y"), 256, 0,
+    scale_y_kernel<T><<<symv_detail::grid_dim(symv_detail::ceil_div(a.n, 256), kMaxGridX, "symv_scale_y"), 256, 0,
                         s>>>(a.n, a.beta, a.y);
     WB_CHECK_LAUNCH();
 }
@@ -163,7 +154,7 @@ template <class T>
 void reduce(const SymvArgs<T>& a, const T* W, int nb, int nt, bool from_start, int skip, int extra, cudaStream_t s,
             int shift) {
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid_dim(ceil_div(a.n, kReduceRows), 2147483647LL, "symv reduce"));
+    cfg.gridDim = dim3(grid_dim(ceil_div(a.n, kReduceRows), kMaxGridX, "symv reduce"));
     cfg.blockDim = dim3(kReduceRows, kReduceGroups);
     cfg.dynamicSmemBytes = 0;
     cfg.stream = s;

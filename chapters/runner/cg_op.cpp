@@ -35,9 +35,9 @@ template <class T> double default_tol() { return sizeof(T) == 4 ? 1e-5 : 1e-9; }
 /// cuBLAS-composed peer, which has no model.
 template <class T>
 double mv_model_ms(int chapter, int n, const DeviceProfile& dev) {
-    if (chapter < 1 || chapter > 5 || n <= 0) return -1;
-    const std::string stage = stage_of(chapter).stage;
-    if (chapter <= 3) {  // GEMV on all of A
+    if (chapter < 1 || chapter > chapter_of(Stage::kTuned) || n <= 0) return -1;
+    const Stage stage = stage_of(chapter).stage;
+    if (stage <= Stage::kPattern) {  // GEMV on all of A
         GemvArgs<T> g;
         g.op = Op::N;
         g.m = g.n = g.lda = n;
@@ -124,7 +124,7 @@ struct CgOp {
     template <class T>
     static Prediction predict(const Case& c, const Step<Args<T>>& s, const Args<T>& a, const CgLaunch& l,
                               const DeviceProfile& dev) {
-        const auto p = model::predict_cg(s.chapter == 0 ? "cublas" : s.stage, a.n, sizeof(T), dev, c.kappa, a.tol,
+        const auto p = model::predict_cg(cg_model_step(s), a.n, sizeof(T), dev, c.kappa, a.tol,
                                          l.check_every, mv_model_ms<T>(s.chapter, a.n, dev), l.schedule);
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt((p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / 1e6), fmt(p.launches, 1),
@@ -150,7 +150,7 @@ struct CgOp {
                                                                                           p.solve_ms[mine]);
         if (!peer::have_cusolver()) return;
         prog.step("cg " + prec + " " + c.variant + " " + c.shape + " cusolver");
-        const Step<Args<T>> chol{0, "cusolver", "cuSOLVER potrf + potrs", &peer::cg_cholesky<T>,
+        const Step<Args<T>> chol{"cusolver", "cuSOLVER potrf + potrs", &peer::cg_cholesky<T>,
                                  [](const Args<T>&) { return CgLaunch{}; },
                                  [](const Args<T>&) { return std::vector<CgLaunch>{CgLaunch{}}; }};
         // A direct solve: no iterations; the check is the true residual, under the same bound.

@@ -147,7 +147,7 @@ BenchStats time_cg(const CgStep<T>& step, const CgLaunch& launch, CgProblem<T>& 
                    const std::string& peer_label) {
     constexpr int kK1 = 16, kK2 = 48;
     const std::string label = step_label(step.chapter, peer_label);
-    p.rate_bytes = model::cg_iteration_bytes(step.chapter == 0 ? "cublas" : step.stage, p.n, sizeof(T));
+    p.rate_bytes = model::cg_iteration_bytes(cg_model_step(step), p.n, sizeof(T));
     opt.working_set_bytes = static_cast<std::size_t>(p.rate_bytes);
     auto fixed = [&](int iters, int& done) {
         CgArgs<T> a = p.args();

@@ -16,6 +16,7 @@
 #include "bench.hpp"
 #include "buffer.hpp"
 #include "cg.hpp"
+#include "model/cg.hpp"
 #include "reference_cg.hpp"
 
 #include <cstdint>
@@ -24,6 +25,13 @@
 #include <vector>
 
 namespace wb {
+
+/// The CG model's name for a step: its ladder stage, or the cuBLAS-composed peer.
+template <class T>
+model::CgModelStep cg_model_step(const CgStep<T>& s) {
+    if (s.is_peer()) return model::kCgCublasPeer;
+    return s.ladder_stage();
+}
 
 template <class T>
 struct CgProblem {

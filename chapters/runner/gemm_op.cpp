@@ -9,6 +9,8 @@
 #include "gemm_problem.hpp"
 #include "gemv.hpp"
 #include "model.hpp"
+#include "model/gemm.hpp"
+#include "model/gemv.hpp"
 #include "op_runner.hpp"
 #include "roofline.hpp"
 
@@ -165,7 +167,7 @@ struct GemmOp {
 
     /// The model's view of each step: its tiles, read off the step's launch (the kernels' headers
     /// say what each field means for that step).
-    template <class T> static model::GemmDesign design(const std::string& stage, const GemmLaunch& l) {
+    template <class T> static model::GemmDesign design(Stage stage, const GemmLaunch& l) {
         model::GemmDesign d;
         d.stage = stage;
         const int bx = std::max(1, l.block_x), by = std::max(1, l.block_y);
@@ -184,17 +186,17 @@ struct GemmOp {
         const int acc = d.thread_m * d.thread_n * static_cast<int>(sizeof(T)) / 4;
         d.regs_per_thread = std::min(255, 32 + acc + (d.thread_m + d.thread_n) * static_cast<int>(sizeof(T)) / 4);
         d.smem_per_block = std::max(1, l.stages) * (d.tile_m + d.tile_n) * d.tile_k * static_cast<int>(sizeof(T));
-        if (stage == "naive") {
+        if (stage == Stage::kNaive) {
             d.operands_from_l1 = true;
             d.smem_per_block = 0;
             d.overhead = 1.0;  // two address computations and the loop per FMA
-        } else if (stage == "shared") {
+        } else if (stage == Stage::kShared) {
             d.overhead = 0.5;
-        } else if (stage == "pattern") {
+        } else if (stage == Stage::kPattern) {
             d.overhead = 0.25;
         } else {  // access, tuned: 16-byte operand loads from shared memory
             d.load_width = vec;
-            d.overhead = stage == "tuned" ? 0.05 : 0.1;
+            d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
         }
         return d;
     }
@@ -204,16 +206,17 @@ struct GemmOp {
         GemvArgs<T> g;
         if (l.gemv == 2 && ladder_gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
             // with the block its default launch derives (as the GEMV op's own rows predict it)
-            const GemvLaunch gl = step<GemvArgs<T>>(5).default_launch(g);
-            const auto p = model::predict_gemv("tuned", g.op == Op::T, g.m, g.n, sizeof(T),
+            const GemvLaunch gl = step<GemvArgs<T>>(chapter_of(Stage::kTuned)).default_launch(g);
+            const auto p = model::predict_gemv(Stage::kTuned, g.op == Op::T, g.m, g.n, sizeof(T),
                                                gl.block_x * std::max(1, gl.block_y), dev, a.beta != T(0));
             return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), p.predicted_ms), p.predicted_ms,
                     "as GEMV: " + p.note,
                     {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};
         }
-        model::GemmDesign d = design<T>(s.stage, l);
+        const Stage stage = s.ladder_stage();
+        model::GemmDesign d = design<T>(stage, l);
         // naive and pattern read op(A) = A^T straight from global memory, lda apart across a warp.
-        d.strided_a = a.op_a == Op::T && (s.stage == "naive" || s.stage == "pattern");
+        d.strided_a = a.op_a == Op::T && (stage == Stage::kNaive || stage == Stage::kPattern);
         const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),

@@ -7,6 +7,7 @@
 #include "gemv_problem.hpp"
 #include "memory_lab.hpp"
 #include "model.hpp"
+#include "model/gemv.hpp"
 #include "op_runner.hpp"
 #include "roofline.hpp"
 
@@ -118,7 +119,7 @@ struct GemvOp {
     template <class T>
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemvLaunch& l,
                               const DeviceProfile& dev) {
-        const auto p = model::predict_gemv(s.stage, a.op == Op::T, a.m, a.n, sizeof(T), l.block_x * std::max(1, l.block_y),
+        const auto p = model::predict_gemv(s.ladder_stage(), a.op == Op::T, a.m, a.n, sizeof(T), l.block_x * std::max(1, l.block_y),
                                            dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), std::to_string(p.transactions),

@@ -134,7 +134,7 @@ private:
     static OpTable table(const ChapterRun& run, std::vector<std::string> cols) {
         OpTable t;
         t.op = Traits::kName;
-        t.title = Traits::title() + ": chapter " + std::to_string(run.chapter) + " (" + stage_of(run.chapter).stage + ")";
+        t.title = Traits::title() + ": chapter " + std::to_string(run.chapter) + " (" + stage_of(run.chapter).name + ")";
         t.columns = std::move(cols);
         return t;
     }

@@ -30,7 +30,7 @@ struct SymvOp {
     static constexpr const char* kName = "symv";
     static constexpr bool memory_bound = true;
     /// cuBLAS atomics, and from chapter 5 on (the binaries that link the tuned step) its atomics mode.
-    static int extra_timed_rows(const ChapterRun& run) { return run.chapter >= 5 ? 2 : 1; }
+    static int extra_timed_rows(const ChapterRun& run) { return run.chapter >= chapter_of(Stage::kTuned) ? 2 : 1; }
     template <class T> using Args = SymvArgs<T>;
     template <class T> using Problem = SymvProblem<T>;
 
@@ -129,7 +129,7 @@ struct SymvOp {
     template <class T>
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const SymvLaunch& l,
                               const DeviceProfile& dev) {
-        const auto p = model::predict_symv(s.stage, a.n, sizeof(T), symv_model_launch(l), dev, a.beta != T(0));
+        const auto p = model::predict_symv(s.ladder_stage(), a.n, sizeof(T), symv_model_launch(l), dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), fmt(p.workspace_bytes / 1e6),
                  std::to_string(p.occ.blocks_per_sm), fmt(p.grid.waves, 2), std::to_string(p.longest_walk),
@@ -154,7 +154,8 @@ struct SymvOp {
             const double gbs = roofline::gbs(p.useful_bytes(), ms);
             std::string m = "-", merr = "-";
             if (model) {
-                const auto pr = model::predict_symv(s.stage, p.n, sizeof(T), symv_model_launch(l), run.dev, p.beta != T(0));
+                const auto pr = model::predict_symv(s.ladder_stage(), p.n, sizeof(T), symv_model_launch(l), run.dev,
+                                                    p.beta != T(0));
                 m = fmt(pr.predicted_gbs);
                 merr = fmt_model_error(pr.predicted_gbs, gbs);
             }
@@ -167,8 +168,8 @@ struct SymvOp {
         atomic_peer.atomics = 1;
         const double atomics_ms =
             row(peer_step<Args<T>>(), atomic_peer, "cuBLAS atomics", "CUBLAS_ATOMICS_ALLOWED: not reproducible", false);
-        if (run.chapter >= 5) {
-            const Step<Args<T>>& tuned = step<Args<T>>(5);
+        if (run.chapter >= chapter_of(Stage::kTuned)) {
+            const Step<Args<T>>& tuned = step<Args<T>>(chapter_of(Stage::kTuned));
             SymvLaunch l = tuned.default_launch(p.args());
             l.atomics = 1;
             // The row-panel layout of small n has no partials: its atomics mode is the same kernel.

@@ -13,41 +13,44 @@
 
 namespace wb::model {
 
-CgStageDesign cg_stage_design(const std::string& stage, int check_every) {
+CgStageDesign cg_stage_design(const CgModelStep& step, int check_every) {
     const double per = 1.0 / (check_every > 0 ? check_every : 8);
     CgStageDesign d;
-    if (stage == "naive") {  // GEMV reads p, writes q; the rest is on the CPU
+    if (!step) {  // the cuBLAS-composed peer: GEMV 2, dot 2, axpy 3 + 3, dot 1, scal 2, axpy 3
+        d.vector_elems = 16;
+        d.vector_launches = 8;  // 2 dots of 2 kernels, 3 AXPYs, SCAL
+        d.round_trips = 2;
+        return d;
+    }
+    const Stage stage = *step;
+    if (stage == Stage::kNaive) {  // GEMV reads p, writes q; the rest is on the CPU
         d.vector_elems = 2;
         d.round_trips = 2;  // p sent, q brought back (pageable copies)
         d.host_vectors = true;
-    } else if (stage == "shared") {  // GEMV 2, dot 2, axpy 3 + 3, dot 1, xpby 3
+    } else if (stage == Stage::kShared) {  // GEMV 2, dot 2, axpy 3 + 3, dot 1, xpby 3
         d.vector_elems = 14;
         d.vector_launches = 7;  // 2 x (partial + final) dots, 2 AXPYs, p update
         d.round_trips = 2;
-    } else if (stage == "pattern") {  // GEMV 2, dot 2, x/r update 6, p update 3
+    } else if (stage == Stage::kPattern) {  // GEMV 2, dot 2, x/r update 6, p update 3
         d.vector_elems = 13;
         d.vector_launches = 3;
         d.round_trips = per;
-    } else if (stage == "access") {
+    } else if (stage == Stage::kAccess) {
         d.symmetric = true;
         d.vector_elems = 13;
         d.mv_launches = 3;  // diagonal, off-diagonal, reduction
         d.vector_launches = 3;
         d.round_trips = per;
-    } else if (stage == "tuned") {  // SYMV 2, fused: p.q 2, x/r 6, p 3 (p, q the second time from L2)
+    } else if (stage == Stage::kTuned) {  // SYMV 2, fused: p.q 2, x/r 6, p 3 (p, q the second time from L2)
         d.symmetric = true;
         d.vector_elems = 13;
         d.mv_launches = 2;  // symv kernel + deterministic reduction
         d.vector_launches = 1;
         d.round_trips = 0;  // the status copy overlaps the next chunk
         d.graph = true;
-    } else if (stage == "cublas") {  // GEMV 2, dot 2, axpy 3 + 3, dot 1, scal 2, axpy 3
-        d.vector_elems = 16;
-        d.vector_launches = 8;  // 2 dots of 2 kernels, 3 AXPYs, SCAL
-        d.round_trips = 2;
     } else {
-        throw std::invalid_argument("predict_cg: stage (\"" + stage +
-                                    "\") must be naive, shared, pattern, access, tuned or cublas");
+        throw std::invalid_argument(std::string("cg_stage_design: stage (\"") + stage_name(stage) +
+                                    "\") has no CG model");
     }
     return d;
 }
@@ -101,19 +104,19 @@ int cg_iteration_bound(double kappa, double tol) {
     return std::max(1, static_cast<int>(std::ceil(std::sqrt(std::max(1.0, kappa)) / 2 * std::log(2 / tol))));
 }
 
-double cg_iteration_bytes(const std::string& stage, long long n, int elem_bytes) {
-    const CgStageDesign d = cg_stage_design(stage);
+double cg_iteration_bytes(const CgModelStep& step, long long n, int elem_bytes) {
+    const CgStageDesign d = cg_stage_design(step);
     const double nn = static_cast<double>(n);
     const double matrix = d.symmetric ? nn * (nn + 1) / 2 : nn * nn;
     return elem_bytes * (matrix + d.vector_elems * nn);
 }
 
-CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
+CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
                         double tol, int check_every, double mv_ms, int schedule) {
     if (n < 0) throw std::invalid_argument("predict_cg: n (" + std::to_string(n) + ") must be >= 0");
     if (elem_bytes != 4 && elem_bytes != 8)
         throw std::invalid_argument("predict_cg: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
-    const CgStageDesign d = cg_stage_design(stage, check_every);
+    const CgStageDesign d = cg_stage_design(step, check_every);
     const double nn = static_cast<double>(n), e = elem_bytes;
     CgPrediction p;
     p.matrix_bytes = e * (d.symmetric ? nn * (nn + 1) / 2 : nn * nn);
@@ -132,7 +135,7 @@ CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, c
     } else {
         p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
     }
-    if (stage == "tuned" && (schedule == 2 || (schedule < 0 && cg_tuned_schedule(n, elem_bytes, dev) == 2))) {
+    if (step == Stage::kTuned && (schedule == 2 || (schedule < 0 && cg_tuned_schedule(n, elem_bytes, dev) == 2))) {
         // The persistent kernel: the tiles it does not keep, its partials (row and column sums of
         // every tile, written and read), the vectors; two grid barriers, no launch per iteration.
         const CgPersistentPlan pl = cg_persistent_plan(n, elem_bytes, dev);

@@ -21,7 +21,9 @@
 #pragma once
 
 #include "device_profile.hpp"
+#include "stage.hpp"
 
+#include <optional>
 #include <string>
 
 namespace wb::model {
@@ -90,10 +92,14 @@ bool cg_prefers_persistent(double onchip_share, int elem_bytes);
 /// The schedule the tuned step's default launch runs at n on dev: 2 (persistent) or 1 (graphs).
 int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev);
 
-/// The design of `stage` ("naive" ... "tuned", or "cublas" for the composed peer); `check_every`
-/// (0: the step's default, 8) sets the round trips of chapters 3-5. Throws std::invalid_argument
-/// on an unknown stage.
-CgStageDesign cg_stage_design(const std::string& stage, int check_every = 0);
+/// A CG step the model knows: a ladder stage, or (std::nullopt, kCgCublasPeer) the peer composed
+/// of cuBLAS calls.
+using CgModelStep = std::optional<Stage>;
+inline constexpr std::nullopt_t kCgCublasPeer = std::nullopt;
+
+/// The design of `step`; `check_every` (0: the step's default, 8) sets the round trips of
+/// chapters 3-5. Throws std::invalid_argument on a stage the model has no design for.
+CgStageDesign cg_stage_design(const CgModelStep& step, int check_every = 0);
 
 struct CgPrediction {
     double matrix_bytes = 0;     ///< of A per iteration (n^2 or n(n+1)/2 elements)
@@ -110,7 +116,7 @@ struct CgPrediction {
     std::string note;
 };
 
-/// The prediction of `stage` for an n x n system of elem_bytes (4 or 8) elements on `dev`
+/// The prediction of `step` for an n x n system of elem_bytes (4 or 8) elements on `dev`
 /// (dev.bandwidth_gbs: the measured read ceiling on a live GPU), with condition number kappa and
 /// tolerance tol for the iteration bound.
 /// `mv_ms`: the time of one Mv call as the Mv's own model predicts it for the step's chapter and
@@ -118,16 +124,16 @@ struct CgPrediction {
 /// kernel): the CG model then stands on the Mv model, so a CG row is off exactly where its
 /// chapter's Mv is, and the Mv chapters explain that. Negative (the default, and the cuBLAS-
 /// composed peer, which has no model): the matrix bytes (and SYMV's workspace) at the bandwidth.
-/// Throws std::invalid_argument on n < 0, elem_bytes not 4 or 8, or an unknown stage.
+/// Throws std::invalid_argument on n < 0, elem_bytes not 4 or 8, or a stage without a model.
 /// `schedule` (tuned only): 1 (CUDA graphs), 2 (the persistent kernel: the triangle less its
 /// on-chip share from DRAM, per-tile partials, two grid barriers, no launch per iteration), or
 /// -1: cg_tuned_schedule's choice. (Persistent: two grid barriers per iteration.)
-CgPrediction predict_cg(const std::string& stage, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
+CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
                         double tol, int check_every = 0, double mv_ms = -1, int schedule = -1);
 
-/// The bytes the chapters' GB/s count for one iteration of `stage`: the matrix bytes its Mv must
+/// The bytes the chapters' GB/s count for one iteration of `step`: the matrix bytes its Mv must
 /// read + its vector traffic (predict_cg's useful_bytes).
-double cg_iteration_bytes(const std::string& stage, long long n, int elem_bytes);
+double cg_iteration_bytes(const CgModelStep& step, long long n, int elem_bytes);
 
 /// ceil(sqrt(kappa) / 2 * ln(2 / tol)), at least 1 (0 when tol >= 1; a large number when tol == 0).
 int cg_iteration_bound(double kappa, double tol);

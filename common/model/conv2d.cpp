@@ -27,14 +27,14 @@ long long fft_size(long long n) {
 
 }  // namespace
 
-Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_bytes, int tile_x, int tile_y, int thread_x,
+Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x, int tile_y, int thread_x,
                                  int thread_y, int threads) {
     // The tuned step's default for the sizes it has no compile-time kernel for (not 1, 3, 5, 7,
     // 15, 31, 63) is chapter 4's generic kernel at chapter 4's shape (kernels/tuned/conv2d.cu,
     // generic_fits): modelled as that step.
     const bool compiled = fs <= 7 || fs == 15 || fs == 31 || fs == 63;
-    if (stage == "tuned" && !compiled && thread_x * elem_bytes == 32 && thread_y == 4 && threads == 256) {
-        Conv2dDesign a = conv2d_stage_design("access", fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads);
+    if (stage == Stage::kTuned && !compiled && thread_x * elem_bytes == 32 && thread_y == 4 && threads == 256) {
+        Conv2dDesign a = conv2d_stage_design(Stage::kAccess, fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads);
         a.stage = stage;
         return a;
     }
@@ -48,14 +48,14 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
     const double e = elem_bytes / 4.0;           // words per element
     const int w = 16 / std::max(1, elem_bytes);  // elements per 16-byte read
     const double rx = d.thread_x, ry = d.thread_y;
-    if (stage == "naive") {
+    if (stage == Stage::kNaive) {
         d.staged = false;
         // Per tap: the image load (one 128-byte line per warp in float) and the filter load (a
         // broadcast), the FMA, two bounds compares, an index and the loop.
         d.wavefronts_per_fma = e + 1;
         d.other_per_fma = 6;
         d.regs_per_thread = 32;
-    } else if (stage == "shared") {
+    } else if (stage == Stage::kShared) {
         const bool fixed = fs == 3 || fs == 5 || fs == 7;  // compile-time FS (kernels/shared/conv2d.cu)
         d.chunk_x = d.chunk_y = fixed ? 0 : 32;
         d.wavefronts_per_fma = e;  // one shared load per FMA, 32 consecutive words
@@ -66,7 +66,7 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         d.regs_per_thread = 32;
         const int c = fixed ? fs : 32;
         d.smem_per_block = (d.tile_y + c - 1) * (d.tile_x + c - 1) * elem_bytes;
-    } else if (stage == "pattern") {
+    } else if (stage == Stage::kPattern) {
         // kernels/pattern/conv2d.cu: a thread rx consecutive outputs (rx odd) in each of ry rows;
         // per filter row and output row it loads the rx + FS - 1 (compile-time FS) or, per trip
         // of 8 taps, 8 more pixels (generic loop) into registers: scalar loads rx words apart
@@ -90,7 +90,7 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + rx + (fixed ? fs - 1 : 8)) * e));
         const int cy = fixed ? fs : 16, cx = fixed ? fs : 32;
         d.smem_per_block = (d.tile_y + cy - 1) * (d.tile_x + cx - 1) * elem_bytes;
-    } else if (stage == "access") {
+    } else if (stage == Stage::kAccess) {
         // kernels/access/conv2d.cu: chapter 3's computation pattern on strips of rx = 2 w elements
         // (two 16-byte vectors) in each of ry rows, read as conflict-free LDS.128 (4 wavefronts per
         // warp) from rows padded to an odd number of vectors; the window staged with cp.async
@@ -121,7 +121,7 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
         d.smem_per_block = (d.tile_y + cy - 1) * (nvr | 1) * w * elem_bytes;
-    } else if (stage == "tuned" && (fs == 31 || fs == 63) && d.thread_x * elem_bytes == 32) {
+    } else if (stage == Stage::kTuned && (fs == 31 || fs == 63) && d.thread_x * elem_bytes == 32) {
         // The filter-row kernel (kernels/tuned/conv2d.cu, Rows): per filter row a thread reads
         // ry rows of nv 16-byte vectors for rx ry FS FMAs, one ULDC per tap, 4 loop instructions.
         const int h = fs / 2, ha = (h + w - 1) / w * w, ng = (ha - h + fs + w - 1) / w, nv = ng + d.thread_x / w;
@@ -132,7 +132,7 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         const int nvr = (ha + d.tile_x + h + w - 1) / w;
         const int s0 = std::max((d.tile_x - d.thread_x) / w + nv, nvr);
         d.smem_per_block = (d.tile_y + fs - 1) * (s0 % 2 == 1 ? s0 : s0 + 1) * w * elem_bytes;
-    } else if (stage == "tuned" && d.threads == 128) {
+    } else if (stage == Stage::kTuned && d.threads == 128) {
         // The streaming shape (FS <= 5): no shared memory; per thread ry + FS - 1 16-byte loads,
         // 2 h shuffles and selects per row, ry 16-byte stores, for rx ry FS^2 FMAs (taps operands).
         d.staged = false;
@@ -141,7 +141,7 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         d.wavefronts_per_fma = 4.0 * rows_in / fmas;  // the L1 serves the loads: 4 wavefronts per warp
         d.other_per_fma = (rows_in * (3 + 4.0 * h) + 3 * ry + 20) / fmas;
         d.regs_per_thread = std::min(255, 24 + static_cast<int>((rx * ry + rows_in * rx) * e));
-    } else if (stage == "tuned") {
+    } else if (stage == Stage::kTuned) {
         d.chunk_x = 32;
         d.chunk_y = 16;
         const int nv = (d.thread_x + fs - 1 + w - 1) / w;
@@ -169,8 +169,8 @@ Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_byte
         // The compile-time kernel double-buffers its window (two of them per block).
         d.smem_per_block = (fixed ? 2 : 1) * (d.tile_y + cy - 1) * (d.tile_x + cx - 1 + 2 * w) * elem_bytes;
     } else {
-        throw std::invalid_argument("conv2d_stage_design: stage (\"" + stage +
-                                    "\") must be one of naive, shared, pattern, access, tuned");
+        throw std::invalid_argument(std::string("conv2d_stage_design: stage (\"") + stage_name(stage) +
+                                    "\") has no convolution model");
     }
     return d;
 }
@@ -277,7 +277,7 @@ int fft_crossover_fs(long long rows, long long cols, int elem_bytes, const Devic
     // float (tile 64 x 64), 2 x 2 in double (32 x 32), 256 threads.
     const int t = elem_bytes == 4 ? 4 : 2;
     for (int fs = 1; fs <= 1025; fs += 2) {
-        const Conv2dDesign d = conv2d_stage_design("tuned", fs, elem_bytes, 16 * t, 16 * t, t, t, 256);
+        const Conv2dDesign d = conv2d_stage_design(Stage::kTuned, fs, elem_bytes, 16 * t, 16 * t, t, t, 256);
         if (predict_fft_conv2d_ms(rows, cols, fs, elem_bytes, dev) <
             predict_conv2d(d, rows, cols, fs, elem_bytes, dev).ms)
             return fs;

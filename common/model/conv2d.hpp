@@ -14,6 +14,7 @@
 #pragma once
 
 #include "device_profile.hpp"
+#include "stage.hpp"
 #include "model/occupancy.hpp"
 
 #include <string>
@@ -23,7 +24,7 @@ namespace wb::model {
 /// One convolution step's design, as the model sees it (the chapters derive it from the step's
 /// launch: chapters/runner/conv2d_op.cpp).
 struct Conv2dDesign {
-    std::string stage;          ///< "naive" ... "tuned" (for the words only)
+    Stage stage = Stage::kNaive;  ///< the ladder stage it models (stage.hpp; for the words only)
     int threads = 256;          ///< threads per block
     int tile_x = 32, tile_y = 8;  ///< outputs per block (x along the row)
     int thread_x = 1, thread_y = 1;  ///< outputs per thread
@@ -37,7 +38,7 @@ struct Conv2dDesign {
 
 /// The model's design of `stage` for filter size fs, element size (4 or 8) and the step's
 /// outputs per thread / tile (from its launch). Throws std::invalid_argument on an unknown stage.
-Conv2dDesign conv2d_stage_design(const std::string& stage, int fs, int elem_bytes, int tile_x, int tile_y,
+Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x, int tile_y,
                                  int thread_x, int thread_y, int threads);
 
 struct Conv2dPrediction {

@@ -25,6 +25,7 @@
 #pragma once
 
 #include "device_profile.hpp"
+#include "stage.hpp"
 #include "model/occupancy.hpp"
 
 #include <string>
@@ -36,7 +37,7 @@ constexpr double kL2OverDram = 2.0;
 
 /// One GEMM step's design, as the model sees it.
 struct GemmDesign {
-    std::string stage;        ///< "naive" ... "tuned" (for the words only)
+    Stage stage = Stage::kNaive;  ///< the ladder stage it models (stage.hpp; for the words only)
     int tile_m = 1, tile_n = 1, tile_k = 1;  ///< C tile of a block; k depth per step
     int thread_m = 1, thread_n = 1;          ///< C elements per thread
     int warp_m = 32, warp_n = 1;             ///< C elements of one warp (its lanes' thread tiles)

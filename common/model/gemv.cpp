@@ -4,6 +4,7 @@
 // without a GPU.
 #include "model/gemv.hpp"
 
+#include "launch_limits.hpp"
 #include "model/model_internal.hpp"
 
 #include <algorithm>
@@ -21,9 +22,7 @@ using detail::invalid;
 // GEMV per ladder stage
 // ---------------------------------------------------------------------------------------------
 
-std::vector<std::string> gemv_stage_names() { return {"naive", "shared", "pattern", "access", "tuned"}; }
-
-GemvStageDesign gemv_stage_design(const std::string& stage, bool trans, int elem_bytes,
+GemvStageDesign gemv_stage_design(Stage stage, bool trans, int elem_bytes,
                                   int block_threads, const DeviceProfile& dev) {
     (void)trans;
     (void)dev;
@@ -31,46 +30,45 @@ GemvStageDesign gemv_stage_design(const std::string& stage, bool trans, int elem
     d.stage = stage;
     // These are the model's assumptions about each step's kernel (chapter text explains them);
     // a chapter that knows the real register count or tile passes its own design.
-    if (stage == "naive") {
+    if (stage == Stage::kNaive) {
         d.regs_per_thread = 32;
         d.smem_per_block = 0;
         d.loads_in_flight = 8;  // the compiler unrolls the k loop and keeps about 8 loads in flight
         d.reduction_per_thread = 0;
         d.uncoalesced_t = true;
         d.summary = "one thread per result, A straight from global memory";
-    } else if (stage == "shared") {
+    } else if (stage == Stage::kShared) {
         d.regs_per_thread = 32;
         d.smem_per_block = block_threads * 8 * elem_bytes;  // a tile of 8 elements per thread
         d.loads_in_flight = 8;  // one tile load, then a barrier
         d.reduction_per_thread = 0;
         d.summary = "A staged through shared memory in coalesced tiles, x in constant memory";
-    } else if (stage == "pattern") {
+    } else if (stage == Stage::kPattern) {
         d.regs_per_thread = 32;
         d.smem_per_block = block_threads * elem_bytes;  // partial sums for the block reduction
         d.loads_in_flight = 8;
         d.reduction_per_thread = 64;  // several threads share one result's sum
         d.summary = "several threads share each result; partial sums reduced in shared memory";
-    } else if (stage == "access") {
+    } else if (stage == Stage::kAccess) {
         d.regs_per_thread = 40;
         d.smem_per_block = block_threads * elem_bytes;
         d.loads_in_flight = 16;  // aligned 16-byte vector loads, several per thread in flight
         d.reduction_per_thread = 64;
         d.summary = "aligned vector loads, padded shared memory, partition-aware start";
-    } else if (stage == "tuned") {
+    } else if (stage == Stage::kTuned) {
         d.regs_per_thread = 64;
         d.smem_per_block = block_threads * elem_bytes;
         d.loads_in_flight = 32;  // double-buffered register prefetch: two sets of vector loads
         d.reduction_per_thread = 64;
         d.summary = "unrolled, register prefetch (double buffering), hoisted index arithmetic";
     } else {
-        std::string known;
-        for (const auto& n : gemv_stage_names()) known += (known.empty() ? "" : ", ") + n;
-        throw std::invalid_argument("gemv_stage_design: stage (\"" + stage + "\") must be one of: " + known);
+        throw std::invalid_argument(std::string("gemv_stage_design: stage (\"") + stage_name(stage) +
+                                    "\") has no GEMV model");
     }
     return d;
 }
 
-GemvPrediction predict_gemv(const std::string& stage, bool trans, long long m, long long n,
+GemvPrediction predict_gemv(Stage stage, bool trans, long long m, long long n,
                             int elem_bytes, int block_threads, const DeviceProfile& dev,
                             bool beta_nonzero) {
     return predict_gemv(gemv_stage_design(stage, trans, elem_bytes, block_threads, dev), trans, m, n,
@@ -124,7 +122,7 @@ GemvPrediction predict_gemv(const GemvStageDesign& design, bool trans, long long
     double a_bytes = coalesced_bytes;
     double per_load_bytes = e;  // DRAM bytes one thread's load moves
     if (strided) {
-        const int stride = static_cast<int>(std::min<long long>(m, std::numeric_limits<int>::max()));
+        const int stride = static_cast<int>(std::min<long long>(m, kMaxInt32));
         const WarpAccess sw = warp_access(dev, 0, stride, elem_bytes, warp);
         const long long nrem = n % warp;
         const WarpAccess sp = nrem > 0 ? warp_access(dev, 0, stride, elem_bytes, static_cast<int>(nrem)) : WarpAccess{};

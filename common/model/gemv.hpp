@@ -4,6 +4,7 @@
 #pragma once
 
 #include "device_profile.hpp"
+#include "stage.hpp"
 #include "model/memory.hpp"
 #include "model/occupancy.hpp"
 
@@ -22,7 +23,7 @@ namespace wb::model {
 /// bytes each thread keeps in flight). gemv_stage_design() gives the defaults; a chapter may pass
 /// its own (e.g. after reading the real register count from the compiled kernel).
 struct GemvStageDesign {
-    std::string stage;                ///< "naive", "shared", "pattern", "access", "tuned"
+    Stage stage = Stage::kNaive;      ///< the ladder stage it models (stage.hpp)
     int regs_per_thread = 32;         ///< registers per thread
     int smem_per_block = 0;           ///< shared-memory bytes per block
     int loads_in_flight = 1;          ///< elements of A one thread has outstanding (loads issued
@@ -34,13 +35,10 @@ struct GemvStageDesign {
     std::string summary;              ///< one line for tables
 };
 
-/// Default design of a stage ("naive", "shared", "pattern", "access", "tuned") for op N/T, element
-/// size and block size. Throws std::invalid_argument on an unknown stage (listing the names).
-GemvStageDesign gemv_stage_design(const std::string& stage, bool trans, int elem_bytes,
+/// Default design of a stage for op N/T, element size and block size. Throws
+/// std::invalid_argument on a stage the model has no design for.
+GemvStageDesign gemv_stage_design(Stage stage, bool trans, int elem_bytes,
                                   int block_threads, const DeviceProfile& dev);
-
-/// Names gemv_stage_design() accepts, in ladder order.
-std::vector<std::string> gemv_stage_names();
 
 /// Predicted cost of y = alpha op(A) x + beta y for one stage.
 struct GemvPrediction {
@@ -72,7 +70,7 @@ struct GemvPrediction {
 /// Sizes of zero are valid (launch overhead only). Throws std::invalid_argument on m or n < 0,
 /// elem_bytes not 4 or 8, block_threads outside 1..max_threads_per_block or not a multiple of
 /// the warp size, or an unknown stage.
-GemvPrediction predict_gemv(const std::string& stage, bool trans, long long m, long long n,
+GemvPrediction predict_gemv(Stage stage, bool trans, long long m, long long n,
                             int elem_bytes, int block_threads, const DeviceProfile& dev,
                             bool beta_nonzero = false);
 

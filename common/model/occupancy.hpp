@@ -4,7 +4,7 @@
 ///        waves; and the launch overhead every time prediction adds.
 ///
 /// Plain host arithmetic on a DeviceProfile (a live GPU or a preset): runs and is unit-tested
-/// without a GPU. Part of the model (common/model.hpp includes every model file).
+/// without a GPU. Part of the model (common/model.hpp includes the op-independent models).
 #pragma once
 
 #include "device_profile.hpp"

@@ -19,17 +19,15 @@ using detail::ceil_div;
 using detail::fmt;
 using detail::invalid;
 
-std::vector<std::string> symv_stage_names() { return {"naive", "shared", "pattern", "access", "tuned"}; }
-
-SymvModelLaunch symv_default_launch(const std::string& stage, int elem_bytes) {
+SymvModelLaunch symv_default_launch(Stage stage, int elem_bytes) {
     SymvModelLaunch l;
     l.y_blocks = 1;
-    if (stage == "naive") {
+    if (stage == Stage::kNaive) {
         l.block_threads = 128;
-    } else if (stage == "shared" || stage == "pattern") {
+    } else if (stage == Stage::kShared || stage == Stage::kPattern) {
         l.block_threads = 256;
         l.nb = 32;
-    } else if (stage == "access") {
+    } else if (stage == Stage::kAccess) {
         l.block_threads = 256;
         l.nb = 64;
     } else {
@@ -41,7 +39,7 @@ SymvModelLaunch symv_default_launch(const std::string& stage, int elem_bytes) {
 
 namespace {
 
-SymvModelLaunch with_defaults(const std::string& stage, int elem_bytes, SymvModelLaunch l) {
+SymvModelLaunch with_defaults(Stage stage, int elem_bytes, SymvModelLaunch l) {
     const SymvModelLaunch d = symv_default_launch(stage, elem_bytes);
     if (l.block_threads <= 0) l.block_threads = d.block_threads;
     if (l.nb <= 0) l.nb = d.nb;
@@ -51,33 +49,33 @@ SymvModelLaunch with_defaults(const std::string& stage, int elem_bytes, SymvMode
 
 }  // namespace
 
-SymvStageDesign symv_stage_design(const std::string& stage, int elem_bytes, const SymvModelLaunch& launch) {
+SymvStageDesign symv_stage_design(Stage stage, int elem_bytes, const SymvModelLaunch& launch) {
     const SymvModelLaunch l = with_defaults(stage, elem_bytes, launch);
     const int e = elem_bytes;
     SymvStageDesign d;
     d.stage = stage;
     // The model's assumptions about each step's kernel (the chapter text explains them); a chapter
     // that knows the real register count passes its own design.
-    if (stage == "naive") {
+    if (stage == Stage::kNaive) {
         d.regs_per_thread = 32;
         d.loads_in_flight = 4;  // the compiler unrolls the j loop: a few loads ahead
         d.reads_both_triangles = true;
         d.strided_mirror = true;
         d.summary = "one thread per row, the mirrored half read lda apart";
-    } else if (stage == "shared") {
+    } else if (stage == Stage::kShared) {
         d.regs_per_thread = 40;  // ptxas -v, sm_90
         d.smem_per_block = (32 * 33 + 32 + 16 * 32) * e;
         d.loads_in_flight = std::max(1, 32 * 32 / l.block_threads);  // one tile per barrier
         d.reads_both_triangles = true;
         d.summary = "tiles of the whole matrix mirrored in shared memory (Nath alg. 1)";
-    } else if (stage == "pattern") {
+    } else if (stage == Stage::kPattern) {
         d.regs_per_thread = 40;  // ptxas -v, sm_90
         d.smem_per_block = (32 * 33 + 64 + 8 * 32) * e;
         d.loads_in_flight = std::max(1, 32 * 32 / l.block_threads);
         d.workspace = true;
         d.kernels = 2;
         d.summary = "the triangle once, tiles used twice, workspace + reduction (Nath alg. 2)";
-    } else if (stage == "access") {
+    } else if (stage == Stage::kAccess) {
         d.regs_per_thread = e == 4 ? 80 : 148;  // ptxas -v, sm_90 (the off-diagonal kernel)
         d.smem_per_block = (4 * 64 + 2 * 64) * e;
         d.loads_in_flight = l.nb * l.nb / l.block_threads;  // L: the prefetched tile row
@@ -85,14 +83,14 @@ SymvStageDesign symv_stage_design(const std::string& stage, int elem_bytes, cons
         d.columns = true;
         d.kernels = 3;
         d.summary = "diagonal, vertical off-diagonal with register prefetch, reduction (VECPAR'12)";
-    } else if (stage == "tuned" && is_symv_row_panels(l.nb, l.block_threads)) {
+    } else if (stage == Stage::kTuned && is_symv_row_panels(l.nb, l.block_threads)) {
         d.regs_per_thread = 64;  // __launch_bounds__(1024): 64K registers / 1024 threads
         d.smem_per_block = (kSymvPanelThreads / 32) * (kSymvPanelRows + 1) * e;
         d.loads_in_flight = kSymvPanelUnroll;
         d.reads_both_triangles = true;
         d.row_panels = true;
         d.summary = "small n: rows of 8 read whole (both triangles), one kernel, no workspace";
-    } else if (stage == "tuned") {
+    } else if (stage == Stage::kTuned) {
         // The kernel's register rule (its __launch_bounds__): the registers 64K per SM leave each
         // thread at the resident blocks the rule asks for.
         const int q = std::max(1, l.block_threads / std::max(1, l.nb));
@@ -106,14 +104,13 @@ SymvStageDesign symv_stage_design(const std::string& stage, int elem_bytes, cons
         d.summary = l.atomics ? "KBLAS: double buffers, Y blocks per column, atomics into y"
                               : "KBLAS: double buffers, Y blocks per column, fixed-order reduction";
     } else {
-        std::string known;
-        for (const auto& n : symv_stage_names()) known += (known.empty() ? "" : ", ") + n;
-        throw std::invalid_argument("symv_stage_design: stage (\"" + stage + "\") must be one of: " + known);
+        throw std::invalid_argument(std::string("symv_stage_design: stage (\"") + stage_name(stage) +
+                                    "\") has no SYMV model");
     }
     return d;
 }
 
-SymvPrediction predict_symv(const std::string& stage, long long n, int elem_bytes, const SymvModelLaunch& launch,
+SymvPrediction predict_symv(Stage stage, long long n, int elem_bytes, const SymvModelLaunch& launch,
                             const DeviceProfile& dev, bool beta_nonzero) {
     if (elem_bytes != 4 && elem_bytes != 8) invalid("predict_symv", "elem_bytes", elem_bytes, "must be 4 or 8");
     return predict_symv(symv_stage_design(stage, elem_bytes, launch), n, elem_bytes,
@@ -163,12 +160,12 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
     // product that belongs to the other block), plus each design's own per-row partials.
     const long long nb = std::max(1, l.nb), nt = ceil_div(n, nb), yb = std::max(1, l.y_blocks);
     const long long offdiag = n * (nt - 1) / 2;
-    if (design.stage == "pattern") p.partials = offdiag + n;
-    else if (design.stage == "access") p.partials = offdiag + 2 * n;
-    else if (design.stage == "tuned" && !design.row_panels) p.partials = offdiag + yb * n;
+    if (design.stage == Stage::kPattern) p.partials = offdiag + n;
+    else if (design.stage == Stage::kAccess) p.partials = offdiag + 2 * n;
+    else if (design.stage == Stage::kTuned && !design.row_panels) p.partials = offdiag + yb * n;
     if (design.workspace) {
         p.workspace_bytes = 2 * e * static_cast<double>(p.partials);  // written, then read by the reduction
-    } else if (design.stage == "tuned" && !design.row_panels) {
+    } else if (design.stage == Stage::kTuned && !design.row_panels) {
         p.atomic_adds = p.partials;
         p.workspace_bytes = beta_nonzero ? 2 * e * dn : e * dn;  // the beta pass over y
     }
@@ -178,7 +175,7 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
     // The grid and the busiest block.
     long long blocks = 0;
     double tile_rounds = 1;  // latencies one tile costs a block
-    if (design.stage == "naive") {
+    if (design.stage == Stage::kNaive) {
         blocks = ceil_div(n, l.block_threads);
         p.longest_walk = 0;
     } else if (design.row_panels) {
@@ -186,11 +183,11 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         blocks = ceil_div(n, nb);
         p.longest_walk = ceil_div(n, static_cast<long long>(l.block_threads / nb) * design.loads_in_flight);
     } else {
-        blocks = design.stage == "tuned" ? nt * yb : nt;
+        blocks = design.stage == Stage::kTuned ? nt * yb : nt;
         tile_rounds = std::max(1.0, static_cast<double>(nb * nb) / (l.block_threads * design.loads_in_flight));
-        if (design.stage == "shared") p.longest_walk = nt;
-        else if (design.stage == "pattern") p.longest_walk = nt;
-        else if (design.stage == "access") p.longest_walk = std::max(1LL, nt - 1);
+        if (design.stage == Stage::kShared) p.longest_walk = nt;
+        else if (design.stage == Stage::kPattern) p.longest_walk = nt;
+        else if (design.stage == Stage::kAccess) p.longest_walk = std::max(1LL, nt - 1);
         else p.longest_walk = ceil_div(nt - 1, yb) + 1;
     }
     p.grid = grid_metrics(dev, blocks, l.block_threads, p.occ.blocks_per_sm);
@@ -202,7 +199,7 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
     const double lat_ns = dev.latency_ns;
     const double latency_ms = lat_ns > 0 && inflight > 0 ? elements / inflight * lat_ns * 1e-6 : 0;
     p.latency_bound_gbs = lat_ns > 0 ? std::min(dev.bandwidth_gbs, inflight * e / lat_ns) : dev.bandwidth_gbs;
-    p.walk_ms = design.stage == "naive" ? dn / design.loads_in_flight * lat_ns * 1e-6
+    p.walk_ms = design.stage == Stage::kNaive ? dn / design.loads_in_flight * lat_ns * 1e-6
                                         : static_cast<double>(p.longest_walk) * tile_rounds * lat_ns * 1e-6;
     const double bw_ms = dev.bandwidth_gbs > 0 ? p.dram_bytes / (dev.bandwidth_gbs * 1e6)
                                                : std::numeric_limits<double>::infinity();
@@ -214,7 +211,7 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         note = "does not fit on an SM (" + std::string(limiter_name(p.occ.limiter)) + ")";
     } else {
         if (bw_ms >= latency_ms && bw_ms >= p.walk_ms) note = "bandwidth-bound";
-        else if (p.walk_ms >= latency_ms && design.stage == "naive")
+        else if (p.walk_ms >= latency_ms && design.stage == Stage::kNaive)
             note = "walk-bound: each thread reads its row's " + std::to_string(n) + " elements " +
                    std::to_string(design.loads_in_flight) + " at a time (" + fmt("%.3f", p.walk_ms) + " ms)";
         else if (p.walk_ms >= latency_ms && design.row_panels)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "device_profile.hpp"
+#include "stage.hpp"
 #include "model/memory.hpp"
 #include "model/occupancy.hpp"
 
@@ -47,7 +48,7 @@ constexpr bool is_symv_row_panels(int nb, int block_threads) {
 
 /// What the model assumes about one stage's kernel design.
 struct SymvStageDesign {
-    std::string stage;            ///< "naive", "shared", "pattern", "access", "tuned"
+    Stage stage = Stage::kNaive;  ///< the ladder stage it models (stage.hpp)
     int regs_per_thread = 32;
     int smem_per_block = 0;       ///< bytes
     int loads_in_flight = 1;      ///< elements of A one thread has outstanding
@@ -63,15 +64,12 @@ struct SymvStageDesign {
 
 /// Default design of a stage for the element size and launch. Throws std::invalid_argument on an
 /// unknown stage (listing the names).
-SymvStageDesign symv_stage_design(const std::string& stage, int elem_bytes, const SymvModelLaunch& launch);
-
-/// Names symv_stage_design() accepts, in ladder order.
-std::vector<std::string> symv_stage_names();
+SymvStageDesign symv_stage_design(Stage stage, int elem_bytes, const SymvModelLaunch& launch);
 
 /// The launch a stage's model assumes when the caller leaves fields at 0 (the ladder's defaults:
 /// naive 128 threads; shared, pattern 32 x 8 on nb = 32; access 64 x 4 on nb = 64; tuned nb = 64,
 /// 256 (float) or 512 (double) threads, Y = 1).
-SymvModelLaunch symv_default_launch(const std::string& stage, int elem_bytes);
+SymvModelLaunch symv_default_launch(Stage stage, int elem_bytes);
 
 /// Predicted cost of one SYMV call.
 struct SymvPrediction {
@@ -108,7 +106,7 @@ struct SymvPrediction {
 /// Predictions use dev.bandwidth_gbs: a chapter may set it to the measured read ceiling.
 /// n == 0 is valid (launch overhead only). Throws std::invalid_argument on n < 0, elem_bytes
 /// not 4 or 8, a launch outside the device's limits, or an unknown stage.
-SymvPrediction predict_symv(const std::string& stage, long long n, int elem_bytes, const SymvModelLaunch& launch,
+SymvPrediction predict_symv(Stage stage, long long n, int elem_bytes, const SymvModelLaunch& launch,
                             const DeviceProfile& dev, bool beta_nonzero = true);
 
 /// The same with an explicit design (its `stage` decides nothing; the fields do).

@@ -217,8 +217,8 @@ generic_kernel(int rows, int cols, int fs, const T* __restrict__ in, int in_pitc
 template <class T>
 void launch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using Sh = typename GenericShape<T>::S;  // every shape has the same tile
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, Sh::TX), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, Sh::TY), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, Sh::TX), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, Sh::TY), kMaxGridYZ, fn));
     const bool cst = conv2d_detail::fits_constant<T>(a.fs);
     const bool vec_in = conv2d_detail::aligned16(a.in, a.in_pitch), vec_out = conv2d_detail::aligned16(a.out, a.out_pitch);
     if (cst) conv2d_detail::upload_filter(a.filter, a.fs, s);

@@ -103,8 +103,8 @@ gemm_kernel(int m, int n, int k, T alpha, const T* __restrict__ A, int lda, cons
 
 template <class T, bool TA, bool TB>
 void launch(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
-    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, kBM), 2147483647LL, fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, kBN), 65535, fn));
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, kBM), kMaxGridX, fn),
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, kBN), kMaxGridYZ, fn));
     gemm_kernel<T, TA, TB><<<grid, kThreads, 0, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C,
                                                      a.ldc);
 }

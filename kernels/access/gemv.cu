@@ -137,7 +137,7 @@ void launch(const GemvArgs<T>& a, int Q, int Yreq, cudaStream_t s) {
     const int tiles = detail::ceil_div(len_y, rows_per_tile);
     const auto [k_per_block, Y] = gemv_split_reduction(
         k, detail::derive_split(Yreq, tiles, k, 2048 / (kTile * Q), 4 * kTile, 1, a.op == Op::N ? 16 : 64), kTile);
-    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
     detail::SplitWorkspace<T> ws{};
     if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles, s);
     if (a.op == Op::N) {

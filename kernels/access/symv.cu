@@ -143,7 +143,7 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     const int nt = static_cast<int>(symv_detail::ceil_div(a.n, kNb));
     T* W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * (nt + 1), s);
     const bool lower = a.uplo == Uplo::Lower;
-    const unsigned grid = symv_detail::grid_dim(nt, 2147483647LL, fn);
+    const unsigned grid = symv_detail::grid_dim(nt, kMaxGridX, fn);
     diag_kernel<T><<<grid, dim3(kNb, kQ), 0, s>>>(lower, a.n, nt, a.A, a.lda, a.x, W);
     WB_CHECK_LAUNCH();
     offdiag_kernel<T><<<grid, dim3(kNb, kQ), 0, s>>>(lower, a.n, nt, a.A, a.lda, a.x, W);

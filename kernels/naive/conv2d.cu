@@ -49,8 +49,8 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
     conv2d_detail::require_launch(by >= 1 && bx * by <= 1024, fn, "block_y", by, "in [1, 1024 / block_x]");
     if (!conv2d_detail::conv2d_begin(a, fn)) return;
     const dim3 block(bx, by);
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, bx), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, by), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, bx), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, by), kMaxGridYZ, fn));
     conv2d_kernel<T><<<grid, block, 0, s>>>(a.rows, a.cols, a.fs, a.in, a.in_pitch, a.filter, a.out, a.out_pitch);
     WB_CHECK_LAUNCH();
 }

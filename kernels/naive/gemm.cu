@@ -32,8 +32,8 @@ __global__ void gemm_kernel(int m, int n, int k, T alpha, const T* __restrict__ 
 
 template <class T, bool TA, bool TB>
 void launch(const GemmArgs<T>& a, dim3 block, cudaStream_t s, const char* fn) {
-    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, block.x), 2147483647LL, fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, block.y), 65535, fn));
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, block.x), kMaxGridX, fn),
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, block.y), kMaxGridYZ, fn));
     gemm_kernel<T, TA, TB><<<grid, block, 0, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C, a.ldc);
 }
 

@@ -47,7 +47,7 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     const int bx = l.block_x > 0 ? l.block_x : 256;
     detail::require_launch(bx % 32 == 0 && bx <= 1024, fn, "block_x", bx, "a multiple of 32, at most 1024");
     if (!detail::gemv_begin(a, fn, s)) return;
-    const unsigned grid = detail::grid_dim(detail::ceil_div(a.len_y(), bx), 2147483647LL, fn);
+    const unsigned grid = detail::grid_dim(detail::ceil_div(a.len_y(), bx), kMaxGridX, fn);
     if (a.op == Op::N)
         gemv_n_kernel<T><<<grid, bx, 0, s>>>(a.m, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y);
     else

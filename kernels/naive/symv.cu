@@ -41,7 +41,7 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     symv_detail::require_launch(bx >= 32 && bx <= 1024 && bx % 32 == 0, fn, "block_x", bx,
                                 "a multiple of 32 in [32, 1024]");
     if (!symv_detail::symv_begin(a, fn, s)) return;
-    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(a.n, bx), 2147483647LL, fn);
+    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(a.n, bx), kMaxGridX, fn);
     symv_kernel<T><<<grid, bx, 0, s>>>(a.uplo == Uplo::Lower, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y);
     WB_CHECK_LAUNCH();
 }

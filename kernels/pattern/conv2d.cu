@@ -144,8 +144,8 @@ generic_kernel(int rows, int cols, int fs, const T* __restrict__ in, int in_pitc
 template <class T, int RX>
 void launch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     const dim3 block(32, BY);
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, 32 * RX), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, kTileY), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, 32 * RX), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, kTileY), kMaxGridYZ, fn));
     const bool cst = conv2d_detail::fits_constant<T>(a.fs);
     if (cst) conv2d_detail::upload_filter(a.filter, a.fs, s);
     const auto fixed = [&](auto kernel) {

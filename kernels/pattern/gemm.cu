@@ -63,8 +63,8 @@ gemm_kernel(int m, int n, int k, T alpha, const T* __restrict__ A, int lda, cons
 
 template <class T, int TN, bool TA, bool TB>
 void launch(const GemmArgs<T>& a, int bm, cudaStream_t s, const char* fn) {
-    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, bm), 2147483647LL, fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, TN), 65535, fn));
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, bm), kMaxGridX, fn),
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, TN), kMaxGridYZ, fn));
     gemm_kernel<T, TN, TA, TB><<<grid, bm, 0, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C, a.ldc);
 }
 

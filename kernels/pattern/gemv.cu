@@ -91,7 +91,7 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
     const int tiles = detail::ceil_div(len_y, kTile);
     const auto [k_per_block, Y] =  // whole tiles
         gemv_split_reduction(k, detail::derive_split(l.Y, tiles, k, 2048 / (bx * Q), 4 * kTile), kTile);
-    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
     const dim3 block(bx, Q);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1) ws = detail::split_workspace<T>(Y, len_y, tiles, s);

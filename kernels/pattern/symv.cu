@@ -89,7 +89,7 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     const int nt = static_cast<int>(symv_detail::ceil_div(a.n, kNb));
     T* W = symv_detail::workspace<T>(static_cast<std::size_t>(a.n) * nt, s);
     const bool lower = a.uplo == Uplo::Lower;
-    symv_kernel<T><<<symv_detail::grid_dim(nt, 2147483647LL, fn), dim3(kNb, by), 0, s>>>(lower, a.n, nt, a.A, a.lda,
+    symv_kernel<T><<<symv_detail::grid_dim(nt, kMaxGridX, fn), dim3(kNb, by), 0, s>>>(lower, a.n, nt, a.A, a.lda,
                                                                                          a.x, W);
     WB_CHECK_LAUNCH();
     // Lower: row tile b gathers W(., b .. nt-1); upper: W(., 0 .. b).

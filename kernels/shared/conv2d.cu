@@ -109,8 +109,8 @@ template <class T, int BY>
 void launch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     static_assert(kTile % BY == 0, "the block's rows divide the tile's");
     const dim3 block(32, BY);
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, kTile), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, kTile), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, kTile), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, kTile), kMaxGridYZ, fn));
     const auto args = [&](auto kernel) {
         kernel<<<grid, block, 0, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch);
     };

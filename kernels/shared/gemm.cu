@@ -56,8 +56,8 @@ gemm_kernel(int m, int n, int k, T alpha, const T* __restrict__ A, int lda, cons
 template <class T, int TILE, bool TA, bool TB>
 void launch(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
     const dim3 block(TILE, TILE);
-    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, TILE), 2147483647LL, fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, TILE), 65535, fn));
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, TILE), kMaxGridX, fn),
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, TILE), kMaxGridYZ, fn));
     gemm_kernel<T, TILE, TA, TB><<<grid, block, 0, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C,
                                                         a.ldc);
 }

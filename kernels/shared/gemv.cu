@@ -88,7 +88,7 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
         detail::require_launch(bx == 16 || bx == 32 || bx == 64, fn, "block_x", bx, "16, 32 or 64 (tile width nb)");
     if (!detail::gemv_begin(a, fn, s)) return;
     const int k_total = a.len_x(), chunk = chunk_elems<T>();
-    const unsigned grid = detail::grid_dim(detail::ceil_div(a.len_y(), bx), 2147483647LL, fn);
+    const unsigned grid = detail::grid_dim(detail::ceil_div(a.len_y(), bx), kMaxGridX, fn);
     const std::size_t smem = a.op == Op::T ? static_cast<std::size_t>(bx) * bx * sizeof(T) : 0;
     for (int k0 = 0; k0 < k_total; k0 += chunk) {
         const int klen = std::min(chunk, k_total - k0);

@@ -77,7 +77,7 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     symv_detail::require_launch(bx == kNb, fn, "block_x", bx, "32 (one thread per row of the tile)");
     symv_detail::require_launch(by == 4 || by == 8 || by == 16, fn, "block_y", by, "4, 8 or 16");
     if (!symv_detail::symv_begin(a, fn, s)) return;
-    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(a.n, kNb), 2147483647LL, fn);
+    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(a.n, kNb), kMaxGridX, fn);
     symv_kernel<T><<<grid, dim3(kNb, by), 0, s>>>(a.uplo == Uplo::Lower, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y);
     WB_CHECK_LAUNCH();
 }

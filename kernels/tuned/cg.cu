@@ -26,7 +26,7 @@
 ///   iteration, no host involvement until the end.
 /// - The default (schedule = -1) is the persistent kernel where it keeps more than 1 - ratio of
 ///   the triangle on chip (model::cg_prefers_persistent: its walk streams what it does not keep at
-///   0.93 of the graph's rate, H100, 2026-11-26), the graph elsewhere: on an H100 or H200, float
+///   0.93 of the graph's rate, H100; \ref notes_cg), the graph elsewhere: on an H100 or H200, float
 ///   n below about 13,600, double n below about 9,600
 ///   (chapters/ch05_unrolled/cg.md, "The rule").
 /// Model (common/model/cg): graph: half of A + SYMV's workspace + 13n elements (p and q read twice,
@@ -43,8 +43,10 @@
 #include <cooperative_groups.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -239,7 +241,7 @@ void launch_fused(int grid, int block, int len, const T* q, T* p, T* x, T* r, St
 }
 
 /// The largest n of the persistent kernel: its tile table packs I and J into 16 bits each.
-constexpr int kPersistMaxN = 65535 * 64;
+constexpr int kPersistMaxN = std::numeric_limits<std::uint16_t>::max() * 64;
 
 /// A captured chunk of iterations and what it was captured for.
 struct GraphKey {

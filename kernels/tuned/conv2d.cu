@@ -25,9 +25,10 @@
 ///   every tap f(k, l) — a uniform register (ULDC) — serves RX x RY = 32 FMAs. Lanes read 16-byte
 ///   vectors RX elements apart, 4 along x and 8 rows along y, rows an odd number of vectors apart:
 ///   conflict-free. Tile 128 x 64 floats, two blocks per SM (one stages while the other computes).
-/// - Other sizes run chapter 4's generic window-strip kernel by default (generic_fits below: this
-///   step's blocked kernel with RY > 1, kernels/conv2d_common.cuh, measured slower at every such
-///   size tried); the blocked kernel stays as an explicit launch.
+/// - Other sizes run chapter 4's generic window-strip kernel by default (generic_fits, one of the
+///   launch rules in conv2d_rules.cpp: this step's blocked kernel with RY > 1,
+///   kernels/conv2d_common.cuh, measured slower at every such size tried); the blocked kernel
+///   stays as an explicit launch.
 /// - Tunables (legal_launches): the thread's block RX x RY and with it the tile (16 RX) x (16 RY);
 ///   for FS <= 5 also the streaming shape (block 32 x 4, a thread SX x 8: tile 128 x 32 floats),
 ///   for FS = 31, 63 the filter-row shape (a thread 8 x 4 floats, 4 x 4 doubles). Each shape's
@@ -46,6 +47,7 @@
 /// Run: ./workbook run ch05 -- --op conv2d       (Conv2dLaunch: thread_x x thread_y, one of the
 ///                                                instantiated shapes)
 #include "conv2d_common.cuh"
+#include "conv2d_rules.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -327,8 +329,8 @@ stream_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch,
 template <class T, int FS>
 void launch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using P = Stream<T>;
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, P::TX), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, P::TY), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, P::TX), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, P::TY), kMaxGridYZ, fn));
     conv2d_detail::upload_filter(a.filter, FS, s);
     stream_conv2d_kernel<T, FS><<<grid, dim3(32, P::WARPS), 0, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out,
                                                                    a.out_pitch, conv2d_detail::aligned16(a.in, a.in_pitch),
@@ -349,7 +351,7 @@ void launch_fixed(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     }();
     const long long tx = conv2d_detail::ceil_div(a.cols, F::TX), ty = conv2d_detail::ceil_div(a.rows, F::TY);
     const long long tiles = tx * ty;
-    if (tiles > 2147483647LL) throw std::invalid_argument(std::string(fn) + ": image has more tiles than an int holds");
+    if (tiles > kMaxInt32) throw std::invalid_argument(std::string(fn) + ": image has more tiles than an int holds");
     const int blocks = static_cast<int>(std::min<long long>(tiles, 1LL * per_sm * conv2d_detail::sm_count()));
     conv2d_detail::upload_filter(a.filter, FS, s);
     kernel<<<blocks, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch, static_cast<int>(tx),
@@ -364,8 +366,8 @@ void launch_rows(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using F = Rows<T, FS, RX, RY>;
     auto kernel = rows_conv2d_kernel<T, FS, RX, RY>;
     WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, F::SMEM));
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, F::TX), 2147483647LL, fn),
-                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, F::TY), 65535, fn));
+    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, F::TX), kMaxGridX, fn),
+                    conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, F::TY), kMaxGridYZ, fn));
     conv2d_detail::upload_filter(a.filter, FS, s);
     kernel<<<grid, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch,
                                              conv2d_detail::aligned16(a.in, a.in_pitch),
@@ -402,56 +404,6 @@ void dispatch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     }
 }
 
-/// The launch rule's threshold: FS <= 5 streams. Below it the image's bytes, not the FMAs, bound
-/// the step (FS = 5 in float: 25 FMAs per 8 bytes of image and output, 6.25 flop/byte, under the
-/// H200's ridge of about 14 flop/byte at the copy ceiling), so what counts is bytes in flight and
-/// few instructions per byte: no staging, no barrier, no halo tile. From FS = 7 on the FMAs
-/// bound it, and the shared window's reuse across a 64 x 64 tile pays.
-constexpr int kStreamMaxFs = 5;
-bool stream_fits(int fs) { return fs >= 1 && fs <= kStreamMaxFs && fs % 2 == 1; }
-
-/// The filter-row kernel's sizes: the large filters the ladder's chapter rows use (FS = 31, 63),
-/// where the blocked kernel's per-tap filter load and chunk predicates cost about 1.6
-/// instructions per FMA.
-bool rows_fits(int fs) { return fs == 31 || fs == 63; }
-
-/// Every other size (no kernel of this step knows it at compile time: FS = 9, 11, 13, 17 ... 29,
-/// 33 ... 61, 65 ... 1025) runs chapter 4's generic window-strip kernel by default: its filter
-/// pass of 8 taps per trip measured faster than this step's blocked kernel at every such size
-/// tried (H200, 4096^2 float, `conv2d-fs-probe-606c38c.txt`: FS = 9 equal, 21 and 45 1.27x,
-/// 99 2.26x; 2048^2 FS = 513 2.3x, `conv2d-ladder-float-606c38c.txt`). The blocked shapes stay
-/// as explicit launches.
-bool generic_fits(int fs) { return !stream_fits(fs) && !rows_fits(fs) && fs != 7 && fs != 15; }
-
-Conv2dLaunch stream_shape(int sx, int sy, int warps) {
-    Conv2dLaunch l;
-    l.block_x = 32;
-    l.block_y = warps;
-    l.thread_x = sx;
-    l.thread_y = sy;
-    l.tile_x = 32 * sx;
-    l.tile_y = warps * sy;
-    return l;
-}
-
-Conv2dLaunch block_shape(int rx, int ry) {
-    Conv2dLaunch l;
-    l.block_x = 256;
-    l.block_y = 1;
-    l.thread_x = rx;
-    l.thread_y = ry;
-    l.tile_x = 16 * rx;
-    l.tile_y = 16 * ry;
-    return l;
-}
-
-/// True when every field the caller set (nonzero) equals the configuration's.
-bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
-    auto eq = [](int w, int c) { return w == 0 || w == c; };
-    return eq(want.block_x, cfg.block_x) && eq(want.block_y, cfg.block_y) && eq(want.tile_x, cfg.tile_x) &&
-           eq(want.tile_y, cfg.tile_y) && eq(want.thread_x, cfg.thread_x) && eq(want.thread_y, cfg.thread_y);
-}
-
 }  // namespace
 
 /// The instantiated shapes of T for filter size fs (the ladder's legal_launches), the launch
@@ -475,27 +427,7 @@ template <class T>
 void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::conv2d";
     const auto cfgs = conv2d_configs<T>(a.fs);
-    int pick = -1;
-    for (std::size_t c = 0; c < cfgs.size() && pick < 0; ++c)
-        if (matches(l, cfgs[c])) pick = static_cast<int>(c);
-    if (pick < 0) {
-        std::string rule = "the value of one of the instantiated configurations (";
-        for (const auto& c : cfgs) rule += (rule.back() == '(' ? "" : " | ") + c.str();
-        rule += ")";
-        const std::pair<const char*, int Conv2dLaunch::*> fields[] = {
-            {"thread_x", &Conv2dLaunch::thread_x}, {"thread_y", &Conv2dLaunch::thread_y},
-            {"tile_x", &Conv2dLaunch::tile_x},     {"tile_y", &Conv2dLaunch::tile_y},
-            {"block_x", &Conv2dLaunch::block_x},   {"block_y", &Conv2dLaunch::block_y}};
-        Conv2dLaunch partial;
-        for (const auto& [name, field] : fields) {
-            partial.*field = l.*field;
-            bool ok = false;
-            for (const auto& c : cfgs) ok = ok || matches(partial, c);
-            conv2d_detail::require_launch(ok, fn, name, l.*field, rule);
-        }
-        throw std::invalid_argument(std::string(fn) + ": launch (" + l.str() +
-                                    ") must be one configuration, not fields of several: " + rule);
-    }
+    const int pick = conv2d_pick_config(cfgs, l, fn);  // throws unless l names one of them
     if (!conv2d_detail::conv2d_begin(a, fn)) return;
     const bool special = stream_fits(a.fs) || rows_fits(a.fs) || generic_fits(a.fs);
     const int shape = pick - (special ? 1 : 0);  // -1: the rule's special shape

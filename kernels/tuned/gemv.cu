@@ -48,14 +48,13 @@
 ///      ept = N's unroll U, cache = policy of A's aligned loads (tuned/gemv_load_policy.cuh),
 ///      cluster = the split: 0 auto, 1 global partials, 2 cluster; loop = 1: T's looping kernel,
 ///      block_x lanes per tile of nb columns)
+#include "gemv_cluster_launch.cuh"
 #include "gemv_common.cuh"
 #include "gemv_rows.cuh"
 #include "gemv_t_loop.cuh"
 #include "gemv_t_shapes.cuh"
 
 #include <cstring>
-#include <mutex>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -274,58 +273,6 @@ __global__ void __launch_bounds__(512) gemv_t_kernel(int m, int n, int k_per_blo
 }
 //! [tuned-gemv-t]
 
-/// Largest cluster the tuned kernels ask for: 16 blocks is Hopper's non-portable maximum (8 is
-/// the portable one; the kernels opt in to 16).
-constexpr int kMaxCluster = 16;
-
-/// The split of a launch: through a cluster (GemvLaunch::cluster 2, or 0 where the device has
-/// clusters and 1 < Y <= kMaxCluster) or through global partials (GemvLaunch::cluster 1, or Y beyond
-/// a cluster). Auto takes a cluster of more than 8 blocks only for blocks of at most 256 threads:
-/// a cluster's blocks run on one GPC at once, and 16 blocks of 512 threads (one per SM at the
-/// tuned kernels' register use) need 16 free SMs there, which not every GPC has.
-/// Throws when a cluster is requested that the device or Y cannot have.
-inline bool use_cluster(int Y, int requested, int block_threads, const char* fn) {
-    if (requested == 1 || Y <= 1) return false;
-    const bool can = Y <= kMaxCluster && launch_checks::device_attribute(cudaDevAttrClusterLaunch, 1) != 0;
-    if (requested == 2 && !can)
-        throw std::invalid_argument(std::string(fn) + ": launch.cluster (2) needs a device with thread-block clusters "
-                                    "(compute capability 9.0+) and Y (" + std::to_string(Y) + ") <= " +
-                                    std::to_string(kMaxCluster));
-    return can && (requested == 2 || Y <= 8 || block_threads <= 256);
-}
-
-/// Launches `kernel` on grid x block; with cluster_y > 1 the blocks (x, 0 .. cluster_y-1) form
-/// one cluster (grid.y == cluster_y).
-template <class... Params, class... Args>
-void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t s, int cluster_y,
-                   Args&&... args) {
-    if (cluster_y <= 1) {
-        kernel<<<grid, block, smem, s>>>(std::forward<Args>(args)...);
-        WB_CHECK_LAUNCH();
-        return;
-    }
-    if (cluster_y > 8) {  // opt in to non-portable cluster sizes, once per kernel
-        static std::mutex mu;
-        static std::set<const void*> done;
-        std::lock_guard<std::mutex> lock(mu);
-        if (done.insert(reinterpret_cast<const void*>(kernel)).second)
-            WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    }
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = block;
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = 1;
-    attr[0].val.clusterDim.y = static_cast<unsigned>(cluster_y);
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
-}
-
 template <class T, int K, int U, int POL>
 void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
@@ -333,7 +280,7 @@ void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) 
     const int BX = l.block_x, Q = l.block_y;
     const int tiles = detail::ceil_div(a.m, BX * W);
     Y = std::min(Y, tuned_gemv_n_max_split(a.n, Q));  // a column per thread row; Q Y within an int
-    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
     const bool cl = use_cluster(Y, l.cluster, BX * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles, s);
@@ -352,7 +299,7 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const GemvSplit split = gemv_split_reduction(a.m, Y, chunk);  // whole steps
     const int k_per_block = split.k_per_block;
     Y = split.Y;
-    const dim3 grid(detail::grid_dim(tiles, 2147483647LL, fn), detail::grid_dim(Y, 65535, fn));
+    const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
     const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles, s);
@@ -377,45 +324,13 @@ template <class T, int C>
 void launch_t_short(const GemvArgs<T>& a, const GemvLaunch& l, bool aligned, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
     const int L = l.block_x, G = 256 / L;
-    const dim3 grid(detail::grid_dim(detail::ceil_div(a.n, static_cast<long long>(G) * C), 2147483647LL, fn));
+    const dim3 grid(detail::grid_dim(detail::ceil_div(a.n, static_cast<long long>(G) * C), kMaxGridX, fn));
     if (aligned)
         launch_kernel(gemv_t_short_kernel<T, true, C>, grid, dim3(L, G), 0, s, 1, a.m, a.n, a.alpha, a.A, a.lda, a.x,
                       a.beta, a.y);
     else
         launch_kernel(gemv_t_short_kernel<T, false, C>, grid, dim3(L, G), 0, s, 1, a.m, a.n, a.alpha, a.A, a.lda, a.x,
                       a.beta, a.y);
-}
-
-/// The looping T kernel (rule 8): a resident wave of blocks (by the occupancy API), no more
-/// than the tiles need.
-template <class T, int C, bool XVEC, int POL>
-void launch_t_loop_kernel(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
-    constexpr const char* fn = "tuned::gemv";
-    constexpr int W = detail::Vec16<T>::width;
-    const int L = l.block_x, G = 256 / L;
-    auto kernel = gemv_t_loop_kernel<T, C, XVEC, POL>;
-    static int per_sm = [&] {
-        int b = 0;
-        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, 256, 0));
-        return std::max(1, b);
-    }();
-    auto cdiv = [](long long x, long long y) { return (x + y - 1) / y; };
-    const long long tiles = cdiv(a.n, static_cast<long long>(W) * C) * W;  // as the kernel counts them
-    const long long warp_tiles = cdiv(tiles, 32 / L);
-    const long long blocks =
-        std::min(cdiv(warp_tiles, 256 / 32), static_cast<long long>(per_sm) * launch_checks::sm_count());
-    launch_kernel(kernel, dim3(detail::grid_dim(blocks, 2147483647LL, fn)), dim3(L, G), 0, s, 1, a.m, a.n, a.alpha,
-                  a.A, a.lda, a.x, a.beta, a.y);
-}
-
-template <class T, int C>
-void launch_t_loop(const GemvArgs<T>& a, const GemvLaunch& l, bool xvec, int pol, cudaStream_t s) {
-    if (xvec) {
-        if (pol == kCached) return launch_t_loop_kernel<T, C, true, kCached>(a, l, s);
-        return launch_t_loop_kernel<T, C, true, kStreaming>(a, l, s);
-    }
-    if (pol == kCached) return launch_t_loop_kernel<T, C, false, kCached>(a, l, s);
-    return launch_t_loop_kernel<T, C, false, kStreaming>(a, l, s);
 }
 
 template <class T, int K, int POL>

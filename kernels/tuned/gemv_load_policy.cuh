@@ -7,7 +7,7 @@
 /// Why it matters at all: the L2 a GEMV meets is usually full of dirty lines (the previous
 /// kernel's output; in the benchmarks, the flush's buffer), and every line of A brought in
 /// evicts one: a dirty victim costs a DRAM write inside the GEMV. The hints decide which victims
-/// A's lines pick. Measured on an H200 (2026-11-22 sweep, docs/results/h200/sweep-ch05_unrolled*):
+/// A's lines pick. Measured on an H200 (the chapter 5 sweep, \ref notes_gemv):
 /// streaming helps while A is at most 8 times the L2, and costs a few percent beyond.
 #pragma once
 

@@ -7,7 +7,8 @@
 ///        flight (docs/notes/gemv.md: "predictions for the fourth run", then "what the
 ///        fourth run measured": 0.95x-1.44x cuBLAS where rule 8 takes it, against 0.47x-1.20x).
 ///
-/// The kernel: a resident wave of blocks (the launcher sizes the grid by the occupancy API);
+/// The kernel, and its launcher (launch_t_loop): a resident wave of blocks (the launcher sizes the
+/// grid by the occupancy API);
 /// each group of L lanes (L = blockDim.x, a power of two in 4 ... 32; blockDim.y = 256 / L
 /// groups) walks a column tile of C columns at a time, tile after tile (a grid-stride loop over
 /// the tiles, the same trip count for every group of a warp, so the L-lane shuffles stay
@@ -26,7 +27,10 @@
 
 #include "gemv_common.cuh"
 #include "gemv_rows.cuh"
+#include "gemv_cluster_launch.cuh"
 #include "gemv_t_shapes.cuh"
+
+#include <algorithm>
 
 namespace wb::tuned {
 
@@ -164,6 +168,38 @@ __global__ void __launch_bounds__(256, C <= 4 ? 3 : 2) gemv_t_loop_kernel(int m,
         for (int c = 0; c < C; ++c) a_cur[c] = a_nxt[c];
         x_cur = x_nxt;
     }
+}
+
+/// The looping T kernel (rule 8): a resident wave of blocks (by the occupancy API), no more
+/// than the tiles need.
+template <class T, int C, bool XVEC, int POL>
+void launch_t_loop_kernel(const GemvArgs<T>& a, const GemvLaunch& l, cudaStream_t s) {
+    constexpr const char* fn = "tuned::gemv";
+    constexpr int W = detail::Vec16<T>::width;
+    const int L = l.block_x, G = 256 / L;
+    auto kernel = gemv_t_loop_kernel<T, C, XVEC, POL>;
+    static int per_sm = [&] {
+        int b = 0;
+        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, 256, 0));
+        return std::max(1, b);
+    }();
+    auto cdiv = [](long long x, long long y) { return (x + y - 1) / y; };
+    const long long tiles = cdiv(a.n, static_cast<long long>(W) * C) * W;  // as the kernel counts them
+    const long long warp_tiles = cdiv(tiles, 32 / L);
+    const long long blocks =
+        std::min(cdiv(warp_tiles, 256 / 32), static_cast<long long>(per_sm) * launch_checks::sm_count());
+    launch_kernel(kernel, dim3(detail::grid_dim(blocks, kMaxGridX, fn)), dim3(L, G), 0, s, 1, a.m, a.n, a.alpha,
+                  a.A, a.lda, a.x, a.beta, a.y);
+}
+
+template <class T, int C>
+void launch_t_loop(const GemvArgs<T>& a, const GemvLaunch& l, bool xvec, int pol, cudaStream_t s) {
+    if (xvec) {
+        if (pol == kCached) return launch_t_loop_kernel<T, C, true, kCached>(a, l, s);
+        return launch_t_loop_kernel<T, C, true, kStreaming>(a, l, s);
+    }
+    if (pol == kCached) return launch_t_loop_kernel<T, C, false, kCached>(a, l, s);
+    return launch_t_loop_kernel<T, C, false, kStreaming>(a, l, s);
 }
 
 }  // namespace wb::tuned

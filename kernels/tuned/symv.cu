@@ -17,7 +17,7 @@
 ///   Its stored triangle is copied into shared memory (cp.async) before the walk and read,
 ///   mirrored, after it, and the first tile's loads go out before the barrier that publishes x_J:
 ///   a block's prologue and epilogue each wait for one DRAM latency fewer (H100: 1.06x geometric
-///   mean at n = 1024 ... 16384, 1.10x-1.17x at 1024; docs/results/h100/symv-diag-ab-*).
+///   mean at n = 1024 ... 16384, 1.10x-1.17x at 1024; \ref notes_symv).
 /// - L2 policies: where the triangle is larger than the L2, no later call can find it there, so
 ///   A's loads are evict-first and do not push out what is read again: x and, above all, the
 ///   partials the reduction pass reads right after the kernel; where it fits, A's loads keep the
@@ -36,8 +36,9 @@
 ///   added into y with atomicAdd: no workspace, no reduction pass, but the order of the
 ///   additions (and so the last bits of y) changes from run to run.
 /// - Irregular n: pointer redirecting as in chapter 4.
-/// - A second layout as a launch option (nb = 64, block = 32 x 8; symv_warp_rows.cuh): a warp
-///   covers 8 rows x 4 column groups, so a tile costs no barrier (the sweep times both).
+/// - Layouts (SymvLayout, symv_layout.hpp): besides the KBLAS tiles, the warp-rows layout as a
+///   launch option (nb = 64, block = 32 x 8; symv_warp_rows.cuh): a warp covers 8 rows x 4 column
+///   groups, so a tile costs no barrier (the sweep times both).
 /// - 16-byte loads (the default where the (64, 4) tile is chosen; symv_vec.cuh, block = 256): a
 ///   thread holds one 16-byte vector of rows in each of its columns, the same 16 elements per
 ///   tile; A's columns must start every tile on a 16-byte boundary (else the (64, 4) layout).
@@ -49,9 +50,12 @@
 ///   arguments; here it is read off the pointer. (Not in the warp-rows layout.)
 /// Model (common/model/symv): the triangle once; deterministic: n x (nt + Y) partials written and
 /// read; atomics: n x (nt + Y) atomic adds to y and y read once for beta. nt x Y blocks of nb x Q.
+/// The host rules (layouts, launch checks, legal launches, the default rule, the L2 policies, the
+/// aligned origin) are symv_rules.cpp.
 /// Follows: KBLAS (ACM TOMS) §6.1-6.5, §9; Abdelfattah et al. VECPAR'12.
 /// Run: ./workbook run ch05 -- --op symv       (SymvLaunch: nb, Q = block_y, Y = y_blocks, atomics)
 #include "symv_common.cuh"
+#include "symv_layout.hpp"
 #include "symv_warp_rows.cuh"
 #include "symv_vec.cuh"
 #include "symv_small.cuh"
@@ -223,37 +227,10 @@ symv_kernel(bool lower, bool atomics, int n, int nt, int Y, int d, T alpha, cons
 }
 //! [tuned-symv]
 
-SymvLaunch config(int nb, int q, int yblocks, int atomics) {
-    SymvLaunch l;
-    l.nb = nb;
-    l.block_x = nb;
-    l.block_y = q;
-    l.y_blocks = yblocks;
-    l.atomics = atomics;
-    return l;
-}
-
-/// The vector layout (symv_vec.cuh): nb = 64, block = 256 threads (no thread columns: block_y 0).
-SymvLaunch config_vec(int yblocks, int atomics) {
-    SymvLaunch l = config(vec::kNb, 0, yblocks, atomics);
-    l.block_x = vec::kThreads;
-    return l;
-}
-
-/// The row-panel layout for small n (symv_small.cuh): nb = 8 or 16 rows per block of 1024 threads, no
-/// tiles, no Y, no partials (atomics mode, if asked, changes nothing: there is nothing to add).
-SymvLaunch config_small(int rows) {
-    SymvLaunch l = config(rows, 0, 1, 0);
-    l.block_x = small::kThreads;
-    return l;
-}
-bool is_small(const SymvLaunch& l) { return l.block_x == small::kThreads; }
-
 /// The row panels of `rows` (8 or 16) rows per block.
 template <class T>
 void launch_small(const SymvArgs<T>& a, int rows, cudaStream_t s, const char* fn) {
-    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(static_cast<long long>(a.n), rows),
-                                                2147483647LL, fn);
+    const unsigned grid = symv_detail::grid_dim(symv_detail::ceil_div(static_cast<long long>(a.n), rows), kMaxGridX, fn);
     auto* kernel = rows == small::kRowsWide ? small::symv_kernel<T, small::kRowsWide> : small::symv_kernel<T, small::kRows>;
     kernel<<<grid, small::kThreads, 0, s>>>(a.uplo == Uplo::Lower, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y);
     WB_CHECK_LAUNCH();
@@ -286,13 +263,6 @@ int small_blocks_per_sm() {
     return resident_blocks(reinterpret_cast<const void*>(small::symv_kernel<T>), small::kThreads, 1);
 }
 
-/// The warp-rows layout (symv_warp_rows.cuh): nb = 64, block = 32 x 8.
-SymvLaunch config_warp_rows(int yblocks, int atomics) {
-    SymvLaunch l = config(warp_rows::kNb, warp_rows::kWarps, yblocks, atomics);
-    l.block_x = 32;
-    return l;
-}
-
 
 /// The layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
 /// longest columns first), and the deterministic mode's reduction pass. kVec: the vector layout
@@ -305,7 +275,7 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     T* W = nullptr;
     if (atomics) symv_scale_y(a, s);  // y = beta*y (0 without reading y when beta == 0)
     else W = symv_detail::workspace<T>(symv_workspace_elems(a.n, NB, Y), s);
-    const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, 2147483647LL, fn);
+    const unsigned grid = symv_detail::grid_dim(static_cast<long long>(nt) * Y, kMaxGridX, fn);
     const SymvL2Plan l2 = symv_l2_plan(a.n, nt, Y, static_cast<int>(sizeof(T)), symv_detail::l2_bytes());
     if constexpr (kWarpRows) {
         warp_rows::symv_kernel<T><<<grid, dim3(32, warp_rows::kWarps), 0, s>>>(lower, atomics, a.n, nt, Y, a.alpha,
@@ -328,53 +298,6 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s, /*shift=*/d);
 }
 
-/// The layout a launch names by its thread shape or tile: block_x = 1024 or nb = 8, 16 the row panels
-/// of small n (no tiles, Y or thread columns); block_x = 256 the vector layout (nb = 64, block_y
-/// 0 or 1); block_x = 32 with nb = 64 the warp-rows layout (block_y = 8); otherwise block_x = nb,
-/// the KBLAS tiles (nb, Q).
-bool panel_named(const SymvLaunch& l) { return is_small(l) || l.nb == small::kRows || l.nb == small::kRowsWide; }
-bool vec_named(const SymvLaunch& l) { return l.block_x == vec::kThreads; }
-bool warp_rows_named(const SymvLaunch& l) { return l.block_x == 32 && l.nb == 64; }
-
-/// The launch's own fields, checked before anything else (no device call): every value must belong
-/// to the layout the launch names, or to an instantiated tile.
-void check_launch(const SymvLaunch& l, const char* fn) {
-    const bool panel_layout = panel_named(l);
-    symv_detail::require_launch(!panel_layout || l.nb == 0 || l.nb == small::kRows || l.nb == small::kRowsWide, fn,
-                                "nb", l.nb, "8 or 16 with block_x = 1024 (the row-panel layout: rows per block)");
-    symv_detail::require_launch(!panel_layout || l.block_x == 0 || l.block_x == small::kThreads, fn, "block_x",
-                                l.block_x, "1024 with nb = 8 or 16 (the row-panel layout)");
-    symv_detail::require_launch(!panel_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
-                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8 or 16)");
-    symv_detail::require_launch(!panel_layout || l.y_blocks == 0 || l.y_blocks == 1, fn, "y_blocks", l.y_blocks,
-                                "0 or 1 with the row-panel layout (block_x = 1024, nb = 8 or 16: one block per nb "
-                                "rows)");
-    symv_detail::require_launch(panel_layout || l.nb == 0 || l.nb == 32 || l.nb == 64, fn, "nb", l.nb,
-                                "one of the instantiated tiles (32, 64), or 8 or 16 (the row-panel layout)");
-    const bool warp_rows_layout = warp_rows_named(l), vec_layout = vec_named(l);
-    symv_detail::require_launch(!vec_layout || l.nb == 0 || l.nb == vec::kNb, fn, "nb", l.nb,
-                                "64 with block_x = 256 (the vector layout)");
-    symv_detail::require_launch(!vec_layout || l.block_y == 0 || l.block_y == 1, fn, "block_y", l.block_y,
-                                "0 or 1 with block_x = 256 (the vector layout: 256 threads in x)");
-    symv_detail::require_launch(!warp_rows_layout || l.block_y == warp_rows::kWarps, fn, "block_y", l.block_y,
-                                "8 with nb = 64 and block_x = 32 (the warp-rows layout: 8 warps of 8 rows)");
-    symv_detail::require_launch(l.block_x == 0 || l.block_x == 32 || l.block_x == 64 || vec_layout || panel_layout,
-                                fn, "block_x", l.block_x,
-                                "the nb of an instantiated tile (32, 64): one thread per tile row, 256 (the "
-                                "vector layout) or 1024 (the row-panel layout)");
-    symv_detail::require_launch(l.block_x == 0 || l.nb == 0 || l.block_x == l.nb || warp_rows_layout || vec_layout ||
-                                    panel_layout,
-                                fn, "block_x", l.block_x,
-                                "nb (" + std::to_string(l.nb) + "): one thread per tile row, 32 with nb = 64, or 256");
-    symv_detail::require_launch(vec_layout || panel_layout || l.block_y == 0 ||
-                                    (l.nb != 32 && (l.block_y == 4 || l.block_y == 8)) || (l.nb == 32 && l.block_y == 4),
-                                fn, "block_y", l.block_y, "Q of an instantiated (nb, Q): (32, 4), (64, 4) or (64, 8)");
-    symv_detail::require_launch(l.y_blocks == 0 || (l.y_blocks >= 1 && l.y_blocks <= 32 && (l.y_blocks & (l.y_blocks - 1)) == 0),
-                                fn, "y_blocks", l.y_blocks, "1, 2, 4, 8, 16 or 32");
-    symv_detail::require_launch(l.atomics == 0 || l.atomics == 1, fn, "atomics", l.atomics,
-                                "0 (deterministic) or 1 (atomics)");
-}
-
 /// Resident blocks per SM of one tile instantiation (resident_blocks; without a GPU the register
 /// rule's figure, model::tuned_symv_min_blocks).
 template <class T, int NB, int Q>
@@ -385,137 +308,6 @@ SymvTileOccupancy occupancy() {
 }
 
 }  // namespace
-
-/// A submatrix A(k:, k:) of a larger matrix starts k elements into an aligned stretch of memory,
-/// and tiles counted from A(0, 0) would make every warp's column read straddle two 128-byte lines.
-/// Where lda keeps every column at the same offset, the tiles start that offset d before A(0, 0)
-/// (rows and columns: the tiling of a symmetric matrix is the same both ways); the d rows and
-/// columns outside A are redirected into it and their results dropped.
-/// The granule is 256 bytes, not one 128-byte line, where the tile is that tall: on an H100, float
-/// A(k:, k:) of a 16384 matrix ran 4.2% slower at k = 32 ... 63 than at k = 0 ... 31 with tiles
-/// aligned to 128 bytes (216 against 207 us; double, whose 16-element line shift leaves half the
-/// offsets 128 bytes off a 256-byte boundary, 3.4%), and every offset within 0.5% of k = 0 with
-/// tiles aligned to 256 bytes (scripts/probes/symv_offset_probe.cu, docs/results/h100/
-/// symv-offset-probe-*.txt); 512 bytes gained nothing more. The shift stays below nb, so the
-/// origin adds at most one tile (symv_workspace_elems).
-template <class T>
-int symv_origin_shift(const T* A, int lda, int nb) {
-    constexpr int kLine = 128 / static_cast<int>(sizeof(T));
-    const int granule = std::min(256 / static_cast<int>(sizeof(T)), std::max(nb, kLine));
-    const auto element = static_cast<long long>(reinterpret_cast<std::uintptr_t>(A) / sizeof(T));
-    if (lda % granule == 0) return static_cast<int>(element % granule);
-    if (lda % kLine == 0) return static_cast<int>(element % kLine);  // whole lines, granules alternate
-    return 0;
-}
-
-template <class T>
-std::vector<SymvLaunch> symv_configs() {
-    std::vector<SymvLaunch> v;
-    for (int atomics : {0, 1})
-        for (auto [nb, q] : {std::pair{32, 4}, {64, 4}, {64, 8}})
-            for (int yb : {1, 2, 4, 8, 16}) v.push_back(config(nb, q, yb, atomics));
-    for (int atomics : {0, 1})
-        for (int yb : {1, 2, 4, 8}) v.push_back(config_warp_rows(yb, atomics));
-    for (int atomics : {0, 1})
-        for (int yb : {1, 2, 4, 8, 16}) v.push_back(config_vec(yb, atomics));
-    for (int rows : {small::kRows, small::kRowsWide}) v.push_back(config_small(rows));  // one mode: no partials
-    return v;
-}
-
-/// The default launch, derived (chapter 6 generalizes these rules):
-/// 1. (nb, Q): the instantiation that keeps the most bytes of A in flight per SM, resident blocks
-///    x one nb x nb tile each (the double buffer holds the next tile while one is used): Little's
-///    law asks for ~27 KB per SM on an H200, and the triangle's streaming tail for more. On ties
-///    (within 1/8) the larger nb: half the deterministic partials (n x (n / nb + Y)).
-///    (The H200 sweep of 2026-11-23, before the register rule: the fastest atomics launches were
-///    those with the most tile bytes per SM, e.g. double (32, 4) at 5 blocks, 40 KB, ahead of
-///    (64, 4) at 1 block, 32 KB, by 6% at n = 32768.)
-/// 2. Y = 8 (16 under rule 5): a column of the triangle is nt - j
-///    tiles long, so with few blocks per column the longest columns form the tail of the grid;
-///    Y blocks split each into Y pieces of about equal length, at the cost of one pipeline
-///    prologue per block and Y partials per row of the workspace (n x Y elements, small against
-///    the triangle). The H200 sweep of 8615427 (`sweep-symv-8615427*`): Y = 8 was the fastest Y
-///    of (64, 4) at every n from 1024 to 32768 in both precisions, or within 0.4% of it; the
-///    rule it replaces (the smallest Y giving two waves: Y = 4 at 16384, 2 at 32768) measured
-///    1-3.5% slower there.
-/// 3. Where that grid (nt x Y blocks) is less than one wave of the tile's resident blocks
-///    (nt x 8 < blocks per SM x SMs), SMs would idle: the smaller instantiated nb, which gives
-///    twice the block columns (same sweep: (32, 4) 1.05-1.12x (64, 4) at n = 1024 and 2048 in
-///    both precisions; from 4096, where the grid of (64, 4) is a full wave, within +-4%).
-/// 4. Where that is the (64, 4) tile, the vector layout reads it (symv_vec.cuh: the same 64 x 64
-///    tiles, 256 threads, 16 elements and the same register budget per thread, 16-byte loads);
-///    it falls back to the (64, 4) layout where A's columns do not allow 16-byte loads. The
-///    triangle's walk alone, with no arithmetic, reads 2.5% (float 16384) to 6% (32768) faster
-///    with 16-byte loads (H200, docs/results/h200/symv-walk-read.txt), and the vector layout
-///    measured 1.00x-1.06x the (64, 4) layout's speed at n = 4096 ... 32768 in both precisions
-///    and triangles (symv-probe-vec-*).
-/// 5. Y = 16 where the column stride lda x elem is a multiple of 128 KiB (kAliasedStride): then
-///    every column of a tile starts at the same place in the DRAM's address interleave (partition
-///    camping, chapter 4), and twice the blocks per column, each reading its own rows of the same
-///    columns at the same time, spread the reads over more of it. H200, vector layout, Y = 8 ->
-///    16 (docs/results/h200/symv-probe-vec-y-pad*.txt): lda = n at float 32768 (128 KiB) 568.6 ->
-///    545.1 us, double 16384 (128 KiB) 284.9 -> 274.8, double 32768 (256 KiB) 1072.2 -> 1053.4;
-///    the same n with lda = n + 32 or n + 96 ran at the Y = 16 speed with either Y, and so did
-///    strides that are not such multiples (float 16384, 64 KiB; float / double 24576, 96 / 192
-///    KiB): Y = 16 there is within +-1% of Y = 8, and 1.5% slower at float 8192.
-/// 0. Before all of these: the row-panel layout of 8 rows per block (symv_small.cuh) where its
-///    grid is at most one wave (n <= 8 x panel_blocks x SMs: 1056 on an H200) and each SM's share
-///    of the twice-read triangle (n (n + 1) elem / SMs) is at most kPanelBytesPerSm. It reads the
-///    triangle twice but in one kernel, where the tiles need two kernels and the second waits for
-///    the first's last block. H200, L2 flushed, against the tiled default
-///    (docs/results/h200/symv-small-probe-u8.txt, symv-small-probe-r{8,16}.txt): n = 512
-///    1.32x-1.44x, 1024 1.30x (double) to 1.56x (float); at 1536 and 2048 (two waves) 0.85x-1.00x.
-///    16 rows per block keep one wave to 2112 and measured float 1536 1.13x-1.15x and 2048
-///    1.10x-1.13x (72 and 127 KB per SM), double 1536 0.97x-1.03x (143 KB) and 2048 0.91x-0.97x
-///    (254 KB): the byte bound. They are a launch option, not the rule's: in CG's iterations, where
-///    the triangle stays in the L2, reading it twice made float 2048 19% slower per iteration
-///    (cg-ch05-03053b3.csv against cg-ch05-bdd9367.csv: 0.0133 -> 0.0158 ms).
-/// The mode is deterministic.
-SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
-                     long long lda_bytes, int panel_blocks) {
-    if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
-    constexpr double kPanelBytesPerSm = 128.0 * 1024;
-    const double nn = std::max(0, n), sms = std::max(1, sm_count);
-    if (panel_blocks > 0 && nn * (nn + 1) * elem_bytes / sms <= kPanelBytesPerSm &&
-        symv_detail::ceil_div(static_cast<long long>(nn), small::kRows) <= static_cast<long long>(panel_blocks) * sms)
-        return config_small(small::kRows);
-    auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
-    auto most_in_flight = [&](int max_nb) {  // rule 1 over the tiles with nb <= max_nb
-        const SymvTileOccupancy* best = nullptr;
-        for (const SymvTileOccupancy& c : tiles) {
-            if (c.nb > max_nb) continue;
-            if (!best || in_flight(c) > in_flight(*best) * 1.125 ||
-                (in_flight(c) * 1.125 >= in_flight(*best) && c.nb > best->nb))
-                best = &c;
-        }
-        return best;
-    };
-    constexpr long long kAliasedStride = 128 * 1024;
-    const int kY = lda_bytes > 0 && lda_bytes % kAliasedStride == 0 ? 16 : 8;
-    const SymvTileOccupancy* best = most_in_flight(1 << 30);
-    const long long one_wave = static_cast<long long>(std::max(1, best->blocks)) * std::max(1, sm_count);
-    if (symv_detail::ceil_div(std::max(1, n), best->nb) * kY < one_wave)
-        if (const SymvTileOccupancy* smaller = most_in_flight(best->nb / 2)) best = smaller;
-    if (best->nb == vec::kNb && best->q == 4) return config_vec(kY, 0);
-    return config(best->nb, best->q, kY, 0);
-}
-
-/// The L2 policies (symv.hpp). A quarter of the L2 for the partials: the rest holds A's lines in
-/// flight, x and y, and every other kernel's data (evict_last lines outlive the call). float n =
-/// 16384 on a 50 MiB L2: 17.3 MB of partials, 76% kept; double 32768: 136 MB, 10% kept. Measured
-/// on an H100 (docs/results/h100/symv-l2-keep-*): a quarter, half, all of the L2 or all the
-/// partials within 0.3% of each other at n = 1024 ... 32768, a quarter the fastest or tied at
-/// 16384 and 32768 in both runs; keeping almost none (1/64) cost 1-1.5% at float 16384 and double
-/// 8192. Streaming A at every size cost CG's iterations up to 20% where the triangle fits
-/// (symv-l2-stream-all-cg-*).
-SymvL2Plan symv_l2_plan(long long n, int nt, int y_blocks, int elem_bytes, long long l2_bytes) {
-    SymvL2Plan p;
-    const double l2 = static_cast<double>(std::max(1LL, l2_bytes));
-    p.stream_a = static_cast<double>(n) * (n + 1) / 2 * elem_bytes > l2;
-    const double partials = std::max(1.0, static_cast<double>(n) * (nt + y_blocks) * elem_bytes);
-    p.keep_fraction = static_cast<float>(std::clamp(0.25 * l2 / partials, 1.0 / 64, 1.0));
-    return p;
-}
 
 namespace {
 /// symv_rule with this device's figures; `panels`: whether rule 0 may pick the row-panel layout.
@@ -538,10 +330,11 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     constexpr const char* fn = "tuned::symv";
     // The launch's own fields are checked before anything else; the default (which asks the
     // device) fills the fields left at 0 only once the call is known to run.
-    check_launch(l, fn);
-    const bool panel_layout = panel_named(l), warp_rows_layout = warp_rows_named(l), vec_layout = vec_named(l);
+    check_symv_launch(l, fn);
+    const SymvLayout named_layout = symv_layout_of(l);
+    const bool vec_layout = named_layout == SymvLayout::kVector;
     if (!symv_detail::symv_begin(a, fn, s)) return;
-    if (panel_layout) {
+    if (named_layout == SymvLayout::kRowPanels) {
         launch_small(a, l.nb > 0 ? l.nb : small::kRows, s, fn);  // block_x = 1024 alone: 8 rows
         return;
     }
@@ -552,29 +345,34 @@ void symv(const SymvArgs<T>& a, const SymvLaunch& l, cudaStream_t s) {
     // but the mode, else among the tiles (a launch that names a tile field asks for a tile layout).
     const bool named = l.nb > 0 || l.block_x > 0 || l.block_y > 0 || l.y_blocks > 0;
     const SymvLaunch d = all_set ? l : device_rule(a, /*panels=*/!named);
-    if (is_small(d)) {
+    const SymvLayout d_layout = symv_layout_of(d);
+    if (d_layout == SymvLayout::kRowPanels) {
         launch_small(a, d.nb, s, fn);
         return;
     }
-    const bool d_vec = d.block_x == vec::kThreads;  // the default is the vector layout
+    const bool d_vec = d_layout == SymvLayout::kVector;
     const int nb = nb_set > 0 ? nb_set : d.nb;
     // The layout: as set, else the default's where the launch names no thread shape and the same tile.
     const bool use_vec = vec_layout || (l.block_x == 0 && l.block_y == 0 && d_vec && nb == vec::kNb);
     const int q = l.block_y > 0 ? l.block_y : (nb == d.nb && !d_vec ? d.block_y : 4);
     const int yb = l.y_blocks > 0 ? l.y_blocks : d.y_blocks;
-    if (warp_rows_layout) launch<T, warp_rows::kNb, warp_rows::kWarps, true>(a, yb, atomics, s, fn);
-    else if (use_vec) launch<T, 64, 4, false, true>(a, yb, atomics, s, fn);
-    else if (nb == 32) launch<T, 32, 4>(a, yb, atomics, s, fn);
-    else if (q == 4) launch<T, 64, 4>(a, yb, atomics, s, fn);
-    else launch<T, 64, 8>(a, yb, atomics, s, fn);
+    const SymvLayout layout = named_layout == SymvLayout::kWarpRows ? SymvLayout::kWarpRows
+                              : use_vec                             ? SymvLayout::kVector
+                                                                    : SymvLayout::kTiles;
+    switch (layout) {
+        case SymvLayout::kWarpRows: launch<T, warp_rows::kNb, warp_rows::kWarps, true>(a, yb, atomics, s, fn); break;
+        case SymvLayout::kVector: launch<T, 64, 4, false, true>(a, yb, atomics, s, fn); break;
+        case SymvLayout::kTiles:
+            if (nb == 32) launch<T, 32, 4>(a, yb, atomics, s, fn);
+            else if (q == 4) launch<T, 64, 4>(a, yb, atomics, s, fn);
+            else launch<T, 64, 8>(a, yb, atomics, s, fn);
+            break;
+        case SymvLayout::kRowPanels: break;  // launched above
+    }
 }
 
 template void symv<float>(const SymvArgs<float>&, const SymvLaunch&, cudaStream_t);
 template void symv<double>(const SymvArgs<double>&, const SymvLaunch&, cudaStream_t);
-template int symv_origin_shift<float>(const float*, int, int);
-template int symv_origin_shift<double>(const double*, int, int);
-template std::vector<SymvLaunch> symv_configs<float>();
-template std::vector<SymvLaunch> symv_configs<double>();
 template SymvLaunch symv_default<float>(const SymvArgs<float>&);
 template SymvLaunch symv_default<double>(const SymvArgs<double>&);
 

@@ -31,13 +31,13 @@
 #pragma once
 
 #include "symv_common.cuh"
+#include "symv_layout.hpp"
 
 #include "model/symv.hpp"
 
 namespace wb::tuned::small {
 
-constexpr int kRows = model::kSymvPanelRows, kRowsWide = model::kSymvPanelRowsWide;
-constexpr int kThreads = model::kSymvPanelThreads, kUnroll = model::kSymvPanelUnroll;
+constexpr int kUnroll = model::kSymvPanelUnroll;  // kRows, kRowsWide, kThreads: symv_layout.hpp
 constexpr int kWarps = kThreads / 32;
 
 template <class T, int R = kRows>

@@ -5,7 +5,7 @@
 /// Why: the KBLAS layout (symv.cu) loads one element per thread per column: a warp's load reads
 /// 128 bytes. Reading the triangle with that walk and no arithmetic at all takes 137-138 us at
 /// float n = 16384 on an H200, and 134-135 us with 16-byte loads (554-561 against 519-526 us at
-/// 32768; docs/results/h200/symv-walk-read*.txt): four times the bytes per load instruction keep
+/// 32768; \ref notes_symv): four times the bytes per load instruction keep
 /// more of them in flight.
 /// Layout: a thread holds V = 16 / sizeof(T) consecutive rows (one vector) of CPT = 16 / V columns
 /// of the 64 x 64 tile, 16 elements as in the KBLAS layout. A warp covers 32 rows x V column
@@ -21,6 +21,7 @@
 #pragma once
 
 #include "symv_common.cuh"
+#include "symv_layout.hpp"
 #include "symv_tile_io.cuh"
 #include "vec16.cuh"
 
@@ -29,8 +30,6 @@
 #include <cstdint>
 
 namespace wb::tuned::vec {
-
-constexpr int kNb = 64, kThreads = 256;
 
 template <class T>
 struct Layout {

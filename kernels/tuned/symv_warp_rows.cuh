@@ -16,12 +16,13 @@
 #pragma once
 
 #include "symv_common.cuh"
+#include "symv_layout.hpp"
 
 #include "model/symv.hpp"
 
 namespace wb::tuned::warp_rows {
 
-constexpr int kNb = 64, kWarps = 8, kRows = 8, kGroups = 4, kL = kNb / kGroups;
+constexpr int kRows = 8, kGroups = 4, kL = kNb / kGroups;  // kNb, kWarps: symv_layout.hpp
 static_assert(kWarps * kRows == kNb && kRows * kGroups == 32, "a warp is 8 rows x 4 column groups");
 
 template <class T>

@@ -20,7 +20,7 @@ using wb_test::error_of;
 template <class T>
 std::vector<wb::Step<wb::CgArgs<T>>> all_steps() {
     auto steps = wb_test::ladder_and_peer<wb::CgArgs<T>>();
-    steps.push_back({0, "cusolver", "direct", &wb::peer::cg_cholesky<T>, {}, {}});
+    steps.push_back({"cusolver", "direct", &wb::peer::cg_cholesky<T>, {}, {}});
     return steps;
 }
 
@@ -95,7 +95,7 @@ TEST_CASE("cg's cuSOLVER solve rejects an lda whose pitch cudaMemcpy2D cannot ta
     auto check = [](auto a) {
         using T = std::remove_const_t<std::remove_pointer_t<decltype(a.A)>>;
         a.lda = 2147483647 / static_cast<int>(sizeof(T)) + 1;  // its bytes pass 2^31 - 1
-        const wb::Step<wb::CgArgs<T>> step{0, "cusolver", "direct", &wb::peer::cg_cholesky<T>, {}, {}};
+        const wb::Step<wb::CgArgs<T>> step{"cusolver", "direct", &wb::peer::cg_cholesky<T>, {}, {}};
         CHECK_THAT(error_of(step, a), Catch::Matchers::Contains(
                                           "cusolver::cg_cholesky: lda (" + std::to_string(a.lda) + ") x " +
                                           std::to_string(sizeof(T)) + " bytes (2147483648) must be <= "));

@@ -11,16 +11,16 @@
 
 namespace {
 
-wb::model::Conv2dDesign design(const std::string& stage, int fs, int elem = 4) {
+wb::model::Conv2dDesign design(wb::Stage stage, int fs, int elem = 4) {
     // The steps' default launches (kernels/conv2d_ladder.cpp).
-    if (stage == "naive") return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
-    if (stage == "shared") return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
+    if (stage == wb::Stage::kNaive) return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
+    if (stage == wb::Stage::kShared) return wb::model::conv2d_stage_design(stage, fs, elem, 32, 8, 1, 1, 256);
     // Pattern: odd strips of rx = 5 floats (3 doubles) in 4 rows, tile (32 rx) x 32.
     const int prx = elem == 4 ? 5 : 3;
-    if (stage == "pattern") return wb::model::conv2d_stage_design(stage, fs, elem, 32 * prx, 32, prx, 4, 256);
+    if (stage == wb::Stage::kPattern) return wb::model::conv2d_stage_design(stage, fs, elem, 32 * prx, 32, prx, 4, 256);
     // Access: strips of two 16-byte vectors (8 floats, 4 doubles) in 4 rows, tile (16 rx) x 64.
     const int arx = 32 / elem;
-    if (stage == "access") return wb::model::conv2d_stage_design(stage, fs, elem, 16 * arx, 64, arx, 4, 256);
+    if (stage == wb::Stage::kAccess) return wb::model::conv2d_stage_design(stage, fs, elem, 16 * arx, 64, arx, 4, 256);
     // Tuned: the filter-row kernel for FS = 31, 63 (8 x 4 floats, 4 x 4 doubles: the rule's pick),
     // the 4 x 4 (2 x 2 double) register block otherwise.
     if (fs == 31 || fs == 63) return wb::model::conv2d_stage_design(stage, fs, elem, 16 * arx, 64, arx, 4, 256);
@@ -32,7 +32,7 @@ wb::model::Conv2dDesign design(const std::string& stage, int fs, int elem = 4) {
 
 TEST_CASE("conv2d model: flops, useful bytes and the roofline bound", "[cpu][conv2d][model]") {
     const auto dev = wb::device_preset("h200");
-    const auto p = wb::model::predict_conv2d(design("tuned", 7), 8192, 8192, 7, 4, dev);
+    const auto p = wb::model::predict_conv2d(design(wb::Stage::kTuned, 7), 8192, 8192, 7, 4, dev);
     CHECK(p.flops == Approx(2.0 * 8192 * 8192 * 49));
     CHECK(p.useful_bytes == Approx(4.0 * (2.0 * 8192 * 8192 + 49)));
     CHECK(p.intensity == Approx(p.flops / p.useful_bytes));
@@ -47,11 +47,11 @@ TEST_CASE("conv2d model: flops, useful bytes and the roofline bound", "[cpu][con
 TEST_CASE("conv2d model: the halo a tile stages per output", "[cpu][conv2d][model]") {
     const auto dev = wb::device_preset("h200");
     // Tuned, FS = 7 at compile time: one pass of (64 + 6) x (64 + 6) pixels for 64 x 64 outputs.
-    CHECK(wb::model::predict_conv2d(design("tuned", 7), 4096, 4096, 7, 4, dev).halo_factor ==
+    CHECK(wb::model::predict_conv2d(design(wb::Stage::kTuned, 7), 4096, 4096, 7, 4, dev).halo_factor ==
           Approx(70.0 * 70.0 / (64.0 * 64.0)));
     // Shared, FS = 63: 2 x 2 passes of at most 32 x 32 taps over a 32 x 8 tile.
     const double staged = (8 + 31.0) * (32 + 31) + (8 + 31.0) * (32 + 30) + (8 + 30.0) * (32 + 31) + (8 + 30.0) * (32 + 30);
-    CHECK(wb::model::predict_conv2d(design("shared", 63), 4096, 4096, 63, 4, dev).halo_factor ==
+    CHECK(wb::model::predict_conv2d(design(wb::Stage::kShared, 63), 4096, 4096, 63, 4, dev).halo_factor ==
           Approx(staged / 256));
 }
 
@@ -60,9 +60,9 @@ TEST_CASE("conv2d model: the ladder's predicted order on the h200 preset", "[cpu
     for (int fs : {7, 15, 31}) {
         INFO("FS " << fs);
         double prev = 0;
-        for (const char* st : {"naive", "shared", "pattern", "access", "tuned"}) {
+        for (const wb::Stage st : {wb::Stage::kNaive, wb::Stage::kShared, wb::Stage::kPattern, wb::Stage::kAccess, wb::Stage::kTuned}) {
             const auto p = wb::model::predict_conv2d(design(st, fs), 8192, 8192, fs, 4, dev);
-            INFO(st << ": " << p.gflops << " GFLOP/s, " << p.limit);
+            INFO(wb::stage_name(st) << ": " << p.gflops << " GFLOP/s, " << p.limit);
             CHECK(p.gflops >= prev * 0.99);  // no step predicted slower than the one before
             CHECK(p.gflops <= p.roofline_gflops * 1.001);
             prev = p.gflops;
@@ -70,17 +70,17 @@ TEST_CASE("conv2d model: the ladder's predicted order on the h200 preset", "[cpu
     }
     // The design margins at FS = 7 (4096^2, the perf test's size): access >= 1.2x pattern (16-byte
     // strips: 4 LDS.128 per 56 FMAs against 11 scalar loads per 35), tuned above access.
-    const auto pat = wb::model::predict_conv2d(design("pattern", 7), 4096, 4096, 7, 4, dev);
-    const auto acc = wb::model::predict_conv2d(design("access", 7), 4096, 4096, 7, 4, dev);
-    const auto tun = wb::model::predict_conv2d(design("tuned", 7), 4096, 4096, 7, 4, dev);
+    const auto pat = wb::model::predict_conv2d(design(wb::Stage::kPattern, 7), 4096, 4096, 7, 4, dev);
+    const auto acc = wb::model::predict_conv2d(design(wb::Stage::kAccess, 7), 4096, 4096, 7, 4, dev);
+    const auto tun = wb::model::predict_conv2d(design(wb::Stage::kTuned, 7), 4096, 4096, 7, 4, dev);
     INFO("FS 7 4096^2: pattern " << pat.gflops << ", access " << acc.gflops << ", tuned " << tun.gflops);
     CHECK(acc.gflops >= 1.2 * pat.gflops);
     CHECK(tun.gflops > acc.gflops);
     // FS = 3: the tuned step is predicted at the memory bound (DRAM), FS = 31 at the FMA issue.
-    const auto m3 = wb::model::predict_conv2d(design("tuned", 3), 8192, 8192, 3, 4, dev);
+    const auto m3 = wb::model::predict_conv2d(design(wb::Stage::kTuned, 3), 8192, 8192, 3, 4, dev);
     CHECK_THAT(m3.limit, Catch::Matchers::StartsWith("DRAM"));
     CHECK(m3.gflops > 0.9 * m3.roofline_gflops);
-    const auto n7 = wb::model::predict_conv2d(design("naive", 7), 8192, 8192, 7, 4, dev);
+    const auto n7 = wb::model::predict_conv2d(design(wb::Stage::kNaive, 7), 8192, 8192, 7, 4, dev);
     CHECK_THAT(n7.limit, Catch::Matchers::Contains("L1"));
 }
 
@@ -103,14 +103,15 @@ TEST_CASE("conv2d model: the FFT convolution costs the same for every filter and
 
 TEST_CASE("conv2d model: arguments are checked", "[cpu][conv2d][model]") {
     const auto dev = wb::device_preset("h200");
-    CHECK_THROWS_WITH(wb::model::predict_conv2d(design("naive", 3), -1, 4, 3, 4, dev),
+    CHECK_THROWS_WITH(wb::model::predict_conv2d(design(wb::Stage::kNaive, 3), -1, 4, 3, 4, dev),
                       Catch::Matchers::Contains("rows, cols (-1, 4) must be >= 0"));
-    CHECK_THROWS_WITH(wb::model::predict_conv2d(design("naive", 3), 4, 4, 4, 4, dev),
+    CHECK_THROWS_WITH(wb::model::predict_conv2d(design(wb::Stage::kNaive, 3), 4, 4, 4, 4, dev),
                       Catch::Matchers::Contains("fs (4) must be odd"));
-    CHECK_THROWS_WITH(wb::model::predict_conv2d(design("naive", 3), 4, 4, 3, 2, dev),
+    CHECK_THROWS_WITH(wb::model::predict_conv2d(design(wb::Stage::kNaive, 3), 4, 4, 3, 2, dev),
                       Catch::Matchers::Contains("elem_bytes (2) must be 4 or 8"));
-    CHECK_THROWS_WITH(wb::model::conv2d_stage_design("blocked", 3, 4, 32, 8, 1, 1, 256),
-                      Catch::Matchers::Contains("stage (\"blocked\") must be one of"));
+    // A stage the table gains before the model does throws, never guesses.
+    CHECK_THROWS_AS(wb::model::conv2d_stage_design(static_cast<wb::Stage>(99), 3, 4, 32, 8, 1, 1, 256),
+                    std::invalid_argument);
     // Empty images: the launch overhead only.
-    CHECK(wb::model::predict_conv2d(design("tuned", 3), 0, 100, 3, 4, dev).ms > 0);
+    CHECK(wb::model::predict_conv2d(design(wb::Stage::kTuned, 3), 0, 100, 3, 4, dev).ms > 0);
 }

@@ -3,6 +3,7 @@
 
 #include "device_profile.hpp"
 #include "model.hpp"
+#include "model/gemm.hpp"
 
 namespace {
 
@@ -11,7 +12,7 @@ using wb::model::predict_gemm;
 
 GemmDesign tuned_design() {
     GemmDesign d;
-    d.stage = "tuned";
+    d.stage = wb::Stage::kTuned;
     d.tile_m = d.tile_n = 128;
     d.tile_k = 8;
     d.thread_m = d.thread_n = 8;
@@ -27,7 +28,7 @@ GemmDesign tuned_design() {
 
 GemmDesign naive_design() {
     GemmDesign d;
-    d.stage = "naive";
+    d.stage = wb::Stage::kNaive;
     d.tile_m = 32;
     d.tile_n = 8;
     d.threads = 256;

@@ -4,11 +4,22 @@
 #include "catch.hpp"
 
 #include "model.hpp"
+#include "model/gemv.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 using namespace wb::model;
 using wb::device_preset;
+
+namespace {
+/// Every stage of the table (stage.hpp), in ladder order.
+std::vector<wb::Stage> ladder_stages() {
+    std::vector<wb::Stage> v;
+    for (const wb::StageInfo& s : wb::stages()) v.push_back(s.stage);
+    return v;
+}
+}  // namespace
 
 TEST_CASE("Little's law: bytes in flight to saturate DRAM", "[model][little]") {
     const auto h200 = device_preset("h200");
@@ -26,14 +37,14 @@ TEST_CASE("Little's law: bytes in flight to saturate DRAM", "[model][little]") {
 TEST_CASE("GEMV useful bytes and per-design DRAM bytes", "[model][gemv]") {
     const auto h200 = device_preset("h200");
     const long long m = 4096, n = 2048;
-    const auto nn = predict_gemv("naive", false, m, n, 4, 256, h200);
+    const auto nn = predict_gemv(wb::Stage::kNaive, false, m, n, 4, 256, h200);
     CHECK(nn.useful_bytes == Approx(4.0 * (m * n + n + m)));
     CHECK(nn.dram_bytes == Approx(nn.useful_bytes));  // N: coalesced
     CHECK(nn.efficiency == Approx(1.0));
     CHECK(nn.transactions == m * n / 8);  // 8 floats per 32-byte sector
-    CHECK(predict_gemv("naive", false, m, n, 4, 256, h200, true).useful_bytes == Approx(4.0 * (m * n + n + 2 * m)));
+    CHECK(predict_gemv(wb::Stage::kNaive, false, m, n, 4, 256, h200, true).useful_bytes == Approx(4.0 * (m * n + n + 2 * m)));
 
-    const auto nt = predict_gemv("naive", true, m, n, 4, 256, h200);
+    const auto nt = predict_gemv(wb::Stage::kNaive, true, m, n, 4, 256, h200);
     CHECK(nt.transactions == m * n);  // one sector per element
     CHECK(nt.dram_bytes == Approx(32.0 * m * n + 4.0 * (m + n)));
     CHECK(nt.efficiency == Approx(1.0 / 8).epsilon(0.01));
@@ -41,18 +52,18 @@ TEST_CASE("GEMV useful bytes and per-design DRAM bytes", "[model][gemv]") {
     // 2048 threads are latency-bound: reuse or not, the loads take as long.
     CHECK(nt.predicted_gbs == Approx(nt.predicted_gbs_cached));
     // 32768 threads keep enough in flight to be bandwidth-bound: every moved sector costs.
-    const auto big = predict_gemv("naive", true, 32768, 32768, 4, 256, h200);
+    const auto big = predict_gemv(wb::Stage::kNaive, true, 32768, 32768, 4, 256, h200);
     CHECK(big.predicted_gbs < 0.5 * big.predicted_gbs_cached);
     CHECK(big.predicted_gbs == Approx(h200.bandwidth_gbs / 8).epsilon(0.02));
     CHECK_THAT(nt.note, Catch::Matchers::Contains("naive T") && Catch::Matchers::Contains("cached"));
 
-    const auto nt8 = predict_gemv("naive", true, m, n, 8, 256, h200);
+    const auto nt8 = predict_gemv(wb::Stage::kNaive, true, m, n, 8, 256, h200);
     CHECK(nt8.efficiency == Approx(1.0 / 4).epsilon(0.01));
 
-    for (const auto& s : gemv_stage_names())
-        if (s != "naive") {
+    for (const wb::Stage s : ladder_stages())
+        if (s != wb::Stage::kNaive) {
             const auto p = predict_gemv(s, true, m, n, 4, 256, h200);
-            INFO(s);
+            INFO(wb::stage_name(s));
             CHECK(p.dram_bytes == Approx(p.useful_bytes));
             CHECK(p.dram_bytes == Approx(p.dram_bytes_cached));
         }
@@ -60,25 +71,25 @@ TEST_CASE("GEMV useful bytes and per-design DRAM bytes", "[model][gemv]") {
 
 TEST_CASE("GEMV predictions: bounded by bandwidth, latency-bound when small", "[model][gemv]") {
     const auto h200 = device_preset("h200");
-    for (const auto& s : gemv_stage_names())
+    for (const wb::Stage s : ladder_stages())
         for (bool t : {false, true})
             for (long long n : {1LL, 31LL, 1000LL, 4097LL, 16384LL}) {
                 const auto p = predict_gemv(s, t, n, n, 4, 256, h200);
-                INFO(s << (t ? " T" : " N") << " n " << n);
+                INFO(wb::stage_name(s) << (t ? " T" : " N") << " n " << n);
                 CHECK(p.predicted_gbs > 0);
                 CHECK(p.predicted_gbs <= h200.bandwidth_gbs);
                 CHECK(p.predicted_gbs_cached >= p.predicted_gbs);
                 CHECK(p.predicted_ms >= kLaunchOverheadUs * 1e-3);
                 CHECK(p.occ.blocks_per_sm > 0);
             }
-    const auto big = predict_gemv("tuned", false, 16384, 16384, 4, 256, h200);
+    const auto big = predict_gemv(wb::Stage::kTuned, false, 16384, 16384, 4, 256, h200);
     CHECK(big.predicted_gbs > 0.95 * h200.bandwidth_gbs);
     CHECK_THAT(big.note, Catch::Matchers::StartsWith("bandwidth-bound"));
-    const auto small = predict_gemv("tuned", false, 1024, 1024, 4, 256, h200);
+    const auto small = predict_gemv(wb::Stage::kTuned, false, 1024, 1024, 4, 256, h200);
     CHECK(small.predicted_gbs < 0.5 * h200.bandwidth_gbs);
     CHECK_THAT(small.note, Catch::Matchers::StartsWith("latency-bound"));
     // Zero sizes: launch overhead only.
-    const auto zero = predict_gemv("naive", false, 0, 100, 4, 256, h200);
+    const auto zero = predict_gemv(wb::Stage::kNaive, false, 0, 100, 4, 256, h200);
     CHECK(zero.predicted_ms == Approx(kLaunchOverheadUs * 1e-3));
     CHECK(zero.useful_bytes == 0);
 }
@@ -87,9 +98,9 @@ TEST_CASE("GEMV ladder: each stage predicts at least the previous one at large s
     const auto h100 = device_preset("h100-sxm");
     for (bool t : {false, true}) {
         double prev = 0;
-        for (const auto& s : gemv_stage_names()) {
+        for (const wb::Stage s : ladder_stages()) {
             const auto p = predict_gemv(s, t, 8192, 8192, 4, 256, h100);
-            INFO(s << (t ? " T" : " N") << " " << p.predicted_gbs);
+            INFO(wb::stage_name(s) << (t ? " T" : " N") << " " << p.predicted_gbs);
             CHECK(p.predicted_gbs >= prev * 0.999);
             prev = p.predicted_gbs;
         }
@@ -104,7 +115,7 @@ TEST_CASE("GEMV naive T agrees with the reference H200's one-thread-per-row Mv",
     const double measured[][2] = {{4096, 169.5}, {8192, 359.4}, {16384, 759.0}, {32768, 901.7}};
     for (const auto& row : measured) {
         const auto n = static_cast<long long>(row[0]);
-        const auto p = predict_gemv("naive", true, n, n, 4, 256, h200);
+        const auto p = predict_gemv(wb::Stage::kNaive, true, n, n, 4, 256, h200);
         INFO("n " << n << " pessimistic " << p.predicted_gbs << " cached " << p.predicted_gbs_cached
                   << " measured " << row[1]);
         CHECK(p.predicted_gbs <= row[1] * 1.3);
@@ -116,27 +127,27 @@ TEST_CASE("GEMV on the T10 counts White's transactions", "[model][gemv][white]")
     const auto t10 = device_preset("t10");
     for (long long n : {512LL, 1024LL, 4096LL}) {
         // White's row-major Mv is our op T. Naive: Eq. 3.2 less b's n^2/16 broadcast reads.
-        const auto naive = predict_gemv("naive", true, n, n, 4, 256, t10);
+        const auto naive = predict_gemv(wb::Stage::kNaive, true, n, n, 4, 256, t10);
         CHECK(naive.transactions == white_mv_gld32(n, 16) - n * n / 16);
         // Staged: Eq. 4.7.
-        const auto staged = predict_gemv("shared", true, n, n, 4, 256, t10);
+        const auto staged = predict_gemv(wb::Stage::kShared, true, n, n, 4, 256, t10);
         CHECK(staged.transactions == white_mv_shared_gld(n, 32));
     }
 }
 
 TEST_CASE("predict_gemv validates its arguments", "[model][gemv]") {
     const auto h = device_preset("h100-sxm");
-    CHECK_THROWS_WITH(predict_gemv("fast", false, 8, 8, 4, 256, h),
-                      Catch::Matchers::Contains("fast") && Catch::Matchers::Contains("naive") && Catch::Matchers::Contains("tuned"));
-    CHECK_THROWS_AS(predict_gemv("naive", false, -1, 8, 4, 256, h), std::invalid_argument);
-    CHECK_THROWS_AS(predict_gemv("naive", false, 8, -1, 4, 256, h), std::invalid_argument);
-    CHECK_THROWS_AS(predict_gemv("naive", false, 8, 8, 2, 256, h), std::invalid_argument);
-    CHECK_THROWS_WITH(predict_gemv("naive", false, 8, 8, 4, 100, h), Catch::Matchers::Contains("block_threads"));
-    CHECK_THROWS_AS(predict_gemv("naive", false, 8, 8, 4, 2048, h), std::invalid_argument);
+    // A stage the table gains before the model does throws, never guesses.
+    CHECK_THROWS_AS(predict_gemv(static_cast<wb::Stage>(99), false, 8, 8, 4, 256, h), std::invalid_argument);
+    CHECK_THROWS_AS(predict_gemv(wb::Stage::kNaive, false, -1, 8, 4, 256, h), std::invalid_argument);
+    CHECK_THROWS_AS(predict_gemv(wb::Stage::kNaive, false, 8, -1, 4, 256, h), std::invalid_argument);
+    CHECK_THROWS_AS(predict_gemv(wb::Stage::kNaive, false, 8, 8, 2, 256, h), std::invalid_argument);
+    CHECK_THROWS_WITH(predict_gemv(wb::Stage::kNaive, false, 8, 8, 4, 100, h), Catch::Matchers::Contains("block_threads"));
+    CHECK_THROWS_AS(predict_gemv(wb::Stage::kNaive, false, 8, 8, 4, 2048, h), std::invalid_argument);
     // An explicit design is used as given.
-    GemvStageDesign d = gemv_stage_design("tuned", false, 4, 256, h);
+    GemvStageDesign d = gemv_stage_design(wb::Stage::kTuned, false, 4, 256, h);
     d.loads_in_flight = 1;
     const auto slow = predict_gemv(d, false, 4096, 4096, 4, 256, h);
-    const auto fast = predict_gemv("tuned", false, 4096, 4096, 4, 256, h);
+    const auto fast = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, 256, h);
     CHECK(slow.latency_bound_gbs < fast.latency_bound_gbs);
 }

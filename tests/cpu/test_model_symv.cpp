@@ -29,7 +29,7 @@ TEST_CASE("SYMV model: useful bytes, the triangle and the optimality bound", "[m
     const auto h200 = device_preset("h200");
     const long long n = 4096;
     for (int e : {4, 8}) {
-        const auto p = predict_symv("tuned", n, e, {}, h200);
+        const auto p = predict_symv(wb::Stage::kTuned, n, e, {}, h200);
         CHECK(p.useful_bytes == Approx(wb::roofline::symv_bytes(n, e)));
         CHECK(p.triangle_bytes == Approx(e * n * (n + 1) / 2.0));
         CHECK(p.optimal_ms == Approx(p.useful_bytes / (h200.bandwidth_gbs * 1e6)));
@@ -42,15 +42,15 @@ TEST_CASE("SYMV model: bytes of A per design", "[model][symv]") {
     const auto h200 = device_preset("h200");
     const long long n = 2048;
     const double tri = 4.0 * n * (n + 1) / 2, mirror = n * (n - 1) / 2.0;
-    const auto naive = predict_symv("naive", n, 4, {}, h200);
+    const auto naive = predict_symv(wb::Stage::kNaive, n, 4, {}, h200);
     CHECK(naive.matrix_bytes == Approx(tri + 32.0 * mirror));      // the mirror: one sector per element
     CHECK(naive.matrix_bytes_cached == Approx(tri + 4.0 * mirror));  // both triangles, sectors reused
     CHECK(naive.workspace_bytes == 0);
-    const auto shared = predict_symv("shared", n, 4, {}, h200);
+    const auto shared = predict_symv(wb::Stage::kShared, n, 4, {}, h200);
     CHECK(shared.matrix_bytes == Approx(tri + 4.0 * mirror));  // storage oblivious: n^2 elements
     CHECK(shared.workspace_bytes == 0);
-    for (const char* s : {"pattern", "access", "tuned"}) {
-        INFO(s);
+    for (const wb::Stage s : {wb::Stage::kPattern, wb::Stage::kAccess, wb::Stage::kTuned}) {
+        INFO(wb::stage_name(s));
         CHECK(predict_symv(s, n, 4, {}, h200).matrix_bytes == Approx(tri));  // storage aware: once
     }
     CHECK(naive.transactions == static_cast<long long>(naive.matrix_bytes / 32));
@@ -59,20 +59,20 @@ TEST_CASE("SYMV model: bytes of A per design", "[model][symv]") {
 TEST_CASE("SYMV model: workspace and reduction traffic (Nath §5), atomics", "[model][symv]") {
     const auto h200 = device_preset("h200");
     const long long n = 4096;
-    const auto pattern = predict_symv("pattern", n, 4, {}, h200);  // nb = 32: nt = 128
+    const auto pattern = predict_symv(wb::Stage::kPattern, n, 4, {}, h200);  // nb = 32: nt = 128
     CHECK(pattern.partials == n * 127 / 2 + n);
     CHECK(pattern.workspace_bytes == Approx(2.0 * 4 * pattern.partials));  // written, then read
-    const auto access = predict_symv("access", n, 8, {}, h200);  // nb = 64: nt = 64
+    const auto access = predict_symv(wb::Stage::kAccess, n, 8, {}, h200);  // nb = 64: nt = 64
     CHECK(access.partials == n * 63 / 2 + 2 * n);
     CHECK(access.workspace_bytes == Approx(2.0 * 8 * access.partials));
-    const auto det = predict_symv("tuned", n, 4, launch(256, 64, 4), h200);
+    const auto det = predict_symv(wb::Stage::kTuned, n, 4, launch(256, 64, 4), h200);
     CHECK(det.partials == n * 63 / 2 + 4 * n);
     CHECK(det.workspace_bytes == Approx(2.0 * 4 * det.partials));
     CHECK(det.atomic_adds == 0);
-    const auto atom = predict_symv("tuned", n, 4, launch(256, 64, 4, true), h200);
+    const auto atom = predict_symv(wb::Stage::kTuned, n, 4, launch(256, 64, 4, true), h200);
     CHECK(atom.atomic_adds == det.partials);
     CHECK(atom.workspace_bytes == Approx(2.0 * 4 * n));  // the beta pass reads and writes y
-    CHECK(predict_symv("tuned", n, 4, launch(256, 64, 4, true), h200, false).workspace_bytes == Approx(4.0 * n));
+    CHECK(predict_symv(wb::Stage::kTuned, n, 4, launch(256, 64, 4, true), h200, false).workspace_bytes == Approx(4.0 * n));
     CHECK(atom.dram_bytes < det.dram_bytes);
     // The workspace is a few percent of the triangle: 2 n (nt - 1) / 2 / (n^2 / 2) ~ 2 / nb.
     CHECK(pattern.workspace_bytes / pattern.triangle_bytes == Approx(2.0 / 32).epsilon(0.05));
@@ -81,8 +81,8 @@ TEST_CASE("SYMV model: workspace and reduction traffic (Nath §5), atomics", "[m
 TEST_CASE("SYMV model: Y blocks per column cut the longest walk", "[model][symv]") {
     const auto h200 = device_preset("h200");
     const long long n = 8192;  // nb = 64: nt = 128
-    const auto y1 = predict_symv("tuned", n, 4, launch(256, 64, 1), h200);
-    const auto y8 = predict_symv("tuned", n, 4, launch(256, 64, 8), h200);
+    const auto y1 = predict_symv(wb::Stage::kTuned, n, 4, launch(256, 64, 1), h200);
+    const auto y8 = predict_symv(wb::Stage::kTuned, n, 4, launch(256, 64, 8), h200);
     CHECK(y1.longest_walk == 127 + 1);
     CHECK(y8.longest_walk == 16 + 1);
     CHECK(y8.grid.total_blocks == 8 * y1.grid.total_blocks);
@@ -90,7 +90,7 @@ TEST_CASE("SYMV model: Y blocks per column cut the longest walk", "[model][symv]
     CHECK(y8.predicted_ms < y1.predicted_ms);  // Y = 1 waits on the first column's 127 tiles
     CHECK_THAT(y1.note, Catch::Matchers::StartsWith("walk-bound"));
     CHECK_THAT(y8.note, Catch::Matchers::StartsWith("bandwidth-bound"));
-    CHECK(predict_symv("pattern", 32768, 4, {}, h200).longest_walk == 1024);  // the last block row
+    CHECK(predict_symv(wb::Stage::kPattern, 32768, 4, {}, h200).longest_walk == 1024);  // the last block row
 }
 
 TEST_CASE("SYMV model: the ladder's order on the h200 preset", "[model][symv]") {
@@ -98,11 +98,11 @@ TEST_CASE("SYMV model: the ladder's order on the h200 preset", "[model][symv]") 
     for (int e : {4, 8})
         for (long long n : {8192LL, 16384LL, 32768LL}) {
             INFO("elem " << e << " n " << n);
-            const auto shared = predict_symv("shared", n, e, {}, h200);
-            const auto pattern = predict_symv("pattern", n, e, {}, h200);
-            const double naive = predict_symv("naive", n, e, {}, h200).predicted_gbs;
-            const double access = predict_symv("access", n, e, {}, h200).predicted_gbs;
-            const double tuned = predict_symv("tuned", n, e, launch(e == 4 ? 256 : 512, 64, 8), h200).predicted_gbs;
+            const auto shared = predict_symv(wb::Stage::kShared, n, e, {}, h200);
+            const auto pattern = predict_symv(wb::Stage::kPattern, n, e, {}, h200);
+            const double naive = predict_symv(wb::Stage::kNaive, n, e, {}, h200).predicted_gbs;
+            const double access = predict_symv(wb::Stage::kAccess, n, e, {}, h200).predicted_gbs;
+            const double tuned = predict_symv(wb::Stage::kTuned, n, e, launch(e == 4 ? 256 : 512, 64, 8), h200).predicted_gbs;
             CHECK(naive < shared.predicted_gbs);
             // Nath §5.4: the pattern step halves the bytes, but on one wave of blocks its longest
             // block row (nt tiles) takes as long as every block row of the shared step: parity
@@ -118,15 +118,14 @@ TEST_CASE("SYMV model: the ladder's order on the h200 preset", "[model][symv]") 
 
 TEST_CASE("SYMV model: empty problems and bad arguments", "[model][symv]") {
     const auto h200 = device_preset("h200");
-    const auto z = predict_symv("access", 0, 4, {}, h200);
+    const auto z = predict_symv(wb::Stage::kAccess, 0, 4, {}, h200);
     CHECK(z.useful_bytes == 0);
     CHECK(z.predicted_ms == Approx(kLaunchOverheadUs * 1e-3));
-    CHECK_THROWS_WITH(predict_symv("tuned", -1, 4, {}, h200), Catch::Matchers::Contains("n (-1) must be >= 0"));
-    CHECK_THROWS_WITH(predict_symv("tuned", 8, 2, {}, h200), Catch::Matchers::Contains("elem_bytes (2) must be 4 or 8"));
-    CHECK_THROWS_WITH(predict_symv("naive", 8, 4, launch(100, 0), h200),
+    CHECK_THROWS_WITH(predict_symv(wb::Stage::kTuned, -1, 4, {}, h200), Catch::Matchers::Contains("n (-1) must be >= 0"));
+    CHECK_THROWS_WITH(predict_symv(wb::Stage::kTuned, 8, 2, {}, h200), Catch::Matchers::Contains("elem_bytes (2) must be 4 or 8"));
+    CHECK_THROWS_WITH(predict_symv(wb::Stage::kNaive, 8, 4, launch(100, 0), h200),
                       Catch::Matchers::Contains("launch.block_threads (100) must be a multiple of 32"));
-    CHECK_THROWS_WITH(predict_symv("blocked", 8, 4, {}, h200),
-                      Catch::Matchers::Contains("stage (\"blocked\") must be one of: naive, shared, pattern, access, tuned"));
-    CHECK(symv_stage_names().size() == 5);
-    CHECK(symv_default_launch("tuned", 8).block_threads == 512);
+    // A stage the table gains before the model does throws, never guesses.
+    CHECK_THROWS_AS(predict_symv(static_cast<wb::Stage>(99), 8, 4, {}, h200), std::invalid_argument);
+    CHECK(symv_default_launch(wb::Stage::kTuned, 8).block_threads == 512);
 }

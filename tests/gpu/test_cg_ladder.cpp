@@ -47,7 +47,7 @@ std::vector<const wb::CgStep<T>*> steps_and_peer() {
 
 template <class T>
 const wb::CgStep<T>& cholesky() {
-    static const wb::CgStep<T> s{0, "cusolver", "potrf + potrs", &wb::peer::cg_cholesky<T>,
+    static const wb::CgStep<T> s{"cusolver", "potrf + potrs", &wb::peer::cg_cholesky<T>,
                                  [](const wb::CgArgs<T>&) { return wb::CgLaunch{}; },
                                  [](const wb::CgArgs<T>&) { return std::vector<wb::CgLaunch>{wb::CgLaunch{}}; }};
     return s;

@@ -1,0 +1,87 @@
+/// \file tuned/conv2d_rules.cpp
+/// \brief Chapter 5's convolution launch rules (conv2d_rules.hpp).
+#include "conv2d_rules.hpp"
+
+#include "launch_checks.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace wb::tuned {
+
+/// The launch rule's threshold: FS <= 5 streams. Below it the image's bytes, not the FMAs, bound
+/// the step (FS = 5 in float: 25 FMAs per 8 bytes of image and output, 6.25 flop/byte, under the
+/// H200's ridge of about 14 flop/byte at the copy ceiling), so what counts is bytes in flight and
+/// few instructions per byte: no staging, no barrier, no halo tile. From FS = 7 on the FMAs
+/// bound it, and the shared window's reuse across a 64 x 64 tile pays.
+constexpr int kStreamMaxFs = 5;
+bool stream_fits(int fs) { return fs >= 1 && fs <= kStreamMaxFs && fs % 2 == 1; }
+
+/// The filter-row kernel's sizes: the large filters the ladder's chapter rows use (FS = 31, 63),
+/// where the blocked kernel's per-tap filter load and chunk predicates cost about 1.6
+/// instructions per FMA.
+bool rows_fits(int fs) { return fs == 31 || fs == 63; }
+
+/// Every other size (no kernel of this step knows it at compile time: FS = 9, 11, 13, 17 ... 29,
+/// 33 ... 61, 65 ... 1025) runs chapter 4's generic window-strip kernel by default: its filter
+/// pass of 8 taps per trip measured faster than this step's blocked kernel at every such size
+/// tried (H200, 4096^2 float: FS = 9 equal, 21 and 45 1.27x, 99 2.26x; 2048^2 FS = 513 2.3x;
+/// \ref notes_conv2d). The blocked shapes stay as explicit launches.
+bool generic_fits(int fs) { return !stream_fits(fs) && !rows_fits(fs) && fs != 7 && fs != 15; }
+
+Conv2dLaunch stream_shape(int sx, int sy, int warps) {
+    Conv2dLaunch l;
+    l.block_x = 32;
+    l.block_y = warps;
+    l.thread_x = sx;
+    l.thread_y = sy;
+    l.tile_x = 32 * sx;
+    l.tile_y = warps * sy;
+    return l;
+}
+
+Conv2dLaunch block_shape(int rx, int ry) {
+    Conv2dLaunch l;
+    l.block_x = 256;
+    l.block_y = 1;
+    l.thread_x = rx;
+    l.thread_y = ry;
+    l.tile_x = 16 * rx;
+    l.tile_y = 16 * ry;
+    return l;
+}
+
+namespace {
+
+/// True when every field the caller set (nonzero) equals the configuration's.
+bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
+    auto eq = [](int w, int c) { return w == 0 || w == c; };
+    return eq(want.block_x, cfg.block_x) && eq(want.block_y, cfg.block_y) && eq(want.tile_x, cfg.tile_x) &&
+           eq(want.tile_y, cfg.tile_y) && eq(want.thread_x, cfg.thread_x) && eq(want.thread_y, cfg.thread_y);
+}
+
+}  // namespace
+
+int conv2d_pick_config(const std::vector<Conv2dLaunch>& cfgs, const Conv2dLaunch& l, const char* fn) {
+    for (std::size_t c = 0; c < cfgs.size(); ++c)
+        if (matches(l, cfgs[c])) return static_cast<int>(c);
+    std::string rule = "the value of one of the instantiated configurations (";
+    for (const auto& c : cfgs) rule += (rule.back() == '(' ? "" : " | ") + c.str();
+    rule += ")";
+    const std::pair<const char*, int Conv2dLaunch::*> fields[] = {
+        {"thread_x", &Conv2dLaunch::thread_x}, {"thread_y", &Conv2dLaunch::thread_y},
+        {"tile_x", &Conv2dLaunch::tile_x},     {"tile_y", &Conv2dLaunch::tile_y},
+        {"block_x", &Conv2dLaunch::block_x},   {"block_y", &Conv2dLaunch::block_y}};
+    Conv2dLaunch partial;
+    for (const auto& [name, field] : fields) {
+        partial.*field = l.*field;
+        bool ok = false;
+        for (const auto& c : cfgs) ok = ok || matches(partial, c);
+        launch_checks::require_launch(ok, fn, name, l.*field, rule);
+    }
+    throw std::invalid_argument(std::string(fn) + ": launch (" + l.str() +
+                                ") must be one configuration, not fields of several: " + rule);
+}
+
+}  // namespace wb::tuned

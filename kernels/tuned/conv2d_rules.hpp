@@ -1,0 +1,30 @@
+/// \file tuned/conv2d_rules.hpp
+/// \brief Chapter 5's convolution launch rules (host code, conv2d_rules.cpp): which kernel a
+///        filter size takes by default, the launch shapes, and the check that a launch names one
+///        instantiated configuration. The kernels and their launchers are conv2d.cu.
+#pragma once
+
+#include "conv2d.hpp"
+
+#include <vector>
+
+namespace wb::tuned {
+
+/// The filter sizes the streaming kernel takes by default: odd FS <= kStreamMaxFs.
+bool stream_fits(int fs);
+/// The filter-row kernel's sizes: FS = 31, 63.
+bool rows_fits(int fs);
+/// The sizes no kernel of this step knows at compile time: chapter 4's generic kernel by default.
+bool generic_fits(int fs);
+
+/// The streaming kernel's launch: warps of 32 threads, each thread sx x sy outputs.
+Conv2dLaunch stream_shape(int sx, int sy, int warps);
+/// A 256-thread block of 16 x 16 threads, each rx x ry outputs.
+Conv2dLaunch block_shape(int rx, int ry);
+
+/// The index in `cfgs` of the configuration launch `l` names (every field it sets equal, the first
+/// such). Throws std::invalid_argument naming `fn`, the first field no configuration has, and the
+/// configurations, or saying that the fields belong to several.
+int conv2d_pick_config(const std::vector<Conv2dLaunch>& cfgs, const Conv2dLaunch& l, const char* fn);
+
+}  // namespace wb::tuned
