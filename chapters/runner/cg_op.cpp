@@ -91,6 +91,9 @@ struct CgOp {
         const int max_iter = 4 * model::cg_iteration_bound(c.kappa, default_tol<T>()) + 100;
         return make_cg_problem<T>(c.n, std::max(1, c.n), c.kappa, default_tol<T>(), max_iter, seed);
     }
+    template <class T> static MemoryNeed memory_need(const Case& c) {
+        return cg_memory_need(sizeof(T), c.n, std::max(1, c.n));
+    }
     /// Nothing: the check is the true residual (the float64 CG reference is O(iterations n^2),
     /// the tests' business, not the chapters').
     template <class T> static int reference(const Problem<T>&) { return 0; }

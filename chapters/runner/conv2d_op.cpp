@@ -90,6 +90,7 @@ struct Conv2dOp {
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
         return make_conv2d_problem<T>(c.s, seed);
     }
+    template <class T> static MemoryNeed memory_need(const Case& c) { return conv2d_memory_need(sizeof(T), c.s); }
     template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
     template <class T>
     static CheckResult check(const Step<Args<T>>& s, const Conv2dLaunch& l, Problem<T>& p, const std::vector<double>& ref) {

@@ -11,9 +11,13 @@
 #include "ops.hpp"
 #include "report.hpp"
 #include "stages.hpp"
+#include "stop_signal.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
 #include <iostream>
 
 namespace wb {
@@ -90,6 +94,34 @@ void print_summary(const OpTable& t, int chapter) {
     }
 }
 
+/// The last row of a CSV whose run was stopped: "(incomplete)" in the first column, the signal in
+/// the step column and the count of rows above it in the note (else the last) column, so that a
+/// reader (or a plot) cannot take the file for a finished run.
+void mark_csv_incomplete(const std::string& path, const std::vector<std::string>& cols, const RunMetadata& meta,
+                         int sig, std::size_t rows) {
+    if (path.empty() || cols.empty()) return;
+    auto column = [&](const std::string& name, std::size_t otherwise) {
+        const auto it = std::find(cols.begin(), cols.end(), name);
+        return it == cols.end() ? otherwise : static_cast<std::size_t>(it - cols.begin());
+    };
+    std::vector<std::string> cells(cols.size(), "-");
+    cells[column("step", 0)] = std::string("stopped by ") + stop_signal_name(sig);
+    cells[column("note", cols.size() - 1)] =
+        "the run was stopped: the " + std::to_string(rows) + " rows above are what it measured";
+    cells[0] = "(incomplete)";
+    Report r("all ops", cols);
+    r.add_row(cells);
+    r.write_csv(path, meta, true);
+}
+
+/// Exit code of a run that finished: 1 when a step failed its check, 3 when cases were skipped
+/// because they do not fit in memory, 0 otherwise.
+int finished_code(bool failed, std::size_t skipped, const std::string& who) {
+    if (skipped > 0)
+        std::cerr << who << ": " << skipped << " case(s) skipped: not enough memory (the lines above say how much)\n";
+    return failed ? 1 : skipped > 0 ? 3 : 0;
+}
+
 std::vector<std::string> registered_names() {
     std::vector<std::string> v;
     for (const auto& op : registered_ops()) v.push_back(op->name());
@@ -111,6 +143,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
     app.add_flag("--shapes", shapes,
                  "Time this chapter's step and the peer on each op's shape set (ops that have one), the ratio "
                  "per shape and its geometric mean per variant");
+    app.footer("Exit codes: 0 done; 1 a step failed its check, or an error; 2 a usage error; 3 some cases were "
+               "skipped because they do not fit in memory (each says how much it needs); 130 / 143 stopped by "
+               "SIGINT / SIGTERM (the rows measured so far are printed and kept in the CSV, marked incomplete).");
     try {
         app.parse(argc, argv);
         validate_chapter_options(run.opt, registered_names());
@@ -139,15 +174,28 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 std::cout << "--shapes times on a GPU: printing the model's predictions of the shape set (of the "
                              "default cases where an op has none)\n";
             run.shape_set = shapes;
+            std::size_t skipped = 0;
             for (const OpChapter* op : ops) {
                 const OpTable t = op->predict(run);
                 printed(t).print(std::cout);
                 print_summary(t, chapter);
                 std::cout << "\n";
                 if (!run.opt.csv.empty()) printed(t).write_csv(per_op_path(run.opt.csv, t.op, "", several), meta);
+                skipped += t.skipped.size();
             }
-            return 0;
+            return finished_code(false, skipped, info.directory);
         }
+        clear_stop();
+        install_stop_handlers();  // from here on a SIGINT or SIGTERM keeps the rows measured so far
+        // A stopped run: the GPU is left idle, the exit code says which signal.
+        auto stopped = [&](std::size_t rows) {
+            const int sig = stop_signal();
+            (void)cudaDeviceSynchronize();
+            std::cerr << info.directory << ": stopped by " << stop_signal_name(sig) << " after " << rows
+                      << " measured rows"
+                      << (run.opt.csv.empty() ? "" : " (kept in " + run.opt.csv + ", marked incomplete)") << "\n";
+            return stop_exit_code(sig);
+        };
         select_device(run.opt.device);
         const DeviceInfo di = query_device(run.opt.device);
         meta = run_metadata(&di);
@@ -167,7 +215,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                   << fmt(ceil.theoretical_gbs) << " GB/s; FP32 FMA " << fmt(ceil.fp32_fma_gflops) << " GFLOP/s (peak "
                   << fmt(ceil.fp32_peak_gflops) << "); L2 flushed before every timed call of a memory-bound op\n\n";
         if (sweep) {
+            std::size_t skipped = 0, rows = 0;
             for (const OpChapter* op : ops) {
+                if (stop_signal() != 0) break;
                 OpTable every;
                 const OpTable t = op->sweep(run, every);
                 printed(t).print(std::cout);
@@ -176,8 +226,17 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                     printed(t).write_csv(per_op_path(run.opt.csv, t.op, "", several), meta);
                     printed(every).write_csv(per_op_path(run.opt.csv, t.op, "_all", several), meta);
                 }
+                skipped += t.skipped.size();
+                rows += every.rows.size();
+                if (stop_signal() != 0 && !run.opt.csv.empty()) {
+                    std::vector<std::string> cols = {"precision", "variant", "shape", "step"};
+                    cols.insert(cols.end(), every.columns.begin(), every.columns.end());
+                    mark_csv_incomplete(per_op_path(run.opt.csv, t.op, "_all", several), cols, meta, stop_signal(),
+                                        every.rows.size());
+                }
             }
-            return 0;
+            if (stop_signal() != 0) return stopped(rows);
+            return finished_code(false, skipped, info.directory);
         }
         std::size_t total = 0;
         for (const OpChapter* op : ops) total += shapes ? op->shape_rows(run) : op->timed_rows(run);
@@ -200,7 +259,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
             csv.write_csv(run.opt.csv, meta, true);
         };
         bool failed = false;
+        std::size_t skipped = 0, rows = 0;
         for (const OpChapter* op : ops) {
+            if (stop_signal() != 0) break;
             if (shapes && op->shape_rows(run) == 0) {
                 std::cout << op->name() << ": no shape set (--shapes)\n\n";
                 continue;
@@ -213,8 +274,14 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 std::cerr << info.directory << ": a " << t.op << " step failed its correctness check (see 'rel err')\n";
                 failed = true;
             }
+            skipped += t.skipped.size();
+            rows += t.rows.size();
         }
-        return failed ? 1 : 0;
+        if (stop_signal() != 0) {
+            mark_csv_incomplete(run.opt.csv, csv_cols, meta, stop_signal(), rows);
+            return stopped(rows);
+        }
+        return finished_code(failed, skipped, info.directory);
     } catch (const std::exception& e) {
         std::cerr << info.directory << ": " << e.what() << "\n";
         return 1;

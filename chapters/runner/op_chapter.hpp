@@ -49,6 +49,7 @@ struct OpTable {
     std::map<std::string, std::vector<double>> speedups;  ///< summary: geometric means printed after the table
     std::vector<std::string> notes;      ///< lines printed after the summary (the model's words)
     bool failed = false;                 ///< a step failed its correctness check
+    std::vector<std::string> skipped;    ///< one line per case skipped because it does not fit in memory
 };
 
 /// The generic names of the measured columns (the CSV's header after op, precision, variant,
