@@ -13,6 +13,7 @@
 ///        The model (common/model/cg) predicts ms per iteration; the predict-only table adds the
 ///        classical iteration bound for the case's condition number.
 #include "cg_problem.hpp"
+#include "memory_fit.hpp"
 #include "gemv.hpp"
 #include "model/cg.hpp"
 #include "model/gemv.hpp"
@@ -140,6 +141,15 @@ struct CgOp {
                                                                                           p.solve_ms[mine]);
         if (!peer::have_cusolver()) return;
         prog.step("cg " + prec + " " + c.variant + " " + c.shape + " cusolver");
+        // The direct solve factors a copy of A (n x n) with potrf's buffer: where they do not fit
+        // beside the problem, the row says so instead of the run failing after the steps' rows.
+        const double copy = sizeof(T) * (static_cast<double>(p.n) * p.n + 64.0 * p.n);
+        const std::string why = memory_shortfall({copy + kDeviceSlackBytes, 0}, memory_free_now());
+        if (!why.empty()) {
+            t.rows.push_back({prec, c.variant, c.shape, "cuSOLVER potrf+potrs",
+                              {"-", "-", "-", "-", "-", "-", "-", "-", "-", "skipped: " + why}});
+            return;
+        }
         const Step<Args<T>> chol{0, "cusolver", "cuSOLVER potrf + potrs", &peer::cg_cholesky<T>,
                                  [](const Args<T>&) { return CgLaunch{}; },
                                  [](const Args<T>&) { return std::vector<CgLaunch>{CgLaunch{}}; }};

@@ -199,9 +199,22 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
         select_device(run.opt.device);
         const DeviceInfo di = query_device(run.opt.device);
         meta = run_metadata(&di);
+        run.dev = device_profile_from_device(run.opt.device);
+        {  // a run none of whose cases fits says so at once, before the ceilings are measured
+            std::size_t cases = 0;
+            std::vector<std::string> oversized;
+            for (const OpChapter* op : ops) {
+                const OpChapter::Fit f = op->memory_fit(run, shapes);
+                cases += f.cases;
+                oversized.insert(oversized.end(), f.oversized.begin(), f.oversized.end());
+            }
+            if (cases > 0 && oversized.size() == cases) {
+                for (const auto& line : oversized) std::cout << line << "\n";
+                return finished_code(false, oversized.size(), info.directory);
+            }
+        }
         const Ceilings& ceil = measured_ceilings();
         run.ceil = &ceil;
-        run.dev = device_profile_from_device(run.opt.device);
         run.dev.bandwidth_gbs = ceil.read_gbs;  // the models predict against the measured read stream
         if (run.opt.quick) {
             run.bench.min_reps = 3;

@@ -81,6 +81,17 @@ public:
         t.op = name();
         return t;
     }
+    /// The cases a run would show (the shape set with `shape_set`, where the op has one) and the
+    /// skip line of each that does not fit in memory now (op_runner.hpp's memory check), so that a
+    /// run whose every case is too large can say so before it measures anything.
+    struct Fit {
+        std::size_t cases = 0;
+        std::vector<std::string> oversized;
+    };
+    virtual Fit memory_fit(const ChapterRun& run, bool shape_set) const {
+        (void)run, (void)shape_set;
+        return {};
+    }
     /// Rows `shapes` times (for the progress line); 0 without a shape set.
     virtual std::size_t shape_rows(const ChapterRun& run) const {
         (void)run;

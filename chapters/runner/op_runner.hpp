@@ -101,6 +101,15 @@ public:
         return t;
     }
 
+    Fit memory_fit(const ChapterRun& run, bool shape_set) const override {
+        Fit fit;
+        for (const auto& prec : precisions(run)) {
+            if (prec == "float") fit_precision<float>(run, shape_set, fit);
+            else fit_precision<double>(run, shape_set, fit);
+        }
+        return fit;
+    }
+
     std::size_t shape_rows(const ChapterRun& run) const override {
         if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); })
             return precisions(run).size() * Traits::shape_cases(run.opt).size() * 2;
@@ -151,28 +160,47 @@ private:
         return bo;
     }
 
-    /// True (and the case's line printed at once and kept in t.skipped) when case `c` needs more
-    /// memory than there is: free device memory and the host's available memory when measuring,
-    /// the preset's memory when predicting. The device need adds the L2 flush buffer (twice the
-    /// L2) and kDeviceSlackBytes for the libraries' handles and workspaces.
+    /// "" when case `c` fits in memory, else its skip line (op, precision, variant, shape, bytes
+    /// needed and free): free device memory and the host's available memory on a live device, the
+    /// preset's memory when predicting. The device need adds the L2 flush buffer (twice the L2)
+    /// and kDeviceSlackBytes for the libraries' handles and workspaces.
     template <class T>
-    static bool too_big(const ChapterRun& run, const typename Traits::Case& c, OpTable& t) {
+    static std::string shortfall_line(const ChapterRun& run, const typename Traits::Case& c) {
         MemoryNeed need = Traits::template memory_need<T>(c);
         need.device_bytes += 2.0 * static_cast<double>(run.dev.l2_bytes) + kDeviceSlackBytes;
         MemoryFree free;
-        if (run.ceil) {
+        if (run.dev.live) {
             free = memory_free_now();
         } else if (run.dev.memory_bytes > 0) {
             free.device_bytes = run.dev.memory_bytes;
             free.device_what = "on " + run.dev.name;
         }
         const std::string why = memory_shortfall(need, free);
-        if (why.empty()) return false;
-        const std::string line =
-            std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape + ": skipped: " + why;
+        if (why.empty()) return why;
+        return std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape + ": skipped: " + why;
+    }
+
+    /// True (and the case's line printed at once and kept in t.skipped) when case `c` does not fit.
+    template <class T>
+    static bool too_big(const ChapterRun& run, const typename Traits::Case& c, OpTable& t) {
+        const std::string line = shortfall_line<T>(run, c);
+        if (line.empty()) return false;
         std::cout << line << std::endl;
         t.skipped.push_back(line);
         return true;
+    }
+
+    template <class T>
+    static void fit_precision(const ChapterRun& run, bool shape_set, Fit& fit) {
+        auto add = [&](const std::vector<typename Traits::Case>& cases) {
+            for (const auto& c : cases) {
+                ++fit.cases;
+                if (std::string line = shortfall_line<T>(run, c); !line.empty()) fit.oversized.push_back(line);
+            }
+        };
+        if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); })
+            if (shape_set) return add(Traits::shape_cases(run.opt));
+        if (!shape_set) add(Traits::cases(run.opt));
     }
 
     template <class T>
