@@ -76,7 +76,8 @@ void gemv_case(wb::Op op, int m, int n) {
         WB_CUDA(cudaDeviceSynchronize());
     };
     same_bits<T>(run, between,
-                 std::string("gemv ") + wb::op_char(op) + " " + std::to_string(m) + "x" + std::to_string(n) + " " + l.str());
+                 std::string("gemv ") + wb::op_char(op) + " " + std::to_string(m) + "x" + std::to_string(n) + " " +
+                     l.str());
 }
 
 template <class T>
@@ -186,7 +187,8 @@ TEST_CASE("determinism: GEMM's default step gives the same bits on every call (s
     }
 }
 
-TEST_CASE("determinism: the convolution's default step gives the same bits on every call", "[gpu][determinism][conv2d]") {
+TEST_CASE("determinism: the convolution's default step gives the same bits on every call",
+          "[gpu][determinism][conv2d]") {
     const int n = small_run() ? 129 : 2048;
     for (int fs : {3, 7, 31}) {
         conv2d_case<float>(n, fs);
