@@ -11,6 +11,8 @@
 #include "gemv_problem.hpp"
 #include "ladder_chapter.hpp"
 #include "memory_fit.hpp"
+#include "ops.hpp"
+#include "progress.hpp"
 #include "stop_signal.hpp"
 #include "symv_problem.hpp"
 
@@ -175,6 +177,38 @@ TEST_CASE("stop flag: SIGINT and SIGTERM are recorded, not acted on; exit codes 
     wb::clear_stop();
     CHECK(wb::stop_signal() == 0);
     // Leave the default actions in place for the rest of the test program.
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+}
+
+TEST_CASE("stop flag: every op's measuring loop reads it before its first case (no GPU call once stopped)",
+          "[cpu][reliability]") {
+    // Once the flag is set, measure, --shapes and --sweep return the rows so far (none here) without
+    // building a problem: on this machine without a GPU, a problem built would throw.
+    wb::ChapterRun run;
+    run.chapter = 5;
+    run.opt.sizes = {1024};
+    run.dev = wb::device_preset("h200");
+    wb::clear_stop();
+    wb::install_stop_handlers();
+    REQUIRE(std::raise(SIGTERM) == 0);
+    REQUIRE(wb::stop_signal() == SIGTERM);
+    wb::Progress prog("test", 0);
+    for (const auto& op : wb::registered_ops()) {
+        INFO(op->name());
+        std::size_t calls = 0;
+        const auto on_rows = [&](const wb::OpTable&, std::size_t) { ++calls; };
+        wb::OpTable measured, shaped, swept, every;
+        CHECK_NOTHROW(measured = op->measure(run, prog, on_rows));
+        CHECK_NOTHROW(shaped = op->shapes(run, prog, on_rows));
+        CHECK_NOTHROW(swept = op->sweep(run, every));
+        CHECK(measured.rows.empty());
+        CHECK(shaped.rows.empty());
+        CHECK(swept.rows.empty());
+        CHECK(every.rows.empty());
+        CHECK(calls == 0);
+    }
+    wb::clear_stop();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 }
