@@ -25,6 +25,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -54,110 +55,73 @@ void same_bits(const std::function<std::vector<T>()>& run, const std::function<v
     }
 }
 
-template <class Args>
-const wb::Step<Args>& tuned() {
-    return wb::step<Args>(5);
+/// Three calls of chapter 5's step with its default launch on `p` (`restore` puts the output back
+/// the same way first, `output` reads it), a call on `other` between the first two.
+template <class T, class Args, class P>
+void repeat_tuned(P& p, P& other, const std::function<void(std::type_identity_t<P>&)>& restore,
+                  const std::function<std::vector<T>(std::type_identity_t<P>&)>& output, const std::string& what) {
+    const wb::Step<Args>& s = wb::step<Args>(5);
+    const auto l = s.default_launch(p.args());
+    auto call = [&](P& q, const typename Args::Launch& launch) {
+        restore(q);
+        s.launch(q.args(), launch, nullptr);
+        WB_CUDA(cudaDeviceSynchronize());
+    };
+    auto run = [&] {
+        call(p, l);
+        return output(p);
+    };
+    same_bits<T>(run, [&] { call(other, s.default_launch(other.args())); }, what + " " + l.str());
 }
 
 template <class T>
 void gemv_case(wb::Op op, int m, int n) {
     auto p = wb::make_gemv_problem<T>(op, m, n, m, wb::fresh_seed());
     auto other = wb::make_gemv_problem<T>(op, 33, 4097, 33, wb::fresh_seed());
-    const auto& s = tuned<wb::GemvArgs<T>>();
-    const auto l = s.default_launch(p.args());
-    auto run = [&] {
-        p.y.upload(p.hy);
-        s.launch(p.args(), l, nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-        return p.y.download();
-    };
-    auto between = [&] {
-        s.launch(other.args(), s.default_launch(other.args()), nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-    };
-    same_bits<T>(run, between,
-                 std::string("gemv ") + wb::op_char(op) + " " + std::to_string(m) + "x" + std::to_string(n) + " " +
-                     l.str());
+    repeat_tuned<T, wb::GemvArgs<T>>(
+        p, other, [](auto& q) { q.y.upload(q.hy); }, [](auto& q) { return q.y.download(); },
+        std::string("gemv ") + wb::op_char(op) + " " + std::to_string(m) + "x" + std::to_string(n));
 }
 
 template <class T>
 void gemm_case(wb::GemmShape shape) {
     auto p = wb::make_gemm_problem<T>(shape, wb::fresh_seed());
     auto other = wb::make_gemm_problem<T>(wb::GemmShape{wb::Op::N, wb::Op::N, 64, 64, 4096}, wb::fresh_seed());
-    const auto& s = tuned<wb::GemmArgs<T>>();
-    const auto l = s.default_launch(p.args());
-    auto run = [&] {
-        p.C.upload(p.hC);
-        s.launch(p.args(), l, nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-        return p.C.download();
-    };
-    auto between = [&] {
-        s.launch(other.args(), s.default_launch(other.args()), nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-    };
-    same_bits<T>(run, between, "gemm " + shape.str() + " " + l.str());
+    repeat_tuned<T, wb::GemmArgs<T>>(
+        p, other, [](auto& q) { q.C.upload(q.hC); }, [](auto& q) { return q.C.download(); }, "gemm " + shape.str());
 }
 
 template <class T>
 void conv2d_case(int n, int fs) {
     auto p = wb::make_conv2d_problem<T>(wb::Conv2dShape{n, n, fs}, wb::fresh_seed());
     auto other = wb::make_conv2d_problem<T>(wb::Conv2dShape{37, 53, 5}, wb::fresh_seed());
-    const auto& s = tuned<wb::Conv2dArgs<T>>();
-    const auto l = s.default_launch(p.args());
-    auto run = [&] {
-        p.out.fill_bytes(0xFF);
-        s.launch(p.args(), l, nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-        return p.out.download();
-    };
-    auto between = [&] {
-        s.launch(other.args(), s.default_launch(other.args()), nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-    };
-    same_bits<T>(run, between, "conv2d " + p.shape.str() + " " + l.str());
+    repeat_tuned<T, wb::Conv2dArgs<T>>(
+        p, other, [](auto& q) { q.out.fill_bytes(0xFF); }, [](auto& q) { return q.out.download(); },
+        "conv2d " + p.shape.str());
 }
 
 template <class T>
 void symv_case(wb::Uplo u, int n) {
     auto p = wb::make_symv_problem<T>(u, n, n, wb::fresh_seed());
     auto other = wb::make_symv_problem<T>(u, 301, 301, wb::fresh_seed());
-    const auto& s = tuned<wb::SymvArgs<T>>();
-    const auto l = s.default_launch(p.args());
-    REQUIRE(l.atomics == 0);  // the default is the deterministic mode
-    auto run = [&] {
-        p.y.upload(p.hy);
-        s.launch(p.args(), l, nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-        return p.y.download();
-    };
-    auto between = [&] {
-        s.launch(other.args(), s.default_launch(other.args()), nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-    };
-    same_bits<T>(run, between, std::string("symv ") + wb::uplo_char(u) + " n=" + std::to_string(n) + " " + l.str());
+    REQUIRE(wb::step<wb::SymvArgs<T>>(5).default_launch(p.args()).atomics == 0);  // the deterministic mode
+    repeat_tuned<T, wb::SymvArgs<T>>(
+        p, other, [](auto& q) { q.y.upload(q.hy); }, [](auto& q) { return q.y.download(); },
+        std::string("symv ") + wb::uplo_char(u) + " n=" + std::to_string(n));
 }
 
 template <class T>
 void cg_case(int n) {
     auto p = wb::make_cg_problem<T>(n, n, 100, sizeof(T) == 4 ? 1e-5 : 1e-10, 4 * n + 100, wb::fresh_seed());
     auto other = wb::make_cg_problem<T>(97, 97, 100, 1e-5, 1000, wb::fresh_seed());
-    const auto& s = tuned<wb::CgArgs<T>>();
-    const auto l = s.default_launch(p.args());
-    std::vector<int> iterations;
-    auto run = [&] {
-        p.x.upload(p.hx0);
-        s.launch(p.args(), l, nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-        iterations.push_back(p.result.iterations);
-        return p.x.download();
-    };
-    auto between = [&] {
-        other.x.upload(other.hx0);
-        s.launch(other.args(), s.default_launch(other.args()), nullptr);
-        WB_CUDA(cudaDeviceSynchronize());
-    };
-    same_bits<T>(run, between, "cg n=" + std::to_string(n) + " " + l.str());
+    std::vector<int> iterations;  // of p's solves
+    repeat_tuned<T, wb::CgArgs<T>>(
+        p, other, [](auto& q) { q.x.upload(q.hx0); },
+        [&](auto& q) {
+            iterations.push_back(q.result.iterations);
+            return q.x.download();
+        },
+        "cg n=" + std::to_string(n));
     REQUIRE(iterations.size() == 3);
     CHECK(iterations[1] == iterations[0]);
     CHECK(iterations[2] == iterations[0]);
