@@ -41,6 +41,12 @@ MemoryFree memory_free_now() {
     return f;
 }
 
+std::string device_shortfall_now(double device_bytes) {
+    MemoryFree free = memory_free_now();
+    free.host_bytes = -1;  // the host side was counted with the problem
+    return memory_shortfall({device_bytes + kDeviceSlackBytes, 0}, free);
+}
+
 std::string fmt_decimal_bytes(double bytes) {
     char buf[64];
     if (bytes >= 1e9) std::snprintf(buf, sizeof buf, "%.1f GB (%.1f GiB)", bytes / 1e9, bytes / 1073741824.0);

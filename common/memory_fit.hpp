@@ -40,6 +40,10 @@ MemoryFree memory_free_now();
 /// (non-negative) free figures are compared.
 std::string memory_shortfall(const MemoryNeed& need, const MemoryFree& free);
 
+/// memory_shortfall of `device_bytes` + kDeviceSlackBytes against the device's free memory now:
+/// for an extra row that needs its own copy of an operand beside a problem already built.
+std::string device_shortfall_now(double device_bytes);
+
 /// "156.8 GB (146.0 GiB)": decimal gigabytes and binary GiB (datasheets and tools use both), or
 /// "12.5 MB" below 1 GB.
 std::string fmt_decimal_bytes(double bytes);

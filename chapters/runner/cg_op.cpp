@@ -144,10 +144,8 @@ struct CgOp {
         // The direct solve factors a copy of A (n x n) with potrf's buffer: where they do not fit
         // beside the problem, the row says so instead of the run failing after the steps' rows.
         const double copy = sizeof(T) * (static_cast<double>(p.n) * p.n + 64.0 * p.n);
-        const std::string why = memory_shortfall({copy + kDeviceSlackBytes, 0}, memory_free_now());
-        if (!why.empty()) {
-            t.rows.push_back({prec, c.variant, c.shape, "cuSOLVER potrf+potrs",
-                              {"-", "-", "-", "-", "-", "-", "-", "-", "-", "skipped: " + why}});
+        if (const std::string why = device_shortfall_now(copy); !why.empty()) {
+            t.rows.push_back(skipped_row(prec, c.variant, c.shape, "cuSOLVER potrf+potrs", why));
             return;
         }
         const Step<Args<T>> chol{0, "cusolver", "cuSOLVER potrf + potrs", &peer::cg_cholesky<T>,

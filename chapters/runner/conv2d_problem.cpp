@@ -229,7 +229,7 @@ MemoryNeed conv2d_memory_need(std::size_t elem, const Conv2dShape& sh) {
     auto image = [&](int pitch) { return s * (sh.offset + rows * (pitch > 0 ? pitch : std::max(1.0, cols))); };
     const double in = image(sh.in_pitch), out = image(sh.out_pitch);
     const double padded = s * (rows + fs) * (cols + fs);
-    constexpr double kPeerPaddedImages = 2 + 5 + 2;  // NPP, cuFFT, cuDNN (see the declaration)
+    constexpr double kPeerPaddedImages = 2;  // the chapter-0 peer's (NPP: a bordered image and output)
     // checked_rows(): every row while rows cols FS^2 <= 2^31, else about 2^30 / (cols FS^2) rows.
     const double per_row = std::max(1.0, cols * fs * fs);
     const double checked = per_row * rows <= 2147483648.0 ? rows : std::min(rows, std::max(8.0, 1073741824.0 / per_row));

@@ -79,13 +79,11 @@ template <class T>
 BenchStats time_conv2d(const Step<Conv2dArgs<T>>& step, const Conv2dLaunch& launch, Conv2dProblem<T>& p,
                        BenchOptions opt);
 
-/// The memory make_conv2d_problem, check_conv2d, time_conv2d and the peers need at their peak for
-/// elements of `elem` bytes: the image and the output as allocated, the filter, and the peers'
-/// workspaces, kept side by side (each peer's grow-only buffer lives as long as the process): NPP's
-/// bordered image and output (2 padded images), cuFFT's real array, image and filter spectra and
-/// two plans' work areas (about 5 padded images), cuDNN's workspace (counted as 2 padded images).
-/// On the host: the image, the downloaded output, and the float64 reference and error scale of the
-/// checked rows. Nothing is allocated.
+/// The memory make_conv2d_problem, check_conv2d, time_conv2d and the chapter-0 peer need at their
+/// peak for elements of `elem` bytes: the image and the output as allocated, the filter, and the
+/// peer's workspaces (NPP's bordered image and output: 2 padded images); the other peers' rows
+/// check their own (chapters/runner/conv2d_op.cpp). On the host: the image, the downloaded
+/// output, and the float64 reference and error scale of the checked rows. Nothing is allocated.
 MemoryNeed conv2d_memory_need(std::size_t elem, const Conv2dShape& shape);
 
 }  // namespace wb

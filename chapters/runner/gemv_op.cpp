@@ -131,10 +131,8 @@ struct GemvOp {
         fo.working_set_bytes = static_cast<std::size_t>(p.m) * p.n * sizeof(T);
         // The floor reads a copy of A's bytes and writes another: where they do not fit beside the
         // problem, the row says so instead of the run failing after the steps were measured.
-        const std::string why = memory_shortfall({2.0 * fo.working_set_bytes + kDeviceSlackBytes, 0}, memory_free_now());
-        if (!why.empty()) {
-            t.rows.push_back({sizeof(T) == 4 ? "float" : "double", c.variant, c.shape, "read A only",
-                              {"-", "-", "-", "-", "-", "-", "-", "-", "-", "skipped: " + why}});
+        if (const std::string why = device_shortfall_now(2.0 * fo.working_set_bytes); !why.empty()) {
+            t.rows.push_back(skipped_row(sizeof(T) == 4 ? "float" : "double", c.variant, c.shape, "read A only", why));
             return;
         }
         const lab::CeilingRow fl = lab::measure_read_floor(fo.working_set_bytes, fo);

@@ -56,6 +56,15 @@ std::string fmt_check(double rel_error, bool ok);
 /// Geometric mean (NaN for an empty list).
 double geomean(const std::vector<double>& v);
 
+/// A row of a measured table that was not run (an extra row whose own memory does not fit): "-"
+/// in every measured column, "skipped: <why>" in the note.
+inline ChapterRow skipped_row(std::string precision, std::string variant, std::string shape, std::string step,
+                              const std::string& why) {
+    std::vector<std::string> cells(measured_csv_columns().size(), "-");
+    cells.back() = "skipped: " + why;
+    return {std::move(precision), std::move(variant), std::move(shape), std::move(step), std::move(cells)};
+}
+
 template <class Traits>
 class LadderOp final : public OpChapter {
 public:
@@ -177,7 +186,8 @@ private:
         }
         const std::string why = memory_shortfall(need, free);
         if (why.empty()) return why;
-        return std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape + ": skipped: " + why;
+        return std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape +
+               ": skipped: " + why;
     }
 
     /// True (and the case's line printed at once and kept in t.skipped) when case `c` does not fit.
