@@ -16,11 +16,13 @@
 #include "symv.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdio>
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -42,23 +44,25 @@ struct Rng {
         return v[static_cast<std::size_t>(below(static_cast<int>(v.size())))];
     }
 
-    /// Sizes: negative, zero, small, tile edges, the indexing limit and past it, INT_MAX, random.
+    /// Sizes: zero (8%), the hostile ones (negative, tile edges, the indexing limit and past it,
+    /// INT_MAX: 20%), else an ordinary size below 5000.
     int size() {
-        static const std::vector<int> special = {INT_MIN, -65536, -1, 0, 0, 1, 1, 2, 3, 7, 31, 32, 33, 64, 65, 1000,
+        static const std::vector<int> special = {INT_MIN, -65536, -1, 1, 2, 3, 7, 31, 32, 33, 64, 65, 1000,
                                                  65535, 65536, 2147418111, 2147418112, INT_MAX};
-        if (chance(0.5)) return pick(special);
-        return below(5000);
+        if (chance(0.08)) return 0;
+        if (chance(0.2)) return pick(special);
+        return 1 + below(5000);
     }
-    /// A leading dimension or pitch near `rows`, or anything.
+    /// A leading dimension or pitch: mostly legal (`rows`, a few more), sometimes one short, zero
+    /// or anything.
     int ld(int rows) {
         const int r = std::max(1, rows);
-        switch (below(5)) {
-            case 0: return r;
-            case 1: return r > INT_MAX - 3 ? r : r + 3;
-            case 2: return r - 1;
-            case 3: return 0;
-            default: return size();
-        }
+        const int k = below(20);
+        if (k < 12) return r;
+        if (k < 16) return r > INT_MAX - 3 ? r : r + 3;
+        if (k < 18) return r - 1;
+        if (k < 19) return 0;
+        return size();
     }
     /// Scalars: zero, one, ordinary, NaN, infinities, subnormal, huge.
     double scalar() {
@@ -66,9 +70,9 @@ struct Rng {
                                               INFINITY, -INFINITY, 4.9e-324, 1e308, -0.0};
         return pick(v);
     }
-    /// Null (one time in four) or a fake device address, aligned or one element off.
+    /// Null (one time in ten) or a fake device address, aligned or one element off.
     template <class T> T* ptr() {
-        if (chance(0.25)) return nullptr;
+        if (chance(0.1)) return nullptr;
         const std::uintptr_t base = 0x100000u * static_cast<std::uintptr_t>(1 + below(8));
         return reinterpret_cast<T*>(base + (chance(0.5) ? sizeof(T) : 0));
     }
@@ -92,8 +96,15 @@ Outcome validated(const Args& a, Validate validate, const std::string& fn, std::
 
 /// Every step's launcher agrees with validation where no launch may happen: it rejects what
 /// validation rejects and quick-returns where validation does (both without a GPU call).
+/// Outcomes per op (Rejected, QuickReturn, Proceeds): each must occur, or the generator tests little.
+std::map<std::string, std::array<int, 3>>& tally() {
+    static std::map<std::string, std::array<int, 3>> t;
+    return t;
+}
+
 template <class Args>
-void launchers_agree(const std::vector<wb::Step<Args>>& steps, const Args& a, Outcome o) {
+void launchers_agree(const std::vector<wb::Step<Args>>& steps, const Args& a, Outcome o, const std::string& op) {
+    ++tally()[op][static_cast<int>(o)];
     if (o == Outcome::Proceeds) return;  // that would launch: not here, without a GPU
     for (const auto& s : steps) {
         std::string e;
@@ -128,7 +139,7 @@ void fuzz_gemv(Rng& r) {
             CHECK((a.m > 0 && a.n > 0 && a.lda >= a.m && a.y != nullptr));
             CHECK((a.alpha == T(0) || (a.A != nullptr && a.x != nullptr)));
         }
-        launchers_agree(steps, a, o);
+        launchers_agree(steps, a, o, "gemv");
     }
 }
 
@@ -160,7 +171,7 @@ void fuzz_gemm(Rng& r) {
             CHECK((a.lda >= std::max(1, a.rows_a()) && a.ldb >= std::max(1, a.rows_b()) && a.ldc >= a.m));
             CHECK((a.k == 0 || a.alpha == T(0) || (a.A != nullptr && a.B != nullptr)));
         }
-        launchers_agree(steps, a, o);
+        launchers_agree(steps, a, o, "gemm");
     }
 }
 
@@ -171,7 +182,7 @@ void fuzz_conv2d(Rng& r) {
         wb::Conv2dArgs<T> a;
         a.rows = r.size();
         a.cols = r.size();
-        a.fs = r.chance(0.5) ? 2 * r.below(8) + 1 : r.size();
+        a.fs = r.chance(0.8) ? 2 * r.below(8) + 1 : r.size();
         a.in_pitch = r.ld(a.cols);
         a.out_pitch = r.ld(a.cols);
         a.in = r.ptr<T>();
@@ -187,7 +198,7 @@ void fuzz_conv2d(Rng& r) {
             CHECK((a.in_pitch >= a.cols && a.out_pitch >= a.cols));
             CHECK((a.in != nullptr && a.filter != nullptr && a.out != nullptr && a.out != a.in));
         }
-        launchers_agree(steps, a, o);
+        launchers_agree(steps, a, o, "conv2d");
     }
 }
 
@@ -217,7 +228,7 @@ void fuzz_symv(Rng& r) {
             CHECK((a.n > 0 && a.lda >= a.n && a.incx == 1 && a.incy == 1 && a.y != nullptr));
             CHECK((a.alpha == T(0) || (a.A != nullptr && a.x != nullptr)));
         }
-        launchers_agree(steps, a, o);
+        launchers_agree(steps, a, o, "symv");
     }
 }
 
@@ -245,7 +256,7 @@ void fuzz_cg(Rng& r) {
             CHECK((a.n > 0 && a.lda >= a.n && a.max_iter >= 0 && a.tol >= 0 && std::isfinite(a.tol)));
             CHECK((a.A != nullptr && a.b != nullptr && a.x != nullptr && static_cast<const T*>(a.x) != a.b));
         }
-        launchers_agree(steps, a, o);
+        launchers_agree(steps, a, o, "cg");
     }
 }
 
@@ -285,6 +296,11 @@ TEST_CASE("fuzz: 5000 random argument structs, every op's validation and launche
     fuzz_symv<double>(r);
     fuzz_cg<float>(r);
     fuzz_cg<double>(r);
+    for (const auto& [op, n] : tally()) {
+        std::printf("fuzz: %s: %d rejected, %d quick returns, %d valid\n", op.c_str(), n[0], n[1], n[2]);
+        INFO(op);
+        for (int count : n) CHECK(count >= kStructsPerOpAndPrecision / 25);  // every outcome, 2% of each at least
+    }
 }
 
 TEST_CASE("fuzz: 2000 random chapter command lines (predict-only): exit 0, 2 (usage) or 3 (skipped), never a crash",
