@@ -60,6 +60,23 @@ double geomean(const std::vector<double>& v) {
     return v.empty() ? NAN : std::exp(s / static_cast<double>(v.size()));
 }
 
+void mark_csv_incomplete(const std::string& path, const std::vector<std::string>& cols, const RunMetadata& meta,
+                         int sig, std::size_t rows) {
+    if (path.empty() || cols.empty()) return;
+    auto column = [&](const std::string& name, std::size_t otherwise) {
+        const auto it = std::find(cols.begin(), cols.end(), name);
+        return it == cols.end() ? otherwise : static_cast<std::size_t>(it - cols.begin());
+    };
+    std::vector<std::string> cells(cols.size(), "-");
+    cells[column("step", 0)] = std::string("stopped by ") + stop_signal_name(sig);
+    cells[column("note", cols.size() - 1)] =
+        "the run was stopped: the " + std::to_string(rows) + " rows above are what it measured";
+    cells[0] = "(incomplete)";
+    Report r("all ops", cols);
+    r.add_row(cells);
+    r.write_csv(path, meta, true);
+}
+
 namespace {
 
 /// The printed table of one op: its own column names.
@@ -92,26 +109,6 @@ void print_summary(const OpTable& t, int chapter) {
         std::cout << "\nwhat limits each " << t.op << " row, in the model's words:\n";
         for (const auto& n : t.notes) std::cout << "  - " << n << "\n";
     }
-}
-
-/// The last row of a CSV whose run was stopped: "(incomplete)" in the first column, the signal in
-/// the step column and the count of rows above it in the note (else the last) column, so that a
-/// reader (or a plot) cannot take the file for a finished run.
-void mark_csv_incomplete(const std::string& path, const std::vector<std::string>& cols, const RunMetadata& meta,
-                         int sig, std::size_t rows) {
-    if (path.empty() || cols.empty()) return;
-    auto column = [&](const std::string& name, std::size_t otherwise) {
-        const auto it = std::find(cols.begin(), cols.end(), name);
-        return it == cols.end() ? otherwise : static_cast<std::size_t>(it - cols.begin());
-    };
-    std::vector<std::string> cells(cols.size(), "-");
-    cells[column("step", 0)] = std::string("stopped by ") + stop_signal_name(sig);
-    cells[column("note", cols.size() - 1)] =
-        "the run was stopped: the " + std::to_string(rows) + " rows above are what it measured";
-    cells[0] = "(incomplete)";
-    Report r("all ops", cols);
-    r.add_row(cells);
-    r.write_csv(path, meta, true);
 }
 
 /// Exit code of a run that finished: 1 when a step failed its check, 3 when cases were skipped

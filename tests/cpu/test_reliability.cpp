@@ -6,12 +6,14 @@
 #include "cli.hpp"
 #include "conv2d_problem.hpp"
 #include "cg_problem.hpp"
+#include "device.hpp"
 #include "device_profile.hpp"
 #include "gemm_problem.hpp"
 #include "gemv_problem.hpp"
 #include "ladder_chapter.hpp"
 #include "memory_fit.hpp"
 #include "ops.hpp"
+#include "report.hpp"
 #include "progress.hpp"
 #include "stop_signal.hpp"
 #include "symv_problem.hpp"
@@ -19,10 +21,13 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -211,4 +216,23 @@ TEST_CASE("stop flag: every op's measuring loop reads it before its first case (
     wb::clear_stop();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
+}
+
+TEST_CASE("a stopped run's CSV ends with a row that says it is incomplete and how many rows it kept",
+          "[cpu][reliability]") {
+    const std::string path = "/tmp/wb-reliability-" + std::to_string(::getpid()) + ".csv";
+    const std::vector<std::string> cols = {"op", "precision", "variant", "shape", "step", "ms", "note", "unit"};
+    const wb::RunMetadata meta = wb::run_metadata(nullptr);
+    wb::Report header("all ops", cols);
+    header.add_row({"gemv", "float", "N", "1024", "ch05 tuned", "0.01", "", "GB/s"});
+    header.write_csv(path, meta);
+    wb::mark_csv_incomplete(path, cols, meta, SIGINT, 1);
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::remove(path.c_str());
+    REQUIRE(lines.size() == 3);  // header, the measured row, the mark
+    CHECK_THAT(lines[2], Catch::Matchers::Contains(",(incomplete),-,-,-,stopped by SIGINT,-,the run was stopped: the 1 "
+                                                   "rows above are what it measured,-"));
+    CHECK_NOTHROW(wb::mark_csv_incomplete("", cols, meta, SIGTERM, 0));  // no CSV: nothing to mark
 }
