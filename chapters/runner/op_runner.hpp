@@ -19,8 +19,9 @@
 ///   extra_rows<T>(run, case, problem, peer_ms, table, progress): rows beyond the steps (or none)
 ///   extra_timed_rows(run)      how many extra rows each case times (for the progress line)
 ///   memory_need<T>(case)       the device and host bytes the case needs at its peak (its problem,
-///                              the steps' and peers' workspaces, the extra rows): a case that does
-///                              not fit is skipped, with one line, before anything is allocated
+///                              the steps' and the peer's workspaces): a case that does not fit is
+///                              skipped, with one line, before anything is allocated; an extra row
+///                              that needs more (a copy of A) checks that itself (skipped_row)
 /// and, optionally, for `--shapes` (a shape benchmark):
 ///   shape_cases(opt)           the shape set: Cases whose make_problem builds each shape
 #pragma once
