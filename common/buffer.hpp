@@ -7,10 +7,28 @@
 
 #include <cstddef>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace wb {
+
+/// cudaMalloc that says how much it asked for when it fails: throws CudaError (a
+/// std::runtime_error) "<what>: cannot allocate N bytes of device memory (M bytes free): <error>".
+/// The failed allocation's error is cleared (cudaGetLastError), so the stream, earlier results
+/// and the next launch's error check are not affected by it.
+inline void* device_alloc_or_throw(std::size_t bytes, const char* what) {
+    void* p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, bytes);
+    if (err == cudaSuccess) return p;
+    (void)cudaGetLastError();  // an allocation failure is not sticky: clear it for the next check
+    std::size_t free_b = 0, total_b = 0;
+    const bool known = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
+    (void)cudaGetLastError();
+    throw CudaError(std::string(what) + ": cannot allocate " + std::to_string(bytes) + " bytes of device memory (" +
+                    (known ? std::to_string(free_b) + " bytes free" : std::string("free memory unknown")) +
+                    "): " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+}
 
 /// An array of `n` elements of T in device memory (cudaMalloc, never managed memory).
 template <class T>
@@ -18,7 +36,7 @@ class DeviceBuffer {
 public:
     DeviceBuffer() = default;
     explicit DeviceBuffer(std::size_t n) : n_(n) {
-        if (n_ > 0) WB_CUDA(cudaMalloc(reinterpret_cast<void**>(&p_), n_ * sizeof(T)));
+        if (n_ > 0) p_ = static_cast<T*>(device_alloc_or_throw(n_ * sizeof(T), "DeviceBuffer"));
     }
     explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
     ~DeviceBuffer() {
@@ -101,7 +119,7 @@ public:
             if (p_) WB_CUDA(cudaFree(p_));
             p_ = nullptr;
             bytes_ = 0;
-            WB_CUDA(cudaMalloc(&p_, bytes));
+            p_ = device_alloc_or_throw(bytes, "launcher workspace");
             if (zero_when_grown) {
                 // cudaMemset runs on the legacy default stream, which a non-blocking stream does not
                 // wait for: finish it before a launch on any stream reads the zeros (growth is rare).

@@ -11,7 +11,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -61,6 +66,25 @@ void require_ops(const std::string& value, const std::vector<std::string>& ops) 
 }
 
 }  // namespace
+
+void require_writable_output(const char* option, const std::string& path) {
+    auto bad = [&](const std::string& why) {
+        throw std::invalid_argument(std::string("chapter options: ") + option + " (" + path + ") cannot be written: " +
+                                    why);
+    };
+    if (path.empty()) return;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {  // an existing file: it must be a file we may write
+        if (S_ISDIR(st.st_mode)) bad("it is a folder");
+        if (::access(path.c_str(), W_OK) != 0) bad(std::strerror(errno));
+        return;
+    }
+    const auto slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    if (::stat(dir.c_str(), &st) != 0) bad("its folder " + dir + " does not exist");
+    if (!S_ISDIR(st.st_mode)) bad(dir + " is not a folder");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) bad("its folder " + dir + ": " + std::strerror(errno));
+}
 
 void add_chapter_options(CLI::App& app, ChapterOptions& opt, const std::vector<std::string>& ops) {
     app.add_option("--op", opt.op,
@@ -113,6 +137,8 @@ void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::
     if (!opt.device_preset.empty()) require_member("--device-preset", opt.device_preset, device_preset_names());
     if (opt.quick && opt.full)
         throw std::invalid_argument("chapter options: --quick and --full (both given) exclude each other");
+    // Checked before the first measurement: a run must not lose its table to a path it cannot write.
+    require_writable_output("--csv", opt.csv);
 }
 
 int parse_chapter_cli(int argc, char** argv, const std::string& name, const std::string& description,

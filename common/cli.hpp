@@ -35,8 +35,14 @@ Set pick_set(const ChapterOptions& opt, Set quick, Set normal, Set full) {
 void add_chapter_options(CLI::App& app, ChapterOptions& opt, const std::vector<std::string>& ops = {});
 
 /// Checks the values after parsing; throws std::invalid_argument naming the option and the rule.
-/// --op must be "all" or a comma list of names from `ops` (any lowercase names when empty).
+/// --op must be "all" or a comma list of names from `ops` (any lowercase names when empty);
+/// --csv must be writable (require_writable_output), so that a bad path fails before measuring.
 void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::string>& ops = {});
+
+/// Throws std::invalid_argument "chapter options: <option> (<path>) cannot be written: <why>" when
+/// `path` is an existing folder or unwritable file, or when its folder does not exist or cannot
+/// be written. Checks only (stat, access): creates and changes nothing. An empty path passes.
+void require_writable_output(const char* option, const std::string& path);
 
 /// Convenience: parse argv into options for chapter `name`. Returns -1 to continue, or the
 /// exit code to return (0 after --help, 2 after a usage error, message printed).

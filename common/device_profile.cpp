@@ -23,6 +23,8 @@ namespace {
 /// 600-800 ns range this implies; chapter 6 shows how the derived launch moves with it.
 constexpr double kHopperLatencyNs = 700.0;
 
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
 /// White's Tesla T10 (dissertation Ch. 2-3).
 DeviceProfile t10() {
     DeviceProfile p;
@@ -58,6 +60,7 @@ DeviceProfile t10() {
     // White §4.5: "each global memory access takes approximately 400-800 clock cycles"; his
     // 12800-thread bound (Eq. 4.14) uses 400 cycles: 400 / 1.33 GHz = 301 ns.
     p.latency_ns = 400.0 / 1.33;
+    p.memory_bytes = 4.0 * kGiB;     // 4 GB of GDDR3 per T10 GPU (Tesla S1070 and C1060 datasheets)
     p.live = false;
     return p;
 }
@@ -94,6 +97,7 @@ DeviceProfile h100_sxm() {
     p.name = "H100 SXM5 (preset)";
     p.l2_bytes = 50LL * 1024 * 1024;     // 50 MB L2
     p.bandwidth_gbs = 3350;              // HBM3, datasheet
+    p.memory_bytes = 80.0 * kGiB;        // datasheet "80 GB"; a live H100 reports 79.2 GiB in total
     return p;
 }
 
@@ -103,6 +107,9 @@ DeviceProfile h200() {
     p.l2_bytes = 60LL * 1024 * 1024;     // 60 MB, as the reference H200 reports
     // HBM3e, datasheet 4.8 TB/s (the memory clock, 3201 MHz x 6016-bit bus x 2, gives 4814 GB/s).
     p.bandwidth_gbs = 4800;
+    // Datasheet "141 GB" (NVIDIA's GB of memory are GiB here: a live H200 reports 140.4 GiB in
+    // total, about 139 GiB of it free).
+    p.memory_bytes = 141.0 * kGiB;
     return p;
 }
 
@@ -198,6 +205,7 @@ DeviceProfile device_profile_from_device(int device) {
     p.fp32_lanes_per_sm = fp32_lanes(prop.major, prop.minor);
     p.fp64_lanes_per_sm = fp64_lanes(prop.major, prop.minor);
     p.latency_ns = kHopperLatencyNs;     // not queryable; the Hopper figure (see above)
+    p.memory_bytes = static_cast<double>(prop.totalGlobalMem);
     p.live = true;
     return p;
 }

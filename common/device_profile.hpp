@@ -33,6 +33,8 @@ struct DeviceProfile {
                                      ///< Hopper and B200, 32 on A100/V100/P100, 2 on consumer parts
     double bandwidth_gbs = 0;        ///< theoretical DRAM bandwidth
     double latency_ns = 0;           ///< DRAM load latency used for Little's law
+    double memory_bytes = 0;         ///< device memory: total (live) or the datasheet's (preset);
+                                     ///< predict-only runs skip cases that need more
     bool live = false;               ///< true when read from a device, false for a preset
 
     /// SMs x FP32 lanes x 2 flops per FMA x clock, GFLOP/s.

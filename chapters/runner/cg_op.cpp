@@ -14,6 +14,7 @@
 ///        The model (common/model/cg) predicts ms per iteration; the predict-only table adds the
 ///        classical iteration bound for the case's condition number.
 #include "cg_problem.hpp"
+#include "memory_fit.hpp"
 #include "gemv.hpp"
 #include "model/cg.hpp"
 #include "model/gemv.hpp"
@@ -104,6 +105,9 @@ struct CgOp {
         const int max_iter = 4 * model::cg_iteration_bound(c.kappa, default_tol<T>()) + 100;
         return make_cg_problem<T>(c.n, std::max(1, c.n), c.kappa, default_tol<T>(), max_iter, seed);
     }
+    template <class T> static MemoryNeed memory_need(const Case& c) {
+        return cg_memory_need(sizeof(T), c.n, std::max(1, c.n));
+    }
     /// Nothing: the check is the true residual (the float64 CG reference is O(iterations n^2),
     /// the tests' business, not the chapters').
     template <class T> static int reference(const Problem<T>&) { return 0; }
@@ -150,6 +154,13 @@ struct CgOp {
                                                                                           p.solve_ms[mine]);
         if (!peer::have_cusolver()) return;
         prog.step("cg " + prec + " " + c.variant + " " + c.shape + " cusolver");
+        // The direct solve factors a copy of A (n x n) with potrf's buffer: where they do not fit
+        // beside the problem, the row says so instead of the run failing after the steps' rows.
+        const double copy = sizeof(T) * (static_cast<double>(p.n) * p.n + 64.0 * p.n);
+        if (const std::string why = device_shortfall_now(copy); !why.empty()) {
+            t.rows.push_back(skipped_row(prec, c.variant, c.shape, "cuSOLVER potrf+potrs", why));
+            return;
+        }
         const Step<Args<T>> chol{"cusolver", "cuSOLVER potrf + potrs", &peer::cg_cholesky<T>,
                                  [](const Args<T>&) { return CgLaunch{}; },
                                  [](const Args<T>&) { return std::vector<CgLaunch>{CgLaunch{}}; }};

@@ -206,4 +206,13 @@ WB_CG_PROBLEM(float)
 WB_CG_PROBLEM(double)
 #undef WB_CG_PROBLEM
 
+MemoryNeed cg_memory_need(std::size_t elem, int n, int lda) {
+    const double s = static_cast<double>(elem), dn = std::max(0, n);
+    const double a = s * static_cast<double>(std::max(1, lda)) * dn;
+    MemoryNeed need;
+    need.device_bytes = a + s * dn * (dn / 64 + 2) + s * 16 * (dn + 64);
+    need.host_bytes = a + 16 * 8.0 * dn;
+    return need;
+}
+
 }  // namespace wb

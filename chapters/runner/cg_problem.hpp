@@ -17,6 +17,7 @@
 #include "buffer.hpp"
 #include "cg.hpp"
 #include "model/cg.hpp"
+#include "memory_fit.hpp"
 #include "reference_cg.hpp"
 
 #include <cstdint>
@@ -113,5 +114,12 @@ BenchStats time_cg(const CgStep<T>& step, const CgLaunch& launch, CgProblem<T>& 
 /// The time to solution alone (a direct solver, the cuSOLVER row): ms of one call, x0 restored first.
 template <class T>
 BenchStats time_cg_solve(const CgStep<T>& step, const CgLaunch& launch, CgProblem<T>& p, BenchOptions opt);
+
+/// The memory make_cg_problem, check_cg and the timed solves need at their peak for elements of
+/// `elem` bytes: A (lda x n), b, x, x0 and the CG workspace (its vectors and SYMV's partials,
+/// n (n / 64 + 2) elements at most) on the device; A and O(n) vectors in float64 on the host.
+/// (The cuSOLVER row's copy of A is checked by that row: chapters/runner/cg_op.cpp.) Nothing is
+/// allocated.
+MemoryNeed cg_memory_need(std::size_t elem, int n, int lda);
 
 }  // namespace wb

@@ -7,6 +7,7 @@
 ///        the model of common/model/conv2d, the peer (NPP where the build has it) and the other
 ///        peers (cuDNN, the cuFFT convolution) as extra rows, and the model's FFT crossover.
 #include "conv2d_problem.hpp"
+#include "memory_fit.hpp"
 #include "model/conv2d.hpp"
 #include "op_runner.hpp"
 #include "roofline.hpp"
@@ -100,6 +101,7 @@ struct Conv2dOp {
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
         return make_conv2d_problem<T>(c.s, seed);
     }
+    template <class T> static MemoryNeed memory_need(const Case& c) { return conv2d_memory_need(sizeof(T), c.s); }
     template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
     template <class T>
     static CheckResult check(const Step<Args<T>>& s, const Conv2dLaunch& l, Problem<T>& p, const std::vector<double>& ref) {
@@ -150,6 +152,15 @@ struct Conv2dOp {
         for (std::size_t i = 1; i < peers.size(); ++i) {
             const auto& s = peers[i];
             prog.step("conv2d " + prec + " " + c.variant + " " + c.shape + " " + s.stage);
+            // Each library's workspaces, kept beside the problem (conv2d_memory_need counts the
+            // first peer's): cuFFT's real array, two spectra and two plans' work areas (about 5
+            // padded images), cuDNN's (counted as 2). A peer that does not fit says so in its row.
+            const double padded = sizeof(T) * (c.s.rows + static_cast<double>(c.s.fs)) * (c.s.cols + c.s.fs);
+            const double need = (s.stage == "cufft" ? 5 : 2) * padded;
+            if (const std::string why = device_shortfall_now(need); !why.empty()) {
+                t.rows.push_back(skipped_row(prec, c.variant, c.shape, s.stage, why));
+                continue;
+            }
             const auto l = s.default_launch(p.args());
             const auto chk = check_conv2d(s, l, p, ref);
             const double ms = time_conv2d(s, l, p, bo).median_ms, rate = roofline::gflops(p.useful_flops(), ms);

@@ -223,4 +223,20 @@ template BenchStats time_conv2d<float>(const Step<Conv2dArgs<float>>&, const Con
 template BenchStats time_conv2d<double>(const Step<Conv2dArgs<double>>&, const Conv2dLaunch&, Conv2dProblem<double>&,
                                         BenchOptions);
 
+MemoryNeed conv2d_memory_need(std::size_t elem, const Conv2dShape& sh) {
+    const double s = static_cast<double>(elem);
+    const double rows = std::max(0, sh.rows), cols = std::max(0, sh.cols), fs = std::max(1, sh.fs);
+    auto image = [&](int pitch) { return s * (sh.offset + rows * (pitch > 0 ? pitch : std::max(1.0, cols))); };
+    const double in = image(sh.in_pitch), out = image(sh.out_pitch);
+    const double padded = s * (rows + fs) * (cols + fs);
+    constexpr double kPeerPaddedImages = 2;  // the chapter-0 peer's (NPP: a bordered image and output)
+    // checked_rows(): every row while rows cols FS^2 <= 2^31, else about 2^30 / (cols FS^2) rows.
+    const double per_row = std::max(1.0, cols * fs * fs);
+    const double checked = per_row * rows <= 2147483648.0 ? rows : std::min(rows, std::max(8.0, 1073741824.0 / per_row));
+    MemoryNeed need;
+    need.device_bytes = in + out + s * fs * fs + (rows > 0 && cols > 0 ? kPeerPaddedImages * padded : 0);
+    need.host_bytes = in + out + s * fs * fs + (s + 2 * 8.0) * checked * cols;
+    return need;
+}
+
 }  // namespace wb

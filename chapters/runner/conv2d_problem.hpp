@@ -9,6 +9,7 @@
 #include "bench.hpp"
 #include "buffer.hpp"
 #include "compare.hpp"
+#include "memory_fit.hpp"
 #include "conv2d.hpp"
 
 #include <cstdint>
@@ -77,5 +78,12 @@ CheckResult check_conv2d(const Step<Conv2dArgs<T>>& step, const Conv2dLaunch& la
 template <class T>
 BenchStats time_conv2d(const Step<Conv2dArgs<T>>& step, const Conv2dLaunch& launch, Conv2dProblem<T>& p,
                        BenchOptions opt);
+
+/// The memory make_conv2d_problem, check_conv2d, time_conv2d and the chapter-0 peer need at their
+/// peak for elements of `elem` bytes: the image and the output as allocated, the filter, and the
+/// peer's workspaces (NPP's bordered image and output: 2 padded images); the other peers' rows
+/// check their own (chapters/runner/conv2d_op.cpp). On the host: the image, the downloaded
+/// output, and the float64 reference and error scale of the checked rows. Nothing is allocated.
+MemoryNeed conv2d_memory_need(std::size_t elem, const Conv2dShape& shape);
 
 }  // namespace wb

@@ -140,6 +140,7 @@ struct GemmOp {
     template <class T> static Problem<T> make_problem(const Case& c, std::uint64_t seed) {
         return make_gemm_problem<T>(c.s, seed);
     }
+    template <class T> static MemoryNeed memory_need(const Case& c) { return gemm_memory_need(sizeof(T), c.s); }
     template <class T> static auto reference(const Problem<T>& p) { return p.reference(); }
     template <class T, class Ref>
     static CheckResult check(const Step<Args<T>>& s, const GemmLaunch& l, Problem<T>& p, const Ref& ref) {

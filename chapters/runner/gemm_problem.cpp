@@ -240,4 +240,21 @@ template BenchStats time_gemm<float>(const Step<GemmArgs<float>>&, const GemmLau
 template BenchStats time_gemm<double>(const Step<GemmArgs<double>>&, const GemmLaunch&, GemmProblem<double>&,
                                       BenchOptions);
 
+MemoryNeed gemm_memory_need(std::size_t elem, const GemmShape& sh) {
+    const double s = static_cast<double>(elem);
+    auto array = [&](int ld, int rows, int cols) {
+        return s * (sh.offset + static_cast<double>(ld > 0 ? ld : std::max(1, rows)) * std::max(0, cols));
+    };
+    const double a = array(sh.lda, sh.rows_a(), sh.cols_a()), b = array(sh.ldb, sh.rows_b(), sh.cols_b()),
+                 c = array(sh.ldc, sh.m, sh.n);
+    const double m = std::max(0, sh.m), n = std::max(0, sh.n), mk = std::max(1.0, m * std::max(1, sh.k));
+    // checked_columns(): all of C while m n k <= 2^31, else about 2^30 / (m k) columns, at least 8.
+    const double cols = mk * n <= 2147483648.0 ? n : std::min(n, std::max(8.0, 1073741824.0 / mk));
+    constexpr double kTunedWorkspaces = 3 * 512.0 * 1024 * 1024;  // kMaxWorkspaceBytes each
+    MemoryNeed need;
+    need.device_bytes = a + b + c + kTunedWorkspaces;
+    need.host_bytes = a + b + 3 * c + (s + 2 * 8.0) * m * cols;
+    return need;
+}
+
 }  // namespace wb

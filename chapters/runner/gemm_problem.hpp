@@ -9,6 +9,7 @@
 #include "bench.hpp"
 #include "buffer.hpp"
 #include "compare.hpp"
+#include "memory_fit.hpp"
 #include "gemm.hpp"
 
 #include <cstdint>
@@ -84,5 +85,12 @@ CheckResult check_gemm(const Step<GemmArgs<T>>& step, const GemmLaunch& launch, 
 /// bytes). C is restored afterwards.
 template <class T>
 BenchStats time_gemm(const Step<GemmArgs<T>>& step, const GemmLaunch& launch, GemmProblem<T>& p, BenchOptions opt);
+
+/// The memory make_gemm_problem, check_gemm and time_gemm need at their peak for elements of
+/// `elem` bytes: A, B, C as allocated (offset, leading dimensions) and the tuned step's
+/// workspaces (split-k partials, A packed, B aligned: each at most 512 MiB by its default rule) on
+/// the device; A, B, C, C's copies of the check and the float64 reference and error scale of the
+/// checked columns on the host. Nothing is allocated.
+MemoryNeed gemm_memory_need(std::size_t elem, const GemmShape& shape);
 
 }  // namespace wb

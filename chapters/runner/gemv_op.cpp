@@ -5,6 +5,7 @@
 ///        ("read A only": A's bytes read once by chapter 0's read kernel, same flush). With
 ///        --shapes, the shape set of issue 14 (shape_cases): rectangles, odd lda, offsets.
 #include "gemv_problem.hpp"
+#include "memory_fit.hpp"
 #include "memory_lab.hpp"
 #include "model.hpp"
 #include "model/gemv.hpp"
@@ -105,6 +106,10 @@ struct GemvOp {
                                     c.a_offset);
     }
     template <class T> static std::vector<double> reference(const Problem<T>& p) { return p.reference(); }
+    /// The problem's memory (gemv_memory_need); the read floor's row checks its own (extra_rows).
+    template <class T> static MemoryNeed memory_need(const Case& c) {
+        return gemv_memory_need(sizeof(T), c.op, c.m, c.n, c.lda > 0 ? c.lda : std::max(1, c.m), c.a_offset);
+    }
     template <class T>
     static GemvCheck check(const Step<Args<T>>& s, const GemvLaunch& l, Problem<T>& p, const std::vector<double>& ref) {
         return check_gemv(s, l, p, ref);
@@ -135,6 +140,12 @@ struct GemvOp {
                   " read A only");
         BenchOptions fo = run.bench;
         fo.working_set_bytes = static_cast<std::size_t>(p.m) * p.n * sizeof(T);
+        // The floor reads a copy of A's bytes and writes another: where they do not fit beside the
+        // problem, the row says so instead of the run failing after the steps were measured.
+        if (const std::string why = device_shortfall_now(2.0 * fo.working_set_bytes); !why.empty()) {
+            t.rows.push_back(skipped_row(sizeof(T) == 4 ? "float" : "double", c.variant, c.shape, "read A only", why));
+            return;
+        }
         const lab::CeilingRow fl = lab::measure_read_floor(fo.working_set_bytes, fo);
         const double gbs = roofline::gbs(p.useful_bytes(), fl.ms);
         t.rows.push_back({sizeof(T) == 4 ? "float" : "double", c.variant, c.shape, "read A only",

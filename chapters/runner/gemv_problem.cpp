@@ -8,6 +8,7 @@
 #include "roofline.hpp"
 #include "time_step.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <limits>
@@ -110,5 +111,18 @@ template GemvCheck check_gemv<double>(const GemvStep<double>&, const GemvLaunch&
                                       const std::vector<double>&);
 template BenchStats time_gemv<float>(const GemvStep<float>&, const GemvLaunch&, GemvProblem<float>&, BenchOptions);
 template BenchStats time_gemv<double>(const GemvStep<double>&, const GemvLaunch&, GemvProblem<double>&, BenchOptions);
+
+MemoryNeed gemv_memory_need(std::size_t elem, Op op, int m, int n, int lda, int a_offset, int x_offset) {
+    const double s = static_cast<double>(elem);
+    const double a = s * (a_offset + static_cast<double>(std::max(1, lda)) * std::max(0, n));
+    const double lx = op == Op::N ? n : m, ly = op == Op::N ? m : n;
+    // Split partials: Y blocks per output element, Y * len(y) <= m n (each block reads a tile of A).
+    const double partials = s * std::min(1024.0 * ly, static_cast<double>(std::max(0, m)) * std::max(0, n));
+    MemoryNeed need;
+    need.device_bytes = a + s * (x_offset + lx + ly) + partials;
+    // hA, its copy with the NaN prefix (at upload) or |A| (the error scale), x, y, reference and scale.
+    need.host_bytes = 2 * a + s * (2 * lx + 3 * ly) + 2 * 8.0 * ly;
+    return need;
+}
 
 }  // namespace wb

@@ -8,6 +8,7 @@
 #include "bench.hpp"
 #include "buffer.hpp"
 #include "compare.hpp"
+#include "memory_fit.hpp"
 #include "gemv.hpp"
 
 #include <cstdint>
@@ -64,5 +65,11 @@ GemvCheck check_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProb
 /// Times `step` on the problem with the harness (L2 flushed unless opt says otherwise).
 template <class T>
 BenchStats time_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProblem<T>& p, BenchOptions opt);
+
+/// The memory make_gemv_problem, check_gemv and time_gemv need at their peak for elements of
+/// `elem` bytes: A (with its offset and padding rows), x, y and the split partials of the steps'
+/// workspaces on the device; A, the |A| of the error scale, x, y and the float64 reference on the
+/// host. Nothing is allocated: the chapter loop asks before it builds a problem.
+MemoryNeed gemv_memory_need(std::size_t elem, Op op, int m, int n, int lda, int a_offset = 0, int x_offset = 0);
 
 }  // namespace wb

@@ -11,9 +11,13 @@
 #include "ops.hpp"
 #include "report.hpp"
 #include "stages.hpp"
+#include "stop_signal.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
 #include <iostream>
 
 namespace wb {
@@ -57,6 +61,23 @@ double geomean(const std::vector<double>& v) {
     return v.empty() ? NAN : std::exp(s / static_cast<double>(v.size()));
 }
 
+void mark_csv_incomplete(const std::string& path, const std::vector<std::string>& cols, const RunMetadata& meta,
+                         int sig, std::size_t rows) {
+    if (path.empty() || cols.empty()) return;
+    auto column = [&](const std::string& name, std::size_t otherwise) {
+        const auto it = std::find(cols.begin(), cols.end(), name);
+        return it == cols.end() ? otherwise : static_cast<std::size_t>(it - cols.begin());
+    };
+    std::vector<std::string> cells(cols.size(), "-");
+    cells[column("step", 0)] = std::string("stopped by ") + stop_signal_name(sig);
+    cells[column("note", cols.size() - 1)] =
+        "the run was stopped: the " + std::to_string(rows) + " rows above are what it measured";
+    cells[0] = "(incomplete)";
+    Report r("all ops", cols);
+    r.add_row(cells);
+    r.write_csv(path, meta, true);
+}
+
 namespace {
 
 /// The printed table of one op: its own column names.
@@ -91,6 +112,14 @@ void print_summary(const OpTable& t, int chapter) {
     }
 }
 
+/// Exit code of a run that finished: 1 when a step failed its check, 3 when cases were skipped
+/// because they do not fit in memory, 0 otherwise.
+int finished_code(bool failed, std::size_t skipped, const std::string& who) {
+    if (skipped > 0)
+        std::cerr << who << ": " << skipped << " case(s) skipped: not enough memory (the lines above say how much)\n";
+    return failed ? 1 : skipped > 0 ? 3 : 0;
+}
+
 std::vector<std::string> registered_names() {
     std::vector<std::string> v;
     for (const auto& op : registered_ops()) v.push_back(op->name());
@@ -114,6 +143,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
     app.add_flag("--shapes", shapes,
                  "Time this chapter's step and the peer on each op's shape set (ops that have one), the ratio "
                  "per shape and its geometric mean per variant");
+    app.footer("Exit codes: 0 done; 1 a step failed its check, or an error; 2 a usage error; 3 some cases were "
+               "skipped because they do not fit in memory (each says how much it needs); 130 / 143 stopped by "
+               "SIGINT / SIGTERM (the rows measured so far are printed and kept in the CSV, marked incomplete).");
     try {
         app.parse(argc, argv);
         validate_chapter_options(run.opt, registered_names());
@@ -142,21 +174,47 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 std::cout << "--shapes times on a GPU: printing the model's predictions of the shape set (of the "
                              "default cases where an op has none)\n";
             run.shape_set = shapes;
+            std::size_t skipped = 0;
             for (const OpChapter* op : ops) {
                 const OpTable t = op->predict(run);
                 printed(t).print(std::cout);
                 print_summary(t, chapter);
                 std::cout << "\n";
                 if (!run.opt.csv.empty()) printed(t).write_csv(per_op_path(run.opt.csv, t.op, "", several), meta);
+                skipped += t.skipped.size();
             }
-            return 0;
+            return finished_code(false, skipped, info.directory);
         }
+        clear_stop();
+        install_stop_handlers();  // from here on a SIGINT or SIGTERM keeps the rows measured so far
+        // A stopped run: the GPU is left idle, the exit code says which signal.
+        auto stopped = [&](std::size_t rows) {
+            const int sig = stop_signal();
+            (void)cudaDeviceSynchronize();
+            std::cerr << info.directory << ": stopped by " << stop_signal_name(sig) << " after " << rows
+                      << " measured rows"
+                      << (run.opt.csv.empty() ? "" : " (kept in " + run.opt.csv + ", marked incomplete)") << "\n";
+            return stop_exit_code(sig);
+        };
         select_device(run.opt.device);
         const DeviceInfo di = query_device(run.opt.device);
         meta = run_metadata(&di);
+        run.dev = device_profile_from_device(run.opt.device);
+        {  // a run none of whose cases fits says so at once, before the ceilings are measured
+            std::size_t cases = 0;
+            std::vector<std::string> oversized;
+            for (const OpChapter* op : ops) {
+                const OpChapter::Fit f = op->memory_fit(run, shapes);
+                cases += f.cases;
+                oversized.insert(oversized.end(), f.oversized.begin(), f.oversized.end());
+            }
+            if (cases > 0 && oversized.size() == cases) {
+                for (const auto& line : oversized) std::cout << line << "\n";
+                return finished_code(false, oversized.size(), info.directory);
+            }
+        }
         const Ceilings& ceil = measured_ceilings();
         run.ceil = &ceil;
-        run.dev = device_profile_from_device(run.opt.device);
         run.dev.bandwidth_gbs = ceil.read_gbs;  // the models predict against the measured read stream
         if (run.opt.quick) {
             run.bench.min_reps = 3;
@@ -170,7 +228,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                   << fmt(ceil.theoretical_gbs) << " GB/s; FP32 FMA " << fmt(ceil.fp32_fma_gflops) << " GFLOP/s (peak "
                   << fmt(ceil.fp32_peak_gflops) << "); L2 flushed before every timed call of a memory-bound op\n\n";
         if (sweep) {
+            std::size_t skipped = 0, rows = 0;
             for (const OpChapter* op : ops) {
+                if (stop_signal() != 0) break;
                 OpTable every;
                 const OpTable t = op->sweep(run, every);
                 printed(t).print(std::cout);
@@ -179,8 +239,17 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                     printed(t).write_csv(per_op_path(run.opt.csv, t.op, "", several), meta);
                     printed(every).write_csv(per_op_path(run.opt.csv, t.op, "_all", several), meta);
                 }
+                skipped += t.skipped.size();
+                rows += every.rows.size();
+                if (stop_signal() != 0 && !run.opt.csv.empty()) {
+                    std::vector<std::string> cols = {"precision", "variant", "shape", "step"};
+                    cols.insert(cols.end(), every.columns.begin(), every.columns.end());
+                    mark_csv_incomplete(per_op_path(run.opt.csv, t.op, "_all", several), cols, meta, stop_signal(),
+                                        every.rows.size());
+                }
             }
-            return 0;
+            if (stop_signal() != 0) return stopped(rows);
+            return finished_code(false, skipped, info.directory);
         }
         std::size_t total = 0;
         for (const OpChapter* op : ops) total += shapes ? op->shape_rows(run) : op->timed_rows(run);
@@ -203,7 +272,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
             csv.write_csv(run.opt.csv, meta, true);
         };
         bool failed = false;
+        std::size_t skipped = 0, rows = 0;
         for (const OpChapter* op : ops) {
+            if (stop_signal() != 0) break;
             if (shapes && op->shape_rows(run) == 0) {
                 std::cout << op->name() << ": no shape set (--shapes)\n\n";
                 continue;
@@ -216,8 +287,14 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 std::cerr << info.directory << ": a " << t.op << " step failed its correctness check (see 'rel err')\n";
                 failed = true;
             }
+            skipped += t.skipped.size();
+            rows += t.rows.size();
         }
-        return failed ? 1 : 0;
+        if (stop_signal() != 0) {
+            mark_csv_incomplete(run.opt.csv, csv_cols, meta, stop_signal(), rows);
+            return stopped(rows);
+        }
+        return finished_code(failed, skipped, info.directory);
     } catch (const std::exception& e) {
         std::cerr << info.directory << ": " << e.what() << "\n";
         return 1;

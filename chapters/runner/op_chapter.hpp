@@ -50,6 +50,7 @@ struct OpTable {
     std::map<std::string, std::vector<double>> speedups;  ///< summary: geometric means printed after the table
     std::vector<std::string> notes;      ///< lines printed after the summary (the model's words)
     bool failed = false;                 ///< a step failed its correctness check
+    std::vector<std::string> skipped;    ///< one line per case skipped because it does not fit in memory
 };
 
 /// The generic names of the measured columns (the CSV's header after op, precision, variant,
@@ -80,6 +81,17 @@ public:
         OpTable t;
         t.op = name();
         return t;
+    }
+    /// The cases a run would show (the shape set with `shape_set`, where the op has one) and the
+    /// skip line of each that does not fit in memory now (op_runner.hpp's memory check), so that a
+    /// run whose every case is too large can say so before it measures anything.
+    struct Fit {
+        std::size_t cases = 0;
+        std::vector<std::string> oversized;
+    };
+    virtual Fit memory_fit(const ChapterRun& run, bool shape_set) const {
+        (void)run, (void)shape_set;
+        return {};
     }
     /// Rows `shapes` times (for the progress line); 0 without a shape set.
     virtual std::size_t shape_rows(const ChapterRun& run) const {

@@ -18,18 +18,25 @@
 ///   model_columns()            the names of Prediction::details (predict-only table)
 ///   extra_rows<T>(run, case, problem, peer_ms, table, progress): rows beyond the steps (or none)
 ///   extra_timed_rows(run)      how many extra rows each case times (for the progress line)
+///   memory_need<T>(case)       the device and host bytes the case needs at its peak (its problem,
+///                              the steps' and the peer's workspaces): a case that does not fit is
+///                              skipped, with one line, before anything is allocated; an extra row
+///                              that needs more (a copy of A) checks that itself (skipped_row)
 /// and, optionally, for `--shapes` (a shape benchmark):
 ///   shape_cases(opt)           the shape set: Cases whose make_problem builds each shape
 #pragma once
 
+#include "memory_fit.hpp"
 #include "op_chapter.hpp"
 #include "random.hpp"
 #include "report.hpp"
 #include "stages.hpp"
 #include "step.hpp"
+#include "stop_signal.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -49,6 +56,15 @@ std::string fmt_model_error(double model, double measured);
 std::string fmt_check(double rel_error, bool ok);
 /// Geometric mean (NaN for an empty list).
 double geomean(const std::vector<double>& v);
+
+/// A row of a measured table that was not run (an extra row whose own memory does not fit): "-"
+/// in every measured column, "skipped: <why>" in the note.
+inline ChapterRow skipped_row(std::string precision, std::string variant, std::string shape, std::string step,
+                              const std::string& why) {
+    std::vector<std::string> cells(measured_csv_columns().size(), "-");
+    cells.back() = "skipped: " + why;
+    return {std::move(precision), std::move(variant), std::move(shape), std::move(step), std::move(cells)};
+}
 
 template <class Traits>
 class LadderOp final : public OpChapter {
@@ -93,6 +109,15 @@ public:
             else sweep_precision<double>(run, t, every);
         }
         return t;
+    }
+
+    Fit memory_fit(const ChapterRun& run, bool shape_set) const override {
+        Fit fit;
+        for (const auto& prec : precisions(run)) {
+            if (prec == "float") fit_precision<float>(run, shape_set, fit);
+            else fit_precision<double>(run, shape_set, fit);
+        }
+        return fit;
     }
 
     std::size_t shape_rows(const ChapterRun& run) const override {
@@ -145,6 +170,50 @@ private:
         return bo;
     }
 
+    /// "" when case `c` fits in memory, else its skip line (op, precision, variant, shape, bytes
+    /// needed and free): free device memory and the host's available memory on a live device, the
+    /// preset's memory when predicting. The device need adds the L2 flush buffer (twice the L2)
+    /// and kDeviceSlackBytes for the libraries' handles and workspaces.
+    template <class T>
+    static std::string shortfall_line(const ChapterRun& run, const typename Traits::Case& c) {
+        MemoryNeed need = Traits::template memory_need<T>(c);
+        need.device_bytes += 2.0 * static_cast<double>(run.dev.l2_bytes) + kDeviceSlackBytes;
+        MemoryFree free;
+        if (run.dev.live) {
+            free = memory_free_now();
+        } else if (run.dev.memory_bytes > 0) {
+            free.device_bytes = run.dev.memory_bytes;
+            free.device_what = "on " + run.dev.name;
+        }
+        const std::string why = memory_shortfall(need, free);
+        if (why.empty()) return why;
+        return std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape +
+               ": skipped: " + why;
+    }
+
+    /// True (and the case's line printed at once and kept in t.skipped) when case `c` does not fit.
+    template <class T>
+    static bool too_big(const ChapterRun& run, const typename Traits::Case& c, OpTable& t) {
+        const std::string line = shortfall_line<T>(run, c);
+        if (line.empty()) return false;
+        std::cout << line << std::endl;
+        t.skipped.push_back(line);
+        return true;
+    }
+
+    template <class T>
+    static void fit_precision(const ChapterRun& run, bool shape_set, Fit& fit) {
+        auto add = [&](const std::vector<typename Traits::Case>& cases) {
+            for (const auto& c : cases) {
+                ++fit.cases;
+                if (std::string line = shortfall_line<T>(run, c); !line.empty()) fit.oversized.push_back(line);
+            }
+        };
+        if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); })
+            if (shape_set) return add(Traits::shape_cases(run.opt));
+        if (!shape_set) add(Traits::cases(run.opt));
+    }
+
     template <class T>
     void measure_precision(const ChapterRun& run, Progress& prog, OpTable& t, const RowsDone& on_rows) const {
         const std::vector<int> chs = chapters_to_run(run.chapter, run.whole_ladder);
@@ -152,6 +221,8 @@ private:
         order.push_back(0);  // the peer
         const BenchOptions bo = bench_for(run);
         for (const auto& c : Traits::cases(run.opt)) {
+            if (stop_signal() != 0) return;  // stopped: the rows so far are the table
+            if (too_big<T>(run, c, t)) continue;
             const std::size_t first = t.rows.size();
             auto p = Traits::template make_problem<T>(c, fresh_seed());
             const auto ref = Traits::template reference<T>(p);
@@ -159,6 +230,7 @@ private:
             std::map<int, std::string> errs, notes;
             bool failed = false;
             for (int ch : order) {
+                if (stop_signal() != 0) return;  // a case cut short adds no rows
                 const StepT<T>& s = step<Args<T>>(ch);
                 const auto l = s.default_launch(p.args());
                 prog.step(std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape + " " +
@@ -205,12 +277,16 @@ private:
         const BenchOptions bo = bench_for(run);
         std::map<std::string, std::pair<double, std::string>> lowest;  // variant -> (ratio, shape)
         for (const auto& c : Traits::shape_cases(run.opt)) {
+            if (stop_signal() != 0) break;  // stopped: the rows so far are the table
+            if (too_big<T>(run, c, t)) continue;
             const std::size_t first = t.rows.size();
             auto p = Traits::template make_problem<T>(c, fresh_seed());
             const auto ref = Traits::template reference<T>(p);
             std::map<int, double> ms;
             std::map<int, std::string> errs, launches;
+            bool cut = false;
             for (int ch : {run.chapter, 0}) {
+                if ((cut = stop_signal() != 0)) break;
                 const StepT<T>& s = step<Args<T>>(ch);
                 const auto l = s.default_launch(p.args());
                 prog.step(std::string(Traits::kName) + " " + prec_name<T>() + " " + c.variant + " " + c.shape + " " +
@@ -221,6 +297,7 @@ private:
                 ms[ch] = Traits::template time<T>(s, l, p, bo).median_ms;
                 if (ch != 0) launches[ch] = l.str();
             }
+            if (cut) break;  // a case cut short adds no rows
             const double ceiling = Traits::template ceiling<T>(c, *run.ceil);
             for (int ch : {run.chapter, 0}) {
                 const double rate = Traits::template rate<T>(p, ms[ch]);
@@ -269,6 +346,7 @@ private:
     template <class T>
     void predict_precision(const ChapterRun& run, OpTable& t) const {
         for (const auto& c : predicted_cases(run)) {
+            if (too_big<T>(run, c, t)) continue;  // against the preset's memory
             const Args<T> a = Traits::template shape_args<T>(c);
             for (int ch : chapters_to_run(run.chapter, run.whole_ladder)) {
                 const StepT<T>& s = step<Args<T>>(ch);
@@ -291,11 +369,14 @@ private:
         bo.max_reps = std::min(bo.max_reps, 30);
         bo.max_seconds = std::min(bo.max_seconds, 0.5);
         for (const auto& c : Traits::cases(run.opt)) {
+            if (stop_signal() != 0) return;
+            if (too_big<T>(run, c, t)) continue;
             auto p = Traits::template make_problem<T>(c, fresh_seed());
             const auto def = s.default_launch(p.args());
             double def_ms = NAN, best_ms = INFINITY;
             auto best = def;
             for (const auto& l : s.legal_launches(p.args())) {
+                if (stop_signal() != 0) return;  // the launches timed so far stay in `every`
                 const double m = Traits::template time<T>(s, l, p, bo).median_ms;
                 every.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(run.chapter, ""),
                                       {l.str(), fmt(m, 4), fmt(Traits::template rate<T>(p, m))}});

@@ -105,6 +105,13 @@ struct SymvOp {
         return make_symv_problem_from<T>(parent<T>(c.offset + static_cast<std::size_t>(lda) * c.n), c.uplo, c.n, lda,
                                          seed, T(1.5), T(0.5), c.offset);
     }
+    /// The problem's memory (symv_memory_need); a submatrix case also keeps its parent's values.
+    template <class T> static MemoryNeed memory_need(const Case& c) {
+        const int lda = c.lda > 0 ? c.lda : std::max(1, c.n);
+        MemoryNeed need = symv_memory_need(sizeof(T), c.n, lda, c.offset);
+        if (c.submatrix) need.host_bytes += sizeof(T) * (static_cast<double>(c.offset) + static_cast<double>(lda) * c.n);
+        return need;
+    }
     /// The submatrix experiment's matrix: at least `elems` values, drawn from a fixed seed when a
     /// case needs more than the last draw holds, kept for the next case.
     template <class T> static const std::vector<T>& parent(std::size_t elems) {

@@ -174,4 +174,14 @@ model::SymvModelLaunch symv_model_launch(const SymvLaunch& l) {
     return m;
 }
 
+MemoryNeed symv_memory_need(std::size_t elem, int n, int lda, std::size_t offset) {
+    const double s = static_cast<double>(elem), dn = std::max(0, n);
+    const double a = s * (static_cast<double>(offset) + static_cast<double>(std::max(1, lda)) * dn);
+    const double partials = s * dn * (std::ceil(dn / 32) + 2);
+    MemoryNeed need;
+    need.device_bytes = a + s * 2 * (dn + 1) + partials;
+    need.host_bytes = 2 * a + s * 4 * (dn + 1) + 3 * 8.0 * dn;
+    return need;
+}
+
 }  // namespace wb

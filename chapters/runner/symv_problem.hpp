@@ -10,6 +10,7 @@
 #include "bench.hpp"
 #include "buffer.hpp"
 #include "compare.hpp"
+#include "memory_fit.hpp"
 #include "model/symv.hpp"
 #include "symv.hpp"
 
@@ -89,5 +90,11 @@ BenchStats time_symv(const SymvStep<T>& step, const SymvLaunch& launch, SymvProb
 /// The fields of a SymvLaunch the SYMV model needs (model/symv), for the chapters' model columns
 /// and for the ops whose Mv is a SYMV (CG).
 model::SymvModelLaunch symv_model_launch(const SymvLaunch& l);
+
+/// The memory make_symv_problem, check_symv and time_symv need at their peak for elements of
+/// `elem` bytes: A as allocated (offset, lda), x, y and the steps' shared workspace of partials
+/// (at most n ceil(n / 32) + n elements: the pattern step's) on the device; A (drawn, then moved),
+/// the reference's copy of it and the vectors on the host. Nothing is allocated.
+MemoryNeed symv_memory_need(std::size_t elem, int n, int lda, std::size_t offset = 0);
 
 }  // namespace wb
