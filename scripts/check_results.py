@@ -22,6 +22,11 @@ README.md files, which describe their folder's files):
   * brace lists expand: `gemv-ladder.{csv,txt}` names both files.
 The per-card README.md files and docs/results/README.md are the index, not citations of
 themselves; the limit on the number of files is MAX_FILES.
+
+The lab notebook (docs/notes/) remembers experiments whose runs were superseded: a file it
+names may be gone from the tree if git keeps it at ARCHIVE_COMMIT, the last commit that held
+every earlier run (`git show ARCHIVE_COMMIT:docs/results/<card>/<file>` prints it). Where that
+commit is not in the clone (a shallow clone), such citations are not checked.
 """
 import os
 import re
@@ -31,6 +36,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "docs", "results")
 MAX_FILES = 200
+ARCHIVE_COMMIT = "f1df966"
 TEXT_EXT = (".md", ".cpp", ".hpp", ".cu", ".cuh", ".h", ".py", ".sh", ".txt", ".cmake", ".in", ".json")
 MARKER_RE = re.compile(r"<!--\s*(?:table|text|meta)\s*:\s*([^|>]+?)\s*(?:\||-->)")
 BRACE_RE = re.compile(r"([A-Za-z0-9_.\-/]*)\{([A-Za-z0-9_.,\-]+)\}([A-Za-z0-9_.\-]*)")
@@ -63,6 +69,16 @@ def tracked_text_files():
         if os.path.isfile(os.path.join(ROOT, f)):
             keep.append(f)
     return keep
+
+
+def archived_files():
+    """The results files git keeps at ARCHIVE_COMMIT (relative to docs/results), or None."""
+    try:
+        out = subprocess.run(["git", "ls-tree", "-r", "--name-only", ARCHIVE_COMMIT, "docs/results/"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return {p[len("docs/results/"):] for p in out.split()}
 
 
 def expand_braces(text):
@@ -159,8 +175,15 @@ def main(argv):
         print("\n".join(unused))
         return 0
     missing = sorted(p for p in cited if p not in existing and not p.endswith("README.md"))
+    archive = archived_files()
     problems = []
     for p in missing:
+        if all(src.startswith("docs/notes/") for src in cited[p]):
+            if archive is None or p in archive:
+                continue  # the notebook's history: kept by git at ARCHIVE_COMMIT
+            problems.append(f"cited but neither in the tree nor at {ARCHIVE_COMMIT}: docs/results/{p} "
+                            f"(cited by {', '.join(sorted(set(cited[p]))[:3])})")
+            continue
         problems.append(f"cited but missing: docs/results/{p} (cited by {', '.join(sorted(set(cited[p]))[:3])})")
     for p in unused:
         problems.append(f"cited nowhere: docs/results/{p} (cite it from a page, note, README or test, or remove it)")

@@ -235,7 +235,7 @@ void fuzz_symv(Rng& r) {
 template <class T>
 void fuzz_cg(Rng& r) {
     auto steps = wb_test::ladder_and_peer<wb::CgArgs<T>>();
-    steps.push_back({0, "cusolver", "direct", &wb::peer::cg_cholesky<T>, {}, {}});
+    steps.push_back({"cusolver", "direct", &wb::peer::cg_cholesky<T>, {}, {}});
     for (int i = 0; i < kStructsPerOpAndPrecision; ++i) {
         wb::CgResult result;
         wb::CgArgs<T> a;
