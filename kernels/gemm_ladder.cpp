@@ -6,17 +6,11 @@
 ///        steps, the explicitly instantiated ones).
 #include "gemm.hpp"
 #include "step.hpp"
+#include "tuned/gemm_default_rule.hpp"
 
 #include <vector>
 
 namespace wb {
-
-// The tuned step's configurations and its default rule live beside its kernel (tuned/gemm.cu).
-namespace tuned {
-template <class T> std::vector<GemmLaunch> gemm_configs();
-template <class T> GemmLaunch gemm_default(const GemmArgs<T>&);
-template <class T> std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>&);
-}  // namespace tuned
 
 namespace {
 
