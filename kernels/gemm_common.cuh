@@ -58,11 +58,4 @@ bool gemm_begin(const GemmArgs<T>& a, const char* fn, cudaStream_t s) {
     return true;
 }
 
-/// True when a pointer and a leading dimension let every column start on a 16-byte boundary:
-/// then 16-byte vector loads of aligned groups of rows are legal.
-template <class T>
-bool aligned16(const T* p, int ld) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % Vec16<T>::width == 0;
-}
-
 }  // namespace wb::gemm_detail

@@ -7,17 +7,11 @@
 #include "gemm.hpp"
 #include "ladder_scope.hpp"
 #include "step.hpp"
+#include "tuned/gemm_default_rule.hpp"
 
 #include <vector>
 
 namespace wb {
-
-// The tuned step's configurations and its default rule live beside its kernel (tuned/gemm.cu).
-namespace tuned {
-template <class T> std::vector<GemmLaunch> gemm_configs();
-template <class T> GemmLaunch gemm_default(const GemmArgs<T>&);
-template <class T> std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>&);
-}  // namespace tuned
 
 namespace {
 

@@ -1,21 +1,21 @@
 /// \file tuned/gemm_pack.cuh
-/// \brief Chapter 5's GEMM with op(A) = A^T: A transposed once into a workspace, so that the main
-///        loop reads it as op(A) = A (GemmLaunch::pack_a; the default rule decides, gemm.cu); and
-///        the plain copy of an operand whose columns are not 16-byte aligned (GemmLaunch::align).
+/// \brief Chapter 5's GEMM with op(A) = A^T: A transposed once into a workspace, so that the
+///        main loop reads it as op(A) = A (GemmLaunch::pack_a; the default rule decides,
+///        gemm_default_rule.cpp); and the plain copy of an operand whose columns are not 16-byte
+///        aligned (GemmLaunch::align). Their host side: gemm_pack.hpp, gemm_pack.cu.
 ///
 /// Why: the main loop copies an operand stored k-major (A for op(A) = A) with cp.async straight
 /// into shared memory, and loads an operand stored the other way through registers and stores it
 /// transposed. With op(A) = A^T and op(B) = B both operands take the register path, and the tuned
-/// kernel reads at 0.94x-0.96x its op(A) = A rate in float (0.87x in double; H200 runs of
-/// docs/results/h200/gemm-ch05-float-epilogue.csv and gemm-probe-d88k8-quick.txt). A transpose of
-/// A costs 2 m k elements of DRAM traffic once; the main loop's penalty is a share of 2 m n k
-/// FMAs' time: from n of a few hundred on, the transpose is the cheaper of the two. The copy is
-/// GotoBLAS's packing of an operand, done once per call.
+/// kernel reads at 0.94x-0.96x its op(A) = A rate in float, 0.87x in double (H200, \ref
+/// notes_gemm). A transpose of A costs 2 m k elements of DRAM traffic once; the main loop's penalty
+/// is a share of 2 m n k FMAs' time: from n of a few hundred on, the transpose is the cheaper of
+/// the two. The copy is GotoBLAS's packing of an operand, done once per call.
 #pragma once
 
-namespace wb::tuned::pack {
+#include "tuned/gemm_pack.hpp"
 
-constexpr int kTile = 32, kRowsPerPass = 8;  // a 32 x 32 tile, a block of 32 x 8 threads
+namespace wb::tuned::pack {
 
 /// At (m x k, leading dimension ldt) = transpose of A (k x m, leading dimension lda): At(j, i) =
 /// A(i, j). A block moves one 32 x 32 tile through shared memory: it reads 32 consecutive
@@ -44,7 +44,6 @@ transpose_kernel(int k, int m, const T* __restrict__ A, long long lda, T* __rest
 /// are not 16-byte aligned copied to columns that are (GemmLaunch::align), so that the main loop
 /// takes its 16-byte copies. A warp reads and writes 32 consecutive elements of a column; a block
 /// of 256 threads moves 256 rows of kColumnsPerBlock columns, their loads issued before the stores.
-constexpr int kCopyThreads = 256, kColumnsPerBlock = 8;
 template <class T>
 __global__ void __launch_bounds__(kCopyThreads)
 copy_kernel(int rows, int cols, const T* __restrict__ X, long long ldx, T* __restrict__ Y, long long ldy) {

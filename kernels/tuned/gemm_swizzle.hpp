@@ -1,7 +1,7 @@
 /// \file tuned/gemm_swizzle.hpp
 /// \brief The index maps of the tuned GEMM's coalesced, swizzled transposing loads and of its
-///        element copies along r (TileLoader in tuned/gemm.cu), as plain functions so that the
-///        host tests can check them without a GPU (tests/cpu/test_gemm_swizzle.cpp).
+///        element copies along r (TileLoader in tuned/gemm_tile_loader.cuh), as plain functions
+///        so that the host tests can check them without a GPU (tests/cpu/test_gemm_swizzle.cpp).
 ///
 /// A transposing operand (op(A) = A^T, op(B) = B) is stored with k contiguous: row r of the
 /// stage is BK contiguous elements in memory. G = BK / 4 lanes read one row's BK floats with

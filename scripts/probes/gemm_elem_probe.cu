@@ -6,9 +6,10 @@
 // column then unaligned): the rule's pick, that pick with align = 1 (the main loop's element
 // copies) and with align = 2 (the unaligned operands copied to aligned columns first), and cuBLAS
 // (pedantic FP32) on the same arguments. Median of 11 calls after two, no L2 flush.
-// To compare two builds of kernels/tuned/gemm.cu: build it twice, the second time configured with
-// -DWB_PROBE_VARIANT=/abs/path/changed_gemm.cu (scripts/probes/CMakeLists.txt; copy the first
-// binary aside before), and run them alternately.
+// To compare two builds of the tuned GEMM: build it twice, the second time configured with
+// -DWB_PROBE_VARIANT=/abs/path/changed_copy.cu, a changed copy of the translation unit that holds
+// the kernels in question (kernels/tuned/gemm_instances_*.cu; scripts/probes/CMakeLists.txt; copy
+// the first binary aside before), and run them alternately.
 // Build (repository root; a configured build folder, e.g. after ./workbook test):
 //   cmake --build build --target gemm_elem_probe      (scripts/probes/CMakeLists.txt: the libraries this
 //   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)

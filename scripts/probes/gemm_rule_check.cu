@@ -1,8 +1,10 @@
 // gemm_rule_check.cu — the tuned GEMM's default launch against cuBLAS on gemm_rule_sweep.cu's 65
 // shapes (float; double on the first 45), op(A) = N and T, beta 0.5: to compare two rules, link
-// the same source against two builds of kernels/tuned/gemm.cu and run them alternately.
+// the same source against two builds of the rule (kernels/tuned/gemm_default_rule.cpp) and run
+// them alternately.
 // Build: cmake --build build --target gemm_rule_check   (scripts/probes/CMakeLists.txt); a second
-// rule: configure with -DWB_PROBE_VARIANT=/abs/path/changed_tuned_gemm.cu (it replaces the library's).
+// rule: configure with -DWB_PROBE_VARIANT=/abs/path/changed_gemm_default_rule.cpp (it replaces
+// the library's).
 // Also times the rule itself on the host (gemm_default, 200 calls per shape).
 // Run: ./build/bin/gemm_rule_check      (about 20 s on an H100)
 #include "gemm.hpp"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gemm_rule_fit.py — replay the tuned GEMM's default rule (estimate() in kernels/tuned/gemm.cu)
+"""gemm_rule_fit.py — replay the tuned GEMM's default rule (estimate() in kernels/tuned/gemm_default_rule.cpp)
 on a gemm_rule_sweep.cu run, and fit the float configurations' four constants to it.
 
 For every call of the sweep the replay picks, among the launches the sweep timed, the one the
@@ -13,15 +13,15 @@ bytes' floor, and for a launch that copies unaligned operands to aligned columns
 --regret searches the constants (coordinate steps from the first estimates) for the least
 regret over the calls, with RATE_ELEM <= RATE and a penalty where the chapter's shapes would lose
 against the first estimates: first on one random half of the shapes (two halves, seeds 7 and 11;
-the other half shows what generalizes), then on all (the values kernels/tuned/gemm.cu holds).
---tied searches from gemm.cu's values instead, RATE_ELEM held at its measured ratio to RATE.
+the other half shows what generalizes), then on all (the values kernels/tuned/gemm_config.hpp holds).
+--tied searches from gemm_config.hpp's values instead, RATE_ELEM held at its measured ratio to RATE.
 Run: python3 scripts/probes/gemm_rule_fit.py docs/results/h100/gemm-rule-sweep-21208ec.txt [--regret | --tied]
 (the replay takes a second; --regret or --tied under a minute)
 """
 import collections, math, os, random, re, sys
 
 # tile -> (BM, BN, BK, blocks per SM, RATE, RATE_ELEM, FILL, EPI). FIRST: the first estimates
-# (gemm.cu's "first:" comments); NOW (below): the values gemm.cu holds, read from it.
+# (the fit's starting point, the tuning notes); NOW (below): the values gemm_config.hpp holds, read from it.
 FIRST = {'256x128x16': (256, 128, 16, 1, 48000, 27600, 1, 1), '128x128x16': (128, 128, 16, 2, 40000, 33200, 2, 0),
          '64x64x16': (64, 64, 16, 4, 28000, 26600, 2, 0), '128x64x16': (128, 64, 16, 3, 36000, 30000, 2, 0),
          '64x128x16': (64, 128, 16, 3, 36000, 30000, 2, 0), '128x16x32': (128, 16, 32, 4, 20000, 15000, 2, 0),
@@ -29,24 +29,24 @@ FIRST = {'256x128x16': (256, 128, 16, 1, 48000, 27600, 1, 1), '128x128x16': (128
 
 
 def landed_constants(path=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'kernels', 'tuned',
-                                       'gemm.cu')):
-    """The float configurations' constants as kernels/tuned/gemm.cu holds them (read from the
-    source, so that the replay cannot drift from the rule): NOW (the FIRST layout) and TN_REL."""
+                                       'gemm_config.hpp')):
+    """The float configurations' constants as kernels/tuned/gemm_config.hpp holds them (read from
+    the table, so that the replay cannot drift from the rule): NOW (the FIRST layout) and TN_REL."""
     src = open(path).read()
-    f256 = re.search(r'#define WB_GEMM_PROBE_F256 ([\d, ]+)', src).group(1)
     now, tn_rel = {}, {}
-    for m in re.finditer(r'struct \w+ : Config<float, ([^>]+)> \{(.*?)\n\};', src, re.S):
-        args = m.group(1).replace('WB_GEMM_PROBE_F256', f256).split(',')
-        bm, bn, bk = (int(x) for x in args[:3])
-        body = m.group(2)
-        val = lambda name, d=None: float(re.search(name + r' = ([\d.]+)', body).group(1)) if name + ' = ' in body else d
+    for m in re.finditer(r'inline constexpr GemmConfig kFloat\w+ =(.*?);', src, re.S):
+        body = m.group(1)
+        call = lambda name: [float(x) for x in re.search(r'\.' + name + r'\(([^()]*)\)', body).group(1).split(',')]
+        bm, bn, bk = (int(x) for x in call('shape')[:3])
+        rate, rate_elem = call('rates')
+        fill, epi = call('overhead')
         tile = f'{bm}x{bn}x{bk}'
-        now[tile] = (bm, bn, bk, int(val('SM90_BLOCKS')), val('RATE'), val('RATE_ELEM'), val('FILL'), val('EPI'))
-        tn_rel[tile] = val('TN_REL', 1.0)
+        now[tile] = (bm, bn, bk, int(call('sm90_occupancy')[0]), rate, rate_elem, fill, epi)
+        tn_rel[tile] = call('transposed_a_rate')[0] if '.transposed_a_rate(' in body else 1.0
     return now, tn_rel
 
 
-# NOW: gemm.cu's values (RATE_ELEM measured since the coalesced element paths, gemm.cu says how);
+# NOW: gemm_config.hpp's values (RATE_ELEM measured since the coalesced element paths);
 # TN_REL: its TN factor per configuration (op(A) = A^T read transposed), not fitted here.
 NOW, TN_REL = landed_constants()
 SMS, BW, LAUNCH, MAXWS, S = 132, 2.5e12, 4e-6, 512 * 1024 * 1024, 4  # the sweep: float, beta 0.5
@@ -164,10 +164,10 @@ def main():
     calls = parse(sys.argv[1])
     keys = sorted(calls)
     chapter = [c for c in keys if c[1:] in CHAPTER]
-    for name, cfg in (('first estimates', FIRST), ("gemm.cu's values", NOW)):
+    for name, cfg in (('first estimates', FIRST), ("gemm_config.hpp's values", NOW)):
         g, mx = regret(cfg, calls, keys)
         print(f'{name}: regret {g:.3f} (worst {mx:.2f}), chapter shapes {regret(cfg, calls, chapter)[0]:.3f}')
-    if '--tied' in sys.argv:  # from gemm.cu's values, RATE_ELEM tied to RATE (measured ratios)
+    if '--tied' in sys.argv:  # from gemm_config.hpp's values, RATE_ELEM tied to RATE (measured ratios)
         for seed in (7, 11):
             shapes = sorted({c[1:] for c in keys})
             random.seed(seed)

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# gemm_variants.sh — probe builds of the tuned GEMM's largest float configuration (F256 in
-# kernels/tuned/gemm.cu), timed against the unchanged kernel in one device call.
+# gemm_variants.sh — probe builds of the tuned GEMM's largest float configuration (kFloat256x128
+# in kernels/tuned/gemm_config.hpp), timed against the unchanged kernel in one device call.
 #
 # Build (here, no GPU needed; after the CMake build in build, or WB_BUILD_DIR, whose libraries gemm_bench links):
 #   bash scripts/probes/gemm_variants.sh build NAME="BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS" ...
 #   e.g. bash scripts/probes/gemm_variants.sh build bk8s3="256, 128, 8, 64, 64, 16, 8, 3, 1" \
 #          bk8s5="256, 128, 8, 64, 64, 16, 8, 5, 1"
-# Each variant compiles kernels/tuned/gemm.cu with WB_GEMM_PROBE_F256 pre-included (gemm.cu's own
-# default otherwise) and links scripts/probes/gemm_bench.cu against it; `main` is the unchanged
-# kernel. Binaries are stripped into build-pack/gemm-variants.tgz (carry: ["build-pack"]).
+# Each variant compiles the tuned GEMM's sources (kernels/tuned/gemm*.cu and
+# gemm_default_rule.cpp: all read the configuration table) with WB_GEMM_PROBE_F256 pre-included
+# (gemm_config.hpp's probe hook; the table's own shape otherwise) and links
+# scripts/probes/gemm_bench.cu against them, before the libraries; `main` is the unchanged kernel. Binaries are stripped into build-pack/gemm-variants.tgz (carry: ["build-pack"]).
 # Run (on the device machine, from the repository root):
 #   bash scripts/probes/gemm_variants.sh run [ROUNDS]     (default 2)
 # runs `gemm_bench --large` (4096 and 8192, NN and TN, cuBLAS in the same run) for main and every
@@ -32,10 +33,15 @@ case $mode in
     for name in "${names[@]}"; do
       inc=()
       [ "$name" != main ] && inc=(-include "$work/$name.h")
-      nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. "${inc[@]}" \
-        -c kernels/tuned/gemm.cu -o "$work/$name.o"
+      objs=()
+      for src in kernels/tuned/gemm*.cu kernels/tuned/gemm_default_rule.cpp; do
+        obj="$work/$name-$(basename "$src").o"
+        nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. "${inc[@]}" \
+          -c "$src" -o "$obj"
+        objs+=("$obj")
+      done
       nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. scripts/probes/gemm_bench.cu \
-        "$work/$name.o" "$build"/kernels/libwb_{ladder_ch05,stage_tuned,stage_access,stage_pattern,stage_shared,stage_naive,kernels_common}.a "$build/common/libwb_common.a" -lcublas -lcuda \
+        "${objs[@]}" "$build"/kernels/libwb_{ladder_ch05,stage_tuned,stage_access,stage_pattern,stage_shared,stage_naive,kernels_common}.a "$build/common/libwb_common.a" -lcublas -lcuda \
         -o "$work/gemm_bench_$name" 2>&1 | grep -v -i warning || true
       strip "$work/gemm_bench_$name"
       echo "gemm_variants: built $name"

@@ -5,15 +5,18 @@ Used to carry a GPU measurement over to a restructured source without a GPU: if 
 the new build that corresponds to a measured one disassembles to the same instructions (labels
 and comment spacing aside), the measurement holds for it. Kernels are matched by their template
 arguments (`gemm_kernel<Config, TransA, TransB, VEC[, SPLIT]>`); with --suffix, only the new
-build's kernels whose last template argument is that bool are compared, with it removed.
+build's kernels whose last template argument is that bool are compared, with it removed. The
+configurations' names are part of the key: since they are entries of kernels/tuned/gemm_config.hpp
+(KernelConfig<float, kFloat256x128>, ...), builds from before that table match none of them.
 
 Build and run (from the repository root; nvdisasm: CUDA's, or NVIDIA's `nvidia-cuda-nvdisasm` wheel):
   git archive <old-commit> kernels common | tar x -C /tmp/old
-  (cd /tmp/old && nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. \
-     -cubin kernels/tuned/gemm.cu -o /tmp/old.cubin)
-  nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Ikernels -Icommon -I. -cubin \
-     kernels/tuned/gemm.cu -o /tmp/new.cubin
-  nvdisasm -c /tmp/old.cubin > /tmp/old.sass; nvdisasm -c /tmp/new.cubin > /tmp/new.sass
+  (cd /tmp/old && for f in kernels/tuned/gemm_instances_*.cu; do nvcc -O3 -std=c++17 -arch=sm_90 \
+     --expt-relaxed-constexpr -Ikernels -Icommon -I. -cubin $f -o /tmp/old-$(basename $f).cubin; done)
+  for f in kernels/tuned/gemm_instances_*.cu; do nvcc -O3 -std=c++17 -arch=sm_90 \
+     --expt-relaxed-constexpr -Ikernels -Icommon -I. -cubin $f -o /tmp/new-$(basename $f).cubin; done
+  for c in /tmp/old-*.cubin; do nvdisasm -c $c; done > /tmp/old.sass
+  for c in /tmp/new-*.cubin; do nvdisasm -c $c; done > /tmp/new.sass
   python3 scripts/probes/sass_compare.py /tmp/old.sass /tmp/new.sass [--suffix Lb0|Lb1]
 Prints one line per differing kernel and `same S diff D of N`; exits 1 when any differs.
 """
@@ -41,7 +44,7 @@ def functions(path):
 
 
 def template_args(name):
-    m = re.search(r"gemm_kernelINS1_(\w+?)EEEv", name)
+    m = re.search(r"gemm_kernelINS\d_(\w+?)EEEv", name)
     return m.group(1) if m else None
 
 

@@ -1,8 +1,8 @@
-// The tuned GEMM's default rule (kernels/tuned/gemm.cu, gemm_default: configuration and split k
-// from each configuration's measured rate, the fill of its last wave, the share of its tiles
-// inside C, and the second pass of a split), checked on the host: without a GPU the rule counts
+// The tuned GEMM's default rule (kernels/tuned/gemm_default_rule.cpp, gemm_default: configuration
+// and split k from each configuration's measured rate, the fill of its last wave, the share of its
+// tiles inside C, and the second pass of a split), checked on the host: without a GPU the rule counts
 // 132 SMs (an H100's or an H200's) and each configuration's blocks per SM on those cards
-// (SM90_BLOCKS).
+// (GemmConfig::sm90_blocks).
 // The expectations are the measured outcomes the rule was written for (H100, 2026-11-25,
 // docs/results/h100/gemm-bench-618e685.txt and gemm-bench-eb48aad.txt).
 // Run: ctest -R "gemm default rule" (or build-*/bin/wb_cpu_tests "[gemm]")
@@ -198,7 +198,7 @@ TEST_CASE("gemm default rule: k is split in 2^j or 3 x 2^j slices, and both kind
 }
 
 TEST_CASE("gemm default rule: a pick does not depend on the calls before it (the cache's key)", "[cpu][gemm]") {
-    // The rule keeps its picks per thread (gemm_default_tiled in kernels/tuned/gemm.cu), keyed by
+    // The rule keeps its picks per thread (gemm_default_tiled in kernels/tuned/gemm_default_rule.cpp), keyed by
     // what it reads. Were a field it reads missing from the key, a call could get the pick of an
     // earlier one that differs only there: the same calls in the opposite order, in a thread of
     // their own (an empty cache), would then pick differently.

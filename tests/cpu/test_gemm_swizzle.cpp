@@ -1,6 +1,6 @@
 // The tuned GEMM's coalesced, swizzled transposing loads (kernels/tuned/gemm_swizzle.hpp, used by
-// TileLoader in kernels/tuned/gemm.cu), checked on the host for the stage shapes the kernel uses
-// (256 threads; 256- and 128-row operands; BK = 16: 4 lanes per row, BK = 8: 2) and the skinny
+// TileLoader in kernels/tuned/gemm_tile_loader.cuh), checked on the host for the stage shapes the
+// kernel uses (256 threads; 256- and 128-row operands; BK = 16: 4 lanes per row, BK = 8: 2) and the skinny
 // tiles' long operand (128 threads, 128 rows, BK = 32: 8 lanes per row, passes of 16 rows):
 // - every element (k, row) of a stage is loaded and stored exactly once;
 // - one warp's 16-byte load instruction reads whole rows (BK contiguous floats each);

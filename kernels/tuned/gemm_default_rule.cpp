@@ -1,0 +1,270 @@
+/// \file tuned/gemm_default_rule.cpp
+/// \brief The tuned GEMM's default rule (gemm_default_rule.hpp): each configuration's estimate,
+///        the splits and operand copies it weighs, and the cache of its picks.
+#include "launch_limits.hpp"
+#include "tuned/gemm_default_rule.hpp"
+
+#include "gemv.hpp"
+#include "launch_checks.hpp"
+#include "tuned/gemm_config.hpp"
+#include "tuned/gemm_dispatch.hpp"
+#include "tuned/gemm_pack.hpp"
+#include "tuned/gemm_splitk.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace wb::tuned {
+namespace {
+
+using launch_checks::ceil_div;
+using launch_checks::sm_count;
+using pack::aligned16;
+using splitk::kMaxSplit;
+
+constexpr double kSumBytesPerSecond = 2.5e12;  // below the H100's 3.0 and the H200's 4.3 TB/s read stream
+constexpr double kSumLaunchSeconds = 4e-6;     // a dependent launch and its tail (chapter 0's overheads)
+constexpr double kMaxWorkspaceBytes = 512.0 * 1024 * 1024;  // each workspace the rule may ask for (split, pack, copy)
+
+/// The estimate for configuration E with k split into `split` slices, in GFLOP/s: its main loop's
+/// rate x the fraction of the last wave's block slots that do work x the fraction of the tiles'
+/// area inside C x the share of a block's time in its main loop (kt / (kt + overhead) for kt
+/// tiles of BK, overhead from fill and epi), plus, for a split, the second pass: the partials
+/// written and read and C written at kSumBytesPerSecond and one more launch (kSumLaunchSeconds).
+/// Split k pays where the tiles of C alone leave SMs idle and k is long (1024 x 1024 x 16384: 32
+/// tiles of 256 x 128 for 132 SMs). -1 where the split does not apply.
+template <const GemmConfig& E, class T>
+double estimate(const GemmArgs<T>& a, int split) {
+    const bool vec = aligned16(a.A, a.lda) && aligned16(a.B, a.ldb);
+    const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, E.tile_k);
+    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(T) > kMaxWorkspaceBytes))
+        return -1;  // this split would not give `split` slices, or its workspace is too large
+    const long long bm = ceil_div(a.m, E.tile_m), bn = ceil_div(a.n, E.tile_n);
+    const long long blocks = bm * bn * slices;
+    const int resident = gemm_impl::resident_blocks<T, E>(a.op_a == Op::T, a.op_b == Op::T, vec, slices > 1);
+    const long long slots = static_cast<long long>(sm_count()) * resident;
+    const double waves = static_cast<double>((blocks + slots - 1) / slots);
+    const double fill = static_cast<double>(blocks) / (waves * slots);
+    const double area = static_cast<double>(a.m) * a.n / (static_cast<double>(bm) * E.tile_m * bn * E.tile_n);
+    // A block's pipeline fill and epilogue, in k-tiles of its main loop: fill, plus epi times its
+    // C tile's bytes (read and written with beta != 0, a split's partial written once) at the
+    // chip's share of kSumBytesPerSecond against the tile's FMAs at its rate (5.8 k-tiles for
+    // float, beta != 0). Where blocks share an SM the others' main loops hide most of it (epi 0,
+    // fill 0 ... 2); a block alone on its SM (the 256 x 128 tile) waits for all of it (epi 1).
+    // op(A) = A^T read transposed (a packed A arrives as op(A) = A): the configuration's TN factor.
+    const double r0 = (vec ? E.rate : E.rate_elem) * (a.op_a == Op::T ? E.tn_rel : 1.0);
+    const double c_bytes = sizeof(T) * (slices > 1 || a.beta == T(0) ? 1.0 : 2.0);
+    const double overhead = E.fill + E.epi * c_bytes * r0 * 1e9 / (2.0 * E.tile_k * kSumBytesPerSecond);
+    const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / E.tile_k;
+    const double rate = r0 * 1e9 * fill * area * kt / (kt + overhead);
+    const double flops = 2.0 * a.m * a.n * std::max(1, a.k);
+    double seconds = flops / rate;
+    if (slices > 1)
+        seconds += (2.0 * slices + (a.beta == T(0) ? 1.0 : 2.0)) * a.m * a.n * sizeof(T) / kSumBytesPerSecond +
+                   kSumLaunchSeconds;
+    // No call is faster than its bytes (A, B once, C written and, with beta != 0, read) at the
+    // stream rate: with k of a few elements C's bytes are the time, whatever the tile.
+    const double bytes = sizeof(T) * (static_cast<double>(a.m) * a.k + static_cast<double>(a.k) * a.n +
+                                      (a.beta == T(0) ? 1.0 : 2.0) * a.m * a.n);
+    // Where that floor binds, every configuration meets it: the FMA time breaks the tie (1e-3).
+    seconds = std::max(seconds, bytes / kSumBytesPerSecond) + 1e-3 * seconds;
+    return flops / seconds / 1e9;
+}
+
+/// The splits the rule weighs: 2^j and 3 x 2^j up to kMaxSplit (1, 2, 3, 4, 6, 8, 12, 16, ...).
+/// Powers of two alone leave gaps a wave wide (a split in 3 can fill one wave where 4 needs two).
+const std::vector<int>& split_candidates() {
+    static const std::vector<int> v = [] {
+        std::vector<int> r;
+        for (int p = 1; p <= kMaxSplit; p *= 2) {
+            r.push_back(p);
+            if (3 * p <= kMaxSplit) r.push_back(3 * p);
+        }
+        std::sort(r.begin(), r.end());
+        return r;
+    }();
+    return v;
+}
+
+/// The configuration and split with the highest estimate (split_k 0 where no split wins), and
+/// that estimate (GFLOP/s) in *rate.
+template <class T, const GemmConfig&... E>
+GemmLaunch best(const GemmArgs<T>& a, ConfigList<E...>, double* rate = nullptr) {
+    GemmLaunch pick;
+    double best_rate = -1;
+    for (int split : split_candidates())
+        for (auto [l, r] : {std::pair<GemmLaunch, double>{E.launch(), estimate<E>(a, split)}...})
+            if (r > best_rate) {
+                best_rate = r;
+                pick = l;
+                pick.split_k = split > 1 ? split : 0;
+            }
+    if (rate) *rate = best_rate;
+    return pick;
+}
+
+/// The main loop's rate with op(A) = A^T against op(A) = A (both operands on the register path
+/// against one), the default configurations at 4096 and 8192 on an H200 (\ref notes_gemm).
+template <class T>
+constexpr double kTransposedARate = sizeof(T) == 4 ? 0.95 : 0.87;
+
+template <const GemmConfig&... E>
+std::vector<GemmLaunch> launches(ConfigList<E...>) {
+    return {E.launch()...};
+}
+
+/// The tiled rule: the configuration and k split with the highest estimate. With op(A) = A^T it
+/// also weighs packing A (pack_a = 2): the op(A) = A kernel's estimate plus the transpose against
+/// the direct kernel's estimate at kTransposedARate; packing wins where the transpose costs less
+/// than the main loop's penalty, from n of a few hundred on for large m and k, and not where its
+/// workspace would exceed kMaxWorkspaceBytes. Where an operand's columns are not 16-byte aligned
+/// (odd ld, a submatrix's offset), it also weighs copying it to aligned columns first (align =
+/// 2): the kernels' 16-byte rate plus the copy (2 x its bytes at kSumBytesPerSecond, one launch)
+/// against their element-copy rate. The candidates: pack_a 1 / 2 (op(A) = A^T) x align 1 / 2.
+template <class T>
+GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a) {
+    if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
+    if (a.k <= 0) return best(a, typename Configs<T>::type{});  // C = beta C: no main loop
+    const double flops = 2.0 * a.m * a.n * a.k;
+    const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
+    GemmLaunch pick;
+    double t_pick = 0;
+    for (int pack_a : a.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0})
+        for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
+            GemmArgs<T> view = a;  // the call the main loop sees; nullptr: an aligned workspace
+            double extra = 0;
+            bool fits = true;  // each workspace within kMaxWorkspaceBytes
+            auto to_workspace = [&](const T*& p, int& ld, int rows, int cols) {
+                ld = static_cast<int>(std::min<long long>(pack::pack_ld<T>(rows), static_cast<long long>(kMaxInt32)));
+                p = nullptr;
+                fits = fits && static_cast<double>(ld) * cols * sizeof(T) <= kMaxWorkspaceBytes;
+                extra += 2.0 * rows * cols * sizeof(T) / kSumBytesPerSecond + kSumLaunchSeconds;
+            };
+            if (pack_a == 2) {  // the transpose's grid y covers m in 32-row tiles, at most 65535
+                if (ceil_div(a.m, pack::kTile) > kMaxGridYZ) continue;
+                view.op_a = Op::N;
+                to_workspace(view.A, view.lda, a.m, a.k);
+            }
+            if (align == 2) {  // the copies run in chunks of columns: no grid limit
+                const int cols_a = view.op_a == Op::N ? a.k : a.m, cols_b = view.op_b == Op::N ? a.n : a.k;
+                if (view.A && !aligned16(view.A, view.lda)) to_workspace(view.A, view.lda, view.rows_a(), cols_a);
+                if (!aligned16(view.B, view.ldb)) to_workspace(view.B, view.ldb, view.rows_b(), cols_b);
+            }
+            if (!fits) continue;
+            double rate = 0;
+            GemmLaunch l = best(view, typename Configs<T>::type{}, &rate);
+            const double t = flops / (rate * (view.op_a == Op::T ? kTransposedARate<T> : 1.0) * 1e9) + extra;
+            l.pack_a = pack_a;
+            l.align = align;
+            if (t_pick == 0 || t < t_pick) {
+                pick = l;
+                t_pick = t;
+            }
+        }
+    return pick;
+}
+
+/// At most this many cached picks per thread (then the cache starts again).
+constexpr std::size_t kRuleCacheSize = 4096;
+
+}  // namespace
+
+template <class T>
+std::vector<GemmLaunch> gemm_configs() {
+    return launches(typename Configs<T>::type{});
+}
+
+/// The GEMV a GEMM call is (GemmLaunch::gemv = 2), where C has one column or one row and the
+/// vectors are contiguous; false otherwise. A tile of C at least 64 wide does 1/64 of its FMAs
+/// there, and the call is bound by A's bytes: chapter 5's GEMV reads them at the read ceiling.
+///   n == 1: C(:, 0) = alpha op(A) x + beta C(:, 0), x = op(B)'s one column (contiguous when
+///           op_b = N, or op_b = T with ldb == 1).
+///   m == 1: C(0, :)^T = alpha op(B)^T x + beta C(0, :)^T, x = op(A)'s one row (contiguous when
+///           op_a = T, or op_a = N with lda == 1); C's row is contiguous only with ldc == 1.
+template <class T>
+bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
+    GemvArgs<T> g;
+    g.alpha = a.alpha;
+    g.beta = a.beta;
+    g.y = a.C;
+    if (a.n == 1 && (a.op_b == Op::N || a.ldb == 1)) {
+        g.op = a.op_a;  // A as stored: m x k (N) or k x m (T)
+        g.A = a.A;
+        g.lda = a.lda;
+        g.m = a.rows_a();
+        g.n = a.op_a == Op::N ? a.k : a.m;
+        g.x = a.B;
+    } else if (a.m == 1 && a.ldc == 1 && (a.op_a == Op::T || a.lda == 1)) {
+        g.op = a.op_b == Op::N ? Op::T : Op::N;  // B as stored: k x n (N, read transposed) or n x k (T)
+        g.A = a.B;
+        g.lda = a.ldb;
+        g.m = a.rows_b();
+        g.n = a.op_b == Op::N ? a.n : a.k;
+        g.x = a.A;
+    } else {
+        return false;
+    }
+    if (out) *out = g;
+    return true;
+}
+
+/// gemm_rule_tiled's pick, cached per thread for each device and class of call: the shape, op(A),
+/// op(B), whether A's and B's columns are 16-byte aligned and whether beta is 0 (all the rule
+/// reads). The rule weighs up to 4 x 21 x 7 estimates per call (packing x align x splits x
+/// configurations), a lookup a map's; cuBLASLt keeps such a heuristics cache too.
+template <class T>
+GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
+    using Key = std::tuple<int, int, int, int, int, int, bool, bool, bool>;
+    thread_local std::map<Key, GemmLaunch> cache;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the rule's fallbacks
+        cudaGetLastError();
+        dev = -1;
+    }
+    const Key key{dev, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
+                  aligned16(a.A, a.lda), aligned16(a.B, a.ldb), a.beta == T(0)};
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    const GemmLaunch pick = gemm_rule_tiled(a);
+    if (cache.size() >= kRuleCacheSize) cache.clear();
+    cache.emplace(key, pick);
+    return pick;
+}
+
+template <class T>
+GemmLaunch gemm_default(const GemmArgs<T>& a) {
+    if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {
+        GemmLaunch g;
+        g.gemv = 2;
+        return g;
+    }
+    return gemm_default_tiled(a);
+}
+
+template <class T>
+std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
+    std::vector<GemmLaunch> v = gemm_configs<T>();
+    if (gemm_as_gemv<T>(a, nullptr)) {
+        GemmLaunch g;
+        g.gemv = 2;
+        v.push_back(g);
+    }
+    return v;
+}
+
+template std::vector<GemmLaunch> gemm_configs<float>();
+template std::vector<GemmLaunch> gemm_configs<double>();
+template GemmLaunch gemm_default<float>(const GemmArgs<float>&);
+template GemmLaunch gemm_default<double>(const GemmArgs<double>&);
+template GemmLaunch gemm_default_tiled<float>(const GemmArgs<float>&);
+template GemmLaunch gemm_default_tiled<double>(const GemmArgs<double>&);
+template bool gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
+template bool gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);
+template std::vector<GemmLaunch> gemm_launches<float>(const GemmArgs<float>&);
+template std::vector<GemmLaunch> gemm_launches<double>(const GemmArgs<double>&);
+
+}  // namespace wb::tuned

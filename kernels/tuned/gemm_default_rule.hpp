@@ -1,0 +1,40 @@
+/// \file tuned/gemm_default_rule.hpp
+/// \brief The tuned GEMM's default launch, chosen on the host from the shape of the call: which
+///        configuration (gemm_config.hpp), k split or not, op(A) = A^T packed or read transposed,
+///        unaligned operands copied or not, or the call run as chapter 5's GEMV. Host code: the
+///        CPU tests check its picks without a GPU (tests/cpu/test_gemm_default_rule.cpp).
+///
+/// The model, per configuration and split: its main loop's rate (GemmConfig::rate, or rate_elem
+/// where the operands take the element copies) x the fraction of the last wave's block slots that
+/// do work x the fraction of the tiles' area inside C x the share of a block's time in its main
+/// loop, plus, for a split, the second pass; no call faster than its bytes at the stream rate.
+/// The highest estimate wins: 256 x 128 on large C; 128 x 128 or 64 x 64 where the large tiles
+/// would leave SMs idle or waste a row of tiles (4097); k split where C alone cannot fill the GPU
+/// and k is long; the skinny tiles where C has 64 columns or rows or fewer.
+#pragma once
+
+#include "gemm.hpp"
+
+#include <vector>
+
+namespace wb::tuned {
+
+/// The instantiated configurations of T (the ladder's legal_launches), largest tile first.
+template <class T>
+std::vector<GemmLaunch> gemm_configs();
+
+/// The default launch: the GEMV where the call is one (gemm_as_gemv), the tiled rule otherwise.
+template <class T>
+GemmLaunch gemm_default(const GemmArgs<T>& a);
+
+/// The tiled rule's pick (configuration, split_k, pack_a, align), cached per thread for each
+/// device and class of call.
+template <class T>
+GemmLaunch gemm_default_tiled(const GemmArgs<T>& a);
+
+/// The legal launches of a call: every instantiated configuration, and the GEMV where the call
+/// is one (gemm_as_gemv).
+template <class T>
+std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a);
+
+}  // namespace wb::tuned
