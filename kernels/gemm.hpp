@@ -39,12 +39,15 @@ struct GemmLaunch {
     int gemv = 0;      ///< tuned: 0 the default rule decides (in an explicit launch: 1), 1 the tiled
                        ///< kernels, 2 the call runs as chapter 5's GEMV (n == 1 or m == 1 with the
                        ///< vector operands contiguous: tuned::gemm_as_gemv says when)
+    int math = 0;      ///< tuned, double: 0 the default rule decides (the FP64 tensor cores where the
+                       ///< device has them, sm_90+; in an explicit launch: 1), 1 the FMA kernels of
+                       ///< the tiles above, 2 the FP64 tensor-core kernel (tuned/dgemm_tensor_core.cu)
     std::string str() const;  ///< e.g. "tile=128x128x8 thread=8x8 warp=64x32 stages=3 block=256x1 split=4"
     bool operator==(const GemmLaunch& o) const {
         return block_x == o.block_x && block_y == o.block_y && tile_m == o.tile_m && tile_n == o.tile_n &&
                tile_k == o.tile_k && thread_m == o.thread_m && thread_n == o.thread_n && warp_m == o.warp_m &&
                warp_n == o.warp_n && stages == o.stages && split_k == o.split_k && pack_a == o.pack_a &&
-               align == o.align && gemv == o.gemv;
+               align == o.align && gemv == o.gemv && math == o.math;
     }
 };
 

@@ -22,6 +22,7 @@ std::string GemmLaunch::str() const {
         .add(pack_a == 2, "pack A")
         .add(align == 2, "aligned copies")
         .add(gemv == 2, "as GEMV")
+        .add(math == 2, "FP64 tensor cores")
         .str();
 }
 

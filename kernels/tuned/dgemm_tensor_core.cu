@@ -253,14 +253,24 @@ void dispatch(const GemmArgs<double>& a, cudaStream_t s) {
 }  // namespace
 
 bool dgemm_tensor_core_supported(int device) {
-    int major = 0;
-    WB_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    cudaFuncAttributes attr{};
-    // The kernel exists only where this build compiled sm_90 code for the device.
-    const bool built = cudaFuncGetAttributes(&attr, dgemm_tc_kernel<TcDefault, false, true, true, true>) == cudaSuccess &&
-                       attr.binaryVersion >= 90;
-    cudaGetLastError();
-    return major >= 9 && built;
+    // Asked on every default launch of a double GEMM: answered once per device. No error escapes
+    // (a build without a GPU asks too, through the default rule's tests).
+    constexpr int kDevices = 64;
+    static int known[kDevices] = {};  // 0 not asked yet, 1 no, 2 yes
+    if (device < 0 || device >= kDevices) return false;
+    if (known[device] == 0) {
+        int major = 0;
+        cudaFuncAttributes attr{};
+        const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                        major >= 9 &&
+                        // the kernel exists only where this build compiled sm_90 code for the device
+                        cudaFuncGetAttributes(&attr, dgemm_tc_kernel<TcDefault, false, true, true, true>) ==
+                            cudaSuccess &&
+                        attr.binaryVersion >= 90;
+        cudaGetLastError();
+        known[device] = ok ? 2 : 1;
+    }
+    return known[device] == 2;
 }
 
 void dgemm_tensor_core(const GemmArgs<double>& a, cudaStream_t stream) {

@@ -69,10 +69,12 @@
 #include "tuned/gemm_dispatch.hpp"
 #include "tuned/gemm_pack.hpp"
 #include "tuned/gemm_splitk.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <type_traits>
 #include <vector>
 
 namespace wb::tuned {
@@ -143,6 +145,21 @@ void check_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn) {
     gemm_detail::require_launch(l.gemv != 2 || gemm_as_gemv<T>(a, nullptr), fn, "gemv", l.gemv,
                                 "2 only where C is one column (op_b = N or ldb == 1) or one row (ldc == 1 and "
                                 "op_a = T or lda == 1)");
+    gemm_detail::require_launch(l.math >= 0 && l.math <= 2, fn, "math", l.math,
+                                "0 (the default rule decides, or the FMA kernels in an explicit launch), 1 (the "
+                                "FMA kernels) or 2 (the FP64 tensor cores)");
+    if (l.math == 2) {
+        GemmLaunch rest = l;
+        rest.math = 0;
+        gemm_detail::require_launch(std::is_same_v<T, double>, fn, "math", l.math, "2 only for double");
+        gemm_detail::require_launch(rest == GemmLaunch{}, fn, "math", l.math,
+                                    "2 alone: the tensor-core kernel has its own tiles, no split or packing (" +
+                                        l.str() + ")");
+        int dev = 0;
+        WB_CUDA(cudaGetDevice(&dev));
+        gemm_detail::require_launch(dgemm_tensor_core_supported(dev), fn, "math", l.math,
+                                    "2 only on a device with FP64 tensor cores (compute capability 9.0 or later)");
+    }
     if (l.gemv == 2) {
         GemmLaunch tiles = l;
         tiles.gemv = 0;
@@ -164,7 +181,17 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     all_default.pack_a = l.pack_a;
     all_default.align = l.align;
     all_default.gemv = l.gemv == 1 ? 1 : 0;  // gemv = 1 alone: the tiled rule's configuration
+    all_default.math = l.math == 1 ? 1 : 0;  // math = 1 alone: the FMA kernels, the rule's configuration
     GemmLaunch chosen = l == all_default ? (l.gemv == 1 ? gemm_default_tiled(a) : gemm_default(a)) : l;
+    // An explicit choice among the FMA kernels' options (math 1, pack_a, align) keeps them.
+    if (chosen.math == 2 && l.math == 0 && (l.pack_a != 0 || l.align != 0)) chosen = gemm_default_tiled(a);
+    if (l.math == 1 && chosen.math == 2) chosen = gemm_default_tiled(a);
+    if constexpr (std::is_same_v<T, double>) {
+        if (chosen.math == 2) {
+            dgemm_tensor_core(a, s);
+            return;
+        }
+    }
     if (chosen.gemv == 2) {
         GemvArgs<T> g;
         gemm_as_gemv<T>(a, &g);

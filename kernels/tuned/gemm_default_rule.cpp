@@ -3,6 +3,7 @@
 ///        the splits and operand copies it weighs, and the cache of its picks.
 #include "launch_limits.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 
 #include "gemv.hpp"
 #include "launch_checks.hpp"
@@ -17,6 +18,7 @@
 #include <map>
 #include <tuple>
 #include <utility>
+#include <type_traits>
 #include <vector>
 
 namespace wb::tuned {
@@ -235,11 +237,30 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
     return pick;
 }
 
+/// Double on a device with FP64 tensor cores (sm_90+): their rate is about twice the FMA units'
+/// (tuned/dgemm_tensor_core.hpp), so every tiled double product takes them; C of one row or
+/// column stays a GEMV (memory-bound: no tensor core helps).
+template <class T>
+bool takes_tensor_cores() {
+    if constexpr (!std::is_same_v<T, double>) return false;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return dgemm_tensor_core_supported(dev);
+}
+
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {
         GemmLaunch g;
         g.gemv = 2;
+        return g;
+    }
+    if (takes_tensor_cores<T>()) {
+        GemmLaunch g;
+        g.math = 2;
         return g;
     }
     return gemm_default_tiled(a);
@@ -248,6 +269,11 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
 template <class T>
 std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
     std::vector<GemmLaunch> v = gemm_configs<T>();
+    if (takes_tensor_cores<T>()) {
+        GemmLaunch g;
+        g.math = 2;
+        v.push_back(g);
+    }
     if (gemm_as_gemv<T>(a, nullptr)) {
         GemmLaunch g;
         g.gemv = 2;

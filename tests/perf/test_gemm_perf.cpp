@@ -12,6 +12,8 @@
 
 #include "gemm_problem.hpp"
 #include "random.hpp"
+#include "stage.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 
 #include <iostream>
 #include <string>
@@ -112,4 +114,43 @@ TEST_CASE("perf: tuned GEMM with an odd m at short k (the element epilogue)", "[
     // gemm-rulecheck-{epie-old,fit-new}-run*.txt): 0.55x -> 0.81x and 0.50x -> 0.90x-0.92x cuBLAS.
     CHECK(tuned_over_cublas(Op::N, 9745, 589, 273) >= 0.65);
     CHECK(tuned_over_cublas(Op::N, 11389, 1550, 223) >= 0.65);
+}
+
+namespace {
+/// Double at 4096^3 NN, beta 0.5: the tuned step's `launch` over the step `slow` (0: cuBLAS) or,
+/// with `slow_launch` set, over the tuned step with that launch.
+double dgemm_ratio(const wb::GemmLaunch& fast, int slow, const wb::GemmLaunch* slow_launch, const char* label) {
+    auto p = wb::make_gemm_problem<double>(wb::GemmShape{Op::N, Op::N, 4096, 4096, 4096}, wb::fresh_seed(), 1.5, 0.5);
+    wb::BenchOptions bo;
+    bo.warmup = 2;
+    bo.min_reps = 5;
+    bo.max_reps = 20;
+    bo.max_seconds = 1.0;
+    bo.flush_l2 = false;
+    const auto& tuned = wb::step<wb::GemmArgs<double>>(wb::chapter_of(wb::Stage::kTuned));
+    const auto& other = slow == 0 ? wb::peer_step<wb::GemmArgs<double>>() : tuned;
+    const double t_fast = wb::time_gemm(tuned, fast, p, bo).median_ms;
+    const double t_slow =
+        wb::time_gemm(other, slow_launch ? *slow_launch : other.default_launch(p.args()), p, bo).median_ms;
+    std::cout << "double NN 4096: " << label << ": " << t_slow / t_fast << "x\n";
+    return t_slow / t_fast;
+}
+}  // namespace
+
+TEST_CASE("perf: tuned DGEMM on the FP64 tensor cores at 4096", "[perf][gemm]") {
+    int dev = 0;
+    cudaGetDevice(&dev);
+    if (!wb::tuned::dgemm_tensor_core_supported(dev)) {
+        WARN("no FP64 tensor cores on this device (sm_90+): nothing to measure");
+        return;
+    }
+    wb::GemmLaunch tc;
+    tc.math = 2;
+    wb::GemmLaunch fma;
+    fma.math = 1;
+    // Measured on an H200 (scripts' DGEMM probe, 64 x 64 tiles, m16n8k8): 43-44 TFLOP/s against
+    // cuBLAS's 60 (0.72x) and the FMA kernels' 16 (2.7x). Issue goals (0.8x, 0.9x) not reached:
+    // the thresholds sit under the measurement.
+    CHECK(dgemm_ratio(tc, 0, nullptr, "tensor cores over cuBLAS") >= 0.6);
+    CHECK(dgemm_ratio(tc, 5, &fma, "tensor cores over the FMA kernels") >= 1.8);
 }
