@@ -1,7 +1,7 @@
 /// \file conv2d_op.cpp
 /// \brief The 2-D convolution as the chapter binaries show it (the traits of op_runner.hpp):
-///        an 8192^2 image with FS in {3, 7, 31} (--full: {3, 5, 7, 15, 31, 63} and a 2048^2 image
-///        with FS = 513; --quick: 4096^2 with {3, 31}; or --sizes n with FS in {3, 7, 31};
+///        a 4096^2 image with FS in {3, 31} (--full: 8192^2 with {3, 5, 7, 15, 31, 63} and a 2048^2
+///        image with FS = 513; --quick: 2048^2 with {3}; or --sizes n with FS in {3, 7, 31};
 ///        WB_CONV2D_FS=3,5,... overrides the filter sizes),
 ///        GFLOP/s against the roofline bound min(FMA peak, copy bandwidth x flops per useful byte),
 ///        the model of common/model/conv2d, the peer (NPP where the build has it) and the other
@@ -52,15 +52,16 @@ struct Conv2dOp {
     static std::vector<Case> cases(const ChapterOptions& o) {
         std::vector<std::pair<int, int>> nf;  // image side, filter size
         if (o.sizes.empty()) {
-            // Default: an 8192^2 image with FS = 3 (memory-bound: the staging steps' point), 7 and
-            // 31 (compute-bound; at 31 the tuned step works by filter rows and cuFFT's convolution
-            // catches up with it): about 40 s per chapter on an H200 (estimated from the committed
-            // H200 runs). --full adds FS = 5, 15, 63 and a 2048^2 image with FS = 513 (where cuFFT
-            // wins by 1000x): naive, NPP and cuDNN take 0.1-0.5 s a call there and cuDNN's
-            // algorithm search more, so the run takes more than 4 minutes.
-            // --quick: a 4096^2 image with FS = 3 and 31.
-            const int n = o.quick ? 4096 : 8192;
-            for (int fs : filter_sizes(pick_set<std::vector<int>>(o, {3, 31}, {3, 7, 31}, {3, 5, 7, 15, 31, 63})))
+            // Default: a 4096^2 image (64 MB in float: DRAM-bound, not L2-resident) with FS = 3
+            // (memory-bound: the staging steps' point) and 31 (compute-bound; at 31 the tuned step
+            // works by filter rows and cuFFT's convolution catches up with it). Each row costs
+            // seconds of host work besides its kernels (inputs, the checked call, the peers'
+            // set-up): an H200 run of the ladder at 8192^2 with FS 3, 7, 31 measured 14 rows in
+            // 100 s, so 8192^2 moved to --full. --full: 8192^2 with FS = 3, 5, 7, 15, 31, 63 and a
+            // 2048^2 image with FS = 513 (where cuFFT wins by 1000x; several minutes).
+            // --quick: a 2048^2 image with FS = 3.
+            const int n = o.quick ? 2048 : o.full ? 8192 : 4096;
+            for (int fs : filter_sizes(pick_set<std::vector<int>>(o, {3}, {3, 31}, {3, 5, 7, 15, 31, 63})))
                 nf.push_back({n, fs});
             if (o.full && !std::getenv("WB_CONV2D_FS")) nf.push_back({2048, 513});
         } else {

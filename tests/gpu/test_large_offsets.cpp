@@ -223,7 +223,7 @@ std::vector<wb::GemmLaunch> launches_of(const wb::Step<wb::GemmArgs<T>>& step, c
     std::vector<wb::GemmLaunch> v = default_and_legal(step, a);
     if (step.chapter != 5) return v;
     for (const wb::GemmLaunch& c : step.legal_launches(a)) {
-        if (c.gemv == 2) continue;  // not a tiled configuration
+        if (c.gemv == 2 || c.math == 2) continue;  // not a tiled configuration (the GEMV, the tensor cores)
         wb::GemmLaunch split = c, copy = c, pack = c;
         split.split_k = 3;
         copy.align = 2;
