@@ -136,6 +136,12 @@ def citations(existing):
                 cite(token, src, strict=False)
                 continue
             base = os.path.basename(token)
+            if "*" in base and "/" not in token:  # a bare glob ('cg-ladder.*'): in its own card, else any
+                pattern = re.compile(re.escape(base).replace(r"\*", ".*") + "$")
+                for p in existing:
+                    if pattern.match(os.path.basename(p)) and (not own_card or p.startswith(own_card + "/")):
+                        cited.setdefault(p, []).append(src)
+                continue
             if base in by_name and base != "README.md":
                 targets = by_name[base]
                 if own_card:
