@@ -215,6 +215,26 @@ struct GemmOp {
                     {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};
         }
         const Stage stage = s.ladder_stage();
+        if (l.math == 2) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
+            GemmLaunch tc;
+            tc.block_x = 128;
+            tc.block_y = 1;
+            tc.tile_m = tc.tile_n = 64;
+            tc.tile_k = 16;
+            tc.thread_m = tc.thread_n = 4;  // 32 accumulators a lane, as 32 x 32 per warp holds them
+            tc.warp_m = tc.warp_n = 32;
+            tc.stages = 3;
+            model::GemmDesign d = design<T>(stage, tc);
+            d.load_width = 1;  // every fragment element is one 8-byte shared load
+            const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
+            // One mma.sync.m16n8k8.f64 does the work of 1,024 FMAs; Hopper's FP64 tensor cores run
+            // at twice the FP64 FMA lanes' rate, so the FMA-bound time halves (the loads do not).
+            const double ms = p.limit.rfind("FMA", 0) == 0 || p.limit.rfind("instruction", 0) == 0 ? p.ms / 2 : p.ms;
+            return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), ms), ms,
+                    "FP64 tensor cores: twice the FMA lanes' rate (" + p.limit + ")",
+                    {fmt(2 * p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3), "-",
+                     std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
+        }
         model::GemmDesign d = design<T>(stage, l);
         // naive and pattern read op(A) = A^T straight from global memory, lda apart across a warp.
         d.strided_a = a.op_a == Op::T && (stage == Stage::kNaive || stage == Stage::kPattern);
