@@ -165,6 +165,7 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     __syncthreads();
     if (tiles > 0) load_fragments(0, 0, 0);
 
+    //! [tuned-dgemm-tc]
     for (int tile = 0; tile < tiles; ++tile) {
         // Into stage (tile - 1) % STAGES: every warp read its last fragments of tile - 1 before
         // the barrier of that tile's last k-step.
@@ -184,6 +185,7 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
                 for (int j = 0; j < Cfg::NT; ++j) mma_f64<Cfg::MMA_K>(acc[i][j], fa[ks % 2][i], fb[ks % 2][j]);
         }
     }
+    //! [tuned-dgemm-tc]
     cp_async_wait<0>();
 
     // Epilogue: C = alpha acc + beta C, C read only where beta != 0.
