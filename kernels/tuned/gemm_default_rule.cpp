@@ -221,7 +221,9 @@ bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
 /// configurations), a lookup a map's; cuBLASLt keeps such a heuristics cache too.
 template <class T>
 GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
-    using Key = std::tuple<int, int, int, int, int, int, bool, bool, bool>;
+    // The pointers' nullness too: the rule reads a null operand (predict-only mode) as its own
+    // aligned workspace, so a null A must not share a key with an unaligned real one.
+    using Key = std::tuple<int, int, int, int, int, int, bool, bool, bool, bool>;
     thread_local std::map<Key, GemmLaunch> cache;
     int dev = -1;
     if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the rule's fallbacks
@@ -229,7 +231,7 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
         dev = -1;
     }
     const Key key{dev, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
-                  aligned16(a.A, a.lda), aligned16(a.B, a.ldb), a.beta == T(0)};
+                  aligned16(a.A, a.lda), aligned16(a.B, a.ldb), a.beta == T(0), a.A == nullptr || a.B == nullptr};
     if (auto it = cache.find(key); it != cache.end()) return it->second;
     const GemmLaunch pick = gemm_rule_tiled(a);
     if (cache.size() >= kRuleCacheSize) cache.clear();
