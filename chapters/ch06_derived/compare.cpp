@@ -8,6 +8,7 @@
 #include "gemm_design.hpp"
 #include "gemv.hpp"
 #include "gemv_rules.hpp"
+#include "tuned/gemm_default_rule.hpp"
 #include "model/cg.hpp"
 #include "model/conv2d.hpp"
 #include "model/gemm.hpp"
@@ -86,6 +87,18 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
 // GEMM: the model's design read off the tiles of a launch (gemm_design.hpp)
 // ---------------------------------------------------------------------------------------------
 
+/// The tuned step's instantiated tiles (its legal launches), as the derivation's candidates.
+template <class T>
+std::vector<GemmLaunch> gemm_tiles() {
+    return tuned::gemm_configs<T>();
+}
+
+std::vector<derive::GemmTile> candidates(const std::vector<GemmLaunch>& configs) {
+    std::vector<derive::GemmTile> v;
+    for (const GemmLaunch& l : configs) v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
+    return v;
+}
+
 template <class T>
 GemmLaunch gemm_default(long long m, long long n, long long k) {
     GemmArgs<T> a;
@@ -106,21 +119,22 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
     for (int elem : precisions)
         for (const Shape& s : {Shape{1024, 1024, 1024}, Shape{4096, 4096, 4096}, Shape{1024, 1024, 16384}}) {
             Comparison c;
-            c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem);
+            const std::vector<GemmLaunch> configs = elem == 4 ? gemm_tiles<float>() : gemm_tiles<double>();
+            c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, candidates(configs));
             c.derived_launch = c.derived.launch();
             if (has(c.derived, "dBlk.x")) {
                 c.note = kWhiteNote;
             } else {
-                GemmLaunch g;
-                g.block_x = g.block_y = 16;
-                g.tile_m = static_cast<int>(c.derived.value("tile_m"));
-                g.tile_n = static_cast<int>(c.derived.value("tile_n"));
-                g.tile_k = static_cast<int>(c.derived.value("tile_k"));
-                g.thread_m = g.tile_m / 16;
-                g.thread_n = g.tile_n / 16;
-                g.stages = 2;
-                g.split_k = static_cast<int>(c.derived.value("split_k"));
-                c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, g, elem), s.m, s.n, s.k, elem, dev).ms;
+                // The derived tile is one of the instantiated configurations: its launch, split as derived.
+                for (GemmLaunch g : configs)
+                    if (g.tile_m == c.derived.value("tile_m") && g.tile_n == c.derived.value("tile_n") &&
+                        g.tile_k == c.derived.value("tile_k")) {
+                        g.split_k = static_cast<int>(c.derived.value("split_k"));
+                        c.derived_launch = g.str();
+                        c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, g, elem), s.m, s.n, s.k,
+                                                           elem, dev).ms;
+                        break;
+                    }
             }
             const GemmLaunch l = elem == 4 ? gemm_default<float>(s.m, s.n, s.k) : gemm_default<double>(s.m, s.n, s.k);
             c.default_launch = l.str();

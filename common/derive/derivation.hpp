@@ -84,10 +84,20 @@ Derived wave_split(const DeviceProfile& dev, long long tiles, int blocks_per_sm,
 /// Eq. 4.24); otherwise the tuned kernel's parameters: block_x (coalescing), U or C (rule 1), Y (rule 5).
 Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes);
 
+/// A GEMM tile the derivation may pick: a block computes tile_m x tile_n of C, a thread
+/// thread_m x thread_n of it, over `stages` shared-memory stages of depth tile_k.
+struct GemmTile {
+    int tile_m = 0, tile_n = 0, tile_k = 0, thread_m = 0, thread_n = 0, stages = 2;
+};
+
 /// GEMM C = A B: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,
 /// Eq. 4.41); otherwise the tile from rule 2 (shared-memory and register reuse against the ridge),
-/// rule 3 on ties, the wave fill, and split_k from rule 5.
-Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes);
+/// rule 3 on ties, the wave fill, and split_k from rule 5. `tiles`: the candidates (the kernel's
+/// instantiated tiles, so that the pick is a launch it takes); empty: the powers of two 32 ... 256
+/// with 256 threads and two stages of two 32-byte sectors per row. Throws std::invalid_argument
+/// when no candidate fits the device.
+Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
+                       const std::vector<GemmTile>& tiles = {});
 
 /// Convolution of a rows x cols image with an FS x FS filter: on the `t10` preset with square
 /// rows = cols a power of two >= 512 White's procedure (§5.1.5, Eq. 5.19); otherwise block_x

@@ -10,6 +10,8 @@
 #include "model/white.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <vector>
 #include <string>
 
 namespace wb::derive {
@@ -43,7 +45,7 @@ void white_mm(const DeviceProfile& dev, long long n, Derivation& d) {
 
 /// One candidate tile of the modern derivation.
 struct Tile {
-    int tm = 0, tn = 0, tk = 0, regs = 0, smem = 0, per_sm = 0;
+    int tm = 0, tn = 0, tk = 0, threads = 0, regs = 0, smem = 0, per_sm = 0;
     long long blocks = 0;
     double intensity = 0;   ///< flops per byte from the L2 (the block's reuse)
     double smem_bytes = 0;  ///< shared-memory bytes per FMA (the thread's register reuse)
@@ -53,7 +55,8 @@ struct Tile {
 
 }  // namespace
 
-Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes) {
+Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
+                       const std::vector<GemmTile>& tiles) {
     detail::check_shape("derive_gemm", elem_bytes, m, n, k);
     Derivation d;
     d.op = "gemm";
@@ -63,50 +66,57 @@ Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long 
         white_mm(dev, n, d);
         return d;
     }
-    constexpr int kThreads = 256;  // 16 x 16 threads, each a thread_m x thread_n tile of C
     const double peak = elem_bytes == 8 ? dev.fp64_peak_gflops() : dev.fp32_peak_gflops();
     const double l2_gbs = model::kL2OverDram * dev.bandwidth_gbs;
     const double ridge = peak / l2_gbs;  // flops per L2 byte at which the FMA lanes bound
     // Shared memory serves banks x 4 bytes per clock per SM: the FMAs per clock that feeds.
     const double smem_bytes_per_clock = dev.banks * 4.0;
     const int lanes = elem_bytes == 8 ? dev.fp64_lanes_per_sm : dev.fp32_lanes_per_sm;
-    // k depth: each row of a stage's slab is two 32-byte sectors.
-    const int tk = std::max(1, 2 * dev.segment_bytes / elem_bytes);
+    std::vector<GemmTile> cands = tiles;
+    if (cands.empty()) {
+        // 256 threads (16 x 16), k depth: each row of a stage's slab is two 32-byte sectors.
+        const int tk = std::max(1, 2 * dev.segment_bytes / elem_bytes);
+        for (int tm : {32, 64, 128, 256})
+            for (int tn : {32, 64, 128, 256})
+                if (tn <= tm) cands.push_back({tm, tn, tk, tm / 16, tn / 16, 2});
+    }
     // A slice of k keeps at least 8 slabs of its main loop.
     auto max_split = [&](int slab) { return std::max<long long>(1, k / (8LL * slab)); };
     Tile best;
-    for (int tm : {32, 64, 128, 256})
-        for (int tn : {32, 64, 128, 256}) {
-            if (tn > tm) continue;
-            Tile t{tm, tn, tk};
-            const int acc = tm * tn / kThreads;  // accumulators per thread
-            const int tmn = (tm + tn) / 16;      // operands per k step: thread_m + thread_n
-            t.regs = 32 + (acc + tmn) * elem_bytes / 4;
-            t.smem = 2 * (tm + tn) * tk * elem_bytes;  // two stages (double buffer)
-            if (t.regs > dev.max_regs_per_thread || t.smem > dev.smem_per_block_bytes) continue;
-            t.per_sm = model::occupancy(dev, kThreads, t.regs, t.smem).blocks_per_sm;
-            if (t.per_sm < 1) continue;
-            t.intensity = 2.0 * tm * tn / ((tm + tn) * static_cast<double>(elem_bytes));
-            const double thm = tm / 16.0, thn = tn / 16.0;  // the thread's tile of C
-            t.smem_bytes = elem_bytes * (thm + thn) / (thm * thn);
-            t.blocks = ceil_div(m, tm) * ceil_div(n, tn);
-            // Rule 5 inside rule 2: where C's tiles leave slots idle, k splits (KBLAS Y); the
-            // tile is judged by the wave fill it reaches with its split (the second pass, which
-            // sums the slices, is not counted).
-            t.split = wave_split(dev, t.blocks, t.per_sm, max_split(tk), "split_k").value;
-            const auto g = model::grid_metrics(dev, t.blocks * t.split, kThreads, t.per_sm);
-            const double waves = static_cast<double>(g.full_waves + (g.fragmented_blocks > 0 ? 1 : 0));
-            t.fill = g.waves < 1 ? g.waves : g.waves / std::max(1.0, waves);
-            // Rule 2: the block's reuse bounds the L2 rate, the thread's bounds the shared-memory rate.
-            const double smem_share = std::min(1.0, smem_bytes_per_clock / t.smem_bytes / std::max(1, lanes));
-            t.rate = std::min({peak, l2_gbs * t.intensity, peak * smem_share}) * t.fill;
-            // Rule 2 (reuse x the wave fill), then rule 3 on ties (within 1/64): less shared memory.
-            if (best.tm == 0 || t.rate > best.rate * (1 + 1.0 / 64) ||
-                (t.rate * (1 + 1.0 / 64) >= best.rate && t.smem < best.smem))
-                best = t;
-        }
+    for (const GemmTile& c : cands) {
+        const int tm = c.tile_m, tn = c.tile_n, tk = c.tile_k;
+        if (tm < 1 || tn < 1 || tk < 1 || c.thread_m < 1 || c.thread_n < 1) continue;
+        const int threads = tm * tn / (c.thread_m * c.thread_n);
+        if (threads < dev.warp_size || threads > dev.max_threads_per_block) continue;
+        Tile t{tm, tn, tk};
+        t.threads = threads;
+        t.regs = 32 + (c.thread_m * c.thread_n + c.thread_m + c.thread_n) * elem_bytes / 4;
+        t.smem = std::max(1, c.stages) * (tm + tn) * tk * elem_bytes;
+        if (t.regs > dev.max_regs_per_thread || t.smem > dev.smem_per_block_bytes) continue;
+        t.per_sm = model::occupancy(dev, threads, t.regs, t.smem).blocks_per_sm;
+        if (t.per_sm < 1) continue;
+        t.intensity = 2.0 * tm * tn / ((tm + tn) * static_cast<double>(elem_bytes));
+        const double thm = c.thread_m, thn = c.thread_n;  // the thread's tile of C
+        t.smem_bytes = elem_bytes * (thm + thn) / (thm * thn);
+        t.blocks = ceil_div(m, tm) * ceil_div(n, tn);
+        // Rule 5 inside rule 2: where C's tiles leave slots idle, k splits (KBLAS Y); the
+        // tile is judged by the wave fill it reaches with its split (the second pass, which
+        // sums the slices, is not counted).
+        t.split = wave_split(dev, t.blocks, t.per_sm, max_split(tk), "split_k").value;
+        const auto g = model::grid_metrics(dev, t.blocks * t.split, threads, t.per_sm);
+        const double waves = static_cast<double>(g.full_waves + (g.fragmented_blocks > 0 ? 1 : 0));
+        t.fill = g.waves < 1 ? g.waves : g.waves / std::max(1.0, waves);
+        // Rule 2: the block's reuse bounds the L2 rate, the thread's bounds the shared-memory rate.
+        const double smem_share = std::min(1.0, smem_bytes_per_clock / t.smem_bytes / std::max(1, lanes));
+        t.rate = std::min({peak, l2_gbs * t.intensity, peak * smem_share}) * t.fill;
+        // Rule 2 (reuse x the wave fill), then rule 3 on ties (within 1/64): less shared memory.
+        if (best.tm == 0 || t.rate > best.rate * (1 + 1.0 / 64) ||
+            (t.rate * (1 + 1.0 / 64) >= best.rate && t.smem < best.smem))
+            best = t;
+    }
     if (best.tm == 0)
-        throw std::invalid_argument("derive_gemm: no tile of 32 ... 256 fits the registers and shared memory of " +
+        throw std::invalid_argument("derive_gemm: tiles (" + std::to_string(cands.size()) +
+                                    " candidates) must include one that fits the registers and shared memory of " +
                                     dev.name);
     d.params.push_back({"tile_m", best.tm, "most shared-memory and register reuse (rule 2)",
                         fmt("%.1f flop/B", best.intensity) + " from the L2 against a ridge of " +
@@ -117,9 +127,11 @@ Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long 
     d.params.push_back({"tile_n", best.tn, "most reuse, then the wave fill (rules 2, 5)",
                         std::to_string(best.blocks) + " tiles x " + std::to_string(best.split) +
                             " slices of k, the last wave " + fmt("%.0f%%", 100 * best.fill) + " full"});
-    d.params.push_back({"tile_k", best.tk, "two sectors per slab row (rule 2)",
-                        std::to_string(best.tk) + " x " + std::to_string(elem_bytes) + " B"});
-    d.params.push_back(blocks_per_sm(dev, kThreads, best.regs, best.smem));
+    d.params.push_back({"tile_k", best.tk, "the tile's k depth per stage",
+                        std::to_string(best.tk) + " x " + std::to_string(elem_bytes) + " B = " +
+                            std::to_string(best.tk * elem_bytes) + " B per row of a stage"});
+    d.params.push_back({"threads", best.threads, "the tile's threads", "tile_m tile_n / (thread_m thread_n)"});
+    d.params.push_back(blocks_per_sm(dev, best.threads, best.regs, best.smem));
     // Rule 5: where C's tiles leave slots idle, split k (at least 8 k-slabs per slice).
     d.params.push_back(wave_split(dev, best.blocks, best.per_sm, max_split(best.tk), "split_k"));
     return d;

@@ -9,6 +9,7 @@
 #include "model/white.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 namespace wb::derive {
@@ -39,16 +40,18 @@ void white_mv(const DeviceProfile& dev, long long n, Derivation& d) {
                             std::to_string(dev.partitions) + " partitions touched", false});
 }
 
-/// Rule 1 for an unroll: the smallest power of two p <= 16 whose resident threads (registers
-/// regs_of(p)) keep bytes_of(p) each in flight, together twice Little's law per SM (the margin
-/// hides each block's reduction tail); the largest that fits where none gets there.
+/// Rule 1 for an unroll: the smallest of `values` (the ones the tuned kernel instantiates) whose
+/// resident threads (registers regs_of(p)) keep bytes_of(p) each in flight, together twice
+/// Little's law per SM (the margin hides each block's reduction tail); the largest that fits
+/// where none gets there.
 template <class Regs, class Bytes>
-Derived unroll(const DeviceProfile& dev, const std::string& name, int threads, Regs regs_of, Bytes bytes_of) {
+Derived unroll(const DeviceProfile& dev, const std::string& name, int threads, std::initializer_list<int> values,
+               Regs regs_of, Bytes bytes_of) {
     const double need = 2.0 * model::bytes_in_flight_needed_per_sm(dev);
-    int pick = 1;
+    int pick = *values.begin();
     double have = 0;
     int resident = 0;
-    for (int p = 1; p <= 16; p *= 2) {
+    for (int p : values) {
         const auto o = model::occupancy(dev, threads, std::min(regs_of(p), dev.max_regs_per_thread), 0);
         if (o.blocks_per_sm < 1) break;
         pick = p;
@@ -87,7 +90,8 @@ Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long l
                                                                                       " threads per block / block_x"});
         // Rule 1: U 16-byte loads of A (4 registers each) and U elements of x, two batches in flight.
         auto regs_n = [&](int p) { return 32 + 2 * p * (4 + elem_bytes / 4); };
-        const Derived loads = unroll(dev, "U", kThreads, regs_n, [](int p) { return 2 * p * 16; });
+        // The tuned N kernel instantiates U = 2, 4, 8 (kernels/tuned/gemv.cu).
+        const Derived loads = unroll(dev, "U", kThreads, {2, 4, 8}, regs_n, [](int p) { return 2 * p * 16; });
         const int u = static_cast<int>(loads.value);
         d.params.push_back(loads);
         const int regs = std::min(regs_n(u), dev.max_regs_per_thread);
@@ -105,7 +109,8 @@ Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long l
     d.params.push_back({"block_y", q, "warps splitting the rows", std::to_string(kThreads) + " threads per block"});
     // Rule 1: C columns each one 16-byte load, plus x, two steps in flight: 2 (C + 1) x 16 B a thread.
     auto regs_t = [](int p) { return 32 + 2 * (p + 1) * 4; };
-    const Derived loads = unroll(dev, "C", kThreads, regs_t, [](int p) { return 2 * (p + 1) * 16; });
+    // The tuned T kernel instantiates C = 2, 4, 8 (kernels/tuned/gemv.cu).
+    const Derived loads = unroll(dev, "C", kThreads, {2, 4, 8}, regs_t, [](int p) { return 2 * (p + 1) * 16; });
     const int c = static_cast<int>(loads.value);
     d.params.push_back(loads);
     const int regs = std::min(regs_t(c), dev.max_regs_per_thread);
