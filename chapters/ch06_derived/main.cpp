@@ -3,7 +3,7 @@
 ///        prints each derived parameter with the rule that set it and the metric that bound it,
 ///        chapter 5's default launch beside it, and the model's predicted time for both.
 /// Run: ./workbook run ch06 -- --device-preset t10   (or build/bin/ch06_derived --help)
-#include "compare.hpp"
+#include "comparison.hpp"
 
 #include "cli.hpp"
 #include "device.hpp"
@@ -41,6 +41,17 @@ void print(const wb::ch06::Comparison& c) {
     std::cout << "  derived launch:     " << c.derived_launch << "    predicted " << ms(c.derived_ms) << "\n";
     std::cout << "  chapter 5 default:  " << c.default_launch << "    predicted " << ms(c.default_ms) << "\n";
     if (!c.note.empty()) std::cout << "  " << c.note << "\n";
+    if (c.derived_measured_ms >= 0 || c.default_measured_ms >= 0 || !c.measured_note.empty()) {
+        std::cout << "  measured:           derived " << ms(c.derived_measured_ms) << ", chapter 5 default "
+                  << ms(c.default_measured_ms);
+        if (c.derived_measured_ms > 0 && c.default_measured_ms > 0) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, " (derived %.2fx the default's speed)",
+                          c.default_measured_ms / c.derived_measured_ms);
+            std::cout << buf;
+        }
+        std::cout << (c.measured_note.empty() ? "" : "  " + c.measured_note) << "\n";
+    }
 }
 
 }  // namespace
@@ -58,6 +69,7 @@ int main(int argc, char** argv) {
         const bool live = opt.device_preset.empty() && wb::has_cuda_device();
         const wb::DeviceProfile dev = live ? wb::device_profile_from_device(opt.device)
                                            : wb::device_preset(opt.device_preset.empty() ? "h200" : opt.device_preset);
+        if (live) wb::select_device(opt.device);
         std::cout << "Chapter 6 — launch parameters derived from the machine\n"
                   << "device: " << dev.name << " (" << dev.sm_count << " SMs, " << dev.bandwidth_gbs << " GB/s, "
                   << dev.latency_ns << " ns latency)" << (live ? "" : ": predictions only, nothing is measured")
@@ -66,7 +78,7 @@ int main(int argc, char** argv) {
         if (opt.precision != "double") precisions.push_back(4);
         if (opt.precision != "float") precisions.push_back(8);
         for (const std::string& op : split_ops(opt.op))
-            for (const auto& c : wb::ch06::compare_op(op, dev, precisions)) print(c);
+            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live)) print(c);
     } catch (const std::exception& e) {
         std::cerr << "ch06_derived: " << e.what() << "\n";
         return 2;

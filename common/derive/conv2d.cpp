@@ -61,25 +61,28 @@ Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long col
     int tx = 1;
     while (tx < 8 && bx * tx < 4 * (fs - 1)) tx *= 2;
     // Rule 1: outputs down per thread, each one element in flight, until the SM holds Little's law.
-    // Registers: 32 + the thread's outputs; shared memory: the tile and its halo.
+    // Registers: 32 + the thread's outputs; shared memory: the tile and its halo. Where no tile of
+    // that width fits shared memory, a narrower one (rule 3 before rule 2).
     int ty = 1;
     Derived loads{};
-    for (int cand = 1; cand <= 16; cand *= 2) {
-        const int tile_x = bx * tx, tile_y = by * cand;
-        const long long smem = static_cast<long long>(tile_x + fs - 1) * (tile_y + fs - 1) * elem_bytes;
-        const int regs = std::min(32 + tx * cand * elem_bytes / 4, dev.max_regs_per_thread);
-        if (smem > dev.smem_per_block_bytes) break;
-        const auto o = model::occupancy(dev, kThreads, regs, static_cast<int>(smem));
-        if (o.blocks_per_sm < 1) break;
-        ty = cand;
-        const double have = static_cast<double>(o.active_threads_per_sm) * tx * cand * elem_bytes;
-        const double need = model::bytes_in_flight_needed_per_sm(dev);
-        loads = {"thread_y", ty, "Little's law (rule 1)",
-                 std::to_string(o.active_threads_per_sm) + " resident threads x " + std::to_string(tx * cand) +
-                     " outputs x " + std::to_string(elem_bytes) + " B = " + fmt("%.0f B", have) + " per SM against " +
-                     fmt("%.0f B", need)};
-        if (have >= need) break;
-    }
+    for (; tx >= 1 && loads.parameter.empty(); tx /= 2)
+        for (int cand = 1; cand <= 16; cand *= 2) {
+            const int tile_x = bx * tx, tile_y = by * cand;
+            const long long smem = static_cast<long long>(tile_x + fs - 1) * (tile_y + fs - 1) * elem_bytes;
+            const int regs = std::min(32 + tx * cand * elem_bytes / 4, dev.max_regs_per_thread);
+            if (smem > dev.smem_per_block_bytes) break;
+            const auto o = model::occupancy(dev, kThreads, regs, static_cast<int>(smem));
+            if (o.blocks_per_sm < 1) break;
+            ty = cand;
+            const double have = static_cast<double>(o.active_threads_per_sm) * tx * cand * elem_bytes;
+            const double need = model::bytes_in_flight_needed_per_sm(dev);
+            loads = {"thread_y", ty, "Little's law (rule 1)",
+                     std::to_string(o.active_threads_per_sm) + " resident threads x " + std::to_string(tx * cand) +
+                         " outputs x " + std::to_string(elem_bytes) + " B = " + fmt("%.0f B", have) +
+                         " per SM against " + fmt("%.0f B", need)};
+            if (have >= need) break;
+        }
+    tx = std::max(1, loads.parameter.empty() ? tx : tx * 2);  // the loop halved it once more on exit
     if (loads.parameter.empty())
         throw std::invalid_argument("derive_conv2d: fs (" + std::to_string(fs) + ") leaves no tile that fits " +
                                     dev.name + "'s shared memory");

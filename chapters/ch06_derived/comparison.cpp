@@ -1,14 +1,17 @@
-/// \file ch06_derived/compare.cpp
-/// \brief Chapter 6's rows (compare.hpp): each op's derived launch and chapter 5's default on one
+/// \file ch06_derived/comparison.cpp
+/// \brief Chapter 6's rows (comparison.hpp): each op's derived launch and chapter 5's default on one
 ///        profile, each predicted by the op's model (common/model/OP.hpp).
-#include "compare.hpp"
+#include "comparison.hpp"
 
+#include "bench.hpp"
+#include "compare.hpp"
 #include "conv2d.hpp"
 #include "gemm.hpp"
 #include "gemm_design.hpp"
+#include "gemm_problem.hpp"
 #include "gemv.hpp"
+#include "gemv_problem.hpp"
 #include "gemv_rules.hpp"
-#include "tuned/gemm_default_rule.hpp"
 #include "model/cg.hpp"
 #include "model/conv2d.hpp"
 #include "model/gemm.hpp"
@@ -17,6 +20,9 @@
 #include "model/symv.hpp"
 #include "step.hpp"
 #include "symv.hpp"
+#include "symv_problem.hpp"
+#include "tuned/gemm_default_rule.hpp"
+#include "tuned/symv_layout.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -28,6 +34,19 @@ namespace {
 
 bool has(const derive::Derivation& d, const std::string& p) {
     return std::any_of(d.params.begin(), d.params.end(), [&](const derive::Derived& x) { return x.parameter == p; });
+}
+
+/// Checks both launches of a case against the float64 reference, then times each (the harness's
+/// median, L2 flushed); a launch that fails its check is named in c.measured_note and not timed.
+/// `check(launch)` returns a CheckResult, `time(launch)` BenchStats.
+template <class Launch, class Check, class Time>
+void measure_pair(Comparison& c, const Launch& derived, const Launch& deflt, Check check, Time time) {
+    const CheckResult cd = check(derived), cf = check(deflt);
+    if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
+    if (!cf.ok()) c.measured_note += "default launch failed its check (" + cf.first_bad + ") ";
+    if (cd.ok()) c.derived_measured_ms = time(derived).median_ms;
+    if (cf.ok()) c.default_measured_ms = time(deflt).median_ms;
+    c.default_launch = deflt.str();
 }
 
 const char* kWhiteNote = "White's own kernel and launch: the workbook's models describe its tuned kernels, not his";
@@ -43,7 +62,30 @@ double gemv_ms(const DeviceProfile& dev, bool trans, long long m, long long n, i
     return model::predict_gemv(d, trans, m, n, elem, threads, dev).predicted_ms;
 }
 
-std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions) {
+/// The derived GEMV launch as the tuned step takes it (N: U columns per batch; T: C per block).
+GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
+    GemvLaunch l;
+    l.block_x = static_cast<int>(d.value("block_x"));
+    l.block_y = static_cast<int>(d.value("block_y"));
+    l.Q = l.block_y;
+    l.Y = static_cast<int>(d.value("Y"));
+    l.nb = trans ? static_cast<int>(d.value("C")) : 4;
+    l.ept = trans ? 4 : static_cast<int>(d.value("U"));
+    return l;
+}
+
+template <class T>
+void measure_gemv(Comparison& c, bool trans, int m, int n) {
+    const auto& step = wb::step<GemvArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_gemv_problem<T>(trans ? Op::T : Op::N, m, n, m, 1);
+    const auto ref = p.reference();
+    measure_pair(
+        c, gemv_launch_of(c.derived, trans), step.default_launch(p.args()),
+        [&](const GemvLaunch& l) { return check_gemv(step, l, p, ref); },
+        [&](const GemvLaunch& l) { return time_gemv(step, l, p, BenchOptions{}); });
+}
+
+std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
     struct Shape {
         bool trans;
         int m, n;
@@ -78,6 +120,10 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
             const int threads = l.block_x * std::max(1, l.block_y);
             if (threads <= dev.max_threads_per_block)
                 c.default_ms = gemv_ms(dev, s.trans, s.m, s.n, elem, threads, per * wl);
+            if (measure && !has(c.derived, "dBlk.x")) {
+                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n);
+                else measure_gemv<double>(c, s.trans, s.m, s.n);
+            }
             out.push_back(c);
         }
     return out;
@@ -111,7 +157,17 @@ GemmLaunch gemm_default(long long m, long long n, long long k) {
     return step<GemmArgs<T>>(chapter_of(Stage::kTuned)).default_launch(a);
 }
 
-std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions) {
+template <class T>
+void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k) {
+    const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_gemm_problem<T>(GemmShape{Op::N, Op::N, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)}, 1);
+    const auto ref = p.reference();
+    measure_pair(
+        c, derived, step.default_launch(p.args()), [&](const GemmLaunch& l) { return check_gemm(step, l, p, ref); },
+        [&](const GemmLaunch& l) { return time_gemm(step, l, p, BenchOptions{}); });
+}
+
+std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
     struct Shape {
         long long m, n, k;
     };
@@ -120,7 +176,14 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
         for (const Shape& s : {Shape{1024, 1024, 1024}, Shape{4096, 4096, 4096}, Shape{1024, 1024, 16384}}) {
             Comparison c;
             const std::vector<GemmLaunch> configs = elem == 4 ? gemm_tiles<float>() : gemm_tiles<double>();
-            c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, candidates(configs));
+            GemmLaunch derived_launch;
+            try {
+                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, candidates(configs));
+            } catch (const std::invalid_argument&) {
+                // None of chapter 5's tiles fits this device (the T10): the rules over powers of two.
+                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem);
+                c.note = "none of chapter 5's tiles fits " + dev.name + ": derived over the powers of two";
+            }
             c.derived_launch = c.derived.launch();
             if (has(c.derived, "dBlk.x")) {
                 c.note = kWhiteNote;
@@ -129,8 +192,10 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
                 for (GemmLaunch g : configs)
                     if (g.tile_m == c.derived.value("tile_m") && g.tile_n == c.derived.value("tile_n") &&
                         g.tile_k == c.derived.value("tile_k")) {
-                        g.split_k = static_cast<int>(c.derived.value("split_k"));
+                        const int split = static_cast<int>(c.derived.value("split_k"));
+                        g.split_k = split > 1 ? split : 1;
                         c.derived_launch = g.str();
+                        derived_launch = g;
                         c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, g, elem), s.m, s.n, s.k,
                                                            elem, dev).ms;
                         break;
@@ -147,6 +212,10 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
                 } catch (const std::invalid_argument&) {
                     c.note += std::string(c.note.empty() ? "" : "; ") + "chapter 5's tile does not fit " + dev.name;
                 }
+            }
+            if (measure && derived_launch.tile_m > 0) {
+                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k);
+                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k);
             }
             out.push_back(c);
         }
@@ -181,7 +250,15 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
         for (int fs : {3, 7, 17, 63}) {
             const long long n = 4096;
             Comparison c;
-            c.derived = derive::derive_conv2d(dev, n, n, fs, elem);
+            try {
+                c.derived = derive::derive_conv2d(dev, n, n, fs, elem);
+            } catch (const std::invalid_argument& e) {
+                c.derived.op = "conv2d";
+                c.derived.shape = std::to_string(n) + " x " + std::to_string(n) + " FS " + std::to_string(fs);
+                c.note = e.what();
+                out.push_back(c);
+                continue;
+            }
             c.derived_launch = c.derived.launch();
             if (has(c.derived, "dBlk.x")) {
                 c.note = kWhiteNote;
@@ -239,7 +316,18 @@ int symv_threads(const SymvLaunch& l) {
     return std::max(1, l.block_x) * std::max(1, l.block_y);
 }
 
-std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg) {
+template <class T>
+void measure_symv(Comparison& c, const SymvLaunch& derived, long long n) {
+    const auto& step = wb::step<SymvArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_symv_problem<T>(Uplo::Lower, static_cast<int>(n), static_cast<int>(n), 1);
+    const auto ref = p.reference();
+    measure_pair(
+        c, derived, step.default_launch(p.args()), [&](const SymvLaunch& l) { return check_symv(step, l, p, ref); },
+        [&](const SymvLaunch& l) { return time_symv(step, l, p, BenchOptions{}); });
+}
+
+std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
+                                   bool measure) {
     std::vector<Comparison> out;
     for (int elem : precisions)
         for (long long n : cg ? std::vector<long long>{2048, 16384} : std::vector<long long>{4096, 16384}) {
@@ -255,6 +343,12 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
             if (!cg) {
                 c.derived_ms = mv;
                 c.default_ms = mv_default;
+                if (measure) {
+                    const SymvLaunch dl = tuned::symv_layout_launch(
+                        tuned::SymvLayout::kTiles, nb, q, static_cast<int>(c.derived.value("Y")), 0);
+                    if (elem == 4) measure_symv<float>(c, dl, n);
+                    else measure_symv<double>(c, dl, n);
+                }
             } else {
                 // Per iteration, the Mv at each launch (the CUDA-graph schedule: the persistent
                 // kernel's grid is its own rule).
@@ -276,12 +370,13 @@ const std::vector<std::string>& compared_ops() {
     return ops;
 }
 
-std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions) {
-    if (op == "gemv") return gemv_cases(dev, precisions);
-    if (op == "gemm") return gemm_cases(dev, precisions);
+std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
+                                   bool measure) {
+    if (op == "gemv") return gemv_cases(dev, precisions, measure);
+    if (op == "gemm") return gemm_cases(dev, precisions, measure);
     if (op == "conv2d") return conv2d_cases(dev, precisions);
-    if (op == "symv") return symv_cases(dev, precisions, false);
-    if (op == "cg") return symv_cases(dev, precisions, true);
+    if (op == "symv") return symv_cases(dev, precisions, false, measure);
+    if (op == "cg") return symv_cases(dev, precisions, true, false);
     throw std::invalid_argument("ch06 compare_op: op (\"" + op + "\") must be one of gemv, gemm, conv2d, symv, cg");
 }
 
