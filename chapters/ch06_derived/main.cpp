@@ -3,7 +3,7 @@
 ///        prints each derived parameter with the rule that set it and the metric that bound it,
 ///        chapter 5's default launch beside it, and the model's predicted time for both.
 /// Run: ./workbook run ch06 -- --device-preset t10   (or build/bin/ch06_derived --help)
-#include "comparison.hpp"
+#include "derived_comparison.hpp"
 
 #include "cli.hpp"
 #include "device.hpp"

@@ -1,7 +1,7 @@
-/// \file ch06_derived/comparison.cpp
-/// \brief Chapter 6's rows (comparison.hpp): each op's derived launch and chapter 5's default on one
+/// \file derived_comparison.cpp
+/// \brief Chapter 6's rows (derived_comparison.hpp): each op's derived launch and chapter 5's default on one
 ///        profile, each predicted by the op's model (common/model/OP.hpp).
-#include "comparison.hpp"
+#include "derived_comparison.hpp"
 
 #include "bench.hpp"
 #include "compare.hpp"
@@ -250,38 +250,39 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
         for (int fs : {3, 7, 17, 63}) {
             const long long n = 4096;
             Comparison c;
-            try {
-                c.derived = derive::derive_conv2d(dev, n, n, fs, elem);
-            } catch (const std::invalid_argument& e) {
-                c.derived.op = "conv2d";
-                c.derived.shape = std::to_string(n) + " x " + std::to_string(n) + " FS " + std::to_string(fs);
-                c.note = e.what();
-                out.push_back(c);
-                continue;
-            }
-            c.derived_launch = c.derived.launch();
-            if (has(c.derived, "dBlk.x")) {
-                c.note = kWhiteNote;
-            } else {
-                Conv2dLaunch l;
-                l.block_x = static_cast<int>(c.derived.value("block_x"));
-                l.block_y = static_cast<int>(c.derived.value("block_y"));
-                l.thread_x = static_cast<int>(c.derived.value("thread_x"));
-                l.thread_y = static_cast<int>(c.derived.value("thread_y"));
-                l.tile_x = static_cast<int>(c.derived.value("tile_x"));
-                l.tile_y = static_cast<int>(c.derived.value("tile_y"));
-                try {
-                    c.derived_ms = conv2d_ms(dev, l, n, n, fs, elem);
-                } catch (const std::invalid_argument& e) {
-                    c.note = std::string("derived: ") + e.what();
-                }
-            }
             const Conv2dLaunch l = elem == 4 ? conv2d_default<float>(n, n, fs) : conv2d_default<double>(n, n, fs);
             c.default_launch = l.str();
             try {
                 c.default_ms = conv2d_ms(dev, l, n, n, fs, elem);
             } catch (const std::invalid_argument&) {
-                c.note += std::string(c.note.empty() ? "" : "; ") + "chapter 5's tile does not fit " + dev.name;
+                c.note = "chapter 5's tile does not fit " + dev.name;
+            }
+            try {
+                c.derived = derive::derive_conv2d(dev, n, n, fs, elem);
+            } catch (const std::invalid_argument& e) {
+                c.derived.op = "conv2d";
+                c.derived.shape = std::to_string(n) + " x " + std::to_string(n) + " FS " + std::to_string(fs) +
+                                  (elem == 8 ? " double" : " float");
+                c.note += std::string(c.note.empty() ? "" : "; ") + e.what();
+                out.push_back(c);
+                continue;
+            }
+            c.derived_launch = c.derived.launch();
+            if (has(c.derived, "dBlk.x")) {
+                c.note += std::string(c.note.empty() ? "" : "; ") + kWhiteNote;
+            } else {
+                Conv2dLaunch dl;
+                dl.block_x = static_cast<int>(c.derived.value("block_x"));
+                dl.block_y = static_cast<int>(c.derived.value("block_y"));
+                dl.thread_x = static_cast<int>(c.derived.value("thread_x"));
+                dl.thread_y = static_cast<int>(c.derived.value("thread_y"));
+                dl.tile_x = static_cast<int>(c.derived.value("tile_x"));
+                dl.tile_y = static_cast<int>(c.derived.value("tile_y"));
+                try {
+                    c.derived_ms = conv2d_ms(dev, dl, n, n, fs, elem);
+                } catch (const std::invalid_argument& e) {
+                    c.note += std::string(c.note.empty() ? "" : "; ") + "derived: " + e.what();
+                }
             }
             out.push_back(c);
         }

@@ -1,4 +1,4 @@
-/// \file ch06_derived/comparison.hpp
+/// \file derived_comparison.hpp
 /// \brief Chapter 6's rows: for one op and shape, the launch derived from the machine
 ///        (common/derive) beside chapter 5's default launch, each with the model's predicted time.
 #pragma once
