@@ -1,0 +1,87 @@
+/// \file ch06_derived/main.cpp
+/// \brief Chapter 6 — launch parameters derived from the machine. For every op and a few shapes it
+///        prints each derived parameter with the rule that set it and the metric that bound it,
+///        chapter 5's default launch beside it, and the model's predicted time for both.
+/// Run: ./workbook run ch06 -- --device-preset t10   (or build/bin/ch06_derived --help)
+#include "derived_comparison.hpp"
+
+#include "cli.hpp"
+#include "device.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> split_ops(const std::string& list) {
+    if (list == "all") return wb::ch06::compared_ops();
+    std::vector<std::string> v;
+    std::stringstream ss(list);
+    for (std::string s; std::getline(ss, s, ',');) v.push_back(s);
+    return v;
+}
+
+std::string ms(double v) {
+    if (v < 0) return "-";
+    if (!std::isfinite(v)) return "- (no block of it fits)";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f ms", v);
+    return buf;
+}
+
+void print(const wb::ch06::Comparison& c) {
+    std::cout << "\n" << c.derived.op << " " << c.derived.shape << "\n";
+    for (const auto& p : c.derived.params)
+        std::cout << "  " << p.parameter << " = " << p.value << "    " << p.rule << ": " << p.metric << "\n";
+    std::cout << "  derived launch:     " << c.derived_launch << "    predicted " << ms(c.derived_ms) << "\n";
+    std::cout << "  chapter 5 default:  " << c.default_launch << "    predicted " << ms(c.default_ms) << "\n";
+    if (!c.note.empty()) std::cout << "  " << c.note << "\n";
+    if (c.derived_measured_ms >= 0 || c.default_measured_ms >= 0 || !c.measured_note.empty()) {
+        std::cout << "  measured:           derived " << ms(c.derived_measured_ms) << ", chapter 5 default "
+                  << ms(c.default_measured_ms);
+        if (c.derived_measured_ms > 0 && c.default_measured_ms > 0) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, " (derived %.2fx the default's speed)",
+                          c.default_measured_ms / c.derived_measured_ms);
+            std::cout << buf;
+        }
+        std::cout << (c.measured_note.empty() ? "" : "  " + c.measured_note) << "\n";
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    wb::ChapterOptions opt;
+    const int rc = wb::parse_chapter_cli(
+        argc, argv, "ch06_derived",
+        "Chapter 6 — launch parameters derived from the machine (White §4.5, KBLAS's nb, Q, Y, Little's law): "
+        "each op's derived launch with the rule and metric behind each parameter, beside chapter 5's default, "
+        "with the model's predicted time for both.",
+        opt);
+    if (rc >= 0) return rc;
+    try {
+        const bool live = opt.device_preset.empty() && wb::has_cuda_device();
+        const wb::DeviceProfile dev = live ? wb::device_profile_from_device(opt.device)
+                                           : wb::device_preset(opt.device_preset.empty() ? "h200" : opt.device_preset);
+        if (live) wb::select_device(opt.device);
+        std::cout << "Chapter 6 — launch parameters derived from the machine\n"
+                  << "device: " << dev.name << " (" << dev.sm_count << " SMs, " << dev.bandwidth_gbs << " GB/s, "
+                  << dev.latency_ns << " ns latency)" << (live ? "" : ": predictions only, nothing is measured")
+                  << "\n";
+        std::vector<int> precisions;
+        if (opt.precision != "double") precisions.push_back(4);
+        if (opt.precision != "float") precisions.push_back(8);
+        for (const std::string& op : split_ops(opt.op))
+            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live)) print(c);
+    } catch (const std::exception& e) {
+        std::cerr << "ch06_derived: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}

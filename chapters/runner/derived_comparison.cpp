@@ -1,0 +1,384 @@
+/// \file derived_comparison.cpp
+/// \brief Chapter 6's rows (derived_comparison.hpp): each op's derived launch and chapter 5's default on one
+///        profile, each predicted by the op's model (common/model/OP.hpp).
+#include "derived_comparison.hpp"
+
+#include "bench.hpp"
+#include "compare.hpp"
+#include "conv2d.hpp"
+#include "gemm.hpp"
+#include "gemm_design.hpp"
+#include "gemm_problem.hpp"
+#include "gemv.hpp"
+#include "gemv_problem.hpp"
+#include "gemv_rules.hpp"
+#include "model/cg.hpp"
+#include "model/conv2d.hpp"
+#include "model/gemm.hpp"
+#include "model/gemv.hpp"
+#include "model/occupancy.hpp"
+#include "model/symv.hpp"
+#include "step.hpp"
+#include "symv.hpp"
+#include "symv_problem.hpp"
+#include "tuned/gemm_default_rule.hpp"
+#include "tuned/symv_layout.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace wb::ch06 {
+namespace {
+
+bool has(const derive::Derivation& d, const std::string& p) {
+    return std::any_of(d.params.begin(), d.params.end(), [&](const derive::Derived& x) { return x.parameter == p; });
+}
+
+/// Checks both launches of a case against the float64 reference, then times each (the harness's
+/// median, L2 flushed); a launch that fails its check is named in c.measured_note and not timed.
+/// `check(launch)` returns a CheckResult, `time(launch)` BenchStats.
+template <class Launch, class Check, class Time>
+void measure_pair(Comparison& c, const Launch& derived, const Launch& deflt, Check check, Time time) {
+    const CheckResult cd = check(derived), cf = check(deflt);
+    if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
+    if (!cf.ok()) c.measured_note += "default launch failed its check (" + cf.first_bad + ") ";
+    if (cd.ok()) c.derived_measured_ms = time(derived).median_ms;
+    if (cf.ok()) c.default_measured_ms = time(deflt).median_ms;
+    c.default_launch = deflt.str();
+}
+
+const char* kWhiteNote = "White's own kernel and launch: the workbook's models describe its tuned kernels, not his";
+
+// ---------------------------------------------------------------------------------------------
+// GEMV: the model sees the block's threads and the loads each keeps in flight (not Y)
+// ---------------------------------------------------------------------------------------------
+
+double gemv_ms(const DeviceProfile& dev, bool trans, long long m, long long n, int elem, int threads,
+               int loads_in_flight) {
+    model::GemvStageDesign d = model::gemv_stage_design(Stage::kTuned, trans, elem, threads, dev);
+    d.loads_in_flight = loads_in_flight;
+    return model::predict_gemv(d, trans, m, n, elem, threads, dev).predicted_ms;
+}
+
+/// The derived GEMV launch as the tuned step takes it (N: U columns per batch; T: C per block).
+GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
+    GemvLaunch l;
+    l.block_x = static_cast<int>(d.value("block_x"));
+    l.block_y = static_cast<int>(d.value("block_y"));
+    l.Q = l.block_y;
+    l.Y = static_cast<int>(d.value("Y"));
+    l.nb = trans ? static_cast<int>(d.value("C")) : 4;
+    l.ept = trans ? 4 : static_cast<int>(d.value("U"));
+    return l;
+}
+
+template <class T>
+void measure_gemv(Comparison& c, bool trans, int m, int n) {
+    const auto& step = wb::step<GemvArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_gemv_problem<T>(trans ? Op::T : Op::N, m, n, m, 1);
+    const auto ref = p.reference();
+    measure_pair(
+        c, gemv_launch_of(c.derived, trans), step.default_launch(p.args()),
+        [&](const GemvLaunch& l) { return check_gemv(step, l, p, ref); },
+        [&](const GemvLaunch& l) { return time_gemv(step, l, p, BenchOptions{}); });
+}
+
+std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
+    struct Shape {
+        bool trans;
+        int m, n;
+    };
+    std::vector<Comparison> out;
+    for (int elem : precisions)
+        for (const Shape& s : {Shape{false, 4096, 4096}, Shape{true, 4096, 4096}, Shape{false, 579, 57900}}) {
+            Comparison c;
+            c.derived = derive::derive_gemv(dev, s.trans, s.m, s.n, elem);
+            c.derived_launch = c.derived.launch();
+            const int w = 16 / elem;
+            if (has(c.derived, "dBlk.x")) {
+                const int threads = static_cast<int>(c.derived.value("dBlk.x") * c.derived.value("dBlk.y"));
+                c.derived_ms = model::predict_gemv(Stage::kShared, s.trans, s.m, s.n, elem, threads, dev).predicted_ms;
+                c.note = "derived: White's shared-memory Mv, predicted with chapter 2's design";
+            } else {
+                const int threads = static_cast<int>(c.derived.value("block_x") * c.derived.value("block_y"));
+                const long long per = s.trans ? 2 * (c.derived.value("C") + 1) : 2 * c.derived.value("U");
+                c.derived_ms = gemv_ms(dev, s.trans, s.m, s.n, elem, threads, static_cast<int>(per * w));
+            }
+            GemvShape shape{s.trans ? Op::T : Op::N, s.m, s.n, s.m, elem, 0, 0};
+            GemvMachine mc;
+            mc.sm_count = dev.sm_count;
+            mc.max_threads_per_sm = dev.max_threads_per_sm;
+            mc.bandwidth_gbs = dev.bandwidth_gbs;
+            mc.latency_ns = dev.latency_ns;
+            mc.regs_per_sm = dev.regs_per_sm;
+            const GemvLaunch l = tuned_gemv_default_launch(shape, mc);
+            c.default_launch = l.str();
+            const int wl = tuned_gemv_rows_per_load(shape);
+            const int per = s.trans ? 2 * (l.nb + 1) : 2 * std::max(1, l.ept);
+            const int threads = l.block_x * std::max(1, l.block_y);
+            if (threads <= dev.max_threads_per_block)
+                c.default_ms = gemv_ms(dev, s.trans, s.m, s.n, elem, threads, per * wl);
+            if (measure && !has(c.derived, "dBlk.x")) {
+                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n);
+                else measure_gemv<double>(c, s.trans, s.m, s.n);
+            }
+            out.push_back(c);
+        }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GEMM: the model's design read off the tiles of a launch (gemm_design.hpp)
+// ---------------------------------------------------------------------------------------------
+
+/// The tuned step's instantiated tiles (its legal launches), as the derivation's candidates.
+template <class T>
+std::vector<GemmLaunch> gemm_tiles() {
+    return tuned::gemm_configs<T>();
+}
+
+std::vector<derive::GemmTile> candidates(const std::vector<GemmLaunch>& configs) {
+    std::vector<derive::GemmTile> v;
+    for (const GemmLaunch& l : configs) v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
+    return v;
+}
+
+template <class T>
+GemmLaunch gemm_default(long long m, long long n, long long k) {
+    GemmArgs<T> a;
+    a.m = static_cast<int>(m);
+    a.n = static_cast<int>(n);
+    a.k = static_cast<int>(k);
+    a.lda = a.m;
+    a.ldb = a.k;
+    a.ldc = a.m;
+    return step<GemmArgs<T>>(chapter_of(Stage::kTuned)).default_launch(a);
+}
+
+template <class T>
+void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k) {
+    const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_gemm_problem<T>(GemmShape{Op::N, Op::N, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)}, 1);
+    const auto ref = p.reference();
+    measure_pair(
+        c, derived, step.default_launch(p.args()), [&](const GemmLaunch& l) { return check_gemm(step, l, p, ref); },
+        [&](const GemmLaunch& l) { return time_gemm(step, l, p, BenchOptions{}); });
+}
+
+std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
+    struct Shape {
+        long long m, n, k;
+    };
+    std::vector<Comparison> out;
+    for (int elem : precisions)
+        for (const Shape& s : {Shape{1024, 1024, 1024}, Shape{4096, 4096, 4096}, Shape{1024, 1024, 16384}}) {
+            Comparison c;
+            const std::vector<GemmLaunch> configs = elem == 4 ? gemm_tiles<float>() : gemm_tiles<double>();
+            GemmLaunch derived_launch;
+            try {
+                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, candidates(configs));
+            } catch (const std::invalid_argument&) {
+                // None of chapter 5's tiles fits this device (the T10): the rules over powers of two.
+                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem);
+                c.note = "none of chapter 5's tiles fits " + dev.name + ": derived over the powers of two";
+            }
+            c.derived_launch = c.derived.launch();
+            if (has(c.derived, "dBlk.x")) {
+                c.note = kWhiteNote;
+            } else {
+                // The derived tile is one of the instantiated configurations: its launch, split as derived.
+                for (GemmLaunch g : configs)
+                    if (g.tile_m == c.derived.value("tile_m") && g.tile_n == c.derived.value("tile_n") &&
+                        g.tile_k == c.derived.value("tile_k")) {
+                        const int split = static_cast<int>(c.derived.value("split_k"));
+                        g.split_k = split > 1 ? split : 1;
+                        c.derived_launch = g.str();
+                        derived_launch = g;
+                        c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, g, elem), s.m, s.n, s.k,
+                                                           elem, dev).ms;
+                        break;
+                    }
+            }
+            const GemmLaunch l = elem == 4 ? gemm_default<float>(s.m, s.n, s.k) : gemm_default<double>(s.m, s.n, s.k);
+            c.default_launch = l.str();
+            if (l.math == 2) {
+                c.note += std::string(c.note.empty() ? "" : "; ") +
+                          "chapter 5's default runs the FP64 tensor cores: the FMA model does not time it";
+            } else {
+                try {
+                    c.default_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, l, elem), s.m, s.n, s.k, elem, dev).ms;
+                } catch (const std::invalid_argument&) {
+                    c.note += std::string(c.note.empty() ? "" : "; ") + "chapter 5's tile does not fit " + dev.name;
+                }
+            }
+            if (measure && derived_launch.tile_m > 0) {
+                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k);
+                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k);
+            }
+            out.push_back(c);
+        }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Convolution
+// ---------------------------------------------------------------------------------------------
+
+template <class T>
+Conv2dLaunch conv2d_default(long long rows, long long cols, int fs) {
+    Conv2dArgs<T> a;
+    a.rows = static_cast<int>(rows);
+    a.cols = static_cast<int>(cols);
+    a.fs = fs;
+    a.in_pitch = a.out_pitch = a.cols;
+    return step<Conv2dArgs<T>>(chapter_of(Stage::kTuned)).default_launch(a);
+}
+
+double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, long long rows, long long cols, int fs, int elem) {
+    const int bx = std::max(1, l.block_x), by = std::max(1, l.block_y);
+    const int tx = std::max(1, l.thread_x), ty = std::max(1, l.thread_y);
+    const int tile_x = l.tile_x > 0 ? l.tile_x : bx * tx, tile_y = l.tile_y > 0 ? l.tile_y : by * ty;
+    const auto d = model::conv2d_stage_design(Stage::kTuned, fs, elem, tile_x, tile_y, tx, ty, bx * by);
+    return model::predict_conv2d(d, rows, cols, fs, elem, dev).ms;
+}
+
+std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions) {
+    std::vector<Comparison> out;
+    for (int elem : precisions)
+        for (int fs : {3, 7, 17, 63}) {
+            const long long n = 4096;
+            Comparison c;
+            const Conv2dLaunch l = elem == 4 ? conv2d_default<float>(n, n, fs) : conv2d_default<double>(n, n, fs);
+            c.default_launch = l.str();
+            try {
+                c.default_ms = conv2d_ms(dev, l, n, n, fs, elem);
+            } catch (const std::invalid_argument&) {
+                c.note = "chapter 5's tile does not fit " + dev.name;
+            }
+            try {
+                c.derived = derive::derive_conv2d(dev, n, n, fs, elem);
+            } catch (const std::invalid_argument& e) {
+                c.derived.op = "conv2d";
+                c.derived.shape = std::to_string(n) + " x " + std::to_string(n) + " FS " + std::to_string(fs) +
+                                  (elem == 8 ? " double" : " float");
+                c.note += std::string(c.note.empty() ? "" : "; ") + e.what();
+                out.push_back(c);
+                continue;
+            }
+            c.derived_launch = c.derived.launch();
+            if (has(c.derived, "dBlk.x")) {
+                c.note += std::string(c.note.empty() ? "" : "; ") + kWhiteNote;
+            } else {
+                Conv2dLaunch dl;
+                dl.block_x = static_cast<int>(c.derived.value("block_x"));
+                dl.block_y = static_cast<int>(c.derived.value("block_y"));
+                dl.thread_x = static_cast<int>(c.derived.value("thread_x"));
+                dl.thread_y = static_cast<int>(c.derived.value("thread_y"));
+                dl.tile_x = static_cast<int>(c.derived.value("tile_x"));
+                dl.tile_y = static_cast<int>(c.derived.value("tile_y"));
+                try {
+                    c.derived_ms = conv2d_ms(dev, dl, n, n, fs, elem);
+                } catch (const std::invalid_argument& e) {
+                    c.note += std::string(c.note.empty() ? "" : "; ") + "derived: " + e.what();
+                }
+            }
+            out.push_back(c);
+        }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SYMV and CG: chapter 5's rule evaluated on the profile (its tiles' resident blocks from the model)
+// ---------------------------------------------------------------------------------------------
+
+SymvLaunch symv_default(const DeviceProfile& dev, long long n, int elem) {
+    std::vector<tuned::SymvTileOccupancy> tiles;
+    for (auto [nb, q] : {std::pair{64, 4}, {64, 8}, {32, 4}}) {
+        const int regs = std::min(model::tuned_symv_regs(nb, q, elem), dev.max_regs_per_thread);
+        const int smem = std::min(nb * (nb + 1) * elem, dev.smem_per_block_bytes);
+        const int threads = std::min(nb * q, dev.max_threads_per_block);
+        tiles.push_back({nb, q, model::occupancy(dev, threads, regs, smem).blocks_per_sm});
+    }
+    const int panels = dev.max_threads_per_block >= model::kSymvPanelThreads ? 1 : 0;
+    return tuned::symv_rule(static_cast<int>(n), elem, dev.sm_count, tiles, n * elem, panels);
+}
+
+double symv_ms(const DeviceProfile& dev, long long n, int elem, int threads, int nb, int y) {
+    model::SymvModelLaunch l;
+    l.block_threads = threads;
+    l.nb = nb;
+    l.y_blocks = y;
+    return model::predict_symv(Stage::kTuned, n, elem, l, dev).predicted_ms;
+}
+
+int symv_threads(const SymvLaunch& l) {
+    return std::max(1, l.block_x) * std::max(1, l.block_y);
+}
+
+template <class T>
+void measure_symv(Comparison& c, const SymvLaunch& derived, long long n) {
+    const auto& step = wb::step<SymvArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_symv_problem<T>(Uplo::Lower, static_cast<int>(n), static_cast<int>(n), 1);
+    const auto ref = p.reference();
+    measure_pair(
+        c, derived, step.default_launch(p.args()), [&](const SymvLaunch& l) { return check_symv(step, l, p, ref); },
+        [&](const SymvLaunch& l) { return time_symv(step, l, p, BenchOptions{}); });
+}
+
+std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
+                                   bool measure) {
+    std::vector<Comparison> out;
+    for (int elem : precisions)
+        for (long long n : cg ? std::vector<long long>{2048, 16384} : std::vector<long long>{4096, 16384}) {
+            Comparison c;
+            c.derived = cg ? derive::derive_cg(dev, n, elem) : derive::derive_symv(dev, n, elem);
+            c.derived_launch = c.derived.launch();
+            const std::string p = cg ? "mv." : "";
+            const int nb = static_cast<int>(c.derived.value(p + "nb")), q = static_cast<int>(c.derived.value(p + "Q"));
+            const double mv = symv_ms(dev, n, elem, nb * q, nb, static_cast<int>(c.derived.value(p + "Y")));
+            const SymvLaunch l = symv_default(dev, n, elem);
+            c.default_launch = l.str();
+            const double mv_default = symv_ms(dev, n, elem, symv_threads(l), l.nb, std::max(1, l.y_blocks));
+            if (!cg) {
+                c.derived_ms = mv;
+                c.default_ms = mv_default;
+                if (measure) {
+                    const SymvLaunch dl = tuned::symv_layout_launch(
+                        tuned::SymvLayout::kTiles, nb, q, static_cast<int>(c.derived.value("Y")), 0);
+                    if (elem == 4) measure_symv<float>(c, dl, n);
+                    else measure_symv<double>(c, dl, n);
+                }
+            } else {
+                // Per iteration, the Mv at each launch (the CUDA-graph schedule: the persistent
+                // kernel's grid is its own rule).
+                const double tol = elem == 4 ? 1e-5 : 1e-9;
+                c.derived_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, 0, mv, 1).predicted_ms;
+                c.default_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, 0, mv_default, 1).predicted_ms;
+                c.note = "ms per iteration (CUDA-graph schedule), the Mv at each launch; the vector kernels' "
+                         "grid and loads are not in the model";
+            }
+            out.push_back(c);
+        }
+    return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& compared_ops() {
+    static const std::vector<std::string> ops = {"gemv", "gemm", "conv2d", "symv", "cg"};
+    return ops;
+}
+
+std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
+                                   bool measure) {
+    if (op == "gemv") return gemv_cases(dev, precisions, measure);
+    if (op == "gemm") return gemm_cases(dev, precisions, measure);
+    if (op == "conv2d") return conv2d_cases(dev, precisions);
+    if (op == "symv") return symv_cases(dev, precisions, false, measure);
+    if (op == "cg") return symv_cases(dev, precisions, true, false);
+    throw std::invalid_argument("ch06 compare_op: op (\"" + op + "\") must be one of gemv, gemm, conv2d, symv, cg");
+}
+
+}  // namespace wb::ch06

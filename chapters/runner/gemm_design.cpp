@@ -1,0 +1,43 @@
+/// \file gemm_design.cpp
+/// \brief The GEMM model's view of a launch (gemm_design.hpp).
+#include "gemm_design.hpp"
+
+#include <algorithm>
+
+namespace wb {
+
+model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_bytes) {
+    model::GemmDesign d;
+    d.stage = stage;
+    const int bx = std::max(1, l.block_x), by = std::max(1, l.block_y);
+    d.threads = bx * by;
+    d.thread_m = std::max(1, l.thread_m);
+    d.thread_n = std::max(1, l.thread_n);
+    d.tile_m = l.tile_m > 0 ? l.tile_m : bx * d.thread_m;
+    d.tile_n = l.tile_n > 0 ? l.tile_n : by * d.thread_n;
+    d.tile_k = std::max(1, l.tile_k);
+    d.split_k = std::max(1, l.split_k);  // the tuned step's split k (0: none)
+    // A warp's lanes run along m first (threadIdx.x), then along n.
+    const int lanes_m = std::min(32, bx), lanes_n = std::max(1, 32 / lanes_m);
+    d.warp_m = l.warp_m > 0 ? l.warp_m : lanes_m * d.thread_m;
+    d.warp_n = l.warp_n > 0 ? l.warp_n : lanes_n * d.thread_n;
+    const int vec = 16 / elem_bytes;
+    const int acc = d.thread_m * d.thread_n * elem_bytes / 4;
+    d.regs_per_thread = std::min(255, 32 + acc + (d.thread_m + d.thread_n) * elem_bytes / 4);
+    d.smem_per_block = std::max(1, l.stages) * (d.tile_m + d.tile_n) * d.tile_k * elem_bytes;
+    if (stage == Stage::kNaive) {
+        d.operands_from_l1 = true;
+        d.smem_per_block = 0;
+        d.overhead = 1.0;  // two address computations and the loop per FMA
+    } else if (stage == Stage::kShared) {
+        d.overhead = 0.5;
+    } else if (stage == Stage::kPattern) {
+        d.overhead = 0.25;
+    } else {  // access, tuned: 16-byte operand loads from shared memory
+        d.load_width = vec;
+        d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
+    }
+    return d;
+}
+
+}  // namespace wb

@@ -1,0 +1,18 @@
+/// \file gemm_design.hpp
+/// \brief The GEMM model's view of a launch (model::GemmDesign): its tiles, warps, registers and
+///        shared memory read off a GemmLaunch, per ladder stage. The GEMM op's rows and chapter 6's
+///        comparison both predict through it.
+#pragma once
+
+#include "gemm.hpp"
+#include "model/gemm.hpp"
+#include "stage.hpp"
+
+namespace wb {
+
+/// The design the GEMM model assumes for `stage` launched as `l` with elements of `elem_bytes`
+/// (4 or 8): fields of `l` left at 0 follow from the others (tile = block x thread tile; a warp's
+/// lanes run along m first).
+model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_bytes);
+
+}  // namespace wb

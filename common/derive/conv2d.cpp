@@ -1,0 +1,102 @@
+// conv2d.cpp — chapter 6's convolution derivation (derive/derivation.hpp): White's procedure on
+// the T10 (§5.1.5, Eq. 5.19); elsewhere a warp along a row, the outputs per thread Little's law
+// asks for (rule 1) and the tile width that keeps the halo small (rule 2).
+#include "derive/derivation.hpp"
+#include "derive/derive_internal.hpp"
+
+#include "model/memory.hpp"
+#include "model/model_internal.hpp"
+#include "model/occupancy.hpp"
+#include "model/white.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace wb::derive {
+
+using model::detail::fmt;
+using model::detail::invalid;
+
+namespace {
+
+/// White §5.1.5 on the T10: 10 registers per thread, SMemPerBlk = (2 dBlk.x dBlk.y + dBlk.x) x 4.
+void white_conv(const DeviceProfile& dev, long long n, int fs, Derivation& d) {
+    const model::WhiteLaunch l = model::derive_conv_launch_t10(n, fs, dev);
+    const int threads = l.dblk_x * l.dblk_y;
+    const int smem = (2 * l.dblk_x * l.dblk_y + l.dblk_x) * 4;  // Eq. 5.7
+    const int per_sm = model::white_active_blocks_per_sm(dev, threads, 10, smem);
+    const auto g = model::grid_metrics(dev, l.dgrd_x * l.dgrd_y, threads, per_sm);
+    d.params.push_back({"dBlk.x", l.dblk_x, "coalescing and one pass per filter row (rule 2, White Eq. 5.8-5.11)",
+                        "max(" + std::to_string(dev.transaction_threads) + " threads of a half-warp, FS = " +
+                            std::to_string(fs) + " rounded up to a power of two), at most " +
+                            std::to_string(dev.max_threads_per_block)});
+    d.params.push_back({"dBlk.y", l.dblk_y, "least shared memory that saturates the bus (rules 1, 3, White Eq. 5.7)",
+                        std::to_string(smem) + " B per block, " + std::to_string(g.active_threads) +
+                            " active threads >= 12800 (Eq. 4.14)"});
+    d.params.push_back({"dGrd.x", l.dgrd_x, "tiles across (White Eq. 5.12c)", std::to_string(n) + " / dBlk.x"});
+    d.params.push_back({"dGrd.y", l.dgrd_y, "tiles down (White Eq. 5.12d)", std::to_string(n) + " / dBlk.y"});
+}
+
+}  // namespace
+
+Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes) {
+    detail::check_shape("derive_conv2d", elem_bytes, rows, cols);
+    if (fs < 1 || fs % 2 == 0) invalid("derive_conv2d", "fs", fs, "must be odd and >= 1");
+    Derivation d;
+    d.op = "conv2d";
+    d.shape = std::to_string(rows) + " x " + std::to_string(cols) + " FS " + std::to_string(fs) + " " +
+              detail::precision(elem_bytes);
+    if (elem_bytes == 4 && detail::white_case(dev, rows, cols)) {
+        white_conv(dev, rows, fs, d);
+        return d;
+    }
+    constexpr int kThreads = 256;
+    const int bx = dev.warp_size;  // a warp along a row: whole 128-byte lines of floats
+    const int by = kThreads / bx;
+    d.params.push_back({"block_x", bx, "coalescing (rule 2: a warp along a row)",
+                        std::to_string(bx) + " x " + std::to_string(elem_bytes) + " B per row of the warp"});
+    d.params.push_back({"block_y", by, "rows of threads", std::to_string(kThreads) + " threads per block"});
+    // Rule 2: the tile's halo along x, (tile_x + FS - 1) / tile_x, at most 5/4 (tile_x >= 4 (FS - 1)),
+    // with at most 8 outputs across per thread (registers).
+    int tx = 1;
+    while (tx < 8 && bx * tx < 4 * (fs - 1)) tx *= 2;
+    // Rule 1: outputs down per thread, each one element in flight, until the SM holds Little's law.
+    // Registers: 32 + the thread's outputs; shared memory: the tile and its halo. Where no tile of
+    // that width fits shared memory, a narrower one (rule 3 before rule 2).
+    int ty = 1;
+    Derived loads{};
+    for (; tx >= 1 && loads.parameter.empty(); tx /= 2)
+        for (int cand = 1; cand <= 16; cand *= 2) {
+            const int tile_x = bx * tx, tile_y = by * cand;
+            const long long smem = static_cast<long long>(tile_x + fs - 1) * (tile_y + fs - 1) * elem_bytes;
+            const int regs = std::min(32 + tx * cand * elem_bytes / 4, dev.max_regs_per_thread);
+            if (smem > dev.smem_per_block_bytes) break;
+            const auto o = model::occupancy(dev, kThreads, regs, static_cast<int>(smem));
+            if (o.blocks_per_sm < 1) break;
+            ty = cand;
+            const double have = static_cast<double>(o.active_threads_per_sm) * tx * cand * elem_bytes;
+            const double need = model::bytes_in_flight_needed_per_sm(dev);
+            loads = {"thread_y", ty, "Little's law (rule 1)",
+                     std::to_string(o.active_threads_per_sm) + " resident threads x " + std::to_string(tx * cand) +
+                         " outputs x " + std::to_string(elem_bytes) + " B = " + fmt("%.0f B", have) +
+                         " per SM against " + fmt("%.0f B", need)};
+            if (have >= need) break;
+        }
+    tx = std::max(1, loads.parameter.empty() ? tx : tx * 2);  // the loop halved it once more on exit
+    if (loads.parameter.empty())
+        throw std::invalid_argument("derive_conv2d: fs (" + std::to_string(fs) + ") leaves no tile that fits " +
+                                    dev.name + "'s shared memory");
+    const int tile_x = bx * tx, tile_y = by * ty;
+    d.params.push_back({"thread_x", tx, "most shared-memory reuse (rule 2: halo <= 5/4, 8 outputs at most)",
+                        "tile " + std::to_string(tile_x) + " wide, halo " +
+                            fmt("%.2f", static_cast<double>(tile_x + fs - 1) / tile_x) + " along x"});
+    d.params.push_back(loads);
+    const int smem = (tile_x + fs - 1) * (tile_y + fs - 1) * elem_bytes;
+    d.params.push_back({"tile_x", tile_x, "block_x x thread_x", std::to_string(bx) + " x " + std::to_string(tx)});
+    d.params.push_back({"tile_y", tile_y, "block_y x thread_y", std::to_string(by) + " x " + std::to_string(ty)});
+    d.params.push_back(blocks_per_sm(dev, kThreads, std::min(32 + tx * ty * elem_bytes / 4, dev.max_regs_per_thread),
+                                     smem));
+    return d;
+}
+
+}  // namespace wb::derive

@@ -1,0 +1,115 @@
+/// \file derive/derivation.hpp
+/// \brief Chapter 6: launch parameters derived from the machine, not read off a sweep. Each rule is
+///        one host function whose inputs are a DeviceProfile (a live GPU or a preset), the shape
+///        and the precision; each returns the value it sets and one line naming the rule and the
+///        metric that bound it, so the chapter prints the derivation, not only its result.
+///
+/// The rules, in the order of White's Step 5 (dissertation §4.5), generalized to today's GPUs:
+///  1. Saturate the memory bus: Little's law, bytes in flight = bandwidth x latency (on the `t10`
+///     preset White's Eq. 4.14, 12800 active threads) -> threads, blocks, loads per thread.
+///  2. Maximize shared-memory (and register) reuse: the widest tile that fits.
+///  3. Minimize shared memory per block (more resident blocks).
+///  4. Maximize the memory partitions touched (the `t10` preset only: today's GPUs hash addresses).
+///  5. Minimize fragmented blocks: the tail wave, and KBLAS's blocks per row Y against it.
+/// Occupancy (resident blocks per SM with register and shared-memory granularity) is the metric
+/// rules 1, 3 and 5 read. Plain host arithmetic: unit-tested without a GPU (tests/cpu/test_derive.cpp).
+#pragma once
+
+#include "device_profile.hpp"
+
+#include <string>
+#include <vector>
+
+namespace wb::derive {
+
+/// One derived launch parameter: its value, the rule that set it and the metric that bound it.
+struct Derived {
+    std::string parameter;  ///< "block_x", "Y", "tile_m", ...
+    long long value = 0;
+    std::string rule;       ///< "Little's law (rule 1)", "waves (rule 5, KBLAS Y)", ...
+    std::string metric;     ///< the numbers that bound it: "Y = 3: 0.33 waves of 264 slots without it, 1.00 with it"
+    bool sets_launch = true;  ///< false for a metric the rules derive on the way (bytes in flight,
+                              ///< blocks per SM, partitions touched): printed, not part of the launch
+};
+
+/// A whole derivation: the parameters in the order the rules set them.
+struct Derivation {
+    std::string op;       ///< "gemv", ...
+    std::string shape;    ///< "N 4096 x 4096 float"
+    std::vector<Derived> params;
+    /// The value of `parameter`; throws std::invalid_argument naming it when absent.
+    long long value(const std::string& parameter) const;
+    /// "block_x=8 block_y=32 U=2 Y=1": every parameter that sets the launch, in order.
+    std::string launch() const;
+};
+
+// ------------------------------------------------------------------------------------------------
+// The op-independent rules
+// ------------------------------------------------------------------------------------------------
+
+/// Rule 1, Little's law: bytes in flight each SM must keep to saturate DRAM, bandwidth x latency /
+/// SMs (GB/s x ns = bytes). On the `t10` preset 101.4 GB/s x 301 ns / 30 = 1.0 KB; on the `h200`
+/// preset 4800 GB/s x 700 ns / 132 = 25.5 KB.
+Derived bytes_in_flight_per_sm(const DeviceProfile& dev);
+
+/// Rule 1 in threads: the active threads the bus needs. With partitions (the `t10` preset) White's
+/// Eq. 4.14: latency in cycles / 8 cycles per warp request per partition x partitions x warp size
+/// (400 / 8 x 8 x 32 = 12800); without (today's GPUs) Little's law over `bytes_per_thread` each
+/// thread keeps in flight. Throws std::invalid_argument on bytes_per_thread < 1.
+Derived active_threads_needed(const DeviceProfile& dev, int bytes_per_thread);
+
+/// Rule 1 per thread: the smallest power of two of loads of `load_bytes` each of
+/// `resident_threads_per_sm` threads keeps in flight so that the SM holds `margin` x Little's law,
+/// at most `max_loads` (the register budget). Throws std::invalid_argument on arguments < 1.
+Derived loads_per_thread(const DeviceProfile& dev, int resident_threads_per_sm, int load_bytes, int max_loads,
+                         double margin = 1.0);
+
+/// Occupancy (White Eq. 3.7 with allocation granularity): resident blocks per SM, and the resource
+/// that limits them.
+Derived blocks_per_sm(const DeviceProfile& dev, int threads_per_block, int regs_per_thread, int smem_per_block);
+
+/// Rule 5, the wave tail (KBLAS's Y, TOMS §4.3.4, §9.2): with `tiles` independent blocks and
+/// `blocks_per_sm` resident per SM, split each tile's reduction over Y blocks so the grid fills one
+/// wave and never starts a second, partial one: Y = floor(slots / tiles) where tiles < slots, else 1;
+/// at most `max_y` (each block keeps a minimum of work). Named `parameter` (Y, split_k).
+Derived wave_split(const DeviceProfile& dev, long long tiles, int blocks_per_sm, long long max_y,
+                   const std::string& parameter = "Y");
+
+// ------------------------------------------------------------------------------------------------
+// The ops' derivations (one file each: derive/OP.cpp)
+// ------------------------------------------------------------------------------------------------
+
+/// GEMV y = alpha op(A) x + beta y, A m x n with 16-byte aligned columns. On the `t10` preset with
+/// op T (White's row-major Mv) and square n a power of two >= 512: White's procedure (§4.5.1,
+/// Eq. 4.24); otherwise the tuned kernel's parameters: block_x (coalescing), U or C (rule 1), Y (rule 5).
+Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes);
+
+/// A GEMM tile the derivation may pick: a block computes tile_m x tile_n of C, a thread
+/// thread_m x thread_n of it, over `stages` shared-memory stages of depth tile_k.
+struct GemmTile {
+    int tile_m = 0, tile_n = 0, tile_k = 0, thread_m = 0, thread_n = 0, stages = 2;
+};
+
+/// GEMM C = A B: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,
+/// Eq. 4.41); otherwise the tile from rule 2 (shared-memory and register reuse against the ridge),
+/// rule 3 on ties, the wave fill, and split_k from rule 5. `tiles`: the candidates (the kernel's
+/// instantiated tiles, so that the pick is a launch it takes); empty: the powers of two 32 ... 256
+/// with 256 threads and two stages of two 32-byte sectors per row. Throws std::invalid_argument
+/// when no candidate fits the device.
+Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
+                       const std::vector<GemmTile>& tiles = {});
+
+/// Convolution of a rows x cols image with an FS x FS filter: on the `t10` preset with square
+/// rows = cols a power of two >= 512 White's procedure (§5.1.5, Eq. 5.19); otherwise block_x
+/// (coalescing), outputs per thread (rule 1), thread_x from the halo (rule 2).
+Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes);
+
+/// SYMV (lower triangle), KBLAS's order nb -> Q -> Y (TOMS §9): (nb, Q) keeping the most bytes of
+/// A in flight per SM (rule 1, ties to the larger nb), Y from the longest block column (rule 5).
+Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes);
+
+/// CG: the Mv is derive_symv's; the vector kernels take one wave of resident 256-thread blocks
+/// (rule 5: no tail) with the elements per thread Little's law asks for (rule 1).
+Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes);
+
+}  // namespace wb::derive
