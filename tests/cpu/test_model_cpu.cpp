@@ -1,6 +1,6 @@
 // The CPU model (common/model/cpu.hpp): the roofline time from bytes and flops, its monotone
 // growth with size for every op, which limit binds where, the measurement's sanity on this host
-// (a small buffer: seconds), and the argument rules.
+// (a small buffer: well under a second), and the argument rules.
 #include "catch.hpp"
 
 #include "model/cpu.hpp"
@@ -44,11 +44,13 @@ TEST_CASE("CPU model: every op's time grows with its size, and with the element 
 }
 
 TEST_CASE("CPU model: the measurement gives positive, ordered figures on this host", "[cpu][split]") {
-    const CpuMachine m = measure_cpu_machine(2, 16, 1);  // a small buffer: this is a sanity check
+    // A small buffer: a sanity check, not a figure (the tests run in parallel with others, so no
+    // ratio between the figures is asserted).
+    const CpuMachine m = measure_cpu_machine(2, 16, 1);
     CHECK(m.threads == 2);
     CHECK(m.bandwidth_gbs > 0.1);
+    CHECK(m.fp32_gflops > 0.1);
     CHECK(m.fp64_gflops > 0.1);
-    CHECK(m.fp32_gflops >= 0.9 * m.fp64_gflops);  // float lanes are never fewer than double's
     CHECK(to_string(m).find("2 threads") != std::string::npos);
 }
 
