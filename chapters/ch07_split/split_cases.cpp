@@ -3,7 +3,10 @@
 // the three predicted times, and the CPU peers timed for real.
 #include "split_cases.hpp"
 
+#include "buffer.hpp"
 #include "cpu_peers.hpp"
+#include "hybrid_gemv.hpp"
+#include "memory_lab.hpp"
 #include "random.hpp"
 #include "reference_cg.hpp"
 #include "roofline.hpp"
@@ -43,6 +46,12 @@ Links h200_pinned_links() {
     const double inf = std::numeric_limits<double>::infinity();
     return {TransferModel(55.5, {{0, inf, 0, 0.010, 0}}), TransferModel(55.4, {{0, inf, 0, 0.010, 0}}),
             "assumed: chapter 0's pinned rates on the H200 (55.5 / 55.4 GB/s), 10 us set-up"};
+}
+
+Links measured_pinned_links() {
+    const auto rows = lab::run_transfers(lab::Scale::quick);
+    return {lab::fit_transfers(rows, true, true), lab::fit_transfers(rows, true, false),
+            "fitted to this GPU's pinned copies (chapter 0's model)"};
 }
 
 CasePrediction predict_case(const std::string& op, int n, std::size_t elem, const Machines& m) {
@@ -170,7 +179,28 @@ double measure_typed(const std::string& op, int n, int cg_iterations) {
     throw std::invalid_argument("ch07: op (" + op + ") must be one of gemv, gemm, symv, conv2d, cg");
 }
 
+template <class T>
+GpuTimes measure_gpu_typed(int n, double share, int chunks) {
+    const std::size_t un = static_cast<std::size_t>(n), nn = un * un;
+    PinnedBuffer<T> A(nn), x(un), y(un);
+    const auto a0 = random_vector<T>(nn, 81), x0 = random_vector<T>(un, 82);
+    std::copy(a0.begin(), a0.end(), A.data());
+    std::copy(x0.begin(), x0.end(), x.data());
+    const GemvArgs<T> a{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()};
+    GpuTimes t;
+    t.gpu_ms = median_ms([&] { hybrid::gemv(a, n, n); });  // one chunk: copy in, kernel, copy out
+    const int g = split::gpu_rows(n, share, 1);
+    const int chunk = std::max(1, (g + chunks - 1) / chunks);
+    t.hybrid_ms = median_ms([&] { hybrid::gemv(a, g, chunk); });
+    return t;
+}
+
 }  // namespace
+
+GpuTimes measure_gpu_case(const std::string& op, int n, std::size_t elem, double gpu_share, int chunks) {
+    if (op != "gemv") return {};
+    return elem == 4 ? measure_gpu_typed<float>(n, gpu_share, chunks) : measure_gpu_typed<double>(n, gpu_share, chunks);
+}
 
 double measure_cpu_case(const std::string& op, int n, std::size_t elem, int cg_iterations) {
     return elem == 4 ? measure_typed<float>(op, n, cg_iterations) : measure_typed<double>(op, n, cg_iterations);

@@ -9,6 +9,7 @@
 #include "split.hpp"
 #include "transfer_model.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ struct CasePrediction {
     std::string hybrid_kind;  ///< "rows" (the output's rows split) or "vectors on CPU" (CG, White §5.2)
 };
 
+/// The link fitted to this GPU's pinned copies (chapter 0's measurement at the quick scale, both
+/// directions). Needs a CUDA device.
+Links measured_pinned_links();
+
 /// What to predict with.
 struct Machines {
     model::CpuMachine cpu;
@@ -55,5 +60,14 @@ CasePrediction predict_case(const std::string& op, int n, std::size_t elem, cons
 /// Runs the CPU peer of `op` at size n on seeded data: the median of a few timed calls after a
 /// warm-up (ms). Throws what the peer throws (std::runtime_error without CBLAS).
 double measure_cpu_case(const std::string& op, int n, std::size_t elem, int cg_iterations);
+
+/// The GPU's measured columns of one case (NaN where this build does not time them).
+struct GpuTimes {
+    double gpu_ms = NAN;     ///< all on the GPU: copies in, kernel, copy out (one chunk: in sequence)
+    double hybrid_ms = NAN;  ///< the hybrid with gpu_rows rows on the GPU in `chunks` chunks
+};
+/// Times the GPU-with-transfers and hybrid ways of `op` at size n from pinned host memory (median of a
+/// few calls after a warm-up). GEMV only so far (kernels/cpu/hybrid_gemv.hpp); other ops: NaN.
+GpuTimes measure_gpu_case(const std::string& op, int n, std::size_t elem, double gpu_share, int chunks);
 
 }  // namespace wb::ch07
