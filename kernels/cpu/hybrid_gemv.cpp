@@ -38,6 +38,7 @@ struct StreamPair {
 /// The GPU's share: outputs [0, g) of y in chunks of `chunk`.
 template <class T>
 void gpu_share(const GemvArgs<T>& h, int g, int chunk) {
+    chunk = std::min(chunk, g);  // the buffers hold one chunk, never more than the share
     const bool trans = h.op == Op::T;
     const std::size_t e = sizeof(T);
     const int depth = trans ? h.m : h.n;  // the reduction length: A's extent along the other side
