@@ -1,0 +1,41 @@
+/// \file cpu_peers.hpp
+/// \brief The CPU peers of chapter 7 (the CPU/GPU split): what a user would call on the host for
+///        each op, on host pointers, with the same Args, conventions and argument rules as the GPU
+///        launchers (kernels/gemv.hpp and the other ops' headers): GEMV, GEMM and SYMV through
+///        OpenBLAS's CBLAS, a direct cross-correlation of our own with its rows spread over the
+///        cores (OpenMP), and CG built from CBLAS calls with the GPU steps' stopping rule.
+///
+/// Every pointer in the Args is a host pointer here. Each peer validates with the op's own rules
+/// (validate_gemv and its siblings: the same std::invalid_argument messages, prefixed "cpu::gemv"
+/// and so on), honours BLAS's quick returns, and never reads y or C when beta == 0 (it zeroes
+/// them first, so a NaN there cannot leak in whatever the BLAS library does). Threads: OpenBLAS's
+/// and OpenMP's defaults, the machine's cores (OPENBLAS_NUM_THREADS / OMP_NUM_THREADS override).
+#pragma once
+
+#include "cg.hpp"
+#include "conv2d.hpp"
+#include "gemm.hpp"
+#include "gemv.hpp"
+#include "symv.hpp"
+
+namespace wb::cpu {
+
+/// Whether the BLAS-based peers (gemv, gemm, symv, cg) were compiled in (the build found OpenBLAS
+/// and cblas.h). Without it they throw std::runtime_error; conv2d needs no BLAS.
+bool have_cblas();
+/// Threads the peers use: OpenMP's maximum (the cores) where built with OpenMP, else 1.
+int threads();
+
+template <class T> void gemv(const GemvArgs<T>& a);      ///< cblas_?gemv (column-major)
+template <class T> void gemm(const GemmArgs<T>& a);      ///< cblas_?gemm (column-major)
+template <class T> void symv(const SymvArgs<T>& a);      ///< cblas_?symv (column-major, a.uplo)
+template <class T> void conv2d(const Conv2dArgs<T>& a);  ///< direct correlation, OpenMP over rows
+/// CG on the host: ?symv on the lower triangle (the upper one is never read), ?dot, ?axpy, ?scal,
+/// in the arithmetic of T; the same algorithm, stopping rules and result as kernels/cg.hpp.
+template <class T> void cg(const CgArgs<T>& a);
+
+/// Rows [row0, row1) of the correlation only (the hybrid split's CPU share of an image); the
+/// full call validates and calls it with [0, rows).
+template <class T> void conv2d_rows(const Conv2dArgs<T>& a, int row0, int row1);
+
+}  // namespace wb::cpu

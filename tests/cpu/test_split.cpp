@@ -1,0 +1,136 @@
+// The CPU/GPU decision (common/split.hpp): White's Listing 4.18 on his T10 constants (Mv on the CPU
+// up to n = 2048 and MM up to n = 64, on his sizes, the powers of two), the hybrid's balanced share
+// (both sides end together; clamped at the ends), its partition of the rows, the GPU side's
+// pipelined cost, and the argument rules.
+#include "catch.hpp"
+
+#include "split.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+using namespace wb::split;
+
+namespace {
+
+/// Listing 4.18 on White's constants for an op at size n.
+template <class Cpu, class Off>
+Where white_t10_choice(double n, Cpu cpu_ms, Off offload) {
+    const auto h = white_t10::h2d(), d = white_t10::d2h();
+    const Offload o = offload(n);
+    return white_rule(cpu_ms(n), o.kernel_ms, comm_ms(o, h, d));
+}
+
+/// The smallest n (to 1) where the rule picks the GPU, by bisection in [lo, hi] (CPU at lo, GPU at hi).
+template <class F>
+double crossover(double lo, double hi, F gpu_at) {
+    while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        (gpu_at(mid) ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+}  // namespace
+
+TEST_CASE("White t10: Mv goes to the CPU exactly up to n = 2048, MM up to n = 64 (powers of two)", "[cpu][split]") {
+    for (double n = 16; n <= 16384; n *= 2) {
+        INFO("n = " << n);
+        CHECK(white_t10_choice(n, white_t10::cpu_mv_ms, white_t10::mv_offload) == (n <= 2048 ? Where::Cpu : Where::Gpu));
+        CHECK(white_t10_choice(n, white_t10::cpu_mm_ms, white_t10::mm_offload) == (n <= 64 ? Where::Cpu : Where::Gpu));
+    }
+    // Between the powers of two the constants put the crossovers at n = 2701 (Mv) and n = 98
+    // (MM): White's "n <= 2048" and "n <= 64" are statements on his grid of sizes.
+    auto mv_gpu = [](double n) { return white_t10_choice(n, white_t10::cpu_mv_ms, white_t10::mv_offload) == Where::Gpu; };
+    auto mm_gpu = [](double n) { return white_t10_choice(n, white_t10::cpu_mm_ms, white_t10::mm_offload) == Where::Gpu; };
+    const double mv = crossover(2048, 4096, mv_gpu), mm = crossover(64, 128, mm_gpu);
+    CHECK(mv == 2701);
+    CHECK(mm == 98);
+}
+
+TEST_CASE("White t10: his published CPU and GPU times", "[cpu][split]") {
+    // §3.5.1: Mv at n = 1024 reads 8 MiB at 8 GB/s (2^30): 1/1024 s; at n = 8192 at 2 GB/s.
+    CHECK(white_t10::cpu_mv_ms(1024) == Approx(1000.0 / 1024));
+    CHECK(white_t10::cpu_mv_ms(8192) == Approx(8.0 * 8192 * 8192 / (1024.0 * 1024 * 1024) / 2 * 1000));
+    CHECK(white_t10::cpu_mm_ms(1024) == Approx(8.0 * 1024 * 1024 * 1024 / (51.0 * 1024 * 1024 * 1024) * 1000));
+    CHECK(white_t10::gpu_mm_ms(512) * 1504 == Approx(white_t10::cpu_mm_ms(512) * 51));
+}
+
+TEST_CASE("split: the balanced share ends both sides together", "[cpu][split]") {
+    const LinearCost cpu{0.0, 10.0}, gpu{1.0, 4.0};
+    const double f = balance_share(cpu, gpu);
+    CHECK(f == Approx(9.0 / 14.0));
+    CHECK(gpu.fixed_ms + f * gpu.per_ms == Approx(cpu.fixed_ms + (1 - f) * cpu.per_ms));
+    const Prediction p = predict(cpu, gpu, 5.0);
+    CHECK(p.hybrid_ms == Approx(10.0 * 5.0 / 14.0));
+    CHECK(p.hybrid_ms < p.cpu_ms);
+    CHECK(p.hybrid_ms < p.gpu_ms);
+    CHECK(p.choice == Where::Hybrid);
+    CHECK(p.white == Where::Gpu);
+    // the GPU's fixed cost alone exceeds the whole CPU time: all on the CPU
+    const Prediction q = predict({0, 1.0}, {2.0, 0.5}, 2.5);
+    CHECK(q.gpu_share == 0.0);
+    CHECK(q.choice == Where::Cpu);
+    CHECK(q.hybrid_ms == Approx(1.0));
+    // a CPU far slower than the whole GPU call: the CPU's share would save under min_gain
+    const Prediction r = predict({0, 100.0}, {0.1, 0.5}, 0.6);
+    CHECK(r.gpu_share == Approx(99.9 / 100.5));
+    CHECK(r.hybrid_ms < r.gpu_ms);
+    CHECK(r.choice == Where::Gpu);
+    // a CPU whose fixed cost alone exceeds the whole GPU call: all on the GPU
+    const Prediction r2 = predict({5.0, 100.0}, {0.1, 0.5}, 0.6);
+    CHECK(r2.gpu_share == 1.0);
+    CHECK(r2.hybrid_ms == Approx(0.6));
+    CHECK(r2.choice == Where::Gpu);
+    // a gain under min_gain keeps the better single side
+    const Prediction s = predict({0, 1.0}, {0.9, 1.0}, 1.9, 0.10);
+    CHECK(s.gpu_share == Approx(0.05));
+    CHECK(s.choice == Where::Cpu);
+}
+
+TEST_CASE("split: the GPU's rows are its share rounded to the chunk, the CPU gets the rest", "[cpu][split]") {
+    CHECK(gpu_rows(1000, 0.5, 1) == 500);
+    CHECK(gpu_rows(1000, 0.5, 64) == 512);
+    CHECK(gpu_rows(1000, 0.99, 64) == 960);
+    CHECK(gpu_rows(1000, 0.999, 64) == 1000);  // 1024 clamped to the rows there are
+    CHECK(gpu_rows(1000, 0.01, 64) == 0);
+    CHECK(gpu_rows(7, 1.0, 4) == 7);
+    CHECK(gpu_rows(0, 0.7, 4) == 0);
+    for (int rows : {1, 17, 1023})
+        for (double f : {0.0, 0.13, 0.5, 0.87, 1.0}) {
+            const int g = gpu_rows(rows, f, 8);
+            CHECK(g >= 0);
+            CHECK(g <= rows);
+            CHECK((g % 8 == 0 || g == rows));
+        }
+    CHECK_THROWS_WITH(gpu_rows(10, 1.5, 1), "gpu_rows: f (1.5) must be in [0, 1]");
+    CHECK_THROWS_WITH(gpu_rows(10, 0.5, 0), "gpu_rows: align (0) must be >= 1");
+}
+
+TEST_CASE("split: the GPU side pipelines its copies with the kernel", "[cpu][split]") {
+    // One segment, no set-up: a copy of b bytes takes b / (Tx 1e6) ms.
+    const wb::TransferModel link(1.0, {{0, std::numeric_limits<double>::infinity(), 0, 0, 0}});
+    Offload o;
+    o.in_split = {3e6};   // 3 ms
+    o.in_whole = {1e6};   // 1 ms
+    o.out_split = {1e6};  // 1 ms
+    o.kernel_ms = 2;
+    o.launch_ms = 0;
+    CHECK(all_gpu_ms(o, link, link) == Approx(7.0));
+    const LinearCost serial = gpu_side(o, link, link, 1);
+    CHECK(serial.fixed_ms == Approx(1.0));
+    CHECK(serial.per_ms == Approx(6.0));
+    const LinearCost piped = gpu_side(o, link, link, 4);
+    CHECK(piped.per_ms == Approx(3.0 + 3.0 / 4));
+    CHECK(piped.per_ms < serial.per_ms);
+    CHECK_THROWS_WITH(gpu_side(o, link, link, 0), "gpu_side: chunks (0) must be >= 1");
+}
+
+TEST_CASE("split: argument rules", "[cpu][split]") {
+    CHECK_THROWS_WITH(white_rule(-1, 0, 0), "white_rule: cpu_ms (-1) must be finite and >= 0");
+    CHECK_THROWS_WITH(balance_share({0, 0}, {1, 0}), "balance_share: cpu.per_ms + gpu.per_ms (0) must be > 0");
+    CHECK_THROWS_WITH(predict({0, 1}, {0, 1}, 1, 1.0), "predict: min_gain (1) must be in [0, 1)");
+    CHECK(std::string(where_name(Where::Hybrid)) == "hybrid");
+}
