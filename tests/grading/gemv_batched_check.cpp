@@ -1,6 +1,7 @@
 // The GPU check of chapter 1's batched-GEMV exercise (gemv_batched_check.hpp).
 #include "gemv_batched_check.hpp"
 
+#include "bench.hpp"
 #include "buffer.hpp"
 #include "error_norm.hpp"
 #include "harness.hpp"
@@ -94,6 +95,21 @@ std::string check_gemv_batched_all(wb::ex::GemvBatchedFn fn, unsigned long long 
         }
     }
     return "";
+}
+
+double time_gemv_batched_ms(wb::ex::GemvBatchedFn fn, unsigned long long seed) {
+    wb::ex::GemvBatchedArgs a;  // 16 products of 2048 x 2048: 256 MiB of A, bandwidth-bound
+    a.m = a.n = a.lda = 2048; a.batch = 16;
+    a.strideA = 2048LL * 2048; a.stridex = a.stridey = 2048;
+    DeviceBuffer<float> dA(wb::random_vector<float>(static_cast<std::size_t>(a.batch * a.strideA), seed));
+    DeviceBuffer<float> dx(wb::random_vector<float>(static_cast<std::size_t>(a.batch * a.stridex), seed + 1));
+    DeviceBuffer<float> dy(static_cast<std::size_t>(a.batch * a.stridey));
+    a.A = dA.data(); a.x = dx.data(); a.y = dy.data();
+    wb::BenchOptions opt;
+    opt.warmup = 1;  // the slow variant may take 100 ms a call
+    opt.min_reps = 3;
+    opt.max_reps = 20;
+    return wb::benchmark([&](cudaStream_t s) { fn(a, s); }, opt).median_ms;
 }
 
 }  // namespace wb::grade::test

@@ -32,4 +32,8 @@ std::string check_gemv_batched(wb::ex::GemvBatchedFn fn, const GemvCase& c, unsi
 /// Every case, in the grid as written and the looped grid: "" or "<case> (<grid>): <finding>".
 std::string check_gemv_batched_all(wb::ex::GemvBatchedFn fn, unsigned long long seed);
 
+/// Median milliseconds of `fn` on the timed case (the largest of the cases' kind), for the
+/// known-wrong variant that must be right but much slower than the solution.
+double time_gemv_batched_ms(wb::ex::GemvBatchedFn fn, unsigned long long seed);
+
 }  // namespace wb::grade::test

@@ -31,4 +31,8 @@ std::string check_syrk(wb::ex::SyrkFn fn, const SyrkCase& c, unsigned long long 
 /// Every case: "" or "<case>: <finding>".
 std::string check_syrk_all(wb::ex::SyrkFn fn, unsigned long long seed);
 
+/// Median milliseconds of `fn` on the timed case (the largest of the cases' kind), for the
+/// known-wrong variant that must be right but much slower than the solution.
+double time_syrk_ms(wb::ex::SyrkFn fn, unsigned long long seed);
+
 }  // namespace wb::grade::test
