@@ -1,24 +1,19 @@
 // The GPU check of chapter 1's batched-GEMV exercise (gemv_batched_check.hpp).
 #include "gemv_batched_check.hpp"
 
-#include "bench.hpp"
 #include "buffer.hpp"
 #include "error_norm.hpp"
-#include "harness.hpp"
+#include "exercise_check.hpp"
 #include "random.hpp"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace wb::grade::test {
 
 namespace {
 
-constexpr float kSentinel = -12345.5f;  // y's gaps and guard band: any change is a stray write
-constexpr long long kGuardY = 1024;
-
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+constexpr long long kGuardY = 1024;  // after y, holding kSentinel
 
 }  // namespace
 
@@ -72,29 +67,17 @@ std::string check_gemv_batched(wb::ex::GemvBatchedFn fn, const GemvCase& c, unsi
         const std::vector<float> out = dy.download();
         std::vector<bool> is_entry(out.size(), false);
         for (std::size_t e : entries) is_entry[e] = true;
-        for (std::size_t i = 0; i < out.size(); ++i)
-            if (!is_entry[i] && !same_bits(out[i], kSentinel))
-                return "wrote outside y (index " + std::to_string(i) + (i >= out.size() - kGuardY ? ", past its end" : ", a gap between entries") + ")";
-        std::vector<float> got;
-        for (std::size_t e : entries) got.push_back(out[e]);
-        const double tol = wb::tolerance<float>(static_cast<std::size_t>(xlen));
-        if (!(wb::relative_error(got, ref) <= tol))
-            return "wrong values: " + wb::first_bad_element(got, ref, tol);
-        return "";
+        const std::size_t end = out.size() - kGuardY;
+        return compare_output(out, is_entry, ref, wb::tolerance<float>(static_cast<std::size_t>(xlen)), [&](std::size_t i) {
+            return "outside y (index " + std::to_string(i) + (i >= end ? ", past its end)" : ", a gap between entries)");
+        });
     } catch (const std::exception& e) {
         return std::string("error: ") + e.what();
     }
 }
 
 std::string check_gemv_batched_all(wb::ex::GemvBatchedFn fn, unsigned long long seed) {
-    for (const GridMode mode : {GridMode::as_written, GridMode::looped}) {
-        const GridModeScope scope(mode);
-        for (const auto& c : gemv_batched_cases()) {
-            const std::string why = check_gemv_batched(fn, c, seed);
-            if (!why.empty()) return c.label() + " (" + grid_mode_name(mode) + "): " + why;
-        }
-    }
-    return "";
+    return first_failure(gemv_batched_cases(), [&](const GemvCase& c) { return check_gemv_batched(fn, c, seed); }, true);
 }
 
 double time_gemv_batched_ms(wb::ex::GemvBatchedFn fn, unsigned long long seed) {
@@ -105,11 +88,7 @@ double time_gemv_batched_ms(wb::ex::GemvBatchedFn fn, unsigned long long seed) {
     DeviceBuffer<float> dx(wb::random_vector<float>(static_cast<std::size_t>(a.batch * a.stridex), seed + 1));
     DeviceBuffer<float> dy(static_cast<std::size_t>(a.batch * a.stridey));
     a.A = dA.data(); a.x = dx.data(); a.y = dy.data();
-    wb::BenchOptions opt;
-    opt.warmup = 1;  // the slow variant may take 100 ms a call
-    opt.min_reps = 3;
-    opt.max_reps = 20;
-    return wb::benchmark([&](cudaStream_t s) { fn(a, s); }, opt).median_ms;
+    return median_ms([&](cudaStream_t s) { fn(a, s); });
 }
 
 }  // namespace wb::grade::test
