@@ -30,7 +30,7 @@ mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
 case "$out/" in "$class"/*) die "--out ($out) must not lie inside the class folder ($class)";; esac
 bd=${WB_GRADE_BUILD:-$root/build-grade}
-read -r -a one <<< "${WB_GRADE_ONE:-bash $root/scripts/grade.sh}"
+if [ -n "${WB_GRADE_ONE:-}" ]; then read -r -a one <<< "$WB_GRADE_ONE"; else one=(bash "$root/scripts/grade.sh"); fi
 score=${WB_GRADE_SCORE:-$bd/bin/wb_grade_score}
 staging="$out/.staging"
 rm -rf "$staging"
