@@ -19,6 +19,8 @@
 /// and chapter 4 also `transpose_diagonal` (same signature: diagonal block ordering).
 #pragma once
 
+#include "exercise_grid.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -71,14 +73,6 @@ inline void check_transpose_args(const char* fn, const TransposeArgs& a) {
     const auto b0 = reinterpret_cast<std::uintptr_t>(a.B);
     const auto b1 = b0 + (static_cast<std::size_t>(a.cols - 1) * a.ldb + a.rows) * sizeof(float);
     if (a0 < b1 && b0 < a1) fail("A and B (overlapping ranges) must not overlap: the transpose is out of place");
-}
-
-/// Number of blocks for a grid-stride loop over `work` items of `per_block` each, capped so the
-/// grid stays within CUDA's limit on gridDim.x (the kernels loop over the rest).
-inline unsigned grid_for(long long work, long long per_block) {
-    const long long blocks = (work + per_block - 1) / per_block;
-    const long long cap = 1LL << 20;  // ~1M blocks: far more than any GPU keeps resident
-    return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > cap ? cap : blocks));
 }
 
 }  // namespace wb::ex

@@ -10,6 +10,10 @@
 #       The sanitizer classes run the submission under compute-sanitizer (memcheck, racecheck,
 #       synccheck, initcheck); their logs land in the output folder too. Without compute-sanitizer
 #       those classes read "NOT RUN" and score 0.
+#   grade.sh chNN --class DIR [--out DIR] [--thresholds FILE] [--seed N]
+#       Grades every student of DIR (a folder or a single .cu file each), each in a process of its
+#       own with a time limit (WB_GRADE_TIMEOUT seconds, default 120), into OUT/<student>/ and one
+#       CSV, OUT/class.csv (default OUT: build-grade/results/<chapter>-class). scripts/grade-class.sh.
 #   grade.sh --calibrate [--thresholds FILE]
 #       Times the reference solutions on this GPU and writes the performance thresholds (speeds
 #       relative to the reference, default exercises/grader/thresholds.txt) that grading reads.
@@ -23,10 +27,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 chapters=(ch01_global ch02_shared ch03_pattern ch04_access ch05_unrolled)
 
-usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 die() { echo "grade: $*" >&2; exit 2; }
 
-chapter="" from="exercises" out="" calibrate=0 seed="${WB_SEED:-}"
+chapter="" from="exercises" out="" calibrate=0 seed="${WB_SEED:-}" class=""
 thresholds="$root/exercises/grader/thresholds.txt"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
     --calibrate) calibrate=1 ;;
     --solutions) from="solutions" ;;
     --submission) [ $# -ge 2 ] || die "--submission needs a folder"; from=$(cd "$2" 2>/dev/null && pwd) || die "--submission: no folder $2"; shift ;;
+    --class) [ $# -ge 2 ] || die "--class needs a folder"; class=$2; shift ;;
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift ;;
     --thresholds) [ $# -ge 2 ] || die "--thresholds needs a file"; thresholds=$2; shift ;;
     --seed) [ $# -ge 2 ] || die "--seed needs a number"; seed=$2; shift ;;
@@ -87,6 +92,19 @@ fi
 
 [ -n "$chapter" ] || usage 2
 full=$(resolve_chapter "$chapter") || die "chapter ($chapter) must be one of ${chapters[*]} (or ch01..ch05, 1..5)"
+
+if [ -n "$class" ]; then
+  [ "$from" = exercises ] || die "--class grades the students' folders: no --submission or --solutions with it"
+  if [ -z "${WB_GRADE_ONE:-}" ]; then
+    # Build the scorer, the common library and the references once, outside the students' time
+    # limits: each student's run then compiles only that student's file.
+    echo "grade: preparing the grade build ($bd)"
+    configure solutions "$full"
+    cmake --build "$bd" --target wb_grade_score wb_grade_run -j "$jobs" > "$bd.build.log" 2>&1 || { tail -50 "$bd.build.log" >&2; die "the grader failed to build"; }
+  fi
+  exec bash "$root/scripts/grade-class.sh" "$full" "$class" "${out:-$bd/results/$full-class}" \
+       --thresholds "$thresholds" ${seed:+--seed "$seed"}
+fi
 out=${out:-$bd/results/$full}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -101,8 +119,12 @@ if ! cmake --build "$bd" --target wb_grade_run -j "$jobs" > "$out/build.log" 2>&
   exit 1
 fi
 
+# In a class (grade-class.sh) the whole run already sits in a process group under a time limit;
+# --foreground keeps the runner in that group so that limit reaches it and its sanitizer children.
+tflag=()
+[ -n "${WB_GRADE_CLASS_CHILD:-}" ] && tflag=(--foreground)
 set +e
-timeout 900 "$bd/bin/wb_grade_run" run --variant "sub_$full" --record "$out/record.txt" ${seed:+--seed "$seed"}
+timeout "${tflag[@]}" 900 "$bd/bin/wb_grade_run" run --variant "sub_$full" --record "$out/record.txt" ${seed:+--seed "$seed"}
 rc=$?
 set -e
 if [ $rc -eq 77 ]; then echo "grade: no CUDA device here: nothing graded (exit 77)" >&2; exit 77; fi

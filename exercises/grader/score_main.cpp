@@ -2,9 +2,13 @@
 // even when a submission does not compile and can then write that result.
 //   score --record FILE [--thresholds FILE] [--out DIR]   rubric, results.json, junit.xml
 //   build-failed --chapter CH --log FILE [--out DIR]      the all-zero result with the compiler output
+//   class-csv --dir DIR --csv FILE [--timeout S]          one row per student folder of DIR (grading_class.hpp)
 // Exit 0 after writing results, 2 on a malformed record or bad usage.
 #include "grading.hpp"
+#include "grading_class.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -50,10 +54,11 @@ Thresholds load_thresholds(const std::string& path) {
 void write_outputs(const Rubric& rb, const std::string& out_dir) {
     print_rubric(std::cout, rb);
     if (out_dir.empty()) return;
-    std::ofstream json(out_dir + "/results.json"), xml(out_dir + "/junit.xml");
-    if (!json || !xml) throw std::runtime_error("cannot write results into " + out_dir);
+    std::ofstream json(out_dir + "/results.json"), xml(out_dir + "/junit.xml"), items(out_dir + "/items.tsv");
+    if (!json || !xml || !items) throw std::runtime_error("cannot write results into " + out_dir);
     write_results_json(json, rb);
     write_junit_xml(xml, rb);
+    write_items_tsv(items, rb);  // the class CSV's summary of this student
     std::cout << "  wrote " << out_dir << "/results.json and " << out_dir << "/junit.xml\n";
 }
 
@@ -75,16 +80,52 @@ int cmd_build_failed(const std::map<std::string, std::string>& a) {
     return 0;
 }
 
+int to_seconds(const std::string& s) {
+    if (s.empty()) return 0;
+    if (s.find_first_not_of("0123456789") != std::string::npos || s.size() > 6)
+        throw std::invalid_argument("class-csv: --timeout (" + s + ") must be a whole number of seconds");
+    return std::stoi(s);
+}
+
+// Every folder of --dir that holds an `exit` file (scripts/grade-class.sh writes one per student).
+int cmd_class_csv(const std::map<std::string, std::string>& a) {
+    namespace fs = std::filesystem;
+    const fs::path dir = need(a, "dir");
+    const int timeout_s = to_seconds(get(a, "timeout"));
+    if (!fs::is_directory(dir)) throw std::invalid_argument("class-csv: --dir (" + dir.string() + ") must be a folder");
+    std::vector<ClassRow> rows;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        if (!e.is_directory() || !fs::exists(e.path() / "exit")) continue;
+        ClassRow row;
+        row.student = e.path().filename().string();
+        std::ifstream code(e.path() / "exit");
+        if (!(code >> row.exit_code)) row.exit_code = -1;
+        std::ifstream items(e.path() / "items.tsv");
+        if (items) {
+            row.items = parse_items_tsv(items);
+            row.has_summary = true;
+        }
+        rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end(), [](const ClassRow& x, const ClassRow& y) { return x.student < y.student; });
+    std::ofstream csv(need(a, "csv"));
+    if (!csv) throw std::runtime_error("class-csv: cannot write " + need(a, "csv"));
+    write_class_csv(csv, rows, timeout_s);
+    std::cout << "wrote " << need(a, "csv") << " (" << rows.size() << " students)\n";
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     try {
-        if (argc < 2) throw std::invalid_argument("usage: wb_grade_score score|build-failed [options]");
+        if (argc < 2) throw std::invalid_argument("usage: wb_grade_score score|build-failed|class-csv [options]");
         const std::string cmd = argv[1];
         const auto opts = parse_opts(argc, argv);
         if (cmd == "score") return cmd_score(opts);
         if (cmd == "build-failed") return cmd_build_failed(opts);
-        throw std::invalid_argument("unknown command (" + cmd + "): score|build-failed");
+        if (cmd == "class-csv") return cmd_class_csv(opts);
+        throw std::invalid_argument("unknown command (" + cmd + "): score|build-failed|class-csv");
     } catch (const FormatError& e) {
         std::cerr << "wb_grade_score: malformed input: " << e.what() << "\n";
         return 2;
