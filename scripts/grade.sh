@@ -19,6 +19,7 @@
 #       separable in ch02, gbmv in ch03): correctness per shape class of E (its edge classes), the
 #       four sanitizer classes, speed against E's reference solution. DIR holds <chapter>/E.cu (a
 #       copy of exercises/) or a single E.cu. Output folder default build-grade/results/<chapter>-E;
+#       with --class DIR, every student's E.cu as for the transpose track (<chapter>-E-class);
 #       build folder <WB_GRADE_BUILD>-ops (the op runner is built beside the tests: Catch2 needed).
 #   grade.sh --calibrate [--exercise all] [--thresholds FILE]
 #       Times the reference solutions on this GPU and writes the performance thresholds (speeds
@@ -34,7 +35,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 chapters=(ch01_global ch02_shared ch03_pattern ch04_access ch05_unrolled)
 
-usage() { sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,33p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 die() { echo "grade: $*" >&2; exit 2; }
 
 chapter="" from="exercises" out="" calibrate=0 seed="${WB_SEED:-}" class="" exercise=""
@@ -131,7 +132,17 @@ full=$(resolve_chapter "$chapter") || die "chapter ($chapter) must be one of ${c
 
 if [ -n "$exercise" ]; then
   [ "${exercise_chapter[$exercise]}" = "$full" ] || die "--exercise $exercise belongs to ${exercise_chapter[$exercise]}, not $full"
-  [ -z "$class" ] || die "--class with --exercise: not supported yet (grade each student with --submission)"
+  if [ -n "$class" ]; then
+    [ "$from" = exercises ] || die "--class grades the students' folders: no --submission or --solutions with it"
+    if [ -z "${WB_GRADE_ONE:-}" ]; then  # the scorer and the common code once, outside the time limits
+      echo "grade: preparing the grade build ($bd-ops)"
+      configure_ops solutions
+      cmake --build "$bd-ops" --target wb_grade_score wb_grade_op -j "$jobs" > "$bd-ops.build.log" 2>&1 || { tail -50 "$bd-ops.build.log" >&2; die "the grader failed to build"; }
+    fi
+    WB_GRADE_FILE="$exercise.cu" WB_GRADE_EXERCISE="$exercise" WB_GRADE_SCORE="${WB_GRADE_SCORE:-$bd-ops/bin/wb_grade_score}" \
+      exec bash "$root/scripts/grade-class.sh" "$full" "$class" "${out:-$bd/results/$full-$exercise-class}" \
+      --exercise "$exercise" --thresholds "$thresholds" ${seed:+--seed "$seed"}
+  fi
   out=${out:-$bd/results/$full-$exercise}
   mkdir -p "$out"
   out=$(cd "$out" && pwd)
@@ -147,7 +158,7 @@ if [ -n "$exercise" ]; then
   cmake --build "$bd-ops" --target wb_grade_score -j "$jobs" > "$bd-ops.build.log" 2>&1 || { tail -50 "$bd-ops.build.log" >&2; die "the scorer failed to build"; }
   if ! cmake --build "$bd-ops" --target wb_grade_op -j "$jobs" > "$out/build.log" 2>&1; then
     echo "grade: the submission did not compile (compiler output in $out/build.log)" >&2
-    "$bd-ops/bin/wb_grade_score" build-failed --chapter "$full" --log "$out/build.log" --out "$out"
+    "$bd-ops/bin/wb_grade_score" build-failed --chapter "$full" --exercise "$exercise" --log "$out/build.log" --out "$out"
     exit 1
   fi
   set +e

@@ -173,10 +173,11 @@ Rubric score_op(const OpRecord& r, const Thresholds& t) {
     rb.variant = r.variant;
     rb.device = r.device;
     rb.date = r.date;
-    // The transpose track's 40 correctness points, shared among the exercise's classes.
-    const double class_points = kClassPoints * static_cast<double>(size_classes().size()) / static_cast<double>(ex.classes.size());
+    const std::vector<double> points = op_class_points(ex.classes.size());
     bool all_correct = true;
-    for (const auto& cls : ex.classes) {
+    for (std::size_t k = 0; k < ex.classes.size(); ++k) {
+        const std::string& cls = ex.classes[k];
+        const double class_points = points[k];
         RubricItem item;
         item.name = "correctness: " + cls;
         item.max_score = class_points;
@@ -197,10 +198,12 @@ Rubric score_op(const OpRecord& r, const Thresholds& t) {
             item.output = "NOT RUN: no case of this class was recorded" +
                           (r.abort_msg.empty() ? std::string(r.complete ? "" : " (the run stopped early)")
                                                : " (" + r.abort_msg + ")");
-        else
+        else if (failures.empty())
             item.output = std::to_string(passed) + "/" + std::to_string(total) +
                           " cases pass (float64 reference, poisoned gaps and guard bands intact; grid as written and looped)";
-        if (!failures.empty()) item.output += "\n" + failures.substr(0, failures.size() - 1);
+        else  // the first line (the class CSV's finding) names the first failure
+            item.output = std::to_string(passed) + "/" + std::to_string(total) + " cases pass; first " +
+                          failures.substr(2, failures.find('\n') - 2) + "\n" + failures.substr(0, failures.size() - 1);
         rb.items.push_back(item);
     }
 
@@ -240,6 +243,30 @@ Rubric score_op(const OpRecord& r, const Thresholds& t) {
         rb.notes.push_back("the record has no 'end' line: the runner died (crash or time limit); missing cases count as failed");
     rb.notes.push_back("pass mark " + fixed(kPassMark, 0) + " of " + fixed(rb.max_total(), 0) + ": " +
                        (rb.total() >= kPassMark ? "passed" : "below the pass mark"));
+    return rb;
+}
+
+std::vector<double> op_class_points(std::size_t classes) {
+    if (classes == 0) throw std::invalid_argument("op_class_points: classes (0) must be >= 1");
+    // In tenths, so that the rubric's rounded points add up to exactly 40.
+    const long tenths = static_cast<long>(std::lround(kClassPoints * static_cast<double>(size_classes().size()) * 10.0));
+    const long n = static_cast<long>(classes), each = tenths / n, extra = tenths % n;
+    std::vector<double> p;
+    for (long k = 0; k < n; ++k) p.push_back(static_cast<double>(each + (k < extra ? 1 : 0)) / 10.0);
+    return p;
+}
+
+Rubric score_op_build_failure(const std::string& exercise, const std::string& build_log) {
+    const OpExerciseInfo& ex = find_op_exercise(exercise);
+    Rubric rb;
+    rb.chapter = ex.chapter + " " + ex.name;
+    rb.variant = "submission";
+    const std::string why = "not run: the submission did not compile";
+    rb.items.push_back({"build", 0, 0, "the submission did not compile; every test scores 0. Compiler output:\n" + build_log});
+    const std::vector<double> points = op_class_points(ex.classes.size());
+    for (std::size_t k = 0; k < ex.classes.size(); ++k) rb.items.push_back({"correctness: " + ex.classes[k], 0, points[k], why});
+    for (const auto& tool : sanitizer_tools()) rb.items.push_back({"sanitizer: " + tool, 0, kSanitizerPoints, why});
+    rb.items.push_back({"performance vs reference", 0, kPerformancePoints, why});
     return rb;
 }
 

@@ -74,11 +74,18 @@ void write_op_record(std::ostream& os, const OpRecord& r);  ///< all of it, in o
 /// line, key, exercise, class, result or tool, a tool given twice, a bad or second perf line.
 OpRecord parse_op_record(std::istream& is);
 
-/// The rubric: each shape class earns kClassPoints x 4 / (number of classes) when every case of
+/// The rubric: each shape class earns its op_class_points() when every case of
 /// it passed (a class without any recorded case failed: not run); the sanitizer classes as
 /// transpose's; performance points (speed = ref_ms / sub_ms under the exercise's thresholds)
 /// only when every shape class passed and no sanitizer class that ran failed.
 Rubric score_op(const OpRecord& r, const Thresholds& t);
+
+/// The correctness points of each of `classes` classes: the transpose track's 40, shared in
+/// tenths so that they add up to exactly 40 (6 classes: 6.7 x 4 and 6.6 x 2).
+std::vector<double> op_class_points(std::size_t classes);
+
+/// The rubric when the submission did not compile: every item of the exercise's rubric at 0.
+Rubric score_op_build_failure(const std::string& exercise, const std::string& build_log);
 
 /// The pass mark: every correctness and sanitizer class (60) and a quarter of the performance
 /// points. The known-wrong submissions must score below it (a slow but right one scores 60).

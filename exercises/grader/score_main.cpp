@@ -3,7 +3,8 @@
 //   score --record FILE [--thresholds FILE] [--out DIR]   rubric, results.json, junit.xml
 //   score-op --record FILE [--thresholds FILE] [--out DIR]
 //                                                 the same for an op exercise's record (grading_op.hpp)
-//   build-failed --chapter CH --log FILE [--out DIR]      the all-zero result with the compiler output
+//   build-failed --chapter CH [--exercise E] --log FILE [--out DIR]
+//                                                 the all-zero result with the compiler output
 //   class-csv --dir DIR --csv FILE [--timeout S]          one row per student folder of DIR (grading_class.hpp)
 // Exit 0 after writing results, 2 on a malformed record or bad usage.
 #include "grading.hpp"
@@ -87,7 +88,10 @@ int cmd_build_failed(const std::map<std::string, std::string>& a) {
     log << in.rdbuf();
     std::string text = log.str();
     if (text.size() > 20000) text = text.substr(0, 20000) + "\n[... cut ...]";
-    write_outputs(score_build_failure(resolve_chapter(need(a, "chapter")), text), get(a, "out"));
+    const std::string exercise = get(a, "exercise");  // an op exercise: its own rubric's items
+    write_outputs(exercise.empty() ? score_build_failure(resolve_chapter(need(a, "chapter")), text)
+                                   : score_op_build_failure(exercise, text),
+                  get(a, "out"));
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "catch.hpp"
 #include "grading_op.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace wb::grade;
@@ -109,7 +110,7 @@ TEST_CASE("op rubric: a failed class scores below the pass mark and names the ca
                                     "(as written): wrong values: entry 1");
     const Rubric rb = score_op(parse(bad), Thresholds{});
     CHECK(item(rb, "correctness: lda_gt_rows").score == 0);
-    CHECK(item(rb, "correctness: lda_gt_rows").output.find("fail: trans=N m=3") != std::string::npos);
+    CHECK(item(rb, "correctness: lda_gt_rows").output.find("0/1 cases pass; first fail: trans=N m=3") == 0);
     CHECK(item(rb, "correctness: lda_gt_rows").output.find("wrong values: entry 1") != std::string::npos);
     CHECK(item(rb, "correctness: small").score > 0);
     CHECK(item(rb, "performance vs reference").score == 0);  // needs every class
@@ -161,4 +162,22 @@ TEST_CASE("op thresholds: an exercise line, its defaults, its calibration", "[cp
     OpRecord r = parse(solution_record());
     r.sub_ms = 1.0 / 0.7;
     CHECK(item(score_op(r, Thresholds{}), "performance vs reference").score == Approx(performance_points(0.7, Threshold{})));
+}
+
+TEST_CASE("op rubric: class points add up to 40 in tenths; a build failure scores the op's items at 0", "[cpu][grading]") {
+    for (std::size_t n = 1; n <= 9; ++n) {
+        const auto p = op_class_points(n);
+        REQUIRE(p.size() == n);
+        double sum = 0;
+        for (double x : p) sum += x;
+        CHECK(sum == Approx(4 * kClassPoints));
+        CHECK(*std::max_element(p.begin(), p.end()) - *std::min_element(p.begin(), p.end()) <= 0.1 + 1e-9);
+    }
+    CHECK(op_class_points(6) == std::vector<double>{6.7, 6.7, 6.7, 6.7, 6.6, 6.6});
+    CHECK_THROWS_WITH(op_class_points(0), Catch::Contains("classes (0) must be >= 1"));
+    const Rubric rb = score_op_build_failure("syrk", "syrk.cu(3): error: expected a ';'");
+    CHECK(rb.total() == 0);
+    CHECK(rb.max_total() == Approx(4 * kClassPoints + 4 * kSanitizerPoints + kPerformancePoints));
+    CHECK(item(rb, "correctness: lower").output.find("did not compile") != std::string::npos);
+    CHECK(item(rb, "build").output.find("expected a ';'") != std::string::npos);
 }
