@@ -84,7 +84,8 @@ std::uint64_t seed_of(const Args& a) {
 }
 
 int cmd_sanitize_child(const Args& a) {
-    const OpVariant& v = find_op_variant(a.need("exercise"), a.need("variant"));
+    const std::string exercise = a.need("exercise"), variant = a.need("variant");  // named: g++ 13 -Wdangling-reference
+    const OpVariant& v = find_op_variant(exercise, variant);
     if (!wb::has_cuda_device()) return wb::kSkipReturnCode;
     std::ofstream res(a.need("result"));
     if (!res) throw std::runtime_error("sanitize-child: cannot write " + a.need("result"));
@@ -169,7 +170,8 @@ std::vector<SanitizerResult> run_sanitizers(const Args& a, const OpVariant& v, c
 }
 
 int cmd_run(const Args& a) {
-    const OpVariant& sub = find_op_variant(a.need("exercise"), a.get("variant", "sub"));
+    const std::string exercise = a.need("exercise"), variant = a.get("variant", "sub");  // named: g++ 13 -Wdangling-reference
+    const OpVariant& sub = find_op_variant(exercise, variant);
     const OpVariant* ref = find_optional(sub.exercise, "solution");
     const std::string record = a.need("record");
     const std::uint64_t seed = seed_of(a);

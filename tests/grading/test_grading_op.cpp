@@ -45,7 +45,7 @@ const RubricItem& item(const Rubric& r, const std::string& name) {
 TEST_CASE("op exercises: the four are registered, each with its edge classes", "[cpu][grading]") {
     REQUIRE(op_exercises().size() >= 4);
     for (const char* name : {"gemv_batched", "syrk", "separable", "gbmv"}) {
-        const auto& ex = find_op_exercise(name);
+        const OpExerciseInfo ex = find_op_exercise(name);  // a copy: g++ 13 -Wdangling-reference
         CHECK(ex.classes.size() >= 5);
         CHECK(ex.chapter.rfind("ch0", 0) == 0);
         for (const auto& c : ex.classes) CHECK(c.find(' ') == std::string::npos);
