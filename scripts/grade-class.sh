@@ -32,6 +32,8 @@ case "$out/" in "$class"/*) die "--out ($out) must not lie inside the class fold
 bd=${WB_GRADE_BUILD:-$root/build-grade}
 if [ -n "${WB_GRADE_ONE:-}" ]; then read -r -a one <<< "$WB_GRADE_ONE"; else one=(bash "$root/scripts/grade.sh"); fi
 score=${WB_GRADE_SCORE:-$bd/bin/wb_grade_score}
+file=${WB_GRADE_FILE:-transpose.cu}  # the file each student hands in (grade.sh --exercise E: E.cu,
+                                     # with WB_GRADE_EXERCISE=E for the op rubric's items)
 staging="$out/.staging"
 rm -rf "$staging"
 
@@ -42,9 +44,9 @@ for entry in "$class"/*; do
   if [ -d "$entry" ]; then
     student=$name sub=$entry
   elif [ -f "$entry" ] && [ "${name%.cu}" != "$name" ]; then
-    # One file per student: graded as that student's transpose.cu.
+    # One file per student: graded as that student's $file.
     student=${name%.cu} sub="$staging/$student"
-    mkdir -p "$sub" && cp "$entry" "$sub/transpose.cu"
+    mkdir -p "$sub" && cp "$entry" "$sub/$file"
   else
     echo "grade --class: skipping $name (neither a folder nor a .cu file)" >&2
     continue
@@ -54,12 +56,13 @@ for entry in "$class"/*; do
   n=$((n + 1))
   echo "grade --class: [$n] $student"
   start=$SECONDS
-  if ! find "$sub" -name transpose.cu -print -quit 2>/dev/null | grep -q .; then
+  if ! find "$sub" -name "$file" -print -quit 2>/dev/null | grep -q .; then
     # Nothing to compile: scored as a build failure that says so, not as a grader error.
-    echo "error: no transpose.cu in $student's submission (expected $chapter/transpose.cu or transpose.cu)" > "$sdir/build.log"
-    "$score" build-failed --chapter "$chapter" --log "$sdir/build.log" --out "$sdir" > "$sdir/grade.log" 2>&1
+    echo "error: no $file in $student's submission (expected $chapter/$file or $file)" > "$sdir/build.log"
+    "$score" build-failed --chapter "$chapter" ${WB_GRADE_EXERCISE:+--exercise "$WB_GRADE_EXERCISE"} \
+      --log "$sdir/build.log" --out "$sdir" > "$sdir/grade.log" 2>&1
     echo 1 > "$sdir/exit"
-    echo "grade --class:     no transpose.cu: scored 0"
+    echo "grade --class:     no $file: scored 0"
     continue
   fi
   # Its own process group under timeout (which signals the whole group); WB_GRADE_CLASS_CHILD

@@ -207,6 +207,9 @@ struct Thresholds {
     std::map<std::string, Threshold> by_chapter;
     /// The chapter's thresholds, or the defaults when the file names none for it.
     Threshold for_chapter(const std::string& chapter) const;
+    /// The op exercises' thresholds (grading_op.hpp), by exercise name (e.g. gemv_batched).
+    std::map<std::string, Threshold> by_exercise;
+    Threshold for_exercise(const std::string& exercise) const;
 };
 
 /// Thresholds file:
@@ -215,7 +218,9 @@ struct Thresholds {
 ///   wbgrade-thresholds 1
 ///   device NVIDIA H200 (132 SMs)
 ///   chapter ch02_shared full_at=0.90 zero_at=0.62
+///   exercise gemv_batched full_at=0.90 zero_at=0.50
 /// \endcode
+/// (`exercise` names one of the op exercises, op_exercises() in grading_op.hpp.)
 /// Throws FormatError on a malformed file: missing header, unknown key, a value outside (0, 2],
 /// zero_at >= full_at, a chapter given twice.
 Thresholds parse_thresholds(std::istream& is, const std::string& source);
@@ -280,6 +285,12 @@ double performance_points(double speed, const Threshold& t);
 /// and says so: never passed); performance points only when every size class passed and no
 /// sanitizer class failed or errored (classes not run are noted, they do not block).
 Rubric score(const Record& r, const Thresholds& t);
+
+/// One sanitizer class's rubric item from the tools' results (transpose's and the op exercises'):
+/// `shapes` says what ran under the tool ("9 small shapes"); a tool without a result or not run
+/// scores 0 and its name is appended to `not_run`.
+RubricItem sanitizer_item(const std::vector<SanitizerResult>& results, const std::string& tool, bool complete,
+                          const std::string& shapes, std::vector<std::string>* not_run);
 
 /// The rubric when the submission did not compile (all zero, the compiler's output attached).
 Rubric score_build_failure(const std::string& chapter, const std::string& build_log);

@@ -41,6 +41,37 @@ double performance_points(double speed, const Threshold& t) {
     return std::round(kPerformancePoints * frac * 10.0) / 10.0;
 }
 
+RubricItem sanitizer_item(const std::vector<SanitizerResult>& results, const std::string& tool, bool complete,
+                          const std::string& shapes, std::vector<std::string>* not_run) {
+    RubricItem item;
+    item.name = "sanitizer: " + tool;
+    item.max_score = kSanitizerPoints;
+    const auto it = std::find_if(results.begin(), results.end(), [&](const SanitizerResult& z) { return z.tool == tool; });
+    std::string where;
+    if (it != results.end() && it->has_case)
+        where = " on " + it->c.label() + " (grid " + (it->grid == "looped" ? "looped" : "as written") + ")";
+    if (it == results.end()) {
+        item.output = "NOT RUN: the record has no " + tool + " result" +
+                      (complete ? std::string() : std::string(" (the run stopped early)")) + "; not scored as passed";
+        not_run->push_back(tool);
+    } else if (it->result == "pass") {
+        item.score = kSanitizerPoints;
+        item.output = "no finding on " + shapes + " (grid as written and looped), output right";
+    } else if (it->result == "notrun") {
+        item.output = "NOT RUN: " + (it->msg.empty() ? std::string("compute-sanitizer not available") : it->msg) +
+                      "; not scored as passed";
+        not_run->push_back(tool);
+    } else if (it->result == "fail" && it->findings > 0) {
+        item.output = std::to_string(it->findings) + " finding" + (it->findings == 1 ? "" : "s") + "; the first" + where +
+                      (it->kernel.empty() ? std::string() : " in kernel " + it->kernel) + ": " + it->msg;
+    } else if (it->result == "fail") {
+        item.output = "no finding, but the output was wrong" + where + ": " + it->msg;
+    } else {
+        item.output = "error" + where + ": " + it->msg;
+    }
+    return item;
+}
+
 Rubric score(const Record& r, const Thresholds& t) {
     Rubric rb;
     rb.chapter = r.chapter;
@@ -79,34 +110,10 @@ Rubric score(const Record& r, const Thresholds& t) {
 
     std::vector<std::string> not_run;
     for (const auto& tool : sanitizer_tools()) {
-        RubricItem item;
-        item.name = "sanitizer: " + tool;
-        item.max_score = kSanitizerPoints;
+        const RubricItem item = sanitizer_item(r.sanitizers, tool, r.complete,
+                                               std::to_string(sanitizer_cases().size()) + " small shapes", &not_run);
         const auto it = std::find_if(r.sanitizers.begin(), r.sanitizers.end(),
                                      [&](const SanitizerResult& z) { return z.tool == tool; });
-        std::string where;
-        if (it != r.sanitizers.end() && it->has_case)
-            where = " on " + it->c.label() + " (grid " + (it->grid == "looped" ? "looped" : "as written") + ")";
-        if (it == r.sanitizers.end()) {
-            item.output = "NOT RUN: the record has no " + tool + " result" +
-                          (r.complete ? std::string() : std::string(" (the run stopped early)")) + "; not scored as passed";
-            not_run.push_back(tool);
-        } else if (it->result == "pass") {
-            item.score = kSanitizerPoints;
-            item.output = "no finding on " + std::to_string(sanitizer_cases().size()) +
-                          " small shapes (grid as written and looped), output right";
-        } else if (it->result == "notrun") {
-            item.output = "NOT RUN: " + (it->msg.empty() ? std::string("compute-sanitizer not available") : it->msg) +
-                          "; not scored as passed";
-            not_run.push_back(tool);
-        } else if (it->result == "fail" && it->findings > 0) {
-            item.output = std::to_string(it->findings) + " finding" + (it->findings == 1 ? "" : "s") + "; the first" +
-                          where + (it->kernel.empty() ? std::string() : " in kernel " + it->kernel) + ": " + it->msg;
-        } else if (it->result == "fail") {
-            item.output = "no finding, but the output was wrong" + where + ": " + it->msg;
-        } else {
-            item.output = "error" + where + ": " + it->msg;
-        }
         all_correct = all_correct && (item.score > 0 || it == r.sanitizers.end() || it->result == "notrun");
         rb.items.push_back(item);
     }

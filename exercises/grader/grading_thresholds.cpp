@@ -1,6 +1,7 @@
 // Performance thresholds: the file the grader reads, the calibration the GPU writes, and the
 // rule that turns a calibration into thresholds (grading.hpp, docs/pages/instructor.md).
 #include "grading.hpp"
+#include "grading_op.hpp"
 #include "grading_parse.hpp"
 
 #include <algorithm>
@@ -25,6 +26,11 @@ Threshold Thresholds::for_chapter(const std::string& chapter) const {
     return it == by_chapter.end() ? Threshold{} : it->second;
 }
 
+Threshold Thresholds::for_exercise(const std::string& exercise) const {
+    const auto it = by_exercise.find(exercise);
+    return it == by_exercise.end() ? Threshold{} : it->second;
+}
+
 Thresholds parse_thresholds(std::istream& is, const std::string& source) {
     using namespace detail;
     Thresholds t;
@@ -39,12 +45,12 @@ Thresholds parse_thresholds(std::istream& is, const std::string& source) {
             if (device_seen) bad("'device' given twice", n, line);
             device_seen = true;
             t.source += " (calibrated on " + rest + ")";
-        } else if (kind == "chapter") {
+        } else if (kind == "chapter" || kind == "exercise") {
             const std::size_t sp2 = rest.find(' ');
             const std::string name = rest.substr(0, sp2);
             std::string chapter;
             try {
-                chapter = resolve_chapter(name);
+                chapter = kind == "chapter" ? resolve_chapter(name) : find_op_exercise(name).name;
             } catch (const std::invalid_argument& e) {
                 bad(e.what(), n, line);
             }
@@ -56,7 +62,8 @@ Thresholds parse_thresholds(std::istream& is, const std::string& source) {
             if (th.full_at <= 0 || th.full_at > 2 || th.zero_at > 2)
                 bad("thresholds must lie in (0, 2] (speeds relative to the reference)", n, line);
             if (th.zero_at >= th.full_at) bad("zero_at must be < full_at", n, line);
-            if (!t.by_chapter.emplace(chapter, th).second) bad("chapter " + chapter + " given twice", n, line);
+            auto& into = kind == "chapter" ? t.by_chapter : t.by_exercise;
+            if (!into.emplace(chapter, th).second) bad(kind + " " + chapter + " given twice", n, line);
         } else {
             bad("unknown line '" + kind + "'", n, line);
         }
@@ -74,6 +81,8 @@ void write_thresholds(std::ostream& os, const Thresholds& t, const std::string& 
     if (!device.empty()) os << "device " << device << "\n";
     for (const auto& [ch, th] : t.by_chapter)
         os << "chapter " << ch << " full_at=" << fixed(th.full_at, 3) << " zero_at=" << fixed(th.zero_at, 3) << "\n";
+    for (const auto& [ex, th] : t.by_exercise)
+        os << "exercise " << ex << " full_at=" << fixed(th.full_at, 3) << " zero_at=" << fixed(th.zero_at, 3) << "\n";
 }
 
 std::vector<Calibration> parse_calibration(std::istream& is, std::string* device) {

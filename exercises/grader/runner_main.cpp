@@ -14,6 +14,7 @@
 #include "grading.hpp"
 #include "harness.hpp"
 #include "registry.hpp"
+#include "runner_util.hpp"
 
 #include "check.hpp"
 #include "device.hpp"
@@ -31,52 +32,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef WB_CUDA_BIN_DIR
-#define WB_CUDA_BIN_DIR "/usr/local/cuda/bin"
-#endif
-
 namespace {
 
 using namespace wb::grade;
 
-struct Args {
-    std::string command;
-    std::map<std::string, std::string> opt;
-    bool has(const std::string& k) const { return opt.count(k) > 0; }
-    std::string get(const std::string& k, const std::string& def = "") const {
-        const auto it = opt.find(k);
-        return it == opt.end() ? def : it->second;
-    }
-    std::string need(const std::string& k) const {
-        if (!has(k)) throw std::invalid_argument(command + ": option --" + k + " is required");
-        return opt.at(k);
-    }
-};
-
-Args parse_args(int argc, char** argv) {
-    Args a;
-    if (argc < 2) throw std::invalid_argument("usage: wb_grade_run list|run|calibrate|check [options]");
-    a.command = argv[1];
-    for (int i = 2; i < argc; ++i) {
-        std::string k = argv[i];
-        if (k.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument (" + k + ")");
-        k = k.substr(2);
-        if (k == "no-perf" || k == "no-sanitize") {
-            a.opt.insert_or_assign(k, std::string(1, '1'));
-            continue;
-        }
-        if (i + 1 >= argc) throw std::invalid_argument("option --" + k + " needs a value");
-        a.opt[k] = argv[++i];
-    }
-    return a;
-}
-
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
 
 std::string ref_name(const std::string& chapter) { return "ref_" + chapter; }
 
@@ -88,55 +47,6 @@ int cmd_list() {
 }
 
 // ---- sanitizer classes --------------------------------------------------------------------
-
-std::string shell_quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-std::string self_exe() {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
-    buf[n] = 0;
-    return buf;
-}
-
-bool executable(const std::string& p) { return !p.empty() && access(p.c_str(), X_OK) == 0; }
-
-/// compute-sanitizer: $WB_COMPUTE_SANITIZER (empty: none), PATH, the CUDA toolkit of the build,
-/// /usr/local/cuda/bin. Empty when there is none.
-std::string find_sanitizer(std::string* searched) {
-    if (const char* e = std::getenv("WB_COMPUTE_SANITIZER")) {
-        *searched = "$WB_COMPUTE_SANITIZER (" + std::string(e) + ")";
-        return executable(e) ? std::string(e) : std::string();
-    }
-    *searched = "PATH, " WB_CUDA_BIN_DIR ", /usr/local/cuda/bin";
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream ss(path);
-        std::string dir;
-        while (std::getline(ss, dir, ':'))
-            if (!dir.empty() && executable(dir + "/compute-sanitizer")) return dir + "/compute-sanitizer";
-    }
-    for (const std::string& d : {std::string(WB_CUDA_BIN_DIR), std::string("/usr/local/cuda/bin")})
-        if (executable(d + "/compute-sanitizer")) return d + "/compute-sanitizer";
-    return "";
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string tail_text(const std::string& s, std::size_t n) {
-    std::string t = s.size() > n ? "..." + s.substr(s.size() - n) : s;
-    for (char& c : t)
-        if (c == '\n' || c == '\r') c = ' ';
-    return t;
-}
 
 /// One run of this program's sanitize-child under one tool.
 struct ChildRun {
@@ -505,7 +415,7 @@ const Variant& find_variant(const std::string& name) {
 
 int main(int argc, char** argv) {
     try {
-        const Args a = parse_args(argc, argv);
+        const Args a = parse_args(argc, argv, "usage: wb_grade_run list|run|calibrate|check [options]");
         if (a.command == "list") return cmd_list();
         if (a.command == "run") return cmd_run(a);
         if (a.command == "calibrate") return cmd_calibrate(a);

@@ -1,11 +1,15 @@
 // The grader's scorer (wb_grade_score): plain C++, no GPU and no submission code, so it builds
 // even when a submission does not compile and can then write that result.
 //   score --record FILE [--thresholds FILE] [--out DIR]   rubric, results.json, junit.xml
-//   build-failed --chapter CH --log FILE [--out DIR]      the all-zero result with the compiler output
+//   score-op --record FILE [--thresholds FILE] [--out DIR]
+//                                                 the same for an op exercise's record (grading_op.hpp)
+//   build-failed --chapter CH [--exercise E] --log FILE [--out DIR]
+//                                                 the all-zero result with the compiler output
 //   class-csv --dir DIR --csv FILE [--timeout S]          one row per student folder of DIR (grading_class.hpp)
 // Exit 0 after writing results, 2 on a malformed record or bad usage.
 #include "grading.hpp"
 #include "grading_class.hpp"
+#include "grading_op.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -70,13 +74,24 @@ int cmd_score(const std::map<std::string, std::string>& a) {
     return 0;
 }
 
+int cmd_score_op(const std::map<std::string, std::string>& a) {
+    std::ifstream in(need(a, "record"));
+    if (!in) throw std::runtime_error("score-op: cannot read the record (" + need(a, "record") + ")");
+    const OpRecord r = parse_op_record(in);
+    write_outputs(score_op(r, load_thresholds(get(a, "thresholds"))), get(a, "out"));
+    return 0;
+}
+
 int cmd_build_failed(const std::map<std::string, std::string>& a) {
     std::ifstream in(need(a, "log"));
     std::stringstream log;
     log << in.rdbuf();
     std::string text = log.str();
     if (text.size() > 20000) text = text.substr(0, 20000) + "\n[... cut ...]";
-    write_outputs(score_build_failure(resolve_chapter(need(a, "chapter")), text), get(a, "out"));
+    const std::string exercise = get(a, "exercise");  // an op exercise: its own rubric's items
+    write_outputs(exercise.empty() ? score_build_failure(resolve_chapter(need(a, "chapter")), text)
+                                   : score_op_build_failure(exercise, text),
+                  get(a, "out"));
     return 0;
 }
 
@@ -119,13 +134,14 @@ int cmd_class_csv(const std::map<std::string, std::string>& a) {
 
 int main(int argc, char** argv) {
     try {
-        if (argc < 2) throw std::invalid_argument("usage: wb_grade_score score|build-failed|class-csv [options]");
+        if (argc < 2) throw std::invalid_argument("usage: wb_grade_score score|score-op|build-failed|class-csv [options]");
         const std::string cmd = argv[1];
         const auto opts = parse_opts(argc, argv);
         if (cmd == "score") return cmd_score(opts);
+        if (cmd == "score-op") return cmd_score_op(opts);
         if (cmd == "build-failed") return cmd_build_failed(opts);
         if (cmd == "class-csv") return cmd_class_csv(opts);
-        throw std::invalid_argument("unknown command (" + cmd + "): score|build-failed|class-csv");
+        throw std::invalid_argument("unknown command (" + cmd + "): score|score-op|build-failed|class-csv");
     } catch (const FormatError& e) {
         std::cerr << "wb_grade_score: malformed input: " << e.what() << "\n";
         return 2;
