@@ -292,6 +292,18 @@ Rubric score(const Record& r, const Thresholds& t);
 RubricItem sanitizer_item(const std::vector<SanitizerResult>& results, const std::string& tool, bool complete,
                           const std::string& shapes, std::vector<std::string>* not_run);
 
+/// Appends every sanitizer class's item (sanitizer_item, one per tool) to `rb`, and a note naming
+/// the classes not run. True when no tool that ran reported a failure or error (classes not run
+/// do not block the performance points).
+bool add_sanitizer_items(Rubric& rb, const std::vector<SanitizerResult>& results, bool complete,
+                         const std::string& shapes);
+
+/// The performance item, not scored yet (transpose's and the op exercises').
+RubricItem performance_item();
+
+/// The performance rule's text: the speeds that earn full and no points, and where they come from.
+std::string performance_rule(const Threshold& th, const std::string& source);
+
 /// The rubric when the submission did not compile (all zero, the compiler's output attached).
 Rubric score_build_failure(const std::string& chapter, const std::string& build_log);
 

@@ -95,8 +95,7 @@ OpRecord parse_op_record(std::istream& is) {
     while (next_entry(is, e)) {
         if (r.complete) bad("text after 'end'", n, line);
         if (!header) {
-            if (kind != "wbgrade-op-record") bad("not an op grading record (expected 'wbgrade-op-record 1')", n, line);
-            if (rest != "1") bad("unsupported record version '" + rest + "'", n, line);
+            check_version_line(e, "wbgrade-op-record", "an op grading record");
             header = true;
             continue;
         }
@@ -139,18 +138,7 @@ OpRecord parse_op_record(std::istream& is) {
         } else if (kind == "sanitize") {
             const auto f = fields(rest, n, line);
             only(f, {"tool", "result", "findings", "kernel", "msg"}, n, line);
-            SanitizerResult z;
-            z.tool = need(f, "tool", n, line);
-            const auto& tools = sanitizer_tools();
-            if (std::find(tools.begin(), tools.end(), z.tool) == tools.end())
-                bad("unknown sanitizer tool '" + z.tool + "'", n, line);
-            if (!seen_tools.insert(z.tool).second) bad("tool " + z.tool + " given twice", n, line);
-            z.result = need(f, "result", n, line);
-            if (!known_result(z.result) && z.result != "notrun") bad("result must be pass, fail, error or notrun", n, line);
-            if (f.count("findings")) z.findings = integer(f.at("findings"), "findings", n, line);
-            if (f.count("kernel")) z.kernel = f.at("kernel");
-            if (f.count("msg")) z.msg = f.at("msg");
-            r.sanitizers.push_back(z);
+            r.sanitizers.push_back(sanitize_fields(f, seen_tools, n, line));
         } else if (kind == "abort") {
             const auto f = fields(rest, n, line);
             only(f, {"msg"}, n, line);
@@ -207,25 +195,12 @@ Rubric score_op(const OpRecord& r, const Thresholds& t) {
         rb.items.push_back(item);
     }
 
-    std::vector<std::string> not_run;
-    for (const auto& tool : sanitizer_tools()) {
-        const RubricItem item = sanitizer_item(r.sanitizers, tool, r.complete, "the small cases", &not_run);
-        const bool skipped = std::find(not_run.begin(), not_run.end(), tool) != not_run.end();
-        all_correct = all_correct && (item.score > 0 || skipped);
-        rb.items.push_back(item);
-    }
-    if (!not_run.empty()) {
-        std::string list;
-        for (const auto& x : not_run) list += (list.empty() ? "" : ", ") + x;
-        rb.notes.push_back("sanitizer classes NOT RUN (scored 0, not passed): " + list);
-    }
+    const bool sanitizers_ok = add_sanitizer_items(rb, r.sanitizers, r.complete, "the small cases");
+    all_correct = all_correct && sanitizers_ok;
 
     const Threshold th = t.for_exercise(ex.name);
-    RubricItem perf;
-    perf.name = "performance vs reference";
-    perf.max_score = kPerformancePoints;
-    const std::string rule = "full points at speed >= " + fixed(th.full_at, 2) + "x, none at <= " +
-                             fixed(th.zero_at, 2) + "x (thresholds: " + t.source + ")";
+    RubricItem perf = performance_item();
+    const std::string rule = performance_rule(th, t.source);
     if (!all_correct) {
         perf.output = "not scored: performance points need every shape class and every sanitizer class that ran to pass\n" + rule;
     } else if (r.timed.empty() || r.sub_ms <= 0 || r.ref_ms <= 0) {

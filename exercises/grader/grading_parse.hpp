@@ -39,4 +39,13 @@ struct Entry {
 /// `e.n` keeps counting across calls, so error messages name the right line.
 bool next_entry(std::istream& is, Entry& e);
 
+/// A record's first entry: `<magic> 1`; FormatError "not <what> (expected '<magic> 1')" or one
+/// naming an unsupported version otherwise.
+void check_version_line(const Entry& e, const std::string& magic, const std::string& what);
+
+/// The fields both records' `sanitize` lines share: tool (one of sanitizer_tools(), not in
+/// `seen_tools` yet: it is added), result (pass, fail, error or notrun), findings, kernel, msg.
+SanitizerResult sanitize_fields(const std::map<std::string, std::string>& f, std::set<std::string>& seen_tools,
+                                int line_no, const std::string& line);
+
 }  // namespace wb::grade::detail

@@ -3,6 +3,7 @@
 #include "grading.hpp"
 #include "grading_parse.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -113,6 +114,28 @@ bool next_entry(std::istream& is, Entry& e) {
     return false;
 }
 
+void check_version_line(const Entry& e, const std::string& magic, const std::string& what) {
+    if (e.kind != magic) bad("not " + what + " (expected '" + magic + " 1')", e.n, e.line);
+    if (e.rest != "1") bad("unsupported record version '" + e.rest + "'", e.n, e.line);
+}
+
+SanitizerResult sanitize_fields(const std::map<std::string, std::string>& f, std::set<std::string>& seen_tools,
+                                int line_no, const std::string& line) {
+    SanitizerResult z;
+    z.tool = need(f, "tool", line_no, line);
+    const auto& tools = sanitizer_tools();
+    if (std::find(tools.begin(), tools.end(), z.tool) == tools.end())
+        bad("unknown sanitizer tool '" + z.tool + "'", line_no, line);
+    if (!seen_tools.insert(z.tool).second) bad("tool " + z.tool + " given twice", line_no, line);
+    z.result = need(f, "result", line_no, line);
+    if (z.result != "pass" && z.result != "fail" && z.result != "error" && z.result != "notrun")
+        bad("result must be pass, fail, error or notrun", line_no, line);
+    if (f.count("findings")) z.findings = integer(f.at("findings"), "findings", line_no, line);
+    if (f.count("kernel")) z.kernel = f.at("kernel");
+    if (f.count("msg")) z.msg = f.at("msg");
+    return z;
+}
+
 }  // namespace detail
 
 void write_record_header(std::ostream& os, const Record& r) {
@@ -184,8 +207,7 @@ Record parse_record(std::istream& is) {
     while (next_entry(is, e)) {
         if (r.complete) bad("text after 'end'", n, line);
         if (!header) {
-            if (kind != "wbgrade-record") bad("not a grading record (expected 'wbgrade-record 1')", n, line);
-            if (rest != "1") bad("unsupported record version '" + rest + "'", n, line);
+            check_version_line(e, "wbgrade-record", "a grading record");
             header = true;
             continue;
         }
@@ -256,16 +278,7 @@ Record parse_record(std::istream& is) {
         } else if (kind == "sanitize") {
             const auto f = fields(rest, n, line);
             only(f, {"tool", "result", "findings", "rows", "cols", "lda", "ldb", "grid", "kernel", "msg"}, n, line);
-            SanitizerResult z;
-            z.tool = need(f, "tool", n, line);
-            bool known = false;
-            for (const auto& t : sanitizer_tools()) known = known || t == z.tool;
-            if (!known) bad("unknown sanitizer tool '" + z.tool + "'", n, line);
-            if (!seen_tools.insert(z.tool).second) bad("tool " + z.tool + " given twice", n, line);
-            z.result = need(f, "result", n, line);
-            if (z.result != "pass" && z.result != "fail" && z.result != "error" && z.result != "notrun")
-                bad("result must be pass, fail, error or notrun", n, line);
-            if (f.count("findings")) z.findings = integer(f.at("findings"), "findings", n, line);
+            SanitizerResult z = sanitize_fields(f, seen_tools, n, line);
             const int given = int(f.count("rows") + f.count("cols") + f.count("lda") + f.count("ldb"));
             if (given != 0 && given != 4) bad("a sanitized shape needs rows, cols, lda and ldb", n, line);
             if (given == 4) {
@@ -283,8 +296,6 @@ Record parse_record(std::istream& is) {
             } else if (f.count("grid")) {
                 bad("grid without a shape", n, line);
             }
-            if (f.count("kernel")) z.kernel = f.at("kernel");
-            if (f.count("msg")) z.msg = f.at("msg");
             r.sanitizers.push_back(z);
         } else if (kind == "abort") {
             const auto f = fields(rest, n, line);

@@ -72,6 +72,36 @@ RubricItem sanitizer_item(const std::vector<SanitizerResult>& results, const std
     return item;
 }
 
+bool add_sanitizer_items(Rubric& rb, const std::vector<SanitizerResult>& results, bool complete,
+                         const std::string& shapes) {
+    bool ok = true;
+    std::vector<std::string> not_run;
+    for (const auto& tool : sanitizer_tools()) {
+        const RubricItem item = sanitizer_item(results, tool, complete, shapes, &not_run);
+        const bool skipped = std::find(not_run.begin(), not_run.end(), tool) != not_run.end();
+        ok = ok && (item.score > 0 || skipped);
+        rb.items.push_back(item);
+    }
+    if (!not_run.empty()) {
+        std::string list;
+        for (const auto& x : not_run) list += (list.empty() ? "" : ", ") + x;
+        rb.notes.push_back("sanitizer classes NOT RUN (scored 0, not passed): " + list);
+    }
+    return ok;
+}
+
+RubricItem performance_item() {
+    RubricItem perf;
+    perf.name = "performance vs reference";
+    perf.max_score = kPerformancePoints;
+    return perf;
+}
+
+std::string performance_rule(const Threshold& th, const std::string& source) {
+    return "full points at speed >= " + fixed(th.full_at, 2) + "x, none at <= " + fixed(th.zero_at, 2) +
+           "x (thresholds: " + source + ")";
+}
+
 Rubric score(const Record& r, const Thresholds& t) {
     Rubric rb;
     rb.chapter = r.chapter;
@@ -108,27 +138,13 @@ Rubric score(const Record& r, const Thresholds& t) {
         rb.items.push_back(item);
     }
 
-    std::vector<std::string> not_run;
-    for (const auto& tool : sanitizer_tools()) {
-        const RubricItem item = sanitizer_item(r.sanitizers, tool, r.complete,
-                                               std::to_string(sanitizer_cases().size()) + " small shapes", &not_run);
-        const auto it = std::find_if(r.sanitizers.begin(), r.sanitizers.end(),
-                                     [&](const SanitizerResult& z) { return z.tool == tool; });
-        all_correct = all_correct && (item.score > 0 || it == r.sanitizers.end() || it->result == "notrun");
-        rb.items.push_back(item);
-    }
-    if (!not_run.empty()) {
-        std::string list;
-        for (const auto& n : not_run) list += (list.empty() ? "" : ", ") + n;
-        rb.notes.push_back("sanitizer classes NOT RUN (scored 0, not passed): " + list);
-    }
+    const bool sanitizers_ok =
+        add_sanitizer_items(rb, r.sanitizers, r.complete, std::to_string(sanitizer_cases().size()) + " small shapes");
+    all_correct = all_correct && sanitizers_ok;
 
     const Threshold th = t.for_chapter(r.chapter);
-    RubricItem perf;
-    perf.name = "performance vs reference";
-    perf.max_score = kPerformancePoints;
-    const std::string rule = "full points at speed >= " + fixed(th.full_at, 2) + "x, none at <= " +
-                             fixed(th.zero_at, 2) + "x (thresholds: " + t.source + ")";
+    RubricItem perf = performance_item();
+    const std::string rule = performance_rule(th, t.source);
     if (!all_correct) {
         perf.output = "not scored: performance points need every size class and every sanitizer class that ran to pass\n" + rule;
     } else if (r.perf.empty()) {

@@ -24,12 +24,10 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
-#include <future>
 #include <iostream>
 #include <map>
 #include <sstream>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -65,17 +63,11 @@ ChildRun run_child(const std::string& san, const std::string& tool, const std::s
     std::string stem = dir + "/sanitizer-" + tool;
     if (case_index >= 0) stem += "-case" + std::to_string(case_index + 1) + "-" + grid;
     const std::string log = stem + ".log", res = stem + ".result", out = stem + ".out";
-    std::remove(log.c_str());
-    std::remove(res.c_str());
-    std::string cmd = "timeout 300 " + shell_quote(san) + " --tool " + tool +
-                      " --error-exitcode 86 --print-limit 10 --log-file " + shell_quote(log) + " " +
-                      shell_quote(self_exe()) + " sanitize-child --variant " + shell_quote(variant) + " --result " +
-                      shell_quote(res) + " --seed " + std::to_string(seed);
-    if (case_index >= 0) cmd += " --case " + std::to_string(case_index) + " --grid " + grid;
-    cmd += " > " + shell_quote(out) + " 2>&1";
+    std::string child_args = "--variant " + shell_quote(variant) + " --result " + shell_quote(res) + " --seed " +
+                             std::to_string(seed);
+    if (case_index >= 0) child_args += " --case " + std::to_string(case_index) + " --grid " + grid;
     ChildRun r;
-    const int rc = std::system(cmd.c_str());
-    r.exit_code = rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc));
+    r.exit_code = run_self_under_sanitizer(san, tool, child_args, log, res, out);
     {
         std::ifstream in(log);
         r.log = parse_sanitizer_log(in);
@@ -139,9 +131,8 @@ SanitizerResult sanitize_with(const std::string& san, const std::string& tool, c
         z.result = "pass";
     } else {
         z.result = "error";
-        z.msg = "compute-sanitizer --tool " + tool + " exited " + std::to_string(all.exit_code) +
-                (all.exit_code == 124 ? " (timed out after 300 s)" : "") + " without a result: " +
-                tail_text(all.output.empty() ? read_file(dir + "/sanitizer-" + tool + ".log") : all.output, 300);
+        z.msg = no_result_message(tool, all.exit_code,
+                                  all.output.empty() ? read_file(dir + "/sanitizer-" + tool + ".log") : all.output);
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::ostringstream line;
@@ -153,38 +144,10 @@ SanitizerResult sanitize_with(const std::string& san, const std::string& tool, c
 
 std::vector<SanitizerResult> run_sanitizers(const Args& a, const std::string& variant, const std::string& record,
                                             std::uint64_t seed) {
-    std::vector<SanitizerResult> out;
-    std::string skip_msg;
-    std::string wanted = a.get("sanitize", "");
-    if (a.has("no-sanitize")) skip_msg = "skipped (run with --no-sanitize)";
-    std::string searched;
-    const std::string san = skip_msg.empty() ? find_sanitizer(&searched) : std::string();
-    if (skip_msg.empty() && san.empty()) skip_msg = "compute-sanitizer not found (looked in " + searched + ")";
-    const std::size_t slash = record.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : record.substr(0, slash == 0 ? 1 : slash);
-    // The tools run side by side (separate processes on the same GPU): the slowest one, not
-    // their sum, sets the time.
-    std::vector<std::future<SanitizerResult>> running;
-    for (const auto& tool : sanitizer_tools()) {
-        SanitizerResult z;
-        z.tool = tool;
-        if (!skip_msg.empty()) {
-            z.result = "notrun";
-            z.msg = skip_msg;
-        } else if (!wanted.empty() && ("," + wanted + ",").find("," + tool + ",") == std::string::npos) {
-            z.result = "notrun";
-            z.msg = "skipped (run with --sanitize " + wanted + ")";
-        } else {
-            running.push_back(std::async(std::launch::async, sanitize_with, san, tool, variant, dir, seed));
-            out.push_back(z);  // placeholder, filled below
-            continue;
-        }
-        out.push_back(z);
-    }
-    std::size_t k = 0;
-    for (auto& z : out)
-        if (z.result.empty()) z = running[k++].get();
-    return out;
+    return run_sanitizer_classes(a, record, [variant, seed](const std::string& san, const std::string& tool,
+                                                           const std::string& dir) {
+        return sanitize_with(san, tool, variant, dir, seed);
+    });
 }
 
 int cmd_sanitize_child(const Args& a) {
@@ -414,19 +377,14 @@ const Variant& find_variant(const std::string& name) {
 }  // namespace wb::grade
 
 int main(int argc, char** argv) {
-    try {
-        const Args a = parse_args(argc, argv, "usage: wb_grade_run list|run|calibrate|check [options]");
-        if (a.command == "list") return cmd_list();
-        if (a.command == "run") return cmd_run(a);
-        if (a.command == "calibrate") return cmd_calibrate(a);
-        if (a.command == "check") return cmd_check(a);
-        if (a.command == "sanitize-child") return cmd_sanitize_child(a);
-        throw std::invalid_argument("unknown command (" + a.command + "): list|run|calibrate|check|sanitize-child");
-    } catch (const FormatError& e) {
-        std::cerr << "wb_grade_run: malformed input: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "wb_grade_run: " << e.what() << "\n";
-        return 2;
-    }
+    return runner_main("wb_grade_run", argc, argv, "usage: wb_grade_run list|run|calibrate|check [options]",
+                       [](const Args& a) {
+                           if (a.command == "list") return cmd_list();
+                           if (a.command == "run") return cmd_run(a);
+                           if (a.command == "calibrate") return cmd_calibrate(a);
+                           if (a.command == "check") return cmd_check(a);
+                           if (a.command == "sanitize-child") return cmd_sanitize_child(a);
+                           throw std::invalid_argument("unknown command (" + a.command +
+                                                       "): list|run|calibrate|check|sanitize-child");
+                       });
 }

@@ -1,19 +1,26 @@
 /// \file runner_util.hpp
 /// \brief What both GPU runners (runner_main.cpp for the transpose track, op_runner_main.cpp of
 ///        tests/grading for the op exercises) share: running themselves under compute-sanitizer
-///        (finding the tool, this program's path, shell quoting, reading a log back) and the
-///        record's UTC date. Header-only: each runner defines
+///        (finding the tool, this program's path, shell quoting, reading a log back, the sanitizer
+///        classes side by side), the record's UTC date and main()'s error handling. Header-only:
+///        each runner defines
 ///        WB_CUDA_BIN_DIR (the build's CUDA toolkit) for find_sanitizer().
 #pragma once
+
+#include "grading.hpp"
 
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <future>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef WB_CUDA_BIN_DIR
@@ -110,6 +117,80 @@ inline std::string tail_text(const std::string& s, std::size_t n) {
     for (char& c : t)
         if (c == '\n' || c == '\r') c = ' ';
     return t;
+}
+
+/// Runs this program's `sanitize-child <child_args>` under compute-sanitizer's `tool` (stopped
+/// after 300 s; a finding exits 86): the tool's log goes to `log`, the child's own stdout and
+/// stderr to `out`; `log` and `result` (the child's) are removed first, so that a stale one is
+/// never read back. Returns the exit code (128 + the signal when killed, -1 when it did not start).
+inline int run_self_under_sanitizer(const std::string& san, const std::string& tool, const std::string& child_args,
+                                    const std::string& log, const std::string& result, const std::string& out) {
+    std::remove(log.c_str());
+    std::remove(result.c_str());
+    const std::string cmd = "timeout 300 " + shell_quote(san) + " --tool " + tool +
+                            " --error-exitcode 86 --print-limit 10 --log-file " + shell_quote(log) + " " +
+                            shell_quote(self_exe()) + " sanitize-child " + child_args + " > " + shell_quote(out) +
+                            " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    return rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc));
+}
+
+/// The message of a sanitizer class whose child left no result: the exit code and the tail of
+/// what it printed (`output`).
+inline std::string no_result_message(const std::string& tool, int exit_code, const std::string& output) {
+    return "compute-sanitizer --tool " + tool + " exited " + std::to_string(exit_code) +
+           (exit_code == 124 ? " (timed out after 300 s)" : "") + " without a result: " + tail_text(output, 300);
+}
+
+/// The sanitizer classes of a `run`, one result per tool in sanitizer_tools() order. A tool that
+/// does not run (--no-sanitize, left out of --sanitize, no compute-sanitizer) is "notrun" and says
+/// why; the others run side by side (separate processes on the same GPU: the slowest one, not
+/// their sum, sets the time), each as `sanitize(san, tool, dir)`, `dir` being the folder of
+/// `record` (the logs go beside it).
+template <class Sanitize>
+std::vector<SanitizerResult> run_sanitizer_classes(const Args& a, const std::string& record, Sanitize sanitize) {
+    std::string skip_msg, searched;
+    if (a.has("no-sanitize")) skip_msg = "skipped (run with --no-sanitize)";
+    const std::string san = skip_msg.empty() ? find_sanitizer(&searched) : std::string();
+    if (skip_msg.empty() && san.empty()) skip_msg = "compute-sanitizer not found (looked in " + searched + ")";
+    const std::string wanted = a.get("sanitize", "");
+    const std::size_t slash = record.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : record.substr(0, slash == 0 ? 1 : slash);
+    std::vector<SanitizerResult> out;
+    std::vector<std::future<SanitizerResult>> running;
+    for (const auto& tool : sanitizer_tools()) {
+        SanitizerResult z;
+        z.tool = tool;
+        if (!skip_msg.empty()) {
+            z.result = "notrun";
+            z.msg = skip_msg;
+        } else if (!wanted.empty() && ("," + wanted + ",").find("," + tool + ",") == std::string::npos) {
+            z.result = "notrun";
+            z.msg = "skipped (run with --sanitize " + wanted + ")";
+        } else {
+            running.push_back(std::async(std::launch::async, sanitize, san, tool, dir));
+        }
+        out.push_back(z);  // a running tool's result (empty here) is filled below
+    }
+    std::size_t k = 0;
+    for (auto& z : out)
+        if (z.result.empty()) z = running[k++].get();
+    return out;
+}
+
+/// A runner's main(): parses the command line and runs `dispatch` on it; bad arguments or a
+/// malformed file say so on stderr, after the program's name, and exit 2.
+template <class Dispatch>
+int runner_main(const char* program, int argc, char** argv, const std::string& usage, Dispatch dispatch) {
+    try {
+        return dispatch(parse_args(argc, argv, usage));
+    } catch (const FormatError& e) {
+        std::cerr << program << ": malformed input: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << program << ": " << e.what() << "\n";
+        return 2;
+    }
 }
 
 }  // namespace wb::grade

@@ -24,10 +24,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <future>
 #include <iostream>
 
-#include <sys/wait.h>
 
 namespace {
 
@@ -103,15 +101,11 @@ SanitizerResult sanitize_with(const std::string& san, const std::string& tool, c
     SanitizerResult z;
     z.tool = tool;
     const std::string stem = dir + "/sanitizer-" + tool, log = stem + ".log", res = stem + ".result", out = stem + ".out";
-    std::remove(log.c_str());
-    std::remove(res.c_str());
-    const std::string cmd = "timeout 300 " + shell_quote(san) + " --tool " + tool +
-                            " --error-exitcode 86 --print-limit 10 --log-file " + shell_quote(log) + " " +
-                            shell_quote(self_exe()) + " sanitize-child --exercise " + shell_quote(v.exercise) +
-                            " --variant " + shell_quote(v.name) + " --result " + shell_quote(res) + " --seed " +
-                            std::to_string(seed) + " > " + shell_quote(out) + " 2>&1";
-    const int rc = std::system(cmd.c_str());
-    const int exit_code = rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc));
+    const int exit_code = run_self_under_sanitizer(
+        san, tool,
+        "--exercise " + shell_quote(v.exercise) + " --variant " + shell_quote(v.name) + " --result " + shell_quote(res) +
+            " --seed " + std::to_string(seed),
+        log, res, out);
     std::ifstream lin(log);
     const SanitizerLog l = parse_sanitizer_log(lin);
     std::ifstream rin(res);
@@ -130,9 +124,7 @@ SanitizerResult sanitize_with(const std::string& san, const std::string& tool, c
         z.result = "pass";
     } else {
         z.result = "error";
-        z.msg = "compute-sanitizer --tool " + tool + " exited " + std::to_string(exit_code) +
-                (exit_code == 124 ? " (timed out after 300 s)" : "") + " without a result: " +
-                tail_text(read_file(out).empty() ? read_file(log) : read_file(out), 300);
+        z.msg = no_result_message(tool, exit_code, read_file(out).empty() ? read_file(log) : read_file(out));
     }
     std::cerr << "  sanitizer " << tool << ": " << z.result << (z.msg.empty() ? "" : " (" + z.msg + ")") << "\n";
     return z;
@@ -140,33 +132,10 @@ SanitizerResult sanitize_with(const std::string& san, const std::string& tool, c
 
 std::vector<SanitizerResult> run_sanitizers(const Args& a, const OpVariant& v, const std::string& record,
                                             std::uint64_t seed) {
-    std::string skip_msg, searched;
-    if (a.has("no-sanitize")) skip_msg = "skipped (run with --no-sanitize)";
-    const std::string san = skip_msg.empty() ? find_sanitizer(&searched) : std::string();
-    if (skip_msg.empty() && san.empty()) skip_msg = "compute-sanitizer not found (looked in " + searched + ")";
-    const std::string wanted = a.get("sanitize", "");
-    const std::size_t slash = record.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : record.substr(0, slash == 0 ? 1 : slash);
-    std::vector<SanitizerResult> out;
-    std::vector<std::future<SanitizerResult>> running;  // the tools side by side, as transpose's runner
-    for (const auto& tool : sanitizer_tools()) {
-        SanitizerResult z;
-        z.tool = tool;
-        if (!skip_msg.empty()) {
-            z.result = "notrun";
-            z.msg = skip_msg;
-        } else if (!wanted.empty() && ("," + wanted + ",").find("," + tool + ",") == std::string::npos) {
-            z.result = "notrun";
-            z.msg = "skipped (run with --sanitize " + wanted + ")";
-        } else {
-            running.push_back(std::async(std::launch::async, sanitize_with, san, tool, std::cref(v), dir, seed));
-        }
-        out.push_back(z);
-    }
-    std::size_t k = 0;
-    for (auto& z : out)
-        if (z.result.empty()) z = running[k++].get();
-    return out;
+    return run_sanitizer_classes(a, record, [&v, seed](const std::string& san, const std::string& tool,
+                                                      const std::string& dir) {
+        return sanitize_with(san, tool, v, dir, seed);
+    });
 }
 
 int cmd_run(const Args& a) {
@@ -269,18 +238,13 @@ int cmd_calibrate(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        const Args a = parse_args(argc, argv, "usage: wb_grade_op list|run|calibrate|sanitize-child [options]");
-        if (a.command == "list") return cmd_list();
-        if (a.command == "run") return cmd_run(a);
-        if (a.command == "calibrate") return cmd_calibrate(a);
-        if (a.command == "sanitize-child") return cmd_sanitize_child(a);
-        throw std::invalid_argument("unknown command (" + a.command + "): list|run|calibrate|sanitize-child");
-    } catch (const FormatError& e) {
-        std::cerr << "wb_grade_op: malformed input: " << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "wb_grade_op: " << e.what() << "\n";
-        return 2;
-    }
+    return runner_main("wb_grade_op", argc, argv, "usage: wb_grade_op list|run|calibrate|sanitize-child [options]",
+                       [](const Args& a) {
+                           if (a.command == "list") return cmd_list();
+                           if (a.command == "run") return cmd_run(a);
+                           if (a.command == "calibrate") return cmd_calibrate(a);
+                           if (a.command == "sanitize-child") return cmd_sanitize_child(a);
+                           throw std::invalid_argument("unknown command (" + a.command +
+                                                       "): list|run|calibrate|sanitize-child");
+                       });
 }
