@@ -219,11 +219,7 @@ int cmd_run(const Args& a) {
     if (!rec) throw std::runtime_error("run: cannot write the record (" + a.need("record") + ")");
     Record r;
     r.chapter = sub.chapter;
-    r.variant = sub.name;
-    r.reference = ref ? ref->name : "none";
-    r.device = device_description();
-    r.date = utc_now();
-    r.seed = std::to_string(seed);
+    set_run_header(r, sub.name, ref ? ref->name : "none", seed);
     write_record_header(rec, r);
     try {
         std::uint64_t k = 0;
@@ -378,13 +374,9 @@ const Variant& find_variant(const std::string& name) {
 
 int main(int argc, char** argv) {
     return runner_main("wb_grade_run", argc, argv, "usage: wb_grade_run list|run|calibrate|check [options]",
-                       [](const Args& a) {
-                           if (a.command == "list") return cmd_list();
-                           if (a.command == "run") return cmd_run(a);
-                           if (a.command == "calibrate") return cmd_calibrate(a);
-                           if (a.command == "check") return cmd_check(a);
-                           if (a.command == "sanitize-child") return cmd_sanitize_child(a);
-                           throw std::invalid_argument("unknown command (" + a.command +
-                                                       "): list|run|calibrate|check|sanitize-child");
-                       });
+                       {{"list", [](const Args&) { return cmd_list(); }},
+                        {"run", cmd_run},
+                        {"calibrate", cmd_calibrate},
+                        {"check", cmd_check},
+                        {"sanitize-child", cmd_sanitize_child}});
 }

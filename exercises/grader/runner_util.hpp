@@ -8,16 +8,20 @@
 #pragma once
 
 #include "grading.hpp"
+#include "harness.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <sys/wait.h>
@@ -68,6 +72,17 @@ inline std::string utc_now() {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
     return buf;
+}
+
+/// The header fields both records (Record, OpRecord) share: the variant, the reference's name
+/// ("none" without one), this device, now, the seed.
+template <class RunRecord>
+void set_run_header(RunRecord& r, const std::string& variant, const std::string& reference, std::uint64_t seed) {
+    r.variant = variant;
+    r.reference = reference;
+    r.device = device_description();
+    r.date = utc_now();
+    r.seed = std::to_string(seed);
 }
 
 inline std::string shell_quote(const std::string& s) {
@@ -178,12 +193,21 @@ std::vector<SanitizerResult> run_sanitizer_classes(const Args& a, const std::str
     return out;
 }
 
-/// A runner's main(): parses the command line and runs `dispatch` on it; bad arguments or a
-/// malformed file say so on stderr, after the program's name, and exit 2.
-template <class Dispatch>
-int runner_main(const char* program, int argc, char** argv, const std::string& usage, Dispatch dispatch) {
+/// One of a runner's commands: its name and what runs it.
+using RunnerCommand = std::pair<std::string, std::function<int(const Args&)>>;
+
+/// A runner's main(): parses the command line and runs the command it names; bad arguments, an
+/// unknown command or a malformed file say so on stderr, after the program's name, and exit 2.
+inline int runner_main(const char* program, int argc, char** argv, const std::string& usage,
+                       const std::vector<RunnerCommand>& commands) {
     try {
-        return dispatch(parse_args(argc, argv, usage));
+        const Args a = parse_args(argc, argv, usage);
+        std::string known;
+        for (const auto& [name, run] : commands) {
+            if (name == a.command) return run(a);
+            known += (known.empty() ? "" : "|") + name;
+        }
+        throw std::invalid_argument("unknown command (" + a.command + "): " + known);
     } catch (const FormatError& e) {
         std::cerr << program << ": malformed input: " << e.what() << "\n";
         return 2;

@@ -161,11 +161,7 @@ int cmd_run(const Args& a) {
     if (!rec) throw std::runtime_error("run: cannot write the record (" + record + ")");
     OpRecord r;
     r.exercise = sub.exercise;
-    r.variant = sub.name;
-    r.reference = ref ? ref->name : "none";
-    r.device = device_description();
-    r.date = utc_now();
-    r.seed = std::to_string(seed);
+    set_run_header(r, sub.name, ref ? ref->name : "none", seed);
     write_op_record_header(rec, r);
     try {
         sub.run(seed, false, [&](const OpCaseOutcome& o) {
@@ -239,12 +235,8 @@ int cmd_calibrate(const Args& a) {
 
 int main(int argc, char** argv) {
     return runner_main("wb_grade_op", argc, argv, "usage: wb_grade_op list|run|calibrate|sanitize-child [options]",
-                       [](const Args& a) {
-                           if (a.command == "list") return cmd_list();
-                           if (a.command == "run") return cmd_run(a);
-                           if (a.command == "calibrate") return cmd_calibrate(a);
-                           if (a.command == "sanitize-child") return cmd_sanitize_child(a);
-                           throw std::invalid_argument("unknown command (" + a.command +
-                                                       "): list|run|calibrate|sanitize-child");
-                       });
+                       {{"list", [](const Args&) { return cmd_list(); }},
+                        {"run", cmd_run},
+                        {"calibrate", cmd_calibrate},
+                        {"sanitize-child", cmd_sanitize_child}});
 }
