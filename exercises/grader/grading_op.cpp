@@ -92,13 +92,7 @@ OpRecord parse_op_record(std::istream& is) {
     bool header = false;
     const OpExerciseInfo* ex = nullptr;
     std::set<std::string> seen_keys, seen_tools;
-    while (next_entry(is, e)) {
-        if (r.complete) bad("text after 'end'", n, line);
-        if (!header) {
-            check_version_line(e, "wbgrade-op-record", "an op grading record");
-            header = true;
-            continue;
-        }
+    while (next_record_entry(is, e, header, r.complete, "wbgrade-op-record", "an op grading record")) {
         if (kind == "exercise" || kind == "variant" || kind == "reference" || kind == "device" || kind == "date" ||
             kind == "seed") {
             if (!seen_keys.insert(kind).second) bad("'" + kind + "' given twice", n, line);
@@ -195,8 +189,7 @@ Rubric score_op(const OpRecord& r, const Thresholds& t) {
         rb.items.push_back(item);
     }
 
-    const bool sanitizers_ok = add_sanitizer_items(rb, r.sanitizers, r.complete, "the small cases");
-    all_correct = all_correct && sanitizers_ok;
+    all_correct = add_sanitizer_items(rb, r.sanitizers, r.complete, "the small cases") && all_correct;
 
     const Threshold th = t.for_exercise(ex.name);
     RubricItem perf = performance_item();

@@ -39,9 +39,12 @@ struct Entry {
 /// `e.n` keeps counting across calls, so error messages name the right line.
 bool next_entry(std::istream& is, Entry& e);
 
-/// A record's first entry: `<magic> 1`; FormatError "not <what> (expected '<magic> 1')" or one
-/// naming an unsupported version otherwise.
-void check_version_line(const Entry& e, const std::string& magic, const std::string& what);
+/// next_entry for a record's body: the first entry must be its version line `<magic> 1`
+/// (FormatError "not <what> (expected '<magic> 1')", or one naming an unsupported version), read
+/// here and noted in `header`; any entry once the record is `complete` (after 'end') is a
+/// FormatError. False at the end of input.
+bool next_record_entry(std::istream& is, Entry& e, bool& header, bool complete, const std::string& magic,
+                       const std::string& what);
 
 /// The fields both records' `sanitize` lines share: tool (one of sanitizer_tools(), not in
 /// `seen_tools` yet: it is added), result (pass, fail, error or notrun), findings, kernel, msg.

@@ -114,9 +114,16 @@ bool next_entry(std::istream& is, Entry& e) {
     return false;
 }
 
-void check_version_line(const Entry& e, const std::string& magic, const std::string& what) {
-    if (e.kind != magic) bad("not " + what + " (expected '" + magic + " 1')", e.n, e.line);
-    if (e.rest != "1") bad("unsupported record version '" + e.rest + "'", e.n, e.line);
+bool next_record_entry(std::istream& is, Entry& e, bool& header, bool complete, const std::string& magic,
+                       const std::string& what) {
+    while (next_entry(is, e)) {
+        if (complete) bad("text after 'end'", e.n, e.line);
+        if (header) return true;
+        if (e.kind != magic) bad("not " + what + " (expected '" + magic + " 1')", e.n, e.line);
+        if (e.rest != "1") bad("unsupported record version '" + e.rest + "'", e.n, e.line);
+        header = true;
+    }
+    return false;
 }
 
 SanitizerResult sanitize_fields(const std::map<std::string, std::string>& f, std::set<std::string>& seen_tools,
@@ -204,13 +211,7 @@ Record parse_record(std::istream& is) {
     bool header = false;
     std::set<std::string> seen_keys;
     std::set<std::string> seen_cases, seen_shapes, seen_tools;
-    while (next_entry(is, e)) {
-        if (r.complete) bad("text after 'end'", n, line);
-        if (!header) {
-            check_version_line(e, "wbgrade-record", "a grading record");
-            header = true;
-            continue;
-        }
+    while (next_record_entry(is, e, header, r.complete, "wbgrade-record", "a grading record")) {
         if (kind == "chapter" || kind == "variant" || kind == "reference" || kind == "device" || kind == "date" ||
             kind == "seed") {
             if (!seen_keys.insert(kind).second) bad("'" + kind + "' given twice", n, line);

@@ -138,9 +138,8 @@ Rubric score(const Record& r, const Thresholds& t) {
         rb.items.push_back(item);
     }
 
-    const bool sanitizers_ok =
-        add_sanitizer_items(rb, r.sanitizers, r.complete, std::to_string(sanitizer_cases().size()) + " small shapes");
-    all_correct = all_correct && sanitizers_ok;
+    const std::string sanitized = std::to_string(sanitizer_cases().size()) + " small shapes";
+    all_correct = add_sanitizer_items(rb, r.sanitizers, r.complete, sanitized) && all_correct;
 
     const Threshold th = t.for_chapter(r.chapter);
     RubricItem perf = performance_item();
