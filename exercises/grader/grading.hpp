@@ -331,4 +331,16 @@ const std::vector<std::string>& track_chapters();
 /// `v` with `decimals` digits after the point (fixed notation): rubric and record text.
 std::string fixed(double v, int decimals);
 
+/// The item of `items` (each has a `name`) called `name`; std::invalid_argument
+/// "<what> (<name>) must be one of: <every name>" when there is none.
+template <class Items>
+const typename Items::value_type& find_named(const Items& items, const std::string& name, const std::string& what) {
+    std::string known;
+    for (const auto& x : items) {
+        if (x.name == name) return x;
+        known += (known.empty() ? "" : ", ") + x.name;
+    }
+    throw std::invalid_argument(what + " (" + name + ") must be one of: " + known);
+}
+
 }  // namespace wb::grade

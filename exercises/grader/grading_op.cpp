@@ -39,14 +39,7 @@ const std::vector<OpExerciseInfo>& op_exercises() {
     return v;
 }
 
-const OpExerciseInfo& find_op_exercise(const std::string& name) {
-    std::string known;
-    for (const auto& e : op_exercises()) {
-        if (e.name == name) return e;
-        known += (known.empty() ? "" : ", ") + e.name;
-    }
-    throw std::invalid_argument("exercise (" + name + ") must be one of: " + known);
-}
+const OpExerciseInfo& find_op_exercise(const std::string& name) { return find_named(op_exercises(), name, "exercise"); }
 
 void write_op_record_header(std::ostream& os, const OpRecord& r) {
     os << "wbgrade-op-record 1\n"

@@ -361,14 +361,7 @@ int cmd_calibrate(const Args& a) {
 
 namespace wb::grade {
 
-const Variant& find_variant(const std::string& name) {
-    std::string known;
-    for (const auto& v : variants()) {
-        if (v.name == name) return v;
-        known += (known.empty() ? "" : ", ") + v.name;
-    }
-    throw std::invalid_argument("variant (" + name + ") must be one of: " + known);
-}
+const Variant& find_variant(const std::string& name) { return find_named(variants(), name, "variant"); }
 
 }  // namespace wb::grade
 
