@@ -7,6 +7,7 @@
 ///        pointers, and the classes a square benchmark never shows: n or m from 1 to 64 (GEMV-like),
 ///        k from 1 to 64 (a rank-k update, bound by C's bytes), k up to 2^20 on a small C.
 #include "gemm_design.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 #include "gemm_problem.hpp"
 #include "gemv.hpp"
 #include "model.hpp"
@@ -187,14 +188,18 @@ struct GemmOp {
         }
         const Stage stage = s.ladder_stage();
         if (l.math == 2) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
+            constexpr tuned::DgemmTcTile k = tuned::kDgemmTcTile;
             GemmLaunch tc;
-            tc.block_x = 128;
+            tc.block_x = 32 * (k.tile_m / k.warp_m) * (k.tile_n / k.warp_n);
             tc.block_y = 1;
-            tc.tile_m = tc.tile_n = 64;
-            tc.tile_k = 16;
-            tc.thread_m = tc.thread_n = 4;  // 32 accumulators a lane, as 32 x 32 per warp holds them
-            tc.warp_m = tc.warp_n = 32;
-            tc.stages = 3;
+            tc.tile_m = k.tile_m;
+            tc.tile_n = k.tile_n;
+            tc.tile_k = k.tile_k;
+            tc.thread_m = k.warp_m / 8;  // an mma's C fragment: 8 lane groups along m, 4 lanes along n
+            tc.thread_n = k.warp_n / 4;
+            tc.warp_m = k.warp_m;
+            tc.warp_n = k.warp_n;
+            tc.stages = k.stages;
             model::GemmDesign d = design<T>(stage, tc);
             d.load_width = 1;  // every fragment element is one 8-byte shared load
             const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);

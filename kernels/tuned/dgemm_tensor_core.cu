@@ -56,7 +56,8 @@ struct TcConfig {
 /// with double-buffered fragments need more than 255 registers and spill; on the H200 this tile
 /// measured as fast as 128 x 64 and 128 x 128 at 4096^3 and faster on small or unaligned C
 /// (\ref notes_gemm, "FP64 tensor cores").
-using TcDefault = TcConfig<64, 64, 32, 32, 3>;
+using TcDefault = TcConfig<kDgemmTcTile.tile_m, kDgemmTcTile.tile_n, kDgemmTcTile.warp_m, kDgemmTcTile.warp_n,
+                           kDgemmTcTile.stages, 8, kDgemmTcTile.tile_k>;
 
 /// A shared tile of `ROWS` (m or n) x BK (k), stored k-contiguous (KC) or row-contiguous.
 /// Pitches of 4 mod 16 doubles make the fragment loads conflict-free (file header).

@@ -15,6 +15,14 @@
 
 namespace wb::tuned {
 
+/// The kernel's tile, the one place it is written: the kernel is instantiated with it and the
+/// chapter's model reads it. 64 x 64 x 16 per block, warps of 32 x 32, 3 stages (why this one:
+/// dgemm_tensor_core.cu).
+struct DgemmTcTile {
+    int tile_m, tile_n, tile_k, warp_m, warp_n, stages;
+};
+inline constexpr DgemmTcTile kDgemmTcTile{64, 64, 16, 32, 32, 3};
+
 /// True where the device runs `mma.sync.m16n8k8.f64` (compute capability 9.0 and later) and
 /// this build holds code for it.
 bool dgemm_tensor_core_supported(int device);

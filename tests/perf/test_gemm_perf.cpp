@@ -22,15 +22,21 @@ namespace {
 
 using wb::Op;
 
-template <class T>
-double median_ms(const wb::Step<wb::GemmArgs<T>>& step, wb::GemmProblem<T>& p) {
+/// Timing of these compute-bound calls: each reads its 200 MB of operands ~32 times anyway, so the
+/// L2 is not flushed.
+wb::BenchOptions compute_bound_bench(int max_reps) {
     wb::BenchOptions bo;
     bo.warmup = 2;
     bo.min_reps = 5;
-    bo.max_reps = 30;
+    bo.max_reps = max_reps;
     bo.max_seconds = 1.0;
-    bo.flush_l2 = false;  // compute-bound: each call reads its 200 MB of operands ~32 times anyway
-    return wb::time_gemm(step, step.default_launch(p.args()), p, bo).median_ms;
+    bo.flush_l2 = false;
+    return bo;
+}
+
+template <class T>
+double median_ms(const wb::Step<wb::GemmArgs<T>>& step, wb::GemmProblem<T>& p) {
+    return wb::time_gemm(step, step.default_launch(p.args()), p, compute_bound_bench(30)).median_ms;
 }
 
 const wb::Step<wb::GemmArgs<float>>& step_of(int chapter) {
@@ -121,12 +127,7 @@ namespace {
 /// with `slow_launch` set, over the tuned step with that launch.
 double dgemm_ratio(const wb::GemmLaunch& fast, int slow, const wb::GemmLaunch* slow_launch, const char* label) {
     auto p = wb::make_gemm_problem<double>(wb::GemmShape{Op::N, Op::N, 4096, 4096, 4096}, wb::fresh_seed(), 1.5, 0.5);
-    wb::BenchOptions bo;
-    bo.warmup = 2;
-    bo.min_reps = 5;
-    bo.max_reps = 20;
-    bo.max_seconds = 1.0;
-    bo.flush_l2 = false;
+    const wb::BenchOptions bo = compute_bound_bench(20);
     const auto& tuned = wb::step<wb::GemmArgs<double>>(wb::chapter_of(wb::Stage::kTuned));
     const auto& other = slow == 0 ? wb::peer_step<wb::GemmArgs<double>>() : tuned;
     const double t_fast = wb::time_gemm(tuned, fast, p, bo).median_ms;
