@@ -9,6 +9,7 @@
 #include "launch_checks.hpp"
 #include "check.hpp"
 #include "vec16.cuh"
+#include "vector_offset.hpp"
 
 #include <cuda_runtime.h>
 
@@ -203,8 +204,11 @@ __device__ __forceinline__ void stage_window_async(T* s, const T* __restrict__ i
         const bool row_in = gy >= 0 && gy < rows;
         const T* src = in + static_cast<long long>(gy) * pitch + gx;
         T* dst = s + r * S + v * W;
-        if (vec && (!row_in || gx < 0 || gx >= cols || gx + W <= cols)) {
-            const bool ok = row_in && gx >= 0 && gx + W <= cols;
+        // A vector wholly inside the image, or wholly outside it (zeros): one 16-byte copy. gx is
+        // a multiple of W where rows are aligned; with a shifted column origin (origin_shift) a
+        // vector may straddle column 0, and takes the element copies like one straddling cols.
+        const bool ok = row_in && gx >= 0 && gx + W <= cols;
+        if (vec && (ok || !row_in || gx + W <= 0 || gx >= cols)) {
             cp_async_zfill<16>(dst, ok ? src : in, ok);
         } else {
 #pragma unroll
@@ -235,7 +239,7 @@ __device__ __forceinline__ void store_block(const T (&acc)[RY][RX], T* __restric
         if (r0 + i >= rows) break;
 #pragma unroll
         for (int x = 0; x < RX; ++x)
-            if (c0 + x < cols) out[static_cast<long long>(r0 + i) * out_pitch + c0 + x] = acc[i][x];
+            if (c0 + x >= 0 && c0 + x < cols) out[static_cast<long long>(r0 + i) * out_pitch + c0 + x] = acc[i][x];
     }
 }
 
@@ -246,7 +250,7 @@ __device__ __forceinline__ void store_block_vec(const T (&acc)[RY][RX], T* __res
                                                 int cols, int r0, int c0, bool vec) {
     constexpr int W = Vec16<T>::width;
     static_assert(RX % W == 0, "the thread's columns are whole 16-byte vectors");
-    if (!vec || c0 + RX > cols) {
+    if (!vec || c0 < 0 || c0 + RX > cols) {  // c0 < 0: a tile left of column 0 (origin_shift)
         store_block<T, RX, RY>(acc, out, out_pitch, rows, cols, r0, c0);
         return;
     }
@@ -325,6 +329,23 @@ blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int 
 template <class T>
 bool aligned16(const T* p, int pitch) {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % Vec16<T>::width == 0;
+}
+
+/// The column origin shift of a submatrix view (detail::vector_offset, read off the pointer as the
+/// tuned SYMV does): where every row starts k elements past a 16-byte boundary, tiles that start
+/// k columns left of column 0 read whole 16-byte vectors of every row, as an aligned image's tiles
+/// do; the k columns left of the image are zeros like the border. -1: rows start at different
+/// offsets (element loads).
+template <class T>
+int origin_shift(const T* p, int pitch) {
+    return detail::vector_offset(p, pitch);
+}
+
+/// Whether output rows take 16-byte stores when the tiles start `shift` columns left of column 0:
+/// out's rows then start on the same offset within a vector as the input's.
+template <class T>
+bool aligned16_shifted(const T* p, int pitch, int shift) {
+    return origin_shift(p, pitch) == shift;
 }
 
 /// Launches the blocked kernel with the filter in constant memory where it fits.

@@ -12,6 +12,10 @@
 ///    its row stride, CUDNN_CROSS_CORRELATION, pad FS/2, FMA math (no TF32); the algorithm is
 ///    the fastest FMA one cudnnFindConvolutionForwardAlgorithm measures (for images of at least
 ///    2^18 pixels; smaller ones take cuDNN's heuristic choice: finding costs more than it saves).
+///    The search runs on a band of the image, every column and 2^19 pixels' worth of rows: it
+///    times every algorithm, and its cost grows with the image and the slowest algorithm (an
+///    H200 spent over two minutes finding at 4096^2, FS = 31, float; the band takes a
+///    sixteenth of that), while the ranking of a band of 2^19 pixels is the large image's.
 ///  - An FFT convolution on cuFFT: the image zero-padded to P_r x P_c (the smallest 2^a 3^b 5^c
 ///    7^d >= max(n + FS/2, FS): no circular wrap reaches the output), R2C, pointwise product with
 ///    the filter's spectrum, C2R, the window copied out. The filter's spectrum is computed once
@@ -215,20 +219,30 @@ void cudnn_prepare(CudnnState& st, const Conv2dArgs<T>& a) {
     if (st.key == key) return;
     const cudnnDataType_t dt = sizeof(T) == 4 ? CUDNN_DATA_FLOAT : CUDNN_DATA_DOUBLE;
     const int h = a.radius();
-    WB_CUDNN(cudnnSetTensor4dDescriptorEx(st.x, dt, 1, 1, a.rows, a.cols, a.rows * a.in_pitch, a.rows * a.in_pitch,
-                                          a.in_pitch, 1));
-    WB_CUDNN(cudnnSetTensor4dDescriptorEx(st.y, dt, 1, 1, a.rows, a.cols, a.rows * a.out_pitch, a.rows * a.out_pitch,
-                                          a.out_pitch, 1));
+    auto describe = [&](int rows) {  // the image's first `rows` rows (all of them, or the search's band)
+        WB_CUDNN(cudnnSetTensor4dDescriptorEx(st.x, dt, 1, 1, rows, a.cols, rows * a.in_pitch, rows * a.in_pitch,
+                                              a.in_pitch, 1));
+        WB_CUDNN(cudnnSetTensor4dDescriptorEx(st.y, dt, 1, 1, rows, a.cols, rows * a.out_pitch, rows * a.out_pitch,
+                                              a.out_pitch, 1));
+    };
+    describe(a.rows);
     WB_CUDNN(cudnnSetFilter4dDescriptor(st.w, dt, CUDNN_TENSOR_NCHW, 1, 1, a.fs, a.fs));
     WB_CUDNN(cudnnSetConvolution2dDescriptor(st.conv, h, h, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, dt));
     WB_CUDNN(cudnnSetConvolutionMathType(st.conv, CUDNN_FMA_MATH));
     constexpr int kMax = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
     cudnnConvolutionFwdAlgoPerf_t perf[kMax];
     int found = 0;
-    if (static_cast<long long>(a.rows) * a.cols >= (1LL << 18))
+    if (static_cast<long long>(a.rows) * a.cols >= (1LL << 18)) {
+        // The search on a band of rows (x and y described with fewer rows, then described again).
+        constexpr long long kFindPixels = 1LL << 19;
+        const int band = static_cast<int>(std::min<long long>(
+            a.rows, std::max<long long>(a.fs, (kFindPixels + a.cols - 1) / a.cols)));
+        describe(band);
         WB_CUDNN(cudnnFindConvolutionForwardAlgorithm(st.handle, st.x, st.w, st.conv, st.y, kMax, &found, perf));
-    else
+        describe(a.rows);
+    } else {
         WB_CUDNN(cudnnGetConvolutionForwardAlgorithm_v7(st.handle, st.x, st.w, st.conv, st.y, kMax, &found, perf));
+    }
     int pick = -1;
     // Results come fastest first. FMA math only in float (no TF32); in double cuDNN may report
     // its default math, which has no reduced-precision path there.

@@ -137,6 +137,8 @@ def citations(existing):
                 continue
             base = os.path.basename(token)
             if "*" in base and "/" not in token:  # a bare glob ('cg-ladder.*'): in its own card, else any
+                if base.startswith("*") or len(base.replace("*", "")) < 5:
+                    continue  # '*', 'T*', '*p': C++ and prose, not a file name (would cite every file)
                 pattern = re.compile(re.escape(base).replace(r"\*", ".*") + "$")
                 for p in existing:
                     if pattern.match(os.path.basename(p)) and (not own_card or p.startswith(own_card + "/")):

@@ -29,6 +29,10 @@
 ///   launch rules in conv2d_rules.cpp: this step's blocked kernel with RY > 1,
 ///   kernels/conv2d_common.cuh, measured slower at every such size tried); the blocked kernel
 ///   stays as an explicit launch.
+/// - Submatrix views (a base k elements past a 16-byte boundary, every row alike): the tiles start
+///   k columns left of column 0 (conv2d_detail::origin_shift, as the tuned SYMV shifts its tile
+///   origin, KBLAS §6.6), so the staged windows and the streamed rows stay whole 16-byte vectors
+///   of memory; the k columns left of the image read as zeros and are never stored.
 /// - Tunables (legal_launches): the thread's block RX x RY and with it the tile (16 RX) x (16 RY);
 ///   for FS <= 5 also the streaming shape (block 32 x 4, a thread SX x 8: tile 128 x 32 floats),
 ///   for FS = 31, 63 the filter-row shape (a thread 8 x 4 floats, 4 x 4 doubles). Each shape's
@@ -84,12 +88,14 @@ struct Fixed {
 };
 
 /// Starts the copy of tile (bx, by)'s window (shape F: Fixed or Rows) into `sb` (cp.async, not
-/// waited for): conv2d_detail::stage_window_async from image element (by TY - H, bx TX - HA).
+/// waited for): conv2d_detail::stage_window_async from image element (by TY - H, bx TX - xs - HA).
+/// xs: the column origin shift (conv2d_detail::origin_shift; 0 for an aligned image), so that the
+/// window's vectors are 16-byte vectors of memory in a submatrix view too.
 template <class F, class T>
 __device__ __forceinline__ void stage_async(T* sb, const T* __restrict__ in, int pitch, int rows, int cols, int bx,
-                                            int by, bool vec) {
+                                            int by, int xs, bool vec) {
     conv2d_detail::stage_window_async<T, F::WR, F::NVR, F::S, F::THREADS>(sb, in, pitch, rows, cols, by * F::TY - F::H,
-                                                                          bx * F::TX - F::HA, vec);
+                                                                          bx * F::TX - xs - F::HA, vec);
 }
 
 //! [tuned-conv2d]
@@ -100,7 +106,7 @@ __device__ __forceinline__ void stage_async(T* sb, const T* __restrict__ in, int
 template <class T, int FS, int RX, int RY>
 __global__ void __launch_bounds__(256)
 fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
-                    int tiles_x, int tiles, bool vec_in, bool vec_out) {
+                    int tiles_x, int tiles, int xs, bool vec_in, bool vec_out) {
     using F = Fixed<T, FS, RX, RY>;
     using V = typename Vec16<T>::type;
     constexpr int W = F::W, NV = F::NV, S = F::S;
@@ -110,11 +116,11 @@ fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int cx = ((warp % 2) * 8 + lane % 8) * RX, cy = ((warp / 2) * 4 + lane / 8) * RY;
     int t = blockIdx.x;
-    if (t < tiles) stage_async<F>(buf(0), in, in_pitch, rows, cols, t % tiles_x, t / tiles_x, vec_in);
+    if (t < tiles) stage_async<F>(buf(0), in, in_pitch, rows, cols, t % tiles_x, t / tiles_x, xs, vec_in);
     cp_async_commit();
     for (int b = 0; t < tiles; t += gridDim.x, b ^= 1) {
         const int tn = t + gridDim.x;
-        if (tn < tiles) stage_async<F>(buf(b ^ 1), in, in_pitch, rows, cols, tn % tiles_x, tn / tiles_x, vec_in);
+        if (tn < tiles) stage_async<F>(buf(b ^ 1), in, in_pitch, rows, cols, tn % tiles_x, tn / tiles_x, xs, vec_in);
         cp_async_commit();
         cp_async_wait<1>();  // this tile's window has landed (the next one may still be in flight)
         __syncthreads();
@@ -138,7 +144,7 @@ fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, 
                 }
             }
         }
-        const int r0 = (t / tiles_x) * F::TY + cy, c0 = (t % tiles_x) * F::TX + cx;
+        const int r0 = (t / tiles_x) * F::TY + cy, c0 = (t % tiles_x) * F::TX - xs + cx;
         conv2d_detail::store_block_vec<T, RX, RY>(acc, out, out_pitch, rows, cols, r0, c0, vec_out);
         __syncthreads();  // everybody is done with s[b] before the next trip refills it
     }
@@ -181,7 +187,7 @@ struct Rows {
 template <class T, int FS, int RX, int RY>
 __global__ void __launch_bounds__(256, 2)
 rows_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
-                   bool vec_in, bool vec_out) {
+                   int xs, bool vec_in, bool vec_out) {
     using F = Rows<T, FS, RX, RY>;
     using V = typename Vec16<T>::type;
     constexpr int W = F::W, S = F::S, G = RX / W + 1;  // G vectors of a row in registers
@@ -190,7 +196,7 @@ rows_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int cx = ((warp % 4) * 4 + lane % 4) * RX;  // the thread's first column in the tile
     const int cy = (warp / 4) * 8 * RY + lane / 4;    // its first row; the others 8, 16, ... below
-    stage_async<F>(s, in, in_pitch, rows, cols, blockIdx.x, blockIdx.y, vec_in);
+    stage_async<F>(s, in, in_pitch, rows, cols, blockIdx.x, blockIdx.y, xs, vec_in);
     cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();
@@ -228,7 +234,7 @@ rows_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T
             }
         }
     }
-    const int r0 = blockIdx.y * F::TY + cy, c0 = blockIdx.x * F::TX + cx;
+    const int r0 = blockIdx.y * F::TY + cy, c0 = blockIdx.x * F::TX - xs + cx;
 #pragma unroll
     for (int i = 0; i < RY; ++i) {
         T o[1][RX];  // output row i (row r0 + 8 i)
@@ -258,18 +264,18 @@ struct Stream {
 template <class T, int FS>
 __global__ void __launch_bounds__(32 * Stream<T>::WARPS)
 stream_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
-                     bool vec_in, bool vec_out) {
+                     int xs, bool vec_in, bool vec_out) {
     using P = Stream<T>;
     using V = typename Vec16<T>::type;
     constexpr int H = FS / 2, SX = P::SX, SY = P::SY, NR = SY + FS - 1, HE = H > 0 ? H : 1;
     static_assert(H <= SX, "the halo comes from the neighbour lane's vector alone");
     static_assert(P::TX == 32 * SX && P::TY == P::WARPS * SY, "a warp spans a row of the tile, warps stack");
     const int lane = threadIdx.x;
-    const int c0 = (blockIdx.x * 32 + lane) * SX;
+    const int c0 = (blockIdx.x * 32 + lane) * SX - xs;  // xs: the column origin shift (stage_async)
     const int gy0 = blockIdx.y * P::TY + threadIdx.y * SY - H;  // the first input row
     const T* src = in + static_cast<long long>(gy0) * in_pitch + c0;
     T q[NR][SX];  // pixels (gy0 + t, c0 .. c0 + SX - 1)
-    if (vec_in && c0 + SX <= cols && gy0 >= 0 && gy0 + NR <= rows) {  // inside the image: 16-byte loads
+    if (vec_in && c0 >= 0 && c0 + SX <= cols && gy0 >= 0 && gy0 + NR <= rows) {  // inside the image: 16-byte loads
 #pragma unroll
         for (int t = 0; t < NR; ++t) {
             const V v = __ldg(reinterpret_cast<const V*>(src + static_cast<long long>(t) * in_pitch));
@@ -281,7 +287,7 @@ stream_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch,
         for (int t = 0; t < NR; ++t)
 #pragma unroll
             for (int j = 0; j < SX; ++j)
-                q[t][j] = gy0 + t >= 0 && gy0 + t < rows && c0 + j < cols
+                q[t][j] = gy0 + t >= 0 && gy0 + t < rows && c0 + j >= 0 && c0 + j < cols
                               ? __ldg(src + static_cast<long long>(t) * in_pitch + j)
                               : T(0);
     }
@@ -326,15 +332,31 @@ stream_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch,
 }
 //! [tuned-conv2d-stream]
 
+/// Where the tiles start and which accesses are 16-byte vectors: in a submatrix view whose rows
+/// all start xs elements past a 16-byte boundary, the tiles start xs columns left of column 0
+/// (conv2d_detail::origin_shift), so the loads stay whole vectors; the stores too where the
+/// output's rows start at the same offset.
+struct Origin {
+    int xs;  ///< columns the tiles start left of column 0 (0 for an aligned image)
+    bool vec_in, vec_out;
+};
+template <class T>
+Origin origin_of(const Conv2dArgs<T>& a) {
+    const int k = conv2d_detail::origin_shift(a.in, a.in_pitch);
+    const int xs = k > 0 ? k : 0;
+    return {xs, k >= 0, conv2d_detail::aligned16_shifted(a.out, a.out_pitch, xs)};
+}
+
 template <class T, int FS>
 void launch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using P = Stream<T>;
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, P::TX), kMaxGridX, fn),
+    const Origin o = origin_of(a);
+    const long long tiles_x = conv2d_detail::ceil_div(static_cast<long long>(a.cols) + o.xs, P::TX);
+    const dim3 grid(conv2d_detail::grid_dim(tiles_x, kMaxGridX, fn),
                     conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, P::TY), kMaxGridYZ, fn));
     conv2d_detail::upload_filter(a.filter, FS, s);
     stream_conv2d_kernel<T, FS><<<grid, dim3(32, P::WARPS), 0, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out,
-                                                                   a.out_pitch, conv2d_detail::aligned16(a.in, a.in_pitch),
-                                                                   conv2d_detail::aligned16(a.out, a.out_pitch));
+                                                                   a.out_pitch, o.xs, o.vec_in, o.vec_out);
 }
 
 /// Launch rule of the compile-time-FS kernel: a persistent grid, as many blocks as fit on the
@@ -349,14 +371,15 @@ void launch_fixed(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
         WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, F::THREADS, F::SMEM));
         return n > 0 ? n : 1;
     }();
-    const long long tx = conv2d_detail::ceil_div(a.cols, F::TX), ty = conv2d_detail::ceil_div(a.rows, F::TY);
+    const Origin o = origin_of(a);
+    const long long tx = conv2d_detail::ceil_div(static_cast<long long>(a.cols) + o.xs, F::TX);
+    const long long ty = conv2d_detail::ceil_div(a.rows, F::TY);
     const long long tiles = tx * ty;
     if (tiles > kMaxInt32) throw std::invalid_argument(std::string(fn) + ": image has more tiles than an int holds");
     const int blocks = static_cast<int>(std::min<long long>(tiles, 1LL * per_sm * conv2d_detail::sm_count()));
     conv2d_detail::upload_filter(a.filter, FS, s);
     kernel<<<blocks, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch, static_cast<int>(tx),
-                                        static_cast<int>(tiles), conv2d_detail::aligned16(a.in, a.in_pitch),
-                                        conv2d_detail::aligned16(a.out, a.out_pitch));
+                                        static_cast<int>(tiles), o.xs, o.vec_in, o.vec_out);
 }
 
 /// Launch rule of the filter-row kernel: one block per tile (a tile is 128 x 64 floats' worth
@@ -366,12 +389,13 @@ void launch_rows(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     using F = Rows<T, FS, RX, RY>;
     auto kernel = rows_conv2d_kernel<T, FS, RX, RY>;
     WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, F::SMEM));
-    const dim3 grid(conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.cols, F::TX), kMaxGridX, fn),
+    const Origin o = origin_of(a);
+    const long long tiles_x = conv2d_detail::ceil_div(static_cast<long long>(a.cols) + o.xs, F::TX);
+    const dim3 grid(conv2d_detail::grid_dim(tiles_x, kMaxGridX, fn),
                     conv2d_detail::grid_dim(conv2d_detail::ceil_div(a.rows, F::TY), kMaxGridYZ, fn));
     conv2d_detail::upload_filter(a.filter, FS, s);
-    kernel<<<grid, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch,
-                                             conv2d_detail::aligned16(a.in, a.in_pitch),
-                                             conv2d_detail::aligned16(a.out, a.out_pitch));
+    kernel<<<grid, F::THREADS, F::SMEM, s>>>(a.rows, a.cols, a.in, a.in_pitch, a.out, a.out_pitch, o.xs, o.vec_in,
+                                             o.vec_out);
 }
 
 /// The filter-row shape: FS = 31, 63 (rows_fits).
