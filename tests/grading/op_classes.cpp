@@ -67,4 +67,26 @@ std::vector<std::string> op_classes(const GbmvCase& c) {
     return k.v;
 }
 
+std::vector<std::string> op_classes(const SpmvCase& c) {
+    Classes k;
+    k.add(c.n <= 41, "small");
+    k.add(odd(c.n), "odd_sizes");
+    k.add(c.beta == 0.0f, "beta0_poisoned");
+    k.add(c.uplo == 'L', "lower");
+    k.add(c.uplo == 'U', "upper");
+    k.add(c.n >= 1000, "many_columns");
+    return k.v;
+}
+
+std::vector<std::string> op_classes(const CgJacobiCase& c) {
+    Classes k;
+    k.add(c.len <= 64, "small");
+    k.add(c.n == 0, "empty");
+    k.add(c.len > c.n, "padding");
+    k.add(c.len == c.n && c.n > 0, "no_padding");
+    k.add(c.len >= 1024 && c.len <= 8192, "few_blocks");
+    k.add(c.len >= 100000, "large");
+    return k.v;
+}
+
 }  // namespace wb::grade::test

@@ -4,10 +4,13 @@
 // (op_runner_main.cpp refuses to grade otherwise).
 #pragma once
 
+#include "cg_jacobi_check.hpp"
 #include "gbmv_check.hpp"
 #include "gemv_batched_check.hpp"
 #include "separable_check.hpp"
+#include "spmv_check.hpp"
 #include "syrk_check.hpp"
+#include "syrk_regblock_check.hpp"
 
 #include <string>
 #include <vector>
@@ -18,5 +21,7 @@ std::vector<std::string> op_classes(const GemvCase& c);
 std::vector<std::string> op_classes(const SyrkCase& c);
 std::vector<std::string> op_classes(const SeparableCase& c);
 std::vector<std::string> op_classes(const GbmvCase& c);
+std::vector<std::string> op_classes(const SpmvCase& c);
+std::vector<std::string> op_classes(const CgJacobiCase& c);
 
 }  // namespace wb::grade::test

@@ -42,9 +42,9 @@ const RubricItem& item(const Rubric& r, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("op exercises: the four are registered, each with its edge classes", "[cpu][grading]") {
-    REQUIRE(op_exercises().size() >= 4);
-    for (const char* name : {"gemv_batched", "syrk", "separable", "gbmv"}) {
+TEST_CASE("op exercises: every one is registered, each with its edge classes", "[cpu][grading]") {
+    REQUIRE(op_exercises().size() >= 6);
+    for (const char* name : {"gemv_batched", "syrk", "separable", "gbmv", "spmv", "cg_jacobi"}) {
         const OpExerciseInfo ex = find_op_exercise(name);  // a copy: g++ 13 -Wdangling-reference
         CHECK(ex.classes.size() >= 5);
         CHECK(ex.chapter.rfind("ch0", 0) == 0);
@@ -61,6 +61,10 @@ TEST_CASE("op exercises: the four are registered, each with its edge classes", "
     CHECK(has("syrk", "upper"));
     CHECK(has("gbmv", "odd_sizes"));
     CHECK(has("separable", "pitch_gt_cols"));
+    CHECK(has("spmv", "lower"));
+    CHECK(has("spmv", "upper"));
+    CHECK(has("spmv", "beta0_poisoned"));
+    CHECK(has("cg_jacobi", "padding"));
     CHECK_THROWS_WITH(find_op_exercise("gemm"), Catch::Contains("exercise (gemm) must be one of: gemv_batched"));
 }
 
