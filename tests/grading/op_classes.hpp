@@ -9,6 +9,7 @@
 #include "gemv_batched_check.hpp"
 #include "separable_check.hpp"
 #include "spmv_check.hpp"
+#include "spmv_workspace_check.hpp"
 #include "syrk_check.hpp"
 #include "syrk_regblock_check.hpp"
 
