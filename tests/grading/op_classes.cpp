@@ -54,6 +54,18 @@ std::vector<std::string> op_classes(const SeparableCase& c) {
     return k.v;
 }
 
+std::vector<std::string> op_classes(const SeparablePaddedCase& c) {
+    Classes k;
+    k.add(c.rows <= 33 && c.cols <= 33, "small");
+    k.add(odd(c.rows) || odd(c.cols), "odd_sizes");
+    k.add(c.cols % 4 != 0, "partial_float4");
+    k.add(c.in_pitch > c.cols || c.out_pitch > c.cols, "pitch_gt_cols");
+    k.add(c.fs >= std::min(c.rows, c.cols), "wide_filter");
+    k.add(c.rows == 1 || c.cols == 1, "thin");
+    k.add(static_cast<long long>(c.rows) * c.cols >= 100000, "large");
+    return k.v;
+}
+
 std::vector<std::string> op_classes(const GbmvCase& c) {
     Classes k;
     k.add(c.m <= 41 && c.n <= 41, "small");

@@ -8,6 +8,7 @@
 #include "gbmv_check.hpp"
 #include "gemv_batched_check.hpp"
 #include "separable_check.hpp"
+#include "separable_padded_check.hpp"
 #include "spmv_check.hpp"
 #include "spmv_workspace_check.hpp"
 #include "syrk_check.hpp"
@@ -21,6 +22,7 @@ namespace wb::grade::test {
 std::vector<std::string> op_classes(const GemvCase& c);
 std::vector<std::string> op_classes(const SyrkCase& c);
 std::vector<std::string> op_classes(const SeparableCase& c);
+std::vector<std::string> op_classes(const SeparablePaddedCase& c);
 std::vector<std::string> op_classes(const GbmvCase& c);
 std::vector<std::string> op_classes(const SpmvCase& c);
 std::vector<std::string> op_classes(const CgJacobiCase& c);
