@@ -42,7 +42,8 @@ chapter="" from="exercises" out="" calibrate=0 seed="${WB_SEED:-}" class="" exer
 # The op exercises and their chapters (grading_op.cpp registers the same).
 declare -A exercise_chapter=([gemv_batched]=ch01_global [syrk]=ch02_shared [separable]=ch02_shared [gbmv]=ch03_pattern
                             [spmv]=ch03_pattern [cg_jacobi]=ch04_access [syrk_regblock]=ch05_unrolled
-                            [spmv_workspace]=ch04_access [separable_padded]=ch04_access)
+                            [spmv_workspace]=ch04_access [separable_padded]=ch04_access
+                            [cg_graph]=ch05_unrolled)
 thresholds="$root/exercises/grader/thresholds.txt"
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -42,6 +42,7 @@ const std::vector<OpExerciseInfo>& op_exercises() {
         {"spmv_workspace", "ch04_access", {"small", "odd_sizes", "beta0_poisoned", "lower", "upper", "many_columns"}},
         {"syrk_regblock", "ch05_unrolled",
          {"small", "odd_sizes", "ld_gt_rows", "beta0_poisoned", "lower", "upper", "quick_return"}},
+        {"cg_graph", "ch05_unrolled", {"small", "odd_sizes", "lda_gt_n", "no_iterations", "many_iterations", "many_rows"}},
     };
     return v;
 }

@@ -101,4 +101,15 @@ std::vector<std::string> op_classes(const CgJacobiCase& c) {
     return k.v;
 }
 
+std::vector<std::string> op_classes(const CgGraphCase& c) {
+    Classes k;
+    k.add(c.n <= 64, "small");
+    k.add(odd(c.n), "odd_sizes");
+    k.add(c.lda > c.n, "lda_gt_n");
+    k.add(c.n == 0 || c.iters == 0, "no_iterations");
+    k.add(c.iters >= 10, "many_iterations");
+    k.add(c.n >= 1000, "many_rows");
+    return k.v;
+}
+
 }  // namespace wb::grade::test

@@ -4,6 +4,7 @@
 // (op_runner_main.cpp refuses to grade otherwise).
 #pragma once
 
+#include "cg_graph_check.hpp"
 #include "cg_jacobi_check.hpp"
 #include "gbmv_check.hpp"
 #include "gemv_batched_check.hpp"
@@ -26,5 +27,6 @@ std::vector<std::string> op_classes(const SeparablePaddedCase& c);
 std::vector<std::string> op_classes(const GbmvCase& c);
 std::vector<std::string> op_classes(const SpmvCase& c);
 std::vector<std::string> op_classes(const CgJacobiCase& c);
+std::vector<std::string> op_classes(const CgGraphCase& c);
 
 }  // namespace wb::grade::test
