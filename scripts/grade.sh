@@ -15,8 +15,9 @@
 #       own with a time limit (WB_GRADE_TIMEOUT seconds, default 120), into OUT/<student>/ and one
 #       CSV, OUT/class.csv (default OUT: build-grade/results/<chapter>-class). scripts/grade-class.sh.
 #   grade.sh chNN --exercise E [--submission DIR | --solutions] [--out DIR] [--thresholds FILE] [--seed N]
-#       The same rubric for one of the chapter's op exercises (E: gemv_batched in ch01, syrk and
-#       separable in ch02, gbmv and spmv in ch03, cg_jacobi in ch04): correctness per shape class of E (its edge classes), the
+#       The same rubric for one of the chapter's op exercises (E: gemv_batched in ch01; syrk,
+#       separable in ch02; gbmv, spmv in ch03; cg_jacobi, spmv_workspace, separable_padded in ch04;
+#       syrk_regblock, cg_graph in ch05): correctness per shape class of E (its edge classes), the
 #       four sanitizer classes, speed against E's reference solution. DIR holds <chapter>/E.cu (a
 #       copy of exercises/) or a single E.cu. Output folder default build-grade/results/<chapter>-E;
 #       with --class DIR, every student's E.cu as for the transpose track (<chapter>-E-class);

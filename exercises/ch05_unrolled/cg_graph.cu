@@ -3,17 +3,20 @@
 //
 // Contract, rules and the float64 reference: exercises/exercise_cg_graph.hpp. What is given: the
 // workspace layout (Work: r, z, p, q, then the scalars s[0] = rz, s[1] = p.q, s[2] = the new rz),
-// a block sum that ends in one atomic add, the Mv (q = A v and v.q), the start (r, z, p and rz
-// from x0) and the one-thread kernel that begins each iteration (rz = the new rz, both sums
-// zeroed), and the launcher up to the start. What you write: the update kernel (alpha = rz / p.q
-// read from the workspace, then chapter 4's fused pass: x += alpha p, r -= alpha q, z = dinv r,
-// the new rz), the direction kernel (beta = new rz / rz, p = z + beta p), and chapter 5's step in
-// the launcher: capture one iteration -- next_scalars, the Mv of p, update, direction -- once, on
-// a stream the launcher creates (cudaStreamBeginCapture ... cudaStreamEndCapture: the legacy
-// default stream, which the caller may pass, cannot be captured), instantiate it once, launch it
-// `iters` times on the caller's stream, and release the graph, its executable and the stream.
+// a block sum that ends in one atomic add (block_sum_to), the one-thread kernel that begins each
+// iteration (rz = the new rz, both sums zeroed), and the launcher up to the start. What you write:
+//   - the kernels: the Mv with its dot (q = A v, v.q added to a scalar; chapter 3's several
+//     threads per result), the start (r = b - A x0, z = dinv r, p = z, r.z), the update (alpha =
+//     rz / p.q read from the workspace, then chapter 4's fused pass: x += alpha p, r -= alpha q,
+//     z = dinv r, the new rz) and the direction (beta = new rz / rz, p = z + beta p);
+//   - chapter 5's step, in the launcher: capture one iteration -- next_scalars, the Mv of p,
+//     update, direction -- once, on a stream the launcher creates (cudaStreamBeginCapture ...
+//     cudaStreamEndCapture: the legacy default stream, which the caller may pass, cannot be
+//     captured), instantiate it once, launch it `iters` times on the caller's stream, and
+//     release the graph, its executable and the stream.
 // Nothing of the iteration may go through the host (no copies of alpha or beta back to it).
-// Mind alpha and beta when p.q or rz is 0 (the contract says 0), and the end of the vectors.
+// Mind alpha and beta when p.q or rz is 0 (the contract says 0), the end of the vectors, and a
+// grid smaller than the rows or entries (grid-stride loops).
 // (The kernels of the iteration are marked [[maybe_unused]] until your graph launches them.)
 #include "exercise_cg_graph.hpp"
 
@@ -35,7 +38,7 @@ Work work_of(const CgGraphArgs& a) {
 }
 
 // *target += the sum of every thread's v over the block (one atomic add per block).
-__device__ void block_sum_to(float v, float* target) {
+[[maybe_unused]] __device__ void block_sum_to(float v, float* target) {
     __shared__ float warp_sums[kWarps];
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
@@ -48,37 +51,18 @@ __device__ void block_sum_to(float v, float* target) {
     }
 }
 
-// q = A v (a warp per row i, reading column i: A is symmetric); *vq += v.q.
+// q = A v; *vq += v.q. (A is symmetric: row i is column i, which a warp reads contiguously.)
 __global__ void matvec_dot(CgGraphArgs a, const float* v, float* q, float* vq) {
-    const long long n = a.n, lane = threadIdx.x % 32;
-    const long long warps = static_cast<long long>(gridDim.x) * kWarps;
-    float mine = 0.0f;
-    for (long long i = static_cast<long long>(blockIdx.x) * kWarps + threadIdx.x / 32; i < n; i += warps) {
-        const float* col = a.A + i * a.lda;
-        float s = 0.0f;
-        for (long long j = lane; j < n; j += 32) s += col[j] * v[j];
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) s += __shfl_xor_sync(0xffffffffu, s, off);
-        if (lane == 0) {
-            q[i] = s;
-            mine += v[i] * s;
-        }
-    }
-    block_sum_to(mine, vq);
+    (void)a;  // TODO: q[i] = sum_j A(i, j) v[j] for every row i; block_sum_to(the thread's share of v.q, vq)
+    (void)v;
+    (void)q;
+    (void)vq;
 }
 
 // r = b - q (q = A x0), z = dinv r, p = z, s[2] += r.z.
 __global__ void start(CgGraphArgs a, Work w) {
-    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    float rz = 0.0f;
-    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < a.n; i += stride) {
-        const float r = a.b[i] - w.q[i], z = a.dinv[i] * r;
-        w.r[i] = r;
-        w.z[i] = z;
-        w.p[i] = z;
-        rz += r * z;
-    }
-    block_sum_to(rz, w.s + 2);
+    (void)a;  // TODO: r, z and p from b, q and dinv; block_sum_to(the thread's share of r.z, w.s + 2)
+    (void)w;
 }
 
 // The first node of an iteration: rz = the new rz of the last one; the sums start at zero.

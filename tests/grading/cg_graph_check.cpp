@@ -7,7 +7,6 @@
 #include "reference_cg.hpp"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace wb::grade::test {
@@ -81,11 +80,7 @@ std::string check_cg_graph(wb::ex::CgGraphFn fn, const CgGraphCase& c, unsigned 
             return "outside x (index " + std::to_string(i) + ", past its end)";
         });
         if (!why.empty()) return why;
-        const std::vector<float> w = dw.download();
-        for (std::size_t i = wsize; i < w.size(); ++i)
-            if (std::memcmp(&w[i], &kSentinel, sizeof(float)) != 0)
-                return "wrote outside work (index " + std::to_string(i) + ", past its end)";
-        return "";
+        return check_guard(dw.download(), wsize, "work");
     } catch (const std::exception& e) {
         return std::string("error: ") + e.what();
     }

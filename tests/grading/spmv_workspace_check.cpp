@@ -57,10 +57,8 @@ std::string check_spmv_workspace(wb::ex::SpmvWorkspaceFn fn, const SpmvCase& c, 
                 return "outside y (index " + std::to_string(i) + ", past its end)";
             });
             if (!why.empty()) return why;
-            const std::vector<float> w = dw.download();
-            for (std::size_t i = work.size() - kGuard; i < w.size(); ++i)
-                if (std::memcmp(&w[i], &kSentinel, sizeof(float)) != 0)
-                    return "wrote outside work (index " + std::to_string(i) + ", past its end)";
+            why = check_guard(dw.download(), work.size() - kGuard, "work");
+            if (!why.empty()) return why;
             if (run == 0) {
                 first = out;
             } else {
