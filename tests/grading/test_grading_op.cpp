@@ -5,6 +5,7 @@
 #include "grading_op.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 using namespace wb::grade;
@@ -184,4 +185,20 @@ TEST_CASE("op rubric: class points add up to 40 in tenths; a build failure score
     CHECK(rb.max_total() == Approx(4 * kClassPoints + 4 * kSanitizerPoints + kPerformancePoints));
     CHECK(item(rb, "correctness: lower").output.find("did not compile") != std::string::npos);
     CHECK(item(rb, "build").output.find("expected a ';'") != std::string::npos);
+}
+
+TEST_CASE("op exercises: grade.sh knows each registered exercise at its chapter, and its files exist", "[cpu][grading]") {
+    const std::string root = std::string(WB_GRADING_DATA) + "/../../..";
+    std::ifstream in(root + "/scripts/grade.sh");
+    REQUIRE(in);
+    std::stringstream script;
+    script << in.rdbuf();
+    REQUIRE(op_exercises().size() >= 10);
+    const bool with_solutions = std::ifstream(root + "/solutions/ch01_global/transpose.cu").good();  // not in a hand-out
+    for (const auto& ex : op_exercises()) {
+        INFO(ex.name);
+        CHECK(script.str().find("[" + ex.name + "]=" + ex.chapter) != std::string::npos);
+        CHECK(std::ifstream(root + "/exercises/" + ex.chapter + "/" + ex.name + ".cu").good());
+        if (with_solutions) CHECK(std::ifstream(root + "/solutions/" + ex.chapter + "/" + ex.name + ".cu").good());
+    }
 }
