@@ -15,8 +15,9 @@
 #       own with a time limit (WB_GRADE_TIMEOUT seconds, default 120), into OUT/<student>/ and one
 #       CSV, OUT/class.csv (default OUT: build-grade/results/<chapter>-class). scripts/grade-class.sh.
 #   grade.sh chNN --exercise E [--submission DIR | --solutions] [--out DIR] [--thresholds FILE] [--seed N]
-#       The same rubric for one of the chapter's op exercises (E: gemv_batched in ch01, syrk and
-#       separable in ch02, gbmv in ch03): correctness per shape class of E (its edge classes), the
+#       The same rubric for one of the chapter's op exercises (E: gemv_batched in ch01; syrk,
+#       separable in ch02; gbmv, spmv in ch03; cg_jacobi, spmv_workspace, separable_padded in ch04;
+#       syrk_regblock, cg_graph in ch05): correctness per shape class of E (its edge classes), the
 #       four sanitizer classes, speed against E's reference solution. DIR holds <chapter>/E.cu (a
 #       copy of exercises/) or a single E.cu. Output folder default build-grade/results/<chapter>-E;
 #       with --class DIR, every student's E.cu as for the transpose track (<chapter>-E-class);
@@ -40,7 +41,10 @@ die() { echo "grade: $*" >&2; exit 2; }
 
 chapter="" from="exercises" out="" calibrate=0 seed="${WB_SEED:-}" class="" exercise=""
 # The op exercises and their chapters (grading_op.cpp registers the same).
-declare -A exercise_chapter=([gemv_batched]=ch01_global [syrk]=ch02_shared [separable]=ch02_shared [gbmv]=ch03_pattern)
+declare -A exercise_chapter=([gemv_batched]=ch01_global [syrk]=ch02_shared [separable]=ch02_shared [gbmv]=ch03_pattern
+                            [spmv]=ch03_pattern [cg_jacobi]=ch04_access [syrk_regblock]=ch05_unrolled
+                            [spmv_workspace]=ch04_access [separable_padded]=ch04_access
+                            [cg_graph]=ch05_unrolled)
 thresholds="$root/exercises/grader/thresholds.txt"
 while [ $# -gt 0 ]; do
   case "$1" in

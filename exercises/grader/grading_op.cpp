@@ -35,6 +35,14 @@ const std::vector<OpExerciseInfo>& op_exercises() {
         {"separable", "ch02_shared", {"small", "odd_sizes", "pitch_gt_cols", "wide_filter", "thin", "large"}},
         {"gbmv", "ch03_pattern",
          {"small", "odd_sizes", "lda_gt_band", "offsets", "beta0_poisoned", "transposed", "wide_bands", "many_blocks"}},
+        {"spmv", "ch03_pattern", {"small", "odd_sizes", "beta0_poisoned", "lower", "upper", "many_columns"}},
+        {"cg_jacobi", "ch04_access", {"small", "empty", "padding", "no_padding", "few_blocks", "large"}},
+        {"separable_padded", "ch04_access",
+         {"small", "odd_sizes", "partial_float4", "pitch_gt_cols", "wide_filter", "thin", "large"}},
+        {"spmv_workspace", "ch04_access", {"small", "odd_sizes", "beta0_poisoned", "lower", "upper", "many_columns"}},
+        {"syrk_regblock", "ch05_unrolled",
+         {"small", "odd_sizes", "ld_gt_rows", "beta0_poisoned", "lower", "upper", "quick_return"}},
+        {"cg_graph", "ch05_unrolled", {"small", "odd_sizes", "lda_gt_n", "no_iterations", "many_iterations", "many_rows"}},
     };
     return v;
 }

@@ -1,10 +1,10 @@
 /// \file grading_op.hpp
-/// \brief The rubric of the op exercises (gemv_batched, syrk, separable, gbmv): the same classes
-///        as the transpose track's (grading.hpp) — correctness per shape class, the four
-///        sanitizer classes, speed against the reference solution — where each exercise brings
-///        its own shape classes (its edge classes: odd sizes, leading dimensions larger than the
-///        rows, offsets, beta == 0 over a poisoned output, both triangles ...), its cases, its
-///        kernel runner and its float64 check. Plain C++: the CPU tests cover all of it.
+/// \brief The rubric of the op exercises (op_exercises(): gemv_batched, syrk, separable, gbmv,
+///        spmv, cg_jacobi ...): the same classes as the transpose track's (grading.hpp) —
+///        correctness per shape class, the four sanitizer classes, speed against the reference
+///        solution — where each exercise brings its own shape classes (its edge classes: odd
+///        sizes, leading dimensions larger than the rows, offsets, beta == 0 over a poisoned
+///        output, both triangles ...), its cases, its kernel runner and its float64 check. Plain C++: the CPU tests cover all of it.
 ///
 /// The flow is transpose's: the op runner (tests/grading/op_runner_main.cpp, built beside the
 /// checks) runs every case of the exercise against its float64 reference, the sanitizers and the

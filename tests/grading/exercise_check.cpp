@@ -23,6 +23,13 @@ std::string compare_output(const std::vector<float>& out, const std::vector<bool
     return "";
 }
 
+std::string check_guard(const std::vector<float>& buf, std::size_t from, const std::string& name) {
+    for (std::size_t i = from; i < buf.size(); ++i)
+        if (std::memcmp(&buf[i], &kSentinel, sizeof(float)) != 0)
+            return "wrote outside " + name + " (index " + std::to_string(i) + ", past its end)";
+    return "";
+}
+
 double median_ms(const std::function<void(cudaStream_t)>& launch) {
     wb::BenchOptions opt;
     opt.warmup = 1;

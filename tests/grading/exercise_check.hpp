@@ -25,6 +25,10 @@ std::string compare_output(const std::vector<float>& out, const std::vector<bool
                            const std::vector<double>& ref, double tol,
                            const std::function<std::string(std::size_t)>& where);
 
+/// "" when every element of `buf` from index `from` on still holds kSentinel (a workspace's guard
+/// band), else "wrote outside <name> (index <i>, past its end)" for the first that does not.
+std::string check_guard(const std::vector<float>& buf, std::size_t from, const std::string& name);
+
 /// The first failing case, in the grid as written and then (when `looped_too`) the looped grid:
 /// "" or "<case label> (<grid>): <finding>".
 template <class Case, class Check>

@@ -54,6 +54,18 @@ std::vector<std::string> op_classes(const SeparableCase& c) {
     return k.v;
 }
 
+std::vector<std::string> op_classes(const SeparablePaddedCase& c) {
+    Classes k;
+    k.add(c.rows <= 33 && c.cols <= 33, "small");
+    k.add(odd(c.rows) || odd(c.cols), "odd_sizes");
+    k.add(c.cols % 4 != 0, "partial_float4");
+    k.add(c.in_pitch > c.cols || c.out_pitch > c.cols, "pitch_gt_cols");
+    k.add(c.fs >= std::min(c.rows, c.cols), "wide_filter");
+    k.add(c.rows == 1 || c.cols == 1, "thin");
+    k.add(static_cast<long long>(c.rows) * c.cols >= 100000, "large");
+    return k.v;
+}
+
 std::vector<std::string> op_classes(const GbmvCase& c) {
     Classes k;
     k.add(c.m <= 41 && c.n <= 41, "small");
@@ -64,6 +76,39 @@ std::vector<std::string> op_classes(const GbmvCase& c) {
     k.add(c.trans == 'T', "transposed");
     k.add(c.kl + c.ku + 1 > std::min(c.m, c.n), "wide_bands");
     k.add(std::max(c.m, c.n) >= 1000, "many_blocks");
+    return k.v;
+}
+
+std::vector<std::string> op_classes(const SpmvCase& c) {
+    Classes k;
+    k.add(c.n <= 41, "small");
+    k.add(odd(c.n), "odd_sizes");
+    k.add(c.beta == 0.0f, "beta0_poisoned");
+    k.add(c.uplo == 'L', "lower");
+    k.add(c.uplo == 'U', "upper");
+    k.add(c.n >= 1000, "many_columns");
+    return k.v;
+}
+
+std::vector<std::string> op_classes(const CgJacobiCase& c) {
+    Classes k;
+    k.add(c.len <= 64, "small");
+    k.add(c.n == 0, "empty");
+    k.add(c.len > c.n, "padding");
+    k.add(c.len == c.n && c.n > 0, "no_padding");
+    k.add(c.len >= 1024 && c.len <= 8192, "few_blocks");
+    k.add(c.len >= 100000, "large");
+    return k.v;
+}
+
+std::vector<std::string> op_classes(const CgGraphCase& c) {
+    Classes k;
+    k.add(c.n <= 64, "small");
+    k.add(odd(c.n), "odd_sizes");
+    k.add(c.lda > c.n, "lda_gt_n");
+    k.add(c.n == 0 || c.iters == 0, "no_iterations");
+    k.add(c.iters >= 10, "many_iterations");
+    k.add(c.n >= 1000, "many_rows");
     return k.v;
 }
 

@@ -6,6 +6,8 @@
 #include "exercise_check.hpp"
 #include "random.hpp"
 
+#include <limits>
+
 namespace wb::grade::test {
 
 namespace {
@@ -27,6 +29,10 @@ const std::vector<SeparableCase>& separable_cases() {
 }
 
 std::string check_separable(wb::ex::SeparableFn fn, const SeparableCase& c, unsigned long long seed) {
+    return check_separable_layout(fn, c, seed, false);
+}
+
+std::string check_separable_layout(wb::ex::SeparableFn fn, const SeparableCase& c, unsigned long long seed, bool padded) {
     const std::vector<float> row_taps = wb::random_vector<float>(static_cast<std::size_t>(c.fs), seed + 3);
     const std::vector<float> col_taps = wb::random_vector<float>(static_cast<std::size_t>(c.fs), seed + 4);
     wb::ex::SeparableArgs a;
@@ -34,10 +40,16 @@ std::string check_separable(wb::ex::SeparableFn fn, const SeparableCase& c, unsi
     a.row_taps = row_taps.data(); a.col_taps = col_taps.data();
     // Other data around the image and the workspace: a kernel that reads past them finds it.
     const std::size_t rows = static_cast<std::size_t>(c.rows), cols = static_cast<std::size_t>(c.cols);
-    const std::size_t guard_in = 32 * static_cast<std::size_t>(c.in_pitch) + 64, guard_tmp = 32 * cols + 64;
+    // Chapter 4's layout: tmp's pitch is out_pitch, and both guards keep the rows 128-byte aligned.
+    const std::size_t tmp_pitch = padded ? static_cast<std::size_t>(c.out_pitch) : cols;
+    const std::size_t guard_in = 32 * static_cast<std::size_t>(c.in_pitch) + 64, guard_tmp = 32 * tmp_pitch + 64;
     const std::size_t in_size = (rows - 1) * static_cast<std::size_t>(c.in_pitch) + cols;
-    const std::vector<float> in = wb::random_vector<float>(guard_in + in_size + guard_in, seed);
-    const std::vector<float> tmp = wb::random_vector<float>(guard_tmp + rows * cols + guard_tmp, seed + 1);
+    std::vector<float> in = wb::random_vector<float>(guard_in + in_size + guard_in, seed);
+    if (padded)  // the padding of each row holds NaN: it may be read, never used
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t col = cols; col < static_cast<std::size_t>(c.in_pitch); ++col)
+                in[guard_in + r * static_cast<std::size_t>(c.in_pitch) + col] = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> tmp = wb::random_vector<float>(guard_tmp + rows * tmp_pitch + guard_tmp, seed + 1);
     const std::size_t out_size = (rows - 1) * static_cast<std::size_t>(c.out_pitch) + cols;
     const std::vector<float> out0(out_size + kGuardOut, kSentinel);
     try {

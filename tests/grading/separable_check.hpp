@@ -25,6 +25,10 @@ const std::vector<SeparableCase>& separable_cases();
 /// first finding ("wrote outside out ...", "wrong values ...", "error: ...").
 std::string check_separable(wb::ex::SeparableFn fn, const SeparableCase& c, unsigned long long seed);
 
+/// check_separable, or with `padded` on chapter 4's layout (exercise_separable_padded.hpp): tmp
+/// of pitch out_pitch, rows 128-byte aligned, NaN in the padding of in's rows.
+std::string check_separable_layout(wb::ex::SeparableFn fn, const SeparableCase& c, unsigned long long seed, bool padded);
+
 /// Every case: "" or "<case>: <finding>".
 std::string check_separable_all(wb::ex::SeparableFn fn, unsigned long long seed);
 

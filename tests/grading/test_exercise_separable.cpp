@@ -1,8 +1,9 @@
 // CPU tests of chapter 2's separable-filter exercise: the argument rules its launcher checks
 // and the float64 reference (exercises/exercise_separable.hpp), set against the workbook's 2-D
-// convolution reference with the outer product of the taps as its filter.
+// convolution reference with the outer product of the taps as its filter; chapter 4's padded
+// layout's rules (exercises/exercise_separable_padded.hpp).
 #include "catch.hpp"
-#include "exercise_separable.hpp"
+#include "exercise_separable_padded.hpp"
 #include "reference_conv2d.hpp"
 
 using wb::ex::SeparableArgs;
@@ -63,4 +64,18 @@ TEST_CASE("separable reference equals the 2-D convolution with the taps' outer p
         REQUIRE(got.size() == want.size());
         for (std::size_t e = 0; e < got.size(); ++e) CHECK(got[e] == Approx(want[e]).epsilon(1e-12).margin(1e-12));
     }
+}
+
+TEST_CASE("separable_padded: pitches of 32 floats and 128-byte rows, after chapter 2's rules", "[cpu][grading]") {
+    const auto rejects_padded = [](const SeparableArgs& a, const std::string& what) {
+        CHECK_THROWS_WITH(wb::ex::check_separable_padded_args("ch04 separable_padded", a),
+                          Catch::Contains("ch04 separable_padded: " + what));
+    };
+    auto a = valid(); a.in_pitch = 32; a.out_pitch = 64;  // kDev: 4096, a multiple of 128
+    CHECK_NOTHROW(wb::ex::check_separable_padded_args("ch04 separable_padded", a));
+    auto b = a; b.in_pitch = 40; rejects_padded(b, "in_pitch (40) must be a multiple of 32");
+    b = a; b.out_pitch = 6; rejects_padded(b, "out_pitch (6) must be a multiple of 32");
+    b = a; b.tmp = const_cast<float*>(kDev) + 4; rejects_padded(b, "tmp (at byte 4112) must be 128-byte aligned");
+    b = a; b.in = kDev + 1; rejects_padded(b, "in (at byte 4100) must be 128-byte aligned");
+    b = a; b.in_pitch = 4; rejects_padded(b, "in_pitch (4) must be >= max(1, cols) (5)");  // chapter 2's first
 }

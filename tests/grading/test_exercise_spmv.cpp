@@ -1,7 +1,8 @@
 // CPU tests of chapter 3's SPMV exercise: the argument rules its launcher checks and the float64
-// reference in packed storage (exercises/exercise_spmv.hpp).
+// reference in packed storage (exercises/exercise_spmv.hpp); chapter 4's workspace rules
+// (exercises/exercise_spmv_workspace.hpp).
 #include "catch.hpp"
-#include "exercise_spmv.hpp"
+#include "exercise_spmv_workspace.hpp"
 
 #include <limits>
 
@@ -87,4 +88,22 @@ TEST_CASE("spmv reference: both triangles give the symmetric product", "[cpu][gr
         CHECK_THROWS_WITH(spmv_reference(a, std::vector<float>(5), {1, 1, 1}, {0, 0, 0}),
                           Catch::Contains("AP (5 entries) must hold 6"));
     }
+}
+
+TEST_CASE("spmv_workspace: the workspace's size and rule, after chapter 3's rules", "[cpu][grading]") {
+    using wb::ex::SpmvWorkspaceArgs;
+    CHECK(wb::ex::spmv_workspace_panels(3) == 3);
+    CHECK(wb::ex::spmv_workspace_panels(100000) == wb::ex::kSpmvPanels);
+    CHECK(wb::ex::spmv_workspace_size(8192) == wb::ex::kSpmvPanels * 8192);
+    SpmvWorkspaceArgs a;
+    static_cast<SpmvArgs&>(a) = valid();
+    a.work = const_cast<float*>(kDev);
+    CHECK_NOTHROW(wb::ex::check_spmv_workspace_args("ch04 spmv_workspace", a));
+    a.work = nullptr;
+    CHECK_THROWS_WITH(wb::ex::check_spmv_workspace_args("ch04 spmv_workspace", a),
+                      Catch::Contains("ch04 spmv_workspace: work (null) must point to spmv_workspace_size(n) (9)"));
+    a.alpha = 0; a.beta = 1;  // BLAS's quick return: nothing is read, work may be null
+    CHECK_NOTHROW(wb::ex::check_spmv_workspace_args("ch04 spmv_workspace", a));
+    a.uplo = 'X';  // chapter 3's rules come first
+    CHECK_THROWS_WITH(wb::ex::check_spmv_workspace_args("ch04 spmv_workspace", a), Catch::Contains("uplo ('X')"));
 }

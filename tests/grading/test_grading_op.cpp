@@ -5,6 +5,7 @@
 #include "grading_op.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 using namespace wb::grade;
@@ -42,9 +43,9 @@ const RubricItem& item(const Rubric& r, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("op exercises: the four are registered, each with its edge classes", "[cpu][grading]") {
-    REQUIRE(op_exercises().size() >= 4);
-    for (const char* name : {"gemv_batched", "syrk", "separable", "gbmv"}) {
+TEST_CASE("op exercises: every one is registered, each with its edge classes", "[cpu][grading]") {
+    REQUIRE(op_exercises().size() >= 6);
+    for (const char* name : {"gemv_batched", "syrk", "separable", "gbmv", "spmv", "cg_jacobi"}) {
         const OpExerciseInfo ex = find_op_exercise(name);  // a copy: g++ 13 -Wdangling-reference
         CHECK(ex.classes.size() >= 5);
         CHECK(ex.chapter.rfind("ch0", 0) == 0);
@@ -61,6 +62,10 @@ TEST_CASE("op exercises: the four are registered, each with its edge classes", "
     CHECK(has("syrk", "upper"));
     CHECK(has("gbmv", "odd_sizes"));
     CHECK(has("separable", "pitch_gt_cols"));
+    CHECK(has("spmv", "lower"));
+    CHECK(has("spmv", "upper"));
+    CHECK(has("spmv", "beta0_poisoned"));
+    CHECK(has("cg_jacobi", "padding"));
     CHECK_THROWS_WITH(find_op_exercise("gemm"), Catch::Contains("exercise (gemm) must be one of: gemv_batched"));
 }
 
@@ -180,4 +185,20 @@ TEST_CASE("op rubric: class points add up to 40 in tenths; a build failure score
     CHECK(rb.max_total() == Approx(4 * kClassPoints + 4 * kSanitizerPoints + kPerformancePoints));
     CHECK(item(rb, "correctness: lower").output.find("did not compile") != std::string::npos);
     CHECK(item(rb, "build").output.find("expected a ';'") != std::string::npos);
+}
+
+TEST_CASE("op exercises: grade.sh knows each registered exercise at its chapter, and its files exist", "[cpu][grading]") {
+    const std::string root = std::string(WB_GRADING_DATA) + "/../../..";
+    std::ifstream in(root + "/scripts/grade.sh");
+    REQUIRE(in);
+    std::stringstream script;
+    script << in.rdbuf();
+    REQUIRE(op_exercises().size() >= 10);
+    const bool with_solutions = std::ifstream(root + "/solutions/ch01_global/transpose.cu").good();  // not in a hand-out
+    for (const auto& ex : op_exercises()) {
+        INFO(ex.name);
+        CHECK(script.str().find("[" + ex.name + "]=" + ex.chapter) != std::string::npos);
+        CHECK(std::ifstream(root + "/exercises/" + ex.chapter + "/" + ex.name + ".cu").good());
+        if (with_solutions) CHECK(std::ifstream(root + "/solutions/" + ex.chapter + "/" + ex.name + ".cu").good());
+    }
 }
