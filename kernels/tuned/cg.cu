@@ -38,6 +38,7 @@
 #include "symv.hpp"
 #include "symv_common.cuh"
 #include "cg_persistent.cuh"
+#include "vector_offset.hpp"
 #include "model/cg.hpp"
 
 #include <cooperative_groups.h>
@@ -191,7 +192,8 @@ PersistPlan persistent_plan(long long ntiles) {
     int dev = 0;
     WB_CUDA(cudaGetDevice(&dev));
     const auto key = std::make_pair(dev, static_cast<int>(sizeof(T)));
-    auto kernel = cg_persist::solve_kernel<T, kPersistGroup>;
+    // The plan of both instantiations (aligned, shifted origin): the same registers and shared memory.
+    auto kernel = cg_persist::solve_kernel<T, kPersistGroup, false>;
     constexpr int want = vec::Layout<T>::kMinBlocks;
     constexpr long long tile = static_cast<long long>(vec::kNb) * vec::kNb * sizeof(T);
     auto it = known.find(key);
@@ -208,7 +210,8 @@ PersistPlan persistent_plan(long long ntiles) {
         d.per_block = std::min<long long>(d.dyn_cap, static_cast<long long>(sm_smem) / want - reserved -
                                                          static_cast<long long>(fa.sharedSizeBytes));
         d.sms = cg_detail::sm_count();
-        WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(d.dyn_cap)));
+        for (auto k : {kernel, cg_persist::solve_kernel<T, kPersistGroup, true>})  // both launch with this plan
+            WB_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(d.dyn_cap)));
         it = known.emplace(key, d).first;
     }
     const Device& d = it->second;
@@ -299,11 +302,16 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
                               "256 with schedule 2 (the persistent kernel's tile threads)");
     if (!cg_detail::begin(a, fn)) return;
     const int n = a.n;
-    const int nt = static_cast<int>(cg_detail::ceil_div(n, vec::kNb));
+    const bool may_persist = (l.schedule == -1 || l.schedule == 2) && block == vec::kThreads && n <= kPersistMaxN;
+    // The persistent kernel's aligned origin (KBLAS §6.6, as the tuned SYMV's): in a submatrix
+    // view whose columns all start d elements past a 16-byte boundary, its tiles start d rows and
+    // columns before A(0, 0), so that every tile's column segment is whole 16-byte vectors (and
+    // whole DRAM lines) of memory; its vectors then hold row i at element d + i.
+    const int d = may_persist && !vec::fits(a.A, a.lda, 0) ? std::max(0, detail::vector_offset(a.A, a.lda)) : 0;
+    const int nt = static_cast<int>(cg_detail::ceil_div(static_cast<long long>(n) + d, vec::kNb));
     const long long ntiles = static_cast<long long>(nt) * (nt + 1) / 2;
     // The persistent kernel's plan, made once per solve: the default's rule reads its on-chip
     // share, schedule 2 launches it. Grid 0: no plan (n too large, or a block other than 256).
-    const bool may_persist = (l.schedule == -1 || l.schedule == 2) && block == vec::kThreads && n <= kPersistMaxN;
     const PersistPlan plan = may_persist ? persistent_plan<T>(ntiles) : PersistPlan{0, 0, 0, 0.0};
     // The default: the persistent kernel where it keeps enough of the triangle on chip to be the
     // faster (model::cg_prefers_persistent) and its block of 256 threads was not overridden.
@@ -314,8 +322,13 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     // The persistent kernel's second p buffer and its partials (2 x 64 per tile).
     const std::size_t extra =
         schedule == 2 ? static_cast<std::size_t>(nt) * vec::kNb + 2 * static_cast<std::size_t>(ntiles) * vec::kNb : 0;
-    cg_detail::Work<T> w = cg_detail::make_work<T>(n, 4, Vec16<T>::n, extra);
-    T *r = w.v[0], *p = w.v[1], *q = w.v[2], *x = w.v[3];
+    const int ds = schedule == 2 ? d : 0;  // the vectors' first ds elements: rows before A(0, 0)
+    cg_detail::Work<T> w = cg_detail::make_work<T>(n + ds, 4, Vec16<T>::n, extra);
+    T *r = w.v[0] + ds, *p = w.v[1] + ds, *q = w.v[2] + ds, *x = w.v[3] + ds;
+    cg_detail::Work<T> wi = w;  // the vectors from row 0 on, for the set-up below
+    for (int k = 0; k < 4; ++k) wi.v[k] += ds;
+    wi.len -= ds;
+    for (int k = 0; k < 4 && ds > 0; ++k) WB_CUDA(cudaMemsetAsync(w.v[k], 0, ds * sizeof(T), s));
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
     WB_CUDA(cudaMemcpyAsync(x, a.x, bytes, cudaMemcpyDeviceToDevice, s));
     WB_CUDA(cudaMemcpyAsync(r, a.b, bytes, cudaMemcpyDeviceToDevice, s));
@@ -328,7 +341,7 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     sa.x = p;
     sa.y = q;
     T* const pads[4] = {r, p, q, x};
-    cg_detail::launch_init<T>(n, w.len, a.b, w, pads, 4, a.tol, block, s);
+    cg_detail::launch_init<T>(n, wi.len, a.b, wi, pads, 4, a.tol, block, s);
     cg_detail::State<T> st = cg_detail::read_state(w.st, s);
     if (schedule == 2) {  // the whole solve in one cooperative launch; the host waits for its end
         if (st.status == kRunning && a.max_iter > 0) {
@@ -345,16 +358,21 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
             pa.max_iter = a.max_iter;
             pa.ntiles = ntiles;
             pa.cache = plan.cache;
-            pa.vec = vec::fits(a.A, a.lda, 0);
+            pa.vec = vec::fits(a.A, a.lda, ds);
+            pa.shift = ds;
             pa.A = a.A;
-            pa.p[0] = p;
+            pa.p[0] = w.v[1];  // from the tiles' first row (ds before A's)
             pa.p[1] = w.extra;
-            pa.x = x;
-            pa.r = r;
+            pa.x = w.v[3];
+            pa.r = w.v[0];
             pa.W = w.extra + static_cast<std::size_t>(nt) * vec::kNb;
             pa.st = w.st;
             pa.part = w.partials;
-            launch_cooperative(cg_persist::solve_kernel<T, kPersistGroup>, plan.grid, vec::kThreads, plan.smem, s, pa);
+            if (ds > 0)
+                launch_cooperative(cg_persist::solve_kernel<T, kPersistGroup, true>, plan.grid, vec::kThreads, plan.smem, s, pa);
+            else
+                launch_cooperative(cg_persist::solve_kernel<T, kPersistGroup, false>, plan.grid, vec::kThreads, plan.smem, s,
+                                   pa);
             st = cg_detail::read_state(w.st, s);
         }
         cg_detail::finish(a, st, x, s);

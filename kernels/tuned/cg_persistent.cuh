@@ -2,12 +2,11 @@
 /// \brief Chapter 5's CG as one persistent cooperative kernel (CgLaunch::schedule = 2) that keeps
 ///        a share of A in shared memory from one iteration to the next.
 ///
-/// Why: a CG iteration must read the lower triangle of A once (half of A: the roofline). A CUDA
-/// graph of SYMV + vector kernels reads all of it from DRAM every iteration. A kernel that stays
-/// resident for the whole solve can keep part of the triangle on chip: each block holds some of
-/// its tiles in shared memory, loaded in the first iteration and read from there after (an H100
-/// or H200 has 228 KB of shared memory per SM: 30 MB over 132 SMs, a fifth of the float triangle
-/// at n = 8192). What streams from DRAM per iteration is the rest.
+/// Why: a CG iteration must read the lower triangle of A once (the roofline); a CUDA graph of
+/// SYMV + vector kernels reads it from DRAM every iteration. A kernel resident for the whole
+/// solve keeps part of it on chip: each block holds some of its tiles in shared memory from the
+/// first iteration on (228 KB per SM of an H100 or H200: 30 MB, a fifth of the float triangle at
+/// n = 8192). What streams from DRAM per iteration is the rest.
 ///
 /// The work split: the stored 64 x 64 tiles of the lower triangle, numbered column by column
 /// ((0,0), (1,0), ..., (nt-1,0), (1,1), ...), are dealt round-robin to the G resident blocks in
@@ -28,10 +27,10 @@
 ///       of p.q (2 p_I^T A_IJ p_J per tile: no q is needed for it);
 ///   (B) barrier; alpha (every block adds the same partials in the same order: the same bits);
 ///       the owner of row tile J (J = b, b + G, ...) adds its partials in a fixed order into q_J
-///       (rows >= n: 0), then x += alpha p, r -= alpha q and its share of r.r; barrier; beta and
+///       (rows outside A: 0), then x += alpha p, r -= alpha q and its share of r.r; barrier; beta and
 ///       the convergence test at the top of the next iteration.
-/// Deterministic: every sum has a fixed order. Scalars live in registers; vectors other blocks
-/// wrote are read through L2 (__ldcg: L1 is not coherent within a kernel).
+/// Deterministic: every sum has a fixed order. Vectors other blocks wrote are read through L2
+/// (__ldcg: L1 is not coherent within a kernel). A submatrix view: the aligned origin (load_tile).
 /// Measured: docs/notes/cg.md, "CG: a persistent kernel that keeps a share of A on chip".
 /// Follows: KBLAS (the tile walk); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).
 #pragma once
@@ -53,7 +52,6 @@ using cg_detail::kRunning;
 using cg_detail::State;
 using vec::kNb;
 using vec::kThreads;
-
 template <class T>
 using V16 = typename detail::Vec16<T>::type;
 
@@ -64,9 +62,10 @@ struct Args {
     long long ntiles;  ///< stored tiles of the lower triangle, nt (nt + 1) / 2
     int cache;         ///< tiles a block keeps in shared memory (its last ones)
     bool vec;          ///< A's columns start every tile on a 16-byte boundary
+    int shift;         ///< d: the tiles start d rows and columns before A(0, 0) (the aligned origin)
     const T* A;
     T* p[2];           ///< p of even and odd iterations (nt * 64 elements each, padding zero)
-    T *x, *r;          ///< nt * 64 elements each, padding zero
+    T *x, *r;          ///< nt * 64 elements each, row i of A at element d + i, padding zero
     T* W;              ///< 2 x ntiles x 64 partials: row sums of tile t at t, column sums at ntiles + t
     State<T>* st;
     T* part;           ///< 2 kMaxGrid block partials
@@ -89,18 +88,19 @@ __device__ __forceinline__ T p_value(T r, T pold, T beta, bool first) {
 __device__ __forceinline__ float4 ldcg16(const float* p) { return __ldcg(reinterpret_cast<const float4*>(p)); }
 __device__ __forceinline__ double2 ldcg16(const double* p) { return __ldcg(reinterpret_cast<const double2*>(p)); }
 
-/// The thread's V rows of tile (I, J) at its CPT columns. Off-diagonal tiles inside A with
-/// 16-byte columns: one vector load per column. Otherwise element by element, rows and columns
-/// clamped into A (their p is 0, and rows >= n are dropped by the reduction), and in the
+/// The thread's V rows of tile (I, J) at its CPT columns; tiles start d rows and columns before
+/// A(0, 0) (the aligned origin of a submatrix view, KBLAS §6.6; else 0). Off-diagonal tiles
+/// inside A with 16-byte columns: one vector load per column. Otherwise element by element, rows
+/// and columns clamped into A (their p is 0, rows outside A dropped by the reduction), and in the
 /// diagonal tile the strict upper half 0 and the diagonal halved (never read above it).
 template <class T>
-__device__ __forceinline__ void load_tile(const T* A, int lda, int n, bool vec_ok, int I, int J, unsigned long long pol,
-                                          V16<T> (&buf)[vec::Layout<T>::CPT]) {
+__device__ __forceinline__ void load_tile(const T* A, int lda, int n, int d, bool vec_ok, int I, int J,
+                                          unsigned long long pol, V16<T> (&buf)[vec::Layout<T>::CPT]) {
     using Lt = vec::Layout<T>;
     const vec::Place pl = vec::place<T>();
-    const int r0 = I * kNb + pl.row, c0 = J * kNb + pl.col;
-    if (vec_ok && I != J && I * kNb + kNb <= n) {  // the same for the whole block; then every column is inside A
-        const T* p = A + static_cast<long long>(c0) * lda + r0;
+    const int r0 = I * kNb + pl.row, c0 = J * kNb + pl.col;  // shifted: A's row r0 - d
+    if (vec_ok && I != J && I * kNb + kNb <= n + d && J * kNb >= d) {  // inside A (I > J); uniform
+        const T* p = A + static_cast<long long>(c0 - d) * lda + (r0 - d);
 #pragma unroll
         for (int k = 0; k < Lt::CPT; ++k, p += lda)
             buf[k] = detail::load_l2_16_guarded(p, pol);  // never on the element path
@@ -109,13 +109,13 @@ __device__ __forceinline__ void load_tile(const T* A, int lda, int n, bool vec_o
 #pragma unroll
     for (int k = 0; k < Lt::CPT; ++k) {
         const int c = c0 + k;
-        const T* col = A + static_cast<long long>(min(c, n - 1)) * lda;
+        const T* col = A + static_cast<long long>(min(max(c - d, 0), n - 1)) * lda;
 #pragma unroll
         for (int e = 0; e < Lt::V; ++e) {
             const int row = r0 + e;
             T v = 0;
             if (I != J || row >= c) {
-                v = detail::load_l2(col + min(row, n - 1), pol);
+                v = detail::load_l2(col + min(max(row - d, 0), n - 1), pol);
                 if (I == J && row == c) v *= T(0.5);
             }
             detail::vset(buf[k], e, v);
@@ -156,18 +156,17 @@ struct Walk {
     const T* A;
     int lda, n, nt, G;  ///< G: the blocks; block b takes units b, b + G, b + 2G, ... (kDeal)
     bool vec;
+    int d;  ///< Args::shift, or 0 at compile time in the aligned kernel
     const T* r;
     T* W;
     long long N;            ///< tiles of the triangle
     unsigned long long pol;
     const unsigned* table;  ///< shared memory: the block's tiles, (I << 16) | J per slot
-    int count;              ///< the block's tiles
-    int keep_from;          ///< the slots from here on are kept on chip (the last `cache` ones)
+    int count, keep_from;   ///< the block's tiles; the slots from keep_from on are kept on chip
 };
 
-/// Shared memory of the walk (besides the kept tiles): per group of K tiles, double-buffered by
-/// the group's parity, the row sums of the 4 warp pairs, the column sums of the two row halves,
-/// and p_I, p_J of every tile of the group.
+/// Shared memory of the walk (besides the kept tiles), per group of K tiles, double-buffered by
+/// its parity: the row sums of the 4 warp pairs, column sums of the row halves, p_I and p_J.
 template <class T, int K>
 struct WalkSmem {
     T part[2][K][4][kNb];
@@ -186,7 +185,7 @@ __device__ __forceinline__ void fetch(const Walk<T>& w, const V16<T>* cache, boo
 #pragma unroll
         for (int k = 0; k < CPT; ++k) buf[k] = cache[((slot - w.keep_from) * CPT + k) * kThreads + threadIdx.x];
     } else {
-        load_tile(w.A, w.lda, w.n, w.vec, static_cast<int>(tile >> 16), static_cast<int>(tile & 0xffffu), w.pol, buf);
+        load_tile(w.A, w.lda, w.n, w.d, w.vec, static_cast<int>(tile >> 16), static_cast<int>(tile & 0xffffu), w.pol, buf);
     }
 }
 
@@ -372,8 +371,9 @@ __device__ __forceinline__ T grid_total(const T* part, int G, T* sums) {
 }
 
 //! [tuned-cg-persistent]
-/// The whole solve (see the file comment). K: tiles whose row sums meet at one barrier.
-template <class T, int K>
+/// The whole solve (see the file comment). K: tiles whose row sums meet at one barrier. SHIFT:
+/// tiles start a.shift rows and columns before A(0, 0) (else d is a compile-time 0).
+template <class T, int K, bool SHIFT>
 __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_kernel(Args<T> a) {
     using V = V16<T>;
     namespace cgx = cooperative_groups;
@@ -400,7 +400,8 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
     __syncthreads();
     // What streams from DRAM is read once per iteration and never again before the next: its
     // loads are evict-first, so that they do not push the partials and vectors out of the L2.
-    const Walk<T> w{a.A, a.lda, a.n, nt, G, a.vec, a.r, a.W, N, detail::l2_evict_first(), table, count,
+    const int d = SHIFT ? a.shift : 0;
+    const Walk<T> w{a.A, a.lda, a.n, nt, G, a.vec, d, a.r, a.W, N, detail::l2_evict_first(), table, count,
                     count - min(a.cache, count)};
 
     T rr = a.st->rr;
@@ -468,7 +469,7 @@ __global__ void __launch_bounds__(kThreads, vec::Layout<T>::kMinBlocks) solve_ke
 #pragma unroll
                 for (int g = 0; g < kGroups; ++g) qv += gs[g * kNb + tid];
                 const int i = Jq * kNb + tid;
-                if (i >= a.n) qv = 0;
+                if (i < d || i >= a.n + d) qv = 0;  // rows outside A
                 a.x[i] = fma_(alpha, __ldcg(pnew + i), __ldcg(a.x + i));
                 const T ri = fma_(-alpha, qv, __ldcg(a.r + i));
                 a.r[i] = ri;

@@ -25,6 +25,14 @@ std::string compare_output(const std::vector<float>& out, const std::vector<bool
                            const std::vector<double>& ref, double tol,
                            const std::function<std::string(std::size_t)>& where);
 
+/// compare_output with the error measured against `scale` instead of `ref`: the float64 result of
+/// the same operation on absolute values (|alpha| |A| |x| + |beta| |y|), the magnitude BLAS error
+/// bounds use, so that cancellation in `ref` (a result near 0 from terms that are not) does not
+/// hold a correct kernel to a tolerance below its rounding.
+std::string compare_output_scaled(const std::vector<float>& out, const std::vector<bool>& is_entry,
+                                  const std::vector<double>& ref, const std::vector<double>& scale, double tol,
+                                  const std::function<std::string(std::size_t)>& where);
+
 /// "" when every element of `buf` from index `from` on still holds kSentinel (a workspace's guard
 /// band), else "wrote outside <name> (index <i>, past its end)" for the first that does not.
 std::string check_guard(const std::vector<float>& buf, std::size_t from, const std::string& name);

@@ -21,6 +21,11 @@ struct SpmvCase {
 /// beta 0 (y starts NaN) and beta != 0; more columns than the looped grid covers.
 const std::vector<SpmvCase>& spmv_cases();
 
+/// The magnitude of every entry of y = alpha A x + beta y: the float64 reference on absolute
+/// values (compare_output_scaled's scale; beta 0 reads no y).
+std::vector<double> spmv_magnitude(const wb::ex::SpmvArgs& a, const std::vector<float>& AP,
+                                   const std::vector<float>& x, const std::vector<float>& y);
+
 /// Runs `fn` on `c` (AP and x sit inside larger buffers with other data before and after them; a
 /// guard band after y holds a sentinel) and returns "" when y is within tolerance of the float64
 /// reference and nothing after it changed, else the first finding ("wrote outside y ...",
