@@ -2,6 +2,7 @@
 /// \brief The tuned GEMV's launch rules (see gemv_rules.hpp for the rules in words).
 #include "gemv_rules.hpp"
 
+#include "launch_checks.hpp"
 #include "launch_limits.hpp"
 
 #include <algorithm>
@@ -263,6 +264,53 @@ GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc)
     }
     l.Y = tuned_gemv_split(s, l, mc);
     return l;
+}
+
+GemvLaunch check_tuned_gemv_launch(Op op, const GemvLaunch& in, const char* fn) {
+    using launch_checks::require_launch;
+    GemvLaunch l = in;
+    if (l.block_x > 0) {  // an explicit launch: check every field (block_x 0: derived from the shape)
+        if (l.block_y <= 0) l.block_y = 8;
+        if (l.nb <= 0) l.nb = 4;
+        if (l.ept <= 0) l.ept = 4;
+        if (op == Op::N)
+            require_launch(l.block_x >= 4 && l.block_x <= 256 && (l.block_x & (l.block_x - 1)) == 0, fn, "block_x",
+                           l.block_x, "a power of two in [4, 256] (N)");
+        else
+            require_launch(l.block_x >= 2 && l.block_x <= 32 && (l.block_x & (l.block_x - 1)) == 0, fn, "block_x",
+                           l.block_x, "32 (T: one warp per row stripe) or 2, 4, 8, 16 (T: lanes per short column)");
+        if (tuned_gemv_loop_t(op, l)) {
+            require_launch(l.block_x >= 4, fn, "block_x", l.block_x, "4, 8, 16 or 32 (looping T: lanes per column tile)");
+            require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y, "256 / block_x (looping T: 256 threads)");
+            require_launch(l.nb <= l.block_x, fn, "nb", l.nb, "<= block_x (looping T: lane c writes column c)");
+            require_launch(l.Y <= 1, fn, "Y", l.Y, "0 or 1 (looping T: no split)");
+        } else if (tuned_gemv_short_t(op, l))
+            require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y,
+                           "256 / block_x (T with lanes per column: 256 threads)");
+        else
+            require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 512 && (l.block_x * l.block_y) % 32 == 0, fn,
+                           "block_y", l.block_y, ">= 1 with block_x * block_y a multiple of 32 and <= 512");
+    }
+    require_launch(l.nb <= 0 || l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb, "2, 4 or 8 (T: columns per block)");
+    require_launch(l.ept <= 0 || l.ept == 2 || l.ept == 4 || l.ept == 8 || l.ept == 16, fn, "ept", l.ept,
+                   "2, 4, 8 or 16 (N: unroll U; 16 only for float element loads)");
+    require_launch(l.cache >= 0 && l.cache <= 4, fn, "cache", l.cache,
+                   "0 (auto), 1 (cached loads of A), 2 (streaming), 3 (L2 evict-first policy) or 4 "
+                   "(streaming, 256-byte L2 fetches)");
+    require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
+    require_launch(l.cluster >= 0 && l.cluster <= 2, fn, "cluster", l.cluster,
+                   "0 (auto), 1 (global partials) or 2 (thread-block cluster)");
+    require_launch(l.loop == 0 || l.loop == 1, fn, "loop", l.loop, "0 (one tile per block) or 1 (looping T)");
+    require_launch(l.loop == 0 || op == Op::T, fn, "loop", l.loop, "0 for op N (the looping kernel is T's)");
+    require_launch(l.loop == 0 || l.block_x > 0, fn, "loop", l.loop,
+                   "1 only with an explicit launch (block_x > 0); block_x 0 derives it (rule 8)");
+    return l;
+}
+
+void check_tuned_gemv_ept(const GemvShape& s, const GemvLaunch& l, const char* fn) {
+    launch_checks::require_launch(
+        l.ept != 16 || (s.op == Op::N && tuned_gemv_loads(s) == GemvLoads::kElement && s.elem_bytes == 4), fn, "ept",
+        l.ept, "2, 4 or 8 (16 only for float N with element loads: columns not 16-byte aligned)");
 }
 
 }  // namespace wb

@@ -168,4 +168,15 @@ GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc 
 /// The tuned step's default launch (every field set, Y derived, cache and cluster auto).
 GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc = {});
 
+/// The tuned launcher's check of a launch's own fields (no device call; tuned::gemv runs it first,
+/// and chapter 6's cpu tests run it on every derived launch). An explicit launch (block_x > 0) has
+/// block_y, nb and ept filled where they are 0 (8, 4, 4) and its thread shape checked for op `op`;
+/// every launch has nb, ept, cache, Y, cluster and loop checked. Returns the filled launch; throws
+/// std::invalid_argument naming `fn`, the field, its value and the rule.
+GemvLaunch check_tuned_gemv_launch(Op op, const GemvLaunch& in, const char* fn);
+
+/// The shape's part of the check, once the launch is complete (default fields filled): ept = 16
+/// only for float N with element loads (rule 1). Throws std::invalid_argument as above.
+void check_tuned_gemv_ept(const GemvShape& s, const GemvLaunch& l, const char* fn);
+
 }  // namespace wb

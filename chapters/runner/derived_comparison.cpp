@@ -3,6 +3,8 @@
 ///        profile, each predicted by the op's model (common/model/OP.hpp).
 #include "derived_comparison.hpp"
 
+#include "derived_launch.hpp"
+
 #include "bench.hpp"
 #include "compare.hpp"
 #include "conv2d.hpp"
@@ -21,7 +23,9 @@
 #include "step.hpp"
 #include "symv.hpp"
 #include "symv_problem.hpp"
+#include "tuned/conv2d_rules.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_splitk.hpp"
 #include "tuned/symv_layout.hpp"
 
 #include <algorithm>
@@ -60,18 +64,6 @@ double gemv_ms(const DeviceProfile& dev, bool trans, long long m, long long n, i
     model::GemvStageDesign d = model::gemv_stage_design(Stage::kTuned, trans, elem, threads, dev);
     d.loads_in_flight = loads_in_flight;
     return model::predict_gemv(d, trans, m, n, elem, threads, dev).predicted_ms;
-}
-
-/// The derived GEMV launch as the tuned step takes it (N: U columns per batch; T: C per block).
-GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
-    GemvLaunch l;
-    l.block_x = static_cast<int>(d.value("block_x"));
-    l.block_y = static_cast<int>(d.value("block_y"));
-    l.Q = l.block_y;
-    l.Y = static_cast<int>(d.value("Y"));
-    l.nb = trans ? static_cast<int>(d.value("C")) : 4;
-    l.ept = trans ? 4 : static_cast<int>(d.value("U"));
-    return l;
 }
 
 template <class T>
@@ -133,18 +125,6 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
 // GEMM: the model's design read off the tiles of a launch (gemm_design.hpp)
 // ---------------------------------------------------------------------------------------------
 
-/// The tuned step's instantiated tiles (its legal launches), as the derivation's candidates.
-template <class T>
-std::vector<GemmLaunch> gemm_tiles() {
-    return tuned::gemm_configs<T>();
-}
-
-std::vector<derive::GemmTile> candidates(const std::vector<GemmLaunch>& configs) {
-    std::vector<derive::GemmTile> v;
-    for (const GemmLaunch& l : configs) v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
-    return v;
-}
-
 template <class T>
 GemmLaunch gemm_default(long long m, long long n, long long k) {
     GemmArgs<T> a;
@@ -175,10 +155,10 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
     for (int elem : precisions)
         for (const Shape& s : {Shape{1024, 1024, 1024}, Shape{4096, 4096, 4096}, Shape{1024, 1024, 16384}}) {
             Comparison c;
-            const std::vector<GemmLaunch> configs = elem == 4 ? gemm_tiles<float>() : gemm_tiles<double>();
+            const std::vector<GemmLaunch> configs = elem == 4 ? tuned::gemm_configs<float>() : tuned::gemm_configs<double>();
             GemmLaunch derived_launch;
             try {
-                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, candidates(configs));
+                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, gemm_candidates(configs), tuned::splitk::kMaxSplit);
             } catch (const std::invalid_argument&) {
                 // None of chapter 5's tiles fits this device (the T10): the rules over powers of two.
                 c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem);
@@ -189,17 +169,14 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
                 c.note = kWhiteNote;
             } else {
                 // The derived tile is one of the instantiated configurations: its launch, split as derived.
-                for (GemmLaunch g : configs)
-                    if (g.tile_m == c.derived.value("tile_m") && g.tile_n == c.derived.value("tile_n") &&
-                        g.tile_k == c.derived.value("tile_k")) {
-                        const int split = static_cast<int>(c.derived.value("split_k"));
-                        g.split_k = split > 1 ? split : 1;
-                        c.derived_launch = g.str();
-                        derived_launch = g;
-                        c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, g, elem), s.m, s.n, s.k,
-                                                           elem, dev).ms;
-                        break;
-                    }
+                try {
+                    derived_launch = gemm_launch_of(c.derived, configs);
+                    c.derived_launch = derived_launch.str();
+                    c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, derived_launch, elem), s.m,
+                                                       s.n, s.k, elem, dev).ms;
+                } catch (const std::invalid_argument&) {
+                    // derived over the powers of two: no configuration of chapter 5 has that tile
+                }
             }
             const GemmLaunch l = elem == 4 ? gemm_default<float>(s.m, s.n, s.k) : gemm_default<double>(s.m, s.n, s.k);
             c.default_launch = l.str();
@@ -258,7 +235,8 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
                 c.note = "chapter 5's tile does not fit " + dev.name;
             }
             try {
-                c.derived = derive::derive_conv2d(dev, n, n, fs, elem);
+                const auto configs = elem == 4 ? tuned::conv2d_configs<float>(fs) : tuned::conv2d_configs<double>(fs);
+                c.derived = derive::derive_conv2d(dev, n, n, fs, elem, conv2d_candidates(configs));
             } catch (const std::invalid_argument& e) {
                 c.derived.op = "conv2d";
                 c.derived.shape = std::to_string(n) + " x " + std::to_string(n) + " FS " + std::to_string(fs) +
@@ -271,13 +249,8 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
             if (has(c.derived, "dBlk.x")) {
                 c.note += std::string(c.note.empty() ? "" : "; ") + kWhiteNote;
             } else {
-                Conv2dLaunch dl;
-                dl.block_x = static_cast<int>(c.derived.value("block_x"));
-                dl.block_y = static_cast<int>(c.derived.value("block_y"));
-                dl.thread_x = static_cast<int>(c.derived.value("thread_x"));
-                dl.thread_y = static_cast<int>(c.derived.value("thread_y"));
-                dl.tile_x = static_cast<int>(c.derived.value("tile_x"));
-                dl.tile_y = static_cast<int>(c.derived.value("tile_y"));
+                const Conv2dLaunch dl = conv2d_launch_of(c.derived);
+                c.derived_launch = dl.str();
                 try {
                     c.derived_ms = conv2d_ms(dev, dl, n, n, fs, elem);
                 } catch (const std::invalid_argument& e) {
@@ -345,8 +318,7 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                 c.derived_ms = mv;
                 c.default_ms = mv_default;
                 if (measure) {
-                    const SymvLaunch dl = tuned::symv_layout_launch(
-                        tuned::SymvLayout::kTiles, nb, q, static_cast<int>(c.derived.value("Y")), 0);
+                    const SymvLaunch dl = symv_launch_of(c.derived);
                     if (elem == 4) measure_symv<float>(c, dl, n);
                     else measure_symv<double>(c, dl, n);
                 }

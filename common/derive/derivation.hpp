@@ -96,13 +96,29 @@ struct GemmTile {
 /// instantiated tiles, so that the pick is a launch it takes); empty: the powers of two 32 ... 256
 /// with 256 threads and two stages of two 32-byte sectors per row. Throws std::invalid_argument
 /// when no candidate fits the device.
+/// `max_split_k`: the most slices of k the kernel takes (0: no limit but the rule's own).
 Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
-                       const std::vector<GemmTile>& tiles = {});
+                       const std::vector<GemmTile>& tiles = {}, long long max_split_k = 0);
 
 /// Convolution of a rows x cols image with an FS x FS filter: on the `t10` preset with square
 /// rows = cols a power of two >= 512 White's procedure (§5.1.5, Eq. 5.19); otherwise block_x
 /// (coalescing), outputs per thread (rule 1), thread_x from the halo (rule 2).
-Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes);
+/// A convolution launch the derivation may pick: block_x x block_y threads, each thread_x x
+/// thread_y outputs of a tile_x x tile_y tile; `staged`: the tile and its halo are staged in
+/// shared memory (false: read into registers, the halo through shuffles), at most chunk_x x
+/// chunk_y filter taps per pass (0: the whole filter in one pass).
+struct Conv2dTile {
+    int block_x = 0, block_y = 0, thread_x = 0, thread_y = 0, tile_x = 0, tile_y = 0;
+    bool staged = true;
+    int chunk_x = 0, chunk_y = 0;
+};
+
+/// With `tiles` (the kernel's instantiated launches for this filter size): the candidate that
+/// keeps Little's law in flight (rule 1), then the least input read per output (rule 2: the halo,
+/// ties within 1/8), then the least shared memory (rule 3); otherwise the powers-of-two derivation
+/// above. Throws std::invalid_argument when no candidate fits the device.
+Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
+                         const std::vector<Conv2dTile>& tiles = {});
 
 /// SYMV (lower triangle), KBLAS's order nb -> Q -> Y (TOMS §9): (nb, Q) keeping the most bytes of
 /// A in flight per SM (rule 1, ties to the larger nb), Y from the longest block column (rule 5).

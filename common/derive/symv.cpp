@@ -52,11 +52,13 @@ Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes) {
     d.params.push_back(blocks_per_sm(dev, best.nb * best.q, best.regs, best.smem));
     // Y (KBLAS §4.3.4, §9.2): block column j of the triangle is nt - j tiles long; split into Y
     // pieces, the longest, nt / Y, must not outlast a slot's share of all the tiles,
-    // nt (nt + 1) / 2 / slots: Y >= 2 slots / (nt + 1), a power of two, 1 ... 32.
+    // nt (nt + 1) / 2 / slots: Y >= 2 slots / (nt + 1), a power of two (the kernel takes 1, 2,
+    // 4 ... 32), and no more pieces than the longest column has tiles: the largest power of two
+    // <= nt caps it.
     const long long nt = ceil_div(n, best.nb);
     const long long slots = static_cast<long long>(dev.sm_count) * best.per_sm;
-    const long long y = std::clamp<long long>(detail::pow2_ceil(ceil_div(2 * slots, nt + 1)), 1,
-                                              std::min<long long>(32, std::max<long long>(1, nt)));
+    const long long cap = detail::pow2_floor(std::min<long long>(32, std::max<long long>(1, nt)));
+    const long long y = std::clamp<long long>(detail::pow2_ceil(ceil_div(2 * slots, nt + 1)), 1, cap);
     d.params.push_back({"Y", y, "the triangle's longest column (rule 5, KBLAS Y)",
                         "longest column " + std::to_string(nt) + " tiles, a slot's share " +
                             fmt("%.1f", static_cast<double>(nt) * (nt + 1) / 2 / slots) + ": pieces of " +

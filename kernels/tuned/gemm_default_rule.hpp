@@ -37,4 +37,15 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a);
 template <class T>
 std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a);
 
+/// True when every field `want` sets (nonzero) equals configuration `cfg`'s.
+bool gemm_launch_matches(const GemmLaunch& want, const GemmLaunch& cfg);
+
+/// The launcher's check of a launch's own fields (no device call; tuned::gemm runs it first, then
+/// asks the device only for math = 2, and chapter 6's cpu tests run it on every derived launch):
+/// one configuration's fields (naming the first field no configuration has), split_k, pack_a,
+/// align, gemv and math in their ranges. Throws std::invalid_argument naming `fn`, the field,
+/// its value and the rule.
+template <class T>
+void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn);
+
 }  // namespace wb::tuned

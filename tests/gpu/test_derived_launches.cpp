@@ -7,12 +7,13 @@
 #include "catch.hpp"
 
 #include "derive/derivation.hpp"
+#include "derived_launch.hpp"
 #include "gemm_problem.hpp"
 #include "gemv_problem.hpp"
 #include "random.hpp"
 #include "symv_problem.hpp"
 #include "tuned/gemm_default_rule.hpp"
-#include "tuned/symv_layout.hpp"
+#include "tuned/gemm_splitk.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -39,13 +40,7 @@ void check_gemv(std::uint64_t seed) {
             const int m = i % 2 ? draw(rng, 1, 300) : draw(rng, 300, small_run() ? 600 : 6000);
             const int n = i % 4 < 2 ? draw(rng, 1, 300) : draw(rng, 300, small_run() ? 600 : 60000);
             const wb::derive::Derivation d = wb::derive::derive_gemv(dev, op == Op::T, m, n, sizeof(T));
-            wb::GemvLaunch l;
-            l.block_x = static_cast<int>(d.value("block_x"));
-            l.block_y = static_cast<int>(d.value("block_y"));
-            l.Q = l.block_y;
-            l.Y = static_cast<int>(d.value("Y"));
-            l.nb = op == Op::T ? static_cast<int>(d.value("C")) : 4;
-            l.ept = op == Op::N ? static_cast<int>(d.value("U")) : 4;
+            const wb::GemvLaunch l = wb::ch06::gemv_launch_of(d, op == Op::T);
             auto p = wb::make_gemv_problem<T>(op, m, n, m + i % 3, seed + i);
             const auto ref = p.reference();
             const auto c = wb::check_gemv(step, l, p, ref);
@@ -60,19 +55,14 @@ void check_gemm(std::uint64_t seed) {
     const auto dev = wb::device_profile_from_device(0);
     const auto& step = wb::step<wb::GemmArgs<T>>(wb::chapter_of(wb::Stage::kTuned));
     const std::vector<wb::GemmLaunch> configs = wb::tuned::gemm_configs<T>();
-    std::vector<wb::derive::GemmTile> tiles;
-    for (const auto& g : configs) tiles.push_back({g.tile_m, g.tile_n, g.tile_k, g.thread_m, g.thread_n, g.stages});
+    const std::vector<wb::derive::GemmTile> tiles = wb::ch06::gemm_candidates(configs);
     std::mt19937_64 rng(seed);
     for (int i = 0; i < (small_run() ? 2 : 8); ++i) {
         const int hi = small_run() ? 200 : 1500;
         wb::GemmShape s{Op::N, Op::N, draw(rng, 1, hi), draw(rng, 1, hi), draw(rng, 1, small_run() ? 300 : 8000)};
-        const wb::derive::Derivation d = wb::derive::derive_gemm(dev, s.m, s.n, s.k, sizeof(T), tiles);
-        wb::GemmLaunch l;
-        for (const auto& g : configs)
-            if (g.tile_m == d.value("tile_m") && g.tile_n == d.value("tile_n") && g.tile_k == d.value("tile_k")) l = g;
-        REQUIRE(l.tile_m > 0);
-        const int split = static_cast<int>(d.value("split_k"));
-        l.split_k = split > 1 ? split : 1;
+        const wb::derive::Derivation d =
+            wb::derive::derive_gemm(dev, s.m, s.n, s.k, sizeof(T), tiles, wb::tuned::splitk::kMaxSplit);
+        const wb::GemmLaunch l = wb::ch06::gemm_launch_of(d, configs);
         auto p = wb::make_gemm_problem<T>(s, seed + i);
         const auto ref = p.reference();
         const auto c = wb::check_gemm(step, l, p, ref);
@@ -91,9 +81,7 @@ void check_symv(std::uint64_t seed) {
         for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
             const int n = draw(rng, 1, small_run() ? 300 : 5000);
             const wb::derive::Derivation d = wb::derive::derive_symv(dev, n, sizeof(T));
-            const wb::SymvLaunch l = wb::tuned::symv_layout_launch(
-                wb::tuned::SymvLayout::kTiles, static_cast<int>(d.value("nb")), static_cast<int>(d.value("Q")),
-                static_cast<int>(d.value("Y")), 0);
+            const wb::SymvLaunch l = wb::ch06::symv_launch_of(d);
             auto p = wb::make_symv_problem<T>(u, n, n + i % 2, seed + i);
             const auto ref = p.reference();
             const auto c = wb::check_symv(step, l, p, ref);
