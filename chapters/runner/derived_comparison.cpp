@@ -86,7 +86,8 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
     for (int elem : precisions)
         for (const Shape& s : {Shape{false, 4096, 4096}, Shape{true, 4096, 4096}, Shape{false, 579, 57900}}) {
             Comparison c;
-            c.derived = derive::derive_gemv(dev, s.trans, s.m, s.n, elem);
+            const GemvShape call{s.trans ? Op::T : Op::N, s.m, s.n, s.m, elem, 0, 0};
+            c.derived = derive_gemv_call(dev, call);
             c.derived_launch = c.derived.launch();
             const int w = 16 / elem;
             if (has(c.derived, "dBlk.x")) {

@@ -13,6 +13,10 @@ namespace {
 int as_int(const derive::Derivation& d, const std::string& p) { return static_cast<int>(d.value(p)); }
 }  // namespace
 
+derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s) {
+    return derive::derive_gemv(dev, s.op == Op::T, s.m, s.n, s.elem_bytes, tuned_gemv_loads(s) != GemvLoads::kElement);
+}
+
 GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
     GemvLaunch l;
     l.block_x = as_int(d, "block_x");

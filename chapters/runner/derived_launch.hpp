@@ -10,12 +10,16 @@
 #include "derive/derivation.hpp"
 #include "gemm.hpp"
 #include "gemv_launch.hpp"
+#include "gemv_rules.hpp"
 #include "symv.hpp"
 
 #include <vector>
 
 namespace wb::ch06 {
 
+/// derive_gemv for a call of this shape (its leading dimension and alignment decide N's loads,
+/// tuned_gemv_loads).
+derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s);
 /// The GEMV launch: block_x, block_y (= Q), Y and, by op, C (nb, T) or U (ept, N).
 GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans);
 

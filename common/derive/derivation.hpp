@@ -82,7 +82,12 @@ Derived wave_split(const DeviceProfile& dev, long long tiles, int blocks_per_sm,
 /// GEMV y = alpha op(A) x + beta y, A m x n with 16-byte aligned columns. On the `t10` preset with
 /// op T (White's row-major Mv) and square n a power of two >= 512: White's procedure (§4.5.1,
 /// Eq. 4.24); otherwise the tuned kernel's parameters: block_x (coalescing), U or C (rule 1), Y (rule 5).
-Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes);
+/// `vector_loads`: A's columns start 16-byte aligned, so N reads 16 bytes per load (false: one
+/// element per load; the caller knows A's leading dimension and address, tuned_gemv_loads).
+/// N: block_x from coalescing widened by the waves, U from Little's law with the kernel's
+/// register bound, block_y and Y from the waves (one block per SM, or two, KBLAS's Y).
+Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes,
+                       bool vector_loads = true);
 
 /// A GEMM tile the derivation may pick: a block computes tile_m x tile_n of C, a thread
 /// thread_m x thread_n of it, over `stages` shared-memory stages of depth tile_k.

@@ -130,15 +130,15 @@ TEST_CASE("derive: loads per thread follow Little's law", "[derive][monotone]") 
 TEST_CASE("derive: GEMV on Hopper", "[derive][monotone]") {
     const auto h200 = device_preset("h200");
     const Derivation n = derive_gemv(h200, false, 579, 57900, 8);
-    CHECK(n.value("block_x") == 8);  // 8 x 16 B: one 128-byte line per row of threads
+    CHECK(n.value("block_x") >= 8);  // 8 x 16 B: one 128-byte line per row of threads, or wider
     // Short output: few tiles, so the reduction splits; half the SMs, fewer blocks per tile.
     CHECK(n.value("Y") > 1);
     CHECK(derive_gemv(half_sms(h200), false, 579, 57900, 8).value("Y") < n.value("Y"));
     // Half the bandwidth: no more loads in flight per thread.
     CHECK(derive_gemv(half_bandwidth(h200), false, 579, 57900, 8).value("U") <= n.value("U"));
-    DeviceProfile slow = h200;
-    slow.latency_ns *= 8;  // eight times Little's law: more loads per thread
-    CHECK(derive_gemv(slow, false, 4096, 4096, 4).value("U") > derive_gemv(h200, false, 4096, 4096, 4).value("U"));
+    DeviceProfile fast = h200;
+    fast.latency_ns /= 2;  // half Little's law: fewer loads per thread
+    CHECK(derive_gemv(fast, false, 4096, 4096, 4).value("U") < derive_gemv(h200, false, 4096, 4096, 4).value("U"));
     // A long output fills the waves: no split.
     CHECK(derive_gemv(h200, true, 4096, 131072, 4).value("Y") == 1);
     CHECK(n.launch().find("bytes in flight") == std::string::npos);  // metrics are not launch fields

@@ -74,12 +74,14 @@ TEST_CASE("derive legal: GEMV launches pass the tuned launcher's check", "[cpu][
                 const bool trans = i % 2 == 1;
                 const long long m = size(rng, 1 << 20), n = size(rng, 1 << 20);
                 INFO(name << (trans ? " T " : " N ") << m << " x " << n << " elem " << elem);
-                const Derivation d = derive_gemv(dev, trans, m, n, elem);
+                // Leading dimensions m and m + 1: 16-byte and element loads alike.
+                const GemvShape s{trans ? Op::T : Op::N, static_cast<int>(m), static_cast<int>(n),
+                                  static_cast<int>(m + i % 4 / 2), elem, 0, 0};
+                const Derivation d = ch06::derive_gemv_call(dev, s);
                 if (white(d)) continue;
                 const GemvLaunch l = ch06::gemv_launch_of(d, trans);
-                INFO("launch " << l.str());
-                const GemvLaunch full = check_tuned_gemv_launch(trans ? Op::T : Op::N, l, "derive_gemv");
-                GemvShape s{trans ? Op::T : Op::N, static_cast<int>(m), static_cast<int>(n), static_cast<int>(m), elem, 0, 0};
+                INFO("lda " << s.lda << " launch " << l.str());
+                const GemvLaunch full = check_tuned_gemv_launch(s.op, l, "derive_gemv");
                 CHECK_NOTHROW(check_tuned_gemv_ept(s, full, "derive_gemv"));
                 CHECK(full.Y >= 1);
             }

@@ -39,7 +39,8 @@ void check_gemv(std::uint64_t seed) {
             // A mix of short and long outputs and reductions (both tiles and splits are exercised).
             const int m = i % 2 ? draw(rng, 1, 300) : draw(rng, 300, small_run() ? 600 : 6000);
             const int n = i % 4 < 2 ? draw(rng, 1, 300) : draw(rng, 300, small_run() ? 600 : 60000);
-            const wb::derive::Derivation d = wb::derive::derive_gemv(dev, op == Op::T, m, n, sizeof(T));
+            const wb::GemvShape call{op, m, n, m + i % 3, static_cast<int>(sizeof(T)), 0, 0};
+            const wb::derive::Derivation d = wb::ch06::derive_gemv_call(dev, call);
             const wb::GemvLaunch l = wb::ch06::gemv_launch_of(d, op == Op::T);
             auto p = wb::make_gemv_problem<T>(op, m, n, m + i % 3, seed + i);
             const auto ref = p.reference();
