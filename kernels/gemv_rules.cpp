@@ -266,6 +266,81 @@ GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc)
     return l;
 }
 
+std::vector<GemvLaunch> tuned_gemv_launches(const GemvShape& s, const GemvMachine& mc) {
+    std::vector<GemvLaunch> v;
+    auto add = [&](const GemvLaunch& l) {
+        if (std::find(v.begin(), v.end(), l) == v.end()) v.push_back(l);
+    };
+    const int w = tuned_gemv_rows_per_load(s);
+    const long long sms = std::max(1, mc.sm_count);
+    // The splits of one block shape: none, the default rule's, one wave (each with global partials too).
+    auto splits = [&](GemvLaunch l, long long tiles, long long slots_per_sm, long long y_max) {
+        GemvLaunch probe = l;
+        probe.Y = 0;
+        const long long rule = tuned_gemv_split(s, probe, mc);
+        const long long wave = tiles < sms * slots_per_sm
+                                   ? std::clamp<long long>(sms * slots_per_sm / std::max(1LL, tiles), 1, std::max(1LL, y_max))
+                                   : 1;
+        for (long long y : {1LL, rule, wave}) {
+            l.Y = static_cast<int>(y);
+            l.cluster = 0;
+            add(l);
+        }
+        if (rule > 1) {  // the rule's split also through global partials (the automatic choice may be a cluster)
+            l.Y = static_cast<int>(rule);
+            l.cluster = 1;
+            add(l);
+        }
+    };
+    if (s.op == Op::N) {
+        const GemvLoads loads = tuned_gemv_loads(s);
+        const long long rows = cdiv(std::max(1, s.m), w);  // vectors of the output
+        const int line = loads == GemvLoads::kElement ? 128 / s.elem_bytes : 8;  // a 128-byte line's threads
+        const int bx_lo = std::clamp(pow2_ceil(rows), 4, line);
+        std::vector<int> unrolls = {2, 4, 8};
+        if (loads == GemvLoads::kElement && s.elem_bytes == 4) unrolls.push_back(16);
+        // No wider than the output, a line, or the width rule 6 gives where it cuts Q (the
+        // fewest thread rows: two batches of the largest U per row) asks for.
+        const int q_min = pow2_floor(std::max<long long>(1, s.n / (2LL * unrolls.back() - 1)));
+        const int bx_hi = std::min(256, std::max({pow2_ceil(rows), line, 512 / std::min(512, q_min)}));
+        for (int bx = bx_lo; bx <= bx_hi; bx *= 2)
+            for (int threads : {256, 512}) {
+                if (bx > threads) continue;
+                const int q = threads / bx;
+                const long long tiles = cdiv(std::max(1, s.m), static_cast<long long>(bx) * w);
+                const long long per_sm = std::max(1, mc.regs_per_sm / (kNRegsPerThread * threads));
+                for (int u : unrolls)
+                    splits(GemvLaunch{bx, q, 4, q, 0, u}, tiles, per_sm, std::max(1, s.n) / (static_cast<long long>(u) * q));
+            }
+    } else {
+        for (int q : {1, 2, 4, 8, 16})
+            for (int nb : {2, 4, 8}) {
+                const long long tiles = cdiv(std::max(1, s.n), nb);
+                const long long per_sm = std::max(1, mc.max_threads_per_sm / (32 * q));
+                splits(GemvLaunch{32, q, nb, q, 0, 4}, tiles, per_sm,
+                       std::max(1, s.m) / (2LL * 32 * q * (16 / s.elem_bytes)));
+            }
+        // Short columns: L lanes per column, 256 / L columns per pass, no split.
+        for (int lanes : {2, 4, 8, 16})
+            for (int nb : {2, 4, 8}) add(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4});
+        // Looping blocks (rule 8): L lanes per tile of nb <= L columns, automatic, cached or streaming.
+        for (int lanes : {4, 8, 16, 32})
+            for (int nb : {2, 4, 8})
+                for (int c : {0, 1, 2})
+                    if (nb <= lanes) add(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4, c, 0, 1});
+    }
+    // The cache policies at the default's block (element loads and shifted columns take two).
+    const GemvLaunch d = tuned_gemv_default_launch(s, mc);
+    add(d);
+    const bool two = tuned_gemv_loads(s) != GemvLoads::kAligned16 || tuned_gemv_loop_t(s.op, d);
+    for (int c = 1; c <= (two ? 2 : 4); ++c) {
+        GemvLaunch l = d;
+        l.cache = c;
+        add(l);
+    }
+    return v;
+}
+
 GemvLaunch check_tuned_gemv_launch(Op op, const GemvLaunch& in, const char* fn) {
     using launch_checks::require_launch;
     GemvLaunch l = in;

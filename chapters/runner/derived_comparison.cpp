@@ -21,6 +21,7 @@
 #include "model/occupancy.hpp"
 #include "model/symv.hpp"
 #include "step.hpp"
+#include "stop_signal.hpp"
 #include "symv.hpp"
 #include "symv_problem.hpp"
 #include "tuned/conv2d_rules.hpp"
@@ -31,6 +32,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::ch06 {
@@ -53,6 +55,44 @@ void measure_pair(Comparison& c, const Launch& derived, const Launch& deflt, Che
     c.default_launch = deflt.str();
 }
 
+/// The sweep's timing: fewer repetitions than a chapter row (chapter 5's --sweep takes the same).
+BenchOptions sweep_bench() {
+    BenchOptions bo;
+    bo.min_reps = 5;
+    bo.max_reps = 30;
+    bo.max_seconds = 0.5;
+    return bo;
+}
+
+/// Times every launch of `launches` (the tuned step's legal launches for this call), adding the
+/// derived and the default launch where the list lacks them (named in c.sweep_note), and keeps
+/// the best and the worst. `time(launch, options)` returns BenchStats.
+template <class Launch, class Time>
+void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& derived, const Launch& deflt, Time time) {
+    for (const auto& [l, what] : {std::pair<const Launch&, const char*>{derived, "derived"}, {deflt, "default"}})
+        if (std::find(launches.begin(), launches.end(), l) == launches.end()) {
+            launches.push_back(l);
+            c.sweep_note += std::string(what) + " launch added (not in the step's list); ";
+        }
+    const BenchOptions bo = sweep_bench();
+    for (const Launch& l : launches) {
+        if (stop_signal() != 0) {
+            c.sweep_note += "stopped after " + std::to_string(c.swept) + " launches; ";
+            break;
+        }
+        const double ms = time(l, bo).median_ms;
+        ++c.swept;
+        if (c.best_ms < 0 || ms < c.best_ms) {
+            c.best_ms = ms;
+            c.best_launch = l.str();
+        }
+        if (ms > c.worst_ms) {
+            c.worst_ms = ms;
+            c.worst_launch = l.str();
+        }
+    }
+}
+
 const char* kWhiteNote = "White's own kernel and launch: the workbook's models describe its tuned kernels, not his";
 
 // ---------------------------------------------------------------------------------------------
@@ -67,17 +107,21 @@ double gemv_ms(const DeviceProfile& dev, bool trans, long long m, long long n, i
 }
 
 template <class T>
-void measure_gemv(Comparison& c, bool trans, int m, int n) {
+void measure_gemv(Comparison& c, bool trans, int m, int n, bool sweep) {
     const auto& step = wb::step<GemvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemv_problem<T>(trans ? Op::T : Op::N, m, n, m, 1);
     const auto ref = p.reference();
+    const GemvLaunch derived = gemv_launch_of(c.derived, trans), deflt = step.default_launch(p.args());
     measure_pair(
-        c, gemv_launch_of(c.derived, trans), step.default_launch(p.args()),
-        [&](const GemvLaunch& l) { return check_gemv(step, l, p, ref); },
+        c, derived, deflt, [&](const GemvLaunch& l) { return check_gemv(step, l, p, ref); },
         [&](const GemvLaunch& l) { return time_gemv(step, l, p, BenchOptions{}); });
+    if (sweep)
+        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
+                       [&](const GemvLaunch& l, const BenchOptions& bo) { return time_gemv(step, l, p, bo); });
 }
 
-std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
+std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
+                                   bool sweep) {
     struct Shape {
         bool trans;
         int m, n;
@@ -114,8 +158,8 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
             if (threads <= dev.max_threads_per_block)
                 c.default_ms = gemv_ms(dev, s.trans, s.m, s.n, elem, threads, per * wl);
             if (measure && !has(c.derived, "dBlk.x")) {
-                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n);
-                else measure_gemv<double>(c, s.trans, s.m, s.n);
+                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n, sweep);
+                else measure_gemv<double>(c, s.trans, s.m, s.n, sweep);
             }
             out.push_back(c);
         }
@@ -139,16 +183,21 @@ GemmLaunch gemm_default(long long m, long long n, long long k) {
 }
 
 template <class T>
-void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k) {
+void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k, bool sweep) {
     const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemm_problem<T>(GemmShape{Op::N, Op::N, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)}, 1);
     const auto ref = p.reference();
+    const GemmLaunch deflt = step.default_launch(p.args());
     measure_pair(
-        c, derived, step.default_launch(p.args()), [&](const GemmLaunch& l) { return check_gemm(step, l, p, ref); },
+        c, derived, deflt, [&](const GemmLaunch& l) { return check_gemm(step, l, p, ref); },
         [&](const GemmLaunch& l) { return time_gemm(step, l, p, BenchOptions{}); });
+    if (sweep)
+        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
+                       [&](const GemmLaunch& l, const BenchOptions& bo) { return time_gemm(step, l, p, bo); });
 }
 
-std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
+std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
+                                   bool sweep) {
     struct Shape {
         long long m, n, k;
     };
@@ -192,8 +241,8 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
                 }
             }
             if (measure && derived_launch.tile_m > 0) {
-                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k);
-                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k);
+                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k, sweep);
+                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k, sweep);
             }
             out.push_back(c);
         }
@@ -292,17 +341,21 @@ int symv_threads(const SymvLaunch& l) {
 }
 
 template <class T>
-void measure_symv(Comparison& c, const SymvLaunch& derived, long long n) {
+void measure_symv(Comparison& c, const SymvLaunch& derived, long long n, bool sweep) {
     const auto& step = wb::step<SymvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_symv_problem<T>(Uplo::Lower, static_cast<int>(n), static_cast<int>(n), 1);
     const auto ref = p.reference();
+    const SymvLaunch deflt = step.default_launch(p.args());
     measure_pair(
-        c, derived, step.default_launch(p.args()), [&](const SymvLaunch& l) { return check_symv(step, l, p, ref); },
+        c, derived, deflt, [&](const SymvLaunch& l) { return check_symv(step, l, p, ref); },
         [&](const SymvLaunch& l) { return time_symv(step, l, p, BenchOptions{}); });
+    if (sweep)
+        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
+                       [&](const SymvLaunch& l, const BenchOptions& bo) { return time_symv(step, l, p, bo); });
 }
 
 std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
-                                   bool measure) {
+                                   bool measure, bool sweep) {
     std::vector<Comparison> out;
     for (int elem : precisions)
         for (long long n : cg ? std::vector<long long>{2048, 16384} : std::vector<long long>{4096, 16384}) {
@@ -320,8 +373,8 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                 c.default_ms = mv_default;
                 if (measure) {
                     const SymvLaunch dl = symv_launch_of(c.derived);
-                    if (elem == 4) measure_symv<float>(c, dl, n);
-                    else measure_symv<double>(c, dl, n);
+                    if (elem == 4) measure_symv<float>(c, dl, n, sweep);
+                    else measure_symv<double>(c, dl, n, sweep);
                 }
             } else {
                 // Per iteration, the Mv at each launch (the CUDA-graph schedule: the persistent
@@ -345,12 +398,12 @@ const std::vector<std::string>& compared_ops() {
 }
 
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
-                                   bool measure) {
-    if (op == "gemv") return gemv_cases(dev, precisions, measure);
-    if (op == "gemm") return gemm_cases(dev, precisions, measure);
+                                   bool measure, bool sweep) {
+    if (op == "gemv") return gemv_cases(dev, precisions, measure, sweep);
+    if (op == "gemm") return gemm_cases(dev, precisions, measure, sweep);
     if (op == "conv2d") return conv2d_cases(dev, precisions);
-    if (op == "symv") return symv_cases(dev, precisions, false, measure);
-    if (op == "cg") return symv_cases(dev, precisions, true, false);
+    if (op == "symv") return symv_cases(dev, precisions, false, measure, sweep);
+    if (op == "cg") return symv_cases(dev, precisions, true, false, false);
     throw std::invalid_argument("ch06 compare_op: op (\"" + op + "\") must be one of gemv, gemm, conv2d, symv, cg");
 }
 

@@ -136,10 +136,7 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
         auto blocks = [&](int b) { return tiles(b) * std::max<long long>(1, sms / tiles(b)); };
         for (int b = 2 * bx; b <= bx_max; b *= 2)
             if (blocks(b) > blocks(bx)) bx = b;
-        y = std::max<long long>(1, sms / tiles(bx));
-        why = std::to_string(tiles(bx)) + " tiles x Y = " + std::to_string(tiles(bx) * y) + " blocks on " +
-              std::to_string(sms) + " SMs (" + fmt("%.2f", static_cast<double>(tiles(bx)) / sms) +
-              " waves without it)";
+        y = 0;  // set below, once the tile is final
     }
     int q = threads / bx;
     // Rule 1 per thread row: two batches of U columns each (the double buffer), so Q is cut on a
@@ -154,6 +151,14 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
     }
     // The split's limit: every block keeps one batch per thread row.
     const long long y_max = std::max<long long>(1, n / (static_cast<long long>(u) * q));
+    if (y == 0) {
+        // One wave of the final blocks: resident slots of bx x Q threads over the tiles.
+        const long long slots_final = sms * std::max(1, resident / (bx * q));
+        y = std::max<long long>(1, slots_final / tiles(bx));
+        why = std::to_string(tiles(bx)) + " tiles x Y = " + std::to_string(tiles(bx) * y) + " blocks on " +
+              std::to_string(slots_final) + " slots (" + fmt("%.2f", static_cast<double>(tiles(bx)) / slots_final) +
+              " waves without it)";
+    }
     if (y > y_max) {
         y = y_max;
         why += "; capped at " + std::to_string(y_max) + " (a batch of U columns per thread row)";

@@ -270,9 +270,47 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
     return gemm_default_tiled(a);
 }
 
+/// The legal launches (gemm_default_rule.hpp): every configuration as it is (no split, operands
+/// read where they are); then each with every choice the default rule weighs and chapter 6
+/// derives, on the values that mean something for this call: split k over split_candidates()
+/// where every slice keeps a k-tile, the partials fit kMaxWorkspaceBytes and the blocks stay
+/// within 4 per SM (the most any configuration keeps resident: deeper splits only add partials);
+/// op(A) = A^T packed first (pack_a = 2) where op_a = T and the transpose's grid fits; unaligned
+/// operands copied first (align = 2) where an operand is not 16-byte aligned (the copies beside
+/// the split rather than crossed with it, which keeps the list to about 150 launches at most);
+/// and the default rule's own pick.
 template <class T>
 std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
     std::vector<GemmLaunch> v = gemm_configs<T>();
+    const std::vector<GemmLaunch> plain = v;
+    const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
+    const bool may_pack = a.op_a == Op::T && ceil_div(std::max(1, a.m), pack::kTile) <= kMaxGridYZ;
+    const long long most_blocks = 4LL * sm_count();
+    for (const GemmLaunch& c : plain) {
+        const long long tiles = ceil_div(std::max(1, a.m), c.tile_m) * ceil_div(std::max(1, a.n), c.tile_n);
+        for (int split : split_candidates()) {
+            const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, c.tile_k);
+            (void)kc;
+            if (split < 2 || slices < split || tiles * split > most_blocks ||
+                static_cast<double>(slices) * std::max(1, a.m) * std::max(1, a.n) * sizeof(T) > kMaxWorkspaceBytes)
+                continue;
+            GemmLaunch l = c;
+            l.split_k = split;
+            v.push_back(l);
+        }
+        for (int pack_a : may_pack ? std::vector<int>{0, 2} : std::vector<int>{0})
+            for (int align : unaligned ? std::vector<int>{0, 2} : std::vector<int>{0}) {
+                if (pack_a == 0 && align == 0) continue;  // the configuration as it is: listed
+                GemmLaunch l = c;
+                l.pack_a = pack_a;
+                l.align = align;
+                v.push_back(l);
+            }
+    }
+    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr) && !takes_tensor_cores<T>()) {
+        const GemmLaunch d = gemm_default_tiled(a);
+        if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
+    }
     if (takes_tensor_cores<T>()) {
         GemmLaunch g;
         g.math = 2;

@@ -32,8 +32,10 @@ GemmLaunch gemm_default(const GemmArgs<T>& a);
 template <class T>
 GemmLaunch gemm_default_tiled(const GemmArgs<T>& a);
 
-/// The legal launches of a call: every instantiated configuration, and the GEMV where the call
-/// is one (gemm_as_gemv).
+/// The legal launches of a call: every instantiated configuration, each also with the split k,
+/// packing of op(A) = A^T and aligned copies that mean something for this call (the choices the
+/// default rule weighs and chapter 6 derives, so that a sweep of this list is their oracle), the
+/// FP64 tensor cores where they run, and the GEMV where the call is one (gemm_as_gemv).
 template <class T>
 std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a);
 

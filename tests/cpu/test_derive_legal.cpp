@@ -187,3 +187,58 @@ TEST_CASE("derive legal: the launchers' checks reject what they must", "[cpu][de
     cg.block = 48;
     CHECK_THROWS_AS(tuned::check_cg_launch(cg, "t"), std::invalid_argument);
 }
+
+TEST_CASE("derive legal: the sweeps' lists are bounded and hold the default and derived launches",
+          "[cpu][derive][legal][sweep]") {
+    std::mt19937_64 rng(44);
+    const DeviceProfile h200 = device_preset("h200");  // GemvMachine's and the GEMM rule's figures without a GPU
+    std::size_t most_gemv = 0, most_gemm = 0;
+    for (int elem : {4, 8})
+        for (int i = 0; i < kShapes; ++i) {
+            const bool trans = i % 2 == 1;
+            const GemvShape s{trans ? Op::T : Op::N, static_cast<int>(size(rng, 1 << 20)), static_cast<int>(size(rng, 1 << 20)),
+                              0, elem, 0, 0};
+            GemvShape call = s;
+            call.lda = s.m + i % 4 / 2;
+            INFO((trans ? "T " : "N ") << call.m << " x " << call.n << " lda " << call.lda << " elem " << elem);
+            const std::vector<GemvLaunch> v = tuned_gemv_launches(call);
+            most_gemv = std::max(most_gemv, v.size());
+            auto has = [&](const GemvLaunch& l) { return std::find(v.begin(), v.end(), l) != v.end(); };
+            CHECK(has(tuned_gemv_default_launch(call)));
+            for (const GemvLaunch& l : v) {
+                INFO(l.str());
+                CHECK_NOTHROW(check_tuned_gemv_ept(call, check_tuned_gemv_launch(call.op, l, "list"), "list"));
+            }
+            if (!trans) {  // N's derivation reads the same kernel facts as the list
+                const GemvLaunch d = ch06::gemv_launch_of(ch06::derive_gemv_call(h200, call), false);
+                INFO("derived " << d.str());
+                CHECK(has(d));
+            }
+        }
+    for (int i = 0; i < kShapes; ++i) {
+        GemmArgs<float> a;
+        a.m = static_cast<int>(size(rng, 1 << 14));
+        a.n = static_cast<int>(size(rng, 1 << 14));
+        a.k = static_cast<int>(size(rng, 1 << 18));
+        a.op_a = i % 2 ? Op::T : Op::N;
+        a.lda = (a.op_a == Op::N ? a.m : a.k) + i % 4 / 2;  // aligned, or not
+        a.ldb = a.k;
+        a.ldc = a.m;
+        INFO(a.m << " x " << a.n << " x " << a.k << " op_a " << op_char(a.op_a) << " lda " << a.lda);
+        const std::vector<GemmLaunch> v = tuned::gemm_launches(a);
+        most_gemm = std::max(most_gemm, v.size());
+        auto has = [&](auto pred) { return std::any_of(v.begin(), v.end(), pred); };
+        CHECK(has([&](const GemmLaunch& l) { return l == tuned::gemm_default(a); }));
+        // Every choice the rule weighs is in the list where it means something.
+        CHECK(has([](const GemmLaunch& l) { return l.split_k == 0; }));
+        CHECK(has([](const GemmLaunch& l) { return l.pack_a == 2; }) == (a.op_a == Op::T));
+        CHECK(has([](const GemmLaunch& l) { return l.align == 2; }) == (a.lda % 4 != 0 || a.ldb % 4 != 0));
+        for (const GemmLaunch& l : v) {
+            INFO(l.str());
+            CHECK_NOTHROW(tuned::check_gemm_launch(a, l, "list"));
+        }
+    }
+    INFO("longest lists: GEMV " << most_gemv << ", GEMM " << most_gemm);
+    CHECK(most_gemv <= 200);
+    CHECK(most_gemm <= 200);
+}
