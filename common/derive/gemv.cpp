@@ -201,10 +201,11 @@ Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long l
                             " B of a column per load"});
     const int q = kThreads / dev.warp_size;
     d.params.push_back({"block_y", q, "warps splitting the rows", std::to_string(kThreads) + " threads per block"});
-    // Rule 1: C columns each one 16-byte load, plus x, two steps in flight: 2 (C + 1) x 16 B a thread.
+    // Rule 1: C columns each one 16-byte load, plus x: registers for two steps (the double
+    // buffer), one step of (C + 1) x 16 B in flight (the next, while one is used).
     auto regs_t = [](int p) { return 32 + 2 * (p + 1) * 4; };
     // The tuned T kernel instantiates C = 2, 4, 8 (kernels/tuned/gemv.cu).
-    const Derived loads = unroll(dev, "C", kThreads, {2, 4, 8}, regs_t, [](int p) { return 2 * (p + 1) * 16; });
+    const Derived loads = unroll(dev, "C", kThreads, {2, 4, 8}, regs_t, [](int p) { return (p + 1) * 16; });
     const int c = static_cast<int>(loads.value);
     d.params.push_back(loads);
     const int regs = std::min(regs_t(c), dev.max_regs_per_thread);
