@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
         "with the model's predicted time for both.",
         opt,
         {{"--sweep",
-          "On a GPU, also time every legal launch of the tuned step for each case (GEMV, GEMM, SYMV) and print "
+          "On a GPU, also time every legal launch of the tuned step for each case (GEMV, GEMM, conv2d, SYMV) and print "
           "the sweep's best and worst beside the derived and the default launch (minutes per op)",
           &sweep}});
     if (rc >= 0) return rc;

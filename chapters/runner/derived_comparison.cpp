@@ -8,6 +8,7 @@
 #include "bench.hpp"
 #include "compare.hpp"
 #include "conv2d.hpp"
+#include "conv2d_problem.hpp"
 #include "gemm.hpp"
 #include "gemm_design.hpp"
 #include "gemm_problem.hpp"
@@ -271,7 +272,22 @@ double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, long long rows
     return model::predict_conv2d(d, rows, cols, fs, elem, dev).ms;
 }
 
-std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions) {
+template <class T>
+void measure_conv2d(Comparison& c, const Conv2dLaunch& derived, long long n, int fs, bool sweep) {
+    const auto& step = wb::step<Conv2dArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_conv2d_problem<T>(Conv2dShape{static_cast<int>(n), static_cast<int>(n), fs}, 1);
+    const auto ref = p.reference();
+    const Conv2dLaunch deflt = step.default_launch(p.args());
+    measure_pair(
+        c, derived, deflt, [&](const Conv2dLaunch& l) { return check_conv2d(step, l, p, ref); },
+        [&](const Conv2dLaunch& l) { return time_conv2d(step, l, p, BenchOptions{}); });
+    if (sweep)
+        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
+                       [&](const Conv2dLaunch& l, const BenchOptions& bo) { return time_conv2d(step, l, p, bo); });
+}
+
+std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
+                                     bool sweep) {
     std::vector<Comparison> out;
     for (int elem : precisions)
         for (int fs : {3, 7, 17, 63}) {
@@ -305,6 +321,10 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
                     c.derived_ms = conv2d_ms(dev, dl, n, n, fs, elem);
                 } catch (const std::invalid_argument& e) {
                     c.note += std::string(c.note.empty() ? "" : "; ") + "derived: " + e.what();
+                }
+                if (measure) {
+                    if (elem == 4) measure_conv2d<float>(c, dl, n, fs, sweep);
+                    else measure_conv2d<double>(c, dl, n, fs, sweep);
                 }
             }
             out.push_back(c);
@@ -401,7 +421,7 @@ std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& d
                                    bool measure, bool sweep) {
     if (op == "gemv") return gemv_cases(dev, precisions, measure, sweep);
     if (op == "gemm") return gemm_cases(dev, precisions, measure, sweep);
-    if (op == "conv2d") return conv2d_cases(dev, precisions);
+    if (op == "conv2d") return conv2d_cases(dev, precisions, measure, sweep);
     if (op == "symv") return symv_cases(dev, precisions, false, measure, sweep);
     if (op == "cg") return symv_cases(dev, precisions, true, false, false);
     throw std::invalid_argument("ch06 compare_op: op (\"" + op + "\") must be one of gemv, gemm, conv2d, symv, cg");

@@ -34,10 +34,11 @@ struct Comparison {
 };
 
 /// The cases of op `op` ("gemv", "gemm", "conv2d", "symv", "cg") on `dev` for the precisions
-/// `precisions` (4 and/or 8 bytes). With `measure` (a live GPU, dev read from it), GEMV, GEMM and
-/// SYMV also time the derived launch and chapter 5's default on the device (median of the
-/// harness, L2 flushed); with `sweep` too, every legal launch of the tuned step (the sweep's
-/// best and worst). Throws std::invalid_argument on an unknown op.
+/// `precisions` (4 and/or 8 bytes). With `measure` (a live GPU, dev read from it), GEMV, GEMM,
+/// the convolution and SYMV also check and time the derived launch and chapter 5's default on the
+/// device (median of the harness, L2 flushed; CG's derived launch is its default: not timed);
+/// with `sweep` too, every legal launch of the tuned step (the sweep's best and worst). Throws
+/// std::invalid_argument on an unknown op.
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
                                    bool measure = false, bool sweep = false);
 
