@@ -43,19 +43,6 @@ bool has(const derive::Derivation& d, const std::string& p) {
     return std::any_of(d.params.begin(), d.params.end(), [&](const derive::Derived& x) { return x.parameter == p; });
 }
 
-/// Checks both launches of a case against the float64 reference, then times each (the harness's
-/// median, L2 flushed); a launch that fails its check is named in c.measured_note and not timed.
-/// `check(launch)` returns a CheckResult, `time(launch)` BenchStats.
-template <class Launch, class Check, class Time>
-void measure_pair(Comparison& c, const Launch& derived, const Launch& deflt, Check check, Time time) {
-    const CheckResult cd = check(derived), cf = check(deflt);
-    if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
-    if (!cf.ok()) c.measured_note += "default launch failed its check (" + cf.first_bad + ") ";
-    if (cd.ok()) c.derived_measured_ms = time(derived).median_ms;
-    if (cf.ok()) c.default_measured_ms = time(deflt).median_ms;
-    c.default_launch = deflt.str();
-}
-
 /// The sweep's timing: fewer repetitions than a chapter row (chapter 5's --sweep takes the same).
 BenchOptions sweep_bench() {
     BenchOptions bo;
@@ -94,6 +81,25 @@ void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& d
     }
 }
 
+/// One measured case: the derived launch and chapter 5's default on problem `p`, each checked
+/// against the float64 reference, then timed (the harness's median, L2 flushed; a launch that
+/// fails its check is named in c.measured_note and not timed); with `sweep`, every legal launch
+/// of `step` too (sweep_launches). `check(launch, reference)` returns a CheckResult,
+/// `time(launch, options)` BenchStats.
+template <class Step, class Problem, class Launch, class Check, class Time>
+void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& derived, bool sweep, Check check,
+                  Time time) {
+    const auto ref = p.reference();
+    const Launch deflt = step.default_launch(p.args());
+    const CheckResult cd = check(derived, ref), cf = check(deflt, ref);
+    if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
+    if (!cf.ok()) c.measured_note += "default launch failed its check (" + cf.first_bad + ") ";
+    if (cd.ok()) c.derived_measured_ms = time(derived, BenchOptions{}).median_ms;
+    if (cf.ok()) c.default_measured_ms = time(deflt, BenchOptions{}).median_ms;
+    c.default_launch = deflt.str();
+    if (sweep) sweep_launches(c, step.legal_launches(p.args()), derived, deflt, time);
+}
+
 const char* kWhiteNote = "White's own kernel and launch: the workbook's models describe its tuned kernels, not his";
 
 // ---------------------------------------------------------------------------------------------
@@ -111,14 +117,10 @@ template <class T>
 void measure_gemv(Comparison& c, bool trans, int m, int n, bool sweep) {
     const auto& step = wb::step<GemvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemv_problem<T>(trans ? Op::T : Op::N, m, n, m, 1);
-    const auto ref = p.reference();
-    const GemvLaunch derived = gemv_launch_of(c.derived, trans), deflt = step.default_launch(p.args());
-    measure_pair(
-        c, derived, deflt, [&](const GemvLaunch& l) { return check_gemv(step, l, p, ref); },
-        [&](const GemvLaunch& l) { return time_gemv(step, l, p, BenchOptions{}); });
-    if (sweep)
-        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
-                       [&](const GemvLaunch& l, const BenchOptions& bo) { return time_gemv(step, l, p, bo); });
+    measure_case(
+        c, step, p, gemv_launch_of(c.derived, trans), sweep,
+        [&](const GemvLaunch& l, const auto& ref) { return check_gemv(step, l, p, ref); },
+        [&](const GemvLaunch& l, const BenchOptions& bo) { return time_gemv(step, l, p, bo); });
 }
 
 std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
@@ -187,14 +189,9 @@ template <class T>
 void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k, bool sweep) {
     const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemm_problem<T>(GemmShape{Op::N, Op::N, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)}, 1);
-    const auto ref = p.reference();
-    const GemmLaunch deflt = step.default_launch(p.args());
-    measure_pair(
-        c, derived, deflt, [&](const GemmLaunch& l) { return check_gemm(step, l, p, ref); },
-        [&](const GemmLaunch& l) { return time_gemm(step, l, p, BenchOptions{}); });
-    if (sweep)
-        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
-                       [&](const GemmLaunch& l, const BenchOptions& bo) { return time_gemm(step, l, p, bo); });
+    measure_case(
+        c, step, p, derived, sweep, [&](const GemmLaunch& l, const auto& ref) { return check_gemm(step, l, p, ref); },
+        [&](const GemmLaunch& l, const BenchOptions& bo) { return time_gemm(step, l, p, bo); });
 }
 
 std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
@@ -276,14 +273,10 @@ template <class T>
 void measure_conv2d(Comparison& c, const Conv2dLaunch& derived, long long n, int fs, bool sweep) {
     const auto& step = wb::step<Conv2dArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_conv2d_problem<T>(Conv2dShape{static_cast<int>(n), static_cast<int>(n), fs}, 1);
-    const auto ref = p.reference();
-    const Conv2dLaunch deflt = step.default_launch(p.args());
-    measure_pair(
-        c, derived, deflt, [&](const Conv2dLaunch& l) { return check_conv2d(step, l, p, ref); },
-        [&](const Conv2dLaunch& l) { return time_conv2d(step, l, p, BenchOptions{}); });
-    if (sweep)
-        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
-                       [&](const Conv2dLaunch& l, const BenchOptions& bo) { return time_conv2d(step, l, p, bo); });
+    measure_case(
+        c, step, p, derived, sweep,
+        [&](const Conv2dLaunch& l, const auto& ref) { return check_conv2d(step, l, p, ref); },
+        [&](const Conv2dLaunch& l, const BenchOptions& bo) { return time_conv2d(step, l, p, bo); });
 }
 
 std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
@@ -364,14 +357,9 @@ template <class T>
 void measure_symv(Comparison& c, const SymvLaunch& derived, long long n, bool sweep) {
     const auto& step = wb::step<SymvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_symv_problem<T>(Uplo::Lower, static_cast<int>(n), static_cast<int>(n), 1);
-    const auto ref = p.reference();
-    const SymvLaunch deflt = step.default_launch(p.args());
-    measure_pair(
-        c, derived, deflt, [&](const SymvLaunch& l) { return check_symv(step, l, p, ref); },
-        [&](const SymvLaunch& l) { return time_symv(step, l, p, BenchOptions{}); });
-    if (sweep)
-        sweep_launches(c, step.legal_launches(p.args()), derived, deflt,
-                       [&](const SymvLaunch& l, const BenchOptions& bo) { return time_symv(step, l, p, bo); });
+    measure_case(
+        c, step, p, derived, sweep, [&](const SymvLaunch& l, const auto& ref) { return check_symv(step, l, p, ref); },
+        [&](const SymvLaunch& l, const BenchOptions& bo) { return time_symv(step, l, p, bo); });
 }
 
 std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
