@@ -368,8 +368,8 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
     for (int elem : precisions)
         for (long long n : cg ? std::vector<long long>{2048, 16384} : std::vector<long long>{4096, 16384}) {
             Comparison c;
-            c.derived = cg ? derive::derive_cg(dev, n, elem) : derive::derive_symv(dev, n, elem);
-            c.derived_launch = c.derived.launch();
+            c.derived = cg ? derive::derive_cg(dev, n, elem) : derive_symv_call(dev, n, n, elem);
+            c.derived_launch = cg ? c.derived.launch() : symv_launch_of(c.derived).str();
             const std::string p = cg ? "mv." : "";
             const int nb = static_cast<int>(c.derived.value(p + "nb")), q = static_cast<int>(c.derived.value(p + "Q"));
             const double mv = symv_ms(dev, n, elem, nb * q, nb, static_cast<int>(c.derived.value(p + "Y")));

@@ -45,10 +45,15 @@ GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLau
                                 ") must be one of the configurations (" + std::to_string(configs.size()) + ")");
 }
 
+derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes) {
+    return derive::derive_symv(dev, n, elem_bytes, lda % (16 / elem_bytes) == 0);
+}
+
 SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) {
     const std::string p = prefix;
-    return tuned::symv_layout_launch(tuned::SymvLayout::kTiles, as_int(d, p + "nb"), as_int(d, p + "Q"),
-                                     as_int(d, p + "Y"), 0);
+    const int nb = as_int(d, p + "nb"), q = as_int(d, p + "Q"), y = as_int(d, p + "Y");
+    const bool vec = as_int(d, p + "loads") == 16 && nb == tuned::vec::kNb && q == 4;  // symv_vec.cuh's tile
+    return tuned::symv_layout_launch(vec ? tuned::SymvLayout::kVector : tuned::SymvLayout::kTiles, nb, q, y, 0);
 }
 
 std::vector<derive::Conv2dTile> conv2d_candidates(const std::vector<Conv2dLaunch>& configs) {

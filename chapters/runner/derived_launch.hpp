@@ -29,7 +29,10 @@ std::vector<derive::GemmTile> gemm_candidates(const std::vector<GemmLaunch>& con
 /// Throws std::invalid_argument where no configuration has that tile (White's T10 launch).
 GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs);
 
-/// The SYMV launch: KBLAS's tiles (nb, Q) with Y blocks per block column, deterministic.
+/// derive_symv for an n x n matrix with leading dimension lda (16-byte loads where lda allows).
+derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes);
+/// The SYMV launch: KBLAS's tiles (nb, Q) with Y blocks per block column, deterministic; the
+/// (64, 4) tile with 16-byte loads is the vector layout (the kernel that reads it so).
 /// `prefix`: "" for derive_symv, "mv." for derive_cg's Mv.
 SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix = "");
 

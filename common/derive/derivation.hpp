@@ -127,7 +127,11 @@ Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long col
 
 /// SYMV (lower triangle), KBLAS's order nb -> Q -> Y (TOMS §9): (nb, Q) keeping the most bytes of
 /// A in flight per SM (rule 1, ties to the larger nb), Y from the longest block column (rule 5).
-Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes);
+/// `vector_loads`: A's columns start 16-byte aligned (lda a multiple of 16 / elem_bytes), so
+/// the tile may be read with 16-byte loads (rule 2: whole lines in a quarter of the load
+/// instructions): the `loads` parameter, 16 or elem_bytes (the caller maps it to the kernel that
+/// has such loads for the tile, chapters/runner/derived_launch).
+Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bool vector_loads = true);
 
 /// CG: the Mv is derive_symv's; the vector kernels take one wave of resident 256-thread blocks
 /// (rule 5: no tail) with the elements per thread Little's law asks for (rule 1).

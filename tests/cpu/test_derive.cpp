@@ -188,7 +188,8 @@ TEST_CASE("derive: SYMV in KBLAS's order nb, Q, Y", "[derive][monotone]") {
     const Derivation d = derive_symv(h200, 16384, 4);
     CHECK(d.value("nb") == 64);
     CHECK(d.value("Q") == 4);
-    CHECK(d.launch() == "nb=64 Q=4 Y=" + std::to_string(d.value("Y")));
+    CHECK(d.launch() == "nb=64 Q=4 loads=16 Y=" + std::to_string(d.value("Y")));
+    CHECK(derive_symv(h200, 16384, 4, false).value("loads") == 4);  // columns not 16-byte aligned
     // Shared memory for one 64 x 65 float tile taken away: the 32 tile.
     DeviceProfile small = h200;
     small.smem_per_sm_bytes = small.smem_per_block_bytes = 16384;

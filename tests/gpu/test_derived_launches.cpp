@@ -84,7 +84,7 @@ void check_symv(std::uint64_t seed) {
     for (int i = 0; i < (small_run() ? 2 : 8); ++i)
         for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
             const int n = draw(rng, 1, small_run() ? 300 : 5000);
-            const wb::derive::Derivation d = wb::derive::derive_symv(dev, n, sizeof(T));
+            const wb::derive::Derivation d = wb::ch06::derive_symv_call(dev, n, n + i % 2, sizeof(T));
             const wb::SymvLaunch l = wb::ch06::symv_launch_of(d);
             auto p = wb::make_symv_problem<T>(u, n, n + i % 2, seed + i);
             const auto ref = p.reference();
