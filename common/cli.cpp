@@ -142,8 +142,9 @@ void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::
 }
 
 int parse_chapter_cli(int argc, char** argv, const std::string& name, const std::string& description,
-                      ChapterOptions& opt) {
+                      ChapterOptions& opt, const std::vector<ChapterFlag>& flags) {
     CLI::App app{description, name};
+    for (const ChapterFlag& f : flags) app.add_flag(f.name, *f.value, f.description);
     add_chapter_options(app, opt);
     try {
         app.parse(argc, argv);

@@ -44,9 +44,17 @@ void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::
 /// be written. Checks only (stat, access): creates and changes nothing. An empty path passes.
 void require_writable_output(const char* option, const std::string& path);
 
-/// Convenience: parse argv into options for chapter `name`. Returns -1 to continue, or the
-/// exit code to return (0 after --help, 2 after a usage error, message printed).
+/// A chapter's own on/off option, e.g. {"--sweep", "Time every legal launch", &sweep}.
+struct ChapterFlag {
+    std::string name;
+    std::string description;
+    bool* value = nullptr;
+};
+
+/// Convenience: parse argv into options for chapter `name`, and the chapter's own `flags`.
+/// Returns -1 to continue, or the exit code to return (0 after --help, 2 after a usage error,
+/// message printed).
 int parse_chapter_cli(int argc, char** argv, const std::string& name, const std::string& description,
-                      ChapterOptions& opt);
+                      ChapterOptions& opt, const std::vector<ChapterFlag>& flags = {});
 
 }  // namespace wb

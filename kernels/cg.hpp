@@ -84,6 +84,12 @@ template <class T> void cg(const CgArgs<T>&, const CgLaunch&, cudaStream_t);
 /// predicts the same from a DeviceProfile; the default launch takes the persistent kernel where
 /// model::cg_prefers_persistent says so).
 template <class T> double cg_persistent_onchip_share(int n);
+/// The tuned launcher's check of a launch's own fields, before anything runs (no device call;
+/// chapter 6's cpu tests run it on every derived launch): block (a multiple of 32 in [64, 1024],
+/// 256 with schedule 2), check_every and schedule in their ranges. Returns the vector kernels'
+/// block (256 where launch.block is 0); throws std::invalid_argument naming `fn`, the field, its
+/// value and the rule.
+int check_cg_launch(const CgLaunch& l, const char* fn);
 }  // namespace tuned
 
 namespace peer {

@@ -5,15 +5,11 @@
 #include "conv2d.hpp"
 #include "ladder_scope.hpp"
 #include "step.hpp"
+#include "tuned/conv2d_rules.hpp"  // the tuned step's block shapes (conv2d_configs, beside its kernel)
 
 #include <vector>
 
 namespace wb {
-
-// The tuned step's block shapes live beside its kernel (tuned/conv2d.cu).
-namespace tuned {
-template <class T> std::vector<Conv2dLaunch> conv2d_configs(int fs);
-}  // namespace tuned
 
 namespace {
 

@@ -55,41 +55,9 @@ std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
                      // tests/cpu/test_gemv_rules.cpp); at the square powers of two they give the
                      // launches the sweeps picked (\ref notes_gemv).
                      [](const A& a) { return tuned_gemv_default_launch(gemv_shape(a), gemv_machine_of_current_device()); },
-                     [](const A& a) {
-                         std::vector<GemvLaunch> v;
-                         // Y = 1: no split (the block owns whole rows or columns); the others
-                         // through a cluster (cl 0, where the GPU has them) or global partials.
-                         if (a.op == Op::N) {
-                             // Float element loads (columns not 16-byte aligned) also take U = 16.
-                             const bool element =
-                                 sizeof(T) == 4 && tuned_gemv_loads(gemv_shape(a)) == GemvLoads::kElement;
-                             for (int bx : {4, 8, 16, 32, 64, 128, 256})
-                                 for (int q : {1, 2, 4, 8, 16, 32, 64, 128})
-                                     for (int u : {4, element ? 16 : 8})
-                                         for (int y : {1, 0, 2, 4, 8})
-                                             for (int c : {1, 2, 3, 4})
-                                                 for (int cl : {0, 1})
-                                                     if (bx * q >= 64 && bx * q <= 512 && !(y == 1 && cl == 1))
-                                                         v.push_back(GemvLaunch{bx, q, 4, q, y, u, c, cl});
-                         } else {
-                             for (int q : {1, 2, 4, 8, 16})
-                                 for (int nb : {2, 4, 8})
-                                     for (int y : {1, 0, 2, 4})
-                                         for (int c : {1, 2, 3, 4})
-                                             for (int cl : {0, 1})
-                                                 if (!(y == 1 && cl == 1)) v.push_back(GemvLaunch{32, q, nb, q, y, 4, c, cl});
-                             // Short columns: L lanes per column, 256 / L columns per pass, no split.
-                             for (int lanes : {2, 4, 8, 16})
-                                 for (int nb : {2, 4, 8}) v.push_back(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4});
-                             // Looping blocks (rule 8): L lanes per tile of nb <= L columns, cached or streaming.
-                             for (int lanes : {4, 8, 16, 32})
-                                 for (int nb : {2, 4, 8})
-                                     for (int c : {0, 1, 2})
-                                         if (nb <= lanes)
-                                             v.push_back(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4, c, 0, 1});
-                         }
-                         return v;
-                     }});
+                     // Bounded, and covering every choice of the default rule and of chapter 6's
+                     // derivation (gemv_rules.hpp says which values and why).
+                     [](const A& a) { return tuned_gemv_launches(gemv_shape(a), gemv_machine_of_current_device()); }});
     return steps;
 }
 

@@ -2,6 +2,7 @@
 /// \brief The tuned GEMV's launch rules (see gemv_rules.hpp for the rules in words).
 #include "gemv_rules.hpp"
 
+#include "launch_checks.hpp"
 #include "launch_limits.hpp"
 
 #include <algorithm>
@@ -263,6 +264,128 @@ GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc)
     }
     l.Y = tuned_gemv_split(s, l, mc);
     return l;
+}
+
+std::vector<GemvLaunch> tuned_gemv_launches(const GemvShape& s, const GemvMachine& mc) {
+    std::vector<GemvLaunch> v;
+    auto add = [&](const GemvLaunch& l) {
+        if (std::find(v.begin(), v.end(), l) == v.end()) v.push_back(l);
+    };
+    const int w = tuned_gemv_rows_per_load(s);
+    const long long sms = std::max(1, mc.sm_count);
+    // The splits of one block shape: none, the default rule's, one wave (each with global partials too).
+    auto splits = [&](GemvLaunch l, long long tiles, long long slots_per_sm, long long y_max) {
+        GemvLaunch probe = l;
+        probe.Y = 0;
+        const long long rule = tuned_gemv_split(s, probe, mc);
+        const long long wave = tiles < sms * slots_per_sm
+                                   ? std::clamp<long long>(sms * slots_per_sm / std::max(1LL, tiles), 1, std::max(1LL, y_max))
+                                   : 1;
+        for (long long y : {1LL, rule, wave}) {
+            l.Y = static_cast<int>(y);
+            l.cluster = 0;
+            add(l);
+        }
+        if (rule > 1) {  // the rule's split also through global partials (the automatic choice may be a cluster)
+            l.Y = static_cast<int>(rule);
+            l.cluster = 1;
+            add(l);
+        }
+    };
+    if (s.op == Op::N) {
+        const GemvLoads loads = tuned_gemv_loads(s);
+        const long long rows = cdiv(std::max(1, s.m), w);  // vectors of the output
+        const int line = loads == GemvLoads::kElement ? 128 / s.elem_bytes : 8;  // a 128-byte line's threads
+        const int bx_lo = std::clamp(pow2_ceil(rows), 4, line);
+        std::vector<int> unrolls = {2, 4, 8};
+        if (loads == GemvLoads::kElement && s.elem_bytes == 4) unrolls.push_back(16);
+        // No wider than the output, a line, or the width rule 6 gives where it cuts Q (the
+        // fewest thread rows: two batches of the largest U per row) asks for.
+        const int q_min = pow2_floor(std::max<long long>(1, s.n / (2LL * unrolls.back() - 1)));
+        const int bx_hi = std::min(256, std::max({pow2_ceil(rows), line, 512 / std::min(512, q_min)}));
+        for (int bx = bx_lo; bx <= bx_hi; bx *= 2)
+            for (int threads : {256, 512}) {
+                if (bx > threads) continue;
+                const int q = threads / bx;
+                const long long tiles = cdiv(std::max(1, s.m), static_cast<long long>(bx) * w);
+                const long long per_sm = std::max(1, mc.regs_per_sm / (kNRegsPerThread * threads));
+                for (int u : unrolls)
+                    splits(GemvLaunch{bx, q, 4, q, 0, u}, tiles, per_sm, std::max(1, s.n) / (static_cast<long long>(u) * q));
+            }
+    } else {
+        for (int q : {1, 2, 4, 8, 16})
+            for (int nb : {2, 4, 8}) {
+                const long long tiles = cdiv(std::max(1, s.n), nb);
+                const long long per_sm = std::max(1, mc.max_threads_per_sm / (32 * q));
+                splits(GemvLaunch{32, q, nb, q, 0, 4}, tiles, per_sm,
+                       std::max(1, s.m) / (2LL * 32 * q * (16 / s.elem_bytes)));
+            }
+        // Short columns: L lanes per column, 256 / L columns per pass, no split.
+        for (int lanes : {2, 4, 8, 16})
+            for (int nb : {2, 4, 8}) add(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4});
+        // Looping blocks (rule 8): L lanes per tile of nb <= L columns, automatic, cached or streaming.
+        for (int lanes : {4, 8, 16, 32})
+            for (int nb : {2, 4, 8})
+                for (int c : {0, 1, 2})
+                    if (nb <= lanes) add(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4, c, 0, 1});
+    }
+    // The cache policies at the default's block (element loads and shifted columns take two).
+    const GemvLaunch d = tuned_gemv_default_launch(s, mc);
+    add(d);
+    const bool two = tuned_gemv_loads(s) != GemvLoads::kAligned16 || tuned_gemv_loop_t(s.op, d);
+    for (int c = 1; c <= (two ? 2 : 4); ++c) {
+        GemvLaunch l = d;
+        l.cache = c;
+        add(l);
+    }
+    return v;
+}
+
+GemvLaunch check_tuned_gemv_launch(Op op, const GemvLaunch& in, const char* fn) {
+    using launch_checks::require_launch;
+    GemvLaunch l = in;
+    if (l.block_x > 0) {  // an explicit launch: check every field (block_x 0: derived from the shape)
+        if (l.block_y <= 0) l.block_y = 8;
+        if (l.nb <= 0) l.nb = 4;
+        if (l.ept <= 0) l.ept = 4;
+        if (op == Op::N)
+            require_launch(l.block_x >= 4 && l.block_x <= 256 && (l.block_x & (l.block_x - 1)) == 0, fn, "block_x",
+                           l.block_x, "a power of two in [4, 256] (N)");
+        else
+            require_launch(l.block_x >= 2 && l.block_x <= 32 && (l.block_x & (l.block_x - 1)) == 0, fn, "block_x",
+                           l.block_x, "32 (T: one warp per row stripe) or 2, 4, 8, 16 (T: lanes per short column)");
+        if (tuned_gemv_loop_t(op, l)) {
+            require_launch(l.block_x >= 4, fn, "block_x", l.block_x, "4, 8, 16 or 32 (looping T: lanes per column tile)");
+            require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y, "256 / block_x (looping T: 256 threads)");
+            require_launch(l.nb <= l.block_x, fn, "nb", l.nb, "<= block_x (looping T: lane c writes column c)");
+            require_launch(l.Y <= 1, fn, "Y", l.Y, "0 or 1 (looping T: no split)");
+        } else if (tuned_gemv_short_t(op, l))
+            require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y,
+                           "256 / block_x (T with lanes per column: 256 threads)");
+        else
+            require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 512 && (l.block_x * l.block_y) % 32 == 0, fn,
+                           "block_y", l.block_y, ">= 1 with block_x * block_y a multiple of 32 and <= 512");
+    }
+    require_launch(l.nb <= 0 || l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb, "2, 4 or 8 (T: columns per block)");
+    require_launch(l.ept <= 0 || l.ept == 2 || l.ept == 4 || l.ept == 8 || l.ept == 16, fn, "ept", l.ept,
+                   "2, 4, 8 or 16 (N: unroll U; 16 only for float element loads)");
+    require_launch(l.cache >= 0 && l.cache <= 4, fn, "cache", l.cache,
+                   "0 (auto), 1 (cached loads of A), 2 (streaming), 3 (L2 evict-first policy) or 4 "
+                   "(streaming, 256-byte L2 fetches)");
+    require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
+    require_launch(l.cluster >= 0 && l.cluster <= 2, fn, "cluster", l.cluster,
+                   "0 (auto), 1 (global partials) or 2 (thread-block cluster)");
+    require_launch(l.loop == 0 || l.loop == 1, fn, "loop", l.loop, "0 (one tile per block) or 1 (looping T)");
+    require_launch(l.loop == 0 || op == Op::T, fn, "loop", l.loop, "0 for op N (the looping kernel is T's)");
+    require_launch(l.loop == 0 || l.block_x > 0, fn, "loop", l.loop,
+                   "1 only with an explicit launch (block_x > 0); block_x 0 derives it (rule 8)");
+    return l;
+}
+
+void check_tuned_gemv_ept(const GemvShape& s, const GemvLaunch& l, const char* fn) {
+    launch_checks::require_launch(
+        l.ept != 16 || (s.op == Op::N && tuned_gemv_loads(s) == GemvLoads::kElement && s.elem_bytes == 4), fn, "ept",
+        l.ept, "2, 4 or 8 (16 only for float N with element loads: columns not 16-byte aligned)");
 }
 
 }  // namespace wb

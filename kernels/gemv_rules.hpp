@@ -82,6 +82,8 @@
 #include "blas_types.hpp"
 #include "gemv_launch.hpp"
 
+#include <vector>
+
 namespace wb {
 
 /// How the tuned GEMV reads A (rule 1).
@@ -167,5 +169,29 @@ GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc 
 
 /// The tuned step's default launch (every field set, Y derived, cache and cluster auto).
 GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc = {});
+
+/// The tuned step's legal launches for this call, bounded (at most about 200) by taking each
+/// tunable's values that mean something for the shape, and covering every choice the default
+/// rule makes and chapter 6's derivation takes, so that a sweep of them is their oracle:
+/// N: tiles of block_x = a 128-byte line's threads (or fewer, for an output shorter than that) up
+/// to 256, blocks of 256 or 512 threads, every instantiated U (16: float element loads), Y = 1,
+/// the default rule's Y for that block (rules 3-5) and one wave of blocks (floor(resident slots /
+/// tiles), at most a batch per thread row), each split also with global partials (cluster 1);
+/// T: 32 x Q blocks of C = 2, 4, 8 columns with the same three Y, the short-column lanes and the
+/// looping kernel (cache 0, 1, 2). Every launch takes the automatic cache policy but the default's
+/// block, which also takes each explicit policy (1-4; 1-2 for element loads): the policy decides
+/// how A's lines stay in the L2, not how blocks cover A. The default launch is one of them.
+std::vector<GemvLaunch> tuned_gemv_launches(const GemvShape& s, const GemvMachine& mc = {});
+
+/// The tuned launcher's check of a launch's own fields (no device call; tuned::gemv runs it first,
+/// and chapter 6's cpu tests run it on every derived launch). An explicit launch (block_x > 0) has
+/// block_y, nb and ept filled where they are 0 (8, 4, 4) and its thread shape checked for op `op`;
+/// every launch has nb, ept, cache, Y, cluster and loop checked. Returns the filled launch; throws
+/// std::invalid_argument naming `fn`, the field, its value and the rule.
+GemvLaunch check_tuned_gemv_launch(Op op, const GemvLaunch& in, const char* fn);
+
+/// The shape's part of the check, once the launch is complete (default fields filled): ept = 16
+/// only for float N with element loads (rule 1). Throws std::invalid_argument as above.
+void check_tuned_gemv_ept(const GemvShape& s, const GemvLaunch& l, const char* fn);
 
 }  // namespace wb

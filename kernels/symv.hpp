@@ -82,7 +82,8 @@ namespace tuned   { template <class T> void symv(const SymvArgs<T>&, const SymvL
 namespace peer    { template <class T> void symv(const SymvArgs<T>&, const SymvLaunch&, cudaStream_t); }
 
 /// The tuned step's configurations and default (tuned/symv.cu): every (nb, Q) instantiated and the
-/// vector layout (block_x = 256) with Y in {1, 2, 4, 8, 16}, the warp-rows layout with Y in
+/// vector layout (block_x = 256) with Y in {1, 2, 4, 8, 16, 32} (every Y chapter 6's rule may
+/// derive), the warp-rows layout with Y in
 /// {1, 2, 4, 8}, each in both reduction modes, and the row-panel layout for small n (block_x =
 /// 1024, nb = 8 or 16: no partials, so one mode); the default is deterministic.
 namespace tuned {

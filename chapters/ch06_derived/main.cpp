@@ -52,18 +52,35 @@ void print(const wb::ch06::Comparison& c) {
         }
         std::cout << (c.measured_note.empty() ? "" : "  " + c.measured_note) << "\n";
     }
+    if (c.swept > 0) {
+        std::cout << "  sweep (" << c.swept << " legal launches): best " << c.best_launch << " " << ms(c.best_ms)
+                  << ", worst " << c.worst_launch << " " << ms(c.worst_ms) << "\n";
+        if (c.best_ms > 0) {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "  against the sweep's best: derived %.2fx, chapter 5 default %.2fx its speed",
+                          c.derived_measured_ms > 0 ? c.best_ms / c.derived_measured_ms : 0.0,
+                          c.default_measured_ms > 0 ? c.best_ms / c.default_measured_ms : 0.0);
+            std::cout << buf << "\n";
+        }
+    }
+    if (!c.sweep_note.empty()) std::cout << "  sweep: " << c.sweep_note << "\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     wb::ChapterOptions opt;
+    bool sweep = false;
     const int rc = wb::parse_chapter_cli(
         argc, argv, "ch06_derived",
         "Chapter 6 — launch parameters derived from the machine (White §4.5, KBLAS's nb, Q, Y, Little's law): "
         "each op's derived launch with the rule and metric behind each parameter, beside chapter 5's default, "
         "with the model's predicted time for both.",
-        opt);
+        opt,
+        {{"--sweep",
+          "On a GPU, also time every legal launch of the tuned step for each case (GEMV, GEMM, conv2d, SYMV) and print "
+          "the sweep's best and worst beside the derived and the default launch (minutes per op)",
+          &sweep}});
     if (rc >= 0) return rc;
     try {
         const bool live = opt.device_preset.empty() && wb::has_cuda_device();
@@ -78,7 +95,7 @@ int main(int argc, char** argv) {
         if (opt.precision != "double") precisions.push_back(4);
         if (opt.precision != "float") precisions.push_back(8);
         for (const std::string& op : split_ops(opt.op))
-            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live)) print(c);
+            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live, live && sweep)) print(c);
     } catch (const std::exception& e) {
         std::cerr << "ch06_derived: " << e.what() << "\n";
         return 2;

@@ -3,9 +3,12 @@
 ///        profile, each predicted by the op's model (common/model/OP.hpp).
 #include "derived_comparison.hpp"
 
+#include "derived_launch.hpp"
+
 #include "bench.hpp"
 #include "compare.hpp"
 #include "conv2d.hpp"
+#include "conv2d_problem.hpp"
 #include "gemm.hpp"
 #include "gemm_design.hpp"
 #include "gemm_problem.hpp"
@@ -19,14 +22,18 @@
 #include "model/occupancy.hpp"
 #include "model/symv.hpp"
 #include "step.hpp"
+#include "stop_signal.hpp"
 #include "symv.hpp"
 #include "symv_problem.hpp"
+#include "tuned/conv2d_rules.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_splitk.hpp"
 #include "tuned/symv_layout.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::ch06 {
@@ -36,17 +43,61 @@ bool has(const derive::Derivation& d, const std::string& p) {
     return std::any_of(d.params.begin(), d.params.end(), [&](const derive::Derived& x) { return x.parameter == p; });
 }
 
-/// Checks both launches of a case against the float64 reference, then times each (the harness's
-/// median, L2 flushed); a launch that fails its check is named in c.measured_note and not timed.
-/// `check(launch)` returns a CheckResult, `time(launch)` BenchStats.
-template <class Launch, class Check, class Time>
-void measure_pair(Comparison& c, const Launch& derived, const Launch& deflt, Check check, Time time) {
-    const CheckResult cd = check(derived), cf = check(deflt);
+/// The sweep's timing: fewer repetitions than a chapter row (chapter 5's --sweep takes the same).
+BenchOptions sweep_bench() {
+    BenchOptions bo;
+    bo.min_reps = 5;
+    bo.max_reps = 30;
+    bo.max_seconds = 0.5;
+    return bo;
+}
+
+/// Times every launch of `launches` (the tuned step's legal launches for this call), adding the
+/// derived and the default launch where the list lacks them (named in c.sweep_note), and keeps
+/// the best and the worst. `time(launch, options)` returns BenchStats.
+template <class Launch, class Time>
+void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& derived, const Launch& deflt, Time time) {
+    for (const auto& [l, what] : {std::pair<const Launch&, const char*>{derived, "derived"}, {deflt, "default"}})
+        if (std::find(launches.begin(), launches.end(), l) == launches.end()) {
+            launches.push_back(l);
+            c.sweep_note += std::string(what) + " launch added (not in the step's list); ";
+        }
+    const BenchOptions bo = sweep_bench();
+    for (const Launch& l : launches) {
+        if (stop_signal() != 0) {
+            c.sweep_note += "stopped after " + std::to_string(c.swept) + " launches; ";
+            break;
+        }
+        const double ms = time(l, bo).median_ms;
+        ++c.swept;
+        if (c.best_ms < 0 || ms < c.best_ms) {
+            c.best_ms = ms;
+            c.best_launch = l.str();
+        }
+        if (ms > c.worst_ms) {
+            c.worst_ms = ms;
+            c.worst_launch = l.str();
+        }
+    }
+}
+
+/// One measured case: the derived launch and chapter 5's default on problem `p`, each checked
+/// against the float64 reference, then timed (the harness's median, L2 flushed; a launch that
+/// fails its check is named in c.measured_note and not timed); with `sweep`, every legal launch
+/// of `step` too (sweep_launches). `check(launch, reference)` returns a CheckResult,
+/// `time(launch, options)` BenchStats.
+template <class Step, class Problem, class Launch, class Check, class Time>
+void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& derived, bool sweep, Check check,
+                  Time time) {
+    const auto ref = p.reference();
+    const Launch deflt = step.default_launch(p.args());
+    const CheckResult cd = check(derived, ref), cf = check(deflt, ref);
     if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
     if (!cf.ok()) c.measured_note += "default launch failed its check (" + cf.first_bad + ") ";
-    if (cd.ok()) c.derived_measured_ms = time(derived).median_ms;
-    if (cf.ok()) c.default_measured_ms = time(deflt).median_ms;
+    if (cd.ok()) c.derived_measured_ms = time(derived, BenchOptions{}).median_ms;
+    if (cf.ok()) c.default_measured_ms = time(deflt, BenchOptions{}).median_ms;
     c.default_launch = deflt.str();
+    if (sweep) sweep_launches(c, step.legal_launches(p.args()), derived, deflt, time);
 }
 
 const char* kWhiteNote = "White's own kernel and launch: the workbook's models describe its tuned kernels, not his";
@@ -62,30 +113,18 @@ double gemv_ms(const DeviceProfile& dev, bool trans, long long m, long long n, i
     return model::predict_gemv(d, trans, m, n, elem, threads, dev).predicted_ms;
 }
 
-/// The derived GEMV launch as the tuned step takes it (N: U columns per batch; T: C per block).
-GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
-    GemvLaunch l;
-    l.block_x = static_cast<int>(d.value("block_x"));
-    l.block_y = static_cast<int>(d.value("block_y"));
-    l.Q = l.block_y;
-    l.Y = static_cast<int>(d.value("Y"));
-    l.nb = trans ? static_cast<int>(d.value("C")) : 4;
-    l.ept = trans ? 4 : static_cast<int>(d.value("U"));
-    return l;
-}
-
 template <class T>
-void measure_gemv(Comparison& c, bool trans, int m, int n) {
+void measure_gemv(Comparison& c, bool trans, int m, int n, bool sweep) {
     const auto& step = wb::step<GemvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemv_problem<T>(trans ? Op::T : Op::N, m, n, m, 1);
-    const auto ref = p.reference();
-    measure_pair(
-        c, gemv_launch_of(c.derived, trans), step.default_launch(p.args()),
-        [&](const GemvLaunch& l) { return check_gemv(step, l, p, ref); },
-        [&](const GemvLaunch& l) { return time_gemv(step, l, p, BenchOptions{}); });
+    measure_case(
+        c, step, p, gemv_launch_of(c.derived, trans), sweep,
+        [&](const GemvLaunch& l, const auto& ref) { return check_gemv(step, l, p, ref); },
+        [&](const GemvLaunch& l, const BenchOptions& bo) { return time_gemv(step, l, p, bo); });
 }
 
-std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
+std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
+                                   bool sweep) {
     struct Shape {
         bool trans;
         int m, n;
@@ -94,7 +133,8 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
     for (int elem : precisions)
         for (const Shape& s : {Shape{false, 4096, 4096}, Shape{true, 4096, 4096}, Shape{false, 579, 57900}}) {
             Comparison c;
-            c.derived = derive::derive_gemv(dev, s.trans, s.m, s.n, elem);
+            const GemvShape call{s.trans ? Op::T : Op::N, s.m, s.n, s.m, elem, 0, 0};
+            c.derived = derive_gemv_call(dev, call);
             c.derived_launch = c.derived.launch();
             const int w = 16 / elem;
             if (has(c.derived, "dBlk.x")) {
@@ -121,8 +161,8 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
             if (threads <= dev.max_threads_per_block)
                 c.default_ms = gemv_ms(dev, s.trans, s.m, s.n, elem, threads, per * wl);
             if (measure && !has(c.derived, "dBlk.x")) {
-                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n);
-                else measure_gemv<double>(c, s.trans, s.m, s.n);
+                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n, sweep);
+                else measure_gemv<double>(c, s.trans, s.m, s.n, sweep);
             }
             out.push_back(c);
         }
@@ -132,18 +172,6 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
 // ---------------------------------------------------------------------------------------------
 // GEMM: the model's design read off the tiles of a launch (gemm_design.hpp)
 // ---------------------------------------------------------------------------------------------
-
-/// The tuned step's instantiated tiles (its legal launches), as the derivation's candidates.
-template <class T>
-std::vector<GemmLaunch> gemm_tiles() {
-    return tuned::gemm_configs<T>();
-}
-
-std::vector<derive::GemmTile> candidates(const std::vector<GemmLaunch>& configs) {
-    std::vector<derive::GemmTile> v;
-    for (const GemmLaunch& l : configs) v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
-    return v;
-}
 
 template <class T>
 GemmLaunch gemm_default(long long m, long long n, long long k) {
@@ -158,16 +186,16 @@ GemmLaunch gemm_default(long long m, long long n, long long k) {
 }
 
 template <class T>
-void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k) {
+void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k, bool sweep) {
     const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemm_problem<T>(GemmShape{Op::N, Op::N, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)}, 1);
-    const auto ref = p.reference();
-    measure_pair(
-        c, derived, step.default_launch(p.args()), [&](const GemmLaunch& l) { return check_gemm(step, l, p, ref); },
-        [&](const GemmLaunch& l) { return time_gemm(step, l, p, BenchOptions{}); });
+    measure_case(
+        c, step, p, derived, sweep, [&](const GemmLaunch& l, const auto& ref) { return check_gemm(step, l, p, ref); },
+        [&](const GemmLaunch& l, const BenchOptions& bo) { return time_gemm(step, l, p, bo); });
 }
 
-std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure) {
+std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
+                                   bool sweep) {
     struct Shape {
         long long m, n, k;
     };
@@ -175,10 +203,10 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
     for (int elem : precisions)
         for (const Shape& s : {Shape{1024, 1024, 1024}, Shape{4096, 4096, 4096}, Shape{1024, 1024, 16384}}) {
             Comparison c;
-            const std::vector<GemmLaunch> configs = elem == 4 ? gemm_tiles<float>() : gemm_tiles<double>();
+            const std::vector<GemmLaunch> configs = elem == 4 ? tuned::gemm_configs<float>() : tuned::gemm_configs<double>();
             GemmLaunch derived_launch;
             try {
-                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, candidates(configs));
+                c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem, gemm_candidates(configs), tuned::splitk::kMaxSplit);
             } catch (const std::invalid_argument&) {
                 // None of chapter 5's tiles fits this device (the T10): the rules over powers of two.
                 c.derived = derive::derive_gemm(dev, s.m, s.n, s.k, elem);
@@ -189,17 +217,14 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
                 c.note = kWhiteNote;
             } else {
                 // The derived tile is one of the instantiated configurations: its launch, split as derived.
-                for (GemmLaunch g : configs)
-                    if (g.tile_m == c.derived.value("tile_m") && g.tile_n == c.derived.value("tile_n") &&
-                        g.tile_k == c.derived.value("tile_k")) {
-                        const int split = static_cast<int>(c.derived.value("split_k"));
-                        g.split_k = split > 1 ? split : 1;
-                        c.derived_launch = g.str();
-                        derived_launch = g;
-                        c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, g, elem), s.m, s.n, s.k,
-                                                           elem, dev).ms;
-                        break;
-                    }
+                try {
+                    derived_launch = gemm_launch_of(c.derived, configs);
+                    c.derived_launch = derived_launch.str();
+                    c.derived_ms = model::predict_gemm(gemm_model_design(Stage::kTuned, derived_launch, elem), s.m,
+                                                       s.n, s.k, elem, dev).ms;
+                } catch (const std::invalid_argument&) {
+                    // derived over the powers of two: no configuration of chapter 5 has that tile
+                }
             }
             const GemmLaunch l = elem == 4 ? gemm_default<float>(s.m, s.n, s.k) : gemm_default<double>(s.m, s.n, s.k);
             c.default_launch = l.str();
@@ -214,8 +239,8 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
                 }
             }
             if (measure && derived_launch.tile_m > 0) {
-                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k);
-                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k);
+                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k, sweep);
+                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k, sweep);
             }
             out.push_back(c);
         }
@@ -244,7 +269,18 @@ double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, long long rows
     return model::predict_conv2d(d, rows, cols, fs, elem, dev).ms;
 }
 
-std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions) {
+template <class T>
+void measure_conv2d(Comparison& c, const Conv2dLaunch& derived, long long n, int fs, bool sweep) {
+    const auto& step = wb::step<Conv2dArgs<T>>(chapter_of(Stage::kTuned));
+    auto p = make_conv2d_problem<T>(Conv2dShape{static_cast<int>(n), static_cast<int>(n), fs}, 1);
+    measure_case(
+        c, step, p, derived, sweep,
+        [&](const Conv2dLaunch& l, const auto& ref) { return check_conv2d(step, l, p, ref); },
+        [&](const Conv2dLaunch& l, const BenchOptions& bo) { return time_conv2d(step, l, p, bo); });
+}
+
+std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
+                                     bool sweep) {
     std::vector<Comparison> out;
     for (int elem : precisions)
         for (int fs : {3, 7, 17, 63}) {
@@ -258,7 +294,8 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
                 c.note = "chapter 5's tile does not fit " + dev.name;
             }
             try {
-                c.derived = derive::derive_conv2d(dev, n, n, fs, elem);
+                const auto configs = elem == 4 ? tuned::conv2d_configs<float>(fs) : tuned::conv2d_configs<double>(fs);
+                c.derived = derive::derive_conv2d(dev, n, n, fs, elem, conv2d_candidates(configs));
             } catch (const std::invalid_argument& e) {
                 c.derived.op = "conv2d";
                 c.derived.shape = std::to_string(n) + " x " + std::to_string(n) + " FS " + std::to_string(fs) +
@@ -271,17 +308,16 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
             if (has(c.derived, "dBlk.x")) {
                 c.note += std::string(c.note.empty() ? "" : "; ") + kWhiteNote;
             } else {
-                Conv2dLaunch dl;
-                dl.block_x = static_cast<int>(c.derived.value("block_x"));
-                dl.block_y = static_cast<int>(c.derived.value("block_y"));
-                dl.thread_x = static_cast<int>(c.derived.value("thread_x"));
-                dl.thread_y = static_cast<int>(c.derived.value("thread_y"));
-                dl.tile_x = static_cast<int>(c.derived.value("tile_x"));
-                dl.tile_y = static_cast<int>(c.derived.value("tile_y"));
+                const Conv2dLaunch dl = conv2d_launch_of(c.derived);
+                c.derived_launch = dl.str();
                 try {
                     c.derived_ms = conv2d_ms(dev, dl, n, n, fs, elem);
                 } catch (const std::invalid_argument& e) {
                     c.note += std::string(c.note.empty() ? "" : "; ") + "derived: " + e.what();
+                }
+                if (measure) {
+                    if (elem == 4) measure_conv2d<float>(c, dl, n, fs, sweep);
+                    else measure_conv2d<double>(c, dl, n, fs, sweep);
                 }
             }
             out.push_back(c);
@@ -318,23 +354,22 @@ int symv_threads(const SymvLaunch& l) {
 }
 
 template <class T>
-void measure_symv(Comparison& c, const SymvLaunch& derived, long long n) {
+void measure_symv(Comparison& c, const SymvLaunch& derived, long long n, bool sweep) {
     const auto& step = wb::step<SymvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_symv_problem<T>(Uplo::Lower, static_cast<int>(n), static_cast<int>(n), 1);
-    const auto ref = p.reference();
-    measure_pair(
-        c, derived, step.default_launch(p.args()), [&](const SymvLaunch& l) { return check_symv(step, l, p, ref); },
-        [&](const SymvLaunch& l) { return time_symv(step, l, p, BenchOptions{}); });
+    measure_case(
+        c, step, p, derived, sweep, [&](const SymvLaunch& l, const auto& ref) { return check_symv(step, l, p, ref); },
+        [&](const SymvLaunch& l, const BenchOptions& bo) { return time_symv(step, l, p, bo); });
 }
 
 std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
-                                   bool measure) {
+                                   bool measure, bool sweep) {
     std::vector<Comparison> out;
     for (int elem : precisions)
         for (long long n : cg ? std::vector<long long>{2048, 16384} : std::vector<long long>{4096, 16384}) {
             Comparison c;
-            c.derived = cg ? derive::derive_cg(dev, n, elem) : derive::derive_symv(dev, n, elem);
-            c.derived_launch = c.derived.launch();
+            c.derived = cg ? derive::derive_cg(dev, n, elem) : derive_symv_call(dev, n, n, elem);
+            c.derived_launch = cg ? c.derived.launch() : symv_launch_of(c.derived).str();
             const std::string p = cg ? "mv." : "";
             const int nb = static_cast<int>(c.derived.value(p + "nb")), q = static_cast<int>(c.derived.value(p + "Q"));
             const double mv = symv_ms(dev, n, elem, nb * q, nb, static_cast<int>(c.derived.value(p + "Y")));
@@ -345,10 +380,9 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                 c.derived_ms = mv;
                 c.default_ms = mv_default;
                 if (measure) {
-                    const SymvLaunch dl = tuned::symv_layout_launch(
-                        tuned::SymvLayout::kTiles, nb, q, static_cast<int>(c.derived.value("Y")), 0);
-                    if (elem == 4) measure_symv<float>(c, dl, n);
-                    else measure_symv<double>(c, dl, n);
+                    const SymvLaunch dl = symv_launch_of(c.derived);
+                    if (elem == 4) measure_symv<float>(c, dl, n, sweep);
+                    else measure_symv<double>(c, dl, n, sweep);
                 }
             } else {
                 // Per iteration, the Mv at each launch (the CUDA-graph schedule: the persistent
@@ -372,12 +406,12 @@ const std::vector<std::string>& compared_ops() {
 }
 
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
-                                   bool measure) {
-    if (op == "gemv") return gemv_cases(dev, precisions, measure);
-    if (op == "gemm") return gemm_cases(dev, precisions, measure);
-    if (op == "conv2d") return conv2d_cases(dev, precisions);
-    if (op == "symv") return symv_cases(dev, precisions, false, measure);
-    if (op == "cg") return symv_cases(dev, precisions, true, false);
+                                   bool measure, bool sweep) {
+    if (op == "gemv") return gemv_cases(dev, precisions, measure, sweep);
+    if (op == "gemm") return gemm_cases(dev, precisions, measure, sweep);
+    if (op == "conv2d") return conv2d_cases(dev, precisions, measure, sweep);
+    if (op == "symv") return symv_cases(dev, precisions, false, measure, sweep);
+    if (op == "cg") return symv_cases(dev, precisions, true, false, false);
     throw std::invalid_argument("ch06 compare_op: op (\"" + op + "\") must be one of gemv, gemm, conv2d, symv, cg");
 }
 

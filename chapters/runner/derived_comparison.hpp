@@ -25,14 +25,22 @@ struct Comparison {
     double derived_measured_ms = -1;
     double default_measured_ms = -1;
     std::string measured_note;
+    // The sweep (--sweep; 0 launches: not swept): every legal launch of the tuned step for this
+    // call timed as the two above, and the derived and the default launch where the list lacks them.
+    int swept = 0;
+    std::string best_launch, worst_launch;
+    double best_ms = -1, worst_ms = -1;
+    std::string sweep_note;  ///< launches added to the step's list, or why the sweep stopped
 };
 
 /// The cases of op `op` ("gemv", "gemm", "conv2d", "symv", "cg") on `dev` for the precisions
-/// `precisions` (4 and/or 8 bytes). With `measure` (a live GPU, dev read from it), GEMV, GEMM and
-/// SYMV also time the derived launch and chapter 5's default on the device (median of the
-/// harness, L2 flushed). Throws std::invalid_argument on an unknown op.
+/// `precisions` (4 and/or 8 bytes). With `measure` (a live GPU, dev read from it), GEMV, GEMM,
+/// the convolution and SYMV also check and time the derived launch and chapter 5's default on the
+/// device (median of the harness, L2 flushed; CG's derived launch is its default: not timed);
+/// with `sweep` too, every legal launch of the tuned step (the sweep's best and worst). Throws
+/// std::invalid_argument on an unknown op.
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
-                                   bool measure = false);
+                                   bool measure = false, bool sweep = false);
 
 /// The ops compare_op knows, in the ladder's order.
 const std::vector<std::string>& compared_ops();

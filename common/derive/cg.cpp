@@ -23,12 +23,15 @@ Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes) {
     constexpr int kThreads = 256;
     const int regs = 32;  // a grid-stride loop: an index, an accumulator, a few loads
     const Derived bps = blocks_per_sm(dev, kThreads, regs, 0);
+    d.params.push_back({"vec.block", kThreads, "threads per block of the vector kernels",
+                        std::to_string(kThreads / dev.warp_size) + " warps: two per scheduler of a 4-scheduler SM"});
     Derived vec = bps;
     vec.parameter = "vec.blocks per SM";
     d.params.push_back(vec);
     // Rule 1: 16-byte loads, enough of them per thread for Little's law with every slot resident.
     Derived loads = loads_per_thread(dev, static_cast<int>(bps.value) * kThreads, 16, 8);
     loads.parameter = "vec.loads per thread";
+    loads.sets_launch = false;  // the vector kernels' own rule (a grid-stride loop): printed, not launched
     d.params.push_back(loads);
     // Rule 5: one wave, no tail (a grid-stride loop covers the rest), never more blocks than work.
     const long long per_block = static_cast<long long>(kThreads) * loads.value * (16 / elem_bytes);
@@ -36,7 +39,8 @@ Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes) {
                                                std::max<long long>(1, ceil_div(n, per_block)));
     d.params.push_back({"vec.grid", grid, "one wave of resident blocks (rule 5)",
                         std::to_string(dev.sm_count) + " SMs x " + std::to_string(bps.value) + " blocks, at most " +
-                            std::to_string(ceil_div(n, per_block)) + " blocks of work"});
+                            std::to_string(ceil_div(n, per_block)) + " blocks of work",
+                        false});
     return d;
 }
 

@@ -10,7 +10,9 @@
 #include "model/white.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace wb::derive {
 
@@ -37,9 +39,75 @@ void white_conv(const DeviceProfile& dev, long long n, int fs, Derivation& d) {
     d.params.push_back({"dGrd.y", l.dgrd_y, "tiles down (White Eq. 5.12d)", std::to_string(n) + " / dBlk.y"});
 }
 
+/// The candidates' pick (derive_conv2d with `tiles`): rule 1, then rule 2, then rule 3.
+void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vector<Conv2dTile>& tiles, Derivation& d) {
+    struct Cand {
+        Conv2dTile t;
+        int threads = 0, regs = 0, smem = 0, per_sm = 0;
+        double in_flight = 0, halo = 0;
+    };
+    const double need = model::bytes_in_flight_needed_per_sm(dev);
+    std::vector<Cand> fit;
+    for (const Conv2dTile& t : tiles) {
+        Cand c{t};
+        c.threads = t.block_x * t.block_y;
+        const int outputs = t.thread_x * t.thread_y;
+        if (c.threads < 1 || outputs < 1 || t.tile_x < 1 || t.tile_y < 1 || c.threads > dev.max_threads_per_block)
+            continue;
+        // Registers: 32 for indices and the filter walk, the thread's outputs; shared memory: the
+        // staged tile and the halo of one pass's filter chunk (none where the window lives in
+        // registers).
+        c.regs = std::min(32 + outputs * elem_bytes / 4, dev.max_regs_per_thread);
+        const int fx = t.chunk_x > 0 ? std::min(fs, t.chunk_x) : fs, fy = t.chunk_y > 0 ? std::min(fs, t.chunk_y) : fs;
+        const long long smem = t.staged ? static_cast<long long>(t.tile_x + fx - 1) * (t.tile_y + fy - 1) * elem_bytes : 0;
+        if (smem > dev.smem_per_block_bytes) continue;
+        c.smem = static_cast<int>(smem);
+        c.per_sm = model::occupancy(dev, c.threads, c.regs, c.smem).blocks_per_sm;
+        if (c.per_sm < 1) continue;
+        // Rule 1: each output one element in flight; rule 2: input elements read per output.
+        c.in_flight = static_cast<double>(c.per_sm) * c.threads * outputs * elem_bytes;
+        c.halo = static_cast<double>(t.tile_x + fs - 1) * (t.tile_y + fs - 1) / (static_cast<double>(t.tile_x) * t.tile_y);
+        fit.push_back(c);
+    }
+    if (fit.empty())
+        throw std::invalid_argument("derive_conv2d: tiles (" + std::to_string(tiles.size()) +
+                                    " candidates) must include one that fits the registers and shared memory of " +
+                                    dev.name);
+    const bool any_saturates = std::any_of(fit.begin(), fit.end(), [&](const Cand& c) { return c.in_flight >= need; });
+    const Cand* best = nullptr;
+    for (const Cand& c : fit) {
+        if (any_saturates && c.in_flight < need) continue;  // rule 1 first
+        // Rule 2 (within 1/8: the same tie as SYMV's nb), then rule 3: less shared memory.
+        if (!best || c.halo * 1.125 < best->halo || (c.halo <= best->halo * 1.125 && c.smem < best->smem)) best = &c;
+    }
+    if (!best)  // none saturates: the most in flight
+        for (const Cand& c : fit)
+            if (!best || c.in_flight > best->in_flight) best = &c;
+    const Conv2dTile& t = best->t;
+    d.params.push_back(bytes_in_flight_per_sm(dev));
+    d.params.push_back({"block_x", t.block_x, "one of the kernel's instantiated launches",
+                        std::to_string(tiles.size()) + " candidates, " + std::to_string(fit.size()) + " fit " +
+                            dev.name});
+    d.params.push_back({"block_y", t.block_y, "the candidate's threads", std::to_string(best->threads) + " threads"});
+    d.params.push_back({"thread_x", t.thread_x, "Little's law (rule 1)",
+                        std::to_string(best->per_sm) + " blocks x " + std::to_string(best->threads) + " threads x " +
+                            std::to_string(t.thread_x * t.thread_y) + " outputs x " + std::to_string(elem_bytes) +
+                            " B = " + fmt("%.0f B", best->in_flight) + " per SM against " + fmt("%.0f B", need) +
+                            (any_saturates ? "" : " (no candidate gets there: the most in flight)")});
+    d.params.push_back({"thread_y", t.thread_y, "the least input per output (rule 2, ties within 1/8)",
+                        fmt("%.3f", best->halo) + " input elements read per output"});
+    d.params.push_back({"tile_x", t.tile_x, "the least shared memory on ties (rule 3)",
+                        std::to_string(best->smem) + " B of shared memory per block" +
+                            (t.staged ? "" : " (the window in registers)")});
+    d.params.push_back({"tile_y", t.tile_y, "block_y x thread_y, or the candidate's rows",
+                        std::to_string(t.tile_x) + " x " + std::to_string(t.tile_y) + " outputs per block"});
+    d.params.push_back(blocks_per_sm(dev, best->threads, best->regs, best->smem));
+}
+
 }  // namespace
 
-Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes) {
+Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
+                         const std::vector<Conv2dTile>& tiles) {
     detail::check_shape("derive_conv2d", elem_bytes, rows, cols);
     if (fs < 1 || fs % 2 == 0) invalid("derive_conv2d", "fs", fs, "must be odd and >= 1");
     Derivation d;
@@ -48,6 +116,10 @@ Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long col
               detail::precision(elem_bytes);
     if (elem_bytes == 4 && detail::white_case(dev, rows, cols)) {
         white_conv(dev, rows, fs, d);
+        return d;
+    }
+    if (!tiles.empty()) {
+        pick_conv(dev, fs, elem_bytes, tiles, d);
         return d;
     }
     constexpr int kThreads = 256;

@@ -82,7 +82,12 @@ Derived wave_split(const DeviceProfile& dev, long long tiles, int blocks_per_sm,
 /// GEMV y = alpha op(A) x + beta y, A m x n with 16-byte aligned columns. On the `t10` preset with
 /// op T (White's row-major Mv) and square n a power of two >= 512: White's procedure (§4.5.1,
 /// Eq. 4.24); otherwise the tuned kernel's parameters: block_x (coalescing), U or C (rule 1), Y (rule 5).
-Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes);
+/// `vector_loads`: A's columns start 16-byte aligned, so N reads 16 bytes per load (false: one
+/// element per load; the caller knows A's leading dimension and address, tuned_gemv_loads).
+/// N: block_x from coalescing widened by the waves, U from Little's law with the kernel's
+/// register bound, block_y and Y from the waves (one block per SM, or two, KBLAS's Y).
+Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes,
+                       bool vector_loads = true);
 
 /// A GEMM tile the derivation may pick: a block computes tile_m x tile_n of C, a thread
 /// thread_m x thread_n of it, over `stages` shared-memory stages of depth tile_k.
@@ -96,17 +101,37 @@ struct GemmTile {
 /// instantiated tiles, so that the pick is a launch it takes); empty: the powers of two 32 ... 256
 /// with 256 threads and two stages of two 32-byte sectors per row. Throws std::invalid_argument
 /// when no candidate fits the device.
+/// `max_split_k`: the most slices of k the kernel takes (0: no limit but the rule's own).
 Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
-                       const std::vector<GemmTile>& tiles = {});
+                       const std::vector<GemmTile>& tiles = {}, long long max_split_k = 0);
 
 /// Convolution of a rows x cols image with an FS x FS filter: on the `t10` preset with square
 /// rows = cols a power of two >= 512 White's procedure (§5.1.5, Eq. 5.19); otherwise block_x
 /// (coalescing), outputs per thread (rule 1), thread_x from the halo (rule 2).
-Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes);
+/// A convolution launch the derivation may pick: block_x x block_y threads, each thread_x x
+/// thread_y outputs of a tile_x x tile_y tile; `staged`: the tile and its halo are staged in
+/// shared memory (false: read into registers, the halo through shuffles), at most chunk_x x
+/// chunk_y filter taps per pass (0: the whole filter in one pass).
+struct Conv2dTile {
+    int block_x = 0, block_y = 0, thread_x = 0, thread_y = 0, tile_x = 0, tile_y = 0;
+    bool staged = true;
+    int chunk_x = 0, chunk_y = 0;
+};
+
+/// With `tiles` (the kernel's instantiated launches for this filter size): the candidate that
+/// keeps Little's law in flight (rule 1), then the least input read per output (rule 2: the halo,
+/// ties within 1/8), then the least shared memory (rule 3); otherwise the powers-of-two derivation
+/// above. Throws std::invalid_argument when no candidate fits the device.
+Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
+                         const std::vector<Conv2dTile>& tiles = {});
 
 /// SYMV (lower triangle), KBLAS's order nb -> Q -> Y (TOMS §9): (nb, Q) keeping the most bytes of
 /// A in flight per SM (rule 1, ties to the larger nb), Y from the longest block column (rule 5).
-Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes);
+/// `vector_loads`: A's columns start 16-byte aligned (lda a multiple of 16 / elem_bytes), so
+/// the tile may be read with 16-byte loads (rule 2: whole lines in a quarter of the load
+/// instructions): the `loads` parameter, 16 or elem_bytes (the caller maps it to the kernel that
+/// has such loads for the tile, chapters/runner/derived_launch).
+Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bool vector_loads = true);
 
 /// CG: the Mv is derive_symv's; the vector kernels take one wave of resident 256-thread blocks
 /// (rule 5: no tail) with the elements per thread Little's law asks for (rule 1).

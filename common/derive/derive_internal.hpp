@@ -25,6 +25,13 @@ inline long long pow2_ceil(long long v) {
     return p;
 }
 
+/// Largest power of two <= v (1 for v < 2).
+inline long long pow2_floor(long long v) {
+    long long p = 1;
+    while (2 * p <= v) p *= 2;
+    return p;
+}
+
 /// Throws std::invalid_argument unless elem_bytes is 4 or 8 and every size is >= 1.
 void check_shape(const std::string& fn, int elem_bytes, long long a, long long b, long long c = 1);
 

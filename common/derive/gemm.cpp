@@ -56,7 +56,7 @@ struct Tile {
 }  // namespace
 
 Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
-                       const std::vector<GemmTile>& tiles) {
+                       const std::vector<GemmTile>& tiles, long long max_split_k) {
     detail::check_shape("derive_gemm", elem_bytes, m, n, k);
     Derivation d;
     d.op = "gemm";
@@ -80,8 +80,11 @@ Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long 
             for (int tn : {32, 64, 128, 256})
                 if (tn <= tm) cands.push_back({tm, tn, tk, tm / 16, tn / 16, 2});
     }
-    // A slice of k keeps at least 8 slabs of its main loop.
-    auto max_split = [&](int slab) { return std::max<long long>(1, k / (8LL * slab)); };
+    // A slice of k keeps at least 8 slabs of its main loop, and the kernel's limit.
+    auto max_split = [&](int slab) {
+        const long long rule = std::max<long long>(1, k / (8LL * slab));
+        return max_split_k > 0 ? std::min(rule, max_split_k) : rule;
+    };
     Tile best;
     for (const GemmTile& c : cands) {
         const int tm = c.tile_m, tn = c.tile_n, tk = c.tile_k;

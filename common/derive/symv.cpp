@@ -17,7 +17,7 @@ namespace wb::derive {
 using model::detail::ceil_div;
 using model::detail::fmt;
 
-Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes) {
+Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bool vector_loads) {
     detail::check_shape("derive_symv", elem_bytes, n, n);
     Derivation d;
     d.op = "symv";
@@ -50,13 +50,21 @@ Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes) {
                         std::to_string(best.nb / best.q) + " rows a thread, " + std::to_string(best.regs) +
                             " registers"});
     d.params.push_back(blocks_per_sm(dev, best.nb * best.q, best.regs, best.smem));
+    // Rule 2: the same bytes in fewer load instructions where the columns allow 16-byte loads.
+    const int loads = vector_loads ? 16 : elem_bytes;
+    d.params.push_back({"loads", loads, "coalescing (rule 2: 16-byte loads where A's columns are aligned)",
+                        vector_loads ? std::to_string(16 / elem_bytes) + " elements per load: 1/" +
+                                           std::to_string(16 / elem_bytes) + " of the load instructions of element loads"
+                                     : "A's columns are not 16-byte aligned: one element per load"});
     // Y (KBLAS §4.3.4, §9.2): block column j of the triangle is nt - j tiles long; split into Y
     // pieces, the longest, nt / Y, must not outlast a slot's share of all the tiles,
-    // nt (nt + 1) / 2 / slots: Y >= 2 slots / (nt + 1), a power of two, 1 ... 32.
+    // nt (nt + 1) / 2 / slots: Y >= 2 slots / (nt + 1), a power of two (the kernel takes 1, 2,
+    // 4 ... 32), and no more pieces than the longest column has tiles: the largest power of two
+    // <= nt caps it.
     const long long nt = ceil_div(n, best.nb);
     const long long slots = static_cast<long long>(dev.sm_count) * best.per_sm;
-    const long long y = std::clamp<long long>(detail::pow2_ceil(ceil_div(2 * slots, nt + 1)), 1,
-                                              std::min<long long>(32, std::max<long long>(1, nt)));
+    const long long cap = detail::pow2_floor(std::min<long long>(32, std::max<long long>(1, nt)));
+    const long long y = std::clamp<long long>(detail::pow2_ceil(ceil_div(2 * slots, nt + 1)), 1, cap);
     d.params.push_back({"Y", y, "the triangle's longest column (rule 5, KBLAS Y)",
                         "longest column " + std::to_string(nt) + " tiles, a slot's share " +
                             fmt("%.1f", static_cast<double>(nt) * (nt + 1) / 2 / slots) + ": pieces of " +

@@ -290,9 +290,7 @@ double cg_persistent_onchip_share(int n) {
     return persistent_plan<T>(nt * (nt + 1) / 2).share;
 }
 
-template <class T>
-void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
-    constexpr const char* fn = "tuned::cg";
+int check_cg_launch(const CgLaunch& l, const char* fn) {
     const int block = cg_detail::vector_block(l, 256, fn);
     const int check = l.check_every > 0 ? l.check_every : 8;
     cg_detail::require_launch(check >= 1 && check <= 64, fn, "check_every", check, "in [1, 64]");
@@ -300,6 +298,14 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
                               "-1 (default), 0 (stream launches), 1 (CUDA graphs) or 2 (persistent kernel)");
     cg_detail::require_launch(l.schedule != 2 || block == vec::kThreads, fn, "block", block,
                               "256 with schedule 2 (the persistent kernel's tile threads)");
+    return block;
+}
+
+template <class T>
+void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
+    constexpr const char* fn = "tuned::cg";
+    const int block = check_cg_launch(l, fn);
+    const int check = l.check_every > 0 ? l.check_every : 8;
     if (!cg_detail::begin(a, fn)) return;
     const int n = a.n;
     const bool may_persist = (l.schedule == -1 || l.schedule == 2) && block == vec::kThreads && n <= kPersistMaxN;

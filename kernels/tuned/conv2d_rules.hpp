@@ -22,6 +22,11 @@ Conv2dLaunch stream_shape(int sx, int sy, int warps);
 /// A 256-thread block of 16 x 16 threads, each rx x ry outputs.
 Conv2dLaunch block_shape(int rx, int ry);
 
+/// The instantiated launches of T for filter size fs, the default rule's pick first (the ladder's
+/// legal_launches; defined beside the kernels, conv2d.cu).
+template <class T>
+std::vector<Conv2dLaunch> conv2d_configs(int fs);
+
 /// The index in `cfgs` of the configuration launch `l` names (every field it sets equal, the first
 /// such). Throws std::invalid_argument naming `fn`, the first field no configuration has, and the
 /// configurations, or saying that the fields belong to several.

@@ -80,19 +80,10 @@
 namespace wb::tuned {
 namespace {
 
-/// True when every field the caller set (nonzero) equals the configuration's.
-bool matches(const GemmLaunch& want, const GemmLaunch& cfg) {
-    auto eq = [](int w, int c) { return w == 0 || w == c; };
-    return eq(want.block_x, cfg.block_x) && eq(want.block_y, cfg.block_y) && eq(want.tile_m, cfg.tile_m) &&
-           eq(want.tile_n, cfg.tile_n) && eq(want.tile_k, cfg.tile_k) && eq(want.thread_m, cfg.thread_m) &&
-           eq(want.thread_n, cfg.thread_n) && eq(want.warp_m, cfg.warp_m) && eq(want.warp_n, cfg.warp_n) &&
-           eq(want.stages, cfg.stages);
-}
-
 /// Runs the first configuration that matches `l`; false when none does.
 template <class T, const GemmConfig& E, const GemmConfig&... Rest>
 bool dispatch_first(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s, const char* fn) {
-    if (matches(l, E.launch())) {
+    if (gemm_launch_matches(l, E.launch())) {
         gemm_impl::run_config<T, E>(a, l.split_k, s, fn);
         return true;
     }
@@ -104,67 +95,16 @@ bool dispatch_list(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s, co
     return dispatch_first<T, E...>(a, l, s, fn);
 }
 
-/// Checks an explicit launch: one configuration's fields (naming the first field no
-/// configuration has), and split_k, pack_a, align, gemv in their ranges.
+/// Checks a launch: its own fields (check_gemm_launch, host code), then, for the FP64 tensor
+/// cores, the device.
 template <class T>
 void check_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn) {
-    static const std::vector<GemmLaunch> configs = gemm_configs<T>();
-    auto fits_one = [&](const GemmLaunch& want) {
-        return std::any_of(configs.begin(), configs.end(), [&](const GemmLaunch& c) { return matches(want, c); });
-    };
-    if (!fits_one(l)) {  // name the first field no configuration has (the message is built only here)
-        std::string rule = "the value of one of the instantiated configurations, with the fields set before it (";
-        for (const auto& c : configs) rule += (rule.back() == '(' ? "" : " | ") + c.str();
-        rule += ")";
-        const std::pair<const char*, int GemmLaunch::*> fields[] = {
-            {"tile_m", &GemmLaunch::tile_m},     {"tile_n", &GemmLaunch::tile_n},     {"tile_k", &GemmLaunch::tile_k},
-            {"warp_m", &GemmLaunch::warp_m},     {"warp_n", &GemmLaunch::warp_n},     {"thread_m", &GemmLaunch::thread_m},
-            {"thread_n", &GemmLaunch::thread_n}, {"stages", &GemmLaunch::stages},     {"block_x", &GemmLaunch::block_x},
-            {"block_y", &GemmLaunch::block_y}};
-        GemmLaunch partial;
-        for (const auto& [name, field] : fields) {
-            partial.*field = l.*field;
-            gemm_detail::require_launch(fits_one(partial), fn, name, l.*field, rule);
-        }
-        throw std::invalid_argument(std::string(fn) + ": launch (" + l.str() +
-                                    ") must be one configuration, not fields of several: " + rule);
-    }
-    gemm_detail::require_launch(l.split_k >= 0 && l.split_k <= splitk::kMaxSplit, fn, "split_k", l.split_k,
-                                "0 (the default rule decides, or no split in an explicit launch) ... " +
-                                    std::to_string(splitk::kMaxSplit));
-    gemm_detail::require_launch(l.pack_a >= 0 && l.pack_a <= 2, fn, "pack_a", l.pack_a,
-                                "0 (the default rule decides, or no packing in an explicit launch), 1 (A read "
-                                "transposed) or 2 (A transposed into a workspace first)");
-    gemm_detail::require_launch(l.align >= 0 && l.align <= 2, fn, "align", l.align,
-                                "0 (the default rule decides, or operands read where they are in an explicit "
-                                "launch), 1 (read where they are) or 2 (unaligned operands copied to aligned columns "
-                                "first)");
-    gemm_detail::require_launch(l.gemv >= 0 && l.gemv <= 2, fn, "gemv", l.gemv,
-                                "0 (the default rule decides, or the tiled kernels in an explicit launch), 1 (the "
-                                "tiled kernels) or 2 (the call as a GEMV)");
-    gemm_detail::require_launch(l.gemv != 2 || gemm_as_gemv<T>(a, nullptr), fn, "gemv", l.gemv,
-                                "2 only where C is one column (op_b = N or ldb == 1) or one row (ldc == 1 and "
-                                "op_a = T or lda == 1)");
-    gemm_detail::require_launch(l.math >= 0 && l.math <= 2, fn, "math", l.math,
-                                "0 (the default rule decides, or the FMA kernels in an explicit launch), 1 (the "
-                                "FMA kernels) or 2 (the FP64 tensor cores)");
+    check_gemm_launch(a, l, fn);
     if (l.math == 2) {
-        GemmLaunch rest = l;
-        rest.math = 0;
-        gemm_detail::require_launch(std::is_same_v<T, double>, fn, "math", l.math, "2 only for double");
-        gemm_detail::require_launch(rest == GemmLaunch{}, fn, "math", l.math,
-                                    "2 alone: the tensor-core kernel has its own tiles, no split or packing (" +
-                                        l.str() + ")");
         int dev = 0;
         WB_CUDA(cudaGetDevice(&dev));
         gemm_detail::require_launch(dgemm_tensor_core_supported(dev), fn, "math", l.math,
                                     "2 only on a device with FP64 tensor cores (compute capability 9.0 or later)");
-    }
-    if (l.gemv == 2) {
-        GemmLaunch tiles = l;
-        tiles.gemv = 0;
-        gemm_detail::require_launch(tiles == GemmLaunch{}, fn, "gemv", l.gemv,
-                                    "2 alone: the GEMV has no tiles, split or packing (" + l.str() + ")");
     }
 }
 

@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <type_traits>
@@ -268,9 +270,47 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
     return gemm_default_tiled(a);
 }
 
+/// The legal launches (gemm_default_rule.hpp): every configuration as it is (no split, operands
+/// read where they are); then each with every choice the default rule weighs and chapter 6
+/// derives, on the values that mean something for this call: split k over split_candidates()
+/// where every slice keeps a k-tile, the partials fit kMaxWorkspaceBytes and the blocks stay
+/// within 4 per SM (the most any configuration keeps resident: deeper splits only add partials);
+/// op(A) = A^T packed first (pack_a = 2) where op_a = T and the transpose's grid fits; unaligned
+/// operands copied first (align = 2) where an operand is not 16-byte aligned (the copies beside
+/// the split rather than crossed with it, which keeps the list to about 150 launches at most);
+/// and the default rule's own pick.
 template <class T>
 std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
     std::vector<GemmLaunch> v = gemm_configs<T>();
+    const std::vector<GemmLaunch> plain = v;
+    const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
+    const bool may_pack = a.op_a == Op::T && ceil_div(std::max(1, a.m), pack::kTile) <= kMaxGridYZ;
+    const long long most_blocks = 4LL * sm_count();
+    for (const GemmLaunch& c : plain) {
+        const long long tiles = ceil_div(std::max(1, a.m), c.tile_m) * ceil_div(std::max(1, a.n), c.tile_n);
+        for (int split : split_candidates()) {
+            const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, c.tile_k);
+            (void)kc;
+            if (split < 2 || slices < split || tiles * split > most_blocks ||
+                static_cast<double>(slices) * std::max(1, a.m) * std::max(1, a.n) * sizeof(T) > kMaxWorkspaceBytes)
+                continue;
+            GemmLaunch l = c;
+            l.split_k = split;
+            v.push_back(l);
+        }
+        for (int pack_a : may_pack ? std::vector<int>{0, 2} : std::vector<int>{0})
+            for (int align : unaligned ? std::vector<int>{0, 2} : std::vector<int>{0}) {
+                if (pack_a == 0 && align == 0) continue;  // the configuration as it is: listed
+                GemmLaunch l = c;
+                l.pack_a = pack_a;
+                l.align = align;
+                v.push_back(l);
+            }
+    }
+    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr) && !takes_tensor_cores<T>()) {
+        const GemmLaunch d = gemm_default_tiled(a);
+        if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
+    }
     if (takes_tensor_cores<T>()) {
         GemmLaunch g;
         g.math = 2;
@@ -284,6 +324,70 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
     return v;
 }
 
+bool gemm_launch_matches(const GemmLaunch& want, const GemmLaunch& cfg) {
+    auto eq = [](int w, int c) { return w == 0 || w == c; };
+    return eq(want.block_x, cfg.block_x) && eq(want.block_y, cfg.block_y) && eq(want.tile_m, cfg.tile_m) &&
+           eq(want.tile_n, cfg.tile_n) && eq(want.tile_k, cfg.tile_k) && eq(want.thread_m, cfg.thread_m) &&
+           eq(want.thread_n, cfg.thread_n) && eq(want.warp_m, cfg.warp_m) && eq(want.warp_n, cfg.warp_n) &&
+           eq(want.stages, cfg.stages);
+}
+
+template <class T>
+void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn) {
+    using launch_checks::require_launch;
+    static const std::vector<GemmLaunch> configs = gemm_configs<T>();
+    auto fits_one = [&](const GemmLaunch& want) {
+        return std::any_of(configs.begin(), configs.end(),
+                           [&](const GemmLaunch& c) { return gemm_launch_matches(want, c); });
+    };
+    if (!fits_one(l)) {  // name the first field no configuration has (the message is built only here)
+        std::string rule = "the value of one of the instantiated configurations, with the fields set before it (";
+        for (const auto& c : configs) rule += (rule.back() == '(' ? "" : " | ") + c.str();
+        rule += ")";
+        const std::pair<const char*, int GemmLaunch::*> fields[] = {
+            {"tile_m", &GemmLaunch::tile_m},     {"tile_n", &GemmLaunch::tile_n},     {"tile_k", &GemmLaunch::tile_k},
+            {"warp_m", &GemmLaunch::warp_m},     {"warp_n", &GemmLaunch::warp_n},     {"thread_m", &GemmLaunch::thread_m},
+            {"thread_n", &GemmLaunch::thread_n}, {"stages", &GemmLaunch::stages},     {"block_x", &GemmLaunch::block_x},
+            {"block_y", &GemmLaunch::block_y}};
+        GemmLaunch partial;
+        for (const auto& [name, field] : fields) {
+            partial.*field = l.*field;
+            require_launch(fits_one(partial), fn, name, l.*field, rule);
+        }
+        throw std::invalid_argument(std::string(fn) + ": launch (" + l.str() +
+                                    ") must be one configuration, not fields of several: " + rule);
+    }
+    require_launch(l.split_k >= 0 && l.split_k <= kMaxSplit, fn, "split_k", l.split_k,
+                   "0 (the default rule decides, or no split in an explicit launch) ... " + std::to_string(kMaxSplit));
+    require_launch(l.pack_a >= 0 && l.pack_a <= 2, fn, "pack_a", l.pack_a,
+                   "0 (the default rule decides, or no packing in an explicit launch), 1 (A read transposed) or 2 "
+                   "(A transposed into a workspace first)");
+    require_launch(l.align >= 0 && l.align <= 2, fn, "align", l.align,
+                   "0 (the default rule decides, or operands read where they are in an explicit launch), 1 (read "
+                   "where they are) or 2 (unaligned operands copied to aligned columns first)");
+    require_launch(l.gemv >= 0 && l.gemv <= 2, fn, "gemv", l.gemv,
+                   "0 (the default rule decides, or the tiled kernels in an explicit launch), 1 (the tiled kernels) "
+                   "or 2 (the call as a GEMV)");
+    require_launch(l.gemv != 2 || gemm_as_gemv<T>(a, nullptr), fn, "gemv", l.gemv,
+                   "2 only where C is one column (op_b = N or ldb == 1) or one row (ldc == 1 and op_a = T or lda == 1)");
+    require_launch(l.math >= 0 && l.math <= 2, fn, "math", l.math,
+                   "0 (the default rule decides, or the FMA kernels in an explicit launch), 1 (the FMA kernels) or 2 "
+                   "(the FP64 tensor cores)");
+    if (l.math == 2) {
+        GemmLaunch rest = l;
+        rest.math = 0;
+        require_launch(std::is_same_v<T, double>, fn, "math", l.math, "2 only for double");
+        require_launch(rest == GemmLaunch{}, fn, "math", l.math,
+                       "2 alone: the tensor-core kernel has its own tiles, no split or packing (" + l.str() + ")");
+    }
+    if (l.gemv == 2) {
+        GemmLaunch tiles = l;
+        tiles.gemv = 0;
+        require_launch(tiles == GemmLaunch{}, fn, "gemv", l.gemv,
+                       "2 alone: the GEMV has no tiles, split or packing (" + l.str() + ")");
+    }
+}
+
 template std::vector<GemmLaunch> gemm_configs<float>();
 template std::vector<GemmLaunch> gemm_configs<double>();
 template GemmLaunch gemm_default<float>(const GemmArgs<float>&);
@@ -294,5 +398,7 @@ template bool gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
 template bool gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);
 template std::vector<GemmLaunch> gemm_launches<float>(const GemmArgs<float>&);
 template std::vector<GemmLaunch> gemm_launches<double>(const GemmArgs<double>&);
+template void check_gemm_launch<float>(const GemmArgs<float>&, const GemmLaunch&, const char*);
+template void check_gemm_launch<double>(const GemmArgs<double>&, const GemmLaunch&, const char*);
 
 }  // namespace wb::tuned

@@ -32,9 +32,22 @@ GemmLaunch gemm_default(const GemmArgs<T>& a);
 template <class T>
 GemmLaunch gemm_default_tiled(const GemmArgs<T>& a);
 
-/// The legal launches of a call: every instantiated configuration, and the GEMV where the call
-/// is one (gemm_as_gemv).
+/// The legal launches of a call: every instantiated configuration, each also with the split k,
+/// packing of op(A) = A^T and aligned copies that mean something for this call (the choices the
+/// default rule weighs and chapter 6 derives, so that a sweep of this list is their oracle), the
+/// FP64 tensor cores where they run, and the GEMV where the call is one (gemm_as_gemv).
 template <class T>
 std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a);
+
+/// True when every field `want` sets (nonzero) equals configuration `cfg`'s.
+bool gemm_launch_matches(const GemmLaunch& want, const GemmLaunch& cfg);
+
+/// The launcher's check of a launch's own fields (no device call; tuned::gemm runs it first, then
+/// asks the device only for math = 2, and chapter 6's cpu tests run it on every derived launch):
+/// one configuration's fields (naming the first field no configuration has), split_k, pack_a,
+/// align, gemv and math in their ranges. Throws std::invalid_argument naming `fn`, the field,
+/// its value and the rule.
+template <class T>
+void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn);
 
 }  // namespace wb::tuned

@@ -368,46 +368,7 @@ int policy_of(const GemvArgs<T>& a, int cache) {
 template <class T>
 void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     constexpr const char* fn = "tuned::gemv";
-    GemvLaunch l = in;
-    if (l.block_x > 0) {  // an explicit launch: check every field (block_x 0: derived from the shape)
-        if (l.block_y <= 0) l.block_y = 8;
-        if (l.nb <= 0) l.nb = 4;
-        if (l.ept <= 0) l.ept = 4;
-        if (a.op == Op::N)
-            detail::require_launch(l.block_x >= 4 && l.block_x <= 256 && (l.block_x & (l.block_x - 1)) == 0, fn,
-                                   "block_x", l.block_x, "a power of two in [4, 256] (N)");
-        else
-            detail::require_launch(l.block_x >= 2 && l.block_x <= 32 && (l.block_x & (l.block_x - 1)) == 0, fn,
-                                   "block_x", l.block_x,
-                                   "32 (T: one warp per row stripe) or 2, 4, 8, 16 (T: lanes per short column)");
-        if (tuned_gemv_loop_t(a.op, l)) {
-            detail::require_launch(l.block_x >= 4, fn, "block_x", l.block_x,
-                                   "4, 8, 16 or 32 (looping T: lanes per column tile)");
-            detail::require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y,
-                                   "256 / block_x (looping T: 256 threads)");
-            detail::require_launch(l.nb <= l.block_x, fn, "nb", l.nb, "<= block_x (looping T: lane c writes column c)");
-            detail::require_launch(l.Y <= 1, fn, "Y", l.Y, "0 or 1 (looping T: no split)");
-        } else if (tuned_gemv_short_t(a.op, l))
-            detail::require_launch(l.block_x * l.block_y == 256, fn, "block_y", l.block_y,
-                                   "256 / block_x (T with lanes per column: 256 threads)");
-        else
-            detail::require_launch(l.block_y >= 1 && l.block_x * l.block_y <= 512 && (l.block_x * l.block_y) % 32 == 0,
-                                   fn, "block_y", l.block_y, ">= 1 with block_x * block_y a multiple of 32 and <= 512");
-    }
-    detail::require_launch(l.nb <= 0 || l.nb == 2 || l.nb == 4 || l.nb == 8, fn, "nb", l.nb,
-                           "2, 4 or 8 (T: columns per block)");
-    detail::require_launch(l.ept <= 0 || l.ept == 2 || l.ept == 4 || l.ept == 8 || l.ept == 16, fn, "ept", l.ept,
-                           "2, 4, 8 or 16 (N: unroll U; 16 only for float element loads)");
-    detail::require_launch(l.cache >= 0 && l.cache <= 4, fn, "cache", l.cache,
-                           "0 (auto), 1 (cached loads of A), 2 (streaming), 3 (L2 evict-first policy) or 4 "
-                           "(streaming, 256-byte L2 fetches)");
-    detail::require_launch(l.Y >= 0, fn, "Y", l.Y, ">= 0 (0: derived)");
-    detail::require_launch(l.cluster >= 0 && l.cluster <= 2, fn, "cluster", l.cluster,
-                           "0 (auto), 1 (global partials) or 2 (thread-block cluster)");
-    detail::require_launch(l.loop == 0 || l.loop == 1, fn, "loop", l.loop, "0 (one tile per block) or 1 (looping T)");
-    detail::require_launch(l.loop == 0 || a.op == Op::T, fn, "loop", l.loop, "0 for op N (the looping kernel is T's)");
-    detail::require_launch(l.loop == 0 || l.block_x > 0, fn, "loop", l.loop,
-                           "1 only with an explicit launch (block_x > 0); block_x 0 derives it (rule 8)");
+    GemvLaunch l = check_tuned_gemv_launch(a.op, in, fn);  // the launch's own fields (gemv_rules.hpp)
     if (!detail::gemv_begin(a, fn, s)) return;
     const GemvShape shape = gemv_shape(a);
     const GemvMachine machine = gemv_machine_of_current_device();
@@ -417,8 +378,7 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     }
     const int Y = tuned_gemv_split(shape, l, machine);
     const GemvLoads loads = tuned_gemv_loads(shape);
-    detail::require_launch(l.ept != 16 || (a.op == Op::N && loads == GemvLoads::kElement && sizeof(T) == 4), fn,
-                           "ept", l.ept, "2, 4 or 8 (16 only for float N with element loads: columns not 16-byte aligned)");
+    check_tuned_gemv_ept(shape, l, fn);
     if (a.op == Op::T) {
         if (tuned_gemv_loop_t(a.op, l)) {  // rule 8: x as vectors where every column and x are aligned
             const bool xvec = loads == GemvLoads::kAligned16;

@@ -123,11 +123,11 @@ std::vector<SymvLaunch> symv_configs() {
     std::vector<SymvLaunch> v;
     for (int atomics : {0, 1})
         for (auto [nb, q] : {std::pair{32, 4}, {64, 4}, {64, 8}})
-            for (int yb : {1, 2, 4, 8, 16}) v.push_back(symv_layout_launch(SymvLayout::kTiles, nb, q, yb, atomics));
+            for (int yb : {1, 2, 4, 8, 16, 32}) v.push_back(symv_layout_launch(SymvLayout::kTiles, nb, q, yb, atomics));
     for (int atomics : {0, 1})
         for (int yb : {1, 2, 4, 8}) v.push_back(symv_layout_launch(SymvLayout::kWarpRows, 0, 0, yb, atomics));
     for (int atomics : {0, 1})
-        for (int yb : {1, 2, 4, 8, 16}) v.push_back(symv_layout_launch(SymvLayout::kVector, 0, 0, yb, atomics));
+        for (int yb : {1, 2, 4, 8, 16, 32}) v.push_back(symv_layout_launch(SymvLayout::kVector, 0, 0, yb, atomics));
     for (int rows : {small::kRows, small::kRowsWide})  // one mode: no partials
         v.push_back(symv_layout_launch(SymvLayout::kRowPanels, rows, 0, 1, 0));
     return v;

@@ -1,17 +1,26 @@
-// test_derive_legal.cpp — chapter 6's derived launches are launches the tuned kernels take: GEMM's
-// tile is one of the instantiated configurations, SYMV's (nb, Q, Y) passes the launcher's check,
-// GEMV's U and C are instantiated values and its block fits the launcher's rules (kernels/tuned).
-// Whether they also compute the right result is a gpu test (not yet written: see chapter 6's page).
+// test_derive_legal.cpp — chapter 6's derived launches are launches the tuned kernels take: for
+// many random shapes on every preset (t10, h100-sxm, h200) and on the h200 with half its SMs or
+// half its shared memory, each op's derivation, read as its tuned step's launch
+// (chapters/runner/derived_launch), passes that launcher's own check of its fields, the same host
+// function the launcher runs first (check_tuned_gemv_launch, check_gemm_launch,
+// check_symv_launch, conv2d_pick_config, check_cg_launch). White's T10 launches (square powers of
+// two on the t10 preset) are his kernels' launches, not the tuned step's: they are skipped.
+// Whether the launches also compute the right result is a gpu test (tests/gpu/test_derived_launches).
 #include "catch.hpp"
 
 #include "derive/derivation.hpp"
+#include "derived_launch.hpp"
+#include "gemv_rules.hpp"
+#include "tuned/conv2d_rules.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_splitk.hpp"
 #include "tuned/symv_layout.hpp"
 
 #include <algorithm>
-#include <initializer_list>
+#include <cmath>
+#include <random>
+#include <stdexcept>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,71 +29,216 @@ using namespace wb::derive;
 
 namespace {
 
-template <class T>
-std::vector<GemmTile> gemm_candidates() {
-    std::vector<GemmTile> v;
-    for (const GemmLaunch& l : tuned::gemm_configs<T>())
-        v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
+/// The presets, and the h200 with half its SMs and with half its shared memory.
+std::vector<std::pair<std::string, DeviceProfile>> profiles() {
+    std::vector<std::pair<std::string, DeviceProfile>> v;
+    for (const char* name : {"t10", "h100-sxm", "h200"}) v.push_back({name, device_preset(name)});
+    DeviceProfile half_sms = device_preset("h200");
+    half_sms.sm_count /= 2;
+    v.push_back({"h200 half SMs", half_sms});
+    DeviceProfile half_smem = device_preset("h200");
+    half_smem.smem_per_sm_bytes /= 2;
+    half_smem.smem_per_block_bytes = half_smem.smem_per_sm_bytes - 1024;
+    v.push_back({"h200 half shared memory", half_smem});
     return v;
 }
 
-bool is_one_of(long long v, std::initializer_list<long long> set) {
-    for (long long s : set)
-        if (v == s) return true;
+bool white(const Derivation& d) {
+    for (const Derived& p : d.params)
+        if (p.parameter == "dBlk.x") return true;
     return false;
 }
 
+/// A size from 1 to `hi`, log-uniform (skinny and large shapes alike), now and then a power of two
+/// or one off it (the wave and tile boundaries).
+long long size(std::mt19937_64& rng, long long hi) {
+    std::uniform_real_distribution<double> e(0, std::log2(static_cast<double>(hi)));
+    long long v = std::max(1LL, static_cast<long long>(std::exp2(e(rng))));
+    switch (std::uniform_int_distribution<int>(0, 5)(rng)) {
+        case 0: v = 1LL << static_cast<int>(std::log2(static_cast<double>(v))); break;
+        case 1: v += 1; break;
+        default: break;
+    }
+    return std::min(v, hi);
+}
+
+constexpr int kShapes = 200;  // per profile and precision
+
 }  // namespace
 
-TEST_CASE("derive legal: GEMM picks an instantiated configuration", "[derive][legal]") {
-    for (const char* preset : {"h100-sxm", "h200"})
-        for (auto [m, n, k] : {std::tuple{64LL, 64LL, 64LL}, {1024LL, 1024LL, 1024LL}, {4097LL, 4097LL, 4097LL},
-                               {1024LL, 1024LL, 16384LL}, {16384LL, 256LL, 4096LL}, {100LL, 7000LL, 300LL}})
-            for (int elem : {4, 8}) {
-                INFO(preset << " " << m << " x " << n << " x " << k << " elem " << elem);
-                const auto cands = elem == 4 ? gemm_candidates<float>() : gemm_candidates<double>();
-                const Derivation d = derive_gemm(device_preset(preset), m, n, k, elem, cands);
-                bool found = false;
-                for (const GemmTile& t : cands)
-                    found = found || (t.tile_m == d.value("tile_m") && t.tile_n == d.value("tile_n") &&
-                                      t.tile_k == d.value("tile_k"));
-                CHECK(found);
-                CHECK(d.value("split_k") >= 1);
-                CHECK(d.value("split_k") <= std::max(1LL, k / (8 * d.value("tile_k"))));
+TEST_CASE("derive legal: GEMV launches pass the tuned launcher's check", "[cpu][derive][legal]") {
+    std::mt19937_64 rng(40);
+    for (const auto& [name, dev] : profiles())
+        for (int elem : {4, 8})
+            for (int i = 0; i < kShapes; ++i) {
+                const bool trans = i % 2 == 1;
+                const long long m = size(rng, 1 << 20), n = size(rng, 1 << 20);
+                INFO(name << (trans ? " T " : " N ") << m << " x " << n << " elem " << elem);
+                // Leading dimensions m and m + 1: 16-byte and element loads alike.
+                const GemvShape s{trans ? Op::T : Op::N, static_cast<int>(m), static_cast<int>(n),
+                                  static_cast<int>(m + i % 4 / 2), elem, 0, 0};
+                const Derivation d = ch06::derive_gemv_call(dev, s);
+                if (white(d)) continue;
+                const GemvLaunch l = ch06::gemv_launch_of(d, trans);
+                INFO("lda " << s.lda << " launch " << l.str());
+                const GemvLaunch full = check_tuned_gemv_launch(s.op, l, "derive_gemv");
+                CHECK_NOTHROW(check_tuned_gemv_ept(s, full, "derive_gemv"));
+                CHECK(full.Y >= 1);
             }
 }
 
-TEST_CASE("derive legal: SYMV's nb, Q and Y pass the tuned launcher's check", "[derive][legal]") {
-    for (const char* preset : {"t10", "h100-sxm", "h200"})
-        for (long long n : {1LL, 100LL, 1024LL, 4097LL, 16384LL, 65536LL})
-            for (int elem : {4, 8}) {
-                INFO(preset << " n " << n << " elem " << elem);
-                const Derivation d = derive_symv(device_preset(preset), n, elem);
-                const SymvLaunch l = tuned::symv_layout_launch(tuned::SymvLayout::kTiles, static_cast<int>(d.value("nb")),
-                                                               static_cast<int>(d.value("Q")),
-                                                               static_cast<int>(d.value("Y")), 0);
+template <class T>
+void gemm_legal(const std::string& name, const DeviceProfile& dev, std::mt19937_64& rng) {
+    const std::vector<GemmLaunch> configs = tuned::gemm_configs<T>();
+    for (int i = 0; i < kShapes; ++i) {
+        GemmArgs<T> a;
+        a.m = static_cast<int>(size(rng, 1 << 15));
+        a.n = static_cast<int>(size(rng, 1 << 15));
+        a.k = static_cast<int>(size(rng, 1 << 20));
+        a.lda = a.m;
+        a.ldb = a.k;
+        a.ldc = a.m;
+        INFO(name << " " << a.m << " x " << a.n << " x " << a.k << " elem " << sizeof(T));
+        Derivation d;
+        try {
+            d = derive_gemm(dev, a.m, a.n, a.k, sizeof(T), ch06::gemm_candidates(configs), tuned::splitk::kMaxSplit);
+        } catch (const std::invalid_argument&) {
+            CHECK(name == "t10");  // none of the tiles fits the T10's 16 KB of shared memory
+            continue;
+        }
+        if (white(d)) continue;
+        const GemmLaunch l = ch06::gemm_launch_of(d, configs);
+        INFO("launch " << l.str());
+        CHECK_NOTHROW(tuned::check_gemm_launch(a, l, "derive_gemm"));
+    }
+}
+
+TEST_CASE("derive legal: GEMM launches pass the tuned launcher's check", "[cpu][derive][legal]") {
+    std::mt19937_64 rng(41);
+    for (const auto& [name, dev] : profiles()) {
+        gemm_legal<float>(name, dev, rng);
+        gemm_legal<double>(name, dev, rng);
+    }
+}
+
+TEST_CASE("derive legal: SYMV and CG launches pass the tuned launchers' checks", "[cpu][derive][legal]") {
+    std::mt19937_64 rng(42);
+    for (const auto& [name, dev] : profiles())
+        for (int elem : {4, 8})
+            for (int i = 0; i < kShapes; ++i) {
+                const long long n = size(rng, 1 << 17);
+                INFO(name << " n " << n << " elem " << elem);
+                const SymvLaunch l = ch06::symv_launch_of(ch06::derive_symv_call(dev, n, n + i % 2, elem));
+                INFO("launch " << l.str());
                 CHECK_NOTHROW(tuned::check_symv_launch(l, "derive_symv"));
+                const Derivation cg = derive_cg(dev, n, elem);
+                CHECK_NOTHROW(tuned::check_symv_launch(ch06::symv_launch_of(cg, "mv."), "derive_cg"));
+                CHECK(tuned::check_cg_launch(ch06::cg_launch_of(cg), "derive_cg") == cg.value("vec.block"));
             }
 }
 
-TEST_CASE("derive legal: GEMV's launch fits the tuned kernels", "[derive][legal]") {
-    for (const char* preset : {"h100-sxm", "h200"})
-        for (bool trans : {false, true})
-            for (auto [m, n] : {std::pair{1LL, 1LL}, {33LL, 4097LL}, {579LL, 57900LL}, {4096LL, 4096LL},
-                                {57900LL, 579LL}, {16LL, 1000000LL}})
-                for (int elem : {4, 8}) {
-                    INFO(preset << (trans ? " T " : " N ") << m << " x " << n << " elem " << elem);
-                    const Derivation d = derive_gemv(device_preset(preset), trans, m, n, elem);
-                    const long long threads = d.value("block_x") * d.value("block_y");
-                    CHECK(threads % 32 == 0);
-                    CHECK(threads <= 512);
-                    CHECK(d.value("Y") >= 1);
-                    if (trans) {
-                        CHECK(d.value("block_x") == 32);
-                        CHECK(is_one_of(d.value("C"), {2, 4, 8}));
-                    } else {
-                        CHECK(is_one_of(d.value("block_x"), {4, 8, 16, 32, 64, 128, 256}));
-                        CHECK(is_one_of(d.value("U"), {2, 4, 8}));
-                    }
-                }
+template <class T>
+void conv2d_legal(const std::string& name, const DeviceProfile& dev, std::mt19937_64& rng) {
+    for (int i = 0; i < kShapes; ++i) {
+        const long long rows = size(rng, 1 << 14), cols = size(rng, 1 << 14);
+        const int fs = 2 * static_cast<int>(size(rng, 64)) - 1;  // odd, 1 ... 127
+        INFO(name << " " << rows << " x " << cols << " FS " << fs << " elem " << sizeof(T));
+        const std::vector<Conv2dLaunch> configs = tuned::conv2d_configs<T>(fs);
+        Derivation d;
+        try {
+            d = derive_conv2d(dev, rows, cols, fs, sizeof(T), ch06::conv2d_candidates(configs));
+        } catch (const std::invalid_argument&) {
+            CHECK(name == "t10");  // the T10's 16 KB hold no staged tile of a large filter
+            continue;
+        }
+        if (white(d)) continue;
+        const Conv2dLaunch l = ch06::conv2d_launch_of(d);
+        INFO("launch " << l.str());
+        CHECK_NOTHROW(tuned::conv2d_pick_config(configs, l, "derive_conv2d"));
+    }
+}
+
+TEST_CASE("derive legal: convolution launches are instantiated configurations", "[cpu][derive][legal]") {
+    std::mt19937_64 rng(43);
+    for (const auto& [name, dev] : profiles()) {
+        conv2d_legal<float>(name, dev, rng);
+        conv2d_legal<double>(name, dev, rng);
+    }
+}
+
+TEST_CASE("derive legal: the launchers' checks reject what they must", "[cpu][derive][legal]") {
+    // The checks the legality tests lean on can fail: one bad field each.
+    GemvLaunch g;
+    g.block_x = 8;
+    g.block_y = 32;
+    g.ept = 3;
+    CHECK_THROWS_AS(check_tuned_gemv_launch(Op::N, g, "t"), std::invalid_argument);
+    SymvLaunch s = tuned::symv_layout_launch(tuned::SymvLayout::kTiles, 64, 4, 22, 0);
+    CHECK_THROWS_AS(tuned::check_symv_launch(s, "t"), std::invalid_argument);
+    GemmArgs<float> a;
+    a.m = a.n = a.k = a.lda = a.ldb = a.ldc = 64;
+    GemmLaunch l = tuned::gemm_configs<float>().front();
+    l.split_k = tuned::splitk::kMaxSplit + 1;
+    CHECK_THROWS_AS(tuned::check_gemm_launch(a, l, "t"), std::invalid_argument);
+    Conv2dLaunch c = tuned::conv2d_configs<float>(7).front();
+    c.thread_x = 3;
+    CHECK_THROWS_AS(tuned::conv2d_pick_config(tuned::conv2d_configs<float>(7), c, "t"), std::invalid_argument);
+    CgLaunch cg;
+    cg.block = 48;
+    CHECK_THROWS_AS(tuned::check_cg_launch(cg, "t"), std::invalid_argument);
+}
+
+TEST_CASE("derive legal: the sweeps' lists are bounded and hold the default and derived launches",
+          "[cpu][derive][legal][sweep]") {
+    std::mt19937_64 rng(44);
+    const DeviceProfile h200 = device_preset("h200");  // GemvMachine's and the GEMM rule's figures without a GPU
+    std::size_t most_gemv = 0, most_gemm = 0;
+    for (int elem : {4, 8})
+        for (int i = 0; i < kShapes; ++i) {
+            const bool trans = i % 2 == 1;
+            const GemvShape s{trans ? Op::T : Op::N, static_cast<int>(size(rng, 1 << 20)), static_cast<int>(size(rng, 1 << 20)),
+                              0, elem, 0, 0};
+            GemvShape call = s;
+            call.lda = s.m + i % 4 / 2;
+            INFO((trans ? "T " : "N ") << call.m << " x " << call.n << " lda " << call.lda << " elem " << elem);
+            const std::vector<GemvLaunch> v = tuned_gemv_launches(call);
+            most_gemv = std::max(most_gemv, v.size());
+            auto has = [&](const GemvLaunch& l) { return std::find(v.begin(), v.end(), l) != v.end(); };
+            CHECK(has(tuned_gemv_default_launch(call)));
+            for (const GemvLaunch& l : v) {
+                INFO(l.str());
+                CHECK_NOTHROW(check_tuned_gemv_ept(call, check_tuned_gemv_launch(call.op, l, "list"), "list"));
+            }
+            if (!trans) {  // N's derivation reads the same kernel facts as the list
+                const GemvLaunch d = ch06::gemv_launch_of(ch06::derive_gemv_call(h200, call), false);
+                INFO("derived " << d.str());
+                CHECK(has(d));
+            }
+        }
+    for (int i = 0; i < kShapes; ++i) {
+        GemmArgs<float> a;
+        a.m = static_cast<int>(size(rng, 1 << 14));
+        a.n = static_cast<int>(size(rng, 1 << 14));
+        a.k = static_cast<int>(size(rng, 1 << 18));
+        a.op_a = i % 2 ? Op::T : Op::N;
+        a.lda = (a.op_a == Op::N ? a.m : a.k) + i % 4 / 2;  // aligned, or not
+        a.ldb = a.k;
+        a.ldc = a.m;
+        INFO(a.m << " x " << a.n << " x " << a.k << " op_a " << op_char(a.op_a) << " lda " << a.lda);
+        const std::vector<GemmLaunch> v = tuned::gemm_launches(a);
+        most_gemm = std::max(most_gemm, v.size());
+        auto has = [&](auto pred) { return std::any_of(v.begin(), v.end(), pred); };
+        CHECK(has([&](const GemmLaunch& l) { return l == tuned::gemm_default(a); }));
+        // Every choice the rule weighs is in the list where it means something.
+        CHECK(has([](const GemmLaunch& l) { return l.split_k == 0; }));
+        CHECK(has([](const GemmLaunch& l) { return l.pack_a == 2; }) == (a.op_a == Op::T));
+        CHECK(has([](const GemmLaunch& l) { return l.align == 2; }) == (a.lda % 4 != 0 || a.ldb % 4 != 0));
+        for (const GemmLaunch& l : v) {
+            INFO(l.str());
+            CHECK_NOTHROW(tuned::check_gemm_launch(a, l, "list"));
+        }
+    }
+    INFO("longest lists: GEMV " << most_gemv << ", GEMM " << most_gemm);
+    CHECK(most_gemv <= 200);
+    CHECK(most_gemm <= 200);
 }

@@ -202,7 +202,7 @@ TEST_CASE("symv: every step's legal launches are accepted by its own launcher", 
             INFO(step.stage << " " << l.str());
             CHECK(error_of(step, a, l) == "(no exception)");
         }
-    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 50);  // 2 modes x (3 tiles x 5 Y + warp rows x 4 Y + vector layout x 5 Y) + row panels of 8 and 16
+    CHECK(wb::step<wb::SymvArgs<double>>(5).legal_launches(wb::SymvArgs<double>{}).size() == 58);  // 2 modes x (3 tiles x 6 Y + warp rows x 4 Y + vector layout x 6 Y) + row panels of 8 and 16
     CHECK(wb::peer_step<wb::SymvArgs<double>>().legal_launches(wb::SymvArgs<double>{}).size() == 2);
 }
 

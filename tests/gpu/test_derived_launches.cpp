@@ -1,18 +1,22 @@
 // GPU correctness of chapter 6's derived launches (common/derive) on this device's profile: for
-// random shapes of GEMV (N and T), GEMM and SYMV (lower and upper), float and double, the launch
-// each derivation gives runs the tuned step and matches the float64 reference (the harness's
-// poisoned outputs and error bounds: gemv_problem, gemm_problem, symv_problem). The shapes are
-// drawn from a fresh seed, printed on failure. The convolution's derived tiles and CG's vector
-// launch are not launches of chapter 5's kernels (chapter 6's page says why) and are not run.
+// random shapes of every op (GEMV N and T, GEMM, SYMV lower and upper, the convolution, CG), float
+// and double, the launch each derivation gives (chapters/runner/derived_launch) runs the tuned
+// step and matches the float64 reference (the harness's poisoned outputs and error bounds:
+// gemv_problem, gemm_problem, symv_problem, conv2d_problem; CG: a converged solve whose true
+// residual meets cg_residual_bound). The shapes are drawn from a fresh seed, printed on failure.
 #include "catch.hpp"
 
 #include "derive/derivation.hpp"
+#include "derived_launch.hpp"
+#include "cg_problem.hpp"
+#include "conv2d_problem.hpp"
 #include "gemm_problem.hpp"
 #include "gemv_problem.hpp"
 #include "random.hpp"
 #include "symv_problem.hpp"
+#include "tuned/conv2d_rules.hpp"
 #include "tuned/gemm_default_rule.hpp"
-#include "tuned/symv_layout.hpp"
+#include "tuned/gemm_splitk.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -38,14 +42,9 @@ void check_gemv(std::uint64_t seed) {
             // A mix of short and long outputs and reductions (both tiles and splits are exercised).
             const int m = i % 2 ? draw(rng, 1, 300) : draw(rng, 300, small_run() ? 600 : 6000);
             const int n = i % 4 < 2 ? draw(rng, 1, 300) : draw(rng, 300, small_run() ? 600 : 60000);
-            const wb::derive::Derivation d = wb::derive::derive_gemv(dev, op == Op::T, m, n, sizeof(T));
-            wb::GemvLaunch l;
-            l.block_x = static_cast<int>(d.value("block_x"));
-            l.block_y = static_cast<int>(d.value("block_y"));
-            l.Q = l.block_y;
-            l.Y = static_cast<int>(d.value("Y"));
-            l.nb = op == Op::T ? static_cast<int>(d.value("C")) : 4;
-            l.ept = op == Op::N ? static_cast<int>(d.value("U")) : 4;
+            const wb::GemvShape call{op, m, n, m + i % 3, static_cast<int>(sizeof(T)), 0, 0};
+            const wb::derive::Derivation d = wb::ch06::derive_gemv_call(dev, call);
+            const wb::GemvLaunch l = wb::ch06::gemv_launch_of(d, op == Op::T);
             auto p = wb::make_gemv_problem<T>(op, m, n, m + i % 3, seed + i);
             const auto ref = p.reference();
             const auto c = wb::check_gemv(step, l, p, ref);
@@ -60,19 +59,14 @@ void check_gemm(std::uint64_t seed) {
     const auto dev = wb::device_profile_from_device(0);
     const auto& step = wb::step<wb::GemmArgs<T>>(wb::chapter_of(wb::Stage::kTuned));
     const std::vector<wb::GemmLaunch> configs = wb::tuned::gemm_configs<T>();
-    std::vector<wb::derive::GemmTile> tiles;
-    for (const auto& g : configs) tiles.push_back({g.tile_m, g.tile_n, g.tile_k, g.thread_m, g.thread_n, g.stages});
+    const std::vector<wb::derive::GemmTile> tiles = wb::ch06::gemm_candidates(configs);
     std::mt19937_64 rng(seed);
     for (int i = 0; i < (small_run() ? 2 : 8); ++i) {
         const int hi = small_run() ? 200 : 1500;
         wb::GemmShape s{Op::N, Op::N, draw(rng, 1, hi), draw(rng, 1, hi), draw(rng, 1, small_run() ? 300 : 8000)};
-        const wb::derive::Derivation d = wb::derive::derive_gemm(dev, s.m, s.n, s.k, sizeof(T), tiles);
-        wb::GemmLaunch l;
-        for (const auto& g : configs)
-            if (g.tile_m == d.value("tile_m") && g.tile_n == d.value("tile_n") && g.tile_k == d.value("tile_k")) l = g;
-        REQUIRE(l.tile_m > 0);
-        const int split = static_cast<int>(d.value("split_k"));
-        l.split_k = split > 1 ? split : 1;
+        const wb::derive::Derivation d =
+            wb::derive::derive_gemm(dev, s.m, s.n, s.k, sizeof(T), tiles, wb::tuned::splitk::kMaxSplit);
+        const wb::GemmLaunch l = wb::ch06::gemm_launch_of(d, configs);
         auto p = wb::make_gemm_problem<T>(s, seed + i);
         const auto ref = p.reference();
         const auto c = wb::check_gemm(step, l, p, ref);
@@ -90,10 +84,8 @@ void check_symv(std::uint64_t seed) {
     for (int i = 0; i < (small_run() ? 2 : 8); ++i)
         for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
             const int n = draw(rng, 1, small_run() ? 300 : 5000);
-            const wb::derive::Derivation d = wb::derive::derive_symv(dev, n, sizeof(T));
-            const wb::SymvLaunch l = wb::tuned::symv_layout_launch(
-                wb::tuned::SymvLayout::kTiles, static_cast<int>(d.value("nb")), static_cast<int>(d.value("Q")),
-                static_cast<int>(d.value("Y")), 0);
+            const wb::derive::Derivation d = wb::ch06::derive_symv_call(dev, n, n + i % 2, sizeof(T));
+            const wb::SymvLaunch l = wb::ch06::symv_launch_of(d);
             auto p = wb::make_symv_problem<T>(u, n, n + i % 2, seed + i);
             const auto ref = p.reference();
             const auto c = wb::check_symv(step, l, p, ref);
@@ -101,6 +93,45 @@ void check_symv(std::uint64_t seed) {
                          << " seed=" << seed << " rel err " << c.rel_error << " " << c.first_bad);
             CHECK(c.ok());
         }
+}
+
+template <class T>
+void check_conv2d(std::uint64_t seed) {
+    const auto dev = wb::device_profile_from_device(0);
+    const auto& step = wb::step<wb::Conv2dArgs<T>>(wb::chapter_of(wb::Stage::kTuned));
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < (small_run() ? 2 : 8); ++i) {
+        // Odd draws: small filters on images up to 1500^2; even: filters up to 65 on up to 400^2
+        // (the float64 reference is rows x cols x FS^2 products).
+        const int hi = small_run() ? 200 : i % 2 ? 1500 : 400;
+        wb::Conv2dShape s{draw(rng, 1, hi), draw(rng, 1, hi), 2 * draw(rng, 0, i % 2 ? 3 : 32) + 1};
+        const auto configs = wb::tuned::conv2d_configs<T>(s.fs);
+        const wb::derive::Derivation d =
+            wb::derive::derive_conv2d(dev, s.rows, s.cols, s.fs, sizeof(T), wb::ch06::conv2d_candidates(configs));
+        const wb::Conv2dLaunch l = wb::ch06::conv2d_launch_of(d);
+        auto p = wb::make_conv2d_problem<T>(s, seed + i);
+        const auto ref = p.reference();
+        const auto c = wb::check_conv2d(step, l, p, ref);
+        INFO("conv2d " << s.str() << " launch " << l.str() << " seed=" << seed << " rel err " << c.rel_error << " "
+                       << c.first_bad);
+        CHECK(c.ok());
+    }
+}
+
+template <class T>
+void check_cg(std::uint64_t seed) {
+    const auto dev = wb::device_profile_from_device(0);
+    const auto& step = wb::step<wb::CgArgs<T>>(wb::chapter_of(wb::Stage::kTuned));
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < (small_run() ? 1 : 4); ++i) {
+        const int n = draw(rng, 1, small_run() ? 300 : 3000);
+        const wb::CgLaunch l = wb::ch06::cg_launch_of(wb::derive::derive_cg(dev, n, sizeof(T)));
+        auto p = wb::make_cg_problem<T>(n, n + i % 2, 100.0, sizeof(T) == 4 ? 1e-5 : 1e-10, 10 * n + 200, seed + i);
+        const wb::CgCheck c = wb::check_cg(step, l, p);
+        INFO("cg n=" << n << " launch " << l.str() << " seed=" << seed << " residual " << c.rel_error << " tol "
+                     << c.tolerance << " " << c.first_bad);
+        CHECK(c.ok());
+    }
 }
 
 }  // namespace
@@ -121,4 +152,16 @@ TEST_CASE("derived launches: SYMV", "[gpu][derive][symv]") {
     const std::uint64_t seed = wb::fresh_seed();
     check_symv<float>(seed);
     check_symv<double>(seed);
+}
+
+TEST_CASE("derived launches: convolution", "[gpu][derive][conv2d]") {
+    const std::uint64_t seed = wb::fresh_seed();
+    check_conv2d<float>(seed);
+    check_conv2d<double>(seed);
+}
+
+TEST_CASE("derived launches: CG", "[gpu][derive][cg]") {
+    const std::uint64_t seed = wb::fresh_seed();
+    check_cg<float>(seed);
+    check_cg<double>(seed);
 }

@@ -1,0 +1,87 @@
+/// \file derived_launch.cpp
+/// \brief Chapter 6's derivations as the tuned steps' launches (derived_launch.hpp).
+#include "derived_launch.hpp"
+
+#include "tuned/symv_layout.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace wb::ch06 {
+
+namespace {
+int as_int(const derive::Derivation& d, const std::string& p) { return static_cast<int>(d.value(p)); }
+}  // namespace
+
+derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s) {
+    return derive::derive_gemv(dev, s.op == Op::T, s.m, s.n, s.elem_bytes, tuned_gemv_loads(s) != GemvLoads::kElement);
+}
+
+GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
+    GemvLaunch l;
+    l.block_x = as_int(d, "block_x");
+    l.block_y = as_int(d, "block_y");
+    l.Q = l.block_y;
+    l.Y = as_int(d, "Y");
+    l.nb = trans ? as_int(d, "C") : 4;
+    l.ept = trans ? 4 : as_int(d, "U");
+    return l;
+}
+
+std::vector<derive::GemmTile> gemm_candidates(const std::vector<GemmLaunch>& configs) {
+    std::vector<derive::GemmTile> v;
+    for (const GemmLaunch& l : configs) v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
+    return v;
+}
+
+GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs) {
+    for (GemmLaunch g : configs)
+        if (g.tile_m == d.value("tile_m") && g.tile_n == d.value("tile_n") && g.tile_k == d.value("tile_k")) {
+            const int split = as_int(d, "split_k");
+            g.split_k = split > 1 ? split : 1;
+            return g;
+        }
+    throw std::invalid_argument("ch06::gemm_launch_of: the derived tile (" + d.launch() +
+                                ") must be one of the configurations (" + std::to_string(configs.size()) + ")");
+}
+
+derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes) {
+    return derive::derive_symv(dev, n, elem_bytes, lda % (16 / elem_bytes) == 0);
+}
+
+SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) {
+    const std::string p = prefix;
+    const int nb = as_int(d, p + "nb"), q = as_int(d, p + "Q"), y = as_int(d, p + "Y");
+    const bool vec = as_int(d, p + "loads") == 16 && nb == tuned::vec::kNb && q == 4;  // symv_vec.cuh's tile
+    return tuned::symv_layout_launch(vec ? tuned::SymvLayout::kVector : tuned::SymvLayout::kTiles, nb, q, y, 0);
+}
+
+std::vector<derive::Conv2dTile> conv2d_candidates(const std::vector<Conv2dLaunch>& configs) {
+    // The staged kernels take the filter in passes of at most 32 columns by 16 rows (the blocked
+    // kernel's chunk, kernels/conv2d_common.cuh), so the window they hold is the tile plus that
+    // chunk's halo, whatever the filter size.
+    constexpr int kChunkX = 32, kChunkY = 16;
+    std::vector<derive::Conv2dTile> v;
+    for (const Conv2dLaunch& l : configs)
+        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY});
+    return v;
+}
+
+Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
+    Conv2dLaunch l;
+    l.block_x = as_int(d, "block_x");
+    l.block_y = as_int(d, "block_y");
+    l.thread_x = as_int(d, "thread_x");
+    l.thread_y = as_int(d, "thread_y");
+    l.tile_x = as_int(d, "tile_x");
+    l.tile_y = as_int(d, "tile_y");
+    return l;
+}
+
+CgLaunch cg_launch_of(const derive::Derivation& d) {
+    CgLaunch l;
+    l.block = as_int(d, "vec.block");
+    return l;
+}
+
+}  // namespace wb::ch06

@@ -1,0 +1,48 @@
+/// \file derived_launch.hpp
+/// \brief Chapter 6's derivations (common/derive) as the launches the tuned steps take: the one
+///        place that reads a Derivation's parameters into a GemvLaunch, GemmLaunch, SymvLaunch,
+///        Conv2dLaunch or CgLaunch, and that lists the tuned kernels' instantiated tiles as the
+///        derivations' candidates. Chapter 6, its gpu tests and its cpu legality tests all use it.
+#pragma once
+
+#include "cg.hpp"
+#include "conv2d.hpp"
+#include "derive/derivation.hpp"
+#include "gemm.hpp"
+#include "gemv_launch.hpp"
+#include "gemv_rules.hpp"
+#include "symv.hpp"
+
+#include <vector>
+
+namespace wb::ch06 {
+
+/// derive_gemv for a call of this shape (its leading dimension and alignment decide N's loads,
+/// tuned_gemv_loads).
+derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s);
+/// The GEMV launch: block_x, block_y (= Q), Y and, by op, C (nb, T) or U (ept, N).
+GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans);
+
+/// The tuned GEMM's configurations as the derivation's candidate tiles.
+std::vector<derive::GemmTile> gemm_candidates(const std::vector<GemmLaunch>& configs);
+/// The configuration of `configs` whose tile the derivation picked, with its split_k (1: none).
+/// Throws std::invalid_argument where no configuration has that tile (White's T10 launch).
+GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs);
+
+/// derive_symv for an n x n matrix with leading dimension lda (16-byte loads where lda allows).
+derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes);
+/// The SYMV launch: KBLAS's tiles (nb, Q) with Y blocks per block column, deterministic; the
+/// (64, 4) tile with 16-byte loads is the vector layout (the kernel that reads it so).
+/// `prefix`: "" for derive_symv, "mv." for derive_cg's Mv.
+SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix = "");
+
+/// The tuned convolution's instantiated launches as the derivation's candidates (staged: the
+/// 256-thread blocks; the 32-wide warps of the streaming shape hold their window in registers).
+std::vector<derive::Conv2dTile> conv2d_candidates(const std::vector<Conv2dLaunch>& configs);
+/// The convolution launch: block, thread and tile shape.
+Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
+
+/// The CG launch: the vector kernels' block (the Mv runs the tuned SYMV's default inside the solve).
+CgLaunch cg_launch_of(const derive::Derivation& d);
+
+}  // namespace wb::ch06
