@@ -4,6 +4,7 @@
 ///        chapter 5's default launch beside it, and the model's predicted time for both.
 /// Run: ./workbook run ch06 -- --device-preset t10   (or build/bin/ch06_derived --help)
 #include "derived_comparison.hpp"
+#include "report.hpp"
 
 #include "cli.hpp"
 #include "device.hpp"
@@ -94,8 +95,21 @@ int main(int argc, char** argv) {
         std::vector<int> precisions;
         if (opt.precision != "double") precisions.push_back(4);
         if (opt.precision != "float") precisions.push_back(8);
+        // --csv: one row per case (the parameters' rules are the printed text; the launches and
+        // times are the rows), each with the run's metadata like every chapter's CSV.
+        wb::Report table("chapter 6: derived launches",
+                         {"op", "shape", "derived launch", "derived model ms", "default launch", "default model ms",
+                          "derived ms", "default ms", "swept", "best launch", "best ms", "worst launch", "worst ms"});
+        auto ms = [](double v) { return v >= 0 ? wb::fmt(v, 4) : std::string("-"); };
         for (const std::string& op : split_ops(opt.op))
-            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live, live && sweep)) print(c);
+            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live, live && sweep)) {
+                print(c);
+                table.add_row({c.derived.op, c.derived.shape, c.derived_launch, ms(c.derived_ms), c.default_launch,
+                               ms(c.default_ms), ms(c.derived_measured_ms), ms(c.default_measured_ms),
+                               std::to_string(c.swept), c.best_launch.empty() ? "-" : c.best_launch, ms(c.best_ms),
+                               c.worst_launch.empty() ? "-" : c.worst_launch, ms(c.worst_ms)});
+            }
+        if (!opt.csv.empty()) table.write_csv(opt.csv, wb::run_metadata(nullptr));
     } catch (const std::exception& e) {
         std::cerr << "ch06_derived: " << e.what() << "\n";
         return 2;

@@ -224,6 +224,11 @@ struct Thresholds {
 /// Throws FormatError on a malformed file: missing header, unknown key, a value outside (0, 2],
 /// zero_at >= full_at, a chapter given twice.
 Thresholds parse_thresholds(std::istream& is, const std::string& source);
+/// The calibration comments of a thresholds file (its "# " lines after the fixed header, the
+/// marks removed), without the block that opens with `own` ("Calibrated " for the transpose
+/// track, "Op exercises calibrated " for the op exercises): what a calibration of one track keeps
+/// of the other's when it rewrites the file.
+std::vector<std::string> other_calibration_comments(std::istream& is, const std::string& own);
 void write_thresholds(std::ostream& os, const Thresholds& t, const std::string& device,
                       const std::vector<std::string>& comments);
 

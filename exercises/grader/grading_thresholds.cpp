@@ -9,6 +9,8 @@
 #include <istream>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace wb::grade {
 namespace {
@@ -69,6 +71,24 @@ Thresholds parse_thresholds(std::istream& is, const std::string& source) {
         }
     }
     return t;
+}
+
+std::vector<std::string> other_calibration_comments(std::istream& is, const std::string& own) {
+    static const char* const kOpeners[] = {"Calibrated ", "Op exercises calibrated "};
+    std::vector<std::string> kept;
+    bool skipping = false, in_block = false;
+    for (std::string line; std::getline(is, line);) {
+        if (line.rfind("# ", 0) != 0) continue;
+        const std::string c = line.substr(2);
+        bool opener = false;
+        for (const char* o : kOpeners) opener = opener || c.rfind(o, 0) == 0;
+        if (opener) {
+            in_block = true;
+            skipping = c.rfind(own, 0) == 0;
+        }
+        if (in_block && !skipping) kept.push_back(c);  // before the first block: the fixed header
+    }
+    return kept;
 }
 
 void write_thresholds(std::ostream& os, const Thresholds& t, const std::string& device,

@@ -346,10 +346,18 @@ int cmd_calibrate(const Args& a) {
         std::ofstream out(a.need("calibration"));
         write_calibration(out, cal, device);
     }
-    const Thresholds t = derive_thresholds(cal, "calibration of " + utc_now());
+    Thresholds t = derive_thresholds(cal, "calibration of " + utc_now());
+    {  // the op exercises' thresholds and calibration notes, kept
+        std::ifstream in(a.need("thresholds"));
+        if (in) t.by_exercise = parse_thresholds(in, a.need("thresholds")).by_exercise;
+        std::ifstream again(a.need("thresholds"));
+        const std::vector<std::string> other = again ? other_calibration_comments(again, "Calibrated ")
+                                                     : std::vector<std::string>{};
+        comments.insert(comments.begin(), "Calibrated " + utc_now() + " on " + device + ":");
+        comments.insert(comments.end(), other.begin(), other.end());
+    }
     std::ofstream out(a.need("thresholds"));
     if (!out) throw std::runtime_error("calibrate: cannot write " + a.need("thresholds"));
-    comments.insert(comments.begin(), "Calibrated " + utc_now() + " on " + device + ":");
     write_thresholds(out, t, device, comments);
     for (const auto& [ch, th] : t.by_chapter)
         std::printf("  %-14s full_at %.3f  zero_at %.3f\n", ch.c_str(), th.full_at, th.zero_at);

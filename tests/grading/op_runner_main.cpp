@@ -201,11 +201,14 @@ int cmd_calibrate(const Args& a) {
         return wb::kSkipReturnCode;
     }
     Thresholds t;
+    std::vector<std::string> comments;  // the transpose track's calibration notes first, kept
     {
         std::ifstream in(path);
         if (in) t = parse_thresholds(in, path);
+        std::ifstream again(path);
+        if (again) comments = other_calibration_comments(again, "Op exercises calibrated ");
     }
-    std::vector<std::string> comments = {"Op exercises calibrated " + utc_now() + " on " + device_description() + ":"};
+    comments.push_back("Op exercises calibrated " + utc_now() + " on " + device_description() + ":");
     for (const auto& ex : op_exercises()) {
         const OpVariant* ref = find_optional(ex.name, "solution");
         if (!ref) continue;
@@ -216,9 +219,8 @@ int cmd_calibrate(const Args& a) {
         if (!wrong.empty()) throw std::runtime_error("calibrate: the solution of " + ex.name + " fails " + wrong);
         std::vector<double> ms;
         for (int round = 0; round < 5; ++round) ms.push_back(ref->time_ms(11 + static_cast<std::uint64_t>(round)));
-        const auto [lo, hi] = std::minmax_element(ms.begin(), ms.end());
-        std::sort(ms.begin(), ms.end());
-        const double noise = (*hi - *lo) / ms[ms.size() / 2];
+        std::sort(ms.begin(), ms.end());  // (min and max after sorting: iterators into ms would move)
+        const double noise = (ms.back() - ms.front()) / ms[ms.size() / 2];
         t.by_exercise[ex.name] = derive_op_threshold(noise);
         comments.push_back(ex.name + ": median " + fixed(ms[ms.size() / 2], 4) + " ms, noise " + fixed(noise, 3) + " on " +
                            ref->timed);

@@ -101,3 +101,19 @@ TEST_CASE("chapter names resolve", "[cpu][grading]") {
     CHECK_THROWS_AS(resolve_chapter("pattern"), std::invalid_argument);
     CHECK_THROWS_WITH(resolve_chapter("ch9"), Catch::Contains("ch9") && Catch::Contains("ch01_global"));
 }
+
+TEST_CASE("a calibration of one track keeps the other track's notes", "[cpu][grading]") {
+    const std::string file = "# Performance thresholds of the transpose track, as speeds relative to each chapter's\n"
+                             "# reference solution timed in the same run (1.00 = as fast as the reference).\n"
+                             "# Full points at speed >= full_at, none at speed <= zero_at, linear in between.\n"
+                             "# Calibrated T1 on GPU:\n"
+                             "# ch01_global: 1 ms\n"
+                             "# Op exercises calibrated T2 on GPU:\n"
+                             "# spmv: median 0.2 ms\n"
+                             "wbgrade-thresholds 1\n";
+    std::istringstream a(file), b(file);
+    const auto for_ops = other_calibration_comments(a, "Op exercises calibrated ");
+    REQUIRE(for_ops == std::vector<std::string>{"Calibrated T1 on GPU:", "ch01_global: 1 ms"});
+    const auto for_transpose = other_calibration_comments(b, "Calibrated ");
+    REQUIRE(for_transpose == std::vector<std::string>{"Op exercises calibrated T2 on GPU:", "spmv: median 0.2 ms"});
+}
