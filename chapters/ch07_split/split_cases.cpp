@@ -197,6 +197,16 @@ GpuTimes measure_gpu_typed(int n, double share, int chunks) {
 
 }  // namespace
 
+double host_bytes_needed(const std::string& op, int n, std::size_t elem, bool gpu) {
+    const double N = n, nn = N * N, e = static_cast<double>(elem);
+    if (op == "gemv") return e * std::max(nn + 2 * N, gpu ? 2 * nn + 4 * N : 0.0);  // A, x, y; pinned A, x, y + A, x
+    if (op == "symv") return e * (nn + 2 * N);
+    if (op == "gemm") return e * 3 * nn;
+    if (op == "conv2d") return e * (2 * nn + kConvFilter * kConvFilter);
+    if (op == "cg") return e * (nn + 5 * N);  // A, b, x and the solver's r, p, q
+    throw std::invalid_argument("ch07 host_bytes_needed: op (" + op + ") must be one of gemv, gemm, symv, conv2d, cg");
+}
+
 GpuTimes measure_gpu_case(const std::string& op, int n, std::size_t elem, double gpu_share, int chunks) {
     if (op != "gemv") return {};
     return elem == 4 ? measure_gpu_typed<float>(n, gpu_share, chunks) : measure_gpu_typed<double>(n, gpu_share, chunks);

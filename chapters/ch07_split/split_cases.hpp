@@ -61,6 +61,12 @@ CasePrediction predict_case(const std::string& op, int n, std::size_t elem, cons
 /// warm-up (ms). Throws what the peer throws (std::runtime_error without CBLAS).
 double measure_cpu_case(const std::string& op, int n, std::size_t elem, int cg_iterations);
 
+/// Host bytes one measured case holds at its peak: the CPU peer's operands (the inputs generated on
+/// the host, the output, CG's three work vectors) and, with `gpu`, GEMV's pinned copies beside the
+/// generated matrix. In double, as memory_fit.hpp's needs. Throws std::invalid_argument on an
+/// unknown op.
+double host_bytes_needed(const std::string& op, int n, std::size_t elem, bool gpu);
+
 /// The GPU's measured columns of one case (NaN where this build does not time them).
 struct GpuTimes {
     double gpu_ms = NAN;     ///< all on the GPU: copies in, kernel, copy out (one chunk: in sequence)

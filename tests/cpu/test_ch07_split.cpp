@@ -1,0 +1,94 @@
+// CPU tests of chapter 7 (chapters/ch07_split): its command line (split_options: the words every
+// chapter accepts, the usage errors that exit with 2 before anything is measured), the host memory
+// a measured case needs (the need that decides whether a case is skipped).
+#include "catch.hpp"
+
+#include "split_cases.hpp"
+#include "split_options.hpp"
+
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Runs parse_split_cli on "ch07_split <args...>" and returns its code.
+int parse(std::initializer_list<std::string> args, wb::ch07::SplitOptions& opt) {
+    std::vector<std::string> storage = {"ch07_split"};
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& s : storage) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    return wb::ch07::parse_split_cli(static_cast<int>(storage.size()), argv.data(), opt);
+}
+
+int parse(std::initializer_list<std::string> args) {
+    wb::ch07::SplitOptions opt;
+    return parse(args, opt);
+}
+
+using Names = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("chapter 7 CLI: defaults are every op and both precisions", "[cpu][ch07][cli]") {
+    wb::ch07::SplitOptions opt;
+    REQUIRE(parse({}, opt) == -1);
+    CHECK(opt.ops == wb::ch07::split_ops());
+    CHECK(opt.precisions == Names{"float", "double"});
+    CHECK(opt.sizes.empty());
+    CHECK(opt.chunks == 4);
+    CHECK(opt.cg_iterations == 100);
+}
+
+TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; each name once", "[cpu][ch07][cli]") {
+    wb::ch07::SplitOptions opt;
+    REQUIRE(parse({"--op", "all", "--precision", "both"}, opt) == -1);
+    CHECK(opt.ops == wb::ch07::split_ops());
+    CHECK(opt.precisions == Names{"float", "double"});
+
+    wb::ch07::SplitOptions twice;
+    REQUIRE(parse({"--op", "symv,gemv,symv", "--precision", "double,float,double"}, twice) == -1);
+    CHECK(twice.ops == Names{"symv", "gemv"});
+    CHECK(twice.precisions == Names{"double", "float"});
+
+    wb::ch07::SplitOptions one;
+    REQUIRE(parse({"--op", "cg", "--precision", "float", "--sizes", "64,128", "--chunks", "8"}, one) == -1);
+    CHECK(one.ops == Names{"cg"});
+    CHECK(one.precisions == Names{"float"});
+    CHECK(one.sizes == std::vector<int>{64, 128});
+    CHECK(one.chunks == 8);
+}
+
+TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07][cli]") {
+    CHECK(parse({"--help"}) == 0);
+    CHECK(parse({"--op", "foo"}) == 2);
+    CHECK(parse({"--op", "gemv,foo"}) == 2);
+    CHECK(parse({"--precision", "half"}) == 2);
+    CHECK(parse({"--sizes", "0"}) == 2);
+    CHECK(parse({"--sizes", "-1"}) == 2);
+    CHECK(parse({"--sizes", "65537"}) == 2);
+    CHECK(parse({"--sizes", "abc"}) == 2);
+    CHECK(parse({"--chunks", "0"}) == 2);
+    CHECK(parse({"--cg-iterations", "0"}) == 2);
+    CHECK(parse({"--device-preset", "foo"}) == 2);
+    CHECK(parse({"--bogus"}) == 2);
+    // --csv is checked before the run: a table measured for minutes is never lost to a bad path.
+    CHECK(parse({"--csv", "/nonexistent-folder-of-the-workbook/x.csv"}) == 2);
+    CHECK(parse({"--csv", "/"}) == 2);
+}
+
+TEST_CASE("chapter 7: the host bytes a measured case needs", "[cpu][ch07]") {
+    using wb::ch07::host_bytes_needed;
+    const double n = 1000, nn = n * n;
+    CHECK(host_bytes_needed("gemv", 1000, 4, false) == 4 * (nn + 2 * n));
+    CHECK(host_bytes_needed("gemv", 1000, 8, true) == 8 * (2 * nn + 4 * n));  // the pinned copies beside A
+    CHECK(host_bytes_needed("gemm", 1000, 8, false) == 8 * 3 * nn);
+    CHECK(host_bytes_needed("symv", 1000, 4, true) == 4 * (nn + 2 * n));
+    CHECK(host_bytes_needed("conv2d", 1000, 4, false) > 4 * 2 * nn);
+    CHECK(host_bytes_needed("cg", 1000, 8, false) > 8 * nn);
+    // The largest size the option takes: 96 GiB for a double GEMM, more than a build machine holds.
+    CHECK(host_bytes_needed("gemm", 65536, 8, false) == 8.0 * 3 * 65536.0 * 65536.0);
+    CHECK_THROWS_AS(host_bytes_needed("gemv2", 1000, 4, false), std::invalid_argument);
+}
