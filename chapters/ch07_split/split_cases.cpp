@@ -108,7 +108,7 @@ CasePrediction predict_case(const std::string& op, int n, std::size_t elem, cons
         p.gpu_share = std::numeric_limits<double>::quiet_NaN();
         p.white = split::white_rule(cpu, 0, all_gpu);
         p.choice = p.white;
-        if (split52 < std::min(cpu, all_gpu)) p.choice = split::Where::Hybrid;
+        if (split52 <= (1 - split::kMinHybridGain) * std::min(cpu, all_gpu)) p.choice = split::Where::Hybrid;
         return out;
     } else {
         throw std::invalid_argument("ch07: op (" + op + ") must be one of gemv, gemm, symv, conv2d, cg");

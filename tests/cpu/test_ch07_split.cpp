@@ -1,12 +1,17 @@
 // CPU tests of chapter 7 (chapters/ch07_split): its command line (split_options: the words every
 // chapter accepts, the usage errors that exit with 2 before anything is measured), the host memory
-// a measured case needs (the need that decides whether a case is skipped).
+// a measured case needs (the need that decides whether a case is skipped), and CG's choice of the
+// hybrid (the 5% rule).
 #include "catch.hpp"
 
+#include "device_profile.hpp"
 #include "split_cases.hpp"
 #include "split_options.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <initializer_list>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,4 +96,35 @@ TEST_CASE("chapter 7: the host bytes a measured case needs", "[cpu][ch07]") {
     // The largest size the option takes: 96 GiB for a double GEMM, more than a build machine holds.
     CHECK(host_bytes_needed("gemm", 65536, 8, false) == 8.0 * 3 * 65536.0 * 65536.0);
     CHECK_THROWS_AS(host_bytes_needed("gemv2", 1000, 4, false), std::invalid_argument);
+}
+
+TEST_CASE("chapter 7: CG's hybrid (White §5.2) is chosen only with the 5% gain, as every op's", "[cpu][ch07][split]") {
+    // The §5.2 split beats the all-GPU solve only where a copy of p and q costs less than the GPU's
+    // vector kernels' launches: a grid of copy set-up times c1 (below the 10 us of the default
+    // link) and of hosts, on the H200 preset. Every hybrid choice must be at least kMinHybridGain
+    // faster than the better single side, and the grid must reach hybrids inside that margin too.
+    const double inf = std::numeric_limits<double>::infinity();
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    int chosen = 0, near = 0;
+    for (double c1_ms : {0.0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006})
+        for (double bw = 10; bw < 2000; bw *= 1.05)
+            for (int n : {256, 1024, 4096})
+                for (std::size_t elem : {std::size_t{4}, std::size_t{8}}) {
+                    m.links.h2d = wb::TransferModel(55.5, {{0, inf, 0, c1_ms, 0}});
+                    m.links.d2h = wb::TransferModel(55.4, {{0, inf, 0, c1_ms, 0}});
+                    m.cpu.bandwidth_gbs = bw;
+                    m.cpu.fp32_gflops = 20 * bw;
+                    m.cpu.fp64_gflops = 10 * bw;
+                    const auto p = wb::ch07::predict_case("cg", n, elem, m).split;
+                    const double best_single = std::min(p.cpu_ms, p.gpu_ms);
+                    if (p.hybrid_ms < best_single && p.hybrid_ms > (1 - wb::split::kMinHybridGain) * best_single)
+                        ++near;
+                    if (p.choice != wb::split::Where::Hybrid) continue;
+                    ++chosen;
+                    INFO("c1 " << c1_ms << " ms, bandwidth " << bw << " n " << n << " elem " << elem);
+                    CHECK(p.hybrid_ms <= (1 - wb::split::kMinHybridGain) * best_single);
+                }
+    CHECK(chosen > 0);
+    CHECK(near > 0);
 }
