@@ -1,10 +1,12 @@
 // CPU tests of chapter 7 (chapters/ch07_split): its command line (split_options: the words every
 // chapter accepts, the usage errors that exit with 2 before anything is measured), the host memory
-// a measured case needs (the need that decides whether a case is skipped), and CG's choice of the
-// hybrid (the 5% rule).
+// a measured case needs (the need that decides whether a case is skipped), the iterations its CG
+// column times (the model's solve, whatever n) and CG's choice of the hybrid (the 5% rule).
 #include "catch.hpp"
 
+#include "cpu_peers.hpp"
 #include "device_profile.hpp"
+#include "reference_cg.hpp"
 #include "split_cases.hpp"
 #include "split_options.hpp"
 
@@ -96,6 +98,30 @@ TEST_CASE("chapter 7: the host bytes a measured case needs", "[cpu][ch07]") {
     // The largest size the option takes: 96 GiB for a double GEMM, more than a build machine holds.
     CHECK(host_bytes_needed("gemm", 65536, 8, false) == 8.0 * 3 * 65536.0 * 65536.0);
     CHECK_THROWS_AS(host_bytes_needed("gemv2", 1000, 4, false), std::invalid_argument);
+}
+
+TEST_CASE("chapter 7: the CG it times does every iteration of the model's solve", "[cpu][ch07][split]") {
+    if (!wb::cpu::have_cblas()) return;  // cpu::cg throws without CBLAS (test_cpu_peers checks that)
+    // With tol 0 a small system still stops early, at an exactly zero residual (n = 8: 35 float
+    // iterations of 100); cpu_cg_iterations restarts it until the model's iterations are done.
+    const int iters = 100;
+    for (int n : {1, 2, 3, 8, 16, 256}) {
+        INFO("n " << n);
+        std::vector<float> Af(static_cast<std::size_t>(n) * n);
+        std::vector<double> Ad(Af.size());
+        wb::ref::spd_matrix(n, 100.0, 77, Af.data(), n);
+        wb::ref::spd_matrix(n, 100.0, 77, Ad.data(), n);
+        std::vector<float> bf(static_cast<std::size_t>(n), 1.0f), xf(bf.size());
+        std::vector<double> bd(bf.size(), 1.0), xd(bf.size());
+        CHECK(wb::ch07::cpu_cg_iterations(n, Af.data(), bf.data(), xf.data(), iters) == iters);
+        CHECK(wb::ch07::cpu_cg_iterations(n, Ad.data(), bd.data(), xd.data(), iters) == iters);
+        if (n == 8) {  // the early stop the restart is there for
+            wb::CgResult r;
+            std::fill(xf.begin(), xf.end(), 0.0f);
+            wb::cpu::cg(wb::CgArgs<float>{n, Af.data(), n, bf.data(), xf.data(), 0.0, iters, &r});
+            CHECK(r.iterations < iters);
+        }
+    }
 }
 
 TEST_CASE("chapter 7: CG's hybrid (White §5.2) is chosen only with the 5% gain, as every op's", "[cpu][ch07][split]") {
