@@ -44,7 +44,7 @@ int run(const SplitOptions& opt) {
     m.chunks = opt.chunks;
     m.cg_iterations = opt.cg_iterations;
     std::cout << "Measuring the host (read bandwidth, FMA rate) ...\n";
-    m.cpu = model::measure_cpu_machine();
+    m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS), not every core
     std::cout << "  " << model::to_string(m.cpu) << '\n';
     m.gpu = device_preset(opt.preset);
     const bool gpu = has_cuda_device() && !opt.predict_only;
