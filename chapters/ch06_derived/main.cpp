@@ -31,7 +31,8 @@ void print(const wb::ch06::Comparison& c) {
     std::cout << "\n" << c.derived.op << " " << c.derived.shape << "\n";
     for (const auto& p : c.derived.params)
         std::cout << "  " << p.parameter << " = " << p.value << "    " << p.rule << ": " << p.metric << "\n";
-    std::cout << "  derived launch:     " << c.derived_launch << "    predicted " << ms(c.derived_ms) << "\n";
+    std::cout << "  derived launch:     " << (c.derived_launch.empty() ? "- (none: the note says why)" : c.derived_launch)
+              << "    predicted " << ms(c.derived_ms) << "\n";
     std::cout << "  chapter 5 default:  " << c.default_launch << "    predicted " << ms(c.default_ms) << "\n";
     if (!c.note.empty()) std::cout << "  " << c.note << "\n";
     if (c.derived_measured_ms >= 0 || c.default_measured_ms >= 0 || !c.measured_note.empty()) {
@@ -104,7 +105,8 @@ int main(int argc, char** argv) {
         for (const std::string& op : cases.ops)
             for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live, live && sweep, cases)) {
                 print(c);
-                table.add_row({c.derived.op, c.derived.shape, c.derived_launch, ms(c.derived_ms), c.default_launch,
+                table.add_row({c.derived.op, c.derived.shape, c.derived_launch.empty() ? "-" : c.derived_launch,
+                               ms(c.derived_ms), c.default_launch,
                                ms(c.default_ms), ms(c.derived_measured_ms), ms(c.default_measured_ms),
                                std::to_string(c.swept), c.best_launch.empty() ? "-" : c.best_launch, ms(c.best_ms),
                                c.worst_launch.empty() ? "-" : c.worst_launch, ms(c.worst_ms)});
