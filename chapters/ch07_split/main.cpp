@@ -48,6 +48,7 @@ int run(const SplitOptions& opt) {
     std::cout << "  " << model::to_string(m.cpu) << '\n';
     m.gpu = device_preset(opt.preset);
     const bool gpu = has_cuda_device() && !opt.predict_only;
+    if (gpu) select_device(opt.device);
     if (gpu) std::cout << "Measuring the host <-> device copies (pinned) ...\n";
     m.links = gpu ? ch07::measured_pinned_links() : ch07::h200_pinned_links();
     std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 0) << " GB/s, "
@@ -59,7 +60,9 @@ int run(const SplitOptions& opt) {
     if (gpu)
         std::cout << "  GPU columns measured for GEMV (pinned host memory); for the other ops they are the model's.\n";
     else
-        std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions.\n";
+        std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions"
+                  << (opt.device != 0 ? " (--device " + std::to_string(opt.device) + " is not read)" : std::string())
+                  << ".\n";
     std::cout << '\n';
 
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)",
@@ -112,8 +115,8 @@ int run(const SplitOptions& opt) {
         }
     }
     table.print(std::cout);
-    if (!opt.csv.empty()) {  // the metadata name the GPU whose GEMV columns were measured (device 0)
-        const DeviceInfo di = gpu ? query_device(0) : DeviceInfo{};
+    if (!opt.csv.empty()) {  // the metadata name the GPU whose GEMV columns were measured
+        const DeviceInfo di = gpu ? query_device(opt.device) : DeviceInfo{};
         table.write_csv(opt.csv, run_metadata(gpu ? &di : nullptr));
     }
     std::cout << "\nReading: 'White 4.18' is his rule (CPU when T_cpu <= T_gpu + T_comm); the model's choice adds the "

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,7 +56,13 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--csv", opt.csv, "write the table to this CSV file");
-    app.add_flag("--quick", opt.quick, "short size sets");
+    auto* quick = app.add_flag("--quick", opt.quick, "short size sets");
+    app.add_flag("--full", opt.full, "each op's whole set of sizes: the default set here")->excludes(quick);
+    std::string trans = "both";  // every call here is op(A) = N (GEMV y = A x, GEMM A B): T has no case
+    app.add_option("--trans", trans, "op(A): N or both (the same here: every call of this chapter is op N)")
+        ->check(CLI::IsMember({"N", "both"}));
+    app.add_option("--device", opt.device, "CUDA device whose GEMV columns and copies are measured (default 0)")
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()));
     app.add_flag("--predict-only", opt.predict_only, "do not run the CPU peers (the model's columns only)");
     app.footer("Exit codes: 0 done; 1 a CPU peer failed; 2 a usage error; 3 some cases were skipped because "
                "they do not fit in the host's memory (each says how much it needs).");

@@ -17,6 +17,8 @@ struct SplitOptions {
     std::string preset = "h200";                            ///< the GPU the model predicts for
     std::string csv;                                        ///< write the table here too
     bool quick = false;                                     ///< each op's short set of sizes
+    bool full = false;                                      ///< each op's whole set: its default set here
+    int device = 0;                                         ///< the CUDA device the GEMV columns are timed on
     bool predict_only = false;                              ///< do not run the CPU peers (nor the GPU)
     int chunks = 4;                                         ///< pipelined chunks of the hybrid's GPU share
     int cg_iterations = 100;                                ///< CG iterations per solve
@@ -24,8 +26,11 @@ struct SplitOptions {
 
 /// Parses "ch07_split <args>" into `opt`. Returns -1 to run, 0 after --help (printed), 2 after a
 /// usage error (the message, naming the option, on stderr): an unknown op or precision, a size
-/// outside [1, 65536], --chunks outside [1, 1024], --cg-iterations outside [1, 100000], or a --csv
-/// path that cannot be written (checked before the run, so a run never loses its table at the end).
+/// outside [1, 65536], --chunks outside [1, 1024], --cg-iterations outside [1, 100000], a negative
+/// --device, --quick with --full, or a --csv path that cannot be written (checked before the run,
+/// so a run never loses its table at the end). --device, --full and --trans (N or both: every call
+/// here is op N; T is a usage error) are the options every chapter shares (./workbook run --
+/// OPTIONS passes the same ones to each chapter).
 int parse_split_cli(int argc, char** argv, SplitOptions& opt);
 
 }  // namespace wb::ch07

@@ -66,6 +66,12 @@ TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; ea
     CHECK(one.precisions == Names{"float"});
     CHECK(one.sizes == std::vector<int>{64, 128});
     CHECK(one.chunks == 8);
+
+    // The options every chapter shares, so that ./workbook run -- OPTIONS reaches chapter 7 too.
+    wb::ch07::SplitOptions shared;
+    REQUIRE(parse({"--device", "1", "--full", "--trans", "N"}, shared) == -1);
+    CHECK(shared.device == 1);
+    CHECK(shared.full);
 }
 
 TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07][cli]") {
@@ -81,6 +87,9 @@ TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07]
     CHECK(parse({"--cg-iterations", "0"}) == 2);
     CHECK(parse({"--device-preset", "foo"}) == 2);
     CHECK(parse({"--bogus"}) == 2);
+    CHECK(parse({"--device", "-1"}) == 2);
+    CHECK(parse({"--quick", "--full"}) == 2);
+    CHECK(parse({"--trans", "T"}) == 2);  // no call of this chapter is op T
     // --csv is checked before the run: a table measured for minutes is never lost to a bad path.
     CHECK(parse({"--csv", "/nonexistent-folder-of-the-workbook/x.csv"}) == 2);
     CHECK(parse({"--csv", "/"}) == 2);
