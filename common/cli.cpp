@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -110,7 +111,7 @@ void add_chapter_options(CLI::App& app, ChapterOptions& opt, const std::vector<s
         ->capture_default_str();
     app.add_option("--csv", opt.csv, "Also write the tables to this CSV file");
     app.add_option("--device", opt.device, "CUDA device ordinal")
-        ->check(CLI::NonNegativeNumber)
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()))  // the rule in the ordinal's own type
         ->capture_default_str();
     app.add_option("--device-preset", opt.device_preset,
                    "Predict for a named device instead of measuring: " + join(device_preset_names()))

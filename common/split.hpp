@@ -61,6 +61,9 @@ double balance_share(const LinearCost& cpu, const LinearCost& gpu);
 /// the rest. Throws std::invalid_argument on rows < 0, align < 1 or f outside [0, 1].
 int gpu_rows(int rows, double f, int align = 1);
 
+/// The gain over the better single side below which the model does not choose the hybrid (5%).
+inline constexpr double kMinHybridGain = 0.05;
+
 /// The model's verdict for one call.
 struct Prediction {
     double cpu_ms = 0;        ///< all on the CPU
@@ -74,7 +77,7 @@ struct Prediction {
 /// The prediction from both sides' costs (all_gpu_ms: the all-GPU time, which may be computed more
 /// exactly than gpu.fixed_ms + gpu.per_ms, e.g. with each transfer's own segment of the model).
 /// min_gain: the hybrid must be at least this fraction faster than the better single side.
-Prediction predict(const LinearCost& cpu, const LinearCost& gpu, double all_gpu_ms, double min_gain = 0.05);
+Prediction predict(const LinearCost& cpu, const LinearCost& gpu, double all_gpu_ms, double min_gain = kMinHybridGain);
 
 /// What the GPU side of one call moves and computes, for the whole call (share 1).
 struct Offload {

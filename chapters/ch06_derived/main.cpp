@@ -4,6 +4,7 @@
 ///        chapter 5's default launch beside it, and the model's predicted time for both.
 /// Run: ./workbook run ch06 -- --device-preset t10   (or build/bin/ch06_derived --help)
 #include "derived_comparison.hpp"
+#include "derived_options.hpp"
 #include "report.hpp"
 
 #include "cli.hpp"
@@ -12,20 +13,11 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
-
-std::vector<std::string> split_ops(const std::string& list) {
-    if (list == "all") return wb::ch06::compared_ops();
-    std::vector<std::string> v;
-    std::stringstream ss(list);
-    for (std::string s; std::getline(ss, s, ',');) v.push_back(s);
-    return v;
-}
 
 std::string ms(double v) {
     if (v < 0) return "-";
@@ -39,7 +31,8 @@ void print(const wb::ch06::Comparison& c) {
     std::cout << "\n" << c.derived.op << " " << c.derived.shape << "\n";
     for (const auto& p : c.derived.params)
         std::cout << "  " << p.parameter << " = " << p.value << "    " << p.rule << ": " << p.metric << "\n";
-    std::cout << "  derived launch:     " << c.derived_launch << "    predicted " << ms(c.derived_ms) << "\n";
+    std::cout << "  derived launch:     " << (c.derived_launch.empty() ? "- (none: the note says why)" : c.derived_launch)
+              << "    predicted " << ms(c.derived_ms) << "\n";
     std::cout << "  chapter 5 default:  " << c.default_launch << "    predicted " << ms(c.default_ms) << "\n";
     if (!c.note.empty()) std::cout << "  " << c.note << "\n";
     if (c.derived_measured_ms >= 0 || c.default_measured_ms >= 0 || !c.measured_note.empty()) {
@@ -83,6 +76,13 @@ int main(int argc, char** argv) {
           "the sweep's best and worst beside the derived and the default launch (minutes per op)",
           &sweep}});
     if (rc >= 0) return rc;
+    wb::ch06::CaseSelection cases;
+    try {
+        cases = wb::ch06::case_selection(opt);  // before any output: a usage error prints nothing else
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ch06_derived: " << e.what() << "\nRun with --help for more information.\n";
+        return 2;
+    }
     try {
         const bool live = opt.device_preset.empty() && wb::has_cuda_device();
         const wb::DeviceProfile dev = live ? wb::device_profile_from_device(opt.device)
@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
                   << "device: " << dev.name << " (" << dev.sm_count << " SMs, " << dev.bandwidth_gbs << " GB/s, "
                   << dev.latency_ns << " ns latency)" << (live ? "" : ": predictions only, nothing is measured")
                   << "\n";
+        for (const std::string& note : wb::ch06::option_notes(opt, live, sweep)) std::cout << "note: " << note << "\n";
         std::vector<int> precisions;
         if (opt.precision != "double") precisions.push_back(4);
         if (opt.precision != "float") precisions.push_back(8);
@@ -101,18 +102,22 @@ int main(int argc, char** argv) {
                          {"op", "shape", "derived launch", "derived model ms", "default launch", "default model ms",
                           "derived ms", "default ms", "swept", "best launch", "best ms", "worst launch", "worst ms"});
         auto ms = [](double v) { return v >= 0 ? wb::fmt(v, 4) : std::string("-"); };
-        for (const std::string& op : split_ops(opt.op))
-            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live, live && sweep)) {
+        for (const std::string& op : cases.ops)
+            for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live, live && sweep, cases)) {
                 print(c);
-                table.add_row({c.derived.op, c.derived.shape, c.derived_launch, ms(c.derived_ms), c.default_launch,
+                table.add_row({c.derived.op, c.derived.shape, c.derived_launch.empty() ? "-" : c.derived_launch,
+                               ms(c.derived_ms), c.default_launch,
                                ms(c.default_ms), ms(c.derived_measured_ms), ms(c.default_measured_ms),
                                std::to_string(c.swept), c.best_launch.empty() ? "-" : c.best_launch, ms(c.best_ms),
                                c.worst_launch.empty() ? "-" : c.worst_launch, ms(c.worst_ms)});
             }
-        if (!opt.csv.empty()) table.write_csv(opt.csv, wb::run_metadata(nullptr));
-    } catch (const std::exception& e) {
-        std::cerr << "ch06_derived: " << e.what() << "\n";
-        return 2;
+        if (!opt.csv.empty()) {  // the metadata name the GPU that was measured, as every chapter's CSV does
+            const wb::DeviceInfo di = live ? wb::query_device(opt.device) : wb::DeviceInfo{};
+            table.write_csv(opt.csv, wb::run_metadata(live ? &di : nullptr));
+        }
+    } catch (const std::exception& e) {  // the options were checked above: this is a failure of the run
+        std::cerr << "ch06_derived: error: " << e.what() << "\n";
+        return 1;
     }
     return 0;
 }

@@ -12,16 +12,17 @@
 /// the GEMV rows also time the GPU-with-transfers and hybrid ways (kernels/cpu/hybrid_gemv.hpp);
 /// the other ops' GPU columns are the model's until their hybrid runners exist.
 #include "split_cases.hpp"
+#include "split_options.hpp"
 
 #include "cpu_peers.hpp"
 #include "device.hpp"
+#include "memory_fit.hpp"
 #include "report.hpp"
-
-#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,20 +30,9 @@
 namespace {
 
 using namespace wb;
+using ch07::SplitOptions;
 
-struct Options {
-    std::vector<std::string> ops;
-    std::vector<std::string> precisions{"float", "double"};
-    std::vector<int> sizes;  // empty: each op's defaults
-    std::string preset = "h200";
-    std::string csv;
-    bool quick = false;
-    bool no_cpu_run = false;
-    int chunks = 4;
-    int cg_iterations = 100;
-};
-
-int run(const Options& opt) {
+int run(const SplitOptions& opt) {
     std::cout << "Chapter 7 — the CPU/GPU split (White §4.6, Listing 4.18)\n"
               << "Data starts in host memory and the result must end there. Three ways to run each call:\n"
               << "  CPU     the host peer (OpenBLAS for GEMV/GEMM/SYMV, our OpenMP convolution, CG from BLAS calls)\n"
@@ -54,10 +44,11 @@ int run(const Options& opt) {
     m.chunks = opt.chunks;
     m.cg_iterations = opt.cg_iterations;
     std::cout << "Measuring the host (read bandwidth, FMA rate) ...\n";
-    m.cpu = model::measure_cpu_machine();
+    m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS), not every core
     std::cout << "  " << model::to_string(m.cpu) << '\n';
     m.gpu = device_preset(opt.preset);
-    const bool gpu = has_cuda_device() && !opt.no_cpu_run;
+    const bool gpu = has_cuda_device() && !opt.predict_only;
+    if (gpu) select_device(opt.device);
     if (gpu) std::cout << "Measuring the host <-> device copies (pinned) ...\n";
     m.links = gpu ? ch07::measured_pinned_links() : ch07::h200_pinned_links();
     std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 0) << " GB/s, "
@@ -69,15 +60,17 @@ int run(const Options& opt) {
     if (gpu)
         std::cout << "  GPU columns measured for GEMV (pinned host memory); for the other ops they are the model's.\n";
     else
-        std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions.\n";
+        std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions"
+                  << (opt.device != 0 ? " (--device " + std::to_string(opt.device) + " is not read)" : std::string())
+                  << ".\n";
     std::cout << '\n';
 
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)",
                  {"op", "T", "n", "CPU model", "CPU measured", "GPU+comm model", "GPU+comm measured", "hybrid model",
                   "hybrid measured", "GPU share", "White 4.18", "model's choice", "measured best"});
     int rc = 0;
-    const std::vector<std::string>& ops = opt.ops.empty() ? ch07::split_ops() : opt.ops;
-    for (const auto& op : ops) {
+    std::size_t skipped = 0;
+    for (const auto& op : opt.ops) {
         const std::vector<int> sizes = opt.sizes.empty() ? ch07::default_sizes(op, opt.quick) : opt.sizes;
         for (const auto& prec : opt.precisions) {
             const std::size_t elem = prec == "float" ? 4 : 8;
@@ -85,12 +78,25 @@ int run(const Options& opt) {
                 const ch07::CasePrediction p = ch07::predict_case(op, n, elem, m);
                 double measured = NAN;
                 ch07::GpuTimes g;
-                if (!opt.no_cpu_run) {
+                // A case the host cannot hold is skipped, in words, before anything is allocated
+                // (the rows measured so far are kept; the exit code says cases were skipped).
+                const double need = ch07::host_bytes_needed(op, n, elem, gpu);
+                const std::string shortfall =
+                    opt.predict_only ? std::string() : memory_shortfall({0, need}, {-1, host_available_bytes()});
+                const std::string what = "ch07_split: " + op + " " + prec + " n=" + std::to_string(n) + ": ";
+                if (!shortfall.empty()) {
+                    std::cerr << what << "not measured: " << shortfall << '\n';
+                    ++skipped;
+                } else if (!opt.predict_only) {
                     try {
                         measured = ch07::measure_cpu_case(op, n, elem, opt.cg_iterations);
                         if (gpu) g = ch07::measure_gpu_case(op, n, elem, p.split.gpu_share, opt.chunks);
+                    } catch (const std::bad_alloc&) {
+                        std::cerr << what << "not measured: the host could not allocate its operands ("
+                                  << fmt_decimal_bytes(need) << ")\n";
+                        ++skipped;
                     } catch (const std::runtime_error& e) {
-                        std::cerr << "ch07_split: " << op << " n=" << n << ": " << e.what() << '\n';
+                        std::cerr << what << e.what() << '\n';
                         rc = 1;
                     }
                 }
@@ -109,43 +115,25 @@ int run(const Options& opt) {
         }
     }
     table.print(std::cout);
-    if (!opt.csv.empty()) table.write_csv(opt.csv, run_metadata(nullptr));
+    if (!opt.csv.empty()) {  // the metadata name the GPU whose GEMV columns were measured
+        const DeviceInfo di = gpu ? query_device(opt.device) : DeviceInfo{};
+        table.write_csv(opt.csv, run_metadata(gpu ? &di : nullptr));
+    }
     std::cout << "\nReading: 'White 4.18' is his rule (CPU when T_cpu <= T_gpu + T_comm); the model's choice adds the "
                  "hybrid where it predicts a gain of 5% or more over the better single side. The CPU model is this "
                  "host's limit (max of bytes / bandwidth and flops / FMA rate): the measured column shows how close "
                  "each peer comes.\n";
-    return rc;
+    if (skipped > 0)
+        std::cerr << "ch07_split: " << skipped << " case(s) not measured: not enough host memory (the lines above "
+                     "say how much)\n";
+    return rc != 0 ? rc : skipped > 0 ? 3 : 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    Options opt;
-    CLI::App app{"Chapter 7 — the CPU/GPU split: each op on the CPU, on the GPU with its transfers, or on both at "
-                 "once, predicted by the CPU and transfer models (White §3.4-3.5, §4.6) and measured on the CPU.",
-                 "ch07_split"};
-    app.add_option("--op", opt.ops, "Ops (default: all): gemv, gemm, symv, conv2d, cg")
-        ->delimiter(',')
-        ->check(CLI::IsMember(ch07::split_ops()));
-    app.add_option("--precision", opt.precisions, "float, double (default: both)")
-        ->delimiter(',')
-        ->check(CLI::IsMember({"float", "double"}));
-    app.add_option("--sizes", opt.sizes, "n for every op (default: each op's set, spanning the crossover)")
-        ->delimiter(',')
-        ->check(CLI::Range(1, 65536));
-    app.add_option("--device-preset", opt.preset, "GPU the model predicts for: t10, h100-sxm, h200 (default)")
-        ->check(CLI::IsMember(device_preset_names()));
-    app.add_option("--chunks", opt.chunks, "pipelined chunks of the hybrid's GPU share (default 4)")->check(CLI::Range(1, 1024));
-    app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")->check(CLI::Range(1, 100000));
-    app.add_option("--csv", opt.csv, "write the table to this CSV file");
-    app.add_flag("--quick", opt.quick, "short size sets");
-    app.add_flag("--predict-only", opt.no_cpu_run, "do not run the CPU peers (the model's columns only)");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        const int rc = app.exit(e);
-        return rc == 0 ? 0 : 2;
-    }
+    SplitOptions opt;
+    if (const int rc = ch07::parse_split_cli(argc, argv, opt); rc >= 0) return rc;
     try {
         return run(opt);
     } catch (const std::exception& e) {

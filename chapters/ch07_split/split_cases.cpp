@@ -108,7 +108,7 @@ CasePrediction predict_case(const std::string& op, int n, std::size_t elem, cons
         p.gpu_share = std::numeric_limits<double>::quiet_NaN();
         p.white = split::white_rule(cpu, 0, all_gpu);
         p.choice = p.white;
-        if (split52 < std::min(cpu, all_gpu)) p.choice = split::Where::Hybrid;
+        if (split52 <= (1 - split::kMinHybridGain) * std::min(cpu, all_gpu)) p.choice = split::Where::Hybrid;
         return out;
     } else {
         throw std::invalid_argument("ch07: op (" + op + ") must be one of gemv, gemm, symv, conv2d, cg");
@@ -120,6 +120,21 @@ CasePrediction predict_case(const std::string& op, int n, std::size_t elem, cons
     out.split = split::predict(cpu, gpu, split::all_gpu_ms(o, m.links.h2d, m.links.d2h));
     return out;
 }
+
+template <class T>
+int cpu_cg_iterations(int n, const T* A, const T* b, T* x, int iterations) {
+    int done = 0;
+    while (done < iterations) {
+        std::fill(x, x + n, T(0));
+        CgResult res;
+        cpu::cg(CgArgs<T>{n, A, n, b, x, 0.0, iterations - done, &res});
+        done += std::max(1, res.iterations);  // b == 0 converges at once: counted, so the loop ends
+    }
+    return done;
+}
+
+template int cpu_cg_iterations<float>(int, const float*, const float*, float*, int);
+template int cpu_cg_iterations<double>(int, const double*, const double*, double*, int);
 
 namespace {
 
@@ -165,16 +180,12 @@ double measure_typed(const std::string& op, int n, int cg_iterations) {
         std::vector<T> out(nn);
         return median_ms([&] { cpu::conv2d(Conv2dArgs<T>{n, n, kConvFilter, in.data(), n, f.data(), out.data(), n}); });
     }
-    if (op == "cg") {  // tol 0: exactly cg_iterations iterations (a well-conditioned SPD matrix)
+    if (op == "cg") {  // cg_iterations iterations, restarted where a small system converges first
         std::vector<T> A(nn);
         ref::spd_matrix(n, 100.0, 77, A.data(), n);
         const auto b = random_vector<T>(un, 78);
         std::vector<T> x(un);
-        CgResult res;
-        return median_ms([&] {
-            std::fill(x.begin(), x.end(), T(0));
-            cpu::cg(CgArgs<T>{n, A.data(), n, b.data(), x.data(), 0.0, cg_iterations, &res});
-        });
+        return median_ms([&] { cpu_cg_iterations(n, A.data(), b.data(), x.data(), cg_iterations); });
     }
     throw std::invalid_argument("ch07: op (" + op + ") must be one of gemv, gemm, symv, conv2d, cg");
 }
@@ -196,6 +207,16 @@ GpuTimes measure_gpu_typed(int n, double share, int chunks) {
 }
 
 }  // namespace
+
+double host_bytes_needed(const std::string& op, int n, std::size_t elem, bool gpu) {
+    const double N = n, nn = N * N, e = static_cast<double>(elem);
+    if (op == "gemv") return e * std::max(nn + 2 * N, gpu ? 2 * nn + 4 * N : 0.0);  // A, x, y; pinned A, x, y + A, x
+    if (op == "symv") return e * (nn + 2 * N);
+    if (op == "gemm") return e * 3 * nn;
+    if (op == "conv2d") return e * (2 * nn + kConvFilter * kConvFilter);
+    if (op == "cg") return e * (nn + 5 * N);  // A, b, x and the solver's r, p, q
+    throw std::invalid_argument("ch07 host_bytes_needed: op (" + op + ") must be one of gemv, gemm, symv, conv2d, cg");
+}
 
 GpuTimes measure_gpu_case(const std::string& op, int n, std::size_t elem, double gpu_share, int chunks) {
     if (op != "gemv") return {};

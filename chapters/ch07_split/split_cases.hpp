@@ -61,6 +61,18 @@ CasePrediction predict_case(const std::string& op, int n, std::size_t elem, cons
 /// warm-up (ms). Throws what the peer throws (std::runtime_error without CBLAS).
 double measure_cpu_case(const std::string& op, int n, std::size_t elem, int cg_iterations);
 
+/// CG on the host (cpu::cg, tol 0) from x = 0 until `iterations` iterations are done in all: a
+/// small system stops early at an exactly zero residual (n = 8 in float: after 35 of 100), so the
+/// solve restarts until the model's iterations are done. Returns the iterations done.
+template <class T>
+int cpu_cg_iterations(int n, const T* A, const T* b, T* x, int iterations);
+
+/// Host bytes one measured case holds at its peak: the CPU peer's operands (the inputs generated on
+/// the host, the output, CG's three work vectors) and, with `gpu`, GEMV's pinned copies beside the
+/// generated matrix. In double, as memory_fit.hpp's needs. Throws std::invalid_argument on an
+/// unknown op.
+double host_bytes_needed(const std::string& op, int n, std::size_t elem, bool gpu);
+
 /// The GPU's measured columns of one case (NaN where this build does not time them).
 struct GpuTimes {
     double gpu_ms = NAN;     ///< all on the GPU: copies in, kernel, copy out (one chunk: in sequence)

@@ -52,6 +52,17 @@ BenchOptions sweep_bench() {
     return bo;
 }
 
+/// A case's timing: the harness's defaults, or with --quick the ladder chapters' shorter run.
+BenchOptions case_bench(bool quick) {
+    BenchOptions bo;
+    if (quick) {
+        bo.min_reps = 3;
+        bo.max_reps = 10;
+        bo.max_seconds = 0.3;
+    }
+    return bo;
+}
+
 /// Times every launch of `launches` (the tuned step's legal launches for this call), adding the
 /// derived and the default launch where the list lacks them (named in c.sweep_note), and keeps
 /// the best and the worst. `time(launch, options)` returns BenchStats.
@@ -85,17 +96,17 @@ void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& d
 /// against the float64 reference, then timed (the harness's median, L2 flushed; a launch that
 /// fails its check is named in c.measured_note and not timed); with `sweep`, every legal launch
 /// of `step` too (sweep_launches). `check(launch, reference)` returns a CheckResult,
-/// `time(launch, options)` BenchStats.
+/// `time(launch, options)` BenchStats; `bench`: the two launches' timing.
 template <class Step, class Problem, class Launch, class Check, class Time>
-void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& derived, bool sweep, Check check,
-                  Time time) {
+void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& derived, bool sweep,
+                  const BenchOptions& bench, Check check, Time time) {
     const auto ref = p.reference();
     const Launch deflt = step.default_launch(p.args());
     const CheckResult cd = check(derived, ref), cf = check(deflt, ref);
     if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
     if (!cf.ok()) c.measured_note += "default launch failed its check (" + cf.first_bad + ") ";
-    if (cd.ok()) c.derived_measured_ms = time(derived, BenchOptions{}).median_ms;
-    if (cf.ok()) c.default_measured_ms = time(deflt, BenchOptions{}).median_ms;
+    if (cd.ok()) c.derived_measured_ms = time(derived, bench).median_ms;
+    if (cf.ok()) c.default_measured_ms = time(deflt, bench).median_ms;
     c.default_launch = deflt.str();
     if (sweep) sweep_launches(c, step.legal_launches(p.args()), derived, deflt, time);
 }
@@ -114,24 +125,31 @@ double gemv_ms(const DeviceProfile& dev, bool trans, long long m, long long n, i
 }
 
 template <class T>
-void measure_gemv(Comparison& c, bool trans, int m, int n, bool sweep) {
+void measure_gemv(Comparison& c, bool trans, int m, int n, bool sweep, const BenchOptions& bench) {
     const auto& step = wb::step<GemvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemv_problem<T>(trans ? Op::T : Op::N, m, n, m, 1);
     measure_case(
-        c, step, p, gemv_launch_of(c.derived, trans), sweep,
+        c, step, p, gemv_launch_of(c.derived, trans), sweep, bench,
         [&](const GemvLaunch& l, const auto& ref) { return check_gemv(step, l, p, ref); },
         [&](const GemvLaunch& l, const BenchOptions& bo) { return time_gemv(step, l, p, bo); });
 }
 
 std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
-                                   bool sweep) {
+                                   bool sweep, const CaseSelection& cs) {
     struct Shape {
         bool trans;
         int m, n;
     };
+    std::vector<Shape> shapes;
+    if (cs.sizes.empty()) shapes = {{false, 4096, 4096}, {true, 4096, 4096}, {false, 579, 57900}};
+    for (long long n : cs.sizes)
+        for (bool trans : {false, true}) shapes.push_back({trans, static_cast<int>(n), static_cast<int>(n)});
+    shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
+                                [&](const Shape& s) { return s.trans ? !cs.op_t : !cs.op_n; }),
+                 shapes.end());
     std::vector<Comparison> out;
     for (int elem : precisions)
-        for (const Shape& s : {Shape{false, 4096, 4096}, Shape{true, 4096, 4096}, Shape{false, 579, 57900}}) {
+        for (const Shape& s : shapes) {
             Comparison c;
             const GemvShape call{s.trans ? Op::T : Op::N, s.m, s.n, s.m, elem, 0, 0};
             c.derived = derive_gemv_call(dev, call);
@@ -161,8 +179,8 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
             if (threads <= dev.max_threads_per_block)
                 c.default_ms = gemv_ms(dev, s.trans, s.m, s.n, elem, threads, per * wl);
             if (measure && !has(c.derived, "dBlk.x")) {
-                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n, sweep);
-                else measure_gemv<double>(c, s.trans, s.m, s.n, sweep);
+                if (elem == 4) measure_gemv<float>(c, s.trans, s.m, s.n, sweep, case_bench(cs.quick));
+                else measure_gemv<double>(c, s.trans, s.m, s.n, sweep, case_bench(cs.quick));
             }
             out.push_back(c);
         }
@@ -186,22 +204,26 @@ GemmLaunch gemm_default(long long m, long long n, long long k) {
 }
 
 template <class T>
-void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k, bool sweep) {
+void measure_gemm(Comparison& c, const GemmLaunch& derived, long long m, long long n, long long k, bool sweep,
+                  const BenchOptions& bench) {
     const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemm_problem<T>(GemmShape{Op::N, Op::N, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)}, 1);
     measure_case(
-        c, step, p, derived, sweep, [&](const GemmLaunch& l, const auto& ref) { return check_gemm(step, l, p, ref); },
+        c, step, p, derived, sweep, bench, [&](const GemmLaunch& l, const auto& ref) { return check_gemm(step, l, p, ref); },
         [&](const GemmLaunch& l, const BenchOptions& bo) { return time_gemm(step, l, p, bo); });
 }
 
 std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
-                                   bool sweep) {
+                                   bool sweep, const CaseSelection& cs) {
     struct Shape {
         long long m, n, k;
     };
+    std::vector<Shape> shapes;
+    if (cs.sizes.empty()) shapes = {{1024, 1024, 1024}, {4096, 4096, 4096}, {1024, 1024, 16384}};
+    for (long long n : cs.sizes) shapes.push_back({n, n, n});
     std::vector<Comparison> out;
     for (int elem : precisions)
-        for (const Shape& s : {Shape{1024, 1024, 1024}, Shape{4096, 4096, 4096}, Shape{1024, 1024, 16384}}) {
+        for (const Shape& s : shapes) {
             Comparison c;
             const std::vector<GemmLaunch> configs = elem == 4 ? tuned::gemm_configs<float>() : tuned::gemm_configs<double>();
             GemmLaunch derived_launch;
@@ -239,8 +261,8 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
                 }
             }
             if (measure && derived_launch.tile_m > 0) {
-                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k, sweep);
-                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k, sweep);
+                if (elem == 4) measure_gemm<float>(c, derived_launch, s.m, s.n, s.k, sweep, case_bench(cs.quick));
+                else measure_gemm<double>(c, derived_launch, s.m, s.n, s.k, sweep, case_bench(cs.quick));
             }
             out.push_back(c);
         }
@@ -270,21 +292,24 @@ double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, long long rows
 }
 
 template <class T>
-void measure_conv2d(Comparison& c, const Conv2dLaunch& derived, long long n, int fs, bool sweep) {
+void measure_conv2d(Comparison& c, const Conv2dLaunch& derived, long long n, int fs, bool sweep,
+                    const BenchOptions& bench) {
     const auto& step = wb::step<Conv2dArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_conv2d_problem<T>(Conv2dShape{static_cast<int>(n), static_cast<int>(n), fs}, 1);
     measure_case(
-        c, step, p, derived, sweep,
+        c, step, p, derived, sweep, bench,
         [&](const Conv2dLaunch& l, const auto& ref) { return check_conv2d(step, l, p, ref); },
         [&](const Conv2dLaunch& l, const BenchOptions& bo) { return time_conv2d(step, l, p, bo); });
 }
 
 std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
-                                     bool sweep) {
+                                     bool sweep, const CaseSelection& cs) {
+    std::vector<std::pair<long long, int>> shapes;  // (n, FS): an n x n image, each filter size
+    for (long long n : cs.sizes.empty() ? std::vector<long long>{4096} : cs.sizes)
+        for (int fs : {3, 7, 17, 63}) shapes.push_back({n, fs});
     std::vector<Comparison> out;
     for (int elem : precisions)
-        for (int fs : {3, 7, 17, 63}) {
-            const long long n = 4096;
+        for (const auto& [n, fs] : shapes) {
             Comparison c;
             const Conv2dLaunch l = elem == 4 ? conv2d_default<float>(n, n, fs) : conv2d_default<double>(n, n, fs);
             c.default_launch = l.str();
@@ -316,8 +341,8 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
                     c.note += std::string(c.note.empty() ? "" : "; ") + "derived: " + e.what();
                 }
                 if (measure) {
-                    if (elem == 4) measure_conv2d<float>(c, dl, n, fs, sweep);
-                    else measure_conv2d<double>(c, dl, n, fs, sweep);
+                    if (elem == 4) measure_conv2d<float>(c, dl, n, fs, sweep, case_bench(cs.quick));
+                    else measure_conv2d<double>(c, dl, n, fs, sweep, case_bench(cs.quick));
                 }
             }
             out.push_back(c);
@@ -354,19 +379,22 @@ int symv_threads(const SymvLaunch& l) {
 }
 
 template <class T>
-void measure_symv(Comparison& c, const SymvLaunch& derived, long long n, bool sweep) {
+void measure_symv(Comparison& c, const SymvLaunch& derived, long long n, bool sweep, const BenchOptions& bench) {
     const auto& step = wb::step<SymvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_symv_problem<T>(Uplo::Lower, static_cast<int>(n), static_cast<int>(n), 1);
     measure_case(
-        c, step, p, derived, sweep, [&](const SymvLaunch& l, const auto& ref) { return check_symv(step, l, p, ref); },
+        c, step, p, derived, sweep, bench, [&](const SymvLaunch& l, const auto& ref) { return check_symv(step, l, p, ref); },
         [&](const SymvLaunch& l, const BenchOptions& bo) { return time_symv(step, l, p, bo); });
 }
 
 std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
-                                   bool measure, bool sweep) {
+                                   bool measure, bool sweep, const CaseSelection& cs) {
+    const std::vector<long long> sizes = !cs.sizes.empty() ? cs.sizes
+                                         : cg              ? std::vector<long long>{2048, 16384}
+                                                           : std::vector<long long>{4096, 16384};
     std::vector<Comparison> out;
     for (int elem : precisions)
-        for (long long n : cg ? std::vector<long long>{2048, 16384} : std::vector<long long>{4096, 16384}) {
+        for (long long n : sizes) {
             Comparison c;
             c.derived = cg ? derive::derive_cg(dev, n, elem) : derive_symv_call(dev, n, n, elem);
             c.derived_launch = cg ? c.derived.launch() : symv_launch_of(c.derived).str();
@@ -381,8 +409,8 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                 c.default_ms = mv_default;
                 if (measure) {
                     const SymvLaunch dl = symv_launch_of(c.derived);
-                    if (elem == 4) measure_symv<float>(c, dl, n, sweep);
-                    else measure_symv<double>(c, dl, n, sweep);
+                    if (elem == 4) measure_symv<float>(c, dl, n, sweep, case_bench(cs.quick));
+                    else measure_symv<double>(c, dl, n, sweep, case_bench(cs.quick));
                 }
             } else {
                 // Per iteration, the Mv at each launch (the CUDA-graph schedule: the persistent
@@ -406,12 +434,12 @@ const std::vector<std::string>& compared_ops() {
 }
 
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
-                                   bool measure, bool sweep) {
-    if (op == "gemv") return gemv_cases(dev, precisions, measure, sweep);
-    if (op == "gemm") return gemm_cases(dev, precisions, measure, sweep);
-    if (op == "conv2d") return conv2d_cases(dev, precisions, measure, sweep);
-    if (op == "symv") return symv_cases(dev, precisions, false, measure, sweep);
-    if (op == "cg") return symv_cases(dev, precisions, true, false, false);
+                                   bool measure, bool sweep, const CaseSelection& cases) {
+    if (op == "gemv") return gemv_cases(dev, precisions, measure, sweep, cases);
+    if (op == "gemm") return gemm_cases(dev, precisions, measure, sweep, cases);
+    if (op == "conv2d") return conv2d_cases(dev, precisions, measure, sweep, cases);
+    if (op == "symv") return symv_cases(dev, precisions, false, measure, sweep, cases);
+    if (op == "cg") return symv_cases(dev, precisions, true, false, false, cases);
     throw std::invalid_argument("ch06 compare_op: op (\"" + op + "\") must be one of gemv, gemm, conv2d, symv, cg");
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "derive/derivation.hpp"
+#include "derived_options.hpp"
 #include "device_profile.hpp"
 
 #include <string>
@@ -34,13 +35,16 @@ struct Comparison {
 };
 
 /// The cases of op `op` ("gemv", "gemm", "conv2d", "symv", "cg") on `dev` for the precisions
-/// `precisions` (4 and/or 8 bytes). With `measure` (a live GPU, dev read from it), GEMV, GEMM,
-/// the convolution and SYMV also check and time the derived launch and chapter 5's default on the
-/// device (median of the harness, L2 flushed; CG's derived launch is its default: not timed);
-/// with `sweep` too, every legal launch of the tuned step (the sweep's best and worst). Throws
-/// std::invalid_argument on an unknown op.
+/// `precisions` (4 and/or 8 bytes): the page's shapes, or with `cases.sizes` each size n as the
+/// op's square case (GEMV n x n, GEMM n^3, the convolution an n x n image with each filter size,
+/// SYMV and CG n); GEMV's cases of op N and T as `cases` selects them. With `measure` (a live GPU,
+/// dev read from it), GEMV, GEMM, the convolution and SYMV also check and time the derived launch
+/// and chapter 5's default on the device (median of the harness, L2 flushed, fewer repetitions
+/// with `cases.quick`; CG's derived launch is its default: not timed); with `sweep` too, every
+/// legal launch of the tuned step (the sweep's best and worst). Throws std::invalid_argument on an
+/// unknown op.
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
-                                   bool measure = false, bool sweep = false);
+                                   bool measure = false, bool sweep = false, const CaseSelection& cases = {});
 
 /// The ops compare_op knows, in the ladder's order.
 const std::vector<std::string>& compared_ops();

@@ -121,6 +121,9 @@ TEST_CASE("chapter CLI: bad values fail naming the option", "[cpu][cli]") {
     CHECK(contains(cli_error({"--op", "Fft!"}), "--op"));
     CHECK(contains(cli_error({"--sizes", "12a"}), "--sizes"));
     CHECK(contains(cli_error({"--device", "-1"}), "--device"));
+    // The rule in int's range, not a double's 309-digit maximum.
+    CHECK(contains(cli_error({"--device", "-1"}), "not in range 0 to 2147483647"));
+    CHECK(contains(cli_error({"--device", "abc"}), "--device"));
     CHECK(contains(cli_error({"--device-preset", "gtx480"}), "--device-preset"));
     CHECK(cli_error({"--bogus"}) != "");
     CHECK(cli_error({"--precision", "float"}) == "");  // and a good one parses

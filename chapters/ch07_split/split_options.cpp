@@ -1,0 +1,84 @@
+// split_options.cpp — chapter 7's command line (split_options.hpp). CLI11 checks each value as it
+// is parsed; the words every chapter accepts ("all" for --op, "both" for --precision) mean the
+// same here, and --csv is checked before anything is measured, as in the other chapters.
+#include "split_options.hpp"
+
+#include "split_cases.hpp"
+
+#include "cli.hpp"
+#include "device_profile.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace wb::ch07 {
+
+namespace {
+
+/// `v` with `word` replaced by `all` and each name kept once, in the order first given.
+std::vector<std::string> expanded(const std::vector<std::string>& v, const std::string& word,
+                                  const std::vector<std::string>& all) {
+    std::vector<std::string> out;
+    for (const std::string& s : v)
+        for (const std::string& name : s == word ? all : std::vector<std::string>{s})
+            if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    return out;
+}
+
+}  // namespace
+
+int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
+    CLI::App app{"Chapter 7 — the CPU/GPU split: each op on the CPU, on the GPU with its transfers, or on both at "
+                 "once, predicted by the CPU and transfer models (White §3.4-3.5, §4.6) and measured on the CPU.",
+                 "ch07_split"};
+    std::vector<std::string> op_words = split_ops();
+    op_words.insert(op_words.begin(), "all");
+    std::vector<std::string> ops{"all"}, precisions{"both"};
+    app.add_option("--op", ops, "Ops: all (default), or a comma list of gemv, gemm, symv, conv2d, cg")
+        ->delimiter(',')
+        ->check(CLI::IsMember(op_words));
+    app.add_option("--precision", precisions, "float, double or both (default)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"float", "double", "both"}));
+    app.add_option("--sizes", opt.sizes, "n for every op (default: each op's set, spanning the crossover)")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 65536));
+    app.add_option("--device-preset", opt.preset, "GPU the model predicts for: t10, h100-sxm, h200 (default)")
+        ->check(CLI::IsMember(device_preset_names()));
+    app.add_option("--chunks", opt.chunks, "pipelined chunks of the hybrid's GPU share (default 4)")
+        ->check(CLI::Range(1, 1024));
+    app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--csv", opt.csv, "write the table to this CSV file");
+    auto* quick = app.add_flag("--quick", opt.quick, "short size sets");
+    app.add_flag("--full", opt.full, "each op's whole set of sizes: the default set here")->excludes(quick);
+    std::string trans = "both";  // every call here is op(A) = N (GEMV y = A x, GEMM A B): T has no case
+    app.add_option("--trans", trans, "op(A): N or both (the same here: every call of this chapter is op N)")
+        ->check(CLI::IsMember({"N", "both"}));
+    app.add_option("--device", opt.device, "CUDA device whose GEMV columns and copies are measured (default 0)")
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+    app.add_flag("--predict-only", opt.predict_only, "do not run the CPU peers (the model's columns only)");
+    app.footer("Exit codes: 0 done; 1 a CPU peer failed; 2 a usage error; 3 some cases were skipped because "
+               "they do not fit in the host's memory (each says how much it needs).");
+    try {
+        app.parse(argc, argv);
+        require_writable_output("--csv", opt.csv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);  // prints the help (code 0) or the error
+        return rc == 0 ? 0 : 2;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ch07_split: " << e.what() << "\nRun with --help for more information.\n";
+        return 2;
+    }
+    opt.ops = expanded(ops, "all", split_ops());
+    opt.precisions = expanded(precisions, "both", {"float", "double"});
+    return -1;
+}
+
+}  // namespace wb::ch07

@@ -1,0 +1,36 @@
+/// \file split_options.hpp
+/// \brief Chapter 7's command line: its options, the rules their values follow, and the exit codes
+///        (those of the other chapters: 0 done, 2 a usage error).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace wb::ch07 {
+
+/// What one run of chapter 7 covers. After parse_split_cli, `ops` and `precisions` are never empty
+/// ("all" and "both" expanded, each name once, in the order given).
+struct SplitOptions {
+    std::vector<std::string> ops;                           ///< gemv, gemm, symv, conv2d, cg
+    std::vector<std::string> precisions{"float", "double"};
+    std::vector<int> sizes;                                 ///< empty: each op's defaults
+    std::string preset = "h200";                            ///< the GPU the model predicts for
+    std::string csv;                                        ///< write the table here too
+    bool quick = false;                                     ///< each op's short set of sizes
+    bool full = false;                                      ///< each op's whole set: its default set here
+    int device = 0;                                         ///< the CUDA device the GEMV columns are timed on
+    bool predict_only = false;                              ///< do not run the CPU peers (nor the GPU)
+    int chunks = 4;                                         ///< pipelined chunks of the hybrid's GPU share
+    int cg_iterations = 100;                                ///< CG iterations per solve
+};
+
+/// Parses "ch07_split <args>" into `opt`. Returns -1 to run, 0 after --help (printed), 2 after a
+/// usage error (the message, naming the option, on stderr): an unknown op or precision, a size
+/// outside [1, 65536], --chunks outside [1, 1024], --cg-iterations outside [1, 100000], a negative
+/// --device, --quick with --full, or a --csv path that cannot be written (checked before the run,
+/// so a run never loses its table at the end). --device, --full and --trans (N or both: every call
+/// here is op N; T is a usage error) are the options every chapter shares (./workbook run --
+/// OPTIONS passes the same ones to each chapter).
+int parse_split_cli(int argc, char** argv, SplitOptions& opt);
+
+}  // namespace wb::ch07

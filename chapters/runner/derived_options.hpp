@@ -1,0 +1,37 @@
+/// \file derived_options.hpp
+/// \brief Chapter 6's reading of the options every chapter shares (cli.hpp): which cases a run
+///        covers, the usage errors particular to it, and a note for each option that a run of
+///        this chapter cannot apply (so that none is accepted and silently ignored).
+#pragma once
+
+#include "cli.hpp"
+
+#include <string>
+#include <vector>
+
+namespace wb::ch06 {
+
+/// The cases compare_op builds (derived_comparison.hpp).
+struct CaseSelection {
+    std::vector<std::string> ops;  ///< --op: the ops to run, each once, in the order given ("all": compared_ops())
+    std::vector<long long> sizes;  ///< --sizes: square sizes n replacing each op's shapes (empty: the page's)
+    bool op_n = true;              ///< --trans N or both: GEMV's y = A x cases
+    bool op_t = true;              ///< --trans T or both: GEMV's y = A^T x cases
+    bool quick = false;            ///< --quick: fewer repetitions of each timing (runs on a GPU)
+};
+
+/// The largest n --sizes takes here: GEMM's three n x n operands in double then need 96 GiB.
+inline constexpr int kMaxSize = 65536;
+
+/// Reads `opt` (already through validate_chapter_options) as chapter 6's cases (compare_op reads
+/// all but `ops`). Throws
+/// std::invalid_argument "chapter 6 options: ..." naming the option, the value and the rule: --op
+/// must be "all" or a comma list of compared_ops(); each --sizes entry must be in [1, kMaxSize].
+CaseSelection case_selection(const ChapterOptions& opt);
+
+/// One line for each option given that this run cannot apply: --full (chapter 6 has one set of
+/// cases), --sweep and --quick without a GPU (`live` false: nothing is timed), --device with a
+/// preset or without a GPU, --trans with GEMM's cases (op(A) = N). Empty when every option applies.
+std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep);
+
+}  // namespace wb::ch06

@@ -1,0 +1,123 @@
+// CPU tests of chapter 6's reading of the shared options (chapters/runner/derived_options) and of
+// the cases they select in compare_op: --op checked before anything is printed, --sizes and
+// --trans applied to the cases, and a note for each option a run cannot apply (none ignored silently).
+#include "catch.hpp"
+
+#include "derived_comparison.hpp"
+#include "derived_options.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string invalid_message(const wb::ChapterOptions& opt) {
+    try {
+        wb::ch06::case_selection(opt);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+bool any_contains(const std::vector<std::string>& v, const std::string& part) {
+    return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return contains(s, part); });
+}
+
+}  // namespace
+
+TEST_CASE("chapter 6 options: --op names compared ops, --sizes in [1, 65536]", "[cpu][ch06][cli]") {
+    wb::ChapterOptions opt;
+    CHECK(invalid_message(opt).empty());
+    opt.op = "gemv,cg";
+    CHECK(invalid_message(opt).empty());
+    opt.op = "symv,gemv,symv";  // each op's cases once, in the order given
+    CHECK(wb::ch06::case_selection(opt).ops == std::vector<std::string>{"symv", "gemv"});
+    opt.op = "all";
+    CHECK(wb::ch06::case_selection(opt).ops == wb::ch06::compared_ops());
+    opt.op = "gemv,foo";
+    const std::string m = invalid_message(opt);
+    CHECK(contains(m, "--op (gemv,foo)"));
+    CHECK(contains(m, "\"foo\" is not one"));
+    CHECK(contains(m, "gemv, gemm, conv2d, symv, cg"));
+    opt.op = "all,gemv";  // "all" alone, not in a list
+    CHECK(contains(invalid_message(opt), "--op"));
+    opt.op = "all";
+    for (int bad : {0, -4, wb::ch06::kMaxSize + 1}) {
+        opt.sizes = {1024, bad};
+        INFO(bad);
+        const std::string s = invalid_message(opt);
+        CHECK(contains(s, "--sizes (" + std::to_string(bad) + ", entry 2)"));
+        CHECK(contains(s, "[1, 65536]"));
+    }
+}
+
+TEST_CASE("chapter 6 options: --sizes and --trans select the cases", "[cpu][ch06][cli]") {
+    wb::ChapterOptions opt;
+    opt.sizes = {1000, 1000, 64};
+    opt.trans = "T";
+    const wb::ch06::CaseSelection cs = wb::ch06::case_selection(opt);
+    CHECK(cs.sizes == std::vector<long long>{1000, 64});  // each size once
+    CHECK_FALSE(cs.op_n);
+    CHECK(cs.op_t);
+
+    const wb::DeviceProfile h200 = wb::device_preset("h200");
+    const auto gemv = wb::ch06::compare_op("gemv", h200, {4}, false, false, cs);
+    REQUIRE(gemv.size() == 2);
+    CHECK(gemv[0].derived.shape.rfind("T 1000 x 1000", 0) == 0);
+    CHECK(gemv[1].derived.shape.rfind("T 64 x 64", 0) == 0);
+    // Without --sizes and --trans: the page's three GEMV shapes.
+    CHECK(wb::ch06::compare_op("gemv", h200, {4}).size() == 3);
+    opt.trans = "N";
+    opt.sizes.clear();
+    const auto n_only = wb::ch06::compare_op("gemv", h200, {4, 8}, false, false, wb::ch06::case_selection(opt));
+    CHECK(n_only.size() == 4);  // N 4096^2 and N 579 x 57900, float and double
+    for (const auto& c : n_only) CHECK(c.derived.shape.rfind("N ", 0) == 0);
+
+    wb::ch06::CaseSelection one;
+    one.sizes = {2000};
+    CHECK(wb::ch06::compare_op("gemm", h200, {4}, false, false, one).size() == 1);
+    CHECK(wb::ch06::compare_op("conv2d", h200, {4}, false, false, one).size() == 4);  // FS 3, 7, 17, 63
+    const auto symv = wb::ch06::compare_op("symv", h200, {8}, false, false, one);
+    REQUIRE(symv.size() == 1);
+    CHECK(contains(symv[0].derived.shape, "2000"));
+    CHECK(wb::ch06::compare_op("cg", h200, {8}, false, false, one).size() == 1);
+}
+
+TEST_CASE("chapter 6: every op at the edges of --sizes on every preset", "[cpu][ch06][derive]") {
+    wb::ch06::CaseSelection cs;
+    cs.sizes = {1, 3, 17, 100, 579, 65536};
+    for (const std::string& preset : wb::device_preset_names())
+        for (const std::string& op : wb::ch06::compared_ops()) {
+            INFO(preset << " " << op);
+            std::vector<wb::ch06::Comparison> rows;
+            REQUIRE_NOTHROW(rows = wb::ch06::compare_op(op, wb::device_preset(preset), {4, 8}, false, false, cs));
+            CHECK(!rows.empty());
+            for (const auto& c : rows) CHECK(!c.default_launch.empty());
+        }
+}
+
+TEST_CASE("chapter 6 options: a note for each option a run cannot apply", "[cpu][ch06][cli]") {
+    wb::ChapterOptions opt;
+    CHECK(wb::ch06::option_notes(opt, false, false).empty());
+    CHECK(wb::ch06::option_notes(opt, true, true).empty());
+    CHECK(any_contains(wb::ch06::option_notes(opt, false, true), "--sweep"));
+    opt.full = true;
+    CHECK(any_contains(wb::ch06::option_notes(opt, true, false), "--full"));
+    opt.full = false;
+    opt.quick = true;
+    CHECK(any_contains(wb::ch06::option_notes(opt, false, false), "--quick"));
+    CHECK(wb::ch06::option_notes(opt, true, false).empty());  // on a GPU --quick shortens the timings
+    opt.quick = false;
+    opt.device = 2;
+    CHECK(any_contains(wb::ch06::option_notes(opt, false, false), "--device 2"));
+    opt.device = 0;
+    opt.trans = "T";
+    CHECK(any_contains(wb::ch06::option_notes(opt, false, false), "GEMM"));
+    opt.op = "gemv";
+    CHECK(wb::ch06::option_notes(opt, false, false).empty());  // --trans applies to every case run
+}
