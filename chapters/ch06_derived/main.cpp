@@ -101,7 +101,9 @@ int main(int argc, char** argv) {
         wb::Report table("chapter 6: derived launches",
                          {"op", "shape", "derived launch", "derived model ms", "default launch", "default model ms",
                           "derived ms", "default ms", "swept", "best launch", "best ms", "worst launch", "worst ms"});
-        auto ms = [](double v) { return v >= 0 ? wb::fmt(v, 4) : std::string("-"); };
+        auto ms = [](double v) {  // "-": not measured, or infinite (no block of the launch fits)
+            return std::isfinite(v) && v >= 0 ? wb::fmt(v, 4) : std::string("-");
+        };
         for (const std::string& op : cases.ops)
             for (const auto& c : wb::ch06::compare_op(op, dev, precisions, live, live && sweep, cases)) {
                 print(c);

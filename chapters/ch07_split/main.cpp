@@ -16,6 +16,7 @@
 
 #include "cpu_peers.hpp"
 #include "device.hpp"
+#include "device_profile.hpp"
 #include "memory_fit.hpp"
 #include "report.hpp"
 
@@ -46,9 +47,13 @@ int run(const SplitOptions& opt) {
     std::cout << "Measuring the host (read bandwidth, FMA rate) ...\n";
     m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS), not every core
     std::cout << "  " << model::to_string(m.cpu) << '\n';
-    m.gpu = device_preset(opt.preset);
     const bool gpu = has_cuda_device() && !opt.predict_only;
     if (gpu) select_device(opt.device);
+    // The model predicts for the GPU the run measures (its hybrid shares come from it), unless a
+    // preset is named; without a GPU, for the H200 preset.
+    m.gpu = !opt.preset.empty() ? device_preset(opt.preset)
+            : gpu               ? device_profile_from_device(opt.device)
+                                : device_preset("h200");
     if (gpu) std::cout << "Measuring the host <-> device copies (pinned) ...\n";
     m.links = gpu ? ch07::measured_pinned_links() : ch07::h200_pinned_links();
     std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 0) << " GB/s, "

@@ -49,7 +49,8 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_option("--sizes", opt.sizes, "n for every op (default: each op's set, spanning the crossover)")
         ->delimiter(',')
         ->check(CLI::Range(1, 65536));
-    app.add_option("--device-preset", opt.preset, "GPU the model predicts for: t10, h100-sxm, h200 (default)")
+    app.add_option("--device-preset", opt.preset,
+                   "GPU the model predicts for: t10, h100-sxm, h200 (default: the GPU measured; without one, h200)")
         ->check(CLI::IsMember(device_preset_names()));
     app.add_option("--chunks", opt.chunks, "pipelined chunks of the hybrid's GPU share (default 4)")
         ->check(CLI::Range(1, 1024));

@@ -14,7 +14,7 @@ struct SplitOptions {
     std::vector<std::string> ops;                           ///< gemv, gemm, symv, conv2d, cg
     std::vector<std::string> precisions{"float", "double"};
     std::vector<int> sizes;                                 ///< empty: each op's defaults
-    std::string preset = "h200";                            ///< the GPU the model predicts for
+    std::string preset;  ///< the GPU the model predicts for; empty: the GPU measured, else the h200 preset
     std::string csv;                                        ///< write the table here too
     bool quick = false;                                     ///< each op's short set of sizes
     bool full = false;                                      ///< each op's whole set: its default set here
