@@ -1,0 +1,124 @@
+// dmma_rate.cu — the FP64 tensor cores' rate, measured (issue 38, item 2: the ceiling the DGEMM
+// model needs beside chapter 0's FMA microbenchmark).
+//
+// What it times: every warp of a full grid issues a long run of independent
+// mma.sync.aligned.m16n8k{4,8,16}.row.col.f64 on values held in registers (no memory traffic in
+// the loop), with CHAINS accumulator fragments per warp so that consecutive mmas do not wait for
+// each other. One m16n8kK mma is 16 x 8 x K multiply-adds: 2 x 128 K flops. The same run times
+// the FP64 FMA rate the same way (independent fma chains per thread), so the ratio of the two
+// is measured in one run, on one card. The results are checked: every accumulator must hold the
+// value the arithmetic gives (the inputs are exact in double).
+//
+// Build and run on a GPU machine:
+//   cmake --build build --target dmma_rate && build/bin/dmma_rate
+//   (or: nvcc -O3 -std=c++17 -arch=sm_90 scripts/probes/dmma_rate.cu -o dmma_rate && ./dmma_rate)
+#include "probe_timing.cuh"
+#include "../../kernels/tuned/mma_f64.cuh"  // the DGEMM's own mma wrapper
+
+#include <cmath>
+
+namespace {
+
+constexpr int kIters = 4096;  // mma rounds per warp (each round: CHAINS independent mmas)
+
+/// Every A and B element 1/8 and 1/4 (exact), C starting at 0: after `iters` rounds each element
+/// of each accumulator holds iters x K / 32 exactly, which the host checks.
+template <int K, int CHAINS>
+__global__ void dmma_kernel(int iters, double* out) {
+    double a[K / 2], b[K / 4], d[CHAINS][4];
+#pragma unroll
+    for (int q = 0; q < K / 2; ++q) a[q] = 0.125;
+#pragma unroll
+    for (int q = 0; q < K / 4; ++q) b[q] = 0.25;
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) d[c][e] = 0;
+    for (int i = 0; i < iters; ++i)
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) wb::tuned::mma_f64<K>(d[c], a, b);
+    double s = 0;
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+/// The FP64 FMA lanes the same way: CHAINS independent v = v x m + 0.25 per thread (m = 1 at run
+/// time, so that the compiler cannot turn the FMA into an add).
+template <int CHAINS>
+__global__ void fma_kernel(int iters, double m, double* out) {
+    double v[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) v[c] = 0;
+    for (int i = 0; i < iters; ++i)
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) v[c] = fma(v[c], m, 0.25);
+    double s = 0;
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) s += v[c];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+struct Result {
+    double tflops;
+    bool ok;
+};
+
+template <class Launch>
+Result run(Launch launch, double flops, double expect, double* d_out, int threads, const Flush& flush) {
+    const double us = median_us(launch, flush, 9);
+    std::vector<double> h(static_cast<size_t>(threads));
+    CHECK(cudaMemcpy(h.data(), d_out, h.size() * sizeof(double), cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (double v : h) ok = ok && v == expect;
+    return {flops / us * 1e-6, ok};
+}
+
+template <int K, int CHAINS>
+void report_mma(int blocks, int warps, double* d_out, const Flush& flush) {
+    const int threads = blocks * warps * 32;
+    const double flops = 2.0 * 16 * 8 * K * CHAINS * static_cast<double>(kIters) * blocks * warps;
+    // Each lane's 4 accumulators x CHAINS, each iters x K / 32 (A 1/8 times B 1/4, K terms).
+    const double expect = 4.0 * CHAINS * kIters * K / 32.0;
+    const Result r = run([&] { dmma_kernel<K, CHAINS><<<blocks, warps * 32>>>(kIters, d_out); },
+                         flops, expect, d_out, threads, flush);
+    std::printf("  mma.m16n8k%-2d %d chains  %8.1f TFLOP/s  %s\n", K, CHAINS, r.tflops, r.ok ? "checked" : "WRONG");
+}
+
+template <int CHAINS>
+void report_fma(int blocks, int threads_per_block, double* d_out, const Flush& flush) {
+    const int threads = blocks * threads_per_block;
+    const double flops = 2.0 * CHAINS * static_cast<double>(kIters) * threads;
+    const double expect = CHAINS * 0.25 * kIters;
+    const Result r = run([&] { fma_kernel<CHAINS><<<blocks, threads_per_block>>>(kIters, 1.0, d_out); },
+                         flops, expect, d_out, threads, flush);
+    std::printf("  fma           %d chains  %8.1f TFLOP/s  %s\n", CHAINS, r.tflops, r.ok ? "checked" : "WRONG");
+}
+
+}  // namespace
+
+int main() {
+    int dev = 0, sms = 0, major = 0;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    cudaDeviceProp prop{};
+    CHECK(cudaGetDeviceProperties(&prop, dev));
+    if (major < 8) {
+        std::printf("%s: compute capability %d.x has no FP64 mma.sync (sm_80+)\n", prop.name, major);
+        return 0;
+    }
+    const int blocks = 4 * sms, warps = 8;  // 4 blocks of 8 warps per SM: every sub-partition busy
+    double* d_out = nullptr;
+    CHECK(cudaMalloc(&d_out, static_cast<size_t>(blocks) * warps * 32 * sizeof(double)));
+    const Flush flush;  // nothing here reads memory in the loop; the flush only keeps the probes' timing alike
+    std::printf("%s, %d SMs: FP64 rates, %d blocks x %d warps, %d rounds\n", prop.name, sms, blocks, warps, kIters);
+    report_mma<4, 4>(blocks, warps, d_out, flush);
+    report_mma<8, 4>(blocks, warps, d_out, flush);
+    report_mma<8, 8>(blocks, warps, d_out, flush);
+    if (major >= 9) report_mma<16, 4>(blocks, warps, d_out, flush);  // m16n8k16.f64: sm_90
+    report_fma<8>(blocks, warps * 32, d_out, flush);
+    report_fma<16>(blocks, warps * 32, d_out, flush);
+    CHECK(cudaFree(d_out));
+    return 0;
+}
