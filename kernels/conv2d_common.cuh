@@ -324,28 +324,19 @@ blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int 
 }
 //! [blocked-conv2d]
 
-/// True when 16-byte vector loads of the image are legal: base pointer 16-byte aligned and every
-/// row start aligned (pitch a multiple of the vector width).
-template <class T>
-bool aligned16(const T* p, int pitch) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % Vec16<T>::width == 0;
-}
-
-/// The column origin shift of a submatrix view (detail::vector_offset, read off the pointer as the
-/// tuned SYMV does): where every row starts k elements past a 16-byte boundary, tiles that start
-/// k columns left of column 0 read whole 16-byte vectors of every row, as an aligned image's tiles
-/// do; the k columns left of the image are zeros like the border. -1: rows start at different
-/// offsets (element loads).
+/// Where every row of an image starts within a 16-byte vector (detail::vector_offset): 0 where
+/// rows are 16-byte aligned, k where all start k elements past a boundary (a submatrix view: the
+/// tuned kernels then start their tiles k columns left of column 0), -1 where rows differ.
 template <class T>
 int origin_shift(const T* p, int pitch) {
     return detail::vector_offset(p, pitch);
 }
 
-/// Whether output rows take 16-byte stores when the tiles start `shift` columns left of column 0:
-/// out's rows then start on the same offset within a vector as the input's.
+/// True when 16-byte vector loads of the image are legal from column 0: base pointer 16-byte
+/// aligned and every row start aligned (pitch a multiple of the vector width).
 template <class T>
-bool aligned16_shifted(const T* p, int pitch, int shift) {
-    return origin_shift(p, pitch) == shift;
+bool aligned16(const T* p, int pitch) {
+    return origin_shift(p, pitch) == 0;
 }
 
 /// Launches the blocked kernel with the filter in constant memory where it fits.

@@ -344,7 +344,7 @@ template <class T>
 Origin origin_of(const Conv2dArgs<T>& a) {
     const int k = conv2d_detail::origin_shift(a.in, a.in_pitch);
     const int xs = k > 0 ? k : 0;
-    return {xs, k >= 0, conv2d_detail::aligned16_shifted(a.out, a.out_pitch, xs)};
+    return {xs, k >= 0, conv2d_detail::origin_shift(a.out, a.out_pitch) == xs};  // out's rows start alike
 }
 
 template <class T, int FS>
