@@ -43,10 +43,16 @@ std::vector<std::string> op_classes(const SyrkCase& c) {
     return k.v;
 }
 
-std::vector<std::string> op_classes(const SeparableCase& c) {
+namespace {
+
+/// The separable filter's classes, chapter 2's and chapter 4's padded variant alike; the padded
+/// one adds rows that end in a partial float4.
+template <class C>
+std::vector<std::string> separable_classes(const C& c, bool padded) {
     Classes k;
     k.add(c.rows <= 33 && c.cols <= 33, "small");
     k.add(odd(c.rows) || odd(c.cols), "odd_sizes");
+    if (padded) k.add(c.cols % 4 != 0, "partial_float4");
     k.add(c.in_pitch > c.cols || c.out_pitch > c.cols, "pitch_gt_cols");
     k.add(c.fs >= std::min(c.rows, c.cols), "wide_filter");
     k.add(c.rows == 1 || c.cols == 1, "thin");
@@ -54,17 +60,11 @@ std::vector<std::string> op_classes(const SeparableCase& c) {
     return k.v;
 }
 
-std::vector<std::string> op_classes(const SeparablePaddedCase& c) {
-    Classes k;
-    k.add(c.rows <= 33 && c.cols <= 33, "small");
-    k.add(odd(c.rows) || odd(c.cols), "odd_sizes");
-    k.add(c.cols % 4 != 0, "partial_float4");
-    k.add(c.in_pitch > c.cols || c.out_pitch > c.cols, "pitch_gt_cols");
-    k.add(c.fs >= std::min(c.rows, c.cols), "wide_filter");
-    k.add(c.rows == 1 || c.cols == 1, "thin");
-    k.add(static_cast<long long>(c.rows) * c.cols >= 100000, "large");
-    return k.v;
-}
+}  // namespace
+
+std::vector<std::string> op_classes(const SeparableCase& c) { return separable_classes(c, false); }
+
+std::vector<std::string> op_classes(const SeparablePaddedCase& c) { return separable_classes(c, true); }
 
 std::vector<std::string> op_classes(const GbmvCase& c) {
     Classes k;
