@@ -13,7 +13,10 @@
 //  - fp32_peak_gflops: SMs x FP32 lanes per SM (by compute capability, DeviceProfile) x 2 x clock;
 //  - fp32_fma_gflops: the best of 8 and 16 independent FMA chains per thread;
 //  - fp64_peak_gflops and fp64_fma_gflops: the same in double (FP64 lanes per SM by compute
-//    capability; the FP64 tensor cores, which cuBLAS DGEMM uses on Hopper, are not counted).
+//    capability; the FP64 tensor cores, which cuBLAS DGEMM uses on Hopper, are not counted);
+//  - fp64_tensor_gflops: the FP64 tensor cores (mma.m16n8k8.f64 in registers, 4 and 8
+//    independent accumulators per warp; lab/dmma.cu), where the device has them (sm_90 on): the
+//    ceiling of a DGEMM that runs on them (fp64_gemm_gflops()).
 // Every measurement checks its own result (see common/lab/). The whole takes well under 3 s.
 // Under the sanitizers (WB_TEST_SMALL set) the measurement runs at the tiny scale: the numbers
 // are then meaningless, but nothing waits minutes for them.
@@ -80,6 +83,11 @@ CeilingsMeasurement measure_ceilings(Scale s) {
         out.rows.push_back(measure_fma(chains, iters64, bench_options(s, 0), true));
         c.fp64_fma_gflops = std::max(c.fp64_fma_gflops, out.rows.back().rate);
     }
+    if (fp64_tensor_cores(device))
+        for (int chains : {4, 8}) {
+            out.rows.push_back(measure_dmma(chains, s == Scale::tiny ? 64 : 4096, bench_options(s, 0)));
+            c.fp64_tensor_gflops = std::max(c.fp64_tensor_gflops, out.rows.back().rate);
+        }
 
     out.all_verified = std::all_of(out.rows.begin(), out.rows.end(), [](const CeilingRow& r) { return r.verified; });
     return out;

@@ -15,6 +15,9 @@ struct Ceilings {
     double fp32_fma_gflops = 0;   ///< FMA microbenchmark, float
     double fp64_peak_gflops = 0;  ///< SMs x FP64 lanes x 2 x clock (CUDA cores, no tensor cores)
     double fp64_fma_gflops = 0;   ///< FMA microbenchmark, double
+    double fp64_tensor_gflops = 0;///< FP64 tensor-core microbenchmark (mma.m16n8k8.f64); 0 without them
+    /// The ceiling of a DGEMM: the FP64 tensor cores where the device has them, else the FMA lanes.
+    double fp64_gemm_gflops() const { return fp64_tensor_gflops > 0 ? fp64_tensor_gflops : fp64_fma_gflops; }
 };
 
 /// Measure (first call) or return the cached ceilings of the current device.

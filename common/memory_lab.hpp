@@ -126,6 +126,13 @@ bool read_kernel_fits(int threads, int unroll);
 /// host (std::fma rounds once, like the device's FMA).
 CeilingRow measure_fma(int chains, int iters, const BenchOptions& opt, bool fp64 = false);
 
+/// True where the device has FP64 tensor cores of mma.m16n8k8.f64 (compute capability 9.0 on).
+bool fp64_tensor_cores(int device);
+/// The FP64 tensor cores' rate (lab/dmma.cu): a full grid of warps issuing `chains` (4 or 8)
+/// independent mma.sync.m16n8k8.f64 per round, `iters` rounds, operands in registers; the
+/// result checked exactly. Throws std::invalid_argument on bad arguments or a device without them.
+CeilingRow measure_dmma(int chains, int iters, const BenchOptions& opt);
+
 /// The whole ceilings measurement of the current device: theoretical bandwidth, memcpy, copy
 /// kernels (4/8/16 B), read kernel over a few shapes (a shape that cannot launch on this device
 /// is skipped, never thrown for), FP32 and FP64 peaks from the profile, FMA microbenchmarks in

@@ -62,6 +62,9 @@ void show_ceilings(Context& ctx) {
     summary.add_row({"FP32 FMA", fmt(c.fp32_fma_gflops, 0), "GFLOP/s", fmt_pct(c.fp32_fma_gflops / c.fp32_peak_gflops)});
     summary.add_row({"FP64 peak", fmt(c.fp64_peak_gflops, 0), "GFLOP/s", fmt_pct(1.0)});
     summary.add_row({"FP64 FMA", fmt(c.fp64_fma_gflops, 0), "GFLOP/s", fmt_pct(c.fp64_fma_gflops / c.fp64_peak_gflops)});
+    if (c.fp64_tensor_gflops > 0)  // % of the FP64 FMA lanes' peak: how far the tensor cores move a DGEMM's ceiling
+        summary.add_row({"FP64 tensor cores", fmt(c.fp64_tensor_gflops, 0), "GFLOP/s",
+                         fmt_pct(c.fp64_tensor_gflops / c.fp64_peak_gflops)});
     emit(ctx, summary, "ceilings");
 
     std::string r = "copies reach " + fmt_pct(c.copy_gbs / c.theoretical_gbs) + " and reads " +
@@ -73,6 +76,9 @@ void show_ceilings(Context& ctx) {
     r += "FMA chains reach " + fmt_pct(c.fp32_fma_gflops / c.fp32_peak_gflops) + " of the FP32 peak and " +
          fmt_pct(c.fp64_fma_gflops / c.fp64_peak_gflops) + " of the FP64 peak (a compute-bound op is judged by "
          "min(FMA peak, bandwidth x arithmetic intensity) in its precision).";
+    if (c.fp64_tensor_gflops > 0)
+        r += " The FP64 tensor cores (mma.sync .f64) run at " + fmt(c.fp64_tensor_gflops / c.fp64_fma_gflops, 2) +
+             "x the FP64 FMA lanes: a DGEMM that feeds them is judged against their rate.";
     say("reading", r);
 }
 

@@ -155,12 +155,14 @@ struct GemmOp {
         return roofline::gflops(p.useful_flops(), ms);
     }
     /// The roofline bound of architecture §5: min(FMA peak, bandwidth x flops per useful byte), with the
-    /// measured FMA microbenchmark (FP32 or FP64) and the measured read ceiling.
+    /// measured FMA microbenchmark (FP32) or, in double, the FP64 tensor cores' where the device has
+    /// them (the rate cuBLAS's DGEMM and chapter 5's run at; the FMA lanes' elsewhere), and the
+    /// measured read ceiling.
     template <class T> static double ceiling(const Case& c, const Ceilings& ceil) {
         const auto a = shape_args<T>(c);
         const double flops = roofline::gemm_flops(a.m, a.n, a.k);
         const double bytes = sizeof(T) * (1.0 * a.m * a.k + 1.0 * a.k * a.n + 2.0 * a.m * a.n);
-        const double peak = sizeof(T) == 4 ? ceil.fp32_fma_gflops : ceil.fp64_fma_gflops;
+        const double peak = sizeof(T) == 4 ? ceil.fp32_fma_gflops : ceil.fp64_gemm_gflops();
         return std::min(peak, ceil.read_gbs * flops / bytes);
     }
 
@@ -202,6 +204,7 @@ struct GemmOp {
             tc.stages = k.stages;
             model::GemmDesign d = design<T>(stage, tc);
             d.load_width = 1;  // every fragment element is one 8-byte shared load
+            d.split_k = std::max(1, l.split_k);
             const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
             // One mma.sync.m16n8k8.f64 does the work of 1,024 FMAs; Hopper's FP64 tensor cores run
             // at twice the FP64 FMA lanes' rate, so the FMA-bound time halves (the loads do not).

@@ -226,7 +226,9 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                   << "ceilings: read " << fmt(ceil.read_gbs) << " GB/s, copy " << fmt(ceil.copy_gbs) << " GB/s (memcpy "
                   << fmt(ceil.copy_memcpy_gbs) << ", kernel " << fmt(ceil.copy_kernel_gbs) << "), theoretical "
                   << fmt(ceil.theoretical_gbs) << " GB/s; FP32 FMA " << fmt(ceil.fp32_fma_gflops) << " GFLOP/s (peak "
-                  << fmt(ceil.fp32_peak_gflops) << "); L2 flushed before every timed call of a memory-bound op\n\n";
+                  << fmt(ceil.fp32_peak_gflops) << "); FP64 FMA " << fmt(ceil.fp64_fma_gflops)
+                  << (ceil.fp64_tensor_gflops > 0 ? ", FP64 tensor cores " + fmt(ceil.fp64_tensor_gflops) : std::string())
+                  << " GFLOP/s; L2 flushed before every timed call of a memory-bound op\n\n";
         if (sweep) {
             std::size_t skipped = 0, rows = 0;
             for (const OpChapter* op : ops) {

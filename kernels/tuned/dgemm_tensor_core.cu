@@ -33,7 +33,8 @@
 
 #include "check.hpp"
 #include "cp_async.cuh"
-#include "tuned/mma_f64.cuh"
+#include "tuned/gemm_splitk.hpp"
+#include "mma_f64.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -98,7 +99,7 @@ __device__ __forceinline__ void load_tile(double* s, const double* p, int ld, in
 
 /// The kernel. AKC: op(A) is stored k-contiguous (op_a = T); BKC: op(B) is (op_b = N).
 template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
-__global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a) {
+__global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a, int kc, double* partials) {
     using TA = SmemTile<Cfg::BM, Cfg::BK, AKC>;
     using TB = SmemTile<Cfg::BN, Cfg::BK, BKC>;
     extern __shared__ double smem[];  // STAGES x (A tile, B tile)
@@ -109,6 +110,20 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
+    // Split k: slice blockIdx.z covers k [z kc, z kc + kc) and writes its partial C (ld m, alpha 1,
+    // beta 0) to partials + z m n; splitk::sum adds the slices in order. kc is a multiple of BK,
+    // so the shifted operands keep their 16-byte alignment.
+    const long long kbeg = static_cast<long long>(blockIdx.z) * kc;
+    const int depth = static_cast<int>(min(static_cast<long long>(kc), a.k - kbeg));
+    a.A += AKC ? kbeg : kbeg * a.lda;
+    a.B += BKC ? kbeg : kbeg * a.ldb;
+    a.k = depth;
+    if (partials != nullptr) {
+        a.C = partials + static_cast<long long>(blockIdx.z) * a.m * a.n;
+        a.ldc = a.m;
+        a.alpha = 1.0;
+        a.beta = 0.0;
+    }
     const int tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
 
     auto issue = [&](int tile) {
@@ -169,21 +184,38 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     //! [tuned-dgemm-tc]
     cp_async_wait<0>();
 
-    // Epilogue: C = alpha acc + beta C, C read only where beta != 0.
+    // Epilogue: C = alpha acc + beta C, C read only where beta != 0. Every load of C is issued
+    // before the first store: a load after a store to C may alias it, so the compiler would
+    // otherwise wait out one memory latency per element (with k of a few elements the epilogue
+    // is the whole kernel: 32 dependent round trips per thread ran it at a quarter of the
+    // bandwidth).
+    auto at = [&](int i, int j, int e, int* r, int* c) {
+        *r = m0 + wm + 16 * i + g + (e >= 2 ? 8 : 0);
+        *c = n0 + wn + 8 * j + 2 * t + (e & 1);
+        return *r < a.m && *c < a.n;
+    };
+    auto each = [&](auto&& f) {  // f(i, j, e) on every accumulator, unrolled
 #pragma unroll
-    for (int i = 0; i < Cfg::MT; ++i)
+        for (int i = 0; i < Cfg::MT; ++i)
 #pragma unroll
-        for (int j = 0; j < Cfg::NT; ++j)
+            for (int j = 0; j < Cfg::NT; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int r = m0 + wm + 16 * i + g + (e >= 2 ? 8 : 0);
-                const int c = n0 + wn + 8 * j + 2 * t + (e & 1);
-                if (r < a.m && c < a.n) {
-                    double* out = a.C + r + static_cast<std::int64_t>(c) * a.ldc;
-                    const double v = a.alpha * acc[i][j][e];
-                    *out = a.beta == 0.0 ? v : v + a.beta * *out;
-                }
-            }
+                for (int e = 0; e < 4; ++e) f(i, j, e);
+    };
+    if (a.beta != 0.0) {
+        double cin[Cfg::MT][Cfg::NT][4];
+        each([&](int i, int j, int e) {
+            int r, c;
+            cin[i][j][e] = at(i, j, e, &r, &c) ? a.C[r + static_cast<std::int64_t>(c) * a.ldc] : 0.0;
+        });
+        each([&](int i, int j, int e) { acc[i][j][e] = a.alpha * acc[i][j][e] + a.beta * cin[i][j][e]; });
+    } else {
+        each([&](int i, int j, int e) { acc[i][j][e] *= a.alpha; });
+    }
+    each([&](int i, int j, int e) {
+        int r, c;
+        if (at(i, j, e, &r, &c)) a.C[r + static_cast<std::int64_t>(c) * a.ldc] = acc[i][j][e];
+    });
 }
 
 bool columns_16b_aligned(const double* p, int ld) {
@@ -191,7 +223,7 @@ bool columns_16b_aligned(const double* p, int ld) {
 }
 
 template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
-void launch(const GemmArgs<double>& a, cudaStream_t s) {
+void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cudaStream_t s) {
     constexpr int smem = Cfg::STAGES *
                          (SmemTile<Cfg::BM, Cfg::BK, AKC>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, BKC>::ELEMS) *
                          static_cast<int>(sizeof(double));
@@ -201,35 +233,35 @@ void launch(const GemmArgs<double>& a, cudaStream_t s) {
         return true;
     }();
     (void)configured;
-    const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN);
-    kernel<<<grid, Cfg::THREADS, smem, s>>>(a);
+    const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
+    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials);
     WB_CHECK_LAUNCH();
 }
 
 /// Turns the four run-time choices (layout of A and B, vector copies of each) into template
 /// arguments: 16 kernels.
 template <class Cfg>
-void dispatch(const GemmArgs<double>& a, cudaStream_t s) {
+void dispatch(const GemmArgs<double>& a, int kc, int slices, double* partials, cudaStream_t s) {
     const bool akc = a.op_a == Op::T, bkc = a.op_b == Op::N;
     const bool va = columns_16b_aligned(a.A, a.lda), vb = columns_16b_aligned(a.B, a.ldb);
     const int key = (akc ? 8 : 0) | (bkc ? 4 : 0) | (va ? 2 : 0) | (vb ? 1 : 0);
     switch (key) {
-        case 0: return launch<Cfg, false, false, false, false>(a, s);
-        case 1: return launch<Cfg, false, false, false, true>(a, s);
-        case 2: return launch<Cfg, false, false, true, false>(a, s);
-        case 3: return launch<Cfg, false, false, true, true>(a, s);
-        case 4: return launch<Cfg, false, true, false, false>(a, s);
-        case 5: return launch<Cfg, false, true, false, true>(a, s);
-        case 6: return launch<Cfg, false, true, true, false>(a, s);
-        case 7: return launch<Cfg, false, true, true, true>(a, s);
-        case 8: return launch<Cfg, true, false, false, false>(a, s);
-        case 9: return launch<Cfg, true, false, false, true>(a, s);
-        case 10: return launch<Cfg, true, false, true, false>(a, s);
-        case 11: return launch<Cfg, true, false, true, true>(a, s);
-        case 12: return launch<Cfg, true, true, false, false>(a, s);
-        case 13: return launch<Cfg, true, true, false, true>(a, s);
-        case 14: return launch<Cfg, true, true, true, false>(a, s);
-        default: return launch<Cfg, true, true, true, true>(a, s);
+        case 0: return launch<Cfg, false, false, false, false>(a, kc, slices, partials, s);
+        case 1: return launch<Cfg, false, false, false, true>(a, kc, slices, partials, s);
+        case 2: return launch<Cfg, false, false, true, false>(a, kc, slices, partials, s);
+        case 3: return launch<Cfg, false, false, true, true>(a, kc, slices, partials, s);
+        case 4: return launch<Cfg, false, true, false, false>(a, kc, slices, partials, s);
+        case 5: return launch<Cfg, false, true, false, true>(a, kc, slices, partials, s);
+        case 6: return launch<Cfg, false, true, true, false>(a, kc, slices, partials, s);
+        case 7: return launch<Cfg, false, true, true, true>(a, kc, slices, partials, s);
+        case 8: return launch<Cfg, true, false, false, false>(a, kc, slices, partials, s);
+        case 9: return launch<Cfg, true, false, false, true>(a, kc, slices, partials, s);
+        case 10: return launch<Cfg, true, false, true, false>(a, kc, slices, partials, s);
+        case 11: return launch<Cfg, true, false, true, true>(a, kc, slices, partials, s);
+        case 12: return launch<Cfg, true, true, false, false>(a, kc, slices, partials, s);
+        case 13: return launch<Cfg, true, true, false, true>(a, kc, slices, partials, s);
+        case 14: return launch<Cfg, true, true, true, false>(a, kc, slices, partials, s);
+        default: return launch<Cfg, true, true, true, true>(a, kc, slices, partials, s);
     }
 }
 
@@ -256,9 +288,49 @@ bool dgemm_tensor_core_supported(int device) {
     return known[device] == 2;
 }
 
-void dgemm_tensor_core(const GemmArgs<double>& a, cudaStream_t stream) {
+int dgemm_tensor_core_resident_blocks(int device) {
+    // The occupancy calculator on the kernel as built (registers, shared memory, threads): the
+    // blocks of the tensor-core kernel one SM holds. Asked once per device; 0 where it cannot run.
+    constexpr int kDevices = 64;
+    static int known[kDevices] = {};  // 0 not asked yet, -1 not supported
+    if (device < 0 || device >= kDevices || !dgemm_tensor_core_supported(device)) return 0;
+    if (known[device] == 0) {
+        using Cfg = TcDefault;
+        constexpr int smem = Cfg::STAGES *
+                             (SmemTile<Cfg::BM, Cfg::BK, false>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, true>::ELEMS) *
+                             static_cast<int>(sizeof(double));
+        auto kernel = dgemm_tc_kernel<Cfg, false, true, true, true>;
+        int blocks = 0, prev = 0;
+        const bool ok = cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(device) == cudaSuccess &&
+                        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) ==
+                            cudaSuccess &&
+                        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Cfg::THREADS, smem) ==
+                            cudaSuccess;
+        cudaSetDevice(prev);
+        cudaGetLastError();
+        known[device] = ok && blocks > 0 ? blocks : -1;
+    }
+    return std::max(0, known[device]);
+}
+
+void dgemm_tensor_core(const GemmArgs<double>& a, int split, cudaStream_t stream) {
     if (a.m == 0 || a.n == 0) return;
-    dispatch<TcDefault>(a, stream);
+    if (split <= 1 || a.k <= TcDefault::BK) {
+        dispatch<TcDefault>(a, a.k, 1, nullptr, stream);
+        return;
+    }
+    // Split k (the tuned GEMM's scheme, gemm_splitk.hpp): slices of a multiple of BK write their
+    // partial C's to the workspace; the second pass adds them in slice order and applies alpha
+    // and beta (deterministic), reading C only where beta != 0.
+    const auto [kc, slices] = splitk::slice_k(a.k, split, TcDefault::BK);
+    if (slices <= 1) {
+        dispatch<TcDefault>(a, a.k, 1, nullptr, stream);
+        return;
+    }
+    auto* partials = static_cast<double*>(
+        splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(double), stream));
+    dispatch<TcDefault>(a, kc, slices, partials, stream);
+    splitk::sum<double>(a.m, a.n, slices, partials, a.alpha, a.beta, a.C, a.ldc, stream);
 }
 
 }  // namespace wb::tuned

@@ -31,6 +31,18 @@ bool dgemm_tensor_core_supported(int device);
 /// conventions, validated by the caller: tuned::gemm); beta == 0 never reads C. Any shape,
 /// leading dimension and base offset: 16-byte copies where the operand's columns are 16-byte
 /// aligned, 8-byte copies otherwise.
-void dgemm_tensor_core(const GemmArgs<double>& a, cudaStream_t stream);
+/// split > 1: k cut into that many slices (gridDim.z; each a multiple of the tile's k), their
+/// partial C's added by the tuned GEMM's split-k pass (gemm_splitk.hpp): the way a C of few
+/// tiles (long k, or C a few tiles wide) keeps every SM busy.
+void dgemm_tensor_core(const GemmArgs<double>& a, int split, cudaStream_t stream);
+
+/// Blocks of the tensor-core kernel one SM holds (the occupancy calculator on the kernel as
+/// built); 0 where dgemm_tensor_core_supported(device) is false. The default rule's waves.
+int dgemm_tensor_core_resident_blocks(int device);
+
+/// FP64 tensor-core flops per clock per SM against the FP64 FMA lanes' (Hopper: 2; the
+/// dmma_rate probe measures 66.5 against 32.9 TFLOP/s on an H200). The default rule weighs the
+/// tensor cores' padding to their 64 x 64 tile against an FMA tile with it.
+inline constexpr double kTensorOverFmaRate = 2.0;
 
 }  // namespace wb::tuned

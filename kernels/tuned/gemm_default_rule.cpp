@@ -255,6 +255,68 @@ bool takes_tensor_cores() {
     return dgemm_tensor_core_supported(dev);
 }
 
+/// The tensor-core kernel's time for `split` slices of k (seconds; -1 where the split does not
+/// apply), the FMA estimate's terms with the tensor cores' numbers: the tile's flops at the SM's
+/// FP64 tensor-core rate (kTensorOverFmaRate x the FP64 lanes x 2 flops x the clock) shared by
+/// the blocks resident on it, in waves of SMs x resident blocks, each block paying its pipeline
+/// fill (STAGES - 1 k-tiles); no faster than its bytes at the stream rate; a split adds its
+/// second pass. Split k pays where C has fewer tiles than the GPU has block slots and k is long:
+/// 256 x 256 x 262144 is 16 tiles of 64 x 64 for 396 slots.
+static double tc_seconds(const GemmArgs<double>& a, int split, int device) {
+    constexpr DgemmTcTile tile = kDgemmTcTile;
+    const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, tile.tile_k);
+    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(double) > kMaxWorkspaceBytes))
+        return -1;
+    const int resident = std::max(1, dgemm_tensor_core_resident_blocks(device));
+    int clock_khz = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) != cudaSuccess) cudaGetLastError();
+    const double fp64_lanes = 64;  // FP64 FMA lanes per SM where the tensor cores run (sm_90: device_profile.cpp)
+    const double sm_flops = kTensorOverFmaRate * fp64_lanes * 2.0 * std::max(1, clock_khz) * 1e3;
+    const long long blocks = ceil_div(a.m, tile.tile_m) * ceil_div(a.n, tile.tile_n) * slices;
+    const long long slots = static_cast<long long>(sm_count()) * resident;
+    const double waves = static_cast<double>((blocks + slots - 1) / slots);
+    const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / tile.tile_k + (tile.stages - 1);
+    const double block_s = 2.0 * tile.tile_m * tile.tile_n * tile.tile_k * kt / (sm_flops / resident);
+    double seconds = waves * block_s;
+    const double c_io = a.beta == 0.0 ? 1.0 : 2.0;
+    const double bytes = sizeof(double) * (static_cast<double>(a.m) * a.k + static_cast<double>(a.k) * a.n + c_io * a.m * a.n);
+    seconds = std::max(seconds, bytes / kSumBytesPerSecond);
+    if (slices > 1)
+        seconds += (2.0 * slices + c_io) * a.m * a.n * sizeof(double) / kSumBytesPerSecond + kSumLaunchSeconds;
+    return seconds;
+}
+
+/// The tensor cores' launch: the split with the least tc_seconds (split_k 0: none).
+static GemmLaunch tc_default(const GemmArgs<double>& a, int device) {
+    GemmLaunch g;
+    g.math = 2;
+    double best_s = tc_seconds(a, 1, device);
+    for (int split : split_candidates()) {
+        if (split < 2) continue;
+        const double s = tc_seconds(a, split, device);
+        if (s > 0 && s < 0.97 * best_s) {  // a split must win by more than its model's noise
+            best_s = s;
+            g.split_k = split;
+        }
+    }
+    return g;
+}
+
+/// Where the tensor cores lose to the FMA kernels: C narrower than their tile. The tensor-core
+/// kernel computes whole 64 x 64 tiles; the FMA rule's pick may take a tile as narrow as 16
+/// (gemm_config.hpp's skinny tiles). Each does useful work on the fraction of its tiles' area
+/// inside C; the tensor cores win where kTensorOverFmaRate x their fraction is at least the FMA
+/// tile's (C of 2 ... 16 columns or rows: 16 / 64 x 2 < 1, the FMA kernels; 33 ... 64: the
+/// tensor cores).
+static bool tensor_cores_pay(const GemmArgs<double>& a) {
+    const GemmLaunch f = gemm_default_tiled(a);
+    auto useful = [&](int tm, int tn) {
+        return static_cast<double>(a.m) * a.n /
+               (static_cast<double>(ceil_div(a.m, tm)) * tm * static_cast<double>(ceil_div(a.n, tn)) * tn);
+    };
+    return kTensorOverFmaRate * useful(kDgemmTcTile.tile_m, kDgemmTcTile.tile_n) >= useful(f.tile_m, f.tile_n);
+}
+
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {
@@ -262,10 +324,12 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
         g.gemv = 2;
         return g;
     }
-    if (takes_tensor_cores<T>()) {
-        GemmLaunch g;
-        g.math = 2;
-        return g;
+    if constexpr (std::is_same_v<T, double>) {
+        if (takes_tensor_cores<T>() && tensor_cores_pay(a)) {
+            int dev = 0;
+            cudaGetDevice(&dev);
+            return tc_default(a, dev);
+        }
     }
     return gemm_default_tiled(a);
 }
@@ -311,10 +375,23 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
         const GemmLaunch d = gemm_default_tiled(a);
         if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
     }
-    if (takes_tensor_cores<T>()) {
+    if (takes_tensor_cores<T>()) {  // the tensor cores, alone and split as the rule may split them
         GemmLaunch g;
         g.math = 2;
         v.push_back(g);
+        int dev = 0;
+        cudaGetDevice(&dev);
+        const long long tiles = ceil_div(std::max(1, a.m), kDgemmTcTile.tile_m) * ceil_div(std::max(1, a.n), kDgemmTcTile.tile_n);
+        const long long slots = static_cast<long long>(sm_count()) * std::max(1, dgemm_tensor_core_resident_blocks(dev));
+        for (int split : split_candidates()) {
+            const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, kDgemmTcTile.tile_k);
+            (void)kc;
+            if (split < 2 || slices < split || tiles * split > 2 * slots ||
+                static_cast<double>(slices) * std::max(1, a.m) * std::max(1, a.n) * sizeof(T) > kMaxWorkspaceBytes)
+                continue;
+            g.split_k = split;
+            v.push_back(g);
+        }
     }
     if (gemm_as_gemv<T>(a, nullptr)) {
         GemmLaunch g;
@@ -376,9 +453,11 @@ void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn
     if (l.math == 2) {
         GemmLaunch rest = l;
         rest.math = 0;
+        rest.split_k = 0;
         require_launch(std::is_same_v<T, double>, fn, "math", l.math, "2 only for double");
         require_launch(rest == GemmLaunch{}, fn, "math", l.math,
-                       "2 alone: the tensor-core kernel has its own tiles, no split or packing (" + l.str() + ")");
+                       "2 alone or with split_k: the tensor-core kernel has its own tiles, no packing (" + l.str() +
+                           ")");
     }
     if (l.gemv == 2) {
         GemmLaunch tiles = l;

@@ -13,7 +13,7 @@
 //   cmake --build build --target dmma_rate && build/bin/dmma_rate
 //   (or: nvcc -O3 -std=c++17 -arch=sm_90 scripts/probes/dmma_rate.cu -o dmma_rate && ./dmma_rate)
 #include "probe_timing.cuh"
-#include "../../kernels/tuned/mma_f64.cuh"  // the DGEMM's own mma wrapper
+#include "../../common/mma_f64.cuh"  // the DGEMM's own mma wrapper
 
 #include <cmath>
 

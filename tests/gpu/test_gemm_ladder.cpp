@@ -10,8 +10,11 @@
 #include "catch.hpp"
 
 #include "gemm_problem.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "random.hpp"
+
+#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -23,6 +26,12 @@
 namespace {
 
 using wb::Op;
+
+/// The device runs the FP64 tensor-core DGEMM (tuned/dgemm_tensor_core.hpp).
+bool tensor_cores() {
+    int dev = 0;
+    return cudaGetDevice(&dev) == cudaSuccess && wb::tuned::dgemm_tensor_core_supported(dev);
+}
 
 bool small_run() { return std::getenv("WB_TEST_SMALL") != nullptr; }
 /// WB_TEST_SMALL=2: racecheck, which instruments every shared-memory access (the split-k case at
@@ -203,6 +212,12 @@ TEST_CASE("gemm ch05 tuned: split k, explicit and derived, every transpose, same
                     wb::GemmLaunch ld = wb::tuned::gemm_configs<double>().front();
                     ld.split_k = split;
                     check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
+                    if (tensor_cores()) {  // the FP64 tensor cores split the same way (C poisoned at beta = 0)
+                        wb::GemmLaunch tc;
+                        tc.math = 2;
+                        tc.split_k = split;
+                        check_one<double>(tuned_d, s, 1.5, variant == 0 ? 0.5 : 0.0, wb::fresh_seed(), &tc);
+                    }
                 }
     // The default rule splits a small C with a long k, and the split sums in a fixed order.
     auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::N, Op::N, 256, 192, small_run() ? 1024 : 8192},
@@ -389,7 +404,52 @@ TEST_CASE("gemm ch05 tuned: a small C with a very long k, split into hundreds of
                 check_one<float>(tuned, s, 1.5f, 0.f, wb::fresh_seed(), &l);
             }
         check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed());
+        if (tensor_cores()) {  // the default DGEMM: the tensor cores, split (one 64 x 64 tile of C), fixed order
+            auto pd = wb::make_gemm_problem<double>(s, wb::fresh_seed(), 1.5, 0.5);
+            const wb::GemmLaunch dd = tuned_d.default_launch(pd.args());
+            INFO("double default launch " << dd.str());
+            CHECK(dd.math == 2);
+            CHECK(dd.split_k > 1);
+            CHECK(wb::check_gemm(tuned_d, dd, pd, pd.reference()).ok());
+            const auto once = result_of(tuned_d, pd, dd);
+            CHECK(result_of(tuned_d, pd, dd) == once);
+        }
     }
+}
+
+TEST_CASE("gemm ch05 tuned double: the tensor cores or the FMA tiles by the width of C, short k", "[gpu][gemm]") {
+    // C of 2 ... 16 columns (or rows) wastes most of a 64 x 64 tensor-core tile: the rule takes
+    // the FMA kernels' narrow tiles there, the tensor cores from 33 on; short k (C's bytes are
+    // the time) reads C once per element before any store. Each against the float64 reference,
+    // beta = 0.5 and 0 (C poisoned), ld > rows with offset 1.
+    if (!tensor_cores()) {
+        WARN("no FP64 tensor cores on this device: nothing to check");
+        return;
+    }
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    const int big = small_run() ? 300 : 2000;
+    struct Want {
+        Mnk x;
+        bool tc;
+    };
+    for (const Want& w : {Want{{big, 8, big}, false}, Want{{16, big, big}, false}, Want{{big, 40, big}, true},
+                          Want{{big, big, 3}, true}, Want{{big + 7, big - 5, 1}, true}})
+        for (Op oa : {Op::N, Op::T})
+            for (int variant = 0; variant < 2; ++variant)
+                for (double beta : {0.5, 0.0}) {
+                    wb::GemmShape s{oa, Op::N, w.x.m, w.x.n, w.x.k};
+                    if (variant == 1) {
+                        s.lda = s.rows_a() + 3;
+                        s.ldb = s.rows_b() + 2;
+                        s.ldc = s.m + 5;
+                        s.offset = 1;
+                    }
+                    auto p = wb::make_gemm_problem<double>(s, wb::fresh_seed(), 1.5, beta);
+                    const wb::GemmLaunch d = tuned_d.default_launch(p.args());
+                    INFO(s.str() << " default " << d.str());
+                    CHECK((d.math == 2) == w.tc);
+                    check_one<double>(tuned_d, s, 1.5, beta, p.seed, &d);
+                }
 }
 
 TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {

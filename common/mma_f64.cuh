@@ -1,8 +1,8 @@
-/// \file tuned/mma_f64.cuh
+/// \file mma_f64.cuh
 /// \brief One warp's FP64 tensor-core multiply, `mma.sync.aligned.m16n8k{4,8,16}.row.col.f64`:
-///        what the tensor-core DGEMM (tuned/dgemm_tensor_core.cu) issues and what the probe of
-///        the FP64 tensor cores' rate (scripts/probes/dmma_rate.cu) times. m16n8k4 and k8 need
-///        sm_80, k16 sm_90.
+///        what the tensor-core DGEMM (tuned/dgemm_tensor_core.cu) issues and what chapter 0's
+///        ceiling of the FP64 tensor cores (lab/dmma.cu) and the probe scripts/probes/dmma_rate.cu
+///        time. m16n8k4 and k8 need sm_80, k16 sm_90.
 #pragma once
 
 namespace wb::tuned {
