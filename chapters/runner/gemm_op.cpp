@@ -190,7 +190,8 @@ struct GemmOp {
         }
         const Stage stage = s.ladder_stage();
         if (l.math == 2) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
-            constexpr tuned::DgemmTcTile k = tuned::kDgemmTcTile;
+            const int index = l.tile_m > 0 ? tuned::dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0;
+            const tuned::DgemmTcTile k = tuned::kDgemmTcTiles[std::max(0, index)];
             GemmLaunch tc;
             tc.block_x = 32 * (k.tile_m / k.warp_m) * (k.tile_n / k.warp_n);
             tc.block_y = 1;

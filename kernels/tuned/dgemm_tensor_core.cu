@@ -38,6 +38,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace wb::tuned {
 namespace {
@@ -58,8 +60,15 @@ struct TcConfig {
 /// with double-buffered fragments need more than 255 registers and spill; on the H200 this tile
 /// measured as fast as 128 x 64 and 128 x 128 at 4096^3 and faster on small or unaligned C
 /// (\ref notes_gemm, "FP64 tensor cores").
-using TcDefault = TcConfig<kDgemmTcTile.tile_m, kDgemmTcTile.tile_n, kDgemmTcTile.warp_m, kDgemmTcTile.warp_n,
-                           kDgemmTcTile.stages, 8, kDgemmTcTile.tile_k>;
+template <int I>
+using TcTile = TcConfig<kDgemmTcTiles[I].tile_m, kDgemmTcTiles[I].tile_n, kDgemmTcTiles[I].warp_m,
+                        kDgemmTcTiles[I].warp_n, kDgemmTcTiles[I].stages, 8, kDgemmTcTiles[I].tile_k>;
+using TcDefault = TcTile<0>;
+// The skinny tiles (C of 16 columns, or rows, or fewer): a 64 x 64 tile there multiplies 4 to 32
+// times more padding than data, and such a product streams one operand (8192 x 8 x 8192: A's
+// 512 MB against 1 GFLOP), so the tile that wastes least and keeps bytes in flight wins: 128 x 16
+// (4 warps along m, 2 x 2 mma tiles each) or 16 x 128 (4 warps along n), split k to fill the SMs.
+static_assert(kDgemmTcTileCount == 3, "one TcTile<I> per entry of kDgemmTcTiles");
 
 /// A shared tile of `ROWS` (m or n) x BK (k), stored k-contiguous (KC) or row-contiguous.
 /// Pitches of 4 mod 16 doubles make the fragment loads conflict-free (file header).
@@ -265,6 +274,27 @@ void dispatch(const GemmArgs<double>& a, int kc, int slices, double* partials, c
     }
 }
 
+template <class Cfg>
+void run_tile(const GemmArgs<double>& a, int split, cudaStream_t stream) {
+    if (a.m == 0 || a.n == 0) return;
+    if (split <= 1 || a.k <= Cfg::BK) {
+        dispatch<Cfg>(a, a.k, 1, nullptr, stream);
+        return;
+    }
+    // Split k (the tuned GEMM's scheme, gemm_splitk.hpp): slices of a multiple of BK write their
+    // partial C's to the workspace; the second pass adds them in slice order and applies alpha
+    // and beta (deterministic), reading C only where beta != 0.
+    const auto [kc, slices] = splitk::slice_k(a.k, split, Cfg::BK);
+    if (slices <= 1) {
+        dispatch<Cfg>(a, a.k, 1, nullptr, stream);
+        return;
+    }
+    auto* partials = static_cast<double*>(
+        splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(double), stream));
+    dispatch<Cfg>(a, kc, slices, partials, stream);
+    splitk::sum<double>(a.m, a.n, slices, partials, a.alpha, a.beta, a.C, a.ldc, stream);
+}
+
 }  // namespace
 
 bool dgemm_tensor_core_supported(int device) {
@@ -288,49 +318,44 @@ bool dgemm_tensor_core_supported(int device) {
     return known[device] == 2;
 }
 
-int dgemm_tensor_core_resident_blocks(int device) {
-    // The occupancy calculator on the kernel as built (registers, shared memory, threads): the
-    // blocks of the tensor-core kernel one SM holds. Asked once per device; 0 where it cannot run.
+namespace {
+/// The occupancy calculator on one tile's kernel as built (registers, shared memory, threads).
+template <class Cfg>
+int resident_of(int device) {
+    constexpr int smem = Cfg::STAGES *
+                         (SmemTile<Cfg::BM, Cfg::BK, false>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, true>::ELEMS) *
+                         static_cast<int>(sizeof(double));
+    auto kernel = dgemm_tc_kernel<Cfg, false, true, true, true>;
+    int blocks = 0, prev = 0;
+    const bool ok = cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(device) == cudaSuccess &&
+                    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess &&
+                    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Cfg::THREADS, smem) == cudaSuccess;
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    return ok && blocks > 0 ? blocks : -1;
+}
+}  // namespace
+
+int dgemm_tensor_core_resident_blocks(int device, int tile) {
+    // Asked once per device and tile; 0 where the kernel cannot run.
     constexpr int kDevices = 64;
-    static int known[kDevices] = {};  // 0 not asked yet, -1 not supported
-    if (device < 0 || device >= kDevices || !dgemm_tensor_core_supported(device)) return 0;
-    if (known[device] == 0) {
-        using Cfg = TcDefault;
-        constexpr int smem = Cfg::STAGES *
-                             (SmemTile<Cfg::BM, Cfg::BK, false>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, true>::ELEMS) *
-                             static_cast<int>(sizeof(double));
-        auto kernel = dgemm_tc_kernel<Cfg, false, true, true, true>;
-        int blocks = 0, prev = 0;
-        const bool ok = cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(device) == cudaSuccess &&
-                        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) ==
-                            cudaSuccess &&
-                        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Cfg::THREADS, smem) ==
-                            cudaSuccess;
-        cudaSetDevice(prev);
-        cudaGetLastError();
-        known[device] = ok && blocks > 0 ? blocks : -1;
-    }
-    return std::max(0, known[device]);
+    static int known[kDevices][kDgemmTcTileCount] = {};  // 0 not asked yet, -1 not supported
+    if (device < 0 || device >= kDevices || tile < 0 || tile >= kDgemmTcTileCount ||
+        !dgemm_tensor_core_supported(device))
+        return 0;
+    int& k = known[device][tile];
+    if (k == 0) k = tile == 0 ? resident_of<TcTile<0>>(device) : tile == 1 ? resident_of<TcTile<1>>(device)
+                                                                           : resident_of<TcTile<2>>(device);
+    return std::max(0, k);
 }
 
-void dgemm_tensor_core(const GemmArgs<double>& a, int split, cudaStream_t stream) {
-    if (a.m == 0 || a.n == 0) return;
-    if (split <= 1 || a.k <= TcDefault::BK) {
-        dispatch<TcDefault>(a, a.k, 1, nullptr, stream);
-        return;
-    }
-    // Split k (the tuned GEMM's scheme, gemm_splitk.hpp): slices of a multiple of BK write their
-    // partial C's to the workspace; the second pass adds them in slice order and applies alpha
-    // and beta (deterministic), reading C only where beta != 0.
-    const auto [kc, slices] = splitk::slice_k(a.k, split, TcDefault::BK);
-    if (slices <= 1) {
-        dispatch<TcDefault>(a, a.k, 1, nullptr, stream);
-        return;
-    }
-    auto* partials = static_cast<double*>(
-        splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(double), stream));
-    dispatch<TcDefault>(a, kc, slices, partials, stream);
-    splitk::sum<double>(a.m, a.n, slices, partials, a.alpha, a.beta, a.C, a.ldc, stream);
+void dgemm_tensor_core(const GemmArgs<double>& a, int split, cudaStream_t stream, int tile) {
+    if (tile < 0 || tile >= kDgemmTcTileCount)
+        throw std::invalid_argument("tuned::dgemm_tensor_core: tile (" + std::to_string(tile) + ") must be 0 ... " +
+                                    std::to_string(kDgemmTcTileCount - 1) + " (an index into kDgemmTcTiles)");
+    if (tile == 1) return run_tile<TcTile<1>>(a, split, stream);
+    if (tile == 2) return run_tile<TcTile<2>>(a, split, stream);
+    run_tile<TcTile<0>>(a, split, stream);
 }
 
 }  // namespace wb::tuned

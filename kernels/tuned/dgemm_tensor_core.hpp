@@ -15,13 +15,18 @@
 
 namespace wb::tuned {
 
-/// The kernel's tile, the one place it is written: the kernel is instantiated with it and the
-/// chapter's model reads it. 64 x 64 x 16 per block, warps of 32 x 32, 3 stages (why this one:
-/// dgemm_tensor_core.cu).
+/// The kernel's tiles, the one place they are written: the kernel is instantiated with each and
+/// the default rule and the chapter's model read them. 64 x 64 x 16 per block with warps of
+/// 32 x 32 for C of many tiles; 128 x 16 (warps 32 x 16) and 16 x 128 (warps 16 x 32) for C of
+/// 16 columns or rows or fewer, where a 64-wide tile would multiply 4 to 32 times more zeros than
+/// data (why these: dgemm_tensor_core.cu). Four warps and 3 stages each.
 struct DgemmTcTile {
     int tile_m, tile_n, tile_k, warp_m, warp_n, stages;
 };
-inline constexpr DgemmTcTile kDgemmTcTile{64, 64, 16, 32, 32, 3};
+inline constexpr DgemmTcTile kDgemmTcTiles[] = {
+    {64, 64, 16, 32, 32, 3}, {128, 16, 16, 32, 16, 3}, {16, 128, 16, 16, 32, 3}};
+inline constexpr DgemmTcTile kDgemmTcTile = kDgemmTcTiles[0];  ///< the large-C tile
+inline constexpr int kDgemmTcTileCount = 3;
 
 /// True where the device runs `mma.sync.m16n8k8.f64` (compute capability 9.0 and later) and
 /// this build holds code for it.
@@ -34,11 +39,19 @@ bool dgemm_tensor_core_supported(int device);
 /// split > 1: k cut into that many slices (gridDim.z; each a multiple of the tile's k), their
 /// partial C's added by the tuned GEMM's split-k pass (gemm_splitk.hpp): the way a C of few
 /// tiles (long k, or C a few tiles wide) keeps every SM busy.
-void dgemm_tensor_core(const GemmArgs<double>& a, int split, cudaStream_t stream);
+/// tile: an index into kDgemmTcTiles (0: 64 x 64); throws std::invalid_argument outside.
+void dgemm_tensor_core(const GemmArgs<double>& a, int split, cudaStream_t stream, int tile = 0);
 
-/// Blocks of the tensor-core kernel one SM holds (the occupancy calculator on the kernel as
-/// built); 0 where dgemm_tensor_core_supported(device) is false. The default rule's waves.
-int dgemm_tensor_core_resident_blocks(int device);
+/// Index into kDgemmTcTiles of the tile with tile_m x tile_n (-1: none).
+constexpr int dgemm_tc_tile_index(int tile_m, int tile_n) {
+    for (int i = 0; i < kDgemmTcTileCount; ++i)
+        if (kDgemmTcTiles[i].tile_m == tile_m && kDgemmTcTiles[i].tile_n == tile_n) return i;
+    return -1;
+}
+
+/// Blocks of the tensor-core kernel of tile `tile` one SM holds (the occupancy calculator on the
+/// kernel as built); 0 where dgemm_tensor_core_supported(device) is false. The default rule's waves.
+int dgemm_tensor_core_resident_blocks(int device, int tile = 0);
 
 /// FP64 tensor-core flops per clock per SM against the FP64 FMA lanes' (Hopper: 2; the
 /// dmma_rate probe measures 66.5 against 32.9 TFLOP/s on an H200). The default rule weighs the

@@ -128,7 +128,7 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     if (l.math == 1 && chosen.math == 2) chosen = gemm_default_tiled(a);
     if constexpr (std::is_same_v<T, double>) {
         if (chosen.math == 2) {
-            dgemm_tensor_core(a, chosen.split_k, s);
+            dgemm_tensor_core(a, chosen.split_k, s, chosen.tile_m > 0 ? dgemm_tc_tile_index(chosen.tile_m, chosen.tile_n) : 0);
             return;
         }
     }

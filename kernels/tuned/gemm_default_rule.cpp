@@ -3,7 +3,9 @@
 ///        the splits and operand copies it weighs, and the cache of its picks.
 #include "launch_limits.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/dgemm_tc_rule.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
+#include "tuned/gemm_rule_common.hpp"
 
 #include "gemv.hpp"
 #include "launch_checks.hpp"
@@ -30,10 +32,11 @@ using launch_checks::ceil_div;
 using launch_checks::sm_count;
 using pack::aligned16;
 using splitk::kMaxSplit;
+using rule::kMaxWorkspaceBytes;
+using rule::kSumBytesPerSecond;
+using rule::kSumLaunchSeconds;
+using rule::split_candidates;
 
-constexpr double kSumBytesPerSecond = 2.5e12;  // below the H100's 3.0 and the H200's 4.3 TB/s read stream
-constexpr double kSumLaunchSeconds = 4e-6;     // a dependent launch and its tail (chapter 0's overheads)
-constexpr double kMaxWorkspaceBytes = 512.0 * 1024 * 1024;  // each workspace the rule may ask for (split, pack, copy)
 
 /// The estimate for configuration E with k split into `split` slices, in GFLOP/s: its main loop's
 /// rate x the fraction of the last wave's block slots that do work x the fraction of the tiles'
@@ -78,21 +81,6 @@ double estimate(const GemmArgs<T>& a, int split) {
     // Where that floor binds, every configuration meets it: the FMA time breaks the tie (1e-3).
     seconds = std::max(seconds, bytes / kSumBytesPerSecond) + 1e-3 * seconds;
     return flops / seconds / 1e9;
-}
-
-/// The splits the rule weighs: 2^j and 3 x 2^j up to kMaxSplit (1, 2, 3, 4, 6, 8, 12, 16, ...).
-/// Powers of two alone leave gaps a wave wide (a split in 3 can fill one wave where 4 needs two).
-const std::vector<int>& split_candidates() {
-    static const std::vector<int> v = [] {
-        std::vector<int> r;
-        for (int p = 1; p <= kMaxSplit; p *= 2) {
-            r.push_back(p);
-            if (3 * p <= kMaxSplit) r.push_back(3 * p);
-        }
-        std::sort(r.begin(), r.end());
-        return r;
-    }();
-    return v;
 }
 
 /// The configuration and split with the highest estimate (split_k 0 where no split wins), and
@@ -255,68 +243,6 @@ bool takes_tensor_cores() {
     return dgemm_tensor_core_supported(dev);
 }
 
-/// The tensor-core kernel's time for `split` slices of k (seconds; -1 where the split does not
-/// apply), the FMA estimate's terms with the tensor cores' numbers: the tile's flops at the SM's
-/// FP64 tensor-core rate (kTensorOverFmaRate x the FP64 lanes x 2 flops x the clock) shared by
-/// the blocks resident on it, in waves of SMs x resident blocks, each block paying its pipeline
-/// fill (STAGES - 1 k-tiles); no faster than its bytes at the stream rate; a split adds its
-/// second pass. Split k pays where C has fewer tiles than the GPU has block slots and k is long:
-/// 256 x 256 x 262144 is 16 tiles of 64 x 64 for 396 slots.
-static double tc_seconds(const GemmArgs<double>& a, int split, int device) {
-    constexpr DgemmTcTile tile = kDgemmTcTile;
-    const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, tile.tile_k);
-    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(double) > kMaxWorkspaceBytes))
-        return -1;
-    const int resident = std::max(1, dgemm_tensor_core_resident_blocks(device));
-    int clock_khz = 0;
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) != cudaSuccess) cudaGetLastError();
-    const double fp64_lanes = 64;  // FP64 FMA lanes per SM where the tensor cores run (sm_90: device_profile.cpp)
-    const double sm_flops = kTensorOverFmaRate * fp64_lanes * 2.0 * std::max(1, clock_khz) * 1e3;
-    const long long blocks = ceil_div(a.m, tile.tile_m) * ceil_div(a.n, tile.tile_n) * slices;
-    const long long slots = static_cast<long long>(sm_count()) * resident;
-    const double waves = static_cast<double>((blocks + slots - 1) / slots);
-    const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / tile.tile_k + (tile.stages - 1);
-    const double block_s = 2.0 * tile.tile_m * tile.tile_n * tile.tile_k * kt / (sm_flops / resident);
-    double seconds = waves * block_s;
-    const double c_io = a.beta == 0.0 ? 1.0 : 2.0;
-    const double bytes = sizeof(double) * (static_cast<double>(a.m) * a.k + static_cast<double>(a.k) * a.n + c_io * a.m * a.n);
-    seconds = std::max(seconds, bytes / kSumBytesPerSecond);
-    if (slices > 1)
-        seconds += (2.0 * slices + c_io) * a.m * a.n * sizeof(double) / kSumBytesPerSecond + kSumLaunchSeconds;
-    return seconds;
-}
-
-/// The tensor cores' launch: the split with the least tc_seconds (split_k 0: none).
-static GemmLaunch tc_default(const GemmArgs<double>& a, int device) {
-    GemmLaunch g;
-    g.math = 2;
-    double best_s = tc_seconds(a, 1, device);
-    for (int split : split_candidates()) {
-        if (split < 2) continue;
-        const double s = tc_seconds(a, split, device);
-        if (s > 0 && s < 0.97 * best_s) {  // a split must win by more than its model's noise
-            best_s = s;
-            g.split_k = split;
-        }
-    }
-    return g;
-}
-
-/// Where the tensor cores lose to the FMA kernels: C narrower than their tile. The tensor-core
-/// kernel computes whole 64 x 64 tiles; the FMA rule's pick may take a tile as narrow as 16
-/// (gemm_config.hpp's skinny tiles). Each does useful work on the fraction of its tiles' area
-/// inside C; the tensor cores win where kTensorOverFmaRate x their fraction is at least the FMA
-/// tile's (C of 2 ... 16 columns or rows: 16 / 64 x 2 < 1, the FMA kernels; 33 ... 64: the
-/// tensor cores).
-static bool tensor_cores_pay(const GemmArgs<double>& a) {
-    const GemmLaunch f = gemm_default_tiled(a);
-    auto useful = [&](int tm, int tn) {
-        return static_cast<double>(a.m) * a.n /
-               (static_cast<double>(ceil_div(a.m, tm)) * tm * static_cast<double>(ceil_div(a.n, tn)) * tn);
-    };
-    return kTensorOverFmaRate * useful(kDgemmTcTile.tile_m, kDgemmTcTile.tile_n) >= useful(f.tile_m, f.tile_n);
-}
-
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
     if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {
@@ -325,10 +251,10 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
         return g;
     }
     if constexpr (std::is_same_v<T, double>) {
-        if (takes_tensor_cores<T>() && tensor_cores_pay(a)) {
+        if (takes_tensor_cores<T>()) {
             int dev = 0;
             cudaGetDevice(&dev);
-            return tc_default(a, dev);
+            if (dgemm_tc_pays(a, gemm_default_tiled(a))) return dgemm_tc_default(a, dev);
         }
     }
     return gemm_default_tiled(a);
@@ -375,22 +301,12 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
         const GemmLaunch d = gemm_default_tiled(a);
         if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
     }
-    if (takes_tensor_cores<T>()) {  // the tensor cores, alone and split as the rule may split them
-        GemmLaunch g;
-        g.math = 2;
-        v.push_back(g);
-        int dev = 0;
-        cudaGetDevice(&dev);
-        const long long tiles = ceil_div(std::max(1, a.m), kDgemmTcTile.tile_m) * ceil_div(std::max(1, a.n), kDgemmTcTile.tile_n);
-        const long long slots = static_cast<long long>(sm_count()) * std::max(1, dgemm_tensor_core_resident_blocks(dev));
-        for (int split : split_candidates()) {
-            const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, kDgemmTcTile.tile_k);
-            (void)kc;
-            if (split < 2 || slices < split || tiles * split > 2 * slots ||
-                static_cast<double>(slices) * std::max(1, a.m) * std::max(1, a.n) * sizeof(T) > kMaxWorkspaceBytes)
-                continue;
-            g.split_k = split;
-            v.push_back(g);
+    if constexpr (std::is_same_v<T, double>) {
+        if (takes_tensor_cores<T>()) {  // the tensor cores: each tile, alone and split as the rule may split them
+            int dev = 0;
+            cudaGetDevice(&dev);
+            const std::vector<GemmLaunch> tc = dgemm_tc_launches(a, dev);
+            v.insert(v.end(), tc.begin(), tc.end());
         }
     }
     if (gemm_as_gemv<T>(a, nullptr)) {
@@ -412,6 +328,25 @@ bool gemm_launch_matches(const GemmLaunch& want, const GemmLaunch& cfg) {
 template <class T>
 void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn) {
     using launch_checks::require_launch;
+    if (l.math == 2) {  // the tensor cores: their own tiles (kDgemmTcTiles), split k, nothing else
+        std::string tiles;
+        for (const DgemmTcTile& t : kDgemmTcTiles) tiles += (tiles.empty() ? "" : " | ") + std::to_string(t.tile_m) + "x" +
+                                                               std::to_string(t.tile_n) + "x" + std::to_string(t.tile_k);
+        require_launch(std::is_same_v<T, double>, fn, "math", l.math, "2 only for double");
+        require_launch((l.tile_m == 0 && l.tile_n == 0 && l.tile_k == 0) ||
+                           (dgemm_tc_tile_index(l.tile_m, l.tile_n) >= 0 && (l.tile_k == 0 || l.tile_k == 16)),
+                       fn, "tile_m", l.tile_m, "with math = 2: 0 (64x64) or one of the tensor cores' tiles (" + tiles + ")");
+        require_launch(l.split_k >= 0 && l.split_k <= kMaxSplit, fn, "split_k", l.split_k,
+                       "0 (the default rule decides, or no split in an explicit launch) ... " + std::to_string(kMaxSplit));
+        GemmLaunch rest = l;
+        rest.math = 0;
+        rest.split_k = 0;
+        rest.tile_m = rest.tile_n = rest.tile_k = 0;
+        require_launch(rest == GemmLaunch{}, fn, "math", l.math,
+                       "2 with a tile and split_k only: the tensor-core kernel has its own warps and stages, no "
+                       "packing or copies (" + l.str() + ")");
+        return;
+    }
     static const std::vector<GemmLaunch> configs = gemm_configs<T>();
     auto fits_one = [&](const GemmLaunch& want) {
         return std::any_of(configs.begin(), configs.end(),
@@ -450,15 +385,6 @@ void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn
     require_launch(l.math >= 0 && l.math <= 2, fn, "math", l.math,
                    "0 (the default rule decides, or the FMA kernels in an explicit launch), 1 (the FMA kernels) or 2 "
                    "(the FP64 tensor cores)");
-    if (l.math == 2) {
-        GemmLaunch rest = l;
-        rest.math = 0;
-        rest.split_k = 0;
-        require_launch(std::is_same_v<T, double>, fn, "math", l.math, "2 only for double");
-        require_launch(rest == GemmLaunch{}, fn, "math", l.math,
-                       "2 alone or with split_k: the tensor-core kernel has its own tiles, no packing (" + l.str() +
-                           ")");
-    }
     if (l.gemv == 2) {
         GemmLaunch tiles = l;
         tiles.gemv = 0;

@@ -1,0 +1,153 @@
+/// \file tuned/dgemm_tc_rule.cpp
+/// \brief The tensor-core DGEMM's default launch (host code; dgemm_tc_rule.hpp): its tile, its
+///        split of k, and whether the tensor cores pay at all against the FMA kernels.
+#include "tuned/dgemm_tc_rule.hpp"
+
+#include "launch_checks.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
+#include "tuned/gemm_rule_common.hpp"
+#include "tuned/gemm_splitk.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace wb::tuned {
+namespace {
+
+using launch_checks::ceil_div;
+using launch_checks::sm_count;
+using rule::kMaxWorkspaceBytes;
+using rule::kSumBytesPerSecond;
+using rule::kSumLaunchSeconds;
+using rule::split_candidates;
+
+constexpr double kStreamShare = 0.9;       // of the theoretical bandwidth a read stream reaches (chapter 0: 0.93)
+constexpr double kLatencySeconds = 700e-9; // DRAM latency under load (chapter 0; the h100/h200 presets)
+
+/// The tensor-core kernel's time for `split` slices of k (seconds; -1 where the split does not
+/// apply), the FMA estimate's terms with the tensor cores' numbers: the tile's flops at the SM's
+/// FP64 tensor-core rate (kTensorOverFmaRate x the FP64 lanes x 2 flops x the clock) shared by
+/// the blocks resident on it, in waves of SMs x resident blocks, each block paying its pipeline
+/// fill (STAGES - 1 k-tiles); no faster than its bytes at the rate its blocks can stream (Little's
+/// law: the bytes their pipelines keep in flight over the DRAM latency, at most the stream rate);
+/// a split adds its second pass. Split k pays where C has fewer tiles than the GPU has block
+/// slots: with long k (256 x 256 x 262144 is 16 tiles of 64 x 64 for 396 slots) for the tensor
+/// cores' time, with skinny C (8192 x 8 x 8192: 64 tiles of 128 x 16, A's 512 MB to stream) for
+/// the bytes in flight.
+double tc_seconds(const GemmArgs<double>& a, int split, int device, int index) {
+    const DgemmTcTile tile = kDgemmTcTiles[index];
+    const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, tile.tile_k);
+    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(double) > kMaxWorkspaceBytes))
+        return -1;
+    const int resident = std::max(1, dgemm_tensor_core_resident_blocks(device, index));
+    int clock_khz = 0, mem_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
+        cudaGetLastError();
+    const double fp64_lanes = 64;  // FP64 FMA lanes per SM where the tensor cores run (sm_90: device_profile.cpp)
+    const double sm_flops = kTensorOverFmaRate * fp64_lanes * 2.0 * std::max(1, clock_khz) * 1e3;
+    const long long blocks = ceil_div(a.m, tile.tile_m) * ceil_div(a.n, tile.tile_n) * slices;
+    const long long slots = static_cast<long long>(sm_count()) * resident;
+    const double waves = static_cast<double>((blocks + slots - 1) / slots);
+    const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / tile.tile_k + (tile.stages - 1);
+    const double block_s = 2.0 * tile.tile_m * tile.tile_n * tile.tile_k * kt / (sm_flops / resident);
+    double seconds = waves * block_s;
+    const double c_io = a.beta == 0.0 ? 1.0 : 2.0;
+    const double bytes = sizeof(double) * (static_cast<double>(a.m) * a.k + static_cast<double>(a.k) * a.n + c_io * a.m * a.n);
+    // The stream: kStreamShare of the theoretical bandwidth (chapter 0's read ceiling is 93% of it
+    // on the H200), or what the resident blocks keep in flight per DRAM latency: each block's
+    // STAGES - 1 tiles ahead, of the operand rows inside C.
+    const double theoretical = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
+    const double per_block = (tile.stages - 1.0) * tile.tile_k * sizeof(double) *
+                             (std::min(tile.tile_m, std::max(1, a.m)) + std::min(tile.tile_n, std::max(1, a.n)));
+    const double in_flight = per_block * static_cast<double>(std::min(blocks, slots));
+    const double stream = theoretical > 0 ? std::min(kStreamShare * theoretical, in_flight / kLatencySeconds)
+                                          : kSumBytesPerSecond;  // no attributes: the FMA rule's stream rate
+    seconds = std::max(seconds, bytes / stream);
+    if (slices > 1)
+        seconds += (2.0 * slices + c_io) * a.m * a.n * sizeof(double) / kSumBytesPerSecond + kSumLaunchSeconds;
+    return seconds;
+}
+
+/// The fraction of a tile grid's area inside C (its useful work).
+double useful(const GemmArgs<double>& a, int tm, int tn) {
+    return static_cast<double>(a.m) * a.n /
+           (static_cast<double>(ceil_div(a.m, tm)) * tm * static_cast<double>(ceil_div(a.n, tn)) * tn);
+}
+
+/// The tensor cores' tile that wastes least (kDgemmTcTiles order breaks ties: 64 x 64 first).
+int tc_tile_for(const GemmArgs<double>& a) {
+    int pick = 0;
+    for (int i = 1; i < kDgemmTcTileCount; ++i)
+        if (useful(a, kDgemmTcTiles[i].tile_m, kDgemmTcTiles[i].tile_n) >
+            useful(a, kDgemmTcTiles[pick].tile_m, kDgemmTcTiles[pick].tile_n))
+            pick = i;
+    return pick;
+}
+
+/// A tensor-core launch of tile `index` (the 64 x 64 tile leaves the tile fields 0).
+}  // namespace
+
+GemmLaunch dgemm_tc_launch(int index, int split) {
+    GemmLaunch g;
+    g.math = 2;
+    g.split_k = split > 1 ? split : 0;
+    if (index > 0) {
+        g.tile_m = kDgemmTcTiles[index].tile_m;
+        g.tile_n = kDgemmTcTiles[index].tile_n;
+        g.tile_k = kDgemmTcTiles[index].tile_k;
+    }
+    return g;
+}
+
+/// The tensor cores' launch: the tile that wastes least, the split with the least tc_seconds.
+GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, int device) {
+    const int index = tc_tile_for(a);
+    GemmLaunch g = dgemm_tc_launch(index, 0);
+    double best_s = tc_seconds(a, 1, device, index);
+    for (int split : split_candidates()) {
+        if (split < 2) continue;
+        const double s = tc_seconds(a, split, device, index);
+        if (s > 0 && s < 0.97 * best_s) {  // a split must win by more than its model's noise
+            best_s = s;
+            g.split_k = split;
+        }
+    }
+    return g;
+}
+
+/// Where the tensor cores would lose to the FMA kernels: a tile grid that wastes more of its
+/// work than the FMA rule's pick by more than their rate ratio. Each does useful work on the
+/// fraction of its tiles' area inside C; the tensor cores win where kTensorOverFmaRate x their
+/// fraction is at least the FMA tile's. With the skinny tensor-core tiles (16 wide, as narrow as
+/// the FMA kernels' narrowest) that holds for every C of two or more columns and rows.
+bool dgemm_tc_pays(const GemmArgs<double>& a, const GemmLaunch& f) {
+    const DgemmTcTile t = kDgemmTcTiles[tc_tile_for(a)];
+    return kTensorOverFmaRate * useful(a, t.tile_m, t.tile_n) >= useful(a, f.tile_m, f.tile_n);
+}
+
+
+std::vector<GemmLaunch> dgemm_tc_launches(const GemmArgs<double>& a, int dev) {
+    std::vector<GemmLaunch> v;
+    for (int index = 0; index < kDgemmTcTileCount; ++index) {
+        const DgemmTcTile t = kDgemmTcTiles[index];
+        v.push_back(dgemm_tc_launch(index, 0));
+        const long long tiles = ceil_div(std::max(1, a.m), t.tile_m) * ceil_div(std::max(1, a.n), t.tile_n);
+        const long long slots =
+            static_cast<long long>(sm_count()) * std::max(1, dgemm_tensor_core_resident_blocks(dev, index));
+        for (int split : split_candidates()) {
+            const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, t.tile_k);
+            (void)kc;
+            if (split < 2 || slices < split || tiles * split > 2 * slots ||
+                static_cast<double>(slices) * std::max(1, a.m) * std::max(1, a.n) * sizeof(double) > kMaxWorkspaceBytes)
+                continue;
+            v.push_back(dgemm_tc_launch(index, split));
+        }
+    }
+    return v;
+}
+
+}  // namespace wb::tuned
