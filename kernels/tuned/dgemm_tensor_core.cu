@@ -37,6 +37,7 @@
 #include "mma_f64.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -108,14 +109,24 @@ __device__ __forceinline__ void load_tile(double* s, const double* p, int ld, in
 
 /// The kernel. AKC: op(A) is stored k-contiguous (op_a = T); BKC: op(B) is (op_b = N).
 template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
-__global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a, int kc, double* partials) {
+__global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a, int kc, double* partials, int group) {
     using TA = SmemTile<Cfg::BM, Cfg::BK, AKC>;
     using TB = SmemTile<Cfg::BN, Cfg::BK, BKC>;
     extern __shared__ double smem[];  // STAGES x (A tile, B tile)
     double* sa = smem;
     double* sb = smem + Cfg::STAGES * TA::ELEMS;
 
-    const int m0 = blockIdx.x * Cfg::BM, n0 = blockIdx.y * Cfg::BN;
+    // Tiles in groups of `group` tile-rows: blocks launch in x-fastest order, and numbering them
+    // down a group's rows before across its columns makes the blocks resident at one time cover
+    // a square of C rather than a few whole columns of tiles, so the slabs of A and B they read
+    // at one k are shared through the L2 (at 8192^3 a column of 128 tiles rereads all of A per
+    // 3 columns otherwise). group = sqrt(resident blocks of the GPU), from the host.
+    const long long pid = blockIdx.x + static_cast<long long>(blockIdx.y) * gridDim.x;
+    const long long per_group = static_cast<long long>(group) * gridDim.y;
+    const int first = static_cast<int>(pid / per_group) * group;
+    const int rows = min(static_cast<int>(gridDim.x) - first, group);
+    const int in_group = static_cast<int>(pid % per_group);
+    const int m0 = (first + in_group % rows) * Cfg::BM, n0 = (in_group / rows) * Cfg::BN;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
@@ -227,6 +238,18 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     });
 }
 
+/// Sets a kernel's dynamic shared memory and returns the tile-rows of its groups: the square root
+/// of the blocks the GPU holds at once (SMs x the occupancy calculator's blocks per SM).
+int configure(const void* kernel, int threads, int smem) {
+    WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int dev = 0, sms = 0, per_sm = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+    const double resident = static_cast<double>(sms) * std::max(1, per_sm);
+    return std::max(1, static_cast<int>(std::lround(std::sqrt(resident))));
+}
+
 bool columns_16b_aligned(const double* p, int ld) {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 2 == 0;
 }
@@ -237,13 +260,11 @@ void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cud
                          (SmemTile<Cfg::BM, Cfg::BK, AKC>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, BKC>::ELEMS) *
                          static_cast<int>(sizeof(double));
     auto kernel = dgemm_tc_kernel<Cfg, AKC, BKC, VA, VB>;
-    static const bool configured = [&] {
-        WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        return true;
-    }();
-    (void)configured;
+    // Once per kernel: its shared memory, and the tile-rows of a group (the first device launched
+    // on decides).
+    static const int square = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
-    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials);
+    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(square, grid.x));
     WB_CHECK_LAUNCH();
 }
 

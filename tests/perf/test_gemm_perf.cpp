@@ -79,10 +79,10 @@ TEST_CASE("perf: each GEMM step is faster than the one before at 4096", "[perf][
 
 TEST_CASE("perf: tuned GEMM against naive and cuBLAS at 4096", "[perf][gemm]") {
     CHECK(speedup(5, 1, Op::N) >= 5.0);   // measured 7.2x
-    // The issue asks for 0.85x cuBLAS (pedantic FP32); measured 0.84x NN, 0.82x TN: the threshold
-    // sits under the measurement, not at the goal, which is not reached yet.
-    CHECK(speedup(5, 0, Op::N) >= 0.75);
-    CHECK(speedup(5, 0, Op::T) >= 0.72);
+    // 0.9x cuBLAS (pedantic FP32) in NN and TN: measured 0.95x both (H200, docs/results/h200/
+    // gemm-ladder.txt), so noise of a few percent cannot flip it.
+    CHECK(speedup(5, 0, Op::N) >= 0.9);
+    CHECK(speedup(5, 0, Op::T) >= 0.9);
 }
 
 namespace {
