@@ -100,7 +100,7 @@ double tuned_over_cublas(Op op_a, int m, int n, int k, int ld_pad = 0, int offse
 }  // namespace
 
 TEST_CASE("perf: tuned GEMM on the shapes a square benchmark never shows", "[perf][gemm]") {
-    // Measured (H200, b8e8ccc, docs/results/h200/gemm-shapes-float-b8e8ccc.txt; before the skinny
+    // Measured (H200, 18837ed, docs/results/h200/gemm-shapes-18837ed.txt; before the skinny
     // paths, H100 8773456: 0.32x, 0.44x, 0.28x, 0.10x, 0.57x). Thresholds well under the runs.
     CHECK(tuned_over_cublas(Op::N, 8192, 1, 8192) >= 0.85);         // 1.04x: the GEMV route
     CHECK(tuned_over_cublas(Op::N, 8192, 16, 8192) >= 1.3);         // 1.81x: 128 x 16 tiles
@@ -149,8 +149,8 @@ TEST_CASE("perf: tuned DGEMM on the FP64 tensor cores at 4096", "[perf][gemm]") 
     tc.math = 2;
     wb::GemmLaunch fma;
     fma.math = 1;
-    // Measured on an H200 at 3e52375 (docs/results/h200/perf-dgemm-tc-3e52375.log): 0.93x the peer
-    // (cuBLAS DGEMM, pedantic math) and 2.68x the FMA kernels. Against cuBLAS's default math mode
+    // Measured on an H200 (docs/results/h200/perf-gemm-4096.txt): 1.00x the peer (cuBLAS DGEMM,
+    // pedantic math) and 2.95x the FMA kernels. Against cuBLAS's default math mode
     // a probe measured 0.72x (43 against 60 TFLOP/s): the peer's pedantic mode runs slower.
     CHECK(dgemm_ratio(tc, 0, nullptr, "tensor cores over cuBLAS") >= 0.8);
     CHECK(dgemm_ratio(tc, 5, &fma, "tensor cores over the FMA kernels") >= 1.8);
