@@ -232,9 +232,11 @@ void fill(T* p, std::size_t n, std::size_t salt) {
     for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>((i * 2654435761u + salt) % 1021) / 2048.0);
 }
 
-/// One call's median time: batches of about 5 ms, at most a second once three are done.
+/// One call's median time: batches of about 5 ms, at most a second once three are done; the
+/// idle threads of the calls before settled first (cpu::settle_threads).
 template <class F>
 double timed(F&& f) {
+    cpu::settle_threads();
     return cpu::median_call_ms(f, 7, 0.005, 1.0);
 }
 

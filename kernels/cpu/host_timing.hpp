@@ -6,9 +6,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 namespace wb::cpu {
+
+/// Waits until the idle threads of the previous calls have stopped spinning: after a call,
+/// OpenBLAS's threads spin for about 2^28 cycles (~0.1 s) and OpenMP's for a while before they
+/// sleep, and a call of the other kind (our OpenMP convolution after a BLAS call) meanwhile finds
+/// every core taken: on a busy 2-core machine an 8 x 8 convolution measured 12 ms instead of 5 us.
+/// Timing a peer after this measures it alone, as repeated calls of one op run.
+inline void settle_threads() { std::this_thread::sleep_for(std::chrono::milliseconds(200)); }
 
 namespace detail {
 /// The mean time of one call of f() in each batch (ms), sorted (median_call_ms).

@@ -164,6 +164,7 @@ void check_share(const char* fn, const char* part_name, int gpu_part, const char
     if (chunk < 1) launch_checks::fail(fn, std::string(chunk_name) + " (" + num(chunk) + ") must be >= 1");
 }
 
+//! [hybrid-run]
 void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
          const std::function<void(const GpuCall&)>& gpu) {
     const testing::Fail fail = take_injected_failure();
@@ -200,6 +201,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
 }
+//! [hybrid-run]
 
 }  // namespace detail
 

@@ -16,6 +16,7 @@ void require_range(const char* fn, const char* size_name, int size, int r0, int 
 }
 }  // namespace
 
+//! [symv-rows-plan]
 SymvRowsPlan symv_rows_plan(Uplo uplo, int n, int r0, int r1) {
     require_range("symv_rows_plan", "n", n, r0, r1);
     const int c = r1 - r0;
@@ -32,6 +33,7 @@ SymvRowsPlan symv_rows_plan(Uplo uplo, int n, int r0, int r1) {
     }
     return p;
 }
+//! [symv-rows-plan]
 
 RowRange conv2d_input_rows(int rows, int fs, int r0, int r1) {
     require_range("conv2d_input_rows", "rows", rows, r0, r1);

@@ -67,6 +67,7 @@ template <class Call, class Work>
 model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, int tiny, const std::vector<int>& mids,
                               Call call, Work work) {
     model::PeerRate r;
+    settle_threads();
     // t0: the fastest of several batches of tiny calls. A tiny call's time is its fixed cost, and
     // the slower batches are the ones another process or a descheduled thread of a parallel
     // region interrupted (on a busy machine by milliseconds, a thousand times the call).
