@@ -20,6 +20,7 @@
 #include "cpu_peers.hpp"
 #include "device.hpp"
 #include "device_profile.hpp"
+#include "hybrid_common.hpp"
 #include "memory_fit.hpp"
 #include "peer_rates.hpp"
 #include "progress.hpp"
@@ -80,6 +81,11 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::vector<std::string> log;
         m.gpu_rates = ch07::measure_gpu_rates(m.gpu, fs, opt.cg_iterations, {}, &log);
         for (const auto& line : log) std::cout << "  " << line << '\n';
+    }
+    if (gpu) {
+        m.hybrid_overhead_ms = hybrid::measure_hybrid_overhead_ms();
+        std::cout << "  an empty hybrid call (hand-off to the GPU worker, its wake-up, the return): "
+                  << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us\n";
     }
     std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 0) << " GB/s, "
               << fmt(m.gpu.fp32_peak_gflops(), 0) << " / " << fmt(m.gpu.fp64_peak_gflops(), 0)

@@ -173,7 +173,8 @@ CasePrediction predict_case(const Case& c, const Machines& m) {
         set_kernel(all, m, "symv", w.bytes, w.flops, el);
     }
     if (c.op == "conv2d") all.in_split = {N * N * e};
-    const split::LinearCost g = split::gpu_side(o, m.links.h2d, m.links.d2h, m.chunks);
+    split::LinearCost g = split::gpu_side(o, m.links.h2d, m.links.d2h, m.chunks);
+    g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
     out.split = split::predict(cpu, [g](double f) { return g.fixed_ms + f * g.per_ms; },
                                split::all_gpu_ms(all, m.links.h2d, m.links.d2h));
     out.cpu_model_ms = out.split.cpu_ms;

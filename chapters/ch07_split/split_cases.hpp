@@ -57,6 +57,7 @@ struct Machines {
     DeviceProfile gpu;
     GpuRates gpu_rates;      ///< the tuned kernels' rates where measured
     Links links;
+    double hybrid_overhead_ms = 0;  ///< what running both sides at once costs (measured on a GPU)
     int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks
     int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves)
 };

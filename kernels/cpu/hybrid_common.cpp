@@ -5,7 +5,9 @@
 #include "check.hpp"
 #include "launch_checks.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <future>
@@ -15,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace wb::hybrid {
 
@@ -204,5 +207,20 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
 //! [hybrid-run]
 
 }  // namespace detail
+
+double measure_hybrid_overhead_ms() {
+    const auto empty = [] {
+        detail::run("hybrid overhead", true, true, [] {},
+                    [](const detail::GpuCall& call) { detail::share_state().finish(call.sleep); });
+    };
+    std::vector<double> t;
+    for (int i = 0; i < 201; ++i) {  // the first calls start the worker and create its streams
+        const auto t0 = std::chrono::steady_clock::now();
+        empty();
+        if (i >= 10) t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
 
 }  // namespace wb::hybrid

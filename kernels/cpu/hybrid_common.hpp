@@ -42,6 +42,12 @@ enum class Fail { none, cpu, gpu };
 void fail_next_call(Fail side);
 }  // namespace testing
 
+/// What running both sides at once costs by itself (ms): the median of empty hybrid calls, whose
+/// GPU side only records an event on each stream and waits for it as a real share does (the hand-off
+/// to the GPU worker, its wake-up from the blocking-sync events, the return). Chapter 7's model adds
+/// it to the hybrid's GPU side. Needs a CUDA device.
+double measure_hybrid_overhead_ms();
+
 namespace detail {
 
 /// What the GPU side reuses from call to call, per host thread and device (a library keeps its
