@@ -233,11 +233,9 @@ void fill(T* p, std::size_t n, std::size_t salt) {
     for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>((i * 2654435761u + salt) % 1021) / 2048.0);
 }
 
-/// One call's median time: batches of about 5 ms, at most a second once three are done; the
-/// idle threads of the calls before settled first (cpu::settle_threads).
+/// One call's median time: batches of about 5 ms, at most a second once three are done.
 template <class F>
 double timed(F&& f) {
-    cpu::settle_threads();
     return cpu::median_call_ms(f, 7, 0.005, 1.0);
 }
 
@@ -250,6 +248,9 @@ Measured measure_typed(const Case& c, int g, int chunks, bool gpu, int cg_iterat
     const std::size_t un = static_cast<std::size_t>(n), nn = un * un;
     const bool hybrid = gpu && g > 0 && g < n;
     Measured r;
+    // The idle threads of the previous row's calls (another peer family, perhaps) stop spinning
+    // first; the three ways of one row then use the same peer.
+    cpu::settle_threads();
     // The three ways on the same data: the CPU peer, the whole call on the GPU (one chunk), the split.
     auto three = [&](auto cpu_call, auto hybrid_call) {
         r.cpu_ms = timed(cpu_call);
