@@ -74,6 +74,24 @@ double balance_share(const LinearCost& cpu, const LinearCost& gpu) {
     return std::clamp(f, 0.0, 1.0);
 }
 
+double balance_share(const SideTime& cpu, const SideTime& gpu) {
+    const char* fn = "balance_share";
+    auto diff = [&](double f) {
+        const double c = cpu(f), g = gpu(f);
+        require_cost(fn, "cpu(f)", c);
+        require_cost(fn, "gpu(f)", g);
+        return g - c;
+    };
+    if (diff(0) >= 0) return 0;
+    if (diff(1) <= 0) return 1;
+    double lo = 0, hi = 1;
+    while (hi - lo > 1e-12) {
+        const double mid = 0.5 * (lo + hi);
+        (diff(mid) < 0 ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 int gpu_rows(int rows, double f, int align) {
     if (rows < 0) throw std::invalid_argument("gpu_rows: rows (" + std::to_string(rows) + ") must be >= 0");
     if (align < 1) throw std::invalid_argument("gpu_rows: align (" + std::to_string(align) + ") must be >= 1");
@@ -85,15 +103,21 @@ int gpu_rows(int rows, double f, int align) {
 }
 
 Prediction predict(const LinearCost& cpu, const LinearCost& gpu, double all_gpu, double min_gain) {
+    balance_share(cpu, gpu);  // the argument rules of the affine sides
+    return predict([cpu](double f) { return cpu.fixed_ms + (1 - f) * cpu.per_ms; },
+                   [gpu](double f) { return gpu.fixed_ms + f * gpu.per_ms; }, all_gpu, min_gain);
+}
+
+Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, double min_gain) {
     require_cost("predict", "all_gpu_ms", all_gpu);
     if (!(min_gain >= 0) || !(min_gain < 1))
         throw std::invalid_argument("predict: min_gain (" + num(min_gain) + ") must be in [0, 1)");
     Prediction p;
-    p.cpu_ms = cpu.fixed_ms + cpu.per_ms;
+    p.cpu_ms = cpu(0);
     p.gpu_ms = all_gpu;
     p.gpu_share = balance_share(cpu, gpu);
-    const double tc = p.gpu_share < 1 ? cpu.fixed_ms + (1 - p.gpu_share) * cpu.per_ms : 0.0;
-    const double tg = p.gpu_share > 0 ? gpu.fixed_ms + p.gpu_share * gpu.per_ms : 0.0;
+    const double tc = p.gpu_share < 1 ? cpu(p.gpu_share) : 0.0;
+    const double tg = p.gpu_share > 0 ? gpu(p.gpu_share) : 0.0;
     p.hybrid_ms = std::max(tc, tg);
     p.white = p.cpu_ms <= p.gpu_ms ? Where::Cpu : Where::Gpu;
     const double best_single = std::min(p.cpu_ms, p.gpu_ms);

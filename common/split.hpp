@@ -34,6 +34,7 @@
 
 #include "transfer_model.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,17 @@ Where white_rule(double cpu_ms, double gpu_ms, double comm_ms);
 /// f* above: the GPU's share that makes both sides end together, in [0, 1]. Throws
 /// std::invalid_argument on negative or non-finite costs, or C1 + G1 == 0.
 double balance_share(const LinearCost& cpu, const LinearCost& gpu);
+
+/// One side's time (ms) as a function of the GPU's share f in [0, 1]: the CPU's for its share
+/// 1 - f, the GPU's for f. Not every side is affine: the CPU's time for a smaller share falls
+/// faster than the share where that share's working set fits in a cache the whole did not.
+using SideTime = std::function<double(double f)>;
+/// The share that ends both sides together for any such times, cpu non-increasing and gpu
+/// non-decreasing in f: 0 where gpu(0) (its fixed cost, the limit f -> 0) >= cpu(0), 1 where
+/// gpu(1) <= cpu(1), else the root of gpu(f) = cpu(f) by bisection (to 1e-12). For LinearCost
+/// sides it is the closed form above. Throws std::invalid_argument on a negative or non-finite
+/// time.
+double balance_share(const SideTime& cpu, const SideTime& gpu);
 
 /// Rows for the GPU out of `rows`: f x rows rounded to a multiple of `align` (the GPU's tile or
 /// chunk; the last chunk may be shorter when the GPU takes every row), in [0, rows]; the CPU gets
@@ -78,6 +90,9 @@ struct Prediction {
 /// exactly than gpu.fixed_ms + gpu.per_ms, e.g. with each transfer's own segment of the model).
 /// min_gain: the hybrid must be at least this fraction faster than the better single side.
 Prediction predict(const LinearCost& cpu, const LinearCost& gpu, double all_gpu_ms, double min_gain = kMinHybridGain);
+/// The same for any SideTime: cpu_ms = cpu(0), hybrid_ms = max(cpu(f*), gpu(f*)) (the one side at
+/// f* = 0 or 1).
+Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu_ms, double min_gain = kMinHybridGain);
 
 /// What the GPU side of one call moves and computes, for the whole call (share 1).
 struct Offload {

@@ -3,21 +3,27 @@
 ///        precision, data that starts in host memory and whose result must end there, run on the
 ///        CPU (the CPU peers: OpenBLAS, our OpenMP convolution, CG from BLAS calls), on the GPU with
 ///        its transfers, or on both at once (the hybrid: rows of the output split in proportion to
-///        the predicted rates); the model's three times, its choice, and the measured CPU time.
+///        the predicted rates; CG: White's §5.2 split); the model's three times and its choice
+///        beside the three measured, the measured best, the hit rate and the crossovers.
 /// Run: ./workbook run ch07   (or build/bin/ch07_split --help)
 ///
-/// The CPU column is measured on every machine (the peers need no GPU). The machines the model
-/// predicts with: this host, measured at the start (model/cpu.hpp), and the GPU of --device-preset
-/// with a link that is fitted to measured copies where there is a GPU (split_cases.hpp). On a GPU
-/// the GEMV rows also time the GPU-with-transfers and hybrid ways (kernels/cpu/hybrid_gemv.hpp);
-/// the other ops' GPU columns are the model's until their hybrid runners exist.
+/// The machines the model predicts with are measured at the start: the host (model/cpu.hpp:
+/// bandwidth in and beyond the last-level cache, FMA rate), its peer classes' rates
+/// (kernels/cpu/peer_rates.hpp), the link (chapter 0's transfer model) and the tuned kernels'
+/// rates (split_calibrate.hpp). Without a GPU the CPU column is still measured and the other two
+/// are the model's.
+#include "split_calibrate.hpp"
 #include "split_cases.hpp"
 #include "split_options.hpp"
+#include "split_summary.hpp"
 
 #include "cpu_peers.hpp"
 #include "device.hpp"
 #include "device_profile.hpp"
+#include "hybrid_common.hpp"
 #include "memory_fit.hpp"
+#include "peer_rates.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 
 #include <algorithm>
@@ -33,21 +39,34 @@ namespace {
 using namespace wb;
 using ch07::SplitOptions;
 
-int run(const SplitOptions& opt) {
-    std::cout << "Chapter 7 — the CPU/GPU split (White §4.6, Listing 4.18)\n"
-              << "Data starts in host memory and the result must end there. Three ways to run each call:\n"
-              << "  CPU     the host peer (OpenBLAS for GEMV/GEMM/SYMV, our OpenMP convolution, CG from BLAS calls)\n"
-              << "  GPU     copy in, the tuned kernel, copy out: T_gpu + T_comm (White Eq. 3.14-3.15)\n"
-              << "  hybrid  the GPU takes a share f of the rows, the CPU the rest, both at once;\n"
-              << "          f = (C0 + C1 - G0) / (C1 + G1) ends both together (CG: White §5.2, vectors on the CPU)\n\n";
+/// The rows a run covers, in table order.
+std::vector<ch07::Case> cases_of(const SplitOptions& opt) {
+    const ch07::SizeSet set = opt.quick ? ch07::SizeSet::quick : opt.full ? ch07::SizeSet::full : ch07::SizeSet::normal;
+    std::vector<ch07::Case> out;
+    for (const auto& op : opt.ops)
+        for (const auto& prec : opt.precisions)
+            for (int fs : op == "conv2d" ? opt.filter_sizes : std::vector<int>{0})
+                for (int n : opt.sizes.empty() ? ch07::default_sizes(op, set) : opt.sizes)
+                    out.push_back({op, n, prec == "float" ? std::size_t{4} : std::size_t{8}, fs});
+    return out;
+}
 
+/// Measures the machines the model predicts with (the file comment), printing what it found.
+ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     ch07::Machines m;
     m.chunks = opt.chunks;
     m.cg_iterations = opt.cg_iterations;
-    std::cout << "Measuring the host (read bandwidth, FMA rate) ...\n";
-    m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS), not every core
+    const bool conv = std::find(opt.ops.begin(), opt.ops.end(), "conv2d") != opt.ops.end();
+    const std::vector<int> fs = conv ? opt.filter_sizes : std::vector<int>{};
+    std::cout << "Measuring the host (last-level cache, read bandwidth in and beyond it, FMA rate) ...\n";
+    m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS)
     std::cout << "  " << model::to_string(m.cpu) << '\n';
-    const bool gpu = has_cuda_device() && !opt.predict_only;
+    if (!opt.predict_only) {
+        std::cout << "Measuring the CPU peers' rates (t0: a tiny call; e: the share of the roofline a mid-size call "
+                     "reaches) ...\n";
+        for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu)))
+            std::cout << "  " << line << '\n';
+    }
     if (gpu) select_device(opt.device);
     // The model predicts for the GPU the run measures (its hybrid shares come from it), unless a
     // preset is named; without a GPU, for the H200 preset.
@@ -56,78 +75,116 @@ int run(const SplitOptions& opt) {
                                 : device_preset("h200");
     if (gpu) std::cout << "Measuring the host <-> device copies (pinned) ...\n";
     m.links = gpu ? ch07::measured_pinned_links() : ch07::h200_pinned_links();
+    if (gpu && opt.preset.empty()) {
+        std::cout << "Measuring the tuned kernels' rates (t0: a tiny call; e: the share of the roofline a mid-size "
+                     "call reaches) ...\n";
+        std::vector<std::string> log;
+        m.gpu_rates = ch07::measure_gpu_rates(m.gpu, fs, opt.cg_iterations, {}, &log);
+        for (const auto& line : log) std::cout << "  " << line << '\n';
+    }
+    if (gpu) {
+        m.hybrid_overhead_ms = hybrid::measure_hybrid_overhead_ms();
+        std::cout << "  an empty hybrid call (hand-off to the GPU worker, its wake-up, the return): "
+                  << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us\n";
+    }
     std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 0) << " GB/s, "
               << fmt(m.gpu.fp32_peak_gflops(), 0) << " / " << fmt(m.gpu.fp64_peak_gflops(), 0)
-              << " GFLOP/s float / double (roofline of the kernels)\n"
-              << "  link: " << m.links.source << '\n'
+              << " GFLOP/s float / double (the kernels' roofline); kernel rates " << m.gpu_rates.source << '\n'
+              << "  link: " << m.links.source << " (H2D max error " << fmt(m.links.h2d.max_error_pct(), 1)
+              << "%, D2H " << fmt(m.links.d2h.max_error_pct(), 1) << "% over the copies fitted)\n"
               << "  CPU peers: " << (cpu::have_cblas() ? "OpenBLAS" : "no CBLAS in this build (conv2d only)") << ", "
               << cpu::threads() << " threads\n";
-    if (gpu)
-        std::cout << "  GPU columns measured for GEMV (pinned host memory); for the other ops they are the model's.\n";
-    else
+    if (!gpu)
         std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions"
                   << (opt.device != 0 ? " (--device " + std::to_string(opt.device) + " is not read)" : std::string())
                   << ".\n";
     std::cout << '\n';
+    return m;
+}
+
+std::string share_cell(const ch07::CasePrediction& p) {
+    return std::isnan(p.split.gpu_share) ? p.hybrid_kind : fmt_pct(p.split.gpu_share);
+}
+
+void print_crossovers(const std::vector<ch07::RowResult>& rows) {
+    Report t("Crossovers: the smallest size not on the CPU (model's choice / measured best; '-': every size on the CPU)",
+             {"op", "T", "FS", "sizes", "predicted", "measured"});
+    auto cell = [](int n) { return n < 0 ? std::string("-") : std::to_string(n); };
+    for (const auto& g : ch07::groups(rows)) {
+        const ch07::Case& c = g.front().c;
+        t.add_row({c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
+                   std::to_string(g.front().c.n) + " ... " + std::to_string(g.back().c.n), cell(ch07::crossover(g, true)),
+                   cell(ch07::crossover(g, false))});
+    }
+    t.print(std::cout);
+}
+
+int run(const SplitOptions& opt) {
+    std::cout << "Chapter 7 — the CPU/GPU split (White §4.6, Listing 4.18)\n"
+              << "Data starts in host memory and the result must end there. Three ways to run each call:\n"
+              << "  CPU     the host peer (OpenBLAS for GEMV/GEMM/SYMV, our OpenMP convolution, CG from BLAS calls)\n"
+              << "  GPU     copy in, the tuned kernel, copy out: T_gpu + T_comm (White Eq. 3.14-3.15)\n"
+              << "  hybrid  the GPU takes a share f of the rows (GEMM: columns), the CPU the rest, both at once;\n"
+              << "          f makes both sides end together (CG: White §5.2, the vector operations on the CPU)\n\n";
+    const bool gpu = has_cuda_device() && !opt.predict_only;
+    const ch07::Machines m = measure_machines(opt, gpu);
 
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)",
-                 {"op", "T", "n", "CPU model", "CPU measured", "GPU+comm model", "GPU+comm measured", "hybrid model",
-                  "hybrid measured", "GPU share", "White 4.18", "model's choice", "measured best"});
+                 {"op", "T", "FS", "n", "CPU model", "CPU measured", "GPU+comm model", "GPU+comm measured", "hybrid model",
+                  "hybrid measured", "GPU share", "White 4.18", "model's choice", "measured best", "choice / best"});
+    const std::vector<ch07::Case> cases = cases_of(opt);
+    std::vector<ch07::RowResult> results;
     int rc = 0;
     std::size_t skipped = 0;
-    for (const auto& op : opt.ops) {
-        const std::vector<int> sizes = opt.sizes.empty() ? ch07::default_sizes(op, opt.quick) : opt.sizes;
-        for (const auto& prec : opt.precisions) {
-            const std::size_t elem = prec == "float" ? 4 : 8;
-            for (int n : sizes) {
-                const ch07::CasePrediction p = ch07::predict_case(op, n, elem, m);
-                double measured = NAN;
-                ch07::GpuTimes g;
-                // A case the host cannot hold is skipped, in words, before anything is allocated
-                // (the rows measured so far are kept; the exit code says cases were skipped).
-                const double need = ch07::host_bytes_needed(op, n, elem, gpu);
-                const std::string shortfall =
-                    opt.predict_only ? std::string() : memory_shortfall({0, need}, {-1, host_available_bytes()});
-                const std::string what = "ch07_split: " + op + " " + prec + " n=" + std::to_string(n) + ": ";
-                if (!shortfall.empty()) {
-                    std::cerr << what << "not measured: " << shortfall << '\n';
+    {
+        Progress prog("ch07_split", cases.size());
+        for (const ch07::Case& c : cases) {
+            ch07::RowResult r{c, ch07::predict_case(c, m), {}};
+            // A case the host cannot hold is skipped, in words, before anything is allocated (the
+            // rows measured so far are kept; the exit code says cases were skipped).
+            const double need = ch07::host_bytes_needed(c);
+            const std::string shortfall =
+                opt.predict_only ? std::string() : memory_shortfall({0, need}, {-1, host_available_bytes()});
+            const std::string what = "ch07_split: " + c.op + (c.elem == 4 ? " float" : " double") +
+                                     (c.fs > 0 ? " FS " + std::to_string(c.fs) : "") + " n=" + std::to_string(c.n) + ": ";
+            if (!shortfall.empty()) {
+                std::cerr << what << "not measured: " << shortfall << '\n';
+                ++skipped;
+            } else if (!opt.predict_only) {
+                try {
+                    r.m = ch07::measure_case(c, r.p.gpu_part, opt.chunks, gpu, opt.cg_iterations);
+                } catch (const std::bad_alloc&) {
+                    std::cerr << what << "not measured: the host could not allocate its operands ("
+                              << fmt_decimal_bytes(need) << ")\n";
                     ++skipped;
-                } else if (!opt.predict_only) {
-                    try {
-                        measured = ch07::measure_cpu_case(op, n, elem, opt.cg_iterations);
-                        if (gpu) g = ch07::measure_gpu_case(op, n, elem, p.split.gpu_share, opt.chunks);
-                    } catch (const std::bad_alloc&) {
-                        std::cerr << what << "not measured: the host could not allocate its operands ("
-                                  << fmt_decimal_bytes(need) << ")\n";
-                        ++skipped;
-                    } catch (const std::runtime_error& e) {
-                        std::cerr << what << e.what() << '\n';
-                        rc = 1;
-                    }
+                } catch (const std::runtime_error& e) {
+                    std::cerr << what << e.what() << '\n';
+                    rc = 1;
                 }
-                // The fastest measured way; with only the CPU measured there is nothing to choose.
-                std::string best = "-";
-                if (!std::isnan(g.gpu_ms) && !std::isnan(measured)) {
-                    const double lo = std::min({measured, g.gpu_ms, g.hybrid_ms});
-                    best = lo == measured ? "CPU" : lo == g.gpu_ms ? "GPU" : "hybrid";
-                }
-                const std::string share = std::isnan(p.split.gpu_share) ? p.hybrid_kind : fmt_pct(p.split.gpu_share);
-                table.add_row({op, prec, std::to_string(n), fmt(p.cpu_model_ms, 4), fmt(measured, 4),
-                               fmt(p.split.gpu_ms, 4), fmt(g.gpu_ms, 4), fmt(p.split.hybrid_ms, 4),
-                               fmt(g.hybrid_ms, 4), share,
-                               split::where_name(p.split.white), split::where_name(p.split.choice), best});
             }
+            const double hybrid_measured = std::isnan(r.m.gpu_ms) ? NAN : ch07::hybrid_or_its_side(r);
+            const double q = ch07::choice_over_best(r);
+            table.add_row({c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
+                           std::to_string(c.n), fmt(r.p.cpu_model_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.p.split.gpu_ms, 4),
+                           fmt(r.m.gpu_ms, 4), fmt(r.p.split.hybrid_ms, 4), fmt(hybrid_measured, 4), share_cell(r.p),
+                           split::where_name(r.p.split.white), split::where_name(r.p.split.choice),
+                           ch07::measured_best(r), std::isnan(q) ? "-" : fmt(q, 2) + "x"});
+            results.push_back(r);
+            prog.step(what);
         }
     }
     table.print(std::cout);
-    if (!opt.csv.empty()) {  // the metadata name the GPU whose GEMV columns were measured
+    if (!opt.csv.empty()) {  // the metadata name the GPU whose columns were measured
         const DeviceInfo di = gpu ? query_device(opt.device) : DeviceInfo{};
         table.write_csv(opt.csv, run_metadata(gpu ? &di : nullptr));
     }
     std::cout << "\nReading: 'White 4.18' is his rule (CPU when T_cpu <= T_gpu + T_comm); the model's choice adds the "
-                 "hybrid where it predicts a gain of 5% or more over the better single side. The CPU model is this "
-                 "host's limit (max of bytes / bandwidth and flops / FMA rate): the measured column shows how close "
-                 "each peer comes.\n";
+                 "hybrid where it predicts a gain of 5% or more over the better single side. 'hybrid measured' at a "
+                 "GPU share of 0% or 100% is that side's time (the hybrid is then that side). 'choice / best': the "
+                 "measured time of the model's choice over the measured best.\n\nSummary\n";
+    for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
+    std::cout << '\n';
+    print_crossovers(results);
     if (skipped > 0)
         std::cerr << "ch07_split: " << skipped << " case(s) not measured: not enough host memory (the lines above "
                      "say how much)\n";

@@ -6,6 +6,7 @@
 #include "split_cases.hpp"
 
 #include "cli.hpp"
+#include "conv2d.hpp"
 #include "device_profile.hpp"
 
 #include <CLI/CLI.hpp>
@@ -35,7 +36,7 @@ std::vector<std::string> expanded(const std::vector<std::string>& v, const std::
 
 int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     CLI::App app{"Chapter 7 — the CPU/GPU split: each op on the CPU, on the GPU with its transfers, or on both at "
-                 "once, predicted by the CPU and transfer models (White §3.4-3.5, §4.6) and measured on the CPU.",
+                 "once, predicted by the CPU and transfer models (White §3.4-3.5, §4.6) and measured.",
                  "ch07_split"};
     std::vector<std::string> op_words = split_ops();
     op_words.insert(op_words.begin(), "all");
@@ -49,6 +50,19 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_option("--sizes", opt.sizes, "n for every op (default: each op's set, spanning the crossover)")
         ->delimiter(',')
         ->check(CLI::Range(1, 65536));
+    app.add_option("--fs", opt.filter_sizes, "the convolution's filter sizes, odd (default 3,9)")
+        ->delimiter(',')
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+                try {
+                    std::size_t end = 0;
+                    const int v = std::stoi(s, &end);
+                    if (end == s.size() && v >= 1 && v <= kConv2dMaxFilter && v % 2 == 1) return {};
+                } catch (const std::exception&) {
+                }
+                return "must be odd, in [1, " + std::to_string(kConv2dMaxFilter) + "]";
+            },
+            "ODD in [1, " + std::to_string(kConv2dMaxFilter) + "]"));
     app.add_option("--device-preset", opt.preset,
                    "GPU the model predicts for: t10, h100-sxm, h200 (default: the GPU measured; without one, h200)")
         ->check(CLI::IsMember(device_preset_names()));
@@ -57,15 +71,18 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--csv", opt.csv, "write the table to this CSV file");
-    auto* quick = app.add_flag("--quick", opt.quick, "short size sets");
-    app.add_flag("--full", opt.full, "each op's whole set of sizes: the default set here")->excludes(quick);
+    auto* quick = app.add_flag("--quick", opt.quick, "short size sets (two or three per op)");
+    app.add_flag("--full", opt.full, "each op's whole set of sizes (powers of two; the default takes every other)")
+        ->excludes(quick);
     std::string trans = "both";  // every call here is op(A) = N (GEMV y = A x, GEMM A B): T has no case
     app.add_option("--trans", trans, "op(A): N or both (the same here: every call of this chapter is op N)")
         ->check(CLI::IsMember({"N", "both"}));
-    app.add_option("--device", opt.device, "CUDA device whose GEMV columns and copies are measured (default 0)")
+    app.add_option("--device", opt.device, "CUDA device whose columns and copies are measured (default 0)")
         ->check(CLI::Range(0, std::numeric_limits<int>::max()));
-    app.add_flag("--predict-only", opt.predict_only, "do not run the CPU peers (the model's columns only)");
-    app.footer("Exit codes: 0 done; 1 a CPU peer failed; 2 a usage error; 3 some cases were skipped because "
+    app.add_flag("--predict-only", opt.predict_only,
+                 "run nothing but the host's bandwidth and FMA probes: the model's columns only, every class at its "
+                 "roofline");
+    app.footer("Exit codes: 0 done; 1 a call failed; 2 a usage error; 3 some cases were skipped because "
                "they do not fit in the host's memory (each says how much it needs).");
     try {
         app.parse(argc, argv);

@@ -14,10 +14,11 @@ struct SplitOptions {
     std::vector<std::string> ops;                           ///< gemv, gemm, symv, conv2d, cg
     std::vector<std::string> precisions{"float", "double"};
     std::vector<int> sizes;                                 ///< empty: each op's defaults
+    std::vector<int> filter_sizes{3, 9};                    ///< the convolution's FS values
     std::string preset;  ///< the GPU the model predicts for; empty: the GPU measured, else the h200 preset
     std::string csv;                                        ///< write the table here too
     bool quick = false;                                     ///< each op's short set of sizes
-    bool full = false;                                      ///< each op's whole set: its default set here
+    bool full = false;                                      ///< each op's whole set (the issue's ranges)
     int device = 0;                                         ///< the CUDA device the GEMV columns are timed on
     bool predict_only = false;                              ///< do not run the CPU peers (nor the GPU)
     int chunks = 4;                                         ///< pipelined chunks of the hybrid's GPU share
@@ -26,11 +27,11 @@ struct SplitOptions {
 
 /// Parses "ch07_split <args>" into `opt`. Returns -1 to run, 0 after --help (printed), 2 after a
 /// usage error (the message, naming the option, on stderr): an unknown op or precision, a size
-/// outside [1, 65536], --chunks outside [1, 1024], --cg-iterations outside [1, 100000], a negative
-/// --device, --quick with --full, or a --csv path that cannot be written (checked before the run,
-/// so a run never loses its table at the end). --device, --full and --trans (N or both: every call
-/// here is op N; T is a usage error) are the options every chapter shares (./workbook run --
-/// OPTIONS passes the same ones to each chapter).
+/// outside [1, 65536], an --fs that is not odd in [1, 1025], --chunks outside [1, 1024],
+/// --cg-iterations outside [1, 100000], a negative --device, --quick with --full, or a --csv path
+/// that cannot be written (checked before the run, so a run never loses its table at the end).
+/// --device, --full and --trans (N or both: every call here is op N; T is a usage error) are the
+/// options every chapter shares (./workbook run -- OPTIONS passes the same ones to each chapter).
 int parse_split_cli(int argc, char** argv, SplitOptions& opt);
 
 }  // namespace wb::ch07

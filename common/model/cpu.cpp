@@ -1,45 +1,68 @@
-// model/cpu.cpp — the CPU model (model/cpu.hpp): the host's bandwidth and FMA rate measured by two
-// small multithreaded loops, and each op's roofline time from its useful work.
+// model/cpu.cpp — the CPU model (model/cpu.hpp): the host's last-level cache, its read bandwidth at
+// working sets in and beyond that cache and its FMA rate measured by small multithreaded loops, and
+// each op's time from its useful work and its peer class's measured rate.
 #include "model/cpu.hpp"
 
 #include "roofline.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sched.h>
+#include <unistd.h>
+#endif
 
 namespace wb::model {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr double kMiB = 1024.0 * 1024.0;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-/// Runs body(t) on `threads` threads at once; returns the wall time in seconds.
+/// Runs body(t) on `threads` threads at once and returns the wall time in seconds from the moment
+/// all of them have started (thread creation is not timed: it costs more than a small pass).
 template <class F>
 double timed_parallel(int threads, F body) {
+    std::atomic<int> ready{0};
+    std::atomic<bool> go{false};
     std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            ready.fetch_add(1);
+            while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+            body(t);
+        });
+    while (ready.load() < threads) std::this_thread::yield();
     const auto t0 = Clock::now();
-    for (int t = 0; t < threads; ++t) pool.emplace_back(body, t);
+    go.store(true, std::memory_order_release);
     for (auto& th : pool) th.join();
     return seconds_since(t0);
 }
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define WB_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2,fma", "default")))
+#else
+#define WB_WIDEST_VECTORS
+#endif
 
 /// Independent FMA chains (kChains accumulators, which the compiler packs into vector registers),
 /// `iters` steps: 2 x kChains x iters flops. The chains' results are returned so nothing is
 /// optimized away. Compiled for the widest FMA the host has (target_clones picks at run time).
 constexpr int kChains = 128;  // 8 AVX-512 registers of floats, 16 of doubles: enough to cover the FMA latency
 template <class T>
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2,fma", "default")))
-#endif
-T fma_chains(long long iters, T seed) {
+WB_WIDEST_VECTORS T fma_chains(long long iters, T seed) {
     T acc[kChains];
     for (int c = 0; c < kChains; ++c) acc[c] = seed + static_cast<T>(c) * T(1e-3);
     const T a = T(0.999999), b = T(1e-7);
@@ -65,36 +88,60 @@ double measure_fma_gflops(int threads, int repeats) {
     return best;
 }
 
-double measure_read_gbs(int threads, int buffer_mib, int repeats) {
-    const std::size_t n = static_cast<std::size_t>(buffer_mib) * (1u << 20) / sizeof(double);
-    std::vector<double> buf(n);
+/// The sum of p[0, n): 32 partial sums, which the compiler keeps in vector registers, so the loop
+/// is bound by loads (a single scalar sum would be bound by the add latency, far below a cache's
+/// bandwidth).
+constexpr int kLanes = 32;
+WB_WIDEST_VECTORS double sum_pass(const double* p, std::size_t n) {
+    double acc[kLanes] = {};
+    std::size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int j = 0; j < kLanes; ++j) acc[j] += p[i + j];
+    double s = 0;
+    for (; i < n; ++i) s += p[i];
+    for (double a : acc) s += a;
+    return s;
+}
+
+/// Read bandwidth (GB/s) of `threads` threads, each summing its share of buf[0, n) `passes` times:
+/// the share stays in the caches that hold it, as an operand read by repeated calls does.
+double read_gbs(const std::vector<double>& buf, std::size_t n, int threads, int passes, int repeats) {
     const std::size_t share = (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
-    // First touch by the thread that will read each share (the pages land on its memory node).
-    timed_parallel(threads, [&](int t) {
-        const std::size_t lo = std::min(n, share * static_cast<std::size_t>(t)), hi = std::min(n, lo + share);
-        for (std::size_t i = lo; i < hi; ++i) buf[i] = 1.0 + static_cast<double>(i & 7);
-    });
     std::vector<double> sums(static_cast<std::size_t>(threads));
     double best = 0;
     for (int r = 0; r < repeats; ++r) {
         const double s = timed_parallel(threads, [&](int t) {
             const std::size_t lo = std::min(n, share * static_cast<std::size_t>(t)), hi = std::min(n, lo + share);
-            double a0 = 0, a1 = 0, a2 = 0, a3 = 0;  // four sums: the loop is bound by loads, not adds
-            std::size_t i = lo;
-            for (; i + 4 <= hi; i += 4) {
-                a0 += buf[i];
-                a1 += buf[i + 1];
-                a2 += buf[i + 2];
-                a3 += buf[i + 3];
-            }
-            for (; i < hi; ++i) a0 += buf[i];
-            sums[static_cast<std::size_t>(t)] = a0 + a1 + a2 + a3;
+            double acc = 0;
+            for (int p = 0; p < passes; ++p) acc += sum_pass(buf.data() + lo, hi - lo);
+            sums[static_cast<std::size_t>(t)] = acc;
         });
-        best = std::max(best, static_cast<double>(n * sizeof(double)) / s / 1e9);
+        best = std::max(best, static_cast<double>(n * sizeof(double)) * passes / s / 1e9);
     }
     volatile double keep = sums[0];
     (void)keep;
     return best;
+}
+
+std::vector<WsPoint> measure_bandwidth_curve(int threads, double max_ws, int repeats) {
+    const std::vector<double> sets = bandwidth_working_sets(max_ws);
+    const std::size_t n_max = static_cast<std::size_t>(sets.back() / sizeof(double));
+    std::vector<double> buf(n_max);
+    const std::size_t share = (n_max + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+    // First touch by the thread that reads each share of the largest set (its memory node).
+    timed_parallel(threads, [&](int t) {
+        const std::size_t lo = std::min(n_max, share * static_cast<std::size_t>(t)), hi = std::min(n_max, lo + share);
+        for (std::size_t i = lo; i < hi; ++i) buf[i] = 1.0 + static_cast<double>(i & 7);
+    });
+    std::vector<WsPoint> curve;
+    for (double ws : sets) {
+        const std::size_t n = static_cast<std::size_t>(ws / sizeof(double));
+        // At least 256 MiB read per timing (a few ms at DRAM speed), at least two passes: the
+        // first pass of a timing may still bring the set into the caches.
+        const int passes = std::max(2, static_cast<int>(std::ceil(256 * kMiB / ws)));
+        curve.push_back({ws, read_gbs(buf, n, threads, passes, repeats)});
+    }
+    return curve;
 }
 
 std::string num(double v) {
@@ -103,7 +150,126 @@ std::string num(double v) {
     return buf;
 }
 
+/// "32768K" -> 33554432; "1M" -> 1048576; 0 when it does not parse.
+double parse_cache_size(const std::string& s) {
+    std::size_t pos = 0;
+    double v = 0;
+    try {
+        v = std::stod(s, &pos);
+    } catch (const std::exception&) {
+        return 0;
+    }
+    const char unit = pos < s.size() ? s[pos] : ' ';
+    if (unit == 'K' || unit == 'k') v *= 1024;
+    else if (unit == 'M' || unit == 'm') v *= kMiB;
+    else if (unit == 'G' || unit == 'g') v *= 1024 * kMiB;
+    return v;
+}
+
+std::string read_line(const std::string& path) {
+    std::ifstream f(path);
+    std::string s;
+    std::getline(f, s);
+    return s;
+}
+
+/// The highest-level data/unified cache of each CPU this process may run on, from sysfs; each
+/// instance (its shared_cpu_list) counted once. 0 when sysfs has none.
+double sysfs_llc_bytes(int* instances) {
+    *instances = 0;
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    int best_level = 0;
+    std::set<std::string> seen;
+    double total = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &set)) continue;
+        const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cache/";
+        int level = 0;
+        double size = 0;
+        std::string shared;
+        for (int idx = 0; idx < 16; ++idx) {
+            const std::string d = dir + "index" + std::to_string(idx) + "/";
+            const std::string lv = read_line(d + "level");
+            if (lv.empty()) break;
+            const std::string type = read_line(d + "type");
+            if (type == "Instruction") continue;
+            const int l = std::atoi(lv.c_str());
+            if (l > level) {
+                level = l;
+                size = parse_cache_size(read_line(d + "size"));
+                shared = read_line(d + "shared_cpu_list");
+            }
+        }
+        if (level == 0 || size <= 0) continue;
+        if (level > best_level) {  // a higher level seen on this CPU: start the sum again
+            best_level = level;
+            seen.clear();
+            total = 0;
+        }
+        if (level == best_level && seen.insert(shared.empty() ? std::to_string(cpu) : shared).second) total += size;
+    }
+    *instances = static_cast<int>(seen.size());
+    return total;
+#else
+    return 0;
+#endif
+}
+
 }  // namespace
+
+double interpolate_ws(const std::vector<WsPoint>& pts, double ws) {
+    if (pts.empty()) throw std::invalid_argument("interpolate_ws: points must not be empty");
+    for (std::size_t i = 0; i < pts.size(); ++i)
+        if (!(pts[i].ws_bytes > 0) || (i > 0 && !(pts[i].ws_bytes > pts[i - 1].ws_bytes)))
+            throw std::invalid_argument("interpolate_ws: points must have ws_bytes > 0, strictly increasing (point " +
+                                        std::to_string(i) + ": " + num(pts[i].ws_bytes) + ")");
+    if (!(ws > pts.front().ws_bytes)) return pts.front().value;
+    if (!(ws < pts.back().ws_bytes)) return pts.back().value;
+    std::size_t i = 1;
+    while (pts[i].ws_bytes < ws) ++i;
+    const WsPoint& a = pts[i - 1];
+    const WsPoint& b = pts[i];
+    const double t = std::log(ws / a.ws_bytes) / std::log(b.ws_bytes / a.ws_bytes);
+    return a.value + t * (b.value - a.value);
+}
+
+double CpuMachine::bandwidth_at(double ws_bytes) const {
+    return bandwidth.empty() ? bandwidth_gbs : interpolate_ws(bandwidth, ws_bytes);
+}
+
+std::string peer_key(const std::string& cls, std::size_t elem_bytes, int fs) {
+    return cls + (fs > 0 ? " FS" + std::to_string(fs) : std::string()) + (elem_bytes == 4 ? " float" : " double");
+}
+
+LlcInfo host_llc() {
+    int instances = 0;
+    const double sys = sysfs_llc_bytes(&instances);
+    if (sys > 0) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "sysfs, %d instance%s", instances, instances == 1 ? "" : "s");
+        return {sys, buf};
+    }
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0) return {static_cast<double>(l3), "sysconf"};
+#endif
+    return {32 * kMiB, "assumed"};
+}
+
+std::vector<double> bandwidth_working_sets(double max_ws) {
+    if (!(max_ws >= kMiB))
+        throw std::invalid_argument("bandwidth_working_sets: max_ws_bytes (" + num(max_ws) + ") must be >= 1 MiB");
+    std::vector<double> sets;
+    for (double ws = kMiB; ws < max_ws * (1 - 1e-9); ws *= 2) sets.push_back(ws);
+    if (!sets.empty() && sets.back() * 1.5 > max_ws) sets.pop_back();  // no two sets closer than 1.5x
+    sets.push_back(max_ws);
+    return sets;
+}
+
+double default_max_working_set(double llc_bytes) { return std::clamp(4 * llc_bytes, 256 * kMiB, 1024 * kMiB); }
 
 CpuMachine cpu_machine(const std::string& name, int threads, double bandwidth_gbs, double fp32_gflops,
                        double fp64_gflops) {
@@ -112,19 +278,31 @@ CpuMachine cpu_machine(const std::string& name, int threads, double bandwidth_gb
                            {"fp64_gflops", fp64_gflops}})
         if (!(v > 0) || !std::isfinite(v))
             throw std::invalid_argument(std::string("cpu_machine: ") + what + " (" + num(v) + ") must be finite and > 0");
-    return CpuMachine{name, threads, bandwidth_gbs, fp32_gflops, fp64_gflops};
+    CpuMachine m;
+    m.name = name;
+    m.threads = threads;
+    m.bandwidth_gbs = bandwidth_gbs;
+    m.fp32_gflops = fp32_gflops;
+    m.fp64_gflops = fp64_gflops;
+    return m;
 }
 
-CpuMachine measure_cpu_machine(int threads, int buffer_mib, int repeats) {
+CpuMachine measure_cpu_machine(int threads, int max_ws_mib, int repeats) {
     if (threads < 0) throw std::invalid_argument("measure_cpu_machine: threads (" + std::to_string(threads) + ") must be >= 0");
-    if (buffer_mib < 1)
-        throw std::invalid_argument("measure_cpu_machine: buffer_mib (" + std::to_string(buffer_mib) + ") must be >= 1");
+    if (max_ws_mib < 0)
+        throw std::invalid_argument("measure_cpu_machine: max_ws_mib (" + std::to_string(max_ws_mib) + ") must be >= 0");
     if (repeats < 1) throw std::invalid_argument("measure_cpu_machine: repeats (" + std::to_string(repeats) + ") must be >= 1");
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    const double bw = measure_read_gbs(threads, buffer_mib, repeats);
-    const double f32 = measure_fma_gflops<float>(threads, repeats);
-    const double f64 = measure_fma_gflops<double>(threads, repeats);
-    return cpu_machine("measured (" + std::to_string(threads) + " threads)", threads, bw, f32, f64);
+    if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const LlcInfo llc = host_llc();
+    const double max_ws = max_ws_mib > 0 ? max_ws_mib * kMiB : default_max_working_set(llc.bytes);
+    CpuMachine m = cpu_machine("measured (" + std::to_string(threads) + " threads)", threads, 1, 1, 1);
+    m.llc_bytes = llc.bytes;
+    m.llc_source = llc.source;
+    m.bandwidth = measure_bandwidth_curve(threads, max_ws, repeats);
+    m.bandwidth_gbs = m.bandwidth.back().value;
+    m.fp32_gflops = measure_fma_gflops<float>(threads, repeats);
+    m.fp64_gflops = measure_fma_gflops<double>(threads, repeats);
+    return m;
 }
 
 CpuWork cpu_work_gemv(bool trans, long long m, long long n, std::size_t elem, bool beta_nonzero) {
@@ -141,24 +319,58 @@ CpuWork cpu_work_symv(long long n, std::size_t elem) {
 CpuWork cpu_work_conv2d(long long rows, long long cols, int fs, std::size_t elem) {
     return {roofline::conv_bytes(rows, cols, fs, elem), roofline::conv_flops(rows, cols, fs)};
 }
+CpuWork cpu_work_cg_vectors(long long n, std::size_t elem) {
+    const double N = static_cast<double>(n);
+    return {15.0 * N * static_cast<double>(elem), 11.0 * N};
+}
 CpuWork cpu_work_cg_iteration(long long n, std::size_t elem) {
     CpuWork w = cpu_work_symv(n, elem);
-    w.bytes += 10.0 * static_cast<double>(n) * static_cast<double>(elem);
-    w.flops += 10.0 * static_cast<double>(n);
+    const CpuWork v = cpu_work_cg_vectors(n, elem);
+    w.bytes += v.bytes;
+    w.flops += v.flops;
     return w;
 }
 
 double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_bytes) {
-    if (!(cpu.bandwidth_gbs > 0) || !(cpu.gflops(elem_bytes) > 0))
+    if (!(cpu.bandwidth_at(w.bytes) > 0) || !(cpu.gflops(elem_bytes) > 0))
         throw std::invalid_argument("predict_cpu_ms: the machine '" + cpu.name + "' has no bandwidth or FMA rate");
     if (!(w.bytes >= 0) || !(w.flops >= 0)) throw std::invalid_argument("predict_cpu_ms: bytes and flops must be >= 0");
-    return std::max(w.bytes / (cpu.bandwidth_gbs * 1e6), w.flops / (cpu.gflops(elem_bytes) * 1e6));
+    return std::max(w.bytes / (cpu.bandwidth_at(w.bytes) * 1e6), w.flops / (cpu.gflops(elem_bytes) * 1e6));
+}
+
+double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes) {
+    const double roof = predict_cpu_ms(cpu, w, elem_bytes);
+    const auto it = cpu.peers.find(key);
+    if (it == cpu.peers.end()) return roof;
+    const PeerRate& r = it->second;
+    const double eff = r.efficiency.empty() ? 1.0 : interpolate_ws(r.efficiency, w.bytes);
+    if (!(eff > 0)) throw std::invalid_argument("predict_peer_ms: the efficiency of '" + key + "' must be > 0");
+    return r.fixed_ms + roof / eff;
 }
 
 std::string to_string(const CpuMachine& cpu) {
+    auto bytes = [](double b) {
+        char buf[32];
+        if (b >= 1024 * kMiB) std::snprintf(buf, sizeof buf, "%.3g GiB", b / (1024 * kMiB));
+        else std::snprintf(buf, sizeof buf, "%.3g MiB", b / kMiB);
+        return std::string(buf);
+    };
+    std::string bw;
     char buf[256];
-    std::snprintf(buf, sizeof buf, "host: %d threads, %.1f GB/s, %.0f GFLOP/s float, %.0f double (%s)", cpu.threads,
-                  cpu.bandwidth_gbs, cpu.fp32_gflops, cpu.fp64_gflops, cpu.name.c_str());
+    if (cpu.bandwidth.size() > 1) {
+        // The highest figure (a set in the caches) and the last (the largest set: DRAM).
+        const auto hi = std::max_element(cpu.bandwidth.begin(), cpu.bandwidth.end(),
+                                         [](const WsPoint& a, const WsPoint& b) { return a.value < b.value; });
+        std::snprintf(buf, sizeof buf, "read %.0f GB/s at %s ... %.1f GB/s at %s", hi->value, bytes(hi->ws_bytes).c_str(),
+                      cpu.bandwidth.back().value, bytes(cpu.bandwidth.back().ws_bytes).c_str());
+        bw = buf;
+    } else {
+        std::snprintf(buf, sizeof buf, "%.1f GB/s", cpu.bandwidth_gbs);
+        bw = buf;
+    }
+    const std::string llc = cpu.llc_bytes > 0 ? ", LLC " + bytes(cpu.llc_bytes) + " (" + cpu.llc_source + ")" : "";
+    std::snprintf(buf, sizeof buf, "host: %d threads%s, %s, %.0f GFLOP/s float, %.0f double (%s)", cpu.threads,
+                  llc.c_str(), bw.c_str(), cpu.fp32_gflops, cpu.fp64_gflops, cpu.name.c_str());
     return buf;
 }
 

@@ -1,49 +1,103 @@
 /// \file model/cpu.hpp
-/// \brief The CPU model of chapter 7 (White §3.5, generalized): the host's effective memory
-///        bandwidth and FMA rate, measured at the start of a run like chapter 0's GPU ceilings,
-///        and each op's predicted CPU time from them.
+/// \brief The CPU model of chapter 7 (White §3.5, generalized): the host measured at the start of a
+///        run like chapter 0's GPU ceilings (its read bandwidth at working sets in and beyond the
+///        last-level cache, its FMA rate, and the rate each CPU peer class reaches), and each op's
+///        predicted CPU time from them.
 ///
 /// White fitted the CPU time of each op to measured BLAS timings (an effective bandwidth per op
-/// and size). Here the machine is measured once, with two small multithreaded loops, and every op
-/// is predicted from its own work, as the GPU side is (a roofline):
+/// and size). Here the machine is measured once and every op is predicted from its own work:
 ///
-///     T_cpu = max(bytes / B_cpu, flops / F_cpu)
+///     T_cpu = t0 + max(bytes / B(ws), flops / F) / e(ws)
 ///
-/// with bytes and flops the op's useful work (common/roofline.hpp: what a perfect code must move
-/// and compute), B_cpu the read-stream bandwidth of all cores and F_cpu the FMA rate of all cores
-/// in the op's precision (2 flops per FMA). No efficiency is fitted: the prediction is the
-/// machine's limit, and chapter 7 prints the measured time beside it, so the gap is what the
-/// learner reads (a BLAS GEMM reaches most of F_cpu; a GEMV, most of B_cpu; our own convolution
-/// less, and the table says how much).
+/// - bytes and flops are the op's useful work (common/roofline.hpp), ws its working set: the bytes
+///   a timing loop (or an application) touches again and again; for these ops, its operands;
+/// - B(ws) is the read-stream bandwidth of all threads over a buffer of ws bytes read again and
+///   again: cache bandwidth while ws fits in the last-level cache (LLC), DRAM bandwidth far beyond
+///   it, measured at working sets from 1 MiB to several LLCs and interpolated in log(ws);
+/// - F is the FMA rate of all threads in the op's precision (2 flops per FMA);
+/// - t0 and e(ws) belong to the peer class (OpenBLAS's GEMV, SYMV, GEMM, the vector calls of CG,
+///   our convolution at one FS): t0 is the time of a tiny call (the call and its threads' start),
+///   e the fraction of the roofline max(bytes / B, flops / F) a mid-size call reaches, measured at
+///   the start of the run (at one working set in the LLC and one beyond it for the memory-bound
+///   classes, whose efficiency differs between the two levels; one mid-size call for the
+///   compute-bound ones). These are properties of the host and its library, measured once, like
+///   a GPU's ceilings: no size of the table is fitted.
+///
+/// Without a calibration (a class not measured) t0 = 0 and e = 1: the host's roofline.
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace wb::model {
+
+/// A quantity measured at one working-set size.
+struct WsPoint {
+    double ws_bytes = 0;
+    double value = 0;
+};
+
+/// The value at `ws_bytes`: linear in log(ws) between the two measured points around it, the
+/// nearest point's value outside their range. Throws std::invalid_argument when `points` is empty
+/// or not sorted by strictly increasing ws_bytes > 0.
+double interpolate_ws(const std::vector<WsPoint>& points, double ws_bytes);
+
+/// One peer class's measured rate (the model above): T = fixed_ms + roofline / e(ws).
+struct PeerRate {
+    double fixed_ms = 0;             ///< a tiny call's time
+    std::vector<WsPoint> efficiency; ///< e at the working sets it was measured at (empty: 1)
+};
 
 /// The host as the CPU model sees it.
 struct CpuMachine {
     std::string name;          ///< "measured (N threads)" or a preset's name
     int threads = 1;           ///< threads the measurement (and the peers) ran
-    double bandwidth_gbs = 0;  ///< read-stream bandwidth of all threads, GB/s (1e9 B/s)
+    double llc_bytes = 0;      ///< the last-level cache the threads share (all instances), 0: unknown
+    std::string llc_source;    ///< where llc_bytes came from ("sysfs", "sysconf", "assumed")
+    std::vector<WsPoint> bandwidth;  ///< read-stream GB/s (1e9 B/s) of all threads at working sets
+    double bandwidth_gbs = 0;  ///< the figure at the largest working set (DRAM)
     double fp32_gflops = 0;    ///< FMA rate of all threads, float, GFLOP/s (2 flops per FMA)
     double fp64_gflops = 0;    ///< likewise, double
+    std::map<std::string, PeerRate> peers;  ///< by peer_key()
     double gflops(std::size_t elem_bytes) const { return elem_bytes == 4 ? fp32_gflops : fp64_gflops; }
+    /// B(ws): the curve where measured, else bandwidth_gbs.
+    double bandwidth_at(double ws_bytes) const;
 };
 
-/// Measures the host: `threads` threads (0: std::thread::hardware_concurrency()) each summing its
-/// share of a buffer of `buffer_mib` MiB (larger than the last-level cache for a true DRAM figure;
-/// the best of `repeats` passes), then each running independent FMA chains held in registers, in
-/// float and in double (the best of `repeats`). Takes about repeats x (a pass over the buffer +
-/// 2 x 20 ms). Throws std::invalid_argument on threads < 0, buffer_mib < 1 or repeats < 1.
-CpuMachine measure_cpu_machine(int threads = 0, int buffer_mib = 256, int repeats = 3);
+/// The key of a peer class: "gemv float", "conv2d FS9 double" (fs > 0 only for the convolution).
+std::string peer_key(const std::string& cls, std::size_t elem_bytes, int fs = 0);
 
-/// A machine from given figures (tests, presets); throws std::invalid_argument unless all are > 0.
+/// The last-level cache the host's threads share: the highest cache level sysfs lists for the
+/// CPUs this process may run on, each distinct instance counted once; else glibc's
+/// sysconf(_SC_LEVEL3_CACHE_SIZE); else 32 MiB, "assumed".
+struct LlcInfo {
+    double bytes = 0;
+    std::string source;
+};
+LlcInfo host_llc();
+
+/// The working sets the bandwidth is measured at: 1 MiB, 2 MiB, ... up to max_ws_bytes (the last
+/// one max_ws_bytes itself). Throws std::invalid_argument on max_ws_bytes < 1 MiB.
+std::vector<double> bandwidth_working_sets(double max_ws_bytes);
+/// The largest working set measured by default: 4 LLCs, at least 256 MiB, at most 1 GiB.
+double default_max_working_set(double llc_bytes);
+
+/// Measures the host: the LLC (host_llc), then `threads` threads (0: hardware_concurrency) each
+/// reading its share of a buffer again and again at every working set of bandwidth_working_sets
+/// (max_ws_mib MiB; 0: default_max_working_set), the best of `repeats`; then independent FMA
+/// chains held in registers, in float and double (the best of `repeats`). The peers' classes are
+/// measured separately (kernels/cpu/peer_rates.hpp: they run the peers). About a second.
+/// Throws std::invalid_argument on threads < 0, max_ws_mib < 0 or repeats < 1.
+CpuMachine measure_cpu_machine(int threads = 0, int max_ws_mib = 0, int repeats = 3);
+
+/// A machine from given figures (tests, presets): one bandwidth at every working set. Throws
+/// std::invalid_argument unless all are > 0.
 CpuMachine cpu_machine(const std::string& name, int threads, double bandwidth_gbs, double fp32_gflops,
                        double fp64_gflops);
 
-/// One op's useful work on the CPU.
+/// One op's useful work on the CPU; its working set is its bytes (the operands it touches).
 struct CpuWork {
     double bytes = 0;
     double flops = 0;
@@ -54,14 +108,20 @@ CpuWork cpu_work_gemm(long long m, long long n, long long k, std::size_t elem, b
 /// The stored triangle and three vectors; 2 n^2 flops.
 CpuWork cpu_work_symv(long long n, std::size_t elem);
 CpuWork cpu_work_conv2d(long long rows, long long cols, int fs, std::size_t elem);
-/// One CG iteration on the host: one SYMV of the lower triangle, and the vector updates (x, r, p
-/// updated: 3 axpy-like passes; two dots; 10 n elements moved, 10 n flops).
+/// The vector operations of one CG iteration on the host (cpu::cg: two dots, three axpys, one
+/// scal): 15 n elements moved, 11 n flops.
+CpuWork cpu_work_cg_vectors(long long n, std::size_t elem);
+/// One CG iteration: one SYMV of the lower triangle and the vector operations.
 CpuWork cpu_work_cg_iteration(long long n, std::size_t elem);
 
-/// Predicted milliseconds: max(bytes / B_cpu, flops / F_cpu) (the model above).
+/// The host's roofline: max(bytes / B(bytes), flops / F) in ms.
 double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_bytes);
+/// The model above for the peer class `key` (peer_key): its t0 + roofline / e(bytes); a class
+/// not measured is the roofline alone.
+double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes);
 
-/// One line: "host: 8 threads, 24.1 GB/s, 410 GFLOP/s float, 205 double (measured)".
+/// One line: "host: 16 threads, LLC 32 MiB (sysfs), read 412 GB/s at 8 MiB ... 59 GB/s at 1 GiB,
+/// FMA 662 / 537 GFLOP/s float / double (measured (16 threads))".
 std::string to_string(const CpuMachine& cpu);
 
 }  // namespace wb::model

@@ -9,8 +9,12 @@
 #include "reference_cg.hpp"
 #include "split_cases.hpp"
 #include "split_options.hpp"
+#include "split_summary.hpp"
+
+#include "model/cpu.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <initializer_list>
 #include <limits>
@@ -47,6 +51,9 @@ TEST_CASE("chapter 7 CLI: defaults are every op and both precisions", "[cpu][ch0
     CHECK(opt.sizes.empty());
     CHECK(opt.chunks == 4);
     CHECK(opt.cg_iterations == 100);
+    CHECK(opt.filter_sizes == std::vector<int>{3, 9});
+    CHECK_FALSE(opt.quick);
+    CHECK_FALSE(opt.full);
 }
 
 TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; each name once", "[cpu][ch07][cli]") {
@@ -61,7 +68,9 @@ TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; ea
     CHECK(twice.precisions == Names{"double", "float"});
 
     wb::ch07::SplitOptions one;
-    REQUIRE(parse({"--op", "cg", "--precision", "float", "--sizes", "64,128", "--chunks", "8"}, one) == -1);
+    REQUIRE(parse({"--op", "cg", "--precision", "float", "--sizes", "64,128", "--chunks", "8", "--fs", "5,1,1025"}, one) ==
+            -1);
+    CHECK(one.filter_sizes == std::vector<int>{5, 1, 1025});
     CHECK(one.ops == Names{"cg"});
     CHECK(one.precisions == Names{"float"});
     CHECK(one.sizes == std::vector<int>{64, 128});
@@ -84,6 +93,10 @@ TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07]
     CHECK(parse({"--sizes", "65537"}) == 2);
     CHECK(parse({"--sizes", "abc"}) == 2);
     CHECK(parse({"--chunks", "0"}) == 2);
+    CHECK(parse({"--fs", "4"}) == 2);     // even
+    CHECK(parse({"--fs", "1027"}) == 2);  // above kConv2dMaxFilter
+    CHECK(parse({"--fs", "-3"}) == 2);
+    CHECK(parse({"--fs", "3x"}) == 2);
     CHECK(parse({"--cg-iterations", "0"}) == 2);
     CHECK(parse({"--device-preset", "foo"}) == 2);
     CHECK(parse({"--bogus"}) == 2);
@@ -97,16 +110,34 @@ TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07]
 
 TEST_CASE("chapter 7: the host bytes a measured case needs", "[cpu][ch07]") {
     using wb::ch07::host_bytes_needed;
+    using wb::ch07::Case;
     const double n = 1000, nn = n * n;
-    CHECK(host_bytes_needed("gemv", 1000, 4, false) == 4 * (nn + 2 * n));
-    CHECK(host_bytes_needed("gemv", 1000, 8, true) == 8 * (2 * nn + 4 * n));  // the pinned copies beside A
-    CHECK(host_bytes_needed("gemm", 1000, 8, false) == 8 * 3 * nn);
-    CHECK(host_bytes_needed("symv", 1000, 4, true) == 4 * (nn + 2 * n));
-    CHECK(host_bytes_needed("conv2d", 1000, 4, false) > 4 * 2 * nn);
-    CHECK(host_bytes_needed("cg", 1000, 8, false) > 8 * nn);
+    CHECK(host_bytes_needed(Case{"gemv", 1000, 4}) == 4 * (nn + 2 * n));
+    CHECK(host_bytes_needed(Case{"symv", 1000, 8}) == 8 * (nn + 2 * n));
+    CHECK(host_bytes_needed(Case{"gemm", 1000, 8}) == 8 * 3 * nn);
+    CHECK(host_bytes_needed(Case{"conv2d", 1000, 4, 9}) == 4 * (2 * nn + 81));
+    CHECK(host_bytes_needed(Case{"cg", 1000, 8}) == 8 * (nn + 8 * n));
     // The largest size the option takes: 96 GiB for a double GEMM, more than a build machine holds.
-    CHECK(host_bytes_needed("gemm", 65536, 8, false) == 8.0 * 3 * 65536.0 * 65536.0);
-    CHECK_THROWS_AS(host_bytes_needed("gemv2", 1000, 4, false), std::invalid_argument);
+    CHECK(host_bytes_needed(Case{"gemm", 65536, 8}) == 8.0 * 3 * 65536.0 * 65536.0);
+    CHECK_THROWS_AS(host_bytes_needed(Case{"gemv2", 1000, 4}), std::invalid_argument);
+}
+
+TEST_CASE("chapter 7: the size sets: --full is the issue's ranges, the default every other size", "[cpu][ch07]") {
+    using wb::ch07::default_sizes;
+    using wb::ch07::SizeSet;
+    CHECK(default_sizes("gemv", SizeSet::full) == std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384});
+    CHECK(default_sizes("symv", SizeSet::full) == default_sizes("gemv", SizeSet::full));
+    CHECK(default_sizes("gemm", SizeSet::full) == std::vector<int>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096});
+    CHECK(default_sizes("conv2d", SizeSet::full) == std::vector<int>{64, 128, 256, 512, 1024, 2048, 4096, 8192});
+    CHECK(default_sizes("cg", SizeSet::full) == std::vector<int>{256, 512, 1024, 2048, 4096, 8192, 16384});
+    // The default keeps both ends of each range, so it spans the same crossover.
+    CHECK(default_sizes("gemv", SizeSet::normal) == std::vector<int>{64, 256, 1024, 4096, 16384});
+    CHECK(default_sizes("gemm", SizeSet::normal) == std::vector<int>{16, 64, 256, 1024, 4096});
+    CHECK(default_sizes("conv2d", SizeSet::normal) == std::vector<int>{64, 256, 1024, 4096, 8192});
+    CHECK(default_sizes("cg", SizeSet::normal) == std::vector<int>{256, 1024, 4096, 16384});
+    for (const auto& op : wb::ch07::split_ops()) CHECK(default_sizes(op, SizeSet::quick).size() == 2);
+    CHECK(wb::ch07::default_filter_sizes() == std::vector<int>{3, 9});
+    CHECK_THROWS_AS(default_sizes("gemv2", SizeSet::full), std::invalid_argument);
 }
 
 TEST_CASE("chapter 7: the CG it times does every iteration of the model's solve", "[cpu][ch07][split]") {
@@ -151,7 +182,7 @@ TEST_CASE("chapter 7: CG's hybrid (White §5.2) is chosen only with the 5% gain,
                     m.cpu.bandwidth_gbs = bw;
                     m.cpu.fp32_gflops = 20 * bw;
                     m.cpu.fp64_gflops = 10 * bw;
-                    const auto p = wb::ch07::predict_case("cg", n, elem, m).split;
+                    const auto p = wb::ch07::predict_case(wb::ch07::Case{"cg", n, elem}, m).split;
                     const double best_single = std::min(p.cpu_ms, p.gpu_ms);
                     if (p.hybrid_ms < best_single && p.hybrid_ms > (1 - wb::split::kMinHybridGain) * best_single)
                         ++near;
@@ -162,4 +193,160 @@ TEST_CASE("chapter 7: CG's hybrid (White §5.2) is chosen only with the 5% gain,
                 }
     CHECK(chosen > 0);
     CHECK(near > 0);
+}
+
+namespace {
+
+/// A host whose read bandwidth is 400 GB/s while the working set fits its 64 MiB LLC and 50 GB/s
+/// from 256 MiB on, with GEMV's class reaching 60% of it in the cache (32 MiB) and 90% beyond
+/// (1 GiB).
+wb::ch07::Machines cached_host() {
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("test", 16, 50, 600, 300);
+    const double MiB = 1024.0 * 1024.0;
+    m.cpu.bandwidth = {{1 * MiB, 400}, {64 * MiB, 400}, {256 * MiB, 50}};
+    m.cpu.peers[wb::model::peer_key("gemv", 4)] = {0.002, {{32 * MiB, 0.6}, {1024 * MiB, 0.9}}};
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("chapter 7: the CPU model reads from the level the op's working set lives in", "[cpu][ch07][split]") {
+    const wb::ch07::Machines m = cached_host();
+    const double MiB = 1024.0 * 1024.0;
+    // n = 2048 float: 16 MiB, in the LLC: 400 GB/s at the class's 60%, plus its t0.
+    const auto w2 = wb::model::cpu_work_gemv(false, 2048, 2048, 4, false);
+    CHECK(wb::ch07::predict_case({"gemv", 2048, 4}, m).cpu_model_ms == Approx(0.002 + w2.bytes / 400e6 / 0.6));
+    // n = 8192 float: 256 MiB, beyond it: 50 GB/s; the efficiency interpolated in log(ws) between
+    // its two points (32 MiB and 1 GiB: 256 MiB lies 3/5 of the way).
+    const auto w8 = wb::model::cpu_work_gemv(false, 8192, 8192, 4, false);
+    const double e8 = 0.6 + (0.9 - 0.6) * std::log(w8.bytes / (32 * MiB)) / std::log(32.0);
+    CHECK(e8 == Approx(0.78).epsilon(0.001));
+    CHECK(wb::ch07::predict_case({"gemv", 8192, 4}, m).cpu_model_ms == Approx(0.002 + w8.bytes / 50e6 / e8));
+    // A class not measured is the roofline: SYMV at n = 2048 in the cache.
+    const auto ws = wb::model::cpu_work_symv(2048, 4);
+    CHECK(wb::ch07::predict_case({"symv", 2048, 4}, m).cpu_model_ms == Approx(ws.bytes / 400e6));
+}
+
+TEST_CASE("chapter 7: every op's hybrid share ends both sides together", "[cpu][ch07][split]") {
+    // Shares strictly inside (0, 1) are balanced: both sides' times meet, so the hybrid's predicted
+    // time is below the CPU's whole time, and the GPU's rows are f* n rounded. (It need not be
+    // below the all-GPU time: the hybrid's GPU side pays its chunks' halos and set-ups; the model
+    // then does not choose it.) A slow host (5 GB/s, 50 GFLOP/s) gives every op some rows on each
+    // side.
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("slow", 4, 5, 50, 25);
+    int split_rows = 0;
+    for (const char* op : {"gemv", "gemm", "symv", "conv2d"})
+        for (std::size_t elem : {std::size_t{4}, std::size_t{8}})
+            for (int n : {256, 1023, 4096}) {
+                INFO(op << " elem " << elem << " n " << n);
+                const auto p = wb::ch07::predict_case({op, n, elem, std::string(op) == "conv2d" ? 9 : 0}, m);
+                const double f = p.split.gpu_share;
+                REQUIRE(f >= 0);
+                REQUIRE(f <= 1);
+                CHECK(p.gpu_part == wb::split::gpu_rows(n, f, 1));
+                if (f <= 0 || f >= 1) continue;
+                ++split_rows;
+                CHECK(p.split.hybrid_ms < p.split.cpu_ms);
+                if (p.split.choice == wb::split::Where::Hybrid)
+                    CHECK(p.split.hybrid_ms <= (1 - wb::split::kMinHybridGain) * std::min(p.split.cpu_ms, p.split.gpu_ms));
+            }
+    CHECK(split_rows >= 12);
+}
+
+TEST_CASE("chapter 7: SYMV's CPU share pays both of its products; its GPU share a band of full rows", "[cpu][ch07][split]") {
+    // The CPU's rows [g, n) are a SYMV of n - g and a GEMV of (n - g) x g: more than the SYMV of
+    // n - g alone. So at any share the CPU's side of SYMV costs more than (1 - f)^2 of the whole
+    // SYMV, and the balanced share gives the GPU more rows than a GEMV-like split would.
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("t", 8, 40, 400, 200);
+    const auto p = wb::ch07::predict_case({"symv", 4096, 4}, m);
+    REQUIRE(p.split.gpu_share > 0);
+    REQUIRE(p.split.gpu_share < 1);
+    const int r = 4096 - p.gpu_part, g = p.gpu_part;
+    const double cpu_side = wb::model::predict_cpu_ms(m.cpu, wb::model::cpu_work_symv(r, 4), 4) +
+                            wb::model::predict_cpu_ms(m.cpu, wb::model::cpu_work_gemv(false, r, g, 4, false), 4);
+    // the predicted hybrid time is the balanced time of both sides (to one row's worth)
+    CHECK(p.split.hybrid_ms == Approx(cpu_side).epsilon(0.01));
+}
+
+namespace {
+
+wb::ch07::RowResult row(int n, double cpu, double gpu, double hybrid, wb::split::Where choice, int gpu_part = 10) {
+    wb::ch07::RowResult r;
+    r.c = {"gemv", n, 4};
+    r.m = {cpu, gpu, hybrid};
+    r.p.split.choice = choice;
+    r.p.gpu_part = gpu_part;
+    r.p.split.cpu_ms = cpu;
+    r.p.split.gpu_ms = gpu;
+    r.p.split.hybrid_ms = hybrid;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("chapter 7: the measured best, the hit within 5%, and the hybrid at a share of 0 or 1", "[cpu][ch07]") {
+    using wb::split::Where;
+    const auto a = row(64, 1.0, 2.0, 0.5, Where::Hybrid);
+    CHECK(wb::ch07::measured_best(a) == "hybrid");
+    CHECK(wb::ch07::choice_over_best(a) == Approx(1.0));
+    CHECK(wb::ch07::is_hit(a));
+    const auto b = row(64, 1.0, 1.04, 1.2, Where::Gpu);  // GPU chosen, 4% slower than the CPU: a hit
+    CHECK(wb::ch07::measured_best(b) == "CPU");
+    CHECK(wb::ch07::choice_over_best(b) == Approx(1.04));
+    CHECK(wb::ch07::is_hit(b));
+    const auto c = row(64, 1.0, 1.06, 1.2, Where::Gpu);  // 6% slower: a miss
+    CHECK_FALSE(wb::ch07::is_hit(c));
+    // The hybrid did not run (share 0): it is the CPU, never the best on its own, and a choice of
+    // it costs the CPU's time.
+    auto d = row(64, 1.0, 2.0, NAN, Where::Hybrid, 0);
+    CHECK(wb::ch07::measured_best(d) == "CPU");
+    CHECK(wb::ch07::hybrid_or_its_side(d) == 1.0);
+    CHECK(wb::ch07::is_hit(d));
+    auto e = row(64, 3.0, 2.0, NAN, Where::Cpu, 64);  // every row on the GPU: the hybrid is the GPU
+    CHECK(wb::ch07::hybrid_or_its_side(e) == 2.0);
+    CHECK(wb::ch07::choice_over_best(e) == Approx(1.5));
+    // Nothing measured on the GPU: no verdict.
+    const auto f = row(64, 1.0, NAN, NAN, Where::Cpu);
+    CHECK(wb::ch07::measured_best(f) == "-");
+    CHECK(std::isnan(wb::ch07::choice_over_best(f)));
+    CHECK_FALSE(wb::ch07::is_hit(f));
+    CHECK(wb::ch07::within(1.15, 1.0));
+    CHECK_FALSE(wb::ch07::within(1.16, 1.0));
+    CHECK(wb::ch07::within(0.86, 1.0));
+    CHECK_FALSE(wb::ch07::within(1.0, NAN));
+}
+
+TEST_CASE("chapter 7: crossovers and the summary's counts", "[cpu][ch07]") {
+    using wb::split::Where;
+    // Sizes out of order on purpose: groups() sorts each group by n.
+    std::vector<wb::ch07::RowResult> rows{row(1024, 2.0, 1.0, 0.8, Where::Hybrid), row(64, 1.0, 2.0, 1.5, Where::Cpu),
+                                          row(256, 1.0, 1.2, 0.95, Where::Gpu)};
+    rows.push_back(row(64, 1.0, 3.0, NAN, Where::Cpu));
+    rows.back().c.elem = 8;  // a second group: every size on the CPU
+    const auto g = wb::ch07::groups(rows);
+    REQUIRE(g.size() == 2);
+    REQUIRE(g[0].size() == 3);
+    CHECK(g[0][0].c.n == 64);
+    CHECK(g[0][2].c.n == 1024);
+    CHECK(wb::ch07::crossover(g[0], true) == 256);   // the model leaves the CPU at 256
+    CHECK(wb::ch07::crossover(g[0], false) == 256);  // measured: the hybrid (0.95) beats the CPU at 256
+    CHECK(wb::ch07::crossover(g[1], true) == -1);
+    CHECK(wb::ch07::crossover(g[1], false) == -1);
+    const auto lines = wb::ch07::summary_lines(rows);
+    // hits: 1024 (hybrid best), 64 (CPU best); 256 chose the GPU (1.2) over the hybrid (0.95): a miss
+    CHECK(lines[0] == "model's choice is the measured best or within 5% of it: 3 of 4 (75%)");
+    CHECK(lines[1] == "CPU model within 15% of the measured CPU: 4 of 4 (100%)");
+    // the hybrid model (equal to the measurement here) predicted >= 15% below both sides at 1024
+    // (0.8 against 1.0) and at 256 (0.95 against 1.0: 5%, not counted)
+    CHECK(lines[4] == "hybrid predicted >= 15% faster than both sides: measured >= 10% faster: 1 of 1 (100%)");
+    CHECK(lines[5] == "hybrid chosen by the model but slower than a single side: 0 of 1 (0%)");
 }

@@ -1,11 +1,14 @@
-// The CPU model (common/model/cpu.hpp): the roofline time from bytes and flops, its monotone
-// growth with size for every op, which limit binds where, the measurement's sanity on this host
-// (a small buffer: well under a second), and the argument rules.
+// The CPU model (common/model/cpu.hpp): the roofline time from bytes and flops, the bandwidth of
+// the level a working set lives in (interpolated in log(ws)), the peer classes' t0 and efficiency,
+// its monotone growth with size for every op, which limit binds where, the measurement's sanity on
+// this host (working sets up to 16 MiB: well under a second), and the argument rules.
 #include "catch.hpp"
 
 #include "model/cpu.hpp"
 
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 using namespace wb::model;
 
@@ -43,15 +46,86 @@ TEST_CASE("CPU model: every op's time grows with its size, and with the element 
     }
 }
 
-TEST_CASE("CPU model: the measurement gives positive, ordered figures on this host", "[cpu][split]") {
-    // A small buffer: a sanity check, not a figure (the tests run in parallel with others, so no
-    // ratio between the figures is asserted).
+TEST_CASE("CPU model: the measurement covers every working set up to the largest", "[cpu][split]") {
+    // Working sets 1 ... 16 MiB: the curve's points and its DRAM figure, not their values (the
+    // tests run in parallel with others, so no ratio between the figures is asserted).
     const CpuMachine m = measure_cpu_machine(2, 16, 1);
     CHECK(m.threads == 2);
-    CHECK(m.bandwidth_gbs > 0.1);
+    REQUIRE(m.bandwidth.size() == 5);
+    const double MiB = 1024.0 * 1024.0;
+    for (std::size_t i = 0; i < m.bandwidth.size(); ++i) {
+        CHECK(m.bandwidth[i].ws_bytes == (1 << i) * MiB);
+        CHECK(m.bandwidth[i].value > 0.1);
+    }
+    CHECK(m.bandwidth_gbs == m.bandwidth.back().value);
     CHECK(m.fp32_gflops > 0.1);
     CHECK(m.fp64_gflops > 0.1);
+    CHECK(m.llc_bytes > 0);
+    CHECK_FALSE(m.llc_source.empty());
     CHECK(to_string(m).find("2 threads") != std::string::npos);
+}
+
+TEST_CASE("CPU model: the working sets measured span 1 MiB to the largest, no two closer than 1.5x", "[cpu][split]") {
+    const double MiB = 1024.0 * 1024.0;
+    CHECK(bandwidth_working_sets(1 * MiB) == std::vector<double>{1 * MiB});
+    CHECK(bandwidth_working_sets(256 * MiB).size() == 9);
+    const auto odd = bandwidth_working_sets(300 * MiB);  // ..., 128 MiB, then 300 (256 is dropped: too close)
+    CHECK(odd.back() == 300 * MiB);
+    CHECK(odd[odd.size() - 2] == 128 * MiB);
+    const auto near = bandwidth_working_sets(400 * MiB);  // 256 and 400 are 1.56x apart: both kept
+    CHECK(near[near.size() - 2] == 256 * MiB);
+    // the default largest set: 4 LLCs within [256 MiB, 1 GiB]
+    CHECK(default_max_working_set(32 * MiB) == 256 * MiB);
+    CHECK(default_max_working_set(105 * MiB) == 420 * MiB);
+    CHECK(default_max_working_set(320 * MiB) == 1024 * MiB);
+    CHECK_THROWS_WITH(bandwidth_working_sets(1000), "bandwidth_working_sets: max_ws_bytes (1000) must be >= 1 MiB");
+}
+
+TEST_CASE("CPU model: a working set reads at the bandwidth of the level it lives in", "[cpu][split]") {
+    const double MiB = 1024.0 * 1024.0;
+    const std::vector<WsPoint> curve{{1 * MiB, 800}, {32 * MiB, 400}, {512 * MiB, 50}};
+    CHECK(interpolate_ws(curve, 0.1 * MiB) == 800);  // below the first point: its value
+    CHECK(interpolate_ws(curve, 32 * MiB) == Approx(400));
+    CHECK(interpolate_ws(curve, 128 * MiB) == Approx(400 - 350 * 0.5));  // half-way in log(ws) from 32 to 512
+    CHECK(interpolate_ws(curve, 4096 * MiB) == 50);  // beyond the last: DRAM
+    CHECK(interpolate_ws({{5.0, 7.0}}, 1e9) == 7.0);
+    CHECK_THROWS_WITH(interpolate_ws({}, 1), "interpolate_ws: points must not be empty");
+    CHECK_THROWS_AS(interpolate_ws({{2, 1}, {1, 1}}, 1), std::invalid_argument);
+    CHECK_THROWS_AS(interpolate_ws({{0, 1}}, 1), std::invalid_argument);
+
+    CpuMachine m = cpu_machine("t", 4, 50, 1000, 500);
+    m.bandwidth = curve;
+    // GEMV n = 2048 float: 16 MiB, between the first two points.
+    const CpuWork g = cpu_work_gemv(false, 2048, 2048, 4, false);
+    const double b = 800 + (400 - 800) * std::log(g.bytes / MiB) / std::log(32.0);
+    CHECK(m.bandwidth_at(g.bytes) == Approx(b));
+    CHECK(predict_cpu_ms(m, g, 4) == Approx(g.bytes / (b * 1e6)));
+}
+
+TEST_CASE("CPU model: a peer class is its t0 plus the roofline over its efficiency", "[cpu][split]") {
+    const double MiB = 1024.0 * 1024.0;
+    CpuMachine m = cpu_machine("t", 4, 50, 1000, 500);
+    m.peers[peer_key("gemm", 8)] = {0.01, {{64 * MiB, 0.8}}};
+    m.peers[peer_key("gemv", 4)] = {0.002, {{8 * MiB, 0.5}, {512 * MiB, 0.9}}};
+    const CpuWork mm = cpu_work_gemm(1024, 1024, 1024, 8, false);
+    CHECK(predict_peer_ms(m, "gemm double", mm, 8) == Approx(0.01 + mm.flops / 500e6 / 0.8));
+    // one efficiency point: the same at every working set
+    const CpuWork small = cpu_work_gemm(16, 16, 16, 8, false);
+    CHECK(predict_peer_ms(m, "gemm double", small, 8) == Approx(0.01 + predict_cpu_ms(m, small, 8) / 0.8));
+    // two points: interpolated in log(ws) (64 MiB lies half-way from 8 to 512 MiB)
+    const CpuWork g = {64 * MiB, 1.0};
+    CHECK(predict_peer_ms(m, "gemv float", g, 4) == Approx(0.002 + g.bytes / 50e6 / 0.7));
+    // a class not measured: the roofline
+    CHECK(predict_peer_ms(m, "symv float", g, 4) == Approx(predict_cpu_ms(m, g, 4)));
+    CHECK(peer_key("gemv", 4) == "gemv float");
+    CHECK(peer_key("conv2d", 8, 9) == "conv2d FS9 double");
+    CHECK(peer_key("cg vectors", 8) == "cg vectors double");
+}
+
+TEST_CASE("CPU model: the host's last-level cache is found", "[cpu][split]") {
+    const LlcInfo llc = host_llc();
+    CHECK(llc.bytes >= 256 * 1024.0);  // every x86 host of the last decade has more
+    CHECK_FALSE(llc.source.empty());
 }
 
 TEST_CASE("CPU model: argument rules", "[cpu][split]") {

@@ -90,6 +90,36 @@ TEST_CASE("split: the balanced share ends both sides together", "[cpu][split]") 
     CHECK(s.choice == Where::Cpu);
 }
 
+TEST_CASE("split: the share of any monotone sides ends them together; affine sides give the closed form", "[cpu][split]") {
+    // A CPU side that falls faster than its share (its working set drops into a cache): the
+    // balanced share is where both times meet, and the hybrid time is that common time.
+    const SideTime cpu = [](double f) { return 10 * (1 - f) * (1 - f); };
+    const SideTime gpu = [](double f) { return 1 + 4 * f; };
+    const double f = balance_share(cpu, gpu);
+    CHECK(gpu(f) == Approx(cpu(f)).epsilon(1e-9));
+    CHECK(f == Approx((24 - std::sqrt(24.0 * 24 - 4 * 10 * 9)) / 20).epsilon(1e-9));  // 10 f^2 - 24 f + 9 = 0
+    const Prediction p = predict(cpu, gpu, 5.0);
+    CHECK(p.cpu_ms == 10);
+    CHECK(p.hybrid_ms == Approx(gpu(f)));
+    CHECK(p.choice == Where::Hybrid);
+    // Affine sides: the bisection agrees with the closed form on a grid of costs.
+    for (double c0 : {0.0, 0.5})
+        for (double c1 : {0.1, 1.0, 10.0})
+            for (double g0 : {0.0, 0.3, 20.0})
+                for (double g1 : {0.2, 3.0}) {
+                    const LinearCost lc{c0, c1}, lg{g0, g1};
+                    INFO(c0 << " " << c1 << " " << g0 << " " << g1);
+                    CHECK(balance_share([&](double x) { return c0 + (1 - x) * c1; }, [&](double x) { return g0 + x * g1; }) ==
+                          Approx(balance_share(lc, lg)).margin(1e-9));
+                }
+    // The ends: a GPU whose fixed cost alone exceeds the CPU's whole time gets nothing; a GPU whose
+    // whole time is below the CPU's fixed cost gets everything.
+    CHECK(balance_share([](double x) { return 1 - x; }, [](double x) { return 2 + x; }) == 0);
+    CHECK(balance_share([](double) { return 5.0; }, [](double x) { return 0.1 + x; }) == 1);
+    CHECK_THROWS_WITH(balance_share([](double) { return -1.0; }, [](double x) { return x; }),
+                      "balance_share: cpu(f) (-1) must be finite and >= 0");
+}
+
 TEST_CASE("split: the GPU's rows are its share rounded to the chunk, the CPU gets the rest", "[cpu][split]") {
     CHECK(gpu_rows(1000, 0.5, 1) == 500);
     CHECK(gpu_rows(1000, 0.5, 64) == 512);

@@ -1,47 +1,55 @@
 // The hybrid GEMV of chapter 7 (kernels/cpu/hybrid_gemv.hpp): the GPU's rows and the CPU's rows of
 // one call assembled in place, against the float64 reference on odd sizes, in both ops and
 // precisions, with lda > m, beta == 0 over NaN and beta != 0, every share (none, some, all) and
-// chunk sizes that do not divide the share; pageable and pinned host memory; argument errors and
-// a failing side surfacing as an exception after both sides have stopped.
+// chunk sizes that do not divide the share; pageable and pinned host memory; argument errors; a
+// failing side surfacing as an exception after both sides have stopped; the output complete at
+// the return and the inputs free to reuse (test_hybrid_common.hpp).
 #include "catch.hpp"
 
-#include "buffer.hpp"
 #include "cpu_peers.hpp"
 #include "hybrid_gemv.hpp"
 #include "random.hpp"
 #include "reference.hpp"
+#include "test_hybrid_common.hpp"
 
-#include <cmath>
-#include <limits>
-#include <stdexcept>
 #include <vector>
 
 namespace {
 
 using wb::Op;
+using hybrid_test::Host;
+
+/// One GEMV case on host data: A (lda x n), x, y (poisoned when beta == 0), its float64 reference.
+template <class T>
+struct Case {
+    Op op;
+    int m, n, lda;
+    T beta;
+    std::vector<T> A0, x0, y0;
+    std::vector<double> ref;
+    Host<T> A, x, y;
+    Case(Op op_, int m_, int n_, int lda_, T beta_, bool pinned, std::uint64_t seed)
+        : op(op_), m(m_), n(n_), lda(lda_), beta(beta_),
+          A0(wb::random_vector<T>(static_cast<std::size_t>(lda_) * n_, seed)),
+          x0(wb::random_vector<T>(static_cast<std::size_t>(op_ == Op::N ? n_ : m_), seed + 1)),
+          y0(y_init(op_ == Op::N ? m_ : n_, beta_, seed + 2)),
+          ref(wb::ref::gemv(op_ == Op::T, m_, n_, 1.25, A0, lda_, x0, static_cast<double>(beta_), y0)),
+          A(A0, pinned), x(x0, pinned), y(y0, pinned) {}
+    static std::vector<T> y_init(int len, T beta, std::uint64_t seed) {
+        auto v = wb::random_vector<T>(static_cast<std::size_t>(len), seed);
+        if (beta == T(0)) wb::poison(v);
+        return v;
+    }
+    wb::GemvArgs<T> args() { return {op, m, n, T(1.25), A.data(), lda, x.data(), beta, y.data()}; }
+    int len_y() const { return op == Op::N ? m : n; }
+    void check() const { hybrid_test::check_error(y.copy(), ref, static_cast<std::size_t>(op == Op::N ? n : m) + 1); }
+};
 
 template <class T>
 void check_case(Op op, int m, int n, int lda, T beta, int gpu_rows, int chunk, bool pinned) {
-    const int lx = op == Op::N ? n : m, ly = op == Op::N ? m : n;
-    const auto A = wb::random_vector<T>(static_cast<std::size_t>(lda) * n, 101);
-    const auto x = wb::random_vector<T>(static_cast<std::size_t>(lx), 102);
-    auto y0 = wb::random_vector<T>(static_cast<std::size_t>(ly), 103);
-    if (beta == T(0)) wb::poison(y0);
-    const auto ref = wb::ref::gemv(op == Op::T, m, n, 1.25, A, lda, x, static_cast<double>(beta), y0);
-    wb::PinnedBuffer<T> py(pinned ? static_cast<std::size_t>(ly) : 0);
-    std::vector<T> vy(y0);
-    T* y = pinned ? py.data() : vy.data();
-    if (pinned) std::copy(y0.begin(), y0.end(), y);
-    wb::GemvArgs<T> a{op, m, n, T(1.25), A.data(), lda, x.data(), beta, y};
-    wb::hybrid::gemv(a, gpu_rows, chunk);
-    double num = 0, den = 0;
-    for (int i = 0; i < ly; ++i) {
-        REQUIRE(std::isfinite(static_cast<double>(y[i])));
-        num += (y[i] - ref[static_cast<std::size_t>(i)]) * (y[i] - ref[static_cast<std::size_t>(i)]);
-        den += ref[static_cast<std::size_t>(i)] * ref[static_cast<std::size_t>(i)];
-    }
-    const double k = op == Op::N ? n : m;
-    CHECK(std::sqrt(num / den) <= 8 * std::numeric_limits<T>::epsilon() * std::sqrt(k + 1));
+    Case<T> c(op, m, n, lda, beta, pinned, 101);
+    wb::hybrid::gemv(c.args(), gpu_rows, chunk);
+    c.check();
 }
 
 }  // namespace
@@ -50,7 +58,7 @@ TEST_CASE("hybrid::gemv matches the float64 reference for every share and chunk"
     if (!wb::cpu::have_cblas()) return;
     for (Op op : {Op::N, Op::T})
         for (bool pinned : {false, true}) {
-            const int m = 1031, n = 517, lda = 1037;
+            const int m = hybrid_test::size(1031), n = hybrid_test::size(517), lda = m + 6;
             const int ly = op == Op::N ? m : n;
             for (int g : {0, 1, ly / 3, ly - 1, ly}) {
                 INFO("op " << (op == Op::N ? "N" : "T") << " pinned " << pinned << " gpu_rows " << g);
@@ -58,6 +66,30 @@ TEST_CASE("hybrid::gemv matches the float64 reference for every share and chunk"
                 check_case<double>(op, m, n, lda, 0.5, g, 128, pinned);
             }
         }
+}
+
+TEST_CASE("hybrid::gemv: a failure on either side surfaces after both stopped", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    for (bool pinned : {false, true}) {
+        INFO("pinned " << pinned);
+        const int m = hybrid_test::size(2049);
+        Case<float> c(Op::N, m, hybrid_test::size(1537), m + 2, 0.0f, pinned, 111);
+        hybrid_test::check_failures<float>([&] { wb::hybrid::gemv(c.args(), m / 2, m / 8); }, c.y.data(), c.y.size(),
+                                           [&] { c.check(); });
+    }
+}
+
+TEST_CASE("hybrid::gemv: y is complete at the return and the inputs are free to reuse", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    for (Op op : {Op::N, Op::T}) {
+        Case<double> c(op, hybrid_test::size(3001), hybrid_test::size(2999), hybrid_test::size(3001), 0.0, true, 121);
+        hybrid_test::check_no_early_read<double>([&] { wb::hybrid::gemv(c.args(), c.len_y() / 2 + 1, c.len_y() / 10 + 1); }, c.y.data(),
+                                                 static_cast<std::size_t>(c.len_y()), [&] { c.check(); },
+                                                 [&] {
+                                                     c.A.poison();
+                                                     c.x.poison();
+                                                 });
+    }
 }
 
 TEST_CASE("hybrid::gemv: bad arguments throw before anything runs", "[gpu][split]") {

@@ -1,0 +1,168 @@
+// split_calibrate.cpp — the GPU classes' measured rates (split_calibrate.hpp): each tuned step timed
+// on device data at a tiny and a mid size.
+#include "split_calibrate.hpp"
+
+#include "bench.hpp"
+#include "buffer.hpp"
+#include "cg.hpp"
+#include "conv2d.hpp"
+#include "gemm.hpp"
+#include "gemv.hpp"
+#include "model/cpu.hpp"
+#include "random.hpp"
+#include "reference_cg.hpp"
+#include "roofline.hpp"
+#include "symv.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace wb::ch07 {
+
+GpuRate GpuRates::get(const std::string& key, int launches) const {
+    const auto it = rates.find(key);
+    return it == rates.end() ? GpuRate{launches * kLaunchMs, 1} : it->second;
+}
+
+double gpu_roofline_ms(const DeviceProfile& dev, double bytes, double flops, std::size_t elem) {
+    const double peak = elem == 4 ? dev.fp32_peak_gflops() : dev.fp64_peak_gflops();
+    return std::max(bytes / (dev.bandwidth_gbs * 1e6), flops / (peak * 1e6));
+}
+
+double gpu_kernel_ms(const GpuRates& r, const std::string& key, const DeviceProfile& dev, double bytes, double flops,
+                     std::size_t elem) {
+    const GpuRate g = r.get(key);
+    return g.fixed_ms + gpu_roofline_ms(dev, bytes, flops, elem) / g.eff;
+}
+
+namespace {
+
+/// Median time of one enqueued call (CUDA events; the L2 flushed first where `flush`).
+template <class F>
+double device_ms(F&& enqueue, bool flush) {
+    BenchOptions o;
+    o.warmup = 2;
+    o.min_reps = 5;
+    o.max_reps = 30;
+    o.target_rse = 0.02;
+    o.max_seconds = 0.3;
+    o.flush_l2 = flush;
+    return benchmark([&](cudaStream_t s) { enqueue(s); }, o).median_ms;
+}
+
+/// Device data for the timing: seeded values, never zero.
+template <class T>
+DeviceBuffer<T> device_random(std::size_t n, std::uint64_t seed) {
+    return DeviceBuffer<T>(random_vector<T>(n, seed));
+}
+
+struct Calibrator {
+    const DeviceProfile& dev;
+    GpuRates& out;
+    std::vector<std::string>* log;
+
+    /// Stores the class measured as t0 and t at work (bytes, flops).
+    void keep(const std::string& key, double t0, double t, double bytes, double flops, std::size_t elem, int n) {
+        GpuRate r;
+        r.fixed_ms = t0;
+        r.eff = gpu_roofline_ms(dev, bytes, flops, elem) / std::max(t - t0, 0.1 * t);
+        out.rates[key] = r;
+        if (!log) return;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s: t0 %.1f us, e %.2f at n = %d", key.c_str(), t0 * 1e3, r.eff, n);
+        log->push_back(buf);
+    }
+};
+
+template <class T>
+void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_iterations, const GpuCalibrationSizes& s) {
+    const std::size_t e = sizeof(T);
+    auto gemv_ms = [](int n, bool flush) {
+        const std::size_t un = static_cast<std::size_t>(n);
+        auto A = device_random<T>(un * un, 91), x = device_random<T>(un, 92);
+        DeviceBuffer<T> y(un);
+        const auto& st = step<GemvArgs<T>>(5);
+        const GemvArgs<T> a{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()};
+        const GemvLaunch l = st.default_launch(a);
+        return device_ms([&](cudaStream_t s) { st.launch(a, l, s); }, flush);
+    };
+    c.keep(model::peer_key("gemv", e), gemv_ms(s.tiny_n, false), gemv_ms(s.gemv_n, true),
+           roofline::gemv_bytes(false, s.gemv_n, s.gemv_n, e, false), roofline::gemv_flops(s.gemv_n, s.gemv_n), e, s.gemv_n);
+    auto symv_ms = [](int n, bool flush) {
+        const std::size_t un = static_cast<std::size_t>(n);
+        auto A = device_random<T>(un * un, 93), x = device_random<T>(un, 94);
+        DeviceBuffer<T> y(un);
+        const auto& st = step<SymvArgs<T>>(5);
+        const SymvArgs<T> a{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1};
+        const SymvLaunch l = st.default_launch(a);
+        return device_ms([&](cudaStream_t s) { st.launch(a, l, s); }, flush);
+    };
+    c.keep(model::peer_key("symv", e), symv_ms(s.tiny_n, false), symv_ms(s.symv_n, true),
+           roofline::symv_bytes(s.symv_n, e), 2.0 * s.symv_n * s.symv_n, e, s.symv_n);
+    auto gemm_ms = [](int n) {
+        const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+        auto A = device_random<T>(nn, 95), B = device_random<T>(nn, 96);
+        DeviceBuffer<T> C(nn);
+        const auto& st = step<GemmArgs<T>>(5);
+        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A.data(), n, B.data(), n, T(0), C.data(), n};
+        const GemmLaunch l = st.default_launch(a);
+        return device_ms([&](cudaStream_t s) { st.launch(a, l, s); }, false);
+    };
+    const model::CpuWork mm = model::cpu_work_gemm(s.gemm_n, s.gemm_n, s.gemm_n, e, false);
+    c.keep(model::peer_key("gemm", e), gemm_ms(s.tiny_n), gemm_ms(s.gemm_n), mm.bytes, mm.flops, e, s.gemm_n);
+    for (int fs : conv_fs) {
+        auto conv_ms = [fs](int n, bool flush) {
+            const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+            auto in = device_random<T>(nn, 97), f = device_random<T>(static_cast<std::size_t>(fs) * fs, 98);
+            DeviceBuffer<T> out(nn);
+            const auto& st = step<Conv2dArgs<T>>(5);
+            const Conv2dArgs<T> a{n, n, fs, in.data(), n, f.data(), out.data(), n};
+            const Conv2dLaunch l = st.default_launch(a);
+            return device_ms([&](cudaStream_t s) { st.launch(a, l, s); }, flush);
+        };
+        c.keep(model::peer_key("conv2d", e, fs), conv_ms(s.tiny_n, false), conv_ms(s.conv_n, true),
+               roofline::conv_bytes(s.conv_n, s.conv_n, fs, e), roofline::conv_flops(s.conv_n, s.conv_n, fs), e, s.conv_n);
+    }
+    // CG: ms per iteration of the tuned solve (tol 0: every iteration runs), by wall clock (the
+    // launcher returns when the solve is over).
+    auto cg_iteration_ms = [cg_iterations](int n) {
+        const std::size_t un = static_cast<std::size_t>(n);
+        std::vector<T> hA(un * un);
+        ref::spd_matrix(n, 100.0, 99, hA.data(), n);
+        DeviceBuffer<T> A(hA);
+        auto b = device_random<T>(un, 100);
+        DeviceBuffer<T> x(un);
+        const auto& st = step<CgArgs<T>>(5);
+        CgResult res;
+        const CgArgs<T> a{n, A.data(), n, b.data(), x.data(), 0.0, cg_iterations, &res};
+        const CgLaunch l = st.default_launch(a);
+        std::vector<double> t;
+        for (int r = 0; r < 4; ++r) {
+            x.fill_bytes(0);
+            WB_CUDA(cudaDeviceSynchronize());
+            const auto t0 = std::chrono::steady_clock::now();
+            st.launch(a, l, nullptr);
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (r > 0) t.push_back(ms / std::max(1, res.iterations));  // the first solve warms up
+        }
+        std::sort(t.begin(), t.end());
+        return t[t.size() / 2];
+    };
+    const model::CpuWork it = model::cpu_work_cg_iteration(s.cg_n, e);
+    c.keep(model::peer_key("cg", e), cg_iteration_ms(s.cg_tiny_n), cg_iteration_ms(s.cg_n), it.bytes, it.flops, e, s.cg_n);
+}
+
+}  // namespace
+
+GpuRates measure_gpu_rates(const DeviceProfile& dev, const std::vector<int>& conv_fs, int cg_iterations,
+                           const GpuCalibrationSizes& sizes, std::vector<std::string>* log) {
+    GpuRates r;
+    r.source = "measured: the tuned steps at a tiny and a mid size";
+    Calibrator c{dev, r, log};
+    calibrate_precision<float>(c, conv_fs, cg_iterations, sizes);
+    calibrate_precision<double>(c, conv_fs, cg_iterations, sizes);
+    return r;
+}
+
+}  // namespace wb::ch07

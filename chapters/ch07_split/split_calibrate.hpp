@@ -1,0 +1,55 @@
+/// \file split_calibrate.hpp
+/// \brief The GPU side's kernel times in chapter 7's model: each tuned kernel (chapter 5) as a
+///        fixed time plus its roofline over a measured efficiency, measured at the start of the run
+///        like the host's peer classes (kernels/cpu/peer_rates.hpp): t0 from a tiny call, e from a
+///        mid-size call (e = roofline / (t - t0)). Without a GPU: t0 = one launch, e = 1.
+#pragma once
+
+#include "device_profile.hpp"
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wb::ch07 {
+
+constexpr double kLaunchMs = 0.0025;  ///< one launch: model/occupancy.hpp's kLaunchOverheadUs
+
+/// One kernel class on the GPU: T = fixed_ms + roofline / eff.
+struct GpuRate {
+    double fixed_ms = kLaunchMs;
+    double eff = 1;
+};
+
+/// Every class's rate by model::peer_key ("gemv float", "conv2d FS9 double", "cg float": one CG
+/// iteration of the tuned solve); a class not measured is the roofline and `launches` launches
+/// (get's argument: one for a kernel; a CG iteration is four: SYMV's two kernels and the vector
+/// kernels).
+struct GpuRates {
+    std::map<std::string, GpuRate> rates;
+    std::string source = "assumed: the roofline and one launch per kernel";
+    GpuRate get(const std::string& key, int launches = 1) const;
+};
+constexpr int kCgIterationLaunches = 4;
+
+/// The GPU's roofline for bytes and flops (ms): max(bytes / bandwidth, flops / FMA peak) of the
+/// device profile.
+double gpu_roofline_ms(const DeviceProfile& dev, double bytes, double flops, std::size_t elem);
+/// fixed_ms + roofline / eff of the class `key` for that work.
+double gpu_kernel_ms(const GpuRates& r, const std::string& key, const DeviceProfile& dev, double bytes, double flops,
+                     std::size_t elem);
+
+/// Where each GPU class is measured (n; the convolution an n x n image; CG n x n, per iteration
+/// of a solve of `cg_iterations`): the mid sizes read more than the H200's L2 holds.
+struct GpuCalibrationSizes {
+    int gemv_n = 4096, symv_n = 4096, gemm_n = 2048, conv_n = 2048, cg_n = 8192, tiny_n = 8, cg_tiny_n = 64;
+};
+
+/// Measures every class on the current device in float and double (the tuned steps on device
+/// data, CUDA events, the L2 flushed before each call of the memory-bound ones; CG by wall clock,
+/// per iteration). Appends one line per class to *log. Needs a CUDA device; takes a few seconds.
+GpuRates measure_gpu_rates(const DeviceProfile& dev, const std::vector<int>& conv_fs, int cg_iterations,
+                           const GpuCalibrationSizes& sizes, std::vector<std::string>* log);
+
+}  // namespace wb::ch07

@@ -1,0 +1,118 @@
+// split_summary.cpp — chapter 7's verdicts on its model (split_summary.hpp).
+#include "split_summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace wb::ch07 {
+
+namespace {
+
+bool hybrid_ran(const RowResult& r) { return !std::isnan(r.m.hybrid_ms); }
+
+std::string count_line(const char* what, int k, int n) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s: %d of %d (%.0f%%)", what, k, n, n > 0 ? 100.0 * k / n : 0.0);
+    return buf;
+}
+
+}  // namespace
+
+double hybrid_or_its_side(const RowResult& r) {
+    if (hybrid_ran(r)) return r.m.hybrid_ms;
+    return r.p.gpu_part <= 0 ? r.m.cpu_ms : r.m.gpu_ms;
+}
+
+std::string measured_best(const RowResult& r) {
+    if (std::isnan(r.m.cpu_ms) || std::isnan(r.m.gpu_ms)) return "-";
+    std::string best = r.m.cpu_ms <= r.m.gpu_ms ? "CPU" : "GPU";
+    if (hybrid_ran(r) && r.m.hybrid_ms < std::min(r.m.cpu_ms, r.m.gpu_ms)) best = "hybrid";
+    return best;
+}
+
+double measured_of(const RowResult& r, const std::string& where) {
+    if (where == "CPU") return r.m.cpu_ms;
+    if (where == "GPU") return r.m.gpu_ms;
+    if (where == "hybrid") return hybrid_or_its_side(r);
+    return NAN;
+}
+
+double choice_over_best(const RowResult& r) {
+    const std::string best = measured_best(r);
+    if (best == "-") return NAN;
+    return measured_of(r, split::where_name(r.p.split.choice)) / measured_of(r, best);
+}
+
+bool is_hit(const RowResult& r, double tol) {
+    const double q = choice_over_best(r);
+    return !std::isnan(q) && q <= 1 + tol;
+}
+
+bool within(double model_ms, double measured_ms, double tol) {
+    if (!(model_ms > 0) || !(measured_ms > 0)) return false;
+    return std::abs(model_ms / measured_ms - 1) <= tol;
+}
+
+int crossover(const std::vector<RowResult>& group, bool predicted) {
+    for (const RowResult& r : group) {
+        const std::string way = predicted ? split::where_name(r.p.split.choice) : measured_best(r);
+        if (way == "-") return -1;
+        if (way != "CPU") return r.c.n;
+    }
+    return -1;
+}
+
+std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows) {
+    std::vector<std::vector<RowResult>> out;
+    for (const RowResult& r : rows) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const std::vector<RowResult>& g) {
+            return g[0].c.op == r.c.op && g[0].c.elem == r.c.elem && g[0].c.fs == r.c.fs;
+        });
+        if (it == out.end()) out.push_back({r});
+        else it->push_back(r);
+    }
+    for (auto& g : out) std::stable_sort(g.begin(), g.end(), [](const RowResult& a, const RowResult& b) { return a.c.n < b.c.n; });
+    return out;
+}
+
+std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
+    int judged = 0, hits = 0, cpu_ok = 0, cpu_n = 0, gpu_ok = 0, hyb_ok = 0, hyb_n = 0;
+    int gain_rows = 0, gain_kept = 0, chosen = 0, chosen_lost = 0;
+    for (const RowResult& r : rows) {
+        if (!std::isnan(r.m.cpu_ms)) {
+            ++cpu_n;
+            cpu_ok += within(r.p.split.cpu_ms, r.m.cpu_ms);
+        }
+        if (measured_best(r) == "-") continue;
+        ++judged;
+        hits += is_hit(r);
+        gpu_ok += within(r.p.split.gpu_ms, r.m.gpu_ms);
+        if (hybrid_ran(r)) {
+            ++hyb_n;
+            hyb_ok += within(r.p.split.hybrid_ms, r.m.hybrid_ms);
+            const double best_single = std::min(r.m.cpu_ms, r.m.gpu_ms);
+            if (r.p.split.hybrid_ms <= 0.85 * std::min(r.p.split.cpu_ms, r.p.split.gpu_ms)) {
+                ++gain_rows;
+                gain_kept += r.m.hybrid_ms <= 0.90 * best_single;
+            }
+            if (r.p.split.choice == split::Where::Hybrid) {
+                ++chosen;
+                chosen_lost += r.m.hybrid_ms > best_single;
+            }
+        }
+    }
+    std::vector<std::string> out;
+    out.push_back(count_line("model's choice is the measured best or within 5% of it", hits, judged));
+    out.push_back(count_line("CPU model within 15% of the measured CPU", cpu_ok, cpu_n));
+    out.push_back(count_line("GPU+comm model within 15% of the measured", gpu_ok, judged));
+    out.push_back(count_line("hybrid model within 15% of the measured hybrid", hyb_ok, hyb_n));
+    out.push_back(count_line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows));
+    out.push_back(count_line("hybrid chosen by the model but slower than a single side", chosen_lost, chosen));
+    if (judged < static_cast<int>(rows.size()))
+        out.push_back(std::to_string(rows.size() - static_cast<std::size_t>(judged)) +
+                      " row(s) without measured GPU columns are not judged");
+    return out;
+}
+
+}  // namespace wb::ch07

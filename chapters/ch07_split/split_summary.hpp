@@ -1,0 +1,50 @@
+/// \file split_summary.hpp
+/// \brief How chapter 7 judges its model against its measurements (pure host code, unit-tested):
+///        the measured best way of each row, whether the model's choice is it (or within 5% of
+///        it), how close each predicted column comes, the hybrid's gains, and the crossover sizes.
+#pragma once
+
+#include "split_cases.hpp"
+
+#include <string>
+#include <vector>
+
+namespace wb::ch07 {
+
+/// One row of the table: what was run, predicted and measured.
+struct RowResult {
+    Case c;
+    CasePrediction p;
+    Measured m;
+};
+
+/// The hybrid's measured time: the hybrid's own where it ran, else the way it is at its share (all
+/// rows on the CPU: the CPU's time; all on the GPU: the GPU's).
+double hybrid_or_its_side(const RowResult& r);
+/// The fastest measured way: "CPU", "GPU" or "hybrid" (the hybrid only where it ran: at a share of
+/// 0 or 1 it is one of the others); "-" where the CPU or the GPU column is missing.
+std::string measured_best(const RowResult& r);
+/// The measured time of the way `where` ("CPU", "GPU", "hybrid"; NaN for "-").
+double measured_of(const RowResult& r, const std::string& where);
+/// The model's choice's measured time over the best measured time (1 when the choice is the best;
+/// NaN where not measured).
+double choice_over_best(const RowResult& r);
+/// A hit: the model chose the measured best way, or one within `tol` (5%) of it.
+bool is_hit(const RowResult& r, double tol = 0.05);
+
+/// |model / measured - 1| <= tol for a column ("cpu", "gpu", "hybrid"); false where not measured.
+bool within(double model_ms, double measured_ms, double tol = 0.15);
+
+/// The smallest size of a group (one op, precision and FS, sorted by n) whose way is not the CPU,
+/// by the model's choice (`predicted`) or by the measured best; -1 where every size stays on the
+/// CPU (or nothing was measured).
+int crossover(const std::vector<RowResult>& group, bool predicted);
+
+/// The lines after the table: the hit rate, the columns within 15%, the hybrid's gains and where
+/// it was chosen but lost. Rows without measured GPU columns are left out (and counted).
+std::vector<std::string> summary_lines(const std::vector<RowResult>& rows);
+
+/// The rows grouped by op, precision and FS, each group sorted by n (table order of first sight).
+std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows);
+
+}  // namespace wb::ch07

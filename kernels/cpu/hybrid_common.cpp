@@ -1,0 +1,226 @@
+// hybrid_common.cpp — what the hybrids share (hybrid_common.hpp): the GPU worker thread, the cached
+// streams and buffers, the chunk pipeline and its error path, and the failure test hook.
+#include "hybrid_common.hpp"
+
+#include "check.hpp"
+#include "launch_checks.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace wb::hybrid {
+
+namespace {
+
+std::atomic<int> g_armed{static_cast<int>(testing::Fail::none)};
+
+/// One persistent host thread that runs the GPU side of the calls of the thread that owns it.
+/// Starting a thread per call would cost tens of microseconds; a thread that lives on keeps its
+/// streams and buffers (share_state() is per thread) from call to call.
+class GpuWorker {
+public:
+    GpuWorker() : thread_([this] { loop(); }) {}
+    ~GpuWorker() {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            quit_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+    GpuWorker(const GpuWorker&) = delete;
+    GpuWorker& operator=(const GpuWorker&) = delete;
+
+    std::future<void> submit(std::function<void()> f) {
+        std::packaged_task<void()> task(std::move(f));
+        std::future<void> done = task.get_future();
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            task_ = std::move(task);
+            pending_ = true;
+        }
+        cv_.notify_all();
+        return done;
+    }
+
+private:
+    void loop() {
+        for (;;) {
+            std::packaged_task<void()> task;
+            {
+                std::unique_lock<std::mutex> lock(m_);
+                cv_.wait(lock, [this] { return pending_ || quit_; });
+                if (!pending_) return;
+                task = std::move(task_);
+                pending_ = false;
+            }
+            task();  // an exception is stored in the task's future
+        }
+    }
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::packaged_task<void()> task_;
+    bool pending_ = false, quit_ = false;
+    std::thread thread_;  // last: started once the members above exist
+};
+
+GpuWorker& gpu_worker() {
+    thread_local GpuWorker w;
+    return w;
+}
+
+}  // namespace
+
+namespace testing {
+void fail_next_call(Fail side) { g_armed.store(static_cast<int>(side)); }
+}  // namespace testing
+
+namespace detail {
+
+testing::Fail take_injected_failure() {
+    return static_cast<testing::Fail>(g_armed.exchange(static_cast<int>(testing::Fail::none)));
+}
+
+ShareState::ShareState() {
+    for (auto& st : s) WB_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    WB_CUDA(cudaEventCreateWithFlags(&whole_ready, cudaEventDisableTiming));
+    for (auto& e : done) WB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming | cudaEventBlockingSync));
+}
+
+ShareState::~ShareState() {
+    for (auto& st : s)
+        if (st) cudaStreamDestroy(st);
+    if (whole_ready) cudaEventDestroy(whole_ready);
+    for (auto& e : done)
+        if (e) cudaEventDestroy(e);
+}
+
+void ShareState::drain() noexcept {
+    for (auto& st : s) cudaStreamSynchronize(st);
+}
+
+void ShareState::finish(bool sleep) {
+    if (!sleep) {
+        for (auto& st : s) WB_CUDA(cudaStreamSynchronize(st));
+        return;
+    }
+    for (int i = 0; i < 2; ++i) WB_CUDA(cudaEventRecord(done[i], s[i]));
+    for (auto& e : done) WB_CUDA(cudaEventSynchronize(e));
+}
+
+ShareState& share_state() {
+    thread_local std::map<int, std::unique_ptr<ShareState>> states;
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    auto& p = states[dev];
+    if (!p) p = std::make_unique<ShareState>();
+    return *p;
+}
+
+void fail_injected_gpu(ShareState& sp, const char* fn) {
+    sp.drain();
+    throw std::runtime_error(std::string(fn) + ": injected GPU failure (test hook), after the first chunk was issued");
+}
+
+void whole_done(ShareState& sp) {
+    WB_CUDA(cudaEventRecord(sp.whole_ready, sp.s[0]));
+    WB_CUDA(cudaStreamWaitEvent(sp.s[1], sp.whole_ready, 0));
+}
+
+void copy_whole(ShareState& sp, void* dst, const void* src, std::size_t bytes) {
+    if (bytes > 0) WB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, sp.s[0]));
+    whole_done(sp);
+}
+
+void run_gpu_chunks(ShareState& sp, const GpuCall& call, const char* fn, int g, int chunk,
+                    const std::function<void()>& prologue, const std::function<void(int, int, int)>& issue) {
+    try {
+        prologue();
+        for (int r0 = 0, i = 0; r0 < g; r0 += chunk, ++i) {
+            issue(r0, std::min(chunk, g - r0), i & 1);
+            if (i == 0 && call.inject_failure) fail_injected_gpu(sp, fn);
+        }
+        sp.finish(call.sleep);
+    } catch (...) {
+        sp.drain();  // nothing still touches the caller's buffers when the error surfaces
+        throw;
+    }
+}
+
+void check_share(const char* fn, const char* part_name, int gpu_part, const char* total_name, int total,
+                 const char* chunk_name, int chunk) {
+    using launch_checks::num;
+    if (gpu_part < 0 || gpu_part > total)
+        launch_checks::fail(fn, std::string(part_name) + " (" + num(gpu_part) + ") must be in [0, " + total_name + "] ([0, " +
+                                    num(total) + "])");
+    if (chunk < 1) launch_checks::fail(fn, std::string(chunk_name) + " (" + num(chunk) + ") must be >= 1");
+}
+
+//! [hybrid-run]
+void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
+         const std::function<void(const GpuCall&)>& gpu) {
+    const testing::Fail fail = take_injected_failure();
+    auto cpu_side = [&] {
+        if (fail == testing::Fail::cpu)
+            throw std::runtime_error(std::string(fn) + ": injected CPU failure (test hook), before its share ran");
+        cpu();
+    };
+    GpuCall call;
+    call.inject_failure = fail == testing::Fail::gpu;
+    if (!gpu_work) {
+        if (cpu_work) cpu_side();
+        return;
+    }
+    if (!cpu_work) return gpu(call);
+    call.sleep = true;
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    std::future<void> gpu_done = gpu_worker().submit([&gpu, call, dev] {
+        WB_CUDA(cudaSetDevice(dev));  // the worker's current device is the caller's
+        gpu(call);
+    });
+    std::exception_ptr cpu_error, gpu_error;
+    try {
+        cpu_side();
+    } catch (...) {
+        cpu_error = std::current_exception();
+    }
+    try {
+        gpu_done.get();  // both sides have stopped before anything is reported
+    } catch (...) {
+        gpu_error = std::current_exception();
+    }
+    if (gpu_error) std::rethrow_exception(gpu_error);
+    if (cpu_error) std::rethrow_exception(cpu_error);
+}
+//! [hybrid-run]
+
+}  // namespace detail
+
+double measure_hybrid_overhead_ms() {
+    const auto empty = [] {
+        detail::run("hybrid overhead", true, true, [] {},
+                    [](const detail::GpuCall& call) { detail::share_state().finish(call.sleep); });
+    };
+    std::vector<double> t;
+    for (int i = 0; i < 201; ++i) {  // the first calls start the worker and create its streams
+        const auto t0 = std::chrono::steady_clock::now();
+        empty();
+        if (i >= 10) t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+}  // namespace wb::hybrid

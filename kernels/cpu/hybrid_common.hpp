@@ -1,0 +1,124 @@
+/// \file hybrid_common.hpp
+/// \brief What chapter 7's hybrids share (hybrid_gemv.hpp and its siblings): how one call runs on
+///        both processors at once, the GPU side's reusable streams and buffers, its pipeline of
+///        chunks, the failure contract, and a test hook that makes one side fail.
+///
+/// One hybrid call. The CPU's share runs on the calling thread (whose OpenMP team and OpenBLAS
+/// threads are already started), the GPU's share on a GPU worker: one persistent host thread per
+/// calling thread, which issues the copies and kernels and then sleeps on blocking-sync events
+/// until they are done, so that it takes no core from the CPU's share while the GPU works. A call
+/// with only one side's work runs it on the calling thread.
+///
+/// The GPU's share, pipelined. Its outputs go in chunks on two streams, alternately, into two sets
+/// of device buffers: the copy-in of one chunk overlaps the kernel of the other and the copy-out
+/// of the one before (with pinned host memory; a pageable copy is staged by the driver and does
+/// not overlap). An operand every chunk needs (GEMV's x, GEMM's A, the filter) is copied once on
+/// stream 0, and stream 1 waits for it.
+///
+/// The contract. A call returns when both sides have finished and every copy is complete: the
+/// caller never sees an output while a copy into it may still run, and may reuse its inputs at
+/// once. When either side fails, the call waits until the other side has stopped and every copy
+/// is over, then throws (the GPU's error first): the output is then unspecified and nothing is
+/// reported as done.
+#pragma once
+
+#include "buffer.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+
+namespace wb::hybrid {
+
+namespace testing {
+/// Which side the next hybrid call makes fail.
+enum class Fail { none, cpu, gpu };
+/// Arms a failure for the next hybrid call of this process (tests only): `cpu` throws on the CPU
+/// side before its share runs (the GPU side runs to its end); `gpu` throws on the GPU side after
+/// its first chunk has been issued (copies in flight), which then waits for its streams. Both
+/// throw std::runtime_error naming the side ("... injected CPU failure ..."). A call whose share
+/// leaves the armed side without work disarms it without failing.
+void fail_next_call(Fail side);
+}  // namespace testing
+
+/// What running both sides at once costs by itself (ms): the median of empty hybrid calls, whose
+/// GPU side only records an event on each stream and waits for it as a real share does (the hand-off
+/// to the GPU worker, its wake-up from the blocking-sync events, the return). Chapter 7's model adds
+/// it to the hybrid's GPU side. Needs a CUDA device.
+double measure_hybrid_overhead_ms();
+
+namespace detail {
+
+/// What the GPU side reuses from call to call, per host thread and device (a library keeps its
+/// workspace so; cuBLAS does): two non-blocking streams, events and the device buffers, grown as
+/// needed. Creating and freeing them in every call would cost more than a small call's copies and
+/// kernel together (an H200 measured 0.18 ms for a whole n = 256 GEMV that did so).
+struct ShareState {
+    cudaStream_t s[2] = {nullptr, nullptr};
+    cudaEvent_t whole_ready = nullptr;            ///< the operand every chunk needs is on the device
+    cudaEvent_t done[2] = {nullptr, nullptr};     ///< blocking-sync: the waiting thread sleeps
+    GrowOnlyBuffer whole, whole2;                 ///< operands every chunk needs
+    GrowOnlyBuffer in[2], in2[2], out[2];         ///< one chunk's operands and result, per stream
+    ShareState();
+    ~ShareState();  ///< at thread exit: errors ignored, never thrown
+    ShareState(const ShareState&) = delete;
+    ShareState& operator=(const ShareState&) = delete;
+    /// Waits for both streams without throwing: on the error path, so that no copy still reads or
+    /// writes the caller's host buffers once the error surfaces.
+    void drain() noexcept;
+    /// Waits for both streams; `sleep`: on blocking-sync events (the GPU worker, beside a busy
+    /// CPU), else spinning (a GPU-only call: nothing else wants the core, and waking costs time).
+    void finish(bool sleep);
+};
+/// The calling thread's ShareState for the current device.
+ShareState& share_state();
+
+/// How the GPU side of this call runs.
+struct GpuCall {
+    bool sleep = false;           ///< wait on blocking-sync events (beside the CPU's share)
+    bool inject_failure = false;  ///< the test hook: fail after the first chunk is issued
+};
+
+/// Throws the injected GPU failure of `fn` (the test hook) after draining the streams.
+[[noreturn]] void fail_injected_gpu(ShareState& sp, const char* fn);
+
+/// The GPU side of a pipelined call: `prologue()` (the operands every chunk needs: copy_whole),
+/// then issue(r0, c, b) for the chunks [r0, r0 + c) of [0, g) of `chunk` outputs each on stream
+/// b = 0, 1, 0, ..., then the wait. On any error the streams are drained and the error rethrown.
+void run_gpu_chunks(ShareState& sp, const GpuCall& call, const char* fn, int g, int chunk,
+                    const std::function<void()>& prologue, const std::function<void(int r0, int c, int b)>& issue);
+
+/// Makes stream 1 wait for everything issued on stream 0 so far (the operands every chunk needs).
+void whole_done(ShareState& sp);
+/// Copies `bytes` from host `src` to device `dst` on stream 0, then whole_done.
+void copy_whole(ShareState& sp, void* dst, const void* src, std::size_t bytes);
+
+/// A 2-D copy (cudaMemcpy2DAsync) of `rows` runs of `width` elements of T, `spitch` elements apart
+/// on the source and `dpitch` apart on the destination; nothing for an empty block.
+template <class T>
+void copy_2d(T* dst, std::size_t dpitch, const T* src, std::size_t spitch, std::size_t width, std::size_t rows,
+             cudaMemcpyKind kind, cudaStream_t s) {
+    if (width == 0 || rows == 0) return;
+    WB_CUDA(cudaMemcpy2DAsync(dst, dpitch * sizeof(T), src, spitch * sizeof(T), width * sizeof(T), rows, kind, s));
+}
+
+/// Runs one hybrid call (the file comment): `cpu()` on the calling thread where `cpu_work`,
+/// `gpu(call)` on the GPU worker where `gpu_work` (on the calling thread when it is the only
+/// side), and returns when both have stopped, rethrowing the GPU's error first, then the CPU's.
+/// `fn` names the call in the injected failures' messages.
+void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
+         const std::function<void(const GpuCall&)>& gpu);
+
+/// The share's argument rules of every hybrid: throws std::invalid_argument naming `fn` unless
+/// 0 <= gpu_part <= total and chunk >= 1, e.g. "hybrid::gemv: gpu_rows (9) must be in [0, len(y)]
+/// ([0, 8])" or "hybrid::gemv: chunk_rows (0) must be >= 1".
+void check_share(const char* fn, const char* part_name, int gpu_part, const char* total_name, int total,
+                 const char* chunk_name, int chunk);
+
+/// The test hook's armed side, taken (and disarmed) by one call.
+testing::Fail take_injected_failure();
+
+}  // namespace detail
+
+}  // namespace wb::hybrid

@@ -1,0 +1,28 @@
+/// \file hybrid_gemm.hpp
+/// \brief Chapter 7's hybrid GEMM: one call C = alpha op(A) op(B) + beta C on host data, computed
+///        by the GPU and the CPU at once. The GPU computes the columns [0, gpu_cols) of C, chunk by
+///        chunk, the CPU the rest (cpu::gemm, every core) into the same host array.
+///
+/// Why columns, where the other hybrids split rows: C is column-major, so a band of its columns
+/// (and of op(B)'s, when op_b = N) is one contiguous block of memory, copied in one piece, and the
+/// two sides never write the same cache line of C; a band of rows would be a 2-D copy of short
+/// runs, interleaved with the CPU's rows in every column. (For C^T = op(B)^T op(A)^T it is the
+/// split of the rows.) The GPU copies op(A) whole, once; each chunk copies its columns of op(B)
+/// (and of C when beta != 0), runs the tuned step's GEMM (chapter 5) on them and copies its
+/// columns of C back in place (hybrid_common.hpp: two streams, overlapped). gpu_cols = n with
+/// chunk_cols = n is the all-GPU call.
+///
+/// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
+/// complete; a failure on either side surfaces as an exception after both have stopped, with C
+/// unspecified. Arguments: validate_gemm (named "hybrid::gemm"), 0 <= gpu_cols <= n,
+/// chunk_cols >= 1.
+#pragma once
+
+#include "gemm.hpp"
+
+namespace wb::hybrid {
+
+template <class T>
+void gemm(const GemmArgs<T>& host, int gpu_cols, int chunk_cols);
+
+}  // namespace wb::hybrid

@@ -1,0 +1,121 @@
+// What the gpu tests of chapter 7's hybrids share (tests/gpu/test_hybrid_*.cpp): host operands in
+// pinned or pageable memory, the relative error against a float64 reference, and the two checks
+// of the hybrids' contract (kernels/cpu/hybrid_common.hpp) that every op runs the same way:
+// - failures: a failure injected into either side surfaces as an exception naming that side, and
+//   once it has surfaced nothing writes to the output any more (both sides had stopped); the next
+//   call is correct again;
+// - no early read: when a call returns its output is complete (a copy still on its way would leave
+//   the poisoned values there), the output stays as it is after the device has finished everything
+//   and some time has passed (no copy writes it after the return), and inputs overwritten right
+//   after the return change nothing (no copy still reads them).
+// Sizes go through size(): a quarter under the sanitizers (WB_TEST_SMALL), as the ladders' tests.
+#pragma once
+
+#include "catch.hpp"
+
+#include "buffer.hpp"
+#include "error_norm.hpp"
+#include "hybrid_common.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace hybrid_test {
+
+/// Under the sanitizers (WB_TEST_SMALL): sizes about a quarter of the normal ones, still odd.
+inline bool small() { return std::getenv("WB_TEST_SMALL") != nullptr; }
+/// `n`, or a quarter of it (odd) under the sanitizers.
+inline int size(int n) { return small() ? (n / 4) | 1 : n; }
+
+/// An operand in host memory, page-locked or not, filled from a vector.
+template <class T>
+class Host {
+public:
+    Host(const std::vector<T>& v, bool pinned) : n_(v.size()) {
+        if (pinned) pin_ = wb::PinnedBuffer<T>(v.size());
+        else vec_.resize(v.size());
+        p_ = pinned ? pin_.data() : vec_.data();
+        if (!v.empty()) std::memcpy(p_, v.data(), v.size() * sizeof(T));
+    }
+    T* data() { return p_; }
+    std::size_t size() const { return n_; }
+    std::vector<T> copy() const { return std::vector<T>(p_, p_ + n_); }
+    /// Overwrites every element with NaN (the poison).
+    void poison() {
+        for (std::size_t i = 0; i < n_; ++i) p_[i] = std::numeric_limits<T>::quiet_NaN();
+    }
+
+private:
+    std::size_t n_ = 0;
+    wb::PinnedBuffer<T> pin_;
+    std::vector<T> vec_;
+    T* p_ = nullptr;
+};
+
+/// Whether [p, p + before.size()) still holds `before` once the device has finished all its work
+/// and 20 ms more have passed.
+template <class T>
+bool unchanged_after_settling(const T* p, const std::vector<T>& before) {
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return std::memcmp(p, before.data(), before.size() * sizeof(T)) == 0;
+}
+
+/// The message of what call() throws ("" when it throws nothing).
+template <class Call>
+std::string thrown_by(Call&& call) {
+    try {
+        call();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
+/// The failure contract (the file comment): `call` runs the hybrid into `out` (n elements) with a
+/// share that gives both sides work; `check` checks a correct result.
+template <class T, class Call, class Check>
+void check_failures(Call&& call, const T* out, std::size_t n, Check&& check) {
+    using wb::hybrid::testing::Fail;
+    for (Fail side : {Fail::cpu, Fail::gpu}) {
+        const std::string what = side == Fail::cpu ? "injected CPU failure" : "injected GPU failure";
+        INFO("side " << what);
+        wb::hybrid::testing::fail_next_call(side);
+        const std::string e = thrown_by(call);
+        CHECK(e.find(what) != std::string::npos);
+        const std::vector<T> after(out, out + n);
+        CHECK(unchanged_after_settling(out, after));
+    }
+    call();  // unarmed: the streams and buffers serve the next call
+    check();
+}
+
+/// The early-read rule (the file comment): `call` runs the hybrid into `out` (n elements, poisoned
+/// before), `check` checks it against the reference, `poison_inputs` overwrites every input.
+template <class T, class Call, class Check, class Poison>
+void check_no_early_read(Call&& call, const T* out, std::size_t n, Check&& check, Poison&& poison_inputs) {
+    call();
+    poison_inputs();  // at once: a copy still reading them would carry NaN into the device
+    const std::vector<T> at_return(out, out + n);
+    CHECK(unchanged_after_settling(out, at_return));
+    check();
+}
+
+/// Relative error of `out` against `ref` (float64), with the bound for k-term sums, reported.
+template <class T>
+void check_error(const std::vector<T>& out, const std::vector<double>& ref, std::size_t k, double factor = 1) {
+    const double err = wb::relative_error(out, ref), tol = factor * wb::tolerance<T>(k);
+    INFO("relative error " << err << ", bound " << tol << " " << wb::first_bad_element(out, ref, tol));
+    CHECK(err <= tol);
+}
+
+}  // namespace hybrid_test

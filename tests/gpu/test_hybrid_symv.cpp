@@ -1,0 +1,109 @@
+// The hybrid SYMV of chapter 7 (kernels/cpu/hybrid_symv.hpp): the GPU's rows (each chunk a SYMV of
+// its diagonal block and two GEMVs of the stored blocks in its rows and columns) and the CPU's
+// assembled in place, against the float64 reference on odd sizes, both triangles, the other
+// triangle and the padding rows NaN (never read), lda > n, beta == 0 over NaN and beta != 0,
+// shares none / one row / some / all but one / all with chunks that do not divide them, pinned and
+// pageable memory, float and double; the failure contract and the early-read rule
+// (test_hybrid_common.hpp); argument errors.
+#include "catch.hpp"
+
+#include "cpu_peers.hpp"
+#include "hybrid_symv.hpp"
+#include "random.hpp"
+#include "reference_symv.hpp"
+#include "test_hybrid_common.hpp"
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace {
+
+using wb::Uplo;
+using hybrid_test::Host;
+
+template <class T>
+struct Case {
+    Uplo uplo;
+    int n, lda;
+    T beta;
+    std::vector<T> A0, x0, y0;
+    std::vector<double> ref;
+    Host<T> A, x, y;
+    Case(Uplo u, int n_, T beta_, bool pinned, std::uint64_t seed)
+        : uplo(u), n(n_), lda(n_ + 6), beta(beta_), A0(matrix(seed)),
+          x0(wb::random_vector<T>(static_cast<std::size_t>(n_), seed + 1)), y0(y_init(seed + 2)),
+          ref(wb::ref::symv(u, n_, 1.25, A0, lda, x0, static_cast<double>(beta_), y0)), A(A0, pinned), x(x0, pinned),
+          y(y0, pinned) {}
+    /// Random in the stored triangle, NaN in the other one and in the padding rows.
+    std::vector<T> matrix(std::uint64_t seed) const {
+        auto a = wb::random_vector<T>(static_cast<std::size_t>(lda) * n, seed);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < lda; ++i)
+                if (i >= n || (uplo == Uplo::Lower ? i < j : i > j))
+                    a[static_cast<std::size_t>(j) * lda + i] = std::numeric_limits<T>::quiet_NaN();
+        return a;
+    }
+    std::vector<T> y_init(std::uint64_t seed) const {
+        auto v = wb::random_vector<T>(static_cast<std::size_t>(n), seed);
+        if (beta == T(0)) wb::poison(v);
+        return v;
+    }
+    void reset() { std::memcpy(y.data(), y0.data(), y0.size() * sizeof(T)); }
+    wb::SymvArgs<T> args() { return {uplo, n, T(1.25), A.data(), lda, x.data(), 1, beta, y.data(), 1}; }
+    void check() const { hybrid_test::check_error(y.copy(), ref, static_cast<std::size_t>(n) + 1); }
+};
+
+}  // namespace
+
+TEST_CASE("hybrid::symv matches the float64 reference for both triangles, every share and chunk", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int n = hybrid_test::size(1031);
+    for (Uplo u : {Uplo::Lower, Uplo::Upper})
+        for (bool pinned : {false, true}) {
+            Case<float> f(u, n, 0.0f, pinned, 301);
+            Case<double> d(u, n, 0.5, pinned, 311);
+            for (int g : {0, 1, n / 3, n - 1, n}) {
+                INFO("uplo " << wb::uplo_char(u) << " pinned " << pinned << " gpu_rows " << g);
+                f.reset();
+                wb::hybrid::symv(f.args(), g, 97);
+                f.check();
+                d.reset();
+                wb::hybrid::symv(d.args(), g, 128);
+                d.check();
+            }
+        }
+}
+
+TEST_CASE("hybrid::symv: a failure on either side surfaces after both stopped", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
+        const int n = hybrid_test::size(2053);
+        Case<float> c(u, n, 0.0f, true, 321);
+        hybrid_test::check_failures<float>([&] { wb::hybrid::symv(c.args(), n / 2, n / 8); }, c.y.data(), c.y.size(),
+                                           [&] { c.check(); });
+    }
+}
+
+TEST_CASE("hybrid::symv: y is complete at the return and the inputs are free to reuse", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
+        const int n = hybrid_test::size(3001);
+        Case<double> c(u, n, 0.0, true, 331);
+        hybrid_test::check_no_early_read<double>([&] { wb::hybrid::symv(c.args(), 4 * n / 7, n / 10); }, c.y.data(), c.y.size(),
+                                                 [&] { c.check(); },
+                                                 [&] {
+                                                     c.A.poison();
+                                                     c.x.poison();
+                                                 });
+    }
+}
+
+TEST_CASE("hybrid::symv: bad arguments throw before anything runs", "[gpu][split]") {
+    std::vector<float> v(64, 1.0f);
+    wb::SymvArgs<float> a{Uplo::Lower, 8, 1, v.data(), 8, v.data(), 1, 0, v.data() + 16, 1};
+    CHECK_THROWS_WITH(wb::hybrid::symv(a, 9, 4), "hybrid::symv: gpu_rows (9) must be in [0, n] ([0, 8])");
+    CHECK_THROWS_WITH(wb::hybrid::symv(a, 4, 0), "hybrid::symv: chunk_rows (0) must be >= 1");
+    a.incx = 2;
+    CHECK_THROWS_AS(wb::hybrid::symv(a, 4, 4), std::invalid_argument);
+}
