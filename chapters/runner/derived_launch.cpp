@@ -2,6 +2,8 @@
 /// \brief Chapter 6's derivations as the tuned steps' launches (derived_launch.hpp).
 #include "derived_launch.hpp"
 
+#include "tuned/conv2d_rules.hpp"
+#include "tuned/gemm_default_rule.hpp"
 #include "tuned/symv_layout.hpp"
 
 #include <stdexcept>
@@ -28,22 +30,28 @@ GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
     return l;
 }
 
-std::vector<derive::GemmTile> gemm_candidates(const std::vector<GemmLaunch>& configs) {
-    std::vector<derive::GemmTile> v;
-    for (const GemmLaunch& l : configs) v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
-    return v;
-}
-
-GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs) {
-    for (GemmLaunch g : configs)
-        if (g.tile_m == d.value("tile_m") && g.tile_n == d.value("tile_n") && g.tile_k == d.value("tile_k")) {
-            const int split = as_int(d, "split_k");
-            g.split_k = split > 1 ? split : 1;
-            return g;
+template <class T>
+GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, bool live) {
+    GemmDerived g;
+    const std::vector<GemmLaunch> configs = tuned::gemm_configs<T>();
+    try {
+        g.derivation = tuned::gemm_derivation(a, dev, live, true);  // the GEMV or the tensor cores, if either
+        const GemmLaunch l = tuned::gemm_launch_of(g.derivation, configs);
+        if (l.gemv != 2 && l.math != 2) {  // the tiles: the call the main loop runs
+            int pack_a = 0, align = 0;
+            g.derivation = tuned::gemm_derivation(tuned::gemm_copies_view(a, &pack_a, &align), dev, live, false);
         }
-    throw std::invalid_argument("ch06::gemm_launch_of: the derived tile (" + d.launch() +
-                                ") must be one of the configurations (" + std::to_string(configs.size()) + ")");
+        g.launch = tuned::gemm_derived_launch(a, dev, live);
+        g.runs = true;
+    } catch (const std::invalid_argument&) {
+        // None of the configurations fits `dev` (the T10's 16 KB): White's procedure, or the
+        // rules over the powers of two.
+        g.derivation = derive::derive_gemm(dev, a.m, a.n, a.k, sizeof(T));
+    }
+    return g;
 }
+template GemmDerived derive_gemm_call<float>(const DeviceProfile&, const GemmArgs<float>&, bool);
+template GemmDerived derive_gemm_call<double>(const DeviceProfile&, const GemmArgs<double>&, bool);
 
 derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes) {
     return derive::derive_symv(dev, n, elem_bytes, lda % (16 / elem_bytes) == 0);
@@ -76,6 +84,11 @@ Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
     l.tile_x = as_int(d, "tile_x");
     l.tile_y = as_int(d, "tile_y");
     return l;
+}
+
+derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes) {
+    const auto configs = elem_bytes == 4 ? tuned::conv2d_configs<float>(fs) : tuned::conv2d_configs<double>(fs);
+    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, conv2d_candidates(configs));
 }
 
 CgLaunch cg_launch_of(const derive::Derivation& d) {

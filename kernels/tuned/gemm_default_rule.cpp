@@ -33,7 +33,6 @@ using splitk::kMaxSplit;
 
 constexpr double kSumBytesPerSecond = 2.5e12;  // below the H100's 3.0 and the H200's 4.3 TB/s read stream
 constexpr double kSumLaunchSeconds = 4e-6;     // a dependent launch and its tail (chapter 0's overheads)
-constexpr double kMaxWorkspaceBytes = 512.0 * 1024 * 1024;  // each workspace the rule may ask for (split, pack, copy)
 
 /// The estimate for configuration E with k split into `split` slices, in GFLOP/s: its main loop's
 /// rate x the fraction of the last wave's block slots that do work x the fraction of the tiles'
@@ -80,16 +79,12 @@ double estimate(const GemmArgs<T>& a, int split) {
     return flops / seconds / 1e9;
 }
 
-/// The splits the rule weighs: 2^j and 3 x 2^j up to kMaxSplit (1, 2, 3, 4, 6, 8, 12, 16, ...).
-/// Powers of two alone leave gaps a wave wide (a split in 3 can fill one wave where 4 needs two).
+/// The splits the rule weighs: 2^j and 3 x 2^j up to kMaxSplit (derive::gemm_split_candidates,
+/// the values the derivation takes: 1, 2, 3, 4, 6, 8, 12, 16, ...).
 const std::vector<int>& split_candidates() {
     static const std::vector<int> v = [] {
         std::vector<int> r;
-        for (int p = 1; p <= kMaxSplit; p *= 2) {
-            r.push_back(p);
-            if (3 * p <= kMaxSplit) r.push_back(3 * p);
-        }
-        std::sort(r.begin(), r.end());
+        for (long long s : derive::gemm_split_candidates(kMaxSplit)) r.push_back(static_cast<int>(s));
         return r;
     }();
     return v;
@@ -122,16 +117,18 @@ std::vector<GemmLaunch> launches(ConfigList<E...>) {
     return {E.launch()...};
 }
 
-/// The tiled rule: the configuration and k split with the highest estimate. With op(A) = A^T it
-/// also weighs packing A (pack_a = 2): the op(A) = A kernel's estimate plus the transpose against
-/// the direct kernel's estimate at kTransposedARate; packing wins where the transpose costs less
-/// than the main loop's penalty, from n of a few hundred on for large m and k, and not where its
-/// workspace would exceed kMaxWorkspaceBytes. Where an operand's columns are not 16-byte aligned
-/// (odd ld, a submatrix's offset), it also weighs copying it to aligned columns first (align =
-/// 2): the kernels' 16-byte rate plus the copy (2 x its bytes at kSumBytesPerSecond, one launch)
-/// against their element-copy rate. The candidates: pack_a 1 / 2 (op(A) = A^T) x align 1 / 2.
+/// Which call the main loop runs (gemm_copies_view), weighed with each configuration's estimate.
+/// With op(A) = A^T it weighs packing A (pack_a = 2): the op(A) = A kernel's estimate plus the
+/// transpose against the direct kernel's estimate at kTransposedARate; packing wins where the
+/// transpose costs less than the main loop's penalty, from n of a few hundred on for large m and
+/// k, and not where its workspace would exceed kMaxWorkspaceBytes. Where an operand's columns are
+/// not 16-byte aligned (odd ld, a submatrix's offset), it also weighs copying it to aligned
+/// columns first (align = 2): the kernels' 16-byte rate plus the copy (2 x its bytes at
+/// kSumBytesPerSecond, one launch) against their element-copy rate. The candidates: pack_a 1 / 2
+/// (op(A) = A^T) x align 1 / 2. Returns the estimate's own pick (configuration and split too).
 template <class T>
-GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a) {
+GemmLaunch weigh_copies(const GemmArgs<T>& a, GemmArgs<T>* view_out) {
+    if (view_out) *view_out = a;
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
     if (a.k <= 0) return best(a, typename Configs<T>::type{});  // C = beta C: no main loop
     const double flops = 2.0 * a.m * a.n * a.k;
@@ -167,10 +164,28 @@ GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a) {
             l.align = align;
             if (t_pick == 0 || t < t_pick) {
                 pick = l;
+                if (view_out) *view_out = view;
                 t_pick = t;
             }
         }
     return pick;
+}
+
+/// The tiled rule: the call weigh_copies leaves, its configuration and split of k derived
+/// (chapter 6: derive_gemm on `dev`), not the estimate's.
+template <class T>
+GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool live) {
+    GemmArgs<T> view;
+    const GemmLaunch pick = weigh_copies(a, &view);
+    if (a.m <= 0 || a.n <= 0 || a.k <= 0) return pick;  // nothing to derive: no main loop
+    try {
+        GemmLaunch l = gemm_launch_of(gemm_derivation(view, dev, live, false), gemm_configs<T>());
+        l.pack_a = pick.pack_a;
+        l.align = pick.align;
+        return l;
+    } catch (const std::invalid_argument&) {
+        return pick;  // no configuration fits `dev` (a preset smaller than any card the kernels run on)
+    }
 }
 
 /// At most this many cached picks per thread (then the cache starts again).
@@ -235,24 +250,41 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
     const Key key{dev, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
                   aligned16(a.A, a.lda), aligned16(a.B, a.ldb), a.beta == T(0), a.A == nullptr || a.B == nullptr};
     if (auto it = cache.find(key); it != cache.end()) return it->second;
-    const GemmLaunch pick = gemm_rule_tiled(a);
+    bool live = false;
+    const DeviceProfile& prof = derive::default_profile(&live);
+    const GemmLaunch pick = gemm_rule_tiled(a, prof, live);
     if (cache.size() >= kRuleCacheSize) cache.clear();
     cache.emplace(key, pick);
     return pick;
 }
 
-/// Double on a device with FP64 tensor cores (sm_90+): their rate is about twice the FMA units'
-/// (tuned/dgemm_tensor_core.hpp), so every tiled double product takes them; C of one row or
-/// column stays a GEMV (memory-bound: no tensor core helps).
 template <class T>
-bool takes_tensor_cores() {
-    if constexpr (!std::is_same_v<T, double>) return false;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
+GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, int* pack_a, int* align) {
+    GemmArgs<T> view;
+    const GemmLaunch pick = weigh_copies(a, &view);
+    if (pack_a) *pack_a = pick.pack_a;
+    if (align) *align = pick.align;
+    return view;
+}
+
+template <class T>
+GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, bool live) {
+    if (a.m > 0 && a.n > 0 && a.k > 0) {
+        if (gemm_as_gemv<T>(a, nullptr)) {
+            GemmLaunch g;
+            g.gemv = 2;
+            return g;
+        }
+        if (std::is_same_v<T, double>) {
+            try {  // the derivation's rule 2: the tensor cores where their kernel runs and is faster
+                const GemmLaunch l = gemm_launch_of(gemm_derivation(a, dev, live, true), gemm_configs<T>());
+                if (l.math == 2) return l;
+            } catch (const std::invalid_argument&) {
+                // no configuration fits `dev`: the tiled rule says what runs
+            }
+        }
     }
-    return dgemm_tensor_core_supported(dev);
+    return gemm_rule_tiled(a, dev, live);
 }
 
 template <class T>
@@ -262,10 +294,19 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
         g.gemv = 2;
         return g;
     }
-    if (takes_tensor_cores<T>()) {
-        GemmLaunch g;
-        g.math = 2;
-        return g;
+    bool live = false;
+    const DeviceProfile& dev = derive::default_profile(&live);
+    if (std::is_same_v<T, double> && a.m > 0 && a.n > 0 && a.k > 0) {
+        // The tensor cores' choice depends on the device alone (rule 2); cached per device.
+        thread_local std::map<std::string, bool> tensor;
+        auto it = tensor.find(dev.name);
+        if (it == tensor.end())
+            it = tensor.emplace(dev.name, gemm_derived_launch(a, dev, live).math == 2).first;
+        if (it->second) {
+            GemmLaunch g;
+            g.math = 2;
+            return g;
+        }
     }
     return gemm_default_tiled(a);
 }
@@ -307,11 +348,11 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
                 v.push_back(l);
             }
     }
-    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr) && !takes_tensor_cores<T>()) {
+    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr) && !gemm_takes_tensor_cores<T>()) {
         const GemmLaunch d = gemm_default_tiled(a);
         if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
     }
-    if (takes_tensor_cores<T>()) {
+    if (gemm_takes_tensor_cores<T>()) {  // where the derivation may take them: gemm_derive_tiles
         GemmLaunch g;
         g.math = 2;
         v.push_back(g);
@@ -394,6 +435,10 @@ template GemmLaunch gemm_default<float>(const GemmArgs<float>&);
 template GemmLaunch gemm_default<double>(const GemmArgs<double>&);
 template GemmLaunch gemm_default_tiled<float>(const GemmArgs<float>&);
 template GemmLaunch gemm_default_tiled<double>(const GemmArgs<double>&);
+template GemmLaunch gemm_derived_launch<float>(const GemmArgs<float>&, const DeviceProfile&, bool);
+template GemmArgs<float> gemm_copies_view<float>(const GemmArgs<float>&, int*, int*);
+template GemmArgs<double> gemm_copies_view<double>(const GemmArgs<double>&, int*, int*);
+template GemmLaunch gemm_derived_launch<double>(const GemmArgs<double>&, const DeviceProfile&, bool);
 template bool gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
 template bool gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);
 template std::vector<GemmLaunch> gemm_launches<float>(const GemmArgs<float>&);
