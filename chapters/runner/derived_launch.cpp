@@ -64,31 +64,11 @@ SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) {
     return tuned::symv_layout_launch(vec ? tuned::SymvLayout::kVector : tuned::SymvLayout::kTiles, nb, q, y, 0);
 }
 
-std::vector<derive::Conv2dTile> conv2d_candidates(const std::vector<Conv2dLaunch>& configs) {
-    // The staged kernels take the filter in passes of at most 32 columns by 16 rows (the blocked
-    // kernel's chunk, kernels/conv2d_common.cuh), so the window they hold is the tile plus that
-    // chunk's halo, whatever the filter size.
-    constexpr int kChunkX = 32, kChunkY = 16;
-    std::vector<derive::Conv2dTile> v;
-    for (const Conv2dLaunch& l : configs)
-        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY});
-    return v;
-}
-
-Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
-    Conv2dLaunch l;
-    l.block_x = as_int(d, "block_x");
-    l.block_y = as_int(d, "block_y");
-    l.thread_x = as_int(d, "thread_x");
-    l.thread_y = as_int(d, "thread_y");
-    l.tile_x = as_int(d, "tile_x");
-    l.tile_y = as_int(d, "tile_y");
-    return l;
-}
+Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) { return tuned::conv2d_launch_of(d); }
 
 derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes) {
     const auto configs = elem_bytes == 4 ? tuned::conv2d_configs<float>(fs) : tuned::conv2d_configs<double>(fs);
-    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, conv2d_candidates(configs));
+    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, tuned::conv2d_derive_tiles(configs));
 }
 
 CgLaunch cg_launch_of(const derive::Derivation& d) {

@@ -43,13 +43,10 @@ derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long 
 /// `prefix`: "" for derive_symv, "mv." for derive_cg's Mv.
 SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix = "");
 
-/// The tuned convolution's instantiated launches as the derivation's candidates (staged: the
-/// 256-thread blocks; the 32-wide warps of the streaming shape hold their window in registers).
-std::vector<derive::Conv2dTile> conv2d_candidates(const std::vector<Conv2dLaunch>& configs);
-/// The convolution launch: block, thread and tile shape.
+/// The convolution launch a derivation names (tuned::conv2d_launch_of).
 Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
 /// derive_conv2d over the tuned convolution's instantiated launches for filter size fs
-/// (conv2d_candidates of tuned::conv2d_configs): the derivation chapter 5's default launch is.
+/// (tuned::conv2d_derive_tiles of tuned::conv2d_configs): the derivation chapter 5's default is.
 derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes);
 
 /// The CG launch: the vector kernels' block (the Mv runs the tuned SYMV's default inside the solve).

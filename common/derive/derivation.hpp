@@ -156,10 +156,12 @@ struct Conv2dTile {
     int chunk_x = 0, chunk_y = 0;
 };
 
-/// With `tiles` (the kernel's instantiated launches for this filter size): the candidate that
-/// keeps Little's law in flight (rule 1), then the least input read per output (rule 2: the halo,
-/// ties within 1/8), then the least shared memory (rule 3); otherwise the powers-of-two derivation
-/// above. Throws std::invalid_argument when no candidate fits the device.
+/// With `tiles` (the kernel's instantiated launches for this filter size): the candidates that
+/// keep Little's law in flight (rule 1); rule 2 reads what bounds the filter: below the ridge
+/// (2 FS^2 flops per 2 size(T) bytes under the FMA peak over the bandwidth) the bytes, which every
+/// candidate reads once, so the least shared memory (rule 3) decides; above it the least input
+/// read per output (the halo, ties within 1/64), then the least shared memory. Otherwise the
+/// powers-of-two derivation above. Throws std::invalid_argument when no candidate fits the device.
 Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
                          const std::vector<Conv2dTile>& tiles = {});
 
