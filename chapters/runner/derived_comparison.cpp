@@ -49,12 +49,13 @@ bool has(const derive::Derivation& d, const std::string& p) {
 
 void add_note(std::string& note, const std::string& more) { note += (note.empty() ? "" : "; ") + more; }
 
-/// The sweep's timing: fewer repetitions than a chapter row (chapter 5's --sweep takes the same).
-BenchOptions sweep_bench() {
+/// The sweep's timing: fewer repetitions than a chapter row (chapter 5's --sweep takes the same),
+/// with --quick fewer still (the wave tail's dozens of cases).
+BenchOptions sweep_bench(bool quick) {
     BenchOptions bo;
     bo.min_reps = 5;
-    bo.max_reps = 30;
-    bo.max_seconds = 0.5;
+    bo.max_reps = quick ? 15 : 30;
+    bo.max_seconds = quick ? 0.2 : 0.5;
     return bo;
 }
 
@@ -76,13 +77,13 @@ BenchOptions case_bench(bool quick) {
 /// no prediction) with the measured times. `time(launch, options)` returns BenchStats.
 template <class Launch, class Time, class Predict>
 void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& derived, const Launch& deflt, Time time,
-                    Predict predict) {
+                    Predict predict, bool quick) {
     for (const auto& [l, what] : {std::pair<const Launch&, const char*>{derived, "derived"}, {deflt, "default"}})
         if (std::find(launches.begin(), launches.end(), l) == launches.end()) {
             launches.push_back(l);
             c.sweep_note += std::string(what) + " launch not in the step's list (a defect of the list), timed beside it; ";
         }
-    const BenchOptions bo = sweep_bench();
+    const BenchOptions bo = sweep_bench(quick);
     std::vector<double> predicted, measured;
     for (const Launch& l : launches) {
         if (stop_signal() != 0) {
@@ -119,11 +120,13 @@ void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& d
 /// against the float64 reference, then timed (the harness's median, L2 flushed; a launch that
 /// fails its check is named in c.measured_note and not timed); with `sweep`, every legal launch
 /// of `step` too (sweep_launches). `check(launch, reference)` returns a CheckResult,
-/// `time(launch, options)` BenchStats, `predict(launch)` the model's ms; `bench`: the two
-/// launches' timing.
+/// `time(launch, options)` BenchStats, `predict(launch)` the model's ms; `quick`: the shorter
+/// timings; `keep(launch)`: the legal launches the derivation competes with.
 template <class Step, class Problem, class Launch, class Check, class Time, class Predict>
-void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& derived, bool sweep,
-                  const BenchOptions& bench, Check check, Time time, Predict predict) {
+void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& derived, bool sweep, bool quick,
+                  Check check, Time time, Predict predict,
+                  bool (*keep)(const Launch&) = nullptr) {
+    const BenchOptions bench = case_bench(quick);
     const auto ref = p.reference();
     const Launch deflt = step.default_launch(p.args());
     const CheckResult cd = check(derived, ref), cf = check(deflt, ref);
@@ -132,7 +135,10 @@ void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& der
     if (cd.ok()) c.derived_measured_ms = time(derived, bench).median_ms;
     if (cf.ok()) c.default_measured_ms = time(deflt, bench).median_ms;
     c.default_launch = deflt.str();
-    if (sweep) sweep_launches(c, step.legal_launches(p.args()), derived, deflt, time, predict);
+    if (!sweep) return;
+    std::vector<Launch> legal = step.legal_launches(p.args());
+    if (keep) legal.erase(std::remove_if(legal.begin(), legal.end(), [&](const Launch& l) { return !keep(l); }), legal.end());
+    sweep_launches(c, legal, derived, deflt, time, predict, quick);
 }
 
 const char* kWhiteNote = "White's own kernel and launch: the workbook's models describe its tuned kernels, not his";
@@ -159,12 +165,12 @@ double gemv_launch_ms(const DeviceProfile& dev, const GemvShape& shape, const Ge
 }
 
 template <class T>
-void measure_gemv(Comparison& c, const DeviceProfile& dev, const GemvCase& s, bool sweep, const BenchOptions& bench) {
+void measure_gemv(Comparison& c, const DeviceProfile& dev, const GemvCase& s, bool sweep, bool quick) {
     const auto& step = wb::step<GemvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_gemv_problem<T>(s.trans ? Op::T : Op::N, s.m, s.n, s.lda, 1);
     const GemvShape shape{s.trans ? Op::T : Op::N, s.m, s.n, s.lda, static_cast<int>(sizeof(T)), 0, 0};
     measure_case(
-        c, step, p, gemv_launch_of(c.derived, s.trans), sweep, bench,
+        c, step, p, gemv_launch_of(c.derived, s.trans), sweep, quick,
         [&](const GemvLaunch& l, const auto& ref) { return check_gemv(step, l, p, ref); },
         [&](const GemvLaunch& l, const BenchOptions& bo) { return time_gemv(step, l, p, bo); },
         [&](const GemvLaunch& l) { return gemv_launch_ms(dev, shape, l); });
@@ -200,8 +206,8 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
             c.default_launch = l.str();
             c.default_ms = gemv_launch_ms(dev, call, l);
             if (measure && !has(c.derived, "dBlk.x")) {
-                if (elem == 4) measure_gemv<float>(c, dev, s, sweep, case_bench(cs.quick));
-                else measure_gemv<double>(c, dev, s, sweep, case_bench(cs.quick));
+                if (elem == 4) measure_gemv<float>(c, dev, s, sweep, cs.quick);
+                else measure_gemv<double>(c, dev, s, sweep, cs.quick);
             }
             out.push_back(c);
         }
@@ -242,7 +248,7 @@ double gemm_launch_ms(const DeviceProfile& dev, const GemmArgs<T>& a, const Gemm
 }
 
 template <class T>
-void measure_gemm(Comparison& c, const DeviceProfile& dev, const GemmCase& s, bool sweep, const BenchOptions& bench) {
+void measure_gemm(Comparison& c, const DeviceProfile& dev, const GemmCase& s, bool sweep, bool quick) {
     const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
     GemmShape shape{Op::N, Op::N, s.m, s.n, s.k};
     if (s.ld_extra > 0) {
@@ -254,7 +260,7 @@ void measure_gemm(Comparison& c, const DeviceProfile& dev, const GemmCase& s, bo
     const GemmLaunch derived = derive_gemm_call<T>(dev, p.args(), true).launch;
     c.derived_launch = derived.str();
     measure_case(
-        c, step, p, derived, sweep, bench, [&](const GemmLaunch& l, const auto& ref) { return check_gemm(step, l, p, ref); },
+        c, step, p, derived, sweep, quick, [&](const GemmLaunch& l, const auto& ref) { return check_gemm(step, l, p, ref); },
         [&](const GemmLaunch& l, const BenchOptions& bo) { return time_gemm(step, l, p, bo); },
         [&](const GemmLaunch& l) { return gemm_launch_ms<T>(dev, p.args(), l); });
 }
@@ -283,7 +289,7 @@ Comparison gemm_case(const DeviceProfile& dev, const GemmCase& s, bool measure, 
     } catch (const std::invalid_argument&) {
         add_note(c.note, "chapter 5's tile does not fit " + dev.name);
     }
-    if (measure && g.runs) measure_gemm<T>(c, dev, s, sweep, case_bench(cs.quick));
+    if (measure && g.runs) measure_gemm<T>(c, dev, s, sweep, cs.quick);
     return c;
 }
 
@@ -320,13 +326,13 @@ double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, long long rows
 
 template <class T>
 void measure_conv2d(Comparison& c, const DeviceProfile& dev, const Conv2dLaunch& derived, const Conv2dCase& s,
-                    bool sweep, const BenchOptions& bench) {
+                    bool sweep, bool quick) {
     const auto& step = wb::step<Conv2dArgs<T>>(chapter_of(Stage::kTuned));
     Conv2dShape shape{s.rows, s.cols, s.fs};
     if (s.pitch_extra > 0) shape.in_pitch = shape.out_pitch = s.cols + s.pitch_extra;
     auto p = make_conv2d_problem<T>(shape, 1);
     measure_case(
-        c, step, p, derived, sweep, bench,
+        c, step, p, derived, sweep, quick,
         [&](const Conv2dLaunch& l, const auto& ref) { return check_conv2d(step, l, p, ref); },
         [&](const Conv2dLaunch& l, const BenchOptions& bo) { return time_conv2d(step, l, p, bo); },
         [&](const Conv2dLaunch& l) { return conv2d_ms(dev, l, s.rows, s.cols, s.fs, sizeof(T)); });
@@ -370,8 +376,8 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
                     add_note(c.note, std::string("derived: ") + e.what());
                 }
                 if (measure) {
-                    if (elem == 4) measure_conv2d<float>(c, dev, dl, s, sweep, case_bench(cs.quick));
-                    else measure_conv2d<double>(c, dev, dl, s, sweep, case_bench(cs.quick));
+                    if (elem == 4) measure_conv2d<float>(c, dev, dl, s, sweep, cs.quick);
+                    else measure_conv2d<double>(c, dev, dl, s, sweep, cs.quick);
                 }
             }
             out.push_back(c);
@@ -402,13 +408,16 @@ double symv_launch_ms(const DeviceProfile& dev, long long n, int elem, const Sym
 
 template <class T>
 void measure_symv(Comparison& c, const DeviceProfile& dev, const SymvLaunch& derived, const SquareCase& s, bool sweep,
-                  const BenchOptions& bench) {
+                  bool quick) {
     const auto& step = wb::step<SymvArgs<T>>(chapter_of(Stage::kTuned));
     auto p = make_symv_problem<T>(Uplo::Lower, s.n, s.lda, 1);
     measure_case(
-        c, step, p, derived, sweep, bench, [&](const SymvLaunch& l, const auto& ref) { return check_symv(step, l, p, ref); },
+        c, step, p, derived, sweep, quick, [&](const SymvLaunch& l, const auto& ref) { return check_symv(step, l, p, ref); },
         [&](const SymvLaunch& l, const BenchOptions& bo) { return time_symv(step, l, p, bo); },
-        [&](const SymvLaunch& l) { return symv_launch_ms(dev, s.n, sizeof(T), l); });
+        [&](const SymvLaunch& l) { return symv_launch_ms(dev, s.n, sizeof(T), l); },
+        // The deterministic launches: the derivation and chapter 5's default give the same y run
+        // after run, which launches adding partials with atomics (a launch option) do not.
+        +[](const SymvLaunch& l) { return l.atomics == 0; });
 }
 
 std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
@@ -431,8 +440,8 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                 c.derived_ms = mv;
                 c.default_ms = mv_default;
                 if (measure) {
-                    if (elem == 4) measure_symv<float>(c, dev, dl, s, sweep, case_bench(cs.quick));
-                    else measure_symv<double>(c, dev, dl, s, sweep, case_bench(cs.quick));
+                    if (elem == 4) measure_symv<float>(c, dev, dl, s, sweep, cs.quick);
+                    else measure_symv<double>(c, dev, dl, s, sweep, cs.quick);
                 }
             } else {
                 // Per iteration, the Mv at each launch (the CUDA-graph schedule: the persistent

@@ -216,8 +216,19 @@ Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& c, const std::v
     d.shape = std::to_string(c.m) + " x " + std::to_string(c.n) + " x " + std::to_string(c.k) + " " +
               detail::precision(c.elem_bytes);
     if (c.elem_bytes == 4 && c.m == c.n && c.n == c.k && detail::white_case(dev, c.m, c.n)) {
-        white_mm(dev, c.n, d);
-        return d;
+        try {
+            white_mm(dev, c.n, d);
+            return d;
+        } catch (const std::invalid_argument&) {
+            // White's Step 1 cannot be met here (fewer SMs than the T10 hold 12800 threads of his
+            // MM): the rules below, which ask for Little's law instead of his count.
+            d.params.clear();
+            d.params.push_back({"active threads", model::kWhiteMinActiveThreadsT10,
+                                "saturate the bus (rule 1, White Eq. 4.14)",
+                                "no launch of White's MM keeps this many threads active on " + dev.name +
+                                    ": the tiles below instead",
+                                false});
+        }
     }
     if (c.vector_c) {
         d.params.push_back({"gemv", 2, "C is a vector: its bytes bound it (rule 1)",

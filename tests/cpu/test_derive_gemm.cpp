@@ -19,25 +19,12 @@ using namespace wb;
 
 namespace {
 
-GemmArgs<float> call(int m, int n, int k) {
-    GemmArgs<float> a;
-    a.m = m;
-    a.n = n;
-    a.k = k;
-    a.lda = m;
-    a.ldb = k;
-    a.ldc = m;
-    return a;
-}
-
-GemmArgs<double> call_double(int m, int n, int k) {
-    GemmArgs<double> a;
-    a.m = m;
-    a.n = n;
-    a.k = k;
-    a.lda = m;
-    a.ldb = k;
-    a.ldc = m;
+/// An NN call of m x n x k with tight leading dimensions (no memory behind it).
+template <class T = float>
+GemmArgs<T> call(int m, int n, int k) {
+    GemmArgs<T> a;
+    a.m = m, a.n = n, a.k = k;
+    a.lda = m, a.ldb = k, a.ldc = m;
     return a;
 }
 
@@ -110,17 +97,17 @@ TEST_CASE("derive gemm: double takes the FP64 tensor cores where the device has 
         const DeviceProfile dev = device_preset(name);
         for (int s : {64, 1000, 4096}) {
             INFO(name << " " << s);
-            const ch06::GemmDerived g = ch06::derive_gemm_call<double>(dev, call_double(s, s, s), false);
+            const ch06::GemmDerived g = ch06::derive_gemm_call<double>(dev, call<double>(s, s, s), false);
             CHECK(g.launch.math == 2);
             CHECK(g.derivation.value("math") == 2);
             CHECK(g.derivation.value("split_k") == 1);  // the kernel takes no split
         }
         // A vector C is a GEMV (rule 1), tensor cores or not.
-        CHECK(ch06::derive_gemm_call<double>(dev, call_double(4096, 1, 4096), false).launch.gemv == 2);
+        CHECK(ch06::derive_gemm_call<double>(dev, call<double>(4096, 1, 4096), false).launch.gemv == 2);
     }
     // Where the kernel would split (64 tiles on 396 slots), the line says so.
     const ch06::GemmDerived small =
-        ch06::derive_gemm_call<double>(device_preset("h200"), call_double(512, 512, 16384), false);
+        ch06::derive_gemm_call<double>(device_preset("h200"), call<double>(512, 512, 16384), false);
     REQUIRE(small.launch.math == 2);
     bool said = false;
     for (const derive::Derived& p : small.derivation.params)
@@ -129,7 +116,7 @@ TEST_CASE("derive gemm: double takes the FP64 tensor cores where the device has 
     // Without faster FP64 tensor cores: the FMA tiles.
     DeviceProfile plain = device_preset("h200");
     plain.fp64_mma_lanes_per_sm = 0;
-    const ch06::GemmDerived fma = ch06::derive_gemm_call<double>(plain, call_double(4096, 4096, 4096), false);
+    const ch06::GemmDerived fma = ch06::derive_gemm_call<double>(plain, call<double>(4096, 4096, 4096), false);
     CHECK(fma.launch.math == 0);
     CHECK(fma.launch.tile_m == 128);
     CHECK(fma.derivation.value("math") == 1);
