@@ -8,6 +8,8 @@
 #include "derived_shapes.hpp"
 
 #include "bench.hpp"
+#include "cg.hpp"
+#include "cg_problem.hpp"
 #include "compare.hpp"
 #include "conv2d.hpp"
 #include "conv2d_problem.hpp"
@@ -420,6 +422,32 @@ void measure_symv(Comparison& c, const DeviceProfile& dev, const SymvLaunch& der
         +[](const SymvLaunch& l) { return l.atomics == 0; });
 }
 
+/// CG: the solve at the derived launch (the vector kernels' block derived, the rest the tuned
+/// step's own rules: its default's check interval and schedule), chapter 5's default and, with
+/// `sweep`, every legal launch: each solve checked (converged, true residual under the bound), ms
+/// per iteration timed. kappa 100, the chapter's tolerances.
+template <class T>
+void measure_cg(Comparison& c, const DeviceProfile& dev, const SquareCase& s, bool sweep, bool quick) {
+    const auto& step = wb::step<CgArgs<T>>(chapter_of(Stage::kTuned));
+    const double kappa = 100.0, tol = sizeof(T) == 4 ? 1e-5 : 1e-9;
+    auto p = make_cg_problem<T>(s.n, s.lda, kappa, tol, 4 * model::cg_iteration_bound(kappa, tol) + 100, 1);
+    const CgLaunch deflt = step.default_launch(p.args());
+    const CgLaunch derived = cg_launch_of(c.derived, deflt);
+    c.default_launch = deflt.str();
+    c.derived_launch = derived.str();
+    auto time = [&](const CgLaunch& l, const BenchOptions& bo) { return time_cg(step, l, p, bo); };
+    auto predict = [&](const CgLaunch& l) {
+        const double mv = symv_launch_ms(dev, s.n, sizeof(T), symv_default(dev, s.n, s.lda, sizeof(T)));
+        return model::predict_cg(Stage::kTuned, s.n, sizeof(T), dev, kappa, tol, l.check_every, mv, l.schedule).predicted_ms;
+    };
+    const CgCheck cd = check_cg(step, derived, p), cf = check_cg(step, deflt, p);
+    if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
+    if (!cf.ok()) c.measured_note += "default launch failed its check (" + cf.first_bad + ") ";
+    if (cd.ok()) c.derived_measured_ms = time(derived, case_bench(quick)).median_ms;
+    if (cf.ok()) c.default_measured_ms = time(deflt, case_bench(quick)).median_ms;
+    if (sweep) sweep_launches(c, step.legal_launches(p.args()), derived, deflt, time, predict, quick);
+}
+
 std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool cg,
                                    bool measure, bool sweep, const CaseSelection& cs) {
     std::vector<Comparison> out;
@@ -451,6 +479,10 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                 c.default_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, 0, mv_default, 1).predicted_ms;
                 c.note = "ms per iteration (CUDA-graph schedule), the Mv at each launch; the vector kernels' "
                          "grid and loads are not in the model";
+                if (measure) {  // the tuned CG runs chapter 5's SYMV default inside the solve
+                    if (elem == 4) measure_cg<float>(c, dev, s, sweep, cs.quick);
+                    else measure_cg<double>(c, dev, s, sweep, cs.quick);
+                }
             }
             out.push_back(c);
         }
@@ -470,7 +502,7 @@ std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& d
     if (op == "gemm") return gemm_cases(dev, precisions, measure, sweep, cases);
     if (op == "conv2d") return conv2d_cases(dev, precisions, measure, sweep, cases);
     if (op == "symv") return symv_cases(dev, precisions, false, measure, sweep, cases);
-    if (op == "cg") return symv_cases(dev, precisions, true, false, false, cases);
+    if (op == "cg") return symv_cases(dev, precisions, true, measure, sweep, cases);
     throw std::invalid_argument("ch06 compare_op: op (\"" + op + "\") must be one of gemv, gemm, conv2d, symv, cg");
 }
 

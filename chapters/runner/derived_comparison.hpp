@@ -59,11 +59,11 @@ OpSummary summarize(const std::string& op, const std::vector<Comparison>& rows);
 
 /// The cases of op `op` ("gemv", "gemm", "conv2d", "symv", "cg") on `dev` for the precisions
 /// `precisions` (4 and/or 8 bytes): the cases `cases` selects (derived_shapes.hpp: the page's,
-/// --sizes, --shapes, --wave-tail). With `measure` (a live GPU, dev read from it), GEMV, GEMM,
-/// the convolution and SYMV also check and time the derived launch and chapter 5's default on
-/// the device (median of the harness, L2 flushed, fewer repetitions with `cases.quick`; CG's
-/// solve is not timed here: its Mv is SYMV's); with `sweep` too, every legal launch of the tuned
-/// step (the sweep's best and worst) and Spearman's rho between the model's predicted and the
+/// --sizes, --shapes, --wave-tail). With `measure` (a live GPU, dev read from it), each op also
+/// checks and times the derived launch and chapter 5's default on the device (median of the
+/// harness, L2 flushed, fewer repetitions with `cases.quick`; CG: ms per iteration of a checked
+/// solve); with `sweep` too, every legal launch of the tuned step (the sweep's best and worst;
+/// SYMV: its deterministic launches) and Spearman's rho between the model's predicted and the
 /// measured times over them. Throws std::invalid_argument on an unknown op.
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
                                    bool measure = false, bool sweep = false, const CaseSelection& cases = {});

@@ -71,8 +71,8 @@ derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, 
     return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, tuned::conv2d_derive_tiles(configs));
 }
 
-CgLaunch cg_launch_of(const derive::Derivation& d) {
-    CgLaunch l;
+CgLaunch cg_launch_of(const derive::Derivation& d, const CgLaunch& deflt) {
+    CgLaunch l = deflt;
     l.block = as_int(d, "vec.block");
     return l;
 }

@@ -95,6 +95,12 @@ Derived wave_split(const DeviceProfile& dev, long long tiles, int blocks_per_sm,
 Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes,
                        bool vector_loads = true);
 
+/// Registers per thread of the tuned GEMV's T kernel with C columns per block: two steps of C
+/// 16-byte loads of A and one of x (4 registers each, the double buffer), 32 for the rest. Its
+/// occupancy bounds the resident blocks that rules 1 and 5 count (the tuned step's legal list
+/// reads it too, so that its "one wave" Y is the derivation's).
+int gemv_t_registers(int columns);
+
 /// A GEMM kernel the derivation may pick: a block computes tile_m x tile_n of C, a thread
 /// thread_m x thread_n of it (the tensor-core kernel: a warp, its mma fragments), over `stages`
 /// shared-memory stages of depth tile_k.
