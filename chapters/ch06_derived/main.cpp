@@ -63,10 +63,23 @@ void print(const wb::ch06::Comparison& c) {
     if (!c.sweep_note.empty()) std::cout << "  sweep: " << c.sweep_note << "\n";
 }
 
-void print_summary(const wb::ch06::OpSummary& s) {
+/// The op's cases in one table (the measured times, each against the sweep's best), then the
+/// summary line: what the chapter page quotes from a run's text.
+void print_summary(const std::vector<wb::ch06::Comparison>& rows, const wb::ch06::OpSummary& s) {
     if (s.cases == 0) return;
-    std::cout << "\n" << s.op << ": derived / the sweep's best over " << s.cases << " cases: mean "
-              << num("%.3f", s.mean) << ", worst " << num("%.3f", s.worst) << " (" << s.worst_shape << ")"
+    std::printf("\n%s: the derivation against the sweep (ms; derived/best and default/best: the best's time over "
+                "each, 1 = the best)\n",
+                s.op.c_str());
+    std::printf("  %-32s %10s %10s %10s %13s %13s %6s\n", "shape", "derived", "default", "best", "derived/best",
+                "default/best", "rho");
+    for (const auto& c : rows) {
+        if (c.swept == 0) continue;
+        std::printf("  %-32s %10.4f %10.4f %10.4f %13.3f %13.3f %6s\n", c.derived.shape.c_str(), c.derived_measured_ms,
+                    c.default_measured_ms, c.best_ms, c.derived_vs_best(), c.default_vs_best(),
+                    c.rho >= -1 ? num("%.2f", c.rho).c_str() : "-");
+    }
+    std::cout << s.op << ": derived / the sweep's best over " << s.cases << " cases: mean " << num("%.3f", s.mean)
+              << ", worst " << num("%.3f", s.worst) << " (" << s.worst_shape << ")"
               << "; chapter 5's default: mean " << num("%.3f", s.default_mean) << ", worst "
               << num("%.3f", s.default_worst);
     if (s.ranked_cases > 0)
@@ -149,7 +162,7 @@ int main(int argc, char** argv) {
                                std::to_string(c.ranked), c.bytes > 0 ? wb::fmt(c.bytes, 0) : "-"});
             }
             const wb::ch06::OpSummary s = wb::ch06::summarize(op, rows);
-            print_summary(s);
+            print_summary(rows, s);
             if (s.cases > 0) {
                 table.add_row({op, "mean of " + std::to_string(s.cases) + " cases", "-", "-", "-", "-", "-", "-", "-",
                                "-", "-", "-", "-", ratio(s.mean), ratio(s.default_mean), "-", rho(s.rho_mean),
