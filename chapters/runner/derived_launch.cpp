@@ -39,7 +39,9 @@ GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, boo
         const GemmLaunch l = tuned::gemm_launch_of(g.derivation, configs);
         if (l.gemv != 2 && l.math != 2) {  // the tiles: the call the main loop runs
             int pack_a = 0, align = 0;
-            g.derivation = tuned::gemm_derivation(tuned::gemm_copies_view(a, &pack_a, &align), dev, live, false);
+            // With the tensor cores among the candidates (they lost to the tiles on `a`, and the
+            // copies only speed the tiles up), so that the `math` line says by how much.
+            g.derivation = tuned::gemm_derivation(tuned::gemm_copies_view(a, &pack_a, &align), dev, live, true);
         }
         g.launch = tuned::gemm_derived_launch(a, dev, live);
         g.runs = true;

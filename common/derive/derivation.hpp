@@ -126,15 +126,15 @@ struct GemmCall {
 };
 
 /// GEMM: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,
-/// Eq. 4.41). Otherwise, in order: a vector C runs as the GEMV (rule 1: its bytes bound it); the
-/// math units (rule 2: the FP64 tensor cores where `tiles` offers their kernel and they run more
-/// FMAs per clock than the FP64 lanes); then for each candidate tile and split of k the time of
+/// Eq. 4.41). Otherwise, in order: a vector C runs as the GEMV (rule 1: its bytes bound it); then
+/// for each candidate (the FP64 tensor-core kernel among them where `tiles` offers it and the
+/// device's tensor cores run more FMAs per clock than its FP64 lanes) and split of k the time of
 /// the busiest SM (rule 5: whole rounds of resident blocks, a round of too few warps at a
 /// fraction of the rate, the split's second pass counted) at the rate the tile's reuse allows
 /// (rule 2: shared-memory bytes per FMA against the banks, issue slots, L2 bytes per flop), not
 /// faster than Little's law lets the device's bytes arrive (rule 1). Among times within 1/16 of
-/// the least (the estimate's resolution) the most reuse (rule 2), then the least shared memory
-/// (rule 3), then the fewest slices.
+/// the least (the estimate's resolution) the most reuse (rule 2: the tensor cores' fragments
+/// first), then the least shared memory (rule 3), then the fewest slices.
 /// `tiles`: the candidates (the kernels' instantiated tiles, so that the pick is a launch they
 /// take); empty: the powers of two 32 ... 256 with 256 threads and two stages of two 32-byte
 /// sectors per row. Throws std::invalid_argument when no candidate fits the device.

@@ -250,7 +250,7 @@ Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& c, const std::v
                         std::any_of(cands.begin(), cands.end(), [](const GemmTile& t) { return t.tensor_core; });
     std::vector<Kernel> kernels;
     for (const GemmTile& t : cands) {
-        if (t.tensor_core != tensor) continue;
+        if (t.tensor_core && !tensor) continue;
         if (t.tile_m < 1 || t.tile_n < 1 || t.tile_k < 1 || t.thread_m < 1 || t.thread_n < 1) continue;
         Kernel kern;
         kern.t = &t;
@@ -295,15 +295,26 @@ Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& c, const std::v
     const Kernel& bk = *best.kern;
     const GemmTile& bt = *bk.t;
     const std::string lanes_word = tensor ? "tensor-core" : (c.elem_bytes == 8 ? "FP64" : "FP32");
-    if (c.elem_bytes == 8)
-        d.params.push_back({"math", tensor ? 2 : 1, "the most FMAs per clock (rule 2)",
-                            tensor ? std::to_string(dev.fp64_mma_lanes_per_sm) + " FP64 FMAs per clock per SM on the "
-                                         "tensor cores against " + std::to_string(dev.fp64_lanes_per_sm) +
-                                         " on the FMA lanes; an mma reads each fragment once per warp"
-                                   : std::to_string(dev.fp64_lanes_per_sm) + " FP64 FMA lanes per SM" +
-                                         (dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm
-                                              ? " (no tensor-core kernel among the candidates)"
-                                              : ": no faster FP64 tensor cores on " + dev.name)});
+    if (c.elem_bytes == 8) {
+        // Rule 2 rates the tensor cores higher (more FMAs per clock, fragments read once per warp);
+        // rule 5 may still overturn it where their one tile and no split leave SMs idle.
+        const Choice* other = nullptr;
+        for (const Choice& ch : all)
+            if (ch.kern->t->tensor_core != bt.tensor_core && (!other || ch.seconds < other->seconds)) other = &ch;
+        std::string why = std::to_string(dev.fp64_lanes_per_sm) + " FP64 FMA lanes per SM";
+        if (tensor)
+            why = std::to_string(dev.fp64_mma_lanes_per_sm) + " FP64 FMAs per clock per SM on the tensor cores against " +
+                  std::to_string(dev.fp64_lanes_per_sm) + " on the FMA lanes; " +
+                  (bt.tensor_core ? "their kernel " + us(best.seconds) + (other ? ", the FMA tiles' best " + us(other->seconds) : "")
+                                  : "the FMA tiles " + us(best.seconds) + (other ? ", the tensor cores' kernel " + us(other->seconds) +
+                                                                                       " (one tile shape, no split of k)"
+                                                                                 : ""));
+        else if (dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm)
+            why += " (no tensor-core kernel among the candidates)";
+        else
+            why += ": no faster FP64 tensor cores on " + dev.name;
+        d.params.push_back({"math", bt.tensor_core ? 2 : 1, "the most FMAs per clock (rule 2), the waves (rule 5)", why});
+    }
     // The runner-up: the fastest choice of another tile, so the line says what the pick beat.
     const Choice* second = nullptr;
     for (const Choice& ch : all)

@@ -232,30 +232,36 @@ bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
     return true;
 }
 
-/// gemm_rule_tiled's pick, cached per thread for each device and class of call: the shape, op(A),
-/// op(B), whether A's and B's columns are 16-byte aligned and whether beta is 0 (all the rule
-/// reads). The rule weighs up to 4 x 21 x 7 estimates per call (packing x align x splits x
-/// configurations), a lookup a map's; cuBLASLt keeps such a heuristics cache too.
-template <class T>
-GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
+/// `rule`'s pick for call `a` on the current device's profile, cached per thread for each device,
+/// rule and class of call: the shape, op(A), op(B), whether A's and B's columns are 16-byte
+/// aligned and whether beta is 0 (all the rules read). The tiled rule weighs up to 4 x 21 x 7
+/// estimates per call (packing x align x splits x configurations) before the derivation; a lookup
+/// is a map's (cuBLASLt keeps such a heuristics cache too).
+template <class T, class Rule>
+GemmLaunch cached_pick(const GemmArgs<T>& a, int which, Rule rule) {
     // The pointers' nullness too: the rule reads a null operand (predict-only mode) as its own
     // aligned workspace, so a null A must not share a key with an unaligned real one.
-    using Key = std::tuple<int, int, int, int, int, int, bool, bool, bool, bool>;
+    using Key = std::tuple<int, int, int, int, int, int, int, bool, bool, bool, bool>;
     thread_local std::map<Key, GemmLaunch> cache;
     int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the rule's fallbacks
+    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's picks
         cudaGetLastError();
         dev = -1;
     }
-    const Key key{dev, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
+    const Key key{dev, which, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
                   aligned16(a.A, a.lda), aligned16(a.B, a.ldb), a.beta == T(0), a.A == nullptr || a.B == nullptr};
     if (auto it = cache.find(key); it != cache.end()) return it->second;
     bool live = false;
     const DeviceProfile& prof = derive::default_profile(&live);
-    const GemmLaunch pick = gemm_rule_tiled(a, prof, live);
+    const GemmLaunch pick = rule(prof, live);
     if (cache.size() >= kRuleCacheSize) cache.clear();
     cache.emplace(key, pick);
     return pick;
+}
+
+template <class T>
+GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
+    return cached_pick(a, 0, [&](const DeviceProfile& dev, bool live) { return gemm_rule_tiled(a, dev, live); });
 }
 
 template <class T>
@@ -289,26 +295,12 @@ GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, b
 
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
-    if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {
+    if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {  // before the cache: it reads lda, ldb, ldc
         GemmLaunch g;
         g.gemv = 2;
         return g;
     }
-    bool live = false;
-    const DeviceProfile& dev = derive::default_profile(&live);
-    if (std::is_same_v<T, double> && a.m > 0 && a.n > 0 && a.k > 0) {
-        // The tensor cores' choice depends on the device alone (rule 2); cached per device.
-        thread_local std::map<std::string, bool> tensor;
-        auto it = tensor.find(dev.name);
-        if (it == tensor.end())
-            it = tensor.emplace(dev.name, gemm_derived_launch(a, dev, live).math == 2).first;
-        if (it->second) {
-            GemmLaunch g;
-            g.math = 2;
-            return g;
-        }
-    }
-    return gemm_default_tiled(a);
+    return cached_pick(a, 1, [&](const DeviceProfile& dev, bool live) { return gemm_derived_launch(a, dev, live); });
 }
 
 /// The legal launches (gemm_default_rule.hpp): every configuration as it is (no split, operands
@@ -348,9 +340,9 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
                 v.push_back(l);
             }
     }
-    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr) && !gemm_takes_tensor_cores<T>()) {
-        const GemmLaunch d = gemm_default_tiled(a);
-        if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
+    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr)) {
+        const GemmLaunch d = gemm_default(a);  // its copies crossed with its split, where it takes them
+        if (std::find(v.begin(), v.end(), d) == v.end() && d.math != 2) v.push_back(d);
     }
     if (gemm_takes_tensor_cores<T>()) {  // where the derivation may take them: gemm_derive_tiles
         GemmLaunch g;

@@ -13,6 +13,7 @@
 
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace wb;
@@ -90,24 +91,36 @@ TEST_CASE("derive gemm: the h200 preset derives what an H200 sweep measured best
     CHECK(d.value("blocks per SM") == 3);
 }
 
-TEST_CASE("derive gemm: double takes the FP64 tensor cores where the device has them", "[cpu][derive][gemm]") {
-    // The tuned DGEMM's default on an H200 (the sweep's best at all three shapes, 2.1-2.7x the FMA
-    // tiles): rule 2 picks the units with the most FMAs per clock.
+TEST_CASE("derive gemm: double takes the FP64 tensor cores where the device has them and they fill it",
+          "[cpu][derive][gemm]") {
+    // The tuned DGEMM's tensor cores were the sweep's best at all three page shapes on an H200
+    // (2.1-2.7x the FMA tiles): rule 2 rates them first (128 FMAs per clock per SM against 64).
     for (const char* name : {"h200", "h100-sxm"}) {
         const DeviceProfile dev = device_preset(name);
-        for (int s : {64, 1000, 4096}) {
+        for (int s : {64, 512, 1000, 4096}) {
             INFO(name << " " << s);
             const ch06::GemmDerived g = ch06::derive_gemm_call<double>(dev, call<double>(s, s, s), false);
             CHECK(g.launch.math == 2);
             CHECK(g.derivation.value("math") == 2);
             CHECK(g.derivation.value("split_k") == 1);  // the kernel takes no split
         }
+        CHECK(ch06::derive_gemm_call<double>(dev, call<double>(8192, 64, 2048), false).launch.math == 2);
         // A vector C is a GEMV (rule 1), tensor cores or not.
         CHECK(ch06::derive_gemm_call<double>(dev, call<double>(4096, 1, 4096), false).launch.gemv == 2);
+        // Rule 5 overturns rule 2 where the tensor cores' one tile shape and no split of k leave
+        // SMs idle: C of 16 columns (a 64-wide tile does a quarter of its FMAs there, 128 blocks
+        // on 132 SMs of 3 slots), and one 64 x 64 tile of C with k = 2^20 (one block on one SM;
+        // measured 0.01x cuBLAS on an H200 in chapter 5's GEMM shape set at 18837ed).
+        for (const auto& [m, n, k] : {std::tuple{8192, 16, 4096}, std::tuple{16, 8192, 4096}, std::tuple{64, 64, 1 << 20}}) {
+            INFO(name << " " << m << " x " << n << " x " << k);
+            const ch06::GemmDerived g = ch06::derive_gemm_call<double>(dev, call<double>(m, n, k), false);
+            CHECK(g.launch.math == 0);
+            CHECK(g.launch.split_k > 1);
+            CHECK(g.derivation.value("math") == 1);
+        }
     }
-    // Where the kernel would split (64 tiles on 396 slots), the line says so.
-    const ch06::GemmDerived small =
-        ch06::derive_gemm_call<double>(device_preset("h200"), call<double>(512, 512, 16384), false);
+    // Where the kernel would split (64 tiles on 396 slots at 512^3), the line says so.
+    const ch06::GemmDerived small = ch06::derive_gemm_call<double>(device_preset("h200"), call<double>(512, 512, 512), false);
     REQUIRE(small.launch.math == 2);
     bool said = false;
     for (const derive::Derived& p : small.derivation.params)
