@@ -25,6 +25,16 @@ constexpr double kHopperLatencyNs = 700.0;
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
+/// FP64 tensor-core FMAs per clock per SM by compute capability (mma.sync .f64): GA100 64 (19.5
+/// TFLOP/s on an A100), GH100 128 (67 TFLOP/s on an H100 SXM; the probe scripts/probes/dmma_rate.cu
+/// measured 66.5 on an H200), B200 64 (its FP64 tensor rate equals its FP64 lanes'); none elsewhere.
+int fp64_mma_lanes(int major, int minor) {
+    if (major == 8 && minor == 0) return 64;
+    if (major == 9) return 128;
+    if (major == 10 && minor == 0) return 64;
+    return 0;
+}
+
 /// White's Tesla T10 (dissertation Ch. 2-3).
 DeviceProfile t10() {
     DeviceProfile p;
@@ -87,6 +97,7 @@ DeviceProfile hopper() {
     p.sm_clock_mhz = 1980;               // boost clock
     p.fp32_lanes_per_sm = 128;
     p.fp64_lanes_per_sm = 64;            // GH100: 64 FP64 lanes per SM (H100 SXM: 34 TFLOP/s FP64)
+    p.fp64_mma_lanes_per_sm = fp64_mma_lanes(9, 0);
     p.latency_ns = kHopperLatencyNs;
     p.live = false;
     return p;
@@ -204,6 +215,7 @@ DeviceProfile device_profile_from_device(int device) {
     p.bandwidth_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     p.fp32_lanes_per_sm = fp32_lanes(prop.major, prop.minor);
     p.fp64_lanes_per_sm = fp64_lanes(prop.major, prop.minor);
+    p.fp64_mma_lanes_per_sm = fp64_mma_lanes(prop.major, prop.minor);
     p.latency_ns = kHopperLatencyNs;     // not queryable; the Hopper figure (see above)
     p.memory_bytes = static_cast<double>(prop.totalGlobalMem);
     p.live = true;

@@ -31,6 +31,8 @@ struct DeviceProfile {
     int fp32_lanes_per_sm = 0;       ///< FP32 FMA lanes per SM (by compute capability)
     int fp64_lanes_per_sm = 0;       ///< FP64 FMA lanes per SM (by compute capability): 64 on
                                      ///< Hopper and B200, 32 on A100/V100/P100, 2 on consumer parts
+    int fp64_mma_lanes_per_sm = 0;   ///< FP64 FMAs per clock per SM on the tensor cores (mma.sync
+                                     ///< .f64): 128 on H100/H200, 64 on A100, 0 where there are none
     double bandwidth_gbs = 0;        ///< theoretical DRAM bandwidth
     double latency_ns = 0;           ///< DRAM load latency used for Little's law
     double memory_bytes = 0;         ///< device memory: total (live) or the datasheet's (preset);
@@ -41,6 +43,8 @@ struct DeviceProfile {
     double fp32_peak_gflops() const { return sm_count * fp32_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
     /// SMs x FP64 lanes x 2 flops per FMA x clock, GFLOP/s (the CUDA cores; not the FP64 tensor cores).
     double fp64_peak_gflops() const { return sm_count * fp64_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
+    /// SMs x FP64 tensor-core FMAs per clock x 2 x clock, GFLOP/s (0 without FP64 tensor cores).
+    double fp64_mma_peak_gflops() const { return sm_count * fp64_mma_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
 };
 
 /// A named preset; throws std::invalid_argument listing the known names.

@@ -76,7 +76,7 @@ std::vector<Step<Conv2dArgs<T>>> make_conv2d_ladder() {
                      &access::conv2d<T>, [](const A&) { return access_tile<T>(); },
                      [](const A&) { return std::vector<Conv2dLaunch>{access_tile<T>()}; }});
     if constexpr (ladder_lists(5)) steps.push_back({Stage::kTuned, "2-D register blocks, FS = 3 ... 15 unrolled with constant-bank taps, FS <= 5 streamed, FS = 31, 63 by filter rows, other sizes by chapter 4's generic kernel",
-                     &tuned::conv2d<T>, [](const A& a) { return tuned::conv2d_configs<T>(a.fs).front(); },
+                     &tuned::conv2d<T>, [](const A& a) { return tuned::conv2d_default<T>(a); },
                      [](const A& a) { return tuned::conv2d_configs<T>(a.fs); }});
     return steps;
 }

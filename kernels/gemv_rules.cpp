@@ -2,6 +2,8 @@
 /// \brief The tuned GEMV's launch rules (see gemv_rules.hpp for the rules in words).
 #include "gemv_rules.hpp"
 
+#include "derive/derivation.hpp"
+
 #include "launch_checks.hpp"
 #include "launch_limits.hpp"
 
@@ -274,14 +276,20 @@ std::vector<GemvLaunch> tuned_gemv_launches(const GemvShape& s, const GemvMachin
     const int w = tuned_gemv_rows_per_load(s);
     const long long sms = std::max(1, mc.sm_count);
     // The splits of one block shape: none, the default rule's, one wave (each with global partials too).
-    auto splits = [&](GemvLaunch l, long long tiles, long long slots_per_sm, long long y_max) {
+    // `reg_slots_per_sm`: the blocks per SM the registers allow, where they bound more tightly
+    // than the threads (T: derive::gemv_t_registers, the derivation's one-wave Y); 0: none.
+    auto splits = [&](GemvLaunch l, long long tiles, long long slots_per_sm, long long y_max,
+                      long long reg_slots_per_sm = 0) {
         GemvLaunch probe = l;
         probe.Y = 0;
         const long long rule = tuned_gemv_split(s, probe, mc);
-        const long long wave = tiles < sms * slots_per_sm
-                                   ? std::clamp<long long>(sms * slots_per_sm / std::max(1LL, tiles), 1, std::max(1LL, y_max))
-                                   : 1;
-        for (long long y : {1LL, rule, wave}) {
+        auto wave_of = [&](long long per_sm) {
+            return tiles < sms * per_sm ? std::clamp<long long>(sms * per_sm / std::max(1LL, tiles), 1, std::max(1LL, y_max))
+                                        : 1;
+        };
+        const long long wave = wave_of(slots_per_sm);
+        const long long reg_wave = reg_slots_per_sm > 0 ? wave_of(reg_slots_per_sm) : 1;
+        for (long long y : {1LL, rule, wave, reg_wave}) {
             l.Y = static_cast<int>(y);
             l.cluster = 0;
             add(l);
@@ -317,8 +325,9 @@ std::vector<GemvLaunch> tuned_gemv_launches(const GemvShape& s, const GemvMachin
             for (int nb : {2, 4, 8}) {
                 const long long tiles = cdiv(std::max(1, s.n), nb);
                 const long long per_sm = std::max(1, mc.max_threads_per_sm / (32 * q));
+                const long long reg_per_sm = std::max(1, mc.regs_per_sm / (32 * q * derive::gemv_t_registers(nb)));
                 splits(GemvLaunch{32, q, nb, q, 0, 4}, tiles, per_sm,
-                       std::max(1, s.m) / (2LL * 32 * q * (16 / s.elem_bytes)));
+                       std::max(1, s.m) / (2LL * 32 * q * (16 / s.elem_bytes)), std::min(per_sm, reg_per_sm));
             }
         // Short columns: L lanes per column, 256 / L columns per pass, no split.
         for (int lanes : {2, 4, 8, 16})

@@ -31,18 +31,40 @@ struct Comparison {
     int swept = 0;
     std::string best_launch, worst_launch;
     double best_ms = -1, worst_ms = -1;
-    std::string sweep_note;  ///< launches added to the step's list, or why the sweep stopped
+    std::string sweep_note;  ///< launches the step's list lacks (a defect), or why the sweep stopped
+    /// Spearman's rho between the model's predicted and the measured times over the swept launches
+    /// the model predicts (`ranked` of them; NaN: fewer than two, or no order to compare).
+    double rho = -2;
+    int ranked = 0;
+    double bytes = 0;        ///< useful bytes of the call (GEMV, SYMV: the wave-tail plot's GB/s)
+
+    /// The sweep's best over the derived launch's time (1: the derived launch is the best; -1:
+    /// not both measured), and the same for chapter 5's default.
+    double derived_vs_best() const { return best_ms > 0 && derived_measured_ms > 0 ? best_ms / derived_measured_ms : -1; }
+    double default_vs_best() const { return best_ms > 0 && default_measured_ms > 0 ? best_ms / default_measured_ms : -1; }
 };
 
+/// One op's cases summed up: the mean and the worst of derived / best (the sweep's best over the
+/// derived launch's time), and of rho, over the cases that were swept.
+struct OpSummary {
+    std::string op;
+    int cases = 0;              ///< cases with both times (derived, sweep's best)
+    double mean = -1, worst = -1;
+    std::string worst_shape;
+    double default_mean = -1, default_worst = -1;  ///< the same for chapter 5's default
+    int ranked_cases = 0;       ///< cases with a rho
+    double rho_mean = -2, rho_worst = -2;
+};
+OpSummary summarize(const std::string& op, const std::vector<Comparison>& rows);
+
 /// The cases of op `op` ("gemv", "gemm", "conv2d", "symv", "cg") on `dev` for the precisions
-/// `precisions` (4 and/or 8 bytes): the page's shapes, or with `cases.sizes` each size n as the
-/// op's square case (GEMV n x n, GEMM n^3, the convolution an n x n image with each filter size,
-/// SYMV and CG n); GEMV's cases of op N and T as `cases` selects them. With `measure` (a live GPU,
-/// dev read from it), GEMV, GEMM, the convolution and SYMV also check and time the derived launch
-/// and chapter 5's default on the device (median of the harness, L2 flushed, fewer repetitions
-/// with `cases.quick`; CG's derived launch is its default: not timed); with `sweep` too, every
-/// legal launch of the tuned step (the sweep's best and worst). Throws std::invalid_argument on an
-/// unknown op.
+/// `precisions` (4 and/or 8 bytes): the cases `cases` selects (derived_shapes.hpp: the page's,
+/// --sizes, --shapes, --wave-tail). With `measure` (a live GPU, dev read from it), each op also
+/// checks and times the derived launch and chapter 5's default on the device (median of the
+/// harness, L2 flushed, fewer repetitions with `cases.quick`; CG: ms per iteration of a checked
+/// solve); with `sweep` too, every legal launch of the tuned step (the sweep's best and worst;
+/// SYMV: its deterministic launches) and Spearman's rho between the model's predicted and the
+/// measured times over them. Throws std::invalid_argument on an unknown op.
 std::vector<Comparison> compare_op(const std::string& op, const DeviceProfile& dev, const std::vector<int>& precisions,
                                    bool measure = false, bool sweep = false, const CaseSelection& cases = {});
 

@@ -2,6 +2,8 @@
 /// \brief Chapter 6's derivations as the tuned steps' launches (derived_launch.hpp).
 #include "derived_launch.hpp"
 
+#include "tuned/conv2d_rules.hpp"
+#include "tuned/gemm_default_rule.hpp"
 #include "tuned/symv_layout.hpp"
 
 #include <stdexcept>
@@ -28,22 +30,30 @@ GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
     return l;
 }
 
-std::vector<derive::GemmTile> gemm_candidates(const std::vector<GemmLaunch>& configs) {
-    std::vector<derive::GemmTile> v;
-    for (const GemmLaunch& l : configs) v.push_back({l.tile_m, l.tile_n, l.tile_k, l.thread_m, l.thread_n, l.stages});
-    return v;
-}
-
-GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs) {
-    for (GemmLaunch g : configs)
-        if (g.tile_m == d.value("tile_m") && g.tile_n == d.value("tile_n") && g.tile_k == d.value("tile_k")) {
-            const int split = as_int(d, "split_k");
-            g.split_k = split > 1 ? split : 1;
-            return g;
+template <class T>
+GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, bool live) {
+    GemmDerived g;
+    const std::vector<GemmLaunch> configs = tuned::gemm_configs<T>();
+    try {
+        g.derivation = tuned::gemm_derivation(a, dev, live, true);  // the GEMV or the tensor cores, if either
+        const GemmLaunch l = tuned::gemm_launch_of(g.derivation, configs);
+        if (l.gemv != 2 && l.math != 2) {  // the tiles: the call the main loop runs
+            int pack_a = 0, align = 0;
+            // With the tensor cores among the candidates (they lost to the tiles on `a`, and the
+            // copies only speed the tiles up), so that the `math` line says by how much.
+            g.derivation = tuned::gemm_derivation(tuned::gemm_copies_view(a, &pack_a, &align), dev, live, true);
         }
-    throw std::invalid_argument("ch06::gemm_launch_of: the derived tile (" + d.launch() +
-                                ") must be one of the configurations (" + std::to_string(configs.size()) + ")");
+        g.launch = tuned::gemm_derived_launch(a, dev, live);
+        g.runs = true;
+    } catch (const std::invalid_argument&) {
+        // None of the configurations fits `dev` (the T10's 16 KB): White's procedure, or the
+        // rules over the powers of two.
+        g.derivation = derive::derive_gemm(dev, a.m, a.n, a.k, sizeof(T));
+    }
+    return g;
 }
+template GemmDerived derive_gemm_call<float>(const DeviceProfile&, const GemmArgs<float>&, bool);
+template GemmDerived derive_gemm_call<double>(const DeviceProfile&, const GemmArgs<double>&, bool);
 
 derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes) {
     return derive::derive_symv(dev, n, elem_bytes, lda % (16 / elem_bytes) == 0);
@@ -56,30 +66,15 @@ SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) {
     return tuned::symv_layout_launch(vec ? tuned::SymvLayout::kVector : tuned::SymvLayout::kTiles, nb, q, y, 0);
 }
 
-std::vector<derive::Conv2dTile> conv2d_candidates(const std::vector<Conv2dLaunch>& configs) {
-    // The staged kernels take the filter in passes of at most 32 columns by 16 rows (the blocked
-    // kernel's chunk, kernels/conv2d_common.cuh), so the window they hold is the tile plus that
-    // chunk's halo, whatever the filter size.
-    constexpr int kChunkX = 32, kChunkY = 16;
-    std::vector<derive::Conv2dTile> v;
-    for (const Conv2dLaunch& l : configs)
-        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY});
-    return v;
+Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) { return tuned::conv2d_launch_of(d); }
+
+derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes) {
+    const auto configs = elem_bytes == 4 ? tuned::conv2d_configs<float>(fs) : tuned::conv2d_configs<double>(fs);
+    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, tuned::conv2d_derive_tiles(configs));
 }
 
-Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
-    Conv2dLaunch l;
-    l.block_x = as_int(d, "block_x");
-    l.block_y = as_int(d, "block_y");
-    l.thread_x = as_int(d, "thread_x");
-    l.thread_y = as_int(d, "thread_y");
-    l.tile_x = as_int(d, "tile_x");
-    l.tile_y = as_int(d, "tile_y");
-    return l;
-}
-
-CgLaunch cg_launch_of(const derive::Derivation& d) {
-    CgLaunch l;
+CgLaunch cg_launch_of(const derive::Derivation& d, const CgLaunch& deflt) {
+    CgLaunch l = deflt;
     l.block = as_int(d, "vec.block");
     return l;
 }

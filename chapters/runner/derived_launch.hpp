@@ -23,11 +23,18 @@ derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s
 /// The GEMV launch: block_x, block_y (= Q), Y and, by op, C (nb, T) or U (ept, N).
 GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans);
 
-/// The tuned GEMM's configurations as the derivation's candidate tiles.
-std::vector<derive::GemmTile> gemm_candidates(const std::vector<GemmLaunch>& configs);
-/// The configuration of `configs` whose tile the derivation picked, with its split_k (1: none).
-/// Throws std::invalid_argument where no configuration has that tile (White's T10 launch).
-GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs);
+/// Chapter 6's GEMM for one call: the derivation of the call its main loop runs and the launch.
+struct GemmDerived {
+    derive::Derivation derivation;
+    GemmLaunch launch;  ///< tuned::gemm_derived_launch: chapter 5's default on the same profile
+    bool runs = false;  ///< false: none of chapter 5's kernels fits the profile (the T10): the
+                        ///< derivation is White's or over the powers of two, and `launch` is empty
+};
+/// The derivation for call `a` on `dev` (`live`: dev is the current device's profile): the GEMV
+/// where C is a vector, the tensor cores where rule 2 takes them (double), otherwise the call
+/// tuned::gemm_copies_view leaves (A packed, operands copied) derived over the configurations.
+template <class T>
+GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, bool live);
 
 /// derive_symv for an n x n matrix with leading dimension lda (16-byte loads where lda allows).
 derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes);
@@ -36,13 +43,15 @@ derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long 
 /// `prefix`: "" for derive_symv, "mv." for derive_cg's Mv.
 SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix = "");
 
-/// The tuned convolution's instantiated launches as the derivation's candidates (staged: the
-/// 256-thread blocks; the 32-wide warps of the streaming shape hold their window in registers).
-std::vector<derive::Conv2dTile> conv2d_candidates(const std::vector<Conv2dLaunch>& configs);
-/// The convolution launch: block, thread and tile shape.
+/// The convolution launch a derivation names (tuned::conv2d_launch_of).
 Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
+/// derive_conv2d over the tuned convolution's instantiated launches for filter size fs
+/// (tuned::conv2d_derive_tiles of tuned::conv2d_configs): the derivation chapter 5's default is.
+derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes);
 
-/// The CG launch: the vector kernels' block (the Mv runs the tuned SYMV's default inside the solve).
-CgLaunch cg_launch_of(const derive::Derivation& d);
+/// The CG launch: the vector kernels' block derived; the rest, what the derivation does not set
+/// (the check interval, the schedule), chapter 5's default launch `deflt`'s (the Mv runs the tuned
+/// SYMV's default inside the solve).
+CgLaunch cg_launch_of(const derive::Derivation& d, const CgLaunch& deflt = CgLaunch{});
 
 }  // namespace wb::ch06

@@ -28,7 +28,7 @@ bool runs(const ChapterOptions& opt, const std::string& op) {
 
 }  // namespace
 
-CaseSelection case_selection(const ChapterOptions& opt) {
+CaseSelection case_selection(const ChapterOptions& opt, bool shapes, bool wave_tail) {
     for (const std::string& op : op_list(opt.op))
         if (std::find(compared_ops().begin(), compared_ops().end(), op) == compared_ops().end()) {
             std::string all;
@@ -49,20 +49,40 @@ CaseSelection case_selection(const ChapterOptions& opt) {
     c.op_n = opt.trans != "T";
     c.op_t = opt.trans != "N";
     c.quick = opt.quick;
+    if (static_cast<int>(shapes) + static_cast<int>(wave_tail) + static_cast<int>(!opt.sizes.empty()) > 1)
+        throw std::invalid_argument(std::string("chapter 6 options: ") + (shapes ? "--shapes" : "--wave-tail") +
+                                    " and " + (shapes && wave_tail ? "--wave-tail" : "--sizes") +
+                                    " each replace the page's shapes: give one of them");
+    c.shapes = shapes;
+    c.wave_tail = wave_tail;
+    if (wave_tail) {  // GEMV and SYMV only, in the order given
+        std::vector<std::string> kept;
+        for (const std::string& op : c.ops)
+            if (op == "gemv" || op == "symv") kept.push_back(op);
+        if (kept.empty())
+            throw std::invalid_argument("chapter 6 options: --wave-tail runs GEMV and SYMV: --op (" + opt.op +
+                                        ") must name gemv or symv, or be \"all\"");
+        c.ops = kept;
+    }
     return c;
 }
 
-std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep) {
+std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep, bool wave_tail) {
     std::vector<std::string> notes;
     if (opt.full)
-        notes.push_back("--full: chapter 6 has one set of cases (the page's shapes, or --sizes); nothing to add");
+        notes.push_back("--full: chapter 6 has one set of cases (the page's shapes, --shapes or --sizes); nothing to add");
     if (!live && sweep) notes.push_back("--sweep times launches on a GPU: without one nothing is swept");
     if (!live && opt.quick) notes.push_back("--quick shortens the timings on a GPU: without one nothing is timed");
     if (!live && opt.device != 0)
         notes.push_back("--device " + std::to_string(opt.device) + ": " +
                         (opt.device_preset.empty() ? "no CUDA device here" : "--device-preset predicts instead") +
                         ", so no device is read");
-    if (opt.trans != "both" && runs(opt, "gemm"))
+    if (wave_tail && !live)
+        notes.push_back("--wave-tail times launches on a GPU: without one the rows hold the launches only");
+    if (wave_tail && opt.csv.empty())
+        notes.push_back("--wave-tail without --csv: no file for scripts/plot_wave_tail.py");
+    if (wave_tail && sweep) notes.push_back("--sweep: --wave-tail sweeps every case already");
+    if (opt.trans != "both" && runs(opt, "gemm") && !wave_tail)
         notes.push_back("--trans " + opt.trans + " selects GEMV's cases; GEMM's are op(A) = op(B) = N");
     return notes;
 }

@@ -18,20 +18,25 @@ struct CaseSelection {
     bool op_n = true;              ///< --trans N or both: GEMV's y = A x cases
     bool op_t = true;              ///< --trans T or both: GEMV's y = A^T x cases
     bool quick = false;            ///< --quick: fewer repetitions of each timing (runs on a GPU)
+    bool shapes = false;           ///< --shapes: each op's held-out set (derived_shapes.hpp) in place of the page's
+    bool wave_tail = false;        ///< --wave-tail: GEMV and SYMV at n = 64 k across a wave boundary
 };
 
 /// The largest n --sizes takes here: GEMM's three n x n operands in double then need 96 GiB.
 inline constexpr int kMaxSize = 65536;
 
-/// Reads `opt` (already through validate_chapter_options) as chapter 6's cases (compare_op reads
-/// all but `ops`). Throws
-/// std::invalid_argument "chapter 6 options: ..." naming the option, the value and the rule: --op
-/// must be "all" or a comma list of compared_ops(); each --sizes entry must be in [1, kMaxSize].
-CaseSelection case_selection(const ChapterOptions& opt);
+/// Reads `opt` (already through validate_chapter_options) and the chapter's own flags `shapes`
+/// (--shapes) and `wave_tail` (--wave-tail) as chapter 6's cases (compare_op reads all but `ops`).
+/// Throws std::invalid_argument "chapter 6 options: ..." naming the option, the value and the
+/// rule: --op must be "all" or a comma list of compared_ops(); each --sizes entry must be in
+/// [1, kMaxSize]; --shapes, --wave-tail and --sizes each replace the page's shapes, so at most one
+/// of them; --wave-tail runs GEMV and SYMV, so --op must name one of them (with "all": both).
+CaseSelection case_selection(const ChapterOptions& opt, bool shapes = false, bool wave_tail = false);
 
 /// One line for each option given that this run cannot apply: --full (chapter 6 has one set of
 /// cases), --sweep and --quick without a GPU (`live` false: nothing is timed), --device with a
-/// preset or without a GPU, --trans with GEMM's cases (op(A) = N). Empty when every option applies.
-std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep);
+/// preset or without a GPU, --trans with GEMM's cases (op(A) = N), --wave-tail without a GPU (the
+/// launches only) or without --csv (no file for the plot). Empty when every option applies.
+std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep, bool wave_tail = false);
 
 }  // namespace wb::ch06

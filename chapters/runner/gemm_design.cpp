@@ -2,6 +2,9 @@
 /// \brief The GEMM model's view of a launch (gemm_design.hpp).
 #include "gemm_design.hpp"
 
+#include "roofline.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
+
 #include <algorithm>
 
 namespace wb {
@@ -38,6 +41,33 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
         d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
     }
     return d;
+}
+
+model::GemmPrediction predict_gemm_tensor_core(Stage stage, long long m, long long n, long long k,
+                                               const DeviceProfile& dev, const GemmLaunch& l) {
+    const int index = l.tile_m > 0 ? tuned::dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0;
+    const tuned::DgemmTcTile t = tuned::kDgemmTcTiles[index < 0 ? 0 : index];
+    GemmLaunch tc;
+    tc.block_x = 32 * (t.tile_m / t.warp_m) * (t.tile_n / t.warp_n);
+    tc.block_y = 1;
+    tc.tile_m = t.tile_m;
+    tc.tile_n = t.tile_n;
+    tc.tile_k = t.tile_k;
+    tc.thread_m = t.warp_m / 8;  // an mma's C fragment: 8 lane groups along m, 4 lanes along n
+    tc.thread_n = t.warp_n / 4;
+    tc.warp_m = t.warp_m;
+    tc.warp_n = t.warp_n;
+    tc.stages = t.stages;
+    model::GemmDesign d = gemm_model_design(stage, tc, 8);
+    d.load_width = 1;  // every fragment element is one 8-byte shared load
+    d.split_k = l.split_k > 1 ? l.split_k : 1;
+    model::GemmPrediction p = model::predict_gemm(d, m, n, k, 8, dev);
+    if (p.limit.rfind("FMA", 0) == 0 || p.limit.rfind("instruction", 0) == 0) {
+        p.ms /= 2;
+        p.gflops = roofline::gflops(roofline::gemm_flops(m, n, k), p.ms);
+    }
+    p.peak_gflops *= 2;
+    return p;
 }
 
 }  // namespace wb

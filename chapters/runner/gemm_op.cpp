@@ -7,7 +7,6 @@
 ///        pointers, and the classes a square benchmark never shows: n or m from 1 to 64 (GEMV-like),
 ///        k from 1 to 64 (a rank-k update, bound by C's bytes), k up to 2^20 on a small C.
 #include "gemm_design.hpp"
-#include "tuned/dgemm_tensor_core.hpp"
 #include "gemm_problem.hpp"
 #include "gemv.hpp"
 #include "model.hpp"
@@ -190,29 +189,9 @@ struct GemmOp {
         }
         const Stage stage = s.ladder_stage();
         if (l.math == 2) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
-            const int index = l.tile_m > 0 ? tuned::dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0;
-            const tuned::DgemmTcTile k = tuned::kDgemmTcTiles[std::max(0, index)];
-            GemmLaunch tc;
-            tc.block_x = 32 * (k.tile_m / k.warp_m) * (k.tile_n / k.warp_n);
-            tc.block_y = 1;
-            tc.tile_m = k.tile_m;
-            tc.tile_n = k.tile_n;
-            tc.tile_k = k.tile_k;
-            tc.thread_m = k.warp_m / 8;  // an mma's C fragment: 8 lane groups along m, 4 lanes along n
-            tc.thread_n = k.warp_n / 4;
-            tc.warp_m = k.warp_m;
-            tc.warp_n = k.warp_n;
-            tc.stages = k.stages;
-            model::GemmDesign d = design<T>(stage, tc);
-            d.load_width = 1;  // every fragment element is one 8-byte shared load
-            d.split_k = std::max(1, l.split_k);
-            const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
-            // One mma.sync.m16n8k8.f64 does the work of 1,024 FMAs; Hopper's FP64 tensor cores run
-            // at twice the FP64 FMA lanes' rate, so the FMA-bound time halves (the loads do not).
-            const double ms = p.limit.rfind("FMA", 0) == 0 || p.limit.rfind("instruction", 0) == 0 ? p.ms / 2 : p.ms;
-            return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), ms), ms,
-                    "FP64 tensor cores: twice the FMA lanes' rate (" + p.limit + ")",
-                    {fmt(2 * p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3), "-",
+            const auto p = predict_gemm_tensor_core(stage, a.m, a.n, a.k, dev, l);
+            return {p.gflops, p.ms, "FP64 tensor cores: twice the FMA lanes' rate (" + p.limit + ")",
+                    {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3), "-",
                      std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
         }
         model::GemmDesign d = design<T>(stage, l);

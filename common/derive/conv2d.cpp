@@ -39,7 +39,8 @@ void white_conv(const DeviceProfile& dev, long long n, int fs, Derivation& d) {
     d.params.push_back({"dGrd.y", l.dgrd_y, "tiles down (White Eq. 5.12d)", std::to_string(n) + " / dBlk.y"});
 }
 
-/// The candidates' pick (derive_conv2d with `tiles`): rule 1, then rule 2, then rule 3.
+/// The candidates' pick (derive_conv2d with `tiles`): rule 1, then rule 2 (what bounds the filter),
+/// then rule 3.
 void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vector<Conv2dTile>& tiles, Derivation& d) {
     struct Cand {
         Conv2dTile t;
@@ -74,11 +75,26 @@ void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vect
                                     " candidates) must include one that fits the registers and shared memory of " +
                                     dev.name);
     const bool any_saturates = std::any_of(fit.begin(), fit.end(), [&](const Cand& c) { return c.in_flight >= need; });
+    // Rule 2 asks what bounds the filter. Below the ridge (the FMA peak over the DRAM bandwidth)
+    // its bytes do: each candidate reads the image once from DRAM and writes the output once (the
+    // halo's second reads hit the L2), so reuse buys nothing and rule 3 decides: the least shared
+    // memory (the window in registers: none). Above the ridge the FMAs do, and they wait on the
+    // input each output reads: the least halo (ties within 1/64), then rule 3.
+    const double intensity = 2.0 * fs * fs / (2.0 * elem_bytes);  // flops per byte of image and output
+    const double peak = elem_bytes == 8 ? dev.fp64_peak_gflops() : dev.fp32_peak_gflops();
+    const double ridge = peak / dev.bandwidth_gbs;
+    const bool bytes_bound = intensity < ridge;
     const Cand* best = nullptr;
     for (const Cand& c : fit) {
         if (any_saturates && c.in_flight < need) continue;  // rule 1 first
-        // Rule 2 (within 1/8: the same tie as SYMV's nb), then rule 3: less shared memory.
-        if (!best || c.halo * 1.125 < best->halo || (c.halo <= best->halo * 1.125 && c.smem < best->smem)) best = &c;
+        if (!best) {
+            best = &c;
+            continue;
+        }
+        const bool less_smem = c.smem < best->smem || (c.smem == best->smem && c.halo < best->halo);
+        const bool less_halo = c.halo * (1 + 1.0 / 64) < best->halo;
+        const bool tie = c.halo <= best->halo * (1 + 1.0 / 64) && best->halo <= c.halo * (1 + 1.0 / 64);
+        if (bytes_bound ? less_smem : less_halo || (tie && c.smem < best->smem)) best = &c;
     }
     if (!best)  // none saturates: the most in flight
         for (const Cand& c : fit)
@@ -94,9 +110,12 @@ void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vect
                             std::to_string(t.thread_x * t.thread_y) + " outputs x " + std::to_string(elem_bytes) +
                             " B = " + fmt("%.0f B", best->in_flight) + " per SM against " + fmt("%.0f B", need) +
                             (any_saturates ? "" : " (no candidate gets there: the most in flight)")});
-    d.params.push_back({"thread_y", t.thread_y, "the least input per output (rule 2, ties within 1/8)",
-                        fmt("%.3f", best->halo) + " input elements read per output"});
-    d.params.push_back({"tile_x", t.tile_x, "the least shared memory on ties (rule 3)",
+    d.params.push_back({"thread_y", t.thread_y,
+                        bytes_bound ? "bytes bound the filter: no reuse to gain (rule 2)"
+                                    : "the least input per output (rule 2, ties within 1/64)",
+                        fmt("%.1f", intensity) + " flop per byte against a ridge of " + fmt("%.1f", ridge) + "; " +
+                            fmt("%.3f", best->halo) + " input elements read per output"});
+    d.params.push_back({"tile_x", t.tile_x, bytes_bound ? "the least shared memory (rule 3)" : "the least shared memory on ties (rule 3)",
                         std::to_string(best->smem) + " B of shared memory per block" +
                             (t.staged ? "" : " (the window in registers)")});
     d.params.push_back({"tile_y", t.tile_y, "block_y x thread_y, or the candidate's rows",

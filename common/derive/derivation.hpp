@@ -43,6 +43,12 @@ struct Derivation {
     std::string launch() const;
 };
 
+/// The profile the tuned steps' default launches are derived for: the current CUDA device's, read
+/// once per device, or without a GPU the `h200` preset (the card the workbook's results come
+/// from), so that predict-only runs pick as they would there. `*live` (when not null): whether a
+/// device was read. Thread-safe.
+const DeviceProfile& default_profile(bool* live = nullptr);
+
 // ------------------------------------------------------------------------------------------------
 // The op-independent rules
 // ------------------------------------------------------------------------------------------------
@@ -89,21 +95,59 @@ Derived wave_split(const DeviceProfile& dev, long long tiles, int blocks_per_sm,
 Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes,
                        bool vector_loads = true);
 
-/// A GEMM tile the derivation may pick: a block computes tile_m x tile_n of C, a thread
-/// thread_m x thread_n of it, over `stages` shared-memory stages of depth tile_k.
+/// Registers per thread of the tuned GEMV's T kernel with C columns per block: two steps of C
+/// 16-byte loads of A and one of x (4 registers each, the double buffer), 32 for the rest. Its
+/// occupancy bounds the resident blocks that rules 1 and 5 count (the tuned step's legal list
+/// reads it too, so that its "one wave" Y is the derivation's).
+int gemv_t_registers(int columns);
+
+/// A GEMM kernel the derivation may pick: a block computes tile_m x tile_n of C, a thread
+/// thread_m x thread_n of it (the tensor-core kernel: a warp, its mma fragments), over `stages`
+/// shared-memory stages of depth tile_k.
 struct GemmTile {
     int tile_m = 0, tile_n = 0, tile_k = 0, thread_m = 0, thread_n = 0, stages = 2;
+    int min_blocks = 1;        ///< blocks per SM the kernel is compiled for (__launch_bounds__): the
+                               ///< compiler keeps its registers within regs_per_sm / (min_blocks x threads)
+    int blocks_per_sm = 0;     ///< resident blocks read from the compiled kernel (a live device's
+                               ///< occupancy API); 0: from the register and shared-memory estimate
+    bool tensor_core = false;  ///< the FP64 tensor-core kernel (mma.sync .f64): thread_m x thread_n
+                               ///< is its warp tile, whose fragments no two lanes load twice
+    int max_split = 0;         ///< the most slices of k the kernel takes (1: none; 0: the call's limit)
 };
 
-/// GEMM C = A B: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,
-/// Eq. 4.41); otherwise the tile from rule 2 (shared-memory and register reuse against the ridge),
-/// rule 3 on ties, the wave fill, and split_k from rule 5. `tiles`: the candidates (the kernel's
-/// instantiated tiles, so that the pick is a launch it takes); empty: the powers of two 32 ... 256
-/// with 256 threads and two stages of two 32-byte sectors per row. Throws std::invalid_argument
-/// when no candidate fits the device.
-/// `max_split_k`: the most slices of k the kernel takes (0: no limit but the rule's own).
+/// What the GEMM derivation knows about a call C = op(A) op(B) (m x n x k).
+struct GemmCall {
+    long long m = 0, n = 0, k = 0;
+    int elem_bytes = 4;
+    bool aligned = true;              ///< every operand column 16-byte aligned: 16-byte copies
+    bool vector_c = false;            ///< C is one column or row with contiguous vectors: a GEMV
+    long long max_split_k = 0;        ///< the most slices of k the kernels take (0: no limit)
+    double max_workspace_bytes = 0;   ///< the split's partials at most this many bytes (0: no limit)
+};
+
+/// GEMM: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,
+/// Eq. 4.41). Otherwise, in order: a vector C runs as the GEMV (rule 1: its bytes bound it); then
+/// for each candidate (the FP64 tensor-core kernel among them where `tiles` offers it and the
+/// device's tensor cores run more FMAs per clock than its FP64 lanes) and split of k the time of
+/// the busiest SM (rule 5: whole rounds of resident blocks, a round of too few warps at a
+/// fraction of the rate, the split's second pass counted) at the rate the tile's reuse allows
+/// (rule 2: shared-memory bytes per FMA against the banks, issue slots, L2 bytes per flop), not
+/// faster than Little's law lets the device's bytes arrive (rule 1). Among times within 1/16 of
+/// the least (the estimate's resolution) the most reuse (rule 2: the tensor cores' fragments
+/// first), then the least shared memory (rule 3), then the fewest slices.
+/// `tiles`: the candidates (the kernels' instantiated tiles, so that the pick is a launch they
+/// take); empty: the powers of two 32 ... 256 with 256 threads and two stages of two 32-byte
+/// sectors per row. Throws std::invalid_argument when no candidate fits the device.
+Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& call, const std::vector<GemmTile>& tiles = {});
+
+/// derive_gemm for an aligned m x n x k call; `max_split_k`: the most slices of k the kernel takes.
 Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
                        const std::vector<GemmTile>& tiles = {}, long long max_split_k = 0);
+
+/// The slices of k a GEMM split may take: 1, 2, 3, 4, 6, 8, 12, ... (2^j and 3 x 2^j) up to `most`.
+/// Powers of two alone leave gaps a wave wide (3 slices can fill one wave where 4 need two); the
+/// tuned GEMM's legal launches list the same values.
+std::vector<long long> gemm_split_candidates(long long most);
 
 /// Convolution of a rows x cols image with an FS x FS filter: on the `t10` preset with square
 /// rows = cols a power of two >= 512 White's procedure (§5.1.5, Eq. 5.19); otherwise block_x
@@ -118,10 +162,12 @@ struct Conv2dTile {
     int chunk_x = 0, chunk_y = 0;
 };
 
-/// With `tiles` (the kernel's instantiated launches for this filter size): the candidate that
-/// keeps Little's law in flight (rule 1), then the least input read per output (rule 2: the halo,
-/// ties within 1/8), then the least shared memory (rule 3); otherwise the powers-of-two derivation
-/// above. Throws std::invalid_argument when no candidate fits the device.
+/// With `tiles` (the kernel's instantiated launches for this filter size): the candidates that
+/// keep Little's law in flight (rule 1); rule 2 reads what bounds the filter: below the ridge
+/// (2 FS^2 flops per 2 size(T) bytes under the FMA peak over the bandwidth) the bytes, which every
+/// candidate reads once, so the least shared memory (rule 3) decides; above it the least input
+/// read per output (the halo, ties within 1/64), then the least shared memory. Otherwise the
+/// powers-of-two derivation above. Throws std::invalid_argument when no candidate fits the device.
 Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
                          const std::vector<Conv2dTile>& tiles = {});
 

@@ -1,6 +1,8 @@
 // gemm.cpp — chapter 6's GEMM derivation (derive/derivation.hpp): White's MM procedure on the
-// T10 (§4.5.2, Eq. 4.41); elsewhere the tile from shared-memory and register reuse against the
-// ridge (rule 2), rule 3 on ties, the wave fill and split k (rule 5).
+// T10 (§4.5.2, Eq. 4.41); elsewhere the math units (rule 2), then the tile and the split of k
+// that give the busiest SM the least time (rule 5: whole rounds of resident blocks, the split's
+// second pass counted) at the rate the tile's reuse allows (rule 2), not faster than Little's law
+// lets the bytes arrive (rule 1); ties to more reuse (rule 2), then less shared memory (rule 3).
 #include "derive/derivation.hpp"
 #include "derive/derive_internal.hpp"
 
@@ -10,9 +12,10 @@
 #include "model/white.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace wb::derive {
 
@@ -20,6 +23,15 @@ using model::detail::ceil_div;
 using model::detail::fmt;
 
 namespace {
+
+/// Warp schedulers per SM on every GPU since Maxwell (compute 5.0): each issues one warp
+/// instruction per clock. Two resident warps per scheduler let one issue while the other waits
+/// on its shared-memory loads or its block's barrier; fewer leave issue slots empty.
+constexpr int kSchedulers = 4;
+constexpr int kWarpsPerScheduler = 2;
+/// Registers a thread holds besides its accumulators and operand fragments: indices, the
+/// pipeline's addresses, loop counters and predicates.
+constexpr int kBaseRegs = 40;
 
 /// White §4.5.2 on the T10 with n_ele = 16 and 32 registers per thread.
 void white_mm(const DeviceProfile& dev, long long n, Derivation& d) {
@@ -43,100 +55,312 @@ void white_mm(const DeviceProfile& dev, long long n, Derivation& d) {
                         fmt("%.1f", parts) + " of " + std::to_string(dev.partitions) + " partitions touched", false});
 }
 
-/// One candidate tile of the modern derivation.
-struct Tile {
-    int tm = 0, tn = 0, tk = 0, threads = 0, regs = 0, smem = 0, per_sm = 0;
-    long long blocks = 0;
-    double intensity = 0;   ///< flops per byte from the L2 (the block's reuse)
-    double smem_bytes = 0;  ///< shared-memory bytes per FMA (the thread's register reuse)
-    double rate = 0, fill = 0;
-    long long split = 1;
+/// One candidate kernel on this device: what the rules read off it.
+struct Kernel {
+    const GemmTile* t = nullptr;
+    int threads = 0, warps = 0, regs = 0, smem = 0, per_sm = 0;
+    long long tiles = 0;
+    double smem_per_fma = 0;  ///< rule 2, the thread's reuse: shared-memory bytes per FMA
+    double rate = 0;          ///< FMAs per second of one SM with enough warps (rule 2's bound)
+    std::string bound;        ///< which of rule 2's bounds sets `rate`
 };
+
+/// One (kernel, split) and the time the rules give it.
+struct Choice {
+    const Kernel* kern = nullptr;
+    long long split = 1, blocks = 0, busiest = 0;  ///< slices of k, blocks, blocks on the busiest SM
+    double seconds = 0, main = 0, memory = 0, second_pass = 0;
+};
+
+/// Registers per thread: the accumulators and two sets of operand fragments (the next k-step's
+/// loaded while this one's FMAs run) in 4-byte registers, plus kBaseRegs; within the kernel's
+/// launch bound (registers are allocated per warp in units of reg_alloc_unit).
+int registers(const DeviceProfile& dev, const GemmTile& t, int threads, int elem) {
+    const int acc = t.tensor_core ? t.thread_m * t.thread_n / dev.warp_size : t.thread_m * t.thread_n;
+    // An mma's A fragment is 16 x 8 per 16 rows of the warp tile, B's 8 x 8 per 8 columns, shared by
+    // the warp's 32 lanes; a thread tile loads its thread_m + thread_n operands itself.
+    const int frag = t.tensor_core ? (t.thread_m / 16 * 4 + t.thread_n / 8 * 2) : t.thread_m + t.thread_n;
+    const int want = (acc + 2 * frag) * elem / 4 + kBaseRegs;
+    const int warps = std::max(1, threads / dev.warp_size);
+    const int unit = std::max(1, dev.reg_alloc_unit);
+    const long long per_warp = dev.regs_per_sm / (static_cast<long long>(std::max(1, t.min_blocks)) * warps);
+    const int bound = static_cast<int>(per_warp / unit * unit / dev.warp_size);
+    return std::max(1, std::min({want, bound, dev.max_regs_per_thread}));
+}
+
+/// Rule 2's bound on one SM's FMA rate for kernel `k`: the math units, the shared-memory banks
+/// at the thread's reuse, the issue slots (the FMA instruction, its operand loads and the stage's
+/// copies), and the L2 at the block's reuse.
+void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
+    const GemmTile& t = *k.t;
+    const double clock = dev.sm_clock_mhz * 1e6;
+    const int elem = c.elem_bytes;
+    const int lanes = t.tensor_core ? dev.fp64_mma_lanes_per_sm : elem == 8 ? dev.fp64_lanes_per_sm : dev.fp32_lanes_per_sm;
+    const double math = static_cast<double>(lanes) * clock;
+    k.smem_per_fma = static_cast<double>(elem) * (t.thread_m + t.thread_n) / (t.thread_m * t.thread_n);
+    const double banks = dev.banks * 4.0 * clock / k.smem_per_fma;
+    double issue = 1e300;
+    if (!t.tensor_core) {
+        // Per FMA a thread issues the FMA, (thread_m + thread_n) elements of 16-byte loads per
+        // thread_m x thread_n FMAs, and its share of the stage's copies (16 bytes each, or one
+        // element where the columns are not aligned).
+        const double fmas = static_cast<double>(t.thread_m) * t.thread_n;
+        const double loads = (t.thread_m + t.thread_n) * elem / 16.0;
+        const double copies = static_cast<double>(t.tile_m + t.tile_n) * elem / (c.aligned ? 16.0 : elem) / k.threads;
+        issue = kSchedulers * dev.warp_size * clock / (1.0 + (loads + copies) / fmas);
+    }
+    const double l2 = model::kL2OverDram * dev.bandwidth_gbs * 1e9 / dev.sm_count * t.tile_m * t.tile_n /
+                      ((t.tile_m + t.tile_n) * static_cast<double>(elem));
+    k.rate = std::min({math, banks, issue, l2});
+    k.bound = k.rate == math ? (t.tensor_core ? "the tensor cores" : "the FMA lanes")
+              : k.rate == banks ? fmt("the banks at %.2f B per FMA", k.smem_per_fma)
+              : k.rate == issue ? "the issue slots"
+                                : "the L2";
+}
+
+/// Rule 5 for kernel `k` split into `split` slices: the busiest SM runs ceil(blocks / SMs) blocks
+/// in rounds of at most per_sm; a round of fewer than two warps per scheduler runs at that share
+/// of the rate; one DRAM latency before the first stage arrives, the last round's tiles written at
+/// the SM's share of the bandwidth. Rule 1: the device's bytes (each matrix once) arrive no faster
+/// than the resident blocks' loads in flight allow (Little's law). The split's second pass reads
+/// the slices' partials and writes C. Returns false where the split is not a launch: a slice
+/// without a whole k-tile, more blocks than one round of slots, or partials past the workspace.
+bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long long split, Choice& out) {
+    const GemmTile& t = *k.t;
+    const long long per = ceil_div(c.k, split);
+    const long long kc = ceil_div(per, t.tile_k) * t.tile_k;
+    if (ceil_div(c.k, kc) != split) return false;
+    const long long sms = dev.sm_count;
+    const long long blocks = k.tiles * split;
+    const double bytes_c = static_cast<double>(c.m) * c.n * c.elem_bytes;
+    if (split > 1 && (blocks > sms * k.per_sm || (c.max_workspace_bytes > 0 && split * bytes_c > c.max_workspace_bytes)))
+        return false;
+    const double bw = dev.bandwidth_gbs * 1e9, latency = dev.latency_ns * 1e-9;
+    const long long busiest = ceil_div(blocks, sms);
+    const double fmas = static_cast<double>(t.tile_m) * t.tile_n * kc;  // one block's, padding included
+    const int need = kSchedulers * kWarpsPerScheduler;
+    auto round_time = [&](long long j) {
+        return static_cast<double>(j) * fmas / (k.rate * std::min(1.0, static_cast<double>(j) * k.warps / need));
+    };
+    const long long full = busiest / k.per_sm, rest = busiest % k.per_sm;
+    const long long last = rest > 0 ? rest : std::min<long long>(busiest, k.per_sm);
+    const double tile_bytes = static_cast<double>(t.tile_m) * t.tile_n * c.elem_bytes;
+    out.main = full * round_time(k.per_sm) + (rest > 0 ? round_time(rest) : 0) + latency + last * tile_bytes / (bw / sms);
+    const double bytes = static_cast<double>(c.elem_bytes) * (c.m * c.k + c.k * c.n + c.m * c.n);
+    const double in_flight = static_cast<double>(std::max(1, t.stages - 1)) * (t.tile_m + t.tile_n) * t.tile_k *
+                             c.elem_bytes * std::min(blocks, sms * k.per_sm);
+    out.memory = bytes / std::min(bw, in_flight / latency);
+    out.second_pass = split > 1 ? 2.0 * split * bytes_c / bw + model::kLaunchOverheadUs * 1e-6 : 0;
+    out.kern = &k;
+    out.split = split;
+    out.blocks = blocks;
+    out.busiest = busiest;
+    out.seconds = std::max(out.main, out.memory) + out.second_pass;
+    return true;
+}
+
+/// The estimate's resolution: it leaves out effects of a few percent (the L2's hit rate, the
+/// registers a launch bound takes from a thread tile, the order blocks finish in), so times
+/// within 1/16 of the least count as equal and White's order decides among them: rule 2 (more
+/// reuse: fewer shared-memory bytes per FMA), then rule 3 (less shared memory per block), then
+/// the fewest slices of k (fewer partials), then the time.
+constexpr double kResolution = 1.0 / 16;
+
+/// Rule 2, then rule 3, then fewer slices, then less time.
+bool preferred(const Choice& a, const Choice& b) {
+    if (a.kern->smem_per_fma != b.kern->smem_per_fma) return a.kern->smem_per_fma < b.kern->smem_per_fma;
+    if (a.kern->smem != b.kern->smem) return a.kern->smem < b.kern->smem;
+    if (a.split != b.split) return a.split < b.split;
+    return a.seconds < b.seconds;
+}
+
+/// The pick among `all`: the preferred of those within kResolution of the least time.
+const Choice* pick(const std::vector<Choice>& all) {
+    const Choice* fastest = nullptr;
+    for (const Choice& c : all)
+        if (!fastest || c.seconds < fastest->seconds) fastest = &c;
+    const Choice* best = nullptr;
+    for (const Choice& c : all)
+        if (c.seconds <= fastest->seconds * (1 + kResolution) && (!best || preferred(c, *best))) best = &c;
+    return best;
+}
+
+std::string us(double s) { return fmt("%.1f us", s * 1e6); }
+
+std::string tile_name(const Kernel& k) {
+    return std::to_string(k.t->tile_m) + " x " + std::to_string(k.t->tile_n) + (k.t->tensor_core ? " (tensor cores)" : "");
+}
 
 }  // namespace
 
+std::vector<long long> gemm_split_candidates(long long most) {
+    std::vector<long long> v;
+    for (long long p = 1; p <= most; p *= 2) {
+        v.push_back(p);
+        if (3 * p <= most) v.push_back(3 * p);
+    }
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
 Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
                        const std::vector<GemmTile>& tiles, long long max_split_k) {
-    detail::check_shape("derive_gemm", elem_bytes, m, n, k);
+    // Aligned, not a vector C, no workspace limit.
+    return derive_gemm(dev, GemmCall{m, n, k, elem_bytes, true, false, max_split_k, 0}, tiles);
+}
+
+Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& c, const std::vector<GemmTile>& tiles) {
+    detail::check_shape("derive_gemm", c.elem_bytes, c.m, c.n, c.k);
     Derivation d;
     d.op = "gemm";
-    d.shape = std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) + " " +
-              detail::precision(elem_bytes);
-    if (elem_bytes == 4 && m == n && n == k && detail::white_case(dev, m, n)) {
-        white_mm(dev, n, d);
+    d.shape = std::to_string(c.m) + " x " + std::to_string(c.n) + " x " + std::to_string(c.k) + " " +
+              detail::precision(c.elem_bytes);
+    if (c.elem_bytes == 4 && c.m == c.n && c.n == c.k && detail::white_case(dev, c.m, c.n)) {
+        try {
+            white_mm(dev, c.n, d);
+            return d;
+        } catch (const std::invalid_argument&) {
+            // White's Step 1 cannot be met here (fewer SMs than the T10 hold 12800 threads of his
+            // MM): the rules below, which ask for Little's law instead of his count.
+            d.params.clear();
+            d.params.push_back({"active threads", model::kWhiteMinActiveThreadsT10,
+                                "saturate the bus (rule 1, White Eq. 4.14)",
+                                "no launch of White's MM keeps this many threads active on " + dev.name +
+                                    ": the tiles below instead",
+                                false});
+        }
+    }
+    if (c.vector_c) {
+        d.params.push_back({"gemv", 2, "C is a vector: its bytes bound it (rule 1)",
+                            "one FMA per element of the long operand: a tile of C at least 16 wide does 1/16 of "
+                            "its FMAs there; the GEMV reads the operand at the read ceiling"});
         return d;
     }
-    const double peak = elem_bytes == 8 ? dev.fp64_peak_gflops() : dev.fp32_peak_gflops();
-    const double l2_gbs = model::kL2OverDram * dev.bandwidth_gbs;
-    const double ridge = peak / l2_gbs;  // flops per L2 byte at which the FMA lanes bound
-    // Shared memory serves banks x 4 bytes per clock per SM: the FMAs per clock that feeds.
-    const double smem_bytes_per_clock = dev.banks * 4.0;
-    const int lanes = elem_bytes == 8 ? dev.fp64_lanes_per_sm : dev.fp32_lanes_per_sm;
     std::vector<GemmTile> cands = tiles;
     if (cands.empty()) {
         // 256 threads (16 x 16), k depth: each row of a stage's slab is two 32-byte sectors.
-        const int tk = std::max(1, 2 * dev.segment_bytes / elem_bytes);
+        const int tk = std::max(1, 2 * dev.segment_bytes / c.elem_bytes);
         for (int tm : {32, 64, 128, 256})
             for (int tn : {32, 64, 128, 256})
                 if (tn <= tm) cands.push_back({tm, tn, tk, tm / 16, tn / 16, 2});
     }
-    // A slice of k keeps at least 8 slabs of its main loop, and the kernel's limit.
-    auto max_split = [&](int slab) {
-        const long long rule = std::max<long long>(1, k / (8LL * slab));
-        return max_split_k > 0 ? std::min(rule, max_split_k) : rule;
-    };
-    Tile best;
-    for (const GemmTile& c : cands) {
-        const int tm = c.tile_m, tn = c.tile_n, tk = c.tile_k;
-        if (tm < 1 || tn < 1 || tk < 1 || c.thread_m < 1 || c.thread_n < 1) continue;
-        const int threads = tm * tn / (c.thread_m * c.thread_n);
-        if (threads < dev.warp_size || threads > dev.max_threads_per_block) continue;
-        Tile t{tm, tn, tk};
-        t.threads = threads;
-        t.regs = 32 + (c.thread_m * c.thread_n + c.thread_m + c.thread_n) * elem_bytes / 4;
-        t.smem = std::max(1, c.stages) * (tm + tn) * tk * elem_bytes;
-        if (t.regs > dev.max_regs_per_thread || t.smem > dev.smem_per_block_bytes) continue;
-        t.per_sm = model::occupancy(dev, threads, t.regs, t.smem).blocks_per_sm;
-        if (t.per_sm < 1) continue;
-        t.intensity = 2.0 * tm * tn / ((tm + tn) * static_cast<double>(elem_bytes));
-        const double thm = c.thread_m, thn = c.thread_n;  // the thread's tile of C
-        t.smem_bytes = elem_bytes * (thm + thn) / (thm * thn);
-        t.blocks = ceil_div(m, tm) * ceil_div(n, tn);
-        // Rule 5 inside rule 2: where C's tiles leave slots idle, k splits (KBLAS Y); the
-        // tile is judged by the wave fill it reaches with its split (the second pass, which
-        // sums the slices, is not counted).
-        t.split = wave_split(dev, t.blocks, t.per_sm, max_split(tk), "split_k").value;
-        const auto g = model::grid_metrics(dev, t.blocks * t.split, threads, t.per_sm);
-        const double waves = static_cast<double>(g.full_waves + (g.fragmented_blocks > 0 ? 1 : 0));
-        t.fill = g.waves < 1 ? g.waves : g.waves / std::max(1.0, waves);
-        // Rule 2: the block's reuse bounds the L2 rate, the thread's bounds the shared-memory rate.
-        const double smem_share = std::min(1.0, smem_bytes_per_clock / t.smem_bytes / std::max(1, lanes));
-        t.rate = std::min({peak, l2_gbs * t.intensity, peak * smem_share}) * t.fill;
-        // Rule 2 (reuse x the wave fill), then rule 3 on ties (within 1/64): less shared memory.
-        if (best.tm == 0 || t.rate > best.rate * (1 + 1.0 / 64) ||
-            (t.rate * (1 + 1.0 / 64) >= best.rate && t.smem < best.smem))
-            best = t;
+    // Rule 2, the math units: the FP64 tensor cores where a candidate runs on them and they do
+    // more FMAs per clock than the FP64 lanes; an mma also reads each fragment once per warp.
+    const bool tensor = c.elem_bytes == 8 && dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm &&
+                        std::any_of(cands.begin(), cands.end(), [](const GemmTile& t) { return t.tensor_core; });
+    std::vector<Kernel> kernels;
+    for (const GemmTile& t : cands) {
+        if (t.tensor_core && !tensor) continue;
+        if (t.tile_m < 1 || t.tile_n < 1 || t.tile_k < 1 || t.thread_m < 1 || t.thread_n < 1) continue;
+        Kernel kern;
+        kern.t = &t;
+        kern.threads = t.tensor_core ? dev.warp_size * (t.tile_m / t.thread_m) * (t.tile_n / t.thread_n)
+                                     : t.tile_m * t.tile_n / (t.thread_m * t.thread_n);
+        if (kern.threads < dev.warp_size || kern.threads > dev.max_threads_per_block) continue;
+        kern.warps = kern.threads / dev.warp_size;
+        kern.regs = registers(dev, t, kern.threads, c.elem_bytes);
+        kern.smem = std::max(1, t.stages) * (t.tile_m + t.tile_n) * t.tile_k * c.elem_bytes;
+        if (kern.smem > dev.smem_per_block_bytes) continue;
+        kern.per_sm = t.blocks_per_sm > 0 ? t.blocks_per_sm
+                                          : model::occupancy(dev, kern.threads, kern.regs, kern.smem).blocks_per_sm;
+        if (kern.per_sm < 1) continue;
+        kern.tiles = ceil_div(c.m, t.tile_m) * ceil_div(c.n, t.tile_n);
+        rate(dev, c, kern);
+        kernels.push_back(kern);
     }
-    if (best.tm == 0)
+    if (kernels.empty())
         throw std::invalid_argument("derive_gemm: tiles (" + std::to_string(cands.size()) +
                                     " candidates) must include one that fits the registers and shared memory of " +
                                     dev.name);
-    d.params.push_back({"tile_m", best.tm, "most shared-memory and register reuse (rule 2)",
-                        fmt("%.1f flop/B", best.intensity) + " from the L2 against a ridge of " +
-                            fmt("%.1f", ridge) + "; " + fmt("%.2f", best.smem_bytes) +
-                            " B of shared memory per FMA against " +
-                            fmt("%.2f", smem_bytes_per_clock / std::max(1, lanes)) + " B a lane can get; " +
-                            std::to_string(best.regs) + " registers"});
-    d.params.push_back({"tile_n", best.tn, "most reuse, then the wave fill (rules 2, 5)",
-                        std::to_string(best.blocks) + " tiles x " + std::to_string(best.split) +
-                            " slices of k, the last wave " + fmt("%.0f%%", 100 * best.fill) + " full"});
-    d.params.push_back({"tile_k", best.tk, "the tile's k depth per stage",
-                        std::to_string(best.tk) + " x " + std::to_string(elem_bytes) + " B = " +
-                            std::to_string(best.tk * elem_bytes) + " B per row of a stage"});
-    d.params.push_back({"threads", best.threads, "the tile's threads", "tile_m tile_n / (thread_m thread_n)"});
-    d.params.push_back(blocks_per_sm(dev, best.threads, best.regs, best.smem));
-    // Rule 5: where C's tiles leave slots idle, split k (at least 8 k-slabs per slice).
-    d.params.push_back(wave_split(dev, best.blocks, best.per_sm, max_split(best.tk), "split_k"));
+    // Rule 5 for each kernel and split of k, then the pick among all of them.
+    std::vector<Choice> all;
+    auto splits = [&](const Kernel& kern, long long kernel_most) {
+        long long most = kernel_most > 0 ? kernel_most : c.k;
+        if (c.max_split_k > 0) most = std::min(most, c.max_split_k);
+        std::vector<Choice> v;
+        for (long long split : gemm_split_candidates(std::max<long long>(1, most))) {
+            Choice ch;
+            if (time_of(dev, c, kern, split, ch)) v.push_back(ch);
+        }
+        return v;
+    };
+    for (const Kernel& kern : kernels) {
+        const std::vector<Choice> v = splits(kern, kern.t->max_split);
+        all.insert(all.end(), v.begin(), v.end());
+    }
+    if (all.empty())
+        throw std::invalid_argument("derive_gemm: no candidate of " + std::to_string(kernels.size()) +
+                                    " gives a launch for " + d.shape);
+    const Choice best = *pick(all);
+    const Kernel& bk = *best.kern;
+    const GemmTile& bt = *bk.t;
+    const std::string lanes_word = tensor ? "tensor-core" : (c.elem_bytes == 8 ? "FP64" : "FP32");
+    if (c.elem_bytes == 8) {
+        // Rule 2 rates the tensor cores higher (more FMAs per clock, fragments read once per warp);
+        // rule 5 may still overturn it where their one tile and no split leave SMs idle.
+        const Choice* other = nullptr;
+        for (const Choice& ch : all)
+            if (ch.kern->t->tensor_core != bt.tensor_core && (!other || ch.seconds < other->seconds)) other = &ch;
+        std::string why = std::to_string(dev.fp64_lanes_per_sm) + " FP64 FMA lanes per SM";
+        if (tensor)
+            why = std::to_string(dev.fp64_mma_lanes_per_sm) + " FP64 FMAs per clock per SM on the tensor cores against " +
+                  std::to_string(dev.fp64_lanes_per_sm) + " on the FMA lanes; " +
+                  (bt.tensor_core ? "their kernel " + us(best.seconds) + (other ? ", the FMA tiles' best " + us(other->seconds) : "")
+                                  : "the FMA tiles " + us(best.seconds) + (other ? ", the tensor cores' kernel " + us(other->seconds) +
+                                                                                       " (one tile shape, no split of k)"
+                                                                                 : ""));
+        else if (dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm)
+            why += " (no tensor-core kernel among the candidates)";
+        else
+            why += ": no faster FP64 tensor cores on " + dev.name;
+        d.params.push_back({"math", bt.tensor_core ? 2 : 1, "the most FMAs per clock (rule 2), the waves (rule 5)", why});
+    }
+    // The runner-up: the fastest choice of another tile, so the line says what the pick beat.
+    const Choice* second = nullptr;
+    for (const Choice& ch : all)
+        if (ch.kern != best.kern && (!second || ch.seconds < second->seconds)) second = &ch;
+    std::string against = second ? "; next " + tile_name(*second->kern) + " split " + std::to_string(second->split) +
+                                       " " + us(second->seconds) +
+                                       (second->seconds <= best.seconds * (1 + kResolution)
+                                            ? " (within 1/16: more reuse, then less shared memory, wins)"
+                                            : "")
+                                 : "";
+    d.params.push_back({"tile_m", bt.tile_m, "the least time of the busiest SM, ties to more reuse (rules 5, 2, 3)",
+                        tile_name(bk) + " split " + std::to_string(best.split) + ": " + us(best.seconds) + against});
+    d.params.push_back({"tile_n", bt.tile_n, "reuse: the rate it allows (rule 2)",
+                        fmt("%.2f", bk.smem_per_fma) + " B of shared memory per FMA" +
+                            (tensor ? " (the warp's fragments)" : " (a thread's " + std::to_string(bt.thread_m) + " x " +
+                                                                      std::to_string(bt.thread_n) + ")") +
+                            ", " + fmt("%.0f", 2.0 * bt.tile_m * bt.tile_n / ((bt.tile_m + bt.tile_n) * c.elem_bytes)) +
+                            " flop per L2 byte: " + fmt("%.0f", bk.rate / 1e9) + " G FMA/s per SM, bound by " + bk.bound});
+    d.params.push_back({"tile_k", bt.tile_k, "the kernel's k depth per stage",
+                        std::to_string(bt.stages) + " stages of " + std::to_string(bt.tile_k) + " x " +
+                            std::to_string(c.elem_bytes) + " B per row: " + std::to_string(bk.smem) + " B of shared memory"});
+    d.params.push_back({"threads", bk.threads, "the tile's threads",
+                        std::to_string(bk.warps) + " warps, " + std::to_string(bk.regs) + " registers each" +
+                            (bt.min_blocks > 1 ? " (the kernel's bound of " + std::to_string(bt.min_blocks) + " blocks per SM)"
+                                               : "")});
+    Derived per_sm = blocks_per_sm(dev, bk.threads, bk.regs, bk.smem);
+    if (bt.blocks_per_sm > 0) {
+        per_sm.value = bt.blocks_per_sm;
+        per_sm.metric = std::to_string(bt.blocks_per_sm) + " (the compiled kernel, read from the device)";
+    }
+    d.params.push_back(per_sm);
+    const long long slots = static_cast<long long>(dev.sm_count) * bk.per_sm;
+    std::string why = std::to_string(bk.tiles) + " tiles x " + std::to_string(best.split) + " = " +
+                      std::to_string(best.blocks) + " blocks on " + std::to_string(slots) + " slots (" +
+                      std::to_string(dev.sm_count) + " SMs x " + std::to_string(bk.per_sm) + "): " +
+                      std::to_string(best.busiest) + " on the busiest SM, " +
+                      fmt("%.2f", static_cast<double>(best.blocks) / (best.busiest * dev.sm_count)) + " of them busy; " +
+                      "main loop " + us(best.main) + ", bytes " + us(best.memory) +
+                      (best.split > 1 ? ", second pass " + us(best.second_pass) : "");
+    // The split the rule would take were the kernel's own limit not there (the tensor-core kernel).
+    if (bt.max_split == 1) {
+        const std::vector<Choice> open = splits(bk, 0);
+        if (const Choice* alt = open.empty() ? nullptr : pick(open); alt && alt->split > 1)
+            why += "; the kernel takes no split (" + std::to_string(alt->split) + " would give " + us(alt->seconds) + ")";
+    }
+    d.params.push_back({"split_k", best.split, "waves with the second pass counted (rule 5, KBLAS Y)", why});
     return d;
 }
 

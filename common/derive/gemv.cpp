@@ -177,6 +177,8 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
 
 }  // namespace
 
+int gemv_t_registers(int columns) { return 32 + 2 * (columns + 1) * 4; }
+
 Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes,
                        bool vector_loads) {
     detail::check_shape("derive_gemv", elem_bytes, m, n);
@@ -203,7 +205,7 @@ Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long l
     d.params.push_back({"block_y", q, "warps splitting the rows", std::to_string(kThreads) + " threads per block"});
     // Rule 1: C columns each one 16-byte load, plus x: registers for two steps (the double
     // buffer), one step of (C + 1) x 16 B in flight (the next, while one is used).
-    auto regs_t = [](int p) { return 32 + 2 * (p + 1) * 4; };
+    auto regs_t = [](int p) { return gemv_t_registers(p); };
     // The tuned T kernel instantiates C = 2, 4, 8 (kernels/tuned/gemv.cu).
     const Derived loads = unroll(dev, "C", kThreads, {2, 4, 8}, regs_t, [](int p) { return (p + 1) * 16; });
     const int c = static_cast<int>(loads.value);

@@ -16,7 +16,7 @@
 ///   into its second buffer with cp.async (16-byte copies, zeros outside the image) while it
 ///   computes the current one, so the staging's latency is hidden behind the block's own FMAs.
 /// - FS <= 5 are memory-bound (FS = 5 in float: 6.25 flop per byte against a ridge of about 14):
-///   the launch rule (conv2d_configs: the rule's pick first) streams them instead, with no shared
+///   the default launch (conv2d_default: chapter 6's derivation) streams them instead, with no shared
 ///   memory: a thread reads the 8 + FS - 1 rows its 8 x 4 outputs need with one 16-byte load each,
 ///   all in flight at once, and takes the halo from its neighbour lanes by shuffles.
 /// - FS = 31, 63 (compile time) run the filter-row kernel: the tile's window staged once, then a
@@ -430,8 +430,8 @@ void dispatch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
 
 }  // namespace
 
-/// The instantiated shapes of T for filter size fs (the ladder's legal_launches), the launch
-/// rule's pick first: for FS <= 5 the streaming shape (32 x 4 threads, a 16-byte vector of 8 rows
+/// The instantiated shapes of T for filter size fs (the ladder's legal_launches; the default
+/// launch, conv2d_default, derives which), the special kernel's first: for FS <= 5 the streaming shape (32 x 4 threads, a 16-byte vector of 8 rows
 /// each: tile 128 x 32 floats, 64 x 32 doubles); for FS = 31, 63 the filter-row kernel (a thread
 /// 8 x 4 floats or 4 x 4 doubles: tile 128 x 64 or 64 x 64); for the sizes no kernel here knows
 /// at compile time the same shape runs chapter 4's generic kernel (generic_fits); for FS = 7, 15,

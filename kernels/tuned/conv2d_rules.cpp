@@ -63,6 +63,45 @@ bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
 
 }  // namespace
 
+std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs) {
+    // The staged kernels take the filter in passes of at most 32 columns by 16 rows (the blocked
+    // kernel's chunk, kernels/conv2d_common.cuh), so the window they hold is the tile plus that
+    // chunk's halo, whatever the filter size.
+    constexpr int kChunkX = 32, kChunkY = 16;
+    std::vector<derive::Conv2dTile> v;
+    for (const Conv2dLaunch& l : configs)
+        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY});
+    return v;
+}
+
+Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
+    auto get = [&](const char* p) { return static_cast<int>(d.value(p)); };
+    Conv2dLaunch l;
+    l.block_x = get("block_x");
+    l.block_y = get("block_y");
+    l.thread_x = get("thread_x");
+    l.thread_y = get("thread_y");
+    l.tile_x = get("tile_x");
+    l.tile_y = get("tile_y");
+    return l;
+}
+
+template <class T>
+Conv2dLaunch conv2d_default(const Conv2dArgs<T>& a) {
+    const std::vector<Conv2dLaunch> configs = conv2d_configs<T>(a.fs);
+    if (a.rows < 1 || a.cols < 1 || a.fs < 1 || a.fs % 2 == 0) return configs.front();  // nothing to derive
+    try {
+        const derive::Derivation d = derive::derive_conv2d(derive::default_profile(), a.rows, a.cols, a.fs,
+                                                           static_cast<int>(sizeof(T)), conv2d_derive_tiles(configs));
+        return conv2d_launch_of(d);
+    } catch (const std::invalid_argument&) {
+        return configs.front();  // no candidate fits the device
+    }
+}
+
+template Conv2dLaunch conv2d_default<float>(const Conv2dArgs<float>&);
+template Conv2dLaunch conv2d_default<double>(const Conv2dArgs<double>&);
+
 int conv2d_pick_config(const std::vector<Conv2dLaunch>& cfgs, const Conv2dLaunch& l, const char* fn) {
     for (std::size_t c = 0; c < cfgs.size(); ++c)
         if (matches(l, cfgs[c])) return static_cast<int>(c);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "conv2d.hpp"
+#include "derive/derivation.hpp"
 
 #include <vector>
 
@@ -22,10 +23,23 @@ Conv2dLaunch stream_shape(int sx, int sy, int warps);
 /// A 256-thread block of 16 x 16 threads, each rx x ry outputs.
 Conv2dLaunch block_shape(int rx, int ry);
 
-/// The instantiated launches of T for filter size fs, the default rule's pick first (the ladder's
-/// legal_launches; defined beside the kernels, conv2d.cu).
+/// The instantiated launches of T for filter size fs, the special kernel's shape first (the
+/// ladder's legal_launches; defined beside the kernels, conv2d.cu).
 template <class T>
 std::vector<Conv2dLaunch> conv2d_configs(int fs);
+
+/// The instantiated launches as chapter 6's candidates: each shape, the shared-window kernels
+/// staged (the streaming shape's 32-wide warps hold their window in registers), in filter passes
+/// of at most 32 x 16 taps.
+std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs);
+/// The launch a convolution derivation names: block, thread and tile shape.
+Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
+
+/// The tuned step's default launch: chapter 6's derivation (derive_conv2d over conv2d_configs) on
+/// the current device's profile (derive::default_profile); the first configuration where none
+/// fits it.
+template <class T>
+Conv2dLaunch conv2d_default(const Conv2dArgs<T>& a);
 
 /// The index in `cfgs` of the configuration launch `l` names (every field it sets equal, the first
 /// such). Throws std::invalid_argument naming `fn`, the first field no configuration has, and the

@@ -5,6 +5,7 @@
 
 #include "launch_checks.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
+#include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_rule_common.hpp"
 #include "tuned/gemm_splitk.hpp"
 
@@ -18,7 +19,6 @@ namespace {
 
 using launch_checks::ceil_div;
 using launch_checks::sm_count;
-using rule::kMaxWorkspaceBytes;
 using rule::kSumBytesPerSecond;
 using rule::kSumLaunchSeconds;
 using rule::split_candidates;
@@ -123,17 +123,6 @@ GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, int device) {
     }
     return g;
 }
-
-/// Where the tensor cores would lose to the FMA kernels: a tile grid that wastes more of its
-/// work than the FMA rule's pick by more than their rate ratio. Each does useful work on the
-/// fraction of its tiles' area inside C; the tensor cores win where kTensorOverFmaRate x their
-/// fraction is at least the FMA tile's. With the skinny tensor-core tiles (16 wide, as narrow as
-/// the FMA kernels' narrowest) that holds for every C of two or more columns and rows.
-bool dgemm_tc_pays(const GemmArgs<double>& a, const GemmLaunch& f) {
-    const DgemmTcTile t = kDgemmTcTiles[tc_tile_for(a)];
-    return kTensorOverFmaRate * useful(a, t.tile_m, t.tile_n) >= useful(a, f.tile_m, f.tile_n);
-}
-
 
 std::vector<GemmLaunch> dgemm_tc_launches(const GemmArgs<double>& a, int dev) {
     std::vector<GemmLaunch> v;

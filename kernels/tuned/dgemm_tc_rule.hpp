@@ -1,7 +1,8 @@
 /// \file tuned/dgemm_tc_rule.hpp
-/// \brief The tensor-core DGEMM's default launch and legal launches, chosen on the host from the
-///        shape of the call (the FMA kernels' rule is gemm_default_rule.hpp, which calls these for
-///        double on a device with FP64 tensor cores).
+/// \brief The tensor-core DGEMM's tile and split of k, and its legal launches, chosen on the host
+///        from the shape of the call: where chapter 6's derivation (rule 2, the math units) takes
+///        the tensor cores, the default launch (gemm_default_rule.cpp) takes their tile and split
+///        from here.
 ///
 /// The tile: the one of kDgemmTcTiles with the most of its area inside C (64 x 64 unless C has
 /// 16 columns or rows or fewer). The split of k: the least predicted time over the splits the
@@ -20,9 +21,6 @@ namespace wb::tuned {
 GemmLaunch dgemm_tc_launch(int index, int split);
 /// The default launch on the tensor cores of device `device`.
 GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, int device);
-/// Whether the tensor cores beat the FMA kernels' pick `fma`: kTensorOverFmaRate x the fraction
-/// of their tile grid inside C against the FMA tile's.
-bool dgemm_tc_pays(const GemmArgs<double>& a, const GemmLaunch& fma);
 /// Every tensor-core launch worth sweeping: each tile alone and with each split that keeps a
 /// k-tile per slice, its partials within the workspace limit and at most two waves of blocks.
 std::vector<GemmLaunch> dgemm_tc_launches(const GemmArgs<double>& a, int device);

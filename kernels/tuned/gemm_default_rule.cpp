@@ -32,7 +32,6 @@ using launch_checks::ceil_div;
 using launch_checks::sm_count;
 using pack::aligned16;
 using splitk::kMaxSplit;
-using rule::kMaxWorkspaceBytes;
 using rule::kSumBytesPerSecond;
 using rule::kSumLaunchSeconds;
 using rule::split_candidates;
@@ -110,16 +109,18 @@ std::vector<GemmLaunch> launches(ConfigList<E...>) {
     return {E.launch()...};
 }
 
-/// The tiled rule: the configuration and k split with the highest estimate. With op(A) = A^T it
-/// also weighs packing A (pack_a = 2): the op(A) = A kernel's estimate plus the transpose against
-/// the direct kernel's estimate at kTransposedARate; packing wins where the transpose costs less
-/// than the main loop's penalty, from n of a few hundred on for large m and k, and not where its
-/// workspace would exceed kMaxWorkspaceBytes. Where an operand's columns are not 16-byte aligned
-/// (odd ld, a submatrix's offset), it also weighs copying it to aligned columns first (align =
-/// 2): the kernels' 16-byte rate plus the copy (2 x its bytes at kSumBytesPerSecond, one launch)
-/// against their element-copy rate. The candidates: pack_a 1 / 2 (op(A) = A^T) x align 1 / 2.
+/// Which call the main loop runs (gemm_copies_view), weighed with each configuration's estimate.
+/// With op(A) = A^T it weighs packing A (pack_a = 2): the op(A) = A kernel's estimate plus the
+/// transpose against the direct kernel's estimate at kTransposedARate; packing wins where the
+/// transpose costs less than the main loop's penalty, from n of a few hundred on for large m and
+/// k, and not where its workspace would exceed kMaxWorkspaceBytes. Where an operand's columns are
+/// not 16-byte aligned (odd ld, a submatrix's offset), it also weighs copying it to aligned
+/// columns first (align = 2): the kernels' 16-byte rate plus the copy (2 x its bytes at
+/// kSumBytesPerSecond, one launch) against their element-copy rate. The candidates: pack_a 1 / 2
+/// (op(A) = A^T) x align 1 / 2. Returns the estimate's own pick (configuration and split too).
 template <class T>
-GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a) {
+GemmLaunch weigh_copies(const GemmArgs<T>& a, GemmArgs<T>* view_out) {
+    if (view_out) *view_out = a;
     if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
     if (a.k <= 0) return best(a, typename Configs<T>::type{});  // C = beta C: no main loop
     const double flops = 2.0 * a.m * a.n * a.k;
@@ -155,10 +156,28 @@ GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a) {
             l.align = align;
             if (t_pick == 0 || t < t_pick) {
                 pick = l;
+                if (view_out) *view_out = view;
                 t_pick = t;
             }
         }
     return pick;
+}
+
+/// The tiled rule: the call weigh_copies leaves, its configuration and split of k derived
+/// (chapter 6: derive_gemm on `dev`), not the estimate's.
+template <class T>
+GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool live) {
+    GemmArgs<T> view;
+    const GemmLaunch pick = weigh_copies(a, &view);
+    if (a.m <= 0 || a.n <= 0 || a.k <= 0) return pick;  // nothing to derive: no main loop
+    try {
+        GemmLaunch l = gemm_launch_of(gemm_derivation(view, dev, live, false), gemm_configs<T>());
+        l.pack_a = pick.pack_a;
+        l.align = pick.align;
+        return l;
+    } catch (const std::invalid_argument&) {
+        return pick;  // no configuration fits `dev` (a preset smaller than any card the kernels run on)
+    }
 }
 
 /// At most this many cached picks per thread (then the cache starts again).
@@ -205,59 +224,83 @@ bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
     return true;
 }
 
-/// gemm_rule_tiled's pick, cached per thread for each device and class of call: the shape, op(A),
-/// op(B), whether A's and B's columns are 16-byte aligned and whether beta is 0 (all the rule
-/// reads). The rule weighs up to 4 x 21 x 7 estimates per call (packing x align x splits x
-/// configurations), a lookup a map's; cuBLASLt keeps such a heuristics cache too.
-template <class T>
-GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
+/// `rule`'s pick for call `a` on the current device's profile, cached per thread for each device,
+/// rule and class of call: the shape, op(A), op(B), whether A's and B's columns are 16-byte
+/// aligned and whether beta is 0 (all the rules read). The tiled rule weighs up to 4 x 21 x 7
+/// estimates per call (packing x align x splits x configurations) before the derivation; a lookup
+/// is a map's (cuBLASLt keeps such a heuristics cache too).
+template <class T, class Rule>
+GemmLaunch cached_pick(const GemmArgs<T>& a, int which, Rule rule) {
     // The pointers' nullness too: the rule reads a null operand (predict-only mode) as its own
     // aligned workspace, so a null A must not share a key with an unaligned real one.
-    using Key = std::tuple<int, int, int, int, int, int, bool, bool, bool, bool>;
+    using Key = std::tuple<int, int, int, int, int, int, int, bool, bool, bool, bool>;
     thread_local std::map<Key, GemmLaunch> cache;
     int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the rule's fallbacks
+    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's picks
         cudaGetLastError();
         dev = -1;
     }
-    const Key key{dev, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
+    const Key key{dev, which, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
                   aligned16(a.A, a.lda), aligned16(a.B, a.ldb), a.beta == T(0), a.A == nullptr || a.B == nullptr};
     if (auto it = cache.find(key); it != cache.end()) return it->second;
-    const GemmLaunch pick = gemm_rule_tiled(a);
+    bool live = false;
+    const DeviceProfile& prof = derive::default_profile(&live);
+    const GemmLaunch pick = rule(prof, live);
     if (cache.size() >= kRuleCacheSize) cache.clear();
     cache.emplace(key, pick);
     return pick;
 }
 
-/// Double on a device with FP64 tensor cores (sm_90+): their rate is about twice the FMA units'
-/// (tuned/dgemm_tensor_core.hpp), so every tiled double product takes them; C of one row or
-/// column stays a GEMV (memory-bound: no tensor core helps).
 template <class T>
-bool takes_tensor_cores() {
-    if constexpr (!std::is_same_v<T, double>) return false;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
+GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
+    return cached_pick(a, 0, [&](const DeviceProfile& dev, bool live) { return gemm_rule_tiled(a, dev, live); });
+}
+
+template <class T>
+GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, int* pack_a, int* align) {
+    GemmArgs<T> view;
+    const GemmLaunch pick = weigh_copies(a, &view);
+    if (pack_a) *pack_a = pick.pack_a;
+    if (align) *align = pick.align;
+    return view;
+}
+
+template <class T>
+GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, bool live) {
+    if (a.m > 0 && a.n > 0 && a.k > 0) {
+        if (gemm_as_gemv<T>(a, nullptr)) {
+            GemmLaunch g;
+            g.gemv = 2;
+            return g;
+        }
+        if constexpr (std::is_same_v<T, double>) {
+            try {  // the derivation's rule 2: the tensor cores where their kernel runs and is faster
+                const GemmLaunch l = gemm_launch_of(gemm_derivation(a, dev, live, true), gemm_configs<T>());
+                if (l.math == 2) {
+                    // Their tile and split: the tensor-core kernel's own rule (dgemm_tc_rule.hpp:
+                    // the tile by the width of C, the split by waves of the occupancy calculator's
+                    // blocks and the bytes they keep in flight), on the device it runs on.
+                    int device = 0;
+                    if (live && cudaGetDevice(&device) == cudaSuccess) return dgemm_tc_default(a, device);
+                    cudaGetLastError();
+                    return l;
+                }
+            } catch (const std::invalid_argument&) {
+                // no configuration fits `dev`: the tiled rule says what runs
+            }
+        }
     }
-    return dgemm_tensor_core_supported(dev);
+    return gemm_rule_tiled(a, dev, live);
 }
 
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a) {
-    if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {
+    if (a.m > 0 && a.n > 0 && a.k > 0 && gemm_as_gemv<T>(a, nullptr)) {  // before the cache: it reads lda, ldb, ldc
         GemmLaunch g;
         g.gemv = 2;
         return g;
     }
-    if constexpr (std::is_same_v<T, double>) {
-        if (takes_tensor_cores<T>()) {
-            int dev = 0;
-            cudaGetDevice(&dev);
-            if (dgemm_tc_pays(a, gemm_default_tiled(a))) return dgemm_tc_default(a, dev);
-        }
-    }
-    return gemm_default_tiled(a);
+    return cached_pick(a, 1, [&](const DeviceProfile& dev, bool live) { return gemm_derived_launch(a, dev, live); });
 }
 
 /// The legal launches (gemm_default_rule.hpp): every configuration as it is (no split, operands
@@ -297,12 +340,12 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
                 v.push_back(l);
             }
     }
-    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr) && !takes_tensor_cores<T>()) {
-        const GemmLaunch d = gemm_default_tiled(a);
-        if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
+    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr)) {
+        const GemmLaunch d = gemm_default(a);  // its copies crossed with its split, where it takes them
+        if (std::find(v.begin(), v.end(), d) == v.end() && d.math != 2) v.push_back(d);
     }
     if constexpr (std::is_same_v<T, double>) {
-        if (takes_tensor_cores<T>()) {  // the tensor cores: each tile, alone and split as the rule may split them
+        if (gemm_takes_tensor_cores<T>()) {  // the tensor cores: each tile, alone and split as the rule may split them
             int dev = 0;
             cudaGetDevice(&dev);
             const std::vector<GemmLaunch> tc = dgemm_tc_launches(a, dev);
@@ -399,6 +442,10 @@ template GemmLaunch gemm_default<float>(const GemmArgs<float>&);
 template GemmLaunch gemm_default<double>(const GemmArgs<double>&);
 template GemmLaunch gemm_default_tiled<float>(const GemmArgs<float>&);
 template GemmLaunch gemm_default_tiled<double>(const GemmArgs<double>&);
+template GemmLaunch gemm_derived_launch<float>(const GemmArgs<float>&, const DeviceProfile&, bool);
+template GemmArgs<float> gemm_copies_view<float>(const GemmArgs<float>&, int*, int*);
+template GemmArgs<double> gemm_copies_view<double>(const GemmArgs<double>&, int*, int*);
+template GemmLaunch gemm_derived_launch<double>(const GemmArgs<double>&, const DeviceProfile&, bool);
 template bool gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
 template bool gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);
 template std::vector<GemmLaunch> gemm_launches<float>(const GemmArgs<float>&);

@@ -4,31 +4,76 @@
 ///        unaligned operands copied or not, or the call run as chapter 5's GEMV. Host code: the
 ///        CPU tests check its picks without a GPU (tests/cpu/test_gemm_default_rule.cpp).
 ///
-/// The model, per configuration and split: its main loop's rate (GemmConfig::rate, or rate_elem
-/// where the operands take the element copies) x the fraction of the last wave's block slots that
-/// do work x the fraction of the tiles' area inside C x the share of a block's time in its main
-/// loop, plus, for a split, the second pass; no call faster than its bytes at the stream rate.
-/// The highest estimate wins: 256 x 128 on large C; 128 x 128 or 64 x 64 where the large tiles
-/// would leave SMs idle or waste a row of tiles (4097); k split where C alone cannot fill the GPU
-/// and k is long; the skinny tiles where C has 64 columns or rows or fewer.
+/// The default launch is chapter 6's derivation (derive/derivation.hpp, derive_gemm) on the
+/// device's profile: the GEMV where C is a vector, the FP64 tensor cores where they run (double),
+/// and otherwise the configuration and split of k the derivation gives for the call as the main
+/// loop sees it. Which call that is (op(A) = A^T packed first or read transposed, unaligned
+/// operands copied first or read where they are) is this file's own weighing: per choice the
+/// configurations' measured main-loop rates (GemmConfig::rate, rate_elem, tn_rel) x the fraction
+/// of the last wave's slots that work x the tiles' area inside C x the share of a block's time in
+/// its main loop, plus the copies' bytes; the fastest choice's call then goes to the derivation.
 #pragma once
 
+#include "derive/derivation.hpp"
 #include "gemm.hpp"
 
 #include <vector>
 
 namespace wb::tuned {
 
+/// Each workspace the default rule may ask for (the split's partials, a packed or copied operand).
+inline constexpr double kMaxWorkspaceBytes = 512.0 * 1024 * 1024;
+
+/// True where the FP64 tensor-core kernel runs here: double, on a device with FP64 tensor cores
+/// (sm_90+) for which this build holds the kernel (no device: false).
+template <class T>
+bool gemm_takes_tensor_cores();
+
 /// The instantiated configurations of T (the ladder's legal_launches), largest tile first.
 template <class T>
 std::vector<GemmLaunch> gemm_configs();
 
-/// The default launch: the GEMV where the call is one (gemm_as_gemv), the tiled rule otherwise.
+/// The default launch: gemm_derived_launch on the current device's profile
+/// (derive::default_profile), cached per thread for each device and class of call.
 template <class T>
 GemmLaunch gemm_default(const GemmArgs<T>& a);
 
-/// The tiled rule's pick (configuration, split_k, pack_a, align), cached per thread for each
-/// device and class of call.
+/// The derivation's candidates for a call of T (gemm_derived.cpp): every configuration (its tiles, stages and launch
+/// bound; with `live`, its blocks per SM read from the compiled kernel for op(A), op(B) and the
+/// copies `vec` the call takes), and with `tensor_ok` the FP64 tensor-core kernel where it runs
+/// (`live`: on the current device; otherwise where `dev` has FP64 tensor cores of compute 9.0,
+/// the sm_90 mma the kernel is built from).
+template <class T>
+std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool live, const GemmArgs<T>& a,
+                                                bool tensor_ok);
+
+/// derive_gemm for call `a` on `dev` (`live`: dev is the current device), its candidates
+/// gemm_derive_tiles: the derivation the default launch reads.
+template <class T>
+derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, bool tensor_ok = true);
+
+/// The launch a derivation names: the GEMV (gemv = 2), the FP64 tensor cores (math = 2), or the
+/// configuration of `configs` with the derived tile and its split of k (0: none). Throws
+/// std::invalid_argument where no configuration has the derived tile (White's T10 launch, or the
+/// powers of two on a device none of the configurations fits).
+GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs);
+
+/// The call the main loop runs: `a` itself, or with op(A) = A^T packed into a workspace (op_a = N,
+/// A null) and unaligned operands copied to aligned workspaces (A or B null, ld a 128-byte line),
+/// as the weighing above decides; *pack_a and *align (when not null) get the launch's fields
+/// (0 where the choice does not arise, 1 read as they are, 2 copied).
+template <class T>
+GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, int* pack_a, int* align);
+
+/// The default launch on profile `dev` (`live`: the current device's): the GEMV where C is a
+/// vector (gemm_as_gemv), the tensor cores where the derivation takes them, otherwise the tiled
+/// rule: this file's weighing of packing and aligned copies, the derived configuration and split
+/// for the call that leaves. Uncached: chapter 6 calls it with presets.
+template <class T>
+GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, bool live);
+
+/// The tiled rule's pick (configuration, split_k, pack_a, align: the FMA kernels, never the tensor
+/// cores or the GEMV), cached per thread for each device and class of call.
 template <class T>
 GemmLaunch gemm_default_tiled(const GemmArgs<T>& a);
 

@@ -100,6 +100,31 @@ TEST_CASE("derive: fewer SMs or less shared memory on the T10 move White's Mv as
           derive_gemv(t10, true, 4096, 4096, 4).value("dBlk.y"));
 }
 
+TEST_CASE("derive: fewer SMs on the T10 move White's MM and convolution as his Step 1 says",
+          "[derive][white][monotone]") {
+    const auto t10 = device_preset("t10");
+    for (long long n : {1024LL, 4096LL, 16384LL}) {
+        INFO("n " << n);
+        // Convolution (Eq. 5.19's Step 1): 12800 active threads on half the SMs need taller blocks.
+        for (int fs : {3, 17, 63}) {
+            INFO("FS " << fs);
+            const Derivation full = derive_conv2d(t10, n, n, fs, 4), half = derive_conv2d(half_sms(t10), n, n, fs, 4);
+            CHECK(half.value("dBlk.x") == full.value("dBlk.x"));  // Step 2 reads the filter, not the SMs
+            CHECK(half.value("dBlk.y") == 2 * full.value("dBlk.y"));
+            // Half the shared memory: Eq. 5.7's (2 dBlk.x dBlk.y + dBlk.x) x 4 bytes still fit; nothing moves.
+            CHECK(derive_conv2d(half_smem(t10), n, n, fs, 4).launch() == full.launch());
+        }
+        // MM: 15 SMs hold at most 7680 of its 32-register threads (16K registers each), short of
+        // Eq. 4.14's 12800: White's procedure has no launch, and the rules say so and take the tiles.
+        const Derivation mm = derive_gemm(half_sms(t10), n, n, n, 4);
+        CHECK(mm.value("active threads") == 12800);
+        CHECK(mm.value("tile_m") >= 32);
+        CHECK_THROWS_AS(mm.value("dBlk.x"), std::invalid_argument);
+        // Half the shared memory: n_ele x dBlk.x x 4 = 512 bytes still fit; White's launch stands.
+        CHECK(derive_gemm(half_smem(t10), n, n, n, 4).launch() == derive_gemm(t10, n, n, n, 4).launch());
+    }
+}
+
 TEST_CASE("derive: wave_split (KBLAS Y) fills one wave and never starts a second", "[derive][monotone]") {
     const auto h200 = device_preset("h200");
     // 19 tiles, 4 blocks per SM: 528 slots, Y = 27 (513 blocks).
@@ -150,7 +175,8 @@ TEST_CASE("derive: GEMV on Hopper", "[derive][monotone]") {
 TEST_CASE("derive: GEMM tiles from reuse, split k from the waves", "[derive][monotone]") {
     const auto h200 = device_preset("h200");
     const Derivation big = derive_gemm(h200, 4096, 4096, 4096, 4);
-    // Rule 2: the thread tile must feed the FMA lanes from shared memory (8 x 8 floats: 1 B/FMA).
+    // Rule 2 over the powers of two: among times within the estimate's resolution, the most
+    // reuse (the larger thread tiles of the larger blocks).
     CHECK(big.value("tile_m") * big.value("tile_n") >= 128 * 128);
     CHECK(big.value("split_k") == 1);
     // Rule 5: C of 1024 x 1024 leaves slots idle, so k splits; half the SMs, a smaller split.

@@ -89,27 +89,24 @@ TEST_CASE("derive legal: GEMV launches pass the tuned launcher's check", "[cpu][
 
 template <class T>
 void gemm_legal(const std::string& name, const DeviceProfile& dev, std::mt19937_64& rng) {
-    const std::vector<GemmLaunch> configs = tuned::gemm_configs<T>();
     for (int i = 0; i < kShapes; ++i) {
         GemmArgs<T> a;
         a.m = static_cast<int>(size(rng, 1 << 15));
         a.n = static_cast<int>(size(rng, 1 << 15));
         a.k = static_cast<int>(size(rng, 1 << 20));
-        a.lda = a.m;
+        a.lda = a.m + i % 4 / 2;  // aligned, or not
         a.ldb = a.k;
         a.ldc = a.m;
-        INFO(name << " " << a.m << " x " << a.n << " x " << a.k << " elem " << sizeof(T));
-        Derivation d;
-        try {
-            d = derive_gemm(dev, a.m, a.n, a.k, sizeof(T), ch06::gemm_candidates(configs), tuned::splitk::kMaxSplit);
-        } catch (const std::invalid_argument&) {
+        INFO(name << " " << a.m << " x " << a.n << " x " << a.k << " lda " << a.lda << " elem " << sizeof(T));
+        const ch06::GemmDerived g = ch06::derive_gemm_call<T>(dev, a, false);
+        if (!g.runs) {
             CHECK(name == "t10");  // none of the tiles fits the T10's 16 KB of shared memory
             continue;
         }
-        if (white(d)) continue;
-        const GemmLaunch l = ch06::gemm_launch_of(d, configs);
-        INFO("launch " << l.str());
-        CHECK_NOTHROW(tuned::check_gemm_launch(a, l, "derive_gemm"));
+        INFO("launch " << g.launch.str() << " derivation " << g.derivation.launch());
+        CHECK_NOTHROW(tuned::check_gemm_launch(a, g.launch, "derive_gemm"));
+        // The tensor cores only where the profile has faster ones (double): rule 2.
+        if (g.launch.math == 2) CHECK((sizeof(T) == 8 && dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm));
     }
 }
 
@@ -146,7 +143,7 @@ void conv2d_legal(const std::string& name, const DeviceProfile& dev, std::mt1993
         const std::vector<Conv2dLaunch> configs = tuned::conv2d_configs<T>(fs);
         Derivation d;
         try {
-            d = derive_conv2d(dev, rows, cols, fs, sizeof(T), ch06::conv2d_candidates(configs));
+            d = derive_conv2d(dev, rows, cols, fs, sizeof(T), tuned::conv2d_derive_tiles(configs));
         } catch (const std::invalid_argument&) {
             CHECK(name == "t10");  // the T10's 16 KB hold no staged tile of a large filter
             continue;
@@ -229,6 +226,10 @@ TEST_CASE("derive legal: the sweeps' lists are bounded and hold the default and 
         most_gemm = std::max(most_gemm, v.size());
         auto has = [&](auto pred) { return std::any_of(v.begin(), v.end(), pred); };
         CHECK(has([&](const GemmLaunch& l) { return l == tuned::gemm_default(a); }));
+        // Chapter 6's derived launch is chapter 5's default (the same rules on the same profile).
+        const GemmLaunch derived = ch06::derive_gemm_call<float>(h200, a, false).launch;
+        INFO("derived " << derived.str());
+        CHECK(derived == tuned::gemm_default(a));
         // Every choice the rule weighs is in the list where it means something.
         CHECK(has([](const GemmLaunch& l) { return l.split_k == 0; }));
         CHECK(has([](const GemmLaunch& l) { return l.pack_a == 2; }) == (a.op_a == Op::T));

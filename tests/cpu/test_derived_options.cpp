@@ -4,7 +4,14 @@
 #include "catch.hpp"
 
 #include "derived_comparison.hpp"
+#include "derived_launch.hpp"
 #include "derived_options.hpp"
+#include "derived_shapes.hpp"
+#include "gemv_rules.hpp"
+#include "step.hpp"
+#include "symv.hpp"
+#include "tuned/conv2d_rules.hpp"
+#include "tuned/gemm_default_rule.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -23,6 +30,15 @@ std::string invalid_message(const wb::ChapterOptions& opt) {
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::string invalid_message_flags(const wb::ChapterOptions& opt, bool shapes, bool wave_tail) {
+    try {
+        wb::ch06::case_selection(opt, shapes, wave_tail);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
 
 bool any_contains(const std::vector<std::string>& v, const std::string& part) {
     return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return contains(s, part); });
@@ -120,4 +136,79 @@ TEST_CASE("chapter 6 options: a note for each option a run cannot apply", "[cpu]
     CHECK(any_contains(wb::ch06::option_notes(opt, false, false), "GEMM"));
     opt.op = "gemv";
     CHECK(wb::ch06::option_notes(opt, false, false).empty());  // --trans applies to every case run
+}
+
+TEST_CASE("chapter 6 options: --shapes and --wave-tail select their sets", "[cpu][ch06][cli]") {
+    wb::ChapterOptions opt;
+    const wb::ch06::CaseSelection held = wb::ch06::case_selection(opt, true, false);
+    CHECK(held.shapes);
+    CHECK(held.ops == wb::ch06::compared_ops());
+    // At least 12 shapes per op (issue 40, item 4), none of them the page's.
+    CHECK(wb::ch06::gemv_cases_of(held).size() >= 12);
+    CHECK(wb::ch06::gemm_cases_of(held).size() >= 12);
+    CHECK(wb::ch06::conv2d_cases_of(held).size() >= 12);
+    CHECK(wb::ch06::symv_cases_of(held).size() >= 12);
+    CHECK(wb::ch06::cg_cases_of(held).size() >= 12);
+    for (const auto& c : wb::ch06::gemm_cases_of(held)) CHECK(!(c.m == 4096 && c.n == 4096 && c.k == 4096));
+    // The wave tail: GEMV and SYMV only, n = 64 k.
+    const wb::ch06::CaseSelection tail = wb::ch06::case_selection(opt, false, true);
+    CHECK(tail.ops == std::vector<std::string>{"gemv", "symv"});
+    for (const auto& c : wb::ch06::gemv_cases_of(tail)) CHECK(c.n % 64 == 0);
+    for (const auto& c : wb::ch06::symv_cases_of(tail)) CHECK(c.n % 64 == 0);
+    CHECK(wb::ch06::symv_cases_of(tail).size() >= 40);
+    // Usage errors: two sets at once, or a wave tail of no op it runs.
+    CHECK(contains(invalid_message_flags(opt, true, true), "--shapes and --wave-tail"));
+    opt.sizes = {1000};
+    CHECK(contains(invalid_message_flags(opt, true, false), "--shapes and --sizes"));
+    CHECK(contains(invalid_message_flags(opt, false, true), "--wave-tail and --sizes"));
+    opt.sizes.clear();
+    opt.op = "gemm,cg";
+    CHECK(contains(invalid_message_flags(opt, false, true), "must name gemv or symv"));
+    opt.op = "all";
+    CHECK(any_contains(wb::ch06::option_notes(opt, false, false, true), "--wave-tail"));
+}
+
+TEST_CASE("chapter 6: every derived launch of the held-out sets and the wave tail is in its step's legal list",
+          "[cpu][ch06][derive]") {
+    // The sweep is the derivation's oracle only if it can reach every launch the rules give
+    // (issue 40, item 2): on the h200 preset (the profile the tuned steps derive for without a
+    // GPU), each held-out case's derived launch is one of the tuned step's legal launches.
+    const wb::DeviceProfile h200 = wb::device_preset("h200");
+    wb::ch06::CaseSelection held, tail;
+    held.shapes = true;
+    tail.wave_tail = true;
+    for (int elem : {4, 8}) {
+        std::vector<wb::ch06::GemvCase> gemv = wb::ch06::gemv_cases_of(held), gemv_tail = wb::ch06::gemv_cases_of(tail);
+        gemv.insert(gemv.end(), gemv_tail.begin(), gemv_tail.end());
+        std::vector<wb::ch06::SquareCase> symv = wb::ch06::symv_cases_of(held), symv_tail = wb::ch06::symv_cases_of(tail);
+        symv.insert(symv.end(), symv_tail.begin(), symv_tail.end());
+        for (const auto& s : gemv) {
+            const wb::GemvShape call{s.trans ? wb::Op::T : wb::Op::N, s.m, s.n, s.lda, elem, 0, 0};
+            const wb::GemvLaunch l = wb::ch06::gemv_launch_of(wb::ch06::derive_gemv_call(h200, call), s.trans);
+            const auto v = wb::tuned_gemv_launches(call);
+            INFO((s.trans ? "T " : "N ") << s.m << " x " << s.n << " lda " << s.lda << " elem " << elem << ": " << l.str());
+            CHECK(std::find(v.begin(), v.end(), l) != v.end());
+        }
+        for (const auto& s : symv) {
+            const wb::SymvLaunch l = wb::ch06::symv_launch_of(wb::ch06::derive_symv_call(h200, s.n, s.lda, elem));
+            const auto v = elem == 4 ? wb::tuned::symv_configs<float>() : wb::tuned::symv_configs<double>();
+            INFO("symv " << s.n << " lda " << s.lda << " elem " << elem << ": " << l.str());
+            CHECK(std::find(v.begin(), v.end(), l) != v.end());
+        }
+        for (const auto& s : wb::ch06::conv2d_cases_of(held)) {
+            const wb::Conv2dLaunch l = wb::tuned::conv2d_launch_of(wb::ch06::derive_conv2d_call(h200, s.rows, s.cols, s.fs, elem));
+            const auto v = elem == 4 ? wb::tuned::conv2d_configs<float>(s.fs) : wb::tuned::conv2d_configs<double>(s.fs);
+            INFO("conv2d " << s.rows << " x " << s.cols << " FS " << s.fs << " elem " << elem << ": " << l.str());
+            CHECK(std::find(v.begin(), v.end(), l) != v.end());
+        }
+    }
+    for (const auto& s : wb::ch06::gemm_cases_of(held)) {
+        wb::GemmArgs<float> a;
+        a.m = s.m, a.n = s.n, a.k = s.k;
+        a.lda = s.m + s.ld_extra, a.ldb = s.k + s.ld_extra, a.ldc = s.m;
+        const wb::GemmLaunch l = wb::ch06::derive_gemm_call<float>(h200, a, false).launch;
+        const auto v = wb::tuned::gemm_launches(a);
+        INFO("gemm " << s.m << " x " << s.n << " x " << s.k << ": " << l.str());
+        CHECK(std::find(v.begin(), v.end(), l) != v.end());
+    }
 }

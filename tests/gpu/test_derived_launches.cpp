@@ -16,7 +16,6 @@
 #include "symv_problem.hpp"
 #include "tuned/conv2d_rules.hpp"
 #include "tuned/gemm_default_rule.hpp"
-#include "tuned/gemm_splitk.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -58,16 +57,16 @@ template <class T>
 void check_gemm(std::uint64_t seed) {
     const auto dev = wb::device_profile_from_device(0);
     const auto& step = wb::step<wb::GemmArgs<T>>(wb::chapter_of(wb::Stage::kTuned));
-    const std::vector<wb::GemmLaunch> configs = wb::tuned::gemm_configs<T>();
-    const std::vector<wb::derive::GemmTile> tiles = wb::ch06::gemm_candidates(configs);
     std::mt19937_64 rng(seed);
     for (int i = 0; i < (small_run() ? 2 : 8); ++i) {
         const int hi = small_run() ? 200 : 1500;
         wb::GemmShape s{Op::N, Op::N, draw(rng, 1, hi), draw(rng, 1, hi), draw(rng, 1, small_run() ? 300 : 8000)};
-        const wb::derive::Derivation d =
-            wb::derive::derive_gemm(dev, s.m, s.n, s.k, sizeof(T), tiles, wb::tuned::splitk::kMaxSplit);
-        const wb::GemmLaunch l = wb::ch06::gemm_launch_of(d, configs);
+        if (i % 3 == 1) {  // odd leading dimensions: the copies' choices too
+            s.lda = s.m + 1;
+            s.ldb = s.k + 1;
+        }
         auto p = wb::make_gemm_problem<T>(s, seed + i);
+        const wb::GemmLaunch l = wb::ch06::derive_gemm_call<T>(dev, p.args(), true).launch;
         const auto ref = p.reference();
         const auto c = wb::check_gemm(step, l, p, ref);
         INFO("gemm " << p.shape.str() << " launch " << l.str() << " seed=" << seed << " rel err " << c.rel_error << " "
@@ -107,7 +106,7 @@ void check_conv2d(std::uint64_t seed) {
         wb::Conv2dShape s{draw(rng, 1, hi), draw(rng, 1, hi), 2 * draw(rng, 0, i % 2 ? 3 : 32) + 1};
         const auto configs = wb::tuned::conv2d_configs<T>(s.fs);
         const wb::derive::Derivation d =
-            wb::derive::derive_conv2d(dev, s.rows, s.cols, s.fs, sizeof(T), wb::ch06::conv2d_candidates(configs));
+            wb::derive::derive_conv2d(dev, s.rows, s.cols, s.fs, sizeof(T), wb::tuned::conv2d_derive_tiles(configs));
         const wb::Conv2dLaunch l = wb::ch06::conv2d_launch_of(d);
         auto p = wb::make_conv2d_problem<T>(s, seed + i);
         const auto ref = p.reference();

@@ -1,0 +1,119 @@
+/// \file tuned/gemm_derived.cpp
+/// \brief The tuned GEMM as chapter 6's derivation sees it (gemm_default_rule.hpp): the
+///        configurations and the tensor-core kernel as candidate tiles, the derivation of a call,
+///        and the launch a derivation names. The default rule (gemm_default_rule.cpp) reads them.
+#include "tuned/gemm_default_rule.hpp"
+
+#include "tuned/dgemm_tc_rule.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
+#include "tuned/gemm_config.hpp"
+#include "tuned/gemm_dispatch.hpp"
+#include "tuned/gemm_pack.hpp"
+#include "tuned/gemm_splitk.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace wb::tuned {
+
+using pack::aligned16;
+using splitk::kMaxSplit;
+
+/// True where the tensor-core kernel runs here: double, on a device with FP64 tensor cores
+/// (sm_90+) for which this build holds the kernel.
+template <class T>
+bool gemm_takes_tensor_cores() {
+    if constexpr (!std::is_same_v<T, double>) return false;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return dgemm_tensor_core_supported(dev);
+}
+
+template <class T, const GemmConfig&... E>
+std::vector<derive::GemmTile> config_tiles(bool live, bool ta, bool tb, bool vec, ConfigList<E...>) {
+    return {derive::GemmTile{E.tile_m, E.tile_n, E.tile_k, E.thread_m, E.thread_n, E.stages, E.min_blocks,
+                             live ? gemm_impl::resident_blocks<T, E>(ta, tb, vec, false) : 0}...};
+}
+
+template <class T>
+std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool live, const GemmArgs<T>& a,
+                                                bool tensor_ok) {
+    const bool vec = aligned16(a.A, a.lda) && aligned16(a.B, a.ldb);
+    std::vector<derive::GemmTile> v =
+        config_tiles<T>(live, a.op_a == Op::T, a.op_b == Op::T, vec, typename Configs<T>::type{});
+    // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
+    const bool tc = std::is_same_v<T, double> && tensor_ok &&
+                    (live ? gemm_takes_tensor_cores<T>() : dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm);
+    if (tc) {  // each of its tiles (64 x 64, and the skinny 128 x 16 and 16 x 128), split like the others
+        int device = 0;
+        const bool here = live && cudaGetDevice(&device) == cudaSuccess;
+        if (!here) cudaGetLastError();
+        for (int i = 0; i < kDgemmTcTileCount; ++i) {
+            const DgemmTcTile k = kDgemmTcTiles[i];
+            derive::GemmTile t{k.tile_m, k.tile_n, k.tile_k, k.warp_m, k.warp_n, k.stages, 1,
+                               here ? dgemm_tensor_core_resident_blocks(device, i) : 0};
+            t.tensor_core = true;
+            v.push_back(t);
+        }
+    }
+    return v;
+}
+
+template <class T>
+derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, bool tensor_ok) {
+    derive::GemmCall c;
+    c.m = a.m;
+    c.n = a.n;
+    c.k = a.k;
+    c.elem_bytes = sizeof(T);
+    c.aligned = aligned16(a.A, a.lda) && aligned16(a.B, a.ldb);
+    c.vector_c = gemm_as_gemv<T>(a, nullptr);
+    c.max_split_k = kMaxSplit;
+    c.max_workspace_bytes = kMaxWorkspaceBytes;
+    return derive::derive_gemm(dev, c, gemm_derive_tiles<T>(dev, live, a, tensor_ok));
+}
+
+GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs) {
+    auto has = [&](const char* p) {
+        return std::any_of(d.params.begin(), d.params.end(), [&](const derive::Derived& x) { return x.parameter == p; });
+    };
+    GemmLaunch g;
+    if (has("gemv")) {
+        g.gemv = 2;
+        return g;
+    }
+    if (has("math") && d.value("math") == 2) {  // the tensor cores: the derived tile of theirs, split as derived
+        const int index = has("tile_m") ? dgemm_tc_tile_index(static_cast<int>(d.value("tile_m")),
+                                                              static_cast<int>(d.value("tile_n")))
+                                        : 0;
+        const int split = has("split_k") && d.value("split_k") > 1 ? static_cast<int>(d.value("split_k")) : 0;
+        return dgemm_tc_launch(index < 0 ? 0 : index, split);
+    }
+    if (has("tile_m"))
+        for (const GemmLaunch& c : configs)
+            if (c.tile_m == d.value("tile_m") && c.tile_n == d.value("tile_n") && c.tile_k == d.value("tile_k")) {
+                g = c;
+                g.split_k = d.value("split_k") > 1 ? static_cast<int>(d.value("split_k")) : 0;
+                return g;
+            }
+    throw std::invalid_argument("tuned::gemm_launch_of: the derived tile (" + d.launch() +
+                                ") must be one of the configurations (" + std::to_string(configs.size()) + ")");
+}
+
+template bool gemm_takes_tensor_cores<float>();
+template bool gemm_takes_tensor_cores<double>();
+template std::vector<derive::GemmTile> gemm_derive_tiles<float>(const DeviceProfile&, bool, const GemmArgs<float>&, bool);
+template std::vector<derive::GemmTile> gemm_derive_tiles<double>(const DeviceProfile&, bool, const GemmArgs<double>&,
+                                                                 bool);
+template derive::Derivation gemm_derivation<float>(const GemmArgs<float>&, const DeviceProfile&, bool, bool);
+template derive::Derivation gemm_derivation<double>(const GemmArgs<double>&, const DeviceProfile&, bool, bool);
+
+}  // namespace wb::tuned

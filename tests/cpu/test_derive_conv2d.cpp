@@ -1,0 +1,80 @@
+// test_derive_conv2d.cpp — chapter 6's convolution derivation over the tuned convolution's
+// instantiated launches (tuned::conv2d_derive_tiles), which chapter 5's default launch is
+// (tuned::conv2d_default): the picks on the h200 preset where an H200 sweep measured the best
+// legal launch, rule 2's two sides of the ridge, and the direction of each rule when the device
+// changes.
+// Run: build-*/bin/wb_cpu_tests "[derive][conv2d]"
+#include "catch.hpp"
+
+#include "conv2d.hpp"
+#include "derive/derivation.hpp"
+#include "derived_launch.hpp"
+#include "step.hpp"
+#include "tuned/conv2d_rules.hpp"
+
+#include <string>
+
+using namespace wb;
+
+namespace {
+
+Conv2dLaunch derived(const DeviceProfile& dev, int n, int fs, int elem) {
+    return tuned::conv2d_launch_of(ch06::derive_conv2d_call(dev, n, n, fs, elem));
+}
+
+}  // namespace
+
+TEST_CASE("derive conv2d: the h200 preset derives what an H200 sweep measured best", "[cpu][derive][conv2d]") {
+    // ch06_derived --op conv2d --sweep --quick on an H200 (18837ed, 4096^2), the best of 2 or 3
+    // legal launches: float FS 3 the streaming 128 x 32 (0.0403 ms), FS 7 the blocked 64 x 32
+    // (0.0560; 64 x 64: 0.0568), FS 17 and 63 the 128 x 64 of 8 x 4 (0.4201, 2.3707; 64 x 64 at
+    // FS 17: 0.5178); double FS 3 the streaming 64 x 32, FS 7 32 x 32 (0.1107), FS 17 and 63 64 x 64.
+    const DeviceProfile h200 = device_preset("h200");
+    CHECK(derived(h200, 4096, 3, 4).str() == tuned::stream_shape(4, 8, 4).str());
+    CHECK(derived(h200, 4096, 7, 4).str() == tuned::block_shape(4, 2).str());
+    CHECK(derived(h200, 4096, 17, 4).str() == tuned::block_shape(8, 4).str());
+    CHECK(derived(h200, 4096, 63, 4).str() == tuned::block_shape(8, 4).str());
+    CHECK(derived(h200, 4096, 3, 8).str() == tuned::stream_shape(2, 8, 4).str());
+    CHECK(derived(h200, 4096, 7, 8).str() == tuned::block_shape(2, 2).str());
+    CHECK(derived(h200, 4096, 17, 8).str() == tuned::block_shape(4, 4).str());
+    CHECK(derived(h200, 4096, 63, 8).str() == tuned::block_shape(4, 4).str());
+}
+
+TEST_CASE("derive conv2d: chapter 5's default launch is the derivation", "[cpu][derive][conv2d]") {
+    // Without a GPU the default derives for the h200 preset (derive::default_profile).
+    const DeviceProfile h200 = device_preset("h200");
+    for (int fs = 1; fs <= 65; fs += 2)
+        for (int n : {100, 1000, 4096}) {
+            Conv2dArgs<float> a;
+            a.rows = a.cols = a.in_pitch = a.out_pitch = n;
+            a.fs = fs;
+            INFO("FS " << fs << " n " << n);
+            CHECK(step<Conv2dArgs<float>>(5).default_launch(a) == derived(h200, n, fs, 4));
+        }
+}
+
+TEST_CASE("derive conv2d: rule 2 reads the ridge, rules 1-3 move with the device", "[cpu][derive][conv2d][monotone]") {
+    const DeviceProfile h200 = device_preset("h200");
+    // FS = 7 in float: 12.2 flop per byte, under the h200's ridge of 13.9: its bytes bound it, so
+    // the least shared memory (64 x 32). Twice the bandwidth halves the ridge: the FMAs bound
+    // it, and the least input per output (64 x 64, halo 1.20 against 1.30) wins.
+    CHECK(derived(h200, 4096, 7, 4).tile_y == 32);
+    DeviceProfile fast = h200;
+    fast.bandwidth_gbs *= 2;
+    CHECK(derived(fast, 4096, 7, 4).tile_y == 64);
+    bool bytes_said = false;
+    for (const derive::Derived& p : ch06::derive_conv2d_call(h200, 4096, 4096, 7, 4).params)
+        bytes_said = bytes_said || p.rule.find("bytes bound") != std::string::npos;
+    CHECK(bytes_said);
+    // Less shared memory never gives a larger tile (rule 3): with 24 KB per SM the FS = 63 windows
+    // of 128 x 64 (50 KB) and 64 x 64 (30 KB) no longer fit, 64 x 32 does.
+    DeviceProfile small = h200;
+    small.smem_per_sm_bytes = 24 * 1024;
+    small.smem_per_block_bytes = small.smem_per_sm_bytes - 1024;
+    for (int fs : {3, 7, 17, 63}) {
+        INFO("FS " << fs);
+        const derive::Derivation a = ch06::derive_conv2d_call(h200, 4096, 4096, fs, 4),
+                                 b = ch06::derive_conv2d_call(small, 4096, 4096, fs, 4);
+        CHECK(b.value("tile_x") * b.value("tile_y") <= a.value("tile_x") * a.value("tile_y"));
+    }
+}

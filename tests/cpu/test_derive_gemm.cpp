@@ -1,0 +1,179 @@
+// test_derive_gemm.cpp — chapter 6's GEMM derivation over the tuned GEMM's kernels
+// (common/derive/gemm.cpp through tuned::gemm_derivation): the blocks per SM it reads off each
+// kernel's registers and launch bound, the picks on the h200 preset where an H200 sweep measured
+// the best legal launch, the tensor cores for double, and each rule's direction when the device
+// changes. Without a GPU the profile is the preset's and every candidate's occupancy the rule's.
+// Run: build-*/bin/wb_cpu_tests "[derive][gemm]"
+#include "catch.hpp"
+
+#include "derive/derivation.hpp"
+#include "derived_launch.hpp"
+#include "tuned/gemm_config.hpp"
+#include "tuned/gemm_default_rule.hpp"
+
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace wb;
+
+namespace {
+
+/// An NN call of m x n x k with tight leading dimensions (no memory behind it).
+template <class T = float>
+GemmArgs<T> call(int m, int n, int k) {
+    GemmArgs<T> a;
+    a.m = m, a.n = n, a.k = k;
+    a.lda = m, a.ldb = k, a.ldc = m;
+    return a;
+}
+
+/// The derivation's blocks per SM for configuration E alone on `dev`.
+template <class T>
+long long blocks_of(const DeviceProfile& dev, const tuned::GemmConfig& E) {
+    const derive::GemmTile t{E.tile_m, E.tile_n, E.tile_k, E.thread_m, E.thread_n, E.stages, E.min_blocks};
+    return derive::derive_gemm(dev, 4096, 4096, 4096, sizeof(T), {t}).value("blocks per SM");
+}
+
+DeviceProfile half_sms(DeviceProfile d) {
+    d.sm_count /= 2;
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("derive gemm: blocks per SM from each kernel's registers and launch bound", "[cpu][derive][gemm]") {
+    // The counts the compiled kernels have on an H100 or H200 (GemmConfig::sm90_blocks, the
+    // occupancy API's): the estimate (accumulators, two sets of fragments, 40 more registers,
+    // within __launch_bounds__) must land on them, 128 x 64's three blocks included (its 136
+    // registers leave no room for a fourth). The 16-wide double tiles' per-operand guards cost
+    // registers the estimate does not count (the device's own count replaces it on a GPU).
+    const DeviceProfile h200 = device_preset("h200");
+    using namespace tuned;
+    for (const GemmConfig* c : {&kFloat256x128, &kFloat128x128, &kFloat64x64, &kFloat128x16, &kFloat16x128,
+                                &kFloat128x64, &kFloat64x128}) {
+        INFO(c->tile_m << " x " << c->tile_n << " float");
+        CHECK(blocks_of<float>(h200, *c) == c->sm90_blocks);
+    }
+    for (const GemmConfig* c : {&kDouble128x128, &kDouble64x64}) {
+        INFO(c->tile_m << " x " << c->tile_n << " double");
+        CHECK(blocks_of<double>(h200, *c) == c->sm90_blocks);
+    }
+}
+
+TEST_CASE("derive gemm: the h200 preset derives what an H200 sweep measured best", "[cpu][derive][gemm]") {
+    // ch06_derived --op gemm --sweep --quick on an H200 (18837ed, the run the issue-40 brief
+    // quotes): the best of 25, 8 and 26 legal launches were 128 x 64 split 2 (1024^3, 0.0650 ms;
+    // split 3: 0.0652), 256 x 128 (4096^3, 2.861 ms; 128 x 64: 3.032) and 256 x 128 split 4
+    // (1024 x 1024 x 16384, 0.755 ms; 128 x 64 split 4: 0.987, 3 blocks per SM on 396 slots).
+    const DeviceProfile h200 = device_preset("h200");
+    auto pick = [&](int m, int n, int k) { return ch06::derive_gemm_call<float>(h200, call(m, n, k), false).launch; };
+    const GemmLaunch small = pick(1024, 1024, 1024);
+    CHECK(small.tile_m == 128);
+    CHECK(small.tile_n == 64);
+    CHECK(small.split_k == 2);
+    const GemmLaunch big = pick(4096, 4096, 4096);
+    CHECK(big.tile_m == 256);
+    CHECK(big.tile_n == 128);
+    CHECK(big.split_k == 0);
+    const GemmLaunch deep = pick(1024, 1024, 16384);
+    CHECK(deep.tile_m == 256);
+    CHECK(deep.tile_n == 128);
+    CHECK(deep.split_k == 4);
+    // Every parameter says its rule and the metric that bound it.
+    const derive::Derivation d = ch06::derive_gemm_call<float>(h200, call(1024, 1024, 1024), false).derivation;
+    for (const derive::Derived& p : d.params) {
+        INFO(p.parameter);
+        CHECK(!p.rule.empty());
+        CHECK(!p.metric.empty());
+    }
+    CHECK(d.value("blocks per SM") == 3);
+}
+
+TEST_CASE("derive gemm: double takes the FP64 tensor cores where the device has them and they fill it",
+          "[cpu][derive][gemm]") {
+    // The tuned DGEMM's tensor cores were the sweep's best at all three page shapes on an H200
+    // (2.1-2.7x the FMA tiles): rule 2 rates them first (128 FMAs per clock per SM against 64).
+    for (const char* name : {"h200", "h100-sxm"}) {
+        const DeviceProfile dev = device_preset(name);
+        for (int s : {64, 512, 1000, 4096}) {
+            INFO(name << " " << s);
+            const ch06::GemmDerived g = ch06::derive_gemm_call<double>(dev, call<double>(s, s, s), false);
+            CHECK(g.launch.math == 2);
+            CHECK(g.derivation.value("math") == 2);
+        }
+        CHECK(ch06::derive_gemm_call<double>(dev, call<double>(8192, 64, 2048), false).launch.math == 2);
+        // A vector C is a GEMV (rule 1), tensor cores or not.
+        CHECK(ch06::derive_gemm_call<double>(dev, call<double>(4096, 1, 4096), false).launch.gemv == 2);
+        // Where one 64 x 64 tile unsplit would leave SMs idle the tensor cores keep them busy with
+        // their skinny tiles and split k (tuned/dgemm_tensor_core.hpp): C of 16 columns in 128 x 16
+        // tiles (16 rows: 16 x 128), split; one 64 x 64 tile of C with k = 2^20, split (unsplit it
+        // measured 0.01x cuBLAS on an H200 in chapter 5's GEMM shape set at 18837ed; split, 1.08x).
+        for (const auto& [m, n, k, tm, tn] : {std::tuple{8192, 16, 4096, 128, 16}, std::tuple{16, 8192, 4096, 16, 128},
+                                              std::tuple{64, 64, 1 << 20, 0, 0}}) {
+            INFO(name << " " << m << " x " << n << " x " << k);
+            const ch06::GemmDerived g = ch06::derive_gemm_call<double>(dev, call<double>(m, n, k), false);
+            CHECK(g.launch.math == 2);
+            if (std::string(name) == "h200") {  // on the h100-sxm preset the derivation rates 64 x 64, split, as fast
+                CHECK(g.launch.tile_m == tm);
+                CHECK(g.launch.tile_n == tn);
+            }
+            CHECK(g.launch.split_k > 1);
+            CHECK(g.derivation.value("math") == 2);
+        }
+    }
+    // 512^3 is 64 tiles of 64 x 64 on 396 slots: the tensor cores split k, and the launch says so.
+    const ch06::GemmDerived small = ch06::derive_gemm_call<double>(device_preset("h200"), call<double>(512, 512, 512), false);
+    REQUIRE(small.launch.math == 2);
+    CHECK(small.launch.split_k == small.derivation.value("split_k"));
+    CHECK(small.launch.split_k > 1);
+    // Without faster FP64 tensor cores: the FMA tiles.
+    DeviceProfile plain = device_preset("h200");
+    plain.fp64_mma_lanes_per_sm = 0;
+    const ch06::GemmDerived fma = ch06::derive_gemm_call<double>(plain, call<double>(4096, 4096, 4096), false);
+    CHECK(fma.launch.math == 0);
+    CHECK(fma.launch.tile_m == 128);
+    CHECK(fma.derivation.value("math") == 1);
+}
+
+TEST_CASE("derive gemm: fewer SMs or less shared memory move the launch the rules' way", "[cpu][derive][gemm][monotone]") {
+    const DeviceProfile h200 = device_preset("h200");
+    auto launch = [](const DeviceProfile& dev, int m, int n, int k) {
+        return ch06::derive_gemm_call<float>(dev, call(m, n, k), false).launch;
+    };
+    // Rule 5: half the slots, so the 32 tiles of 256 x 128 need half the slices to fill them.
+    CHECK(launch(half_sms(h200), 1024, 1024, 16384).split_k < launch(h200, 1024, 1024, 16384).split_k);
+    // Half the SMs: a small C fills them with fewer blocks, never more slices.
+    for (int k : {1024, 4096, 16384}) {
+        const GemmLaunch a = launch(h200, 1024, 1024, k), b = launch(half_sms(h200), 1024, 1024, k);
+        INFO(k << ": " << a.str() << " | half the SMs: " << b.str());
+        auto blocks = [](const GemmLaunch& l) {
+            return static_cast<long long>(l.split_k > 0 ? l.split_k : 1) * (1024 / l.tile_m) * (1024 / l.tile_n);
+        };
+        CHECK(blocks(b) <= blocks(a));
+    }
+    // Shared memory for one 256 x 128 stage ring taken away: a smaller tile (rules 2, 3).
+    DeviceProfile small = h200;
+    small.smem_per_sm_bytes = 64 * 1024;
+    small.smem_per_block_bytes = small.smem_per_sm_bytes - 1024;
+    const GemmLaunch s = launch(small, 4096, 4096, 4096);
+    CHECK(s.tile_m * s.tile_n < 256 * 128);
+}
+
+TEST_CASE("derive gemm: a split never starts a second round of blocks", "[cpu][derive][gemm]") {
+    // Rule 5: a split's blocks are equally long, so blocks past one round of slots only add
+    // partials; every derived split fits one round (and the legal list's 4 blocks per SM).
+    const DeviceProfile h200 = device_preset("h200");
+    std::mt19937_64 rng(46);
+    std::uniform_int_distribution<int> mn(1, 3000), kk(1, 60000);
+    for (int i = 0; i < 300; ++i) {
+        const GemmArgs<float> a = call(mn(rng), mn(rng), kk(rng));
+        const derive::Derivation d = ch06::derive_gemm_call<float>(h200, a, false).derivation;
+        if (d.value("split_k") < 2) continue;
+        INFO(a.m << " x " << a.n << " x " << a.k << ": " << d.launch());
+        const long long tiles = (a.m + d.value("tile_m") - 1) / d.value("tile_m") * ((a.n + d.value("tile_n") - 1) / d.value("tile_n"));
+        CHECK(tiles * d.value("split_k") <= 132LL * d.value("blocks per SM"));
+        CHECK(d.value("blocks per SM") <= 4);
+    }
+}
