@@ -10,6 +10,7 @@
 #include "tuned/dgemm_tensor_core.hpp"
 #include "gemm_problem.hpp"
 #include "gemv.hpp"
+#include "gemv_problem.hpp"
 #include "model.hpp"
 #include "model/gemm.hpp"
 #include "model/gemv.hpp"
@@ -180,8 +181,8 @@ struct GemmOp {
         if (l.gemv == 2 && ladder_gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
             // with the block its default launch derives (as the GEMV op's own rows predict it)
             const GemvLaunch gl = step<GemvArgs<T>>(chapter_of(Stage::kTuned)).default_launch(g);
-            const auto p = model::predict_gemv(Stage::kTuned, g.op == Op::T, g.m, g.n, sizeof(T),
-                                               gl.block_x * std::max(1, gl.block_y), dev, a.beta != T(0));
+            const auto p = model::predict_gemv(Stage::kTuned, g.op == Op::T, g.m, g.n, sizeof(T), gemv_model_launch_of(gl),
+                                               dev, a.beta != T(0));
             return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), p.predicted_ms), p.predicted_ms,
                     "as GEMV: " + p.note,
                     {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};

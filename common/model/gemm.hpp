@@ -26,14 +26,13 @@
 
 #include "device_profile.hpp"
 #include "stage.hpp"
+#include "model/kernel_time.hpp"  // kL2OverDram
 #include "model/occupancy.hpp"
 
 #include <string>
 
 namespace wb::model {
 
-/// L2-to-SM bandwidth assumed as a multiple of DRAM bandwidth (Hopper: roughly 2-2.5x).
-constexpr double kL2OverDram = 2.0;
 
 /// One GEMM step's design, as the model sees it.
 struct GemmDesign {
