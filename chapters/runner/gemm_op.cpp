@@ -188,7 +188,12 @@ struct GemmOp {
                     {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};
         }
         const Stage stage = s.ladder_stage();
-        if (l.math == 2) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
+        // Predicting for a preset (no GPU to ask): the default rule takes the FP64 tensor cores for
+        // double wherever the device has them (tuned/gemm_default_rule.cpp, takes_tensor_cores), so
+        // the default launch of a preset with them is the tensor-core kernel too.
+        const bool preset_tc = !dev.live && dev.fp64_tensor_gflops > 0 && sizeof(T) == 8 && stage == Stage::kTuned &&
+                               l == s.default_launch(a) && l.math == 0;
+        if (l.math == 2 || preset_tc) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
             constexpr tuned::DgemmTcTile k = tuned::kDgemmTcTile;
             GemmLaunch tc;
             tc.block_x = 32 * (k.tile_m / k.warp_m) * (k.tile_n / k.warp_n);
@@ -202,19 +207,18 @@ struct GemmOp {
             tc.warp_n = k.warp_n;
             tc.stages = k.stages;
             model::GemmDesign d = design<T>(stage, tc);
-            d.load_width = 1;  // every fragment element is one 8-byte shared load
+            d.load_width = 1;        // every fragment element is one 8-byte shared load
+            d.tensor_core = true;    // the FP64 tensor cores' rate (dev.fp64_tensor_gflops)
             const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
-            // One mma.sync.m16n8k8.f64 does the work of 1,024 FMAs; Hopper's FP64 tensor cores run
-            // at twice the FP64 FMA lanes' rate, so the FMA-bound time halves (the loads do not).
-            const double ms = p.limit.rfind("FMA", 0) == 0 || p.limit.rfind("instruction", 0) == 0 ? p.ms / 2 : p.ms;
-            return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), ms), ms,
-                    "FP64 tensor cores: twice the FMA lanes' rate (" + p.limit + ")",
-                    {fmt(2 * p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3), "-",
-                     std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
+            return {p.gflops, p.ms, "FP64 tensor cores: " + p.limit,
+                    {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),
+                     fmt_pct(p.issue_fraction), std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
         }
         model::GemmDesign d = design<T>(stage, l);
         // naive and pattern read op(A) = A^T straight from global memory, lda apart across a warp.
         d.strided_a = a.op_a == Op::T && (stage == Stage::kNaive || stage == Stage::kPattern);
+        // shared with op(A) = A^T: the unpadded tile read down its column (model/gemm.hpp).
+        if (a.op_a == Op::T && stage == Stage::kShared) d.a_wavefronts_per_k = 32.0 * sizeof(T) / 16.0;
         const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),

@@ -27,7 +27,8 @@ namespace {
 
 /// The fluid walk of model/kernel_time.hpp: between two blocks finishing, the number of resident
 /// blocks a is constant and each round takes max(round latency, a x bytes per block round / BW).
-double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double latency_ms, double l2_ms) {
+double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double latency_ms, double l2_ms,
+               double clock_per_ms) {
     std::vector<double> walks = w.walks;
     if (walks.empty()) walks.assign(static_cast<std::size_t>(w.blocks), w.rounds);
     double total = 0;
@@ -35,7 +36,8 @@ double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double l
     if (total <= 0) return 0;
     const double rounds_per_block = total / static_cast<double>(walks.size());
     // Each round waits one DRAM latency plus the block's share of its L2 round trips.
-    const double round_ms = latency_ms + (rounds_per_block > 0 ? w.l2_rounds / rounds_per_block : 0.0) * l2_ms;
+    const double round_ms = latency_ms + (rounds_per_block > 0 ? w.l2_rounds / rounds_per_block : 0.0) * l2_ms +
+                            w.chain_cycles / clock_per_ms;
     const double bytes_per_round = w.dram_bytes / total;  // one block's bytes per round
     const double bw_bytes_per_ms = bandwidth_gbs * 1e6;
     const long long slots = static_cast<long long>(sm_count) * std::max(1, w.blocks_per_sm);
@@ -87,7 +89,7 @@ KernelTime kernel_time(const KernelWork& w_in, const DeviceProfile& dev, double 
     // The walk, round by round (Little's law per round): the resident blocks advance together,
     // a round taking the latency or, when they ask for more bytes than the bus moves in that
     // time, those bytes at the bandwidth. Blocks start in launch order as slots free up.
-    t.walk_ms = walk_ms(w, bandwidth_gbs, dev.sm_count, latency_ms, l2_ms);
+    t.walk_ms = walk_ms(w, bandwidth_gbs, dev.sm_count, latency_ms, l2_ms, clock_per_ms);
     // The SM's load/store pipe serves one wavefront per clock; four schedulers issue one warp
     // instruction each per clock.
     t.lsu_ms = t.busiest_blocks * w.wavefronts / clock_per_ms;

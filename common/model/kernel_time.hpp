@@ -10,7 +10,7 @@
 /// op is timed by the same physics:
 ///
 ///   t = launch + max(DRAM bytes / bandwidth + one latency,   (the stream, and its first bytes)
-///                    waves x (rounds x DRAM latency + L2 rounds x L2 latency),  (the walk)
+///                    waves x (rounds x (DRAM latency + chain) + L2 rounds x L2 latency),  (the walk)
 ///                    blocks per SM x wavefronts / clock,     (one L1/shared wavefront per clock)
 ///                    blocks per SM x instructions / (4 clock))  (four schedulers per SM)
 ///
@@ -48,6 +48,9 @@ struct KernelWork {
     int blocks_per_sm = 1;       ///< resident blocks per SM (occupancy(); at least 1)
     double rounds = 0;           ///< dependent DRAM round trips one block's busiest warp waits for
     double l2_rounds = 0;        ///< dependent round trips to the L2 (hits) it waits for besides
+    double chain_cycles = 0;     ///< per round, cycles of dependent work that waits for the round's
+                                 ///< data and must finish before the next round's loads go out
+                                 ///< (barriers, a reduction's chain of shared loads and adds)
     double wavefronts = 0;       ///< L1 / shared-memory wavefronts one block issues (bank
                                  ///< conflicts and uncoalesced lines included)
     double instructions = 0;     ///< warp instructions one block issues
@@ -60,6 +63,15 @@ struct KernelWork {
     /// (kL2OverDram x DRAM).
     bool warm = false;
 };
+
+/// Latencies of the instructions a round's dependent chain is made of, cycles (Hopper
+/// microbenchmarks: a shared-memory load about 30 cycles, an FP32 FMA 4 and an FP64 FMA 8, a
+/// barrier whose warps have all arrived about 20). A chain of n dependent adds or FMAs after a
+/// batch of shared loads costs kSharedLoadCycles + n x the add's latency.
+constexpr double kSharedLoadCycles = 30;
+constexpr double kFmaCycles = 4;
+constexpr double kDfmaCycles = 8;
+constexpr double kBarrierCycles = 20;
 
 /// Which bound sets a kernel's time.
 enum class KernelLimit { launch, dram, walk, lsu, issue };

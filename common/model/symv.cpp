@@ -216,6 +216,12 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         blocks = nt;
         for (long long b = 0; b < nt; ++b) main.walks.push_back(2.0 * static_cast<double>(nt - b) + 1);
         main.dram_bytes = p.matrix_bytes_cached + p.vector_bytes + p.workspace_bytes / 2;
+        // Per tile, after its data: the row sums (32 / block_y dependent FMAs after their shared
+        // loads), a barrier, the column sums (as many), a barrier, the sum of the block_y partials,
+        // a barrier: spread over the tile's two round trips.
+        const double fma = e == 4 ? kFmaCycles : kDfmaCycles, per = 32.0 / std::max(1, warps);
+        main.chain_cycles = (2 * (kSharedLoadCycles + per * fma) + 3 * kBarrierCycles +
+                             kSharedLoadCycles + warps * fma) / 2;
         p.longest_walk = nt;
         kernels.push_back(main);
     } else if (design.stage == Stage::kAccess) {
@@ -231,6 +237,11 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         blocks = nt;
         for (long long b = 0; b < nt; ++b) main.walks.push_back(static_cast<double>(nt - 1 - b) + 2);
         main.dram_bytes = p.matrix_bytes_cached - diag.dram_bytes + e * dn + p.workspace_bytes / 2;
+        // Per tile, after its data: the row sum, L = nb / Q dependent FMAs, a barrier, the sum of
+        // the Q thread columns' partials, a barrier; the next tile's registers are then copied
+        // from the prefetch buffer, which waits for it: the chain adds to the round trip.
+        const double fma = e == 4 ? kFmaCycles : kDfmaCycles, q = std::max(1LL, l.block_threads / std::max(1LL, nb));
+        main.chain_cycles = (nb / q) * fma + 2 * kBarrierCycles + kSharedLoadCycles + q * fma;
         p.longest_walk = std::max(1LL, nt - 1);
         kernels.push_back(main);
     } else {  // tuned, KBLAS tiles
