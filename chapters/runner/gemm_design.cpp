@@ -2,6 +2,8 @@
 /// \brief The GEMM model's view of a launch (gemm_design.hpp).
 #include "gemm_design.hpp"
 
+#include "tuned/dgemm_tensor_core.hpp"
+
 #include <algorithm>
 
 namespace wb {
@@ -37,6 +39,25 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
         d.load_width = vec;
         d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
     }
+    return d;
+}
+
+model::GemmDesign gemm_tensor_core_design() {
+    constexpr tuned::DgemmTcTile k = tuned::kDgemmTcTile;
+    GemmLaunch tc;
+    tc.block_x = 32 * (k.tile_m / k.warp_m) * (k.tile_n / k.warp_n);
+    tc.block_y = 1;
+    tc.tile_m = k.tile_m;
+    tc.tile_n = k.tile_n;
+    tc.tile_k = k.tile_k;
+    tc.thread_m = k.warp_m / 8;  // an mma's C fragment: 8 lane groups along m, 4 lanes along n
+    tc.thread_n = k.warp_n / 4;
+    tc.warp_m = k.warp_m;
+    tc.warp_n = k.warp_n;
+    tc.stages = k.stages;
+    model::GemmDesign d = gemm_model_design(Stage::kTuned, tc, 8);
+    d.load_width = 1;      // every fragment element is one 8-byte shared load
+    d.tensor_core = true;  // the FP64 tensor cores' rate (dev.fp64_tensor_gflops)
     return d;
 }
 

@@ -15,4 +15,9 @@ namespace wb {
 /// lanes run along m first).
 model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_bytes);
 
+/// The design of the tuned step's FP64 tensor-core kernel (GemmLaunch::math = 2,
+/// tuned/dgemm_tensor_core.cu): its tile (tuned::kDgemmTcTile), its fragments' 8-byte shared
+/// loads, the tensor cores' rate (model::GemmDesign::tensor_core).
+model::GemmDesign gemm_tensor_core_design();
+
 }  // namespace wb

@@ -194,21 +194,7 @@ struct GemmOp {
         const bool preset_tc = !dev.live && dev.fp64_tensor_gflops > 0 && sizeof(T) == 8 && stage == Stage::kTuned &&
                                l == s.default_launch(a) && l.math == 0;
         if (l.math == 2 || preset_tc) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
-            constexpr tuned::DgemmTcTile k = tuned::kDgemmTcTile;
-            GemmLaunch tc;
-            tc.block_x = 32 * (k.tile_m / k.warp_m) * (k.tile_n / k.warp_n);
-            tc.block_y = 1;
-            tc.tile_m = k.tile_m;
-            tc.tile_n = k.tile_n;
-            tc.tile_k = k.tile_k;
-            tc.thread_m = k.warp_m / 8;  // an mma's C fragment: 8 lane groups along m, 4 lanes along n
-            tc.thread_n = k.warp_n / 4;
-            tc.warp_m = k.warp_m;
-            tc.warp_n = k.warp_n;
-            tc.stages = k.stages;
-            model::GemmDesign d = design<T>(stage, tc);
-            d.load_width = 1;        // every fragment element is one 8-byte shared load
-            d.tensor_core = true;    // the FP64 tensor cores' rate (dev.fp64_tensor_gflops)
+            const model::GemmDesign d = gemm_tensor_core_design();
             const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
             return {p.gflops, p.ms, "FP64 tensor cores: " + p.limit,
                     {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),

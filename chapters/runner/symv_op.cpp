@@ -152,7 +152,13 @@ struct SymvOp {
         const Step<Args<T>>& tuned = step<Args<T>>(chapter_of(Stage::kTuned));
         SymvLaunch l = tuned.default_launch(a);
         l.atomics = 1;
-        return {{"ch05 tuned atomics", predict<T>(c, tuned, a, l, run.dev)}};
+        try {
+            return {{"ch05 tuned atomics", predict<T>(c, tuned, a, l, run.dev)}};
+        } catch (const std::invalid_argument& e) {  // a launch the preset cannot hold: say why
+            Prediction p;
+            p.limit = std::string("not predicted on ") + run.dev.name + ": " + e.what();
+            return {{"ch05 tuned atomics", p}};
+        }
     }
 
     /// The atomics modes: cuBLAS with CUBLAS_ATOMICS_ALLOWED (always) and the tuned step's

@@ -3,6 +3,7 @@
 #include "model/conv2d.hpp"
 
 #include "model/gemm.hpp"  // kL2OverDram
+#include "model/kernel_time.hpp"
 #include "model/model_internal.hpp"
 
 #include <algorithm>
@@ -52,7 +53,10 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         d.staged = false;
         // Per tap: the image load (one 128-byte line per warp in float) and the filter load (a
         // broadcast), the FMA, two bounds compares, an index and the loop.
-        d.wavefronts_per_fma = e + 1;
+        // The image load's 32 elements start at x = c + l - FS/2: unaligned to the 128-byte line
+        // for all but one tap in 32, so they span two lines (e + 1 wavefronts); the filter load is
+        // one broadcast.
+        d.wavefronts_per_fma = (e + 1) + 1;
         d.other_per_fma = 6;
         d.regs_per_thread = 32;
     } else if (stage == Stage::kShared) {
@@ -248,7 +252,33 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     const Bound* worst = &bounds[0];
     for (const Bound& b : bounds)
         if (b.t > worst->t) worst = &b;
-    p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3;
+    // The blocks' walks (model/kernel_time): a staged step waits, per pass of the filter, for
+    // its window's loads (a DRAM round trip: every block starts on new rows) before its barrier;
+    // the naive step's loop issues two taps' loads before their FMAs (cuobjdump -sass, sm_90), a
+    // round trip to the L2 per pair of taps (the lines of the window are the neighbouring warps'
+    // and blocks'), one to DRAM for the first. The walk adds the first bytes' latency the bounds
+    // above leave out; where it is longer than them it sets the time.
+    KernelWork k;
+    double passes = 0;
+    for (long long k0 = 0; k0 < fs; k0 += cy)
+        for (long long l0 = 0; l0 < fs; l0 += cx) passes += 1;
+    const bool naive = d.stage == Stage::kNaive;
+    if (!naive) {
+        k.rounds = passes + 1;  // the streaming shape (not staged): one pass, its rows in flight together
+    } else {
+        k.rounds = 1;
+        k.l2_rounds = static_cast<double>(fs) * std::ceil(fs / 2.0);
+    }
+    // The latencies alone (the bandwidth is the DRAM bound's): the busiest SM's waves of blocks,
+    // each waiting its rounds.
+    const double walk_waves = std::ceil(std::ceil(blocks / dev.sm_count) / std::max(1, p.occ.blocks_per_sm));
+    const double walk_s = walk_waves * (k.rounds * dev.idle_latency_ns + k.l2_rounds * dev.l2_latency_ns) * 1e-9;
+    const Bound walk_bound{walk_s,
+                           naive ? "latency: a round trip per pair of taps"
+                                 : "latency: each block waits for its window's loads per pass"};
+    if (walk_bound.t > worst->t) worst = &walk_bound;
+    // Besides the largest bound, the first bytes' latency (the bounds are rates).
+    p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3 + (worst == &walk_bound ? 0.0 : dev.idle_latency_ns * 1e-6);
     p.gflops = p.flops / (p.ms * 1e6);
     std::ostringstream os;
     os << worst->words << "; occupancy " << detail::pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "

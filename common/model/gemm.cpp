@@ -78,7 +78,12 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double blocks = tiles * split;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
-    const double tail = std::ceil(p.waves) / p.waves;
+    // The tail: the FMA kernels need their resident blocks' warps to keep the lanes busy, so the
+    // last wave's empty slots idle the SM in proportion. The tensor-core kernel reaches its rate
+    // with fewer blocks (12 warps hold more independent mma.sync than the pipe takes), so only the
+    // blocks' imbalance across SMs stretches it.
+    const double blocks_per_sm = blocks / dev.sm_count;
+    const double tail = d.tensor_core ? std::ceil(blocks_per_sm) / blocks_per_sm : std::ceil(p.waves) / p.waves;
     // Padding: edge tiles compute whole tiles.
     const double padded = tiles * d.tile_m * d.tile_n / (static_cast<double>(m) * n);
     struct Bound {

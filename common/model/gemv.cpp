@@ -94,7 +94,6 @@ GemvModelLaunch gemv_model_launch(Stage stage, bool trans, int block_threads) {
 
 GemvStageDesign gemv_stage_design(Stage stage, bool trans, int elem_bytes, const GemvModelLaunch& launch,
                                   const DeviceProfile& dev) {
-    (void)dev;
     GemvStageDesign d;
     d.stage = stage;
     const int e = elem_bytes, w = 16 / std::max(1, e);  // elements per 16-byte load
@@ -147,6 +146,7 @@ GemvStageDesign gemv_stage_design(Stage stage, bool trans, int elem_bytes, const
             d.loads_in_flight = 2 * u * w;  // double buffer: two batches of U 16-byte loads
         }
         d.summary = "registers, 16-byte loads, double-buffered prefetch, a launch derived from the shape";
+        d.regs_per_thread = std::min(d.regs_per_thread, dev.max_regs_per_thread);  // the compiler fits the device
     } else {
         throw std::invalid_argument(std::string("gemv_stage_design: stage (\"") + stage_name(stage) +
                                     "\") has no GEMV model");

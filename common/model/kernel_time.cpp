@@ -28,11 +28,12 @@ namespace {
 /// The fluid walk of model/kernel_time.hpp: between two blocks finishing, the number of resident
 /// blocks a is constant and each round takes max(round latency, a x bytes per block round / BW).
 double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double latency_ms, double l2_ms,
-               double clock_per_ms) {
+               double clock_per_ms, double* bus_ms) {
     std::vector<double> walks = w.walks;
     if (walks.empty()) walks.assign(static_cast<std::size_t>(w.blocks), w.rounds);
     double total = 0;
     for (double r : walks) total += r;
+    *bus_ms = 0;
     if (total <= 0) return 0;
     const double rounds_per_block = total / static_cast<double>(walks.size());
     // Each round waits one DRAM latency plus the block's share of its L2 round trips.
@@ -44,11 +45,14 @@ double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double l
     std::priority_queue<double, std::vector<double>, std::greater<double>> finish;  // rounds done at finish
     std::size_t next = 0;
     double done = 0, ms = 0;  // rounds every resident block has walked so far, and the time
+    *bus_ms = 0;              // the part of it the bus, not the latency, set
     while (next < walks.size() || !finish.empty()) {
         while (next < walks.size() && static_cast<long long>(finish.size()) < slots) finish.push(done + walks[next++]);
         const double until = finish.top();
         const double a = static_cast<double>(finish.size());
-        ms += (until - done) * std::max(round_ms, a * bytes_per_round / bw_bytes_per_ms);
+        const double bus = a * bytes_per_round / bw_bytes_per_ms;
+        ms += (until - done) * std::max(round_ms, bus);
+        if (bus > round_ms) *bus_ms += (until - done) * bus;
         done = until;
         while (!finish.empty() && finish.top() <= done) finish.pop();
     }
@@ -89,7 +93,8 @@ KernelTime kernel_time(const KernelWork& w_in, const DeviceProfile& dev, double 
     // The walk, round by round (Little's law per round): the resident blocks advance together,
     // a round taking the latency or, when they ask for more bytes than the bus moves in that
     // time, those bytes at the bandwidth. Blocks start in launch order as slots free up.
-    t.walk_ms = walk_ms(w, bandwidth_gbs, dev.sm_count, latency_ms, l2_ms, clock_per_ms);
+    double bus_ms = 0;
+    t.walk_ms = walk_ms(w, bandwidth_gbs, dev.sm_count, latency_ms, l2_ms, clock_per_ms, &bus_ms);
     // The SM's load/store pipe serves one wavefront per clock; four schedulers issue one warp
     // instruction each per clock.
     t.lsu_ms = t.busiest_blocks * w.wavefronts / clock_per_ms;
@@ -104,6 +109,8 @@ KernelTime kernel_time(const KernelWork& w_in, const DeviceProfile& dev, double 
             worst = ms;
             t.limit = which;
         }
+    // A walk that spent most of its time waiting for the bus, not for latencies, is bandwidth-bound.
+    if (t.limit == KernelLimit::walk && bus_ms > 0.5 * t.walk_ms) t.limit = KernelLimit::dram;
     t.ms = launch_ms + worst;
     return t;
 }

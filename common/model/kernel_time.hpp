@@ -4,7 +4,7 @@
 ///        SM's load/store pipe (L1 and shared-memory wavefronts) and its instruction issue —
 ///        over the waves its grid takes, plus the fixed cost of the launch.
 ///
-/// Each op's model (model/<op>.cpp) describes its kernels in these terms (how many blocks, what
+/// Each op's model (model/\<op\>.cpp) describes its kernels in these terms (how many blocks, what
 /// one block reads, how many dependent memory round trips its warps wait for one after the
 /// other, how many wavefronts and instructions it issues) and this file times them, so every
 /// op is timed by the same physics:
