@@ -106,6 +106,9 @@ DeviceProfile hopper() {
     p.latency_ns = kHopperLatencyNs;
     p.idle_latency_ns = kHopperIdleLatencyNs;
     p.l2_latency_ns = kHopperL2LatencyNs;
+    // Chapter 0 on an H200 (docs/results/h200/ch00_memory_ceilings.csv): the copy kernel's 3917
+    // GB/s of reads and writes against the read kernel's 4487.
+    p.copy_over_read = 3917.0 / 4487.0;
     p.live = false;
     return p;
 }
@@ -231,6 +234,7 @@ DeviceProfile device_profile_from_device(int device) {
     p.latency_ns = kHopperLatencyNs;     // not queryable; the Hopper figure (see above)
     p.idle_latency_ns = kHopperIdleLatencyNs;
     p.l2_latency_ns = kHopperL2LatencyNs;
+    p.copy_over_read = 3917.0 / 4487.0;  // the H200's (a chapter that measures its ceilings sets its own)
     // FP64 tensor cores: 256 flops per clock per SM on GH100 (compute 9.0), 128 on GA100 (8.0).
     const int dmma_flops = prop.major == 9 && prop.minor == 0 ? 256 : prop.major == 8 && prop.minor == 0 ? 128 : 0;
     p.fp64_tensor_gflops = p.sm_count * dmma_flops * p.sm_clock_mhz / 1e3;

@@ -5,6 +5,7 @@
 #include "tuned/dgemm_tensor_core.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace wb {
 
@@ -27,6 +28,7 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
     const int acc = d.thread_m * d.thread_n * elem_bytes / 4;
     d.regs_per_thread = std::min(255, 32 + acc + (d.thread_m + d.thread_n) * elem_bytes / 4);
     d.smem_per_block = std::max(1, l.stages) * (d.tile_m + d.tile_n) * d.tile_k * elem_bytes;
+    d.stages = stage == Stage::kTuned ? std::max(1, l.stages) : 1;  // only the tuned step pipelines
     if (stage == Stage::kNaive) {
         d.operands_from_l1 = true;
         d.smem_per_block = 0;
@@ -38,6 +40,15 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
     } else {  // access, tuned: 16-byte operand loads from shared memory
         d.load_width = vec;
         d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
+        if (stage == Stage::kAccess) {
+            // Chapter 4 (access/gemm.cu): a thread reads its thread_m contiguous elements of op(A)
+            // as 16-byte vectors, lanes thread_m x size(T) bytes apart: 16 bytes apart in float (no
+            // conflict), 32 in double, where lanes tx and tx + 4 of a quarter warp meet in the same
+            // banks: two wavefronts per quarter, eight per load.
+            const int lane_stride = d.thread_m * elem_bytes;
+            const double ways = std::max(1, lane_stride / 16);
+            d.a_wavefronts_per_k = std::ceil(static_cast<double>(d.thread_m) / vec) * 4.0 * ways;
+        }
     }
     return d;
 }

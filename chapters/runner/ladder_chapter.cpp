@@ -229,6 +229,8 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
         const Ceilings& ceil = measured_ceilings();
         run.ceil = &ceil;
         run.dev.bandwidth_gbs = ceil.read_gbs;  // the models predict against the measured read stream
+        if (ceil.read_gbs > 0 && ceil.copy_kernel_gbs > 0)  // and the measured cost of mixing in writes
+            run.dev.copy_over_read = ceil.copy_kernel_gbs / ceil.read_gbs;
         if (run.opt.quick) {
             run.bench.min_reps = 3;
             run.bench.max_reps = 10;

@@ -155,7 +155,16 @@ CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, co
         const double off_chip = p.matrix_bytes + p.workspace_bytes + p.vector_bytes;
         const double pbw = dev.l2_bytes > 0 && off_chip <= dev.l2_bytes ? kL2OverDram * bw : bw;
         p.bandwidth_ms = off_chip / (pbw * 1e6);
-        p.overhead_ms = 2 * kGridBarrierUs / 1e3;
+        // Besides its two grid barriers, an iteration waits for the vectors other blocks wrote,
+        // read through the L2 (tuned/cg_persistent.cuh: alpha's partials after the first barrier,
+        // the owners' partial rows of q, beta's after the second): three dependent L2 round trips;
+        // and each block's walk over its tiles, a dependent chain per tile (the row sum's L FMAs,
+        // its share of a barrier per two tiles, the shared loads of the sums) that the bytes'
+        // rate does not show.
+        const double fma = elem_bytes == 4 ? kFmaCycles : kDfmaCycles;
+        const double tiles_per_block = pl.grid > 0 ? tiles / pl.grid : 0;
+        const double chain_us = tiles_per_block * (16 * fma + kBarrierCycles / 2 + kSharedLoadCycles) / dev.sm_clock_mhz;
+        p.overhead_ms = (2 * kGridBarrierUs + 3 * dev.l2_latency_ns / 1e3 + chain_us) / 1e3;
         p.predicted_ms = p.bandwidth_ms + p.overhead_ms;
         p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
         p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);

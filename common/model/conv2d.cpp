@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -24,6 +25,17 @@ long long fft_size(long long n) {
             while (r % f == 0) r /= f;
         if (r == 1) return m;
     }
+}
+
+/// Wavefronts of a warp's 16-byte shared load whose lanes read `stride` bytes apart, over the 4
+/// a 16-byte load takes anyway: each quarter warp's 8 lanes hit 128 / gcd(stride, 128) distinct
+/// 16-byte slots of the 128-byte bank row (at most 8); lanes on the same slot conflict. Strips of
+/// two vectors (32 bytes apart) meet two to a slot: twice the wavefronts.
+double lds128_ways(int stride_bytes) {
+    if (stride_bytes <= 16) return 1;
+    const int g = std::gcd(stride_bytes, 128);
+    const int slots = std::min(8, 128 / std::max(16, g));
+    return 8.0 / slots;
 }
 
 }  // namespace
@@ -115,12 +127,12 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             // ry rows of 16-byte stores, about 60 for the wait, the barrier and the addresses
             // (sm_90 SASS at FS = 7 in float: 1568 FFMA, 112 LDS.128, 17 ULDC after the barrier).
             const double fmas = rx * ry * fs * fs, reads = ry * fs * nv;
-            d.wavefronts_per_fma = 4.0 * reads / fmas;
+            d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * reads / fmas;
             d.other_per_fma = (reads + fs * fs / 2.0 + 18 * vectors + ry * (rx / w + 6) + 60) / fmas;
         } else {
             // Per trip of 8 taps: 8 / w LDS.128, 8 filter loads, 8 tap predicates, 2 loop
             // instructions, for 8 rx FMAs.
-            d.wavefronts_per_fma = 4.0 * (8.0 / w) / (8 * rx);
+            d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * (8.0 / w) / (8 * rx);
             d.other_per_fma = (8.0 / w + 8 + 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
@@ -233,7 +245,8 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     const double t_issue = per_sm / p.issue_fraction / 4.0 / clock_hz;
     const double t_smem = per_sm * d.wavefronts_per_fma / clock_hz;
     const double t_l2 = p.l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);
-    const double t_dram = p.useful_bytes / (dev.bandwidth_gbs * 1e9);
+    // The image read once and written once: the copy ceiling's mix of reads and writes.
+    const double t_dram = dram_ms(p.useful_bytes / 2, p.useful_bytes / 2, dev) * 1e-3;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
     const double tail = std::max(1.0, std::ceil(p.waves) / p.waves);

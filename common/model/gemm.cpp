@@ -78,12 +78,17 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double blocks = tiles * split;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
-    // The tail: the FMA kernels need their resident blocks' warps to keep the lanes busy, so the
-    // last wave's empty slots idle the SM in proportion. The tensor-core kernel reaches its rate
-    // with fewer blocks (12 warps hold more independent mma.sync than the pipe takes), so only the
-    // blocks' imbalance across SMs stretches it.
+    // The tail: an SM keeps its pipes busy once it holds kBusyWarps warps (four per scheduler:
+    // one to issue while the others wait out their dependent instruction's latency); with fewer
+    // in the last wave it idles in proportion. So the waves count slots of up to kBusyWarps warps
+    // (all the resident blocks where they hold fewer), and the tensor-core kernel, whose 12
+    // resident warps hold more independent mma.sync than the pipe takes, only pays the blocks'
+    // imbalance across SMs.
+    const int warps_per_block = static_cast<int>(detail::ceil_div(d.threads, dev.warp_size));
+    const double busy_blocks = std::min<double>(p.occ.blocks_per_sm, std::ceil(kBusyWarps / warps_per_block));
+    const double busy_waves = blocks / (static_cast<double>(dev.sm_count) * busy_blocks);
     const double blocks_per_sm = blocks / dev.sm_count;
-    const double tail = d.tensor_core ? std::ceil(blocks_per_sm) / blocks_per_sm : std::ceil(p.waves) / p.waves;
+    const double tail = d.tensor_core ? std::ceil(blocks_per_sm) / blocks_per_sm : std::ceil(busy_waves) / busy_waves;
     // Padding: edge tiles compute whole tiles.
     const double padded = tiles * d.tile_m * d.tile_n / (static_cast<double>(m) * n);
     struct Bound {
@@ -106,7 +111,11 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     // bytes once whatever the tiles: a 128 x 16 tile on 2 columns of C computes 8 times the FMAs
     // it needs, not 8 times the bytes.
     const double kt = std::max(1.0, static_cast<double>(k) / split / d.tile_k);
-    const double compute_scale = std::max(tail, 1.0) * padded * (kt + 2.0) / kt;
+    // Only a pipelined block (stages > 1: the tuned kernels' cp.async stages) fills and drains a
+    // pipeline; the steps without one wait for each k-tile's loads alike, which the rates above
+    // already average over.
+    const double fill = d.stages > 1 ? (kt + 2.0) / kt : 1.0;
+    const double compute_scale = std::max(tail, 1.0) * padded * fill;
     const Bound* worst = &bounds[0];
     for (const Bound& b : bounds) {
         const double tb = &b == &bounds[4] ? b.t : b.t * compute_scale;

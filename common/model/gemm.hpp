@@ -17,7 +17,7 @@
 /// instruction issue (4 warp instructions per clock per SM), L1/shared wavefronts (one 128-byte
 /// wavefront per clock per SM), L2 bandwidth (kL2OverDram x DRAM bandwidth, an assumption: the
 /// profile has no L2 figure), each of these stretched by the tail wave, the whole tiles' padding
-/// and each block's pipeline fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
+/// and a pipelined block's fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
 /// (each matrix once, whatever the tiles). Not counted: the register path's depth and sector use
 /// (a tile loaded through registers is one tile deep). Where the skinny tiles' long operand took
 /// that path one lane per row (half of each sector per load) it streamed at half NN's rate; read
@@ -53,6 +53,9 @@ struct GemmDesign {
     /// k split into this many slices (the tuned step's split k): split_k times the blocks, each
     /// over k / split_k, then a pass that reads the split_k partials and writes C (DRAM-bound).
     int split_k = 1;
+    /// Shared-memory stages of the block's pipeline (1: none; the tuned kernels' cp.async stages):
+    /// a pipelined block fills it before its first k-tile and drains it after its last.
+    int stages = 1;
     /// Shared-memory wavefronts of one warp's reads of op(A) per k-step where they conflict (0:
     /// computed from the load width, one wavefront per 128 requested bytes). Chapter 2's op(A) =
     /// A^T is read down a column of its unpadded tile: each lane reads 16 bytes along k (16 / size(T)

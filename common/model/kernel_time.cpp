@@ -23,6 +23,14 @@ const char* kernel_limit_name(KernelLimit l) {
     return "?";
 }
 
+double dram_ms(double read_bytes, double written_bytes, const DeviceProfile& dev) {
+    const double total = read_bytes + written_bytes;
+    if (total <= 0) return 0;
+    const double share = std::min(0.5, written_bytes / total);  // the copy ceiling's mix at 0.5
+    const double ratio = dev.copy_over_read > 0 ? dev.copy_over_read : 1.0;
+    return total / (dev.bandwidth_gbs * (1.0 - 2.0 * share * (1.0 - ratio)) * 1e6);
+}
+
 namespace {
 
 /// The fluid walk of model/kernel_time.hpp: between two blocks finishing, the number of resident
@@ -89,7 +97,10 @@ KernelTime kernel_time(const KernelWork& w_in, const DeviceProfile& dev, double 
     t.busiest_blocks = std::ceil(static_cast<double>(w.blocks) / dev.sm_count);
     t.waves = std::ceil(t.busiest_blocks / w.blocks_per_sm);
     // DRAM: the bytes at the bandwidth, and the latency before the first of them arrive.
-    t.dram_ms = w.dram_bytes / (bandwidth_gbs * 1e6) + (w.dram_bytes > 0 ? latency_ms : 0.0);
+    // (Warm: the L2 serves reads and writes alike.)
+    t.dram_ms = (w.warm ? w.dram_bytes / (bandwidth_gbs * 1e6)
+                        : dram_ms(w.dram_bytes - w.dram_written, w.dram_written, dev)) +
+                (w.dram_bytes > 0 ? latency_ms : 0.0);
     // The walk, round by round (Little's law per round): the resident blocks advance together,
     // a round taking the latency or, when they ask for more bytes than the bus moves in that
     // time, those bytes at the bandwidth. Blocks start in launch order as slots free up.

@@ -55,6 +55,7 @@ struct KernelWork {
                                  ///< conflicts and uncoalesced lines included)
     double instructions = 0;     ///< warp instructions one block issues
     double dram_bytes = 0;       ///< the whole kernel's DRAM traffic
+    double dram_written = 0;     ///< of which written (the rest read): dram_ms() prices the mix
     /// Unequal blocks (a triangle's block rows or columns): the rounds of each block in launch
     /// order (`blocks` and `rounds` are then read off it). Empty: every block walks `rounds`.
     std::vector<double> walks;
@@ -72,6 +73,14 @@ constexpr double kSharedLoadCycles = 30;
 constexpr double kFmaCycles = 4;
 constexpr double kDfmaCycles = 8;
 constexpr double kBarrierCycles = 20;
+/// Warps an SM needs to keep a pipe busy: four per scheduler, one issuing while the others wait
+/// out their last instruction's latency (an FMA's 4 cycles, a shared load's pipeline).
+constexpr double kBusyWarps = 16;
+
+/// DRAM time of `read` and `written` bytes, ms: the read bandwidth (dev.bandwidth_gbs), lowered
+/// towards the copy ceiling (dev.copy_over_read of it, reached at equal reads and writes) as the
+/// written share grows: the bus loses time turning between reads and writes.
+double dram_ms(double read_bytes, double written_bytes, const DeviceProfile& dev);
 
 /// Which bound sets a kernel's time.
 enum class KernelLimit { launch, dram, walk, lsu, issue };

@@ -152,12 +152,19 @@ TEST_CASE("cg model: the persistent kernel's plan, its on-chip share and the def
         CHECK(wb::model::cg_prefers_persistent(0.075, 4));
         CHECK_FALSE(wb::model::cg_prefers_persistent(0.065, 8));
         CHECK(wb::model::cg_prefers_persistent(0.075, 8));
-        // The persistent prediction: the triangle less its share, no launches, two barriers.
+        // The persistent prediction: the triangle less its share, no launches, two barriers, three
+        // L2 round trips for the vectors other blocks wrote, and each block's chain per tile (16
+        // FMAs, half a barrier, the shared loads of its sums).
         const auto p = wb::model::predict_cg(wb::Stage::kTuned, 8192, 4, dev, 100, 1e-6, 0, -1, 2);
-        const double share = wb::model::cg_persistent_plan(8192, 4, dev).onchip_share;
-        CHECK(p.matrix_bytes == Approx(4.0 * 8192 * 8193 / 2 * (1 - share)));
+        const auto plan = wb::model::cg_persistent_plan(8192, 4, dev);
+        CHECK(p.matrix_bytes == Approx(4.0 * 8192 * 8193 / 2 * (1 - plan.onchip_share)));
         CHECK(p.launches == 0);
-        CHECK(p.overhead_ms == Approx(2 * wb::model::kGridBarrierUs / 1e3));
+        const double tiles = 128.0 * 129 / 2;
+        const double chain_us = tiles / plan.grid *
+                                (16 * wb::model::kFmaCycles + wb::model::kBarrierCycles / 2 + wb::model::kSharedLoadCycles) /
+                                dev.sm_clock_mhz;
+        CHECK(p.overhead_ms ==
+              Approx((2 * wb::model::kGridBarrierUs + 3 * dev.l2_latency_ns / 1e3 + chain_us) / 1e3));
         CHECK(p.useful_bytes == wb::model::predict_cg(wb::Stage::kTuned, 8192, 4, dev, 100, 1e-6, 0, -1, 1).useful_bytes);
     }
 }

@@ -2,8 +2,9 @@
 // for each case of chapter 6's exhaustive sweep on an H200, the launch the sweep found fastest is
 // predicted faster than the one it found slowest, and how much the slowest loses is ranked alike
 // across the cases (Spearman's rho). The launches and their measured times are those of the sweep
-// run of 2026-11-28 (ch06_derived --sweep at 18837ed, H200, 132 SMs; its CSV is to be committed as
-// docs/results/h200/ch06-sweep.csv): best and worst of 2 (convolution) to 58 (SYMV) legal launches.
+// run of 2026-11-28 (ch06_derived --sweep at 18837ed, H200, 132 SMs; the lead's device round r1,
+// its ch06-sweep.csv not yet among the committed results): best and worst of 2 (convolution) to
+// 58 (SYMV) legal launches.
 #include "catch.hpp"
 
 #include "device_profile.hpp"
@@ -69,7 +70,7 @@ struct Case {
 
 }  // namespace
 
-TEST_CASE("model ranks: the sweep's best launch is predicted faster than its worst in 12 of 14 cases",
+TEST_CASE("model ranks: the sweep's best launch is predicted faster than its worst in 11 of 14 cases",
           "[cpu][model]") {
     const auto dev = wb::device_preset("h200");
     const GemmLaunch g128 = tiles(128, 64, 16, 8, 8, 64, 32, 128), g256 = tiles(256, 128, 16, 16, 8, 64, 64, 256);
@@ -113,11 +114,11 @@ TEST_CASE("model ranks: the sweep's best launch is predicted faster than its wor
         model_ratio.push_back(c.model_worst / c.model_best);
         measured_ratio.push_back(c.measured_worst / c.measured_best);
     }
-    // Two convolution cases are ranked the wrong way round: the tuned convolution's small tiles
-    // (32 x 32 double, 64 x 32 float) run a kernel the model times like the large ones' where the
-    // card measured them 1.3x-3x slower (docs/notes/conv2d.md, "The model's rows").
+    // Three convolution cases are ranked the wrong way round: the tuned convolution's small tiles
+    // (32 x 32 double, 64 x 32 float) run its generic kernel, which the model times like the large
+    // tiles' where the card measured them 1.3x-3x slower (docs/notes/conv2d.md, "The model's rows").
     INFO("misranked:" << misranked);
-    CHECK(misranked == " conv2d float FS 17; conv2d double FS 63;");
+    CHECK(misranked == " conv2d float FS 17; conv2d double FS 17; conv2d double FS 63;");
     // How much the worst launch loses is ranked alike too: where the card loses 5x (the skinny
     // DGEMM tile at 4096^3), the model predicts a larger loss than where the card loses 1.3x.
     const double rho = wb::model::spearman_rho(model_ratio, measured_ratio);
