@@ -156,3 +156,35 @@ TEST_CASE("predict_gemv validates its arguments", "[model][gemv]") {
     const auto fast = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, 256, h);
     CHECK(slow.latency_bound_gbs < fast.latency_bound_gbs);
 }
+
+TEST_CASE("GEMV model: the tuned launch's fields move the prediction the way Little's law says",
+          "[model][gemv]") {
+    // Chapter 6 ranks the tuned step's legal launches with this model, so each field must count:
+    // fewer loads in flight (U) or fewer thread rows (Q) lengthen a walk-bound call, a split (Y)
+    // shortens the walk of a grid with fewer tiles than SMs.
+    const auto h200 = device_preset("h200");
+    GemvModelLaunch base;
+    base.block_x = 8;
+    base.block_y = 64;
+    base.ept = 8;
+    base.Y = 1;
+    const double t = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, base, h200).predicted_ms;
+    GemvModelLaunch u2 = base;
+    u2.ept = 2;
+    GemvModelLaunch q8 = base;
+    q8.block_y = 8;
+    const double tu2 = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, u2, h200).predicted_ms;
+    const double tq8 = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, q8, h200).predicted_ms;
+    INFO("U = 8, Q = 64: " << t << " ms; U = 2: " << tu2 << " ms; Q = 8: " << tq8 << " ms");
+    CHECK(tu2 > 1.15 * t);  // 34 round trips of 550 ns against the 14 us of the bytes
+    CHECK(tq8 > 1.5 * t);   // 8 thread rows: each walks 512 columns, 64 batches
+    // A short, wide N (128 rows of 1 M columns): 16 tiles of 8 x 4 rows, one per SM for 16 SMs;
+    // Y = 8 gives 128 blocks, each an eighth of the walk.
+    GemvModelLaunch wide = base;
+    const auto y1 = predict_gemv(wb::Stage::kTuned, false, 128, 1 << 20, 4, wide, h200);
+    wide.Y = 8;
+    const auto y8 = predict_gemv(wb::Stage::kTuned, false, 128, 1 << 20, 4, wide, h200);
+    CHECK(y8.y_blocks == 8);
+    CHECK(y8.grid.total_blocks == 8 * y1.grid.total_blocks);
+    CHECK(y8.predicted_ms < 0.5 * y1.predicted_ms);
+}
