@@ -23,6 +23,20 @@ namespace {
 /// 600-800 ns range this implies; chapter 6 shows how the derived launch moves with it.
 constexpr double kHopperLatencyNs = 700.0;
 
+/// Hopper DRAM latency of an isolated load, ns: the middle of the 500-600 ns that pointer-chasing
+/// microbenchmarks report for an unloaded HBM load on Hopper (above). A latency-bound kernel keeps
+/// the bus far from saturated, so its dependent loads see about this, not the loaded figure.
+/// scripts/probes/dram_latency.cu measures both on the card (a pointer chase after the harness's
+/// flush, and the same under a saturating read stream).
+constexpr double kHopperIdleLatencyNs = 550.0;
+
+/// Hopper L2 hit latency, ns, averaged over the L2's two partitions: a hit in the SM's near half
+/// takes about 260-280 cycles (microbenchmarks), one in the far half crosses between the halves
+/// and takes longer; with addresses hashed over both, about 400 cycles at the 1980 MHz boost
+/// clock. scripts/probes/dram_latency.cu measures it (the same chase over a buffer that fits in
+/// the L2).
+constexpr double kHopperL2LatencyNs = 200.0;
+
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 /// FP64 tensor-core FMAs per clock per SM by compute capability (mma.sync .f64): GA100 64 (19.5
@@ -70,6 +84,8 @@ DeviceProfile t10() {
     // White §4.5: "each global memory access takes approximately 400-800 clock cycles"; his
     // 12800-thread bound (Eq. 4.14) uses 400 cycles: 400 / 1.33 GHz = 301 ns.
     p.latency_ns = 400.0 / 1.33;
+    p.idle_latency_ns = p.latency_ns;  // White uses one figure
+    p.l2_latency_ns = 0;               // no L2 for global memory
     p.memory_bytes = 4.0 * kGiB;     // 4 GB of GDDR3 per T10 GPU (Tesla S1070 and C1060 datasheets)
     p.live = false;
     return p;
@@ -99,6 +115,11 @@ DeviceProfile hopper() {
     p.fp64_lanes_per_sm = 64;            // GH100: 64 FP64 lanes per SM (H100 SXM: 34 TFLOP/s FP64)
     p.fp64_mma_lanes_per_sm = fp64_mma_lanes(9, 0);
     p.latency_ns = kHopperLatencyNs;
+    p.idle_latency_ns = kHopperIdleLatencyNs;
+    p.l2_latency_ns = kHopperL2LatencyNs;
+    // Chapter 0 on an H200 (docs/results/h200/ch00_memory_ceilings.csv): the copy kernel's 3917
+    // GB/s of reads and writes against the read kernel's 4487.
+    p.copy_over_read = 3917.0 / 4487.0;
     p.live = false;
     return p;
 }
@@ -108,6 +129,9 @@ DeviceProfile h100_sxm() {
     p.name = "H100 SXM5 (preset)";
     p.l2_bytes = 50LL * 1024 * 1024;     // 50 MB L2
     p.bandwidth_gbs = 3350;              // HBM3, datasheet
+    // FP64 tensor cores (DMMA): 67 TFLOP/s on the datasheet, 132 SMs x 256 flops per clock at the
+    // 1980 MHz boost clock = 66.9.
+    p.fp64_tensor_gflops = 66900;
     p.memory_bytes = 80.0 * kGiB;        // datasheet "80 GB"; a live H100 reports 79.2 GiB in total
     return p;
 }
@@ -118,6 +142,9 @@ DeviceProfile h200() {
     p.l2_bytes = 60LL * 1024 * 1024;     // 60 MB, as the reference H200 reports
     // HBM3e, datasheet 4.8 TB/s (the memory clock, 3201 MHz x 6016-bit bus x 2, gives 4814 GB/s).
     p.bandwidth_gbs = 4800;
+    // FP64 tensor cores (DMMA): measured on an H200, 66.5 TFLOP/s (scripts/probes/dmma_rate.cu,
+    // mma.sync .f64; the datasheet's 67).
+    p.fp64_tensor_gflops = 66500;
     // Datasheet "141 GB" (NVIDIA's GB of memory are GiB here: a live H200 reports 140.4 GiB in
     // total, about 139 GiB of it free).
     p.memory_bytes = 141.0 * kGiB;
@@ -217,6 +244,12 @@ DeviceProfile device_profile_from_device(int device) {
     p.fp64_lanes_per_sm = fp64_lanes(prop.major, prop.minor);
     p.fp64_mma_lanes_per_sm = fp64_mma_lanes(prop.major, prop.minor);
     p.latency_ns = kHopperLatencyNs;     // not queryable; the Hopper figure (see above)
+    p.idle_latency_ns = kHopperIdleLatencyNs;
+    p.l2_latency_ns = kHopperL2LatencyNs;
+    p.copy_over_read = 3917.0 / 4487.0;  // the H200's (a chapter that measures its ceilings sets its own)
+    // FP64 tensor cores: 256 flops per clock per SM on GH100 (compute 9.0), 128 on GA100 (8.0).
+    const int dmma_flops = prop.major == 9 && prop.minor == 0 ? 256 : prop.major == 8 && prop.minor == 0 ? 128 : 0;
+    p.fp64_tensor_gflops = p.sm_count * dmma_flops * p.sm_clock_mhz / 1e3;
     p.memory_bytes = static_cast<double>(prop.totalGlobalMem);
     p.live = true;
     return p;

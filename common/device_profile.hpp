@@ -34,7 +34,15 @@ struct DeviceProfile {
     int fp64_mma_lanes_per_sm = 0;   ///< FP64 FMAs per clock per SM on the tensor cores (mma.sync
                                      ///< .f64): 128 on H100/H200, 64 on A100, 0 where there are none
     double bandwidth_gbs = 0;        ///< theoretical DRAM bandwidth
-    double latency_ns = 0;           ///< DRAM load latency used for Little's law
+    double latency_ns = 0;           ///< loaded DRAM latency: the bytes in flight that saturate the
+                                     ///< bus are bandwidth x this (Little's law; the derivations)
+    double idle_latency_ns = 0;      ///< DRAM latency of a load far from saturation: what a
+                                     ///< latency-bound walk waits per dependent round trip (the models)
+    double l2_latency_ns = 0;        ///< L2 hit latency: a dependent load served by the L2 (0: no L2)
+    double fp64_tensor_gflops = 0;   ///< FP64 tensor-core rate (DMMA), GFLOP/s; 0 where there are none
+    double copy_over_read = 1;       ///< a kernel's copy ceiling (read + write bytes) over its read
+                                     ///< ceiling: what the bus loses to turning between reads and
+                                     ///< writes (chapter 0 measures both)
     double memory_bytes = 0;         ///< device memory: total (live) or the datasheet's (preset);
                                      ///< predict-only runs skip cases that need more
     bool live = false;               ///< true when read from a device, false for a preset

@@ -16,6 +16,7 @@
 #include "cg_problem.hpp"
 #include "memory_fit.hpp"
 #include "gemv.hpp"
+#include "gemv_problem.hpp"
 #include "model/cg.hpp"
 #include "model/gemv.hpp"
 #include "symv_problem.hpp"
@@ -43,14 +44,14 @@ double mv_model_ms(int chapter, int n, const DeviceProfile& dev) {
         g.op = Op::N;
         g.m = g.n = g.lda = n;
         const GemvLaunch l = step<GemvArgs<T>>(chapter).default_launch(g);
-        return model::predict_gemv(stage, false, n, n, sizeof(T), l.block_x * std::max(1, l.block_y), dev, false)
+        return model::predict_gemv(stage, false, n, n, sizeof(T), gemv_model_launch_of(l), dev, false, /*warm=*/true)
             .predicted_ms;
     }
     SymvArgs<T> sa;  // SYMV on the lower triangle
     sa.uplo = Uplo::Lower;
     sa.n = sa.lda = n;
     const SymvLaunch l = step<SymvArgs<T>>(chapter).default_launch(sa);
-    return model::predict_symv(stage, n, sizeof(T), symv_model_launch(l), dev, false).predicted_ms;
+    return model::predict_symv(stage, n, sizeof(T), symv_model_launch(l), dev, false, /*warm=*/true).predicted_ms;
 }
 
 struct CgOp {

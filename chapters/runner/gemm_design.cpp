@@ -2,10 +2,10 @@
 /// \brief The GEMM model's view of a launch (gemm_design.hpp).
 #include "gemm_design.hpp"
 
-#include "roofline.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace wb {
 
@@ -28,6 +28,7 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
     const int acc = d.thread_m * d.thread_n * elem_bytes / 4;
     d.regs_per_thread = std::min(255, 32 + acc + (d.thread_m + d.thread_n) * elem_bytes / 4);
     d.smem_per_block = std::max(1, l.stages) * (d.tile_m + d.tile_n) * d.tile_k * elem_bytes;
+    d.stages = stage == Stage::kTuned ? std::max(1, l.stages) : 1;  // only the tuned step pipelines
     if (stage == Stage::kNaive) {
         d.operands_from_l1 = true;
         d.smem_per_block = 0;
@@ -39,35 +40,43 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
     } else {  // access, tuned: 16-byte operand loads from shared memory
         d.load_width = vec;
         d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
+        if (stage == Stage::kAccess) {
+            // Chapter 4 (access/gemm.cu): a thread reads its thread_m contiguous elements of op(A)
+            // as 16-byte vectors, lanes thread_m x size(T) bytes apart: 16 bytes apart in float (no
+            // conflict), 32 in double, where lanes tx and tx + 4 of a quarter warp meet in the same
+            // banks: two wavefronts per quarter, eight per load.
+            const int lane_stride = d.thread_m * elem_bytes;
+            const double ways = std::max(1, lane_stride / 16);
+            d.a_wavefronts_per_k = std::ceil(static_cast<double>(d.thread_m) / vec) * 4.0 * ways;
+        }
     }
     return d;
 }
 
-model::GemmPrediction predict_gemm_tensor_core(Stage stage, long long m, long long n, long long k,
-                                               const DeviceProfile& dev, const GemmLaunch& l) {
+model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l) {
     const int index = l.tile_m > 0 ? tuned::dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0;
-    const tuned::DgemmTcTile t = tuned::kDgemmTcTiles[index < 0 ? 0 : index];
+    const tuned::DgemmTcTile k = tuned::kDgemmTcTiles[index < 0 ? 0 : index];
     GemmLaunch tc;
-    tc.block_x = 32 * (t.tile_m / t.warp_m) * (t.tile_n / t.warp_n);
+    tc.block_x = 32 * (k.tile_m / k.warp_m) * (k.tile_n / k.warp_n);
     tc.block_y = 1;
-    tc.tile_m = t.tile_m;
-    tc.tile_n = t.tile_n;
-    tc.tile_k = t.tile_k;
-    tc.thread_m = t.warp_m / 8;  // an mma's C fragment: 8 lane groups along m, 4 lanes along n
-    tc.thread_n = t.warp_n / 4;
-    tc.warp_m = t.warp_m;
-    tc.warp_n = t.warp_n;
-    tc.stages = t.stages;
-    model::GemmDesign d = gemm_model_design(stage, tc, 8);
-    d.load_width = 1;  // every fragment element is one 8-byte shared load
+    tc.tile_m = k.tile_m;
+    tc.tile_n = k.tile_n;
+    tc.tile_k = k.tile_k;
+    tc.thread_m = k.warp_m / 8;  // an mma's C fragment: 8 lane groups along m, 4 lanes along n
+    tc.thread_n = k.warp_n / 4;
+    tc.warp_m = k.warp_m;
+    tc.warp_n = k.warp_n;
+    tc.stages = k.stages;
+    model::GemmDesign d = gemm_model_design(Stage::kTuned, tc, 8);
+    d.load_width = 1;      // every fragment element is one 8-byte shared load
+    d.tensor_core = true;  // the FP64 tensor cores' rate (dev.fp64_tensor_gflops)
     d.split_k = l.split_k > 1 ? l.split_k : 1;
-    model::GemmPrediction p = model::predict_gemm(d, m, n, k, 8, dev);
-    if (p.limit.rfind("FMA", 0) == 0 || p.limit.rfind("instruction", 0) == 0) {
-        p.ms /= 2;
-        p.gflops = roofline::gflops(roofline::gemm_flops(m, n, k), p.ms);
-    }
-    p.peak_gflops *= 2;
-    return p;
+    return d;
+}
+
+model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
+                                               const GemmLaunch& l) {
+    return model::predict_gemm(gemm_tensor_core_design(l), m, n, k, 8, dev);
 }
 
 }  // namespace wb

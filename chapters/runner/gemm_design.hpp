@@ -15,13 +15,13 @@ namespace wb {
 /// lanes run along m first).
 model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_bytes);
 
-/// The model's prediction for the FP64 tensor-core kernel (GemmLaunch::math = 2,
-/// tuned/dgemm_tensor_core.hpp) on an m x n x k double call: its tile as a design (every fragment
-/// element one 8-byte shared load), and where the FMAs or the issue bound it, half the FMA
-/// lanes' time (one mma.sync.m16n8k8.f64 does 1,024 FMAs; Hopper's FP64 tensor cores run at twice
-/// the FP64 lanes' rate). `peak_gflops` is the tensor cores' (twice the lanes'). `l`: the launch's
-/// tile (kDgemmTcTiles; 0 x 0: 64 x 64) and split of k.
-model::GemmPrediction predict_gemm_tensor_core(Stage stage, long long m, long long n, long long k,
-                                               const DeviceProfile& dev, const GemmLaunch& l = GemmLaunch{});
+/// The design of the tuned step's FP64 tensor-core kernel (GemmLaunch::math = 2,
+/// tuned/dgemm_tensor_core.cu) for launch `l`: its tile (tuned::kDgemmTcTiles; 0 x 0: 64 x 64)
+/// and split of k, its fragments' 8-byte shared loads, the tensor cores' rate
+/// (model::GemmDesign::tensor_core).
+model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l = GemmLaunch{});
+/// The model's prediction for that kernel on an m x n x k double call.
+model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
+                                               const GemmLaunch& l = GemmLaunch{});
 
 }  // namespace wb

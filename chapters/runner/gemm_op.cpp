@@ -9,6 +9,7 @@
 #include "gemm_design.hpp"
 #include "gemm_problem.hpp"
 #include "gemv.hpp"
+#include "gemv_problem.hpp"
 #include "model.hpp"
 #include "model/gemm.hpp"
 #include "model/gemv.hpp"
@@ -181,22 +182,30 @@ struct GemmOp {
         if (l.gemv == 2 && ladder_gemm_as_gemv<T>(a, &g)) {  // the call runs as chapter 5's GEMV: its model,
             // with the block its default launch derives (as the GEMV op's own rows predict it)
             const GemvLaunch gl = step<GemvArgs<T>>(chapter_of(Stage::kTuned)).default_launch(g);
-            const auto p = model::predict_gemv(Stage::kTuned, g.op == Op::T, g.m, g.n, sizeof(T),
-                                               gl.block_x * std::max(1, gl.block_y), dev, a.beta != T(0));
+            const auto p = model::predict_gemv(Stage::kTuned, g.op == Op::T, g.m, g.n, sizeof(T), gemv_model_launch_of(gl),
+                                               dev, a.beta != T(0));
             return {roofline::gflops(roofline::gemm_flops(a.m, a.n, a.k), p.predicted_ms), p.predicted_ms,
                     "as GEMV: " + p.note,
                     {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};
         }
         const Stage stage = s.ladder_stage();
-        if (l.math == 2) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
-            const auto p = predict_gemm_tensor_core(stage, a.m, a.n, a.k, dev, l);
-            return {p.gflops, p.ms, "FP64 tensor cores: twice the FMA lanes' rate (" + p.limit + ")",
-                    {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3), "-",
-                     std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
+        // Predicting for a preset (no GPU to ask): the default rule takes the FP64 tensor cores for
+        // double wherever the device has them (tuned/gemm_default_rule.cpp, takes_tensor_cores), so
+        // the default launch of a preset with them is the tensor-core kernel too.
+        const bool preset_tc = !dev.live && dev.fp64_tensor_gflops > 0 && sizeof(T) == 8 && stage == Stage::kTuned &&
+                               l == s.default_launch(a) && l.math == 0;
+        if (l.math == 2 || preset_tc) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
+            const model::GemmDesign d = gemm_tensor_core_design(l);
+            const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
+            return {p.gflops, p.ms, "FP64 tensor cores: " + p.limit,
+                    {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),
+                     fmt_pct(p.issue_fraction), std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
         }
         model::GemmDesign d = design<T>(stage, l);
         // naive and pattern read op(A) = A^T straight from global memory, lda apart across a warp.
         d.strided_a = a.op_a == Op::T && (stage == Stage::kNaive || stage == Stage::kPattern);
+        // shared with op(A) = A^T: the unpadded tile read down its column (model/gemm.hpp).
+        if (a.op_a == Op::T && stage == Stage::kShared) d.a_wavefronts_per_k = 32.0 * sizeof(T) / 16.0;
         const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),

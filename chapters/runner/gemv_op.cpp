@@ -124,7 +124,7 @@ struct GemvOp {
     template <class T>
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemvLaunch& l,
                               const DeviceProfile& dev) {
-        const auto p = model::predict_gemv(s.ladder_stage(), a.op == Op::T, a.m, a.n, sizeof(T), l.block_x * std::max(1, l.block_y),
+        const auto p = model::predict_gemv(s.ladder_stage(), a.op == Op::T, a.m, a.n, sizeof(T), gemv_model_launch_of(l),
                                            dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), std::to_string(p.transactions),

@@ -125,4 +125,14 @@ MemoryNeed gemv_memory_need(std::size_t elem, Op op, int m, int n, int lda, int 
     return need;
 }
 
+model::GemvModelLaunch gemv_model_launch_of(const GemvLaunch& l) {
+    model::GemvModelLaunch m;
+    m.block_x = l.block_x;
+    m.block_y = l.block_y;
+    m.nb = l.nb;
+    m.Y = l.Y;
+    m.ept = l.ept;
+    return m;
+}
+
 }  // namespace wb

@@ -10,6 +10,7 @@
 #include "compare.hpp"
 #include "memory_fit.hpp"
 #include "gemv.hpp"
+#include "model/gemv.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -71,5 +72,8 @@ BenchStats time_gemv(const GemvStep<T>& step, const GemvLaunch& launch, GemvProb
 /// workspaces on the device; A, the |A| of the error scale, x, y and the float64 reference on the
 /// host. Nothing is allocated: the chapter loop asks before it builds a problem.
 MemoryNeed gemv_memory_need(std::size_t elem, Op op, int m, int n, int lda, int a_offset = 0, int x_offset = 0);
+
+/// The model's view of a launch (model::GemvModelLaunch): the fields that shape the kernels' grids.
+model::GemvModelLaunch gemv_model_launch_of(const GemvLaunch& l);
 
 }  // namespace wb

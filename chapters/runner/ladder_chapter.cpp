@@ -18,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace wb {
@@ -133,6 +134,7 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
     ChapterRun run;
     run.chapter = chapter;
     bool sweep = false, list_ops = false, shapes = false;
+    double read_gbs = 0;  // --read-gbs: 0 keeps the preset's datasheet bandwidth
     CLI::App app{"Chapter " + std::to_string(chapter) + " — " + info.title, info.directory};
     add_chapter_options(app, run.opt, registered_names());
     app.add_flag("--ladder", run.whole_ladder,
@@ -143,12 +145,22 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
     app.add_flag("--shapes", shapes,
                  "Time this chapter's step and the peer on each op's shape set (ops that have one), the ratio "
                  "per shape and its geometric mean per variant");
+    app.add_option("--read-gbs", read_gbs,
+                   "With --device-preset: predict against this read bandwidth, GB/s (a run's measured read "
+                   "ceiling, printed in its header), as a run on the card does, instead of the preset's datasheet "
+                   "figure; so a prediction without a GPU reproduces the model column of a measured table");
     app.footer("Exit codes: 0 done; 1 a step failed its check, or an error; 2 a usage error; 3 some cases were "
                "skipped because they do not fit in memory (each says how much it needs); 130 / 143 stopped by "
                "SIGINT / SIGTERM (the rows measured so far are printed and kept in the CSV, marked incomplete).");
     try {
         app.parse(argc, argv);
         validate_chapter_options(run.opt, registered_names());
+        if (app.count("--read-gbs") > 0 && !(read_gbs > 0 && std::isfinite(read_gbs)))
+            throw std::invalid_argument("chapter options: --read-gbs (" + fmt(read_gbs) +
+                                        ") must be a finite number of GB/s > 0");
+        if (app.count("--read-gbs") > 0 && run.opt.device_preset.empty())
+            throw std::invalid_argument("chapter options: --read-gbs needs --device-preset (a run on a GPU "
+                                        "predicts against the read ceiling it measures)");
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);  // prints the help (code 0) or the error
         return code == 0 ? 0 : 2;      // every usage error exits with 2
@@ -170,6 +182,7 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 std::cout << "no CUDA device found: printing the model's predictions for the h200 preset; nothing "
                              "was measured\n";
             run.dev = device_preset(run.opt.device_preset.empty() ? "h200" : run.opt.device_preset);
+            if (read_gbs > 0) run.dev.bandwidth_gbs = read_gbs;  // as a measured run sets it (below)
             if (shapes)
                 std::cout << "--shapes times on a GPU: printing the model's predictions of the shape set (of the "
                              "default cases where an op has none)\n";
@@ -216,6 +229,8 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
         const Ceilings& ceil = measured_ceilings();
         run.ceil = &ceil;
         run.dev.bandwidth_gbs = ceil.read_gbs;  // the models predict against the measured read stream
+        if (ceil.read_gbs > 0 && ceil.copy_kernel_gbs > 0)  // and the measured cost of mixing in writes
+            run.dev.copy_over_read = ceil.copy_kernel_gbs / ceil.read_gbs;
         if (run.opt.quick) {
             run.bench.min_reps = 3;
             run.bench.max_reps = 10;

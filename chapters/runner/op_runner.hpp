@@ -17,6 +17,8 @@
 ///   predict<T>(case, step, args, launch, device) -> Prediction (rate, ms, limit, details)
 ///   model_columns()            the names of Prediction::details (predict-only table)
 ///   extra_rows<T>(run, case, problem, peer_ms, table, progress): rows beyond the steps (or none)
+///   extra_predictions<T>(run, case, args) (optional): {label, Prediction} of those extra rows the
+///                              model predicts, for the predict-only table
 ///   extra_timed_rows(run)      how many extra rows each case times (for the progress line)
 ///   memory_need<T>(case)       the device and host bytes the case needs at its peak (its problem,
 ///                              the steps' and the peer's workspaces): a case that does not fit is
@@ -358,6 +360,16 @@ private:
                 t.rows.push_back({prec_name<T>(), c.variant, c.shape, step_label(ch, Traits::peer_label()), cells});
                 if (std::find(t.notes.begin(), t.notes.end(), pr.limit) == t.notes.end()) t.notes.push_back(pr.limit);
             }
+            // Rows a measured table adds beyond the steps that the model predicts too (an op's
+            // second mode of a step, e.g. SYMV's atomics): label and prediction.
+            if constexpr (requires { Traits::template extra_predictions<T>(run, c, a); })
+                for (auto& [label, pr] : Traits::template extra_predictions<T>(run, c, a)) {
+                    pr.details.resize(Traits::model_columns().size(), "-");
+                    std::vector<std::string> cells = {fmt(pr.rate), fmt(pr.ms, 4)};
+                    cells.insert(cells.end(), pr.details.begin(), pr.details.end());
+                    cells.push_back(pr.limit.substr(0, pr.limit.find_first_of(":;")));
+                    t.rows.push_back({prec_name<T>(), c.variant, c.shape, label, cells});
+                }
         }
     }
 

@@ -143,6 +143,24 @@ struct SymvOp {
                  fmt(p.optimal_gflops)}};
     }
 
+    /// The model's prediction of the tuned step's atomics mode (the "ch05 tuned atomics" row of a
+    /// measured table), for the predict-only table.
+    template <class T>
+    static std::vector<std::pair<std::string, Prediction>> extra_predictions(const ChapterRun& run, const Case& c,
+                                                                              const Args<T>& a) {
+        if (run.chapter < chapter_of(Stage::kTuned)) return {};
+        const Step<Args<T>>& tuned = step<Args<T>>(chapter_of(Stage::kTuned));
+        SymvLaunch l = tuned.default_launch(a);
+        l.atomics = 1;
+        try {
+            return {{"ch05 tuned atomics", predict<T>(c, tuned, a, l, run.dev)}};
+        } catch (const std::invalid_argument& e) {  // a launch the preset cannot hold: say why
+            Prediction p;
+            p.limit = std::string("not predicted on ") + run.dev.name + ": " + e.what();
+            return {{"ch05 tuned atomics", p}};
+        }
+    }
+
     /// The atomics modes: cuBLAS with CUBLAS_ATOMICS_ALLOWED (always) and the tuned step's
     /// atomics launch (chapter 5, or every chapter with --ladder), each checked and timed; the
     /// chapter's step is timed once more beside them for the "vs cuBLAS atomics" summary.

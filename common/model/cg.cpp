@@ -4,6 +4,7 @@
 
 #include "model/model_internal.hpp"
 #include "model/occupancy.hpp"
+#include "model/kernel_time.hpp"
 #include "model/symv.hpp"
 
 #include <algorithm>
@@ -29,6 +30,7 @@ CgStageDesign cg_stage_design(const CgModelStep& step, int check_every) {
         d.host_vectors = true;
     } else if (stage == Stage::kShared) {  // GEMV 2, dot 2, axpy 3 + 3, dot 1, xpby 3
         d.vector_elems = 14;
+        d.mv_launches = 2;      // x's chunk copied into constant memory, then the GEMV kernel
         d.vector_launches = 7;  // 2 x (partial + final) dots, 2 AXPYs, p update
         d.round_trips = 2;
     } else if (stage == Stage::kPattern) {  // GEMV 2, dot 2, x/r update 6, p update 3
@@ -127,11 +129,16 @@ CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, co
     p.launches = d.mv_launches + d.vector_launches;
     p.round_trips = d.round_trips;
     const double bw = dev.bandwidth_gbs > 0 ? dev.bandwidth_gbs : 1.0;
+    // The vectors (13-16 n elements) stay in the L2 between the iteration's kernels: they move
+    // at the L2's bandwidth where the L2 holds them.
+    const double vec_bw = dev.l2_bytes > 0 && p.vector_bytes <= dev.l2_bytes ? kL2OverDram * bw : bw;
     if (mv_ms >= 0) {
-        // The Mv model's time without its launch costs (charged below, as stream launches or
-        // graph nodes), plus the vector traffic at the bandwidth.
-        const double mv_bare_ms = std::max(0.0, mv_ms - d.mv_launches * kLaunchOverheadUs / 1e3);
-        p.bandwidth_ms = mv_bare_ms + p.vector_bytes / (bw * 1e6);
+        // The Mv model's time without its launch costs (the first kernel's launch and the queued
+        // start of the others: charged below, as stream launches or graph nodes), plus the
+        // vector traffic.
+        const double mv_launch_ms = (kLaunchOverheadUs + (d.mv_launches - 1) * kNextKernelUs) / 1e3;
+        const double mv_bare_ms = std::max(0.0, mv_ms - mv_launch_ms);
+        p.bandwidth_ms = mv_bare_ms + p.vector_bytes / (vec_bw * 1e6);
     } else {
         p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
     }
@@ -144,8 +151,20 @@ CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, co
         p.workspace_bytes = 4 * 64 * e * tiles;
         p.launches = 0;
         p.round_trips = 0;
-        p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
-        p.overhead_ms = 2 * kGridBarrierUs / 1e3;
+        // What is not kept on chip comes from the L2 where it fits there (every iteration reads it).
+        const double off_chip = p.matrix_bytes + p.workspace_bytes + p.vector_bytes;
+        const double pbw = dev.l2_bytes > 0 && off_chip <= dev.l2_bytes ? kL2OverDram * bw : bw;
+        p.bandwidth_ms = off_chip / (pbw * 1e6);
+        // Besides its two grid barriers, an iteration waits for the vectors other blocks wrote,
+        // read through the L2 (tuned/cg_persistent.cuh: alpha's partials after the first barrier,
+        // the owners' partial rows of q, beta's after the second): three dependent L2 round trips;
+        // and each block's walk over its tiles, a dependent chain per tile (the row sum's L FMAs,
+        // its share of a barrier per two tiles, the shared loads of the sums) that the bytes'
+        // rate does not show.
+        const double fma = elem_bytes == 4 ? kFmaCycles : kDfmaCycles;
+        const double tiles_per_block = pl.grid > 0 ? tiles / pl.grid : 0;
+        const double chain_us = tiles_per_block * (16 * fma + kBarrierCycles / 2 + kSharedLoadCycles) / dev.sm_clock_mhz;
+        p.overhead_ms = (2 * kGridBarrierUs + 3 * dev.l2_latency_ns / 1e3 + chain_us) / 1e3;
         p.predicted_ms = p.bandwidth_ms + p.overhead_ms;
         p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
         p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);
@@ -155,15 +174,22 @@ CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, co
                  (p.bandwidth_ms >= p.overhead_ms ? "bandwidth: the rest read each iteration" : "grid barriers");
         return p;
     }
-    const double launch_us = d.graph ? kGraphNodeUs : kLaunchOverheadUs;
-    double over_us = p.launches * launch_us + p.round_trips * kRoundTripUs;
-    if (d.graph) over_us += kLaunchOverheadUs / std::max(1, check_every > 0 ? check_every : 8);  // one graph launch per chunk
+    // The GPU's time: the kernels' work and each kernel's start behind the one before. The
+    // host's: a stream launch per kernel (the GPU drains a queue of short kernels faster than the
+    // host fills it), or one graph launch per chunk of iterations. An iteration takes the longer,
+    // then its round trips: the host waits for the queue to drain and copies a scalar back.
+    const double chunk = check_every > 0 ? check_every : 8;
+    const double gpu_ms = p.bandwidth_ms + p.launches * kNextKernelUs / 1e3;
+    const double host_ms = (d.graph ? kLaunchOverheadUs / chunk : p.launches * kLaunchOverheadUs) / 1e3;
+    double over_ms = std::max(0.0, host_ms - gpu_ms) + p.launches * kNextKernelUs / 1e3 + p.round_trips * kRoundTripUs / 1e3;
     if (d.host_vectors) {
+        // Chapter 1: p to the device and q back (pageable copies, the second waits), the GEMV's
+        // launch, and the CPU's vector work, one after the other.
         p.host_bytes = 2 * e * nn;
-        over_us += p.host_bytes / (kPageableGbs * 1e3) + 2 * kCopyUs  // p out, q back
-                   + 10 * e * nn / (kCpuVectorGbs * 1e3);           // 2 dots, 2 AXPYs, p update on the CPU
+        over_ms = (kLaunchOverheadUs + kCopyToDeviceUs + kCopyToHostUs + p.host_bytes / (kPageableGbs * 1e3) +
+                   10 * e * nn / (kCpuVectorGbs * 1e3)) / 1e3;  // 2 dots, 2 AXPYs, p update on the CPU
     }
-    p.overhead_ms = over_us / 1e3;
+    p.overhead_ms = over_ms;
     p.predicted_ms = p.bandwidth_ms + p.overhead_ms;
     p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
     p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);

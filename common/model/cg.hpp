@@ -3,18 +3,18 @@
 ///        launches and host round trips it pays, the predicted ms per iteration, and the classical
 ///        bound on the iterations from the condition number.
 ///
-/// Per iteration, predicted ms = bytes / bandwidth + launches x launch cost + round trips x
-/// round-trip cost (+ for chapter 1, the host link and the CPU's vector work). The bytes: the
-/// matrix the step's Mv reads (all of A for GEMV, the lower triangle for SYMV, plus SYMV's
-/// workspace of partials) and the vector traffic of the step's kernels, counted per kernel (a
-/// vector read by two kernels counts twice). The costs: kLaunchOverheadUs per stream launch
-/// (model/occupancy), kGraphNodeUs per kernel inside a CUDA graph, kRoundTripUs per scalar
-/// brought to the host with a synchronization. The last two are, for now, read off the
-/// cuBLAS-composed CG measured on an H200 (2026-11-23: 71 us per iteration at n = 1024 with a
-/// 16 us Mv, 7 more launches and 2 round trips) and a graph-launch microbenchmark's usual order of
-/// magnitude; chapter 0's experiment 6 (`ch00_memory --experiments overheads`) measures all three
-/// on the card, to replace them once it has run on one. The chapters show the model's error
-/// beside each row.
+/// Per iteration: the GPU's work — the Mv as its own model predicts it for the step's launch
+/// (model/gemv or model/symv, with A in the L2 where it fits: every iteration reads the same A),
+/// the vector kernels' bytes, each kernel's start behind the one before (kNextKernelUs) — against
+/// the host's launches (kLaunchOverheadUs each, one graph launch per chunk for chapter 5): an
+/// iteration takes the longer of the two, plus its host round trips (kRoundTripUs each; the host
+/// waits and the queue drains), plus for chapter 1 the host link and the CPU's vector work. The
+/// bytes: the matrix the step's Mv reads (all of A for GEMV, the lower triangle for SYMV, plus
+/// SYMV's workspace of partials) and the vector traffic of the step's kernels, counted per kernel
+/// (a vector read by two kernels counts twice). The fixed costs are chapter 0's measurements on
+/// the H200 (experiment 6, docs/results/h200/ch00-overheads.csv; transfers,
+/// ch00_memory_transfers_table.csv); `ch00_memory --experiments overheads` measures them on any
+/// card. The chapters show the model's error beside each row.
 /// The iteration count: CG reduces the A-norm of the error by 2 ((sqrt k - 1)/(sqrt k + 1))^m after
 /// m iterations, so m = ceil(sqrt(kappa) / 2 ln(2 / tol)) suffice (Golub & Van Loan 11.3.8); the
 /// residual criterion the steps use is close to it on the test matrices (a geometric spectrum).
@@ -22,19 +22,25 @@
 
 #include "device_profile.hpp"
 #include "stage.hpp"
+#include "model/occupancy.hpp"
 
 #include <optional>
 #include <string>
 
 namespace wb::model {
 
-/// Microseconds per kernel inside a replayed CUDA graph (vs kLaunchOverheadUs for a stream launch).
-constexpr double kGraphNodeUs = 1.0;
-/// Microseconds per host round trip: a scalar copied to the host and the stream synchronized.
-constexpr double kRoundTripUs = 17.0;
-/// Pageable host <-> device copies of chapter 1 (GB/s) and their fixed cost per copy (us).
-constexpr double kPageableGbs = 10.0;
-constexpr double kCopyUs = 10.0;
+/// Microseconds per kernel inside a replayed CUDA graph: a kernel queued behind another
+/// (chapter 0: 0.85 us per graph node on the H200; model/occupancy kNextKernelUs).
+constexpr double kGraphNodeUs = kNextKernelUs;
+/// Microseconds per host round trip: a scalar copied to the host and the stream synchronized
+/// (chapter 0: 12.19 us on the H200, kernel + 4-byte copy + synchronize).
+constexpr double kRoundTripUs = 12.2;
+/// Pageable host <-> device copies of chapter 1: their rate (chapter 0's fit on the H200: 15.8 GB/s
+/// host to device, 14.8 device to host) and the fixed cost of a small one (chapter 0, 4 KB: 3.5 us
+/// host to device; 8.5 us device to host, which waits for the copy).
+constexpr double kPageableGbs = 15.0;
+constexpr double kCopyToDeviceUs = 3.5;
+constexpr double kCopyToHostUs = 8.5;
 /// The CPU's vector work in chapter 1 (GB/s of vector traffic on one core).
 constexpr double kCpuVectorGbs = 10.0;
 

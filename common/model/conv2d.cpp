@@ -3,10 +3,12 @@
 #include "model/conv2d.hpp"
 
 #include "model/gemm.hpp"  // kL2OverDram
+#include "model/kernel_time.hpp"
 #include "model/model_internal.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -23,6 +25,17 @@ long long fft_size(long long n) {
             while (r % f == 0) r /= f;
         if (r == 1) return m;
     }
+}
+
+/// Wavefronts of a warp's 16-byte shared load whose lanes read `stride` bytes apart, over the 4
+/// a 16-byte load takes anyway: each quarter warp's 8 lanes hit 128 / gcd(stride, 128) distinct
+/// 16-byte slots of the 128-byte bank row (at most 8); lanes on the same slot conflict. Strips of
+/// two vectors (32 bytes apart) meet two to a slot: twice the wavefronts.
+double lds128_ways(int stride_bytes) {
+    if (stride_bytes <= 16) return 1;
+    const int g = std::gcd(stride_bytes, 128);
+    const int slots = std::min(8, 128 / std::max(16, g));
+    return 8.0 / slots;
 }
 
 }  // namespace
@@ -52,7 +65,10 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         d.staged = false;
         // Per tap: the image load (one 128-byte line per warp in float) and the filter load (a
         // broadcast), the FMA, two bounds compares, an index and the loop.
-        d.wavefronts_per_fma = e + 1;
+        // The image load's 32 elements start at x = c + l - FS/2: unaligned to the 128-byte line
+        // for all but one tap in 32, so they span two lines (e + 1 wavefronts); the filter load is
+        // one broadcast.
+        d.wavefronts_per_fma = (e + 1) + 1;
         d.other_per_fma = 6;
         d.regs_per_thread = 32;
     } else if (stage == Stage::kShared) {
@@ -111,12 +127,12 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             // ry rows of 16-byte stores, about 60 for the wait, the barrier and the addresses
             // (sm_90 SASS at FS = 7 in float: 1568 FFMA, 112 LDS.128, 17 ULDC after the barrier).
             const double fmas = rx * ry * fs * fs, reads = ry * fs * nv;
-            d.wavefronts_per_fma = 4.0 * reads / fmas;
+            d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * reads / fmas;
             d.other_per_fma = (reads + fs * fs / 2.0 + 18 * vectors + ry * (rx / w + 6) + 60) / fmas;
         } else {
             // Per trip of 8 taps: 8 / w LDS.128, 8 filter loads, 8 tap predicates, 2 loop
             // instructions, for 8 rx FMAs.
-            d.wavefronts_per_fma = 4.0 * (8.0 / w) / (8 * rx);
+            d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * (8.0 / w) / (8 * rx);
             d.other_per_fma = (8.0 / w + 8 + 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
@@ -229,7 +245,8 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     const double t_issue = per_sm / p.issue_fraction / 4.0 / clock_hz;
     const double t_smem = per_sm * d.wavefronts_per_fma / clock_hz;
     const double t_l2 = p.l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);
-    const double t_dram = p.useful_bytes / (dev.bandwidth_gbs * 1e9);
+    // The image read once and written once: the copy ceiling's mix of reads and writes.
+    const double t_dram = dram_ms(p.useful_bytes / 2, p.useful_bytes / 2, dev) * 1e-3;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
     const double tail = std::max(1.0, std::ceil(p.waves) / p.waves);
@@ -248,7 +265,33 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     const Bound* worst = &bounds[0];
     for (const Bound& b : bounds)
         if (b.t > worst->t) worst = &b;
-    p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3;
+    // The blocks' walks (model/kernel_time): a staged step waits, per pass of the filter, for
+    // its window's loads (a DRAM round trip: every block starts on new rows) before its barrier;
+    // the naive step's loop issues two taps' loads before their FMAs (cuobjdump -sass, sm_90), a
+    // round trip to the L2 per pair of taps (the lines of the window are the neighbouring warps'
+    // and blocks'), one to DRAM for the first. The walk adds the first bytes' latency the bounds
+    // above leave out; where it is longer than them it sets the time.
+    KernelWork k;
+    double passes = 0;
+    for (long long k0 = 0; k0 < fs; k0 += cy)
+        for (long long l0 = 0; l0 < fs; l0 += cx) passes += 1;
+    const bool naive = d.stage == Stage::kNaive;
+    if (!naive) {
+        k.rounds = passes + 1;  // the streaming shape (not staged): one pass, its rows in flight together
+    } else {
+        k.rounds = 1;
+        k.l2_rounds = static_cast<double>(fs) * std::ceil(fs / 2.0);
+    }
+    // The latencies alone (the bandwidth is the DRAM bound's): the busiest SM's waves of blocks,
+    // each waiting its rounds.
+    const double walk_waves = std::ceil(std::ceil(blocks / dev.sm_count) / std::max(1, p.occ.blocks_per_sm));
+    const double walk_s = walk_waves * (k.rounds * dev.idle_latency_ns + k.l2_rounds * dev.l2_latency_ns) * 1e-9;
+    const Bound walk_bound{walk_s,
+                           naive ? "latency: a round trip per pair of taps"
+                                 : "latency: each block waits for its window's loads per pass"};
+    if (walk_bound.t > worst->t) worst = &walk_bound;
+    // Besides the largest bound, the first bytes' latency (the bounds are rates).
+    p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3 + (worst == &walk_bound ? 0.0 : dev.idle_latency_ns * 1e-6);
     p.gflops = p.flops / (p.ms * 1e6);
     std::ostringstream os;
     os << worst->words << "; occupancy " << detail::pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "

@@ -25,17 +25,25 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
                     "predict_gemm", "thread tile, warp tile and load width must be positive");
     GemmPrediction p;
     p.flops = 2.0 * m * n * k;
-    const int lanes = elem_bytes == 4 ? dev.fp32_lanes_per_sm : dev.fp64_lanes_per_sm;
-    p.peak_gflops = dev.sm_count * lanes * 2.0 * dev.sm_clock_mhz / 1e3;
+    const int fma_lanes = elem_bytes == 4 ? dev.fp32_lanes_per_sm : dev.fp64_lanes_per_sm;
+    p.peak_gflops = dev.sm_count * fma_lanes * 2.0 * dev.sm_clock_mhz / 1e3;
+    if (d.tensor_core) p.peak_gflops = dev.fp64_tensor_gflops > 0 ? dev.fp64_tensor_gflops : 2 * p.peak_gflops;
+    // FMAs per clock per SM that the rate allows, in lanes (the tensor cores: their measured rate).
+    const double lanes = p.peak_gflops * 1e3 / (2.0 * dev.sm_count * dev.sm_clock_mhz);
     p.occ = occupancy(dev, d.threads, d.regs_per_thread, d.smem_per_block);
     detail::require(p.occ.blocks_per_sm > 0, "predict_gemm",
                     "a block of " + std::to_string(d.threads) + " threads, " + std::to_string(d.regs_per_thread) +
                         " registers per thread and " + std::to_string(d.smem_per_block) +
                         " bytes of shared memory must fit an SM");
     p.global_loads_per_fma = 1.0 / d.tile_m + 1.0 / d.tile_n;
-    p.operand_loads_per_fma = static_cast<double>(d.thread_m + d.thread_n) / (d.thread_m * d.thread_n);
+    // The tensor cores spread a k-step's operands over the 4 lanes of a fragment row.
+    const double k_lanes = d.tensor_core ? 4.0 : 1.0;
+    p.operand_loads_per_fma = static_cast<double>(d.thread_m + d.thread_n) / (d.thread_m * d.thread_n) / k_lanes;
     const double load_instr = p.operand_loads_per_fma / d.load_width;
-    p.issue_fraction = 1.0 / (1.0 + load_instr + d.overhead);
+    // Instructions per warp FMA (32 FMAs): the FMA itself (an mma.sync m16n8k4 .f64 does 16 warps'
+    // worth), its loads and the overhead (per FMA instruction).
+    const double fma_instr = d.tensor_core ? 1.0 / 16 : 1.0;
+    p.issue_fraction = fma_instr / (fma_instr + load_instr + d.overhead * fma_instr);
     if (m == 0 || n == 0 || k == 0) {
         p.ms = kLaunchOverheadUs / 1e3;
         p.limit = "empty: launch overhead only";
@@ -46,16 +54,19 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double warp_fmas = p.flops / 2.0 / dev.warp_size;  // FMA instructions over all warps
     const double per_sm = warp_fmas / dev.sm_count;
     const double t_fma = per_sm / (lanes / static_cast<double>(dev.warp_size)) / clock_hz;
-    const double t_issue = per_sm / p.issue_fraction / 4.0 / clock_hz;
+    const double t_issue = per_sm * fma_instr / p.issue_fraction / 4.0 / clock_hz;
     // Wavefronts per warp FMA instruction: per k-step a thread issues ceil(tm/w) + ceil(tn/w) load
-    // instructions (each one wavefront at least) and the warp reads warp_m + warp_n distinct
-    // elements (128 bytes per wavefront; a strided op(A): one line, one wavefront, per lane and
-    // row); those serve tm x tn FMA instructions.
+    // instructions; each is served in one 128-byte wavefront per 128 bytes the warp requests
+    // (32 lanes x w elements: a 16-byte load takes four, a broadcast included), and a strided
+    // op(A) read from global memory one line, one wavefront, per lane; those serve tm x tn FMA
+    // instructions (the tensor cores: a quarter of the loads, above).
     auto cdiv = [](long long a, long long b) { return static_cast<double>((a + b - 1) / b); };
-    const double instr_k = cdiv(d.thread_m, d.load_width) + cdiv(d.thread_n, d.load_width);
-    const double a_k = d.strided_a ? 32.0 * d.thread_m : cdiv(1LL * d.warp_m * elem_bytes, 128);
-    const double bytes_k = a_k + cdiv(1LL * d.warp_n * elem_bytes, 128);
-    const double wavefronts = std::max(instr_k, bytes_k) / (d.thread_m * d.thread_n);
+    const double per_instr = std::max(1.0, std::ceil(32.0 * d.load_width * elem_bytes / 128.0));
+    const double a_k = d.a_wavefronts_per_k > 0 ? d.a_wavefronts_per_k
+                       : d.strided_a            ? 32.0 * d.thread_m
+                                                : cdiv(d.thread_m, d.load_width) * per_instr;
+    const double b_k = cdiv(d.thread_n, d.load_width) * per_instr;
+    const double wavefronts = (a_k + b_k) / k_lanes / (d.thread_m * d.thread_n);
     const double t_l1 = per_sm * wavefronts / clock_hz;
     const double l2_bytes = p.flops / 2.0 * p.global_loads_per_fma * elem_bytes;
     const double t_l2 = l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);
@@ -67,7 +78,17 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double blocks = tiles * split;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
-    const double tail = std::ceil(p.waves) / p.waves;
+    // The tail: an SM keeps its pipes busy once it holds kBusyWarps warps (four per scheduler:
+    // one to issue while the others wait out their dependent instruction's latency); with fewer
+    // in the last wave it idles in proportion. So the waves count slots of up to kBusyWarps warps
+    // (all the resident blocks where they hold fewer), and the tensor-core kernel, whose 12
+    // resident warps hold more independent mma.sync than the pipe takes, only pays the blocks'
+    // imbalance across SMs.
+    const int warps_per_block = static_cast<int>(detail::ceil_div(d.threads, dev.warp_size));
+    const double busy_blocks = std::min<double>(p.occ.blocks_per_sm, std::ceil(kBusyWarps / warps_per_block));
+    const double busy_waves = blocks / (static_cast<double>(dev.sm_count) * busy_blocks);
+    const double blocks_per_sm = blocks / dev.sm_count;
+    const double tail = d.tensor_core ? std::ceil(blocks_per_sm) / blocks_per_sm : std::ceil(busy_waves) / busy_waves;
     // Padding: edge tiles compute whole tiles.
     const double padded = tiles * d.tile_m * d.tile_n / (static_cast<double>(m) * n);
     struct Bound {
@@ -90,7 +111,11 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     // bytes once whatever the tiles: a 128 x 16 tile on 2 columns of C computes 8 times the FMAs
     // it needs, not 8 times the bytes.
     const double kt = std::max(1.0, static_cast<double>(k) / split / d.tile_k);
-    const double compute_scale = std::max(tail, 1.0) * padded * (kt + 2.0) / kt;
+    // Only a pipelined block (stages > 1: the tuned kernels' cp.async stages) fills and drains a
+    // pipeline; the steps without one wait for each k-tile's loads alike, which the rates above
+    // already average over.
+    const double fill = d.stages > 1 ? (kt + 2.0) / kt : 1.0;
+    const double compute_scale = std::max(tail, 1.0) * padded * fill;
     const Bound* worst = &bounds[0];
     for (const Bound& b : bounds) {
         const double tb = &b == &bounds[4] ? b.t : b.t * compute_scale;

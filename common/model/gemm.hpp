@@ -8,15 +8,16 @@
 /// op(B). From the tiles follow, per fused multiply-add (FMA):
 ///   - global (L2) loads: (1/tile_m + 1/tile_n) elements, the block's reuse;
 ///   - operand loads from L1/shared memory: (thread_m + thread_n) / (thread_m thread_n) elements,
-///     the thread's register reuse, in instructions of `load_width` elements; per k-step a warp
-///     reads warp_m + warp_n distinct elements (the rest are broadcasts), one 128-byte wavefront
-///     per 128 bytes and at least one per instruction;
+///     the thread's register reuse, in instructions of `load_width` elements; the pipe serves
+///     each instruction in one 128-byte wavefront per 128 bytes the warp requests (a 16-byte load
+///     is four quarter-warp wavefronts even where its lanes read the same address), more where
+///     its lanes conflict;
 ///   - issued instructions: the FMA itself, those loads and `overhead` (index, loop, barrier).
 /// The predicted time is the largest of five bounds (plus the launch overhead): FMA lanes,
 /// instruction issue (4 warp instructions per clock per SM), L1/shared wavefronts (one 128-byte
 /// wavefront per clock per SM), L2 bandwidth (kL2OverDram x DRAM bandwidth, an assumption: the
 /// profile has no L2 figure), each of these stretched by the tail wave, the whole tiles' padding
-/// and each block's pipeline fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
+/// and a pipelined block's fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
 /// (each matrix once, whatever the tiles). Not counted: the register path's depth and sector use
 /// (a tile loaded through registers is one tile deep). Where the skinny tiles' long operand took
 /// that path one lane per row (half of each sector per load) it streamed at half NN's rate; read
@@ -26,14 +27,13 @@
 
 #include "device_profile.hpp"
 #include "stage.hpp"
+#include "model/kernel_time.hpp"  // kL2OverDram
 #include "model/occupancy.hpp"
 
 #include <string>
 
 namespace wb::model {
 
-/// L2-to-SM bandwidth assumed as a multiple of DRAM bandwidth (Hopper: roughly 2-2.5x).
-constexpr double kL2OverDram = 2.0;
 
 /// One GEMM step's design, as the model sees it.
 struct GemmDesign {
@@ -53,6 +53,18 @@ struct GemmDesign {
     /// k split into this many slices (the tuned step's split k): split_k times the blocks, each
     /// over k / split_k, then a pass that reads the split_k partials and writes C (DRAM-bound).
     int split_k = 1;
+    /// Shared-memory stages of the block's pipeline (1: none; the tuned kernels' cp.async stages):
+    /// a pipelined block fills it before its first k-tile and drains it after its last.
+    int stages = 1;
+    /// Shared-memory wavefronts of one warp's reads of op(A) per k-step where they conflict (0:
+    /// computed from the load width, one wavefront per 128 requested bytes). Chapter 2's op(A) =
+    /// A^T is read down a column of its unpadded tile: each lane reads 16 bytes along k (16 / size(T)
+    /// k-steps), all 32 lanes from the same banks, 32 wavefronts per instruction.
+    double a_wavefronts_per_k = 0;
+    /// The FP64 tensor cores (mma.sync .f64): the rate is dev.fp64_tensor_gflops (twice the FP64
+    /// FMA lanes' where the profile has none), and a k-step's operands are spread over the 4 lanes
+    /// that share a fragment row, so each thread loads a quarter of thread_m + thread_n per k-step.
+    bool tensor_core = false;
 };
 
 struct GemmPrediction {

@@ -11,9 +11,18 @@
 
 namespace wb::model {
 
-/// Kernel launch overhead added to every time prediction, microseconds (CUDA-event timing of an
-/// empty kernel on Hopper is about 2-3 us). Every op's model uses it.
-constexpr double kLaunchOverheadUs = 2.5;
+/// The fixed cost of the first kernel of a timed call, microseconds: what a kernel launched into a
+/// stream costs on the H200 (chapter 0, experiment 6: 4.28 us per back-to-back stream launch,
+/// docs/results/h200/ch00-overheads.csv). The event-timed duration of a call holds one such
+/// launch whatever the kernel does; a kernel that reads anything adds one memory latency before
+/// its first bytes arrive (model/kernel_time.hpp), so a call that reads a few MB takes about
+/// 5 us (the read floor of the GEMV tables: 6.0 us for 4.2 MB). Every op's model uses it.
+constexpr double kLaunchOverheadUs = 4.3;
+
+/// The cost of each further kernel of the same call, microseconds: queued while the one before
+/// runs, it starts as soon as that one ends, as a node of a replayed CUDA graph does (chapter 0,
+/// experiment 6: 0.85 us per graph node on the H200, docs/results/h200/ch00-overheads.csv).
+constexpr double kNextKernelUs = 0.85;
 
 // ------------------------------------------------------------------------------------------------
 // Occupancy (White §3.3.2, Eq. 3.7, with allocation granularity)

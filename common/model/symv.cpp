@@ -4,6 +4,7 @@
 // without a GPU.
 #include "model/symv.hpp"
 
+#include "model/kernel_time.hpp"
 #include "model/model_internal.hpp"
 #include "roofline.hpp"
 
@@ -111,14 +112,14 @@ SymvStageDesign symv_stage_design(Stage stage, int elem_bytes, const SymvModelLa
 }
 
 SymvPrediction predict_symv(Stage stage, long long n, int elem_bytes, const SymvModelLaunch& launch,
-                            const DeviceProfile& dev, bool beta_nonzero) {
+                            const DeviceProfile& dev, bool beta_nonzero, bool warm) {
     if (elem_bytes != 4 && elem_bytes != 8) invalid("predict_symv", "elem_bytes", elem_bytes, "must be 4 or 8");
     return predict_symv(symv_stage_design(stage, elem_bytes, launch), n, elem_bytes,
-                        with_defaults(stage, elem_bytes, launch), dev, beta_nonzero);
+                        with_defaults(stage, elem_bytes, launch), dev, beta_nonzero, warm);
 }
 
 SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem_bytes, const SymvModelLaunch& launch,
-                            const DeviceProfile& dev, bool beta_nonzero) {
+                            const DeviceProfile& dev, bool beta_nonzero, bool warm) {
     const std::string fn = "predict_symv";
     if (n < 0) invalid(fn, "n", n, "must be >= 0");
     if (elem_bytes != 4 && elem_bytes != 8) invalid(fn, "elem_bytes", elem_bytes, "must be 4 or 8");
@@ -132,7 +133,6 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
 
     SymvPrediction p;
     const double e = elem_bytes, dn = static_cast<double>(n);
-    const double overhead_ms = kLaunchOverheadUs * 1e-3 * design.kernels;
     p.optimal_gflops = 4.0 * dev.bandwidth_gbs / e;
     p.occ = occupancy(dev, l.block_threads, design.regs_per_thread, design.smem_per_block);
     if (n == 0) {
@@ -172,58 +172,150 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
     p.vector_bytes = e * (dn + dn + (beta_nonzero ? dn : 0));
     p.dram_bytes = p.matrix_bytes + p.workspace_bytes + p.vector_bytes;
 
-    // The grid and the busiest block.
+    // The kernels, each described for model/kernel_time (the rounds per tile are read off the
+    // compiled loops, cuobjdump -sass, sm_90). `walks`: each block's dependent DRAM round trips,
+    // in launch order (the longest first where the kernel orders them so).
+    const double tile_bytes = e * static_cast<double>(nb) * static_cast<double>(nb);
+    std::vector<KernelWork> kernels;
+    KernelWork main;
+    main.blocks_per_sm = std::max(1, p.occ.blocks_per_sm);
+    const int warps = std::max(1, l.block_threads / 32);
     long long blocks = 0;
-    double tile_rounds = 1;  // latencies one tile costs a block
     if (design.stage == Stage::kNaive) {
+        // One thread per row walks n elements, 4 loads in flight (the loop is unrolled 4 times);
+        // the mirrored half reads one line per lane (32 wavefronts), the stored half one.
         blocks = ceil_div(n, l.block_threads);
+        main.blocks = blocks;
+        main.rounds = std::ceil(dn / design.loads_in_flight) + 1;
+        main.wavefronts = warps * dn * (0.5 * 32 + 0.5 * std::max(1.0, 32 * e / 128) + 1);
+        main.dram_bytes = p.matrix_bytes_cached + p.vector_bytes;
         p.longest_walk = 0;
+        kernels.push_back(main);
     } else if (design.row_panels) {
-        // A block's threads step through n elements per row, (threads / rows) x unroll at a time.
+        // kSymvPanelRows rows per block, each read whole by block_threads / rows lanes, kUnroll
+        // loads of each part in flight per step: one round trip per step.
         blocks = ceil_div(n, nb);
+        main.blocks = blocks;
         p.longest_walk = ceil_div(n, static_cast<long long>(l.block_threads / nb) * design.loads_in_flight);
-    } else {
-        blocks = design.stage == Stage::kTuned ? nt * yb : nt;
-        tile_rounds = std::max(1.0, static_cast<double>(nb * nb) / (l.block_threads * design.loads_in_flight));
-        if (design.stage == Stage::kShared) p.longest_walk = nt;
-        else if (design.stage == Stage::kPattern) p.longest_walk = nt;
-        else if (design.stage == Stage::kAccess) p.longest_walk = std::max(1LL, nt - 1);
-        else p.longest_walk = ceil_div(nt - 1, yb) + 1;
+        main.rounds = static_cast<double>(p.longest_walk) + 1;
+        main.dram_bytes = p.matrix_bytes_cached + p.vector_bytes;
+        kernels.push_back(main);
+    } else if (design.stage == Stage::kShared) {
+        // Block row I walks all nt tiles: per tile x_J is loaded and stored first (one round
+        // trip: every block asks for the same slice at once, so from DRAM), then the tile's
+        // loads (in flight together: a second).
+        blocks = nt;
+        main.blocks = blocks;
+        main.rounds = 2.0 * static_cast<double>(nt) + 1;
+        main.dram_bytes = p.matrix_bytes_cached + p.vector_bytes;
+        p.longest_walk = nt;
+        kernels.push_back(main);
+    } else if (design.stage == Stage::kPattern) {
+        // Block row I (longest first) walks its I + 1 stored tiles, two round trips each (x_J,
+        // then the tile), writing the mirror's partials; then the reduction pass.
+        blocks = nt;
+        for (long long b = 0; b < nt; ++b) main.walks.push_back(2.0 * static_cast<double>(nt - b) + 1);
+        main.dram_bytes = p.matrix_bytes_cached + p.vector_bytes + p.workspace_bytes / 2;
+        // Per tile, after its data: the row sums (32 / block_y dependent FMAs after their shared
+        // loads), a barrier, the column sums (as many), a barrier, the sum of the block_y partials,
+        // a barrier: spread over the tile's two round trips.
+        const double fma = e == 4 ? kFmaCycles : kDfmaCycles, per = 32.0 / std::max(1, warps);
+        main.chain_cycles = (2 * (kSharedLoadCycles + per * fma) + 3 * kBarrierCycles +
+                             kSharedLoadCycles + warps * fma) / 2;
+        p.longest_walk = nt;
+        kernels.push_back(main);
+    } else if (design.stage == Stage::kAccess) {
+        // Kernel 1: one block per diagonal tile (x, then the tile: two round trips).
+        KernelWork diag;
+        diag.blocks = nt;
+        diag.blocks_per_sm = main.blocks_per_sm;
+        diag.rounds = 3;
+        diag.dram_bytes = e * dn * nb / 2 + e * dn;
+        kernels.push_back(diag);
+        // Kernel 2: block column J (longest first) walks its nt - 1 - J tiles, the next tile's
+        // loads in flight while this one is used: a round trip per tile.
+        blocks = nt;
+        for (long long b = 0; b < nt; ++b) main.walks.push_back(static_cast<double>(nt - 1 - b) + 2);
+        main.dram_bytes = p.matrix_bytes_cached - diag.dram_bytes + e * dn + p.workspace_bytes / 2;
+        // Per tile, after its data: the row sum, L = nb / Q dependent FMAs, a barrier, the sum of
+        // the Q thread columns' partials, a barrier; the next tile's registers are then copied
+        // from the prefetch buffer, which waits for it: the chain adds to the round trip.
+        const double fma = e == 4 ? kFmaCycles : kDfmaCycles, q = std::max(1LL, l.block_threads / std::max(1LL, nb));
+        main.chain_cycles = (nb / q) * fma + 2 * kBarrierCycles + kSharedLoadCycles + q * fma;
+        p.longest_walk = std::max(1LL, nt - 1);
+        kernels.push_back(main);
+    } else {  // tuned, KBLAS tiles
+        // nt x Y blocks: block (J, y) walks tiles J + 1 + y, + Y, ... (longest columns first),
+        // double-buffered: a round trip per tile, one more for its first tile and x_J, one for
+        // the column sums; block y = 0 also uses the diagonal tile (copied in during the walk).
+        blocks = nt * yb;
+        for (long long b = 0; b < nt; ++b)
+            for (long long y = 0; y < yb; ++y) {
+                const long long tiles = std::max(0LL, ceil_div(nt - 1 - b - y, yb));
+                main.walks.push_back(static_cast<double>(tiles) + 2);
+            }
+        main.dram_bytes = p.matrix_bytes_cached + e * dn + (design.workspace ? p.workspace_bytes / 2 : 0.0);
+        p.longest_walk = ceil_div(nt - 1, yb) + 1;
+        if (!design.workspace) {  // atomics: y = beta y first, a kernel of its own
+            KernelWork beta;
+            beta.blocks = ceil_div(n, 256);
+            beta.rounds = 2;
+            beta.dram_bytes = e * dn * (beta_nonzero ? 2 : 1);
+            kernels.push_back(beta);
+        }
+        kernels.push_back(main);
+    }
+    if (design.workspace) {
+        // The fixed-order reduction (symv_common.cu): 32 rows per block of 8 groups, each thread
+        // loading its row's partials 8 at a time; it reads the partials (from the L2 where they
+        // were kept) and writes y.
+        KernelWork red;
+        red.blocks = ceil_div(n, 32);
+        red.blocks_per_sm = 8;
+        const double per_row = static_cast<double>(p.partials) / dn;
+        red.rounds = std::ceil(per_row / 64.0) + 1;
+        red.dram_bytes = p.workspace_bytes / 2 + p.vector_bytes;
+        kernels.push_back(red);
     }
     p.grid = grid_metrics(dev, blocks, l.block_threads, p.occ.blocks_per_sm);
+    (void)tile_bytes;
 
-    // Little's law over the resident threads, and the busiest block's own walk.
+    // Warm (CG's next iteration): the stored triangle (naive and shared read it twice, but the
+    // same bytes) and the partials hit in the L2 where they fit.
+    const bool in_l2 = warm && dev.l2_bytes > 0 && p.triangle_bytes + p.workspace_bytes <= dev.l2_bytes;
+    for (KernelWork& kw : kernels) kw.warm = in_l2;
+    std::vector<KernelTime> parts;
+    p.predicted_ms = kernels_time_ms(kernels, dev, &parts);
+    // The main kernel's part (the first with blocks of the step's own launch).
+    const std::size_t main_index = design.stage == Stage::kAccess || (!design.workspace && design.stage == Stage::kTuned &&
+                                                                       !design.row_panels)
+                                       ? 1
+                                       : 0;
+    p.main = parts[std::min(main_index, parts.size() - 1)];
+    p.walk_ms = p.main.walk_ms;
+    p.predicted_gbs = p.useful_bytes / (p.predicted_ms * 1e6);
     const double resident = static_cast<double>(std::min(p.grid.active_threads, blocks * l.block_threads));
     const double inflight = resident * design.loads_in_flight;  // elements
-    const double elements = (p.matrix_bytes_cached + p.workspace_bytes) / e;
-    const double lat_ns = dev.latency_ns;
-    const double latency_ms = lat_ns > 0 && inflight > 0 ? elements / inflight * lat_ns * 1e-6 : 0;
-    p.latency_bound_gbs = lat_ns > 0 ? std::min(dev.bandwidth_gbs, inflight * e / lat_ns) : dev.bandwidth_gbs;
-    p.walk_ms = design.stage == Stage::kNaive ? dn / design.loads_in_flight * lat_ns * 1e-6
-                                        : static_cast<double>(p.longest_walk) * tile_rounds * lat_ns * 1e-6;
-    const double bw_ms = dev.bandwidth_gbs > 0 ? p.dram_bytes / (dev.bandwidth_gbs * 1e6)
-                                               : std::numeric_limits<double>::infinity();
-    p.predicted_ms = std::max({bw_ms, latency_ms, p.walk_ms}) + overhead_ms;
-    p.predicted_gbs = p.useful_bytes / (p.predicted_ms * 1e6);
+    p.latency_bound_gbs = dev.idle_latency_ns > 0 ? std::min(dev.bandwidth_gbs, inflight * e / dev.idle_latency_ns)
+                                                  : dev.bandwidth_gbs;
 
     std::string note;
     if (p.occ.blocks_per_sm == 0) {
         note = "does not fit on an SM (" + std::string(limiter_name(p.occ.limiter)) + ")";
     } else {
-        if (bw_ms >= latency_ms && bw_ms >= p.walk_ms) note = "bandwidth-bound";
-        else if (p.walk_ms >= latency_ms && design.stage == Stage::kNaive)
+        const KernelTime& t = p.main;
+        if (t.limit == KernelLimit::dram) note = "bandwidth-bound";
+        else if (t.limit == KernelLimit::walk && design.stage == Stage::kNaive)
             note = "walk-bound: each thread reads its row's " + std::to_string(n) + " elements " +
-                   std::to_string(design.loads_in_flight) + " at a time (" + fmt("%.3f", p.walk_ms) + " ms)";
-        else if (p.walk_ms >= latency_ms && design.row_panels)
+                   std::to_string(design.loads_in_flight) + " at a time";
+        else if (t.limit == KernelLimit::walk && design.row_panels)
             note = "walk-bound: each thread takes " + std::to_string(p.longest_walk) + " steps of " +
-                   std::to_string(design.loads_in_flight) + " loads (" + fmt("%.3f", p.walk_ms) + " ms)";
-        else if (p.walk_ms >= latency_ms)
-            note = "walk-bound: the busiest block reads " + std::to_string(p.longest_walk) + " tiles (" +
-                   fmt("%.3f", p.walk_ms) + " ms) while the rest have finished";
+                   std::to_string(design.loads_in_flight) + " loads";
+        else if (t.limit == KernelLimit::walk)
+            note = "walk-bound: the busiest block reads " + std::to_string(p.longest_walk) +
+                   " tiles, a round trip each, the bus busy while many blocks walk";
         else
-            note = "latency-bound: " + fmt("%.0f", resident) + " resident threads keep " +
-                   fmt("%.0f", inflight * e / 1024.0) + " KB in flight of the " +
-                   fmt("%.0f", bytes_in_flight_needed(dev) / 1024.0) + " KB needed";
+            note = kernel_limit_name(t.limit);
         note += "; occupancy " + fmt("%.0f%%", 100.0 * p.occ.occupancy) + " (" + limiter_name(p.occ.limiter) +
                 "), " + fmt("%.2f", p.grid.waves) + " waves";
         if (design.reads_both_triangles) note += "; reads both triangles (storage oblivious)";

@@ -8,6 +8,7 @@
 
 #include "device_profile.hpp"
 #include "stage.hpp"
+#include "model/kernel_time.hpp"
 #include "model/memory.hpp"
 #include "model/occupancy.hpp"
 
@@ -90,7 +91,9 @@ struct SymvPrediction {
     GridMetrics grid;            ///< its grid
     long long longest_walk = 0;  ///< tiles the busiest block reads (the triangle's imbalance; Y cuts it)
     double latency_bound_gbs = 0;  ///< DRAM GB/s the bytes in flight sustain (Little's law), capped
-    double walk_ms = 0;          ///< the busiest block's time at its own loads in flight
+    double walk_ms = 0;          ///< the main kernel's walk (model/kernel_time: its blocks' round
+                                 ///< trips, the bus shared while many of them walk)
+    KernelTime main;             ///< the main kernel's time and its bounds
     double predicted_ms = 0;
     double predicted_gbs = 0;    ///< useful_bytes / predicted_ms
     double optimal_ms = 0;       ///< Nath §7.2: useful bytes at the bandwidth (no design does better)
@@ -99,18 +102,21 @@ struct SymvPrediction {
 };
 
 /// SYMV prediction of `stage` on an n x n symmetric matrix of elem_bytes (4 or 8) elements.
-/// time = max(DRAM bytes / bandwidth, elements / (elements in flight / latency), longest walk)
-///        + kLaunchOverheadUs per kernel. The longest walk is the busiest block's tiles at the
-/// rate its own threads keep loads in flight: the tail the triangle's uneven block rows (or
-/// columns) leave when a few blocks still run after the rest have finished.
+/// Each of the step's kernels is timed by model/kernel_time: its blocks' walks (the round trips
+/// per tile of the compiled loops), the bus shared by the blocks that walk at once, the launch
+/// of the first kernel and the queued start of the others. The triangle's uneven block rows (or
+/// columns) walk unequal lengths: while many walk the bus sets the pace, at the end the few
+/// longest walks wait for their latencies (the tail that KBLAS's Y cuts).
 /// Predictions use dev.bandwidth_gbs: a chapter may set it to the measured read ceiling.
 /// n == 0 is valid (launch overhead only). Throws std::invalid_argument on n < 0, elem_bytes
 /// not 4 or 8, a launch outside the device's limits, or an unknown stage.
+/// `warm`: the call follows one on the same A (CG's next iteration): where the stored triangle
+/// fits in the L2 its loads hit there (model/kernel_time.hpp, KernelWork::warm).
 SymvPrediction predict_symv(Stage stage, long long n, int elem_bytes, const SymvModelLaunch& launch,
-                            const DeviceProfile& dev, bool beta_nonzero = true);
+                            const DeviceProfile& dev, bool beta_nonzero = true, bool warm = false);
 
 /// The same with an explicit design (its `stage` decides nothing; the fields do).
 SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem_bytes, const SymvModelLaunch& launch,
-                            const DeviceProfile& dev, bool beta_nonzero = true);
+                            const DeviceProfile& dev, bool beta_nonzero = true, bool warm = false);
 
 }  // namespace wb::model

@@ -134,3 +134,28 @@ TEST_CASE("the shape benchmark (--shapes): gemv and gemm have a shape set of eve
     CHECK(run_chapter(5, {"--shapes", "--op", "gemv", "--device-preset", "h200"}, &out) == 0);
     CHECK(out.find("--shapes") != std::string::npos);
 }
+
+TEST_CASE("chapter loop: --read-gbs predicts against a measured read ceiling", "[cpu][frame]") {
+    // A prediction without a GPU can take the read ceiling a run printed, as that run's own model
+    // column did (scripts/model_accuracy.py --predict relies on it): the bandwidth-bound rows scale
+    // with it, the option needs a preset and a positive figure.
+    std::string a, b;
+    REQUIRE(run_chapter(5, {"--device-preset", "h200", "--op", "gemv", "--sizes", "16384", "--precision", "float",
+                            "--trans", "N"},
+                        &a) == 0);
+    REQUIRE(run_chapter(5, {"--device-preset", "h200", "--op", "gemv", "--sizes", "16384", "--precision", "float",
+                            "--trans", "N", "--read-gbs", "2400"},
+                        &b) == 0);
+    auto tuned_gbs = [](const std::string& out) {
+        const auto row = out.find("ch05 tuned");
+        REQUIRE(row != std::string::npos);
+        return std::stod(out.substr(row + std::string("ch05 tuned").size()));
+    };
+    const double full = tuned_gbs(a), half = tuned_gbs(b);
+    INFO("preset " << full << " GB/s, --read-gbs 2400: " << half << " GB/s");
+    CHECK(full > 4000);                          // the preset's 4800 GB/s, bandwidth-bound at 16384
+    CHECK(half == Approx(full * 2400 / 4800).epsilon(0.05));
+    CHECK(run_chapter(5, {"--device-preset", "h200", "--read-gbs", "0"}) == 2);
+    CHECK(run_chapter(5, {"--device-preset", "h200", "--read-gbs", "-5"}) == 2);
+    CHECK(run_chapter(5, {"--read-gbs", "4000"}) == 2);  // no preset: a run on a GPU measures its own
+}

@@ -53,17 +53,20 @@ TEST_CASE("gemm model: register blocking moves the bound from loads to the FMA l
     CHECK(naive.operand_loads_per_fma == Approx(2.0));
     CHECK(naive.gflops < 0.2 * naive.peak_gflops);
     CHECK(naive.limit.find("L1") != std::string::npos);
-    // Double: a warp's 32 elements of A are 256 bytes, two wavefronts, plus one for B's broadcast.
+    // Double: a warp's 32 elements of A are 256 bytes, two wavefronts, and B's 8-byte broadcast
+    // two more (a 64-bit load is served a half-warp per wavefront, shared address or not). The
+    // H200 measured the naive DGEMM at 34.2 ms (4096^3 NN, docs/results/h200/gemm-ladder.csv):
+    // 4 wavefronts per FMA predict it within 5%, 3 would be 29% fast.
     const auto naive64 = predict_gemm(naive_design(), 4096, 4096, 4096, 8, dev);
-    CHECK(naive64.limit.find("3.000 per FMA") != std::string::npos);
+    CHECK(naive64.limit.find("4.000 per FMA") != std::string::npos);
     // op(A) = A^T from global memory: each lane its own line, 32 wavefronts, plus B's broadcast:
-    // 33 against 2 (float) or 3 (double) wavefronts per FMA for op(A) = A.
+    // 33 against 2 (float), 34 against 4 (double) wavefronts per FMA for op(A) = A.
     GemmDesign strided = naive_design();
     strided.strided_a = true;
     const auto tn32 = predict_gemm(strided, 4096, 4096, 4096, 4, dev);
     const auto tn64 = predict_gemm(strided, 4096, 4096, 4096, 8, dev);
     CHECK(tn32.gflops == Approx(naive.gflops * 2.0 / 33.0).epsilon(0.01));
-    CHECK(tn64.gflops == Approx(naive64.gflops * 3.0 / 33.0).epsilon(0.01));
+    CHECK(tn64.gflops == Approx(naive64.gflops * 4.0 / 34.0).epsilon(0.01));
     CHECK(tuned.flops == Approx(2.0 * 4096.0 * 4096.0 * 4096.0));
 }
 

@@ -48,14 +48,11 @@ TEST_CASE("GEMV useful bytes and per-design DRAM bytes", "[model][gemv]") {
     CHECK(nt.transactions == m * n);  // one sector per element
     CHECK(nt.dram_bytes == Approx(32.0 * m * n + 4.0 * (m + n)));
     CHECK(nt.efficiency == Approx(1.0 / 8).epsilon(0.01));
+    // The lines stay in L1 for the thread's next rows: DRAM moves the useful bytes, and the time
+    // is the L1's: each warp load touches 32 lines, 32 wavefronts (+ x's broadcast).
     CHECK(nt.dram_bytes_cached == Approx(nt.useful_bytes));
-    // 2048 threads are latency-bound: reuse or not, the loads take as long.
-    CHECK(nt.predicted_gbs == Approx(nt.predicted_gbs_cached));
-    // 32768 threads keep enough in flight to be bandwidth-bound: every moved sector costs.
-    const auto big = predict_gemv(wb::Stage::kNaive, true, 32768, 32768, 4, 256, h200);
-    CHECK(big.predicted_gbs < 0.5 * big.predicted_gbs_cached);
-    CHECK(big.predicted_gbs == Approx(h200.bandwidth_gbs / 8).epsilon(0.02));
-    CHECK_THAT(nt.note, Catch::Matchers::Contains("naive T") && Catch::Matchers::Contains("cached"));
+    CHECK(nt.main.limit == KernelLimit::lsu);
+    CHECK_THAT(nt.note, Catch::Matchers::Contains("32 lines per warp load"));
 
     const auto nt8 = predict_gemv(wb::Stage::kNaive, true, m, n, 8, 256, h200);
     CHECK(nt8.efficiency == Approx(1.0 / 4).epsilon(0.01));
@@ -101,25 +98,33 @@ TEST_CASE("GEMV ladder: each stage predicts at least the previous one at large s
         for (const wb::Stage s : ladder_stages()) {
             const auto p = predict_gemv(s, t, 8192, 8192, 4, 256, h100);
             INFO(wb::stage_name(s) << (t ? " T" : " N") << " " << p.predicted_gbs);
-            CHECK(p.predicted_gbs >= prev * 0.999);
+            // Chapter 2's T removes the 32 lines per load but its one-warp blocks store into an
+            // unpadded tile (a 32-way conflict) and wait for 4 loads at a time: about as fast as
+            // chapter 1's T (the H200: 1.06x at 8192, 0.97x at 16384, float), not faster.
+            if (t && s == wb::Stage::kShared) CHECK(p.predicted_gbs >= prev * 0.85);
+            else CHECK(p.predicted_gbs >= prev * 0.999);
             prev = p.predicted_gbs;
         }
     }
 }
 
-TEST_CASE("GEMV naive T agrees with the reference H200's one-thread-per-row Mv", "[model][gemv]") {
-    // shared/reference/h200-ceilings-2026-11-22.txt, "mvnaive" (thread j walks row j of a row-major
-    // A: our column-major op T): n = 4096 169.5, 8192 359.4, 16384 759.0 GB/s. The model brackets
-    // each between the pessimistic (no sector reuse) and cached figures, within 30%.
-    const auto h200 = device_preset("h200");
-    const double measured[][2] = {{4096, 169.5}, {8192, 359.4}, {16384, 759.0}, {32768, 901.7}};
-    for (const auto& row : measured) {
-        const auto n = static_cast<long long>(row[0]);
-        const auto p = predict_gemv(wb::Stage::kNaive, true, n, n, 4, 256, h200);
-        INFO("n " << n << " pessimistic " << p.predicted_gbs << " cached " << p.predicted_gbs_cached
-                  << " measured " << row[1]);
-        CHECK(p.predicted_gbs <= row[1] * 1.3);
-        CHECK(p.predicted_gbs_cached >= row[1] / 1.3);
+TEST_CASE("GEMV naive steps agree with the H200's measured ladder", "[model][gemv]") {
+    // docs/results/h200/gemv-ladder.csv (the read ceiling of that run: 4566.5 GB/s): chapter 1's
+    // N walks its row 9 loads at a time (float) or 4 (double), its T is bound by the 32 lines
+    // each warp load touches; within 25% of the measured time at every size.
+    auto dev = device_preset("h200");
+    dev.bandwidth_gbs = 4566.5;
+    const struct {
+        bool trans;
+        int elem;
+        long long n;
+        double ms;
+    } rows[] = {{false, 4, 1024, 0.0687}, {false, 4, 16384, 1.0627}, {false, 8, 4096, 0.4565},
+                {true, 4, 1024, 0.1551},  {true, 4, 16384, 2.2934},  {true, 8, 8192, 1.2481}};
+    for (const auto& r : rows) {
+        const auto p = predict_gemv(wb::Stage::kNaive, r.trans, r.n, r.n, r.elem, 256, dev);
+        INFO((r.trans ? "T " : "N ") << r.elem << " " << r.n << ": model " << p.predicted_ms << " ms, measured " << r.ms);
+        CHECK(p.predicted_ms == Approx(r.ms).epsilon(0.25));
     }
 }
 
@@ -150,4 +155,36 @@ TEST_CASE("predict_gemv validates its arguments", "[model][gemv]") {
     const auto slow = predict_gemv(d, false, 4096, 4096, 4, 256, h);
     const auto fast = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, 256, h);
     CHECK(slow.latency_bound_gbs < fast.latency_bound_gbs);
+}
+
+TEST_CASE("GEMV model: the tuned launch's fields move the prediction the way Little's law says",
+          "[model][gemv]") {
+    // Chapter 6 ranks the tuned step's legal launches with this model, so each field must count:
+    // fewer loads in flight (U) or fewer thread rows (Q) lengthen a walk-bound call, a split (Y)
+    // shortens the walk of a grid with fewer tiles than SMs.
+    const auto h200 = device_preset("h200");
+    GemvModelLaunch base;
+    base.block_x = 8;
+    base.block_y = 64;
+    base.ept = 8;
+    base.Y = 1;
+    const double t = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, base, h200).predicted_ms;
+    GemvModelLaunch u2 = base;
+    u2.ept = 2;
+    GemvModelLaunch q8 = base;
+    q8.block_y = 8;
+    const double tu2 = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, u2, h200).predicted_ms;
+    const double tq8 = predict_gemv(wb::Stage::kTuned, false, 4096, 4096, 4, q8, h200).predicted_ms;
+    INFO("U = 8, Q = 64: " << t << " ms; U = 2: " << tu2 << " ms; Q = 8: " << tq8 << " ms");
+    CHECK(tu2 > 1.15 * t);  // 34 round trips of 550 ns against the 14 us of the bytes
+    CHECK(tq8 > 1.5 * t);   // 8 thread rows: each walks 512 columns, 64 batches
+    // A short, wide N (128 rows of 1 M columns): 16 tiles of 8 x 4 rows, one per SM for 16 SMs;
+    // Y = 8 gives 128 blocks, each an eighth of the walk.
+    GemvModelLaunch wide = base;
+    const auto y1 = predict_gemv(wb::Stage::kTuned, false, 128, 1 << 20, 4, wide, h200);
+    wide.Y = 8;
+    const auto y8 = predict_gemv(wb::Stage::kTuned, false, 128, 1 << 20, 4, wide, h200);
+    CHECK(y8.y_blocks == 8);
+    CHECK(y8.grid.total_blocks == 8 * y1.grid.total_blocks);
+    CHECK(y8.predicted_ms < 0.5 * y1.predicted_ms);
 }

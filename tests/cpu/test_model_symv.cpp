@@ -86,8 +86,11 @@ TEST_CASE("SYMV model: Y blocks per column cut the longest walk", "[model][symv]
     CHECK(y1.longest_walk == 127 + 1);
     CHECK(y8.longest_walk == 16 + 1);
     CHECK(y8.grid.total_blocks == 8 * y1.grid.total_blocks);
-    CHECK(y8.walk_ms < y1.walk_ms / 7);
-    CHECK(y8.predicted_ms < y1.predicted_ms);  // Y = 1 waits on the first column's 127 tiles
+    // Y = 1 waits on the first column's 127 tiles after the others have finished; Y = 8 walks
+    // while the bus is busy and ends with 17-tile walks (the walk counts the shared bus too, so
+    // it shrinks less than the 7.5x of the longest walk).
+    CHECK(y8.walk_ms < 0.5 * y1.walk_ms);
+    CHECK(y8.predicted_ms < 0.6 * y1.predicted_ms);
     CHECK_THAT(y1.note, Catch::Matchers::StartsWith("walk-bound"));
     CHECK_THAT(y8.note, Catch::Matchers::StartsWith("bandwidth-bound"));
     CHECK(predict_symv(wb::Stage::kPattern, 32768, 4, {}, h200).longest_walk == 1024);  // the last block row
@@ -104,11 +107,15 @@ TEST_CASE("SYMV model: the ladder's order on the h200 preset", "[model][symv]") 
             const double access = predict_symv(wb::Stage::kAccess, n, e, {}, h200).predicted_gbs;
             const double tuned = predict_symv(wb::Stage::kTuned, n, e, launch(e == 4 ? 256 : 512, 64, 8), h200).predicted_gbs;
             CHECK(naive < shared.predicted_gbs);
-            // Nath §5.4: the pattern step halves the bytes, but on one wave of blocks its longest
-            // block row (nt tiles) takes as long as every block row of the shared step: parity
-            // until the bytes, not the walk, set the time.
+            // Nath §5.4: the pattern step halves the bytes, but its longest block row (nt tiles,
+            // two round trips each, a reduction after each) takes about as long as every block
+            // row of the shared step: no gain until the bytes, not the walk, set the time. The
+            // H200 measured pattern at 0.82x shared (float, lower, n = 16384: 0.7396 against
+            // 0.6101 ms, docs/results/h200/symv-ladder.csv).
             CHECK(pattern.dram_bytes < 0.6 * shared.dram_bytes);
-            CHECK(pattern.predicted_gbs >= 0.95 * shared.predicted_gbs);
+            CHECK(pattern.predicted_gbs >= 0.7 * shared.predicted_gbs);
+            if (n <= 16384) CHECK(pattern.predicted_gbs <= 1.1 * shared.predicted_gbs);
+            else CHECK(pattern.predicted_gbs > 1.3 * shared.predicted_gbs);  // the bytes decide
             CHECK(access > pattern.predicted_gbs);
             CHECK(tuned >= access);
             CHECK(tuned <= h200.bandwidth_gbs);
