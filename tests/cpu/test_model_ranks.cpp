@@ -12,7 +12,7 @@
 #include "gemm_design.hpp"
 #include "model/conv2d.hpp"
 #include "model/gemm.hpp"
-#include "model/spearman.hpp"
+#include "derive/rank_correlation.hpp"
 #include "model/symv.hpp"
 
 #include <string>
@@ -121,7 +121,7 @@ TEST_CASE("model ranks: the sweep's best launch is predicted faster than its wor
     CHECK(misranked == " conv2d float FS 17; conv2d double FS 17; conv2d double FS 63;");
     // How much the worst launch loses is ranked alike too: where the card loses 5x (the skinny
     // DGEMM tile at 4096^3), the model predicts a larger loss than where the card loses 1.3x.
-    const double rho = wb::model::spearman_rho(model_ratio, measured_ratio);
+    const double rho = wb::derive::spearman_rho(model_ratio, measured_ratio);
     INFO("Spearman rho of the worst/best ratios over the " << cases.size() << " cases: " << rho);
     CHECK(rho >= 0.6);
 }
