@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <mutex>
 #include <vector>
 
 namespace wb::tuned {
@@ -25,6 +26,34 @@ using rule::split_candidates;
 
 constexpr double kStreamShare = 0.9;       // of the theoretical bandwidth a read stream reaches (chapter 0: 0.93)
 constexpr double kLatencySeconds = 700e-9; // DRAM latency under load (chapter 0; the h100/h200 presets)
+
+/// A device's clocks and bus width, asked once per device. Asked per split candidate on every
+/// call (three attributes each), they are the likely cause of chapter 7's default DGEMM taking
+/// milliseconds at 256^3 where its kernel takes microseconds: the clock attributes can go through
+/// the driver's management layer.
+struct Clocks {
+    int sm_khz = 0, mem_khz = 0, bus_bits = 0;
+};
+const Clocks& clocks_of(int device) {
+    constexpr int kDevices = 64;
+    static Clocks known[kDevices];
+    static bool asked[kDevices] = {};
+    static std::mutex m;
+    static const Clocks none;
+    if (device < 0 || device >= kDevices) return none;
+    std::lock_guard<std::mutex> lock(m);
+    if (!asked[device]) {
+        Clocks& c = known[device];
+        if (cudaDeviceGetAttribute(&c.sm_khz, cudaDevAttrClockRate, device) != cudaSuccess ||
+            cudaDeviceGetAttribute(&c.mem_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+            cudaDeviceGetAttribute(&c.bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess) {
+            cudaGetLastError();
+            c = Clocks{};
+        }
+        asked[device] = true;
+    }
+    return known[device];
+}
 
 /// The tensor-core kernel's time for `split` slices of k (seconds; -1 where the split does not
 /// apply), the FMA estimate's terms with the tensor cores' numbers: the tile's flops at the SM's
@@ -42,11 +71,8 @@ double tc_seconds(const GemmArgs<double>& a, int split, int device, int index) {
     if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(double) > kMaxWorkspaceBytes))
         return -1;
     const int resident = std::max(1, dgemm_tensor_core_resident_blocks(device, index));
-    int clock_khz = 0, mem_khz = 0, bus_bits = 0;
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
-        cudaGetLastError();
+    const Clocks& ck = clocks_of(device);
+    const int clock_khz = ck.sm_khz, mem_khz = ck.mem_khz, bus_bits = ck.bus_bits;
     const double fp64_lanes = 64;  // FP64 FMA lanes per SM where the tensor cores run (sm_90: device_profile.cpp)
     const double sm_flops = kTensorOverFmaRate * fp64_lanes * 2.0 * std::max(1, clock_khz) * 1e3;
     const long long blocks = ceil_div(a.m, tile.tile_m) * ceil_div(a.n, tile.tile_n) * slices;
