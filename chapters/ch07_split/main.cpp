@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <new>
 #include <stdexcept>
@@ -50,6 +51,20 @@ std::vector<ch07::Case> cases_of(const SplitOptions& opt) {
                 for (int n : opt.sizes.empty() ? ch07::default_sizes(op, set) : opt.sizes)
                     out.push_back({op, n, prec == "float" ? std::size_t{4} : std::size_t{8}, fs});
     return out;
+}
+
+/// A link's model in full, for the log (scripts/ch07_model_check.py reads it): "Tx 55.46 GB/s;
+/// [0, 262144) c0 1.2e-09 ms/B c1 0.0081 ms; [262144, inf) ...".
+std::string link_line(const TransferModel& t) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "Tx %.6g GB/s", t.tx_gbs());
+    std::string s = buf;
+    for (const auto& g : t.segments()) {
+        std::snprintf(buf, sizeof buf, "; [%.6g, %.6g) c0 %.6g ms/B c1 %.6g ms", g.lo_bytes, g.hi_bytes, g.c0_ms_per_byte,
+                      g.c1_ms);
+        s += buf;
+    }
+    return s;
 }
 
 /// Measures the machines the model predicts with (the file comment), printing what it found.
@@ -115,11 +130,12 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         ch07::calibrate_paths(m, classes, ch07::GpuCalibrationSizes{}.tiny_n, ch07::GpuCalibrationSizes{}, &log);
         for (const auto& l : log) std::cout << "  " << l << '\n';
     }
-    std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 0) << " GB/s, "
-              << fmt(m.gpu.fp32_peak_gflops(), 0) << " / " << fmt(m.gpu.fp64_peak_gflops(), 0)
+    std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 1) << " GB/s, "
+              << fmt(m.gpu.fp32_peak_gflops(), 1) << " / " << fmt(m.gpu.fp64_peak_gflops(), 1)
               << " GFLOP/s float / double (the kernels' roofline); kernel rates " << m.gpu_rates.source << '\n'
               << "  link: " << m.links.source << " (H2D max error " << fmt(m.links.h2d.max_error_pct(), 1)
               << "%, D2H " << fmt(m.links.d2h.max_error_pct(), 1) << "% over the copies fitted)\n"
+              << "  link H2D: " << link_line(m.links.h2d) << "\n  link D2H: " << link_line(m.links.d2h) << '\n'
               << "  CPU peers: " << (cpu::have_cblas() ? "OpenBLAS" : "no CBLAS in this build (conv2d only)") << ", "
               << cpu::threads() << " threads\n";
     if (!gpu)
