@@ -60,7 +60,7 @@ void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, 
             GpuPath& q = m.paths[key];
             const GpuSideParts pm = gpu_side_parts(mc, m), pt = gpu_side_parts(tiny, m);
             const double beyond = r.gpu_chunked_ms - q.t0_chunked_ms - std::max(0.0, pm.whole_ms - pt.whole_ms);
-            if (pm.serial_ms > 0 && beyond > 0) q.pipeline = std::clamp(beyond / pm.serial_ms, 0.25, 4.0);
+            if (pm.serial_ms > 0 && beyond > 0) q.pipeline = std::clamp(beyond / pm.serial_ms, 0.1, 50.0);  // a guard against a broken timing only
             const double want = std::clamp(predict_case(mc, m).split.gpu_share, 0.05, 0.95);
             const int g = split::gpu_rows(mc.n, want, 1);
             f = static_cast<double>(g) / mc.n;
