@@ -81,8 +81,13 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::cout << "Measuring the CPU peers' rates in each regime of their library (1t: a call OpenBLAS keeps on "
                      "the calling thread; t0: the fixed cost, e: the share of the roofline reached at each working "
                      "set) ...\n";
-        for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu)))
-            std::cout << "  " << line << '\n';
+        try {
+            for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu)))
+                std::cout << "  " << line << '\n';
+        } catch (const std::exception& e) {  // the classes measured so far are kept; the others are the roofline
+            std::cout << "  the peers' calibration stopped (" << e.what() << "): "
+                      << m.cpu.peers.size() << " classes measured\n";
+        }
     }
     if (gpu) select_device(opt.device);
     // The model predicts for the GPU the run measures (its hybrid shares come from it), unless a
@@ -108,8 +113,13 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::cout << "Measuring the host memory both sides of a hybrid read (the CPU's threads while pinned copies "
                      "run both ways) ...\n";
         std::string line;
-        m.host_shared_gbs = ch07::measure_host_shared_gbs(cpu::threads(), model::default_max_working_set(m.cpu.llc_bytes),
-                                                          &line);
+        try {
+            m.host_shared_gbs =
+                ch07::measure_host_shared_gbs(cpu::threads(), model::default_max_working_set(m.cpu.llc_bytes), &line);
+        } catch (const std::exception& e) {  // the hybrid is then not bounded by it; the run goes on
+            m.host_shared_gbs = 0;
+            line = std::string("host memory both sides share: not measured (") + e.what() + ")";
+        }
         std::cout << "  " << line << '\n';
         std::cout << "Measuring each class's all-GPU path as the rows time it (t0: its fixed costs at a tiny size, in "
                      "one chunk and in the hybrid's; pipeline: the chunked call's proportional time over the model's "

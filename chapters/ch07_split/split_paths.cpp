@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <thread>
 
 namespace wb::ch07 {
@@ -34,52 +36,69 @@ int mid_n_of(const std::string& op, const GpuCalibrationSizes& s) {
     throw std::invalid_argument("ch07 mid_n_of: op (" + op + ") must be one of gemv, gemm, symv, conv2d");
 }
 
+namespace {
+
+/// One class's GpuPath (calibrate_paths); throws what the calls throw.
+void calibrate_path(Machines& m, const Case& cls, int tiny_n, const GpuCalibrationSizes& mid,
+                    std::vector<std::string>* log) {
+    const std::string key = class_name(cls);
+    const Case tiny{cls.op, tiny_n, cls.elem, cls.fs}, mc{cls.op, mid_n_of(cls.op, mid), cls.elem, cls.fs};
+    // The fixed costs: the tiny call in one chunk and in the hybrid's chunks.
+    MeasurePlan fixed;
+    fixed.cpu = false;
+    fixed.chunked = true;
+    const Measured t = measure_case(tiny, fixed, m.chunks);
+    GpuPath p;
+    p.tiny_n = tiny_n;
+    p.mid_n = mc.n;
+    p.t0_ms = t.gpu_ms;
+    p.t0_chunked_ms = t.gpu_chunked_ms;
+    m.paths[key] = p;
+    // At the mid size, as a row is timed: the CPU peer, the GPU in one chunk and in chunks (the
+    // pipeline's ratio, which the model then uses), the hybrid at the share the model predicts.
+    double f = 0, model_ms = 0;
+    MeasurePlan at_mid;
+    at_mid.chunked = true;
+    at_mid.hybrid_part = [&](const Measured& r) {
+        GpuPath& q = m.paths[key];
+        const GpuSideParts pm = gpu_side_parts(mc, m), pt = gpu_side_parts(tiny, m);
+        const double beyond = r.gpu_chunked_ms - q.t0_chunked_ms - std::max(0.0, pm.whole_ms - pt.whole_ms);
+        // The clamp only guards against a broken timing.
+        if (pm.serial_ms > 0 && beyond > 0) q.pipeline = std::clamp(beyond / pm.serial_ms, 0.1, 50.0);
+        const double want = std::clamp(predict_case(mc, m).split.gpu_share, 0.05, 0.95);
+        const int g = split::gpu_rows(mc.n, want, 1);
+        f = static_cast<double>(g) / mc.n;
+        model_ms = hybrid_model_ms(mc, m, f);
+        return g;
+    };
+    const Measured r = measure_case(mc, at_mid, m.chunks);
+    GpuPath& q = m.paths[key];
+    q.residual_share = f;
+    if (!std::isnan(r.hybrid_ms)) q.residual_ms = std::max(0.0, r.hybrid_ms - model_ms);
+    if (!log) return;
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "%s: t0 %.4g us (one chunk), %.4g us (%d chunks) at n = %d; pipeline %.4g at n = %d (one chunk "
+                  "%.4g ms, %d chunks %.4g ms, CPU %.4g ms); hybrid residual %.4g ms at n = %d, share %s (measured "
+                  "%.4g ms, model %.4g ms)",
+                  key.c_str(), q.t0_ms * 1e3, q.t0_chunked_ms * 1e3, m.chunks, tiny_n, q.pipeline, mc.n, r.gpu_ms,
+                  m.chunks, r.gpu_chunked_ms, r.cpu_ms, q.residual_ms, mc.n, pct(f).c_str(), r.hybrid_ms, model_ms);
+    log->push_back(buf);
+}
+
+}  // namespace
+
 void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
                      std::vector<std::string>* log) {
     for (const Case& cls : classes) {
         if (cls.op == "cg") continue;
-        const std::string key = class_name(cls);
-        const Case tiny{cls.op, tiny_n, cls.elem, cls.fs}, mc{cls.op, mid_n_of(cls.op, mid), cls.elem, cls.fs};
-        // The fixed costs: the tiny call in one chunk and in the hybrid's chunks.
-        MeasurePlan fixed;
-        fixed.cpu = false;
-        fixed.chunked = true;
-        const Measured t = measure_case(tiny, fixed, m.chunks);
-        GpuPath p;
-        p.tiny_n = tiny_n;
-        p.mid_n = mc.n;
-        p.t0_ms = t.gpu_ms;
-        p.t0_chunked_ms = t.gpu_chunked_ms;
-        m.paths[key] = p;
-        // At the mid size, as a row is timed: the CPU peer, the GPU in one chunk and in chunks (the
-        // pipeline's ratio, which the model then uses), the hybrid at the share the model predicts.
-        double f = 0, model_ms = 0;
-        MeasurePlan at_mid;
-        at_mid.chunked = true;
-        at_mid.hybrid_part = [&](const Measured& r) {
-            GpuPath& q = m.paths[key];
-            const GpuSideParts pm = gpu_side_parts(mc, m), pt = gpu_side_parts(tiny, m);
-            const double beyond = r.gpu_chunked_ms - q.t0_chunked_ms - std::max(0.0, pm.whole_ms - pt.whole_ms);
-            if (pm.serial_ms > 0 && beyond > 0) q.pipeline = std::clamp(beyond / pm.serial_ms, 0.1, 50.0);  // a guard against a broken timing only
-            const double want = std::clamp(predict_case(mc, m).split.gpu_share, 0.05, 0.95);
-            const int g = split::gpu_rows(mc.n, want, 1);
-            f = static_cast<double>(g) / mc.n;
-            model_ms = hybrid_model_ms(mc, m, f);
-            return g;
-        };
-        const Measured r = measure_case(mc, at_mid, m.chunks);
-        GpuPath& q = m.paths[key];
-        q.residual_share = f;
-        if (!std::isnan(r.hybrid_ms)) q.residual_ms = std::max(0.0, r.hybrid_ms - model_ms);
-        if (!log) continue;
-        char buf[400];
-        std::snprintf(buf, sizeof buf,
-                      "%s: t0 %.4g us (one chunk), %.4g us (%d chunks) at n = %d; pipeline %.4g at n = %d (one chunk "
-                      "%.4g ms, %d chunks %.4g ms, CPU %.4g ms); hybrid residual %.4g ms at n = %d, share %s (measured "
-                      "%.4g ms, model %.4g ms)",
-                      key.c_str(), q.t0_ms * 1e3, q.t0_chunked_ms * 1e3, m.chunks, tiny_n, q.pipeline, mc.n, r.gpu_ms,
-                      m.chunks, r.gpu_chunked_ms, r.cpu_ms, q.residual_ms, mc.n, pct(f).c_str(), r.hybrid_ms, model_ms);
-        log->push_back(buf);
+        try {
+            calibrate_path(m, cls, tiny_n, mid, log);
+        } catch (const std::exception& e) {
+            // The class keeps the model of its copies and kernel; the run goes on.
+            m.paths.erase(class_name(cls));
+            if (log) log->push_back(class_name(cls) + ": not measured (" + e.what() + "): its copies' and kernel's model");
+        }
     }
 }
 
