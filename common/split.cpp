@@ -109,20 +109,66 @@ Prediction predict(const LinearCost& cpu, const LinearCost& gpu, double all_gpu,
 }
 
 Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, double min_gain) {
+    HybridCosts costs;
+    costs.min_gain = min_gain;
+    return predict(cpu, gpu, all_gpu, costs);
+}
+
+double hybrid_ms_at(const SideTime& cpu, const SideTime& gpu, const HybridCosts& costs, double f) {
+    double t = std::max(cpu(f), gpu(f));
+    if (costs.shared) t = std::max(t, costs.shared(f));
+    return t + costs.residual_ms;
+}
+
+namespace {
+
+/// The minimum of a quasi-convex t(f) on [lo, hi] by golden-section search (to 1e-10).
+template <class F>
+double golden_min(F t, double lo, double hi) {
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    double a = lo, b = hi, c = b - g * (b - a), d = a + g * (b - a), tc = t(c), td = t(d);
+    while (b - a > 1e-10) {
+        if (tc <= td) {
+            b = d;
+            d = c;
+            td = tc;
+            c = b - g * (b - a);
+            tc = t(c);
+        } else {
+            a = c;
+            c = d;
+            tc = td;
+            d = a + g * (b - a);
+            td = t(d);
+        }
+    }
+    return 0.5 * (a + b);
+}
+
+}  // namespace
+
+Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, const HybridCosts& costs) {
     require_cost("predict", "all_gpu_ms", all_gpu);
-    if (!(min_gain >= 0) || !(min_gain < 1))
-        throw std::invalid_argument("predict: min_gain (" + num(min_gain) + ") must be in [0, 1)");
+    require_cost("predict", "residual_ms", costs.residual_ms);
+    if (!(costs.min_gain >= 0) || !(costs.min_gain < 1))
+        throw std::invalid_argument("predict: min_gain (" + num(costs.min_gain) + ") must be in [0, 1)");
     Prediction p;
     p.cpu_ms = cpu(0);
     p.gpu_ms = all_gpu;
-    p.gpu_share = balance_share(cpu, gpu);
-    const double tc = p.gpu_share < 1 ? cpu(p.gpu_share) : 0.0;
-    const double tg = p.gpu_share > 0 ? gpu(p.gpu_share) : 0.0;
-    p.hybrid_ms = std::max(tc, tg);
+    double f = balance_share(cpu, gpu);
+    if (costs.shared && f > 0 && f < 1) {
+        const double sh = costs.shared(f);
+        require_cost("predict", "shared(f)", sh);
+        if (sh > std::max(cpu(f), gpu(f))) f = golden_min([&](double x) { return hybrid_ms_at(cpu, gpu, costs, x); }, 0, 1);
+    }
+    p.gpu_share = f;
+    if (f <= 0) p.hybrid_ms = cpu(0);
+    else if (f >= 1) p.hybrid_ms = gpu(1);
+    else p.hybrid_ms = hybrid_ms_at(cpu, gpu, costs, f);
     p.white = p.cpu_ms <= p.gpu_ms ? Where::Cpu : Where::Gpu;
     const double best_single = std::min(p.cpu_ms, p.gpu_ms);
     p.choice = p.white;
-    if (p.gpu_share > 0 && p.gpu_share < 1 && p.hybrid_ms <= (1 - min_gain) * best_single) p.choice = Where::Hybrid;
+    if (f > 0 && f < 1 && p.hybrid_ms <= (1 - costs.min_gain) * best_single) p.choice = Where::Hybrid;
     return p;
 }
 

@@ -15,6 +15,7 @@
 #include "split_calibrate.hpp"
 #include "split_cases.hpp"
 #include "split_options.hpp"
+#include "split_paths.hpp"
 #include "split_summary.hpp"
 
 #include "cpu_peers.hpp"
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <new>
 #include <stdexcept>
@@ -51,6 +53,20 @@ std::vector<ch07::Case> cases_of(const SplitOptions& opt) {
     return out;
 }
 
+/// A link's model in full, for the log (scripts/ch07_model_check.py reads it): "Tx 55.46 GB/s;
+/// [0, 262144) c0 1.2e-09 ms/B c1 0.0081 ms; [262144, inf) ...".
+std::string link_line(const TransferModel& t) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "Tx %.6g GB/s", t.tx_gbs());
+    std::string s = buf;
+    for (const auto& g : t.segments()) {
+        std::snprintf(buf, sizeof buf, "; [%.6g, %.6g) c0 %.6g ms/B c1 %.6g ms", g.lo_bytes, g.hi_bytes, g.c0_ms_per_byte,
+                      g.c1_ms);
+        s += buf;
+    }
+    return s;
+}
+
 /// Measures the machines the model predicts with (the file comment), printing what it found.
 ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     ch07::Machines m;
@@ -60,12 +76,18 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     const std::vector<int> fs = conv ? opt.filter_sizes : std::vector<int>{};
     std::cout << "Measuring the host (last-level cache, read bandwidth in and beyond it, FMA rate) ...\n";
     m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS)
-    std::cout << "  " << model::to_string(m.cpu) << '\n';
+    std::cout << "  " << model::to_string(m.cpu) << '\n' << "  " << model::curve_to_string(m.cpu) << '\n';
     if (!opt.predict_only) {
-        std::cout << "Measuring the CPU peers' rates (t0: a tiny call; e: the share of the roofline a mid-size call "
-                     "reaches) ...\n";
-        for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu)))
-            std::cout << "  " << line << '\n';
+        std::cout << "Measuring the CPU peers' rates in each regime of their library (1t: a call OpenBLAS keeps on "
+                     "the calling thread; t0: the fixed cost, e: the share of the roofline reached at each working "
+                     "set) ...\n";
+        try {
+            for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu)))
+                std::cout << "  " << line << '\n';
+        } catch (const std::exception& e) {  // the classes measured so far are kept; the others are the roofline
+            std::cout << "  the peers' calibration stopped (" << e.what() << "): "
+                      << m.cpu.peers.size() << " classes measured\n";
+        }
     }
     if (gpu) select_device(opt.device);
     // The model predicts for the GPU the run measures (its hybrid shares come from it), unless a
@@ -87,11 +109,43 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::cout << "  an empty hybrid call (hand-off to the GPU worker, its wake-up, the return): "
                   << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us\n";
     }
-    std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 0) << " GB/s, "
-              << fmt(m.gpu.fp32_peak_gflops(), 0) << " / " << fmt(m.gpu.fp64_peak_gflops(), 0)
+    if (gpu && !opt.predict_only) {
+        std::cout << "Measuring the host memory both sides of a hybrid read (the CPU's threads while pinned copies "
+                     "run both ways) ...\n";
+        std::string line;
+        try {
+            m.host_shared_gbs =
+                ch07::measure_host_shared_gbs(cpu::threads(), model::default_max_working_set(m.cpu.llc_bytes), &line);
+        } catch (const std::exception& e) {  // the hybrid is then not bounded by it; the run goes on
+            m.host_shared_gbs = 0;
+            line = std::string("host memory both sides share: not measured (") + e.what() + ")";
+        }
+        std::cout << "  " << line << '\n';
+        std::cout << "Measuring each class's all-GPU path as the rows time it (t0: its fixed costs at a tiny size, in "
+                     "one chunk and in the hybrid's; pipeline: the chunked call's proportional time over the model's "
+                     "serial one; residual: a real hybrid beyond the model of its two sides) ...\n";
+        std::vector<ch07::Case> classes;
+        auto add = [&](const std::string& op) {
+            for (const auto& prec : opt.precisions)
+                for (int f : op == "conv2d" ? opt.filter_sizes : std::vector<int>{0})
+                    classes.push_back({op, 0, prec == "float" ? std::size_t{4} : std::size_t{8}, f});
+        };
+        for (const auto& op : opt.ops)
+            if (op != "cg") add(op);
+        // CG's split pays a SYMV path's fixed cost every iteration.
+        if (std::find(opt.ops.begin(), opt.ops.end(), "cg") != opt.ops.end() &&
+            std::find(opt.ops.begin(), opt.ops.end(), "symv") == opt.ops.end())
+            add("symv");
+        std::vector<std::string> log;
+        ch07::calibrate_paths(m, classes, ch07::GpuCalibrationSizes{}.tiny_n, ch07::GpuCalibrationSizes{}, &log);
+        for (const auto& l : log) std::cout << "  " << l << '\n';
+    }
+    std::cout << "  GPU: " << m.gpu.name << ", " << fmt(m.gpu.bandwidth_gbs, 1) << " GB/s, "
+              << fmt(m.gpu.fp32_peak_gflops(), 1) << " / " << fmt(m.gpu.fp64_peak_gflops(), 1)
               << " GFLOP/s float / double (the kernels' roofline); kernel rates " << m.gpu_rates.source << '\n'
               << "  link: " << m.links.source << " (H2D max error " << fmt(m.links.h2d.max_error_pct(), 1)
               << "%, D2H " << fmt(m.links.d2h.max_error_pct(), 1) << "% over the copies fitted)\n"
+              << "  link H2D: " << link_line(m.links.h2d) << "\n  link D2H: " << link_line(m.links.d2h) << '\n'
               << "  CPU peers: " << (cpu::have_cblas() ? "OpenBLAS" : "no CBLAS in this build (conv2d only)") << ", "
               << cpu::threads() << " threads\n";
     if (!gpu)
@@ -179,7 +233,9 @@ int run(const SplitOptions& opt) {
         table.write_csv(opt.csv, run_metadata(gpu ? &di : nullptr));
     }
     std::cout << "\nReading: 'White 4.18' is his rule (CPU when T_cpu <= T_gpu + T_comm); the model's choice adds the "
-                 "hybrid where it predicts a gain of 5% or more over the better single side. 'hybrid measured' at a "
+                 "hybrid where it predicts a gain of "
+              << fmt(split::kMinHybridGain * 100, 0)
+              << "% or more over the better single side. 'hybrid measured' at a "
                  "GPU share of 0% or 100% is that side's time (the hybrid is then that side). 'choice / best': the "
                  "measured time of the model's choice over the measured best.\n\nSummary\n";
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';

@@ -70,7 +70,7 @@ struct Calibrator {
         out.rates[key] = r;
         if (!log) return;
         char buf[160];
-        std::snprintf(buf, sizeof buf, "%s: t0 %.1f us, e %.2f at n = %d", key.c_str(), t0 * 1e3, r.eff, n);
+        std::snprintf(buf, sizeof buf, "%s: t0 %.4g us, e %.4g at n = %d", key.c_str(), t0 * 1e3, r.eff, n);
         log->push_back(buf);
     }
 };

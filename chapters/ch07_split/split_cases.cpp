@@ -52,9 +52,18 @@ void set_kernel(split::Offload& o, const Machines& m, const char* cls, double by
     o.launch_ms = launches * r.fixed_ms;
 }
 
+/// The measured all-GPU path of a case's class, or null where it was not measured.
+const GpuPath* path_of(const Case& c, const Machines& m) {
+    const auto it = m.paths.find(model::peer_key(c.op, c.elem, c.fs));
+    return it != m.paths.end() && it->second.t0_ms > 0 ? &it->second : nullptr;
+}
+
 /// CG's three solves of I iterations (White §5.2): all on the CPU, all on the GPU (A, b and x0 in
 /// once, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
-/// vector operations on the CPU). The initial residual is one product more.
+/// vector operations on the CPU). The initial residual is one product more. Where SYMV's all-GPU
+/// path was measured, each product of the split pays its fixed cost (copies' set-ups, the launch,
+/// the wait for q: every iteration waits for its product), plus the model's growth from its tiny
+/// size to n.
 CasePrediction predict_cg(const Case& c, const Machines& m) {
     const double I = m.cg_iterations, N = c.n, e = static_cast<double>(c.elem);
     CasePrediction out;
@@ -62,14 +71,22 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
     const double cpu_mv = peer_ms(m, "symv", model::cpu_work_symv(c.n, c.elem), c.elem);
     const double cpu_vec = peer_ms(m, "cg vectors", model::cpu_work_cg_vectors(c.n, c.elem), c.elem);
     const double cpu = (I + 1) * cpu_mv + I * cpu_vec;
-    const model::CpuWork it = model::cpu_work_cg_iteration(c.n, c.elem), mv = model::cpu_work_symv(c.n, c.elem);
+    const model::CpuWork it = model::cpu_work_cg_iteration(c.n, c.elem);
     const GpuRate cg = m.gpu_rates.get(model::peer_key("cg", c.elem), kCgIterationLaunches);
     const double gpu_it = cg.fixed_ms + gpu_roofline_ms(m.gpu, it.bytes, it.flops, c.elem) / cg.eff;
-    const double gpu_mv = gpu_kernel_ms(m.gpu_rates, model::peer_key("symv", c.elem), m.gpu, mv.bytes, mv.flops, c.elem);
+    auto product_ms = [&](double n) {  // p in, the tuned SYMV, q out
+        const model::CpuWork mv = model::cpu_work_symv(static_cast<long long>(n), c.elem);
+        return m.links.h2d.predict(n * e) +
+               gpu_kernel_ms(m.gpu_rates, model::peer_key("symv", c.elem), m.gpu, mv.bytes, mv.flops, c.elem) +
+               m.links.d2h.predict(n * e);
+    };
+    const GpuPath* symv_path = path_of(Case{"symv", c.n, c.elem, 0}, m);
+    const double product = symv_path ? symv_path->t0_ms + std::max(0.0, product_ms(N) - product_ms(symv_path->tiny_n))
+                                     : product_ms(N);
     const double a_in = m.links.h2d.predict(N * N * e), v_in = m.links.h2d.predict(N * e),
                  v_out = m.links.d2h.predict(N * e);
     const double all_gpu = a_in + 2 * v_in + v_out + I * gpu_it;
-    const double split52 = a_in + (I + 1) * (v_in + gpu_mv + v_out) + I * cpu_vec;
+    const double split52 = a_in + (I + 1) * product + I * cpu_vec;
     out.cpu_model_ms = cpu;
     auto& p = out.split;
     p.cpu_ms = cpu;
@@ -82,7 +99,134 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
     return out;
 }
 
+/// The hybrid's GPU side (`hybrid`: chunked, the convolution's halos with each chunk) and the
+/// all-GPU call (`all`: one chunk, SYMV as one SYMV of the whole array, the convolution without
+/// halos) of one case, from the transfer model and the kernel classes.
+struct Offloads {
+    split::Offload hybrid, all;
+};
+Offloads offloads_of(const Case& c, const Machines& m) {
+    const double N = c.n, e = static_cast<double>(c.elem);
+    const int n = c.n;
+    const std::size_t el = c.elem;
+    split::Offload o;
+    if (c.op == "gemv") {  // y = A x, op N: the GPU's rows of A and of y; x whole
+        o.in_split = {N * N * e};
+        o.in_whole = {N * e};
+        o.out_split = {N * e};
+        set_kernel(o, m, "gemv", roofline::gemv_bytes(false, n, n, el, false), roofline::gemv_flops(n, n), el);
+    } else if (c.op == "gemm") {  // C = A B: the GPU's columns of B and of C; A whole
+        o.in_split = {N * N * e};
+        o.in_whole = {N * N * e};
+        o.out_split = {N * N * e};
+        const model::CpuWork w = model::cpu_work_gemm(n, n, n, el, false);
+        set_kernel(o, m, "gemm", w.bytes, w.flops, el);
+    } else if (c.op == "symv") {  // the GPU's rows: n g elements of the stored triangle, as a GEMV of the band
+        o.in_split = {N * N * e};
+        o.in_whole = {N * e};
+        o.out_split = {N * e};
+        set_kernel(o, m, "gemv", roofline::gemv_bytes(false, n, n, el, false), roofline::gemv_flops(n, n), el, 0, 3);
+    } else if (c.op == "conv2d") {  // the GPU's band of image rows, each chunk with its halo; the filter
+        o.in_split = {(N + m.chunks * (c.fs - 1)) * N * e};  // the halos travel in the bands' copies
+        o.in_whole = {c.fs * c.fs * e};
+        o.out_split = {N * N * e};
+        set_kernel(o, m, "conv2d", roofline::conv_bytes(n, n, c.fs, el), roofline::conv_flops(n, n, c.fs), el, c.fs);
+    } else {
+        unknown_op("ch07 predict_case", c.op);
+    }
+    Offloads out{o, o};
+    if (c.op == "symv") {
+        const model::CpuWork w = model::cpu_work_symv(n, el);
+        set_kernel(out.all, m, "symv", w.bytes, w.flops, el);
+    }
+    if (c.op == "conv2d") out.all.in_split = {N * N * e};
+    return out;
+}
+
+/// The peer calls of the CPU's share when the GPU takes the share f: GEMV and the convolution
+/// their rows, GEMM its columns, SYMV its rows [g, n) as a SYMV of their diagonal block and a
+/// GEMV of the rest. Each is predicted in the regime its size runs in.
+struct PeerCall {
+    const char* cls;
+    model::CpuWork w;
+};
+std::vector<PeerCall> cpu_share_calls(const Case& c, double f) {
+    const int n = c.n;
+    const std::size_t el = c.elem;
+    const long long r = cpu_part(f, n), g = n - r;
+    if (r == 0) return {};
+    if (c.op == "gemv") return {{"gemv", model::cpu_work_gemv(false, r, n, el, false)}};
+    if (c.op == "gemm") return {{"gemm", model::cpu_work_gemm(n, r, n, el, false)}};
+    if (c.op == "symv") {
+        std::vector<PeerCall> v{{"symv", model::cpu_work_symv(r, el)}};
+        if (g > 0) v.push_back({"gemv", model::cpu_work_gemv(false, r, g, el, false)});
+        return v;
+    }
+    if (c.op == "conv2d") return {{"conv2d", model::cpu_work_conv2d(r, n, c.fs, el)}};
+    unknown_op("ch07 predict_case", c.op);
+}
+
+/// Everything split::predict needs for one case (not CG).
+struct Sides {
+    split::SideTime cpu, gpu;
+    split::HybridCosts costs;
+    double all_gpu_ms = 0;
+};
+Sides sides_of(const Case& c, const Machines& m) {
+    const Offloads ofs = offloads_of(c, m);
+    Sides s;
+    s.cpu = [&m, c](double f) {
+        double t = 0;
+        for (const PeerCall& p : cpu_share_calls(c, f)) t += peer_ms(m, p.cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0);
+        return t;
+    };
+    s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
+    if (const GpuPath* path = path_of(c, m)) {
+        // The all-GPU call and the GPU side anchored on their measured fixed costs (one chunk; the
+        // hybrid's chunks) at the tiny size, plus the model's growth from there to n; the side's
+        // proportional part is the serial one times the pipeline's measured ratio.
+        const GpuSideParts pn = gpu_side_parts(c, m), pt = gpu_side_parts(Case{c.op, path->tiny_n, c.elem, c.fs}, m);
+        s.all_gpu_ms = path->t0_ms + std::max(0.0, pn.all_gpu_ms - pt.all_gpu_ms);
+        const double g0 = path->t0_chunked_ms + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms;
+        s.gpu = [g0, g1](double f) { return g0 + f * g1; };
+        s.costs.residual_ms = path->residual_ms;
+    } else {
+        split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, m.chunks);
+        g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
+        s.gpu = [g](double f) { return g.fixed_ms + f * g.per_ms; };
+    }
+    if (m.host_shared_gbs > 0) {
+        // Host memory: the CPU's share reads its DRAM part, the copies move their bytes by DMA.
+        double split_bytes = 0, whole_bytes = 0;
+        for (double b : ofs.hybrid.in_split) split_bytes += b;
+        for (double b : ofs.hybrid.out_split) split_bytes += b;
+        for (double b : ofs.hybrid.in_whole) whole_bytes += b;
+        const double llc = m.cpu.llc_bytes, rate = m.host_shared_gbs * 1e6;
+        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes](double f) {
+            double dram = 0;
+            for (const PeerCall& p : cpu_share_calls(c, f)) dram += model::dram_share(llc, p.w.bytes) * p.w.bytes;
+            return (dram + f * split_bytes + whole_bytes) / rate;
+        };
+    }
+    return s;
+}
+
 }  // namespace
+
+GpuSideParts gpu_side_parts(const Case& c, const Machines& m) {
+    const Offloads ofs = offloads_of(c, m);
+    GpuSideParts p;
+    p.serial_ms = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, 1).per_ms;
+    for (double b : ofs.hybrid.in_whole) p.whole_ms += b > 0 ? m.links.h2d.predict(b) : 0;
+    p.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
+    return p;
+}
+
+double hybrid_model_ms(const Case& c, const Machines& m, double f) {
+    Sides s = sides_of(c, m);
+    s.costs.residual_ms = 0;
+    return split::hybrid_ms_at(s.cpu, s.gpu, s.costs, f);
+}
 
 const std::vector<std::string>& split_ops() {
     static const std::vector<std::string> ops{"gemv", "gemm", "symv", "conv2d", "cg"};
@@ -114,71 +258,12 @@ Links measured_pinned_links() {
 
 CasePrediction predict_case(const Case& c, const Machines& m) {
     if (c.op == "cg") return predict_cg(c, m);
-    const double N = c.n, e = static_cast<double>(c.elem);
-    const int n = c.n;
-    const std::size_t el = c.elem;
     CasePrediction out;
-    out.hybrid_kind = "rows";
-    split::Offload o;   // the hybrid's GPU side
-    split::SideTime cpu;
-    if (c.op == "gemv") {  // y = A x, op N: the GPU's rows of A and of y; x whole
-        o.in_split = {N * N * e};
-        o.in_whole = {N * e};
-        o.out_split = {N * e};
-        set_kernel(o, m, "gemv", roofline::gemv_bytes(false, n, n, el, false), roofline::gemv_flops(n, n), el);
-        cpu = [&m, n, el](double f) {
-            const long long r = cpu_part(f, n);
-            return r == 0 ? 0.0 : peer_ms(m, "gemv", model::cpu_work_gemv(false, r, n, el, false), el);
-        };
-    } else if (c.op == "gemm") {  // C = A B: the GPU's columns of B and of C; A whole
-        out.hybrid_kind = "columns";
-        o.in_split = {N * N * e};
-        o.in_whole = {N * N * e};
-        o.out_split = {N * N * e};
-        const model::CpuWork w = model::cpu_work_gemm(n, n, n, el, false);
-        set_kernel(o, m, "gemm", w.bytes, w.flops, el);
-        cpu = [&m, n, el](double f) {
-            const long long r = cpu_part(f, n);
-            return r == 0 ? 0.0 : peer_ms(m, "gemm", model::cpu_work_gemm(n, r, n, el, false), el);
-        };
-    } else if (c.op == "symv") {  // the GPU's rows: n g elements of the stored triangle, as a GEMV of the band
-        o.in_split = {N * N * e};
-        o.in_whole = {N * e};
-        o.out_split = {N * e};
-        set_kernel(o, m, "gemv", roofline::gemv_bytes(false, n, n, el, false), roofline::gemv_flops(n, n), el, 0, 3);
-        cpu = [&m, n, el](double f) {  // rows [g, n): a SYMV of their diagonal block and a GEMV of the rest
-            const long long r = cpu_part(f, n), g = n - r;
-            if (r == 0) return 0.0;
-            return peer_ms(m, "symv", model::cpu_work_symv(r, el), el) +
-                   (g > 0 ? peer_ms(m, "gemv", model::cpu_work_gemv(false, r, g, el, false), el) : 0.0);
-        };
-    } else if (c.op == "conv2d") {  // the GPU's band of image rows, each chunk with its halo; the filter
-        o.in_split = {(N + m.chunks * (c.fs - 1)) * N * e};  // the halos travel in the bands' copies
-        o.in_whole = {c.fs * c.fs * e};
-        o.out_split = {N * N * e};
-        set_kernel(o, m, "conv2d", roofline::conv_bytes(n, n, c.fs, el), roofline::conv_flops(n, n, c.fs), el, c.fs);
-        const int fs = c.fs;
-        cpu = [&m, n, el, fs](double f) {
-            const long long r = cpu_part(f, n);
-            return r == 0 ? 0.0 : peer_ms(m, "conv2d", model::cpu_work_conv2d(r, n, fs, el), el, fs);
-        };
-    } else {
-        unknown_op("ch07 predict_case", c.op);
-    }
-    // The all-GPU call: one chunk, every copy in sequence with the kernel; SYMV runs one SYMV on the
-    // whole array (copied whole), the convolution needs no halo.
-    split::Offload all = o;
-    if (c.op == "symv") {
-        const model::CpuWork w = model::cpu_work_symv(n, el);
-        set_kernel(all, m, "symv", w.bytes, w.flops, el);
-    }
-    if (c.op == "conv2d") all.in_split = {N * N * e};
-    split::LinearCost g = split::gpu_side(o, m.links.h2d, m.links.d2h, m.chunks);
-    g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
-    out.split = split::predict(cpu, [g](double f) { return g.fixed_ms + f * g.per_ms; },
-                               split::all_gpu_ms(all, m.links.h2d, m.links.d2h));
+    out.hybrid_kind = c.op == "gemm" ? "columns" : "rows";
+    const Sides s = sides_of(c, m);
+    out.split = split::predict(s.cpu, s.gpu, s.all_gpu_ms, s.costs);
     out.cpu_model_ms = out.split.cpu_ms;
-    out.gpu_part = split::gpu_rows(n, out.split.gpu_share, 1);
+    out.gpu_part = split::gpu_rows(c.n, out.split.gpu_share, 1);
     return out;
 }
 
@@ -242,23 +327,31 @@ double timed(F&& f) {
 /// Rows per chunk for the hybrid's GPU share g in `chunks` chunks.
 int chunk_of(int g, int chunks) { return std::max(1, (g + chunks - 1) / chunks); }
 
+/// The ways of `plan` on the case's host data (page-locked where `pinned`); CG: the CPU solve and,
+/// where plan.gpu, the all-GPU and the split solves.
 template <class T>
-Measured measure_typed(const Case& c, int g, int chunks, bool gpu, int cg_iterations) {
+Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool pinned, int cg_iterations) {
     const int n = c.n;
     const std::size_t un = static_cast<std::size_t>(n), nn = un * un;
-    const bool hybrid = gpu && g > 0 && g < n;
+    const bool gpu = plan.gpu;
     Measured r;
     // The idle threads of the previous row's calls (another peer family, perhaps) stop spinning
     // first; the three ways of one row then use the same peer.
-    cpu::settle_threads();
-    // The three ways on the same data: the CPU peer, the whole call on the GPU (one chunk), the split.
+    if (plan.cpu) cpu::settle_threads();
+    // The ways on the same data: the CPU peer, the whole call on the GPU (one chunk; in the
+    // hybrid's chunks), the split.
     auto three = [&](auto cpu_call, auto hybrid_call) {
-        r.cpu_ms = timed(cpu_call);
-        if (gpu) r.gpu_ms = timed([&] { hybrid_call(n, n); });
-        if (hybrid) r.hybrid_ms = timed([&] { hybrid_call(g, chunk_of(g, chunks)); });
+        if (plan.cpu) r.cpu_ms = timed(cpu_call);
+        if (plan.gpu) r.gpu_ms = timed([&] { hybrid_call(n, n); });
+        if (plan.chunked) r.gpu_chunked_ms = timed([&] { hybrid_call(n, chunk_of(n, chunks)); });
+        const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
+        if (g > 0 && g < n) {
+            r.hybrid_part = g;
+            r.hybrid_ms = timed([&] { hybrid_call(g, chunk_of(g, chunks)); });
+        }
     };
     if (c.op == "gemv" || c.op == "symv") {
-        HostArray<T> A(nn, gpu), x(un, gpu), y(un, gpu);
+        HostArray<T> A(nn, pinned), x(un, pinned), y(un, pinned);
         fill(A.data(), nn, 1);
         fill(x.data(), un, 2);
         if (c.op == "gemv") {
@@ -269,20 +362,20 @@ Measured measure_typed(const Case& c, int g, int chunks, bool gpu, int cg_iterat
             three([&] { cpu::symv(a); }, [&](int rows, int chunk) { hybrid::symv(a, rows, chunk); });
         }
     } else if (c.op == "gemm") {
-        HostArray<T> A(nn, gpu), B(nn, gpu), C(nn, gpu);
+        HostArray<T> A(nn, pinned), B(nn, pinned), C(nn, pinned);
         fill(A.data(), nn, 3);
         fill(B.data(), nn, 4);
         const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A.data(), n, B.data(), n, T(0), C.data(), n};
         three([&] { cpu::gemm(a); }, [&](int cols, int chunk) { hybrid::gemm(a, cols, chunk); });
     } else if (c.op == "conv2d") {
-        HostArray<T> in(nn, gpu), out(nn, gpu);
+        HostArray<T> in(nn, pinned), out(nn, pinned);
         std::vector<T> f(static_cast<std::size_t>(c.fs) * c.fs);
         fill(in.data(), nn, 5);
         fill(f.data(), f.size(), 6);
         const Conv2dArgs<T> a{n, n, c.fs, in.data(), n, f.data(), out.data(), n};
         three([&] { cpu::conv2d(a); }, [&](int rows, int chunk) { hybrid::conv2d(a, rows, chunk); });
     } else if (c.op == "cg") {  // cg_iterations per solve; a solve that stops early is scaled to them
-        HostArray<T> A(nn, gpu), x(un, gpu);
+        HostArray<T> A(nn, pinned), x(un, pinned);
         ref::spd_matrix(n, 100.0, 77, A.data(), n);
         const auto b = random_vector<T>(un, 78);
         r.cpu_ms = timed([&] { cpu_cg_iterations(n, A.data(), b.data(), x.data(), cg_iterations); });
@@ -308,8 +401,17 @@ Measured measure_typed(const Case& c, int g, int chunks, bool gpu, int cg_iterat
 }  // namespace
 
 Measured measure_case(const Case& c, int gpu_part, int chunks, bool gpu, int cg_iterations) {
-    return c.elem == 4 ? measure_typed<float>(c, gpu_part, chunks, gpu, cg_iterations)
-                       : measure_typed<double>(c, gpu_part, chunks, gpu, cg_iterations);
+    MeasurePlan plan;
+    plan.gpu = gpu;
+    if (gpu) plan.hybrid_part = [gpu_part](const Measured&) { return gpu_part; };
+    return c.elem == 4 ? measure_typed<float>(c, plan, chunks, gpu, cg_iterations)
+                       : measure_typed<double>(c, plan, chunks, gpu, cg_iterations);
+}
+
+Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {
+    if (c.op == "cg") throw std::invalid_argument("ch07 measure_case: a MeasurePlan is not for CG (op cg)");
+    const bool pinned = plan.gpu || plan.chunked || static_cast<bool>(plan.hybrid_part);
+    return c.elem == 4 ? measure_typed<float>(c, plan, chunks, pinned, 1) : measure_typed<double>(c, plan, chunks, pinned, 1);
 }
 
 }  // namespace wb::ch07

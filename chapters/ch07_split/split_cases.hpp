@@ -12,6 +12,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,13 +53,32 @@ Links h200_pinned_links();
 /// directions). Needs a CUDA device.
 Links measured_pinned_links();
 
+/// One class's all-GPU path (copies in, the tuned kernel, copies out, from and to pinned host
+/// memory, through the hybrid's entry point with every row on the GPU), measured at the start as
+/// the table's rows are timed (split_paths.hpp). What the model of the copies and the kernel
+/// (each timed on its own, by CUDA events) leaves out of a call from the host: the fixed costs of
+/// several API calls in sequence and of the wait for the last; how well the chunks' copies and
+/// kernels overlap; and what a real hybrid costs beyond its two sides.
+struct GpuPath {
+    int tiny_n = 0;            ///< where t0 and t0_chunked were measured
+    int mid_n = 0;             ///< where pipeline and residual were measured
+    double t0_ms = 0;          ///< the all-GPU call in one chunk at tiny_n (0: not measured)
+    double t0_chunked_ms = 0;  ///< the same in the hybrid's chunks: its GPU side's fixed cost
+    double pipeline = 1;       ///< the chunked call's time beyond t0_chunked (and the whole operands) over the
+                               ///< model's serial proportional time, at mid_n: < 1 where chunks overlap
+    double residual_ms = 0;    ///< a real hybrid at mid_n beyond the model of its two sides (>= 0)
+    double residual_share = 0; ///< the GPU share it was measured at
+};
+
 /// What to predict with.
 struct Machines {
     model::CpuMachine cpu;   ///< with its peer classes' rates where measured
     DeviceProfile gpu;
     GpuRates gpu_rates;      ///< the tuned kernels' rates where measured
     Links links;
-    double hybrid_overhead_ms = 0;  ///< what running both sides at once costs (measured on a GPU)
+    double hybrid_overhead_ms = 0;  ///< an empty hybrid call (the GPU side where no path was measured)
+    std::map<std::string, GpuPath> paths;  ///< by model::peer_key of the op ("conv2d FS9 double")
+    double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
     int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks
     int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves)
 };
@@ -70,8 +91,23 @@ struct CasePrediction {
     int gpu_part = 0;         ///< rows (GEMM: columns) the hybrid gives the GPU: f* n rounded
 };
 
-/// The model's three times for one case.
+/// The model's three times for one case. Where the case's GpuPath was measured, the all-GPU time
+/// is its t0 plus the model's growth from tiny_n to n, the hybrid's GPU side t0_chunked (and the
+/// whole operands' growth) plus the share of the serial proportional time times `pipeline`, and
+/// the hybrid pays its residual; where host_shared_gbs is measured, the hybrid is bounded by the
+/// host memory both sides read (split::HybridCosts).
 CasePrediction predict_case(const Case& c, const Machines& m);
+
+/// The parts of a case's GPU side the path measurement anchors (ms, the model's, for the whole
+/// call): the serial proportional time of its split copies and kernel (one chunk), its whole
+/// operands' copies (GEMV's x, GEMM's A, the filter), and the all-GPU call. Not for CG.
+struct GpuSideParts {
+    double serial_ms = 0, whole_ms = 0, all_gpu_ms = 0;
+};
+GpuSideParts gpu_side_parts(const Case& c, const Machines& m);
+/// The model's hybrid time at share f in (0, 1) without the residual: what the residual is
+/// measured against. Not for CG.
+double hybrid_model_ms(const Case& c, const Machines& m, double f);
 
 /// CG on the host (cpu::cg, tol 0) from x = 0 until `iterations` iterations are done in all: a
 /// small system stops early at an exactly zero residual (n = 8 in float: after 35 of 100), so the
@@ -88,11 +124,24 @@ struct Measured {
     double cpu_ms = NAN;     ///< the CPU peer
     double gpu_ms = NAN;     ///< all on the GPU: copies in, the tuned kernel, copy out (one chunk: in sequence)
     double hybrid_ms = NAN;  ///< the hybrid with `gpu_part` on the GPU in `chunks` chunks (CG: White §5.2)
+    double gpu_chunked_ms = NAN;  ///< all on the GPU in the hybrid's chunks (MeasurePlan::chunked)
+    int hybrid_part = 0;     ///< the GPU rows the hybrid ran with
 };
 /// Runs the case on seeded host data (page-locked where `gpu`): the CPU peer, and where `gpu` the
 /// all-GPU call and the hybrid with gpu_part rows (columns) on the GPU (not run where gpu_part is 0
 /// or all: the hybrid is then one of the other two; CG always runs White's split). Each time is
 /// the median of several calls after a warm-up. Throws what the calls throw.
 Measured measure_case(const Case& c, int gpu_part, int chunks, bool gpu, int cg_iterations);
+
+/// Which ways a calibration times (not CG), in the rows' order: the CPU peer (after the threads
+/// settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid with the rows
+/// hybrid_part returns once the others are timed (it sees them; 0 or n: not run).
+struct MeasurePlan {
+    bool cpu = true;
+    bool gpu = true;
+    bool chunked = false;
+    std::function<int(const Measured&)> hybrid_part;
+};
+Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks);
 
 }  // namespace wb::ch07

@@ -305,16 +305,32 @@ CpuMachine measure_cpu_machine(int threads, int max_ws_mib, int repeats) {
     return m;
 }
 
+// OpenBLAS 0.3.x: interface/gemv.c threads a call from m n >= 2304 GEMM_MULTITHREAD_THRESHOLD,
+// interface/symv.c from n >= 200, interface/gemm.c from m n k > 65536 GEMM_MULTITHREAD_THRESHOLD
+// (SMP_THRESHOLD_MIN); the threshold's default is 4.
+constexpr double kOpenBlasThreshold = 4;
+bool openblas_single_thread_gemv(long long m, long long n) {
+    return static_cast<double>(m) * static_cast<double>(n) < 2304 * kOpenBlasThreshold;
+}
+bool openblas_single_thread_symv(long long n) { return n < 200; }
+bool openblas_single_thread_gemm(long long m, long long n, long long k) {
+    return static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= 65536 * kOpenBlasThreshold;
+}
+std::string single_thread_key(const std::string& key) { return key + " 1t"; }
+
 CpuWork cpu_work_gemv(bool trans, long long m, long long n, std::size_t elem, bool beta_nonzero) {
-    return {roofline::gemv_bytes(trans, m, n, elem, beta_nonzero), roofline::gemv_flops(m, n)};
+    return {roofline::gemv_bytes(trans, m, n, elem, beta_nonzero), roofline::gemv_flops(m, n),
+            openblas_single_thread_gemv(m, n)};
 }
 CpuWork cpu_work_gemm(long long m, long long n, long long k, std::size_t elem, bool beta_nonzero) {
     const double e = static_cast<double>(elem);
     const double c = static_cast<double>(m) * static_cast<double>(n) * (beta_nonzero ? 2.0 : 1.0);
-    return {e * (static_cast<double>(m) * k + static_cast<double>(k) * n + c), roofline::gemm_flops(m, n, k)};
+    return {e * (static_cast<double>(m) * k + static_cast<double>(k) * n + c), roofline::gemm_flops(m, n, k),
+            openblas_single_thread_gemm(m, n, k)};
 }
 CpuWork cpu_work_symv(long long n, std::size_t elem) {
-    return {roofline::symv_bytes(n, elem), 2.0 * static_cast<double>(n) * static_cast<double>(n)};
+    return {roofline::symv_bytes(n, elem), 2.0 * static_cast<double>(n) * static_cast<double>(n),
+            openblas_single_thread_symv(n)};
 }
 CpuWork cpu_work_conv2d(long long rows, long long cols, int fs, std::size_t elem) {
     return {roofline::conv_bytes(rows, cols, fs, elem), roofline::conv_flops(rows, cols, fs)};
@@ -340,12 +356,50 @@ double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_
 
 double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes) {
     const double roof = predict_cpu_ms(cpu, w, elem_bytes);
-    const auto it = cpu.peers.find(key);
+    auto it = w.single_thread ? cpu.peers.find(single_thread_key(key)) : cpu.peers.end();
+    if (it == cpu.peers.end()) it = cpu.peers.find(key);
     if (it == cpu.peers.end()) return roof;
     const PeerRate& r = it->second;
     const double eff = r.efficiency.empty() ? 1.0 : interpolate_ws(r.efficiency, w.bytes);
     if (!(eff > 0)) throw std::invalid_argument("predict_peer_ms: the efficiency of '" + key + "' must be > 0");
     return r.fixed_ms + roof / eff;
+}
+
+std::string curve_to_string(const CpuMachine& cpu) {
+    std::string s = "read GB/s by working set:";
+    char buf[64];
+    for (std::size_t i = 0; i < cpu.bandwidth.size(); ++i) {
+        std::snprintf(buf, sizeof buf, "%s %.6g MiB %.1f", i ? "," : "", cpu.bandwidth[i].ws_bytes / kMiB,
+                      cpu.bandwidth[i].value);
+        s += buf;
+    }
+    if (cpu.bandwidth.empty()) s += (std::snprintf(buf, sizeof buf, " every set %.1f", cpu.bandwidth_gbs), buf);
+    return s;
+}
+
+double dram_share(double llc, double ws) {
+    if (!(llc > 0)) return 1;
+    if (!(ws > llc / 2)) return 0;
+    if (!(ws < 2 * llc)) return 1;
+    return std::log(ws / (llc / 2)) / std::log(4.0);
+}
+
+ReadLoad::ReadLoad(int threads, double ws_bytes) : threads_(threads) {
+    if (threads < 1) throw std::invalid_argument("ReadLoad: threads (" + std::to_string(threads) + ") must be >= 1");
+    if (!(ws_bytes >= kMiB)) throw std::invalid_argument("ReadLoad: ws_bytes (" + num(ws_bytes) + ") must be >= 1 MiB");
+    const std::size_t n = static_cast<std::size_t>(ws_bytes / sizeof(double));
+    buf_.resize(n);
+    const std::size_t share = (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+    timed_parallel(threads, [&](int t) {  // first touch by the thread that reads each share
+        const std::size_t lo = std::min(n, share * static_cast<std::size_t>(t)), hi = std::min(n, lo + share);
+        for (std::size_t i = lo; i < hi; ++i) buf_[i] = 1.0 + static_cast<double>(i & 7);
+    });
+}
+
+double ReadLoad::run(double seconds) {
+    const double once = static_cast<double>(buf_.size() * sizeof(double)) / read_gbs(buf_, buf_.size(), threads_, 1, 1) / 1e9;
+    const int passes = std::max(2, static_cast<int>(std::ceil(seconds / std::max(once, 1e-6))));
+    return read_gbs(buf_, buf_.size(), threads_, passes, 1);
 }
 
 std::string to_string(const CpuMachine& cpu) {

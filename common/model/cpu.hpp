@@ -16,12 +16,22 @@
 ///   it, measured at working sets from 1 MiB to several LLCs and interpolated in log(ws);
 /// - F is the FMA rate of all threads in the op's precision (2 flops per FMA);
 /// - t0 and e(ws) belong to the peer class (OpenBLAS's GEMV, SYMV, GEMM, the vector calls of CG,
-///   our convolution at one FS): t0 is the time of a tiny call (the call and its threads' start),
-///   e the fraction of the roofline max(bytes / B, flops / F) a mid-size call reaches, measured at
-///   the start of the run (at one working set in the LLC and one beyond it for the memory-bound
-///   classes, whose efficiency differs between the two levels; one mid-size call for the
-///   compute-bound ones). These are properties of the host and its library, measured once, like
-///   a GPU's ceilings: no size of the table is fitted.
+///   our convolution at one FS) and to the regime the library runs the call in:
+///   * OpenBLAS runs a small call on the calling thread alone (its own rule, in its interface
+///     files: openblas_single_thread_* below) and a larger one on its thread pool. The two regimes
+///     have different fixed costs: a single-threaded call costs a function call (a tenth of a
+///     microsecond), a threaded one the hand-off to the pool and the wait for its slowest thread
+///     (microseconds). So each class is measured in both: "gemv float 1t" (t0 from a tiny call, e
+///     from the largest call the rule keeps on one thread) and "gemv float" (t0 from the smallest
+///     call the rule threads, timed as the table's rows are: threads settled, then calls);
+///   * e(ws) of the threaded regime is measured at working sets a factor 4 apart, from the
+///     smallest threaded call up to several LLCs (compute-bound classes: until a call takes tens
+///     of milliseconds), and interpolated in log(ws): the library's share of the roofline changes
+///     with the level its operands live in (a GEMV reaches a third of the L2's read bandwidth and
+///     four fifths of DRAM's), which two points cannot follow.
+///   These are properties of the host and its library, measured once, like a GPU's ceilings: no
+///   size of the table is fitted (the calibration's sizes follow the LLC, and their n are
+///   multiples of 32, not the table's powers of two).
 ///
 /// Without a calibration (a class not measured) t0 = 0 and e = 1: the host's roofline.
 #pragma once
@@ -98,10 +108,22 @@ CpuMachine cpu_machine(const std::string& name, int threads, double bandwidth_gb
                        double fp64_gflops);
 
 /// One op's useful work on the CPU; its working set is its bytes (the operands it touches).
+/// single_thread: the library runs this call on the calling thread alone (openblas_single_thread_*).
 struct CpuWork {
     double bytes = 0;
     double flops = 0;
+    bool single_thread = false;
 };
+
+/// OpenBLAS's rule for running a call on the calling thread alone (its interface/gemv.c, symv.c
+/// and gemm.c, 0.3.x, with the default GEMM_MULTITHREAD_THRESHOLD of 4): GEMV when m n < 2304 x 4,
+/// SYMV when n < 200, GEMM when m n k <= 65536 x 4. Larger calls run on its thread pool.
+bool openblas_single_thread_gemv(long long m, long long n);
+bool openblas_single_thread_symv(long long n);
+bool openblas_single_thread_gemm(long long m, long long n, long long k);
+/// The key of a class's single-thread regime: peer_key + " 1t" ("gemv float 1t").
+std::string single_thread_key(const std::string& key);
+/// GEMV's, GEMM's and SYMV's set single_thread by OpenBLAS's rule.
 CpuWork cpu_work_gemv(bool trans, long long m, long long n, std::size_t elem, bool beta_nonzero);
 /// size(T)(m k + k n + m n [+ m n when beta != 0]) and 2 m n k.
 CpuWork cpu_work_gemm(long long m, long long n, long long k, std::size_t elem, bool beta_nonzero);
@@ -116,12 +138,37 @@ CpuWork cpu_work_cg_iteration(long long n, std::size_t elem);
 
 /// The host's roofline: max(bytes / B(bytes), flops / F) in ms.
 double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_bytes);
-/// The model above for the peer class `key` (peer_key): its t0 + roofline / e(bytes); a class
-/// not measured is the roofline alone.
+/// The model above for the peer class `key` (peer_key): its t0 + roofline / e(bytes), in the
+/// regime the call runs in (w.single_thread: the class single_thread_key(key), where measured);
+/// a class not measured is the roofline alone.
 double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes);
 
 /// One line: "host: 16 threads, LLC 32 MiB (sysfs), read 412 GB/s at 8 MiB ... 59 GB/s at 1 GiB,
 /// FMA 662 / 537 GFLOP/s float / double (measured (16 threads))".
 std::string to_string(const CpuMachine& cpu);
+/// The whole bandwidth curve, for the run's log (scripts/ch07_model_check.py reads it):
+/// "read GB/s by working set: 1 MiB 474.2, 2 MiB 479.9, ...".
+std::string curve_to_string(const CpuMachine& cpu);
+
+/// The share of a working set's bytes that a call reading it again and again fetches from DRAM:
+/// 0 while it fits in half the LLC (it stays there from one call to the next), 1 from twice the
+/// LLC on (a sweep larger than the cache evicts what the next sweep needs first), linear in
+/// log(ws) between. 1 where the LLC is unknown (0).
+double dram_share(double llc_bytes, double ws_bytes);
+
+/// `threads` threads reading a buffer of `ws_bytes` (each share's pages first touched by the
+/// thread that reads it) again and again: the CPU's side of chapter 7's measurement of the host
+/// memory both sides of a hybrid share. Throws std::invalid_argument on threads < 1 or
+/// ws_bytes < 1 MiB.
+class ReadLoad {
+public:
+    ReadLoad(int threads, double ws_bytes);
+    /// Reads for about `seconds` (whole passes, at least two) and returns the GB/s of all threads.
+    double run(double seconds);
+
+private:
+    int threads_;
+    std::vector<double> buf_;
+};
 
 }  // namespace wb::model

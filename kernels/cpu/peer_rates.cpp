@@ -1,6 +1,7 @@
-// peer_rates.cpp — the CPU peer classes' measured rates (peer_rates.hpp): each class timed at a tiny
-// size (t0) and at its mid size(s) (e = roofline / (t - t0)), on arrays filled with small nonzero
-// values (timing data: the values do not matter, only that no denormal or NaN slows a unit down).
+// peer_rates.cpp — the CPU peer classes' measured rates (peer_rates.hpp): each class timed in each
+// regime of its library's threading rule, at a tiny size and the regime's edge (t0) and at a grid
+// of working sets (e = roofline / (t - t0)), on arrays filled with small nonzero values (timing
+// data: the values do not matter, only that no denormal or NaN slows a unit down).
 #include "peer_rates.hpp"
 
 #include "cpu_peers.hpp"
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,32 +55,64 @@ void cg_vector_calls(int n, T* p, T* q, T* x, T* r) {
 /// cannot make e explode.
 double efficiency(double roof_ms, double t_ms, double t0_ms) { return roof_ms / std::max(t_ms - t0_ms, 0.1 * t_ms); }
 
-std::string describe(const std::string& key, const model::PeerRate& r) {
+std::string describe(const std::string& key, const model::PeerRate& r, int t0_n) {
     char buf[256];
-    std::string s = key + ": t0 " + (std::snprintf(buf, sizeof buf, "%.1f us", r.fixed_ms * 1e3), buf);
+    std::snprintf(buf, sizeof buf, "%s: t0 %.4g us (n = %d)", key.c_str(), r.fixed_ms * 1e3, t0_n);
+    std::string s = buf;
     for (const auto& p : r.efficiency) {
-        std::snprintf(buf, sizeof buf, ", e %.2f at %.3g MiB", p.value, p.ws_bytes / kMiB);
+        std::snprintf(buf, sizeof buf, ", e %.4g at %.4g MiB", p.value, p.ws_bytes / kMiB);
         s += buf;
     }
     return s;
 }
 
-/// A class measured by `call(n)` with work `work(n)`: t0 at tiny, e at each of `mids`.
+/// One class: how its calls are sized and where its regimes are.
+struct ClassPlan {
+    int tiny = 8;          ///< the single-thread regime's t0 call (0: the class has no such regime)
+    int single_max = 0;    ///< the largest call the library keeps on one thread: its e
+    int threaded_min = 8;  ///< the smallest threaded call: the threaded regime's t0
+    double ws_last = 0;    ///< the grid's largest working set
+    std::function<double(int)> ws_of;     ///< the working set of the call of size n
+    std::function<double(double)> n_for;  ///< the (real) size whose working set is ws
+};
+
+/// The time of one call as the table's rows time it (the median of batches after a warm-up).
+template <class F>
+double row_ms(F&& f) {
+    return median_call_ms(f, 5, 0.004, 0.4);
+}
+
+/// A class measured by `call(n)` with work `work(n)`: its single-thread regime (where the plan
+/// has one) into *single, its threaded regime returned. Grid points the model expects to take
+/// longer than max_call_s (from the last point's rate) are not measured.
 template <class Call, class Work>
-model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, int tiny, const std::vector<int>& mids,
-                              Call call, Work work) {
-    model::PeerRate r;
+model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, const ClassPlan& p,
+                              const CalibrationSizes& s, Call call, Work work, model::PeerRate* single) {
     settle_threads();
-    // t0: the fastest of several batches of tiny calls. A tiny call's time is its fixed cost, and
-    // the slower batches are the ones another process or a descheduled thread of a parallel
-    // region interrupted (on a busy machine by milliseconds, a thousand times the call).
-    r.fixed_ms = min_call_ms([&] { call(tiny); });
-    for (int n : mids) {
+    if (p.tiny > 0 && single) {
+        // t0: the fastest of several batches of tiny calls. A tiny call's time is its fixed cost, and
+        // the slower batches are the ones another process interrupted.
+        single->fixed_ms = min_call_ms([&] { call(p.tiny); });
+        const model::CpuWork w = work(p.single_max);
+        const double t = row_ms([&] { call(p.single_max); });
+        single->efficiency = {{w.bytes, efficiency(model::predict_cpu_ms(m, w, elem), t, single->fixed_ms)}};
+    }
+    model::PeerRate r;
+    // The threaded regime's fixed cost: the smallest call the library threads (its work is a few
+    // percent of its time), timed as the rows are: the pool's hand-off and its slowest thread.
+    r.fixed_ms = row_ms([&] { call(p.threaded_min); });
+    double last_t = 0, last_roof = 0;
+    for (double ws : grid_working_sets(p.ws_of(p.threaded_min), p.ws_last, s.start, s.step)) {
+        const int n = aligned_n(p.n_for(ws), s.align);
+        if (n <= p.threaded_min) continue;
         const model::CpuWork w = work(n);
-        const double t = median_call_ms([&] { call(n); }, 5, 0.005, 0.5);
-        const double e = efficiency(model::predict_cpu_ms(m, w, elem), t, r.fixed_ms);
-        if (!r.efficiency.empty() && !(w.bytes > r.efficiency.back().ws_bytes)) continue;  // sizes collapsed
-        r.efficiency.push_back({w.bytes, e});
+        if (!r.efficiency.empty() && !(w.bytes > r.efficiency.back().ws_bytes * 1.01)) continue;  // sizes collapsed
+        const double roof = model::predict_cpu_ms(m, w, elem);
+        if (last_roof > 0 && r.fixed_ms + (last_t - r.fixed_ms) * roof / last_roof > s.max_call_s * 1e3) break;
+        const double t = row_ms([&] { call(n); });
+        r.efficiency.push_back({w.bytes, efficiency(roof, t, r.fixed_ms)});
+        last_t = t;
+        last_roof = roof;
     }
     return r;
 }
@@ -86,44 +121,88 @@ template <class T>
 void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, const CalibrationSizes& s,
                          std::vector<std::string>& log) {
     const std::size_t e = sizeof(T);
-    auto keep = [&](const std::string& cls, int fs, const model::PeerRate& r) {
+    const double E = static_cast<double>(e);
+    auto keep = [&](const std::string& cls, int fs, const ClassPlan& p, const model::PeerRate& r,
+                    const model::PeerRate* single) {
         const std::string key = model::peer_key(cls, e, fs);
         m.peers[key] = r;
-        log.push_back(describe(key, r));
+        if (single) {
+            m.peers[model::single_thread_key(key)] = *single;
+            log.push_back(describe(model::single_thread_key(key), *single, p.tiny) + " (n = " +
+                          std::to_string(p.single_max) + ")");
+        }
+        log.push_back(describe(key, r, p.threaded_min));
     };
-    // The largest array any class needs: SYMV's n x n at the beyond-cache working set, GEMM's
-    // three matrices, the convolution's two images.
-    const int sc = symv_n_for(s.ws_cache, e), sd = symv_n_for(s.ws_dram, e);
-    const int gc = gemv_n_for(s.ws_cache, e), gd = gemv_n_for(s.ws_dram, e);
-    const std::size_t un = static_cast<std::size_t>(std::max({sd, gd, s.gemm_n, s.conv_n, 8}));
-    std::vector<T> A(std::max(un * un, 3 * static_cast<std::size_t>(s.gemm_n) * s.gemm_n));
-    std::vector<T> x(std::max<std::size_t>(un, 4 * static_cast<std::size_t>(s.vec_n))), y(x.size());
+    // The largest array any class needs: SYMV's n x n at the largest working set (its triangle is
+    // ws), a GEMM's three matrices or the convolution's two images at most as large.
+    const std::size_t un = static_cast<std::size_t>(aligned_n(std::sqrt(2 * s.ws_dram / E), s.align)) + 64;
+    std::vector<T> A(un * un);
+    std::vector<T> x(std::max(un, 4 * static_cast<std::size_t>(s.vec_max_n) + 64)), y(x.size());
     fill(A.data(), A.size());
     fill(x.data(), x.size());
+    auto sq = [](double v) { return std::sqrt(std::max(v, 0.0)); };
     if (have_cblas()) {
-        keep("gemv", 0, measure_class(m, e, s.tiny_n, {gc, gd},
-                                      [&](int n) { cpu::gemv(GemvArgs<T>{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()}); },
-                                      [&](int n) { return model::cpu_work_gemv(false, n, n, e, false); }));
-        keep("symv", 0, measure_class(m, e, s.tiny_n, {sc, sd},
-                                      [&](int n) { cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1}); },
-                                      [&](int n) { return model::cpu_work_symv(n, e); }));
-        const std::size_t g2 = static_cast<std::size_t>(s.gemm_n) * s.gemm_n;
-        keep("gemm", 0, measure_class(m, e, s.tiny_n, {s.gemm_n},
-                                      [&](int n) {
-                                          cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, n, n, T(1), A.data(), n, A.data() + g2, n,
-                                                                T(0), A.data() + 2 * g2, n});
-                                      },
-                                      [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); }));
-        keep("cg vectors", 0, measure_class(m, e, 64, {s.vec_n},
-                                            [&](int n) { cg_vector_calls(n, x.data(), y.data(), x.data() + 2 * n, x.data() + 3 * n); },
-                                            [&](int n) { return model::cpu_work_cg_vectors(n, e); }));
+        ClassPlan gv;  // GEMV n x n: one thread below m n = 9216 (n = 95), threaded from n = 96
+        gv.single_max = 95;
+        gv.threaded_min = 96;
+        gv.ws_last = s.ws_dram;
+        gv.ws_of = [&](int n) { return model::cpu_work_gemv(false, n, n, e, false).bytes; };
+        gv.n_for = [&](double ws) { return sq(ws / E); };
+        model::PeerRate gv1;
+        const auto gvr = measure_class(m, e, gv, s, [&](int n) {
+            cpu::gemv(GemvArgs<T>{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()}); },
+            [&](int n) { return model::cpu_work_gemv(false, n, n, e, false); }, &gv1);
+        keep("gemv", 0, gv, gvr, &gv1);
+
+        ClassPlan sy;  // SYMV n: one thread below n = 200
+        sy.single_max = 199;
+        sy.threaded_min = 200;
+        sy.ws_last = s.ws_dram;
+        sy.ws_of = [&](int n) { return model::cpu_work_symv(n, e).bytes; };
+        sy.n_for = [&](double ws) { return sq(2 * ws / E); };
+        model::PeerRate sy1;
+        const auto syr = measure_class(m, e, sy, s, [&](int n) {
+            cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1}); },
+            [&](int n) { return model::cpu_work_symv(n, e); }, &sy1);
+        keep("symv", 0, sy, syr, &sy1);
+
+        ClassPlan mm;  // GEMM n x n x n: one thread up to n^3 = 262144 (n = 64)
+        mm.single_max = 64;
+        mm.threaded_min = 65;
+        mm.ws_last = s.ws_dram;
+        mm.ws_of = [&](int n) { return model::cpu_work_gemm(n, n, n, e, false).bytes; };
+        mm.n_for = [&](double ws) { return sq(ws / (3 * E)); };
+        model::PeerRate mm1;
+        const auto mmr = measure_class(m, e, mm, s, [&](int n) {
+            const std::size_t n2 = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, n, n, T(1), A.data(), n, A.data() + n2, n, T(0), A.data() + 2 * n2, n}); },
+            [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); }, &mm1);
+        keep("gemm", 0, mm, mmr, &mm1);
+
+        ClassPlan vc;  // CG's vector calls on n elements: their t0 at n = 64, a grid up to vec_max_n
+        vc.tiny = 0;
+        vc.threaded_min = 64;
+        vc.ws_last = model::cpu_work_cg_vectors(s.vec_max_n, e).bytes;
+        vc.ws_of = [&](int n) { return model::cpu_work_cg_vectors(n, e).bytes; };
+        vc.n_for = [&](double ws) { return ws / (15 * E); };
+        const auto vcr = measure_class(m, e, vc, s, [&](int n) {
+            cg_vector_calls(n, x.data(), y.data(), x.data() + 2 * static_cast<std::size_t>(n), x.data() + 3 * static_cast<std::size_t>(n)); },
+            [&](int n) { return model::cpu_work_cg_vectors(n, e); }, nullptr);
+        keep("cg vectors", 0, vc, vcr, nullptr);
     }
     for (int fs : conv_fs) {
-        const std::size_t img = static_cast<std::size_t>(s.conv_n) * s.conv_n;
+        ClassPlan cv;  // our OpenMP convolution: always threaded (its t0 at the tiny image)
+        cv.tiny = 0;
+        cv.threaded_min = s.tiny_n;
+        cv.ws_last = s.ws_dram;
+        cv.ws_of = [&](int n) { return model::cpu_work_conv2d(n, n, fs, e).bytes; };
+        cv.n_for = [&](double ws) { return sq(ws / (2 * E)); };
         std::vector<T> f(static_cast<std::size_t>(fs) * fs, T(0.01));
-        keep("conv2d", fs, measure_class(m, e, s.tiny_n, {s.conv_n},
-                                         [&](int n) { cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f.data(), A.data() + img, n}); },
-                                         [&](int n) { return model::cpu_work_conv2d(n, n, fs, e); }));
+        const auto cvr = measure_class(m, e, cv, s, [&](int n) {
+            const std::size_t img = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+            cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f.data(), A.data() + img, n}); },
+            [&](int n) { return model::cpu_work_conv2d(n, n, fs, e); }, nullptr);
+        keep("conv2d", fs, cv, cvr, nullptr);
     }
 }
 
@@ -131,9 +210,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
 
 CalibrationSizes default_calibration_sizes(const model::CpuMachine& m) {
     CalibrationSizes s;
-    const double llc = m.llc_bytes > 0 ? m.llc_bytes : 32 * kMiB;
-    s.ws_cache = std::max(kMiB, llc / 4);
-    s.ws_dram = model::default_max_working_set(llc);
+    s.ws_dram = model::default_max_working_set(m.llc_bytes > 0 ? m.llc_bytes : 32 * kMiB);
     return s;
 }
 
@@ -142,6 +219,21 @@ int gemv_n_for(double ws, std::size_t elem) {
 }
 int symv_n_for(double ws, std::size_t elem) {
     return std::max(8, static_cast<int>(std::lround(std::sqrt(2 * ws / static_cast<double>(elem)))));
+}
+
+std::vector<double> grid_working_sets(double ws_first, double ws_last, double start, double step) {
+    if (!(ws_first > 0) || !(start >= 1) || !(step > 1))
+        throw std::invalid_argument("grid_working_sets: ws_first (" + std::to_string(ws_first) + ") must be > 0, start (" +
+                                    std::to_string(start) + ") >= 1 and step (" + std::to_string(step) + ") > 1");
+    std::vector<double> g;
+    for (double ws = ws_first * start; ws <= ws_last * (1 + 1e-9); ws *= step) g.push_back(ws);
+    if (ws_last > ws_first && (g.empty() || g.back() * 1.5 < ws_last)) g.push_back(ws_last);
+    return g;
+}
+
+int aligned_n(double n, int align) {
+    if (align < 1 || n < 4.0 * align) return std::max(1, static_cast<int>(std::lround(n)));
+    return static_cast<int>(std::lround(n / align)) * align;
 }
 
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,

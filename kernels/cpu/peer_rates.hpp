@@ -1,11 +1,14 @@
 /// \file peer_rates.hpp
 /// \brief The rate each CPU peer class reaches on this host, measured at the start of chapter 7's
-///        run (model/cpu.hpp: T = t0 + roofline / e): t0 from a tiny call, e from a mid-size call
-///        at one working set in the last-level cache and one beyond it for the memory-bound classes
-///        (OpenBLAS's GEMV and SYMV, CG's vector calls), from one mid-size call for the
-///        compute-bound ones (GEMM, our convolution at each FS). Like chapter 0's GPU ceilings,
-///        these are properties of the machine and its library, measured once per run; no size of
-///        the chapter's table is fitted.
+///        run (model/cpu.hpp: T = t0 + roofline / e(ws), per regime). For OpenBLAS's classes
+///        (GEMV, SYMV, GEMM) both regimes of its threading rule (model::openblas_single_thread_*):
+///        the single-thread one from a tiny call (t0) and the largest call the rule keeps on one
+///        thread (e), the threaded one from the smallest call the rule threads (t0: the hand-off to
+///        the thread pool and back, timed as the table's rows are) and a grid of working sets a
+///        factor 4 apart up to several LLCs (e(ws)). CG's vector calls and our convolution (always
+///        threaded) have the threaded regime alone. Like chapter 0's GPU ceilings, these are
+///        properties of the machine and its library, measured once per run; no size of the
+///        chapter's table is fitted.
 #pragma once
 
 #include "model/cpu.hpp"
@@ -17,14 +20,15 @@ namespace wb::cpu {
 
 /// Where each class is measured.
 struct CalibrationSizes {
-    double ws_cache = 0;  ///< working set (bytes) of the in-cache GEMV/SYMV call: a quarter of the LLC
-    double ws_dram = 0;   ///< and of the beyond-cache one: model::default_max_working_set
-    int gemm_n = 2048;    ///< GEMM n x n x n
-    int conv_n = 2048;    ///< convolution n x n image
-    int vec_n = 16384;    ///< CG's vector calls on n elements (the largest CG of the chapter)
-    int tiny_n = 8;       ///< the tiny call of every class (64 for the vector calls)
+    double ws_dram = 0;       ///< the largest working set: model::default_max_working_set (several LLCs)
+    double step = 4;          ///< the grid's working sets grow by this factor ...
+    double start = 3;         ///< ... from this many times the smallest threaded call's
+    double max_call_s = 0.05; ///< no grid point whose call the model expects to take longer
+    int tiny_n = 8;           ///< the tiny call of every class (the vector calls: 64)
+    int vec_max_n = 16384;    ///< CG's vector calls up to n elements (the largest CG of the chapter)
+    int align = 32;           ///< the grid's n are multiples of this (a matrix with aligned columns)
 };
-/// The sizes above for the machine's LLC (at least 1 MiB in the cache).
+/// The sizes above for the machine's LLC.
 CalibrationSizes default_calibration_sizes(const model::CpuMachine& m);
 
 /// The n whose call works on `ws_bytes` bytes: GEMV's n x n matrix (sqrt(ws / elem)), SYMV's
@@ -32,11 +36,19 @@ CalibrationSizes default_calibration_sizes(const model::CpuMachine& m);
 int gemv_n_for(double ws_bytes, std::size_t elem);
 int symv_n_for(double ws_bytes, std::size_t elem);
 
+/// The grid of working sets of one class: start x ws_first x step^k up to ws_last (and ws_last
+/// itself where the last point is more than 1.5x below it). Throws std::invalid_argument unless
+/// 0 < ws_first, start >= 1, step > 1.
+std::vector<double> grid_working_sets(double ws_first, double ws_last, double start, double step);
+/// n rounded to a multiple of `align` once it is at least 4 align (smaller n as they are).
+int aligned_n(double n, int align);
+
 /// Measures every class in float and double and stores it in m.peers (model::peer_key: "gemv",
-/// "symv", "gemm", "cg vectors", "conv2d FSk" for each k of conv_fs). The BLAS classes need
-/// CBLAS (have_cblas()); without it only the convolution is measured. Returns one line per class
-/// measured (t0 and e at each working set), for the run's log. Takes a few seconds: the largest
-/// call reads ws_dram bytes (1 GiB at most).
+/// "symv", "gemm", "cg vectors", "conv2d FSk" for each k of conv_fs; the single-thread regimes as
+/// model::single_thread_key of the BLAS ones). The BLAS classes need CBLAS (have_cblas());
+/// without it only the convolution is measured. Returns one line per class and regime measured
+/// (t0 and e at each working set), for the run's log. Takes several seconds: the largest call
+/// reads ws_dram bytes (1 GiB at most).
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
                                               const CalibrationSizes& sizes);
 

@@ -1,7 +1,8 @@
 // CPU tests of chapter 7 (chapters/ch07_split): its command line (split_options: the words every
 // chapter accepts, the usage errors that exit with 2 before anything is measured), the host memory
 // a measured case needs (the need that decides whether a case is skipped), the iterations its CG
-// column times (the model's solve, whatever n) and CG's choice of the hybrid (the 5% rule).
+// column times (the model's solve, whatever n), CG's choice of the hybrid (kMinHybridGain), and the terms
+// measured on a GPU: each class's all-GPU path, the pipeline, the residual, the shared host memory.
 #include "catch.hpp"
 
 #include "cpu_peers.hpp"
@@ -164,7 +165,7 @@ TEST_CASE("chapter 7: the CG it times does every iteration of the model's solve"
     }
 }
 
-TEST_CASE("chapter 7: CG's hybrid (White §5.2) is chosen only with the 5% gain, as every op's", "[cpu][ch07][split]") {
+TEST_CASE("chapter 7: CG's hybrid (White §5.2) is chosen only with kMinHybridGain, as every op's", "[cpu][ch07][split]") {
     // The §5.2 split beats the all-GPU solve only where a copy of p and q costs less than the GPU's
     // vector kernels' launches: a grid of copy set-up times c1 (below the 10 us of the default
     // link) and of hosts, on the H200 preset. Every hybrid choice must be at least kMinHybridGain
@@ -197,13 +198,21 @@ TEST_CASE("chapter 7: CG's hybrid (White §5.2) is chosen only with the 5% gain,
 
 namespace {
 
+/// A host of 16 threads and 100 GB/s (an LLC of 64 MiB), the H200 preset and its assumed link.
+wb::ch07::Machines plain_host() {
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("t", 16, 100, 1000, 500);
+    m.cpu.llc_bytes = 64 * 1024.0 * 1024.0;
+    return m;
+}
+
 /// A host whose read bandwidth is 400 GB/s while the working set fits its 64 MiB LLC and 50 GB/s
 /// from 256 MiB on, with GEMV's class reaching 60% of it in the cache (32 MiB) and 90% beyond
 /// (1 GiB).
 wb::ch07::Machines cached_host() {
-    wb::ch07::Machines m;
-    m.gpu = wb::device_preset("h200");
-    m.links = wb::ch07::h200_pinned_links();
+    wb::ch07::Machines m = plain_host();
     m.cpu = wb::model::cpu_machine("test", 16, 50, 600, 300);
     const double MiB = 1024.0 * 1024.0;
     m.cpu.bandwidth = {{1 * MiB, 400}, {64 * MiB, 400}, {256 * MiB, 50}};
@@ -349,4 +358,78 @@ TEST_CASE("chapter 7: crossovers and the summary's counts", "[cpu][ch07]") {
     // (0.8 against 1.0) and at 256 (0.95 against 1.0: 5%, not counted)
     CHECK(lines[4] == "hybrid predicted >= 15% faster than both sides: measured >= 10% faster: 1 of 1 (100%)");
     CHECK(lines[5] == "hybrid chosen by the model but slower than a single side: 0 of 1 (0%)");
+}
+
+TEST_CASE("chapter 7: a measured all-GPU path anchors the GPU column and the hybrid's GPU side", "[cpu][ch07][split]") {
+    wb::ch07::Machines m = plain_host();
+    const wb::ch07::Case c{"gemv", 4096, 4}, tiny{"gemv", 8, 4};
+    const auto before = wb::ch07::predict_case(c, m);
+    wb::ch07::GpuPath p;
+    p.tiny_n = 8;
+    p.mid_n = 4096;
+    p.t0_ms = 0.025;
+    p.t0_chunked_ms = 0.040;
+    p.pipeline = 0.8;
+    m.paths["gemv float"] = p;
+    // The GPU column: the measured fixed cost plus the model's growth from the tiny size to n.
+    const auto pn = wb::ch07::gpu_side_parts(c, m), pt = wb::ch07::gpu_side_parts(tiny, m);
+    CHECK(pn.all_gpu_ms == Approx(before.split.gpu_ms));
+    const auto after = wb::ch07::predict_case(c, m);
+    CHECK(after.split.gpu_ms == Approx(0.025 + pn.all_gpu_ms - pt.all_gpu_ms));
+    CHECK(wb::ch07::predict_case(tiny, m).split.gpu_ms == Approx(0.025));
+    // The hybrid's GPU side: t0 in chunks (x, the whole operand, grows by its model) and the serial
+    // proportional time times the pipeline; with the CPU far slower, the GPU side is the hybrid's
+    // time at a share near 1.
+    m.cpu = wb::model::cpu_machine("slow", 1, 0.1, 1, 1);
+    const double f = 0.99;
+    CHECK(wb::ch07::hybrid_model_ms(c, m, f) ==
+          Approx(std::max(0.040 + (pn.whole_ms - pt.whole_ms) + f * 0.8 * pn.serial_ms,
+                          wb::model::predict_cpu_ms(m.cpu, wb::model::cpu_work_gemv(false, 41, 4096, 4, false), 4))));
+    // The residual is paid by the hybrid's prediction, not by the model it is measured against.
+    m.cpu = plain_host().cpu;
+    const auto no_res = wb::ch07::predict_case(c, m);
+    REQUIRE(no_res.split.gpu_share > 0);
+    REQUIRE(no_res.split.gpu_share < 1);
+    m.paths["gemv float"].residual_ms = 0.2;
+    const auto res = wb::ch07::predict_case(c, m);
+    CHECK(res.split.hybrid_ms == Approx(no_res.split.hybrid_ms + 0.2));
+    CHECK(res.split.hybrid_ms == Approx(wb::ch07::hybrid_model_ms(c, m, res.split.gpu_share) + 0.2));
+    // another class (double) is not anchored by the float path
+    CHECK(wb::ch07::predict_case({"gemv", 4096, 8}, m).split.gpu_ms ==
+          Approx(wb::ch07::gpu_side_parts({"gemv", 4096, 8}, m).all_gpu_ms));
+}
+
+TEST_CASE("chapter 7: the hybrid is bounded by the host memory both sides read", "[cpu][ch07][split]") {
+    // GEMV n = 16384 float (1 GiB): beyond twice the 64 MiB LLC the CPU's share reads DRAM. At a
+    // shared rate of 110 GB/s the hybrid moves its whole matrix through host memory once: no
+    // share can end before 1 GiB / 110 GB/s.
+    wb::ch07::Machines m = plain_host();
+    const wb::ch07::Case c{"gemv", 16384, 4};
+    const auto free_p = wb::ch07::predict_case(c, m);
+    m.host_shared_gbs = 110;
+    const auto bound = wb::ch07::predict_case(c, m);
+    const double bytes = 16384.0 * 16384 * 4;
+    CHECK(bound.split.hybrid_ms >= bytes / 110e6 * 0.999);
+    CHECK(bound.split.hybrid_ms > free_p.split.hybrid_ms);
+    // In the cache (n = 2048 float: 16 MiB, under half the LLC) only the copies count: no bound.
+    const wb::ch07::Case small{"gemv", 2048, 4};
+    CHECK(wb::ch07::predict_case(small, m).split.hybrid_ms ==
+          Approx(wb::ch07::predict_case(small, plain_host()).split.hybrid_ms));
+}
+
+TEST_CASE("chapter 7: CG's split pays the SYMV path's measured fixed cost each product", "[cpu][ch07][split]") {
+    wb::ch07::Machines m = plain_host();
+    const wb::ch07::Case c{"cg", 1024, 8};
+    const double before = wb::ch07::predict_case(c, m).split.hybrid_ms;
+    wb::ch07::GpuPath p;
+    p.tiny_n = 8;
+    p.t0_ms = 0.030;
+    p.t0_chunked_ms = 0.045;
+    m.paths["symv double"] = p;
+    const double after = wb::ch07::predict_case(c, m).split.hybrid_ms;
+    // 101 products, each now anchored on 30 us instead of the copies' and kernel's set-ups
+    const double per_product = (after - before) / 101;
+    CHECK(per_product > 0);
+    CHECK(after > before);
+    CHECK_THROWS_AS(wb::ch07::measure_case(c, wb::ch07::MeasurePlan{}, 4), std::invalid_argument);
 }

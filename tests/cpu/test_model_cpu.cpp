@@ -134,3 +134,63 @@ TEST_CASE("CPU model: argument rules", "[cpu][split]") {
     CHECK_THROWS_WITH(measure_cpu_machine(-1), "measure_cpu_machine: threads (-1) must be >= 0");
     CHECK_THROWS_AS(predict_cpu_ms(CpuMachine{}, {1, 1}, 4), std::invalid_argument);
 }
+
+TEST_CASE("CPU model: OpenBLAS's threading rule and the regime a call is predicted in", "[cpu][split]") {
+    // The rule's edges (its interface files): GEMV threads from m n = 9216, SYMV from n = 200,
+    // GEMM above m n k = 262144.
+    CHECK(openblas_single_thread_gemv(95, 95));
+    CHECK_FALSE(openblas_single_thread_gemv(96, 96));
+    CHECK(openblas_single_thread_gemv(9215, 1));
+    CHECK_FALSE(openblas_single_thread_gemv(4608, 2));
+    CHECK(openblas_single_thread_symv(199));
+    CHECK_FALSE(openblas_single_thread_symv(200));
+    CHECK(openblas_single_thread_gemm(64, 64, 64));
+    CHECK_FALSE(openblas_single_thread_gemm(65, 64, 64));
+    CHECK(cpu_work_gemv(false, 64, 64, 4, false).single_thread);
+    CHECK_FALSE(cpu_work_gemv(false, 128, 128, 4, false).single_thread);
+    CHECK(cpu_work_symv(128, 8).single_thread);
+    CHECK_FALSE(cpu_work_gemm(128, 128, 128, 8, false).single_thread);
+    CHECK_FALSE(cpu_work_conv2d(8, 8, 3, 4).single_thread);  // our OpenMP convolution: always threaded
+    CHECK(single_thread_key("gemv float") == "gemv float 1t");
+
+    // A class with both regimes: a small call at the single-thread class's t0 and efficiency, a
+    // larger one at the threaded class's (several microseconds of hand-off).
+    CpuMachine m = cpu_machine("t", 16, 100, 1000, 500);
+    m.peers["gemv float 1t"] = {0.0001, {{36e3, 0.05}}};
+    m.peers["gemv float"] = {0.0035, {{1e5, 0.3}, {1e8, 0.8}}};
+    const CpuWork small = cpu_work_gemv(false, 64, 64, 4, false), big = cpu_work_gemv(false, 128, 128, 4, false);
+    CHECK(predict_peer_ms(m, "gemv float", small, 4) == Approx(0.0001 + predict_cpu_ms(m, small, 4) / 0.05));
+    CHECK(predict_peer_ms(m, "gemv float", big, 4) == Approx(0.0035 + predict_cpu_ms(m, big, 4) / 0.3));
+    // a class whose single-thread regime was not measured: its threaded class at every size
+    m.peers.erase("gemv float 1t");
+    CHECK(predict_peer_ms(m, "gemv float", small, 4) == Approx(0.0035 + predict_cpu_ms(m, small, 4) / 0.3));
+}
+
+TEST_CASE("CPU model: the share of a working set read from DRAM", "[cpu][split]") {
+    const double MiB = 1024.0 * 1024.0, llc = 300 * MiB;
+    CHECK(dram_share(llc, 1 * MiB) == 0);
+    CHECK(dram_share(llc, 150 * MiB) == 0);  // half the LLC: stays there
+    CHECK(dram_share(llc, 300 * MiB) == Approx(0.5));  // half-way in log(ws) from LLC/2 to 2 LLC
+    CHECK(dram_share(llc, 600 * MiB) == 1);
+    CHECK(dram_share(llc, 4096 * MiB) == 1);
+    CHECK(dram_share(0, 1 * MiB) == 1);  // the LLC unknown: every byte from DRAM
+    // monotone between
+    double last = -1;
+    for (double ws = 100 * MiB; ws < 700 * MiB; ws *= 1.1) {
+        const double s = dram_share(llc, ws);
+        CHECK(s >= last);
+        last = s;
+    }
+}
+
+TEST_CASE("CPU model: the bandwidth curve in the log, and the read load of the host-memory measurement", "[cpu][split]") {
+    const double MiB = 1024.0 * 1024.0;
+    CpuMachine m = cpu_machine("t", 2, 50, 100, 50);
+    m.bandwidth = {{1 * MiB, 474.24}, {2 * MiB, 101.5}};
+    CHECK(curve_to_string(m) == "read GB/s by working set: 1 MiB 474.2, 2 MiB 101.5");
+    CHECK(curve_to_string(cpu_machine("u", 2, 50, 100, 50)) == "read GB/s by working set: every set 50.0");
+    ReadLoad load(2, 2 * MiB);
+    CHECK(load.run(0.01) > 0.1);
+    CHECK_THROWS_WITH(ReadLoad(0, 2 * MiB), "ReadLoad: threads (0) must be >= 1");
+    CHECK_THROWS_AS(ReadLoad(2, 1000), std::invalid_argument);
+}

@@ -164,3 +164,43 @@ TEST_CASE("split: argument rules", "[cpu][split]") {
     CHECK_THROWS_WITH(predict({0, 1}, {0, 1}, 1, 1.0), "predict: min_gain (1) must be in [0, 1)");
     CHECK(std::string(where_name(Where::Hybrid)) == "hybrid");
 }
+
+TEST_CASE("split: the host memory both sides share bounds the hybrid; its residual is paid once", "[cpu][split]") {
+    // CPU 10 ms for the whole call, GPU 1 + 4 f: balanced at f = 9/14 (3.57 ms).
+    const SideTime cpu = [](double f) { return 10 * (1 - f); };
+    const SideTime gpu = [](double f) { return 1 + 4 * f; };
+    HybridCosts none;
+    const Prediction p = predict(cpu, gpu, 5.0, none);
+    CHECK(p.gpu_share == Approx(9.0 / 14.0));
+    CHECK(p.hybrid_ms == Approx(10.0 * 5.0 / 14.0));
+    // A bound below both sides at the balance changes nothing.
+    HybridCosts low;
+    low.shared = [](double) { return 1.0; };
+    CHECK(predict(cpu, gpu, 5.0, low).gpu_share == Approx(9.0 / 14.0));
+    // A bound that binds there (the CPU's share from DRAM costs more than the copies: 5 - 2 f is
+    // 3.71 at the balance) moves the share to where it meets the GPU side: 1 + 4 f = 5 - 2 f at
+    // f = 2/3, where the CPU side (3.33) ends first.
+    HybridCosts dram;
+    dram.shared = [](double f) { return 5 - 2 * f; };
+    const Prediction q = predict(cpu, gpu, 5.0, dram);
+    CHECK(q.gpu_share == Approx(2.0 / 3.0).epsilon(1e-6));
+    CHECK(q.hybrid_ms == Approx(1 + 4 * 2.0 / 3.0).epsilon(1e-6));
+    CHECK(hybrid_ms_at(cpu, gpu, dram, 0.5) == Approx(5.0));  // the CPU side's 5 there
+    CHECK(hybrid_ms_at(cpu, gpu, dram, 0.8) == Approx(4.2));  // the GPU side's
+    // A flat bound above both sides everywhere: the hybrid is the bound (any share is as good).
+    HybridCosts flat;
+    flat.shared = [](double) { return 4.9; };
+    CHECK(predict(cpu, gpu, 5.0, flat).hybrid_ms == Approx(4.9));
+    // The residual is added once, and a gain under kMinHybridGain (15%) keeps the better single
+    // side: 3.57 + 0.7 = 4.27 is 14.6% under 5.
+    HybridCosts res;
+    res.residual_ms = 0.7;
+    const Prediction r = predict(cpu, gpu, 5.0, res);
+    CHECK(r.hybrid_ms == Approx(10.0 * 5.0 / 14.0 + 0.7));
+    CHECK(r.choice == Where::Gpu);
+    res.residual_ms = 0.6;  // 4.17: 16.6% under 5
+    CHECK(predict(cpu, gpu, 5.0, res).choice == Where::Hybrid);
+    CHECK(kMinHybridGain == 0.15);
+    res.residual_ms = -0.1;
+    CHECK_THROWS_WITH(predict(cpu, gpu, 5.0, res), "predict: residual_ms (-0.1) must be finite and >= 0");
+}

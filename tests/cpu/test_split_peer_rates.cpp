@@ -1,11 +1,13 @@
 // The CPU peer classes' calibration (kernels/cpu/peer_rates.hpp) at small sizes on this host: every
-// class of the run is measured (its key, t0, an efficiency point per working set it was measured
-// at), and the calibration's sizes follow the LLC.
+// class of the run is measured in each regime of its library's threading rule (the single-thread
+// one at the rule's edge, the threaded one on a grid of working sets), and the calibration's sizes
+// follow the LLC, never the table's powers of two.
 #include "catch.hpp"
 
 #include "cpu_peers.hpp"
 #include "peer_rates.hpp"
 
+#include <stdexcept>
 #include <string>
 
 TEST_CASE("peer rates: the calibration sizes follow the last-level cache", "[cpu][split]") {
@@ -13,43 +15,75 @@ TEST_CASE("peer rates: the calibration sizes follow the last-level cache", "[cpu
     wb::model::CpuMachine m = wb::model::cpu_machine("t", 2, 10, 10, 10);
     m.llc_bytes = 96 * MiB;
     const auto s = wb::cpu::default_calibration_sizes(m);
-    CHECK(s.ws_cache == 24 * MiB);
     CHECK(s.ws_dram == 384 * MiB);
+    CHECK(s.step == 4);
     m.llc_bytes = 0;  // unknown: 32 MiB assumed
-    CHECK(wb::cpu::default_calibration_sizes(m).ws_cache == 8 * MiB);
+    CHECK(wb::cpu::default_calibration_sizes(m).ws_dram == 256 * MiB);
     // the n whose call works on a working set: GEMV's matrix, SYMV's stored triangle
     CHECK(wb::cpu::gemv_n_for(64 * MiB, 4) == 4096);
     CHECK(wb::cpu::symv_n_for(32 * MiB, 4) == 4096);
     CHECK(wb::cpu::gemv_n_for(1, 8) == 8);
 }
 
-TEST_CASE("peer rates: every class of the run is measured at its working sets", "[cpu][split]") {
+TEST_CASE("peer rates: the grid of working sets and its aligned sizes", "[cpu][split]") {
+    using wb::cpu::grid_working_sets;
+    // start x first, then a factor 4 apart, and the last set itself where the grid stops short of
+    // it by more than 1.5x
+    CHECK(grid_working_sets(1, 100, 3, 4) == std::vector<double>{3, 12, 48, 100});
+    CHECK(grid_working_sets(1, 60, 3, 4) == std::vector<double>{3, 12, 48});  // 48 x 1.5 > 60: not added
+    CHECK(grid_working_sets(1, 2, 3, 4) == std::vector<double>{2});
+    CHECK_THROWS_AS(grid_working_sets(0, 100, 3, 4), std::invalid_argument);
+    CHECK_THROWS_AS(grid_working_sets(1, 100, 3, 1), std::invalid_argument);
+    // multiples of 32 from 128 on; smaller n as they are
+    CHECK(wb::cpu::aligned_n(130.4, 32) == 128);
+    CHECK(wb::cpu::aligned_n(150, 32) == 160);
+    CHECK(wb::cpu::aligned_n(50.2, 32) == 50);
+    CHECK(wb::cpu::aligned_n(0.2, 32) == 1);
+}
+
+TEST_CASE("peer rates: every class of the run is measured in each of its regimes", "[cpu][split]") {
     wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
     const double MiB = 1024.0 * 1024.0;
     wb::cpu::CalibrationSizes s;
-    s.ws_cache = 1 * MiB;
     s.ws_dram = 4 * MiB;
-    s.gemm_n = 96;
-    s.conv_n = 128;
-    s.vec_n = 4096;
+    s.vec_max_n = 4096;
+    s.max_call_s = 1;  // every grid point, whatever this busy machine's speed
     const auto log = wb::cpu::calibrate_peer_rates(m, {3, 9}, s);
     std::vector<std::string> keys{"conv2d FS3 float", "conv2d FS9 float", "conv2d FS3 double", "conv2d FS9 double"};
+    std::vector<std::string> blas;
     if (wb::cpu::have_cblas())
-        for (const char* k : {"gemv float", "symv float", "gemm float", "cg vectors float", "gemv double",
-                              "symv double", "gemm double", "cg vectors double"})
-            keys.push_back(k);
-    CHECK(log.size() == keys.size());
+        for (const char* k : {"gemv float", "symv float", "gemm float", "gemv double", "symv double", "gemm double"})
+            blas.push_back(k);
+    for (const auto& k : blas) keys.push_back(k);
+    if (wb::cpu::have_cblas())
+        for (const char* k : {"cg vectors float", "cg vectors double"}) keys.push_back(k);
+    CHECK(log.size() == keys.size() + blas.size());  // one line per regime
     for (const auto& k : keys) {
         INFO(k);
         REQUIRE(m.peers.count(k) == 1);
         const auto& r = m.peers.at(k);
-        CHECK(r.fixed_ms >= 0);
-        const bool two_levels = k.rfind("gemv", 0) == 0 || k.rfind("symv", 0) == 0;
-        REQUIRE(r.efficiency.size() == (two_levels ? 2u : 1u));
-        for (const auto& p : r.efficiency) CHECK(p.value > 0);
-        if (two_levels) {  // in the cache, then beyond it: about 1 MiB and 4 MiB of operands
-            CHECK(r.efficiency[0].ws_bytes == Approx(1 * MiB).epsilon(0.02));
-            CHECK(r.efficiency[1].ws_bytes == Approx(4 * MiB).epsilon(0.02));
+        CHECK(r.fixed_ms > 0);
+        // the threaded regime's grid: several working sets, increasing, none beyond the largest
+        REQUIRE(r.efficiency.size() >= 2);
+        for (std::size_t i = 0; i < r.efficiency.size(); ++i) {
+            CHECK(r.efficiency[i].value > 0);
+            CHECK(r.efficiency[i].ws_bytes <= 4 * MiB * 1.1);  // its n rounded to a multiple of 32
+            if (i > 0) CHECK(r.efficiency[i].ws_bytes > r.efficiency[i - 1].ws_bytes);
         }
+    }
+    for (const auto& k : blas) {  // the single-thread regime: one point, at the rule's edge
+        INFO(k);
+        const std::string k1 = wb::model::single_thread_key(k);
+        REQUIRE(m.peers.count(k1) == 1);
+        const auto& r1 = m.peers.at(k1);
+        REQUIRE(r1.efficiency.size() == 1);
+        CHECK(r1.efficiency[0].value > 0);
+        const std::size_t e = k.find("float") != std::string::npos ? 4 : 8;
+        const double ws = k.rfind("gemv", 0) == 0   ? wb::model::cpu_work_gemv(false, 95, 95, e, false).bytes
+                          : k.rfind("symv", 0) == 0 ? wb::model::cpu_work_symv(199, e).bytes
+                                                    : wb::model::cpu_work_gemm(64, 64, 64, e, false).bytes;
+        CHECK(r1.efficiency[0].ws_bytes == ws);
+        // a threaded call's fixed cost (the pool's hand-off, its work) exceeds a tiny call's
+        CHECK(m.peers.at(k).fixed_ms > r1.fixed_ms);
     }
 }

@@ -1,0 +1,173 @@
+// split_paths.cpp — the all-GPU paths and the shared host memory of chapter 7 (split_paths.hpp),
+// measured at the start of a run on a GPU.
+#include "split_paths.hpp"
+
+#include "buffer.hpp"
+#include "check.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace wb::ch07 {
+
+namespace {
+
+std::string class_name(const Case& c) { return model::peer_key(c.op, c.elem, c.fs); }
+
+/// The measured share of the rows the hybrid ran, for the log.
+std::string pct(double f) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
+    return buf;
+}
+
+}  // namespace
+
+int mid_n_of(const std::string& op, const GpuCalibrationSizes& s) {
+    if (op == "gemv") return s.gemv_n;
+    if (op == "symv") return s.symv_n;
+    if (op == "gemm") return s.gemm_n;
+    if (op == "conv2d") return s.conv_n;
+    throw std::invalid_argument("ch07 mid_n_of: op (" + op + ") must be one of gemv, gemm, symv, conv2d");
+}
+
+namespace {
+
+/// One class's GpuPath (calibrate_paths); throws what the calls throw.
+void calibrate_path(Machines& m, const Case& cls, int tiny_n, const GpuCalibrationSizes& mid,
+                    std::vector<std::string>* log) {
+    const std::string key = class_name(cls);
+    const Case tiny{cls.op, tiny_n, cls.elem, cls.fs}, mc{cls.op, mid_n_of(cls.op, mid), cls.elem, cls.fs};
+    // The fixed costs: the tiny call in one chunk and in the hybrid's chunks.
+    MeasurePlan fixed;
+    fixed.cpu = false;
+    fixed.chunked = true;
+    const Measured t = measure_case(tiny, fixed, m.chunks);
+    GpuPath p;
+    p.tiny_n = tiny_n;
+    p.mid_n = mc.n;
+    p.t0_ms = t.gpu_ms;
+    p.t0_chunked_ms = t.gpu_chunked_ms;
+    m.paths[key] = p;
+    // At the mid size, as a row is timed: the CPU peer, the GPU in one chunk and in chunks (the
+    // pipeline's ratio, which the model then uses), the hybrid at the share the model predicts.
+    double f = 0, model_ms = 0;
+    MeasurePlan at_mid;
+    at_mid.chunked = true;
+    at_mid.hybrid_part = [&](const Measured& r) {
+        GpuPath& q = m.paths[key];
+        const GpuSideParts pm = gpu_side_parts(mc, m), pt = gpu_side_parts(tiny, m);
+        const double beyond = r.gpu_chunked_ms - q.t0_chunked_ms - std::max(0.0, pm.whole_ms - pt.whole_ms);
+        // The clamp only guards against a broken timing.
+        if (pm.serial_ms > 0 && beyond > 0) q.pipeline = std::clamp(beyond / pm.serial_ms, 0.1, 50.0);
+        const double want = std::clamp(predict_case(mc, m).split.gpu_share, 0.05, 0.95);
+        const int g = split::gpu_rows(mc.n, want, 1);
+        f = static_cast<double>(g) / mc.n;
+        model_ms = hybrid_model_ms(mc, m, f);
+        return g;
+    };
+    const Measured r = measure_case(mc, at_mid, m.chunks);
+    GpuPath& q = m.paths[key];
+    q.residual_share = f;
+    if (!std::isnan(r.hybrid_ms)) q.residual_ms = std::max(0.0, r.hybrid_ms - model_ms);
+    if (!log) return;
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "%s: t0 %.4g us (one chunk), %.4g us (%d chunks) at n = %d; pipeline %.4g at n = %d (one chunk "
+                  "%.4g ms, %d chunks %.4g ms, CPU %.4g ms); hybrid residual %.4g ms at n = %d, share %s (measured "
+                  "%.4g ms, model %.4g ms)",
+                  key.c_str(), q.t0_ms * 1e3, q.t0_chunked_ms * 1e3, m.chunks, tiny_n, q.pipeline, mc.n, r.gpu_ms,
+                  m.chunks, r.gpu_chunked_ms, r.cpu_ms, q.residual_ms, mc.n, pct(f).c_str(), r.hybrid_ms, model_ms);
+    log->push_back(buf);
+}
+
+}  // namespace
+
+void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
+                     std::vector<std::string>* log) {
+    for (const Case& cls : classes) {
+        if (cls.op == "cg") continue;
+        try {
+            calibrate_path(m, cls, tiny_n, mid, log);
+        } catch (const std::exception& e) {
+            // The class keeps the model of its copies and kernel; the run goes on.
+            m.paths.erase(class_name(cls));
+            if (log) log->push_back(class_name(cls) + ": not measured (" + e.what() + "): its copies' and kernel's model");
+        }
+    }
+}
+
+double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log) {
+    using Clock = std::chrono::steady_clock;
+    constexpr std::size_t kCopy = 128u << 20;
+    constexpr int kCopies = 32;  // ~75 ms each way at 55 GB/s: longer than the reads below
+    PinnedBuffer<unsigned char> hsrc(kCopy), hdst(kCopy);
+    DeviceBuffer<unsigned char> dsrc(kCopy), ddst(kCopy);
+    std::memset(hsrc.data(), 1, kCopy);
+    std::memset(hdst.data(), 0, kCopy);
+    model::ReadLoad load(threads, ws_bytes);
+    const double alone = load.run(0.03);
+    cudaStream_t s[2];
+    for (auto& st : s) WB_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    cudaEvent_t start;
+    WB_CUDA(cudaEventCreate(&start));
+    std::vector<cudaEvent_t> ev[2];
+    for (auto& v : ev) {
+        v.resize(kCopies);
+        for (auto& e : v) WB_CUDA(cudaEventCreate(&e));
+    }
+    WB_CUDA(cudaEventRecord(start, s[0]));
+    WB_CUDA(cudaStreamWaitEvent(s[1], start, 0));
+    for (int i = 0; i < kCopies; ++i) {
+        WB_CUDA(cudaMemcpyAsync(dsrc.data(), hsrc.data(), kCopy, cudaMemcpyHostToDevice, s[0]));
+        WB_CUDA(cudaEventRecord(ev[0][static_cast<std::size_t>(i)], s[0]));
+        WB_CUDA(cudaMemcpyAsync(hdst.data(), ddst.data(), kCopy, cudaMemcpyDeviceToHost, s[1]));
+        WB_CUDA(cudaEventRecord(ev[1][static_cast<std::size_t>(i)], s[1]));
+    }
+    WB_CUDA(cudaEventSynchronize(start));
+    const auto g0 = Clock::now();  // the copies' clock starts here (to the wait's latency)
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    const auto ta = Clock::now();
+    const double cpu = load.run(0.04);
+    const auto tb = Clock::now();
+    for (auto& st : s) WB_CUDA(cudaStreamSynchronize(st));
+    auto ms = [&](Clock::time_point t) { return std::chrono::duration<double, std::milli>(t - g0).count(); };
+    const double a = ms(ta), b = ms(tb);
+    double moved[2] = {0, 0}, last_end[2] = {0, 0};
+    for (int d = 0; d < 2; ++d) {
+        float prev = 0;
+        for (int i = 0; i < kCopies; ++i) {  // each copy's bytes pro rata of its time inside [a, b]
+            float end = 0;
+            WB_CUDA(cudaEventElapsedTime(&end, start, ev[d][static_cast<std::size_t>(i)]));
+            const double len = std::max(1e-6, static_cast<double>(end - prev));
+            const double inside = std::max(0.0, std::min(b, static_cast<double>(end)) - std::max(a, static_cast<double>(prev)));
+            moved[d] += static_cast<double>(kCopy) * inside / len;
+            prev = end;
+        }
+        last_end[d] = prev;
+    }
+    for (auto& v : ev)
+        for (auto& e : v) cudaEventDestroy(e);
+    cudaEventDestroy(start);
+    for (auto& st : s) cudaStreamDestroy(st);
+    const double window_s = (b - a) / 1e3;
+    const double up = moved[0] / window_s / 1e9, down = moved[1] / window_s / 1e9;
+    const double shared = cpu + up + down;
+    if (log) {
+        char buf[400];
+        std::snprintf(buf, sizeof buf,
+                      "host memory both sides share: %.4g GB/s (%d threads read %.4g GB/s of a %.4g MiB buffer, %.4g "
+                      "alone; pinned copies moved %.4g GB/s up and %.4g down at the same time)%s",
+                      shared, threads, cpu, ws_bytes / (1024.0 * 1024.0), alone, up, down,
+                      std::min(last_end[0], last_end[1]) < b ? " (the copies ended before the reads: a lower bound)" : "");
+        *log = buf;
+    }
+    return shared;
+}
+
+}  // namespace wb::ch07

@@ -1,0 +1,32 @@
+/// \file split_paths.hpp
+/// \brief What chapter 7 measures at the start beyond the two processors' own rates: each class's
+///        all-GPU path as the rows time it (GpuPath: its fixed costs in one chunk and in the
+///        hybrid's chunks, its pipeline's gain, the hybrid's residual) and the host memory both
+///        sides of a hybrid share. Needs a CUDA device.
+#pragma once
+
+#include "split_cases.hpp"
+
+#include <string>
+#include <vector>
+
+namespace wb::ch07 {
+
+/// Measures the GpuPath of each class in `classes` (op, precision, FS; n ignored) into m.paths,
+/// in the order the model needs them: at `tiny_n` the all-GPU call in one chunk and in m.chunks
+/// chunks (t0, t0_chunked); at the class's mid size (mid_n_of) the CPU peer, the all-GPU call in
+/// one chunk and in chunks (pipeline), then the hybrid at the share the model predicts there
+/// without a residual (clamped to [5%, 95%]) and the residual: its measured time beyond the
+/// model's. Each class's line is appended to *log. CG is skipped (its solves are timed whole).
+void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
+                     std::vector<std::string>* log);
+/// The mid size of an op in the GPU calibration (GEMV, SYMV: gemv_n, symv_n; GEMM gemm_n; the
+/// convolution conv_n).
+int mid_n_of(const std::string& op, const GpuCalibrationSizes& s);
+
+/// The host memory's rate when both sides of a hybrid use it at once (GB/s): `threads` threads
+/// read a buffer of ws_bytes (model::ReadLoad) while pinned copies run both ways; the sum of
+/// what the threads read and what the copies moved in the same interval. Appends a line to *log.
+double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log);
+
+}  // namespace wb::ch07

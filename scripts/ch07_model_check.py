@@ -1,0 +1,514 @@
+#!/usr/bin/env python3
+"""Chapter 7's model, re-evaluated offline against a run's measured columns.
+
+`ch07_split` prints at its start everything its model predicts with (the host's bandwidth curve,
+each CPU peer class's t0 and efficiency per regime and working set, the GPU kernels' rates, the
+link's fitted segments, each class's all-GPU path, the host memory both sides share). This script
+reads those lines from the run's text output, recomputes the model's columns with the same
+formulas as the binary (common/model/cpu.cpp, common/split.cpp, chapters/ch07_split/split_cases.cpp),
+compares them with the model columns the run wrote in its CSV (a check that both compute the
+same), and prints the summary lines for the recomputed choices against the measured columns.
+So a change of a formula or of the decision rule can be tried on a measured run without a GPU.
+
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv            # recompute, compare, summarize
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --rows     # and every row
+
+A run from before these lines existed (no 'read GB/s by working set', no link segments, no path
+lines) is read as far as it goes: the bandwidth curve is then recovered from the CPU model column
+of GEMV and SYMV (memory-bound: B(ws) = bytes / ((model - t0) e(ws))), the link is taken as
+55.5 / 55.4 GB/s with the set-up that makes the smallest GEMV's GPU column, and the classes
+without a path use the kernel-and-copies model, as the binary does without a GPU. The measured
+hybrid of such a run ran at that run's share; the recomputed model may choose another.
+"""
+import csv
+import math
+import re
+import sys
+
+MIB = 1024.0 * 1024.0
+INF = float("inf")
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the run
+
+
+def num(s):
+    try:
+        return float(str(s).strip().rstrip("%x"))
+    except ValueError:
+        return float("nan")
+
+
+def read_csv(path):
+    rows = [r for r in csv.reader(open(path)) if r and not r[0].startswith("#")]
+    hdr = rows[0]
+    out = []
+    for r in rows[1:]:
+        if r == hdr:  # an appended run: keep the last
+            out = []
+            continue
+        d = dict(zip(hdr, r))
+        out.append({
+            "op": d["op"], "elem": 4 if d["T"] == "float" else 8, "fs": 0 if d["FS"] == "-" else int(d["FS"]),
+            "n": int(d["n"]), "cpu_model": num(d["CPU model"]), "cpu": num(d["CPU measured"]),
+            "gpu_model": num(d["GPU+comm model"]), "gpu": num(d["GPU+comm measured"]),
+            "hyb_model": num(d["hybrid model"]), "hyb_cell": d["hybrid measured"], "share": d["GPU share"],
+            "choice": d["model's choice"],
+        })
+    return out
+
+
+class Transfer:
+    def __init__(self, tx, segs):
+        self.tx, self.segs = tx, segs  # segs: [(lo, hi, c0, c1)]
+
+    def predict(self, b):
+        seg = self.segs[-1]
+        for s in self.segs:
+            if b < s[1]:
+                seg = s
+                break
+        return b / (self.tx * 1e6) + seg[2] * b + seg[3]
+
+    def linear(self, b):
+        """(set-up c1, the rest) of a copy of b bytes, with the segment of the whole size."""
+        if b <= 0:
+            return 0.0, 0.0
+        seg = self.segs[-1]
+        for s in self.segs:
+            if b < s[1]:
+                seg = s
+                break
+        return seg[3], b / (self.tx * 1e6) + seg[2] * b
+
+
+def read_run(path):
+    """Everything the model predicts with, from the run's text output."""
+    run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "chunks": 4, "cg_iterations": 100,
+           "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "gpu_bw": 4814.3,
+           "gpu_f32": 66908.2, "gpu_f64": 33454.1}
+    section = None
+    for line in open(path, encoding="utf-8"):
+        s = line.strip()
+        if s.startswith("Measuring the CPU peers"):
+            section = "cpu"
+        elif s.startswith("Measuring the tuned kernels"):
+            section = "gpu"
+        elif s.startswith("Measuring each class's all-GPU path"):
+            section = "path"
+        elif s.startswith("Measuring the host <-> device") or s.startswith("Measuring the host memory"):
+            section = None
+        m = re.match(r"host: (\d+) threads, LLC ([\d.]+) (MiB|GiB).*?([\d.]+) GFLOP/s float, ([\d.]+) double", s)
+        if m:
+            run["llc"] = float(m.group(2)) * MIB * (1024 if m.group(3) == "GiB" else 1)
+            run["f32"], run["f64"] = float(m.group(4)), float(m.group(5))
+            continue
+        if s.startswith("read GB/s by working set:"):
+            for ws, v in re.findall(r"([\d.e+]+) MiB ([\d.]+)", s):
+                run["curve"].append((float(ws) * MIB, float(v)))
+            continue
+        m = re.match(r"GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s", s)
+        if m:
+            run["gpu_bw"], run["gpu_f32"], run["gpu_f64"] = (float(m.group(i)) for i in (1, 2, 3))
+            continue
+        m = re.match(r"link (H2D|D2H): Tx ([\d.e+]+) GB/s(.*)", s)
+        if m:
+            segs = [(float(a), INF if b == "inf" else float(b), float(c0), float(c1))
+                    for a, b, c0, c1 in re.findall(r"\[([\d.e+]+), ([\d.e+]+|inf)\) c0 ([-\d.e+]+) ms/B c1 ([-\d.e+]+) ms", m.group(3))]
+            run["links"][m.group(1)] = Transfer(float(m.group(2)), segs)
+            continue
+        m = re.match(r"an empty hybrid call .*: ([\d.]+) us", s)
+        if m:
+            run["overhead"] = float(m.group(1)) / 1e3
+            continue
+        m = re.match(r"host memory both sides share: ([\d.e+]+) GB/s", s)
+        if m:
+            run["shared"] = float(m.group(1))
+            continue
+        m = re.match(r"Where each call runs \(ms; CG: a solve of (\d+) iterations\)", s)
+        if m:
+            run["cg_iterations"] = int(m.group(1))
+        if section == "cpu":
+            m = re.match(r"([A-Za-z0-9 ]+?(?: 1t)?): t0 ([\d.e+-]+) us", s)
+            if m:
+                pts = [(float(ws) * MIB, float(e)) for e, ws in re.findall(r"e ([\d.e+-]+) at ([\d.e+]+) MiB", s)]
+                run["peers"][m.group(1)] = (float(m.group(2)) / 1e3, pts)
+        elif section == "gpu":
+            m = re.match(r"([A-Za-z0-9 ]+): t0 ([\d.e+-]+) us, e ([\d.e+-]+) at n", s)
+            if m:
+                run["gpu_rates"][m.group(1)] = (float(m.group(2)) / 1e3, float(m.group(3)))
+        elif section == "path":
+            m = re.match(r"([A-Za-z0-9 ]+): t0 ([\d.e+-]+) us \(one chunk\), ([\d.e+-]+) us \((\d+) chunks\) at n = (\d+); "
+                         r"pipeline ([\d.e+-]+) at n = (\d+).*hybrid residual ([\d.e+-]+) ms", s)
+            if m:
+                run["paths"][m.group(1)] = {"t0": float(m.group(2)) / 1e3, "t0_chunked": float(m.group(3)) / 1e3,
+                                            "tiny_n": int(m.group(5)), "pipeline": float(m.group(6)),
+                                            "mid_n": int(m.group(7)), "residual": float(m.group(8))}
+                run["chunks"] = int(m.group(4))
+    return run
+
+
+def recover_old_run(run, rows):
+    """A run from before the calibration lines: the curve from the GEMV/SYMV CPU model column, the
+    link from the smallest GEMV's GPU column (the module comment)."""
+    if not run["curve"]:
+        pts = {}
+        for r in rows:
+            if r["op"] not in ("gemv", "symv") or not (r["cpu_model"] >= 0.003):
+                continue
+            key = peer_key(r["op"], r["elem"])
+            if key not in run["peers"]:
+                continue
+            w = work(r["op"], r["n"], r["n"], r["n"], r["elem"], r["fs"])
+            t0, eff = run["peers"][key]
+            e = interpolate(eff, w["bytes"]) if eff else 1.0
+            pts[w["bytes"]] = w["bytes"] / ((r["cpu_model"] - t0) * e) / 1e6
+        run["curve"] = sorted(pts.items())
+    if "H2D" not in run["links"]:
+        g = [r for r in rows if r["op"] == "gemv" and r["elem"] == 4]
+        g.sort(key=lambda r: r["n"])
+        r = g[0]
+        t0, e = run["gpu_rates"].get("gemv float", (0.0025, 1.0))
+        n = r["n"]
+        kern = t0 + gemv_bytes(n, n, 4) / (run["gpu_bw"] * 1e6) / e
+        c1 = max(0.0, (r["gpu_model"] - kern - (4 * n * n + 8 * n) / 55.5e6) / 3)
+        run["links"]["H2D"] = Transfer(55.5, [(0, INF, 0.0, c1)])
+        run["links"]["D2H"] = Transfer(55.4, [(0, INF, 0.0, c1)])
+
+
+# --------------------------------------------------------------------------------------------
+# The model (the binary's formulas)
+
+
+def peer_key(cls, elem, fs=0):
+    return cls + (" FS%d" % fs if fs > 0 else "") + (" float" if elem == 4 else " double")
+
+
+def interpolate(pts, ws):
+    if ws <= pts[0][0]:
+        return pts[0][1]
+    if ws >= pts[-1][0]:
+        return pts[-1][1]
+    for (a, va), (b, vb) in zip(pts, pts[1:]):
+        if ws <= b:
+            t = math.log(ws / a) / math.log(b / a)
+            return va + t * (vb - va)
+    return pts[-1][1]
+
+
+def gemv_bytes(m, n, e):
+    return e * (m * n + n + m)
+
+
+def work(op, m, n, k, e, fs=0):
+    """bytes, flops and OpenBLAS's regime of one peer call (model/cpu.cpp)."""
+    if op == "gemv":
+        return {"bytes": gemv_bytes(m, n, e), "flops": 2.0 * m * n, "single": m * n < 2304 * 4}
+    if op == "gemm":
+        return {"bytes": e * (m * k + k * n + m * n), "flops": 2.0 * m * n * k, "single": m * n * k <= 65536 * 4}
+    if op == "symv":
+        return {"bytes": e * (n * (n + 1) / 2.0 + 3.0 * n), "flops": 2.0 * n * n, "single": n < 200}
+    if op == "conv2d":
+        return {"bytes": e * (2.0 * m * n + fs * fs), "flops": 2.0 * m * n * fs * fs, "single": False}
+    if op == "cg vectors":
+        return {"bytes": 15.0 * n * e, "flops": 11.0 * n, "single": False}
+    raise ValueError(op)
+
+
+def roofline_cpu(run, w, e):
+    bw = interpolate(run["curve"], w["bytes"]) if run["curve"] else 1e9
+    return max(w["bytes"] / (bw * 1e6), w["flops"] / ((run["f32"] if e == 4 else run["f64"]) * 1e6))
+
+
+def peer_ms(run, cls, w, e, fs=0):
+    key = peer_key(cls, e, fs)
+    roof = roofline_cpu(run, w, e)
+    rate = run["peers"].get(key + " 1t") if w["single"] else None
+    rate = rate or run["peers"].get(key)
+    if rate is None:
+        return roof
+    t0, pts = rate
+    return t0 + roof / (interpolate(pts, w["bytes"]) if pts else 1.0)
+
+
+def dram_share(llc, ws):
+    if not llc > 0:
+        return 1.0
+    if ws <= llc / 2:
+        return 0.0
+    if ws >= 2 * llc:
+        return 1.0
+    return math.log(ws / (llc / 2)) / math.log(4.0)
+
+
+def gpu_roof(run, nbytes, flops, e):
+    return max(nbytes / (run["gpu_bw"] * 1e6), flops / ((run["gpu_f32"] if e == 4 else run["gpu_f64"]) * 1e6))
+
+
+def gpu_rate(run, key, launches=1):
+    return run["gpu_rates"].get(key, (launches * 0.0025, 1.0))
+
+
+def offloads(run, op, n, e, fs):
+    """The hybrid's GPU side and the all-GPU call (split_cases.cpp offloads_of)."""
+    N = float(n)
+
+    def kernel(cls, nbytes, flops, f=0, launches=1):
+        t0, eff = gpu_rate(run, peer_key(cls, e, f))
+        return gpu_roof(run, nbytes, flops, e) / eff, launches * t0
+
+    if op == "gemv":
+        o = {"in_split": [N * N * e], "in_whole": [N * e], "out_split": [N * e]}
+        o["k"], o["launch"] = kernel("gemv", gemv_bytes(n, n, e), 2.0 * n * n)
+    elif op == "gemm":
+        o = {"in_split": [N * N * e], "in_whole": [N * N * e], "out_split": [N * N * e]}
+        w = work("gemm", n, n, n, e)
+        o["k"], o["launch"] = kernel("gemm", w["bytes"], w["flops"])
+    elif op == "symv":
+        o = {"in_split": [N * N * e], "in_whole": [N * e], "out_split": [N * e]}
+        o["k"], o["launch"] = kernel("gemv", gemv_bytes(n, n, e), 2.0 * n * n, 0, 3)
+    elif op == "conv2d":
+        o = {"in_split": [(N + run["chunks"] * (fs - 1)) * N * e], "in_whole": [fs * fs * e], "out_split": [N * N * e]}
+        o["k"], o["launch"] = kernel("conv2d", e * (2 * N * N + fs * fs), 2 * N * N * fs * fs, fs)
+    else:
+        raise ValueError(op)
+    a = dict(o)
+    if op == "symv":
+        w = work("symv", n, n, n, e)
+        a["k"], a["launch"] = kernel("symv", w["bytes"], w["flops"])
+    if op == "conv2d":
+        a["in_split"] = [N * N * e]
+    return o, a
+
+
+def all_gpu_ms(run, o):
+    h, d = run["links"]["H2D"], run["links"]["D2H"]
+    t = sum(h.predict(b) for b in o["in_split"] + o["in_whole"] if b > 0)
+    t += sum(d.predict(b) for b in o["out_split"] if b > 0)
+    return t + o["k"] + o["launch"]
+
+
+def gpu_side(run, o, chunks):
+    h2d, d2h = run["links"]["H2D"], run["links"]["D2H"]
+    fixed = o["launch"] + sum(h2d.predict(b) for b in o["in_whole"] if b > 0)
+    h = d = 0.0
+    for b in o["in_split"]:
+        c1, per = h2d.linear(b)
+        fixed, h = fixed + c1, h + per
+    for b in o["out_split"]:
+        c1, per = d2h.linear(b)
+        fixed, d = fixed + c1, d + per
+    k = o["k"]
+    mx = max(h, k, d)
+    return fixed, mx + (h + k + d - mx) / chunks
+
+
+def side_parts(run, op, n, e, fs):
+    o, a = offloads(run, op, n, e, fs)
+    whole = sum(run["links"]["H2D"].predict(b) for b in o["in_whole"] if b > 0)
+    return {"serial": gpu_side(run, o, 1)[1], "whole": whole, "all": all_gpu_ms(run, a)}
+
+
+def cpu_share_calls(op, n, e, fs, f):
+    r = int(math.floor((1 - f) * n + 0.5))
+    g = n - r
+    if r == 0:
+        return []
+    if op == "gemv":
+        return [("gemv", work("gemv", r, n, 0, e))]
+    if op == "gemm":
+        return [("gemm", work("gemm", n, r, n, e))]
+    if op == "symv":
+        v = [("symv", work("symv", 0, r, 0, e))]
+        if g > 0:
+            v.append(("gemv", work("gemv", r, g, 0, e)))
+        return v
+    return [("conv2d", work("conv2d", r, n, 0, e, fs))]
+
+
+def golden_min(t, lo, hi):
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    tc, td = t(c), t(d)
+    while b - a > 1e-10:
+        if tc <= td:
+            b, d, td = d, c, tc
+            c = b - g * (b - a)
+            tc = t(c)
+        else:
+            a, c, tc = c, d, td
+            d = a + g * (b - a)
+            td = t(d)
+    return 0.5 * (a + b)
+
+
+MIN_GAIN = 0.15
+
+
+def predict(run, op, n, e, fs):
+    """(cpu, gpu, hybrid, share, choice) as split_cases.cpp predict_case computes them."""
+    if op == "cg":
+        return predict_cg(run, n, e)
+    o, a = offloads(run, op, n, e, fs)
+
+    def cpu(f):
+        return sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
+
+    all_gpu = all_gpu_ms(run, a)
+    path = run["paths"].get(peer_key(op, e, fs))
+    residual = 0.0
+    if path:
+        pn, pt = side_parts(run, op, n, e, fs), side_parts(run, op, path["tiny_n"], e, fs)
+        all_gpu = path["t0"] + max(0.0, pn["all"] - pt["all"])
+        g0 = path["t0_chunked"] + max(0.0, pn["whole"] - pt["whole"])
+        g1 = path["pipeline"] * pn["serial"]
+        residual = path["residual"]
+    else:
+        g0, g1 = gpu_side(run, o, run["chunks"])
+        g0 += run["overhead"]
+
+    def gpu(f):
+        return g0 + f * g1
+
+    shared = None
+    if run["shared"] > 0:
+        split_b = sum(o["in_split"]) + sum(o["out_split"])
+        whole_b = sum(o["in_whole"])
+
+        def shared(f):
+            dram = sum(dram_share(run["llc"], w["bytes"]) * w["bytes"] for _, w in cpu_share_calls(op, n, e, fs, f))
+            return (dram + f * split_b + whole_b) / (run["shared"] * 1e6)
+
+    def at(f):
+        t = max(cpu(f), gpu(f))
+        if shared:
+            t = max(t, shared(f))
+        return t + residual
+
+    # the balanced share (bisection, as split.cpp)
+    if gpu(0) >= cpu(0):
+        f = 0.0
+    elif gpu(1) <= cpu(1):
+        f = 1.0
+    else:
+        lo, hi = 0.0, 1.0
+        while hi - lo > 1e-12:
+            mid = 0.5 * (lo + hi)
+            if gpu(mid) - cpu(mid) < 0:
+                lo = mid
+            else:
+                hi = mid
+        f = 0.5 * (lo + hi)
+    if shared and 0 < f < 1 and shared(f) > max(cpu(f), gpu(f)):
+        f = golden_min(at, 0.0, 1.0)
+    c0 = cpu(0)
+    hyb = c0 if f <= 0 else gpu(1) if f >= 1 else at(f)
+    choice = "CPU" if c0 <= all_gpu else "GPU"
+    if 0 < f < 1 and hyb <= (1 - MIN_GAIN) * min(c0, all_gpu):
+        choice = "hybrid"
+    return c0, all_gpu, hyb, f, choice
+
+
+def predict_cg(run, n, e):
+    I = run["cg_iterations"]
+    N = float(n)
+    h2d, d2h = run["links"]["H2D"], run["links"]["D2H"]
+    cpu_mv = peer_ms(run, "symv", work("symv", 0, n, 0, e), e)
+    cpu_vec = peer_ms(run, "cg vectors", work("cg vectors", 0, n, 0, e), e)
+    cpu = (I + 1) * cpu_mv + I * cpu_vec
+    it = work("symv", 0, n, 0, e)
+    vec = work("cg vectors", 0, n, 0, e)
+    t0, eff = gpu_rate(run, peer_key("cg", e), 4)
+    gpu_it = t0 + gpu_roof(run, it["bytes"] + vec["bytes"], it["flops"] + vec["flops"], e) / eff
+
+    def product(nn):
+        mv = work("symv", 0, int(nn), 0, e)
+        st0, seff = gpu_rate(run, peer_key("symv", e))
+        return h2d.predict(nn * e) + st0 + gpu_roof(run, mv["bytes"], mv["flops"], e) / seff + d2h.predict(nn * e)
+
+    path = run["paths"].get(peer_key("symv", e))
+    prod = path["t0"] + max(0.0, product(N) - product(path["tiny_n"])) if path else product(N)
+    a_in, v_in, v_out = h2d.predict(N * N * e), h2d.predict(N * e), d2h.predict(N * e)
+    all_gpu = a_in + 2 * v_in + v_out + I * gpu_it
+    split52 = a_in + (I + 1) * prod + I * cpu_vec
+    choice = "CPU" if cpu <= all_gpu else "GPU"
+    if split52 <= (1 - MIN_GAIN) * min(cpu, all_gpu):
+        choice = "hybrid"
+    return cpu, all_gpu, split52, float("nan"), choice
+
+
+# --------------------------------------------------------------------------------------------
+# The summary (split_summary.cpp's rules)
+
+
+def within(model, measured, tol=0.15):
+    return model > 0 and measured > 0 and abs(model / measured - 1) <= tol
+
+
+def summarize(rows, preds):
+    judged = hits = cpu_ok = cpu_n = gpu_ok = hyb_ok = hyb_n = gain_rows = gain_kept = chosen = lost = 0
+    for r, (c, g, h, f, choice) in zip(rows, preds):
+        if not math.isnan(r["cpu"]):
+            cpu_n += 1
+            cpu_ok += within(c, r["cpu"])
+        if math.isnan(r["cpu"]) or math.isnan(r["gpu"]):
+            continue
+        judged += 1
+        hm = num(r["hyb_cell"])
+        ran = r["op"] == "cg" or (0 < num(r["share"]) < 100)
+        hyb = hm if ran else (r["cpu"] if num(r["share"]) <= 0 else r["gpu"])
+        meas = {"CPU": r["cpu"], "GPU": r["gpu"], "hybrid": hyb}
+        best = min(r["cpu"], r["gpu"], hm if ran else INF)
+        hits += meas[choice] <= 1.05 * best
+        gpu_ok += within(g, r["gpu"])
+        if ran:
+            hyb_n += 1
+            hyb_ok += within(h, hm)
+            b1 = min(r["cpu"], r["gpu"])
+            if h <= 0.85 * min(c, g):
+                gain_rows += 1
+                gain_kept += hm <= 0.90 * b1
+            if choice == "hybrid":
+                chosen += 1
+                lost += hm > b1
+
+    def line(what, k, n):
+        return "%s: %d of %d (%.0f%%)" % (what, k, n, 100.0 * k / n if n else 0)
+
+    return [line("model's choice is the measured best or within 5% of it", hits, judged),
+            line("CPU model within 15% of the measured CPU", cpu_ok, cpu_n),
+            line("GPU+comm model within 15% of the measured", gpu_ok, judged),
+            line("hybrid model within 15% of the measured hybrid", hyb_ok, hyb_n),
+            line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows),
+            line("hybrid chosen by the model but slower than a single side", lost, chosen)]
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    run, rows = read_run(argv[1]), read_csv(argv[2])
+    recover_old_run(run, rows)
+    preds = [predict(run, r["op"], r["n"], r["elem"], r["fs"]) for r in rows]
+    worst = {}
+    for r, p in zip(rows, preds):
+        for i, col in enumerate(("cpu_model", "gpu_model", "hyb_model")):
+            if r[col] > 0.0005 and not math.isnan(p[i]):  # 4 decimals in the table
+                worst[col] = max(worst.get(col, 0.0), abs(p[i] / r[col] - 1))
+    print("recomputed vs the run's model columns, largest relative difference (rows over 0.5 us): " +
+          ", ".join("%s %.1f%%" % (k, 100 * v) for k, v in worst.items()))
+    if "--rows" in argv:
+        for r, (c, g, h, f, ch) in zip(rows, preds):
+            print("%-7s %-6s %2s %6d  cpu %9.4f/%9.4f  gpu %9.4f/%9.4f  hyb %9.4f/%-9s f %5.3f  %-6s (run: %s)" % (
+                r["op"], "float" if r["elem"] == 4 else "double", r["fs"] or "-", r["n"], c, r["cpu"], g, r["gpu"], h,
+                r["hyb_cell"], f, ch, r["choice"]))
+    print("Summary (recomputed choices against the measured columns)")
+    for line in summarize(rows, preds):
+        print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
