@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Chapter 7's plots from the CSV that `ch07_split --csv FILE` writes (every row starts with the
 run's metadata: gpu, sm_count, sm_clock_mhz, mem_clock_mhz, driver, cuda, commit, date; then op, T,
-FS, n and the table's columns). One PNG per op, into the given folder:
+FS, n and the table's columns). One PNG into the given folder:
 
-  ch07_<op>.png   time against size (log-log) for each precision (and, for the convolution, each
-                  FS): the three ways measured (CPU, GPU with its transfers, the hybrid; solid,
+  ch07_split.png  a panel per op and precision (the convolution: per FS), time against size
+                  (log-log): the three ways measured (CPU, GPU with its transfers, the hybrid; solid,
                   with markers) beside the model's three predictions (dashed, same colours), the
                   predicted crossover (the smallest size the model's choice takes off the CPU) as a
                   vertical dashed line and the measured one (the smallest size whose measured best
@@ -86,25 +86,25 @@ def plot(csv_path, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     meta = rows[0]
     run = f"{meta.get('gpu', '?')}, commit {meta.get('commit', '?')}, {meta.get('date', '?')}"
-    written = []
+    # One figure: a row of panels per op (the convolution: per FS), a column per precision.
+    panels = []  # (row key, precision, op, fs, rows)
     for op, by_case in groups(rows).items():
-        keys = list(by_case)
-        cols = len({t for t, _ in keys})
-        fss = sorted({fs for _, fs in keys}, key=lambda s: (s == "-", int(s) if s.isdigit() else 0))
-        fig, axes = plt.subplots(len(fss), cols, figsize=(6 * cols, 4.5 * len(fss)), squeeze=False)
-        precisions = sorted({t for t, _ in keys}, key=lambda t: t != "float")
         for (t, fs), case_rows in by_case.items():
-            ax = axes[fss.index(fs)][precisions.index(t)]
-            unit = " (a solve)" if op == "cg" else ""
-            draw(ax, case_rows, f"{op} {t}" + (f" FS {fs}" if fs != "-" else "") + unit)
-        fig.suptitle(f"Chapter 7, {op}: CPU, GPU with transfers, hybrid — {run}", fontsize=11)
-        fig.tight_layout()
-        path = os.path.join(out_dir, f"ch07_{op}.png")
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
-    for p in written:
-        print(p)
+            panels.append(((op, fs), t, op, fs, case_rows))
+    row_keys = list(dict.fromkeys(k for k, *_ in panels))
+    precisions = sorted({t for _, t, *_ in panels}, key=lambda t: t != "float")
+    fig, axes = plt.subplots(len(row_keys), len(precisions), figsize=(6 * len(precisions), 4.2 * len(row_keys)),
+                             squeeze=False)
+    for key, t, op, fs, case_rows in panels:
+        ax = axes[row_keys.index(key)][precisions.index(t)]
+        unit = " (a solve)" if op == "cg" else ""
+        draw(ax, case_rows, f"{op} {t}" + (f" FS {fs}" if fs != "-" else "") + unit)
+    fig.suptitle(f"Chapter 7: CPU, GPU with transfers, hybrid — {run}", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.985))
+    path = os.path.join(out_dir, "ch07_split.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    print(path)
 
 
 def main(argv):

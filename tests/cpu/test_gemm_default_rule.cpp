@@ -177,7 +177,7 @@ TEST_CASE("gemm default rule: a C of 2 ... 16 columns or rows runs the 16-wide t
 
 TEST_CASE("gemm default rule: k is split in 2^j or 3 x 2^j slices, and both kinds are picked", "[cpu][gemm]") {
     // Powers of two alone left gaps a wave wide (a49fc16: 3 x 2^j added; on an H100 over 130
-    // calls no call slower by more than 3%, docs/results/h100/gemm-rulecheck-split3-*.txt).
+    // calls no call slower by more than 3%, the H100 split3 rule checks, kept in git at f1df966: docs/notes/gemm.md).
     auto on_grid = [](int s) {
         if (s == 0) return true;  // no split
         const int p = s % 3 == 0 ? s / 3 : s;
