@@ -340,10 +340,6 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
                 v.push_back(l);
             }
     }
-    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr)) {
-        const GemmLaunch d = gemm_default(a);  // its copies crossed with its split, where it takes them
-        if (std::find(v.begin(), v.end(), d) == v.end() && d.math != 2) v.push_back(d);
-    }
     if constexpr (std::is_same_v<T, double>) {
         if (gemm_takes_tensor_cores<T>()) {  // the tensor cores: each tile, alone and split as the rule may split them
             int dev = 0;
@@ -351,6 +347,13 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
             const std::vector<GemmLaunch> tc = dgemm_tc_launches(a, dev);
             v.insert(v.end(), tc.begin(), tc.end());
         }
+    }
+    if (a.m > 0 && a.n > 0 && a.k > 0 && !gemm_as_gemv<T>(a, nullptr)) {
+        // The default's own pick, where the lists above lack it (its copies crossed with its split;
+        // a tensor-core split past the list's two waves): a sweep that cannot reach the default
+        // checks nothing.
+        const GemmLaunch d = gemm_default(a);
+        if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
     }
     if (gemm_as_gemv<T>(a, nullptr)) {
         GemmLaunch g;
