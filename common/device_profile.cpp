@@ -28,9 +28,9 @@ constexpr double kHopperLatencyNs = 700.0;
 /// the bus far from saturated, so its dependent loads see about this, not the loaded figure.
 /// scripts/probes/dram_latency.cu measures both on the card (a pointer chase after the harness's
 /// flush, and the same under a saturating read stream). Its first H200 run
-/// (docs/results/h200/dram-latency.txt) read 177 ns idle and 452 ns loaded: the idle chase's 4096
-/// loads fit in the L2 after the first of its five walks, so their median is an L2 figure; the
-/// probe needs a flush before every walk before its idle number can replace this estimate.
+/// (docs/results/h200/dram-latency.txt) read 177 ns idle and 452 ns loaded, but its 1 GB chain had
+/// 512 slots for a walk of 4096 loads: 7 loads in 8 revisited a line in the L2. The probe now
+/// spaces 16,000 slots; until it runs again, this estimate stays.
 constexpr double kHopperIdleLatencyNs = 550.0;
 
 /// Hopper L2 hit latency, ns, averaged over the L2's two partitions: a hit in the SM's near half

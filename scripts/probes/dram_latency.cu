@@ -6,8 +6,11 @@
 //
 // What it times: one thread chases a chain of pointers (each load's address is the value the
 // previous one returned, so no two are in flight), visited in a random order and far apart
-// (2 MB + 64 B in the 1 GB chain, 4 KB + 64 B in the 8 MB one) so that neither the L1 nor a
-// neighbouring line serves them:
+// (64 KB + 64 B in the 1 GB chain, 4 KB + 64 B in the 8 MB one) so that neither the L1 nor a
+// neighbouring line serves them. The DRAM chain has more slots than a walk has loads (16,000
+// against 4096), so no load of a walk revisits a line: its first version spaced 2 MB apart had
+// 512 slots, went round them 8 times, and read 7 loads in 8 from the L2 (177 ns "idle" on an
+// H200).
 //   - DRAM idle: a chain over 1 GB, after the workbook's L2 flush (every load misses the L2);
 //   - L2 hit: a chain over 8 MB, walked once to bring it into the L2, then timed (the L1 is
 //     bypassed with ld.global.cg);
@@ -91,8 +94,12 @@ int main() {
     CHECK(cudaMalloc(&out, sizeof(unsigned long long)));
     CHECK(cudaMalloc(&cycles, sizeof(long long)));
 
-    // DRAM: 1 GB, slots 2 MB + 64 B apart (a new page and a new L2 set every load).
-    const size_t big = size_t(1) << 30, far = (size_t(2) << 20) + 64;
+    // DRAM: 1 GB, slots 64 KB + 64 B apart (a new L2 set every load; more slots than a walk's loads).
+    const size_t big = size_t(1) << 30, far = (size_t(64) << 10) + 64;
+    if (big / far < static_cast<size_t>(kChain)) {
+        std::fprintf(stderr, "dram_latency: the 1 GB chain has %zu slots, fewer than a walk's %d loads\n", big / far, kChain);
+        return 1;
+    }
     size_t first_big = 0;
     const auto chain_big = make_chain(big, far, rng, first_big);
     unsigned long long* d_big = nullptr;
