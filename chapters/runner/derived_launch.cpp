@@ -3,9 +3,11 @@
 #include "derived_launch.hpp"
 
 #include "tuned/conv2d_rules.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/symv_layout.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -45,6 +47,25 @@ GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, boo
         }
         g.launch = tuned::gemm_derived_launch(a, dev, live);
         g.runs = true;
+        // On a GPU the tensor cores' tile and split come from their kernel's own rule
+        // (tuned/dgemm_tc_rule.hpp: waves of the occupancy calculator's blocks, Little's law for
+        // the bytes in flight), which chapter 5 runs too; say so where it differs from the lines above.
+        if (g.launch.math == 2 && live) {
+            const auto v = [&](const char* p) {
+                for (const derive::Derived& x : g.derivation.params)
+                    if (x.parameter == p) return x.value;
+                return 0LL;
+            };
+            const long long split = std::max(1, g.launch.split_k);
+            const long long tm = g.launch.tile_m > 0 ? g.launch.tile_m : tuned::kDgemmTcTile.tile_m;
+            const long long tn = g.launch.tile_n > 0 ? g.launch.tile_n : tuned::kDgemmTcTile.tile_n;
+            if (split != std::max(1LL, v("split_k")) || tm != v("tile_m") || tn != v("tile_n"))
+                g.derivation.params.push_back(
+                    {"tensor-core launch", split, "the tensor-core kernel's own rule (dgemm_tc_rule)",
+                     "tile " + std::to_string(tm) + " x " + std::to_string(tn) + ", split " + std::to_string(split) +
+                         ": what chapter 5 and this chapter run; the lines above are the derivation's estimate",
+                     false});
+        }
     } catch (const std::invalid_argument&) {
         // None of the configurations fits `dev` (the T10's 16 KB): White's procedure, or the
         // rules over the powers of two.
