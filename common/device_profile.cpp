@@ -250,9 +250,7 @@ DeviceProfile device_profile_from_device(int device) {
     p.idle_latency_ns = kHopperIdleLatencyNs;
     p.l2_latency_ns = kHopperL2LatencyNs;
     p.copy_over_read = 3917.0 / 4487.0;  // the H200's (a chapter that measures its ceilings sets its own)
-    // FP64 tensor cores: 256 flops per clock per SM on GH100 (compute 9.0), 128 on GA100 (8.0).
-    const int dmma_flops = prop.major == 9 && prop.minor == 0 ? 256 : prop.major == 8 && prop.minor == 0 ? 128 : 0;
-    p.fp64_tensor_gflops = p.sm_count * dmma_flops * p.sm_clock_mhz / 1e3;
+    p.fp64_tensor_gflops = p.fp64_mma_peak_gflops();  // the tensor cores' FMAs per clock (fp64_mma_lanes)
     p.memory_bytes = static_cast<double>(prop.totalGlobalMem);
     p.live = true;
     return p;
