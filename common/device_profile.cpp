@@ -28,7 +28,7 @@ constexpr double kHopperLatencyNs = 700.0;
 /// the bus far from saturated, so its dependent loads see about this, not the loaded figure.
 /// scripts/probes/dram_latency.cu measures both on the card (a pointer chase after the harness's
 /// flush, and the same under a saturating read stream). Its first H200 run
-/// (docs/results/h200/dram-latency.txt) read 177 ns idle and 452 ns loaded, but its 1 GB chain had
+/// (2026-11-28, not kept: a flawed run) read 177 ns idle and 452 ns loaded, but its 1 GB chain had
 /// 512 slots for a walk of 4096 loads: 7 loads in 8 revisited a line in the L2. The probe now
 /// spaces 16,000 slots; until it runs again, this estimate stays.
 constexpr double kHopperIdleLatencyNs = 550.0;
