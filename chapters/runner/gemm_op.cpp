@@ -189,12 +189,10 @@ struct GemmOp {
                     {"-", "-", "-", "-", std::to_string(p.occ.blocks_per_sm), "-"}};
         }
         const Stage stage = s.ladder_stage();
-        // Predicting for a preset (no GPU to ask): the default rule takes the FP64 tensor cores for
-        // double wherever the device has them (tuned/gemm_default_rule.cpp, takes_tensor_cores), so
-        // the default launch of a preset with them is the tensor-core kernel too.
-        const bool preset_tc = !dev.live && dev.fp64_tensor_gflops > 0 && sizeof(T) == 8 && stage == Stage::kTuned &&
-                               l == s.default_launch(a) && l.math == 0;
-        if (l.math == 2 || preset_tc) {  // the FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate
+        // The FP64 tensor cores (tuned/dgemm_tensor_core.cu): their tile, their rate. A preset's
+        // default launch names them too where the derivation takes them (the default rule reads the
+        // preset's fp64_mma_lanes_per_sm without a GPU).
+        if (l.math == 2) {
             const model::GemmDesign d = gemm_tensor_core_design(l);
             const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
             return {p.gflops, p.ms, "FP64 tensor cores: " + p.limit,
