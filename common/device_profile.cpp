@@ -27,10 +27,13 @@ constexpr double kHopperLatencyNs = 700.0;
 /// microbenchmarks report for an unloaded HBM load on Hopper (above). A latency-bound kernel keeps
 /// the bus far from saturated, so its dependent loads see about this, not the loaded figure.
 /// scripts/probes/dram_latency.cu measures both on the card (a pointer chase after the harness's
-/// flush, and the same under a saturating read stream). Its first H200 run
-/// (2026-11-28, not kept: a flawed run) read 177 ns idle and 452 ns loaded, but its 1 GB chain had
-/// 512 slots for a walk of 4096 loads: 7 loads in 8 revisited a line in the L2. The probe now
-/// spaces 16,000 slots; until it runs again, this estimate stays.
+/// flush, and the same under a saturating read stream). On an H200 it reads 355 ns idle, 448 ns
+/// loaded and 147 ns for an L2 hit (docs/results/h200/dram-latency.txt): all three below these
+/// estimates. The presets keep the estimates on purpose: with the measured figures the model's
+/// re-prediction of the H200 ladders falls from 84% to 57% of GEMV's rows within 25% and from 85%
+/// to 30% of SYMV's (scripts/model_accuracy.py --predict), i.e. in the walks the latency term
+/// also stands for costs the model does not count yet (issue slots, address arithmetic, the
+/// launch's ramp); docs/notes/gemv.md records the experiment.
 constexpr double kHopperIdleLatencyNs = 550.0;
 
 /// Hopper L2 hit latency, ns, averaged over the L2's two partitions: a hit in the SM's near half
