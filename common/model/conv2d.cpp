@@ -193,10 +193,10 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * reads / fmas;
             d.other_per_fma = (reads + fs * fs / 2.0 + 18 * vectors + ry * (rx / w + 6) + 60) / fmas;
         } else {
-            // Per trip of 8 taps: 8 / w LDS.128, 8 filter loads, 8 tap predicates, 2 loop
-            // instructions, for 8 rx FMAs.
+            // Per trip of 8 taps: 8 / w LDS.128, per tap its predicate (LOP3), the branch around
+            // it and its filter load (sm_90 SASS, float), 2 loop instructions, for 8 rx FMAs.
             d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * (8.0 / w) / (8 * rx);
-            d.other_per_fma = (8.0 / w + 8 + 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
+            d.other_per_fma = (8.0 / w + 3 * 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
         d.smem_per_block = (d.tile_y + cy - 1) * (nvr | 1) * w * elem_bytes;
