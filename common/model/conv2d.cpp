@@ -17,6 +17,11 @@ namespace {
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
+/// Filter elements the kernels' constant-memory copy holds (kernels/conv2d_common.cuh,
+/// kConstFloat and kConstDouble): FS <= 89 in float, FS <= 63 in double.
+constexpr int kConstFilterFloat = 7936;
+constexpr int kConstFilterDouble = 3969;
+
 /// The smallest 2^a 3^b 5^c 7^d >= n.
 long long fft_size(long long n) {
     for (long long m = std::max(1LL, n);; ++m) {
@@ -36,6 +41,45 @@ double lds128_ways(int stride_bytes) {
     const int g = std::gcd(stride_bytes, 128);
     const int slots = std::min(8, 128 / std::max(16, g));
     return 8.0 / slots;
+}
+
+/// Dependent global-load round trips of the busiest warp of stage_tile (conv2d_common.cuh), the
+/// staging loop of chapters 2 and 3, for a window of wr x wc pixels and a block of 32 x by
+/// threads. Thread row 0 copies ceil(wr / by) window rows, one after the other (the row loop is
+/// not unrolled). Along a row lane tx copies columns tx, tx + 32, ...: nvcc unrolls that loop,
+/// whose trip count it knows only at run time, by 4 and runs the remainder trips first (sm_90
+/// SASS): in a remainder trip the shared store waits for its global load (a round trip each),
+/// the four loads of an unrolled trip are in flight together (one round trip). A warp waits for
+/// its slowest lane: lanes below wc % 32 make one trip more than the others.
+double stage_tile_rounds(long long wr, long long wc, int by) {
+    if (wr <= 0 || wc <= 0) return 0;
+    const long long hi = (wc + 31) / 32, lo = wc / 32;  // trips of the lanes below / from wc % 32
+    const long long rem = wc % 32 == 0 || lo == 0 ? hi % 4 : std::max(hi % 4, lo % 4);
+    const long long rows = (wr + std::max(1, by) - 1) / std::max(1, by);
+    return static_cast<double>(rows * (rem + hi / 4));
+}
+
+/// Windows (passes) one SM completes per second when its `resident` blocks each alternate between
+/// waiting `wait_s` for a window (the round trips of its staging: nothing of the SM's is used,
+/// every block waits on its own) and computing on it, `work_s` of the SM's full rate (its pipes
+/// shared by the blocks computing at the same time; one block alone reaches `alone` of that rate:
+/// its warps over kBusyWarps, the warps an SM needs to hide its pipes' latencies). The number of
+/// blocks computing is followed as a birth-death chain (a block leaves the wait at rate
+/// 1 / wait_s, the computing ones finish at the rate their share of the SM allows): its stationary
+/// distribution weighs each state's rate (Little's law per state). With the wait negligible it
+/// is 1 / work_s (the SM's pipes bound it); with the work negligible, resident / wait_s (the
+/// latency walk).
+double windows_per_second(int resident, double wait_s, double work_s, double alone) {
+    if (work_s <= 0) return wait_s > 0 ? resident / wait_s : 0;
+    if (wait_s <= 0) return 1.0 / work_s;
+    const auto rate = [&](int n) { return std::min(1.0, n * alone) / work_s; };  // finishing, n computing
+    double weight = 1, total = 1, done = 0;  // state 0: all blocks waiting
+    for (int n = 1; n <= resident; ++n) {
+        weight *= ((resident - n + 1) / wait_s) / rate(n);
+        total += weight;
+        done += weight * rate(n);
+    }
+    return done / total;
 }
 
 }  // namespace
@@ -75,10 +119,28 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         const bool fixed = fs == 3 || fs == 5 || fs == 7;  // compile-time FS (kernels/shared/conv2d.cu)
         d.chunk_x = d.chunk_y = fixed ? 0 : 32;
         d.wavefronts_per_fma = e;  // one shared load per FMA, 32 consecutive words
-        // Compile-time FS: per tap the shared load, the tap an operand of the FMA (uniform
-        // registers, one ULDC.64 per two taps for the thread's ry outputs). Generic loop: the
-        // shared load, one filter load per tap for the thread's ry outputs, the bound's predicate.
-        d.other_per_fma = fixed ? 1 + 0.5 / ry : 1 + 1.0 / ry + 0.1;
+        if (fixed) {
+            // Per tap the shared load, the tap an operand of the FMA (uniform registers, one
+            // ULDC.64 per two taps for the thread's ry outputs).
+            d.other_per_fma = 1 + 0.5 / ry;
+        } else {
+            // The generic loop, a pass's filter row unrolled over 32 taps, `if (l < lc)` around
+            // each (sm_90 SASS, float): a tap inside the pass costs its filter load, ry shared
+            // loads, ry FFMAs and the branch around them (ISETP, BRA and the convergence barrier's
+            // BSSY and BSYNC); a tap beyond the pass's lc columns still issues those four.
+            double issued = 0, fmas = 0;
+            for (int l0 = 0; l0 < fs; l0 += 32) {
+                const int lc = std::min(32, fs - l0);
+                issued += lc * (ry + 5.0) + (32 - lc) * 4.0;
+                fmas += lc * ry;
+            }
+            d.other_per_fma = issued / fmas;
+            // A filter larger than the constant-memory copy (kConstFilterFloat elements in float,
+            // kConstFilterDouble in double: FS = 513) is read from global memory instead: its
+            // load, a broadcast through the L1, takes one wavefront per tap for ry FMAs.
+            if (fs * fs > (elem_bytes == 4 ? kConstFilterFloat : kConstFilterDouble)) d.wavefronts_per_fma += 1.0 / ry;
+        }
+        d.stage_loop_rows = d.threads / 32;
         d.regs_per_thread = 32;
         const int c = fixed ? fs : 32;
         d.smem_per_block = (d.tile_y + c - 1) * (d.tile_x + c - 1) * elem_bytes;
@@ -103,6 +165,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             d.wavefronts_per_fma = e / rx;
             d.other_per_fma = (8 + 8 + rx + 6) / (8 * rx);
         }
+        d.stage_loop_rows = d.threads / 32;
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + rx + (fixed ? fs - 1 : 8)) * e));
         const int cy = fixed ? fs : 16, cx = fixed ? fs : 32;
         d.smem_per_block = (d.tile_y + cy - 1) * (d.tile_x + cx - 1) * elem_bytes;
@@ -130,10 +193,10 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * reads / fmas;
             d.other_per_fma = (reads + fs * fs / 2.0 + 18 * vectors + ry * (rx / w + 6) + 60) / fmas;
         } else {
-            // Per trip of 8 taps: 8 / w LDS.128, 8 filter loads, 8 tap predicates, 2 loop
-            // instructions, for 8 rx FMAs.
+            // Per trip of 8 taps: 8 / w LDS.128, per tap its predicate (LOP3), the branch around
+            // it and its filter load (sm_90 SASS, float), 2 loop instructions, for 8 rx FMAs.
             d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * (8.0 / w) / (8 * rx);
-            d.other_per_fma = (8.0 / w + 8 + 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
+            d.other_per_fma = (8.0 / w + 3 * 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
         d.smem_per_block = (d.tile_y + cy - 1) * (nvr | 1) * w * elem_bytes;
@@ -183,6 +246,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         d.regs_per_thread = std::min(255, 40 + static_cast<int>(rx * ry * e + (fixed ? nv * w : rx + w) * e));
         const int cy = d.chunk_y > 0 ? std::min(d.chunk_y, fs) : fs, cx = d.chunk_x > 0 ? std::min(d.chunk_x, fs) : fs;
         // The compile-time kernel double-buffers its window (two of them per block).
+        d.prefetch = fixed;
         d.smem_per_block = (fixed ? 2 : 1) * (d.tile_y + cy - 1) * (d.tile_x + cx - 1 + 2 * w) * elem_bytes;
     } else {
         throw std::invalid_argument(std::string("conv2d_stage_design: stage (\"") + stage_name(stage) +
@@ -272,11 +336,17 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     // and blocks'), one to DRAM for the first. The walk adds the first bytes' latency the bounds
     // above leave out; where it is longer than them it sets the time.
     KernelWork k;
-    double passes = 0;
+    double passes = 0, loop_rounds = 0;
     for (long long k0 = 0; k0 < fs; k0 += cy)
-        for (long long l0 = 0; l0 < fs; l0 += cx) passes += 1;
+        for (long long l0 = 0; l0 < fs; l0 += cx) {
+            passes += 1;
+            loop_rounds += stage_tile_rounds(d.tile_y + std::min(cy, fs - k0) - 1, d.tile_x + std::min(cx, fs - l0) - 1,
+                                             d.stage_loop_rows);
+        }
     const bool naive = d.stage == Stage::kNaive;
-    if (!naive) {
+    if (d.stage_loop_rows > 0) {
+        k.rounds = loop_rounds;
+    } else if (!naive) {
         k.rounds = passes + 1;  // the streaming shape (not staged): one pass, its rows in flight together
     } else {
         k.rounds = 1;
@@ -285,10 +355,24 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     // The latencies alone (the bandwidth is the DRAM bound's): the busiest SM's waves of blocks,
     // each waiting its rounds.
     const double walk_waves = std::ceil(std::ceil(blocks / dev.sm_count) / std::max(1, p.occ.blocks_per_sm));
-    const double walk_s = walk_waves * (k.rounds * dev.idle_latency_ns + k.l2_rounds * dev.l2_latency_ns) * 1e-9;
-    const Bound walk_bound{walk_s,
-                           naive ? "latency: a round trip per pair of taps"
-                                 : "latency: each block waits for its window's loads per pass"};
+    double walk_s = walk_waves * (k.rounds * dev.idle_latency_ns + k.l2_rounds * dev.l2_latency_ns) * 1e-9;
+    if (d.staged && !d.prefetch) {
+        // A block that stages its window and then computes on it (no copy of the next window in
+        // flight meanwhile) alternates: it waits its pass's round trips, then runs the pass's
+        // share of the SM's work (the largest of the FMA, issue and wavefront bounds) while the
+        // other resident blocks wait or compute. The busiest SM's blocks, pass by pass, at the
+        // rate windows_per_second gives: at least the walk's latencies (the work negligible)
+        // and the SM's bounds (the waits negligible), more where they are alike.
+        const double busiest = std::ceil(blocks / dev.sm_count);
+        const double work = std::max({t_fma, t_issue, t_smem}) / (blocks / dev.sm_count) / passes;
+        const double wait = k.rounds / passes * dev.idle_latency_ns * 1e-9;
+        const int resident = static_cast<int>(std::min<double>(p.occ.blocks_per_sm, busiest));
+        const double alone = std::min(1.0, d.threads / static_cast<double>(dev.warp_size) / kBusyWarps);
+        walk_s = busiest * passes / windows_per_second(resident, wait, work, alone);
+    }
+    const Bound walk_bound{walk_s, naive                     ? "latency: a round trip per pair of taps"
+                                   : d.staged && !d.prefetch ? "latency and work: each block waits for its window, then computes"
+                                                             : "latency: each block waits for its window's loads per pass"};
     if (walk_bound.t > worst->t) worst = &walk_bound;
     // Besides the largest bound, the first bytes' latency (the bounds are rates).
     p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3 + (worst == &walk_bound ? 0.0 : dev.idle_latency_ns * 1e-6);

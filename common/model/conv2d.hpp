@@ -30,6 +30,13 @@ struct Conv2dDesign {
     int thread_x = 1, thread_y = 1;  ///< outputs per thread
     int chunk_x = 0, chunk_y = 0;    ///< filter taps staged per pass (0: the whole filter)
     bool staged = true;         ///< image window staged in shared memory (false: naive, from L1)
+    /// Thread rows of the staging loop (conv2d_common.cuh, stage_tile: chapters 2 and 3), whose
+    /// every trip waits for its global load before its shared store; 0: the window is copied with
+    /// cp.async (chapters 4 and 5), all its loads in flight at once.
+    int stage_loop_rows = 0;
+    /// The next window's copy is in flight while the block computes on this one (chapter 5's
+    /// double buffer): no block waits between its passes.
+    bool prefetch = false;
     double wavefronts_per_fma = 1;   ///< shared (or L1) wavefronts per warp FMA instruction
     double other_per_fma = 1;   ///< instructions besides the FMA per FMA (loads, moves, indices, loop)
     int regs_per_thread = 32;
