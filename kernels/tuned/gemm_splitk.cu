@@ -38,11 +38,17 @@ __global__ void splitk_sum(int m, int n, int slices, const T* __restrict__ P, T 
 }
 
 struct SplitKWorkspaceTag {};
+struct SplitKCountersTag {};
 
 }  // namespace
 
 void* workspace(std::size_t bytes, cudaStream_t s) {
     return workspace_of_current_device<SplitKWorkspaceTag>(s).get(bytes);
+}
+
+unsigned* tile_counters(std::size_t tiles, cudaStream_t s) {
+    return static_cast<unsigned*>(
+        workspace_of_current_device<SplitKCountersTag>(s).get(tiles * sizeof(unsigned), /*zero_when_grown=*/true));
 }
 
 template <class T>
