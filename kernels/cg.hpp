@@ -17,6 +17,7 @@
 #pragma once
 
 #include "cg_status.hpp"
+#include "device_profile.hpp"
 #include "step.hpp"
 
 #include <cuda_runtime_api.h>
@@ -90,6 +91,14 @@ template <class T> double cg_persistent_onchip_share(int n);
 /// block (256 where launch.block is 0); throws std::invalid_argument naming `fn`, the field, its
 /// value and the rule.
 int check_cg_launch(const CgLaunch& l, const char* fn);
+/// The tuned step's default launch on profile `dev` (tuned/cg_default_rule.cpp): the vector
+/// kernels' block from chapter 6's derivation (derive::derive_cg), the check interval (8) and
+/// the schedule (-1: the launcher's rule between the persistent kernel and CUDA graphs), which
+/// the derivation does not set. Its Mv is tuned::symv_default, the same derivation's. Uncached.
+CgLaunch cg_derived_launch(const DeviceProfile& dev, long long n, long long lda, int elem_bytes);
+/// cg_derived_launch on the current device's profile (derive::default_profile), cached per
+/// device and call shape: the step's default_launch.
+template <class T> CgLaunch cg_default(const CgArgs<T>& a);
 }  // namespace tuned
 
 namespace peer {

@@ -7,6 +7,7 @@
 #include "ladder_scope.hpp"
 #include "step.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace wb {
@@ -50,14 +51,15 @@ std::vector<Step<CgArgs<T>>> make_cg_ladder() {
     if constexpr (ladder_lists(5)) steps.push_back({Stage::kTuned,
                      "a persistent kernel keeping a share of A on chip where that pays, else tuned SYMV + one "
                      "cooperative vector kernel in CUDA graphs of 8 iterations",
-                     &tuned::cg<T>, [](const A&) { return launch(256, 8, -1); },
-                     [](const A&) {
+                     &tuned::cg<T>, [](const A& a) { return tuned::cg_default<T>(a); },  // chapter 6's derivation
+                     [](const A& a) {
                          // CUDA graphs around the default, then the same kernels as stream launches,
                          // and the persistent kernel (block 256 fixed, no host check).
                          auto v = around(256, 8, {4, 8, 16, 32}, 1);
                          v.push_back(launch(256, 8, 0));
                          v.push_back(launch(256, 8, 2));
-                         v.push_back(launch(256, 8, -1));  // the default (its schedule the step's rule), derived by chapter 6
+                         const CgLaunch d = tuned::cg_default<T>(a);  // chapter 6's derivation
+                         if (std::find(v.begin(), v.end(), d) == v.end()) v.push_back(d);
                          return v;
                      }});
     return steps;

@@ -88,23 +88,10 @@ namespace peer    { template <class T> void symv(const SymvArgs<T>&, const SymvL
 /// 1024, nb = 8 or 16: no partials, so one mode); the default is deterministic.
 namespace tuned {
 template <class T> std::vector<SymvLaunch> symv_configs();
+/// The default launch: chapter 6's derivation (derive::derive_symv) on the current device's
+/// profile (derive::default_profile), read as a launch (tuned/symv_layout.hpp,
+/// symv_derived_launch), cached per device and call.
 template <class T> SymvLaunch symv_default(const SymvArgs<T>&);
-
-/// One instantiated tile of the tuned step and its resident blocks per SM.
-struct SymvTileOccupancy {
-    int nb = 0, q = 0, blocks = 0;
-};
-/// The rules behind symv_default (pure host code, unit-tested without a GPU): for n, the element
-/// size, the SM count and each instantiation's resident blocks, the (nb, Q) that keeps the most
-/// bytes of A in flight per SM (read by the vector layout where that is (64, 4)), Y = 8 (16 where
-/// the column stride lda_bytes = lda x elem is a multiple of 128 KiB; 0: not known), and the
-/// smaller tile where that grid is under one wave of resident blocks; before all of these, the
-/// row-panel layout (block_x = 1024, nb = 8 rows per block: tuned/symv_small.cuh) where its grid
-/// of n / 8 blocks is one wave of panel_blocks resident blocks per SM (0: never) and the
-/// twice-read triangle is small (rule 0 in tuned/symv.cu; nb = 16 is a launch option). symv_default passes the
-/// occupancy API's figures (the register rule's, and 1 panel block, without a GPU) and the call's lda.
-SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
-                     long long lda_bytes = 0, int panel_blocks = 0);
 
 /// The tuned step's L2 policies for one call (pure host code, unit-tested): `stream_a`, A's loads
 /// evict-first, where the stored triangle (n (n + 1) / 2 elements) is larger than the L2, so no

@@ -388,19 +388,11 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
 }
 
 // ---------------------------------------------------------------------------------------------
-// SYMV and CG: chapter 5's rule evaluated on the profile (its tiles' resident blocks from the model)
+// SYMV and CG: chapter 5's default on the profile (the derivation, as tuned::symv_default reads it)
 // ---------------------------------------------------------------------------------------------
 
 SymvLaunch symv_default(const DeviceProfile& dev, long long n, long long lda, int elem) {
-    std::vector<tuned::SymvTileOccupancy> tiles;
-    for (auto [nb, q] : {std::pair{64, 4}, {64, 8}, {32, 4}}) {
-        const int regs = std::min(model::tuned_symv_regs(nb, q, elem), dev.max_regs_per_thread);
-        const int smem = std::min(nb * (nb + 1) * elem, dev.smem_per_block_bytes);
-        const int threads = std::min(nb * q, dev.max_threads_per_block);
-        tiles.push_back({nb, q, model::occupancy(dev, threads, regs, smem).blocks_per_sm});
-    }
-    const int panels = dev.max_threads_per_block >= model::kSymvPanelThreads ? 1 : 0;
-    return tuned::symv_rule(static_cast<int>(n), elem, dev.sm_count, tiles, lda * elem, panels);
+    return tuned::symv_derived_launch(dev, n, lda, elem);  // chapter 5's default is the derivation
 }
 
 /// The model's time for a tuned SYMV launch.
@@ -455,7 +447,7 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
         for (const SquareCase& s : cg ? cg_cases_of(cs) : symv_cases_of(cs)) {
             const long long n = s.n;
             Comparison c;
-            c.derived = cg ? derive::derive_cg(dev, n, elem) : derive_symv_call(dev, n, s.lda, elem);
+            c.derived = cg ? derive::derive_cg(dev, n, elem, s.lda) : derive_symv_call(dev, n, s.lda, elem);
             if (s.lda != s.n) c.derived.shape += " lda " + std::to_string(s.lda);
             const SymvLaunch dl = symv_launch_of(c.derived, cg ? "mv." : "");
             c.derived_launch = cg ? c.derived.launch() : dl.str();

@@ -77,15 +77,10 @@ template GemmDerived derive_gemm_call<float>(const DeviceProfile&, const GemmArg
 template GemmDerived derive_gemm_call<double>(const DeviceProfile&, const GemmArgs<double>&, bool);
 
 derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes) {
-    return derive::derive_symv(dev, n, elem_bytes, lda % (16 / elem_bytes) == 0);
+    return derive::derive_symv(dev, n, elem_bytes, lda % (16 / elem_bytes) == 0, lda * elem_bytes);
 }
 
-SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) {
-    const std::string p = prefix;
-    const int nb = as_int(d, p + "nb"), q = as_int(d, p + "Q"), y = as_int(d, p + "Y");
-    const bool vec = as_int(d, p + "loads") == 16 && nb == tuned::vec::kNb && q == 4;  // symv_vec.cuh's tile
-    return tuned::symv_layout_launch(vec ? tuned::SymvLayout::kVector : tuned::SymvLayout::kTiles, nb, q, y, 0);
-}
+SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) { return tuned::symv_launch_of(d, prefix); }
 
 Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) { return tuned::conv2d_launch_of(d); }
 

@@ -38,8 +38,7 @@ GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, boo
 
 /// derive_symv for an n x n matrix with leading dimension lda (16-byte loads where lda allows).
 derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes);
-/// The SYMV launch: KBLAS's tiles (nb, Q) with Y blocks per block column, deterministic; the
-/// (64, 4) tile with 16-byte loads is the vector layout (the kernel that reads it so).
+/// The SYMV launch a derivation names (tuned::symv_launch_of: chapter 5's default reads it so).
 /// `prefix`: "" for derive_symv, "mv." for derive_cg's Mv.
 SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix = "");
 

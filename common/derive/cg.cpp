@@ -14,9 +14,10 @@ namespace wb::derive {
 
 using model::detail::ceil_div;
 
-Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes) {
+Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes, long long lda) {
     detail::check_shape("derive_cg", elem_bytes, n, n);
-    Derivation d = derive_symv(dev, n, elem_bytes);
+    if (lda <= 0) lda = n;
+    Derivation d = derive_symv(dev, n, elem_bytes, lda % (16 / elem_bytes) == 0, lda * elem_bytes);
     d.op = "cg";
     d.shape = std::to_string(n) + " " + detail::precision(elem_bytes);
     for (Derived& p : d.params) p.parameter = "mv." + p.parameter;

@@ -183,16 +183,26 @@ struct Conv2dTile {
 Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
                          const std::vector<Conv2dTile>& tiles = {});
 
-/// SYMV (lower triangle), KBLAS's order nb -> Q -> Y (TOMS §9): (nb, Q) keeping the most bytes of
-/// A in flight per SM (rule 1, ties to the larger nb), Y from the longest block column (rule 5).
+/// SYMV (lower triangle). First (rule 5, the waves and the second kernel) the row panels where
+/// `row_panels` allows them: one kernel of n / 8 blocks that reads the triangle twice, where its
+/// grid is one wave and the second read costs less than the tiles' second kernel (its queued
+/// start, one DRAM latency, the partials): the `panel rows` parameter, 8 (0: the tiles). Then
+/// KBLAS's order nb -> Q -> Y (TOMS §9): (nb, Q) keeping the most bytes of A in flight per SM
+/// (rule 1, ties to the larger nb; the smaller tile where the whole grid keeps less than the
+/// device's Little's law), Y balancing each block's pipeline fill and drain against the grid's
+/// tail (rule 5), doubled where the column stride `lda_bytes` (0: not known) is a multiple of
+/// 128 KiB (rule 4: the columns alias in the DRAM's interleave).
 /// `vector_loads`: A's columns start 16-byte aligned (lda a multiple of 16 / elem_bytes), so
 /// the tile may be read with 16-byte loads (rule 2: whole lines in a quarter of the load
-/// instructions): the `loads` parameter, 16 or elem_bytes (the caller maps it to the kernel that
-/// has such loads for the tile, chapters/runner/derived_launch).
-Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bool vector_loads = true);
+/// instructions): the `loads` parameter, 16 or elem_bytes (tuned::symv_launch_of maps it to the
+/// kernel that has such loads for the tile). Chapter 5's default launch is this derivation
+/// (tuned::symv_derived_launch).
+Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bool vector_loads = true,
+                       long long lda_bytes = 0, bool row_panels = true);
 
-/// CG: the Mv is derive_symv's; the vector kernels take one wave of resident 256-thread blocks
-/// (rule 5: no tail) with the elements per thread Little's law asks for (rule 1).
-Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes);
+/// CG: the Mv is derive_symv's for A's leading dimension `lda` (0: n); the vector kernels take one
+/// wave of resident 256-thread blocks (rule 5: no tail) with the elements per thread Little's law
+/// asks for (rule 1).
+Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes, long long lda = 0);
 
 }  // namespace wb::derive

@@ -50,8 +50,8 @@
 ///   arguments; here it is read off the pointer. (Not in the warp-rows layout.)
 /// Model (common/model/symv): the triangle once; deterministic: n x (nt + Y) partials written and
 /// read; atomics: n x (nt + Y) atomic adds to y and y read once for beta. nt x Y blocks of nb x Q.
-/// The host rules (layouts, launch checks, legal launches, the default rule, the L2 policies, the
-/// aligned origin) are symv_rules.cpp.
+/// The host rules (layouts, launch checks, legal launches, the L2 policies, the aligned origin)
+/// are symv_rules.cpp; the default launch is chapter 6's derivation (derive/symv.cpp), read there.
 /// Follows: KBLAS (ACM TOMS) §6.1-6.5, §9; Abdelfattah et al. VECPAR'12.
 /// Run: ./workbook run ch05 -- --op symv       (SymvLaunch: nb, Q = block_y, Y = y_blocks, atomics)
 #include "symv_common.cuh"
@@ -68,6 +68,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -236,34 +237,6 @@ void launch_small(const SymvArgs<T>& a, int rows, cudaStream_t s, const char* fn
     WB_CHECK_LAUNCH();
 }
 
-/// Resident blocks per SM of `kernel` launched with `threads` threads on the current device, from
-/// the occupancy API (its registers and shared memory as compiled), asked once per device and
-/// kernel; without a GPU, `no_gpu`: the figure the kernel is built for, so that the default launch
-/// can be shown anywhere.
-int resident_blocks(const void* kernel, int threads, int no_gpu) {
-    thread_local std::map<std::pair<int, const void*>, int> cache;
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();  // no GPU: clear the error
-        return no_gpu;
-    }
-    auto it = cache.find({dev, kernel});
-    if (it == cache.end()) {
-        int blocks = 0;
-        WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
-        it = cache.emplace(std::make_pair(dev, kernel), std::max(1, blocks)).first;
-    }
-    return it->second;
-}
-
-/// The row-panel kernel's resident blocks (1 without a GPU: 1024 threads of 64 registers fill the
-/// 64K register file).
-template <class T>
-int small_blocks_per_sm() {
-    return resident_blocks(reinterpret_cast<const void*>(small::symv_kernel<T>), small::kThreads, 1);
-}
-
-
 /// The layouts share the launch: the workspace or y = beta*y, the grid of nt x Y blocks (the
 /// longest columns first), and the deterministic mode's reduction pass. kVec: the vector layout
 /// (symv_vec.cuh) where A's columns allow 16-byte loads, else the (64, 4) KBLAS tile it replaces.
@@ -298,25 +271,29 @@ void launch(const SymvArgs<T>& a, int Y, bool atomics, cudaStream_t s, const cha
     if (!atomics) symv_detail::reduce(a, W, NB, nt, /*from_start=*/lower, /*skip=*/1, /*extra=*/Y, s, /*shift=*/d);
 }
 
-/// Resident blocks per SM of one tile instantiation (resident_blocks; without a GPU the register
-/// rule's figure, model::tuned_symv_min_blocks).
-template <class T, int NB, int Q>
-SymvTileOccupancy occupancy() {
-    return {NB, Q,
-            resident_blocks(reinterpret_cast<const void*>(symv_kernel<T, NB, Q, 1>), NB * Q,
-                            model::tuned_symv_min_blocks(NB, Q, static_cast<int>(sizeof(T))))};
-}
-
 }  // namespace
 
 namespace {
-/// symv_rule with this device's figures; `panels`: whether rule 0 may pick the row-panel layout.
+/// Chapter 6's derivation on this device's profile (derive::default_profile: read once per
+/// device), cached per thread for each device and call shape: the derivation formats its lines,
+/// which a call of a few microseconds must not pay each time. `panels`: whether the row panels
+/// may be taken (false for a launch that names a tile field).
 template <class T>
 SymvLaunch device_rule(const SymvArgs<T>& a, bool panels) {
-    return symv_rule(a.n, static_cast<int>(sizeof(T)), symv_detail::sm_count(),
-                     {occupancy<T, 64, 4>(), occupancy<T, 64, 8>(), occupancy<T, 32, 4>()},
-                     static_cast<long long>(a.lda) * static_cast<long long>(sizeof(T)),
-                     panels ? small_blocks_per_sm<T>() : 0);
+    using Key = std::tuple<int, int, int, bool>;
+    thread_local std::map<Key, SymvLaunch> cache;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's launch
+        cudaGetLastError();
+        dev = -1;
+    }
+    const Key key{dev, a.n, a.lda, panels};
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    const SymvLaunch l =
+        symv_derived_launch(derive::default_profile(), a.n, a.lda, static_cast<int>(sizeof(T)), panels);
+    if (cache.size() >= 4096) cache.clear();  // a bound for callers that sweep shapes
+    cache.emplace(key, l);
+    return l;
 }
 }  // namespace
 

@@ -8,6 +8,7 @@
 /// that reads a layout off those fields, and symv_layout_launch() the one place that writes them.
 #pragma once
 
+#include "derive/derivation.hpp"
 #include "symv.hpp"
 
 #include "model/symv.hpp"
@@ -57,5 +58,19 @@ SymvLaunch symv_layout_launch(SymvLayout layout, int nb, int q, int y_blocks, in
 /// to the layout the launch names, or to an instantiated tile. Throws std::invalid_argument naming
 /// `fn`, the field, its value and the rule.
 void check_symv_launch(const SymvLaunch& l, const char* fn);
+
+/// The launch a SYMV derivation names (derive::derive_symv, or derive::derive_cg's Mv with
+/// `prefix` "mv."): the row panels where its `panel rows` is set; otherwise KBLAS's tiles (nb, Q)
+/// with Y blocks per block column, deterministic, and where the tile is (64, 4) with 16-byte
+/// loads the vector layout (symv_vec.cuh: the kernel that reads that tile so).
+SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix = "");
+
+/// The tuned step's default launch on profile `dev` for an n x n matrix with leading dimension
+/// lda: derive_symv (16-byte loads where lda is a multiple of 16 / elem_bytes, the column stride
+/// lda x elem_bytes for its aliasing rule; `row_panels` false: the tiles only, for a launch that
+/// names a tile field) read by symv_launch_of. Uncached: chapter 6 and the cpu tests call it with
+/// presets; symv_default calls it with the device's profile, once per call shape.
+SymvLaunch symv_derived_launch(const DeviceProfile& dev, long long n, long long lda, int elem_bytes,
+                               bool row_panels = true);
 
 }  // namespace wb::tuned

@@ -133,80 +133,29 @@ std::vector<SymvLaunch> symv_configs() {
     return v;
 }
 
-/// The default launch, derived (chapter 6 generalizes these rules; the sweeps behind each rule:
-/// \ref notes_symv):
-/// 1. (nb, Q): the instantiation that keeps the most bytes of A in flight per SM, resident blocks
-///    x one nb x nb tile each (the double buffer holds the next tile while one is used): Little's
-///    law asks for ~27 KB per SM on an H200, and the triangle's streaming tail for more. On ties
-///    (within 1/8) the larger nb: half the deterministic partials (n x (n / nb + Y)). (An H200
-///    sweep before the register rule: the fastest atomics launches were those with the most tile
-///    bytes per SM, e.g. double (32, 4) at 5 blocks, 40 KB, ahead of (64, 4) at 1 block, 32 KB,
-///    by 6% at n = 32768.)
-/// 2. Y = 8 (16 under rule 5): a column of the triangle is nt - j tiles long, so with few blocks
-///    per column the longest columns form the tail of the grid; Y blocks split each into Y pieces
-///    of about equal length, at the cost of one pipeline prologue per block and Y partials per row
-///    of the workspace (n x Y elements, small against the triangle). On an H200, Y = 8 was the
-///    fastest Y of (64, 4) at every n from 1024 to 32768 in both precisions, or within 0.4% of it;
-///    the rule it replaces (the smallest Y giving two waves: Y = 4 at 16384, 2 at 32768) measured
-///    1-3.5% slower there.
-/// 3. Where that grid (nt x Y blocks) is less than one wave of the tile's resident blocks
-///    (nt x 8 < blocks per SM x SMs), SMs would idle: the smaller instantiated nb, which gives
-///    twice the block columns (same sweep: (32, 4) 1.05-1.12x (64, 4) at n = 1024 and 2048 in
-///    both precisions; from 4096, where the grid of (64, 4) is a full wave, within +-4%).
-/// 4. Where that is the (64, 4) tile, the vector layout reads it (symv_vec.cuh: the same 64 x 64
-///    tiles, 256 threads, 16 elements and the same register budget per thread, 16-byte loads);
-///    it falls back to the (64, 4) layout where A's columns do not allow 16-byte loads. The
-///    triangle's walk alone, with no arithmetic, reads 2.5% (float 16384) to 6% (32768) faster
-///    with 16-byte loads (H200), and the vector layout measured 1.00x-1.06x the (64, 4) layout's
-///    speed at n = 4096 ... 32768 in both precisions and triangles.
-/// 5. Y = 16 where the column stride lda x elem is a multiple of 128 KiB (kAliasedStride): then
-///    every column of a tile starts at the same place in the DRAM's address interleave (partition
-///    camping, chapter 4), and twice the blocks per column, each reading its own rows of the same
-///    columns at the same time, spread the reads over more of it. H200, vector layout, Y = 8 ->
-///    16: lda = n at float 32768 (128 KiB) 568.6 -> 545.1 us, double 16384 (128 KiB) 284.9 ->
-///    274.8, double 32768 (256 KiB) 1072.2 -> 1053.4; the same n with lda = n + 32 or n + 96 ran
-///    at the Y = 16 speed with either Y, and so did strides that are not such multiples (float
-///    16384, 64 KiB; float / double 24576, 96 / 192 KiB): Y = 16 there is within +-1% of Y = 8,
-///    and 1.5% slower at float 8192.
-/// 0. Before all of these: the row-panel layout of 8 rows per block (symv_small.cuh) where its
-///    grid is at most one wave (n <= 8 x panel_blocks x SMs: 1056 on an H200) and each SM's share
-///    of the twice-read triangle (n (n + 1) elem / SMs) is at most kPanelBytesPerSm. It reads the
-///    triangle twice but in one kernel, where the tiles need two kernels and the second waits for
-///    the first's last block. H200, L2 flushed, against the tiled default: n = 512 1.32x-1.44x,
-///    1024 1.30x (double) to 1.56x (float); at 1536 and 2048 (two waves) 0.85x-1.00x. 16 rows per
-///    block keep one wave to 2112 and measured float 1536 1.13x-1.15x and 2048 1.10x-1.13x (72 and
-///    127 KB per SM), double 1536 0.97x-1.03x (143 KB) and 2048 0.91x-0.97x (254 KB): the byte
-///    bound. They are a launch option, not the rule's: in CG's iterations, where the triangle
-///    stays in the L2, reading it twice made float 2048 19% slower per iteration (0.0133 -> 0.0158
-///    ms).
-/// The mode is deterministic.
-SymvLaunch symv_rule(int n, int elem_bytes, int sm_count, const std::vector<SymvTileOccupancy>& tiles,
-                     long long lda_bytes, int panel_blocks) {
-    if (tiles.empty()) throw std::invalid_argument("tuned::symv_rule: tiles must list at least one instantiation");
-    constexpr double kPanelBytesPerSm = 128.0 * 1024;
-    const double nn = std::max(0, n), sms = std::max(1, sm_count);
-    if (panel_blocks > 0 && nn * (nn + 1) * elem_bytes / sms <= kPanelBytesPerSm &&
-        launch_checks::ceil_div(static_cast<long long>(nn), small::kRows) <= static_cast<long long>(panel_blocks) * sms)
-        return symv_layout_launch(SymvLayout::kRowPanels, small::kRows, 0, 1, 0);
-    auto in_flight = [&](const SymvTileOccupancy& c) { return static_cast<double>(c.blocks) * c.nb * c.nb * elem_bytes; };
-    auto most_in_flight = [&](int max_nb) {  // rule 1 over the tiles with nb <= max_nb
-        const SymvTileOccupancy* best = nullptr;
-        for (const SymvTileOccupancy& c : tiles) {
-            if (c.nb > max_nb) continue;
-            if (!best || in_flight(c) > in_flight(*best) * 1.125 ||
-                (in_flight(c) * 1.125 >= in_flight(*best) && c.nb > best->nb))
-                best = &c;
-        }
-        return best;
-    };
-    constexpr long long kAliasedStride = 128 * 1024;
-    const int kY = lda_bytes > 0 && lda_bytes % kAliasedStride == 0 ? 16 : 8;
-    const SymvTileOccupancy* best = most_in_flight(1 << 30);
-    const long long one_wave = static_cast<long long>(std::max(1, best->blocks)) * std::max(1, sm_count);
-    if (launch_checks::ceil_div(std::max(1, n), best->nb) * kY < one_wave)
-        if (const SymvTileOccupancy* smaller = most_in_flight(best->nb / 2)) best = smaller;
-    if (best->nb == vec::kNb && best->q == 4) return symv_layout_launch(SymvLayout::kVector, 0, 0, kY, 0);
-    return symv_layout_launch(SymvLayout::kTiles, best->nb, best->q, kY, 0);
+namespace {
+bool has(const derive::Derivation& d, const std::string& p) {
+    for (const derive::Derived& x : d.params)
+        if (x.parameter == p) return true;
+    return false;
+}
+}  // namespace
+
+SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) {
+    const std::string p = prefix;
+    if (has(d, p + "panel rows") && d.value(p + "panel rows") > 0)
+        return symv_layout_launch(SymvLayout::kRowPanels, static_cast<int>(d.value(p + "panel rows")), 0, 1, 0);
+    const int nb = static_cast<int>(d.value(p + "nb")), q = static_cast<int>(d.value(p + "Q"));
+    const int y = static_cast<int>(d.value(p + "Y"));
+    const bool vec = d.value(p + "loads") == 16 && nb == vec::kNb && q == 4;  // symv_vec.cuh's tile
+    return symv_layout_launch(vec ? SymvLayout::kVector : SymvLayout::kTiles, nb, q, y, 0);
+}
+
+SymvLaunch symv_derived_launch(const DeviceProfile& dev, long long n, long long lda, int elem_bytes, bool row_panels) {
+    const long long size = std::max(1LL, n);  // n = 0 is a valid no-op: any launch will do
+    const long long ld = std::max(size, lda);
+    return symv_launch_of(derive::derive_symv(dev, size, elem_bytes, ld % (16 / elem_bytes) == 0, ld * elem_bytes,
+                                              row_panels));
 }
 
 /// The L2 policies (symv.hpp). A quarter of the L2 for the partials: the rest holds A's lines in

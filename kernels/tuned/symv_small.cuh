@@ -8,9 +8,10 @@
 /// are several microseconds, more than the whole triangle takes to stream at n = 1024 (2 MB float:
 /// under 0.5 us at the read ceiling). Reading the triangle twice in one kernel costs a few more
 /// bytes and saves that second launch, and each y(i) is summed by one block in a fixed order, so
-/// the result is bit-identical run to run with no reduction pass. symv_rule's rule 0 picks R = 8
-/// where its grid is one wave (n <= 8 x resident blocks x SMs: 1056 on an H200) and the doubled
-/// triangle stays small, measured up to 1.6x the two kernels there and losing beyond; R = 16 (one
+/// the result is bit-identical run to run with no reduction pass. The default (chapter 6's
+/// derivation, derive/symv.cpp) picks R = 8 where its grid is one wave (n <= 8 x resident blocks
+/// x SMs: 1056 on an H200) and the triangle's second read costs less than the second kernel,
+/// measured up to 1.6x the two kernels there and losing beyond; R = 16 (one
 /// wave to 2112) is a launch option: faster in a cold call at float 1536-2048, slower in CG's
 /// L2-resident iterations (docs/notes/symv.md, "SYMV at small n").
 /// Layout: a block owns R = 8 (or 16) consecutive rows i0 ... i0 + R - 1 of y and kThreads = 1024

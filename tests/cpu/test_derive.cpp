@@ -220,9 +220,18 @@ TEST_CASE("derive: SYMV in KBLAS's order nb, Q, Y", "[derive][monotone]") {
     DeviceProfile small = h200;
     small.smem_per_sm_bytes = small.smem_per_block_bytes = 16384;
     CHECK(derive_symv(small, 16384, 4).value("nb") == 32);
-    // Y levels the longest column against a slot's share: fewer SMs, fewer pieces.
-    CHECK(derive_symv(h200, 4096, 4).value("Y") >= d.value("Y"));
+    // Y balances each block's fill and drain against the tail: not n's (up to the longest
+    // column's tiles), the slots' (fewer SMs, fewer pieces) and the latency's (longer, fewer).
+    CHECK(derive_symv(h200, 4096, 4).value("Y") == d.value("Y"));
+    CHECK(derive_symv(h200, 200, 4, true, 0, false).value("Y") == 4);  // 4 tiles in the longest column
     CHECK(derive_symv(half_sms(h200), 4096, 4).value("Y") < derive_symv(h200, 4096, 4).value("Y"));
+    DeviceProfile slow = h200;
+    slow.latency_ns *= 4;
+    CHECK(derive_symv(slow, 16384, 4).value("Y") < d.value("Y"));
+    // The row panels before the tiles where they are one wave: the tiles' parameters are not set.
+    CHECK(derive_symv(h200, 1000, 4).value("panel rows") == 8);
+    CHECK(derive_symv(h200, 1000, 4).launch() == "panel rows=8");
+    CHECK(derive_symv(h200, 16384, 4).value("panel rows") == 0);
 }
 
 TEST_CASE("derive: CG's vector kernels take one wave", "[derive][monotone]") {

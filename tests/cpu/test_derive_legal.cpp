@@ -11,6 +11,8 @@
 #include "derive/derivation.hpp"
 #include "derived_launch.hpp"
 #include "gemv_rules.hpp"
+#include "stages.hpp"
+#include "step.hpp"
 #include "tuned/conv2d_rules.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_splitk.hpp"
@@ -242,4 +244,39 @@ TEST_CASE("derive legal: the sweeps' lists are bounded and hold the default and 
     INFO("longest lists: GEMV " << most_gemv << ", GEMM " << most_gemm);
     CHECK(most_gemv <= 200);
     CHECK(most_gemm <= 200);
+}
+
+TEST_CASE("derive legal: chapter 5's SYMV and CG defaults are chapter 6's derived launches", "[cpu][derive][legal]") {
+    // On every profile, the host function the tuned launchers' defaults call (tuned/symv_layout.hpp,
+    // cg.hpp) names the launch chapter 6 prints for the same call.
+    std::mt19937_64 rng(43);
+    for (const auto& [name, dev] : profiles())
+        for (int elem : {4, 8})
+            for (int i = 0; i < kShapes; ++i) {
+                const long long n = size(rng, 1 << 17), lda = n + i % 3;  // aligned columns, or not
+                INFO(name << " n " << n << " lda " << lda << " elem " << elem);
+                const SymvLaunch chapter6 = ch06::symv_launch_of(ch06::derive_symv_call(dev, n, lda, elem));
+                CHECK(tuned::symv_derived_launch(dev, n, lda, elem) == chapter6);
+                const CgLaunch c5 = tuned::cg_derived_launch(dev, n, lda, elem);
+                CHECK(c5 == ch06::cg_launch_of(derive_cg(dev, n, elem, lda), c5));
+                CHECK(c5.block == derive_cg(dev, n, elem, lda).value("vec.block"));
+            }
+    // Without a GPU the defaults derive for the h200 preset (derive::default_profile): the steps'
+    // default launches are those launches.
+    const DeviceProfile h200 = device_preset("h200");
+    for (int n : {1, 77, 1000, 1056, 1057, 2500, 4096, 9001, 32768}) {
+        INFO("n " << n);
+        SymvArgs<float> s;
+        s.n = n;
+        s.lda = n + n % 2;
+        CHECK(step<SymvArgs<float>>(chapter_of(Stage::kTuned)).default_launch(s) ==
+              tuned::symv_derived_launch(h200, s.n, s.lda, 4));
+        SymvArgs<double> sd;
+        sd.n = sd.lda = n;
+        CHECK(step<SymvArgs<double>>(chapter_of(Stage::kTuned)).default_launch(sd) ==
+              tuned::symv_derived_launch(h200, n, n, 8));
+        CgArgs<double> c;
+        c.n = c.lda = n;
+        CHECK(step<CgArgs<double>>(chapter_of(Stage::kTuned)).default_launch(c) == tuned::cg_derived_launch(h200, n, n, 8));
+    }
 }

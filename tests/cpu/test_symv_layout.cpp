@@ -48,10 +48,11 @@ TEST_CASE("symv layouts: the legal launches cover every layout, each accepted by
     CHECK(std::string(wb::tuned::symv_layout_name(SymvLayout::kVector)) == "vector");
 }
 
-TEST_CASE("symv layouts: the default rule picks a layout by name", "[cpu][symv]") {
-    using wb::tuned::symv_rule;
-    const std::vector<wb::tuned::SymvTileOccupancy> tiles{{64, 4, 2}, {64, 8, 1}, {32, 4, 4}};
-    CHECK(wb::tuned::symv_layout_of(symv_rule(16384, 4, 132, tiles)) == SymvLayout::kVector);
-    CHECK(wb::tuned::symv_layout_of(symv_rule(512, 4, 132, tiles, 0, 1)) == SymvLayout::kRowPanels);
-    CHECK(wb::tuned::symv_layout_of(symv_rule(16384, 4, 132, {{64, 8, 4}})) == SymvLayout::kTiles);
+TEST_CASE("symv layouts: the default (chapter 6's derivation) picks a layout by name", "[cpu][symv]") {
+    using wb::tuned::symv_derived_launch;
+    const wb::DeviceProfile h200 = wb::device_preset("h200");
+    CHECK(wb::tuned::symv_layout_of(symv_derived_launch(h200, 16384, 16384, 4)) == SymvLayout::kVector);
+    CHECK(wb::tuned::symv_layout_of(symv_derived_launch(h200, 512, 512, 4)) == SymvLayout::kRowPanels);
+    CHECK(wb::tuned::symv_layout_of(symv_derived_launch(h200, 512, 512, 4, false)) == SymvLayout::kVector);
+    CHECK(wb::tuned::symv_layout_of(symv_derived_launch(h200, 16383, 16383, 4)) == SymvLayout::kTiles);  // element loads
 }

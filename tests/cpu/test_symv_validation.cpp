@@ -7,6 +7,7 @@
 #include "step_errors.hpp"
 
 #include "symv.hpp"
+#include "tuned/symv_layout.hpp"
 #include "launch_checks.hpp"
 #include "model/symv.hpp"
 
@@ -242,68 +243,54 @@ TEST_CASE("symv: the tuned default is deterministic and follows the register rul
     CHECK(wb::tuned::symv_default(d).block_x == 256);
 }
 
-TEST_CASE("symv: the tuned launch rule picks the most bytes in flight, Y = 8, a smaller tile under one wave",
+TEST_CASE("symv: the tuned default is chapter 6's derivation: the panels, the most bytes in flight, Y",
           "[cpu][symv]") {
-    using wb::tuned::symv_rule;
-    // H200 figures (132 SMs) with the register rule's resident blocks.
-    const std::vector<wb::tuned::SymvTileOccupancy> h200_float{{64, 4, 3}, {64, 8, 2}, {32, 4, 9}};
-    const std::vector<wb::tuned::SymvTileOccupancy> h200_double{{64, 4, 2}, {64, 8, 1}, {32, 4, 6}};
-    // float (64, 4): 48 KB per SM against 32 and 36; Y = 8 at every n.
-    for (int n : {4096, 8192, 16384, 32768, 100000}) {
-        const auto l = symv_rule(n, 4, 132, h200_float);
-        INFO("n = " << n);
-        CHECK(l.nb == 64);
-        CHECK(l.block_x == 256);  // the (64, 4) tile, read by the vector layout
-        CHECK(l.y_blocks == 8);
-    }
-    // One wave of (64, 4) is 3 x 132 = 396 blocks: n / 64 x 8 under it (n < 3168) takes (32, 4).
-    for (int n : {1, 1000, 2048, 3100}) {
-        const auto l = symv_rule(n, 4, 132, h200_float);
-        INFO("n = " << n);
-        CHECK(l.nb == 32);
-        CHECK(l.y_blocks == 8);
-    }
-    CHECK(symv_rule(3200, 4, 132, h200_float).nb == 64);  // 50 x 8 = 400 >= 396
-    // double (64, 4) at 2 blocks: one wave 264 blocks, n / 64 x 8 < 264 below n = 2112.
-    CHECK(symv_rule(2048, 8, 132, h200_double).nb == 32);
-    CHECK(symv_rule(4096, 8, 132, h200_double).nb == 64);
-    // Within 1/8 the larger tile wins (half the partials); well beyond it the bytes decide.
-    CHECK(symv_rule(8192, 4, 132, {{32, 4, 4}, {64, 4, 1}}).nb == 64);  // 16 KB each
-    const auto small_wins = symv_rule(4096, 8, 132, {{64, 4, 1}, {32, 4, 9}});  // 32 KB against 72 KB
-    CHECK(small_wins.nb == 32);
-    CHECK(small_wins.block_y == 4);
-    CHECK(small_wins.y_blocks == 8);
-    // Rule 5: Y = 16 where lda x elem is a multiple of 128 KiB, 8 elsewhere (and when not known).
-    CHECK(symv_rule(32768, 4, 132, h200_float, 32768LL * 4).y_blocks == 16);
-    CHECK(symv_rule(16384, 8, 132, h200_double, 16384LL * 8).y_blocks == 16);
-    CHECK(symv_rule(32768, 8, 132, h200_double, 32768LL * 8).y_blocks == 16);
-    CHECK(symv_rule(4096, 4, 132, h200_float, 32768LL * 4).y_blocks == 16);  // a submatrix of a 32768 matrix
-    CHECK(symv_rule(32768, 4, 132, h200_float, (32768LL + 32) * 4).y_blocks == 8);
-    CHECK(symv_rule(16384, 4, 132, h200_float, 16384LL * 4).y_blocks == 8);  // 64 KiB
-    CHECK(symv_rule(24576, 8, 132, h200_double, 24576LL * 8).y_blocks == 8);  // 192 KiB
-    CHECK(symv_rule(32768, 4, 132, h200_float).y_blocks == 8);
-    // Rule 0: the row panels of 8 rows where n / 8 blocks are one wave of panel_blocks per SM and
-    // each SM's share of the twice-read triangle is at most 128 KB.
-    for (int n : {0, 1, 9, 1000, 1056}) {
-        const auto l = symv_rule(n, 4, 132, h200_float, 0, 1);
-        INFO("n = " << n);
-        CHECK(l.block_x == 1024);
-        CHECK(l.nb == 8);
-        CHECK(symv_rule(n, 8, 132, h200_double, 0, 1).nb == 8);  // 1056: 68 KB per SM
-    }
-    for (int n : {1057, 1536, 2048})  // two waves of 8 rows: the tiles (16 rows are a launch option only)
-        CHECK(symv_rule(n, 4, 132, h200_float, 0, 1).nb == 32);
-    CHECK(symv_rule(1057, 8, 132, h200_double, 0, 1).nb == 32);
-    CHECK(symv_rule(2079, 4, 132, h200_float, 0, 2).nb == 8);     // two resident blocks per SM: 260 <= 264
-    CHECK(symv_rule(2080, 4, 132, h200_float, 0, 2).nb == 32);    // 131.1 KB per SM: the byte bound
-    CHECK(symv_rule(1470, 8, 132, h200_double, 0, 2).nb == 8);    // 128.0 KB per SM
-    CHECK(symv_rule(1471, 8, 132, h200_double, 0, 2).nb == 32);   // 128.2 KB
-    CHECK(symv_rule(2113, 8, 132, h200_double, 0, 2).block_x == 256);   // (64, 4): 34 x 8 >= 264
-    CHECK(symv_rule(1024, 4, 64, h200_float, 0, 1).nb == 32);    // 128 blocks on 64 SMs: two waves
-    CHECK(symv_rule(512, 4, 132, h200_float, 0, 0).nb == 32);    // panel_blocks 0: never
-    // A single tile: no smaller one to take.
-    CHECK(symv_rule(100, 4, 132, {{64, 4, 3}}).nb == 64);
-    CHECK_THROWS_WITH(symv_rule(10, 4, 132, {}), Catch::Matchers::Contains("tiles must list"));
+    using wb::tuned::symv_derived_launch;
+    const wb::DeviceProfile h200 = wb::device_preset("h200");
+    // float (64, 4): 3 blocks x 16 KB = 48 KB per SM against (64, 8) 32 KB and (32, 4) 36 KB; Y =
+    // floor2(sqrt(396 slots x 1352 ns / (4 x 700 ns))) = floor2(13.8) = 8 at every n (the tail and
+    // the blocks' fill and drain do not depend on n); double 2 x 32 KB, Y = floor2(13.0) = 8.
+    for (int elem : {4, 8})
+        for (int n : {1060, 2048, 2500, 4096, 8192, 12288, 20000, 100000}) {
+            const auto l = symv_derived_launch(h200, n, n, elem);
+            INFO("n = " << n << " elem " << elem << ": " << l.str());
+            CHECK(l.nb == 64);
+            CHECK(l.block_x == 256);  // the (64, 4) tile, read by the vector layout
+            CHECK(l.y_blocks == 8);
+            CHECK(l.atomics == 0);
+        }
+    // Columns not 16-byte aligned: the (64, 4) KBLAS tiles with element loads.
+    const auto odd = symv_derived_launch(h200, 3000, 3001, 4);
+    CHECK(odd.nb == 64);
+    CHECK(odd.block_x == 64);
+    CHECK(odd.block_y == 4);
+    // Rule 4: Y doubles where lda x elem is a multiple of 128 KiB, not elsewhere.
+    CHECK(symv_derived_launch(h200, 32768, 32768, 4).y_blocks == 16);
+    CHECK(symv_derived_launch(h200, 16384, 16384, 8).y_blocks == 16);
+    CHECK(symv_derived_launch(h200, 4096, 32768, 4).y_blocks == 16);  // a submatrix of a 32768 matrix
+    CHECK(symv_derived_launch(h200, 32768, 32768 + 32, 4).y_blocks == 8);
+    CHECK(symv_derived_launch(h200, 16384, 16384, 4).y_blocks == 8);   // 64 KiB
+    CHECK(symv_derived_launch(h200, 24576, 24576, 8).y_blocks == 8);   // 192 KiB
+    // Rule 5, the row panels of 8 rows: n / 8 blocks of 1024 threads one wave (n <= 1056 on 132
+    // SMs) and the triangle's second read (double 1056: 0.93 us) under the second kernel's cost.
+    for (int elem : {4, 8})
+        for (int n : {1, 9, 1000, 1056}) {
+            const auto l = symv_derived_launch(h200, n, n, elem);
+            INFO("n = " << n << " elem " << elem << ": " << l.str());
+            CHECK(l.block_x == 1024);
+            CHECK(l.nb == 8);
+            CHECK(l.y_blocks == 1);
+        }
+    // A quarter of the bandwidth for the same latency makes the second read dearer than the
+    // second kernel (double 1000: 3.3 us against about 2 us); float's half as many bytes not yet.
+    wb::DeviceProfile slow = h200;
+    slow.bandwidth_gbs /= 4;
+    CHECK(symv_derived_launch(slow, 1000, 1000, 8).block_x == 256);
+    CHECK(symv_derived_launch(slow, 1000, 1000, 4).block_x == 1024);
+    // The T10 preset (512 threads per block at most): no panels; the 32 tile (16 KB of shared memory).
+    const auto t10 = symv_derived_launch(wb::device_preset("t10"), 1000, 1000, 4);
+    CHECK(t10.nb == 32);
+    CHECK(t10.block_x == 32);
 }
 
 TEST_CASE("symv: uplo parsing and launch labels", "[cpu][symv]") {

@@ -86,6 +86,8 @@ void check_symv(std::uint64_t seed) {
             const wb::derive::Derivation d = wb::ch06::derive_symv_call(dev, n, n + i % 2, sizeof(T));
             const wb::SymvLaunch l = wb::ch06::symv_launch_of(d);
             auto p = wb::make_symv_problem<T>(u, n, n + i % 2, seed + i);
+            // Chapter 5's default on this device is the same derivation's launch.
+            CHECK(step.default_launch(p.args()) == l);
             const auto ref = p.reference();
             const auto c = wb::check_symv(step, l, p, ref);
             INFO("symv " << (u == Uplo::Lower ? "lower" : "upper") << " n=" << n << " launch " << l.str()
