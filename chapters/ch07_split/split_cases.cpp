@@ -364,7 +364,11 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
     // The ways on the same data: the CPU peer, the whole call on the GPU (one chunk; in the
     // hybrid's chunks), the split.
     auto three = [&](auto cpu_call, auto hybrid_call) {
-        if (plan.cpu) r.cpu_ms = timed(cpu_call);
+        if (plan.cpu) {
+            const cpu::CallTiming t = timed_call(cpu_call);
+            r.cpu_ms = t.ms;
+            r.cpu_error = t.stats.rel_error();
+        }
         if (plan.gpu) r.gpu_ms = timed([&] { hybrid_call(n, n); });
         if (plan.chunked) r.gpu_chunked_ms = timed([&] { hybrid_call(n, chunk_of(n, chunks)); });
         const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
@@ -403,7 +407,9 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
         HostArray<T> A(nn, pinned), x(un, pinned);
         ref::spd_matrix(n, 100.0, 77, A.data(), n);
         const auto b = random_vector<T>(un, 78);
-        r.cpu_ms = timed([&] { cpu_cg_iterations(n, A.data(), b.data(), x.data(), cg_iterations); });
+        const cpu::CallTiming t = timed_call([&] { cpu_cg_iterations(n, A.data(), b.data(), x.data(), cg_iterations); });
+        r.cpu_ms = t.ms;
+        r.cpu_error = t.stats.rel_error();
         if (gpu) {
             auto solve_ms = [&](auto solver) {
                 CgResult res;

@@ -143,6 +143,7 @@ struct Measured {
     double gpu_chunked_ms = NAN;  ///< all on the GPU in the hybrid's chunks (MeasurePlan::chunked)
     int hybrid_part = 0;     ///< the GPU rows the hybrid ran with
     double hybrid_error = NAN;  ///< the hybrid timing's relative standard error (host_timing.hpp)
+    double cpu_error = NAN;     ///< the CPU timing's relative standard error (after its repeat, if any)
 };
 /// Runs the case on seeded host data (page-locked where `gpu`): the CPU peer, and where `gpu` the
 /// all-GPU call and the hybrid with gpu_part rows (columns) on the GPU (not run where gpu_part is 0
