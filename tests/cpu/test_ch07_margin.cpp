@@ -36,7 +36,7 @@ TEST_CASE("host timing: median, quartiles and the median's relative error", "[cp
     CHECK(wb::cpu::batch_stats({2, 2, 2, 2, 2}).rel_error() == 0);
 }
 
-TEST_CASE("host timing: batches between the minimum and the cap; an unsettled timing is repeated", "[cpu][ch07]") {
+TEST_CASE("host timing: batches between the minimum and the cap, and an unsettled timing repeated once", "[cpu][ch07]") {
     // A call that sleeps 1 ms and 5 ms in turn: batches of one call (batch_s far below a call),
     // so the batches alternate and the median's error stays far above any target: the timing runs
     // to its cap of batches, then once more. No time is compared: only the counts.
