@@ -4,6 +4,7 @@
 
 #include "buffer.hpp"
 #include "check.hpp"
+#include "host_timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -77,7 +78,22 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const GpuCalibrati
         model_ms = hybrid_model_ms(mc, m, f);
         return g;
     };
-    const Measured r = measure_case(mc, at_mid, m.chunks);
+    Measured r = measure_case(mc, at_mid, m.chunks);
+    if (r.hybrid_part > 0) {
+        // The residual and the miss are one hybrid timing, added to every prediction of the class and
+        // setting the run's margin: a disturbance that lasted through it would stay in both. So the
+        // hybrid is timed a second time, after the threads settle, and the faster timing kept.
+        const int g = r.hybrid_part;
+        MeasurePlan again;
+        again.cpu = again.gpu = false;
+        again.hybrid_part = [g](const Measured&) { return g; };
+        cpu::settle_threads();
+        const Measured r2 = measure_case(mc, again, m.chunks);
+        if (r2.hybrid_ms < r.hybrid_ms) {
+            r.hybrid_ms = r2.hybrid_ms;
+            r.hybrid_error = r2.hybrid_error;
+        }
+    }
     GpuPath& q = m.paths[key];
     q.residual_share = f;
     if (!std::isnan(r.hybrid_ms)) {

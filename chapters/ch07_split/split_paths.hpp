@@ -16,7 +16,8 @@ namespace wb::ch07 {
 /// in the order the model needs them: at `tiny_n` the all-GPU call in one chunk and in m.chunks
 /// chunks (t0, t0_chunked); at the class's mid size (mid_n_of) the CPU peer, the all-GPU call in
 /// one chunk and in chunks (pipeline), then the hybrid at the share the model predicts there
-/// without a residual (clamped to [5%, 95%]) and the residual: its measured time beyond the
+/// without a residual (clamped to [5%, 95%]; timed twice, the threads settled between, the faster
+/// kept) and the residual: its measured time beyond the
 /// model's, and its miss (hybrid_miss). Then m.hybrid_margin = hybrid_margin_of(m). Each class's
 /// line, and one for the margin, is appended to *log. CG is skipped (its solves are timed whole).
 void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
