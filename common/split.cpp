@@ -168,8 +168,16 @@ Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, con
     p.white = p.cpu_ms <= p.gpu_ms ? Where::Cpu : Where::Gpu;
     const double best_single = std::min(p.cpu_ms, p.gpu_ms);
     p.choice = p.white;
+    p.margin = costs.min_gain;
     if (f > 0 && f < 1 && p.hybrid_ms <= (1 - costs.min_gain) * best_single) p.choice = Where::Hybrid;
     return p;
+}
+
+double Prediction::gain() const {
+    const double best_single = std::min(cpu_ms, gpu_ms);
+    const bool split_runs = std::isnan(gpu_share) || (gpu_share > 0 && gpu_share < 1);  // NaN: CG's split
+    if (!split_runs || !(best_single > 0)) return 0;
+    return 1 - hybrid_ms / best_single;
 }
 
 double comm_ms(const Offload& o, const TransferModel& h2d, const TransferModel& d2h) {

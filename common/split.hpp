@@ -30,7 +30,8 @@
 ///   hand-off to the GPU worker, its wake-ups while every core runs the CPU's share, the core it
 ///   takes from that share), measured once at a mid size: added to the hybrid's time.
 /// The hybrid is chosen only where it predicts a gain of at least `min_gain` over the better
-/// single side (kMinHybridGain).
+/// single side: the run's measured margin of the model (chapter 7 measures it: the median over
+/// its classes of how far a real hybrid landed from its model), kMinHybridGain where none was.
 ///
 /// The GPU side, pipelined. The GPU's share runs in K chunks on one stream with asynchronous copies
 /// (pinned memory), so copy-in, kernel and copy-out of different chunks overlap: its proportional
@@ -81,12 +82,12 @@ double balance_share(const SideTime& cpu, const SideTime& gpu);
 /// the rest. Throws std::invalid_argument on rows < 0, align < 1 or f outside [0, 1].
 int gpu_rows(int rows, double f, int align = 1);
 
-/// The gain over the better single side below which the model does not choose the hybrid: 15%.
-/// The hybrid's prediction is the least certain of the three (two sides, what they cost each
-/// other, a residual measured at one size); a predicted gain smaller than its measured spread
+/// The gain over the better single side below which the model does not choose the hybrid where
+/// the run has measured no margin of its own (no GPU, or a class whose hybrid was not run at the
+/// start): 15%. The hybrid's prediction is the least certain of the three (two sides, what they
+/// cost each other, a residual measured at one size); a predicted gain smaller than its spread
 /// (the hybrid rows of an H200 run missed their model by 10 to 40% before the shared bound and
-/// the residual were measured) would pick it where it loses. 15% is also the gain the issue
-/// calls "a predicted gain".
+/// the residual were measured) would pick it where it loses.
 inline constexpr double kMinHybridGain = 0.15;
 
 /// The model's verdict for one call.
@@ -97,6 +98,10 @@ struct Prediction {
     double gpu_share = 0;     ///< f*
     Where white = Where::Cpu; ///< Listing 4.18 (CPU or GPU)
     Where choice = Where::Cpu;///< the fastest of the three (hybrid only with min_gain)
+    double margin = kMinHybridGain;  ///< the min_gain the choice was made with
+    /// The hybrid's predicted gain over the better single side, 1 - hybrid / min(cpu, gpu), where
+    /// its share is inside (0, 1) or not a share (NaN: CG's split); 0 otherwise.
+    double gain() const;
 };
 
 /// The prediction from both sides' costs (all_gpu_ms: the all-GPU time, which may be computed more

@@ -12,6 +12,12 @@ So a change of a formula or of the decision rule can be tried on a measured run 
 
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv            # recompute, compare, summarize
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --rows     # and every row
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin  # the hybrid's margin 15% in every class
+
+The hybrid is chosen where its predicted gain is at least the run's margin: the median over the
+classes of each path line's miss ('miss 12.3%'), or for a run from before that figure, of
+|measured / model - 1| of the hybrid each path measured at its mid size; 15% where none is known or
+with --fixed-margin.
 
 A run from before these lines existed (no 'read GB/s by working set', no link segments, no path
 lines) is read as far as it goes: the bandwidth curve is then recovered from the CPU model column
@@ -144,9 +150,35 @@ def read_run(path):
             if m:
                 run["paths"][m.group(1)] = {"t0": float(m.group(2)) / 1e3, "t0_chunked": float(m.group(3)) / 1e3,
                                             "tiny_n": int(m.group(5)), "pipeline": float(m.group(6)),
-                                            "mid_n": int(m.group(7)), "residual": float(m.group(8))}
+                                            "mid_n": int(m.group(7)), "residual": float(m.group(8)),
+                                            "margin": path_margin(s)}
                 run["chunks"] = int(m.group(4))
     return run
+
+
+def path_margin(line):
+    """A class's miss from its path line: the printed one ('miss 12.3%'), or for a run from before
+    it was printed, |measured / model - 1| of the hybrid at the mid size (its timing error was not
+    printed: the miss alone); None where neither is there."""
+    m = re.search(r"; miss ([\d.]+)%", line)
+    if m:
+        return float(m.group(1)) / 100
+    m = re.search(r"\(measured ([\d.e+-]+) ms, model ([\d.e+-]+) ms", line)
+    if m and float(m.group(2)) > 0 and float(m.group(1)) > 0:
+        return abs(float(m.group(1)) / float(m.group(2)) - 1)
+    return None
+
+
+def margin_of(run, key=None):
+    """The hybrid's min_gain (split_cases.cpp hybrid_margin_of): the median of the classes' misses
+    (at most 0.999), else MIN_GAIN; with --fixed-margin, MIN_GAIN always (the rule before the run
+    measured its margin). The same for every class (key is not used)."""
+    misses = sorted(p["margin"] for p in run["paths"].values() if p.get("margin") is not None)
+    if FIXED_MARGIN or not misses:
+        return MIN_GAIN
+    k = len(misses)
+    med = misses[k // 2] if k % 2 else 0.5 * (misses[k // 2 - 1] + misses[k // 2])
+    return min(med, 0.999)
 
 
 def recover_old_run(run, rows):
@@ -345,6 +377,7 @@ def golden_min(t, lo, hi):
 
 
 MIN_GAIN = 0.15
+FIXED_MARGIN = False
 
 
 def predict(run, op, n, e, fs):
@@ -406,9 +439,10 @@ def predict(run, op, n, e, fs):
     c0 = cpu(0)
     hyb = c0 if f <= 0 else gpu(1) if f >= 1 else at(f)
     choice = "CPU" if c0 <= all_gpu else "GPU"
-    if 0 < f < 1 and hyb <= (1 - MIN_GAIN) * min(c0, all_gpu):
+    margin = margin_of(run, peer_key(op, e, fs))
+    if 0 < f < 1 and hyb <= (1 - margin) * min(c0, all_gpu):
         choice = "hybrid"
-    return c0, all_gpu, hyb, f, choice
+    return c0, all_gpu, hyb, f, choice, margin
 
 
 def predict_cg(run, n, e):
@@ -434,9 +468,10 @@ def predict_cg(run, n, e):
     all_gpu = a_in + 2 * v_in + v_out + I * gpu_it
     split52 = a_in + (I + 1) * prod + I * cpu_vec
     choice = "CPU" if cpu <= all_gpu else "GPU"
-    if split52 <= (1 - MIN_GAIN) * min(cpu, all_gpu):
+    margin = margin_of(run, peer_key("symv", e))
+    if split52 <= (1 - margin) * min(cpu, all_gpu):
         choice = "hybrid"
-    return cpu, all_gpu, split52, float("nan"), choice
+    return cpu, all_gpu, split52, float("nan"), choice, margin
 
 
 # --------------------------------------------------------------------------------------------
@@ -449,7 +484,12 @@ def within(model, measured, tol=0.15):
 
 def summarize(rows, preds):
     judged = hits = cpu_ok = cpu_n = gpu_ok = hyb_ok = hyb_n = gain_rows = gain_kept = chosen = lost = 0
-    for r, (c, g, h, f, choice) in zip(rows, preds):
+    faster = in_margin = 0
+    for r, (c, g, h, f, choice, margin) in zip(rows, preds):
+        gain = 1 - h / min(c, g) if (math.isnan(f) or 0 < f < 1) and min(c, g) > 0 else 0.0
+        if gain > 0:
+            faster += 1
+            in_margin += gain < margin
         if not math.isnan(r["cpu"]):
             cpu_n += 1
             cpu_ok += within(c, r["cpu"])
@@ -482,13 +522,17 @@ def summarize(rows, preds):
             line("GPU+comm model within 15% of the measured", gpu_ok, judged),
             line("hybrid model within 15% of the measured hybrid", hyb_ok, hyb_n),
             line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows),
-            line("hybrid chosen by the model but slower than a single side", lost, chosen)]
+            line("hybrid chosen by the model but slower than a single side", lost, chosen),
+            line("hybrid predicted faster, but by less than the run's margin (the single side chosen)", in_margin,
+                 faster)]
 
 
 def main(argv):
+    global FIXED_MARGIN
     if len(argv) < 3:
         print(__doc__)
         return 2
+    FIXED_MARGIN = "--fixed-margin" in argv
     run, rows = read_run(argv[1]), read_csv(argv[2])
     recover_old_run(run, rows)
     preds = [predict(run, r["op"], r["n"], r["elem"], r["fs"]) for r in rows]
@@ -500,10 +544,10 @@ def main(argv):
     print("recomputed vs the run's model columns, largest relative difference (rows over 0.5 us): " +
           ", ".join("%s %.1f%%" % (k, 100 * v) for k, v in worst.items()))
     if "--rows" in argv:
-        for r, (c, g, h, f, ch) in zip(rows, preds):
-            print("%-7s %-6s %2s %6d  cpu %9.4f/%9.4f  gpu %9.4f/%9.4f  hyb %9.4f/%-9s f %5.3f  %-6s (run: %s)" % (
-                r["op"], "float" if r["elem"] == 4 else "double", r["fs"] or "-", r["n"], c, r["cpu"], g, r["gpu"], h,
-                r["hyb_cell"], f, ch, r["choice"]))
+        for r, (c, g, h, f, ch, mg) in zip(rows, preds):
+            print("%-7s %-6s %2s %6d  cpu %9.4f/%9.4f  gpu %9.4f/%9.4f  hyb %9.4f/%-9s f %5.3f  margin %5.1f%%  %-6s "
+                  "(run: %s)" % (r["op"], "float" if r["elem"] == 4 else "double", r["fs"] or "-", r["n"], c, r["cpu"],
+                                 g, r["gpu"], h, r["hyb_cell"], f, 100 * mg, ch, r["choice"]))
     print("Summary (recomputed choices against the measured columns)")
     for line in summarize(rows, preds):
         print("  " + line)

@@ -233,9 +233,10 @@ int run(const SplitOptions& opt) {
         table.write_csv(opt.csv, run_metadata(gpu ? &di : nullptr));
     }
     std::cout << "\nReading: 'White 4.18' is his rule (CPU when T_cpu <= T_gpu + T_comm); the model's choice adds the "
-                 "hybrid where it predicts a gain of "
+                 "hybrid where it predicts a gain over the better single side of at least the run's margin (the median "
+                 "of how far each class's hybrid landed from its model at the start; "
               << fmt(split::kMinHybridGain * 100, 0)
-              << "% or more over the better single side. 'hybrid measured' at a "
+              << "% where none was measured). 'hybrid measured' at a "
                  "GPU share of 0% or 100% is that side's time (the hybrid is then that side). 'choice / best': the "
                  "measured time of the model's choice over the measured best.\n\nSummary\n";
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';

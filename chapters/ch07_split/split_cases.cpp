@@ -95,7 +95,8 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
     p.gpu_share = std::numeric_limits<double>::quiet_NaN();
     p.white = split::white_rule(cpu, 0, all_gpu);
     p.choice = p.white;
-    if (split52 <= (1 - split::kMinHybridGain) * std::min(cpu, all_gpu)) p.choice = split::Where::Hybrid;
+    p.margin = min_gain_of(m);
+    if (split52 <= (1 - p.margin) * std::min(cpu, all_gpu)) p.choice = split::Where::Hybrid;
     return out;
 }
 
@@ -181,6 +182,7 @@ Sides sides_of(const Case& c, const Machines& m) {
         return t;
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
+    s.costs.min_gain = min_gain_of(m);
     if (const GpuPath* path = path_of(c, m)) {
         // The all-GPU call and the GPU side anchored on their measured fixed costs (one chunk; the
         // hybrid's chunks) at the tiny size, plus the model's growth from there to n; the side's
@@ -212,6 +214,19 @@ Sides sides_of(const Case& c, const Machines& m) {
 }
 
 }  // namespace
+
+double hybrid_margin_of(const Machines& m) {
+    std::vector<double> v;
+    for (const auto& [key, p] : m.paths)
+        if (p.miss >= 0) v.push_back(p.miss);
+    if (v.empty()) return -1;
+    std::sort(v.begin(), v.end());
+    const std::size_t k = v.size();
+    const double med = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+    return std::min(med, 0.999);
+}
+
+double min_gain_of(const Machines& m) { return m.hybrid_margin >= 0 ? m.hybrid_margin : split::kMinHybridGain; }
 
 GpuSideParts gpu_side_parts(const Case& c, const Machines& m) {
     const Offloads ofs = offloads_of(c, m);
@@ -318,10 +333,18 @@ void fill(T* p, std::size_t n, std::size_t salt) {
     for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>((i * 2654435761u + salt) % 1021) / 2048.0);
 }
 
-/// One call's median time: batches of about 5 ms, at most a second once three are done.
+/// One call's median time (host_timing.hpp): a warm-up call and batch, then batches of about 5 ms
+/// until the median's error is under 1% (at least 7, at most 25; no new one after a second once
+/// three are done), timed once more after the threads settle where it did not settle.
+template <class F>
+cpu::CallTiming timed_call(F&& f) {
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    return cpu::time_call(f, plan);
+}
 template <class F>
 double timed(F&& f) {
-    return cpu::median_call_ms(f, 7, 0.005, 1.0);
+    return timed_call(f).ms;
 }
 
 /// Rows per chunk for the hybrid's GPU share g in `chunks` chunks.
@@ -341,13 +364,19 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
     // The ways on the same data: the CPU peer, the whole call on the GPU (one chunk; in the
     // hybrid's chunks), the split.
     auto three = [&](auto cpu_call, auto hybrid_call) {
-        if (plan.cpu) r.cpu_ms = timed(cpu_call);
+        if (plan.cpu) {
+            const cpu::CallTiming t = timed_call(cpu_call);
+            r.cpu_ms = t.ms;
+            r.cpu_error = t.stats.rel_error();
+        }
         if (plan.gpu) r.gpu_ms = timed([&] { hybrid_call(n, n); });
         if (plan.chunked) r.gpu_chunked_ms = timed([&] { hybrid_call(n, chunk_of(n, chunks)); });
         const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
         if (g > 0 && g < n) {
             r.hybrid_part = g;
-            r.hybrid_ms = timed([&] { hybrid_call(g, chunk_of(g, chunks)); });
+            const cpu::CallTiming h = timed_call([&] { hybrid_call(g, chunk_of(g, chunks)); });
+            r.hybrid_ms = h.ms;
+            r.hybrid_error = h.stats.rel_error();
         }
     };
     if (c.op == "gemv" || c.op == "symv") {
@@ -378,7 +407,9 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
         HostArray<T> A(nn, pinned), x(un, pinned);
         ref::spd_matrix(n, 100.0, 77, A.data(), n);
         const auto b = random_vector<T>(un, 78);
-        r.cpu_ms = timed([&] { cpu_cg_iterations(n, A.data(), b.data(), x.data(), cg_iterations); });
+        const cpu::CallTiming t = timed_call([&] { cpu_cg_iterations(n, A.data(), b.data(), x.data(), cg_iterations); });
+        r.cpu_ms = t.ms;
+        r.cpu_error = t.stats.rel_error();
         if (gpu) {
             auto solve_ms = [&](auto solver) {
                 CgResult res;

@@ -68,6 +68,10 @@ struct GpuPath {
                                ///< model's serial proportional time, at mid_n: < 1 where chunks overlap
     double residual_ms = 0;    ///< a real hybrid at mid_n beyond the model of its two sides (>= 0)
     double residual_share = 0; ///< the GPU share it was measured at
+    /// How far the real hybrid at mid_n landed from the model of its two sides,
+    /// |measured / model - 1|, at least twice the relative error of that timing (negative: not
+    /// measured). The median over the classes is the run's hybrid margin (Machines).
+    double miss = -1;
 };
 
 /// What to predict with.
@@ -81,7 +85,19 @@ struct Machines {
     double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
     int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks
     int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves)
+    /// The hybrid's margin: the model chooses it only where it predicts a gain over the better
+    /// single side of at least this. The median of the classes' GpuPath::miss, where any was
+    /// measured (hybrid_margin_of); negative: split::kMinHybridGain.
+    double hybrid_margin = -1;
 };
+
+/// The median of the measured GpuPath::miss of m.paths (at most 0.999: predict's min_gain must be
+/// below 1); -1 where none was measured. One class's miss is one timing at one size, and a
+/// hybrid that landed on its model there can miss it at another: the median over the classes is
+/// the run's measure of how far a hybrid lands from its model, robust to one disturbed timing.
+double hybrid_margin_of(const Machines& m);
+/// The min_gain a prediction uses: m.hybrid_margin where measured, else split::kMinHybridGain.
+double min_gain_of(const Machines& m);
 
 /// One case's prediction.
 struct CasePrediction {
@@ -126,6 +142,8 @@ struct Measured {
     double hybrid_ms = NAN;  ///< the hybrid with `gpu_part` on the GPU in `chunks` chunks (CG: White §5.2)
     double gpu_chunked_ms = NAN;  ///< all on the GPU in the hybrid's chunks (MeasurePlan::chunked)
     int hybrid_part = 0;     ///< the GPU rows the hybrid ran with
+    double hybrid_error = NAN;  ///< the hybrid timing's relative standard error (host_timing.hpp)
+    double cpu_error = NAN;     ///< the CPU timing's relative standard error (after its repeat, if any)
 };
 /// Runs the case on seeded host data (page-locked where `gpu`): the CPU peer, and where `gpu` the
 /// all-GPU call and the hybrid with gpu_part rows (columns) on the GPU (not run where gpu_part is 0

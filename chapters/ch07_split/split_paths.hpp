@@ -16,10 +16,15 @@ namespace wb::ch07 {
 /// in the order the model needs them: at `tiny_n` the all-GPU call in one chunk and in m.chunks
 /// chunks (t0, t0_chunked); at the class's mid size (mid_n_of) the CPU peer, the all-GPU call in
 /// one chunk and in chunks (pipeline), then the hybrid at the share the model predicts there
-/// without a residual (clamped to [5%, 95%]) and the residual: its measured time beyond the
-/// model's. Each class's line is appended to *log. CG is skipped (its solves are timed whole).
+/// without a residual (clamped to [5%, 95%]; timed twice, the threads settled between, the faster
+/// kept) and the residual: its measured time beyond the
+/// model's, and its miss (hybrid_miss). Then m.hybrid_margin = hybrid_margin_of(m). Each class's
+/// line, and one for the margin, is appended to *log. CG is skipped (its solves are timed whole).
 void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
                      std::vector<std::string>* log);
+/// A class's miss (GpuPath::miss) from its hybrid at the mid size: |measured / model - 1|, at
+/// least twice the timing's relative error (NaN: not known); -1 where either time is not > 0.
+double hybrid_miss(double measured_ms, double model_ms, double timing_error);
 /// The mid size of an op in the GPU calibration (GEMV, SYMV: gemv_n, symv_n; GEMM gemm_n; the
 /// convolution conv_n).
 int mid_n_of(const std::string& op, const GpuCalibrationSizes& s);

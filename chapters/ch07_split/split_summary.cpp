@@ -1,6 +1,8 @@
 // split_summary.cpp — chapter 7's verdicts on its model (split_summary.hpp).
 #include "split_summary.hpp"
 
+#include "host_timing.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +12,10 @@ namespace wb::ch07 {
 namespace {
 
 bool hybrid_ran(const RowResult& r) { return !std::isnan(r.m.hybrid_ms); }
+
+/// A CPU timing still this uncertain after its repeat (cpu::TimingPlan::repeat_above) did not
+/// settle: the host was busy with something else throughout.
+constexpr double kUnsettledError = cpu::TimingPlan{}.repeat_above;
 
 std::string count_line(const char* what, int k, int n) {
     char buf[200];
@@ -78,11 +84,17 @@ std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows) {
 
 std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     int judged = 0, hits = 0, cpu_ok = 0, cpu_n = 0, gpu_ok = 0, hyb_ok = 0, hyb_n = 0;
-    int gain_rows = 0, gain_kept = 0, chosen = 0, chosen_lost = 0;
+    int gain_rows = 0, gain_kept = 0, chosen = 0, chosen_lost = 0, faster = 0, in_margin = 0, unsettled = 0;
     for (const RowResult& r : rows) {
         if (!std::isnan(r.m.cpu_ms)) {
             ++cpu_n;
             cpu_ok += within(r.p.split.cpu_ms, r.m.cpu_ms);
+            unsettled += r.m.cpu_error > kUnsettledError;
+        }
+        const double gain = r.p.split.gain();
+        if (gain > 0) {  // the hybrid predicted faster: chosen, or kept out by the run's margin
+            ++faster;
+            in_margin += gain < r.p.split.margin;
         }
         if (measured_best(r) == "-") continue;
         ++judged;
@@ -109,6 +121,9 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     out.push_back(count_line("hybrid model within 15% of the measured hybrid", hyb_ok, hyb_n));
     out.push_back(count_line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows));
     out.push_back(count_line("hybrid chosen by the model but slower than a single side", chosen_lost, chosen));
+    out.push_back(count_line("hybrid predicted faster, but by less than the run's margin (the single side chosen)",
+                             in_margin, faster));
+    out.push_back(count_line("CPU timings whose median kept an error above 3% (after a repeat)", unsettled, cpu_n));
     if (judged < static_cast<int>(rows.size()))
         out.push_back(std::to_string(rows.size() - static_cast<std::size_t>(judged)) +
                       " row(s) without measured GPU columns are not judged");

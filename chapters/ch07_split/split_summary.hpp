@@ -40,8 +40,10 @@ bool within(double model_ms, double measured_ms, double tol = 0.15);
 /// CPU (or nothing was measured).
 int crossover(const std::vector<RowResult>& group, bool predicted);
 
-/// The lines after the table: the hit rate, the columns within 15%, the hybrid's gains and where
-/// it was chosen but lost. Rows without measured GPU columns are left out (and counted).
+/// The lines after the table: the hit rate, the columns within 15%, the hybrid's gains, where it
+/// was chosen but lost, and how many rows predicted a hybrid gain smaller than the run's margin
+/// (split::Prediction::margin; every row predicted, measured or not). Rows without measured GPU
+/// columns are left out of the others (and counted).
 std::vector<std::string> summary_lines(const std::vector<RowResult>& rows);
 
 /// The rows grouped by op, precision and FS, each group sorted by n (table order of first sight).

@@ -57,35 +57,50 @@ double timed_parallel(int threads, F body) {
 #define WB_WIDEST_VECTORS
 #endif
 
-/// Independent FMA chains (kChains accumulators, which the compiler packs into vector registers),
-/// `iters` steps: 2 x kChains x iters flops. The chains' results are returned so nothing is
+/// Independent FMA chains (`Chains` accumulators, which the compiler packs into vector registers),
+/// `iters` steps: 2 x Chains x iters flops. The chains' results are returned so nothing is
 /// optimized away. Compiled for the widest FMA the host has (target_clones picks at run time).
-constexpr int kChains = 128;  // 8 AVX-512 registers of floats, 16 of doubles: enough to cover the FMA latency
-template <class T>
+template <class T, int Chains>
 WB_WIDEST_VECTORS T fma_chains(long long iters, T seed) {
-    T acc[kChains];
-    for (int c = 0; c < kChains; ++c) acc[c] = seed + static_cast<T>(c) * T(1e-3);
+    T acc[Chains];
+    for (int c = 0; c < Chains; ++c) acc[c] = seed + static_cast<T>(c) * T(1e-3);
     const T a = T(0.999999), b = T(1e-7);
     for (long long i = 0; i < iters; ++i)
-        for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * a + b;
+        for (int c = 0; c < Chains; ++c) acc[c] = acc[c] * a + b;
     T s = 0;
-    for (int c = 0; c < kChains; ++c) s += acc[c];
+    for (int c = 0; c < Chains; ++c) s += acc[c];
     return s;
 }
 
-template <class T>
-double measure_fma_gflops(int threads, int repeats) {
-    // About 20 ms per pass at a few GFLOP/s per thread; the best pass counts.
-    const long long iters = 1LL << 18;
+/// The FMA rate of `threads` threads running fma_chains<T, Chains>, the best of `repeats` passes of
+/// about 20 ms.
+template <class T, int Chains>
+double fma_gflops_with(int threads, int repeats) {
+    const long long iters = (1LL << 25) / Chains;
     double best = 0;
     std::vector<T> sink(static_cast<std::size_t>(threads));
     for (int r = 0; r < repeats; ++r) {
-        const double s = timed_parallel(threads, [&](int t) { sink[static_cast<std::size_t>(t)] = fma_chains<T>(iters, T(1) + T(t)); });
-        best = std::max(best, 2.0 * kChains * static_cast<double>(iters) * threads / s / 1e9);
+        const double s = timed_parallel(threads, [&](int t) {
+            sink[static_cast<std::size_t>(t)] = fma_chains<T, Chains>(iters, T(1) + T(t));
+        });
+        best = std::max(best, 2.0 * Chains * static_cast<double>(iters) * threads / s / 1e9);
     }
     volatile T keep = sink[0];
     (void)keep;
     return best;
+}
+
+/// The FMA rate in T: the better of chains that fill 8 and 16 vector registers of 64 bytes. A core
+/// keeps (FMA latency x FMA ports) independent FMAs in flight, 8 on a core with two 4-cycle AVX-512
+/// units: 8 registers of chains leave no slack for the loop's own instructions, and on the H200's
+/// host they measured float at 1.5x double (868 / 586 GFLOP/s) while its SGEMM ran at 1145
+/// GFLOP/s, twice its DGEMM. 16 registers cover the latency in both precisions; on a host with 16
+/// AVX2 registers they spill, and the 8-register count is then the better one.
+template <class T>
+double measure_fma_gflops(int threads, int repeats) {
+    constexpr int kPerRegister = 64 / static_cast<int>(sizeof(T));
+    return std::max(fma_gflops_with<T, 8 * kPerRegister>(threads, repeats),
+                    fma_gflops_with<T, 16 * kPerRegister>(threads, repeats));
 }
 
 /// The sum of p[0, n): 32 partial sums, which the compiler keeps in vector registers, so the loop

@@ -1,6 +1,18 @@
 /// \file host_timing.hpp
 /// \brief Wall-clock timing of host calls (the CPU peers, and the hybrids, which return only when
 ///        both processors are done): chapter 7's measured columns and the peers' calibration.
+///
+/// How a call is timed (the workbook's measuring rule, applied to the host's wall clock):
+/// - warm-up: one call, then one batch thrown away. The first calls start the library's thread
+///   pool and fault in pages; a batch after it still meets threads waking up from sleep;
+/// - batches: each holds as many calls as fill about batch_s (one for a slow call), so a
+///   microsecond call is not timed one by one; the figure is the median of the batches' mean call;
+/// - stopping: after min_batches, once the median's relative standard error (from the
+///   interquartile range: 0.93 IQR / sqrt(k), the median of k normal samples) is under `target`,
+///   or at max_batches, or once max_s has passed;
+/// - a repeat: a timing that did not settle (its error still above repeat_above at the cap: another
+///   process, a preempted thread that a whole team waits for) is done once more after the idle
+///   threads settle, and the one with the smaller error kept.
 #pragma once
 
 #include <algorithm>
@@ -18,44 +30,126 @@ namespace wb::cpu {
 /// Timing a peer after this measures it alone, as repeated calls of one op run.
 inline void settle_threads() { std::this_thread::sleep_for(std::chrono::milliseconds(200)); }
 
+/// The statistics of a set of batch times (ms per call).
+struct BatchStats {
+    double median = 0, q1 = 0, q3 = 0;
+    int k = 0;
+    /// (q3 - q1) / median: the spread of the batches.
+    double spread() const { return median > 0 ? (q3 - q1) / median : 0; }
+    /// The median's relative standard error, 0.93 (q3 - q1) / sqrt(k) / median (for normal
+    /// samples: sigma = IQR / 1.349 and the median's error 1.2533 sigma / sqrt(k)); infinite
+    /// below three batches.
+    double rel_error() const {
+        return k < 3 || !(median > 0) ? INFINITY : 0.93 * (q3 - q1) / std::sqrt(static_cast<double>(k)) / median;
+    }
+};
+/// Median and quartiles (linear interpolation between order statistics) of `t`; all 0 when empty.
+inline BatchStats batch_stats(std::vector<double> t) {
+    BatchStats s;
+    s.k = static_cast<int>(t.size());
+    if (t.empty()) return s;
+    std::sort(t.begin(), t.end());
+    auto q = [&](double p) {
+        const double x = p * static_cast<double>(t.size() - 1);
+        const std::size_t i = static_cast<std::size_t>(std::floor(x));
+        const std::size_t j = std::min(i + 1, t.size() - 1);
+        return t[i] + (x - static_cast<double>(i)) * (t[j] - t[i]);
+    };
+    s.median = q(0.5);
+    s.q1 = q(0.25);
+    s.q3 = q(0.75);
+    return s;
+}
+
+/// How a call is timed (the file comment).
+struct TimingPlan {
+    int min_batches = 5;
+    int max_batches = 25;
+    double batch_s = 0.005;  ///< seconds per batch
+    double max_s = 1.0;      ///< no new batch after this many seconds, once three are done
+    double target = 0.01;    ///< the median's relative standard error to reach (the workbook's 1%)
+    /// Time once more, after the threads settle, when the error is still above this at the cap
+    /// (0: never): three times the target, a spread no steady host shows over 25 batches.
+    double repeat_above = 0.03;
+};
+
+/// One timing's result.
+struct CallTiming {
+    double ms = 0;       ///< the median batch's mean call (ms)
+    BatchStats stats;    ///< of the batches kept
+    int timings = 1;     ///< 2 where it was repeated
+};
+
 namespace detail {
-/// The mean time of one call of f() in each batch (ms), sorted (median_call_ms).
+/// One timing of f() under `plan` (no repeat): warm-up, then batches until the stopping rule.
 template <class F>
-std::vector<double> batch_times(F&& f, int batches, double batch_s, double max_s) {
+CallTiming time_once(F&& f, const TimingPlan& plan) {
     using Clock = std::chrono::steady_clock;
     auto secs = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
     const auto w0 = Clock::now();
     f();
     const double once = std::max(1e-7, secs(w0, Clock::now()));
-    const int per_batch = static_cast<int>(std::clamp(std::floor(batch_s / once), 1.0, 10000.0));
+    const int per_batch = static_cast<int>(std::clamp(std::floor(plan.batch_s / once), 1.0, 10000.0));
+    if (per_batch > 1)  // the warm-up batch (a slow call's warm-up call is its own)
+        for (int i = 0; i < per_batch; ++i) f();
     std::vector<double> t;
     const auto start = Clock::now();
-    for (int b = 0; b < batches; ++b) {
+    CallTiming r;
+    for (int b = 0; b < plan.max_batches; ++b) {
         const auto t0 = Clock::now();
         for (int i = 0; i < per_batch; ++i) f();
         t.push_back(secs(t0, Clock::now()) * 1e3 / per_batch);
-        if (b >= 2 && secs(start, Clock::now()) > max_s) break;
+        if (static_cast<int>(t.size()) < std::min(plan.min_batches, plan.max_batches)) {
+            if (t.size() >= 3 && secs(start, Clock::now()) > plan.max_s) break;
+            continue;
+        }
+        r.stats = batch_stats(t);
+        if (r.stats.rel_error() <= plan.target || secs(start, Clock::now()) > plan.max_s) break;
     }
-    std::sort(t.begin(), t.end());
-    return t;
+    r.stats = batch_stats(t);
+    r.ms = r.stats.median;
+    return r;
 }
 }  // namespace detail
 
-/// The median over `batches` batches of the mean time of one call of f() in a batch (ms), after
-/// one warm-up call. A batch holds as many calls as fill about `batch_s` seconds (one for a slow
-/// call), so microsecond calls are not timed one by one; timing stops after `max_s` seconds once
-/// three batches are done.
+/// f() timed under `plan` (the file comment), repeated once after the threads settle when its
+/// error is above plan.repeat_above; the timing with the smaller error is returned.
 template <class F>
-double median_call_ms(F&& f, int batches = 5, double batch_s = 0.002, double max_s = 1.0) {
-    const std::vector<double> t = detail::batch_times(f, batches, batch_s, max_s);
-    return t[t.size() / 2];
+CallTiming time_call(F&& f, const TimingPlan& plan = {}) {
+    CallTiming r = detail::time_once(f, plan);
+    if (!(plan.repeat_above > 0) || !(r.stats.rel_error() > plan.repeat_above)) return r;
+    settle_threads();
+    CallTiming again = detail::time_once(f, plan);
+    if (again.stats.rel_error() < r.stats.rel_error()) r = again;
+    r.timings = 2;
+    return r;
 }
 
-/// The fastest batch's mean time of one call (ms), over 9 batches of about 2 ms: a fixed cost,
-/// without the interruptions a busy machine adds to some batches.
+/// The median call of f() (ms) under `plan`: time_call(f, plan).ms.
+template <class F>
+double median_call_ms(F&& f, const TimingPlan& plan = {}) {
+    return time_call(f, plan).ms;
+}
+
+/// The fastest batch's mean time of one call (ms), over 9 batches of about 2 ms after the warm-up:
+/// a fixed cost, without the interruptions a busy machine adds to some batches.
 template <class F>
 double min_call_ms(F&& f) {
-    return detail::batch_times(f, 9, 0.002, 0.2).front();
+    using Clock = std::chrono::steady_clock;
+    auto secs = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+    const auto w0 = Clock::now();
+    f();
+    const double once = std::max(1e-7, secs(w0, Clock::now()));
+    const int per_batch = static_cast<int>(std::clamp(std::floor(0.002 / once), 1.0, 10000.0));
+    double best = INFINITY;
+    const auto start = Clock::now();
+    for (int b = 0; b < 9; ++b) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < per_batch; ++i) f();
+        best = std::min(best, secs(t0, Clock::now()) * 1e3 / per_batch);
+        if (b >= 2 && secs(start, Clock::now()) > 0.2) break;
+    }
+    return best;
 }
 
 }  // namespace wb::cpu

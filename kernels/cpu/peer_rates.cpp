@@ -76,10 +76,14 @@ struct ClassPlan {
     std::function<double(double)> n_for;  ///< the (real) size whose working set is ws
 };
 
-/// The time of one call as the table's rows time it (the median of batches after a warm-up).
+/// The time of one call as the table's rows time it (host_timing.hpp: the median of batches after
+/// a warm-up, until its error is under 1%, repeated when it did not settle), with a shorter cap.
 template <class F>
 double row_ms(F&& f) {
-    return median_call_ms(f, 5, 0.004, 0.4);
+    TimingPlan plan;
+    plan.batch_s = 0.004;
+    plan.max_s = 0.4;
+    return median_call_ms(f, plan);
 }
 
 /// A class measured by `call(n)` with work `work(n)`: its single-thread regime (where the plan

@@ -358,6 +358,21 @@ TEST_CASE("chapter 7: crossovers and the summary's counts", "[cpu][ch07]") {
     // (0.8 against 1.0) and at 256 (0.95 against 1.0: 5%, not counted)
     CHECK(lines[4] == "hybrid predicted >= 15% faster than both sides: measured >= 10% faster: 1 of 1 (100%)");
     CHECK(lines[5] == "hybrid chosen by the model but slower than a single side: 0 of 1 (0%)");
+    // The margin: 1024 predicts a gain of 20% (0.8 against 1.0), 256 one of 5% (0.95 against 1.0),
+    // both at shares inside (0, 1); under the default margin of 15% only 256's is kept out.
+    rows[0].p.split.gpu_share = 0.5;
+    rows[2].p.split.gpu_share = 0.3;
+    // A CPU timing whose median kept a 5% error (above the 3% that triggers a repeat).
+    rows[1].m.cpu_error = 0.05;
+    rows[0].m.cpu_error = 0.02;
+    const auto more = wb::ch07::summary_lines(rows);
+    REQUIRE(more.size() == 8);  // every row has both measured single sides: all judged
+    CHECK(more[6] == "hybrid predicted faster, but by less than the run's margin (the single side chosen): 1 of 2 (50%)");
+    CHECK(more[7] == "CPU timings whose median kept an error above 3% (after a repeat): 1 of 4 (25%)");
+    // With a run's margin of 25%, 1024's gain is within it too.
+    for (auto& r : rows) r.p.split.margin = 0.25;
+    CHECK(wb::ch07::summary_lines(rows)[6] ==
+          "hybrid predicted faster, but by less than the run's margin (the single side chosen): 2 of 2 (100%)");
 }
 
 TEST_CASE("chapter 7: a measured all-GPU path anchors the GPU column and the hybrid's GPU side", "[cpu][ch07][split]") {

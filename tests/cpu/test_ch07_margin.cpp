@@ -1,0 +1,126 @@
+// CPU tests of chapter 7's measuring rules: how a host call is timed (kernels/cpu/host_timing.hpp:
+// the median's statistics, the stopping rule, the repeat of a timing that did not settle) and the
+// hybrid's margin (the median of the classes' measured misses; the choice made with it).
+#include "catch.hpp"
+
+#include "device_profile.hpp"
+#include "host_timing.hpp"
+#include "split_cases.hpp"
+#include "split_paths.hpp"
+
+#include "model/cpu.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+TEST_CASE("host timing: median, quartiles and the median's relative error", "[cpu][ch07]") {
+    // 1..9 shuffled: median 5, quartiles 3 and 7 (linear between order statistics).
+    const auto s = wb::cpu::batch_stats({9, 2, 7, 4, 5, 1, 8, 3, 6});
+    CHECK(s.k == 9);
+    CHECK(s.median == 5);
+    CHECK(s.q1 == 3);
+    CHECK(s.q3 == 7);
+    CHECK(s.spread() == Approx(0.8));
+    CHECK(s.rel_error() == Approx(0.93 * 4 / 3.0 / 5));
+    // Even count: the median between the middle two; quartiles interpolated.
+    const auto e = wb::cpu::batch_stats({4, 1, 3, 2});
+    CHECK(e.median == Approx(2.5));
+    CHECK(e.q1 == Approx(1.75));
+    CHECK(e.q3 == Approx(3.25));
+    // Under three batches the error is not known.
+    CHECK(std::isinf(wb::cpu::batch_stats({1, 1}).rel_error()));
+    CHECK(wb::cpu::batch_stats({}).k == 0);
+    // Equal batches: no spread, no error.
+    CHECK(wb::cpu::batch_stats({2, 2, 2, 2, 2}).rel_error() == 0);
+}
+
+TEST_CASE("host timing: batches between the minimum and the cap, and an unsettled timing repeated once", "[cpu][ch07]") {
+    // A call that sleeps 1 ms and 5 ms in turn: batches of one call (batch_s far below a call),
+    // so the batches alternate and the median's error stays far above any target: the timing runs
+    // to its cap of batches, then once more. No time is compared: only the counts.
+    int calls = 0;
+    auto f = [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(calls++ % 2 ? 5 : 1));
+    };
+    wb::cpu::TimingPlan plan;
+    plan.min_batches = 5;
+    plan.max_batches = 7;
+    plan.batch_s = 1e-6;
+    plan.max_s = 10;
+    plan.target = 1e-9;
+    plan.repeat_above = 0.03;
+    const wb::cpu::CallTiming t = wb::cpu::time_call(f, plan);
+    CHECK(t.timings == 2);
+    CHECK(t.stats.k == 7);
+    CHECK(calls == 2 * (1 + 7));  // each timing: its warm-up call (a slow call's warm-up batch), 7 batches of one
+    CHECK(t.stats.rel_error() > 0.03);
+    // Without a repeat: one timing.
+    calls = 0;
+    plan.repeat_above = 0;
+    const wb::cpu::CallTiming once = wb::cpu::time_call(f, plan);
+    CHECK(once.timings == 1);
+    CHECK(calls == 1 + 7);
+}
+
+TEST_CASE("chapter 7: a class's miss and the run's hybrid margin", "[cpu][ch07][split]") {
+    // The miss: |measured / model - 1|, at least twice the timing's error.
+    CHECK(wb::ch07::hybrid_miss(1.2, 1.0, 0.01) == Approx(0.2));
+    CHECK(wb::ch07::hybrid_miss(0.7, 1.0, 0.01) == Approx(0.3));
+    CHECK(wb::ch07::hybrid_miss(1.01, 1.0, 0.04) == Approx(0.08));
+    CHECK(wb::ch07::hybrid_miss(1.1, 1.0, NAN) == Approx(0.1));
+    CHECK(wb::ch07::hybrid_miss(0, 1.0, 0.01) == -1);
+    CHECK(wb::ch07::hybrid_miss(1.0, 0, 0.01) == -1);
+    // The margin: the median of the measured misses (a class not measured does not count), so one
+    // disturbed class does not set it; at most 0.999.
+    wb::ch07::Machines m;
+    CHECK(wb::ch07::hybrid_margin_of(m) == -1);
+    CHECK(wb::ch07::min_gain_of(m) == wb::split::kMinHybridGain);
+    auto miss = [&](const char* key, double v) { m.paths[key].miss = v; };
+    miss("gemv float", 0.10);
+    miss("gemv double", 4.7);  // one timing disturbed by something else
+    miss("gemm float", 0.30);
+    miss("symv float", -1);    // not measured
+    CHECK(wb::ch07::hybrid_margin_of(m) == Approx(0.30));
+    miss("gemm double", 0.02);
+    CHECK(wb::ch07::hybrid_margin_of(m) == Approx(0.20));  // (0.10 + 0.30) / 2
+    wb::ch07::Machines bad;
+    bad.paths["gemv float"].miss = 3;
+    CHECK(wb::ch07::hybrid_margin_of(bad) == Approx(0.999));
+    m.hybrid_margin = 0.2;
+    CHECK(wb::ch07::min_gain_of(m) == Approx(0.2));
+}
+
+TEST_CASE("chapter 7: the hybrid is chosen only where its predicted gain reaches the run's margin", "[cpu][ch07][split]") {
+    // GEMV n = 16384 float on a host of 100 GB/s: the hybrid predicts a gain g over the better
+    // single side. A margin just under g chooses it, one just over it keeps White's single side.
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("t", 16, 100, 1000, 500);
+    m.cpu.llc_bytes = 64 * 1024.0 * 1024.0;
+    const wb::ch07::Case c{"gemv", 16384, 4};
+    const auto free_p = wb::ch07::predict_case(c, m).split;
+    const double g = free_p.gain();
+    REQUIRE(free_p.gpu_share > 0);
+    REQUIRE(free_p.gpu_share < 1);
+    CHECK(g == Approx(1 - free_p.hybrid_ms / std::min(free_p.cpu_ms, free_p.gpu_ms)));
+    REQUIRE(g > 0.05);
+    CHECK(free_p.margin == wb::split::kMinHybridGain);
+    m.hybrid_margin = 0.9 * g;
+    const auto below = wb::ch07::predict_case(c, m).split;
+    CHECK(below.margin == Approx(0.9 * g));
+    CHECK(below.choice == wb::split::Where::Hybrid);
+    m.hybrid_margin = 1.1 * g;
+    const auto above = wb::ch07::predict_case(c, m).split;
+    CHECK(above.choice == above.white);
+    CHECK(above.choice != wb::split::Where::Hybrid);
+    // The margin changes the choice only: the three times are the same.
+    CHECK(above.hybrid_ms == Approx(below.hybrid_ms));
+    CHECK(above.cpu_ms == Approx(below.cpu_ms));
+    // CG's split uses the same margin.
+    CHECK(wb::ch07::predict_case({"cg", 1024, 4}, m).split.margin == Approx(1.1 * g));
+    // A share of 0 (the tiny call stays on the CPU): no predicted gain.
+    CHECK(wb::ch07::predict_case({"gemv", 64, 4}, m).split.gain() == 0);
+}
