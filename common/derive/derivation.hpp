@@ -123,6 +123,7 @@ struct GemmCall {
     bool vector_c = false;            ///< C is one column or row with contiguous vectors: a GEMV
     long long max_split_k = 0;        ///< the most slices of k the kernels take (0: no limit)
     double max_workspace_bytes = 0;   ///< the split's partials at most this many bytes (0: no limit)
+    bool reads_c = true;              ///< beta != 0: the epilogue loads C before it stores it
 };
 
 /// GEMM: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,

@@ -120,11 +120,13 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
 
 /// Rule 5 for kernel `k` split into `split` slices: the busiest SM runs ceil(blocks / SMs) blocks
 /// in rounds of at most per_sm; a round of fewer than two warps per scheduler runs at that share
-/// of the rate; one DRAM latency before the first stage arrives, the last round's tiles written at
-/// the SM's share of the bandwidth. Rule 1: the device's bytes (each matrix once) arrive no faster
-/// than the resident blocks' loads in flight allow (Little's law). The split's second pass reads
-/// the slices' partials and writes C. Returns false where the split is not a launch: a slice
-/// without a whole k-tile, more blocks than one round of slots, or partials past the workspace.
+/// of the rate; a block's epilogue (its loads of C, its tile of C moved at the SM's share of the
+/// bandwidth) hides only behind the other resident blocks' FMAs; one DRAM latency before the
+/// first stage arrives. Rule 1: the device's bytes (A and B once, C once or, with beta != 0,
+/// twice) arrive no faster than the resident blocks' loads in flight allow (Little's law). The
+/// split's second pass reads the slices' partials and writes C. Returns false where the split is
+/// not a launch: a slice without a whole k-tile, more blocks than one round of slots, or partials
+/// past the workspace.
 bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long long split, Choice& out) {
     const GemmTile& t = *k.t;
     const long long per = ceil_div(c.k, split);
@@ -139,14 +141,25 @@ bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long 
     const long long busiest = ceil_div(blocks, sms);
     const double fmas = static_cast<double>(t.tile_m) * t.tile_n * kc;  // one block's, padding included
     const int need = kSchedulers * kWarpsPerScheduler;
+    // A block's epilogue: with beta != 0 (and no split, whose partials are only written) it loads
+    // its tile of C in batches before the stores (a 4-row group per batch for the FMA kernels,
+    // all of it at once for the tensor cores'), one DRAM latency each; then its tile of C moves
+    // at the SM's share of the bandwidth. A round of j blocks hides the epilogues behind the
+    // other blocks' FMAs where there are any: the round takes the longer of the j blocks' FMAs
+    // at the shared rate and one block's own FMAs plus its epilogue. A block alone on its SM
+    // (the 256 x 128 tile), or a short k, waits for all of it.
+    const bool loads_c = c.reads_c && split == 1;
+    const double tile_bytes = static_cast<double>(t.tile_m) * t.tile_n * c.elem_bytes * (loads_c ? 2.0 : 1.0);
+    const double batches = !loads_c ? 0.0 : t.tensor_core ? 1.0 : std::max(1, t.thread_m / 4);
     auto round_time = [&](long long j) {
-        return static_cast<double>(j) * fmas / (k.rate * std::min(1.0, static_cast<double>(j) * k.warps / need));
+        const double shared = static_cast<double>(j) * fmas / (k.rate * std::min(1.0, static_cast<double>(j) * k.warps / need));
+        const double own = fmas / (k.rate * std::min(1.0, static_cast<double>(k.warps) / need)) + batches * latency +
+                           static_cast<double>(j) * tile_bytes / (bw / sms);
+        return std::max(shared, own);
     };
     const long long full = busiest / k.per_sm, rest = busiest % k.per_sm;
-    const long long last = rest > 0 ? rest : std::min<long long>(busiest, k.per_sm);
-    const double tile_bytes = static_cast<double>(t.tile_m) * t.tile_n * c.elem_bytes;
-    out.main = full * round_time(k.per_sm) + (rest > 0 ? round_time(rest) : 0) + latency + last * tile_bytes / (bw / sms);
-    const double bytes = static_cast<double>(c.elem_bytes) * (c.m * c.k + c.k * c.n + c.m * c.n);
+    out.main = full * round_time(k.per_sm) + (rest > 0 ? round_time(rest) : 0) + latency;
+    const double bytes = static_cast<double>(c.elem_bytes) * (c.m * c.k + c.k * c.n + c.m * c.n * (c.reads_c ? 2.0 : 1.0));
     const double in_flight = static_cast<double>(std::max(1, t.stages - 1)) * (t.tile_m + t.tile_n) * t.tile_k *
                              c.elem_bytes * std::min(blocks, sms * k.per_sm);
     out.memory = bytes / std::min(bw, in_flight / latency);

@@ -78,6 +78,7 @@ derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& de
     c.vector_c = gemm_as_gemv<T>(a, nullptr);
     c.max_split_k = kMaxSplit;
     c.max_workspace_bytes = kMaxWorkspaceBytes;
+    c.reads_c = a.beta != T(0);
     return derive::derive_gemm(dev, c, gemm_derive_tiles<T>(dev, live, a, tensor_ok));
 }
 

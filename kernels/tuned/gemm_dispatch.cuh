@@ -94,7 +94,7 @@ void run_config(const GemmArgs<T>& in, int split, cudaStream_t s, const char* fn
             a.ldc = a.m;
             a.alpha = T(1);
             a.beta = T(0);
-            if (derive::gemm_split_fused(slices, Cfg::BM, Cfg::BN, sizeof(T))) {
+            if (derive::gemm_split_fused(slices, Cfg::BM, Cfg::BN, sizeof(T)) && !splitk::separate_pass_forced()) {
                 const auto tiles = static_cast<std::size_t>(gemm_detail::ceil_div(in.m, Cfg::BM)) *
                                    static_cast<std::size_t>(gemm_detail::ceil_div(in.n, Cfg::BN));
                 fix = {in.C, in.ldc, in.alpha, in.beta, splitk::tile_counters(tiles, s)};

@@ -7,6 +7,8 @@
 #include "launch_checks.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 namespace wb::tuned::splitk {
 namespace {
@@ -44,6 +46,14 @@ struct SplitKCountersTag {};
 
 void* workspace(std::size_t bytes, cudaStream_t s) {
     return workspace_of_current_device<SplitKWorkspaceTag>(s).get(bytes);
+}
+
+bool separate_pass_forced() {
+    static const bool forced = [] {
+        const char* v = std::getenv("WB_GEMM_SPLIT_PASS");
+        return v && std::string(v) == "separate";
+    }();
+    return forced;
 }
 
 unsigned* tile_counters(std::size_t tiles, cudaStream_t s) {

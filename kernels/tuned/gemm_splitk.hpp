@@ -40,6 +40,11 @@ struct Fixup {
     unsigned* counters = nullptr;
 };
 
+/// WB_GEMM_SPLIT_PASS=separate in the environment (read once): every split runs its second pass
+/// as the separate kernel, fused or not by the rule, so that a run can time the two side by side
+/// (the models still assume the rule's choice).
+bool separate_pass_forced();
+
 /// `tiles` arrival counters, all 0, for the calls on stream `s` (grow-only, zeroed when grown; the
 /// fused pass leaves each at 0 when its tile is done).
 unsigned* tile_counters(std::size_t tiles, cudaStream_t s);
