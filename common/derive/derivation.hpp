@@ -150,18 +150,6 @@ Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long 
 /// tuned GEMM's legal launches list the same values.
 std::vector<long long> gemm_split_candidates(long long most);
 
-/// Whether a split's second pass runs inside the GEMM kernel (the last slice of each tile of C to
-/// finish adds the slices' partials in slice order and writes C) rather than as a kernel of its
-/// own. Fused, the pass costs no launch, but one SM reads a tile's `slices` partials: it pays while
-/// those bytes stay under what one SM reads from the L2 in about one launch's time (chapter 0's
-/// launch overhead, about 2 us, at an SM's 64 bytes per clock from the L2 at 2 GHz: 256 KiB).
-/// Beyond that (hundreds of slices of a small C) the separate pass spreads the reads over every
-/// SM. The tuned GEMM's launcher and the models both ask this.
-constexpr long long kFusedSplitBytesPerTile = 256 * 1024;
-inline bool gemm_split_fused(long long slices, long long tile_m, long long tile_n, long long elem_bytes) {
-    return slices > 1 && slices * tile_m * tile_n * elem_bytes <= kFusedSplitBytesPerTile;
-}
-
 /// Convolution of a rows x cols image with an FS x FS filter: on the `t10` preset with square
 /// rows = cols a power of two >= 512 White's procedure (§5.1.5, Eq. 5.19); otherwise block_x
 /// (coalescing), outputs per thread (rule 1), thread_x from the halo (rule 2).

@@ -163,12 +163,7 @@ bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long 
     const double in_flight = static_cast<double>(std::max(1, t.stages - 1)) * (t.tile_m + t.tile_n) * t.tile_k *
                              c.elem_bytes * std::min(blocks, sms * k.per_sm);
     out.memory = bytes / std::min(bw, in_flight / latency);
-    // Fused into the kernel (gemm_split_fused) the pass costs its bytes but no launch of its own.
-    out.second_pass = split > 1 ? 2.0 * split * bytes_c / bw +
-                                      (gemm_split_fused(split, t.tile_m, t.tile_n, c.elem_bytes)
-                                           ? 0.0
-                                           : model::kLaunchOverheadUs * 1e-6)
-                                : 0;
+    out.second_pass = split > 1 ? 2.0 * split * bytes_c / bw + model::kLaunchOverheadUs * 1e-6 : 0;
     out.kern = &k;
     out.split = split;
     out.blocks = blocks;

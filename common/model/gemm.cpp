@@ -3,7 +3,6 @@
 #include "model/gemm.hpp"
 
 #include "model/model_internal.hpp"
-#include "derive/derivation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -124,13 +123,9 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
         if (tb > tw) worst = &b;
     }
     const double t_main = worst == &bounds[4] ? worst->t : worst->t * compute_scale;
-    // A split's second pass: the partials written and read, C read and written, and one more
-    // launch unless the FMA kernel runs the pass itself (derive::gemm_split_fused; the tensor
-    // cores' kernel always launches its own).
-    const bool fused = !d.tensor_core && derive::gemm_split_fused(split, d.tile_m, d.tile_n, elem_bytes);
+    // A split's second pass: the partials written and read, C read and written, one more launch.
     const double t_sum = split > 1 ? (2.0 * split + 2.0) * elem_bytes * static_cast<double>(m) * n /
-                                             (dev.bandwidth_gbs * 1e9) +
-                                         (fused ? 0.0 : kLaunchOverheadUs * 1e-6)
+                                         (dev.bandwidth_gbs * 1e9) + kLaunchOverheadUs * 1e-6
                                    : 0.0;
     const double t = t_main + t_sum;
     p.ms = t * 1e3 + kLaunchOverheadUs / 1e3;

@@ -41,8 +41,7 @@ using rule::split_candidates;
 /// rate x the fraction of the last wave's block slots that do work x the fraction of the tiles'
 /// area inside C x the share of a block's time in its main loop (kt / (kt + overhead) for kt
 /// tiles of BK, overhead from fill and epi), plus, for a split, the second pass: the partials
-/// written and read and C written at kSumBytesPerSecond and, unless the kernel runs the pass
-/// itself (derive::gemm_split_fused), one more launch (kSumLaunchSeconds).
+/// written and read and C written at kSumBytesPerSecond and one more launch (kSumLaunchSeconds).
 /// Split k pays where the tiles of C alone leave SMs idle and k is long (1024 x 1024 x 16384: 32
 /// tiles of 256 x 128 for 132 SMs). -1 where the split does not apply.
 template <const GemmConfig& E, class T>
@@ -73,7 +72,7 @@ double estimate(const GemmArgs<T>& a, int split) {
     double seconds = flops / rate;
     if (slices > 1)
         seconds += (2.0 * slices + (a.beta == T(0) ? 1.0 : 2.0)) * a.m * a.n * sizeof(T) / kSumBytesPerSecond +
-                   (derive::gemm_split_fused(slices, E.tile_m, E.tile_n, sizeof(T)) ? 0.0 : kSumLaunchSeconds);
+                   kSumLaunchSeconds;
     // No call is faster than its bytes (A, B once, C written and, with beta != 0, read) at the
     // stream rate: with k of a few elements C's bytes are the time, whatever the tile.
     const double bytes = sizeof(T) * (static_cast<double>(a.m) * a.k + static_cast<double>(a.k) * a.n +

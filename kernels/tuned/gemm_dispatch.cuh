@@ -4,7 +4,6 @@
 ///        the occupancy query the default rule asks. Included by the gemm_instances_*.cu files only.
 #pragma once
 
-#include "derive/derivation.hpp"
 #include "launch_limits.hpp"
 #include "tuned/gemm_dispatch.hpp"
 #include "tuned/gemm_kernel.cuh"
@@ -21,7 +20,7 @@ namespace {
 
 template <class Cfg, bool TA, bool TB, bool VEC, bool SPLIT>
 void launch_kernel(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices,
-                   int k_slice, const splitk::Fixup<typename Cfg::type>& fix) {
+                   int k_slice) {
     auto kernel = gemm_kernel<Cfg, TA, TB, VEC, SPLIT>;
     if (Cfg::SMEM > 48 * 1024) {  // above 48 KB a kernel must opt in (once per device)
         static thread_local unsigned long long done = 0;
@@ -36,17 +35,17 @@ void launch_kernel(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream
     const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, Cfg::BM), static_cast<long long>(kMaxGridX), fn),
                     gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, Cfg::BN), kMaxGridYZ, fn), slices);
     kernel<<<grid, Cfg::THREADS, Cfg::SMEM, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C, a.ldc,
-                                                 vec_c, k_slice, static_cast<long long>(a.m) * a.n, fix);
+                                                 vec_c, k_slice, static_cast<long long>(a.m) * a.n);
 }
 
 /// The kernel for the call's transpose combination (op(A), op(B) in {N, T}), split or not.
 template <class Cfg, bool VEC>
 void launch_ops(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream_t s, const char* fn, int slices,
-                int k_slice, const splitk::Fixup<typename Cfg::type>& fix) {
+                int k_slice) {
     auto pick = [&](auto ta_, auto tb_) {
         constexpr bool TA = decltype(ta_)::value, TB = decltype(tb_)::value;
-        if (slices > 1) launch_kernel<Cfg, TA, TB, VEC, true>(a, vec_c, s, fn, slices, k_slice, fix);
-        else launch_kernel<Cfg, TA, TB, VEC, false>(a, vec_c, s, fn, 1, 0, {});
+        if (slices > 1) launch_kernel<Cfg, TA, TB, VEC, true>(a, vec_c, s, fn, slices, k_slice);
+        else launch_kernel<Cfg, TA, TB, VEC, false>(a, vec_c, s, fn, 1, 0);
     };
     using F = std::false_type;
     using Tr = std::true_type;
@@ -86,28 +85,22 @@ void run_config(const GemmArgs<T>& in, int split, cudaStream_t s, const char* fn
     using Cfg = KernelConfig<T, E>;
     GemmArgs<T> a = in;
     int slices = 1, kc = 0;
-    splitk::Fixup<T> fix;  // counters stay null: the separate pass (splitk::sum) adds the partials
-    if (split > 1) {  // the slices write partials to the workspace; the second pass applies alpha, beta
+    if (split > 1) {  // the slices write partials to the workspace; splitk::sum applies alpha, beta
         std::tie(kc, slices) = splitk::slice_k(a.k, split, Cfg::BK);
         if (slices > 1) {
             a.C = static_cast<T*>(splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(T), s));
             a.ldc = a.m;
             a.alpha = T(1);
             a.beta = T(0);
-            if (derive::gemm_split_fused(slices, Cfg::BM, Cfg::BN, sizeof(T)) && !splitk::separate_pass_forced()) {
-                const auto tiles = static_cast<std::size_t>(gemm_detail::ceil_div(in.m, Cfg::BM)) *
-                                   static_cast<std::size_t>(gemm_detail::ceil_div(in.n, Cfg::BN));
-                fix = {in.C, in.ldc, in.alpha, in.beta, splitk::tile_counters(tiles, s)};
-            }
         }
     }
     // 16-byte copies need both operands' base pointers 16-byte aligned and lda, ldb multiples of
     // the vector width (every column starts aligned); otherwise element-wise copies.
     const bool vec = pack::aligned16(a.A, a.lda) && pack::aligned16(a.B, a.ldb);
     const bool vec_c = pack::aligned16<T>(a.C, a.ldc);
-    if (vec) launch_ops<Cfg, true>(a, vec_c, s, fn, slices, kc, fix);
-    else launch_ops<Cfg, false>(a, vec_c, s, fn, slices, kc, fix);
-    if (slices > 1 && !fix.counters) splitk::sum<T>(in.m, in.n, slices, a.C, in.alpha, in.beta, in.C, in.ldc, s);
+    if (vec) launch_ops<Cfg, true>(a, vec_c, s, fn, slices, kc);
+    else launch_ops<Cfg, false>(a, vec_c, s, fn, slices, kc);
+    if (slices > 1) splitk::sum<T>(in.m, in.n, slices, a.C, in.alpha, in.beta, in.C, in.ldc, s);
 }
 
 template <class T, const GemmConfig& E>

@@ -12,7 +12,6 @@
 #pragma once
 
 #include "tuned/gemm_fragments.cuh"
-#include "tuned/gemm_splitk_fixup.cuh"
 #include "tuned/gemm_tile_loader.cuh"
 
 namespace wb::tuned::gemm_impl {
@@ -23,19 +22,16 @@ template <class Cfg, bool TransA, bool TransB, bool VEC, bool SPLIT>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
 gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::type* __restrict__ A, int lda,
             const typename Cfg::type* __restrict__ B, int ldb, typename Cfg::type beta,
-            typename Cfg::type* __restrict__ C, int ldc, bool vec_c, int k_slice, long long c_slice,
-            splitk::Fixup<typename Cfg::type> fix) {
+            typename Cfg::type* __restrict__ C, int ldc, bool vec_c, int k_slice, long long c_slice) {
     using T = typename Cfg::type;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN, S = Cfg::STAGES;
     constexpr int LM = Cfg::LM, LN = Cfg::LN, W = Cfg::W;
     using V = typename gemm_detail::Vec16<T>::type;
     // Split k (SPLIT, gridDim.z slices > 1): slice z multiplies op(A)(:, z kc ...) by
     // op(B)(z kc ..., :) into its own m x n partial (C is the workspace, ldc = m, alpha 1, beta 0);
-    // the partials are added in slice order, by the last slice of each tile to finish where
-    // fix.counters is set (fixup_tile, after the epilogue), else by splitk_sum. kc is a multiple
-    // of BK: the slices' operands keep the alignment the full operands have. A kernel of its own,
-    // so that the unsplit kernel's schedule does not pay for it.
-    T* const partials = C;
+    // splitk_sum adds the partials in slice order. kc is a multiple of BK: the slices' operands
+    // keep the alignment the full operands have. A kernel of its own, so that the unsplit
+    // kernel's schedule does not pay for it.
     if constexpr (SPLIT) {
         const int k0 = static_cast<int>(blockIdx.z) * k_slice;
         A += TransA ? k0 : static_cast<long long>(k0) * lda;
@@ -201,12 +197,6 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // vector path loads a row group's TN vectors at once; the element path half a row group's
     // TN x 4 elements (all of them make ptxas spill in the main loops of the 128 x 128 kernels).
     auto column = [&](int c) { return j0 + cb + (c / 4) * 4 * LN + c % 4; };  // of thread-tile column c
-    auto finish_split = [&] {  // the fused second pass, once this block's partial is stored
-        if constexpr (SPLIT)
-            if (fix.counters)
-                fixup_tile<T, BM, BN, Cfg::THREADS>(m, n, i0, j0, partials, c_slice, fix,
-                                                    reinterpret_cast<int*>(smem_raw));
-    };
     if (!vec_c) {  // element stores: half the thread tile's columns per batch of loads
         constexpr int H = TN / 2;
 #pragma unroll
@@ -236,7 +226,6 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
                 }
             }
         }
-        finish_split();
         return;
     }
 #pragma unroll
@@ -277,7 +266,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
             }
         }
     }
-    finish_split();
+
 }
 //! [tuned-gemm]
 

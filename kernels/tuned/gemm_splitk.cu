@@ -7,8 +7,6 @@
 #include "launch_checks.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
 namespace wb::tuned::splitk {
 namespace {
@@ -40,25 +38,11 @@ __global__ void splitk_sum(int m, int n, int slices, const T* __restrict__ P, T 
 }
 
 struct SplitKWorkspaceTag {};
-struct SplitKCountersTag {};
 
 }  // namespace
 
 void* workspace(std::size_t bytes, cudaStream_t s) {
     return workspace_of_current_device<SplitKWorkspaceTag>(s).get(bytes);
-}
-
-bool separate_pass_forced() {
-    static const bool forced = [] {
-        const char* v = std::getenv("WB_GEMM_SPLIT_PASS");
-        return v && std::string(v) == "separate";
-    }();
-    return forced;
-}
-
-unsigned* tile_counters(std::size_t tiles, cudaStream_t s) {
-    return static_cast<unsigned*>(
-        workspace_of_current_device<SplitKCountersTag>(s).get(tiles * sizeof(unsigned), /*zero_when_grown=*/true));
 }
 
 template <class T>

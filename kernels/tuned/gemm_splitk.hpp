@@ -27,28 +27,6 @@ inline std::pair<int, int> slice_k(int k, int split, int bk) {
 /// call's stream, kept for the process.
 void* workspace(std::size_t bytes, cudaStream_t s);
 
-/// The second pass fused into the GEMM kernel (derive::gemm_split_fused decides): the call's C and
-/// scalars, and one arrival counter per tile of C (tile_counters). Each slice's block writes its
-/// partial, then counts itself in; the last to arrive adds the partials in slice order, as sum()
-/// does, writes C and re-arms the counter to 0 for the next call on the stream. No block waits
-/// for another, so no schedule can deadlock it. counters == nullptr: the separate pass runs.
-template <class T>
-struct Fixup {
-    T* C = nullptr;
-    int ldc = 0;
-    T alpha = T(1), beta = T(0);
-    unsigned* counters = nullptr;
-};
-
-/// WB_GEMM_SPLIT_PASS=separate in the environment (read once): every split runs its second pass
-/// as the separate kernel, fused or not by the rule, so that a run can time the two side by side
-/// (the models still assume the rule's choice).
-bool separate_pass_forced();
-
-/// `tiles` arrival counters, all 0, for the calls on stream `s` (grow-only, zeroed when grown; the
-/// fused pass leaves each at 0 when its tile is done).
-unsigned* tile_counters(std::size_t tiles, cudaStream_t s);
-
 /// C = alpha * (P_0 + P_1 + ... + P_{slices-1}) + beta * C, the slices added in their order
 /// (bit-identical run to run, like cuBLAS's own split-k reduction); C is not read when beta == 0.
 /// The partials are m x n each, leading dimension m, one after another.
