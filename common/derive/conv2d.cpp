@@ -4,12 +4,15 @@
 #include "derive/derivation.hpp"
 #include "derive/derive_internal.hpp"
 
+#include "model/conv2d.hpp"
+#include "model/kernel_time.hpp"
 #include "model/memory.hpp"
 #include "model/model_internal.hpp"
 #include "model/occupancy.hpp"
 #include "model/white.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,13 +42,15 @@ void white_conv(const DeviceProfile& dev, long long n, int fs, Derivation& d) {
     d.params.push_back({"dGrd.y", l.dgrd_y, "tiles down (White Eq. 5.12d)", std::to_string(n) + " / dBlk.y"});
 }
 
-/// The candidates' pick (derive_conv2d with `tiles`): rule 1, then rule 2 (what bounds the filter),
-/// then rule 3.
-void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vector<Conv2dTile>& tiles, Derivation& d) {
+/// The candidates' pick (derive_conv2d with `tiles`): rule 1, then rule 2 (what bounds the filter:
+/// above the ridge the busiest SM's issue, rule 5, before the halo), then rule 3.
+void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
+               const std::vector<Conv2dTile>& tiles, Derivation& d) {
     struct Cand {
         Conv2dTile t;
         int threads = 0, regs = 0, smem = 0, per_sm = 0;
         double in_flight = 0, halo = 0;
+        double busiest = 0, fill = 1, per_fma = 1, issue = 0;  // rule 5 above the ridge
     };
     const double need = model::bytes_in_flight_needed_per_sm(dev);
     std::vector<Cand> fit;
@@ -68,6 +73,24 @@ void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vect
         // Rule 1: each output one element in flight; rule 2: input elements read per output.
         c.in_flight = static_cast<double>(c.per_sm) * c.threads * outputs * elem_bytes;
         c.halo = static_cast<double>(t.tile_x + fs - 1) * (t.tile_y + fs - 1) / (static_cast<double>(t.tile_x) * t.tile_y);
+        // Rule 5 (the FMAs' side of rule 2): the busiest SM runs ceil(tiles / SMs) whole tiles of
+        // FS^2 FMAs per output, each FMA issuing the kernel's instructions per FMA (the model's
+        // count from the kernel's SASS, model/conv2d), at the share of the SM's pipes its
+        // resident warps keep busy: where every tap is a load at a run-time index just before
+        // its FMAs, kBusyWarps warps hide it, and a grid of fewer tiles than SMs x blocks per SM
+        // leaves the busiest SM fewer.
+        const double blocks = static_cast<double>((rows + t.tile_y - 1) / t.tile_y) * ((cols + t.tile_x - 1) / t.tile_x);
+        c.busiest = std::ceil(blocks / dev.sm_count);
+        const double warps = std::min<double>(c.per_sm, c.busiest) * c.threads / dev.warp_size;
+        c.fill = t.runtime_taps ? std::min(1.0, warps / model::kBusyWarps) : 1.0;
+        c.per_fma = 1 + model::conv2d_stage_design(Stage::kTuned, fs, elem_bytes, t.tile_x, t.tile_y, t.thread_x,
+                                                   t.thread_y, c.threads)
+                            .other_per_fma;
+        // Clocks per warp FMA: its instructions at 4 issued per clock per SM, or the FMA lanes'
+        // rate where fewer (FP64: 64 lanes, two warp FMAs per clock).
+        const int lanes = elem_bytes == 8 ? dev.fp64_lanes_per_sm : dev.fp32_lanes_per_sm;
+        const double clocks = std::max(c.per_fma / 4.0, static_cast<double>(dev.warp_size) / lanes);
+        c.issue = c.busiest * t.tile_x * t.tile_y * clocks / c.fill;
         fit.push_back(c);
     }
     if (fit.empty())
@@ -92,9 +115,12 @@ void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vect
             continue;
         }
         const bool less_smem = c.smem < best->smem || (c.smem == best->smem && c.halo < best->halo);
+        const auto alike = [](double a, double b, double tol) { return a <= b * (1 + tol) && b <= a * (1 + tol); };
+        const bool less_issue = c.issue * (1 + 1.0 / 16) < best->issue;
         const bool less_halo = c.halo * (1 + 1.0 / 64) < best->halo;
-        const bool tie = c.halo <= best->halo * (1 + 1.0 / 64) && best->halo <= c.halo * (1 + 1.0 / 64);
-        if (bytes_bound ? less_smem : less_halo || (tie && c.smem < best->smem)) best = &c;
+        const bool fma_pick = less_issue || (alike(c.issue, best->issue, 1.0 / 16) &&
+                                             (less_halo || (alike(c.halo, best->halo, 1.0 / 64) && c.smem < best->smem)));
+        if (bytes_bound ? less_smem : fma_pick) best = &c;
     }
     if (!best)  // none saturates: the most in flight
         for (const Cand& c : fit)
@@ -112,8 +138,16 @@ void pick_conv(const DeviceProfile& dev, int fs, int elem_bytes, const std::vect
                             (any_saturates ? "" : " (no candidate gets there: the most in flight)")});
     d.params.push_back({"thread_y", t.thread_y,
                         bytes_bound ? "bytes bound the filter: no reuse to gain (rule 2)"
-                                    : "the least input per output (rule 2, ties within 1/64)",
+                                    : "the busiest SM's issue (rule 5, ties within 1/16), then the least input per "
+                                      "output (rule 2, ties within 1/64)",
                         fmt("%.1f", intensity) + " flop per byte against a ridge of " + fmt("%.1f", ridge) + "; " +
+                            (bytes_bound ? std::string()
+                                         : fmt("%.0f", best->busiest) + " tiles on the busiest SM x " +
+                                               fmt("%.2f", best->per_fma) + " instructions per FMA" +
+                                               (best->fill < 1 ? " over " + fmt("%.2f", best->fill) +
+                                                                     " of its pipes busy (run-time taps)"
+                                                               : std::string()) +
+                                               "; ") +
                             fmt("%.3f", best->halo) + " input elements read per output"});
     d.params.push_back({"tile_x", t.tile_x, bytes_bound ? "the least shared memory (rule 3)" : "the least shared memory on ties (rule 3)",
                         std::to_string(best->smem) + " B of shared memory per block" +
@@ -138,7 +172,7 @@ Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long col
         return d;
     }
     if (!tiles.empty()) {
-        pick_conv(dev, fs, elem_bytes, tiles, d);
+        pick_conv(dev, rows, cols, fs, elem_bytes, tiles, d);
         return d;
     }
     constexpr int kThreads = 256;

@@ -161,13 +161,21 @@ struct Conv2dTile {
     int block_x = 0, block_y = 0, thread_x = 0, thread_y = 0, tile_x = 0, tile_y = 0;
     bool staged = true;
     int chunk_x = 0, chunk_y = 0;
+    /// Each filter tap is loaded at a run-time index just before the FMAs that use it (the generic
+    /// and blocked kernels' filter loop); false where the taps are compile-time operands of the
+    /// FMAs (FS known at compile time). A dependent load per tap: the SM hides its latency only
+    /// with kBusyWarps resident warps (model/kernel_time.hpp).
+    bool runtime_taps = false;
 };
 
 /// With `tiles` (the kernel's instantiated launches for this filter size): the candidates that
 /// keep Little's law in flight (rule 1); rule 2 reads what bounds the filter: below the ridge
 /// (2 FS^2 flops per 2 size(T) bytes under the FMA peak over the bandwidth) the bytes, which every
-/// candidate reads once, so the least shared memory (rule 3) decides; above it the least input
-/// read per output (the halo, ties within 1/64), then the least shared memory. Otherwise the
+/// candidate reads once, so the least shared memory (rule 3) decides; above it the FMAs do, and
+/// first the busiest SM's issue (rule 5: whole tiles over the SMs, times the kernel's instructions
+/// per FMA from the model's SASS counts, over the share of the SM's pipes its resident warps keep
+/// busy where each tap is a dependent load; ties within 1/16), then the least input read per
+/// output (the halo, ties within 1/64), then the least shared memory. Otherwise the
 /// powers-of-two derivation above. Throws std::invalid_argument when no candidate fits the device.
 Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
                          const std::vector<Conv2dTile>& tiles = {});

@@ -200,7 +200,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
         d.smem_per_block = (d.tile_y + cy - 1) * (nvr | 1) * w * elem_bytes;
-    } else if (stage == Stage::kTuned && (fs == 31 || fs == 63) && d.thread_x * elem_bytes == 32) {
+    } else if (stage == Stage::kTuned && (fs == 31 || fs == 63) && d.thread_x * elem_bytes == 32 && d.thread_y == 4) {
         // The filter-row kernel (kernels/tuned/conv2d.cu, Rows): per filter row a thread reads
         // ry rows of nv 16-byte vectors for rx ry FS FMAs, one ULDC per tap, 4 loop instructions.
         const int h = fs / 2, ha = (h + w - 1) / w * w, ng = (ha - h + fs + w - 1) / w, nv = ng + d.thread_x / w;
@@ -236,10 +236,13 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             d.other_per_fma = (reads + fs * fs / 2.0 + 5 * vectors + ry * rx / w + 20) / fmas;
         } else {
             // Per w taps of a window row: one 16-byte read (4 wavefronts per warp), rx moves of
-            // the window, one filter load per tap and output row, the loop; rx ry w FMAs.
+            // the window, the loop; per tap the pass's column check (l + j < lc); per tap and
+            // output row the filter-row check (k = y - i inside the pass: y is a run-time loop
+            // index), its branch and the filter load at a run-time index: rx ry w FMAs. The kernel's
+            // SASS (kernels/tuned/conv2d.cu header): about 2.0 instructions per FMA at 4 x 4.
             const double fmas = w * rx * ry;
             d.wavefronts_per_fma = 4.0 / fmas;
-            d.other_per_fma = (1 + rx + 2) / fmas + 1.0 / rx;
+            d.other_per_fma = (1 + rx + 2 + w) / fmas + 3.0 / rx;
         }
         // Accumulators (e words each), the window in registers (nv vectors at compile time, rx + w
         // elements in the generic loop), addresses and indices.

@@ -63,14 +63,24 @@ bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
 
 }  // namespace
 
-std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs) {
+std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs, int fs) {
     // The staged kernels take the filter in passes of at most 32 columns by 16 rows (the blocked
     // kernel's chunk, kernels/conv2d_common.cuh), so the window they hold is the tile plus that
     // chunk's halo, whatever the filter size.
     constexpr int kChunkX = 32, kChunkY = 16;
+    // Which kernel each configuration runs (conv2d.cu, conv2d): the first is the special shape
+    // where the size has one (streaming and filter-row kernels: taps compile-time operands;
+    // chapter 4's generic kernel: a tap loaded per trip); the blocks run the compile-time kernel
+    // at FS = 3, 5, 7, 15 and the blocked kernel (a tap loaded per tap and output row) otherwise.
+    const bool special = stream_fits(fs) || rows_fits(fs) || generic_fits(fs);
+    const bool compiled_blocks = fs == 3 || fs == 5 || fs == 7 || fs == 15;
     std::vector<derive::Conv2dTile> v;
-    for (const Conv2dLaunch& l : configs)
-        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY});
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        const Conv2dLaunch& l = configs[i];
+        const bool runtime_taps = special && i == 0 ? generic_fits(fs) : !compiled_blocks;
+        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY,
+                     runtime_taps});
+    }
     return v;
 }
 
@@ -92,7 +102,7 @@ Conv2dLaunch conv2d_default(const Conv2dArgs<T>& a) {
     if (a.rows < 1 || a.cols < 1 || a.fs < 1 || a.fs % 2 == 0) return configs.front();  // nothing to derive
     try {
         const derive::Derivation d = derive::derive_conv2d(derive::default_profile(), a.rows, a.cols, a.fs,
-                                                           static_cast<int>(sizeof(T)), conv2d_derive_tiles(configs));
+                                                           static_cast<int>(sizeof(T)), conv2d_derive_tiles(configs, a.fs));
         return conv2d_launch_of(d);
     } catch (const std::invalid_argument&) {
         return configs.front();  // no candidate fits the device

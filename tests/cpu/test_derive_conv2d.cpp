@@ -78,3 +78,35 @@ TEST_CASE("derive conv2d: rule 2 reads the ridge, rules 1-3 move with the device
         CHECK(b.value("tile_x") * b.value("tile_y") <= a.value("tile_x") * a.value("tile_y"));
     }
 }
+
+TEST_CASE("derive conv2d: above the ridge the busiest SM's issue (rule 5) fills the SMs", "[cpu][derive][conv2d][monotone]") {
+    const DeviceProfile h200 = device_preset("h200");
+    // ch06_derived --op conv2d --shapes --sweep on an H200: 777^2 FS 45 float, the generic kernel's
+    // 128 x 64 tiles make 91 blocks for 132 SMs (one block of 8 warps on the busiest SM, each tap a
+    // dependent load) and ran 0.3301 ms; the blocked 64 x 32 (325 blocks) 0.1897 ms. 800^2 FS 63
+    // float: the filter-row kernel's 91 blocks (taps compile-time operands, 1.07 instructions per
+    // FMA) 0.1707 ms, the blocked 64 x 64 0.4192. 2000^2 FS 21 float: every SM full, the generic
+    // 128 x 64 0.1769 ms, the blocked 64 x 32 0.2115.
+    CHECK(tuned::conv2d_launch_of(ch06::derive_conv2d_call(h200, 777, 777, 45, 4)).str() == tuned::block_shape(4, 2).str());
+    CHECK(tuned::conv2d_launch_of(ch06::derive_conv2d_call(h200, 800, 800, 63, 4)).str() == tuned::block_shape(8, 4).str());
+    CHECK(tuned::conv2d_launch_of(ch06::derive_conv2d_call(h200, 2000, 2000, 21, 4)).str() == tuned::block_shape(8, 4).str());
+    // Monotone in the device: fewer SMs never ask for smaller tiles than more SMs do (the same
+    // image fills them sooner). Not in the image's side: whole tiles per SM jump (wave
+    // quantization), so the pick may step back and forth as n grows.
+    DeviceProfile half = h200;
+    half.sm_count /= 2;
+    DeviceProfile twice = h200;
+    twice.sm_count *= 2;
+    for (int fs : {21, 45}) {
+        for (int n = 200; n <= 4000; n += 100) {
+            INFO("FS " << fs << " n " << n);
+            const auto area = [&](const DeviceProfile& dev) {
+                const derive::Derivation d = ch06::derive_conv2d_call(dev, n, n, fs, 4);
+                return d.value("tile_x") * d.value("tile_y");
+            };
+            const long long a = area(h200);
+            CHECK(area(half) >= a);
+            CHECK(area(twice) <= a);
+        }
+    }
+}

@@ -70,7 +70,7 @@ struct Case {
 
 }  // namespace
 
-TEST_CASE("model ranks: the sweep's best launch is predicted faster than its worst in 11 of 14 cases",
+TEST_CASE("model ranks: the sweep's best launch is predicted faster than its worst in 12 of 14 cases",
           "[cpu][model]") {
     const auto dev = wb::device_preset("h200");
     const GemmLaunch g128 = tiles(128, 64, 16, 8, 8, 64, 32, 128), g256 = tiles(256, 128, 16, 16, 8, 64, 64, 256);
@@ -114,11 +114,13 @@ TEST_CASE("model ranks: the sweep's best launch is predicted faster than its wor
         model_ratio.push_back(c.model_worst / c.model_best);
         measured_ratio.push_back(c.measured_worst / c.measured_best);
     }
-    // Three convolution cases are ranked the wrong way round: the tuned convolution's small tiles
-    // (32 x 32 double, 64 x 32 float) run its generic kernel, which the model times like the large
-    // tiles' where the card measured them 1.3x-3x slower (docs/notes/conv2d.md, "The model's rows").
+    // Two convolution cases are ranked the wrong way round: the tuned convolution's small double
+    // tiles (32 x 32) run its blocked kernel, which the card ran 1.4x-3x slower than the large
+    // tiles (docs/notes/conv2d.md, "The model's rows"). Float FS 17 ranks right since the model
+    // counts the blocked kernel's per-tap checks and filter loads (about 2 instructions per FMA,
+    // its SASS): a model that drops them ranks it wrong again.
     INFO("misranked:" << misranked);
-    CHECK(misranked == " conv2d float FS 17; conv2d double FS 17; conv2d double FS 63;");
+    CHECK(misranked == " conv2d double FS 17; conv2d double FS 63;");
     // How much the worst launch loses is ranked alike too: where the card loses 5x (the skinny
     // DGEMM tile at 4096^3), the model predicts a larger loss than where the card loses 1.3x.
     const double rho = wb::derive::spearman_rho(model_ratio, measured_ratio);
