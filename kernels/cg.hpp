@@ -44,7 +44,7 @@ struct CgLaunch {
     int schedule = -1;    ///< tuned: 1 = iterations launched as CUDA graphs, 0 = the same kernels as
                           ///< stream launches, 2 = one persistent cooperative kernel for the whole
                           ///< solve (its own SYMV, a share of A kept in shared memory); -1: the
-                          ///< default, 2 where it keeps enough of A on chip, else 1
+                          ///< default launch's schedule (where the persistent kernel can run, else 1)
     std::string str() const;  ///< e.g. "block=256 check=8 graph"
     bool operator==(const CgLaunch& o) const {
         return block == o.block && check_every == o.check_every && schedule == o.schedule;
@@ -83,7 +83,7 @@ template <class T> void cg(const CgArgs<T>&, const CgLaunch&, cudaStream_t);
 /// The share of the lower triangle's 64 x 64 tiles the persistent kernel (schedule 2) keeps in
 /// shared memory at n on the current device, as the launcher plans it (model::cg_persistent_plan
 /// predicts the same from a DeviceProfile; the default launch takes the persistent kernel where
-/// model::cg_prefers_persistent says so).
+/// the CG model predicts it the faster: model::cg_tuned_schedule).
 template <class T> double cg_persistent_onchip_share(int n);
 /// The tuned launcher's check of a launch's own fields, before anything runs (no device call;
 /// chapter 6's cpu tests run it on every derived launch): block (a multiple of 32 in [64, 1024],
@@ -91,10 +91,9 @@ template <class T> double cg_persistent_onchip_share(int n);
 /// block (256 where launch.block is 0); throws std::invalid_argument naming `fn`, the field, its
 /// value and the rule.
 int check_cg_launch(const CgLaunch& l, const char* fn);
-/// The tuned step's default launch on profile `dev` (tuned/cg_default_rule.cpp): the vector
-/// kernels' block from chapter 6's derivation (derive::derive_cg), the check interval (8) and
-/// the schedule (-1: the launcher's rule between the persistent kernel and CUDA graphs), which
-/// the derivation does not set. Its Mv is tuned::symv_default, the same derivation's. Uncached.
+/// The tuned step's default launch on profile `dev` (tuned/cg_default_rule.cpp): chapter 6's
+/// derivation (derive::derive_cg): the vector kernels' block, the check interval and the schedule
+/// (1 graphs or 2 persistent). Its Mv is tuned::symv_default, the same derivation's. Uncached.
 CgLaunch cg_derived_launch(const DeviceProfile& dev, long long n, long long lda, int elem_bytes);
 /// cg_derived_launch on the current device's profile (derive::default_profile), cached per
 /// device and call shape: the step's default_launch.

@@ -464,13 +464,17 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                     else measure_symv<double>(c, dev, dl, s, sweep, cs.quick);
                 }
             } else {
-                // Per iteration, the Mv at each launch (the CUDA-graph schedule: the persistent
-                // kernel's grid is its own rule).
+                // Per iteration, the Mv at each launch, at the derived check interval and schedule
+                // (chapter 5's default is the same derivation on the device's profile).
                 const double tol = elem == 4 ? 1e-5 : 1e-9;
-                c.derived_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, 0, mv, 1).predicted_ms;
-                c.default_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, 0, mv_default, 1).predicted_ms;
-                c.note = "ms per iteration (CUDA-graph schedule), the Mv at each launch; the vector kernels' "
-                         "grid and loads are not in the model";
+                const CgLaunch cl = cg_launch_of(c.derived);
+                c.derived_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, cl.check_every, mv, cl.schedule)
+                                   .predicted_ms;
+                c.default_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, cl.check_every, mv_default,
+                                                 cl.schedule)
+                                   .predicted_ms;
+                c.note = "ms per iteration at the derived check interval and schedule, the Mv at each launch; the "
+                         "model ranks schedules and check intervals, not the vector kernels' block";
                 if (measure) {  // the tuned CG runs chapter 5's SYMV default inside the solve
                     if (elem == 4) measure_cg<float>(c, dev, s, sweep, cs.quick);
                     else measure_cg<double>(c, dev, s, sweep, cs.quick);

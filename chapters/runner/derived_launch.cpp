@@ -92,6 +92,8 @@ derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, 
 CgLaunch cg_launch_of(const derive::Derivation& d, const CgLaunch& deflt) {
     CgLaunch l = deflt;
     l.block = as_int(d, "vec.block");
+    l.check_every = as_int(d, "check");
+    l.schedule = as_int(d, "schedule");
     return l;
 }
 

@@ -48,9 +48,8 @@ Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
 /// (tuned::conv2d_derive_tiles of tuned::conv2d_configs): the derivation chapter 5's default is.
 derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes);
 
-/// The CG launch: the vector kernels' block derived; the rest, what the derivation does not set
-/// (the check interval, the schedule), chapter 5's default launch `deflt`'s (the Mv runs the tuned
-/// SYMV's default inside the solve).
+/// The CG launch: the vector kernels' block, the check interval and the schedule derived; any
+/// other field `deflt`'s (the Mv runs the tuned SYMV's default inside the solve).
 CgLaunch cg_launch_of(const derive::Derivation& d, const CgLaunch& deflt = CgLaunch{});
 
 }  // namespace wb::ch06

@@ -200,6 +200,23 @@ Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bo
 /// CG: the Mv is derive_symv's for A's leading dimension `lda` (0: n); the vector kernels take one
 /// wave of resident 256-thread blocks (rule 5: no tail) with the elements per thread Little's law
 /// asks for (rule 1).
+/// Then the check interval (cg_check_interval at the CG model's iteration on the CUDA graphs) and
+/// the schedule (model::cg_tuned_schedule: the persistent kernel where the model predicts it
+/// faster per iteration), both with the Mv's own model (model::predict_symv).
 Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes, long long lda = 0);
+
+/// The problem a CG default launch is derived for: kappa 1e4 (the chapters' harder matrix) at the
+/// chapters' tolerances, float 1e-5 and double 1e-9; cg_derive_iterations gives its iteration
+/// bound (model::cg_iteration_bound: 610 float, 1071 double).
+constexpr double kCgDeriveKappa = 1e4, kCgDeriveTolFloat = 1e-5, kCgDeriveTolDouble = 1e-9;
+double cg_derive_iterations(int elem_bytes);
+/// The tuned CG step's legal check intervals (the chapter's sweep: 4 ... 32).
+constexpr int kCgCheckMin = 4, kCgCheckMax = 32;
+/// The check interval for a solve of `iterations` iterations of `iteration_us` each, with a
+/// round trip of `round_trip_us` per chunk: c* = sqrt(m R / (1.5 t)), the minimum of
+/// m (t + R / c) + 1.5 c t (the converging chunk half wasted on average, the next one queued),
+/// rounded to the nearest power of two in [kCgCheckMin, kCgCheckMax]. Throws
+/// std::invalid_argument on iterations or iteration_us <= 0, or round_trip_us < 0.
+int cg_check_interval(double iterations, double iteration_us, double round_trip_us);
 
 }  // namespace wb::derive

@@ -48,7 +48,7 @@ CgStageDesign cg_stage_design(const CgModelStep& step, int check_every) {
         d.vector_elems = 13;
         d.mv_launches = 2;  // symv kernel + deterministic reduction
         d.vector_launches = 1;
-        d.round_trips = 0;  // the status copy overlaps the next chunk
+        d.round_trips = per;  // the status copy and its event, on the stream between two chunks
         d.graph = true;
     } else {
         throw std::invalid_argument(std::string("cg_stage_design: stage (\"") + stage_name(stage) +
@@ -91,13 +91,45 @@ double cg_persistent_share(long long tiles, int grid, int cache, int deal) {
     return static_cast<double>(kept) / static_cast<double>(tiles);
 }
 
-bool cg_prefers_persistent(double onchip_share, int elem_bytes) {
-    const double ratio = elem_bytes == 4 ? kPersistStreamRatioFloat : kPersistStreamRatioDouble;
-    return onchip_share > 1 - ratio;
+double cg_persistent_fixed_us(long long n, int elem_bytes, const DeviceProfile& dev, const CgOverheads& oh) {
+    const CgPersistentPlan pl = cg_persistent_plan(n, elem_bytes, dev);
+    const double nt = std::ceil(static_cast<double>(n) / 64), tiles = nt * (nt + 1) / 2;
+    // Besides its two grid barriers, an iteration waits for the vectors other blocks wrote, read
+    // through the L2 (tuned/cg_persistent.cuh: alpha's partials after the first barrier, the
+    // owners' partial rows of q, beta's after the second): three dependent L2 round trips; and
+    // each block's walk over its tiles, a dependent chain per tile (the row sum's L FMAs, its
+    // share of a barrier per two tiles, the shared loads of the sums) that the bytes' rate does
+    // not show.
+    const double fma = elem_bytes == 4 ? kFmaCycles : kDfmaCycles;
+    const double tiles_per_block = pl.grid > 0 ? tiles / pl.grid : 0;
+    const double chain_us = tiles_per_block * (16 * fma + kBarrierCycles / 2 + kSharedLoadCycles) / dev.sm_clock_mhz;
+    return 2 * oh.grid_barrier_us + 3 * dev.l2_latency_ns / 1e3 + chain_us;
 }
 
-int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev) {
-    return cg_prefers_persistent(cg_persistent_plan(n, elem_bytes, dev).onchip_share, elem_bytes) ? 2 : 1;
+namespace {
+/// Tiles a block of the persistent kernel streams per iteration (the ones it does not keep).
+double streamed_tiles_per_block(long long n, int elem_bytes, const DeviceProfile& dev) {
+    const CgPersistentPlan pl = cg_persistent_plan(n, elem_bytes, dev);
+    const double nt = std::ceil(static_cast<double>(n) / 64), tiles = nt * (nt + 1) / 2;
+    return pl.grid > 0 ? tiles * (1 - pl.onchip_share) / pl.grid : 0;
+}
+}  // namespace
+
+double cg_walk_tile_cycles(int elem_bytes) {
+    if (elem_bytes != 4 && elem_bytes != 8)
+        throw std::invalid_argument("cg_walk_tile_cycles: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
+    const DeviceProfile probe = device_preset("h100-sxm");  // the card the probe ran on
+    const double us = (elem_bytes == 4 ? kWalkProbeUsFloat : kWalkProbeUsDouble) -
+                      cg_persistent_fixed_us(kWalkProbeN, elem_bytes, probe);
+    return us * probe.sm_clock_mhz / streamed_tiles_per_block(kWalkProbeN, elem_bytes, probe);
+}
+
+int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev, double mv_ms, int check,
+                      const CgOverheads& oh) {
+    if (n > 65535LL * 64) return 1;  // past the persistent kernel's tile table
+    const double persistent = predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 2, oh).predicted_ms;
+    const double graph = predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 1, oh).predicted_ms;
+    return persistent < graph ? 2 : 1;
 }
 
 int cg_iteration_bound(double kappa, double tol) {
@@ -114,7 +146,7 @@ double cg_iteration_bytes(const CgModelStep& step, long long n, int elem_bytes) 
 }
 
 CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
-                        double tol, int check_every, double mv_ms, int schedule) {
+                        double tol, int check_every, double mv_ms, int schedule, const CgOverheads& oh) {
     if (n < 0) throw std::invalid_argument("predict_cg: n (" + std::to_string(n) + ") must be >= 0");
     if (elem_bytes != 4 && elem_bytes != 8)
         throw std::invalid_argument("predict_cg: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
@@ -136,57 +168,57 @@ CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, co
         // The Mv model's time without its launch costs (the first kernel's launch and the queued
         // start of the others: charged below, as stream launches or graph nodes), plus the
         // vector traffic.
-        const double mv_launch_ms = (kLaunchOverheadUs + (d.mv_launches - 1) * kNextKernelUs) / 1e3;
+        const double mv_launch_ms = (kLaunchOverheadUs + (d.mv_launches - 1) * kNextKernelUs) / 1e3;  // as the Mv model charged
         const double mv_bare_ms = std::max(0.0, mv_ms - mv_launch_ms);
         p.bandwidth_ms = mv_bare_ms + p.vector_bytes / (vec_bw * 1e6);
     } else {
         p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
     }
-    if (step == Stage::kTuned && (schedule == 2 || (schedule < 0 && cg_tuned_schedule(n, elem_bytes, dev) == 2))) {
-        // The persistent kernel: the tiles it does not keep, its partials (row and column sums of
-        // every tile, written and read), the vectors; two grid barriers, no launch per iteration.
+    const bool tuned = step == Stage::kTuned;
+    if (tuned && schedule < 0) schedule = cg_tuned_schedule(n, elem_bytes, dev, mv_ms, check_every, oh);
+    if (tuned && schedule == 2) {
+        // The persistent kernel: the tiles it does not keep (loaded evict-first: they come from
+        // DRAM every iteration), its partials (row and column sums of every tile, written and
+        // read), the vectors; no launch, no round trip. Its walk streams at most at its own rate
+        // per SM (cg_walk_tile_cycles), whatever the DRAM could give.
         const CgPersistentPlan pl = cg_persistent_plan(n, elem_bytes, dev);
         const double nt = std::ceil(nn / 64), tiles = nt * (nt + 1) / 2;
         p.matrix_bytes *= 1 - pl.onchip_share;
         p.workspace_bytes = 4 * 64 * e * tiles;
         p.launches = 0;
         p.round_trips = 0;
-        // What is not kept on chip comes from the L2 where it fits there (every iteration reads it).
         const double off_chip = p.matrix_bytes + p.workspace_bytes + p.vector_bytes;
-        const double pbw = dev.l2_bytes > 0 && off_chip <= dev.l2_bytes ? kL2OverDram * bw : bw;
-        p.bandwidth_ms = off_chip / (pbw * 1e6);
-        // Besides its two grid barriers, an iteration waits for the vectors other blocks wrote,
-        // read through the L2 (tuned/cg_persistent.cuh: alpha's partials after the first barrier,
-        // the owners' partial rows of q, beta's after the second): three dependent L2 round trips;
-        // and each block's walk over its tiles, a dependent chain per tile (the row sum's L FMAs,
-        // its share of a barrier per two tiles, the shared loads of the sums) that the bytes'
-        // rate does not show.
-        const double fma = elem_bytes == 4 ? kFmaCycles : kDfmaCycles;
-        const double tiles_per_block = pl.grid > 0 ? tiles / pl.grid : 0;
-        const double chain_us = tiles_per_block * (16 * fma + kBarrierCycles / 2 + kSharedLoadCycles) / dev.sm_clock_mhz;
-        p.overhead_ms = (2 * kGridBarrierUs + 3 * dev.l2_latency_ns / 1e3 + chain_us) / 1e3;
+        const double walk_ms = streamed_tiles_per_block(n, elem_bytes, dev) * cg_walk_tile_cycles(elem_bytes) /
+                               dev.sm_clock_mhz / 1e3;
+        p.bandwidth_ms = std::max(off_chip / (bw * 1e6), walk_ms);
+        p.overhead_ms = cg_persistent_fixed_us(n, elem_bytes, dev, oh) / 1e3;
         p.predicted_ms = p.bandwidth_ms + p.overhead_ms;
         p.predicted_gbs = p.predicted_ms > 0 ? p.useful_bytes / (p.predicted_ms * 1e6) : 0;
         p.roofline_ms = e * (nn * (nn + 1) / 2 + 13 * nn) / (bw * 1e6);
         p.iterations = cg_iteration_bound(kappa, tol);
         p.note = "persistent kernel, " + std::to_string(static_cast<int>(std::lround(100 * pl.onchip_share))) +
                  "% of the triangle on chip; " +
-                 (p.bandwidth_ms >= p.overhead_ms ? "bandwidth: the rest read each iteration" : "grid barriers");
+                 (p.bandwidth_ms >= p.overhead_ms ? (walk_ms >= off_chip / (bw * 1e6) ? "the walk's rate" : "bandwidth")
+                                                  : "grid barriers");
         return p;
     }
     // The GPU's time: the kernels' work and each kernel's start behind the one before. The
     // host's: a stream launch per kernel (the GPU drains a queue of short kernels faster than the
     // host fills it), or one graph launch per chunk of iterations. An iteration takes the longer,
     // then its round trips: the host waits for the queue to drain and copies a scalar back.
+    // The tuned step's fused vector kernel is cooperative: its two grid barriers are GPU time too.
+    // Schedule 0 runs the tuned step's kernels as stream launches.
     const double chunk = check_every > 0 ? check_every : 8;
-    const double gpu_ms = p.bandwidth_ms + p.launches * kNextKernelUs / 1e3;
-    const double host_ms = (d.graph ? kLaunchOverheadUs / chunk : p.launches * kLaunchOverheadUs) / 1e3;
-    double over_ms = std::max(0.0, host_ms - gpu_ms) + p.launches * kNextKernelUs / 1e3 + p.round_trips * kRoundTripUs / 1e3;
+    const bool graph = d.graph && !(tuned && schedule == 0);
+    const double fixed_gpu_ms = (p.launches * oh.node_us + (tuned ? 2 * oh.grid_barrier_us : 0)) / 1e3;
+    const double gpu_ms = p.bandwidth_ms + fixed_gpu_ms;
+    const double host_ms = (graph ? oh.launch_us / chunk : p.launches * oh.launch_us) / 1e3;
+    double over_ms = std::max(0.0, host_ms - gpu_ms) + fixed_gpu_ms + p.round_trips * oh.round_trip_us / 1e3;
     if (d.host_vectors) {
         // Chapter 1: p to the device and q back (pageable copies, the second waits), the GEMV's
         // launch, and the CPU's vector work, one after the other.
         p.host_bytes = 2 * e * nn;
-        over_ms = (kLaunchOverheadUs + kCopyToDeviceUs + kCopyToHostUs + p.host_bytes / (kPageableGbs * 1e3) +
+        over_ms = (oh.launch_us + kCopyToDeviceUs + kCopyToHostUs + p.host_bytes / (kPageableGbs * 1e3) +
                    10 * e * nn / (kCpuVectorGbs * 1e3)) / 1e3;  // 2 dots, 2 AXPYs, p update on the CPU
     }
     p.overhead_ms = over_ms;

@@ -80,23 +80,43 @@ double cg_persistent_share(long long tiles, int grid, int cache, int deal);
 /// The persistent kernel's unit of dealt tiles: 2 (double), 1 (float).
 constexpr int cg_persistent_deal(int elem_bytes) { return elem_bytes == 8 ? 2 : 1; }
 
-/// How fast the persistent kernel's walk streams the tiles it does not keep, over the CUDA-graph
-/// schedule's rate per iteration, where both stream (H100, 2026-11-26, n = 16384, where 5% (float)
-/// and 2% (double) of the triangle stay on chip: 194.6-194.9 / 189.3-190.0 us float, 394.6-395.3 /
-/// 374.6-375.1 us double per iteration at 1c54821, scripts/probes/cg_schedule_probe.cu,
-/// docs/results/h100/cg-schedule-probe-1c54821-run{1,2}.txt). Its per-tile partial sums cost more
-/// instructions than the tuned SYMV's column walk.
-constexpr double kPersistStreamRatioFloat = 0.93;
-constexpr double kPersistStreamRatioDouble = 0.93;
+/// The fixed costs of the tuned step's schedules, chapter 0's measurements (experiment 6 on the
+/// H200, docs/results/h200/ch00-overheads.csv) by default: a struct so that a caller (and the cpu
+/// tests) can ask what a slower launch or round trip does to the schedules' ranking.
+struct CgOverheads {
+    double launch_us = kLaunchOverheadUs;     ///< a kernel launched into a stream by the host
+    double node_us = kGraphNodeUs;            ///< a kernel's start behind the one before (a graph node)
+    double round_trip_us = kRoundTripUs;      ///< the status copied to the host between two chunks
+    double grid_barrier_us = kGridBarrierUs;  ///< one grid-wide barrier of a cooperative kernel
+};
 
-/// The tuned step's default schedule: the persistent kernel reads (1 - share) of the triangle at
-/// the ratio above of the graph schedule's rate, so it is the faster where (1 - share) / ratio < 1,
-/// that is where it keeps more than 1 - ratio of the triangle on chip (and always where the
-/// launches, not the bytes, set the time: a share of 1).
-bool cg_prefers_persistent(double onchip_share, int elem_bytes);
+/// The persistent walk's time per streamed tile and block, as measured once: the H100 probe at
+/// n = 16384 (2026-11-26, scripts/probes/cg_schedule_probe.cu, docs/results/h100/cg-schedule-
+/// probe-1c54821-run{1,2}.txt: 194.6-194.9 us float, 394.6-395.3 us double per iteration), where
+/// 95% (float) and 98% (double) of the triangle streams. cg_walk_tile_cycles converts it to SM
+/// cycles per tile: the walk is bound by its SM's instructions and dependent chains (ncu: "the
+/// walk was instruction-bound", \ref notes_cg), so its rate follows the SMs and their clock, not
+/// the DRAM (the H200, 1.43x the H100's bandwidth, streams it at about the H100's rate per SM).
+constexpr long long kWalkProbeN = 16384;
+constexpr double kWalkProbeUsFloat = 194.75;
+constexpr double kWalkProbeUsDouble = 394.95;
 
-/// The schedule the tuned step's default launch runs at n on dev: 2 (persistent) or 1 (graphs).
-int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev);
+/// SM cycles per streamed tile and block of the persistent walk (elem_bytes 4 or 8): the probe's
+/// time less the fixed costs the model charges it (cg_persistent_fixed_us), over the tiles each
+/// block streams there, at the probe card's clock (the h100-sxm preset's plan and clock).
+double cg_walk_tile_cycles(int elem_bytes);
+
+/// The persistent kernel's fixed costs per iteration, us: its two grid barriers, three dependent
+/// L2 round trips for the vectors other blocks wrote, and each block's chain per tile (16 FMAs, half
+/// a block barrier, the shared loads of its sums) over all its tiles.
+double cg_persistent_fixed_us(long long n, int elem_bytes, const DeviceProfile& dev, const CgOverheads& oh = {});
+
+/// The schedule the tuned step's default launch runs at n on dev: 2 (persistent) where the model
+/// predicts it faster per iteration than the CUDA graphs at check interval `check` (`mv_ms`: the
+/// Mv's own model, negative: its bytes at the bandwidth), else 1. Never 2 past the persistent
+/// kernel's largest n (its tile table: 65535 x 64).
+int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev, double mv_ms = -1, int check = 8,
+                      const CgOverheads& oh = {});
 
 /// A CG step the model knows: a ladder stage, or (std::nullopt, kCgCublasPeer) the peer composed
 /// of cuBLAS calls.
@@ -131,11 +151,20 @@ struct CgPrediction {
 /// chapter's Mv is, and the Mv chapters explain that. Negative (the default, and the cuBLAS-
 /// composed peer, which has no model): the matrix bytes (and SYMV's workspace) at the bandwidth.
 /// Throws std::invalid_argument on n < 0, elem_bytes not 4 or 8, or a stage without a model.
-/// `schedule` (tuned only): 1 (CUDA graphs), 2 (the persistent kernel: the triangle less its
-/// on-chip share from DRAM, per-tile partials, two grid barriers, no launch per iteration), or
-/// -1: cg_tuned_schedule's choice. (Persistent: two grid barriers per iteration.)
+/// `schedule` (tuned only), what each costs per iteration besides the Mv and the vectors:
+///   1 (CUDA graphs): 3 graph nodes (SYMV's 2 kernels, the fused vector kernel), the fused
+///     kernel's 2 grid barriers, one graph launch and one status round trip per `check_every`
+///     iterations (the copy and its event sit on the stream between two chunks);
+///   0 (stream launches): the same, but the host launches 3 kernels per iteration: the iteration
+///     takes the longer of the host's launches and the GPU's work;
+///   2 (the persistent kernel): no launch and no round trip; the tiles it does not keep streamed
+///     at the walk's rate (cg_walk_tile_cycles) or the bandwidth, whichever is slower, its
+///     partials and vectors, and cg_persistent_fixed_us;
+///   -1: cg_tuned_schedule's choice.
+/// `oh`: the schedules' fixed costs (chapter 0's by default).
 CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
-                        double tol, int check_every = 0, double mv_ms = -1, int schedule = -1);
+                        double tol, int check_every = 0, double mv_ms = -1, int schedule = -1,
+                        const CgOverheads& oh = {});
 
 /// The bytes the chapters' GB/s count for one iteration of `step`: the matrix bytes its Mv must
 /// read + its vector traffic (predict_cg's useful_bytes).

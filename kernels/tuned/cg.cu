@@ -24,16 +24,16 @@
 ///   whole solve as one persistent cooperative kernel (cg_persistent.cuh) that keeps a share of A
 ///   in shared memory from one iteration to the next and streams the rest, two grid barriers per
 ///   iteration, no host involvement until the end.
-/// - The default (schedule = -1) is the persistent kernel where it keeps more than 1 - ratio of
-///   the triangle on chip (model::cg_prefers_persistent: its walk streams what it does not keep at
-///   0.93 of the graph's rate, H100; \ref notes_cg), the graph elsewhere: on an H100 or H200, float
-///   n below about 13,600, double n below about 9,600
+/// - The default launch (chapter 6's derivation, tuned/cg_default_rule.cpp) sets the schedule: the
+///   persistent kernel where the CG model predicts it faster per iteration than the graphs (its
+///   walk streams what it does not keep at its own rate per SM, model::cg_walk_tile_cycles), and
+///   the check interval (derive::cg_check_interval); schedule = -1 takes the default's schedule
 ///   (chapters/ch05_unrolled/cg.md, "The rule").
 /// Model (common/model/cg): graph: half of A + SYMV's workspace + 13n elements (p and q read twice,
 /// the second time from L2), 3 kernels per iteration inside a graph, no host round trip per
 /// iteration; persistent: the triangle less its on-chip share, per-tile partials, two barriers.
 /// Follows: KBLAS (the Mv); cuda-samples conjugateGradientMultiBlockCG (grid barriers in CG).
-/// Run: ./workbook run ch05 -- --op cg       (CgLaunch: block = 256, check_every = 8, schedule = -1)
+/// Run: ./workbook run ch05 -- --op cg       (CgLaunch: the derived block, check_every and schedule)
 #include "cg_common.cuh"
 #include "symv.hpp"
 #include "symv_common.cuh"
@@ -319,11 +319,10 @@ void cg(const CgArgs<T>& a, const CgLaunch& l, cudaStream_t s) {
     // The persistent kernel's plan, made once per solve: the default's rule reads its on-chip
     // share, schedule 2 launches it. Grid 0: no plan (n too large, or a block other than 256).
     const PersistPlan plan = may_persist ? persistent_plan<T>(ntiles) : PersistPlan{0, 0, 0, 0.0};
-    // The default: the persistent kernel where it keeps enough of the triangle on chip to be the
-    // faster (model::cg_prefers_persistent) and its block of 256 threads was not overridden.
-    const int schedule = l.schedule >= 0 ? l.schedule
-                         : plan.grid > 0 && model::cg_prefers_persistent(plan.share, sizeof(T)) ? 2
-                                                                                                  : 1;
+    // The default (-1): the schedule of the step's default launch (chapter 6's derivation: the
+    // persistent kernel where the CG model predicts it the faster), where the persistent kernel
+    // can run (a plan, its block of 256 threads not overridden); else the graphs.
+    const int schedule = l.schedule >= 0 ? l.schedule : plan.grid > 0 && cg_default<T>(a).schedule == 2 ? 2 : 1;
     const bool use_graph = schedule == 1;
     // The persistent kernel's second p buffer and its partials (2 x 64 per tile).
     const std::size_t extra =

@@ -19,8 +19,8 @@ CgLaunch cg_derived_launch(const DeviceProfile& dev, long long n, long long lda,
     const derive::Derivation d = derive::derive_cg(dev, size, elem_bytes, std::max(size, lda));
     CgLaunch l;
     l.block = static_cast<int>(d.value("vec.block"));
-    l.check_every = 8;  // iterations per CUDA graph and status read: not a launch parameter the rules set
-    l.schedule = -1;    // the launcher's rule: the persistent kernel where it keeps enough of A on chip
+    l.check_every = static_cast<int>(d.value("check"));  // iterations per CUDA graph and status read
+    l.schedule = static_cast<int>(d.value("schedule"));  // 1 graphs, 2 the persistent kernel
     return l;
 }
 
