@@ -50,11 +50,10 @@ std::vector<Step<GemvArgs<T>>> make_gemv_ladder() {
                      [](const A&) { return warp_by_q_launches(); }});
     if constexpr (ladder_lists(5)) steps.push_back({Stage::kTuned, "registers, 16-byte loads, double-buffered prefetch, a launch derived from the shape",
                      &tuned::gemv<T>,
-                     // The default launch is derived from the shape and the device by the rules of
-                     // kernels/gemv_rules.hpp (rules in words there, unit-tested in
-                     // tests/cpu/test_gemv_rules.cpp); at the square powers of two they give the
-                     // launches the sweeps picked (\ref notes_gemv).
-                     [](const A& a) { return tuned_gemv_default_launch(gemv_shape(a), gemv_machine_of_current_device()); },
+                     // The default launch is chapter 6's derivation (derive::derive_gemv, its rules
+                     // with their equations in common/derive/gemv.cpp) on the device's profile,
+                     // read once per device (gemv_rules.hpp: tuned_gemv_default).
+                     [](const A& a) { return tuned_gemv_default(gemv_shape(a)); },
                      // Bounded, and covering every choice of the default rule and of chapter 6's
                      // derivation (gemv_rules.hpp says which values and why).
                      [](const A& a) { return tuned_gemv_launches(gemv_shape(a), gemv_machine_of_current_device()); }});

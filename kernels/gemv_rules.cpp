@@ -338,8 +338,10 @@ std::vector<GemvLaunch> tuned_gemv_launches(const GemvShape& s, const GemvMachin
                 for (int c : {0, 1, 2})
                     if (nb <= lanes) add(GemvLaunch{lanes, 256 / lanes, nb, 256 / lanes, 1, 4, c, 0, 1});
     }
-    // The cache policies at the default's block (element loads and shifted columns take two).
-    const GemvLaunch d = tuned_gemv_default_launch(s, mc);
+    // The former rule's launch, and the cache policies at the default's block (chapter 6's
+    // derivation: element loads and shifted columns take two).
+    add(tuned_gemv_default_launch(s, mc));
+    const GemvLaunch d = tuned_gemv_default(s);
     add(d);
     const bool two = tuned_gemv_loads(s) != GemvLoads::kAligned16 || tuned_gemv_loop_t(s.op, d);
     for (int c = 1; c <= (two ? 2 : 4); ++c) {

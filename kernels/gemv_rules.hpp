@@ -80,6 +80,7 @@
 #pragma once
 
 #include "blas_types.hpp"
+#include "derive/derivation.hpp"
 #include "gemv_launch.hpp"
 
 #include <vector>
@@ -167,8 +168,24 @@ GemvLaunch tuned_gemv_t_loop_launch(const GemvShape& s);
 /// The default launch without rule 8 (one tile per block: the third run's launches).
 GemvLaunch tuned_gemv_one_tile_launch(const GemvShape& s, const GemvMachine& mc = {});
 
-/// The tuned step's default launch (every field set, Y derived, cache and cluster auto).
+/// Chapter 5's former default launch, by the rules above (every field set, Y derived, cache and
+/// cluster auto). The tuned step's default is now tuned_gemv_default (chapter 6's derivation);
+/// these rules stay as the derivation's reference: the sweep list covers their choices, and the
+/// cpu tests compare them.
 GemvLaunch tuned_gemv_default_launch(const GemvShape& s, const GemvMachine& mc = {});
+
+/// The launch a GEMV derivation names: block_x, block_y (= Q), Y, loop and, by op, C (nb, T) or
+/// U (ept, N). Chapter 6 and the tuned step's default read a derivation through it.
+GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans);
+/// derive::derive_gemv for call `s` on `dev`: T aligned where every column and x start on 16
+/// bytes (else the heads are peeled), N 16-byte loads where tuned_gemv_loads gives them.
+/// `white`: White's procedure where it applies (chapter 6 prints it); false: the tuned kernels'.
+derive::Derivation gemv_derivation(const DeviceProfile& dev, const GemvShape& s, bool white = true);
+/// The derived launch for call `s` on `dev` (m or n of 0: a valid no-op, the launch for 1).
+GemvLaunch gemv_derived_launch(const DeviceProfile& dev, const GemvShape& s);
+/// The tuned step's default launch: gemv_derived_launch on derive::default_profile() (the current
+/// device's profile, read once; the h200 preset without a GPU), cached per device and shape.
+GemvLaunch tuned_gemv_default(const GemvShape& s);
 
 /// The tuned step's legal launches for this call, bounded (at most about 200) by taking each
 /// tunable's values that mean something for the shape, and covering every choice the default

@@ -198,13 +198,7 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
                 c.derived_launch = dl.str();
                 c.derived_ms = gemv_launch_ms(dev, call, dl);
             }
-            GemvMachine mc;
-            mc.sm_count = dev.sm_count;
-            mc.max_threads_per_sm = dev.max_threads_per_sm;
-            mc.bandwidth_gbs = dev.bandwidth_gbs;
-            mc.latency_ns = dev.latency_ns;
-            mc.regs_per_sm = dev.regs_per_sm;
-            const GemvLaunch l = tuned_gemv_default_launch(call, mc);
+            const GemvLaunch l = gemv_derived_launch(dev, call);  // chapter 5's default is the derivation
             c.default_launch = l.str();
             c.default_ms = gemv_launch_ms(dev, call, l);
             if (measure && !has(c.derived, "dBlk.x")) {

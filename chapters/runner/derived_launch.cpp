@@ -17,20 +17,9 @@ namespace {
 int as_int(const derive::Derivation& d, const std::string& p) { return static_cast<int>(d.value(p)); }
 }  // namespace
 
-derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s) {
-    return derive::derive_gemv(dev, s.op == Op::T, s.m, s.n, s.elem_bytes, tuned_gemv_loads(s) != GemvLoads::kElement);
-}
+derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s) { return gemv_derivation(dev, s); }
 
-GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) {
-    GemvLaunch l;
-    l.block_x = as_int(d, "block_x");
-    l.block_y = as_int(d, "block_y");
-    l.Q = l.block_y;
-    l.Y = as_int(d, "Y");
-    l.nb = trans ? as_int(d, "C") : 4;
-    l.ept = trans ? 4 : as_int(d, "U");
-    return l;
-}
+GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) { return wb::gemv_launch_of(d, trans); }
 
 template <class T>
 GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, bool live) {

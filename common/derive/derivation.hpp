@@ -92,8 +92,16 @@ Derived wave_split(const DeviceProfile& dev, long long tiles, int blocks_per_sm,
 /// element per load; the caller knows A's leading dimension and address, tuned_gemv_loads).
 /// N: block_x from coalescing widened by the waves, U from Little's law with the kernel's
 /// register bound, block_y and Y from the waves (one block per SM, or two, KBLAS's Y).
+/// T: `vector_loads` false means the columns (or x) are not 16-byte aligned, so each column's head
+/// is peeled (one more, partial, vector per column). T's kernels by the column's vectors v: L < 32
+/// lanes per column where v < 32 (no lane past the column), else warps of 32 lanes, Q of them
+/// splitting the rows (each a step of its own), C from Little's law (8 for short walks), Y
+/// from Little's law per SM and the waves, and the looping kernel where one-tile blocks would
+/// turn over many times, each mostly empty (rule 5). `white` false: the tuned kernels' derivation
+/// even where White's procedure applies (chapter 5's default: tuned::gemv runs the tuned kernels).
+/// Chapter 5's default launch is this derivation (gemv_rules.hpp: tuned_gemv_default).
 Derivation derive_gemv(const DeviceProfile& dev, bool trans, long long m, long long n, int elem_bytes,
-                       bool vector_loads = true);
+                       bool vector_loads = true, bool white = true);
 
 /// Registers per thread of the tuned GEMV's T kernel with C columns per block: two steps of C
 /// 16-byte loads of A and one of x (4 registers each, the double buffer), 32 for the rest. Its

@@ -373,7 +373,7 @@ void gemv(const GemvArgs<T>& a, const GemvLaunch& in, cudaStream_t s) {
     const GemvShape shape = gemv_shape(a);
     const GemvMachine machine = gemv_machine_of_current_device();
     if (l.block_x <= 0) {
-        const GemvLaunch d = tuned_gemv_default_launch(shape, machine);
+        const GemvLaunch d = tuned_gemv_default(shape);  // chapter 6's derivation (gemv_rules.hpp)
         l = GemvLaunch{d.block_x, d.block_y, d.nb, d.Q, in.Y > 0 ? in.Y : d.Y, d.ept, in.cache, in.cluster, d.loop};
     }
     const int Y = tuned_gemv_split(shape, l, machine);
