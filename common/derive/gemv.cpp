@@ -253,14 +253,16 @@ void derive_t(const DeviceProfile& dev, long long m, long long n, int elem_bytes
     // instantiate C = 2, 4, 8.
     auto regs_t = [](int p) { return gemv_t_registers(p); };
     Derived loads = unroll(dev, "C", kTThreads, {2, 4, 8}, regs_t, [](int p) { return (p + 1) * 16; });
-    if (v < warp) {
-        // Rule 2: a warp's lanes must not exceed the column's vectors, or lanes idle on every load.
-        // L lanes per column, the power of two that covers the column (at most 16: then up to 4
-        // vectors per lane), 32 / L columns per warp, 256 / L per pass of a block; one tile per block.
+    if (v <= 4 * 16) {
+        // Rule 2: no lane idles where fewer would do. The short-column kernel holds up to 4 vectors
+        // per lane of at most 16 lanes (v <= 64); L lanes per column, the power of two that covers
+        // the column (at most 16), 32 / L columns per warp, 256 / L per pass of a block; one tile
+        // per block. Up to 64 vectors a 16-lane group never idles more lanes than a whole warp
+        // would (ceil(v / 16) x 16 <= ceil(v / 32) x 32), and a warp holds two columns' loads.
         const int lanes = static_cast<int>(std::clamp<long long>(detail::pow2_ceil(v), 2, 16));
         d.params.push_back({"block_x", lanes, "lanes per short column (rule 2: no lane past the column)",
-                            std::to_string(v) + " vectors of 16 B per column < " + std::to_string(warp) +
-                                " lanes: " + std::to_string(lanes) + " lanes cover it"});
+                            std::to_string(v) + " vectors of 16 B per column (at most 4 per lane of 16): " +
+                                std::to_string(lanes) + " lanes cover it"});
         d.params.push_back({"block_y", kTThreads / lanes, "columns per pass", std::to_string(kTThreads) + " threads per block"});
         d.params.push_back(loads);
         d.params.push_back({"Y", 1, "no split", "each lane group reads whole columns"});

@@ -148,18 +148,14 @@ inline constexpr GemmConfig kFloat16x128 =
     GemmConfig{}.shape(16, 128, 32, 16, 32, 4, 4, 3, 3)
         .swizzled(GemmSwizzle::long_side).guard_each_operand().rates(20000, 15000).overhead(2, 0)
         .transposed_a_rate(0.917).sm90_occupancy(4);
-/// 33 ... 64 columns of C: the 128 x 128 tile's 8 x 8 thread tile on four warps. Compiled for one
-/// block per SM (MIN_BLOCKS 1: the main loop's one-block order, the next tile's fragments loaded
-/// before the barrier's step's FMAs), as cuBLAS's own 4-warp kernel runs a small C alone on its SM;
-/// its registers stay under 256 / 2 x 128 threads either way, so 3 blocks still fit where there
-/// are tiles for them.
+/// 33 ... 64 columns of C: the 128 x 128 tile's 8 x 8 thread tile on four warps.
 inline constexpr GemmConfig kFloat128x64 =
-    GemmConfig{}.shape(128, 64, 16, 64, 32, 8, 8, 3, 1)
+    GemmConfig{}.shape(128, 64, 16, 64, 32, 8, 8, 3, 2)
         .swizzled(GemmSwizzle::long_side).guard_each_operand().rates(41400, 37100).overhead(0, 0)
         .transposed_a_rate(0.836).sm90_occupancy(3);
-/// 33 ... 64 rows of C: 128 x 64 transposed (one-block order, as above).
+/// 33 ... 64 rows of C: 128 x 64 transposed.
 inline constexpr GemmConfig kFloat64x128 =
-    GemmConfig{}.shape(64, 128, 16, 32, 64, 8, 8, 3, 1)
+    GemmConfig{}.shape(64, 128, 16, 32, 64, 8, 8, 3, 2)
         .swizzled(GemmSwizzle::long_side).guard_each_operand().rates(36000, 31800).overhead(2, 0)
         .transposed_a_rate(0.921).sm90_occupancy(3);
 /// Large double C: 8 x 8 thread tiles load 16 operands for 64 FMAs, 2 bytes of shared memory per
