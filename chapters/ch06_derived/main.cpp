@@ -6,10 +6,13 @@
 /// Run: ./workbook run ch06 -- --device-preset t10   (or build/bin/ch06_derived --help)
 #include "derived_comparison.hpp"
 #include "derived_options.hpp"
+#include "launch_rows.hpp"
 #include "report.hpp"
 
 #include "cli.hpp"
 #include "device.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -93,29 +96,42 @@ void print_summary(const std::vector<wb::ch06::Comparison>& rows, const wb::ch06
 int main(int argc, char** argv) {
     wb::ChapterOptions opt;
     bool sweep = false, shapes = false, wave_tail = false;
-    const int rc = wb::parse_chapter_cli(
-        argc, argv, "ch06_derived",
-        "Chapter 6 — launch parameters derived from the machine (White §4.5, KBLAS's nb, Q, Y, Little's law): "
-        "each op's derived launch with the rule and metric behind each parameter, beside chapter 5's default, "
-        "with the model's predicted time for both.",
-        opt,
-        {{"--sweep",
-          "On a GPU, also time every legal launch of the tuned step for each case (GEMV, GEMM, conv2d, SYMV), print "
-          "the sweep's best and worst beside the derived and the default launch, and Spearman's rho of the model's "
-          "predicted times against the measured ones (minutes per op)",
-          &sweep},
-         {"--shapes",
-          "Each op's held-out shape set (at least 12 shapes no rule was written from: non-powers of two, skinny "
-          "both ways, odd leading dimensions, both sides of a wave boundary) in place of the page's shapes",
-          &shapes},
-         {"--wave-tail",
-          "GEMV (n x n, op N and T) and SYMV at n = 64 k across a wave boundary, each case swept on a GPU: chapter "
-          "5's default, the derived launch and the sweep's best, for scripts/plot_wave_tail.py (with --csv)",
-          &wave_tail}});
-    if (rc >= 0) return rc;
+    std::string launches_csv;
+    CLI::App app{"Chapter 6 — launch parameters derived from the machine (White §4.5, KBLAS's nb, Q, Y, Little's law): "
+                 "each op's derived launch with the rule and metric behind each parameter, beside chapter 5's default, "
+                 "with the model's predicted time for both.",
+                 "ch06_derived"};
+    app.add_flag("--sweep", sweep,
+                 "On a GPU, also time every legal launch of the tuned step for each case (GEMV, GEMM, conv2d, SYMV), "
+                 "print the sweep's best and worst beside the derived and the default launch, and Spearman's rho of "
+                 "the model's predicted times against the measured ones (minutes per op)");
+    app.add_flag("--shapes", shapes,
+                 "Each op's held-out shape set (at least 12 shapes no rule was written from: non-powers of two, "
+                 "skinny both ways, odd leading dimensions, both sides of a wave boundary) in place of the page's "
+                 "shapes");
+    app.add_flag("--wave-tail", wave_tail,
+                 "GEMV (n x n, op N and T) and SYMV at n = 64 k across a wave boundary, each case swept on a GPU: "
+                 "chapter 5's default, the derived launch and the sweep's best, for scripts/plot_wave_tail.py (with "
+                 "--csv)");
+    app.add_option("--launches-csv", launches_csv,
+                   "With --sweep or --wave-tail: write every swept launch of each case to this CSV, one row each (the "
+                   "run's metadata, op, shape, precision, launch, is derived, is default, predicted ms, measured ms, "
+                   "params), for scripts/launch_ranks.py");
+    wb::add_chapter_options(app, opt);
+    try {
+        app.parse(argc, argv);
+        wb::validate_chapter_options(opt);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);  // prints the help (code 0) or the error
+        return code == 0 ? 0 : 2;      // every usage error exits with 2
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ch06_derived: " << e.what() << "\nRun with --help for more information.\n";
+        return 2;
+    }
     wb::ch06::CaseSelection cases;
     try {
         cases = wb::ch06::case_selection(opt, shapes, wave_tail);  // before any output: a usage error prints nothing else
+        wb::ch06::check_launches_csv(launches_csv, sweep, wave_tail);
     } catch (const std::invalid_argument& e) {
         std::cerr << "ch06_derived: " << e.what() << "\nRun with --help for more information.\n";
         return 2;
@@ -129,7 +145,7 @@ int main(int argc, char** argv) {
                   << "device: " << dev.name << " (" << dev.sm_count << " SMs, " << dev.bandwidth_gbs << " GB/s, "
                   << dev.latency_ns << " ns latency)" << (live ? "" : ": predictions only, nothing is measured")
                   << "\n";
-        for (const std::string& note : wb::ch06::option_notes(opt, live, sweep, wave_tail))
+        for (const std::string& note : wb::ch06::option_notes(opt, live, sweep, wave_tail, launches_csv))
             std::cout << "note: " << note << "\n";
         std::vector<int> precisions;
         if (opt.precision != "double") precisions.push_back(4);
@@ -141,6 +157,7 @@ int main(int argc, char** argv) {
                          {"op", "shape", "derived launch", "derived model ms", "default launch", "default model ms",
                           "derived ms", "default ms", "swept", "best launch", "best ms", "worst launch", "worst ms",
                           "derived/best", "default/best", "derived/default", "rho", "ranked", "bytes"});
+        wb::Report launches = wb::ch06::launches_report();  // --launches-csv: every swept launch of each case
         auto msv = [](double v) {  // "-": not measured, or infinite (no block of the launch fits)
             return std::isfinite(v) && v >= 0 ? wb::fmt(v, 4) : std::string("-");
         };
@@ -150,6 +167,7 @@ int main(int argc, char** argv) {
             const auto rows = wb::ch06::compare_op(op, dev, precisions, live, live && (sweep || wave_tail), cases);
             for (const auto& c : rows) {
                 print(c);
+                wb::ch06::add_launch_rows(launches, c);
                 const double vs_default = c.derived_measured_ms > 0 && c.default_measured_ms > 0
                                               ? c.default_measured_ms / c.derived_measured_ms
                                               : -1;
@@ -171,9 +189,11 @@ int main(int argc, char** argv) {
                                "-", ratio(s.worst), ratio(s.default_worst), "-", rho(s.rho_worst), "-", "-"});
             }
         }
-        if (!opt.csv.empty()) {  // the metadata name the GPU that was measured, as every chapter's CSV does
+        if (!opt.csv.empty() || !launches_csv.empty()) {  // the metadata name the GPU that was measured
             const wb::DeviceInfo di = live ? wb::query_device(opt.device) : wb::DeviceInfo{};
-            table.write_csv(opt.csv, wb::run_metadata(live ? &di : nullptr));
+            const wb::RunMetadata meta = wb::run_metadata(live ? &di : nullptr);
+            if (!opt.csv.empty()) table.write_csv(opt.csv, meta);
+            if (!launches_csv.empty()) launches.write_csv(launches_csv, meta);
         }
     } catch (const std::exception& e) {  // the options were checked above: this is a failure of the run
         std::cerr << "ch06_derived: error: " << e.what() << "\n";

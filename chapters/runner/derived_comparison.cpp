@@ -6,6 +6,7 @@
 
 #include "derived_launch.hpp"
 #include "derived_shapes.hpp"
+#include "launch_rows.hpp"
 
 #include "bench.hpp"
 #include "cg.hpp"
@@ -75,7 +76,8 @@ BenchOptions case_bench(bool quick) {
 /// Times every launch of `launches` (the tuned step's legal launches for this call) and keeps the
 /// best and the worst. The derived and the default launch must be among them: where one is not,
 /// the list is at fault (it must reach every choice the rules make); it is timed beside the list
-/// and named in c.sweep_note. Spearman's rho pairs `predict(launch)` (the model's ms; negative:
+/// and named in c.sweep_note. Each launch's predicted and measured times are kept in
+/// c.swept_launches (--launches-csv). Spearman's rho pairs `predict(launch)` (the model's ms; negative:
 /// no prediction) with the measured times. `time(launch, options)` returns BenchStats.
 template <class Launch, class Time, class Predict>
 void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& derived, const Launch& deflt, Time time,
@@ -108,6 +110,7 @@ void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& d
         } catch (const std::invalid_argument&) {
             p = -1;  // a launch the model has no design for
         }
+        c.swept_launches.push_back({l.str(), launch_params(l), l == derived, l == deflt, p, ms});
         if (std::isfinite(p) && p > 0 && std::isfinite(ms) && ms > 0) {
             predicted.push_back(p);
             measured.push_back(ms);
@@ -184,6 +187,7 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
     for (int elem : precisions)
         for (const GemvCase& s : gemv_cases_of(cs)) {
             Comparison c;
+            c.elem_bytes = elem;
             const GemvShape call{s.trans ? Op::T : Op::N, s.m, s.n, s.lda, elem, 0, 0};
             c.derived = derive_gemv_call(dev, call);
             if (s.lda != s.m) c.derived.shape += " lda " + std::to_string(s.lda);
@@ -264,6 +268,7 @@ void measure_gemm(Comparison& c, const DeviceProfile& dev, const GemmCase& s, bo
 template <class T>
 Comparison gemm_case(const DeviceProfile& dev, const GemmCase& s, bool measure, bool sweep, const CaseSelection& cs) {
     Comparison c;
+    c.elem_bytes = static_cast<int>(sizeof(T));
     const GemmArgs<T> a = gemm_args<T>(s);
     const GemmDerived g = derive_gemm_call<T>(dev, a, measure);
     c.derived = g.derivation;
@@ -340,6 +345,7 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
     for (int elem : precisions)
         for (const Conv2dCase& s : conv2d_cases_of(cs)) {
             Comparison c;
+            c.elem_bytes = elem;
             const Conv2dLaunch l = elem == 4 ? conv2d_default<float>(s) : conv2d_default<double>(s);
             c.default_launch = l.str();
             try {
@@ -441,6 +447,7 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
         for (const SquareCase& s : cg ? cg_cases_of(cs) : symv_cases_of(cs)) {
             const long long n = s.n;
             Comparison c;
+            c.elem_bytes = elem;
             c.derived = cg ? derive::derive_cg(dev, n, elem, s.lda) : derive_symv_call(dev, n, s.lda, elem);
             if (s.lda != s.n) c.derived.shape += " lda " + std::to_string(s.lda);
             const SymvLaunch dl = symv_launch_of(c.derived, cg ? "mv." : "");

@@ -12,6 +12,16 @@
 
 namespace wb::ch06 {
 
+/// One launch of a case's sweep, as --launches-csv writes it (launch_rows.hpp).
+struct SweptLaunch {
+    std::string launch;        ///< its str()
+    std::string params;        ///< every field of the launch, "name=value" words (launch_params)
+    bool is_derived = false;   ///< the derived launch
+    bool is_default = false;   ///< chapter 5's default launch
+    double predicted_ms = -1;  ///< the model's time (negative: the model has no design for it)
+    double measured_ms = -1;   ///< the harness's median
+};
+
 /// One case: the derivation, the two launches in the op's own words and the model's times
 /// (negative where the model has no design for that launch).
 struct Comparison {
@@ -37,6 +47,8 @@ struct Comparison {
     double rho = -2;
     int ranked = 0;
     double bytes = 0;        ///< useful bytes of the call (GEMV, SYMV: the wave-tail plot's GB/s)
+    int elem_bytes = 0;      ///< the precision: 4 float, 8 double
+    std::vector<SweptLaunch> swept_launches;  ///< every launch the sweep timed, in the order timed
 
     /// The sweep's best over the derived launch's time (1: the derived launch is the best; -1:
     /// not both measured), and the same for chapter 5's default.

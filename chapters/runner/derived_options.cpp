@@ -67,7 +67,16 @@ CaseSelection case_selection(const ChapterOptions& opt, bool shapes, bool wave_t
     return c;
 }
 
-std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep, bool wave_tail) {
+void check_launches_csv(const std::string& path, bool sweep, bool wave_tail) {
+    if (path.empty()) return;
+    if (!sweep && !wave_tail)
+        throw std::invalid_argument("chapter 6 options: --launches-csv (" + path +
+                                    ") writes the launches a sweep times: it needs --sweep or --wave-tail");
+    require_writable_output("--launches-csv", path);
+}
+
+std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep, bool wave_tail,
+                                      const std::string& launches_csv) {
     std::vector<std::string> notes;
     if (opt.full)
         notes.push_back("--full: chapter 6 has one set of cases (the page's shapes, --shapes or --sizes); nothing to add");
@@ -82,6 +91,8 @@ std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool
     if (wave_tail && opt.csv.empty())
         notes.push_back("--wave-tail without --csv: no file for scripts/plot_wave_tail.py");
     if (wave_tail && sweep) notes.push_back("--sweep: --wave-tail sweeps every case already");
+    if (!launches_csv.empty() && !live)
+        notes.push_back("--launches-csv " + launches_csv + ": without a GPU nothing is swept, so it holds the header only");
     if (opt.trans != "both" && runs(opt, "gemm") && !wave_tail)
         notes.push_back("--trans " + opt.trans + " selects GEMV's cases; GEMM's are op(A) = op(B) = N");
     return notes;

@@ -33,10 +33,18 @@ inline constexpr int kMaxSize = 65536;
 /// of them; --wave-tail runs GEMV and SYMV, so --op must name one of them (with "all": both).
 CaseSelection case_selection(const ChapterOptions& opt, bool shapes = false, bool wave_tail = false);
 
+/// --launches-csv `path` (empty: not given): the file takes the launches a sweep times, so it needs
+/// --sweep or --wave-tail (`sweep`, `wave_tail`), and it must be writable (require_writable_output),
+/// both checked before anything is measured. Throws std::invalid_argument "chapter 6 options: ..."
+/// naming the option, the value and the rule.
+void check_launches_csv(const std::string& path, bool sweep, bool wave_tail);
+
 /// One line for each option given that this run cannot apply: --full (chapter 6 has one set of
 /// cases), --sweep and --quick without a GPU (`live` false: nothing is timed), --device with a
 /// preset or without a GPU, --trans with GEMM's cases (op(A) = N), --wave-tail without a GPU (the
-/// launches only) or without --csv (no file for the plot). Empty when every option applies.
-std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep, bool wave_tail = false);
+/// launches only) or without --csv (no file for the plot), --launches-csv (`launches_csv`) without
+/// a GPU (the header only). Empty when every option applies.
+std::vector<std::string> option_notes(const ChapterOptions& opt, bool live, bool sweep, bool wave_tail = false,
+                                      const std::string& launches_csv = "");
 
 }  // namespace wb::ch06

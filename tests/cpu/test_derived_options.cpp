@@ -117,6 +117,18 @@ TEST_CASE("chapter 6: every op at the edges of --sizes on every preset", "[cpu][
         }
 }
 
+TEST_CASE("chapter 6 options: --launches-csv needs --sweep or --wave-tail and a writable path", "[cpu][ch06][cli]") {
+    using Catch::Matchers::Contains;
+    CHECK_NOTHROW(wb::ch06::check_launches_csv("", false, false));  // not given: nothing to check
+    CHECK_THROWS_WITH(wb::ch06::check_launches_csv("launches.csv", false, false),
+                      Contains("--launches-csv (launches.csv)") && Contains("needs --sweep or --wave-tail"));
+    CHECK_NOTHROW(wb::ch06::check_launches_csv("launches.csv", true, false));
+    CHECK_NOTHROW(wb::ch06::check_launches_csv("launches.csv", false, true));
+    CHECK_THROWS_WITH(wb::ch06::check_launches_csv("/no-such-folder-wb/launches.csv", true, false),
+                      Contains("--launches-csv (/no-such-folder-wb/launches.csv) cannot be written"));
+    CHECK_THROWS_WITH(wb::ch06::check_launches_csv("/", false, true), Contains("it is a folder"));
+}
+
 TEST_CASE("chapter 6 options: a note for each option a run cannot apply", "[cpu][ch06][cli]") {
     wb::ChapterOptions opt;
     CHECK(wb::ch06::option_notes(opt, false, false).empty());
@@ -136,6 +148,8 @@ TEST_CASE("chapter 6 options: a note for each option a run cannot apply", "[cpu]
     CHECK(any_contains(wb::ch06::option_notes(opt, false, false), "GEMM"));
     opt.op = "gemv";
     CHECK(wb::ch06::option_notes(opt, false, false).empty());  // --trans applies to every case run
+    CHECK(any_contains(wb::ch06::option_notes(opt, false, true, false, "l.csv"), "--launches-csv l.csv"));
+    CHECK(!any_contains(wb::ch06::option_notes(opt, true, true, false, "l.csv"), "--launches-csv"));  // a GPU sweeps
 }
 
 TEST_CASE("chapter 6 options: --shapes and --wave-tail select their sets", "[cpu][ch06][cli]") {
