@@ -9,6 +9,7 @@
 #include "symv.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -22,9 +23,15 @@ std::string words(std::initializer_list<std::pair<const char*, int>> fields) {
     return s;
 }
 
-/// A time in ms with six decimals (a GEMV of a few microseconds keeps three or four digits, which
-/// the ranks need); "-" where there is none (negative: not predicted or not measured; infinite).
-std::string ms_cell(double v) { return std::isfinite(v) && v >= 0 ? fmt(v, 6) : std::string("-"); }
+/// A time in ms to eight significant digits (fixed decimals would tie a few-microsecond GEMV's
+/// launches that the model tells apart, and the ranks read from the file would differ from the
+/// run's rho); "-" where there is none (negative: not predicted or not measured; infinite).
+std::string ms_cell(double v) {
+    if (!std::isfinite(v) || v < 0) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.8g", v);
+    return buf;
+}
 
 }  // namespace
 
