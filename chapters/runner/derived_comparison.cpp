@@ -19,6 +19,7 @@
 #include "gemm_design.hpp"
 #include "gemm_problem.hpp"
 #include "gemv.hpp"
+#include "gemv_launch_model.hpp"
 #include "gemv_problem.hpp"
 #include "gemv_rules.hpp"
 #include "model/cg.hpp"
@@ -149,25 +150,8 @@ void measure_case(Comparison& c, const Step& step, Problem& p, const Launch& der
 const char* kWhiteNote = "White's own kernel and launch: the workbook's models describe its tuned kernels, not his";
 
 // ---------------------------------------------------------------------------------------------
-// GEMV: the model sees the block's threads and the loads each keeps in flight (not Y)
+// GEMV: each launch predicted by gemv_launch_ms (gemv_launch_model.hpp)
 // ---------------------------------------------------------------------------------------------
-
-double gemv_ms(const DeviceProfile& dev, bool trans, long long m, long long n, int elem, int threads,
-               int loads_in_flight) {
-    model::GemvStageDesign d = model::gemv_stage_design(Stage::kTuned, trans, elem, threads, dev);
-    d.loads_in_flight = loads_in_flight;
-    return model::predict_gemv(d, trans, m, n, elem, threads, dev).predicted_ms;
-}
-
-/// The model's time for a tuned GEMV launch (negative where its block cannot exist on `dev`).
-double gemv_launch_ms(const DeviceProfile& dev, const GemvShape& shape, const GemvLaunch& l) {
-    const bool trans = shape.op == Op::T;
-    const int wl = tuned_gemv_rows_per_load(shape);
-    const int per = trans ? 2 * (std::max(1, l.nb) + 1) : 2 * std::max(1, l.ept);
-    const int threads = std::max(1, l.block_x) * std::max(1, l.block_y);
-    if (threads > dev.max_threads_per_block) return -1;
-    return gemv_ms(dev, trans, shape.m, shape.n, shape.elem_bytes, threads, per * wl);
-}
 
 template <class T>
 void measure_gemv(Comparison& c, const DeviceProfile& dev, const GemvCase& s, bool sweep, bool quick) {

@@ -132,6 +132,7 @@ model::GemvModelLaunch gemv_model_launch_of(const GemvLaunch& l) {
     m.nb = l.nb;
     m.Y = l.Y;
     m.ept = l.ept;
+    m.loop = l.loop != 0;
     return m;
 }
 

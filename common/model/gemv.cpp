@@ -51,6 +51,14 @@ int tuned_n_regs(int u, int elem_bytes) {
     return 64;
 }
 
+/// The same for the element-load kernel (columns not on 16 bytes; ptxas, sm_90, K = 0).
+int tuned_n_element_regs(int u, int elem_bytes) {
+    if (u >= 16) return 107;  // float only
+    if (u >= 8) return elem_bytes == 4 ? 64 : 94;
+    if (u >= 4) return elem_bytes == 4 ? 62 : 79;
+    return elem_bytes == 4 ? 40 : 54;
+}
+
 }  // namespace
 
 std::pair<long long, int> gemv_model_split(int requested_y, long long tiles, long long k, int blocks_per_sm,
@@ -133,7 +141,20 @@ GemvStageDesign gemv_stage_design(Stage stage, bool trans, int elem_bytes, const
         d.loads_in_flight = w;  // one 16-byte load at a time (the loop is not unrolled)
         d.summary = "16-byte loads, padded tile, staggered starts";
     } else if (stage == Stage::kTuned) {
-        if (trans) {
+        if (trans && launch.loop) {
+            // tuned/gemv_t_loop.cuh: 256 threads, the next step's C vectors and x in flight.
+            const int c = launch.nb > 0 ? launch.nb : 4;
+            d.regs_per_thread = c >= 8 ? (f ? 120 : 128) : c >= 4 ? 80 : (f ? 66 : 80);
+            d.smem_per_block = 1024;
+            d.loads_in_flight = (c + 1) * w;
+        } else if (trans && launch.block_x > 0 && launch.block_x < 32) {
+            // tuned/gemv_t_shapes.cuh, gemv_t_short_kernel: its loop is not pipelined (the SASS
+            // issues one iteration's C vectors and x, then waits for them): C vectors in flight.
+            const int c = launch.nb > 0 ? launch.nb : 4;
+            d.regs_per_thread = c >= 8 ? (f ? 80 : 98) : c >= 4 ? (f ? 40 : 62) : (f ? 32 : 40);
+            d.smem_per_block = 1024;
+            d.loads_in_flight = c * w;
+        } else if (trans) {
             const int c = launch.nb > 0 ? launch.nb : 4;
             d.regs_per_thread = c >= 8 ? (f ? 96 : 120) : c >= 4 ? (f ? 61 : 64) : (f ? 40 : 46);
             d.smem_per_block = c >= 8 ? (f ? 6160 : 11280) : (f ? 5648 : 10256);
@@ -141,9 +162,10 @@ GemvStageDesign gemv_stage_design(Stage stage, bool trans, int elem_bytes, const
         } else {
             const int u = launch.ept > 0 ? launch.ept : 8;
             const int bx = launch.block_x > 0 ? launch.block_x : 16, q = launch.block_y > 0 ? launch.block_y : 16;
-            d.regs_per_thread = tuned_n_regs(u, e);
-            d.smem_per_block = (f ? 5136 : 9232) + bx * w * (q + 2) * e;
-            d.loads_in_flight = 2 * u * w;  // double buffer: two batches of U 16-byte loads
+            const int wn = launch.rows_per_load == 1 ? 1 : w;  // element loads: one row per thread
+            d.regs_per_thread = wn == 1 ? tuned_n_element_regs(u, e) : tuned_n_regs(u, e);
+            d.smem_per_block = (f ? 5136 : 9232) + bx * wn * (q + 2) * e;
+            d.loads_in_flight = 2 * u * wn;  // double buffer: two batches of U loads
         }
         d.summary = "registers, 16-byte loads, double-buffered prefetch, a launch derived from the shape";
         d.regs_per_thread = std::min(d.regs_per_thread, dev.max_regs_per_thread);  // the compiler fits the device
@@ -340,7 +362,34 @@ GemvPrediction predict_gemv(const GemvStageDesign& design, bool trans, long long
         k.dram_bytes = p.dram_bytes_cached + (y > 1 ? 2.0 * e * y * static_cast<double>(results) : 0.0);
         kernels.push_back(k);
     } else {  // tuned
-        if (trans) {
+        if (trans && (l.loop || l.block_x < 32)) {
+            // Short columns (tuned/gemv_t_shapes.cuh, gemv_t_loop.cuh): groups of L = block_x
+            // lanes, 256 / L groups per block, each group C = nb columns; lane l reads vectors
+            // l, l + L, ... of a column. A warp load covers 32 / L columns, L x 16 bytes of each:
+            // one L1 wavefront per 128-byte line, so narrow groups touch 32 / L lines per request.
+            const long long lanes = l.block_x, groups = 256 / lanes, c = l.nb;
+            const double vectors = std::ceil(static_cast<double>(reduction) / w);  // a column's vectors
+            const double steps = std::ceil(vectors / static_cast<double>(lanes));  // a lane's per column
+            const double per_request = (32.0 / lanes) * coalesced_wavefronts(static_cast<int>(lanes), 16);
+            const long long tiles = ceil_div(results, groups * c);  // one tile: the block's columns
+            if (l.loop) {
+                // A resident wave of blocks (the launcher asks the occupancy API); each group walks
+                // its share of the tiles, the steps of consecutive tiles one double-buffered stream:
+                // one round trip per step.
+                k.blocks = std::min<long long>(tiles, static_cast<long long>(dev.sm_count) * p.occ.blocks_per_sm);
+                const double tiles_per_block = std::ceil(static_cast<double>(tiles) / static_cast<double>(k.blocks));
+                k.rounds = tiles_per_block * steps + 1;
+                k.wavefronts = warps * tiles_per_block * steps * (c * per_request + coalesced_wavefronts(32, 16));
+                per_thread = tiles_per_block * steps * c * w;
+            } else {
+                // One tile per block; the loop waits for each step's C vectors before the next
+                // (not pipelined): a round trip per step, then beta y (loaded first) and the write.
+                k.blocks = tiles;
+                k.rounds = steps + 1;
+                k.wavefronts = warps * steps * (c * per_request + coalesced_wavefronts(32, 16));
+                per_thread = steps * c * w;
+            }
+        } else if (trans) {
             // C columns per block of 32 x Q threads; each step every thread loads W rows of its C
             // columns (and of x), the next step's loads in flight while it multiplies this one's.
             const long long c = l.nb, chunk = 32LL * l.block_y * w, tiles = ceil_div(results, c);
@@ -355,14 +404,19 @@ GemvPrediction predict_gemv(const GemvStageDesign& design, bool trans, long long
         } else {
             // block_x threads x W rows per tile, Q thread rows, Y blocks per tile; each thread
             // visits every (Q Y)-th column in batches of U, the next batch loading meanwhile.
-            const long long rows = static_cast<long long>(l.block_x) * w, tiles = ceil_div(results, rows);
+            // Element loads (columns not on 16 bytes): W = 1, a thread row reads block_x
+            // elements of a column that start anywhere in a sector: one line more per request.
+            const int wn = l.rows_per_load == 1 ? 1 : w;
+            const long long rows = static_cast<long long>(l.block_x) * wn, tiles = ceil_div(results, rows);
             const int y = std::max(1, l.Y);
             p.y_blocks = y;
             k.blocks = tiles * y;
             const double cols = std::ceil(static_cast<double>(reduction) / (static_cast<double>(l.block_y) * y));
             k.rounds = std::ceil(cols / l.ept) + (y > 1 ? 3 : 2);
-            k.wavefronts = l.block_y * cols * (coalesced_wavefronts(l.block_x, 16) + x_wave);
-            per_thread = cols * w;
+            const double a_req = wn == 1 ? coalesced_wavefronts(l.block_x, elem_bytes) + 1
+                                         : coalesced_wavefronts(l.block_x, 16);
+            k.wavefronts = l.block_y * cols * (a_req + x_wave);
+            per_thread = cols * wn;
         }
         k.dram_bytes = p.dram_bytes_cached + (p.y_blocks > 1 ? 2.0 * e * p.y_blocks * static_cast<double>(results) : 0.0);
         kernels.push_back(k);

@@ -26,7 +26,9 @@ namespace wb::model {
 // ------------------------------------------------------------------------------------------------
 
 /// The launch the model is asked about: the fields of GemvLaunch (kernels/gemv_launch.hpp) that
-/// shape the kernels' grids; 0 = the stage's default.
+/// shape the kernels' grids; 0 = the stage's default. Tuned T has three kernels: 32 lanes per
+/// column (block_x 32), the short-column kernel (block_x = L < 32 lanes per column, 256 / L
+/// columns side by side, nb = C columns per group of lanes) and the looping kernel (loop).
 struct GemvModelLaunch {
     int block_x = 0;  ///< threads in x: naive and shared N the block, shared T the tile width nb,
                       ///< tuned N the rows' threads (x W rows), tuned T 32 lanes
@@ -34,6 +36,10 @@ struct GemvModelLaunch {
     int nb = 0;       ///< tuned T: columns per block (C)
     int Y = 0;        ///< blocks per tile (0: derived as the stage's launcher derives it)
     int ept = 0;      ///< tuned N: columns per batch (U; two batches in flight)
+    bool loop = false;  ///< tuned T: the looping kernel (a resident wave of blocks, block_x lanes
+                        ///< per group walking tile after tile of nb columns)
+    int rows_per_load = 0;  ///< tuned N: elements of A per load (0: a 16-byte vector's; 1: one
+                            ///< element, the kernel for columns that do not start on 16 bytes)
 };
 
 /// The launch a stage takes where the caller only knows its threads per block (0: the stage's

@@ -19,6 +19,11 @@ std::vector<wb::Stage> ladder_stages() {
     for (const wb::StageInfo& s : wb::stages()) v.push_back(s.stage);
     return v;
 }
+
+/// A tuned launch's model fields (T: nb columns; N: ept = U, Y blocks per tile).
+GemvModelLaunch tuned_launch(int block_x, int block_y, int nb, int ept = 0, int y = 0) {
+    return GemvModelLaunch{block_x, block_y, nb, y, ept};
+}
 }  // namespace
 
 TEST_CASE("Little's law: bytes in flight to saturate DRAM", "[model][little]") {
@@ -187,4 +192,53 @@ TEST_CASE("GEMV model: the tuned launch's fields move the prediction the way Lit
     CHECK(y8.y_blocks == 8);
     CHECK(y8.grid.total_blocks == 8 * y1.grid.total_blocks);
     CHECK(y8.predicted_ms < 0.5 * y1.predicted_ms);
+}
+
+TEST_CASE("GEMV model: tuned T's short-column kernel walks one round trip per step of L lanes", "[model][gemv]") {
+    // gemv_t_short_kernel: groups of L lanes, 256 / L columns side by side, C columns per group,
+    // its loop not pipelined. Fewer lanes per column: more steps per lane and fewer blocks
+    // (4096 columns / (256 / L x 8)), so never faster; a warp request of 2-lane groups touches 16
+    // lines (16 L1 wavefronts) against 4 for 16-lane groups.
+    const auto h200 = device_preset("h200");
+    double last = 0, lsu_last = 0;
+    for (int lanes : {16, 8, 4, 2}) {
+        const GemvModelLaunch l = tuned_launch(lanes, 256 / lanes, 8);
+        const auto p = predict_gemv(wb::Stage::kTuned, true, 4096, 4096, 4, l, h200);
+        INFO("L = " << lanes << ": " << p.predicted_ms << " ms, " << p.grid.total_blocks << " blocks, " << p.note);
+        CHECK(p.grid.total_blocks == 4096 / (256 / lanes * 8));
+        CHECK(p.predicted_ms > 1.5 * last);  // half the lanes: twice the steps on half the blocks
+        CHECK(p.main.lsu_ms > lsu_last);
+        last = p.predicted_ms;
+        lsu_last = p.main.lsu_ms;
+    }
+    // 2 lanes per column walk 512 steps of 550 ns: about the 0.36 ms the H200 measured (ch06-sweep.txt).
+    CHECK(last > 0.25);
+    const GemvModelLaunch warp = tuned_launch(32, 8, 4);  // 32 lanes per column, 8 warps, C = 4: the derived launch
+    CHECK(last > 10 * predict_gemv(wb::Stage::kTuned, true, 4096, 4096, 4, warp, h200).predicted_ms);
+}
+
+TEST_CASE("GEMV model: tuned T's looping kernel is one resident wave that walks the tiles", "[model][gemv]") {
+    const auto h200 = device_preset("h200");
+    GemvModelLaunch l = tuned_launch(8, 32, 4);
+    l.loop = true;
+    const auto p = predict_gemv(wb::Stage::kTuned, true, 579, 57900, 8, l, h200);
+    CHECK(p.grid.total_blocks == h200.sm_count * p.occ.blocks_per_sm);
+    // Four times the columns: the same grid, four times the tiles per group (the walk, not the
+    // bytes, at this size): at least 3x the time, never less.
+    const auto p4 = predict_gemv(wb::Stage::kTuned, true, 579, 4 * 57900, 8, l, h200);
+    CHECK(p4.grid.total_blocks == p.grid.total_blocks);
+    CHECK(p4.predicted_ms > 3 * (p.predicted_ms - p.main.launch_ms));
+}
+
+TEST_CASE("GEMV model: tuned N's element loads take a row per thread and a line more per request", "[model][gemv]") {
+    const auto h200 = device_preset("h200");
+    const GemvModelLaunch vec = tuned_launch(32, 8, 0, 8, 1);
+    GemvModelLaunch el = vec;
+    el.rows_per_load = 1;
+    const auto pv = predict_gemv(wb::Stage::kTuned, false, 5000, 5000, 4, vec, h200);
+    const auto pe = predict_gemv(wb::Stage::kTuned, false, 5000, 5000, 4, el, h200);
+    CHECK(pv.grid.total_blocks == (5000 + 127) / 128);  // 32 threads x 4 rows per tile
+    CHECK(pe.grid.total_blocks == (5000 + 31) / 32);    // 32 threads x 1 row
+    CHECK(pe.main.lsu_ms > pv.main.lsu_ms);
+    CHECK(pe.predicted_ms >= pv.predicted_ms);
 }
