@@ -14,6 +14,9 @@
 #                      --full: every size the pages' tables used)
 #   sweep=OP[,OP]      ch05_unrolled --sweep per op
 #   shapes=OP[,OP]     ch05_unrolled --shapes per op
+#   derived=OP[,OP]    ch06_derived --sweep --quick per op, every swept launch's predicted and
+#                      measured time in $OUT/<op>-launches.csv (--launches-csv: scripts/launch_ranks.py
+#                      reads it); WB_DERIVED_ARGS adds options, e.g. --shapes for the held-out set
 #   chapters           every chapter binary with --csv
 #   chapter=chNN:OP[,OP]  one chapter binary for some ops (e.g. chapter=ch05:cg: issue 13's benchmark)
 #   only-on=TEXT       end the round here unless the GPU's name contains TEXT (e.g. only-on=H200:
@@ -70,6 +73,13 @@ for stage in "$@"; do
           --csv "$OUT/$op-$key.csv" ${WB_LADDER_ARGS:-}
         grep -hE "vs |best" "$OUT/$op-$key.txt" | tail -12 >>"$summary"
       done ;;
+    derived)
+      for op in ${arg//,/ }; do
+        # shellcheck disable=SC2086
+        run_stage "derived $op" "$OUT/$op-derived.txt" env WB_PROGRESS=0 "$bin/ch06_derived" --sweep --quick --op "$op" \
+          --csv "$OUT/$op-derived.csv" --launches-csv "$OUT/$op-launches.csv" ${WB_DERIVED_ARGS:-}
+        grep -hE "derived / the sweep" "$OUT/$op-derived.txt" | tail -2 >>"$summary"
+      done ;;
     chapters)
       for exe in "$bin"/ch0[0-9]_*; do
         name=$(basename "$exe")
@@ -87,7 +97,7 @@ for stage in "$@"; do
         note "gpu-carried: only-on=$arg: this card is '${gpu_name:-none}'; the stages after it not run"
         break
       fi ;;
-    *) note "gpu-carried: unknown stage '$stage' (gpu, perf, sanitize, ladder, sweep, shapes, chapters, chapter, only-on)"; exit 2 ;;
+    *) note "gpu-carried: unknown stage '$stage' (gpu, perf, sanitize, ladder, sweep, shapes, derived, chapters, chapter, only-on)"; exit 2 ;;
   esac
 done
 # A device call returns at most 8 files from $OUT: every log and CSV also travels in one archive.
