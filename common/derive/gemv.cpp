@@ -117,7 +117,12 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
     // rows per instruction: an odd lda gives every column its own alignment, so the lanes of one
     // instruction must not straddle two columns).
     const int line = 4 * dev.segment_bytes;
-    const int bx_line = vector_loads ? std::clamp(line / load, 4, dev.warp_size) : dev.warp_size;
+    // Element loads (an odd lda): a column's run of bx rows starts anywhere in a sector, so it
+    // touches one sector more than its bytes fill, bx elem / 32 + 1 of them. That extra sector
+    // costs at most 1/16 of the run (the estimate's resolution) from bx elem >= 16 sectors on:
+    // 128 rows of float, 64 of double, where a warp's run (32 rows) pays 1/4 to 1/8 more.
+    const int bx_elem = std::max(dev.warp_size, 16 * dev.segment_bytes / elem_bytes);
+    const int bx_line = vector_loads ? std::clamp(line / load, 4, dev.warp_size) : bx_elem;
     const int reg_budget = std::min(dev.max_regs_per_thread, dev.regs_per_sm / kNLaunchBound);
     const int resident = std::min(dev.max_threads_per_sm, kNLaunchBound);
     // Rule 1 (Little's law, x 2: the margin that hides each block's reduction tail): a thread

@@ -109,11 +109,18 @@ TEST_CASE("gemv derived: the held-out shapes keep chapter 5's former launch or t
             // ms against 0.0310, while float 183 rows, 46 vectors, measured faster on the short
             // kernel; the rule follows the kernel's capacity, 4 vectors per lane of 16.)
             const bool n96 = !c.t && c.m == 96 && c.n == 100000;
-            REQUIRE(n96);
-            CHECK(now == (elem == 4 ? GemvLaunch{8, 64, 4, 64, 44, 8} : GemvLaunch{8, 64, 4, 64, 22, 8}));
+            // N with an odd lda (element loads): tiles of at least 16 sectors a column (128 rows of
+            // float, 64 of double) where the former rule took a warp's 32. The sweeps' best there
+            // were this wide: 5000^2 lda 5001 float bx=128 by=4 Y=3 (0.0364 ms, the former
+            // default 0.0401) or bx=64 by=4 Y=3 (0.0365), 1000 x 30000 lda 1003 float bx=128 by=2
+            // Y=33 (0.0423 against 0.0649), double bx=128 by=4 Y=16 (0.0735 against 0.1116).
+            const bool odd_n = !c.t && c.lda % 2 == 1;
+            REQUIRE((n96 || odd_n));
+            if (n96) CHECK(now == (elem == 4 ? GemvLaunch{8, 64, 4, 64, 44, 8} : GemvLaunch{8, 64, 4, 64, 22, 8}));
+            if (odd_n) CHECK(now.block_x >= 16 * 32 / elem);
         }
-    CHECK(same == 26);
-    CHECK(faster == 2);
+    CHECK(same == 22);
+    CHECK(faster == 6);
 }
 
 TEST_CASE("gemv derived: short columns take lanes that fit them", "[cpu][derive][gemv][monotone]") {
