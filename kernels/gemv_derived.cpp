@@ -3,12 +3,11 @@
 ///        device's profile, read once per device (gemv_rules.hpp: gemv_derived_launch).
 #include "gemv_rules.hpp"
 
+#include "derive/cached_default.hpp"
 #include "derive/derivation.hpp"
 
-#include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <map>
 #include <tuple>
 
 namespace wb {
@@ -49,20 +48,9 @@ GemvLaunch gemv_derived_launch(const DeviceProfile& dev, const GemvShape& s) {
 }
 
 GemvLaunch tuned_gemv_default(const GemvShape& s) {
-    // Cached: the derivation formats its lines, and the chapters ask for the default per timed call.
-    using Key = std::tuple<int, int, int, int, int, int>;
-    thread_local std::map<Key, GemvLaunch> cache;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's launch
-        cudaGetLastError();
-        dev = -1;
-    }
-    const Key key{dev, static_cast<int>(s.op), s.m, s.n, s.elem_bytes, static_cast<int>(tuned_gemv_loads(s))};
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-    const GemvLaunch l = gemv_derived_launch(derive::default_profile(), s);
-    if (cache.size() >= 4096) cache.clear();  // a bound for callers that sweep shapes
-    cache.emplace(key, l);
-    return l;
+    using Key = std::tuple<int, int, int, int, int>;
+    const Key key{static_cast<int>(s.op), s.m, s.n, s.elem_bytes, static_cast<int>(tuned_gemv_loads(s))};
+    return derive::cached_default<GemvLaunch>(key, [&](const DeviceProfile& dev, bool) { return gemv_derived_launch(dev, s); });
 }
 
 }  // namespace wb

@@ -4,12 +4,11 @@
 ///        the presets.
 #include "cg.hpp"
 
+#include "derive/cached_default.hpp"
 #include "derive/derivation.hpp"
 
-#include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <map>
 #include <tuple>
 
 namespace wb::tuned {
@@ -26,20 +25,9 @@ CgLaunch cg_derived_launch(const DeviceProfile& dev, long long n, long long lda,
 
 template <class T>
 CgLaunch cg_default(const CgArgs<T>& a) {
-    // Cached: the derivation formats its lines, and the chapters ask for the default per timed solve.
-    using Key = std::tuple<int, int, int>;
-    thread_local std::map<Key, CgLaunch> cache;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's launch
-        cudaGetLastError();
-        dev = -1;
-    }
-    const Key key{dev, a.n, a.lda};
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-    const CgLaunch l = cg_derived_launch(derive::default_profile(), a.n, a.lda, static_cast<int>(sizeof(T)));
-    if (cache.size() >= 4096) cache.clear();  // a bound for callers that sweep shapes
-    cache.emplace(key, l);
-    return l;
+    return derive::cached_default<CgLaunch>(std::pair<int, int>{a.n, a.lda}, [&](const DeviceProfile& dev, bool) {
+        return cg_derived_launch(dev, a.n, a.lda, static_cast<int>(sizeof(T)));
+    });
 }
 
 template CgLaunch cg_default<float>(const CgArgs<float>&);

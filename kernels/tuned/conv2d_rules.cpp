@@ -3,9 +3,11 @@
 #include "conv2d_rules.hpp"
 
 #include "launch_checks.hpp"
+#include "derive/cached_default.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace wb::tuned {
@@ -98,15 +100,18 @@ Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
 
 template <class T>
 Conv2dLaunch conv2d_default(const Conv2dArgs<T>& a) {
-    const std::vector<Conv2dLaunch> configs = conv2d_configs<T>(a.fs);
-    if (a.rows < 1 || a.cols < 1 || a.fs < 1 || a.fs % 2 == 0) return configs.front();  // nothing to derive
-    try {
-        const derive::Derivation d = derive::derive_conv2d(derive::default_profile(), a.rows, a.cols, a.fs,
-                                                           static_cast<int>(sizeof(T)), conv2d_derive_tiles(configs, a.fs));
-        return conv2d_launch_of(d);
-    } catch (const std::invalid_argument&) {
-        return configs.front();  // no candidate fits the device
-    }
+    if (a.rows < 1 || a.cols < 1 || a.fs < 1 || a.fs % 2 == 0) return conv2d_configs<T>(a.fs).front();  // nothing to derive
+    return derive::cached_default<Conv2dLaunch>(std::tuple<int, int, int>{a.rows, a.cols, a.fs},
+                                                [&](const DeviceProfile& dev, bool) {
+                                                    const std::vector<Conv2dLaunch> configs = conv2d_configs<T>(a.fs);
+                                                    try {
+                                                        return conv2d_launch_of(derive::derive_conv2d(
+                                                            dev, a.rows, a.cols, a.fs, static_cast<int>(sizeof(T)),
+                                                            conv2d_derive_tiles(configs, a.fs)));
+                                                    } catch (const std::invalid_argument&) {
+                                                        return configs.front();  // no candidate fits the device
+                                                    }
+                                                });
 }
 
 template Conv2dLaunch conv2d_default<float>(const Conv2dArgs<float>&);

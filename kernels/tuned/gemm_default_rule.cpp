@@ -7,6 +7,8 @@
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_rule_common.hpp"
 
+#include "derive/cached_default.hpp"
+
 #include "gemv.hpp"
 #include "launch_checks.hpp"
 #include "tuned/gemm_config.hpp"
@@ -17,7 +19,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -180,8 +181,6 @@ GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool 
     }
 }
 
-/// At most this many cached picks per thread (then the cache starts again).
-constexpr std::size_t kRuleCacheSize = 4096;
 
 }  // namespace
 
@@ -233,22 +232,10 @@ template <class T, class Rule>
 GemmLaunch cached_pick(const GemmArgs<T>& a, int which, Rule rule) {
     // The pointers' nullness too: the rule reads a null operand (predict-only mode) as its own
     // aligned workspace, so a null A must not share a key with an unaligned real one.
-    using Key = std::tuple<int, int, int, int, int, int, int, bool, bool, bool, bool>;
-    thread_local std::map<Key, GemmLaunch> cache;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's picks
-        cudaGetLastError();
-        dev = -1;
-    }
-    const Key key{dev, which, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b),
-                  aligned16(a.A, a.lda), aligned16(a.B, a.ldb), a.beta == T(0), a.A == nullptr || a.B == nullptr};
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-    bool live = false;
-    const DeviceProfile& prof = derive::default_profile(&live);
-    const GemmLaunch pick = rule(prof, live);
-    if (cache.size() >= kRuleCacheSize) cache.clear();
-    cache.emplace(key, pick);
-    return pick;
+    using Key = std::tuple<int, int, int, int, int, int, bool, bool, bool, bool>;
+    const Key key{which, a.m, a.n, a.k, static_cast<int>(a.op_a), static_cast<int>(a.op_b), aligned16(a.A, a.lda),
+                  aligned16(a.B, a.ldb), a.beta == T(0), a.A == nullptr || a.B == nullptr};
+    return derive::cached_default<GemmLaunch>(key, rule);
 }
 
 template <class T>

@@ -63,6 +63,7 @@
 #include "cp_async.cuh"
 #include "l2_policy.cuh"
 
+#include "derive/cached_default.hpp"
 #include "model/symv.hpp"
 
 #include <algorithm>
@@ -280,20 +281,10 @@ namespace {
 /// may be taken (false for a launch that names a tile field).
 template <class T>
 SymvLaunch device_rule(const SymvArgs<T>& a, bool panels) {
-    using Key = std::tuple<int, int, int, bool>;
-    thread_local std::map<Key, SymvLaunch> cache;
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {  // no GPU (predict-only): the h200 preset's launch
-        cudaGetLastError();
-        dev = -1;
-    }
-    const Key key{dev, a.n, a.lda, panels};
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-    const SymvLaunch l =
-        symv_derived_launch(derive::default_profile(), a.n, a.lda, static_cast<int>(sizeof(T)), panels);
-    if (cache.size() >= 4096) cache.clear();  // a bound for callers that sweep shapes
-    cache.emplace(key, l);
-    return l;
+    return derive::cached_default<SymvLaunch>(std::tuple<int, int, bool>{a.n, a.lda, panels},
+                                              [&](const DeviceProfile& dev, bool) {
+                                                  return symv_derived_launch(dev, a.n, a.lda, static_cast<int>(sizeof(T)), panels);
+                                              });
 }
 }  // namespace
 
