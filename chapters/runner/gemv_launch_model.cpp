@@ -17,13 +17,8 @@ double gemv_launch_ms(const DeviceProfile& dev, const GemvShape& s, const GemvLa
     const GemvLaunch l = check_tuned_gemv_launch(s.op, in.block_x > 0 ? in : gemv_derived_launch(dev, s),
                                                  "gemv_launch_ms");
     if (l.block_x * l.block_y > dev.max_threads_per_block) return -1;
-    GemvMachine mc;  // the launcher's split rule on this profile
-    mc.sm_count = dev.sm_count;
-    mc.max_threads_per_sm = dev.max_threads_per_sm;
-    model::GemvModelLaunch ml = gemv_model_launch_of(l);
-    ml.Y = tuned_gemv_split(s, l, mc);
-    ml.rows_per_load = tuned_gemv_rows_per_load(s) == 1 ? 1 : 0;
-    return model::predict_gemv(Stage::kTuned, s.op == Op::T, s.m, s.n, s.elem_bytes, ml, dev).predicted_ms;
+    return model::predict_gemv(Stage::kTuned, s.op == Op::T, s.m, s.n, s.elem_bytes, gemv_model_launch_of(l, s, dev), dev)
+        .predicted_ms;
 }
 
 }  // namespace wb

@@ -124,8 +124,9 @@ struct GemvOp {
     template <class T>
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const GemvLaunch& l,
                               const DeviceProfile& dev) {
-        const auto p = model::predict_gemv(s.ladder_stage(), a.op == Op::T, a.m, a.n, sizeof(T), gemv_model_launch_of(l),
-                                           dev, a.beta != T(0));
+        const Stage stage = s.ladder_stage();
+        const auto ml = stage == Stage::kTuned ? gemv_model_launch_of(l, gemv_shape(a), dev) : gemv_model_launch_of(l);
+        const auto p = model::predict_gemv(stage, a.op == Op::T, a.m, a.n, sizeof(T), ml, dev, a.beta != T(0));
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt(p.useful_bytes / 1e6), fmt(p.dram_bytes / 1e6), std::to_string(p.transactions),
                  std::to_string(p.occ.blocks_per_sm)}};

@@ -136,4 +136,14 @@ model::GemvModelLaunch gemv_model_launch_of(const GemvLaunch& l) {
     return m;
 }
 
+model::GemvModelLaunch gemv_model_launch_of(const GemvLaunch& l, const GemvShape& s, const DeviceProfile& dev) {
+    GemvMachine mc;  // the launcher's split rule on this profile
+    mc.sm_count = dev.sm_count;
+    mc.max_threads_per_sm = dev.max_threads_per_sm;
+    model::GemvModelLaunch m = gemv_model_launch_of(l);
+    m.Y = tuned_gemv_split(s, l, mc);
+    m.rows_per_load = tuned_gemv_rows_per_load(s) == 1 ? 1 : 0;
+    return m;
+}
+
 }  // namespace wb

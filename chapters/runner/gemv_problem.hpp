@@ -76,4 +76,9 @@ MemoryNeed gemv_memory_need(std::size_t elem, Op op, int m, int n, int lda, int 
 /// The model's view of a launch (model::GemvModelLaunch): the fields that shape the kernels' grids.
 model::GemvModelLaunch gemv_model_launch_of(const GemvLaunch& l);
 
+/// The tuned step's launch `l` of call `s` as its launcher runs it on `dev`: the split Y the
+/// launcher derives where `l` leaves it at 0, and element loads where A's columns are not 16-byte
+/// aligned (chapter 5's rows and chapter 6's sweep predict the same launch alike).
+model::GemvModelLaunch gemv_model_launch_of(const GemvLaunch& l, const GemvShape& s, const DeviceProfile& dev);
+
 }  // namespace wb
