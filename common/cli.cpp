@@ -143,9 +143,11 @@ void validate_chapter_options(const ChapterOptions& opt, const std::vector<std::
 }
 
 int parse_chapter_cli(int argc, char** argv, const std::string& name, const std::string& description,
-                      ChapterOptions& opt, const std::vector<ChapterFlag>& flags) {
+                      ChapterOptions& opt, const std::vector<ChapterFlag>& flags,
+                      const std::function<void(CLI::App&)>& add_own) {
     CLI::App app{description, name};
     for (const ChapterFlag& f : flags) app.add_flag(f.name, *f.value, f.description);
+    if (add_own) add_own(app);
     add_chapter_options(app, opt);
     try {
         app.parse(argc, argv);

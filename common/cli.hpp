@@ -2,6 +2,7 @@
 /// \brief Command-line options shared by every chapter binary (CLI11).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,10 +52,12 @@ struct ChapterFlag {
     bool* value = nullptr;
 };
 
-/// Convenience: parse argv into options for chapter `name`, and the chapter's own `flags`.
-/// Returns -1 to continue, or the exit code to return (0 after --help, 2 after a usage error,
-/// message printed).
+/// Convenience: parse argv into options for chapter `name`, and the chapter's own `flags`;
+/// `add_own` (when set) adds the chapter's other options (a path, a number) before the common
+/// ones. Returns -1 to continue, or the exit code to return (0 after --help, 2 after a usage
+/// error, message printed).
 int parse_chapter_cli(int argc, char** argv, const std::string& name, const std::string& description,
-                      ChapterOptions& opt, const std::vector<ChapterFlag>& flags = {});
+                      ChapterOptions& opt, const std::vector<ChapterFlag>& flags = {},
+                      const std::function<void(CLI::App&)>& add_own = {});
 
 }  // namespace wb

@@ -97,37 +97,34 @@ int main(int argc, char** argv) {
     wb::ChapterOptions opt;
     bool sweep = false, shapes = false, wave_tail = false;
     std::string launches_csv;
-    CLI::App app{"Chapter 6 — launch parameters derived from the machine (White §4.5, KBLAS's nb, Q, Y, Little's law): "
-                 "each op's derived launch with the rule and metric behind each parameter, beside chapter 5's default, "
-                 "with the model's predicted time for both.",
-                 "ch06_derived"};
-    app.add_flag("--sweep", sweep,
-                 "On a GPU, also time every legal launch of the tuned step for each case (GEMV, GEMM, conv2d, SYMV), "
-                 "print the sweep's best and worst beside the derived and the default launch, and Spearman's rho of "
-                 "the model's predicted times against the measured ones (minutes per op)");
-    app.add_flag("--shapes", shapes,
-                 "Each op's held-out shape set (at least 12 shapes no rule was written from: non-powers of two, "
-                 "skinny both ways, odd leading dimensions, both sides of a wave boundary) in place of the page's "
-                 "shapes");
-    app.add_flag("--wave-tail", wave_tail,
-                 "GEMV (n x n, op N and T) and SYMV at n = 64 k across a wave boundary, each case swept on a GPU: "
-                 "chapter 5's default, the derived launch and the sweep's best, for scripts/plot_wave_tail.py (with "
-                 "--csv)");
-    app.add_option("--launches-csv", launches_csv,
-                   "With --sweep or --wave-tail: write every swept launch of each case to this CSV, one row each (the "
-                   "run's metadata, op, shape, precision, launch, is derived, is default, predicted ms, measured ms, "
-                   "params), for scripts/launch_ranks.py");
-    wb::add_chapter_options(app, opt);
-    try {
-        app.parse(argc, argv);
-        wb::validate_chapter_options(opt);
-    } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);  // prints the help (code 0) or the error
-        return code == 0 ? 0 : 2;      // every usage error exits with 2
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "ch06_derived: " << e.what() << "\nRun with --help for more information.\n";
-        return 2;
-    }
+    const int code = wb::parse_chapter_cli(
+        argc, argv, "ch06_derived",
+        "Chapter 6 — launch parameters derived from the machine (White §4.5, KBLAS's nb, Q, Y, Little's law): "
+        "each op's derived launch with the rule and metric behind each parameter, beside chapter 5's default, "
+        "with the model's predicted time for both.",
+        opt,
+        {{"--sweep",
+          "On a GPU, also time every legal launch of the tuned step for each case (GEMV, GEMM, conv2d, SYMV), "
+          "print the sweep's best and worst beside the derived and the default launch, and Spearman's rho of "
+          "the model's predicted times against the measured ones (minutes per op)",
+          &sweep},
+         {"--shapes",
+          "Each op's held-out shape set (at least 12 shapes no rule was written from: non-powers of two, "
+          "skinny both ways, odd leading dimensions, both sides of a wave boundary) in place of the page's "
+          "shapes",
+          &shapes},
+         {"--wave-tail",
+          "GEMV (n x n, op N and T) and SYMV at n = 64 k across a wave boundary, each case swept on a GPU: "
+          "chapter 5's default, the derived launch and the sweep's best, for scripts/plot_wave_tail.py (with "
+          "--csv)",
+          &wave_tail}},
+        [&](CLI::App& app) {
+            app.add_option("--launches-csv", launches_csv,
+                           "With --sweep or --wave-tail: write every swept launch of each case to this CSV, one row "
+                           "each (the run's metadata, op, shape, precision, launch, is derived, is default, predicted "
+                           "ms, measured ms, params), for scripts/launch_ranks.py");
+        });
+    if (code >= 0) return code;
     wb::ch06::CaseSelection cases;
     try {
         cases = wb::ch06::case_selection(opt, shapes, wave_tail);  // before any output: a usage error prints nothing else
