@@ -26,6 +26,13 @@ using rule::split_candidates;
 
 constexpr double kStreamShare = 0.9;       // of the theoretical bandwidth a read stream reaches (chapter 0: 0.93)
 constexpr double kLatencySeconds = 700e-9; // DRAM latency under load (chapter 0; the h100/h200 presets)
+/// Little's law with a margin of 2, as GEMV's rule 1 asks (derive/gemv.cpp): a block's pipeline
+/// holds STAGES - 1 tiles in flight only just after it issues, and drains towards STAGES - 2
+/// while it waits, and the latency grows as the bus fills. Without the margin the rule took one
+/// block per SM on skinny C (16 x 8192 x 4096: split 2, 0.84 of the sweep's best; split 3, which
+/// the margin picks, 0.95: H200, docs/notes/gemm.md); where C has blocks for every slot the bytes
+/// in flight never bind, and no other choice of the held-out shapes moves.
+constexpr double kLittleMargin = 2.0;
 
 /// A device's clocks and bus width, asked once per device. Asked per split candidate on every
 /// call (three attributes each), they are the likely cause of chapter 7's default DGEMM taking
@@ -90,7 +97,7 @@ double tc_seconds(const GemmArgs<double>& a, int split, int device, int index) {
     const double per_block = (tile.stages - 1.0) * tile.tile_k * sizeof(double) *
                              (std::min(tile.tile_m, std::max(1, a.m)) + std::min(tile.tile_n, std::max(1, a.n)));
     const double in_flight = per_block * static_cast<double>(std::min(blocks, slots));
-    const double stream = theoretical > 0 ? std::min(kStreamShare * theoretical, in_flight / kLatencySeconds)
+    const double stream = theoretical > 0 ? std::min(kStreamShare * theoretical, in_flight / (kLittleMargin * kLatencySeconds))
                                           : kSumBytesPerSecond;  // no attributes: the FMA rule's stream rate
     seconds = std::max(seconds, bytes / stream);
     if (slices > 1)

@@ -281,12 +281,13 @@ void launch_n(const GemvArgs<T>& a, const GemvLaunch& l, int Y, cudaStream_t s) 
     const int tiles = detail::ceil_div(a.m, BX * W);
     Y = std::min(Y, tuned_gemv_n_max_split(a.n, Q));  // a column per thread row; Q Y within an int
     const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
-    const bool cl = use_cluster(Y, l.cluster, BX * Q, fn);
+    const std::size_t smem = static_cast<std::size_t>(BX) * W * (Q + 2) * sizeof(T);  // [O][Q + 1] + O sums
+    const auto kernel = gemv_n_kernel<T, K, U, POL>;
+    const bool cl = use_cluster_for(kernel, tiles, Y, l.cluster, dim3(BX, Q), smem, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.m, tiles, s);
-    const std::size_t smem = static_cast<std::size_t>(BX) * W * (Q + 2) * sizeof(T);  // [O][Q + 1] + O sums
-    launch_kernel(gemv_n_kernel<T, K, U, POL>, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda,
-                  a.x, a.beta, a.y, ws, cl);
+    launch_kernel(kernel, grid, dim3(BX, Q), smem, s, cl ? Y : 1, a.m, a.n, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws,
+                  cl);
 }
 
 template <class T, int C, int POL>
@@ -300,24 +301,17 @@ void launch_t(const GemvArgs<T>& a, const GemvLaunch& l, int Y, bool shifted, cu
     const int k_per_block = split.k_per_block;
     Y = split.Y;
     const dim3 grid(detail::grid_dim(tiles, kMaxGridX, fn), detail::grid_dim(Y, kMaxGridYZ, fn));
-    const bool cl = use_cluster(Y, l.cluster, 32 * Q, fn);
+    // The kernel: shifted columns (A at an offset, or x unaligned) with the policies they take,
+    // every column at the same offset or each with its own head (odd lda); else the aligned one.
+    auto kernel = gemv_t_kernel<T, C, POL>;
+    if constexpr (POL == kCached || POL == kStreaming) {
+        if (shifted) kernel = a.lda % W == 0 ? gemv_t_shifted_kernel<T, C, true, POL> : gemv_t_shifted_kernel<T, C, false, POL>;
+    }
+    const bool cl = use_cluster_for(kernel, tiles, Y, l.cluster, dim3(32, Q), 0, fn);
     detail::SplitWorkspace<T> ws{};
     if (Y > 1 && !cl) ws = detail::split_workspace<T>(Y, a.n, tiles, s);
-    if constexpr (POL == kCached || POL == kStreaming) {  // the policies shifted columns take
-        if (shifted && a.lda % W == 0) {  // every column at the same offset (A at an offset, or x unaligned)
-            launch_kernel(gemv_t_shifted_kernel<T, C, true, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n,
-                          k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
-            return;
-        }
-        if (shifted) {  // odd lda: every column has its own head
-            launch_kernel(gemv_t_shifted_kernel<T, C, false, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n,
-                          k_per_block, a.alpha, a.A, a.lda, a.x, a.beta, a.y, ws, cl);
-            return;
-        }
-    }
-    (void)shifted;  // the aligned kernel
-    launch_kernel(gemv_t_kernel<T, C, POL>, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha, a.A,
-                  a.lda, a.x, a.beta, a.y, ws, cl);
+    launch_kernel(kernel, grid, dim3(32, Q), 0, s, cl ? Y : 1, a.m, a.n, k_per_block, a.alpha, a.A, a.lda, a.x, a.beta,
+                  a.y, ws, cl);
 }
 
 template <class T, int C>

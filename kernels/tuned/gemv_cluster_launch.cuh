@@ -8,11 +8,14 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace wb::tuned {
@@ -37,6 +40,83 @@ inline bool use_cluster(int Y, int requested, int block_threads, const char* fn)
     return can && (requested == 2 || Y <= 8 || block_threads <= 256);
 }
 
+/// Opts `kernel` in to non-portable cluster sizes (more than 8 blocks), once per kernel.
+inline void allow_large_clusters(const void* kernel) {
+    static std::mutex mu;
+    static std::set<const void*> done;
+    std::lock_guard<std::mutex> lock(mu);
+    if (done.insert(kernel).second)
+        WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+}
+
+/// Whether `tiles` clusters of Y blocks run in no more waves than the same tiles x Y blocks
+/// launched plain. A cluster's blocks must be resident at once on the SMs of one GPC, so a GPU
+/// holds whole clusters per GPC: where a GPC's free block slots are not a multiple of Y (132
+/// SMs in GPCs of unequal size; one 512-thread block per SM at the tuned kernels' registers),
+/// the clusters that fit hold fewer blocks than the SMs do, and a grid that is one wave plain
+/// becomes two (a memory-bound kernel then takes up to twice as long: 1.3-1.8x measured on the
+/// H200 wherever this held, 0.93-1.0x elsewhere; docs/notes/gemv.md). The device answers both
+/// counts (cudaOccupancyMaxActiveClusters, cudaOccupancyMaxActiveBlocksPerMultiprocessor); asked
+/// once per kernel, Y, block and shared memory.
+template <class... Params>
+bool cluster_adds_no_wave(void (*kernel)(Params...), long long tiles, int Y, dim3 block, std::size_t smem) {
+    struct Key {
+        const void* k;
+        int y, threads;
+        std::size_t smem;
+        bool operator<(const Key& o) const {
+            return std::tie(k, y, threads, smem) < std::tie(o.k, o.y, o.threads, o.smem);
+        }
+    };
+    static std::mutex mu;
+    static std::map<Key, std::pair<int, int>> known;  // (clusters resident, blocks resident per SM)
+    const int threads = static_cast<int>(block.x * block.y * block.z);
+    const Key key{reinterpret_cast<const void*>(kernel), Y, threads, smem};
+    std::pair<int, int> fit{0, 0};
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        const auto it = known.find(key);
+        if (it != known.end()) fit = it->second;
+    }
+    if (fit.second == 0) {
+        if (Y > 8) allow_large_clusters(key.k);
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(1, static_cast<unsigned>(Y));
+        cfg.blockDim = block;
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = 1;
+        attr[0].val.clusterDim.y = static_cast<unsigned>(Y);
+        attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        int clusters = 0, per_sm = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess) {
+            cudaGetLastError();  // no answer: keep the cluster (the former rule)
+            return true;
+        }
+        fit = {clusters, std::max(1, per_sm)};
+        std::lock_guard<std::mutex> lock(mu);
+        known[key] = fit;
+    }
+    if (fit.first <= 0) return false;
+    const long long slots = static_cast<long long>(launch_checks::sm_count()) * fit.second;
+    const long long plain_waves = (tiles * Y + slots - 1) / slots;
+    const long long cluster_waves = (tiles + fit.first - 1) / fit.first;
+    return cluster_waves <= plain_waves;
+}
+
+/// use_cluster, and for auto (requested 0) only where the clusters add no wave
+/// (cluster_adds_no_wave) for `tiles` tiles of `kernel`.
+template <class... Params>
+bool use_cluster_for(void (*kernel)(Params...), long long tiles, int Y, int requested, dim3 block, std::size_t smem,
+                     const char* fn) {
+    if (!use_cluster(Y, requested, static_cast<int>(block.x * block.y * block.z), fn)) return false;
+    return requested == 2 || cluster_adds_no_wave(kernel, tiles, Y, block, smem);
+}
+
 /// Launches `kernel` on grid x block; with cluster_y > 1 the blocks (x, 0 .. cluster_y-1) form
 /// one cluster (grid.y == cluster_y).
 template <class... Params, class... Args>
@@ -47,13 +127,7 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t
         WB_CHECK_LAUNCH();
         return;
     }
-    if (cluster_y > 8) {  // opt in to non-portable cluster sizes, once per kernel
-        static std::mutex mu;
-        static std::set<const void*> done;
-        std::lock_guard<std::mutex> lock(mu);
-        if (done.insert(reinterpret_cast<const void*>(kernel)).second)
-            WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    }
+    if (cluster_y > 8) allow_large_clusters(reinterpret_cast<const void*>(kernel));
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = grid;
     cfg.blockDim = block;
