@@ -40,6 +40,25 @@ inline bool use_cluster(int Y, int requested, int block_threads, const char* fn)
     return can && (requested == 2 || Y <= 8 || block_threads <= 256);
 }
 
+/// A launch configuration whose blocks (x, 0 .. cluster_y - 1) form one cluster; `attr` holds
+/// the cluster's dimension and must outlive the configuration.
+inline cudaLaunchConfig_t cluster_config(dim3 grid, dim3 block, std::size_t smem, cudaStream_t s, int cluster_y,
+                                         cudaLaunchAttribute& attr) {
+    attr = {};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = 1;
+    attr.val.clusterDim.y = static_cast<unsigned>(cluster_y);
+    attr.val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
 /// Opts `kernel` in to non-portable cluster sizes (more than 8 blocks), once per kernel.
 inline void allow_large_clusters(const void* kernel) {
     static std::mutex mu;
@@ -80,17 +99,8 @@ bool cluster_adds_no_wave(void (*kernel)(Params...), long long tiles, int Y, dim
     }
     if (fit.second == 0) {
         if (Y > 8) allow_large_clusters(key.k);
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(1, static_cast<unsigned>(Y));
-        cfg.blockDim = block;
-        cfg.dynamicSmemBytes = smem;
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = 1;
-        attr[0].val.clusterDim.y = static_cast<unsigned>(Y);
-        attr[0].val.clusterDim.z = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
+        cudaLaunchAttribute attr;
+        const cudaLaunchConfig_t cfg = cluster_config(dim3(1, static_cast<unsigned>(Y)), block, smem, nullptr, Y, attr);
         int clusters = 0, per_sm = 0;
         if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) != cudaSuccess ||
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess) {
@@ -128,18 +138,8 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t
         return;
     }
     if (cluster_y > 8) allow_large_clusters(reinterpret_cast<const void*>(kernel));
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = block;
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = 1;
-    attr[0].val.clusterDim.y = static_cast<unsigned>(cluster_y);
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_config(grid, block, smem, s, cluster_y, attr);
     WB_CUDA(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
 }
 
