@@ -11,6 +11,7 @@
 #include "model/conv2d.hpp"
 #include "op_runner.hpp"
 #include "roofline.hpp"
+#include "vector_offset.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -125,16 +126,20 @@ struct Conv2dOp {
     static std::vector<std::string> model_columns() {
         return {"bound GFLOP/s", "halo", "smem wf/FMA", "FMA share", "blocks/SM", "waves"};
     }
-    template <class T> static model::Conv2dDesign design(Stage stage, int fs, const Conv2dLaunch& l) {
+    /// `vector_rows`: the image's rows start on 16-byte vectors (the staging copies whole ones).
+    template <class T>
+    static model::Conv2dDesign design(Stage stage, int fs, const Conv2dLaunch& l, bool vector_rows) {
         const int bx = std::max(1, l.block_x), by = std::max(1, l.block_y);
         const int tx = std::max(1, l.thread_x), ty = std::max(1, l.thread_y);
         const int tile_x = l.tile_x > 0 ? l.tile_x : bx * tx, tile_y = l.tile_y > 0 ? l.tile_y : by * ty;
-        return model::conv2d_stage_design(stage, fs, sizeof(T), tile_x, tile_y, tx, ty, bx * by);
+        return model::conv2d_stage_design(stage, fs, sizeof(T), tile_x, tile_y, tx, ty, bx * by, vector_rows);
     }
     template <class T>
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const Conv2dLaunch& l,
                               const DeviceProfile& dev) {
-        const auto p = model::predict_conv2d(design<T>(s.ladder_stage(), a.fs, l), a.rows, a.cols, a.fs, sizeof(T), dev);
+        const bool vector_rows = detail::vector_offset(a.in, a.in_pitch) == 0;
+        const auto p = model::predict_conv2d(design<T>(s.ladder_stage(), a.fs, l, vector_rows), a.rows, a.cols, a.fs,
+                                             sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.roofline_gflops), fmt(p.halo_factor, 3), fmt(p.wavefronts_per_fma, 3), fmt_pct(p.issue_fraction),
                  std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};

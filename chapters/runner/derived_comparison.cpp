@@ -291,6 +291,10 @@ std::vector<Comparison> gemm_cases(const DeviceProfile& dev, const std::vector<i
 // Convolution
 // ---------------------------------------------------------------------------------------------
 
+/// The case's image rows start on 16-byte vectors (its pitch a multiple of the vector; the
+/// problem's buffers are allocated aligned).
+bool conv2d_vector_rows(const Conv2dCase& s, int elem) { return (s.cols + s.pitch_extra) % (16 / elem) == 0; }
+
 template <class T>
 Conv2dLaunch conv2d_default(const Conv2dCase& s) {
     Conv2dArgs<T> a;
@@ -301,12 +305,13 @@ Conv2dLaunch conv2d_default(const Conv2dCase& s) {
     return step<Conv2dArgs<T>>(chapter_of(Stage::kTuned)).default_launch(a);
 }
 
-double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, long long rows, long long cols, int fs, int elem) {
+double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, const Conv2dCase& s, int elem) {
     const int bx = std::max(1, l.block_x), by = std::max(1, l.block_y);
     const int tx = std::max(1, l.thread_x), ty = std::max(1, l.thread_y);
     const int tile_x = l.tile_x > 0 ? l.tile_x : bx * tx, tile_y = l.tile_y > 0 ? l.tile_y : by * ty;
-    const auto d = model::conv2d_stage_design(Stage::kTuned, fs, elem, tile_x, tile_y, tx, ty, bx * by);
-    return model::predict_conv2d(d, rows, cols, fs, elem, dev).ms;
+    return model::predict_conv2d_launch(tile_x, tile_y, tx, ty, bx * by, s.rows, s.cols, s.fs, elem,
+                                        conv2d_vector_rows(s, elem), dev)
+        .ms;
 }
 
 template <class T>
@@ -320,7 +325,7 @@ void measure_conv2d(Comparison& c, const DeviceProfile& dev, const Conv2dLaunch&
         c, step, p, derived, sweep, quick,
         [&](const Conv2dLaunch& l, const auto& ref) { return check_conv2d(step, l, p, ref); },
         [&](const Conv2dLaunch& l, const BenchOptions& bo) { return time_conv2d(step, l, p, bo); },
-        [&](const Conv2dLaunch& l) { return conv2d_ms(dev, l, s.rows, s.cols, s.fs, sizeof(T)); });
+        [&](const Conv2dLaunch& l) { return conv2d_ms(dev, l, s, sizeof(T)); });
 }
 
 std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector<int>& precisions, bool measure,
@@ -333,7 +338,7 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
             const Conv2dLaunch l = elem == 4 ? conv2d_default<float>(s) : conv2d_default<double>(s);
             c.default_launch = l.str();
             try {
-                c.default_ms = conv2d_ms(dev, l, s.rows, s.cols, s.fs, elem);
+                c.default_ms = conv2d_ms(dev, l, s, elem);
             } catch (const std::invalid_argument&) {
                 c.note = "chapter 5's tile does not fit " + dev.name;
             }
@@ -341,7 +346,7 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
                                       std::to_string(s.fs) + (elem == 8 ? " double" : " float") +
                                       (s.pitch_extra > 0 ? " pitch+" + std::to_string(s.pitch_extra) : "");
             try {
-                c.derived = derive_conv2d_call(dev, s.rows, s.cols, s.fs, elem);
+                c.derived = derive_conv2d_call(dev, s.rows, s.cols, s.fs, elem, conv2d_vector_rows(s, elem));
             } catch (const std::invalid_argument& e) {
                 c.derived.op = "conv2d";
                 c.derived.shape = shape;
@@ -357,7 +362,7 @@ std::vector<Comparison> conv2d_cases(const DeviceProfile& dev, const std::vector
                 const Conv2dLaunch dl = conv2d_launch_of(c.derived);
                 c.derived_launch = dl.str();
                 try {
-                    c.derived_ms = conv2d_ms(dev, dl, s.rows, s.cols, s.fs, elem);
+                    c.derived_ms = conv2d_ms(dev, dl, s, elem);
                 } catch (const std::invalid_argument& e) {
                     add_note(c.note, std::string("derived: ") + e.what());
                 }

@@ -73,9 +73,10 @@ SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix) { ret
 
 Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) { return tuned::conv2d_launch_of(d); }
 
-derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes) {
+derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
+                                      bool vector_rows) {
     const auto configs = elem_bytes == 4 ? tuned::conv2d_configs<float>(fs) : tuned::conv2d_configs<double>(fs);
-    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, tuned::conv2d_derive_tiles(configs, fs));
+    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, tuned::conv2d_derive_tiles(configs, fs), vector_rows);
 }
 
 CgLaunch cg_launch_of(const derive::Derivation& d, const CgLaunch& deflt) {

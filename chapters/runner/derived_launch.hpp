@@ -46,7 +46,8 @@ SymvLaunch symv_launch_of(const derive::Derivation& d, const char* prefix = "");
 Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
 /// derive_conv2d over the tuned convolution's instantiated launches for filter size fs
 /// (tuned::conv2d_derive_tiles of tuned::conv2d_configs): the derivation chapter 5's default is.
-derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes);
+derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
+                                      bool vector_rows = true);
 
 /// The CG launch: the vector kernels' block, the check interval and the schedule derived; any
 /// other field `deflt`'s (the Mv runs the tuned SYMV's default inside the solve).

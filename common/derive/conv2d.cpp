@@ -42,89 +42,67 @@ void white_conv(const DeviceProfile& dev, long long n, int fs, Derivation& d) {
     d.params.push_back({"dGrd.y", l.dgrd_y, "tiles down (White Eq. 5.12d)", std::to_string(n) + " / dBlk.y"});
 }
 
-/// The candidates' pick (derive_conv2d with `tiles`): rule 1, then rule 2 (what bounds the filter:
-/// above the ridge the busiest SM's issue, rule 5, before the halo), then rule 3.
-void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
+/// The candidates' pick (derive_conv2d with `tiles`): each candidate that fits the device (its
+/// registers and shared memory, White Eq. 3.7 with granularity) is predicted by the convolution
+/// model (model/conv2d.hpp, predict_conv2d_launch) and the least predicted time wins. The model
+/// is where the rules meet: Little's law (rule 1) through the blocks' walk of round trips, the
+/// reuse of the window (rule 2) through the halo's L2 bytes and the shared-memory wavefronts per
+/// FMA, the shared memory per block (rule 3) through the occupancy, the busiest SM's issue and
+/// tail wave (rule 5) through the FMA, issue and wavefront bounds over whole tiles per SM, each
+/// term counted from the kernel's code (its SASS instructions per FMA). Ties (within 1/64) go to
+/// the least shared memory (rule 3).
+void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes, bool vector_rows,
                const std::vector<Conv2dTile>& tiles, Derivation& d) {
     struct Cand {
         Conv2dTile t;
         int threads = 0, regs = 0, smem = 0, per_sm = 0;
         double in_flight = 0, halo = 0;
-        double busiest = 0, fill = 1, per_fma = 1, issue = 0;  // rule 5 above the ridge
+        model::Conv2dPrediction p;
     };
     const double need = model::bytes_in_flight_needed_per_sm(dev);
     std::vector<Cand> fit;
     for (const Conv2dTile& t : tiles) {
-        Cand c{t};
+        Cand c;
+        c.t = t;
         c.threads = t.block_x * t.block_y;
         const int outputs = t.thread_x * t.thread_y;
         if (c.threads < 1 || outputs < 1 || t.tile_x < 1 || t.tile_y < 1 || c.threads > dev.max_threads_per_block)
             continue;
-        // Registers: 32 for indices and the filter walk, the thread's outputs; shared memory: the
-        // staged tile and the halo of one pass's filter chunk (none where the window lives in
-        // registers).
-        c.regs = std::min(32 + outputs * elem_bytes / 4, dev.max_regs_per_thread);
-        const int fx = t.chunk_x > 0 ? std::min(fs, t.chunk_x) : fs, fy = t.chunk_y > 0 ? std::min(fs, t.chunk_y) : fs;
-        const long long smem = t.staged ? static_cast<long long>(t.tile_x + fx - 1) * (t.tile_y + fy - 1) * elem_bytes : 0;
-        if (smem > dev.smem_per_block_bytes) continue;
-        c.smem = static_cast<int>(smem);
-        c.per_sm = model::occupancy(dev, c.threads, c.regs, c.smem).blocks_per_sm;
-        if (c.per_sm < 1) continue;
+        try {
+            c.p = model::predict_conv2d_launch(t.tile_x, t.tile_y, t.thread_x, t.thread_y, c.threads, rows, cols, fs,
+                                               elem_bytes, vector_rows, dev);
+        } catch (const std::invalid_argument&) {
+            continue;  // the model's block cannot be resident on this device
+        }
+        const model::Conv2dDesign k = model::conv2d_stage_design(Stage::kTuned, fs, elem_bytes, t.tile_x, t.tile_y,
+                                                                 t.thread_x, t.thread_y, c.threads, vector_rows);
+        if (k.smem_per_block > dev.smem_per_block_bytes) continue;
+        c.regs = k.regs_per_thread;
+        c.smem = k.smem_per_block;
+        c.per_sm = c.p.occ.blocks_per_sm;
         // Rule 1: each output one element in flight; rule 2: input elements read per output.
         c.in_flight = static_cast<double>(c.per_sm) * c.threads * outputs * elem_bytes;
         c.halo = static_cast<double>(t.tile_x + fs - 1) * (t.tile_y + fs - 1) / (static_cast<double>(t.tile_x) * t.tile_y);
-        // Rule 5 (the FMAs' side of rule 2): the busiest SM runs ceil(tiles / SMs) whole tiles of
-        // FS^2 FMAs per output, each FMA issuing the kernel's instructions per FMA (the model's
-        // count from the kernel's SASS, model/conv2d), at the share of the SM's pipes its
-        // resident warps keep busy: where every tap is a load at a run-time index just before
-        // its FMAs, kBusyWarps warps hide it, and a grid of fewer tiles than SMs x blocks per SM
-        // leaves the busiest SM fewer.
-        const double blocks = static_cast<double>((rows + t.tile_y - 1) / t.tile_y) * ((cols + t.tile_x - 1) / t.tile_x);
-        c.busiest = std::ceil(blocks / dev.sm_count);
-        const double warps = std::min<double>(c.per_sm, c.busiest) * c.threads / dev.warp_size;
-        c.fill = t.runtime_taps ? std::min(1.0, warps / model::kBusyWarps) : 1.0;
-        c.per_fma = 1 + model::conv2d_stage_design(Stage::kTuned, fs, elem_bytes, t.tile_x, t.tile_y, t.thread_x,
-                                                   t.thread_y, c.threads)
-                            .other_per_fma;
-        // Clocks per warp FMA: its instructions at 4 issued per clock per SM, or the FMA lanes'
-        // rate where fewer (FP64: 64 lanes, two warp FMAs per clock).
-        const int lanes = elem_bytes == 8 ? dev.fp64_lanes_per_sm : dev.fp32_lanes_per_sm;
-        const double clocks = std::max(c.per_fma / 4.0, static_cast<double>(dev.warp_size) / lanes);
-        c.issue = c.busiest * t.tile_x * t.tile_y * clocks / c.fill;
         fit.push_back(c);
     }
     if (fit.empty())
         throw std::invalid_argument("derive_conv2d: tiles (" + std::to_string(tiles.size()) +
                                     " candidates) must include one that fits the registers and shared memory of " +
                                     dev.name);
-    const bool any_saturates = std::any_of(fit.begin(), fit.end(), [&](const Cand& c) { return c.in_flight >= need; });
-    // Rule 2 asks what bounds the filter. Below the ridge (the FMA peak over the DRAM bandwidth)
-    // its bytes do: each candidate reads the image once from DRAM and writes the output once (the
-    // halo's second reads hit the L2), so reuse buys nothing and rule 3 decides: the least shared
-    // memory (the window in registers: none). Above the ridge the FMAs do, and they wait on the
-    // input each output reads: the least halo (ties within 1/64), then rule 3.
+    const Cand* best = &fit.front();
+    for (const Cand& c : fit) {
+        const bool tie = c.p.ms <= best->p.ms * (1 + 1.0 / 64) && best->p.ms <= c.p.ms * (1 + 1.0 / 64);
+        if (tie ? c.smem < best->smem : c.p.ms < best->p.ms) best = &c;
+    }
+    std::string others;
+    for (const Cand& c : fit)
+        if (&c != best)
+            others += (others.empty() ? "" : ", ") + std::to_string(c.t.tile_x) + "x" + std::to_string(c.t.tile_y) +
+                      " (" + std::to_string(c.t.thread_x) + "x" + std::to_string(c.t.thread_y) + ") " +
+                      fmt("%.4f ms", c.p.ms);
     const double intensity = 2.0 * fs * fs / (2.0 * elem_bytes);  // flops per byte of image and output
     const double peak = elem_bytes == 8 ? dev.fp64_peak_gflops() : dev.fp32_peak_gflops();
     const double ridge = peak / dev.bandwidth_gbs;
-    const bool bytes_bound = intensity < ridge;
-    const Cand* best = nullptr;
-    for (const Cand& c : fit) {
-        if (any_saturates && c.in_flight < need) continue;  // rule 1 first
-        if (!best) {
-            best = &c;
-            continue;
-        }
-        const bool less_smem = c.smem < best->smem || (c.smem == best->smem && c.halo < best->halo);
-        const auto alike = [](double a, double b, double tol) { return a <= b * (1 + tol) && b <= a * (1 + tol); };
-        const bool less_issue = c.issue * (1 + 1.0 / 16) < best->issue;
-        const bool less_halo = c.halo * (1 + 1.0 / 64) < best->halo;
-        const bool fma_pick = less_issue || (alike(c.issue, best->issue, 1.0 / 16) &&
-                                             (less_halo || (alike(c.halo, best->halo, 1.0 / 64) && c.smem < best->smem)));
-        if (bytes_bound ? less_smem : fma_pick) best = &c;
-    }
-    if (!best)  // none saturates: the most in flight
-        for (const Cand& c : fit)
-            if (!best || c.in_flight > best->in_flight) best = &c;
     const Conv2dTile& t = best->t;
     d.params.push_back(bytes_in_flight_per_sm(dev));
     d.params.push_back({"block_x", t.block_x, "one of the kernel's instantiated launches",
@@ -134,22 +112,14 @@ void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs,
     d.params.push_back({"thread_x", t.thread_x, "Little's law (rule 1)",
                         std::to_string(best->per_sm) + " blocks x " + std::to_string(best->threads) + " threads x " +
                             std::to_string(t.thread_x * t.thread_y) + " outputs x " + std::to_string(elem_bytes) +
-                            " B = " + fmt("%.0f B", best->in_flight) + " per SM against " + fmt("%.0f B", need) +
-                            (any_saturates ? "" : " (no candidate gets there: the most in flight)")});
+                            " B = " + fmt("%.0f B", best->in_flight) + " per SM against " + fmt("%.0f B", need)});
     d.params.push_back({"thread_y", t.thread_y,
-                        bytes_bound ? "bytes bound the filter: no reuse to gain (rule 2)"
-                                    : "the busiest SM's issue (rule 5, ties within 1/16), then the least input per "
-                                      "output (rule 2, ties within 1/64)",
-                        fmt("%.1f", intensity) + " flop per byte against a ridge of " + fmt("%.1f", ridge) + "; " +
-                            (bytes_bound ? std::string()
-                                         : fmt("%.0f", best->busiest) + " tiles on the busiest SM x " +
-                                               fmt("%.2f", best->per_fma) + " instructions per FMA" +
-                                               (best->fill < 1 ? " over " + fmt("%.2f", best->fill) +
-                                                                     " of its pipes busy (run-time taps)"
-                                                               : std::string()) +
-                                               "; ") +
-                            fmt("%.3f", best->halo) + " input elements read per output"});
-    d.params.push_back({"tile_x", t.tile_x, bytes_bound ? "the least shared memory (rule 3)" : "the least shared memory on ties (rule 3)",
+                        "the least predicted time (the model's bounds: rules 1, 2 and 5, ties within 1/64 to rule 3)",
+                        fmt("%.4f ms", best->p.ms) + ", " + best->p.limit + (others.empty() ? "" : "; against " + others) +
+                            "; " + fmt("%.1f", intensity) + " flop per byte against a ridge of " + fmt("%.1f", ridge) +
+                            "; " + fmt("%.3f", best->halo) + " input elements read per output" +
+                            (vector_rows ? "" : "; rows not 16-byte aligned: element copies")});
+    d.params.push_back({"tile_x", t.tile_x, "the candidate's columns (rule 3's shared memory)",
                         std::to_string(best->smem) + " B of shared memory per block" +
                             (t.staged ? "" : " (the window in registers)")});
     d.params.push_back({"tile_y", t.tile_y, "block_y x thread_y, or the candidate's rows",
@@ -160,7 +130,7 @@ void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs,
 }  // namespace
 
 Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
-                         const std::vector<Conv2dTile>& tiles) {
+                         const std::vector<Conv2dTile>& tiles, bool vector_rows) {
     detail::check_shape("derive_conv2d", elem_bytes, rows, cols);
     if (fs < 1 || fs % 2 == 0) invalid("derive_conv2d", "fs", fs, "must be odd and >= 1");
     Derivation d;
@@ -172,7 +142,7 @@ Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long col
         return d;
     }
     if (!tiles.empty()) {
-        pick_conv(dev, rows, cols, fs, elem_bytes, tiles, d);
+        pick_conv(dev, rows, cols, fs, elem_bytes, vector_rows, tiles, d);
         return d;
     }
     constexpr int kThreads = 256;

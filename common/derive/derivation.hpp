@@ -176,17 +176,15 @@ struct Conv2dTile {
     bool runtime_taps = false;
 };
 
-/// With `tiles` (the kernel's instantiated launches for this filter size): the candidates that
-/// keep Little's law in flight (rule 1); rule 2 reads what bounds the filter: below the ridge
-/// (2 FS^2 flops per 2 size(T) bytes under the FMA peak over the bandwidth) the bytes, which every
-/// candidate reads once, so the least shared memory (rule 3) decides; above it the FMAs do, and
-/// first the busiest SM's issue (rule 5: whole tiles over the SMs, times the kernel's instructions
-/// per FMA from the model's SASS counts, over the share of the SM's pipes its resident warps keep
-/// busy where each tap is a dependent load; ties within 1/16), then the least input read per
-/// output (the halo, ties within 1/64), then the least shared memory. Otherwise the
+/// With `tiles` (the kernel's instantiated launches for this filter size): each candidate that
+/// fits the device is predicted by the convolution model (model::predict_conv2d_launch, where
+/// Little's law, the window's reuse, the shared memory per block and the busiest SM's issue over
+/// whole tiles meet, each counted from the kernel's code) and the least predicted time wins (ties
+/// within 1/64: the least shared memory, rule 3). `vector_rows`: the image's rows start on 16-byte
+/// boundaries (the staging copies whole vectors; otherwise element by element). Otherwise the
 /// powers-of-two derivation above. Throws std::invalid_argument when no candidate fits the device.
 Derivation derive_conv2d(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
-                         const std::vector<Conv2dTile>& tiles = {});
+                         const std::vector<Conv2dTile>& tiles = {}, bool vector_rows = true);
 
 /// SYMV (lower triangle). First (rule 5, the waves and the second kernel) the row panels where
 /// `row_panels` allows them: one kernel of n / 8 blocks that reads the triangle twice, where its

@@ -98,13 +98,14 @@ double windows_per_second(int resident, double wait_s, double work_s, double alo
 }  // namespace
 
 Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x, int tile_y, int thread_x,
-                                 int thread_y, int threads) {
+                                 int thread_y, int threads, bool vector_rows) {
     // The tuned step's default for the sizes it has no compile-time kernel for (not 1, 3, 5, 7,
     // 15, 31, 63) is chapter 4's generic kernel at chapter 4's shape (kernels/tuned/conv2d.cu,
     // generic_fits): modelled as that step.
     const bool compiled = fs <= 7 || fs == 15 || fs == 31 || fs == 63;
     if (stage == Stage::kTuned && !compiled && thread_x * elem_bytes == 32 && thread_y == 4 && threads == 256) {
-        Conv2dDesign a = conv2d_stage_design(Stage::kAccess, fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads);
+        Conv2dDesign a =
+            conv2d_stage_design(Stage::kAccess, fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads, vector_rows);
         a.stage = stage;
         return a;
     }
@@ -206,10 +207,36 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * reads / fmas;
             d.other_per_fma = (reads + fs * fs / 2.0 + 18 * vectors + ry * (rx / w + 6) + 60) / fmas;
         } else {
-            // Per trip of 8 taps: 8 / w LDS.128, per tap its predicate (LOP3), the branch around
-            // it and its filter load (sm_90 SASS, float), 2 loop instructions, for 8 rx FMAs.
-            d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) * (8.0 / w) / (8 * rx);
-            d.other_per_fma = (8.0 / w + 3 * 8 + 2) / (8 * rx) + 18 * vectors / (rx * ry * cx * cy);
+            // The generic kernel, counted per thread over a tile's passes. A pass of (at most) cy
+            // filter rows by cx columns of the filter padded on the left by off zero taps stages
+            // the whole window (tile_y + cy - 1 rows of nvr vectors) however few filter rows it
+            // has left (FS = 9: a pass of 8 rows, then one of 1). Per output row and filter row
+            // of the pass a thread reads its strip (rx / w LDS.128), then runs trips of 8 taps
+            // until the first that starts beyond the filter: per trip 8 / w LDS.128, per tap its
+            // predicate (LOP3), the branch around it and its filter load (sm_90 SASS, float),
+            // 2 loop instructions; only the taps inside the filter issue their rx FMAs, so a row
+            // ends on a whole trip (FS = 9: 16 taps issued for 9). The strips' LDS.128 are
+            // conflict-free: a quarter-warp is 4 lanes 32 bytes apart in each of 2 rows an odd
+            // number of vectors apart (the kernel's layout), 8 distinct 16-byte slots.
+            const int hh = fs / 2, off = (hh + w - 1) / w * w - hh;
+            double lds = 0, issued = 0, staged_vectors = 0;  // per thread, over the tile's passes
+            for (int k0 = 0; k0 < fs; k0 += cy)
+                for (int l0 = 0; l0 < fs + off; l0 += cx) {
+                    const int kc = std::min(cy, fs - k0), trips = std::min(cx / 8, (fs + off - l0 + 7) / 8);
+                    lds += ry * kc * (rx / w + trips * 8.0 / w);
+                    issued += ry * kc * (trips * (3 * 8 + 2.0));
+                    staged_vectors += vectors;
+                }
+            const double fmas = rx * ry * fs * static_cast<double>(fs);
+            // The staging (kernels/conv2d_common.cuh, stage_window_async): about 18 issued
+            // instructions per 16-byte vector; where rows do not start on a vector (pitch not a
+            // multiple of it) each vector is w element copies (cp.async of 4 or 8 bytes), about 5
+            // instructions each. A warp's copy instruction spans 32 vectors, 512 bytes: 4 L1
+            // wavefronts to read and 4 shared ones to write (the element copies' lanes 16 bytes
+            // apart: 4-way bank conflicts on 128 bytes), once per vector or once per element.
+            const double copies = vector_rows ? 1.0 : w;
+            d.wavefronts_per_fma = (4.0 * lds + 8.0 * copies * staged_vectors) / fmas;
+            d.other_per_fma = (lds + issued + staged_vectors * (vector_rows ? 18.0 : 18.0 + 5.0 * w)) / fmas;
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
         d.smem_per_block = (d.tile_y + cy - 1) * (nvr | 1) * w * elem_bytes;
@@ -221,6 +248,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         d.wavefronts_per_fma = 4.0 * reads / fmas;  // conflict-free LDS.128: 4 wavefronts per warp
         d.other_per_fma = (reads + fs + 4) / fmas;
         d.regs_per_thread = 72;
+        d.independent_fmas = d.thread_x * d.thread_y;  // every tap a uniform register: rx ry FMAs per tap
         const int nvr = (ha + d.tile_x + h + w - 1) / w;
         const int s0 = std::max((d.tile_x - d.thread_x) / w + nv, nvr);
         d.smem_per_block = (d.tile_y + fs - 1) * (s0 % 2 == 1 ? s0 : s0 + 1) * w * elem_bytes;
@@ -245,8 +273,12 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             d.chunk_x = d.chunk_y = 0;
             const double fmas = rx * ry * fs * fs, reads = (ry + fs - 1) * nv;
             const double vectors = (d.tile_y + fs - 1.0) * (d.tile_x + fs - 1.0 + w) / w / d.threads;
-            d.wavefronts_per_fma = 4.0 * reads / fmas;
-            d.other_per_fma = (reads + fs * fs / 2.0 + 5 * vectors + ry * rx / w + 20) / fmas;
+            // The 8 lanes of a quarter-warp lie along x, rx elements apart (double 4 x 2: 32 bytes,
+            // two lanes on each 16-byte slot: lds128_ways). The staging's copies as the generic
+            // kernel's above (whole vectors, or element by element where rows are not aligned).
+            const double copies = vector_rows ? 1.0 : w;
+            d.wavefronts_per_fma = (4.0 * lds128_ways(d.thread_x * elem_bytes) * reads + 8.0 * copies * vectors) / fmas;
+            d.other_per_fma = (reads + fs * fs / 2.0 + (vector_rows ? 5.0 : 5.0 + 5.0 * w) * vectors + ry * rx / w + 20) / fmas;
         } else {
             // Per w taps of a window row: one 16-byte read (4 wavefronts per warp), rx moves of
             // the window, the loop; per tap the pass's column check (l + j < lc); per tap and
@@ -254,7 +286,8 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             // index), its branch and the filter load at a run-time index: rx ry w FMAs. The kernel's
             // SASS (kernels/tuned/conv2d.cu header): about 2.0 instructions per FMA at 4 x 4.
             const double fmas = w * rx * ry;
-            d.wavefronts_per_fma = 4.0 / fmas;
+            // A quarter-warp's 8 lanes along x, rx elements apart (lds128_ways: double 4 x 2 two-way).
+            d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) / fmas;
             d.other_per_fma = (1 + rx + 2 + w) / fmas + 3.0 / rx;
             // Where the instantiated shape's loop is counted, the count replaces the estimate:
             // in double every register move of the window is two 32-bit moves and the indices
@@ -275,6 +308,14 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
                                     "\") has no convolution model");
     }
     return d;
+}
+
+Conv2dPrediction predict_conv2d_launch(int tile_x, int tile_y, int thread_x, int thread_y, int threads, long long rows,
+                                       long long cols, int fs, int elem_bytes, bool vector_rows,
+                                       const DeviceProfile& dev) {
+    return predict_conv2d(
+        conv2d_stage_design(Stage::kTuned, fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads, vector_rows),
+        rows, cols, fs, elem_bytes, dev);
 }
 
 double conv2d_roofline_gflops(long long rows, long long cols, int fs, int elem_bytes, double peak_gflops,
@@ -389,7 +430,10 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
         const double work = std::max({t_fma, t_issue, t_smem}) / (blocks / dev.sm_count) / passes;
         const double wait = k.rounds / passes * dev.idle_latency_ns * 1e-9;
         const int resident = static_cast<int>(std::min<double>(p.occ.blocks_per_sm, busiest));
-        const double alone = std::min(1.0, d.threads / static_cast<double>(dev.warp_size) / kBusyWarps);
+        // One block alone keeps the SM's pipes busy with kBusyWarps warps of dependent FMAs, or
+        // fewer where each warp has independent FMAs to issue back to back (independent_fmas).
+        const double alone = std::min(1.0, d.threads / static_cast<double>(dev.warp_size) *
+                                               std::max(1, d.independent_fmas) / kBusyWarps);
         walk_s = busiest * passes / windows_per_second(resident, wait, work, alone);
     }
     const Bound walk_bound{walk_s, naive                     ? "latency: a round trip per pair of taps"

@@ -37,6 +37,12 @@ struct Conv2dDesign {
     /// The next window's copy is in flight while the block computes on this one (chapter 5's
     /// double buffer): no block waits between its passes.
     bool prefetch = false;
+    /// Independent FMAs a warp issues back to back (the accumulators one operand pair serves with
+    /// no load between them): 1 where each tap is loaded at a run-time index just before its FMAs
+    /// (the SM then needs kBusyWarps warps to keep its pipes busy), rx ry where every tap is an
+    /// operand already in a register (the filter-row kernel: fewer warps suffice, Little's law
+    /// on the pipe's latency).
+    int independent_fmas = 1;
     double wavefronts_per_fma = 1;   ///< shared (or L1) wavefronts per warp FMA instruction
     double other_per_fma = 1;   ///< instructions besides the FMA per FMA (loads, moves, indices, loop)
     int regs_per_thread = 32;
@@ -44,9 +50,12 @@ struct Conv2dDesign {
 };
 
 /// The model's design of `stage` for filter size fs, element size (4 or 8) and the step's
-/// outputs per thread / tile (from its launch). Throws std::invalid_argument on an unknown stage.
+/// outputs per thread / tile (from its launch). `vector_rows`: every image row starts on a 16-byte
+/// boundary (base aligned, pitch a multiple of the vector), so the staging copies whole 16-byte
+/// vectors; otherwise it copies element by element (kernels/conv2d_common.cuh). Throws
+/// std::invalid_argument on an unknown stage.
 Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x, int tile_y,
-                                 int thread_x, int thread_y, int threads);
+                                 int thread_x, int thread_y, int threads, bool vector_rows = true);
 
 struct Conv2dPrediction {
     double flops = 0;            ///< 2 rows cols FS^2
@@ -69,6 +78,14 @@ struct Conv2dPrediction {
 /// sizes, fs even or < 1, elem_bytes not 4 or 8, or a design whose block cannot be resident.
 Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long cols, int fs, int elem_bytes,
                                 const DeviceProfile& dev);
+
+/// The tuned step's prediction for one of its launches (a block of `threads`, a thread
+/// thread_x x thread_y outputs, the tile tile_x x tile_y) on a rows x cols image whose rows are
+/// `vector_rows` (conv2d_stage_design): the time chapter 6 ranks its sweep with and the
+/// derivation (derive_conv2d) picks the least of.
+Conv2dPrediction predict_conv2d_launch(int tile_x, int tile_y, int thread_x, int thread_y, int threads, long long rows,
+                                       long long cols, int fs, int elem_bytes, bool vector_rows,
+                                       const DeviceProfile& dev);
 
 /// The roofline bound of a convolution: min(peak, bandwidth x 2 FS^2 rows cols / useful bytes),
 /// GFLOP/s (bandwidth in GB/s).

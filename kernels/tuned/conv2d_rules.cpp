@@ -3,6 +3,7 @@
 #include "conv2d_rules.hpp"
 
 #include "launch_checks.hpp"
+#include "vector_offset.hpp"
 #include "derive/cached_default.hpp"
 
 #include <stdexcept>
@@ -101,13 +102,16 @@ Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
 template <class T>
 Conv2dLaunch conv2d_default(const Conv2dArgs<T>& a) {
     if (a.rows < 1 || a.cols < 1 || a.fs < 1 || a.fs % 2 == 0) return conv2d_configs<T>(a.fs).front();  // nothing to derive
-    return derive::cached_default<Conv2dLaunch>(std::tuple<int, int, int>{a.rows, a.cols, a.fs},
+    // The staging copies whole 16-byte vectors only where every row starts on one (the model's
+    // vector_rows): part of what the derivation reads of the call.
+    const bool vector_rows = detail::vector_offset(a.in, a.in_pitch) == 0;
+    return derive::cached_default<Conv2dLaunch>(std::tuple<int, int, int, bool>{a.rows, a.cols, a.fs, vector_rows},
                                                 [&](const DeviceProfile& dev, bool) {
                                                     const std::vector<Conv2dLaunch> configs = conv2d_configs<T>(a.fs);
                                                     try {
                                                         return conv2d_launch_of(derive::derive_conv2d(
                                                             dev, a.rows, a.cols, a.fs, static_cast<int>(sizeof(T)),
-                                                            conv2d_derive_tiles(configs, a.fs)));
+                                                            conv2d_derive_tiles(configs, a.fs), vector_rows));
                                                     } catch (const std::invalid_argument&) {
                                                         return configs.front();  // no candidate fits the device
                                                     }
