@@ -28,6 +28,29 @@ double blocked_loop_instructions_per_fma(int elem_bytes, int thread_x, int threa
     return 0;
 }
 
+/// Registers per thread of the tuned step's compile-time kernel (kernels/tuned/conv2d.cu,
+/// fixed_conv2d_kernel<T, FS, RX, RY>) as ptxas allocated them (sm_90, CUDA 13.0,
+/// `cuobjdump -res-usage` of the built object; none spills). They set the blocks an SM holds and
+/// with them the kernel's persistent grid (blocks per SM x SMs), so the tiles each block loops
+/// over and the last round's idle blocks (the waves' tail). The estimate (accumulators, the
+/// window's registers and 40 for addresses) ran 20 above the counts at FS = 7 in float (68
+/// against 48 at 4 x 4: 3 blocks per SM against 5; 60 against 40 at 4 x 2: 4 against 6), which
+/// turned the tail around: at 1777^2 the 784 tiles of 64 x 64 fill 660 slots 1.19 times (the
+/// busiest block runs 2 tiles, 1.68x the mean), the 1568 tiles of 64 x 32 fill 792 slots 1.98
+/// times. 0 for a shape not counted (the estimate stands).
+int counted_registers(int elem_bytes, int thread_x, int thread_y, int fs) {
+    struct Count { int elem, rx, ry, fs, regs; };
+    static constexpr Count kCounted[] = {
+        {4, 4, 4, 3, 47}, {4, 4, 4, 5, 48}, {4, 4, 4, 7, 48}, {4, 4, 4, 15, 48},  // float 4 x 4
+        {4, 4, 2, 3, 45}, {4, 4, 2, 5, 40}, {4, 4, 2, 7, 40}, {4, 4, 2, 15, 38},  // float 4 x 2
+        {8, 4, 2, 3, 50}, {8, 4, 2, 5, 40}, {8, 4, 2, 7, 40}, {8, 4, 2, 15, 48},  // double 4 x 2
+        {8, 2, 2, 3, 32}, {8, 2, 2, 5, 32}, {8, 2, 2, 7, 32}, {8, 2, 2, 15, 32},  // double 2 x 2
+    };
+    for (const Count& c : kCounted)
+        if (c.elem == elem_bytes && c.rx == thread_x && c.ry == thread_y && c.fs == fs) return c.regs;
+    return 0;
+}
+
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
 /// Filter elements the kernels' constant-memory copy holds (kernels/conv2d_common.cuh,
@@ -299,6 +322,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         // Accumulators (e words each), the window in registers (nv vectors at compile time, rx + w
         // elements in the generic loop), addresses and indices.
         d.regs_per_thread = std::min(255, 40 + static_cast<int>(rx * ry * e + (fixed ? nv * w : rx + w) * e));
+        if (const int r = fixed ? counted_registers(elem_bytes, d.thread_x, d.thread_y, fs) : 0) d.regs_per_thread = r;
         const int cy = d.chunk_y > 0 ? std::min(d.chunk_y, fs) : fs, cx = d.chunk_x > 0 ? std::min(d.chunk_x, fs) : fs;
         // The compile-time kernel double-buffers its window (two of them per block).
         d.prefetch = fixed;

@@ -8,6 +8,10 @@
 // and 3% on average. The generic kernel (FS 9, 11, ...: chapter 4's window-strip kernel at
 // 128 x 64) and the unaligned rows (an odd image width, pitch + 1) are where the old model missed.
 //
+// The later H200 runs are checked the same way: the held-out shapes again (run 18), the fresh
+// squares no rule was diagnosed from (`--sizes 1777,2999 --full`) and the page's shapes
+// (`--sweep --quick`, the conv2d rows of its launches CSV), each copied as the run wrote it.
+//
 // Run `wb_cpu_tests "[.conv2d-ranks-report]" -s` for the table of every case (the offline checker).
 #include "catch.hpp"
 
@@ -24,11 +28,12 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
 
-const std::string kCsv = std::string(WB_SOURCE_DIR) + "/tests/data/h200-launches-shapes-conv2d.csv";
+std::string data_file(const char* name) { return std::string(WB_SOURCE_DIR) + "/tests/data/" + name; }
 
 struct Row {
     wb::Conv2dLaunch launch;
@@ -75,8 +80,9 @@ wb::Conv2dLaunch parse_params(const std::string& text) {
 bool vector_rows(const Case& c) { return (c.cols + c.pitch_extra) % (16 / c.elem) == 0; }
 
 /// The cases of the file, in its order, each launch predicted and the derivation run again.
-std::vector<Case> load_cases(const wb::DeviceProfile& dev) {
-    std::ifstream in(kCsv);
+std::vector<Case> load_cases(const wb::DeviceProfile& dev, const std::string& path) {
+    INFO(path);
+    std::ifstream in(path);
     REQUIRE(in.good());
     std::string line;
     std::getline(in, line);
@@ -137,34 +143,7 @@ std::vector<Case> load_cases(const wb::DeviceProfile& dev) {
     return cases;
 }
 
-}  // namespace
-
-TEST_CASE("conv2d model: the derivation's pick on the held-out shapes is within 8% of the sweep's best",
-          "[cpu][model][derive][conv2d]") {
-    const auto dev = wb::device_preset("h200");
-    const std::vector<Case> cases = load_cases(dev);
-    REQUIRE(cases.size() == 26);  // 13 shapes in float and double
-    // Known misses, where the model still ranks the launches apart from the card: the blocked
-    // kernel's double 4 x 2 loop runs about 1.7x slower than its SASS count predicts (2500^2 FS 11
-    // double), the blocked float 4 x 4 at FS 21 about 1.6x (2000^2 FS 21 float), and the element
-    // copies of unaligned rows cost the 64 x 32 tile less than the model says (2000^2 FS 7 float
-    // pitch + 1). They are held to what the model reaches today (0.88), every other case to the
-    // issue's 0.92, so that a fix shows here and a regression fails.
-    const std::vector<std::string> known = {"2500 x 2500 FS 11 double", "2000 x 2000 FS 21 float",
-                                            "2000 x 2000 FS 7 float pitch+1"};
-    double sum = 0;
-    for (const Case& c : cases) {
-        INFO(c.shape << ": derived " << c.pick);
-        const bool miss = std::find(known.begin(), known.end(), c.shape) != known.end();
-        CHECK(c.pick_ratio >= (miss ? 0.88 : 0.92));  // the issue's "within 8% at worst"
-        sum += c.pick_ratio;
-    }
-    CHECK(sum / cases.size() >= 0.97);  // "within 3% on average"
-}
-
-TEST_CASE("conv2d model: report of the held-out launches (offline checker)", "[.conv2d-ranks-report]") {
-    const auto dev = wb::device_preset("h200");
-    const std::vector<Case> cases = load_cases(dev);
+void report(const std::vector<Case>& cases) {
     double sum = 0, worst = 1, rho_sum = 0;
     int rho_n = 0;
     for (const Case& c : cases) {
@@ -182,4 +161,66 @@ TEST_CASE("conv2d model: report of the held-out launches (offline checker)", "[.
     }
     std::printf("%zu cases: derived at %.3f of the best on average, %.3f at worst; mean rho %.2f over %d cases\n",
                 cases.size(), sum / cases.size(), worst, rho_n ? rho_sum / rho_n : 0.0, rho_n);
+}
+
+}  // namespace
+
+/// Each run's cases: the derivation's pick within 8% of the sweep's best (the known misses held
+/// at their floor), within 3% on average.
+struct RunFile {
+    const char* name;
+    std::size_t cases;
+    std::vector<std::pair<std::string, double>> known;  ///< known misses and the floor they are held to
+};
+
+void check_run(const RunFile& run) {
+    const auto dev = wb::device_preset("h200");
+    const std::vector<Case> cases = load_cases(dev, data_file(run.name));
+    INFO(run.name);
+    REQUIRE(cases.size() == run.cases);
+    double sum = 0;
+    for (const Case& c : cases) {
+        INFO(c.shape << ": derived " << c.pick);
+        double floor = 0.92;  // the issue's "within 8% at worst"
+        for (const auto& k : run.known)
+            if (k.first == c.shape) floor = k.second;
+        CHECK(c.pick_ratio >= floor);
+        sum += c.pick_ratio;
+    }
+    CHECK(sum / cases.size() >= 0.97);  // "within 3% on average"
+}
+
+// Known misses, where the model still ranks the launches apart from the card: the blocked
+// kernel's double 4 x 2 loop runs about 1.7x slower than its SASS count predicts (2500^2 FS 11
+// double, 4096^2 FS 17 double), the blocked float 4 x 4 at FS 21 about 1.6x (2000^2 FS 21 float),
+// and the compile-time FS = 7 kernel's 64 x 64 tile on unaligned rows runs slower against its
+// 64 x 32 than the model says (2000^2 FS 7 float pitch + 1, 2999^2 FS 7 float). They are held to
+// what the model reaches today, every other case to the issue's 0.92, so that a fix shows here
+// and a regression fails. 1777^2 FS 7 float (0.864 before the compile-time kernel's registers
+// were counted) is held to 0.92.
+TEST_CASE("conv2d model: the derivation's pick on the held-out shapes is within 8% of the sweep's best",
+          "[cpu][model][derive][conv2d]") {
+    const std::vector<std::pair<std::string, double>> known = {
+        {"2500 x 2500 FS 11 double", 0.88}, {"2000 x 2000 FS 21 float", 0.88}, {"2000 x 2000 FS 7 float pitch+1", 0.88}};
+    SECTION("run 16") { check_run({"h200-launches-shapes-conv2d.csv", 26, known}); }  // 13 shapes, both precisions
+    SECTION("run 18") { check_run({"h200-launches-shapes-conv2d-r18.csv", 26, known}); }
+}
+
+TEST_CASE("conv2d model: the derivation's pick on fresh squares and the page's shapes is within 8% of the best",
+          "[cpu][model][derive][conv2d]") {
+    SECTION("fresh squares, run 18") {  // 1777 and 2999, FS 3, 7, 17, 63, both precisions
+        check_run({"h200-launches-fresh-conv2d-r18.csv", 16, {{"2999 x 2999 FS 7 float", 0.88}}});
+    }
+    SECTION("the page's shapes, run 18") {  // 4096^2, FS 3, 7, 17, 63, both precisions
+        check_run({"h200-launches-page-conv2d-r18.csv", 8, {{"4096 x 4096 FS 17 double", 0.86}}});
+    }
+}
+
+TEST_CASE("conv2d model: report of the swept launches of every run (offline checker)", "[.conv2d-ranks-report]") {
+    const auto dev = wb::device_preset("h200");
+    for (const char* name : {"h200-launches-shapes-conv2d.csv", "h200-launches-shapes-conv2d-r18.csv",
+                             "h200-launches-fresh-conv2d-r18.csv", "h200-launches-page-conv2d-r18.csv"}) {
+        std::printf("== %s\n", name);
+        report(load_cases(dev, data_file(name)));
+    }
 }
