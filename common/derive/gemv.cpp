@@ -102,6 +102,29 @@ Derived split_y(const DeviceProfile& dev, long long tiles, double block_bytes, i
                 " each), " + std::to_string(slots) + " resident slots" + (y == max_y ? " (capped at a block's minimum of work)" : "")};
 }
 
+/// The N kernel's time for one wave of `blocks` blocks of `threads` threads, each thread keeping
+/// `thread_bytes` in flight (a batch of U loads), tiles of bx rows, split Y ways (see derive_n).
+/// Returns a function (bx, threads, blocks, Y) -> ns.
+auto one_wave_cost(const DeviceProfile& dev, long long m, long long n, int elem_bytes, bool vector_loads,
+                   int thread_bytes) {
+    return [=, &dev](int bx, int threads, long long blocks, long long y) {
+        const double flight = static_cast<double>(blocks) * threads * thread_bytes;
+        const double rate = std::min(dev.bandwidth_gbs, flight / dev.latency_ns);  // B/ns
+        // Element loads: a tile's column run of bx elements touches one sector more than it
+        // fills (rule 2); from 16 sectors a run on (bx_elem) that is within the estimate's
+        // resolution, 1/16, and counted as such.
+        const double run = std::min(16.0, static_cast<double>(bx) * elem_bytes / dev.segment_bytes);
+        const double bytes = static_cast<double>(m) * n * elem_bytes * (vector_loads ? 1.0 : (run + 1) / run);
+        double tail = 0;
+        const bool cluster = y <= 8 || (threads <= 256 && y <= 16);  // tuned/gemv_cluster_launch.cuh
+        const double l2 = dev.l2_latency_ns > 0 ? dev.l2_latency_ns : dev.latency_ns;
+        if (y > 1)
+            tail = cluster ? dev.latency_ns + static_cast<double>(ceil_div(y, 2LL)) * l2
+                           : 2 * dev.latency_ns + static_cast<double>(ceil_div(y, 4LL)) * l2;
+        return bytes / rate + tail;
+    };
+}
+
 /// Resident blocks per SM of the N kernels: their launch bound, kNLaunchBound threads per block,
 /// lets the compiler use regs_per_sm / kNLaunchBound registers per thread, so no more than that
 /// many threads are ever resident per SM, whatever U is.
@@ -160,10 +183,45 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
     auto split = [&](int bx, int threads) {
         return split_y(dev, tiles(bx), block_bytes(threads), per_sm(threads), max_y(bx, threads / bx));
     };
-    int bx, threads;
+    int bx = bx_line, threads = resident;
+    long long y_pick = 0;  // > 0: the one-wave comparison below chose Y with the tile
     std::string why;
-    const bool few = 8 * tiles(bx_line) < sms;
-    if (few) {
+    // Rule 2's floor: a column run of one 128-byte line (4 sectors, a fifth where element loads
+    // start it inside a sector); bx_line is the width that keeps that fifth sector small.
+    const int bx_min = vector_loads ? bx_line : std::max(4, line / elem_bytes);
+    const bool few = 8 * tiles(bx_min) < sms;
+    const long long half_slots = sms * per_sm(resident / 2);
+    if (!few && tiles(bx_line) <= half_slots) {
+        // Rules 1, 2 and 5 together, where some tile width fits one wave: each (tile, block,
+        // Y) of one wave streams at min(bandwidth, bytes in flight / latency) (Little's law for
+        // the device: each thread keeps a batch of U loads in flight), over the sectors its
+        // column runs touch (rule 2), and a split pays its tail after the last load (rule 5):
+        // through a cluster a barrier round trip and Y/2 reads of neighbours' shared memory, or
+        // through global partials the fence and the ticket (two round trips) and Y/4 partial
+        // loads from the L2 per chain (kernels/gemv_common.cuh). The least such time; narrower
+        // tiles, then 512-thread blocks, then no split first where times are within 1/64.
+        const auto cost = one_wave_cost(dev, m, n, elem_bytes, vector_loads, u * load);
+        double best = 0;
+        for (int b = bx_min; b <= 256; b *= 2)
+            for (int t : {resident, resident / 2}) {
+                const long long slots = sms * per_sm(t);
+                if (b > t || tiles(b) > slots) continue;
+                // Y: none, or the whole wave (a split short of it leaves SMs idle whose bytes in
+                // flight cost the same tail).
+                const long long wave_y = std::max(1LL, std::min(max_y(b, t / b), slots / tiles(b)));
+                for (long long yy : {1LL, wave_y}) {
+                    const double c = cost(b, t, tiles(b) * yy, yy);
+                    if (best == 0 || c < best * (1 - 1.0 / 64)) {
+                        best = c;
+                        bx = b;
+                        threads = t;
+                        y_pick = yy;
+                    }
+                }
+            }
+        why = std::to_string(tiles(bx)) + " tiles x Y = " + std::to_string(tiles(bx) * y_pick) + " blocks of one wave: " +
+              fmt("%.1f us", best / 1000) + " streamed with the split's tail, the least of the one-wave launches";
+    } else if (few) {
         // Rule 5, KBLAS's Y where the tiles are fewer than an eighth of the SMs (the call is
         // latency-bound): one tile row of threads, no wider than the output, and blocks of every
         // resident thread (one per SM, each carrying the SM's whole share); the tile widens while
@@ -183,7 +241,7 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
         // thread rows share a tile's reduction). Where none does (many waves, a small tail
         // whatever the width), the widest tile up to a warp across that still leaves a wave's
         // worth of tiles (rule 2: each tile reads all of x, so fewer tiles re-read it less).
-        const long long wave = sms * per_sm(resident / 2);
+        const long long wave = half_slots;
         bx = bx_line;
         while (bx < 64 && tiles(bx) > wave) bx *= 2;
         if (tiles(bx) > wave) {
@@ -226,6 +284,9 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
     }
     Derived y = few ? wave_split(dev, tiles(bx), per_sm(bx * q), max_y(bx, q))
                     : split_y(dev, tiles(bx), block_bytes(bx * q), per_sm(bx * q), max_y(bx, q));
+    if (y_pick > 0 && cut.empty())
+        y = {"Y", y_pick, "one wave's least stream time with the split's tail (rules 1, 2, 5)",
+             std::to_string(tiles(bx)) + " tiles x Y = " + std::to_string(tiles(bx) * y_pick) + " blocks"};
     d.params.push_back({"block_x", bx, "coalescing (rule 2: whole lines), widened by the waves (rule 5)",
                         std::to_string(bx) + " threads x " + std::to_string(load) + " B (" +
                             std::to_string(bx_line) + " read a " + std::to_string(line) + "-byte line) = " +
