@@ -298,19 +298,6 @@ blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int 
 #pragma unroll
                 for (int g = 0; g < G; ++g) *reinterpret_cast<V*>(&b[g * W]) = *reinterpret_cast<const V*>(row + g * W);
                 for (int l = 0; l < lc; l += W) {
-                    // The step's W x RY taps, all loaded before the first FMA needs one: W RY
-                    // independent loads in flight at once. Loaded inside the FMAs' branches (one
-                    // per tap, just before its FMAs) they were a chain of round trips the warp
-                    // waited out one by one (the SASS: an indexed LDC, then its FMAs, per tap).
-                    // Indices clamped into the filter: a tap outside the pass is loaded and unused.
-                    T f[W][RY];
-#pragma unroll
-                    for (int j = 0; j < W; ++j)
-#pragma unroll
-                        for (int i = 0; i < RY; ++i) {
-                            const int k = min(max(y - i, 0), kc - 1), t = min(l + j, lc - 1);
-                            f[j][i] = filter_at<T, CONST>(filter, (k0 + k) * fs + l0 + t);
-                        }
 #pragma unroll
                     for (int j = 0; j < W; ++j) {
                         if (l + j < lc) {
@@ -318,8 +305,9 @@ blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int 
                             for (int i = 0; i < RY; ++i) {
                                 const int k = y - i;  // filter row for output row i
                                 if (k >= 0 && k < kc) {
+                                    const T f = filter_at<T, CONST>(filter, (k0 + k) * fs + l0 + l + j);
 #pragma unroll
-                                    for (int x = 0; x < RX; ++x) acc[i][x] += f[j][i] * b[j + x];
+                                    for (int x = 0; x < RX; ++x) acc[i][x] += f * b[j + x];
                                 }
                             }
                         }
