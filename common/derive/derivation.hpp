@@ -138,8 +138,9 @@ struct GemmCall {
 /// Eq. 4.41). Otherwise, in order: a vector C runs as the GEMV (rule 1: its bytes bound it); then
 /// for each candidate (the FP64 tensor-core kernel among them where `tiles` offers it and the
 /// device's tensor cores run more FMAs per clock than its FP64 lanes) and split of k the time of
-/// the busiest SM (rule 5: whole rounds of resident blocks, a round of too few warps at a
-/// fraction of the rate, the split's second pass counted) at the rate the tile's reuse allows
+/// the busiest SM (rule 5: rounds of resident blocks, each at the share of the rate its warps
+/// keep issuing, a split up to one round of the most-resident candidate's slots, the split's
+/// second pass counted) at the rate the tile's reuse allows
 /// (rule 2: shared-memory bytes per FMA against the banks, issue slots, L2 bytes per flop), not
 /// faster than Little's law lets the device's bytes arrive (rule 1). Among times within 1/16 of
 /// the least (the estimate's resolution) the most reuse (rule 2: the tensor cores' fragments

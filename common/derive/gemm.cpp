@@ -7,6 +7,7 @@
 #include "derive/derive_internal.hpp"
 
 #include "model/gemm.hpp"
+#include "model/kernel_time.hpp"
 #include "model/model_internal.hpp"
 #include "model/occupancy.hpp"
 #include "model/white.hpp"
@@ -25,9 +26,9 @@ using model::detail::fmt;
 namespace {
 
 /// Warp schedulers per SM on every GPU since Maxwell (compute 5.0): each issues one warp
-/// instruction per clock. Two resident warps per scheduler let one issue while the other waits
-/// on its shared-memory loads or its block's barrier; fewer leave issue slots empty.
+/// instruction per clock.
 constexpr int kSchedulers = 4;
+/// Resident warps per scheduler that keep the tensor-core kernel's mma pipe issuing.
 constexpr int kWarpsPerScheduler = 2;
 /// Registers a thread holds besides its accumulators and operand fragments: indices, the
 /// pipeline's addresses, loop counters and predicates.
@@ -62,6 +63,7 @@ struct Kernel {
     long long tiles = 0;
     double smem_per_fma = 0;  ///< rule 2, the thread's reuse: shared-memory bytes per FMA
     double rate = 0;          ///< FMAs per second of one SM with enough warps (rule 2's bound)
+    double stall = 0;         ///< the share of its time one warp of an FMA tile waits (see busy())
     std::string bound;        ///< which of rule 2's bounds sets `rate`
 };
 
@@ -108,6 +110,10 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
         const double loads = (t.thread_m + t.thread_n) * elem / 16.0;
         const double copies = static_cast<double>(t.tile_m + t.tile_n) * elem / (c.aligned ? 16.0 : elem) / k.threads;
         issue = kSchedulers * dev.warp_size * clock / (1.0 + (loads + copies) / fmas);
+        // Each k-step a warp issues its fragment loads, then its FMAs, which wait for the last
+        // load: a shared-memory load's latency after the loads' own issue slots.
+        const double wait = model::kSharedLoadCycles + loads;
+        k.stall = wait / (fmas + loads + wait);
     }
     const double l2 = model::kL2OverDram * dev.bandwidth_gbs * 1e9 / dev.sm_count * t.tile_m * t.tile_n /
                       ((t.tile_m + t.tile_n) * static_cast<double>(elem));
@@ -118,16 +124,32 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
                                 : "the L2";
 }
 
+/// The share of rule 2's rate an SM reaches with `blocks` resident blocks of kernel `k`. An FMA
+/// tile's warp waits for its fragments once per k-step (Kernel::stall of its time); a scheduler
+/// idles only while all of its warps wait, so w warps per scheduler keep it issuing
+/// 1 - stall^w of the clocks (the waits of independent warps overlap at random). The tensor
+/// cores' kernel: a round of fewer than kWarpsPerScheduler warps per scheduler at that share.
+double busy(const Kernel& k, long long blocks) {
+    const double warps = static_cast<double>(blocks) * k.warps;
+    if (k.t->tensor_core) return std::min(1.0, warps / (kSchedulers * kWarpsPerScheduler));
+    return 1.0 - std::pow(k.stall, warps / kSchedulers);
+}
+
 /// Rule 5 for kernel `k` split into `split` slices: the busiest SM runs ceil(blocks / SMs) blocks
-/// in rounds of at most per_sm; a round of fewer than two warps per scheduler runs at that share
-/// of the rate; a block's epilogue (its loads of C, its tile of C moved at the SM's share of the
+/// in rounds of at most per_sm; a round runs at the share of the rate its warps keep issuing
+/// (busy()); a block's epilogue (its loads of C, its tile of C moved at the SM's share of the
 /// bandwidth) hides only behind the other resident blocks' FMAs; one DRAM latency before the
 /// first stage arrives. Rule 1: the device's bytes (A and B once, C once or, with beta != 0,
 /// twice) arrive no faster than the resident blocks' loads in flight allow (Little's law). The
-/// split's second pass reads the slices' partials and writes C. Returns false where the split is
-/// not a launch: a slice without a whole k-tile, more blocks than one round of slots, or partials
+/// split's second pass reads the slices' partials and writes C. A split may take more than one
+/// round of the kernel's slots: where the tiles alone leave SMs idle or unevenly loaded, slices
+/// spread the busiest SM's k over all of them (and a last partial round runs at its warps'
+/// share). Returns false where the split is not a launch: a slice without a whole k-tile, more
+/// blocks than `most_blocks` (past one round of the most-resident candidate's slots every SM
+/// already holds as many blocks as any kernel keeps: more slices only add partials), or partials
 /// past the workspace.
-bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long long split, Choice& out) {
+bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long long split, long long most_blocks,
+             Choice& out) {
     const GemmTile& t = *k.t;
     const long long per = ceil_div(c.k, split);
     const long long kc = ceil_div(per, t.tile_k) * t.tile_k;
@@ -135,12 +157,11 @@ bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long 
     const long long sms = dev.sm_count;
     const long long blocks = k.tiles * split;
     const double bytes_c = static_cast<double>(c.m) * c.n * c.elem_bytes;
-    if (split > 1 && (blocks > sms * k.per_sm || (c.max_workspace_bytes > 0 && split * bytes_c > c.max_workspace_bytes)))
+    if (split > 1 && (blocks > most_blocks || (c.max_workspace_bytes > 0 && split * bytes_c > c.max_workspace_bytes)))
         return false;
     const double bw = dev.bandwidth_gbs * 1e9, latency = dev.latency_ns * 1e-9;
     const long long busiest = ceil_div(blocks, sms);
     const double fmas = static_cast<double>(t.tile_m) * t.tile_n * kc;  // one block's, padding included
-    const int need = kSchedulers * kWarpsPerScheduler;
     // A block's epilogue: with beta != 0 (and no split, whose partials are only written) it loads
     // its tile of C in batches before the stores (a 4-row group per batch for the FMA kernels,
     // all of it at once for the tensor cores'), one DRAM latency each; then its tile of C moves
@@ -152,8 +173,8 @@ bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long 
     const double tile_bytes = static_cast<double>(t.tile_m) * t.tile_n * c.elem_bytes * (loads_c ? 2.0 : 1.0);
     const double batches = !loads_c ? 0.0 : t.tensor_core ? 1.0 : std::max(1, t.thread_m / 4);
     auto round_time = [&](long long j) {
-        const double shared = static_cast<double>(j) * fmas / (k.rate * std::min(1.0, static_cast<double>(j) * k.warps / need));
-        const double own = fmas / (k.rate * std::min(1.0, static_cast<double>(k.warps) / need)) + batches * latency +
+        const double shared = static_cast<double>(j) * fmas / (k.rate * busy(k, j));
+        const double own = fmas / (k.rate * busy(k, 1)) + batches * latency +
                            static_cast<double>(j) * tile_bytes / (bw / sms);
         return std::max(shared, own);
     };
@@ -287,13 +308,16 @@ Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& c, const std::v
                                     dev.name);
     // Rule 5 for each kernel and split of k, then the pick among all of them.
     std::vector<Choice> all;
+    int most_resident = 1;
+    for (const Kernel& kern : kernels) most_resident = std::max(most_resident, kern.per_sm);
+    const long long most_blocks = static_cast<long long>(dev.sm_count) * most_resident;
     auto splits = [&](const Kernel& kern, long long kernel_most) {
         long long most = kernel_most > 0 ? kernel_most : c.k;
         if (c.max_split_k > 0) most = std::min(most, c.max_split_k);
         std::vector<Choice> v;
         for (long long split : gemm_split_candidates(std::max<long long>(1, most))) {
             Choice ch;
-            if (time_of(dev, c, kern, split, ch)) v.push_back(ch);
+            if (time_of(dev, c, kern, split, most_blocks, ch)) v.push_back(ch);
         }
         return v;
     };

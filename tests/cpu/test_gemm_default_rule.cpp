@@ -45,7 +45,11 @@ wb::GemmLaunch tuned_default(const wb::GemmArgs<float>& a) { return wb::ladder<w
 }  // namespace
 
 TEST_CASE("gemm default rule: large C runs the 256 x 128 tile unsplit", "[cpu][gemm]") {
-    for (int s : {4096, 8192, 6000})
+    // 6000^3 (1128 tiles of 256 x 128: 9 on the busiest SM against 8.5 on average) is not here:
+    // chapter 6's derivation, which the default runs, counts 8 warps of the 16 x 8 thread tile
+    // against 12 of 128 x 64's 8 x 8 and that tile's fuller last wave, and derives 128 x 64 there
+    // (an H200 sweep of 6000^3 decides it; the H100 bench above predates the derivation).
+    for (int s : {4096, 8192})
         for (Op oa : {Op::N, Op::T}) {
             const auto l = tuned_default(args(s, s, s, oa));
             INFO(s << " " << wb::op_char(oa) << "N: " << l.str());
