@@ -282,6 +282,22 @@ void derive_n(const DeviceProfile& dev, long long m, long long n, int elem_bytes
         cut = "; Q cut to " + std::to_string(q) + ": " + std::to_string(n) + " columns, two batches of " +
               std::to_string(u) + " per thread row";
     }
+    // Rule 5 after the cut: the wider tile must still fit one wave. Where the cut's tiles need a
+    // second, partial wave of blocks (each block walks the whole reduction: the last wave's blocks
+    // take as long as the first's), the tile widens again, Q halving with it (fewer, longer thread
+    // rows: more batches each, the same threads), up to 256 across, where that brings every tile
+    // into the resident slots.
+    if (!cut.empty() && !few) {
+        const long long slots = sms * per_sm(threads);
+        int b = bx;
+        while (tiles(b) > slots && b < 256 && threads / b > 1) b *= 2;
+        if (tiles(b) <= slots && b != bx) {
+            cut += "; widened to " + std::to_string(b) + " across: " + std::to_string(tiles(bx)) + " tiles on " +
+                   std::to_string(slots) + " slots, " + std::to_string(tiles(b)) + " fit one wave";
+            bx = b;
+            q = threads / b;
+        }
+    }
     Derived y = few ? wave_split(dev, tiles(bx), per_sm(bx * q), max_y(bx, q))
                     : split_y(dev, tiles(bx), block_bytes(bx * q), per_sm(bx * q), max_y(bx, q));
     if (y_pick > 0 && cut.empty())
@@ -319,12 +335,20 @@ void derive_t(const DeviceProfile& dev, long long m, long long n, int elem_bytes
     // instantiate C = 2, 4, 8.
     auto regs_t = [](int p) { return gemv_t_registers(p); };
     Derived loads = unroll(dev, "C", kTThreads, {2, 4, 8}, regs_t, [](int p) { return (p + 1) * 16; });
-    if (v <= 4 * 16) {
+    // Rule 1, round trips per column: the short-column kernel's lanes walk their column in
+    // ceil(v / L) passes, each a round trip of its own (the pass's C loads, then the FMAs that wait
+    // for them: no double buffer), where a warp per column (the kernel below, block (32, 1)) has
+    // its full steps in flight together and pays a second round trip only for a partial last step.
+    // From 17 to 32 aligned vectors both fill the same lane slots (ceil(v / 16) x 16 =
+    // ceil(v / 32) x 32) and the 16-lane group takes two round trips to the warp's one; up to 64,
+    // three or four to the warp's one or two. So the short kernel keeps one pass (v <= 16) on
+    // aligned columns; columns that start off a 16-byte boundary keep it up to its capacity
+    // (the warp's kernel there is the shifted one, not compared on these shapes).
+    if (v <= (aligned ? 16 : 4 * 16)) {
         // Rule 2: no lane idles where fewer would do. The short-column kernel holds up to 4 vectors
         // per lane of at most 16 lanes (v <= 64); L lanes per column, the power of two that covers
         // the column (at most 16), 32 / L columns per warp, 256 / L per pass of a block; one tile
-        // per block. Up to 64 vectors a 16-lane group never idles more lanes than a whole warp
-        // would (ceil(v / 16) x 16 <= ceil(v / 32) x 32), and a warp holds two columns' loads.
+        // per block.
         const int lanes = static_cast<int>(std::clamp<long long>(detail::pow2_ceil(v), 2, 16));
         d.params.push_back({"block_x", lanes, "lanes per short column (rule 2: no lane past the column)",
                             std::to_string(v) + " vectors of 16 B per column (at most 4 per lane of 16): " +
@@ -335,8 +359,9 @@ void derive_t(const DeviceProfile& dev, long long m, long long n, int elem_bytes
         return;
     }
     // Warps split the rows, each at least one step of 32 vectors (rule 1: a warp without a step
-    // of its own only adds a barrier), at most the 256-thread block's 8.
-    const int q = static_cast<int>(std::min<long long>(kTThreads / warp, detail::pow2_floor(v / warp)));
+    // of its own only adds a barrier), at most the 256-thread block's 8; a column of fewer than
+    // 32 vectors takes one warp, its lanes past the column idle.
+    const int q = static_cast<int>(std::min<long long>(kTThreads / warp, detail::pow2_floor(std::max(1LL, v / warp))));
     const int threads = warp * q;
     // Rule 1 for a short walk: a block of at most two warps (or of a few columns, n <= 64: the
     // tiles are few anyway) finishes its tile within a round trip or two, so its start, barrier

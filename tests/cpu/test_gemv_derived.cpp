@@ -104,48 +104,106 @@ TEST_CASE("gemv derived: the held-out shapes keep chapter 5's former launch or t
             }
             ++faster;
             // N 96 x 100000: the derivation's launch ran 0.0191 ms (float) and 0.0280 ms (double)
-            // against the former default's 0.0204 and 0.0289. (T 96 x 100000 double, 48 vectors a
-            // column, keeps the short-column kernel: the sweep's best there was a whole warp, 0.0266
-            // ms against 0.0310, while float 183 rows, 46 vectors, measured faster on the short
-            // kernel; the rule follows the kernel's capacity, 4 vectors per lane of 16.)
+            // against the former default's 0.0204 and 0.0289.
             const bool n96 = !c.t && c.m == 96 && c.n == 100000;
+            // T 96 x 100000 (aligned, 24 and 48 vectors a column): a warp per column, 8 columns a
+            // block (one round trip for the short kernel's two or three passes); the sweep's best
+            // in both precisions.
+            const bool t96 = c.t && c.m == 96 && c.n == 100000;
+            // N 100000 x 96: after the cut of Q (96 columns), tiles widened into one wave of
+            // 256-thread blocks: 128 x 2 float (196 tiles), 256 x 1 double (196 tiles) on 264
+            // slots, where the former 64 x 4 took 391 and 782 tiles; the sweep's best.
+            const bool tall96 = !c.t && c.m == 100000 && c.n == 96;
             // N with an odd lda (element loads): tiles of at least 16 sectors a column (128 rows of
             // float, 64 of double) where the former rule took a warp's 32. The sweeps' best there
             // were this wide: 5000^2 lda 5001 float bx=128 by=4 Y=3 (0.0364 ms, the former
             // default 0.0401) or bx=64 by=4 Y=3 (0.0365), 1000 x 30000 lda 1003 float bx=128 by=2
             // Y=33 (0.0423 against 0.0649), double bx=128 by=4 Y=16 (0.0735 against 0.1116).
             const bool odd_n = !c.t && c.lda % 2 == 1;
-            REQUIRE((n96 || odd_n));
+            REQUIRE((n96 || t96 || tall96 || odd_n));
             if (n96) CHECK(now == (elem == 4 ? GemvLaunch{8, 64, 4, 64, 44, 8} : GemvLaunch{8, 64, 4, 64, 22, 8}));
+            if (t96) CHECK(now == GemvLaunch{32, 1, 8, 1, 1, 4});
+            if (tall96) CHECK(now == (elem == 4 ? GemvLaunch{128, 2, 4, 2, 1, 8} : GemvLaunch{256, 1, 4, 1, 1, 8}));
             if (odd_n) CHECK(now.block_x >= 16 * 32 / elem);
         }
-    CHECK(same == 22);
-    CHECK(faster == 6);
+    CHECK(same == 18);
+    CHECK(faster == 10);
 }
 
 TEST_CASE("gemv derived: short columns take lanes that fit them", "[cpu][derive][gemv][monotone]") {
     const DeviceProfile h200 = wb::device_preset("h200");
-    // The short-column kernel (up to 4 vectors per lane of at most 16 lanes) takes v <= 64 vectors:
-    // L lanes cover the column, at most 16; longer columns take whole warps.
+    // The short-column kernel takes a column in one pass of L <= 16 lanes (v <= 16 vectors); past
+    // that its passes are round trips of their own, and aligned columns take a warp per column
+    // (one round trip per two steps). Columns off a 16-byte boundary keep the short kernel up to
+    // its capacity, 4 vectors per lane of 16 (v <= 64). Longer columns take whole warps.
+    int short_aligned = 0, warp_aligned = 0, short_shifted = 0;
     for (int elem : {4, 8})
-        for (int m : {1, 5, 16, 33, 64, 100, 127, 183, 256, 260}) {
+        for (int m : {1, 5, 16, 33, 62, 64, 96, 100, 127, 128, 183, 256, 260}) {
+            const GemvShape s = shape(Op::T, m, 50000, elem);
             const long long v = (m * elem + 15) / 16;
-            const GemvLaunch l = wb::gemv_derived_launch(h200, shape(Op::T, m, 50000, elem));
-            INFO("T " << m << " x 50000 elem " << elem << ": " << l.str());
-            if (v <= 64) {
+            const bool aligned = wb::tuned_gemv_loads(s) == wb::GemvLoads::kAligned16;
+            const GemvLaunch l = wb::gemv_derived_launch(h200, s);
+            INFO("T " << m << " x 50000 elem " << elem << (aligned ? " aligned: " : " shifted: ") << l.str());
+            if (v <= (aligned ? 16 : 64)) {
                 CHECK(l.block_x < 32);
                 CHECK(l.block_x >= std::min<long long>(v, 16));  // covers the column, up to 16 lanes
                 CHECK(l.block_x / 2 < std::max<long long>(2, v));  // a power of two, no wider than needed
                 CHECK(l.block_x * l.block_y == 256);
+                ++(aligned ? short_aligned : short_shifted);
             } else {
                 CHECK(l.block_x == 32);
-                if (l.loop == 0) CHECK(32LL * l.block_y <= v);  // every warp a step of its own (one tile per block)
+                if (l.loop == 0) CHECK(32LL * l.block_y <= std::max(32LL, v));  // a step per warp, at least one warp
+                if (aligned && v < 64) {
+                    CHECK(l.block_y == 1);  // a warp per column: its steps in one or two round trips
+                    CHECK(l.nb == 8);       // a one-warp block spreads its start and reduction over 8 columns
+                    ++warp_aligned;
+                }
             }
         }
+    CHECK(short_aligned == 3);   // float 16, 64 rows (4, 16 vectors); double 16 (8)
+    CHECK(warp_aligned == 7);    // float 96, 100, 128 rows (24, 25, 32 vectors); double 62, 64, 96, 100 (31 ... 50)
+    CHECK(short_shifted == 10);  // rows off a boundary: float 1, 5, 33, 62, 127, 183; double 1, 5, 33, 127
     // Neither the SMs nor the shared memory move the lanes: they follow the column alone.
-    const GemvShape s = shape(Op::T, 64, 300000, 4);
-    CHECK(wb::gemv_derived_launch(half_sms(h200), s).block_x == wb::gemv_derived_launch(h200, s).block_x);
-    CHECK(wb::gemv_derived_launch(half_smem(h200), s) == wb::gemv_derived_launch(h200, s));
+    for (int m : {64, 96}) {
+        const GemvShape s = shape(Op::T, m, 300000, 4);
+        CHECK(wb::gemv_derived_launch(half_sms(h200), s).block_x == wb::gemv_derived_launch(h200, s).block_x);
+        CHECK(wb::gemv_derived_launch(half_smem(h200), s) == wb::gemv_derived_launch(h200, s));
+    }
+}
+
+TEST_CASE("gemv derived: after the cut of Q, tiles widen into one wave", "[cpu][derive][gemv][monotone]") {
+    const DeviceProfile h200 = wb::device_preset("h200");
+    // N 100000 x 96: 96 columns cap Q at 4 (two batches of U = 8 per thread row), the tile widens
+    // to 64 across to keep 256 threads, which leaves 391 (float) or 782 (double) tiles on 264
+    // slots: it widens on until one wave holds them.
+    for (int elem : {4, 8}) {
+        const GemvShape s = shape(Op::N, 100000, 96, elem);
+        const GemvLaunch full = wb::gemv_derived_launch(h200, s);
+        INFO("N 100000 x 96 elem " << elem << ": " << full.str());
+        const long long slots = 132LL * 2;  // two 256-thread blocks per SM (128 registers each)
+        CHECK(full.block_x * full.block_y == 256);
+        CHECK(wb::tuned_gemv_tiles(s, full) <= slots);
+        CHECK(wb::tuned_gemv_tiles(s, GemvLaunch{full.block_x / 2, 2 * full.block_y, 4, 2 * full.block_y, 1, 8}) > slots);
+        CHECK(full.Y == 1);
+        // Half the SMs, half the slots (132): float widens further (98 tiles of 256 x 4 rows fit);
+        // double's widest tile still leaves 196 tiles, 1.5 waves, so it keeps the cut's 64 x 4
+        // (782 tiles: many waves, the tail small), as a long output without the cut.
+        const GemvLaunch half = wb::gemv_derived_launch(half_sms(h200), s);
+        INFO("half the SMs: " << half.str());
+        CHECK(half.block_x * half.block_y == 256);
+        if (elem == 4) {
+            CHECK(half.block_x == 256);
+            CHECK(wb::tuned_gemv_tiles(s, half) <= slots / 2);
+        } else {
+            CHECK(half.block_x == 64);
+            CHECK(wb::tuned_gemv_tiles(s, GemvLaunch{256, 1, 4, 1, 1, 8}) > slots / 2);
+        }
+        // Shared memory does not enter the rule.
+        CHECK(wb::gemv_derived_launch(half_smem(h200), s) == full);
+    }
+    // Enough columns for Q = 8 thread rows: no cut, the tile stays a warp across (many waves).
+    const GemvLaunch wide = wb::gemv_derived_launch(h200, shape(Op::N, 100000, 4096, 4));
+    CHECK(wide.block_x == 32);
 }
 
 TEST_CASE("gemv derived: the looping kernel where blocks would turn over many times", "[cpu][derive][gemv][monotone]") {
