@@ -17,6 +17,7 @@
 
 #include "derive/rank_correlation.hpp"
 #include "derived_launch.hpp"
+#include "launches_csv.hpp"
 #include "device_profile.hpp"
 #include "model/conv2d.hpp"
 #include "tuned/conv2d_rules.hpp"
@@ -51,22 +52,12 @@ struct Case {
     bool has_rho = false;
 };
 
-std::vector<std::string> split(const std::string& line, char sep) {
-    std::vector<std::string> out;
-    std::string f;
-    std::istringstream in(line);
-    while (std::getline(in, f, sep)) out.push_back(f);
-    return out;
-}
+using wb::test::split;
 
 /// "block_x=256 block_y=1 tile_x=64 ..." back into a launch.
 wb::Conv2dLaunch parse_params(const std::string& text) {
     wb::Conv2dLaunch l;
-    for (const std::string& tok : split(text, ' ')) {
-        const auto eq = tok.find('=');
-        if (eq == std::string::npos) continue;
-        const std::string key = tok.substr(0, eq);
-        const int v = std::stoi(tok.substr(eq + 1));
+    for (const auto& [key, v] : wb::test::params_fields(text)) {
         if (key == "block_x") l.block_x = v;
         else if (key == "block_y") l.block_y = v;
         else if (key == "tile_x") l.tile_x = v;
