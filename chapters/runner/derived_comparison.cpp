@@ -227,8 +227,7 @@ double gemm_launch_ms(const DeviceProfile& dev, const GemmArgs<T>& a, const Gemm
         return model::predict_gemv(Stage::kTuned, g.op == Op::T, g.m, g.n, sizeof(T), 256, dev, a.beta != T(0))
             .predicted_ms;
     }
-    if (l.math == 2) return predict_gemm_tensor_core(a.m, a.n, a.k, dev, l).ms;
-    return model::predict_gemm(gemm_model_design(Stage::kTuned, l, sizeof(T)), a.m, a.n, a.k, sizeof(T), dev).ms;
+    return gemm_tiles_ms(dev, a.m, a.n, a.k, sizeof(T), l);
 }
 
 template <class T>

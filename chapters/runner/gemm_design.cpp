@@ -3,11 +3,24 @@
 #include "gemm_design.hpp"
 
 #include "tuned/dgemm_tensor_core.hpp"
+#include "tuned/gemm_config.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace wb {
+namespace {
+
+/// The launch bound (blocks per SM) the tuned step's configuration of l's tile is compiled for;
+/// 0 where l's tile is none of them.
+template <const tuned::GemmConfig&... E>
+int tuned_min_blocks(const GemmLaunch& l, tuned::ConfigList<E...>) {
+    int b = 0;
+    ((b = E.tile_m == l.tile_m && E.tile_n == l.tile_n && E.tile_k == l.tile_k ? E.min_blocks : b), ...);
+    return b;
+}
+
+}  // namespace
 
 model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_bytes) {
     model::GemmDesign d;
@@ -40,6 +53,15 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
     } else {  // access, tuned: 16-byte operand loads from shared memory
         d.load_width = vec;
         d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
+        if (stage == Stage::kTuned) {
+            // The tuned kernels hold two sets of operand fragments (the next k-step's loaded while
+            // this one's FMAs run) and 40 registers of indices, the pipeline's addresses and loop
+            // state, within their configuration's launch bound (ptxas: 136 registers for the
+            // 8 x 8 float tiles under a bound of 2 blocks of 128 threads, 216 for 16 x 8).
+            d.regs_per_thread = acc + 2 * (d.thread_m + d.thread_n) * elem_bytes / 4 + 40;
+            d.min_blocks = elem_bytes == 4 ? tuned_min_blocks(l, tuned::Configs<float>::type{})
+                                           : tuned_min_blocks(l, tuned::Configs<double>::type{});
+        }
         if (stage == Stage::kAccess) {
             // Chapter 4 (access/gemm.cu): a thread reads its thread_m contiguous elements of op(A)
             // as 16-byte vectors, lanes thread_m x size(T) bytes apart: 16 bytes apart in float (no
@@ -77,6 +99,12 @@ model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l) {
 model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
                                                const GemmLaunch& l) {
     return model::predict_gemm(gemm_tensor_core_design(l), m, n, k, 8, dev);
+}
+
+double gemm_tiles_ms(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
+                     const GemmLaunch& l) {
+    if (l.math == 2) return predict_gemm_tensor_core(m, n, k, dev, l).ms;
+    return model::predict_gemm(gemm_model_design(Stage::kTuned, l, elem_bytes), m, n, k, elem_bytes, dev).ms;
 }
 
 }  // namespace wb

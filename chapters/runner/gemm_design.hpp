@@ -23,5 +23,10 @@ model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l = GemmLaunch{});
 /// The model's prediction for that kernel on an m x n x k double call.
 model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
                                                const GemmLaunch& l = GemmLaunch{});
+/// The model's time (ms) for the tuned step's launch `l` of its tiled kernels on an m x n x k call
+/// of `elem_bytes` elements: the tensor cores' design where l.math = 2, the tiles' otherwise.
+/// Chapter 6 ranks its sweep with it (a launch the GEMV runs is predicted as the GEMV's instead).
+double gemm_tiles_ms(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
+                     const GemmLaunch& l);
 
 }  // namespace wb

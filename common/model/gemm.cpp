@@ -30,9 +30,16 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     if (d.tensor_core) p.peak_gflops = dev.fp64_tensor_gflops > 0 ? dev.fp64_tensor_gflops : 2 * p.peak_gflops;
     // FMAs per clock per SM that the rate allows, in lanes (the tensor cores: their measured rate).
     const double lanes = p.peak_gflops * 1e3 / (2.0 * dev.sm_count * dev.sm_clock_mhz);
-    p.occ = occupancy(dev, d.threads, d.regs_per_thread, d.smem_per_block);
+    int regs = d.regs_per_thread;
+    if (d.min_blocks > 0 && dev.regs_per_sm > 0) {
+        const int warps = std::max(1, static_cast<int>(detail::ceil_div(d.threads, dev.warp_size)));
+        const int unit = std::max(1, dev.reg_alloc_unit);
+        const long long per_warp = dev.regs_per_sm / (static_cast<long long>(d.min_blocks) * warps);
+        regs = std::max(1, std::min(regs, static_cast<int>(per_warp / unit * unit / dev.warp_size)));
+    }
+    p.occ = occupancy(dev, d.threads, regs, d.smem_per_block);
     detail::require(p.occ.blocks_per_sm > 0, "predict_gemm",
-                    "a block of " + std::to_string(d.threads) + " threads, " + std::to_string(d.regs_per_thread) +
+                    "a block of " + std::to_string(d.threads) + " threads, " + std::to_string(regs) +
                         " registers per thread and " + std::to_string(d.smem_per_block) +
                         " bytes of shared memory must fit an SM");
     p.global_loads_per_fma = 1.0 / d.tile_m + 1.0 / d.tile_n;
@@ -78,17 +85,39 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double blocks = tiles * split;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
-    // The tail: an SM keeps its pipes busy once it holds kBusyWarps warps (four per scheduler:
-    // one to issue while the others wait out their dependent instruction's latency); with fewer
-    // in the last wave it idles in proportion. So the waves count slots of up to kBusyWarps warps
-    // (all the resident blocks where they hold fewer), and the tensor-core kernel, whose 12
-    // resident warps hold more independent mma.sync than the pipe takes, only pays the blocks'
-    // imbalance across SMs.
+    // The tail: the last round's blocks leave SMs idle, and fewer warps keep an SM's pipes less
+    // busy. The tensor-core kernel, whose resident warps hold more independent mma.sync than the
+    // pipe takes, only pays the blocks' imbalance across SMs.
     const int warps_per_block = static_cast<int>(detail::ceil_div(d.threads, dev.warp_size));
-    const double busy_blocks = std::min<double>(p.occ.blocks_per_sm, std::ceil(kBusyWarps / warps_per_block));
-    const double busy_waves = blocks / (static_cast<double>(dev.sm_count) * busy_blocks);
     const double blocks_per_sm = blocks / dev.sm_count;
-    const double tail = d.tensor_core ? std::ceil(blocks_per_sm) / blocks_per_sm : std::ceil(busy_waves) / busy_waves;
+    double tail = 1;
+    if (d.tensor_core) {
+        tail = std::ceil(blocks_per_sm) / blocks_per_sm;
+    } else if (d.stages > 1) {
+        // A pipelined kernel's warp waits only for its own fragments: each k-step it issues their
+        // loads, then its FMAs, which wait a shared load's latency after the loads' issue slots
+        // (stall: that wait's share of its time). A scheduler idles only while all its warps wait,
+        // so w warps per scheduler keep it issuing 1 - stall^w of the clocks (independent warps'
+        // waits overlap at random). The busiest SM runs ceil(blocks / SMs) blocks in rounds of at
+        // most the resident blocks, each round at its warps' share; against the grid spread
+        // evenly at the full rate that is the tail.
+        const double loads = cdiv(d.thread_m, d.load_width) + cdiv(d.thread_n, d.load_width);
+        const double fmas = static_cast<double>(d.thread_m) * d.thread_n;
+        const double wait = kSharedLoadCycles + loads;
+        const double stall = wait / (fmas + loads + wait);
+        auto round = [&](long long j) {  // a round of j blocks, in block-times at the full rate
+            return j == 0 ? 0.0 : j / (1.0 - std::pow(stall, static_cast<double>(j) * warps_per_block / kWarpSchedulers));
+        };
+        const long long busiest = static_cast<long long>(std::ceil(blocks_per_sm));
+        const long long per_sm = p.occ.blocks_per_sm;
+        tail = ((busiest / per_sm) * round(per_sm) + round(busiest % per_sm)) / blocks_per_sm;
+    } else {
+        // The other steps also wait for each stage's loads behind a barrier: an SM keeps its pipes
+        // busy once it holds kBusyWarps warps, and the waves count slots of up to that many.
+        const double busy_blocks = std::min<double>(p.occ.blocks_per_sm, std::ceil(kBusyWarps / warps_per_block));
+        const double busy_waves = blocks / (static_cast<double>(dev.sm_count) * busy_blocks);
+        tail = std::ceil(busy_waves) / busy_waves;
+    }
     // Padding: edge tiles compute whole tiles.
     const double padded = tiles * d.tile_m * d.tile_n / (static_cast<double>(m) * n);
     struct Bound {

@@ -16,10 +16,12 @@
 /// The predicted time is the largest of five bounds (plus the launch overhead): FMA lanes,
 /// instruction issue (4 warp instructions per clock per SM), L1/shared wavefronts (one 128-byte
 /// wavefront per clock per SM), L2 bandwidth (kL2OverDram x DRAM bandwidth, an assumption: the
-/// profile has no L2 figure), each of these stretched by the tail wave, the whole tiles' padding
-/// and a pipelined block's fill and epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM
-/// (each matrix once, whatever the tiles). Not counted: the register path's depth and sector use
-/// (a tile loaded through registers is one tile deep). Where the skinny tiles' long operand took
+/// profile has no L2 figure), each of these stretched by the tail (a pipelined kernel's busiest SM
+/// runs its blocks in rounds, each at the share of the clocks its warps keep issuing past their
+/// fragments' shared-load wait), the whole tiles' padding and a pipelined block's fill and
+/// epilogue ((kt + 2) / kt for kt k-tiles per block); and DRAM (each matrix once, whatever the
+/// tiles). Not counted: the register path's depth and sector use (a tile loaded through registers
+/// is one tile deep). Where the skinny tiles' long operand took
 /// that path one lane per row (half of each sector per load) it streamed at half NN's rate; read
 /// 8 lanes per row into a swizzled stage it streams at 72-76% of the read ceiling against NN's
 /// 85-88% (chapter 5, "Every class of shape"), +22% to +33% from this model.
@@ -45,6 +47,9 @@ struct GemmDesign {
     int load_width = 1;       ///< elements per operand load instruction (4 floats / 2 doubles for 16-byte loads)
     double overhead = 0.5;    ///< other instructions per FMA instruction (addresses, loop, barriers)
     int regs_per_thread = 64; ///< registers per thread (estimate from the accumulators + operands)
+    /// Blocks per SM the kernel is compiled for (__launch_bounds__; 0: none): the compiler keeps
+    /// its registers within regs_per_sm / (min_blocks x threads), in the profile's allocation units.
+    int min_blocks = 0;
     int smem_per_block = 0;   ///< shared-memory bytes per block
     bool operands_from_l1 = false;  ///< true: operands come from global memory through L1 (naive)
     /// true: each lane of a warp reads op(A) from its own line (op(A) = A^T read straight from

@@ -76,6 +76,9 @@ constexpr double kBarrierCycles = 20;
 /// Warps an SM needs to keep a pipe busy: four per scheduler, one issuing while the others wait
 /// out their last instruction's latency (an FMA's 4 cycles, a shared load's pipeline).
 constexpr double kBusyWarps = 16;
+/// Warp schedulers per SM on every GPU since Maxwell (compute 5.0): each issues one warp
+/// instruction per clock.
+constexpr int kWarpSchedulers = 4;
 
 /// DRAM time of `read` and `written` bytes, ms: the read bandwidth (dev.bandwidth_gbs), lowered
 /// towards the copy ceiling (dev.copy_over_read of it, reached at equal reads and writes) as the

@@ -1,0 +1,215 @@
+// test_model_gemm_launch_ranks.cpp — the GEMM model ranks chapter 6's launches as the card did
+// (issue 40, item 3): every legal launch of the tuned step that an H200 run swept
+// (ch06_derived --op gemm --sweep --quick --launches-csv: the page's shapes; --shapes: the
+// held-out ones; --sizes 1777,2500,6000: fresh squares), copied into tests/data/ as the run wrote
+// it (nothing typed in here), is predicted again with gemm_tiles_ms, the function chapter 6 ranks
+// its sweep with, and Spearman's rho of predicted against measured time is taken per case.
+//
+// Run `wb_cpu_tests "[.gemm-ranks-report]" -s` for every case's rho and launches (the offline
+// checker: a model change is replayed here before it goes to a GPU).
+#include "catch.hpp"
+
+#include "derive/rank_correlation.hpp"
+#include "device_profile.hpp"
+#include "gemm.hpp"
+#include "gemm_design.hpp"
+#include "launch_rows.hpp"
+#include "csv_fields.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string data_file(const std::string& name) { return std::string(WB_SOURCE_DIR) + "/tests/data/" + name; }
+
+struct Row {
+    std::string launch, params;
+    wb::GemmLaunch l;
+    double run_model_ms = 0;  ///< the model's time as the run printed it
+    double measured_ms = 0;
+    double model_ms = 0;      ///< the model's time now
+};
+
+struct Case {
+    std::string file, shape;
+    long long m = 0, n = 0, k = 0;
+    int elem = 4;
+    std::vector<Row> rows;
+    double rho = 0, run_rho = 0;
+};
+
+using wb::test::csv_fields;
+
+/// launch_params' words ("block_x=128 block_y=1 tile_m=128 ... math=0") back into a launch.
+wb::GemmLaunch parse_params(const std::string& text) {
+    wb::GemmLaunch l;
+    for (const std::string& tok : csv_fields(text, ' ')) {
+        const auto eq = tok.find('=');
+        if (eq == std::string::npos) throw std::invalid_argument("parse_params: '" + tok + "' is not name=value");
+        const std::string key = tok.substr(0, eq);
+        const int v = std::stoi(tok.substr(eq + 1));
+        int* field = key == "block_x" ? &l.block_x : key == "block_y" ? &l.block_y : key == "tile_m" ? &l.tile_m
+                   : key == "tile_n"  ? &l.tile_n  : key == "tile_k"  ? &l.tile_k  : key == "thread_m" ? &l.thread_m
+                   : key == "thread_n" ? &l.thread_n : key == "warp_m" ? &l.warp_m : key == "warp_n" ? &l.warp_n
+                   : key == "stages"  ? &l.stages  : key == "split_k" ? &l.split_k : key == "pack_a" ? &l.pack_a
+                   : key == "align"   ? &l.align   : key == "gemv"    ? &l.gemv    : key == "math" ? &l.math
+                                                                                                   : nullptr;
+        if (!field) throw std::invalid_argument("parse_params: unknown field '" + key + "'");
+        *field = v;
+    }
+    return l;
+}
+
+/// The cases of one launches CSV, each row predicted on the H200 preset.
+std::vector<Case> read_cases(const std::string& name) {
+    std::ifstream in(data_file(name));
+    REQUIRE(in.good());
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> cols = csv_fields(line);
+    auto col = [&](const std::string& c) {
+        const auto it = std::find(cols.begin(), cols.end(), c);
+        REQUIRE(it != cols.end());
+        return static_cast<std::size_t>(it - cols.begin());
+    };
+    const std::size_t op = col("op"), shape = col("shape"), launch = col("launch"), pred = col("predicted ms"),
+                      meas = col("measured ms"), params = col("params");
+    static const std::regex re(R"(^(\d+) x (\d+) x (\d+) (float|double)(?: ld\+\d+)?$)");
+    const wb::DeviceProfile dev = wb::device_preset("h200");
+    std::vector<Case> out;
+    while (std::getline(in, line)) {
+        const auto f = csv_fields(line);
+        REQUIRE(f.size() == cols.size());
+        if (f[op] != "gemm") continue;
+        if (out.empty() || out.back().shape != f[shape]) {
+            Case c;
+            std::smatch m;
+            REQUIRE(std::regex_match(f[shape], m, re));
+            c.file = name;
+            c.shape = f[shape];
+            c.m = std::stoll(m[1]);
+            c.n = std::stoll(m[2]);
+            c.k = std::stoll(m[3]);
+            c.elem = m[4] == "float" ? 4 : 8;
+            out.push_back(c);
+        }
+        Case& c = out.back();
+        Row r;
+        r.launch = f[launch];
+        r.params = f[params];
+        r.l = parse_params(r.params);
+        r.run_model_ms = std::stod(f[pred]);
+        r.measured_ms = std::stod(f[meas]);
+        r.model_ms = wb::gemm_tiles_ms(dev, c.m, c.n, c.k, c.elem, r.l);
+        c.rows.push_back(r);
+    }
+    for (Case& c : out) {
+        std::vector<double> now, run, card;
+        for (const Row& r : c.rows) {
+            now.push_back(r.model_ms);
+            run.push_back(r.run_model_ms);
+            card.push_back(r.measured_ms);
+        }
+        c.rho = wb::derive::spearman_rho(now, card);
+        c.run_rho = wb::derive::spearman_rho(run, card);
+    }
+    return out;
+}
+
+const char* const kFiles[] = {"h200-launches-page-gemm-r20.csv", "h200-launches-shapes-gemm-r20.csv",
+                              "h200-launches-fresh-gemm-r20.csv"};
+
+struct Summary {
+    int cases = 0;
+    double mean = 0, worst = 1, run_mean = 0, run_worst = 1;
+};
+
+Summary summary(const std::vector<Case>& cases) {
+    Summary s;
+    for (const Case& c : cases) {
+        ++s.cases;
+        s.mean += c.rho;
+        s.run_mean += c.run_rho;
+        s.worst = std::min(s.worst, c.rho);
+        s.run_worst = std::min(s.run_worst, c.run_rho);
+    }
+    if (s.cases > 0) {
+        s.mean /= s.cases;
+        s.run_mean /= s.cases;
+    }
+    return s;
+}
+
+void report(const std::vector<Case>& cases, std::ostream& os) {
+    for (const Case& c : cases) {
+        char buf[320];
+        std::snprintf(buf, sizeof buf, "%s  gemm %s: %zu launches, rho %.3f (the run's model %.3f)\n", c.file.c_str(),
+                      c.shape.c_str(), c.rows.size(), c.rho, c.run_rho);
+        os << buf;
+        std::vector<const Row*> by_time;
+        for (const Row& r : c.rows) by_time.push_back(&r);
+        std::sort(by_time.begin(), by_time.end(), [](const Row* a, const Row* b) { return a->measured_ms < b->measured_ms; });
+        for (const Row* r : by_time) {
+            std::snprintf(buf, sizeof buf, "    %-62s measured %8.4f  model %8.4f  (run %8.4f)\n", r->launch.c_str(),
+                          r->measured_ms, r->model_ms, r->run_model_ms);
+            os << buf;
+        }
+    }
+    const Summary s = summary(cases);
+    os << "cases " << s.cases << ": rho mean " << s.mean << ", worst " << s.worst << " (the run's model: mean "
+       << s.run_mean << ", worst " << s.run_worst << ")\n";
+}
+
+}  // namespace
+
+TEST_CASE("gemm launch ranks: every row of the runs' CSVs is read back into its launch", "[cpu][model][gemm]") {
+    // The params column is launch_params' words: parsed back, the launch writes them again.
+    int rows = 0;
+    for (const char* f : kFiles)
+        for (const Case& c : read_cases(f))
+            for (const Row& r : c.rows) {
+                INFO(f << " " << c.shape << " " << r.launch);
+                CHECK(wb::ch06::launch_params(r.l) == r.params);
+                CHECK(r.l.str() == r.launch);
+                CHECK(r.measured_ms > 0);
+                CHECK(r.model_ms > 0);
+                ++rows;
+            }
+    CHECK(rows == 93 + 560 + 59);
+    CHECK_THROWS_AS(parse_params("block_x=32 zz=1"), std::invalid_argument);
+}
+
+TEST_CASE("gemm launch ranks: the model ranks each run's launches as the card did", "[cpu][model][gemm]") {
+    // Spearman's rho per case, mean and worst over each CSV's cases. The runs' own model (the
+    // predicted ms column) had page 0.72 / 0.11 (1024^3 float), held-out 0.77 / 0.24 (3072 x 1409
+    // x 2048 float), fresh 0.84 / 0.57: it took a round of one 4-warp block per SM as a quarter
+    // of the SM's rate, and the 128 x 64 tile as 4 blocks per SM where the compiled kernel holds 3.
+    // Counted now: each round at the share of the clocks its warps keep issuing, the registers
+    // within the kernel's launch bound. Fresh stays at about its old figures: its big squares order
+    // the 16 x 8 and 8 x 8 thread tiles a few percent apart, inside what the model resolves.
+    struct Want {
+        const char* file;
+        double mean, worst;
+    };
+    for (const Want& w : {Want{kFiles[0], 0.89, 0.83}, Want{kFiles[1], 0.89, 0.70}, Want{kFiles[2], 0.82, 0.55}}) {
+        const auto cases = read_cases(w.file);
+        const Summary s = summary(cases);
+        std::ostringstream os;
+        report(cases, os);
+        INFO(os.str());
+        CHECK(s.cases >= 6);
+        CHECK(s.mean >= w.mean);
+        CHECK(s.worst >= w.worst);
+    }
+}
+
+TEST_CASE("gemm launch ranks: report of every case (offline checker)", "[.gemm-ranks-report]") {
+    for (const char* f : kFiles) report(read_cases(f), std::cout);
+}
