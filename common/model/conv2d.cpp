@@ -51,6 +51,22 @@ int counted_registers(int elem_bytes, int thread_x, int thread_y, int fs) {
     return 0;
 }
 
+/// Issued instructions per 16-byte vector of a window the compile-time kernel stages
+/// (kernels/conv2d_common.cuh, stage_window_async) where the image's rows are not 16-byte
+/// aligned (an odd width, pitch + 1): the loop path, per vector the division by the constant
+/// NVR, two addresses, then W element copies (LDGSTS.E of 4 or 8 bytes), each with its own
+/// column bounds and 64-bit address, and the vector path's predicated copy and branch still
+/// issued. sm_90 SASS of fixed_conv2d_kernel at FS = 7, the copy of the next tile inside the
+/// tile loop (`cuobjdump -sass` of the built tuned object): float 161 instructions per trip of
+/// 2 vectors (4 copies each) at 4 x 4 and 157 at 4 x 2, double 117 per 2 (2 copies each) at
+/// 2 x 2 and 4 x 2. Aligned rows keep the estimate of 5 (the unrolled path counts about 21, see
+/// docs/notes/conv2d.md: counting it moves the aligned near-ties to 64 x 64, which the card does
+/// not run faster).
+double fixed_staging_instructions_per_vector(int elem_bytes, bool vector_rows) {
+    if (vector_rows) return 5;
+    return elem_bytes == 4 ? 161 / 2.0 : 117 / 2.0;
+}
+
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
 /// Filter elements the kernels' constant-memory copy holds (kernels/conv2d_common.cuh,
@@ -292,16 +308,33 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         if (fixed) {
             // Compile-time FS: per thread (ry + FS - 1) rows of nv 16-byte reads for rx ry FS^2
             // FMAs whose filter taps are operands (one ULDC.64 per two taps per tile); the
-            // next tile's window copied by cp.async meanwhile (about 5 instructions per vector).
+            // next tile's window copied by cp.async meanwhile (about 5 instructions per vector
+            // where rows are aligned). Where they are not, every vector is w element copies: the
+            // window's WR rows of NVR vectors (Fixed<>) over the block's threads, each the loop's
+            // instructions (fixed_staging_instructions_per_vector: 80 in float, 58 in double).
             d.chunk_x = d.chunk_y = 0;
             const double fmas = rx * ry * fs * fs, reads = (ry + fs - 1) * nv;
-            const double vectors = (d.tile_y + fs - 1.0) * (d.tile_x + fs - 1.0 + w) / w / d.threads;
+            const int h = fs / 2, ha = (h + w - 1) / w * w, nvr = (ha + d.tile_x + h + w - 1) / w;
+            const double vectors = vector_rows ? (d.tile_y + fs - 1.0) * (d.tile_x + fs - 1.0 + w) / w / d.threads
+                                               : (d.tile_y + fs - 1.0) * nvr / d.threads;
             // The 8 lanes of a quarter-warp lie along x, rx elements apart (double 4 x 2: 32 bytes,
-            // two lanes on each 16-byte slot: lds128_ways). The staging's copies as the generic
-            // kernel's above (whole vectors, or element by element where rows are not aligned).
-            const double copies = vector_rows ? 1.0 : w;
-            d.wavefronts_per_fma = (4.0 * lds128_ways(d.thread_x * elem_bytes) * reads + 8.0 * copies * vectors) / fmas;
-            d.other_per_fma = (reads + fs * fs / 2.0 + (vector_rows ? 5.0 : 5.0 + 5.0 * w) * vectors + ry * rx / w + 20) / fmas;
+            // two lanes on each 16-byte slot: lds128_ways). A warp's copy spans 32 vectors, 512
+            // bytes: 4 L1 wavefronts to read, 4 shared ones to write; element by element, each of
+            // the w copies reads the same 512 bytes, now off a 128-byte line (5 lines), and
+            // writes them 4-way bank-conflicted (lanes 16 bytes apart): 9 wavefronts per copy.
+            const double copy_wavefronts = vector_rows ? 8.0 : 9.0 * w;
+            // The outputs: ry rows of rx / w 16-byte stores where rows are aligned; otherwise
+            // rx ry element stores, each predicated on its column (sm_90 SASS, float 4 x 4: 16
+            // STG.E, 8 compares, 4 row checks and branches). A warp is 8 lanes along x by 4 rows:
+            // an element store touches, in each row, the 128-byte lines its 8 rx elements span
+            // off a line boundary.
+            const double stores = vector_rows ? ry * rx / w : ry * (rx + 2.0) + 2.0 * rx;
+            const double store_wavefronts = vector_rows ? 0.0 : rx * ry * 4.0 * (8.0 * rx * elem_bytes / 128.0 + 1.0);
+            d.wavefronts_per_fma = (4.0 * lds128_ways(d.thread_x * elem_bytes) * reads + copy_wavefronts * vectors +
+                                    store_wavefronts) / fmas;
+            d.other_per_fma = (reads + fs * fs / 2.0 +
+                               fixed_staging_instructions_per_vector(elem_bytes, vector_rows) * vectors + stores + 20) /
+                              fmas;
         } else {
             // Per w taps of a window row: one 16-byte read (4 wavefronts per warp), rx moves of
             // the window, the loop; per tap the pass's column check (l + j < lc); per tap and
