@@ -11,6 +11,10 @@
 namespace wb {
 namespace {
 
+/// Instructions per k-tile and thread of a tuned kernel's main loop other than its FMAs and
+/// fragment loads (the median of the sm_90 SASS counts, gemm_model_design below).
+constexpr double kTunedLoopInstrPerKTile = 110;
+
 /// The launch bound (blocks per SM) the tuned step's configuration of l's tile is compiled for;
 /// 0 where l's tile is none of them.
 template <const tuned::GemmConfig&... E>
@@ -53,6 +57,16 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
     } else {  // access, tuned: 16-byte operand loads from shared memory
         d.load_width = vec;
         d.overhead = stage == Stage::kTuned ? 0.05 : 0.1;
+        if (stage == Stage::kTuned) {
+            // Per k-tile each thread of a tuned kernel issues, besides its FMAs and fragment
+            // loads, its share of the stage copies (addresses, guards, cp.async or the
+            // transposing loads and stores), the cp.async wait, the barrier and the loop: counted
+            // in the sm_90 SASS of the seven float NN main loops, 86 (64 x 64) to 140 (128 x 64,
+            // 16 x 128) instructions on the interior path, median 110. Per FMA instruction that is
+            // 110 / (tile_k x thread tile): 0.05 for 16 x 8 (256 x 128), 0.11 for 8 x 8, 0.43 for
+            // 4 x 4 at BK 16: the larger thread tile issues 6% fewer instructions per FMA than 8 x 8.
+            d.overhead = kTunedLoopInstrPerKTile / (static_cast<double>(d.tile_k) * d.thread_m * d.thread_n);
+        }
         if (stage == Stage::kTuned) {
             // The tuned kernels hold two sets of operand fragments (the next k-step's loaded while
             // this one's FMAs run) and 40 registers of indices, the pipeline's addresses and loop

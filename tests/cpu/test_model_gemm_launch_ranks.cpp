@@ -192,13 +192,17 @@ TEST_CASE("gemm launch ranks: the model ranks each run's launches as the card di
     // x 2048 float), fresh 0.84 / 0.57: it took a round of one 4-warp block per SM as a quarter
     // of the SM's rate, and the 128 x 64 tile as 4 blocks per SM where the compiled kernel holds 3.
     // Counted now: each round at the share of the clocks its warps keep issuing, the registers
-    // within the kernel's launch bound. Fresh stays at about its old figures: its big squares order
-    // the 16 x 8 and 8 x 8 thread tiles a few percent apart, inside what the model resolves.
+    // within the kernel's launch bound; and each k-tile's loop instructions besides the FMAs and
+    // fragment loads (copies, wait, barrier, loop: 110 per thread, the sm_90 SASS's median), which
+    // the 16 x 8 thread tile spreads over twice the FMAs of 8 x 8: at the big squares 256 x 128
+    // issues 6% fewer instructions per FMA and runs ahead, as on the card (4096^3 float 0.855 ->
+    // 0.927, 6000^3 0.764 -> 0.946). The page's worst, 1024^3 float, went 0.831 -> 0.818 (its
+    // 4 x 4 tiles pay more issue): the floor below is that.
     struct Want {
         const char* file;
         double mean, worst;
     };
-    for (const Want& w : {Want{kFiles[0], 0.89, 0.83}, Want{kFiles[1], 0.89, 0.70}, Want{kFiles[2], 0.82, 0.55}}) {
+    for (const Want& w : {Want{kFiles[0], 0.91, 0.81}, Want{kFiles[1], 0.90, 0.70}, Want{kFiles[2], 0.85, 0.60}}) {
         const auto cases = read_cases(w.file);
         const Summary s = summary(cases);
         std::ostringstream os;
