@@ -1,0 +1,178 @@
+// split_replay.cpp — chapter 7's model replayed on a finished run (split_replay.hpp): the run's
+// printed calibration read back into Machines, its CSV's measured columns into rows.
+#include "split_replay.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace wb::ch07 {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+const std::string kNum = R"(([-+\d.eE]+|inf))";
+
+double to_d(const std::string& s) { return s == "inf" ? std::numeric_limits<double>::infinity() : std::stod(s); }
+
+std::string trim(const std::string& s) {
+    const auto a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+/// "Tx 55.34 GB/s; [0, 23170.5) c0 2.0e-08 ms/B c1 0.0038 ms; [23170.5, inf) ..." (main.cpp link_line).
+TransferModel link_of(const std::string& s) {
+    std::smatch tx;
+    if (!std::regex_search(s, tx, std::regex("Tx " + kNum + " GB/s")))
+        throw std::invalid_argument("machines_from_log: a link line without 'Tx ... GB/s': " + s);
+    std::vector<TransferSegment> segs;
+    const std::regex seg(R"(\[)" + kNum + ", " + kNum + R"(\) c0 )" + kNum + " ms/B c1 " + kNum + " ms");
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), seg); it != std::sregex_iterator(); ++it)
+        segs.push_back({to_d((*it)[1]), to_d((*it)[2]), to_d((*it)[3]), to_d((*it)[4]), 0});
+    return TransferModel(to_d(tx[1]), segs);
+}
+
+}  // namespace
+
+Machines machines_from_log(std::istream& log) {
+    Machines m;
+    m.gpu = device_preset("h200");
+    m.gpu_rates.source = "read from a run";
+    m.links.source = "read from a run";
+    enum class Section { none, cpu, gpu, path } section = Section::none;
+    bool host = false, curve = false, h2d = false, d2h = false;
+    const std::regex host_re(R"(^host: (\d+) threads, LLC ([\d.]+) (MiB|GiB).*?([\d.]+) GFLOP/s float, ([\d.]+) double)");
+    const std::regex ws_re(R"(([\d.eE+]+) MiB ([\d.]+))");
+    const std::regex peer_re(R"(^([A-Za-z0-9 ]+?): t0 ([\d.eE+-]+) us \(n = \d+\)(.*))");
+    const std::regex eff_re(R"(e ([\d.eE+-]+) at ([\d.eE+]+) MiB)");
+    const std::regex rate_re(R"(^([A-Za-z0-9 ]+): t0 ([\d.eE+-]+) us, e ([\d.eE+-]+) at n)");
+    const std::regex path_re(R"(^([A-Za-z0-9 ]+): t0 ([\d.eE+-]+) us \(one chunk\), ([\d.eE+-]+) us \((\d+) chunks\) at n = (\d+); )"
+                             R"(pipeline ([\d.eE+-]+) at n = (\d+).*hybrid residual ([\d.eE+-]+) ms at n = \d+, share ([\d.]+)%)");
+    const std::regex miss_re(R"(; miss ([\d.]+)%)");
+    const std::regex gpu_re(R"(^GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s)");
+    std::string line;
+    std::smatch g;
+    while (std::getline(log, line)) {
+        const std::string s = trim(line);
+        if (s.rfind("Measuring the CPU peers", 0) == 0) section = Section::cpu;
+        else if (s.rfind("Measuring the tuned kernels", 0) == 0) section = Section::gpu;
+        else if (s.rfind("Measuring each class's all-GPU path", 0) == 0) section = Section::path;
+        else if (s.rfind("Measuring the host", 0) == 0) section = Section::none;
+        if (std::regex_search(s, g, host_re)) {
+            m.cpu.name = "read from a run";
+            m.cpu.threads = std::stoi(g[1]);
+            m.cpu.llc_bytes = std::stod(g[2]) * kMiB * (g[3] == "GiB" ? 1024 : 1);
+            m.cpu.llc_source = "read from a run";
+            m.cpu.fp32_gflops = std::stod(g[4]);
+            m.cpu.fp64_gflops = std::stod(g[5]);
+            host = true;
+        } else if (s.rfind("read GB/s by working set:", 0) == 0) {
+            for (auto it = std::sregex_iterator(s.begin(), s.end(), ws_re); it != std::sregex_iterator(); ++it)
+                m.cpu.bandwidth.push_back({std::stod((*it)[1]) * kMiB, std::stod((*it)[2])});
+            curve = !m.cpu.bandwidth.empty();
+            if (curve) m.cpu.bandwidth_gbs = m.cpu.bandwidth.back().value;
+        } else if (std::regex_search(s, g, gpu_re)) {
+            m.gpu.bandwidth_gbs = std::stod(g[1]);
+            // The peaks printed are SMs x lanes x 2 x clock: the clock that gives the float one.
+            m.gpu.sm_clock_mhz = std::stod(g[2]) * 1e3 / (2.0 * m.gpu.sm_count * m.gpu.fp32_lanes_per_sm);
+        } else if (s.rfind("link H2D:", 0) == 0) {
+            m.links.h2d = link_of(s);
+            h2d = true;
+        } else if (s.rfind("link D2H:", 0) == 0) {
+            m.links.d2h = link_of(s);
+            d2h = true;
+        } else if (std::regex_search(s, g, std::regex(R"(^an empty hybrid call .*: ([\d.]+) us)"))) {
+            m.hybrid_overhead_ms = std::stod(g[1]) / 1e3;
+        } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides share: ([\d.eE+]+) GB/s)"))) {
+            m.host_shared_gbs = std::stod(g[1]);
+        } else if (std::regex_search(s, g, std::regex(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)"))) {
+            m.cg_iterations = std::stoi(g[1]);
+        } else if (section == Section::cpu && std::regex_search(s, g, peer_re)) {
+            model::PeerRate r;
+            r.fixed_ms = std::stod(g[2]) / 1e3;
+            const std::string rest = g[3];
+            for (auto it = std::sregex_iterator(rest.begin(), rest.end(), eff_re); it != std::sregex_iterator(); ++it)
+                r.efficiency.push_back({std::stod((*it)[2]) * kMiB, std::stod((*it)[1])});
+            m.cpu.peers[g[1]] = r;
+        } else if (section == Section::gpu && std::regex_search(s, g, rate_re)) {
+            m.gpu_rates.rates[g[1]] = GpuRate{std::stod(g[2]) / 1e3, std::stod(g[3])};
+        } else if (section == Section::path && std::regex_search(s, g, path_re)) {
+            GpuPath p;
+            p.t0_ms = std::stod(g[2]) / 1e3;
+            p.t0_chunked_ms = std::stod(g[3]) / 1e3;
+            m.chunks = std::stoi(g[4]);
+            p.tiny_n = std::stoi(g[5]);
+            p.pipeline = std::stod(g[6]);
+            p.mid_n = std::stoi(g[7]);
+            p.residual_ms = std::stod(g[8]);
+            p.residual_share = std::stod(g[9]) / 100;
+            std::smatch ms;
+            if (std::regex_search(s, ms, miss_re)) p.miss = std::stod(ms[1]) / 100;
+            m.paths[g[1]] = p;
+        }
+    }
+    if (!host) throw std::invalid_argument("machines_from_log: no 'host: N threads, LLC ...' line");
+    if (!curve) throw std::invalid_argument("machines_from_log: no 'read GB/s by working set:' line");
+    if (!h2d || !d2h) throw std::invalid_argument("machines_from_log: no 'link H2D:' and 'link D2H:' lines");
+    m.hybrid_margin = hybrid_margin_of(m);
+    return m;
+}
+
+std::vector<CsvRow> rows_from_csv(std::istream& csv) {
+    auto split = [](const std::string& s) {
+        std::vector<std::string> v;
+        std::stringstream ss(s);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) v.push_back(trim(cell));
+        return v;
+    };
+    std::string line;
+    std::vector<std::string> hdr;
+    std::vector<CsvRow> out;
+    std::map<std::string, std::size_t> col;
+    auto at = [&](const std::vector<std::string>& r, const char* name) -> const std::string& {
+        const auto it = col.find(name);
+        if (it == col.end() || it->second >= r.size())
+            throw std::invalid_argument(std::string("rows_from_csv: no column '") + name + "'");
+        return r[it->second];
+    };
+    auto num = [](const std::string& s) { return s.empty() || s == "-" ? NAN : std::stod(s); };
+    while (std::getline(csv, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const std::vector<std::string> r = split(line);
+        if (hdr.empty() || r == hdr) {  // the header; again: an appended run, keep the last
+            hdr = r;
+            col.clear();
+            for (std::size_t i = 0; i < hdr.size(); ++i) col[hdr[i]] = i;
+            out.clear();
+            continue;
+        }
+        CsvRow row;
+        row.c.op = at(r, "op");
+        row.c.elem = at(r, "T") == "float" ? 4 : 8;
+        row.c.fs = at(r, "FS") == "-" ? 0 : std::stoi(at(r, "FS"));
+        row.c.n = std::stoi(at(r, "n"));
+        row.cpu_model_ms = num(at(r, "CPU model"));
+        row.gpu_model_ms = num(at(r, "GPU+comm model"));
+        row.hybrid_model_ms = num(at(r, "hybrid model"));
+        row.choice = at(r, "model's choice");
+        row.m.cpu_ms = num(at(r, "CPU measured"));
+        row.m.gpu_ms = num(at(r, "GPU+comm measured"));
+        const std::string& share = at(r, "GPU share");
+        // The hybrid ran where its share was inside (0, 100%), and always for CG (White's split).
+        if (share != "0.0%" && share != "100.0%") row.m.hybrid_ms = num(at(r, "hybrid measured"));
+        out.push_back(row);
+    }
+    return out;
+}
+
+std::vector<RowResult> replay(const std::vector<CsvRow>& rows, const Machines& m) {
+    std::vector<RowResult> out;
+    for (const CsvRow& r : rows) out.push_back({r.c, predict_case(r.c, m), r.m});
+    return out;
+}
+
+}  // namespace wb::ch07

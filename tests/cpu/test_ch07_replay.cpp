@@ -1,0 +1,93 @@
+// CPU tests of chapter 7's model replayed on the committed H200 run (tests/data/h200-ch07-full.*,
+// copies of docs/results/h200/ch07-full.* as the run wrote them): the calibration the run printed
+// is read back (split_replay.hpp), the model's columns recomputed by the chapter's own functions
+// and compared with the ones the run wrote; then the run's measured columns judge the model.
+#include "catch.hpp"
+
+#include "split_replay.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string data_file(const char* name) { return std::string(WB_SOURCE_DIR) + "/tests/data/" + name; }
+
+struct Run {
+    wb::ch07::Machines m;
+    std::vector<wb::ch07::CsvRow> rows;
+};
+const Run& h200_run() {
+    static const Run run = [] {
+        std::ifstream txt(data_file("h200-ch07-full.txt")), csv(data_file("h200-ch07-full.csv"));
+        REQUIRE(txt.good());
+        REQUIRE(csv.good());
+        return Run{wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)};
+    }();
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("chapter 7 replay: the run's calibration read back", "[cpu][ch07][replay]") {
+    const Run& run = h200_run();
+    const wb::ch07::Machines& m = run.m;
+    CHECK(m.cpu.threads == 16);
+    CHECK(m.cpu.bandwidth.size() == 11);
+    CHECK(m.cpu.bandwidth.back().value == Approx(128.7));
+    CHECK(m.cpu.peers.count("gemv float 1t") == 1);
+    CHECK(m.cpu.peers.at("gemv float").efficiency.size() == 8);
+    CHECK(m.cpu.peers.at("conv2d FS9 double").efficiency.size() == 8);
+    CHECK(m.gpu_rates.rates.size() == 12);
+    CHECK(m.gpu.fp32_peak_gflops() == Approx(66908.2).epsilon(1e-6));
+    CHECK(m.gpu.fp64_peak_gflops() == Approx(33454.1).epsilon(1e-6));
+    CHECK(m.links.h2d.segments().size() == 2);
+    CHECK(m.paths.size() == 10);
+    CHECK(m.paths.at("conv2d FS3 float").residual_ms == Approx(0.2787));
+    CHECK(m.host_shared_gbs == Approx(152.8));
+    CHECK(m.hybrid_margin == Approx(0.305));  // the run's 'hybrid margin: 30.5%'
+    CHECK(run.rows.size() == 100);
+}
+
+TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run reproduced", "[cpu][ch07][replay]") {
+    const Run& run = h200_run();
+    const auto res = wb::ch07::replay(run.rows, run.m);
+    REQUIRE(res.size() == run.rows.size());
+    // The run printed its rates to 4 significant digits and its columns to 4 decimals (ms): the
+    // recomputed columns agree to 0.1% plus half the last printed decimal.
+    auto close = [](double a, double b) { return std::abs(a - b) <= 1e-3 * std::abs(b) + 5e-5; };
+    for (std::size_t i = 0; i < res.size(); ++i) {
+        const auto& r = res[i];
+        const auto& c = run.rows[i];
+        INFO(c.c.op << (c.c.elem == 4 ? " float" : " double") << " FS " << c.c.fs << " n " << c.c.n);
+        CHECK(close(r.p.cpu_model_ms, c.cpu_model_ms));
+        CHECK(close(r.p.split.gpu_ms, c.gpu_model_ms));
+        CHECK(close(r.p.split.hybrid_ms, c.hybrid_model_ms));
+        CHECK(std::string(wb::split::where_name(r.p.split.choice)) == c.choice);
+    }
+}
+
+TEST_CASE("chapter 7 replay: the H200 run's verdicts on its model", "[cpu][ch07][replay]") {
+    // The counts the run printed, from its CSV. CPU within 15%: 55 here, 56 in the run: the CSV
+    // rounds the measured times to 4 decimals (ms), and one sub-microsecond row crosses 15% there.
+    const Run& run = h200_run();
+    const auto lines = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
+    REQUIRE(lines.size() >= 5);
+    CHECK(lines[0] == "model's choice is the measured best or within 5% of it: 95 of 100 (95%)");
+    CHECK(lines[1] == "CPU model within 15% of the measured CPU: 55 of 100 (55%)");
+    CHECK(lines[2] == "GPU+comm model within 15% of the measured: 96 of 100 (96%)");
+    CHECK(lines[3] == "hybrid model within 15% of the measured hybrid: 22 of 57 (39%)");
+    CHECK(lines[4] == "hybrid predicted >= 15% faster than both sides: measured >= 10% faster: 14 of 17 (82%)");
+}
+
+TEST_CASE("chapter 7 replay: a run without its calibration lines is refused", "[cpu][ch07][replay]") {
+    std::istringstream empty("Chapter 7\n");
+    CHECK_THROWS_WITH(wb::ch07::machines_from_log(empty), Catch::Contains("host: N threads"));
+    std::istringstream no_link("  host: 16 threads, LLC 300 MiB (sysfs), read 1 GB/s, 953 GFLOP/s float, 628 double\n"
+                               "  read GB/s by working set: 1 MiB 410.5, 2 MiB 385.1\n");
+    CHECK_THROWS_WITH(wb::ch07::machines_from_log(no_link), Catch::Contains("link H2D"));
+    std::istringstream bad_csv("op,T,n\ngemv,float,64\n");
+    CHECK_THROWS_WITH(wb::ch07::rows_from_csv(bad_csv), Catch::Contains("FS"));
+}
