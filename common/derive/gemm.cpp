@@ -334,7 +334,7 @@ Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& c, const std::v
     const std::string lanes_word = tensor ? "tensor-core" : (c.elem_bytes == 8 ? "FP64" : "FP32");
     if (c.elem_bytes == 8) {
         // Rule 2 rates the tensor cores higher (more FMAs per clock, fragments read once per warp);
-        // rule 5 may still overturn it where their one tile and no split leave SMs idle.
+        // rule 5 weighs their tiles and splits against the FMA tiles' like any other candidate's.
         const Choice* other = nullptr;
         for (const Choice& ch : all)
             if (ch.kern->t->tensor_core != bt.tensor_core && (!other || ch.seconds < other->seconds)) other = &ch;
