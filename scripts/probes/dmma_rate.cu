@@ -9,13 +9,21 @@
 // is measured in one run, on one card. The results are checked: every accumulator must hold the
 // value the arithmetic gives (the inputs are exact in double).
 //
+// The latencies the tensor-core DGEMM's model lacks (docs/notes/gemm.md, "What the tensor-core
+// kernel issues, counted"): one dependent chain of mmas per warp at 1, 2 and 3 warps per
+// scheduler (cycles per mma: the chain's latency where the pipe is not yet full), and a dependent
+// chain of 64-bit shared-memory loads (a pointer walk in shared memory: cycles per LDS), both
+// timed with clock64() inside the kernel.
+//
 // Build and run on a GPU machine:
 //   cmake --build build --target dmma_rate && build/bin/dmma_rate
 //   (or: nvcc -O3 -std=c++17 -arch=sm_90 scripts/probes/dmma_rate.cu -o dmma_rate && ./dmma_rate)
 #include "probe_timing.cuh"
 #include "../../common/mma_f64.cuh"  // the DGEMM's own mma wrapper
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace {
 
@@ -57,6 +65,62 @@ __global__ void fma_kernel(int iters, double m, double* out) {
 #pragma unroll
     for (int c = 0; c < CHAINS; ++c) s += v[c];
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+/// One chain of dependent mmas per warp, timed in SM cycles by lane 0 of each warp.
+template <int K>
+__global__ void dmma_chain_kernel(int iters, double* out, long long* cycles) {
+    double a[K / 2], b[K / 4], d[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int q = 0; q < K / 2; ++q) a[q] = 0.125;
+#pragma unroll
+    for (int q = 0; q < K / 4; ++q) b[q] = 0.25;
+    __syncwarp();
+    const long long t0 = clock64();
+    for (int i = 0; i < iters; ++i) wb::tuned::mma_f64<K>(d, a, b);
+    const long long t1 = clock64();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = d[0] + d[1] + d[2] + d[3];
+    if (threadIdx.x % 32 == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = t1 - t0;
+}
+
+/// A dependent walk of 64-bit shared-memory loads (each load's value is the next index), one warp
+/// per block, every lane on its own bank pair: cycles per LDS.64 of a chain.
+__global__ void lds_chain_kernel(int iters, long long* cycles, double* out) {
+    __shared__ long long next[1024];
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) next[i] = (i + 32) % 1024;
+    __syncthreads();
+    long long j = threadIdx.x;
+    const long long t0 = clock64();
+    for (int i = 0; i < iters; ++i) j = next[j];
+    const long long t1 = clock64();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<double>(j);
+    if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+}
+
+/// The median over warps of cycles per step of a chain.
+double median_cycles(const long long* d_cycles, int n, int steps) {
+    std::vector<long long> h(static_cast<size_t>(n));
+    CHECK(cudaMemcpy(h.data(), d_cycles, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+    std::sort(h.begin(), h.end());
+    return static_cast<double>(h[h.size() / 2]) / steps;
+}
+
+template <int K>
+void report_mma_chain(int sms, int warps_per_scheduler, double* d_out, long long* d_cycles) {
+    const int warps = 4 * warps_per_scheduler;  // 4 schedulers per SM, one block per SM
+    dmma_chain_kernel<K><<<sms, warps * 32>>>(kIters, d_out, d_cycles);  // warm-up
+    dmma_chain_kernel<K><<<sms, warps * 32>>>(kIters, d_out, d_cycles);
+    CHECK(cudaDeviceSynchronize());
+    std::printf("  mma.m16n8k%-2d 1 chain, %d warp(s) per scheduler: %6.1f cycles per mma\n", K, warps_per_scheduler,
+                median_cycles(d_cycles, sms * warps, kIters));
+}
+
+void report_lds_chain(int sms, double* d_out, long long* d_cycles) {
+    lds_chain_kernel<<<sms, 32>>>(kIters, d_cycles, d_out);
+    lds_chain_kernel<<<sms, 32>>>(kIters, d_cycles, d_out);
+    CHECK(cudaDeviceSynchronize());
+    std::printf("  LDS.64 dependent chain, 1 warp per SM:          %6.1f cycles per load\n",
+                median_cycles(d_cycles, sms, kIters));
 }
 
 struct Result {
@@ -119,6 +183,12 @@ int main() {
     if (major >= 9) report_mma<16, 4>(blocks, warps, d_out, flush);  // m16n8k16.f64: sm_90
     report_fma<8>(blocks, warps * 32, d_out, flush);
     report_fma<16>(blocks, warps * 32, d_out, flush);
+    long long* d_cycles = nullptr;
+    CHECK(cudaMalloc(&d_cycles, static_cast<size_t>(sms) * 12 * sizeof(long long)));
+    std::printf("latencies (SM cycles, clock64 in the kernel):\n");
+    for (int w = 1; w <= 3; ++w) report_mma_chain<8>(sms, w, d_out, d_cycles);
+    report_lds_chain(sms, d_out, d_cycles);
+    CHECK(cudaFree(d_cycles));
     CHECK(cudaFree(d_out));
     return 0;
 }
