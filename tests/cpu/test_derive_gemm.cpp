@@ -36,6 +36,11 @@ long long blocks_of(const DeviceProfile& dev, const tuned::GemmConfig& E) {
     return derive::derive_gemm(dev, 4096, 4096, 4096, sizeof(T), {t}).value("blocks per SM");
 }
 
+/// Chapter 6's derived launch of a float NN call m x n x k on `dev` (predict-only: no device).
+GemmLaunch derived_float(const DeviceProfile& dev, int m, int n, int k) {
+    return ch06::derive_gemm_call<float>(dev, call(m, n, k), false).launch;
+}
+
 DeviceProfile half_sms(DeviceProfile d) {
     d.sm_count /= 2;
     return d;
@@ -68,7 +73,7 @@ TEST_CASE("derive gemm: the h200 preset derives what an H200 sweep measured best
     // split 3: 0.0652), 256 x 128 (4096^3, 2.861 ms; 128 x 64: 3.032) and 256 x 128 split 4
     // (1024 x 1024 x 16384, 0.755 ms; 128 x 64 split 4: 0.987, 3 blocks per SM on 396 slots).
     const DeviceProfile h200 = device_preset("h200");
-    auto pick = [&](int m, int n, int k) { return ch06::derive_gemm_call<float>(h200, call(m, n, k), false).launch; };
+    auto pick = [&](int m, int n, int k) { return derived_float(h200, m, n, k); };
     const GemmLaunch small = pick(1024, 1024, 1024);
     CHECK(small.tile_m == 128);
     CHECK(small.tile_n == 64);
@@ -139,9 +144,7 @@ TEST_CASE("derive gemm: double takes the FP64 tensor cores where the device has 
 
 TEST_CASE("derive gemm: fewer SMs or less shared memory move the launch the rules' way", "[cpu][derive][gemm][monotone]") {
     const DeviceProfile h200 = device_preset("h200");
-    auto launch = [](const DeviceProfile& dev, int m, int n, int k) {
-        return ch06::derive_gemm_call<float>(dev, call(m, n, k), false).launch;
-    };
+    const auto launch = derived_float;
     // Rule 5: half the slots, so the 32 tiles of 256 x 128 need half the slices to fill them.
     CHECK(launch(half_sms(h200), 1024, 1024, 16384).split_k < launch(h200, 1024, 1024, 16384).split_k);
     // Half the SMs: a small C fills them with fewer blocks, never more slices.
@@ -194,7 +197,7 @@ TEST_CASE("derive gemm: the split fills the SMs with the warps the thread tile n
     //    beat 128 x 64 unsplit (288 blocks, 3 on the busiest SM for k = 6000) by 12%;
     //  - 777 x 1234 x 3333: 130 tiles of 64 x 128: split 3 (12 warps per SM) beat split 2 (8) by 9%.
     const DeviceProfile h200 = device_preset("h200");
-    auto pick = [&](int m, int n, int k) { return ch06::derive_gemm_call<float>(h200, call(m, n, k), false).launch; };
+    auto pick = [&](int m, int n, int k) { return derived_float(h200, m, n, k); };
     const GemmLaunch skinny = pick(8192, 16, 4096);
     CHECK(skinny.tile_n == 16);
     CHECK(skinny.split_k == 8);
@@ -205,5 +208,5 @@ TEST_CASE("derive gemm: the split fills the SMs with the warps the thread tile n
     // Half the SMs: the same warps per SM come from half the blocks, never more slices.
     DeviceProfile half = h200;
     half.sm_count /= 2;
-    CHECK(ch06::derive_gemm_call<float>(half, call(8192, 16, 4096), false).launch.split_k <= skinny.split_k);
+    CHECK(derived_float(half, 8192, 16, 4096).split_k <= skinny.split_k);
 }

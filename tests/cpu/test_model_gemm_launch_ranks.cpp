@@ -14,7 +14,7 @@
 #include "gemm.hpp"
 #include "gemm_design.hpp"
 #include "launch_rows.hpp"
-#include "csv_fields.hpp"
+#include "launches_csv.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -45,16 +45,10 @@ struct Case {
     double rho = 0, run_rho = 0;
 };
 
-using wb::test::csv_fields;
-
 /// launch_params' words ("block_x=128 block_y=1 tile_m=128 ... math=0") back into a launch.
 wb::GemmLaunch parse_params(const std::string& text) {
     wb::GemmLaunch l;
-    for (const std::string& tok : csv_fields(text, ' ')) {
-        const auto eq = tok.find('=');
-        if (eq == std::string::npos) throw std::invalid_argument("parse_params: '" + tok + "' is not name=value");
-        const std::string key = tok.substr(0, eq);
-        const int v = std::stoi(tok.substr(eq + 1));
+    for (const auto& [key, v] : wb::test::params_fields(text)) {
         int* field = key == "block_x" ? &l.block_x : key == "block_y" ? &l.block_y : key == "tile_m" ? &l.tile_m
                    : key == "tile_n"  ? &l.tile_n  : key == "tile_k"  ? &l.tile_k  : key == "thread_m" ? &l.thread_m
                    : key == "thread_n" ? &l.thread_n : key == "warp_m" ? &l.warp_m : key == "warp_n" ? &l.warp_n
@@ -69,31 +63,16 @@ wb::GemmLaunch parse_params(const std::string& text) {
 
 /// The cases of one launches CSV, each row predicted on the H200 preset.
 std::vector<Case> read_cases(const std::string& name) {
-    std::ifstream in(data_file(name));
-    REQUIRE(in.good());
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> cols = csv_fields(line);
-    auto col = [&](const std::string& c) {
-        const auto it = std::find(cols.begin(), cols.end(), c);
-        REQUIRE(it != cols.end());
-        return static_cast<std::size_t>(it - cols.begin());
-    };
-    const std::size_t op = col("op"), shape = col("shape"), launch = col("launch"), pred = col("predicted ms"),
-                      meas = col("measured ms"), params = col("params");
     static const std::regex re(R"(^(\d+) x (\d+) x (\d+) (float|double)(?: ld\+\d+)?$)");
     const wb::DeviceProfile dev = wb::device_preset("h200");
     std::vector<Case> out;
-    while (std::getline(in, line)) {
-        const auto f = csv_fields(line);
-        REQUIRE(f.size() == cols.size());
-        if (f[op] != "gemm") continue;
-        if (out.empty() || out.back().shape != f[shape]) {
+    for (const auto& f : wb::test::read_launch_rows(data_file(name), "gemm")) {
+        if (out.empty() || out.back().shape != f.at("shape")) {
             Case c;
             std::smatch m;
-            REQUIRE(std::regex_match(f[shape], m, re));
+            REQUIRE(std::regex_match(f.at("shape"), m, re));
             c.file = name;
-            c.shape = f[shape];
+            c.shape = f.at("shape");
             c.m = std::stoll(m[1]);
             c.n = std::stoll(m[2]);
             c.k = std::stoll(m[3]);
@@ -102,11 +81,11 @@ std::vector<Case> read_cases(const std::string& name) {
         }
         Case& c = out.back();
         Row r;
-        r.launch = f[launch];
-        r.params = f[params];
+        r.launch = f.at("launch");
+        r.params = f.at("params");
         r.l = parse_params(r.params);
-        r.run_model_ms = std::stod(f[pred]);
-        r.measured_ms = std::stod(f[meas]);
+        r.run_model_ms = std::stod(f.at("predicted ms"));
+        r.measured_ms = std::stod(f.at("measured ms"));
         r.model_ms = wb::gemm_tiles_ms(dev, c.m, c.n, c.k, c.elem, r.l);
         c.rows.push_back(r);
     }

@@ -14,6 +14,7 @@
 #include "gemv_launch.hpp"
 #include "gemv_launch_model.hpp"
 #include "gemv_rules.hpp"
+#include "launches_csv.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -117,41 +118,21 @@ std::vector<SweepCase> read_text(const std::string& file) {
     return out;
 }
 
-std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> f;
-    std::string cell;
-    std::istringstream in(line);
-    while (std::getline(in, cell, ',')) f.push_back(cell);
-    return f;
-}
-
 /// The cases of the wave-tail CSV (ch06_derived --wave-tail --sweep --csv).
 std::vector<SweepCase> read_csv(const std::string& file) {
-    std::ifstream in(kResults + file);
-    REQUIRE(in.good());
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> cols = split_csv(line);
-    auto col = [&](const std::string& name) {
-        const auto it = std::find(cols.begin(), cols.end(), name);
-        REQUIRE(it != cols.end());
-        return static_cast<std::size_t>(it - cols.begin());
-    };
-    const std::size_t op = col("op"), shape = col("shape"), dl = col("derived launch"), fl = col("default launch"),
-                      dm = col("derived ms"), fm = col("default ms"), bl = col("best launch"), bm = col("best ms"),
-                      wl = col("worst launch"), wm = col("worst ms");
     std::vector<SweepCase> out;
-    while (std::getline(in, line)) {
-        const auto f = split_csv(line);
-        if (f.size() < cols.size() || f[op] != "gemv") continue;
+    for (const auto& f : wb::test::read_csv_rows(kResults + file)) {
+        if (f.at("op") != "gemv") continue;
         SweepCase c;
-        if (!parse_shape(f[shape], c.call)) continue;
+        if (!parse_shape(f.at("shape"), c.call)) continue;
         c.source = file;
-        c.shape = f[shape];
-        c.named = {{"derived", f[dl], parse_launch(f[dl]), std::stod(f[dm])},
-                   {"default", f[fl], parse_launch(f[fl]), std::stod(f[fm])},
-                   {"best", f[bl], parse_launch(f[bl]), std::stod(f[bm])},
-                   {"worst", f[wl], parse_launch(f[wl]), std::stod(f[wm])}};
+        c.shape = f.at("shape");
+        auto named = [&](const char* name, const std::string& which) {
+            const std::string& l = f.at(which + " launch");
+            return Named{name, l, parse_launch(l), std::stod(f.at(which + " ms"))};
+        };
+        c.named = {named("derived", "derived"), named("default", "default"), named("best", "best"),
+                   named("worst", "worst")};
         out.push_back(c);
     }
     return out;
