@@ -76,21 +76,23 @@ inline void allow_large_clusters(const void* kernel) {
 /// becomes two (a memory-bound kernel then takes up to twice as long: 1.3-1.8x measured on the
 /// H200 wherever this held, 0.93-1.0x elsewhere; docs/notes/gemv.md). The device answers both
 /// counts (cudaOccupancyMaxActiveClusters, cudaOccupancyMaxActiveBlocksPerMultiprocessor); asked
-/// once per kernel, Y, block and shared memory.
+/// once per device, kernel, Y, block and shared memory.
 template <class... Params>
 bool cluster_adds_no_wave(void (*kernel)(Params...), long long tiles, int Y, dim3 block, std::size_t smem) {
     struct Key {
         const void* k;
-        int y, threads;
+        int device, y, threads;
         std::size_t smem;
         bool operator<(const Key& o) const {
-            return std::tie(k, y, threads, smem) < std::tie(o.k, o.y, o.threads, o.smem);
+            return std::tie(k, device, y, threads, smem) < std::tie(o.k, o.device, o.y, o.threads, o.smem);
         }
     };
     static std::mutex mu;
     static std::map<Key, std::pair<int, int>> known;  // (clusters resident, blocks resident per SM)
     const int threads = static_cast<int>(block.x * block.y * block.z);
-    const Key key{reinterpret_cast<const void*>(kernel), Y, threads, smem};
+    int device = 0;
+    WB_CUDA(cudaGetDevice(&device));  // the counts are the current device's (the launch's)
+    const Key key{reinterpret_cast<const void*>(kernel), device, Y, threads, smem};
     std::pair<int, int> fit{0, 0};
     {
         std::lock_guard<std::mutex> lock(mu);
