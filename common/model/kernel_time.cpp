@@ -9,6 +9,7 @@
 #include <functional>
 #include <queue>
 #include <string>
+#include <utility>
 
 namespace wb::model {
 
@@ -33,36 +34,60 @@ double dram_ms(double read_bytes, double written_bytes, const DeviceProfile& dev
 
 namespace {
 
-/// The fluid walk of model/kernel_time.hpp: between two blocks finishing, the number of resident
-/// blocks a is constant and each round takes max(round latency, a x bytes per block round / BW).
+/// The fluid walk of model/kernel_time.hpp: between two events (a block finishing, or entering its
+/// bare rounds) the number of resident blocks a, and of those still moving bytes s, is constant,
+/// and each round takes max(round latency, s x bytes per block round / BW).
 double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double latency_ms, double l2_ms,
                double clock_per_ms, double* bus_ms) {
     std::vector<double> walks = w.walks;
     if (walks.empty()) walks.assign(static_cast<std::size_t>(w.blocks), w.rounds);
-    double total = 0;
-    for (double r : walks) total += r;
+    double total = 0, bare_total = 0;
+    const double bare = std::max(0.0, w.bare_rounds);
+    for (double r : walks) {
+        total += r;
+        bare_total += std::min(bare, r);
+    }
     *bus_ms = 0;
     if (total <= 0) return 0;
     const double rounds_per_block = total / static_cast<double>(walks.size());
     // Each round waits one DRAM latency plus the block's share of its L2 round trips.
     const double round_ms = latency_ms + (rounds_per_block > 0 ? w.l2_rounds / rounds_per_block : 0.0) * l2_ms +
                             w.chain_cycles / clock_per_ms;
-    const double bytes_per_round = w.dram_bytes / total;  // one block's bytes per round
+    // One block's bytes per round that moves bytes (all of them but its bare rounds).
+    const double bytes_per_round = total > bare_total ? w.dram_bytes / (total - bare_total) : 0.0;
     const double bw_bytes_per_ms = bandwidth_gbs * 1e6;
     const long long slots = static_cast<long long>(sm_count) * std::max(1, w.blocks_per_sm);
-    std::priority_queue<double, std::vector<double>, std::greater<double>> finish;  // rounds done at finish
+    using Event = std::pair<double, bool>;  // rounds done when it happens; the block has bare rounds
+    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> finish;
+    std::priority_queue<double, std::vector<double>, std::greater<double>> enter;  // bare rounds begin
     std::size_t next = 0;
+    long long in_bare = 0;    // resident blocks in their bare rounds
     double done = 0, ms = 0;  // rounds every resident block has walked so far, and the time
-    *bus_ms = 0;              // the part of it the bus, not the latency, set
     while (next < walks.size() || !finish.empty()) {
-        while (next < walks.size() && static_cast<long long>(finish.size()) < slots) finish.push(done + walks[next++]);
-        const double until = finish.top();
-        const double a = static_cast<double>(finish.size());
+        while (next < walks.size() && static_cast<long long>(finish.size()) < slots) {
+            const double r = walks[next++], b = std::min(bare, r);
+            finish.push({done + r, b > 0});
+            if (b > 0) enter.push(done + r - b);
+        }
+        while (!enter.empty() && enter.top() <= done) {
+            enter.pop();
+            ++in_bare;
+        }
+        double until = finish.top().first;
+        if (!enter.empty()) until = std::min(until, enter.top());
+        const double a = static_cast<double>(finish.size()) - static_cast<double>(in_bare);
         const double bus = a * bytes_per_round / bw_bytes_per_ms;
         ms += (until - done) * std::max(round_ms, bus);
         if (bus > round_ms) *bus_ms += (until - done) * bus;
         done = until;
-        while (!finish.empty() && finish.top() <= done) finish.pop();
+        while (!enter.empty() && enter.top() <= done) {
+            enter.pop();
+            ++in_bare;
+        }
+        while (!finish.empty() && finish.top().first <= done) {
+            if (finish.top().second) --in_bare;
+            finish.pop();
+        }
     }
     return ms;
 }

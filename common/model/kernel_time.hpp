@@ -59,6 +59,11 @@ struct KernelWork {
     /// Unequal blocks (a triangle's block rows or columns): the rounds of each block in launch
     /// order (`blocks` and `rounds` are then read off it). Empty: every block walks `rounds`.
     std::vector<double> walks;
+    /// Of each block's rounds, the last `bare_rounds` move none of its bytes (a tile loop's last
+    /// tile, used after its loads, and the column sums written at the block's end): while a block
+    /// is in them the other resident blocks alone keep the bus busy (Little's law per round), so a
+    /// grid of few resident blocks per SM pays for each block's end, one of many does not.
+    double bare_rounds = 0;
     /// The bytes it reads are in the L2 already (an iterative solver's next call on a matrix that
     /// fits): its round trips wait for the L2's latency and its bytes move at the L2's bandwidth
     /// (kL2OverDram x DRAM).

@@ -255,6 +255,10 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
                 main.walks.push_back(static_cast<double>(tiles) + 2);
             }
         main.dram_bytes = p.matrix_bytes_cached + e * dn + (design.workspace ? p.workspace_bytes / 2 : 0.0);
+        // Of a block's tiles + 2 round trips, the bytes move in tiles of them (the first tile's
+        // with x_J, then each next tile's while the last one is used); the last tile's use and
+        // the column sums move none: a block's end, paid where few blocks share an SM.
+        main.bare_rounds = 2;
         p.longest_walk = ceil_div(nt - 1, yb) + 1;
         if (!design.workspace) {  // atomics: y = beta y first, a kernel of its own
             KernelWork beta;

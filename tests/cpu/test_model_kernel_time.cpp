@@ -87,6 +87,44 @@ TEST_CASE("kernel time: the walk shares the bus while many blocks walk", "[cpu][
     CHECK(t.busiest_blocks == 8);
 }
 
+TEST_CASE("kernel time: a block's bare rounds cost where few blocks share an SM", "[cpu][model]") {
+    const auto dev = h200();
+    const double latency_ms = dev.idle_latency_ns * 1e-6, bw = dev.bandwidth_gbs * 1e6;
+    // Equal blocks of 10 rounds, 2 of them bare (no bytes), in one wave of `per_sm` blocks per SM
+    // and a second that starts as the first ends: while every resident block streams, a round
+    // takes max(latency, a x bytes per round / bandwidth); in the last 2 rounds of a wave only
+    // the blocks still streaming (none: they all end together) load.
+    const auto walk = [&](int per_sm, double bytes_per_round) {
+        KernelWork w;
+        w.blocks_per_sm = per_sm;
+        w.blocks = 2LL * per_sm * dev.sm_count;
+        w.rounds = 10;
+        w.bare_rounds = 2;
+        w.dram_bytes = static_cast<double>(w.blocks) * 8 * bytes_per_round;
+        return kernel_time(w, dev, 0).walk_ms;
+    };
+    for (int per_sm : {1, 6}) {
+        INFO(per_sm << " blocks per SM");
+        const double bytes = 32768;  // a 64 x 64 double tile per streaming round
+        const double a = static_cast<double>(per_sm) * dev.sm_count;
+        const double expect = 2 * (8 * std::max(latency_ms, a * bytes / bw) + 2 * latency_ms);
+        CHECK(walk(per_sm, bytes) == Approx(expect).epsilon(1e-9));
+    }
+    // Without bare rounds the same bytes are spread over all 10 rounds: the walk is the bus's
+    // time where it binds (6 per SM), and the bare rounds' latencies are what they add.
+    KernelWork w;
+    w.blocks_per_sm = 6;
+    w.blocks = 2LL * 6 * dev.sm_count;
+    w.rounds = 10;
+    w.dram_bytes = static_cast<double>(w.blocks) * 8 * 32768;
+    const double spread = kernel_time(w, dev, 0).walk_ms;
+    CHECK(spread == Approx(w.dram_bytes / bw).epsilon(1e-9));
+    w.bare_rounds = 2;
+    CHECK(kernel_time(w, dev, 0).walk_ms > spread);
+    w.bare_rounds = 20;  // more than a walk has: every round bare, the latencies alone
+    CHECK(kernel_time(w, dev, 0).walk_ms == Approx(2 * 10 * latency_ms).epsilon(1e-9));
+}
+
 TEST_CASE("kernel time: the load/store pipe and issue are per-SM rates", "[cpu][model]") {
     const auto dev = h200();
     KernelWork w;

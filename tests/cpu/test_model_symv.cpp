@@ -96,6 +96,24 @@ TEST_CASE("SYMV model: Y blocks per column cut the longest walk", "[model][symv]
     CHECK(predict_symv(wb::Stage::kPattern, 32768, 4, {}, h200).longest_walk == 1024);  // the last block row
 }
 
+TEST_CASE("SYMV model: blocks' ends cost the (64, 8) tile, not the 256-thread layouts, as Y grows", "[model][symv]") {
+    // Measured (tests/data/h200-launches-page-symv-r20.csv, 16384 double): the (64, 8) tile, one
+    // resident block of 512 threads per SM, slowed from 0.3021 ms at Y = 1 to 0.3519 at Y = 32,
+    // its blocks 32 x shorter, each still ending with a tile used after its loads and the column
+    // sums; the 256-thread vector layout (two resident blocks) stayed at 0.2752-0.2851 from Y = 2
+    // on. Nsight Compute (float 16384, docs/notes/symv.md): DRAM throughput fell from 84% to 67%
+    // of peak from Y = 2 to 32 in the (64, 8) tile, with its warps resident all along.
+    const auto h200 = device_preset("h200");
+    const long long n = 16384;
+    const double wide1 = predict_symv(wb::Stage::kTuned, n, 8, launch(512, 64, 2), h200).predicted_ms;
+    const double wide32 = predict_symv(wb::Stage::kTuned, n, 8, launch(512, 64, 32), h200).predicted_ms;
+    const double vec2 = predict_symv(wb::Stage::kTuned, n, 8, launch(256, 64, 2), h200).predicted_ms;
+    const double vec32 = predict_symv(wb::Stage::kTuned, n, 8, launch(256, 64, 32), h200).predicted_ms;
+    CHECK(wide32 > 1.05 * wide1);
+    CHECK(vec32 < 1.05 * vec2);
+    CHECK(wide32 > vec32);
+}
+
 TEST_CASE("SYMV model: the ladder's order on the h200 preset", "[model][symv]") {
     const auto h200 = device_preset("h200");
     for (int e : {4, 8})
@@ -105,7 +123,12 @@ TEST_CASE("SYMV model: the ladder's order on the h200 preset", "[model][symv]") 
             const auto pattern = predict_symv(wb::Stage::kPattern, n, e, {}, h200);
             const double naive = predict_symv(wb::Stage::kNaive, n, e, {}, h200).predicted_gbs;
             const double access = predict_symv(wb::Stage::kAccess, n, e, {}, h200).predicted_gbs;
-            const double tuned = predict_symv(wb::Stage::kTuned, n, e, launch(e == 4 ? 256 : 512, 64, 8), h200).predicted_gbs;
+            // Chapter 5's tuned launch at these n: the derivation's 256-thread vector layout (nb = 64,
+            // Y = 8 or 16; tests/data/h200-launches-page-symv-r20.csv). The (64, 8) tile of 512
+            // threads is not it: one resident block per SM in double, whose ends the model now
+            // charges (model/kernel_time.hpp, bare_rounds), runs at the access step's speed
+            // (16384 double: 0.3155 ms against 0.3200, the same run and docs/results/h200/symv-ladder.csv).
+            const double tuned = predict_symv(wb::Stage::kTuned, n, e, launch(256, 64, 8), h200).predicted_gbs;
             CHECK(naive < shared.predicted_gbs);
             // Nath §5.4: the pattern step halves the bytes, but its longest block row (nt tiles,
             // two round trips each, a reduction after each) takes about as long as every block

@@ -133,22 +133,24 @@ TEST_CASE("symv launch ranks: the re-predictor gives the run's predicted ms", "[
 }
 
 TEST_CASE("symv launch ranks: Spearman's rho of the model on the page's shapes", "[cpu][model][symv]") {
-    // Held at what the model reaches (run 20 printed 0.92, 0.73, 0.85, 0.38: mean 0.72). The
-    // misses (docs/notes/symv.md, "The page's launches ranked"): the warp-rows layout (block 32 x 8)
-    // runs 1.1-1.4x slower than the vector and (64, 4) layouts of the same tile and Y, and the
-    // (64, 8) tile slows as Y grows (1 or 2 resident blocks of 512 threads); the model gives the
-    // three 256-thread layouts one time and (64, 8) the (64, 4) one. Without those 10 launches of
-    // 30 the 16384 cases rank at 0.94 (float) and 0.71 (double).
+    // Held at what the model reaches on run 20's launches. Run 20 printed 0.92, 0.73, 0.85, 0.38
+    // (mean 0.72); with each block's two bare rounds (model/kernel_time.hpp: the (64, 8) tile's
+    // slowdown as Y grows) 0.89, 0.76, 0.87, 0.46 (mean 0.74). What is still missed
+    // (docs/notes/symv.md, "The page's launches ranked"): the warp-rows layout (block 32 x 8) runs
+    // 1.1-1.6x slower than the vector and (64, 4) layouts of the same tile and Y (Nsight Compute:
+    // 2.4x their L2 requests, its L2 tag lookups at 81% of their peak, a limit the profile does
+    // not hold), and the card spreads the nb = 64 launches by up to 5% where the model puts them
+    // within 1-3%.
     const auto cases = load_cases(wb::device_preset("h200"), data_file(kPage));
     REQUIRE(cases.size() == 4);
-    const double floor[] = {0.91, 0.72, 0.84, 0.38};  // 4096 float, 16384 float, 4096 double, 16384 double
+    const double floor[] = {0.88, 0.75, 0.86, 0.45};  // 4096 float, 16384 float, 4096 double, 16384 double
     double sum = 0;
     for (std::size_t i = 0; i < cases.size(); ++i) {
         INFO(cases[i].shape);
         CHECK(cases[i].rho >= floor[i]);
         sum += cases[i].rho;
     }
-    CHECK(sum / cases.size() >= 0.71);
+    CHECK(sum / cases.size() >= 0.73);
 }
 
 TEST_CASE("symv launch ranks: report of the page's launches (offline checker)", "[.symv-ranks-report]") {
