@@ -130,7 +130,7 @@ struct CgOp {
     static Prediction predict(const Case& c, const Step<Args<T>>& s, const Args<T>& a, const CgLaunch& l,
                               const DeviceProfile& dev) {
         const auto p = model::predict_cg(cg_model_step(s), a.n, sizeof(T), dev, c.kappa, a.tol,
-                                         l.check_every, mv_model_ms<T>(s.chapter, a.n, dev), l.schedule);
+                                         l.check_every, mv_model_ms<T>(s.chapter, a.n, dev), l.schedule, {}, a.lda);
         return {p.predicted_gbs, p.predicted_ms, p.note,
                 {fmt((p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / 1e6), fmt(p.launches, 1),
                  fmt(p.round_trips, 2), std::to_string(p.iterations), fmt(p.roofline_ms, 4),

@@ -418,7 +418,8 @@ void measure_cg(Comparison& c, const DeviceProfile& dev, const SquareCase& s, bo
     auto time = [&](const CgLaunch& l, const BenchOptions& bo) { return time_cg(step, l, p, bo); };
     auto predict = [&](const CgLaunch& l) {
         const double mv = symv_launch_ms(dev, s.n, sizeof(T), symv_default(dev, s.n, s.lda, sizeof(T)));
-        return model::predict_cg(Stage::kTuned, s.n, sizeof(T), dev, kappa, tol, l.check_every, mv, l.schedule).predicted_ms;
+        return model::predict_cg(Stage::kTuned, s.n, sizeof(T), dev, kappa, tol, l.check_every, mv, l.schedule, {}, s.lda)
+            .predicted_ms;
     };
     const CgCheck cd = check_cg(step, derived, p), cf = check_cg(step, deflt, p);
     if (!cd.ok()) c.measured_note += "derived launch failed its check (" + cd.first_bad + ") ";
@@ -457,10 +458,11 @@ std::vector<Comparison> symv_cases(const DeviceProfile& dev, const std::vector<i
                 // (chapter 5's default is the same derivation on the device's profile).
                 const double tol = elem == 4 ? 1e-5 : 1e-9;
                 const CgLaunch cl = cg_launch_of(c.derived);
-                c.derived_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, cl.check_every, mv, cl.schedule)
+                c.derived_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, cl.check_every, mv, cl.schedule,
+                                                 {}, s.lda)
                                    .predicted_ms;
                 c.default_ms = model::predict_cg(Stage::kTuned, n, elem, dev, 100.0, tol, cl.check_every, mv_default,
-                                                 cl.schedule)
+                                                 cl.schedule, {}, s.lda)
                                    .predicted_ms;
                 c.note = "ms per iteration at the derived check interval and schedule, the Mv at each launch; the "
                          "model ranks schedules and check intervals, not the vector kernels' block";

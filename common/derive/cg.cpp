@@ -95,16 +95,16 @@ Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes, long
     // trip, R the round trip (chapter 0), m the iterations a default launch is derived for.
     const model::CgOverheads oh;
     const double mv = mv_model_ms(dev, d, n, elem_bytes);
-    const double t_us = 1e3 * model::predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, 1 << 20, mv, 1, oh).predicted_ms;
+    const double t_us = 1e3 * model::predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, 1 << 20, mv, 1, oh, lda).predicted_ms;
     const double m = cg_derive_iterations(elem_bytes);
     const int check = cg_check_interval(m, t_us, oh.round_trip_us);
     char buf[200];
     std::snprintf(buf, sizeof buf, "c* = sqrt(m R / (1.5 t)) = sqrt(%.0f x %.1f us / (1.5 x %.1f us)) = %.1f", m,
                   oh.round_trip_us, t_us, std::sqrt(m * oh.round_trip_us / (1.5 * t_us)));
     d.params.push_back({"check", check, "the round trip per chunk against the iterations queued past convergence", buf});
-    const double graph = model::predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv, 1, oh).predicted_ms;
-    const double persist = model::predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv, 2, oh).predicted_ms;
-    const int schedule = model::cg_tuned_schedule(n, elem_bytes, dev, mv, check, oh);
+    const double graph = model::predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv, 1, oh, lda).predicted_ms;
+    const double persist = model::predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv, 2, oh, lda).predicted_ms;
+    const int schedule = model::cg_tuned_schedule(n, elem_bytes, dev, mv, check, oh, lda);
     const model::CgPersistentPlan pl = model::cg_persistent_plan(n, elem_bytes, dev);
     std::snprintf(buf, sizeof buf, "%s: persistent %.1f us (%.0f%% of the triangle on chip) against graphs %.1f us per iteration",
                   schedule == 2 ? "persistent" : "graphs", 1e3 * persist, 100 * pl.onchip_share, 1e3 * graph);

@@ -115,20 +115,34 @@ double streamed_tiles_per_block(long long n, int elem_bytes, const DeviceProfile
 }
 }  // namespace
 
-double cg_walk_tile_cycles(int elem_bytes) {
+double cg_walk_tile_cycles(int elem_bytes, const DeviceProfile& dev) {
     if (elem_bytes != 4 && elem_bytes != 8)
         throw std::invalid_argument("cg_walk_tile_cycles: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
-    const DeviceProfile probe = device_preset("h100-sxm");  // the card the probe ran on
-    const double us = (elem_bytes == 4 ? kWalkProbeUsFloat : kWalkProbeUsDouble) -
-                      cg_persistent_fixed_us(kWalkProbeN, elem_bytes, probe);
+    const bool h200 = dev.name.find("H200") != std::string::npos;
+    const DeviceProfile probe = device_preset(h200 ? "h200" : "h100-sxm");  // the card the probe ran on
+    const double probe_us = h200 ? (elem_bytes == 4 ? kWalkProbeH200UsFloat : kWalkProbeH200UsDouble)
+                                 : (elem_bytes == 4 ? kWalkProbeUsFloat : kWalkProbeUsDouble);
+    const double us = probe_us - cg_persistent_fixed_us(kWalkProbeN, elem_bytes, probe);
     return us * probe.sm_clock_mhz / streamed_tiles_per_block(kWalkProbeN, elem_bytes, probe);
 }
 
+double cg_walk_line_factor(long long lda, int elem_bytes) {
+    if (elem_bytes != 4 && elem_bytes != 8)
+        throw std::invalid_argument("cg_walk_line_factor: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
+    if (lda <= 0) return 1;
+    constexpr long long kLine = 128;
+    const long long column = 64LL * elem_bytes, stride = (lda * elem_bytes) % kLine;
+    double lines = 0;
+    for (long long j = 0; j < kLine; ++j) lines += static_cast<double>((j * stride % kLine + column + kLine - 1) / kLine);
+    return lines / kLine / (static_cast<double>(column) / kLine);
+}
+
 int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev, double mv_ms, int check,
-                      const CgOverheads& oh) {
+                      const CgOverheads& oh, long long lda) {
     if (n > 65535LL * 64) return 1;  // past the persistent kernel's tile table
-    const double persistent = predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 2, oh).predicted_ms;
-    const double graph = predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 1, oh).predicted_ms;
+    const double persistent =
+        predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 2, oh, lda).predicted_ms;
+    const double graph = predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 1, oh, lda).predicted_ms;
     return persistent < graph ? 2 : 1;
 }
 
@@ -146,7 +160,8 @@ double cg_iteration_bytes(const CgModelStep& step, long long n, int elem_bytes) 
 }
 
 CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
-                        double tol, int check_every, double mv_ms, int schedule, const CgOverheads& oh) {
+                        double tol, int check_every, double mv_ms, int schedule, const CgOverheads& oh,
+                        long long lda) {
     if (n < 0) throw std::invalid_argument("predict_cg: n (" + std::to_string(n) + ") must be >= 0");
     if (elem_bytes != 4 && elem_bytes != 8)
         throw std::invalid_argument("predict_cg: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
@@ -175,12 +190,13 @@ CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, co
         p.bandwidth_ms = (p.matrix_bytes + p.workspace_bytes + p.vector_bytes) / (bw * 1e6);
     }
     const bool tuned = step == Stage::kTuned;
-    if (tuned && schedule < 0) schedule = cg_tuned_schedule(n, elem_bytes, dev, mv_ms, check_every, oh);
+    if (tuned && schedule < 0) schedule = cg_tuned_schedule(n, elem_bytes, dev, mv_ms, check_every, oh, lda);
     if (tuned && schedule == 2) {
         // The persistent kernel: the tiles it does not keep (loaded evict-first: they come from
         // DRAM every iteration), its partials (row and column sums of every tile, written and
         // read), the vectors; no launch, no round trip. Its walk streams at most at its own rate
-        // per SM (cg_walk_tile_cycles), whatever the DRAM could give.
+        // per SM (cg_walk_tile_cycles, more where columns straddle lines: cg_walk_line_factor),
+        // whatever the DRAM could give.
         const CgPersistentPlan pl = cg_persistent_plan(n, elem_bytes, dev);
         const double nt = std::ceil(nn / 64), tiles = nt * (nt + 1) / 2;
         p.matrix_bytes *= 1 - pl.onchip_share;
@@ -188,8 +204,8 @@ CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, co
         p.launches = 0;
         p.round_trips = 0;
         const double off_chip = p.matrix_bytes + p.workspace_bytes + p.vector_bytes;
-        const double walk_ms = streamed_tiles_per_block(n, elem_bytes, dev) * cg_walk_tile_cycles(elem_bytes) /
-                               dev.sm_clock_mhz / 1e3;
+        const double walk_ms = streamed_tiles_per_block(n, elem_bytes, dev) * cg_walk_tile_cycles(elem_bytes, dev) *
+                               cg_walk_line_factor(lda > 0 ? lda : n, elem_bytes) / dev.sm_clock_mhz / 1e3;
         p.bandwidth_ms = std::max(off_chip / (bw * 1e6), walk_ms);
         p.overhead_ms = cg_persistent_fixed_us(n, elem_bytes, dev, oh) / 1e3;
         p.predicted_ms = p.bandwidth_ms + p.overhead_ms;

@@ -90,21 +90,35 @@ struct CgOverheads {
     double grid_barrier_us = kGridBarrierUs;  ///< one grid-wide barrier of a cooperative kernel
 };
 
-/// The persistent walk's time per streamed tile and block, as measured once: the H100 probe at
-/// n = 16384 (2026-11-26, scripts/probes/cg_schedule_probe.cu, docs/results/h100/cg-schedule-
-/// probe-1c54821-run{1,2}.txt: 194.6-194.9 us float, 394.6-395.3 us double per iteration), where
-/// 95% (float) and 98% (double) of the triangle streams. cg_walk_tile_cycles converts it to SM
-/// cycles per tile: the walk is bound by its SM's instructions and dependent chains (ncu: "the
-/// walk was instruction-bound", \ref notes_cg), so its rate follows the SMs and their clock, not
-/// the DRAM (the H200, 1.43x the H100's bandwidth, streams it at about the H100's rate per SM).
+/// The persistent walk's time per streamed tile and block, as measured on each card it ran on:
+/// scripts/probes/cg_schedule_probe.cu at n = 16384 (lda = n: every column on a 128-byte line),
+/// where 95% (float) and 98% (double) of the triangle streams, per iteration:
+///   - H100 SXM (2026-11-26, docs/results/h100/cg-schedule-probe-1c54821-run{1,2}.txt, the kernel
+///     of 1c54821): 194.6-194.9 us float, 394.6-395.3 us double;
+///   - H200 (2026-11-28, docs/results/h200/cg-schedule-probe-e4271f6.txt, the kernel of e4271f6):
+///     149.03 us float, 299.59 us double.
+/// The two cards have the same SMs and clock, and the H200 walks 1.3x faster: the walk follows
+/// the memory system, not only its SM's instructions, so each card takes its own probe; another
+/// card takes the H100's, in SM cycles (cg_walk_tile_cycles).
 constexpr long long kWalkProbeN = 16384;
 constexpr double kWalkProbeUsFloat = 194.75;
 constexpr double kWalkProbeUsDouble = 394.95;
+constexpr double kWalkProbeH200UsFloat = 149.03;
+constexpr double kWalkProbeH200UsDouble = 299.59;
 
-/// SM cycles per streamed tile and block of the persistent walk (elem_bytes 4 or 8): the probe's
-/// time less the fixed costs the model charges it (cg_persistent_fixed_us), over the tiles each
-/// block streams there, at the probe card's clock (the h100-sxm preset's plan and clock).
-double cg_walk_tile_cycles(int elem_bytes);
+/// SM cycles per streamed tile and block of the persistent walk (elem_bytes 4 or 8) on `dev`, its
+/// columns on 128-byte lines: the probe's time on dev's card (the H200's where dev is an H200, the
+/// H100's otherwise) less the fixed costs the model charges it (cg_persistent_fixed_us), over the
+/// tiles each block streams there, at that card's clock (its preset's plan and clock).
+double cg_walk_tile_cycles(int elem_bytes, const DeviceProfile& dev);
+
+/// The walk's cost per tile at leading dimension lda over its cost where every column starts a
+/// 128-byte line (lda a multiple of 32 floats or 16 doubles, as the probes'): the lines a tile's
+/// 64-element column touches, averaged over the columns (column j starts j lda elem_bytes bytes
+/// from the first, which the kernel's rows start on a line), over the aligned count, 64 e / 128.
+/// A line the column shares with the next one is read twice (ncu, float 9000 against 8192: 1.8x
+/// the L2 requests, 1.25x the sectors). lda <= 0: aligned.
+double cg_walk_line_factor(long long lda, int elem_bytes);
 
 /// The persistent kernel's fixed costs per iteration, us: its two grid barriers, three dependent
 /// L2 round trips for the vectors other blocks wrote, and each block's chain per tile (16 FMAs, half
@@ -116,7 +130,7 @@ double cg_persistent_fixed_us(long long n, int elem_bytes, const DeviceProfile& 
 /// Mv's own model, negative: its bytes at the bandwidth), else 1. Never 2 past the persistent
 /// kernel's largest n (its tile table: 65535 x 64).
 int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev, double mv_ms = -1, int check = 8,
-                      const CgOverheads& oh = {});
+                      const CgOverheads& oh = {}, long long lda = 0);
 
 /// A CG step the model knows: a ladder stage, or (std::nullopt, kCgCublasPeer) the peer composed
 /// of cuBLAS calls.
@@ -158,13 +172,14 @@ struct CgPrediction {
 ///   0 (stream launches): the same, but the host launches 3 kernels per iteration: the iteration
 ///     takes the longer of the host's launches and the GPU's work;
 ///   2 (the persistent kernel): no launch and no round trip; the tiles it does not keep streamed
-///     at the walk's rate (cg_walk_tile_cycles) or the bandwidth, whichever is slower, its
-///     partials and vectors, and cg_persistent_fixed_us;
+///     at the walk's rate (cg_walk_tile_cycles x cg_walk_line_factor(lda)) or the bandwidth,
+///     whichever is slower, its partials and vectors, and cg_persistent_fixed_us;
 ///   -1: cg_tuned_schedule's choice.
-/// `oh`: the schedules' fixed costs (chapter 0's by default).
+/// `oh`: the schedules' fixed costs (chapter 0's by default); `lda`: A's leading dimension
+/// (<= 0: n).
 CgPrediction predict_cg(const CgModelStep& step, long long n, int elem_bytes, const DeviceProfile& dev, double kappa,
                         double tol, int check_every = 0, double mv_ms = -1, int schedule = -1,
-                        const CgOverheads& oh = {});
+                        const CgOverheads& oh = {}, long long lda = 0);
 
 /// The bytes the chapters' GB/s count for one iteration of `step`: the matrix bytes its Mv must
 /// read + its vector traffic (predict_cg's useful_bytes).
