@@ -26,7 +26,7 @@
 ///   iteration, no host involvement until the end.
 /// - The default launch (chapter 6's derivation, tuned/cg_default_rule.cpp) sets the schedule: the
 ///   persistent kernel where the CG model predicts it faster per iteration than the graphs (its
-///   walk streams what it does not keep at its own rate per SM, model::cg_walk_tile_cycles), and
+///   walk streams what it does not keep at the card's probed rate, model::cg_walk_tile_cycles), and
 ///   the check interval (derive::cg_check_interval); schedule = -1 takes the default's schedule
 ///   (chapters/ch05_unrolled/cg.md, "The rule").
 /// Model (common/model/cg): graph: half of A + SYMV's workspace + 13n elements (p and q read twice,
