@@ -176,37 +176,14 @@ __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_gr
 /// elements; zeros outside the image) — chapters 4 and 5. Consecutive threads take consecutive
 /// vectors of a row, so the loads stay coalesced at the image edges too: 16-byte copies where `vec`
 /// (rows 16-byte aligned) and the vector lies wholly inside or wholly outside the image (zeros,
-/// nothing read), element copies for the vector that straddles the right edge. Divisions only by
-/// the compile-time NVR. A window wholly inside the image takes a lean path without bounds (about
-/// 13 issued instructions per vector against about 45). Rows not 16-byte aligned (`vec` false)
-/// take element copies only, a warp per window row and its lanes on consecutive elements: a
-/// warp's copy reads 32 adjacent elements (one or two 128-byte lines) and writes 32 adjacent
-/// words of shared memory (no bank conflict), where a thread per vector made each copy
-/// instruction touch 4 lines and store 4-way conflicted (lanes 16 bytes apart).
+/// nothing read), element copies for the vector that straddles the right edge (or all of them
+/// where rows are not aligned). Divisions only by the compile-time NVR. A window wholly inside the
+/// image takes a lean path without bounds (about 13 issued instructions per vector against about 45).
 template <class T, int WR, int NVR, int S, int THREADS>
 __device__ __forceinline__ void stage_window_async(T* s, const T* __restrict__ in, int pitch, int rows, int cols,
                                                    int gy0, int gx0, bool vec) {
     constexpr int W = Vec16<T>::width;
-    if (!vec) {
-        // A warp per window row (the block's warps take every WARPS-th row), its lanes on
-        // consecutive elements: per element a column check, the address and the copy; the row's
-        // check and address once per row.
-        constexpr int WC = NVR * W, WARPS = THREADS / 32;  // elements of a window row
-        const int lane = threadIdx.x % 32;
-        for (int r = threadIdx.x / 32; r < WR; r += WARPS) {
-            const int gy = gy0 + r;
-            const bool row_in = static_cast<unsigned>(gy) < static_cast<unsigned>(rows);
-            const T* src = in + static_cast<long long>(row_in ? gy : 0) * pitch + gx0;
-            T* dst = s + r * S;
-#pragma unroll
-            for (int c = lane; c < WC; c += 32) {
-                const bool ok = row_in && static_cast<unsigned>(gx0 + c) < static_cast<unsigned>(cols);
-                cp_async_zfill<sizeof(T)>(dst + c, ok ? src + c : in, ok);
-            }
-        }
-        return;
-    }
-    if (gy0 >= 0 && gy0 + WR <= rows && gx0 >= 0 && gx0 + NVR * W <= cols) {
+    if (vec && gy0 >= 0 && gy0 + WR <= rows && gx0 >= 0 && gx0 + NVR * W <= cols) {
         // The whole window lies in the image (uniform: most tiles of a large image): no bounds,
         // no zero fill, the loop unrolled (its trip count a compile-time constant, the last trip
         // predicated): a division by the constant NVR, two addresses and the copy per vector.

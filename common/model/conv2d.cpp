@@ -53,22 +53,19 @@ int counted_registers(int elem_bytes, int thread_x, int thread_y, int fs) {
 
 /// Issued instructions per 16-byte vector of a window the compile-time kernel stages
 /// (kernels/conv2d_common.cuh, stage_window_async) where the image's rows are not 16-byte
-/// aligned (an odd width, pitch + 1): element copies, a warp per window row and its lanes on
-/// consecutive elements; per element its column check, the address and the copy (LDGSTS.E of 4
-/// or 8 bytes). sm_90 SASS of fixed_conv2d_kernel at FS = 7, the copy of the next tile inside the
-/// tile loop (`cuobjdump -sass` of the built tuned object): 156 instructions per trip of 4 rows x
-/// 3 elements in float (4 x 4 and 4 x 2) and in double (4 x 2): 13 per element. Aligned rows keep
-/// the estimate of 5 (the unrolled path counts about 21, see docs/notes/conv2d.md: counting it
-/// moves the aligned near-ties to 64 x 64, which the card does not run faster).
+/// aligned (an odd width, pitch + 1): the loop path, per vector the division by the constant
+/// NVR, two addresses, then W element copies (LDGSTS.E of 4 or 8 bytes), each with its own
+/// column bounds and 64-bit address, and the vector path's predicated copy and branch still
+/// issued. sm_90 SASS of fixed_conv2d_kernel at FS = 7, the copy of the next tile inside the
+/// tile loop (`cuobjdump -sass` of the built tuned object): float 161 instructions per trip of
+/// 2 vectors (4 copies each) at 4 x 4 and 157 at 4 x 2, double 117 per 2 (2 copies each) at
+/// 2 x 2 and 4 x 2. Aligned rows keep the estimate of 5 (the unrolled path counts about 21, see
+/// docs/notes/conv2d.md: counting it moves the aligned near-ties to 64 x 64, which the card does
+/// not run faster).
 double fixed_staging_instructions_per_vector(int elem_bytes, bool vector_rows) {
     if (vector_rows) return 5;
-    return 13.0 * (16 / elem_bytes);
+    return elem_bytes == 4 ? 161 / 2.0 : 117 / 2.0;
 }
-
-/// L1 and shared-memory wavefronts of one warp's element copy (32 adjacent elements, rows not
-/// 16-byte aligned): the 128 (float) or 256 (double) bytes it reads span 2 or 3 lines off a line
-/// boundary, and its 32 adjacent words of shared memory take 1 or 2 wavefronts.
-double element_copy_wavefronts(int elem_bytes) { return elem_bytes == 4 ? 3.0 : 5.0; }
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -271,16 +268,14 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
                 }
             const double fmas = rx * ry * fs * static_cast<double>(fs);
             // The staging (kernels/conv2d_common.cuh, stage_window_async): about 18 issued
-            // instructions per 16-byte vector, a warp's copy instruction spanning 32 vectors, 512
-            // bytes: 4 L1 wavefronts to read and 4 shared ones to write. Where rows do not start
-            // on a vector (pitch not a multiple of it) each vector is w element copies (cp.async of
-            // 4 or 8 bytes) by lanes on adjacent elements, as the compile-time kernel's (13
-            // instructions each, element_copy_wavefronts per warp's copy).
-            const double copy_wavefronts = vector_rows ? 8.0 : w * element_copy_wavefronts(elem_bytes);
-            d.wavefronts_per_fma = (4.0 * lds + copy_wavefronts * staged_vectors) / fmas;
-            d.other_per_fma =
-                (lds + issued + staged_vectors * (vector_rows ? 18.0 : fixed_staging_instructions_per_vector(elem_bytes, false))) /
-                fmas;
+            // instructions per 16-byte vector; where rows do not start on a vector (pitch not a
+            // multiple of it) each vector is w element copies (cp.async of 4 or 8 bytes), about 5
+            // instructions each. A warp's copy instruction spans 32 vectors, 512 bytes: 4 L1
+            // wavefronts to read and 4 shared ones to write (the element copies' lanes 16 bytes
+            // apart: 4-way bank conflicts on 128 bytes), once per vector or once per element.
+            const double copies = vector_rows ? 1.0 : w;
+            d.wavefronts_per_fma = (4.0 * lds + 8.0 * copies * staged_vectors) / fmas;
+            d.other_per_fma = (lds + issued + staged_vectors * (vector_rows ? 18.0 : 18.0 + 5.0 * w)) / fmas;
         }
         d.regs_per_thread = std::min(255, 32 + static_cast<int>((rx * ry + (fixed ? nv * w : rx + 8)) * e));
         d.smem_per_block = (d.tile_y + cy - 1) * (nvr | 1) * w * elem_bytes;
@@ -316,7 +311,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             // next tile's window copied by cp.async meanwhile (about 5 instructions per vector
             // where rows are aligned). Where they are not, every vector is w element copies: the
             // window's WR rows of NVR vectors (Fixed<>) over the block's threads, each the loop's
-            // instructions (fixed_staging_instructions_per_vector: 52 in float, 26 in double).
+            // instructions (fixed_staging_instructions_per_vector: 80 in float, 58 in double).
             d.chunk_x = d.chunk_y = 0;
             const double fmas = rx * ry * fs * fs, reads = (ry + fs - 1) * nv;
             const int h = fs / 2, ha = (h + w - 1) / w * w, nvr = (ha + d.tile_x + h + w - 1) / w;
@@ -324,9 +319,10 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
                                                : (d.tile_y + fs - 1.0) * nvr / d.threads;
             // The 8 lanes of a quarter-warp lie along x, rx elements apart (double 4 x 2: 32 bytes,
             // two lanes on each 16-byte slot: lds128_ways). A warp's copy spans 32 vectors, 512
-            // bytes: 4 L1 wavefronts to read, 4 shared ones to write; element by element, a warp's
-            // copy covers 32 adjacent elements (element_copy_wavefronts), w of them per vector.
-            const double copy_wavefronts = vector_rows ? 8.0 : w * element_copy_wavefronts(elem_bytes);
+            // bytes: 4 L1 wavefronts to read, 4 shared ones to write; element by element, each of
+            // the w copies reads the same 512 bytes, now off a 128-byte line (5 lines), and
+            // writes them 4-way bank-conflicted (lanes 16 bytes apart): 9 wavefronts per copy.
+            const double copy_wavefronts = vector_rows ? 8.0 : 9.0 * w;
             // The outputs: ry rows of rx / w 16-byte stores where rows are aligned; otherwise
             // rx ry element stores, each predicated on its column (sm_90 SASS, float 4 x 4: 16
             // STG.E, 8 compares, 4 row checks and branches). A warp is 8 lanes along x by 4 rows:
