@@ -243,6 +243,30 @@ __device__ __forceinline__ void store_block(const T (&acc)[RY][RX], T* __restric
     }
 }
 
+/// One row of a thread's outputs, RX elements from image element (r, c0): 16-byte stores where
+/// `vec` (as store_block_vec) and the RX columns lie in the image, element stores otherwise.
+template <class T, int RX>
+__device__ __forceinline__ void store_row_vec(const T (&a)[RX], T* __restrict__ out, int out_pitch, int rows, int cols,
+                                              int r, int c0, bool vec) {
+    constexpr int W = Vec16<T>::width;
+    static_assert(RX % W == 0, "the thread's columns are whole 16-byte vectors");
+    if (r >= rows) return;
+    T* const o = out + static_cast<long long>(r) * out_pitch + c0;
+    if (vec && c0 >= 0 && c0 + RX <= cols) {
+#pragma unroll
+        for (int g = 0; g < RX / W; ++g) {
+            typename Vec16<T>::type q;
+#pragma unroll
+            for (int j = 0; j < W; ++j) reinterpret_cast<T*>(&q)[j] = a[g * W + j];
+            *reinterpret_cast<decltype(q)*>(o + g * W) = q;
+        }
+        return;
+    }
+#pragma unroll
+    for (int x = 0; x < RX; ++x)
+        if (c0 + x >= 0 && c0 + x < cols) o[x] = a[x];
+}
+
 /// store_block with 16-byte stores where `vec` (out 16-byte aligned, out_pitch a multiple of the
 /// vector width) and the thread's RX columns lie in the image; element stores otherwise.
 template <class T, int RX, int RY>

@@ -102,7 +102,8 @@ __device__ __forceinline__ void stage_async(T* sb, const T* __restrict__ in, int
 /// FS known at compile time (3, 5, 7; FS <= 5 run it only when asked: the launch rule streams
 /// them). A block loops over tiles (tile t + gridDim.x next), copying the next tile's window into
 /// the second buffer with cp.async while it computes the current one: the staging's latency hides
-/// behind the FMAs of the same block instead of stalling it at the barrier.
+/// behind the FMAs of the same block instead of stalling it at the barrier. Each output row is
+/// stored as soon as its last tap is in, so that the stores leave a row at a time.
 template <class T, int FS, int RX, int RY>
 __global__ void __launch_bounds__(256)
 fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
@@ -126,6 +127,7 @@ fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, 
         __syncthreads();
         T acc[RY][RX];
         conv2d_detail::zero_block(acc);
+        const int r0 = (t / tiles_x) * F::TY + cy, c0 = (t % tiles_x) * F::TX - xs + cx;
 #pragma unroll
         for (int y = 0; y < RY + FS - 1; ++y) {  // every window row the thread's outputs need
             T v[NV * W];
@@ -143,9 +145,12 @@ fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, 
                     for (int x = 0; x < RX; ++x) acc[i][x] += f * v[F::OFF + x + l];
                 }
             }
+            // Output row y - FS + 1 has all its taps: stored now, a row at a time, not the whole
+            // block in one burst at the tile's end (on unaligned rows RX RY element stores that
+            // filled the store queues: docs/notes/conv2d.md).
+            const int done = y - (FS - 1);  // compile-time
+            if (done >= 0) conv2d_detail::store_row_vec<T, RX>(acc[done], out, out_pitch, rows, cols, r0 + done, c0, vec_out);
         }
-        const int r0 = (t / tiles_x) * F::TY + cy, c0 = (t % tiles_x) * F::TX - xs + cx;
-        conv2d_detail::store_block_vec<T, RX, RY>(acc, out, out_pitch, rows, cols, r0, c0, vec_out);
         __syncthreads();  // everybody is done with s[b] before the next trip refills it
     }
     cp_async_wait<0>();
