@@ -43,6 +43,13 @@ constexpr double kHopperIdleLatencyNs = 550.0;
 /// the L2).
 constexpr double kHopperL2LatencyNs = 200.0;
 
+/// GH100's L2 lookups per ns over both partitions: Nsight Compute's peak for lts__t_tag_requests,
+/// read off its percentage on an H200 (run 23, docs/notes/symv.md): the SYMV vector layout's
+/// 8.64 M requests in 124.6 us at 43.0% of peak and the warp-rows layout's 21.25 M in 161.6 us at
+/// 81.4% both give about 161 per ns. A hardware rate of the L2 (its slices' tag lookups
+/// per clock), not a time of any launch.
+constexpr double kHopperL2LookupsPerNs = 160.0;
+
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 /// FP64 tensor-core FMAs per clock per SM by compute capability (mma.sync .f64): GA100 64 (19.5
@@ -123,6 +130,7 @@ DeviceProfile hopper() {
     p.latency_ns = kHopperLatencyNs;
     p.idle_latency_ns = kHopperIdleLatencyNs;
     p.l2_latency_ns = kHopperL2LatencyNs;
+    p.l2_lookups_per_ns = kHopperL2LookupsPerNs;
     // Chapter 0 on an H200 (docs/results/h200/ch00_memory_ceilings.csv): the copy kernel's 3917
     // GB/s of reads and writes against the read kernel's 4487.
     p.copy_over_read = 3917.0 / 4487.0;
@@ -252,6 +260,7 @@ DeviceProfile device_profile_from_device(int device) {
     p.latency_ns = kHopperLatencyNs;     // not queryable; the Hopper figure (see above)
     p.idle_latency_ns = kHopperIdleLatencyNs;
     p.l2_latency_ns = kHopperL2LatencyNs;
+    p.l2_lookups_per_ns = prop.major == 9 ? kHopperL2LookupsPerNs : 0;  // measured on GH100 only
     p.copy_over_read = 3917.0 / 4487.0;  // the H200's (a chapter that measures its ceilings sets its own)
     p.fp64_tensor_gflops = p.fp64_mma_peak_gflops();  // the tensor cores' FMAs per clock (fp64_mma_lanes)
     p.memory_bytes = static_cast<double>(prop.totalGlobalMem);

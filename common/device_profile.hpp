@@ -39,6 +39,9 @@ struct DeviceProfile {
     double idle_latency_ns = 0;      ///< DRAM latency of a load far from saturation: what a
                                      ///< latency-bound walk waits per dependent round trip (the models)
     double l2_latency_ns = 0;        ///< L2 hit latency: a dependent load served by the L2 (0: no L2)
+    double l2_lookups_per_ns = 0;    ///< the L2's tag lookups (requests) per ns over all its slices:
+                                     ///< the rate a kernel of many small requests is held to (0: not
+                                     ///< known; the models then have no request bound)
     double fp64_tensor_gflops = 0;   ///< FP64 tensor-core rate (DMMA), GFLOP/s; 0 where there are none
     double copy_over_read = 1;       ///< a kernel's copy ceiling (read + write bytes) over its read
                                      ///< ceiling: what the bus loses to turning between reads and

@@ -7,6 +7,7 @@
 #include "reference_symv.hpp"
 #include "roofline.hpp"
 #include "time_step.hpp"
+#include "tuned/symv_layout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -171,6 +172,7 @@ model::SymvModelLaunch symv_model_launch(const SymvLaunch& l) {
     m.nb = l.nb;
     m.y_blocks = std::max(1, l.y_blocks);
     m.atomics = l.atomics == 1;
+    m.warp_rows = tuned::symv_layout_of(l) == tuned::SymvLayout::kWarpRows;
     return m;
 }
 

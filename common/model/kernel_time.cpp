@@ -20,6 +20,7 @@ const char* kernel_limit_name(KernelLimit l) {
         case KernelLimit::walk: return "latency walk";
         case KernelLimit::lsu: return "L1/shared wavefronts";
         case KernelLimit::issue: return "instruction issue";
+        case KernelLimit::l2_requests: return "L2 requests";
     }
     return "?";
 }
@@ -104,8 +105,9 @@ KernelTime kernel_time(const KernelWork& w_in, const DeviceProfile& dev, double 
     if (w.blocks < 0) detail::invalid(fn, "blocks", w.blocks, "must be >= 0");
     if (w.blocks > 0 && w.blocks_per_sm < 1)
         detail::invalid(fn, "blocks_per_sm", w.blocks_per_sm, "must be >= 1 (a block that cannot be resident never runs)");
-    detail::require(w.rounds >= 0 && w.l2_rounds >= 0 && w.wavefronts >= 0 && w.instructions >= 0 && w.dram_bytes >= 0 && launch_ms >= 0,
-                    fn, "rounds, wavefronts, instructions, dram_bytes and launch_ms must be >= 0");
+    detail::require(w.rounds >= 0 && w.l2_rounds >= 0 && w.wavefronts >= 0 && w.instructions >= 0 && w.dram_bytes >= 0 &&
+                        w.l2_requests >= 0 && launch_ms >= 0,
+                    fn, "rounds, wavefronts, instructions, dram_bytes, l2_requests and launch_ms must be >= 0");
     detail::require(dev.sm_count > 0 && dev.sm_clock_mhz > 0 && dev.bandwidth_gbs > 0, fn,
                     "the profile (\"" + dev.name + "\") needs SMs, a clock and a bandwidth");
     KernelTime t;
@@ -135,10 +137,14 @@ KernelTime kernel_time(const KernelWork& w_in, const DeviceProfile& dev, double 
     // instruction each per clock.
     t.lsu_ms = t.busiest_blocks * w.wavefronts / clock_per_ms;
     t.issue_ms = t.busiest_blocks * w.instructions / (4.0 * clock_per_ms);
+    // The L2's slices look up one request's tag each per clock, whatever its size: a kernel of
+    // small requests (a sector each) can be held to their rate before the bytes bind.
+    t.l2_ms = dev.l2_lookups_per_ns > 0 ? w.l2_requests / (dev.l2_lookups_per_ns * 1e6) : 0.0;
     const std::pair<double, KernelLimit> bounds[] = {{t.dram_ms, KernelLimit::dram},
                                                      {t.walk_ms, KernelLimit::walk},
                                                      {t.lsu_ms, KernelLimit::lsu},
-                                                     {t.issue_ms, KernelLimit::issue}};
+                                                     {t.issue_ms, KernelLimit::issue},
+                                                     {t.l2_ms, KernelLimit::l2_requests}};
     double worst = 0;
     for (const auto& [ms, which] : bounds)
         if (ms > worst) {

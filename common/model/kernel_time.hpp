@@ -56,6 +56,8 @@ struct KernelWork {
     double instructions = 0;     ///< warp instructions one block issues
     double dram_bytes = 0;       ///< the whole kernel's DRAM traffic
     double dram_written = 0;     ///< of which written (the rest read): dram_ms() prices the mix
+    double l2_requests = 0;      ///< the whole kernel's L2 requests (tag lookups), where they, not the
+                                 ///< bytes, may bind: requests of a sector or two (0: not counted)
     /// Unequal blocks (a triangle's block rows or columns): the rounds of each block in launch
     /// order (`blocks` and `rounds` are then read off it). Empty: every block walks `rounds`.
     std::vector<double> walks;
@@ -91,9 +93,10 @@ constexpr int kWarpSchedulers = 4;
 double dram_ms(double read_bytes, double written_bytes, const DeviceProfile& dev);
 
 /// Which bound sets a kernel's time.
-enum class KernelLimit { launch, dram, walk, lsu, issue };
+enum class KernelLimit { launch, dram, walk, lsu, issue, l2_requests };
 
-/// "launch", "DRAM bandwidth", "latency walk", "L1/shared wavefronts", "instruction issue".
+/// "launch", "DRAM bandwidth", "latency walk", "L1/shared wavefronts", "instruction issue",
+/// "L2 requests".
 const char* kernel_limit_name(KernelLimit l);
 
 /// A kernel's predicted time and its parts, milliseconds.
@@ -104,6 +107,7 @@ struct KernelTime {
     double walk_ms = 0;     ///< waves x (rounds x idle latency + L2 rounds x L2 latency)
     double lsu_ms = 0;      ///< busiest SM's wavefronts / clock
     double issue_ms = 0;    ///< busiest SM's instructions / (4 x clock)
+    double l2_ms = 0;       ///< L2 requests / the L2's lookups per ns (dev.l2_lookups_per_ns; 0: not known)
     double busiest_blocks = 0;  ///< ceil(blocks / SMs)
     double waves = 0;       ///< ceil(busiest_blocks / blocks_per_sm)
     KernelLimit limit = KernelLimit::launch;

@@ -259,6 +259,14 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         // with x_J, then each next tile's while the last one is used); the last tile's use and
         // the column sums move none: a block's end, paid where few blocks share an SM.
         main.bare_rounds = 2;
+        // The L2's requests: the layouts whose warps read whole 128-byte lines of a column ask
+        // for a line per request; the warp-rows layout's load instruction reads 8 rows of 4
+        // columns, a request of 8 elements per column (one sector in float, two in double). Each
+        // line also crosses the L2's fabric between its two partitions once (Nsight Compute,
+        // float 16384: 4.25 M line requests from the SMs and 4.19 M on the fabric for the
+        // vector layout; 14.65 M and 6.1 M for warp-rows; docs/notes/symv.md).
+        const double lines = p.matrix_bytes_cached / 128.0;
+        main.l2_requests = (l.warp_rows ? p.matrix_bytes_cached / std::min(128.0, 8.0 * e) : lines) + lines;
         p.longest_walk = ceil_div(nt - 1, yb) + 1;
         if (!design.workspace) {  // atomics: y = beta y first, a kernel of its own
             KernelWork beta;
@@ -315,6 +323,8 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
         else if (t.limit == KernelLimit::walk && design.row_panels)
             note = "walk-bound: each thread takes " + std::to_string(p.longest_walk) + " steps of " +
                    std::to_string(design.loads_in_flight) + " loads";
+        else if (t.limit == KernelLimit::l2_requests)
+            note = "L2-request-bound: a request of " + std::to_string(8 * elem_bytes) + " bytes per column of 8 rows";
         else if (t.limit == KernelLimit::walk)
             note = "walk-bound: the busiest block reads " + std::to_string(p.longest_walk) +
                    " tiles, a round trip each, the bus busy while many blocks walk";

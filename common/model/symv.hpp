@@ -23,6 +23,8 @@ struct SymvModelLaunch {
     int nb = 0;             ///< tile size (0 for naive)
     int y_blocks = 0;       ///< KBLAS's Y (tuned; 1 elsewhere)
     bool atomics = false;   ///< tuned: partials added into y atomically instead of a workspace
+    bool warp_rows = false; ///< tuned: the warp-rows layout (block 32 x 8), whose load instruction
+                            ///< reads 8 rows of 4 columns: a request of 8 elements per column
 };
 
 /// The tuned step's register rule, shared by its kernel (__launch_bounds__) and the model. A thread

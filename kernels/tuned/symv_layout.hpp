@@ -46,8 +46,14 @@ constexpr int kThreads = model::kSymvPanelThreads;  ///< threads per block of th
 /// The layout a launch names by its thread shape or tile: block_x = 1024 or nb = 8, 16 the row
 /// panels; block_x = 256 the vector layout (nb = 64, block_y 0 or 1); block_x = 32 with nb = 64
 /// the warp-rows layout (block_y = 8); anything else the KBLAS tiles (block_x = nb), where fields
-/// left at 0 (every field: no layout named) come from the default rule.
-SymvLayout symv_layout_of(const SymvLaunch& l);
+/// left at 0 (every field: no layout named) come from the default rule. Inline: the runner's
+/// model of a launch reads it in every chapter, whose binaries do not link the tuned step.
+inline SymvLayout symv_layout_of(const SymvLaunch& l) {
+    if (l.block_x == small::kThreads || l.nb == small::kRows || l.nb == small::kRowsWide) return SymvLayout::kRowPanels;
+    if (l.block_x == vec::kThreads) return SymvLayout::kVector;
+    if (l.block_x == 32 && l.nb == warp_rows::kNb) return SymvLayout::kWarpRows;
+    return SymvLayout::kTiles;
+}
 
 /// The launch of `layout`: nb and Q (block_y) matter for kTiles only, rows (nb: 8 or 16) for
 /// kRowPanels only; y_blocks and atomics for every layout but the row panels (one block per

@@ -26,13 +26,6 @@ const char* symv_layout_name(SymvLayout layout) {
     return "?";
 }
 
-SymvLayout symv_layout_of(const SymvLaunch& l) {
-    if (l.block_x == small::kThreads || l.nb == small::kRows || l.nb == small::kRowsWide) return SymvLayout::kRowPanels;
-    if (l.block_x == vec::kThreads) return SymvLayout::kVector;
-    if (l.block_x == 32 && l.nb == warp_rows::kNb) return SymvLayout::kWarpRows;
-    return SymvLayout::kTiles;
-}
-
 SymvLaunch symv_layout_launch(SymvLayout layout, int nb, int q, int y_blocks, int atomics) {
     SymvLaunch l;
     l.y_blocks = y_blocks;

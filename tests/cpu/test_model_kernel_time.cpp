@@ -125,6 +125,36 @@ TEST_CASE("kernel time: a block's bare rounds cost where few blocks share an SM"
     CHECK(kernel_time(w, dev, 0).walk_ms == Approx(2 * 10 * latency_ms).epsilon(1e-9));
 }
 
+TEST_CASE("kernel time: requests of a sector each can bind at the L2's lookup rate", "[cpu][model]") {
+    const auto dev = h200();
+    REQUIRE(dev.l2_lookups_per_ns == 160);
+    // 537 MB read (float SYMV at 16384): a request per 128-byte line and the line's crossing of
+    // the L2 fabric, 8.4 M lookups: 52 us, under the bytes' 112 us; a request per 32-byte sector
+    // (16.8 M) plus the lines' crossings (4.2 M): 131 us, above them.
+    KernelWork w;
+    w.blocks = 2048;
+    w.blocks_per_sm = 3;
+    w.rounds = 20;
+    w.dram_bytes = 537e6;
+    w.l2_requests = 2 * 537e6 / 128;
+    const KernelTime lines = kernel_time(w, dev, 0);
+    CHECK(lines.l2_ms == Approx(w.l2_requests / 160e6));
+    CHECK(lines.limit != KernelLimit::l2_requests);
+    w.l2_requests = 537e6 / 32 + 537e6 / 128;
+    const KernelTime sectors = kernel_time(w, dev, 0);
+    CHECK(sectors.limit == KernelLimit::l2_requests);
+    CHECK(sectors.ms == Approx(sectors.l2_ms));
+    CHECK(sectors.ms > 1.1 * lines.ms);
+    // A card whose lookup rate is not known has no such bound.
+    auto unknown = dev;
+    unknown.l2_lookups_per_ns = 0;
+    CHECK(kernel_time(w, unknown, 0).limit != KernelLimit::l2_requests);
+    CHECK(wb::device_preset("t10").l2_lookups_per_ns == 0);
+    CHECK(wb::device_preset("h100-sxm").l2_lookups_per_ns == 160);
+    w.l2_requests = -1;
+    CHECK_THROWS_WITH(kernel_time(w, dev, 0), Catch::Matchers::Contains("l2_requests"));
+}
+
 TEST_CASE("kernel time: the load/store pipe and issue are per-SM rates", "[cpu][model]") {
     const auto dev = h200();
     KernelWork w;

@@ -114,6 +114,23 @@ TEST_CASE("SYMV model: blocks' ends cost the (64, 8) tile, not the 256-thread la
     CHECK(wide32 > vec32);
 }
 
+TEST_CASE("SYMV model: the warp-rows layout's small requests bind in float, not in double", "[model][symv]") {
+    // Measured (tests/data/h200-launches-page-symv-r24.csv, 16384, Y = 8): float warp-rows 0.1770
+    // ms against the vector layout's 0.1441; Nsight Compute: 21 M L2 requests against 8.6 M.
+    const auto h200 = device_preset("h200");
+    SymvModelLaunch wr = launch(256, 64, 8);
+    wr.warp_rows = true;
+    const auto vec = predict_symv(wb::Stage::kTuned, 16384, 4, launch(256, 64, 8), h200);
+    const auto rows = predict_symv(wb::Stage::kTuned, 16384, 4, wr, h200);
+    CHECK(rows.predicted_ms > 1.05 * vec.predicted_ms);
+    CHECK_THAT(rows.note, Catch::Matchers::StartsWith("L2-request-bound"));
+    CHECK_THAT(vec.note, Catch::Matchers::StartsWith("bandwidth-bound"));
+    // Double: two sectors per request, half as many for the same bytes: the bytes bind.
+    const auto vec_d = predict_symv(wb::Stage::kTuned, 16384, 8, launch(256, 64, 8), h200);
+    const auto rows_d = predict_symv(wb::Stage::kTuned, 16384, 8, wr, h200);
+    CHECK(rows_d.predicted_ms == Approx(vec_d.predicted_ms).epsilon(0.01));
+}
+
 TEST_CASE("SYMV model: the ladder's order on the h200 preset", "[model][symv]") {
     const auto h200 = device_preset("h200");
     for (int e : {4, 8})

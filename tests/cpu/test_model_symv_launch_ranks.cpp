@@ -127,9 +127,13 @@ TEST_CASE("symv launch ranks: the checker reads the page's launches", "[cpu][mod
 TEST_CASE("symv launch ranks: the re-predictor gives the run's predicted ms", "[cpu][model][symv]") {
     // The model as chapter 6 ran it (symv_launch_ms on the live card, its bandwidth the measured
     // read ceiling) against predict_symv on the h200 preset: every launch within 1%. A model change
-    // moves these; the rho test below is then the one that says whether it ranks better.
+    // moves these; the rho test below is then the one that says whether it ranks better. Run 24
+    // ran the model before its L2 request bound (KernelWork::l2_requests): with the L2's lookup
+    // rate unknown (0) the bound is off, and the re-predictor must give that run's figures.
+    wb::DeviceProfile as_run = wb::device_preset("h200");
+    as_run.l2_lookups_per_ns = 0;
     for (const char* file : {kPage, kShapes})
-        for (const Case& c : load_cases(wb::device_preset("h200"), data_file(file)))
+        for (const Case& c : load_cases(as_run, data_file(file)))
             for (const Row& r : c.launches) {
                 INFO(c.shape << " " << r.text);
                 CHECK(r.model_ms == Approx(r.csv_predicted_ms).epsilon(0.01));
@@ -139,18 +143,18 @@ TEST_CASE("symv launch ranks: the re-predictor gives the run's predicted ms", "[
 TEST_CASE("symv launch ranks: Spearman's rho of the model on the page's shapes", "[cpu][model][symv]") {
     // Held at what the model reaches. Run 20 printed 0.92, 0.73, 0.85, 0.38 (mean 0.72) with the
     // model before each block's two bare rounds (model/kernel_time.hpp: the (64, 8) tile's slowdown
-    // as Y grows); the current model reaches 0.89, 0.76, 0.87, 0.46 on those launches (mean 0.74)
-    // and run 24, which ran it, printed 0.89, 0.75, 0.86, 0.47. What is still missed
-    // (docs/notes/symv.md, "The page's launches ranked"): the warp-rows layout (block 32 x 8) runs
-    // 1.1-1.6x slower than the vector and (64, 4) layouts of the same tile and Y (Nsight Compute:
-    // 2.4x their L2 requests, its L2 tag lookups at 81% of their peak, a limit the profile does
-    // not hold), and the card spreads the nb = 64 launches by up to 5% where the model puts them
+    // as Y grows); run 24, which ran them, printed 0.89, 0.75, 0.86, 0.47 (mean 0.74). With the L2
+    // request bound (the warp-rows layout's requests of a sector or two, docs/notes/symv.md) the
+    // model reaches 0.89, 0.89, 0.87, 0.46 on run 20's launches and 0.89, 0.88, 0.86, 0.47 on run
+    // 24's (mean 0.78). What is still missed: double at 16384, where the warp-rows layout runs
+    // 1.3-1.6x slower than the vector layout at Y = 1 ... 4 with its requests far from the L2's
+    // rate, and the card spreads the nb = 64 launches by up to 5% where the model puts them
     // within 1-3%.
     struct Run {
         const char* file;
         double floor[4];  // 4096 float, 16384 float, 4096 double, 16384 double
     };
-    for (const Run& run : {Run{kPage20, {0.88, 0.75, 0.86, 0.45}}, Run{kPage, {0.88, 0.74, 0.85, 0.46}}}) {
+    for (const Run& run : {Run{kPage20, {0.88, 0.88, 0.86, 0.45}}, Run{kPage, {0.88, 0.87, 0.85, 0.46}}}) {
         INFO(run.file);
         const auto cases = load_cases(wb::device_preset("h200"), data_file(run.file));
         REQUIRE(cases.size() == 4);
@@ -160,14 +164,15 @@ TEST_CASE("symv launch ranks: Spearman's rho of the model on the page's shapes",
             CHECK(cases[i].rho >= run.floor[i]);
             sum += cases[i].rho;
         }
-        CHECK(sum / cases.size() >= 0.73);
+        CHECK(sum / cases.size() >= 0.77);
     }
 }
 
 TEST_CASE("symv launch ranks: Spearman's rho of the model on the held-out shapes", "[cpu][model][symv]") {
-    // Run 24's --shapes sweep (24 cases, n = 1000 ... 20000, odd lda): rho 0.80-0.92 up to n = 9000
-    // in float and 7777 in double, mean 0.81; lower where the warp-rows layout's L2 requests bind
-    // (20000 float 0.58, 10000 and 12345 double 0.66, 20000 double 0.54).
+    // Run 24's --shapes sweep (24 cases, n = 1000 ... 20000, odd lda): the run printed rho mean
+    // 0.81 (20000 float 0.58); with the L2 request bound every float case 0.81-0.92 and the
+    // mean 0.83. Lower: double from 9000 up (0.53-0.75), the warp-rows rows the bound does not
+    // reach (their requests, two sectors each, stay under the L2's rate).
     const auto cases = load_cases(wb::device_preset("h200"), data_file(kShapes));
     REQUIRE(cases.size() == 24);
     double sum = 0;
@@ -177,20 +182,23 @@ TEST_CASE("symv launch ranks: Spearman's rho of the model on the held-out shapes
         CHECK(c.rho >= 0.5);
         sum += c.rho;
     }
-    CHECK(sum / cases.size() >= 0.80);
+    CHECK(sum / cases.size() >= 0.82);
 }
 
 TEST_CASE("symv launch ranks: report of the page's launches (offline checker)", "[.symv-ranks-report]") {
-    const auto cases = load_cases(wb::device_preset("h200"), data_file(kPage));
-    double sum = 0, worst = 1;
-    for (const Case& c : cases) {
-        std::printf("symv %-22s rho %.3f\n", c.shape.c_str(), c.rho);
-        for (const Row& r : c.launches)
-            std::printf("    %-28s run %.5f  model %.5f ms  measured %.5f ms  (model / measured %.2f)  %s\n",
-                        r.text.c_str(), r.csv_predicted_ms, r.model_ms, r.measured_ms, r.model_ms / r.measured_ms,
-                        r.note.c_str());
-        sum += c.rho;
-        worst = std::min(worst, c.rho);
+    for (const char* file : {kPage20, kPage, kShapes}) {
+        const auto cases = load_cases(wb::device_preset("h200"), data_file(file));
+        double sum = 0, worst = 1;
+        std::printf("== %s\n", file);
+        for (const Case& c : cases) {
+            std::printf("symv %-22s rho %.3f\n", c.shape.c_str(), c.rho);
+            for (const Row& r : c.launches)
+                std::printf("    %-28s run %.5f  model %.5f ms  measured %.5f ms  (model / measured %.2f)  %s\n",
+                            r.text.c_str(), r.csv_predicted_ms, r.model_ms, r.measured_ms, r.model_ms / r.measured_ms,
+                            r.note.c_str());
+            sum += c.rho;
+            worst = std::min(worst, c.rho);
+        }
+        std::printf("%zu cases: rho mean %.3f, worst %.3f\n", cases.size(), sum / cases.size(), worst);
     }
-    std::printf("%zu cases: rho mean %.3f, worst %.3f\n", cases.size(), sum / cases.size(), worst);
 }
