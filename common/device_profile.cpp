@@ -47,7 +47,8 @@ constexpr double kHopperL2LatencyNs = 200.0;
 /// read off its percentage on an H200 (run 23, docs/notes/symv.md): the SYMV vector layout's
 /// 8.64 M requests in 124.6 us at 43.0% of peak and the warp-rows layout's 21.25 M in 161.6 us at
 /// 81.4% both give about 161 per ns. A hardware rate of the L2 (its slices' tag lookups
-/// per clock), not a time of any launch.
+/// per clock), not a time of any launch; scripts/probes/l2_lookups.cu measures it directly (not
+/// yet run).
 constexpr double kHopperL2LookupsPerNs = 160.0;
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
