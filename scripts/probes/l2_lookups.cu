@@ -57,12 +57,9 @@ __global__ void __launch_bounds__(256) lookups_kernel(const unsigned* __restrict
 }  // namespace
 
 int main() {
-    int dev = 0, sms = 0, l2 = 0;
-    CHECK(cudaGetDevice(&dev));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, dev));
+    const DeviceInfo d = device_info();
+    const int sms = d.sms, l2 = d.l2_bytes;
+    const cudaDeviceProp& prop = d.prop;
     // A power-of-two buffer of at most a quarter of the L2.
     unsigned long long words = 1;
     while (words * 2 * sizeof(unsigned) <= static_cast<unsigned long long>(l2) / 4) words *= 2;

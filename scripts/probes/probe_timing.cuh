@@ -20,6 +20,21 @@
         }                                                                                 \
     } while (0)
 
+// The current device's name, SM count and L2 size.
+struct DeviceInfo {
+    cudaDeviceProp prop{};
+    int sms = 0, l2_bytes = 0;
+};
+inline DeviceInfo device_info() {
+    DeviceInfo d;
+    int dev = 0;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaGetDeviceProperties(&d.prop, dev));
+    CHECK(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaDeviceGetAttribute(&d.l2_bytes, cudaDevAttrL2CacheSize, dev));
+    return d;
+}
+
 // Ordinary (L2-allocating) loads of every 16 bytes; the XOR keeps the loads alive.
 __global__ void read_back_kernel(const uint4* buf, size_t n16, unsigned* sink) {
     unsigned acc = 0;
