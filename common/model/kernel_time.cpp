@@ -64,16 +64,16 @@ double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double l
     std::size_t next = 0;
     long long in_bare = 0;    // resident blocks in their bare rounds
     double done = 0, ms = 0;  // rounds every resident block has walked so far, and the time
+    const auto enter_bare = [&] {  // the blocks whose bare rounds have begun by `done`
+        for (; !enter.empty() && enter.top() <= done; enter.pop()) ++in_bare;
+    };
     while (next < walks.size() || !finish.empty()) {
         while (next < walks.size() && static_cast<long long>(finish.size()) < slots) {
             const double r = walks[next++], b = std::min(bare, r);
             finish.push({done + r, b > 0});
             if (b > 0) enter.push(done + r - b);
         }
-        while (!enter.empty() && enter.top() <= done) {
-            enter.pop();
-            ++in_bare;
-        }
+        enter_bare();
         double until = finish.top().first;
         if (!enter.empty()) until = std::min(until, enter.top());
         const double a = static_cast<double>(finish.size()) - static_cast<double>(in_bare);
@@ -81,10 +81,7 @@ double walk_ms(const KernelWork& w, double bandwidth_gbs, int sm_count, double l
         ms += (until - done) * std::max(round_ms, bus);
         if (bus > round_ms) *bus_ms += (until - done) * bus;
         done = until;
-        while (!enter.empty() && enter.top() <= done) {
-            enter.pop();
-            ++in_bare;
-        }
+        enter_bare();  // before the finished blocks leave: each left its bare rounds' count
         while (!finish.empty() && finish.top().first <= done) {
             if (finish.top().second) --in_bare;
             finish.pop();

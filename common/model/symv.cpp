@@ -324,7 +324,8 @@ SymvPrediction predict_symv(const SymvStageDesign& design, long long n, int elem
             note = "walk-bound: each thread takes " + std::to_string(p.longest_walk) + " steps of " +
                    std::to_string(design.loads_in_flight) + " loads";
         else if (t.limit == KernelLimit::l2_requests)
-            note = "L2-request-bound: a request of " + std::to_string(8 * elem_bytes) + " bytes per column of 8 rows";
+            note = "L2-request-bound: " + fmt("%.1f", t.l2_ms * 1e3) + " us of the L2's lookups against " +
+                   fmt("%.1f", t.dram_ms * 1e3) + " us of DRAM";
         else if (t.limit == KernelLimit::walk)
             note = "walk-bound: the busiest block reads " + std::to_string(p.longest_walk) +
                    " tiles, a round trip each, the bus busy while many blocks walk";
