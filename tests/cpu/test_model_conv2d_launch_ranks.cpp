@@ -196,6 +196,7 @@ TEST_CASE("conv2d model: the derivation's pick on the held-out shapes is within 
     SECTION("run 16") { check_run({"h200-launches-shapes-conv2d.csv", 26, known}); }  // 13 shapes, both precisions
     SECTION("run 18") { check_run({"h200-launches-shapes-conv2d-r18.csv", 26, known}); }
     SECTION("run 20") { check_run({"h200-launches-shapes-conv2d-r20.csv", 26, known}); }
+    SECTION("run 30") { check_run({"h200-launches-shapes-conv2d-r30.csv", 26, known}); }  // rows stored as they complete
 }
 
 TEST_CASE("conv2d model: the derivation's pick on fresh squares and the page's shapes is within 8% of the best",
@@ -214,6 +215,13 @@ TEST_CASE("conv2d model: the derivation's pick on fresh squares and the page's s
     SECTION("the page's shapes, run 20") {
         check_run({"h200-launches-page-conv2d-r20.csv", 8, {{"4096 x 4096 FS 17 double", 0.86}}});
     }
+    // Run 30 (the compile-time kernel storing each output row as it completes): fresh squares
+    // 1777 and 2999 (FS 3, 7, 17, 63), 1500 and 3333, the page's 4096^2.
+    SECTION("fresh squares, run 30") { check_run({"h200-launches-fresh-conv2d-r30.csv", 16, {}}); }
+    SECTION("fresh squares 1500 and 3333, run 30") { check_run({"h200-launches-fresh2-conv2d-r30.csv", 16, {}}); }
+    SECTION("the page's shapes, run 30") {
+        check_run({"h200-launches-page-conv2d-r30.csv", 8, {{"4096 x 4096 FS 17 double", 0.86}}});
+    }
 }
 
 TEST_CASE("conv2d model: report of the swept launches of every run (offline checker)", "[.conv2d-ranks-report]") {
@@ -221,7 +229,9 @@ TEST_CASE("conv2d model: report of the swept launches of every run (offline chec
     for (const char* name : {"h200-launches-shapes-conv2d.csv", "h200-launches-shapes-conv2d-r18.csv",
                              "h200-launches-fresh-conv2d-r18.csv", "h200-launches-page-conv2d-r18.csv",
                              "h200-launches-shapes-conv2d-r20.csv", "h200-launches-fresh-conv2d-r20.csv",
-                             "h200-launches-page-conv2d-r20.csv"}) {
+                             "h200-launches-page-conv2d-r20.csv", "h200-launches-shapes-conv2d-r30.csv",
+                             "h200-launches-fresh-conv2d-r30.csv", "h200-launches-fresh2-conv2d-r30.csv",
+                             "h200-launches-page-conv2d-r30.csv"}) {
         std::printf("== %s\n", name);
         report(load_cases(dev, data_file(name)));
     }
