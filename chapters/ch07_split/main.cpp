@@ -184,47 +184,79 @@ int run(const SplitOptions& opt) {
     const ch07::Machines m = measure_machines(opt, gpu);
 
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)",
-                 {"op", "T", "FS", "n", "CPU model", "CPU measured", "GPU+comm model", "GPU+comm measured", "hybrid model",
-                  "hybrid measured", "GPU share", "White 4.18", "model's choice", "measured best", "choice / best"});
+                 {"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
+                  "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
+                  "White 4.18", "model's choice", "measured best", "choice / best"});
     const std::vector<ch07::Case> cases = cases_of(opt);
     std::vector<ch07::RowResult> results;
     int rc = 0;
     std::size_t skipped = 0;
     {
         Progress prog("ch07_split", cases.size());
-        for (const ch07::Case& c : cases) {
-            ch07::RowResult r{c, ch07::predict_case(c, m), {}};
-            // A case the host cannot hold is skipped, in words, before anything is allocated (the
-            // rows measured so far are kept; the exit code says cases were skipped).
-            const double need = ch07::host_bytes_needed(c);
-            const std::string shortfall =
-                opt.predict_only ? std::string() : memory_shortfall({0, need}, {-1, host_available_bytes()});
-            const std::string what = "ch07_split: " + c.op + (c.elem == 4 ? " float" : " double") +
-                                     (c.fs > 0 ? " FS " + std::to_string(c.fs) : "") + " n=" + std::to_string(c.n) + ": ";
-            if (!shortfall.empty()) {
-                std::cerr << what << "not measured: " << shortfall << '\n';
-                ++skipped;
-            } else if (!opt.predict_only) {
-                try {
-                    r.m = ch07::measure_case(c, r.p.gpu_part, opt.chunks, gpu, opt.cg_iterations);
-                } catch (const std::bad_alloc&) {
-                    std::cerr << what << "not measured: the host could not allocate its operands ("
-                              << fmt_decimal_bytes(need) << ")\n";
+        // A group (one op, precision and FS: consecutive cases) is measured at once, its sizes'
+        // CPU and hybrid calls in turn (measure_group); its data are held together.
+        for (std::size_t g0 = 0; g0 < cases.size();) {
+            std::size_t g1 = g0 + 1;
+            while (g1 < cases.size() && cases[g1].op == cases[g0].op && cases[g1].elem == cases[g0].elem &&
+                   cases[g1].fs == cases[g0].fs)
+                ++g1;
+            std::vector<ch07::RowResult> rows;
+            std::vector<ch07::Case> to_measure;
+            std::vector<int> parts;
+            std::vector<std::size_t> slot;  // the row of each measured case
+            std::vector<std::string> what;
+            double held = 0;
+            for (std::size_t i = g0; i < g1; ++i) {
+                const ch07::Case& c = cases[i];
+                rows.push_back({c, ch07::predict_case(c, m), {}});
+                what.push_back("ch07_split: " + c.op + (c.elem == 4 ? " float" : " double") +
+                               (c.fs > 0 ? " FS " + std::to_string(c.fs) : "") + " n=" + std::to_string(c.n) + ": ");
+                if (opt.predict_only) continue;
+                // A case the host cannot hold beside the group's others is skipped, in words,
+                // before anything is allocated (the exit code says cases were skipped).
+                const double need = ch07::host_bytes_needed(c);
+                const std::string shortfall = memory_shortfall({0, held + need}, {-1, host_available_bytes()});
+                if (!shortfall.empty()) {
+                    std::cerr << what.back() << "not measured: " << shortfall << '\n';
                     ++skipped;
+                    continue;
+                }
+                held += need;
+                to_measure.push_back(c);
+                parts.push_back(rows.back().p.gpu_part);
+                slot.push_back(rows.size() - 1);
+            }
+            if (!to_measure.empty()) {
+                const std::string group = what[slot.front()];
+                try {
+                    const std::vector<ch07::Measured> ms =
+                        ch07::measure_group(to_measure, parts, opt.chunks, gpu, opt.cg_iterations);
+                    for (std::size_t j = 0; j < ms.size(); ++j) rows[slot[j]].m = ms[j];
+                } catch (const std::bad_alloc&) {
+                    std::cerr << group << "not measured: the host could not allocate the operands of its group ("
+                              << fmt_decimal_bytes(held) << ")\n";
+                    skipped += to_measure.size();
                 } catch (const std::runtime_error& e) {
-                    std::cerr << what << e.what() << '\n';
+                    std::cerr << group << "(its group) " << e.what() << '\n';
                     rc = 1;
                 }
             }
-            const double hybrid_measured = std::isnan(r.m.gpu_ms) ? NAN : ch07::hybrid_or_its_side(r);
-            const double q = ch07::choice_over_best(r);
-            table.add_row({c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
-                           std::to_string(c.n), fmt(r.p.cpu_model_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.p.split.gpu_ms, 4),
-                           fmt(r.m.gpu_ms, 4), fmt(r.p.split.hybrid_ms, 4), fmt(hybrid_measured, 4), share_cell(r.p),
-                           split::where_name(r.p.split.white), split::where_name(r.p.split.choice),
-                           ch07::measured_best(r), std::isnan(q) ? "-" : fmt(q, 2) + "x"});
-            results.push_back(r);
-            prog.step(what);
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const ch07::RowResult& r = rows[i];
+                const ch07::Case& c = r.c;
+                const double hybrid_measured = std::isnan(r.m.gpu_ms) ? NAN : ch07::hybrid_or_its_side(r);
+                const double q = ch07::choice_over_best(r);
+                table.add_row({c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
+                               std::to_string(c.n), fmt(r.p.cpu_model_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.m.cpu_min_ms, 4),
+                               fmt(r.m.cpu_max_ms, 4), fmt(r.p.split.gpu_ms, 4), fmt(r.m.gpu_ms, 4),
+                               fmt(r.p.split.hybrid_ms, 4), fmt(hybrid_measured, 4), fmt(r.m.hybrid_min_ms, 4),
+                               fmt(r.m.hybrid_max_ms, 4), share_cell(r.p), split::where_name(r.p.split.white),
+                               split::where_name(r.p.split.choice), ch07::measured_best(r),
+                               std::isnan(q) ? "-" : fmt(q, 2) + "x"});
+                results.push_back(r);
+                prog.step(what[i]);
+            }
+            g0 = g1;
         }
     }
     table.print(std::cout);
@@ -237,8 +269,10 @@ int run(const SplitOptions& opt) {
                  "of how far each class's hybrid landed from its model at the start; "
               << fmt(split::kMinHybridGain * 100, 0)
               << "% where none was measured). 'hybrid measured' at a "
-                 "GPU share of 0% or 100% is that side's time (the hybrid is then that side). 'choice / best': the "
-                 "measured time of the model's choice over the measured best.\n\nSummary\n";
+                 "GPU share of 0% or 100% is that side's time (the hybrid is then that side). 'CPU min / max', 'hybrid "
+                 "min / max': the fastest and slowest batch of the call, timed in turn with the other sizes of its op "
+                 "and precision ('-': the hybrid did not run). 'choice / best': the measured time of the model's choice "
+                 "over the measured best.\n\nSummary\n";
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
     std::cout << '\n';
     print_crossovers(results);

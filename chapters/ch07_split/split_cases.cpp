@@ -18,7 +18,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace wb::ch07 {
 
@@ -350,99 +352,186 @@ double timed(F&& f) {
 /// Rows per chunk for the hybrid's GPU share g in `chunks` chunks.
 int chunk_of(int g, int chunks) { return std::max(1, (g + chunks - 1) / chunks); }
 
-/// The ways of `plan` on the case's host data (page-locked where `pinned`); CG: the CPU solve and,
-/// where plan.gpu, the all-GPU and the split solves.
+/// One case's host data (page-locked where `pinned`) and its ways as calls on it: the CPU peer;
+/// not CG, the hybrid with `rows` (GEMM: columns) on the GPU in chunks of `chunk`; CG, the
+/// all-GPU and the split solves from x = 0, each leaving its outcome in `solved`.
 template <class T>
-Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool pinned, int cg_iterations) {
+struct Prepared {
+    std::vector<std::shared_ptr<void>> keep;  ///< the arrays the calls read and write
+    std::function<void()> cpu;
+    std::function<void(int rows, int chunk)> hybrid;
+    std::function<void()> cg_gpu, cg_split;
+    std::shared_ptr<CgResult> solved = std::make_shared<CgResult>();
+};
+
+template <class T>
+Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
     const int n = c.n;
     const std::size_t un = static_cast<std::size_t>(n), nn = un * un;
-    const bool gpu = plan.gpu;
-    Measured r;
-    // The idle threads of the previous row's calls (another peer family, perhaps) stop spinning
-    // first; the three ways of one row then use the same peer.
-    if (plan.cpu) cpu::settle_threads();
-    // The ways on the same data: the CPU peer, the whole call on the GPU (one chunk; in the
-    // hybrid's chunks), the split.
-    auto three = [&](auto cpu_call, auto hybrid_call) {
-        if (plan.cpu) {
-            const cpu::CallTiming t = timed_call(cpu_call);
-            r.cpu_ms = t.ms;
-            r.cpu_error = t.stats.rel_error();
-        }
-        if (plan.gpu) r.gpu_ms = timed([&] { hybrid_call(n, n); });
-        if (plan.chunked) r.gpu_chunked_ms = timed([&] { hybrid_call(n, chunk_of(n, chunks)); });
-        const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
-        if (g > 0 && g < n) {
-            r.hybrid_part = g;
-            const cpu::CallTiming h = timed_call([&] { hybrid_call(g, chunk_of(g, chunks)); });
-            r.hybrid_ms = h.ms;
-            r.hybrid_error = h.stats.rel_error();
-        }
+    Prepared<T> p;
+    auto array = [&](std::size_t count) {
+        auto a = std::make_shared<HostArray<T>>(count, pinned);
+        p.keep.push_back(a);
+        return a->data();
     };
     if (c.op == "gemv" || c.op == "symv") {
-        HostArray<T> A(nn, pinned), x(un, pinned), y(un, pinned);
-        fill(A.data(), nn, 1);
-        fill(x.data(), un, 2);
+        T *A = array(nn), *x = array(un), *y = array(un);
+        fill(A, nn, 1);
+        fill(x, un, 2);
         if (c.op == "gemv") {
-            const GemvArgs<T> a{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()};
-            three([&] { cpu::gemv(a); }, [&](int rows, int chunk) { hybrid::gemv(a, rows, chunk); });
+            const GemvArgs<T> a{Op::N, n, n, T(1), A, n, x, T(0), y};
+            p.cpu = [a] { cpu::gemv(a); };
+            p.hybrid = [a](int rows, int chunk) { hybrid::gemv(a, rows, chunk); };
         } else {
-            const SymvArgs<T> a{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1};
-            three([&] { cpu::symv(a); }, [&](int rows, int chunk) { hybrid::symv(a, rows, chunk); });
+            const SymvArgs<T> a{Uplo::Lower, n, T(1), A, n, x, 1, T(0), y, 1};
+            p.cpu = [a] { cpu::symv(a); };
+            p.hybrid = [a](int rows, int chunk) { hybrid::symv(a, rows, chunk); };
         }
     } else if (c.op == "gemm") {
-        HostArray<T> A(nn, pinned), B(nn, pinned), C(nn, pinned);
-        fill(A.data(), nn, 3);
-        fill(B.data(), nn, 4);
-        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A.data(), n, B.data(), n, T(0), C.data(), n};
-        three([&] { cpu::gemm(a); }, [&](int cols, int chunk) { hybrid::gemm(a, cols, chunk); });
+        T *A = array(nn), *B = array(nn), *C = array(nn);
+        fill(A, nn, 3);
+        fill(B, nn, 4);
+        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A, n, B, n, T(0), C, n};
+        p.cpu = [a] { cpu::gemm(a); };
+        p.hybrid = [a](int cols, int chunk) { hybrid::gemm(a, cols, chunk); };
     } else if (c.op == "conv2d") {
-        HostArray<T> in(nn, pinned), out(nn, pinned);
-        std::vector<T> f(static_cast<std::size_t>(c.fs) * c.fs);
-        fill(in.data(), nn, 5);
-        fill(f.data(), f.size(), 6);
-        const Conv2dArgs<T> a{n, n, c.fs, in.data(), n, f.data(), out.data(), n};
-        three([&] { cpu::conv2d(a); }, [&](int rows, int chunk) { hybrid::conv2d(a, rows, chunk); });
+        T *in = array(nn), *out = array(nn);
+        auto f = std::make_shared<std::vector<T>>(static_cast<std::size_t>(c.fs) * c.fs);
+        p.keep.push_back(f);
+        fill(in, nn, 5);
+        fill(f->data(), f->size(), 6);
+        const Conv2dArgs<T> a{n, n, c.fs, in, n, f->data(), out, n};
+        p.cpu = [a] { cpu::conv2d(a); };
+        p.hybrid = [a](int rows, int chunk) { hybrid::conv2d(a, rows, chunk); };
     } else if (c.op == "cg") {  // cg_iterations per solve; a solve that stops early is scaled to them
-        HostArray<T> A(nn, pinned), x(un, pinned);
-        ref::spd_matrix(n, 100.0, 77, A.data(), n);
-        const auto b = random_vector<T>(un, 78);
-        const cpu::CallTiming t = timed_call([&] { cpu_cg_iterations(n, A.data(), b.data(), x.data(), cg_iterations); });
-        r.cpu_ms = t.ms;
-        r.cpu_error = t.stats.rel_error();
-        if (gpu) {
-            auto solve_ms = [&](auto solver) {
-                CgResult res;
-                const CgArgs<T> a{n, A.data(), n, b.data(), x.data(), 0.0, cg_iterations, &res};
-                const double ms = timed([&] {
-                    std::fill(x.data(), x.data() + un, T(0));
-                    solver(a);
-                });
-                return ms * cg_iterations / std::max(1, res.iterations);
-            };
-            r.gpu_ms = solve_ms([](const CgArgs<T>& a) { hybrid::cg_gpu(a); });
-            r.hybrid_ms = solve_ms([](const CgArgs<T>& a) { hybrid::cg_split(a); });
-        }
+        T *A = array(nn), *x = array(un);
+        ref::spd_matrix(n, 100.0, 77, A, n);
+        auto b = std::make_shared<std::vector<T>>(random_vector<T>(un, 78));
+        p.keep.push_back(b);
+        p.cpu = [=] { cpu_cg_iterations(n, A, b->data(), x, cg_iterations); };
+        const CgArgs<T> a{n, A, n, b->data(), x, 0.0, cg_iterations, p.solved.get()};
+        p.cg_gpu = [a, x, un] {
+            std::fill(x, x + un, T(0));
+            hybrid::cg_gpu(a);
+        };
+        p.cg_split = [a, x, un] {
+            std::fill(x, x + un, T(0));
+            hybrid::cg_split(a);
+        };
     } else {
         unknown_op("ch07 measure_case", c.op);
+    }
+    return p;
+}
+
+/// A solve's time for cg_iterations iterations (ms): a solve that stopped early, scaled.
+double per_solve(double ms, const CgResult& res, int cg_iterations) {
+    return ms * cg_iterations / std::max(1, res.iterations);
+}
+
+/// The ways of `plan` on the case's host data (page-locked where `pinned`), one after another:
+/// the CPU peer (after the threads settle), the whole call on the GPU (one chunk; in the hybrid's
+/// chunks), the split. Not CG.
+template <class T>
+Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool pinned) {
+    const int n = c.n;
+    Prepared<T> p = prepare<T>(c, pinned, 1);
+    Measured r;
+    // The idle threads of the previous row's calls (another peer family, perhaps) stop spinning
+    // first; the ways of one row then use the same peer.
+    if (plan.cpu) {
+        cpu::settle_threads();
+        const cpu::CallTiming t = timed_call(p.cpu);
+        r.cpu_ms = t.ms;
+        r.cpu_error = t.stats.rel_error();
+    }
+    if (plan.gpu) r.gpu_ms = timed([&] { p.hybrid(n, n); });
+    if (plan.chunked) r.gpu_chunked_ms = timed([&] { p.hybrid(n, chunk_of(n, chunks)); });
+    const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
+    if (g > 0 && g < n) {
+        r.hybrid_part = g;
+        const cpu::CallTiming h = timed_call([&] { p.hybrid(g, chunk_of(g, chunks)); });
+        r.hybrid_ms = h.ms;
+        r.hybrid_error = h.stats.rel_error();
+    }
+    return r;
+}
+
+/// The rows of one op, precision and FS (measure_group).
+template <class T>
+std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, int chunks,
+                                  bool gpu, int cg_iterations) {
+    const std::size_t k = cases.size();
+    std::vector<Prepared<T>> p;
+    for (const Case& c : cases) p.push_back(prepare<T>(c, gpu, cg_iterations));
+    std::vector<Measured> r(k);
+    cpu::settle_threads();  // the previous group's threads (another peer family, perhaps) stop spinning
+    // The all-GPU call of each size, one size after another (the GPU's rates do not drift).
+    for (std::size_t i = 0; gpu && i < k; ++i) {
+        const Case& c = cases[i];
+        if (c.op == "cg") r[i].gpu_ms = per_solve(timed(p[i].cg_gpu), *p[i].solved, cg_iterations);
+        else r[i].gpu_ms = timed([&] { p[i].hybrid(c.n, c.n); });
+    }
+    // The CPU peer and the hybrid of every size, in turn (cpu::time_interleaved).
+    std::vector<std::function<void()>> calls;
+    std::vector<std::pair<std::size_t, bool>> what;  // (case, is the hybrid)
+    for (std::size_t i = 0; i < k; ++i) {
+        const Case& c = cases[i];
+        calls.push_back(p[i].cpu);
+        what.push_back({i, false});
+        const int g = gpu_parts[i];
+        if (!gpu) continue;
+        if (c.op == "cg") calls.push_back(p[i].cg_split);
+        else if (g > 0 && g < c.n) {
+            r[i].hybrid_part = g;
+            calls.push_back([&p, i, g, chunks] { p[i].hybrid(g, chunk_of(g, chunks)); });
+        } else continue;
+        what.push_back({i, true});
+    }
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan);
+    for (std::size_t j = 0; j < calls.size(); ++j) {
+        Measured& m = r[what[j].first];
+        const bool cg = cases[what[j].first].op == "cg";
+        // CG's split solve may stop early (its last solve's outcome scales every batch alike).
+        const double s = cg && what[j].second ? per_solve(1.0, *p[what[j].first].solved, cg_iterations) : 1.0;
+        const cpu::BatchStats& b = t[j].stats;
+        if (what[j].second) {
+            m.hybrid_ms = s * b.median;
+            m.hybrid_min_ms = s * b.min;
+            m.hybrid_max_ms = s * b.max;
+            m.hybrid_error = b.rel_error();
+        } else {
+            m.cpu_ms = b.median;
+            m.cpu_min_ms = b.min;
+            m.cpu_max_ms = b.max;
+            m.cpu_error = b.rel_error();
+        }
     }
     return r;
 }
 
 }  // namespace
 
-Measured measure_case(const Case& c, int gpu_part, int chunks, bool gpu, int cg_iterations) {
-    MeasurePlan plan;
-    plan.gpu = gpu;
-    if (gpu) plan.hybrid_part = [gpu_part](const Measured&) { return gpu_part; };
-    return c.elem == 4 ? measure_typed<float>(c, plan, chunks, gpu, cg_iterations)
-                       : measure_typed<double>(c, plan, chunks, gpu, cg_iterations);
+std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, int chunks,
+                                    bool gpu, int cg_iterations) {
+    if (cases.empty()) return {};
+    if (gpu_parts.size() != cases.size())
+        throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
+                                    " entries) must have one entry per case (" + std::to_string(cases.size()) + ")");
+    for (const Case& c : cases)
+        if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
+            throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +
+                                        " differs from " + cases.front().op + ")");
+    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations)
+                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations);
 }
 
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {
     if (c.op == "cg") throw std::invalid_argument("ch07 measure_case: a MeasurePlan is not for CG (op cg)");
     const bool pinned = plan.gpu || plan.chunked || static_cast<bool>(plan.hybrid_part);
-    return c.elem == 4 ? measure_typed<float>(c, plan, chunks, pinned, 1) : measure_typed<double>(c, plan, chunks, pinned, 1);
+    return c.elem == 4 ? measure_typed<float>(c, plan, chunks, pinned) : measure_typed<double>(c, plan, chunks, pinned);
 }
 
 }  // namespace wb::ch07

@@ -137,23 +137,32 @@ double host_bytes_needed(const Case& c);
 
 /// The measured columns of one case (NaN where not measured).
 struct Measured {
-    double cpu_ms = NAN;     ///< the CPU peer
+    double cpu_ms = NAN;     ///< the CPU peer: the median of its batches
     double gpu_ms = NAN;     ///< all on the GPU: copies in, the tuned kernel, copy out (one chunk: in sequence)
     double hybrid_ms = NAN;  ///< the hybrid with `gpu_part` on the GPU in `chunks` chunks (CG: White §5.2)
     double gpu_chunked_ms = NAN;  ///< all on the GPU in the hybrid's chunks (MeasurePlan::chunked)
     int hybrid_part = 0;     ///< the GPU rows the hybrid ran with
     double hybrid_error = NAN;  ///< the hybrid timing's relative standard error (host_timing.hpp)
-    double cpu_error = NAN;     ///< the CPU timing's relative standard error (after its repeat, if any)
+    double cpu_error = NAN;     ///< the CPU timing's relative standard error
+    /// The fastest and slowest batch (ms per call) of the CPU peer and of the hybrid where they
+    /// were timed in turn with the other sizes (measure_group): the host's drift during the
+    /// timing shows here.
+    double cpu_min_ms = NAN, cpu_max_ms = NAN, hybrid_min_ms = NAN, hybrid_max_ms = NAN;
 };
-/// Runs the case on seeded host data (page-locked where `gpu`): the CPU peer, and where `gpu` the
-/// all-GPU call and the hybrid with gpu_part rows (columns) on the GPU (not run where gpu_part is 0
-/// or all: the hybrid is then one of the other two; CG always runs White's split). Each time is
-/// the median of several calls after a warm-up. Throws what the calls throw.
-Measured measure_case(const Case& c, int gpu_part, int chunks, bool gpu, int cg_iterations);
+/// Runs the cases of one op, precision and FS (the rows of one group of the table, in order) on
+/// seeded host data (page-locked where `gpu`), all sizes' data held at once: where `gpu`, each
+/// size's all-GPU call, one size after another; then the CPU peer of every size and, where `gpu`,
+/// its hybrid with gpu_parts[i] rows (columns) on the GPU (not run where that is 0 or all: the
+/// hybrid is then one of the other two; CG always runs White's split), timed in turn across the
+/// sizes (cpu::time_interleaved: a drift of the host during the timing shows as each row's
+/// spread, not as a step between sizes). Throws std::invalid_argument unless the cases share one
+/// op, precision and FS and gpu_parts has one entry per case; throws what the calls throw.
+std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, int chunks,
+                                    bool gpu, int cg_iterations);
 
-/// Which ways a calibration times (not CG), in the rows' order: the CPU peer (after the threads
-/// settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid with the rows
-/// hybrid_part returns once the others are timed (it sees them; 0 or n: not run).
+/// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
+/// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid
+/// with the rows hybrid_part returns once the others are timed (it sees them; 0 or n: not run).
 struct MeasurePlan {
     bool cpu = true;
     bool gpu = true;

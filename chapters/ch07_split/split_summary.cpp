@@ -13,8 +13,8 @@ namespace {
 
 bool hybrid_ran(const RowResult& r) { return !std::isnan(r.m.hybrid_ms); }
 
-/// A CPU timing still this uncertain after its repeat (cpu::TimingPlan::repeat_above) did not
-/// settle: the host was busy with something else throughout.
+/// A CPU timing still this uncertain at the end of its batches (three times the workbook's 1%,
+/// cpu::TimingPlan::repeat_above) did not settle: the host's rate moved during its rounds.
 constexpr double kUnsettledError = cpu::TimingPlan{}.repeat_above;
 
 std::string count_line(const char* what, int k, int n) {
@@ -123,7 +123,7 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     out.push_back(count_line("hybrid chosen by the model but slower than a single side", chosen_lost, chosen));
     out.push_back(count_line("hybrid predicted faster, but by less than the run's margin (the single side chosen)",
                              in_margin, faster));
-    out.push_back(count_line("CPU timings whose median kept an error above 3% (after a repeat)", unsettled, cpu_n));
+    out.push_back(count_line("CPU timings whose median kept an error above 3%", unsettled, cpu_n));
     if (judged < static_cast<int>(rows.size()))
         out.push_back(std::to_string(rows.size() - static_cast<std::size_t>(judged)) +
                       " row(s) without measured GPU columns are not judged");

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -33,6 +34,7 @@ inline void settle_threads() { std::this_thread::sleep_for(std::chrono::millisec
 /// The statistics of a set of batch times (ms per call).
 struct BatchStats {
     double median = 0, q1 = 0, q3 = 0;
+    double min = 0, max = 0;  ///< the fastest and the slowest batch
     int k = 0;
     /// (q3 - q1) / median: the spread of the batches.
     double spread() const { return median > 0 ? (q3 - q1) / median : 0; }
@@ -58,6 +60,8 @@ inline BatchStats batch_stats(std::vector<double> t) {
     s.median = q(0.5);
     s.q1 = q(0.25);
     s.q3 = q(0.75);
+    s.min = t.front();
+    s.max = t.back();
     return s;
 }
 
@@ -129,6 +133,73 @@ CallTiming time_call(F&& f, const TimingPlan& plan = {}) {
 template <class F>
 double median_call_ms(F&& f, const TimingPlan& plan = {}) {
     return time_call(f, plan).ms;
+}
+
+/// Several calls timed in turn (interleaved), so that a drift of the host's rates during the
+/// timing lands within each call's batches (its spread: BatchStats::min and max) instead of between
+/// the calls, as it does when they are timed one after another:
+/// - warm-up: each call once (which sizes its batch: about plan.batch_s, as time_call), then one
+///   batch of each thrown away;
+/// - rounds: each round times one batch of every call still in turn, in the order given. A call
+///   shorter than `warm_below_s` runs once untimed before its batch, so that its batch finds its
+///   operands where repeated calls of it leave them (the call before it in the round was another);
+///   a longer call's own length amortizes that first touch;
+/// - a call leaves the turn after three batches once its batches have taken plan.max_s (the slow
+///   calls: time_call's cap);
+/// - stopping: after plan.min_batches rounds once every call still in turn has its median's error
+///   under plan.target, or at plan.max_batches rounds, or once the rounds have taken
+///   plan.max_s x (the number of calls) after three rounds.
+/// No repeat (plan.repeat_above is not used): a call that did not settle keeps its spread.
+/// Returns one timing per call, in the order given. `order`, where given, receives the index of
+/// every timed batch in the order they ran (tests).
+inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<void()>>& calls,
+                                                const TimingPlan& plan, double warm_below_s = 0.05,
+                                                std::vector<int>* order = nullptr) {
+    using Clock = std::chrono::steady_clock;
+    auto secs = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+    const std::size_t k = calls.size();
+    std::vector<int> per_batch(k, 1);
+    std::vector<bool> warm(k, false), in_turn(k, true);
+    std::vector<double> spent(k, 0);
+    std::vector<std::vector<double>> t(k);
+    for (std::size_t i = 0; i < k; ++i) {
+        const auto w0 = Clock::now();
+        calls[i]();
+        const double once = std::max(1e-7, secs(w0, Clock::now()));
+        per_batch[i] = static_cast<int>(std::clamp(std::floor(plan.batch_s / once), 1.0, 10000.0));
+        warm[i] = once < warm_below_s;
+    }
+    for (std::size_t i = 0; i < k; ++i)
+        if (per_batch[i] > 1)
+            for (int j = 0; j < per_batch[i]; ++j) calls[i]();
+    const auto start = Clock::now();
+    const int rounds_min = std::min(plan.min_batches, plan.max_batches);
+    for (int round = 0; round < plan.max_batches; ++round) {
+        for (std::size_t i = 0; i < k; ++i) {
+            if (!in_turn[i]) continue;
+            if (warm[i]) calls[i]();
+            const auto t0 = Clock::now();
+            for (int j = 0; j < per_batch[i]; ++j) calls[i]();
+            const double s = secs(t0, Clock::now());
+            t[i].push_back(s * 1e3 / per_batch[i]);
+            spent[i] += s;
+            if (order) order->push_back(static_cast<int>(i));
+            if (t[i].size() >= 3 && spent[i] > plan.max_s) in_turn[i] = false;
+        }
+        const int done = round + 1;
+        if (done >= 3 && secs(start, Clock::now()) > plan.max_s * static_cast<double>(k)) break;
+        if (done < rounds_min) continue;
+        bool settled = true;
+        for (std::size_t i = 0; i < k; ++i)
+            if (in_turn[i] && !(batch_stats(t[i]).rel_error() <= plan.target)) settled = false;
+        if (settled) break;
+    }
+    std::vector<CallTiming> out(k);
+    for (std::size_t i = 0; i < k; ++i) {
+        out[i].stats = batch_stats(t[i]);
+        out[i].ms = out[i].stats.median;
+    }
+    return out;
 }
 
 /// The fastest batch's mean time of one call (ms), over 9 batches of about 2 ms after the warm-up:

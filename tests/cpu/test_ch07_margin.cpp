@@ -10,8 +10,10 @@
 
 #include "model/cpu.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -62,6 +64,54 @@ TEST_CASE("host timing: batches between the minimum and the cap, and an unsettle
     const wb::cpu::CallTiming once = wb::cpu::time_call(f, plan);
     CHECK(once.timings == 1);
     CHECK(calls == 1 + 7);
+}
+
+TEST_CASE("host timing: calls timed in turn, a round at a time; slow calls leave the turn at the cap", "[cpu][ch07]") {
+    // Three calls of one batch each (batch_s far below a call) and a target no timing reaches: five
+    // rounds of 0, 1, 2 in that order; each batch after an untimed call where the call is shorter
+    // than warm_below_s.
+    std::vector<int> calls(3, 0);
+    std::vector<std::function<void()>> f;
+    for (int i = 0; i < 3; ++i)
+        f.push_back([&calls, i] {
+            ++calls[static_cast<std::size_t>(i)];
+            std::this_thread::sleep_for(std::chrono::microseconds(200 * (i + 1)));
+        });
+    wb::cpu::TimingPlan plan;
+    plan.min_batches = 3;
+    plan.max_batches = 5;
+    plan.batch_s = 1e-6;
+    plan.max_s = 10;
+    plan.target = -1;
+    std::vector<int> order;
+    const auto t = wb::cpu::time_interleaved(f, plan, 1.0, &order);
+    REQUIRE(t.size() == 3);
+    CHECK(order == std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2});
+    for (int i = 0; i < 3; ++i) {
+        const auto& s = t[static_cast<std::size_t>(i)].stats;
+        CHECK(s.k == 5);
+        CHECK(calls[static_cast<std::size_t>(i)] == 1 + 5 * 2);  // the sizing call; each batch an untimed call and one timed
+        CHECK(s.min <= s.median);
+        CHECK(s.median <= s.max);
+        CHECK(s.min >= 0.2 * (i + 1));  // ms: a sleep lasts at least its time
+    }
+    // warm_below_s 0: no untimed call before a batch.
+    std::fill(calls.begin(), calls.end(), 0);
+    wb::cpu::time_interleaved(f, plan, 0.0);
+    CHECK(calls == std::vector<int>{6, 6, 6});
+    // A call whose batches have taken max_s after three of them leaves the turn; the others go on.
+    order.clear();
+    // The slowest call (0.6 ms) passes max_s at its third batch; the group's cap (max_s x 20 calls)
+    // stays far from the rounds' few milliseconds.
+    plan.max_s = 0.001;
+    std::vector<std::function<void()>> g(20, [] {});
+    g[0] = f[2];
+    const auto u = wb::cpu::time_interleaved(g, plan, 0.0, &order);
+    CHECK(u[0].stats.k == 3);
+    CHECK(u[1].stats.k == 5);
+    CHECK(std::count(order.begin(), order.end(), 0) == 3);
+    // Nothing to time: nothing timed.
+    CHECK(wb::cpu::time_interleaved({}, plan).empty());
 }
 
 TEST_CASE("chapter 7: a class's miss and the run's hybrid margin", "[cpu][ch07][split]") {

@@ -368,7 +368,7 @@ TEST_CASE("chapter 7: crossovers and the summary's counts", "[cpu][ch07]") {
     const auto more = wb::ch07::summary_lines(rows);
     REQUIRE(more.size() == 8);  // every row has both measured single sides: all judged
     CHECK(more[6] == "hybrid predicted faster, but by less than the run's margin (the single side chosen): 1 of 2 (50%)");
-    CHECK(more[7] == "CPU timings whose median kept an error above 3% (after a repeat): 1 of 4 (25%)");
+    CHECK(more[7] == "CPU timings whose median kept an error above 3%: 1 of 4 (25%)");
     // With a run's margin of 25%, 1024's gain is within it too.
     for (auto& r : rows) r.p.split.margin = 0.25;
     CHECK(wb::ch07::summary_lines(rows)[6] ==
