@@ -105,6 +105,8 @@ std::vector<Case> load_cases(const wb::DeviceProfile& dev, const std::string& pa
 const char* kPage20 = "h200-launches-page-symv-r20.csv";
 const char* kPage = "h200-launches-page-symv-r24.csv";
 const char* kShapes = "h200-launches-shapes-symv-r24.csv";
+const char* kPage31 = "h200-launches-page-symv-r31.csv";      // run 31: the model with its L2 request bound
+const char* kShapes31 = "h200-launches-shapes-symv-r31.csv";
 
 }  // namespace
 
@@ -186,7 +188,7 @@ TEST_CASE("symv launch ranks: Spearman's rho of the model on the held-out shapes
 }
 
 TEST_CASE("symv launch ranks: report of the page's launches (offline checker)", "[.symv-ranks-report]") {
-    for (const char* file : {kPage20, kPage, kShapes}) {
+    for (const char* file : {kPage20, kPage, kShapes, kPage31, kShapes31}) {
         const auto cases = load_cases(wb::device_preset("h200"), data_file(file));
         double sum = 0, worst = 1;
         std::printf("== %s\n", file);

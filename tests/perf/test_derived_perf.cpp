@@ -2,11 +2,12 @@
 // one run, the derived launch keeps at least 0.95x the speed of the best of the tuned step's legal
 // launches (SYMV: its deterministic ones), each checked against the float64 reference (CG: a
 // converged solve's true residual) before it is timed (chapters/runner/derived_comparison.cpp). The threshold is the goal.
-// Measured on an H200 (docs/results/h200/perf-derive.txt, ed9657b): every case at 0.95x or more
-// but the convolution at 2048^2 FS 17 float (0.943: the model ranks the blocked 64 x 64 tile ahead
-// of the 128 x 64 one, docs/notes/conv2d.md); SYMV 4096 float the closest pass (0.956); CG 8192
-// float 1.02 since the walk takes the H200's probe (it was 0.90 with the H100's). Run-to-run
-// noise of these 20 us - 3 ms calls: about 2%.
+// Measured on an H200 (docs/results/h200/perf-derive.txt, 1d9aa19): every case at 0.95x or more
+// but the convolution at 2048^2 FS 17 float (0.947: the model ranks the blocked 64 x 64 tile ahead
+// of the generic 128 x 64 one; its loop count is short of the kernel's executed instructions, and
+// the whole-tile count that ranks FS 17 right misranks FS 9, docs/notes/conv2d.md); CG 8192 float
+// 1.02 since the walk takes the H200's probe (it was 0.90 with the H100's). Run-to-run noise of
+// these 20 us - 3 ms calls: about 2%.
 // Run: ./build/bin/wb_perf_tests "[derive]"
 #include "catch.hpp"
 
