@@ -245,6 +245,9 @@ def work(op, m, n, k, e, fs=0):
         return {"bytes": e * (2.0 * m * n + fs * fs), "flops": 2.0 * m * n * fs * fs, "single": False}
     if op == "cg vectors":
         return {"bytes": 15.0 * n * e, "flops": 11.0 * n, "single": False}
+    if op == "cg iteration":  # one SYMV and the vector calls; SYMV's regime
+        mv = work("symv", 0, n, 0, e)
+        return {"bytes": mv["bytes"] + 15.0 * n * e, "flops": mv["flops"] + 11.0 * n, "single": mv["single"]}
     raise ValueError(op)
 
 
@@ -451,7 +454,10 @@ def predict_cg(run, n, e):
     h2d, d2h = run["links"]["H2D"], run["links"]["D2H"]
     cpu_mv = peer_ms(run, "symv", work("symv", 0, n, 0, e), e)
     cpu_vec = peer_ms(run, "cg vectors", work("cg vectors", 0, n, 0, e), e)
-    cpu = (I + 1) * cpu_mv + I * cpu_vec
+    if peer_key("cg iteration", e) in run["peers"]:  # the iteration's calls timed in sequence
+        cpu = cpu_mv + I * peer_ms(run, "cg iteration", work("cg iteration", 0, n, 0, e), e)
+    else:
+        cpu = (I + 1) * cpu_mv + I * cpu_vec
     it = work("symv", 0, n, 0, e)
     vec = work("cg vectors", 0, n, 0, e)
     t0, eff = gpu_rate(run, peer_key("cg", e), 4)

@@ -60,8 +60,8 @@ const GpuPath* path_of(const Case& c, const Machines& m) {
     return it != m.paths.end() && it->second.t0_ms > 0 ? &it->second : nullptr;
 }
 
-/// CG's three solves of I iterations (White §5.2): all on the CPU, all on the GPU (A, b and x0 in
-/// once, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
+/// CG's three solves of I iterations (White §5.2): all on the CPU (the "cg iteration" class where
+/// measured), all on the GPU (A, b and x0 in once, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
 /// vector operations on the CPU). The initial residual is one product more. Where SYMV's all-GPU
 /// path was measured, each product of the split pays its fixed cost (copies' set-ups, the launch,
 /// the wait for q: every iteration waits for its product), plus the model's growth from its tiny
@@ -72,7 +72,12 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
     out.hybrid_kind = "vectors on CPU";
     const double cpu_mv = peer_ms(m, "symv", model::cpu_work_symv(c.n, c.elem), c.elem);
     const double cpu_vec = peer_ms(m, "cg vectors", model::cpu_work_cg_vectors(c.n, c.elem), c.elem);
-    const double cpu = (I + 1) * cpu_mv + I * cpu_vec;
+    // The CPU solve: the initial residual's product, then I iterations, each its SYMV and vector
+    // calls in sequence, where that sequence was measured ("cg iteration": a solve's calls cost more
+    // than each call repeated alone); else the classes of its calls.
+    const double cpu = m.cpu.peers.count(model::peer_key("cg iteration", c.elem))
+                           ? cpu_mv + I * peer_ms(m, "cg iteration", model::cpu_work_cg_iteration(c.n, c.elem), c.elem)
+                           : (I + 1) * cpu_mv + I * cpu_vec;
     const model::CpuWork it = model::cpu_work_cg_iteration(c.n, c.elem);
     const GpuRate cg = m.gpu_rates.get(model::peer_key("cg", c.elem), kCgIterationLaunches);
     const double gpu_it = cg.fixed_ms + gpu_roofline_ms(m.gpu, it.bytes, it.flops, c.elem) / cg.eff;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::cpu {
@@ -34,21 +35,34 @@ void fill(T* p, std::size_t n) {
 }
 
 /// The six vector calls of one CG iteration on the host (cpu::cg: p.q, x += a p, r -= a q, r.r,
-/// p = r + b p as a scal and an axpy), with fixed scalars: what the class "cg vectors" times.
+/// p = r + b p as a scal and an axpy), with fixed scalars (a = 1e-3 unless given): what the class
+/// "cg vectors" times.
 template <class T>
-void cg_vector_calls(int n, T* p, T* q, T* x, T* r) {
+void cg_vector_calls(int n, T* p, T* q, T* x, T* r, T a = T(1e-3)) {
 #if defined(WB_HAVE_CBLAS)
     const T pq = blas::dot(n, p, q);
-    blas::axpy(n, T(1e-3), p, x);
-    blas::axpy(n, T(-1e-3), q, r);
+    blas::axpy(n, a, p, x);
+    blas::axpy(n, -a, q, r);
     const T rr = blas::dot(n, r, r);
     blas::scal(n, T(0.5), p);
     blas::axpy(n, T(1), r, p);
     volatile T keep = pq + rr;
     (void)keep;
 #else
-    (void)n, (void)p, (void)q, (void)x, (void)r;
+    (void)n, (void)p, (void)q, (void)x, (void)r, (void)a;
 #endif
+}
+
+/// One CG iteration on the host as cpu::cg calls it: the SYMV q = A p of the lower triangle (lda
+/// n), then the six vector calls: what the class "cg iteration" times. A is the timing array, not
+/// SPD: the SYMV's alpha 1/n keeps q at the size of p, and the sign of a alternates from call to
+/// call, so that the vectors neither grow nor decay towards denormals over many calls.
+template <class T>
+void cg_iteration_calls(int n, const T* A, T* p, T* q, T* x, T* r, int& calls) {
+#if defined(WB_HAVE_CBLAS)
+    blas::symv(Uplo::Lower, n, T(1) / static_cast<T>(n), A, n, p, T(0), q);
+#endif
+    cg_vector_calls(n, p, q, x, r, (calls++ % 2) ? T(1e-3) : T(-1e-3));
 }
 
 /// e = roofline / (t - t0); the difference kept at >= 10% of t, so that a noisy t0 close to t
@@ -91,15 +105,21 @@ double row_ms(F&& f) {
 /// longer than max_call_s (from the last point's rate) are not measured.
 template <class Call, class Work>
 model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, const ClassPlan& p,
-                              const CalibrationSizes& s, Call call, Work work, model::PeerRate* single) {
+                              const CalibrationSizes& s, Call call, Work work, model::PeerRate* single,
+                              std::vector<std::pair<int, double>>* timed = nullptr) {
     settle_threads();
     if (p.tiny > 0 && single) {
         // t0: the fastest of several batches of tiny calls. A tiny call's time is its fixed cost, and
-        // the slower batches are the ones another process interrupted.
+        // the slower batches are the ones another process interrupted. e: at a grid of working sets
+        // up to the largest call the library keeps on one thread (a call's per-column costs grow
+        // with n, not with its n^2 bytes: two points cannot follow it).
         single->fixed_ms = min_call_ms([&] { call(p.tiny); });
-        const model::CpuWork w = work(p.single_max);
-        const double t = row_ms([&] { call(p.single_max); });
-        single->efficiency = {{w.bytes, efficiency(model::predict_cpu_ms(m, w, elem), t, single->fixed_ms)}};
+        single->efficiency.clear();
+        for (int n : single_thread_sizes(p.tiny, p.single_max, p.ws_of, p.n_for, s.start, s.step)) {
+            const model::CpuWork w = work(n);
+            const double t = row_ms([&] { call(n); });
+            single->efficiency.push_back({w.bytes, efficiency(model::predict_cpu_ms(m, w, elem), t, single->fixed_ms)});
+        }
     }
     model::PeerRate r;
     // The threaded regime's fixed cost: the smallest call the library threads (its work is a few
@@ -115,6 +135,7 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
         if (last_roof > 0 && r.fixed_ms + (last_t - r.fixed_ms) * roof / last_roof > s.max_call_s * 1e3) break;
         const double t = row_ms([&] { call(n); });
         r.efficiency.push_back({w.bytes, efficiency(roof, t, r.fixed_ms)});
+        if (timed) timed->push_back({n, t});
         last_t = t;
         last_roof = roof;
     }
@@ -141,7 +162,8 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
     // ws), a GEMM's three matrices or the convolution's two images at most as large.
     const std::size_t un = static_cast<std::size_t>(aligned_n(std::sqrt(2 * s.ws_dram / E), s.align)) + 64;
     std::vector<T> A(un * un);
-    std::vector<T> x(std::max(un, 4 * static_cast<std::size_t>(s.vec_max_n) + 64)), y(x.size());
+    // CG's four vectors of n elements side by side, n up to the larger of un and vec_max_n.
+    std::vector<T> x(4 * std::max(un, static_cast<std::size_t>(s.vec_max_n)) + 256), y(x.size());
     fill(A.data(), A.size());
     fill(x.data(), x.size());
     auto sq = [](double v) { return std::sqrt(std::max(v, 0.0)); };
@@ -193,6 +215,37 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
             cg_vector_calls(n, x.data(), y.data(), x.data() + 2 * static_cast<std::size_t>(n), x.data() + 3 * static_cast<std::size_t>(n)); },
             [&](int n) { return model::cpu_work_cg_vectors(n, e); }, nullptr);
         keep("cg vectors", 0, vc, vcr, nullptr);
+
+        // One CG iteration as cpu::cg runs it: the SYMV and the six vector calls in sequence. Inside
+        // a solve the library's threads meet a call of another kind after each one; the classes
+        // above time each call repeated alone. Its regimes are SYMV's (one thread below n = 200).
+        ClassPlan ci;
+        ci.single_max = 199;
+        ci.threaded_min = 200;
+        ci.ws_last = std::min(s.ws_dram, model::cpu_work_cg_iteration(s.vec_max_n, e).bytes);
+        ci.ws_of = [&](int n) { return model::cpu_work_cg_iteration(n, e).bytes; };
+        ci.n_for = [&](double ws) { return sq(2 * ws / E); };
+        model::PeerRate ci1;
+        std::vector<std::pair<int, double>> seq;
+        int calls = 0;
+        const auto cir = measure_class(m, e, ci, s, [&](int n) {
+            const std::size_t un_ = static_cast<std::size_t>(n);
+            cg_iteration_calls(n, A.data(), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, calls); },
+            [&](int n) { return model::cpu_work_cg_iteration(n, e); }, &ci1, &seq);
+        keep("cg iteration", 0, ci, cir, &ci1);
+        // What the sequence costs beyond its calls timed alone (the two classes' model at its n).
+        std::string over = model::peer_key("cg iteration", e) +
+                           ": the sequence over its calls timed alone (the symv and cg vectors classes):";
+        for (std::size_t i = 0; i < seq.size(); ++i) {
+            const int n = seq[i].first;
+            const double alone = model::predict_peer_ms(m, model::peer_key("symv", e), model::cpu_work_symv(n, e), e) +
+                                 model::predict_peer_ms(m, model::peer_key("cg vectors", e),
+                                                        model::cpu_work_cg_vectors(n, e), e);
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "%s %.3gx at n = %d", i ? "," : "", seq[i].second / alone, n);
+            over += buf;
+        }
+        log.push_back(over);
     }
     for (int fs : conv_fs) {
         ClassPlan cv;  // our OpenMP convolution: always threaded (its t0 at the tiny image)
@@ -233,6 +286,20 @@ std::vector<double> grid_working_sets(double ws_first, double ws_last, double st
     for (double ws = ws_first * start; ws <= ws_last * (1 + 1e-9); ws *= step) g.push_back(ws);
     if (ws_last > ws_first && (g.empty() || g.back() * 1.5 < ws_last)) g.push_back(ws_last);
     return g;
+}
+
+std::vector<int> single_thread_sizes(int tiny, int single_max, const std::function<double(int)>& ws_of,
+                                     const std::function<double(double)>& n_for, double start, double step) {
+    if (!(tiny >= 1) || !(single_max > tiny))
+        throw std::invalid_argument("single_thread_sizes: tiny (" + std::to_string(tiny) + ") must be >= 1 and below "
+                                    "single_max (" + std::to_string(single_max) + ")");
+    std::vector<int> v;
+    for (double ws : grid_working_sets(ws_of(tiny), ws_of(single_max), start, step)) {
+        const int n = static_cast<int>(std::lround(n_for(ws)));
+        if (n > tiny && n < single_max && (v.empty() || n > v.back())) v.push_back(n);
+    }
+    v.push_back(single_max);
+    return v;
 }
 
 int aligned_n(double n, int align) {

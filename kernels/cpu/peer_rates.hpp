@@ -13,6 +13,7 @@
 
 #include "model/cpu.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,19 @@ int symv_n_for(double ws_bytes, std::size_t elem);
 /// itself where the last point is more than 1.5x below it). Throws std::invalid_argument unless
 /// 0 < ws_first, start >= 1, step > 1.
 std::vector<double> grid_working_sets(double ws_first, double ws_last, double start, double step);
+/// The sizes the single-thread regime's e is measured at: the working sets of grid_working_sets
+/// from the tiny call's (x start, step apart) up to the largest call the library keeps on one
+/// thread, as n (n_for, rounded), each above tiny and below single_max, once; then single_max
+/// itself, always the last. Throws std::invalid_argument unless 1 <= tiny < single_max.
+std::vector<int> single_thread_sizes(int tiny, int single_max, const std::function<double(int)>& ws_of,
+                                     const std::function<double(double)>& n_for, double start, double step);
 /// n rounded to a multiple of `align` once it is at least 4 align (smaller n as they are).
 int aligned_n(double n, int align);
 
 /// Measures every class in float and double and stores it in m.peers (model::peer_key: "gemv",
-/// "symv", "gemm", "cg vectors", "conv2d FSk" for each k of conv_fs; the single-thread regimes as
-/// model::single_thread_key of the BLAS ones). The BLAS classes need CBLAS (have_cblas());
+/// "symv", "gemm", "cg vectors", "cg iteration" (the SYMV and the vector calls of one CG
+/// iteration in sequence, as a solve calls them), "conv2d FSk" for each k of conv_fs; the
+/// single-thread regimes as model::single_thread_key of the BLAS ones, "cg iteration" included). The BLAS classes need CBLAS (have_cblas());
 /// without it only the convolution is measured. Returns one line per class and regime measured
 /// (t0 and e at each working set), for the run's log. Takes several seconds: the largest call
 /// reads ws_dram bytes (1 GiB at most).

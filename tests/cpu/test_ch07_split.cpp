@@ -432,6 +432,37 @@ TEST_CASE("chapter 7: the hybrid is bounded by the host memory both sides read",
           Approx(wb::ch07::predict_case(small, plain_host()).split.hybrid_ms));
 }
 
+TEST_CASE("chapter 7: CG's CPU solve is its iterations' calls in sequence, where that class was measured", "[cpu][ch07][split]") {
+    wb::ch07::Machines m = plain_host();
+    const double MiB = 1024.0 * 1024.0;
+    using wb::model::peer_key;
+    m.cpu.peers[peer_key("symv", 8)] = {0.004, {{1 * MiB, 0.5}}};
+    m.cpu.peers[peer_key("cg vectors", 8)] = {0.0005, {{0.1 * MiB, 0.8}}};
+    const int I = m.cg_iterations;
+    auto peer = [&](const char* cls, const wb::model::CpuWork& w) { return wb::model::predict_peer_ms(m.cpu, peer_key(cls, 8), w, 8); };
+    for (int n : {150, 1024}) {
+        INFO("n " << n);
+        const wb::ch07::Case c{"cg", n, 8};
+        const double mv = peer("symv", wb::model::cpu_work_symv(n, 8));
+        const double vec = peer("cg vectors", wb::model::cpu_work_cg_vectors(n, 8));
+        // Without the sequence measured: I + 1 products and I vector iterations, each class alone.
+        CHECK(wb::ch07::predict_case(c, m).cpu_model_ms == Approx((I + 1) * mv + I * vec));
+        // With it: the initial product, then I iterations of the sequence (SYMV's regime: n = 150
+        // takes the single-thread class), whatever the classes of its calls say.
+        m.cpu.peers[peer_key("cg iteration", 8)] = {0.012, {{1 * MiB, 0.4}}};
+        m.cpu.peers[wb::model::single_thread_key(peer_key("cg iteration", 8))] = {0.001, {{0.1 * MiB, 0.2}}};
+        const double it = peer("cg iteration", wb::model::cpu_work_cg_iteration(n, 8));
+        CHECK(wb::ch07::predict_case(c, m).cpu_model_ms == Approx(mv + I * it));
+        const wb::model::PeerRate& used =
+            m.cpu.peers.at(n < 200 ? wb::model::single_thread_key(peer_key("cg iteration", 8)) : peer_key("cg iteration", 8));
+        CHECK(it == Approx(used.fixed_ms + wb::model::predict_cpu_ms(m.cpu, wb::model::cpu_work_cg_iteration(n, 8), 8) /
+                                               used.efficiency[0].value));
+        CHECK(it > mv + vec);  // these rates: the sequence slower than its calls alone
+        m.cpu.peers.erase(peer_key("cg iteration", 8));
+        m.cpu.peers.erase(wb::model::single_thread_key(peer_key("cg iteration", 8)));
+    }
+}
+
 TEST_CASE("chapter 7: CG's split pays the SYMV path's measured fixed cost each product", "[cpu][ch07][split]") {
     wb::ch07::Machines m = plain_host();
     const wb::ch07::Case c{"cg", 1024, 8};

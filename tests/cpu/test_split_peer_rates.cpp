@@ -10,6 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 TEST_CASE("peer rates: the calibration sizes follow the last-level cache", "[cpu][split]") {
     const double MiB = 1024.0 * 1024.0;
@@ -42,6 +43,22 @@ TEST_CASE("peer rates: the grid of working sets and its aligned sizes", "[cpu][s
     CHECK(wb::cpu::aligned_n(0.2, 32) == 1);
 }
 
+TEST_CASE("peer rates: the single-thread regime's sizes end at the rule's edge", "[cpu][split]") {
+    using wb::cpu::single_thread_sizes;
+    auto symv_ws = [](int n) { return wb::model::cpu_work_symv(n, 4).bytes; };
+    auto symv_n = [](double ws) { return std::sqrt(2 * ws / 4); };
+    // SYMV float from n = 8 (240 B): 3x, then 4x apart (n about 2x apart), then n = 199 itself
+    CHECK(single_thread_sizes(8, 199, symv_ws, symv_n, 3, 4) == std::vector<int>{19, 38, 76, 152, 199});
+    // GEMM float: the grid's last set (n = 55) is within 1.5x of the edge's; the edge is still the last size
+    auto gemm_ws = [](int n) { return wb::model::cpu_work_gemm(n, n, n, 4, false).bytes; };
+    auto gemm_n = [](double ws) { return std::sqrt(ws / 12); };
+    CHECK(single_thread_sizes(8, 64, gemm_ws, gemm_n, 3, 4) == std::vector<int>{14, 28, 55, 64});
+    // an edge next to the tiny call: the edge alone
+    CHECK(single_thread_sizes(8, 9, symv_ws, symv_n, 3, 4) == std::vector<int>{9});
+    CHECK_THROWS_AS(single_thread_sizes(8, 8, symv_ws, symv_n, 3, 4), std::invalid_argument);
+    CHECK_THROWS_AS(single_thread_sizes(0, 8, symv_ws, symv_n, 3, 4), std::invalid_argument);
+}
+
 TEST_CASE("peer rates: every class of the run is measured in each of its regimes", "[cpu][split]") {
     wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
     const double MiB = 1024.0 * 1024.0;
@@ -51,14 +68,20 @@ TEST_CASE("peer rates: every class of the run is measured in each of its regimes
     s.max_call_s = 1;  // every grid point, whatever this busy machine's speed
     const auto log = wb::cpu::calibrate_peer_rates(m, {3, 9}, s);
     std::vector<std::string> keys{"conv2d FS3 float", "conv2d FS9 float", "conv2d FS3 double", "conv2d FS9 double"};
-    std::vector<std::string> blas;
+    std::vector<std::string> blas;  // the classes with a single-thread regime
     if (wb::cpu::have_cblas())
-        for (const char* k : {"gemv float", "symv float", "gemm float", "gemv double", "symv double", "gemm double"})
+        for (const char* k : {"gemv float", "symv float", "gemm float", "cg iteration float", "gemv double", "symv double",
+                              "gemm double", "cg iteration double"})
             blas.push_back(k);
     for (const auto& k : blas) keys.push_back(k);
     if (wb::cpu::have_cblas())
         for (const char* k : {"cg vectors float", "cg vectors double"}) keys.push_back(k);
-    CHECK(log.size() == keys.size() + blas.size());  // one line per regime
+    // one line per regime, and per precision the CG iteration's sequence over its calls alone
+    const std::size_t over = wb::cpu::have_cblas() ? 2 : 0;
+    CHECK(log.size() == keys.size() + blas.size() + over);
+    std::size_t over_lines = 0;
+    for (const auto& l : log) over_lines += l.find(": the sequence over its calls timed alone") != std::string::npos;
+    CHECK(over_lines == over);
     for (const auto& k : keys) {
         INFO(k);
         REQUIRE(m.peers.count(k) == 1);
@@ -72,18 +95,22 @@ TEST_CASE("peer rates: every class of the run is measured in each of its regimes
             if (i > 0) CHECK(r.efficiency[i].ws_bytes > r.efficiency[i - 1].ws_bytes);
         }
     }
-    for (const auto& k : blas) {  // the single-thread regime: one point, at the rule's edge
+    for (const auto& k : blas) {  // the single-thread regime: a grid of points up to the rule's edge
         INFO(k);
         const std::string k1 = wb::model::single_thread_key(k);
         REQUIRE(m.peers.count(k1) == 1);
         const auto& r1 = m.peers.at(k1);
-        REQUIRE(r1.efficiency.size() == 1);
-        CHECK(r1.efficiency[0].value > 0);
+        REQUIRE(r1.efficiency.size() >= 3);
+        for (std::size_t i = 0; i < r1.efficiency.size(); ++i) {
+            CHECK(r1.efficiency[i].value > 0);
+            if (i > 0) CHECK(r1.efficiency[i].ws_bytes > r1.efficiency[i - 1].ws_bytes);
+        }
         const std::size_t e = k.find("float") != std::string::npos ? 4 : 8;
         const double ws = k.rfind("gemv", 0) == 0   ? wb::model::cpu_work_gemv(false, 95, 95, e, false).bytes
                           : k.rfind("symv", 0) == 0 ? wb::model::cpu_work_symv(199, e).bytes
+                          : k.rfind("cg", 0) == 0   ? wb::model::cpu_work_cg_iteration(199, e).bytes
                                                     : wb::model::cpu_work_gemm(64, 64, 64, e, false).bytes;
-        CHECK(r1.efficiency[0].ws_bytes == ws);
+        CHECK(r1.efficiency.back().ws_bytes == ws);
         // Both regimes measured a fixed cost. Which is larger is a timing, not checked here: on a
         // shared 2-core CI machine a preempted tiny call read 1.3 ms against the pool's 0.005 ms
         // (the chapter's run on the GPU machine prints both).
