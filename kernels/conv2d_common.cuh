@@ -243,8 +243,10 @@ __device__ __forceinline__ void store_block(const T (&acc)[RY][RX], T* __restric
     }
 }
 
-/// One row of a thread's outputs, RX elements from image element (r, c0): 16-byte stores where
-/// `vec` (as store_block_vec) and the RX columns lie in the image, element stores otherwise.
+/// One row of a thread's outputs, RX elements from image element (r, c0), nothing where the row
+/// lies below the image: 16-byte stores where `vec` (out 16-byte aligned, out_pitch a multiple of
+/// the vector width) and the RX columns lie in the image, element stores of the columns inside it
+/// otherwise (c0 < 0: a tile left of column 0, origin_shift).
 template <class T, int RX>
 __device__ __forceinline__ void store_row_vec(const T (&a)[RX], T* __restrict__ out, int out_pitch, int rows, int cols,
                                               int r, int c0, bool vec) {
@@ -267,26 +269,12 @@ __device__ __forceinline__ void store_row_vec(const T (&a)[RX], T* __restrict__ 
         if (c0 + x >= 0 && c0 + x < cols) o[x] = a[x];
 }
 
-/// store_block with 16-byte stores where `vec` (out 16-byte aligned, out_pitch a multiple of the
-/// vector width) and the thread's RX columns lie in the image; element stores otherwise.
+/// A thread's RY x RX outputs from image element (r0, c0), row by row as store_row_vec stores one.
 template <class T, int RX, int RY>
 __device__ __forceinline__ void store_block_vec(const T (&acc)[RY][RX], T* __restrict__ out, int out_pitch, int rows,
                                                 int cols, int r0, int c0, bool vec) {
-    constexpr int W = Vec16<T>::width;
-    static_assert(RX % W == 0, "the thread's columns are whole 16-byte vectors");
-    if (!vec || c0 < 0 || c0 + RX > cols) {  // c0 < 0: a tile left of column 0 (origin_shift)
-        store_block<T, RX, RY>(acc, out, out_pitch, rows, cols, r0, c0);
-        return;
-    }
 #pragma unroll
-    for (int i = 0; i < RY; ++i)
-#pragma unroll
-        for (int g = 0; g < RX / W; ++g) {
-            typename Vec16<T>::type o;
-#pragma unroll
-            for (int j = 0; j < W; ++j) reinterpret_cast<T*>(&o)[j] = acc[i][g * W + j];
-            if (r0 + i < rows) *reinterpret_cast<decltype(o)*>(out + static_cast<long long>(r0 + i) * out_pitch + c0 + g * W) = o;
-        }
+    for (int i = 0; i < RY; ++i) store_row_vec<T, RX>(acc[i], out, out_pitch, rows, cols, r0 + i, c0, vec);
 }
 
 //! [blocked-conv2d]
