@@ -114,9 +114,10 @@ struct Blocked {
     // Window columns, rounded up to whole 16-byte vectors, plus one vector that the last
     // group read may touch (never used): rows start 16-byte aligned.
     static constexpr int S = ((TX + kChunk - 1 + W - 1) / W + 1) * W;
-    static constexpr int SMEM = WR * S * static_cast<int>(sizeof(T));
+    static constexpr int TAPS = kChunkY * kChunk + W;  // a pass's taps in shared memory, plus a vector
+    static constexpr int SMEM = (WR * S + TAPS) * static_cast<int>(sizeof(T));
     static_assert(RX % W == 0, "a thread's outputs are whole 16-byte vectors of the window row");
-    static_assert(SMEM <= 48 * 1024, "the window fits static shared memory");
+    static_assert(SMEM <= 48 * 1024, "the window and the pass's taps fit static shared memory");
 };
 
 /// Stages one pass's window (`wr` x `wc` pixels from image element (gy0, gx0), zeros outside)
@@ -278,18 +279,53 @@ __device__ __forceinline__ void store_block_vec(const T (&acc)[RY][RX], T* __res
 }
 
 //! [blocked-conv2d]
-/// Each thread: RX x RY outputs. For every window row y of a pass it slides a register window
-/// along the row, reading 16-byte vectors (W elements) of shared memory: per W taps one vector
-/// read, serving all RY output rows i whose filter row k = y - i lies in the pass. A quarter-warp
-/// (8 lanes along x) reads 8 consecutive vectors, 128 contiguous bytes: no bank conflict.
+/// CW taps (a chunk of a pass's columns, its size known at compile time) against window row y of
+/// the pass, for all RY output rows: the row's RX + CW - 1 pixels are read once as whole 16-byte
+/// vectors (the last vector's extra elements unused) and serve every output row i whose filter row
+/// k = y - i lies in the pass (a test uniform across the block); for each such row its CW filter
+/// values, read as 16-byte vectors from the pass's copy of the filter in shared memory (`fw`: the
+/// chunk's first tap of filter row 0, rows kChunk apart), and RX CW FMAs on registers.
+template <class T, int RX, int RY, int CW>
+__device__ __forceinline__ void blocked_chunk(T (&acc)[RY][RX], const T* fw, int y, int kc, const T* row) {
+    using V = typename Vec16<T>::type;
+    constexpr int W = Vec16<T>::width, NV = (RX + CW - 1 + W - 1) / W, NF = (CW + W - 1) / W;
+    T b[NV * W];
+#pragma unroll
+    for (int v = 0; v < NV; ++v) *reinterpret_cast<V*>(&b[v * W]) = *reinterpret_cast<const V*>(row + v * W);
+#pragma unroll
+    for (int i = 0; i < RY; ++i) {
+        const int k = y - i;  // the filter row of output row i
+        if (k < 0 || k >= kc) continue;
+        T f[NF * W];  // the chunk's taps of filter row k: a broadcast read, every lane the same vectors
+#pragma unroll
+        for (int v = 0; v < NF; ++v)
+            *reinterpret_cast<V*>(&f[v * W]) = *reinterpret_cast<const V*>(fw + k * kChunk + v * W);
+#pragma unroll
+        for (int t = 0; t < CW; ++t)
+#pragma unroll
+            for (int x = 0; x < RX; ++x) acc[i][x] += f[t] * b[t + x];
+    }
+}
+
+/// Each thread: RX x RY outputs. Per pass (a window of the filter's rows k0 ... k0 + kc - 1 and
+/// columns l0 ... l0 + lc - 1) and per window row y the thread's outputs need (RY + kc - 1 of
+/// them), the row's taps in chunks of 8, then one of 4 and one of 1-3 (every chunk's size known at
+/// compile time, every chunk starting on a 16-byte vector of the window row): a chunk's pixels are
+/// read once for the RY output rows (a quarter-warp's 8 lanes along x, RX elements apart) and its
+/// FMAs take every operand from a register. Per FMA that is about 1.4 issued instructions in float
+/// (4 x 4) and 1.6 in double (4 x 2), where a register window slid tap by tap, with a filter load,
+/// index arithmetic and a filter-row check per tap and output row, took 3-5.
 template <class T, int RX, int RY, bool CONST>
 __global__ void __launch_bounds__(256)
 blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int in_pitch,
                       const T* __restrict__ filter, T* __restrict__ out, int out_pitch, bool vec) {
     using B = Blocked<T, RX, RY>;
-    using V = typename Vec16<T>::type;
-    constexpr int W = B::W, S = B::S, G = RX / W + 1;  // G vectors of the row in registers
+    constexpr int S = B::S;
     __shared__ __align__(16) T s[B::WR * S];
+    // The pass's kc x lc taps, rows kChunk apart (plus a vector a last chunk's read may touch):
+    // read from shared memory, where a warp's same-address loads are one broadcast, not from the
+    // constant cache, whose uniform path misses once a filter's rows outgrow it (FS >= 17).
+    __shared__ __align__(16) T taps[B::TAPS];
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int lx = (warp % 2) * 8 + lane % 8, ly = (warp / 2) * 4 + lane / 8;  // thread in the 16 x 16 grid
     const int cx = lx * RX, cy = ly * RY;  // first output of the thread, inside the tile
@@ -303,32 +339,24 @@ blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int 
             __syncthreads();
             stage_window_vec<T>(s, S, B::TY + kc - 1, B::TX + lc - 1, in, in_pitch, rows, cols, y0 - h + k0,
                                 x0 - h + l0, tid, B::THREADS, vec);
+            for (int e = tid; e < kChunkY * kChunk; e += B::THREADS) {
+                const int k = e / kChunk, l = e % kChunk;
+                taps[e] = k < kc && l < lc ? filter_at<T, CONST>(filter, (k0 + k) * fs + l0 + l) : T(0);
+            }
             __syncthreads();
-            for (int y = 0; y < RY + kc - 1; ++y) {  // window rows this thread's outputs need
-                const T* row = s + (cy + y) * S + cx;
-                T b[G * W];  // row[l .. l + G W - 1]: the next W taps' pixels
-#pragma unroll
-                for (int g = 0; g < G; ++g) *reinterpret_cast<V*>(&b[g * W]) = *reinterpret_cast<const V*>(row + g * W);
-                for (int l = 0; l < lc; l += W) {
-#pragma unroll
-                    for (int j = 0; j < W; ++j) {
-                        if (l + j < lc) {
-#pragma unroll
-                            for (int i = 0; i < RY; ++i) {
-                                const int k = y - i;  // filter row for output row i
-                                if (k >= 0 && k < kc) {
-                                    const T f = filter_at<T, CONST>(filter, (k0 + k) * fs + l0 + l + j);
-#pragma unroll
-                                    for (int x = 0; x < RX; ++x) acc[i][x] += f * b[j + x];
-                                }
-                            }
-                        }
-                    }
-                    if (l + W < lc) {  // shift one vector out, read the next one in
-#pragma unroll
-                        for (int e = 0; e < (G - 1) * W; ++e) b[e] = b[e + W];
-                        *reinterpret_cast<V*>(&b[(G - 1) * W]) = *reinterpret_cast<const V*>(row + l + G * W);
-                    }
+            for (int y = 0; y < RY + kc - 1; ++y) {
+                const T* wrow = s + (cy + y) * S + cx;
+                int c = 0;  // a multiple of 4 at every chunk's start: its vectors are aligned
+                for (; c + 8 <= lc; c += 8) blocked_chunk<T, RX, RY, 8>(acc, taps + c, y, kc, wrow + c);
+                if (c + 4 <= lc) {
+                    blocked_chunk<T, RX, RY, 4>(acc, taps + c, y, kc, wrow + c);
+                    c += 4;
+                }
+                switch (lc - c) {  // the last 1 ... 3 taps
+                case 3: blocked_chunk<T, RX, RY, 3>(acc, taps + c, y, kc, wrow + c); break;
+                case 2: blocked_chunk<T, RX, RY, 2>(acc, taps + c, y, kc, wrow + c); break;
+                case 1: blocked_chunk<T, RX, RY, 1>(acc, taps + c, y, kc, wrow + c); break;
+                default: break;
                 }
             }
         }

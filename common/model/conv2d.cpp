@@ -15,16 +15,48 @@
 namespace wb::model {
 namespace {
 
-/// The tuned blocked kernel's inner loop (kernels/conv2d_common.cuh, blocked_conv2d_kernel, the
-/// filter in constant memory), issued instructions per FMA counted in its sm_90 SASS (CUDA 13.0,
-/// `cuobjdump -sass`: the loop body that holds the FMAs, all instructions over its FMAs): float
-/// 4 x 4 126 / 64, float 4 x 2 82 / 32, double 4 x 2 61 / 16, double 2 x 2 132 / 24. 0 for a
-/// shape not counted (the estimate stands).
-double blocked_loop_instructions_per_fma(int elem_bytes, int thread_x, int thread_y) {
-    struct Count { int elem, rx, ry; double instructions, fmas; };
-    static constexpr Count kCounted[] = {{4, 4, 4, 126, 64}, {4, 4, 2, 82, 32}, {8, 4, 2, 61, 16}, {8, 2, 2, 132, 24}};
+/// The tuned blocked kernel (kernels/conv2d_common.cuh, blocked_conv2d_kernel<T, RX, RY, true>)
+/// counted per thread over a whole tile from its sm_90 SASS (CUDA 13.0, `cuobjdump -sass` and
+/// `-res-usage` of the built tuned object). Per pass (kc filter rows, lc columns) and per window
+/// row (RY + kc - 1 of them), the row's taps run in chunks of 8, then one of 4 and one of 1-3
+/// (blocked_chunks): a chunk of CW taps reads its ceil((RX + CW - 1) / W) 16-byte vectors once and
+/// issues about 22 more (loop, addresses, the output rows' uniform tests); then, for each output
+/// row whose filter row lies in the pass, ceil(CW / W) 16-byte reads of the pass's taps in shared
+/// memory (a broadcast: one wavefront each) and RX CW FMAs. The chunk of 8's loop is 159
+/// instructions at float 4 x 4, 94 at 4 x 2, 100 at double 4 x 2, 69 at 2 x 2, which this gives
+/// within 3%; a window row adds about 10 outside its chunks; each pass stages its window, about
+/// 65 (double) to 90 (float) instructions per 16-byte vector (the staging loop's SASS over its 4
+/// copies per trip), and its kc x lc taps (68 per thread, the copy loop's SASS).
+struct BlockedChunks {
+    double per_window_row = 0;  ///< issued per window row: the chunks' reads and loops
+    double per_filter_row = 0;  ///< issued per (output row, filter row) pair: taps' reads, FMAs
+    double lds = 0;             ///< 16-byte shared loads of window pixels per window row
+    double tap_lds = 0;         ///< 16-byte broadcast loads of taps per (output row, filter row) pair
+};
+BlockedChunks blocked_chunks(int rx, int lc, int w) {
+    BlockedChunks c;
+    c.per_window_row = 10;
+    const auto chunk = [&](int cw, int n) {
+        const int nv = (rx + cw - 1 + w - 1) / w, nf = (cw + w - 1) / w;
+        c.per_window_row += n * (nv + 22.0);
+        c.per_filter_row += n * (nf + static_cast<double>(rx) * cw);
+        c.lds += n * nv;
+        c.tap_lds += n * nf;
+    };
+    chunk(8, lc / 8);
+    chunk(4, (lc % 8) / 4);
+    if (lc % 4) chunk(lc % 4, 1);
+    return c;
+}
+
+/// Registers per thread of the blocked kernel (`cuobjdump -res-usage`, the filter in constant
+/// memory; none spills): float 4 x 4 58, 4 x 2 52; double 4 x 2 64, 2 x 2 48. 0 for a shape not
+/// instantiated (the estimate stands).
+int blocked_registers(int elem_bytes, int thread_x, int thread_y) {
+    struct Count { int elem, rx, ry, regs; };
+    static constexpr Count kCounted[] = {{4, 4, 4, 58}, {4, 4, 2, 52}, {8, 4, 2, 64}, {8, 2, 2, 48}};
     for (const Count& c : kCounted)
-        if (c.elem == elem_bytes && c.rx == thread_x && c.ry == thread_y) return c.instructions / c.fmas;
+        if (c.elem == elem_bytes && c.rx == thread_x && c.ry == thread_y) return c.regs;
     return 0;
 }
 
@@ -338,30 +370,45 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
                                fixed_staging_instructions_per_vector(elem_bytes, vector_rows) * vectors + stores + 20) /
                               fmas;
         } else {
-            // Per w taps of a window row: one 16-byte read (4 wavefronts per warp), rx moves of
-            // the window, the loop; per tap the pass's column check (l + j < lc); per tap and
-            // output row the filter-row check (k = y - i inside the pass: y is a run-time loop
-            // index), its branch and the filter load at a run-time index: rx ry w FMAs. The kernel's
-            // SASS (kernels/tuned/conv2d.cu header): about 2.0 instructions per FMA at 4 x 4.
-            const double fmas = w * rx * ry;
-            // A quarter-warp's 8 lanes along x, rx elements apart (lds128_ways: double 4 x 2 two-way).
-            d.wavefronts_per_fma = 4.0 * lds128_ways(d.thread_x * elem_bytes) / fmas;
-            d.other_per_fma = (1 + rx + 2 + w) / fmas + 3.0 / rx;
-            // Where the instantiated shape's loop is counted, the count replaces the estimate:
-            // in double every register move of the window is two 32-bit moves and the indices
-            // are recomputed per tap, which the estimate above (written from the float SASS)
-            // does not see (double 4 x 2: 3.81 instructions per DFMA, against 2.31 estimated).
-            const double counted = blocked_loop_instructions_per_fma(elem_bytes, d.thread_x, d.thread_y);
-            if (counted > 0) d.other_per_fma = counted - 1.0;
+            // The whole tile, pass by pass (blocked_chunks): each window row's chunks read once for
+            // the RY output rows, each (output row, filter row) pair of the pass its filter loads
+            // and FMAs; the window staged per pass (65 or 90 instructions per vector).
+            double issued = 0, lds = 0, tap_lds = 0, vectors = 0;
+            for (int k0 = 0; k0 < fs; k0 += d.chunk_y)
+                for (int l0 = 0; l0 < fs; l0 += d.chunk_x) {
+                    const int kc = std::min(d.chunk_y, fs - k0), lc = std::min(d.chunk_x, fs - l0);
+                    const BlockedChunks c = blocked_chunks(d.thread_x, lc, w);
+                    const double window_rows = d.thread_y + kc - 1.0;
+                    issued += window_rows * c.per_window_row + kc * ry * c.per_filter_row + 68;
+                    lds += window_rows * c.lds;
+                    tap_lds += kc * ry * c.tap_lds;
+                    vectors += (d.tile_y + kc - 1.0) * ((d.tile_x + lc - 1.0) / w + 1) / d.threads;
+                }
+            issued += vectors * (elem_bytes == 4 ? 90.0 : 65.0);
+            const double tile_fmas = rx * ry * fs * static_cast<double>(fs);
+            d.other_per_fma = issued / tile_fmas - 1.0;
+            // A quarter-warp's 8 lanes along x, rx elements apart (lds128_ways: double 4 x 2 two-way);
+            // each staged vector's element stores: w shared stores of a warp's 32 lanes 16 bytes apart.
+            d.wavefronts_per_fma =
+                (4.0 * lds128_ways(d.thread_x * elem_bytes) * lds + tap_lds + 4.0 * w * vectors) / tile_fmas;
         }
         // Accumulators (e words each), the window in registers (nv vectors at compile time, rx + w
         // elements in the generic loop), addresses and indices.
         d.regs_per_thread = std::min(255, 40 + static_cast<int>(rx * ry * e + (fixed ? nv * w : rx + w) * e));
-        if (const int r = fixed ? counted_registers(elem_bytes, d.thread_x, d.thread_y, fs) : 0) d.regs_per_thread = r;
+        if (const int r = fixed ? counted_registers(elem_bytes, d.thread_x, d.thread_y, fs)
+                                : blocked_registers(elem_bytes, d.thread_x, d.thread_y))
+            d.regs_per_thread = r;
         const int cy = d.chunk_y > 0 ? std::min(d.chunk_y, fs) : fs, cx = d.chunk_x > 0 ? std::min(d.chunk_x, fs) : fs;
         // The compile-time kernel double-buffers its window (two of them per block).
         d.prefetch = fixed;
         d.smem_per_block = (fixed ? 2 : 1) * (d.tile_y + cy - 1) * (d.tile_x + cx - 1 + 2 * w) * elem_bytes;
+        // The blocked kernel's window is static, sized for whole passes (Blocked<>::SMEM: TY + 15
+        // rows of the TX + 31 columns rounded up to vectors, plus one; and a pass's 16 x 32 taps
+        // plus a vector), whatever FS is.
+        if (!fixed)
+            d.smem_per_block = ((d.tile_y + d.chunk_y - 1) * (((d.tile_x + d.chunk_x - 1 + w - 1) / w + 1) * w) +
+                                d.chunk_y * d.chunk_x + w) *
+                               elem_bytes;
     } else {
         throw std::invalid_argument(std::string("conv2d_stage_design: stage (\"") + stage_name(stage) +
                                     "\") has no convolution model");
@@ -435,7 +482,12 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     const double t_dram = dram_ms(p.useful_bytes / 2, p.useful_bytes / 2, dev) * 1e-3;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
-    const double tail = std::max(1.0, std::ceil(p.waves) / p.waves);
+    // The last wave's idle slots. A grid that fits the device at once (one wave or less) has no
+    // later wave to wait for: its time is the busiest SM's, which holds ceil(blocks / SMs) of the
+    // blocks (sharing its pipes) against the mean.
+    const double per_sm_mean = blocks / dev.sm_count;
+    const double tail = p.waves <= 1 ? std::max(1.0, std::ceil(per_sm_mean) / per_sm_mean)
+                                     : std::max(1.0, std::ceil(p.waves) / p.waves);
     struct Bound {
         double t;
         std::string words;

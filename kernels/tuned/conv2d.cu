@@ -25,10 +25,10 @@
 ///   every tap f(k, l) — a uniform register (ULDC) — serves RX x RY = 32 FMAs. Lanes read 16-byte
 ///   vectors RX elements apart, 4 along x and 8 rows along y, rows an odd number of vectors apart:
 ///   conflict-free. Tile 128 x 64 floats, two blocks per SM (one stages while the other computes).
-/// - Other sizes run chapter 4's generic window-strip kernel by default (generic_fits, one of the
-///   launch rules in conv2d_rules.cpp: this step's blocked kernel with RY > 1,
-///   kernels/conv2d_common.cuh, measured slower at every such size tried); the blocked kernel
-///   stays as an explicit launch.
+/// - Other sizes run the blocked kernel (kernels/conv2d_common.cuh): per window row, the taps in
+///   chunks of 8 whose pixels, read once as 16-byte vectors, serve the thread's RY output rows,
+///   the chunk's taps read from the pass's copy of the filter in shared memory; in double chapter
+///   4's generic window-strip kernel is a candidate beside it (generic_fits, conv2d_rules.cpp).
 /// - Submatrix views (a base k elements past a 16-byte boundary, every row alike): the tiles start
 ///   k columns left of column 0 (conv2d_detail::origin_shift, as the tuned SYMV shifts its tile
 ///   origin, KBLAS §6.6), so the staged windows and the streamed rows stay whole 16-byte vectors
@@ -46,6 +46,10 @@
 ///   FS = 31, 63 (8 x 4 float, filter-row kernel): per filter row 992 (2016) FFMA, 40 (72) LDS.128,
 ///   31 (63) ULDC and 4 loop instructions: 1.08 (1.07) per FMA (the blocked kernel's inner loop:
 ///   about 2.0, one LDC per 4 FMAs plus the chunk predicates).
+///   Other FS (the blocked kernel): a chunk of 8 taps per window row issues 128 FFMA, 3 LDS.128 of
+///   pixels, 8 LDS.128 broadcasts of taps (2 per output row) and about 20 more: 159 in all, 1.24
+///   per FMA (the kernel before: a register window slid tap by tap, about 3.1); with the window's
+///   and the taps' staging per pass, about 1.7-2.0 per FMA at FS = 9 ... 21 (model/conv2d.cpp).
 ///   FS = 3 streamed: 10 LDG.128 and 20 SHFL for 288 FFMA per thread; the bytes bound it.
 ///   The image is read once plus the halo (1 + (FS - 1) / 64)^2 = 1.2 times at FS = 7.
 /// Run: ./workbook run ch05 -- --op conv2d       (Conv2dLaunch: thread_x x thread_y, one of the
@@ -439,14 +443,14 @@ void dispatch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
 /// launch, conv2d_default, derives which), the special kernel's first: for FS <= 5 the streaming shape (32 x 4 threads, a 16-byte vector of 8 rows
 /// each: tile 128 x 32 floats, 64 x 32 doubles); for FS = 31, 63 the filter-row kernel (a thread
 /// 8 x 4 floats or 4 x 4 doubles: tile 128 x 64 or 64 x 64); for the sizes no kernel here knows
-/// at compile time the same shape runs chapter 4's generic kernel (generic_fits); for FS = 7, 15,
+/// at compile time, in double, the same shape runs chapter 4's generic kernel (generic_fits); for FS = 7, 15,
 /// and as alternatives for all of those, the shared-window blocks: float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32)
 /// and 4 x 2 (64 x 32).
 template <class T>
 std::vector<Conv2dLaunch> conv2d_configs(int fs) {
     std::vector<Conv2dLaunch> v;
     if (stream_fits(fs)) v.push_back(stream_shape(Stream<T>::SX, Stream<T>::SY, Stream<T>::WARPS));
-    if (rows_fits(fs) || generic_fits(fs)) v.push_back(block_shape(static_cast<int>(32 / sizeof(T)), 4));
+    if (rows_fits(fs) || generic_fits(fs, sizeof(T))) v.push_back(block_shape(static_cast<int>(32 / sizeof(T)), 4));
     if (sizeof(T) == 4) v.insert(v.end(), {block_shape(4, 4), block_shape(4, 2)});
     else v.insert(v.end(), {block_shape(2, 2), block_shape(4, 2)});
     return v;
@@ -458,7 +462,7 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
     const auto cfgs = conv2d_configs<T>(a.fs);
     const int pick = conv2d_pick_config(cfgs, l, fn);  // throws unless l names one of them
     if (!conv2d_detail::conv2d_begin(a, fn)) return;
-    const bool special = stream_fits(a.fs) || rows_fits(a.fs) || generic_fits(a.fs);
+    const bool special = stream_fits(a.fs) || rows_fits(a.fs) || generic_fits(a.fs, sizeof(T));
     const int shape = pick - (special ? 1 : 0);  // -1: the rule's special shape
     if (shape < 0 && stream_fits(a.fs)) dispatch_stream<T>(a, s, fn);
     else if (shape < 0 && rows_fits(a.fs)) dispatch_rows<T>(a, s, fn);

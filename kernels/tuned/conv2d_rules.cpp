@@ -27,11 +27,14 @@ bool stream_fits(int fs) { return fs >= 1 && fs <= kStreamMaxFs && fs % 2 == 1; 
 bool rows_fits(int fs) { return fs == 31 || fs == 63; }
 
 /// Every other size (no kernel of this step knows it at compile time: FS = 9, 11, 13, 17 ... 29,
-/// 33 ... 61, 65 ... 1025) runs chapter 4's generic window-strip kernel by default: its filter
-/// pass of 8 taps per trip measured faster than this step's blocked kernel at every such size
-/// tried (H200, 4096^2 float: FS = 9 equal, 21 and 45 1.27x, 99 2.26x; 2048^2 FS = 513 2.3x;
-/// \ref notes_conv2d). The blocked shapes stay as explicit launches.
-bool generic_fits(int fs) { return !stream_fits(fs) && !rows_fits(fs) && fs != 7 && fs != 15; }
+/// 33 ... 61, 65 ... 1025) runs this step's blocked kernel, whose chunks of 8 taps hold every
+/// FMA's operands in registers; in double chapter 4's generic window-strip kernel stays a
+/// candidate beside it: its strips of 4 doubles are conflict-free 16-byte reads, where the
+/// blocked 4 x 2 tile's lanes, 32 bytes apart, meet two to a bank (H200: the generic kernel ahead
+/// at 2000^2 FS 21 double, behind at every float size from FS 9 to 257; \ref notes_conv2d).
+bool generic_fits(int fs, int elem_bytes) {
+    return elem_bytes == 8 && !stream_fits(fs) && !rows_fits(fs) && fs != 7 && fs != 15;
+}
 
 Conv2dLaunch stream_shape(int sx, int sy, int warps) {
     Conv2dLaunch l;
@@ -66,21 +69,22 @@ bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
 
 }  // namespace
 
-std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs, int fs) {
+std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs, int fs, int elem_bytes) {
     // The staged kernels take the filter in passes of at most 32 columns by 16 rows (the blocked
     // kernel's chunk, kernels/conv2d_common.cuh), so the window they hold is the tile plus that
     // chunk's halo, whatever the filter size.
     constexpr int kChunkX = 32, kChunkY = 16;
     // Which kernel each configuration runs (conv2d.cu, conv2d): the first is the special shape
     // where the size has one (streaming and filter-row kernels: taps compile-time operands;
-    // chapter 4's generic kernel: a tap loaded per trip); the blocks run the compile-time kernel
-    // at FS = 3, 5, 7, 15 and the blocked kernel (a tap loaded per tap and output row) otherwise.
-    const bool special = stream_fits(fs) || rows_fits(fs) || generic_fits(fs);
+    // chapter 4's generic kernel in double: a tap loaded per trip); the blocks run the
+    // compile-time kernel at FS = 3, 5, 7, 15 and the blocked kernel (taps loaded per chunk of 8
+    // from shared memory) otherwise.
+    const bool special = stream_fits(fs) || rows_fits(fs) || generic_fits(fs, elem_bytes);
     const bool compiled_blocks = fs == 3 || fs == 5 || fs == 7 || fs == 15;
     std::vector<derive::Conv2dTile> v;
     for (std::size_t i = 0; i < configs.size(); ++i) {
         const Conv2dLaunch& l = configs[i];
-        const bool runtime_taps = special && i == 0 ? generic_fits(fs) : !compiled_blocks;
+        const bool runtime_taps = special && i == 0 ? generic_fits(fs, elem_bytes) : !compiled_blocks;
         v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY,
                      runtime_taps});
     }
@@ -111,7 +115,8 @@ Conv2dLaunch conv2d_default(const Conv2dArgs<T>& a) {
                                                     try {
                                                         return conv2d_launch_of(derive::derive_conv2d(
                                                             dev, a.rows, a.cols, a.fs, static_cast<int>(sizeof(T)),
-                                                            conv2d_derive_tiles(configs, a.fs), vector_rows));
+                                                            conv2d_derive_tiles(configs, a.fs, static_cast<int>(sizeof(T))),
+                                                            vector_rows));
                                                     } catch (const std::invalid_argument&) {
                                                         return configs.front();  // no candidate fits the device
                                                     }

@@ -15,8 +15,9 @@ namespace wb::tuned {
 bool stream_fits(int fs);
 /// The filter-row kernel's sizes: FS = 31, 63.
 bool rows_fits(int fs);
-/// The sizes no kernel of this step knows at compile time: chapter 4's generic kernel by default.
-bool generic_fits(int fs);
+/// The sizes no kernel of this step knows at compile time, in double: chapter 4's generic kernel
+/// as the first candidate beside the blocked shapes (in float the blocked kernel only).
+bool generic_fits(int fs, int elem_bytes);
 
 /// The streaming kernel's launch: warps of 32 threads, each thread sx x sy outputs.
 Conv2dLaunch stream_shape(int sx, int sy, int warps);
@@ -28,11 +29,12 @@ Conv2dLaunch block_shape(int rx, int ry);
 template <class T>
 std::vector<Conv2dLaunch> conv2d_configs(int fs);
 
-/// The instantiated launches for filter size fs (conv2d_configs(fs)) as chapter 6's candidates:
+/// The instantiated launches for filter size fs and elements of elem_bytes (conv2d_configs(fs))
+/// as chapter 6's candidates:
 /// each shape, the shared-window kernels staged (the streaming shape's 32-wide warps hold their
 /// window in registers), in filter passes of at most 32 x 16 taps, and whether the kernel it runs
 /// at fs loads each tap at a run-time index (Conv2dTile::runtime_taps).
-std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs, int fs);
+std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs, int fs, int elem_bytes);
 /// The launch a convolution derivation names: block, thread and tile shape.
 Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
 
