@@ -482,11 +482,14 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     const double t_dram = dram_ms(p.useful_bytes / 2, p.useful_bytes / 2, dev) * 1e-3;
     const double slots = static_cast<double>(dev.sm_count) * p.occ.blocks_per_sm;
     p.waves = blocks / slots;
-    // The last wave's idle slots. A grid that fits the device at once (one wave or less) has no
-    // later wave to wait for: its time is the busiest SM's, which holds ceil(blocks / SMs) of the
-    // blocks (sharing its pipes) against the mean.
+    // The last wave's idle slots: the earlier steps' blocks (a few warps, each waiting on its
+    // loads) take their time whatever else the SM runs, so a half-empty last wave costs a whole
+    // one. The tuned step's blocks (many resident warps, RX x RY independent FMAs per thread)
+    // share the SM's pipes, and SMs take the next block as one frees up: the busiest SM's
+    // ceil(blocks / SMs) blocks against the mean. So does any grid of one wave or less.
     const double per_sm_mean = blocks / dev.sm_count;
-    const double tail = p.waves <= 1 ? std::max(1.0, std::ceil(per_sm_mean) / per_sm_mean)
+    const bool shares_pipes = d.stage == Stage::kTuned || p.waves <= 1;
+    const double tail = shares_pipes ? std::max(1.0, std::ceil(per_sm_mean) / per_sm_mean)
                                      : std::max(1.0, std::ceil(p.waves) / p.waves);
     struct Bound {
         double t;
