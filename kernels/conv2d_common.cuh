@@ -312,9 +312,10 @@ __device__ __forceinline__ void blocked_chunk(T (&acc)[RY][RX], const T* fw, int
 /// them), the row's taps in chunks of 8, then one of 4 and one of 1-3 (every chunk's size known at
 /// compile time, every chunk starting on a 16-byte vector of the window row): a chunk's pixels are
 /// read once for the RY output rows (a quarter-warp's 8 lanes along x, RX elements apart) and its
-/// FMAs take every operand from a register. Per FMA that is about 1.4 issued instructions in float
-/// (4 x 4) and 1.6 in double (4 x 2), where a register window slid tap by tap, with a filter load,
-/// index arithmetic and a filter-row check per tap and output row, took 3-5.
+/// FMAs take every operand from a register. The chunk of 8 issues about 1.25 instructions per FMA
+/// in float (4 x 4) and 1.6 in double (4 x 2) (sm_90 SASS), where a register window slid tap by
+/// tap, with a filter load, index arithmetic and a filter-row check per tap and output row, took
+/// 3-6 (docs/notes/conv2d.md).
 template <class T, int RX, int RY, bool CONST>
 __global__ void __launch_bounds__(256)
 blocked_conv2d_kernel(int rows, int cols, int fs, const T* __restrict__ in, int in_pitch,

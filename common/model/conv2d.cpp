@@ -49,8 +49,9 @@ BlockedChunks blocked_chunks(int rx, int lc, int w) {
     return c;
 }
 
-/// Registers per thread of the blocked kernel (`cuobjdump -res-usage`, the filter in constant
-/// memory; none spills): float 4 x 4 58, 4 x 2 52; double 4 x 2 64, 2 x 2 48. 0 for a shape not
+/// Registers per thread of the blocked kernel (`cuobjdump -res-usage` of the instantiation that
+/// copies the taps from constant memory; none spills): float 4 x 4 58, 4 x 2 52; double 4 x 2 64,
+/// 2 x 2 48. 0 for a shape not
 /// instantiated (the estimate stands).
 int blocked_registers(int elem_bytes, int thread_x, int thread_y) {
     struct Count { int elem, rx, ry, regs; };
