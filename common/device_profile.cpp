@@ -67,6 +67,7 @@ int fp64_mma_lanes(int major, int minor) {
 DeviceProfile t10() {
     DeviceProfile p;
     p.name = "Tesla T10 (preset)";
+    p.card = "t10";
     p.sm_count = 30;                 // White §2.2: 30 SMs of 8 SPs
     p.max_blocks_per_sm = 8;         // White §3.3.2
     p.max_threads_per_sm = 1024;     // White §3.3.2
@@ -142,6 +143,7 @@ DeviceProfile hopper() {
 DeviceProfile h100_sxm() {
     DeviceProfile p = hopper();
     p.name = "H100 SXM5 (preset)";
+    p.card = "h100-sxm";
     p.l2_bytes = 50LL * 1024 * 1024;     // 50 MB L2
     p.bandwidth_gbs = 3350;              // HBM3, datasheet
     // FP64 tensor cores (DMMA): 67 TFLOP/s on the datasheet, 132 SMs x 256 flops per clock at the
@@ -154,6 +156,7 @@ DeviceProfile h100_sxm() {
 DeviceProfile h200() {
     DeviceProfile p = hopper();
     p.name = "H200 (preset)";
+    p.card = "h200";
     p.l2_bytes = 60LL * 1024 * 1024;     // 60 MB, as the reference H200 reports
     // HBM3e, datasheet 4.8 TB/s (the memory clock, 3201 MHz x 6016-bit bus x 2, gives 4814 GB/s).
     p.bandwidth_gbs = 4800;
@@ -203,6 +206,13 @@ int attribute(cudaDeviceAttr attr, int device) {
 
 std::vector<std::string> device_preset_names() { return {"t10", "h100-sxm", "h200"}; }
 
+std::string card_of_name(const std::string& device_name) {
+    const auto has = [&](const char* s) { return device_name.find(s) != std::string::npos; };
+    if (has("H200")) return "h200";
+    if (has("H100") && (has("SXM") || has("HBM3"))) return "h100-sxm";
+    return "";
+}
+
 DeviceProfile device_preset(const std::string& name) {
     if (name == "t10") return t10();
     if (name == "h100-sxm") return h100_sxm();
@@ -227,6 +237,7 @@ DeviceProfile device_profile_from_device(int device) {
 
     DeviceProfile p;
     p.name = prop.name;
+    p.card = card_of_name(p.name);
     p.sm_count = prop.multiProcessorCount;
     p.max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
     p.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;

@@ -10,6 +10,10 @@ namespace wb {
 
 struct DeviceProfile {
     std::string name;
+    /// The preset this card is ("t10", "h100-sxm", "h200"; "" where none is): what per-card tables
+    /// of measured figures key on (model/cg.cpp's walk probes). Presets set it; a live device's is
+    /// read from its name once, here (card_of_name), not by each model.
+    std::string card;
     int sm_count = 0;
     int max_blocks_per_sm = 0;
     int max_threads_per_sm = 0;
@@ -58,6 +62,9 @@ struct DeviceProfile {
     double fp64_mma_peak_gflops() const { return sm_count * fp64_mma_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
 };
 
+/// The preset a device of this name is ("h200" for "NVIDIA H200", "h100-sxm" for an H100 SXM,
+/// "" otherwise).
+std::string card_of_name(const std::string& device_name);
 /// A named preset; throws std::invalid_argument listing the known names.
 DeviceProfile device_preset(const std::string& name);
 /// Names accepted by device_preset().

@@ -118,7 +118,7 @@ double streamed_tiles_per_block(long long n, int elem_bytes, const DeviceProfile
 double cg_walk_tile_cycles(int elem_bytes, const DeviceProfile& dev) {
     if (elem_bytes != 4 && elem_bytes != 8)
         throw std::invalid_argument("cg_walk_tile_cycles: elem_bytes (" + std::to_string(elem_bytes) + ") must be 4 or 8");
-    const bool h200 = dev.name.find("H200") != std::string::npos;
+    const bool h200 = dev.card == "h200";
     const DeviceProfile probe = device_preset(h200 ? "h200" : "h100-sxm");  // the card the probe ran on
     const double probe_us = h200 ? (elem_bytes == 4 ? kWalkProbeH200UsFloat : kWalkProbeH200UsDouble)
                                  : (elem_bytes == 4 ? kWalkProbeUsFloat : kWalkProbeUsDouble);

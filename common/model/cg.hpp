@@ -107,7 +107,7 @@ constexpr double kWalkProbeH200UsFloat = 149.03;
 constexpr double kWalkProbeH200UsDouble = 299.59;
 
 /// SM cycles per streamed tile and block of the persistent walk (elem_bytes 4 or 8) on `dev`, its
-/// columns on 128-byte lines: the probe's time on dev's card (the H200's where dev is an H200, the
+/// columns on 128-byte lines: the probe's time on dev's card (the H200's where dev.card is "h200", the
 /// H100's otherwise) less the fixed costs the model charges it (cg_persistent_fixed_us), over the
 /// tiles each block streams there, at that card's clock (its preset's plan and clock).
 double cg_walk_tile_cycles(int elem_bytes, const DeviceProfile& dev);

@@ -84,6 +84,10 @@ TEST_CASE("cg schedules: the persistent walk's rate is each card's probe, in SM 
     CHECK(wb::model::cg_walk_tile_cycles(8, h100) > wb::model::cg_walk_tile_cycles(4, h100));
     CHECK(wb::model::cg_walk_tile_cycles(4, h200) < 0.85 * wb::model::cg_walk_tile_cycles(4, h100));
     CHECK(wb::model::cg_walk_tile_cycles(4, wb::device_preset("t10")) == wb::model::cg_walk_tile_cycles(4, h100));
+    // The probe follows the profile's card, not its name: a renamed H200 profile keeps the H200's.
+    auto renamed = h200;
+    renamed.name = "an H200 by another name";
+    CHECK(wb::model::cg_walk_tile_cycles(4, renamed) == wb::model::cg_walk_tile_cycles(4, h200));
     CHECK_THROWS_WITH(wb::model::cg_walk_tile_cycles(2, h200), Catch::Matchers::Contains("elem_bytes (2) must be 4 or 8"));
     // A faster clock walks faster; twice the SMs keep twice the tiles on chip and walk half the
     // rest per block: the persistent kernel faster, and chosen up to a larger n.

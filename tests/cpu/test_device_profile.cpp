@@ -27,6 +27,17 @@ TEST_CASE("device_preset_names lists the three presets, each of which loads", "[
     }
 }
 
+TEST_CASE("each preset names its card, and a live device's name maps to the preset it is", "[model][device_profile]") {
+    for (const auto& n : wb::device_preset_names()) CHECK(device_preset(n).card == n);
+    CHECK(wb::card_of_name("NVIDIA H200") == "h200");
+    CHECK(wb::card_of_name("NVIDIA H200 NVL") == "h200");
+    CHECK(wb::card_of_name("NVIDIA H100 80GB HBM3") == "h100-sxm");
+    CHECK(wb::card_of_name("NVIDIA H100 SXM5 80GB") == "h100-sxm");
+    CHECK(wb::card_of_name("NVIDIA H100 PCIe") == "");  // another card: its own memory system
+    CHECK(wb::card_of_name("NVIDIA A100-SXM4-80GB") == "");
+    CHECK(wb::card_of_name("") == "");
+}
+
 TEST_CASE("t10 preset matches White's Tesla T10", "[model][device_profile][white]") {
     const auto p = device_preset("t10");
     CHECK(p.sm_count == 30);
