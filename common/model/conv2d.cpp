@@ -51,8 +51,7 @@ BlockedChunks blocked_chunks(int rx, int lc, int w) {
 
 /// Registers per thread of the blocked kernel (`cuobjdump -res-usage` of the instantiation that
 /// copies the taps from constant memory; none spills): float 4 x 4 58, 4 x 2 52; double 4 x 2 64,
-/// 2 x 2 48. 0 for a shape not
-/// instantiated (the estimate stands).
+/// 2 x 2 48. 0 for a shape not instantiated (the estimate stands).
 int blocked_registers(int elem_bytes, int thread_x, int thread_y) {
     struct Count { int elem, rx, ry, regs; };
     static constexpr Count kCounted[] = {{4, 4, 4, 58}, {4, 4, 2, 52}, {8, 4, 2, 64}, {8, 2, 2, 48}};
@@ -393,23 +392,23 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             d.wavefronts_per_fma =
                 (4.0 * lds128_ways(d.thread_x * elem_bytes) * lds + tap_lds + 4.0 * w * vectors) / tile_fmas;
         }
-        // Accumulators (e words each), the window in registers (nv vectors at compile time, rx + w
-        // elements in the generic loop), addresses and indices.
+        // Accumulators (e words each), the window in registers (nv vectors at compile time, about
+        // rx + w elements of a chunk in the blocked loop), addresses and indices: the estimate where
+        // no count stands.
         d.regs_per_thread = std::min(255, 40 + static_cast<int>(rx * ry * e + (fixed ? nv * w : rx + w) * e));
         if (const int r = fixed ? counted_registers(elem_bytes, d.thread_x, d.thread_y, fs)
                                 : blocked_registers(elem_bytes, d.thread_x, d.thread_y))
             d.regs_per_thread = r;
-        const int cy = d.chunk_y > 0 ? std::min(d.chunk_y, fs) : fs, cx = d.chunk_x > 0 ? std::min(d.chunk_x, fs) : fs;
-        // The compile-time kernel double-buffers its window (two of them per block).
+        // The compile-time kernel double-buffers its window (two of them per block). The blocked
+        // kernel's window is static, sized for whole passes (Blocked<>::SMEM: TY + 15 rows of the
+        // TX + 31 columns rounded up to vectors, plus one; and a pass's 16 x 32 taps plus a
+        // vector), whatever FS is.
         d.prefetch = fixed;
-        d.smem_per_block = (fixed ? 2 : 1) * (d.tile_y + cy - 1) * (d.tile_x + cx - 1 + 2 * w) * elem_bytes;
-        // The blocked kernel's window is static, sized for whole passes (Blocked<>::SMEM: TY + 15
-        // rows of the TX + 31 columns rounded up to vectors, plus one; and a pass's 16 x 32 taps
-        // plus a vector), whatever FS is.
-        if (!fixed)
-            d.smem_per_block = ((d.tile_y + d.chunk_y - 1) * (((d.tile_x + d.chunk_x - 1 + w - 1) / w + 1) * w) +
-                                d.chunk_y * d.chunk_x + w) *
-                               elem_bytes;
+        d.smem_per_block =
+            fixed ? 2 * (d.tile_y + fs - 1) * (d.tile_x + fs - 1 + 2 * w) * elem_bytes
+                  : ((d.tile_y + d.chunk_y - 1) * (((d.tile_x + d.chunk_x - 1 + w - 1) / w + 1) * w) +
+                     d.chunk_y * d.chunk_x + w) *
+                        elem_bytes;
     } else {
         throw std::invalid_argument(std::string("conv2d_stage_design: stage (\"") + stage_name(stage) +
                                     "\") has no convolution model");

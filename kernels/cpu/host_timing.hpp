@@ -85,30 +85,49 @@ struct CallTiming {
 };
 
 namespace detail {
-/// One timing of f() under `plan` (no repeat): warm-up, then batches until the stopping rule.
+using Clock = std::chrono::steady_clock;
+inline double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+/// The warm-up of f() under `plan`: one call, which sizes the batch (calls filling about
+/// plan.batch_s, one for a slow call), then one batch thrown away. Returns the calls per batch;
+/// *once_s, where given, receives the first call's seconds.
 template <class F>
-CallTiming time_once(F&& f, const TimingPlan& plan) {
-    using Clock = std::chrono::steady_clock;
-    auto secs = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+int warm_up(F&& f, const TimingPlan& plan, double* once_s = nullptr) {
     const auto w0 = Clock::now();
     f();
-    const double once = std::max(1e-7, secs(w0, Clock::now()));
+    const double once = std::max(1e-7, seconds(w0, Clock::now()));
+    if (once_s) *once_s = once;
     const int per_batch = static_cast<int>(std::clamp(std::floor(plan.batch_s / once), 1.0, 10000.0));
     if (per_batch > 1)  // the warm-up batch (a slow call's warm-up call is its own)
         for (int i = 0; i < per_batch; ++i) f();
+    return per_batch;
+}
+
+/// One batch of `per_batch` calls of f(): ms per call; *spent_s, where given, grows by its seconds.
+template <class F>
+double time_batch(F&& f, int per_batch, double* spent_s = nullptr) {
+    const auto t0 = Clock::now();
+    for (int i = 0; i < per_batch; ++i) f();
+    const double s = seconds(t0, Clock::now());
+    if (spent_s) *spent_s += s;
+    return s * 1e3 / per_batch;
+}
+
+/// One timing of f() under `plan` (no repeat): warm-up, then batches until the stopping rule.
+template <class F>
+CallTiming time_once(F&& f, const TimingPlan& plan) {
+    const int per_batch = warm_up(f, plan);
     std::vector<double> t;
     const auto start = Clock::now();
     CallTiming r;
     for (int b = 0; b < plan.max_batches; ++b) {
-        const auto t0 = Clock::now();
-        for (int i = 0; i < per_batch; ++i) f();
-        t.push_back(secs(t0, Clock::now()) * 1e3 / per_batch);
+        t.push_back(time_batch(f, per_batch));
         if (static_cast<int>(t.size()) < std::min(plan.min_batches, plan.max_batches)) {
-            if (t.size() >= 3 && secs(start, Clock::now()) > plan.max_s) break;
+            if (t.size() >= 3 && seconds(start, Clock::now()) > plan.max_s) break;
             continue;
         }
         r.stats = batch_stats(t);
-        if (r.stats.rel_error() <= plan.target || secs(start, Clock::now()) > plan.max_s) break;
+        if (r.stats.rel_error() <= plan.target || seconds(start, Clock::now()) > plan.max_s) break;
     }
     r.stats = batch_stats(t);
     r.ms = r.stats.median;
@@ -155,39 +174,29 @@ double median_call_ms(F&& f, const TimingPlan& plan = {}) {
 inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<void()>>& calls,
                                                 const TimingPlan& plan, double warm_below_s = 0.05,
                                                 std::vector<int>* order = nullptr) {
-    using Clock = std::chrono::steady_clock;
-    auto secs = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+    using detail::Clock;
     const std::size_t k = calls.size();
     std::vector<int> per_batch(k, 1);
     std::vector<bool> warm(k, false), in_turn(k, true);
     std::vector<double> spent(k, 0);
     std::vector<std::vector<double>> t(k);
     for (std::size_t i = 0; i < k; ++i) {
-        const auto w0 = Clock::now();
-        calls[i]();
-        const double once = std::max(1e-7, secs(w0, Clock::now()));
-        per_batch[i] = static_cast<int>(std::clamp(std::floor(plan.batch_s / once), 1.0, 10000.0));
+        double once = 0;
+        per_batch[i] = detail::warm_up(calls[i], plan, &once);
         warm[i] = once < warm_below_s;
     }
-    for (std::size_t i = 0; i < k; ++i)
-        if (per_batch[i] > 1)
-            for (int j = 0; j < per_batch[i]; ++j) calls[i]();
     const auto start = Clock::now();
     const int rounds_min = std::min(plan.min_batches, plan.max_batches);
     for (int round = 0; round < plan.max_batches; ++round) {
         for (std::size_t i = 0; i < k; ++i) {
             if (!in_turn[i]) continue;
             if (warm[i]) calls[i]();
-            const auto t0 = Clock::now();
-            for (int j = 0; j < per_batch[i]; ++j) calls[i]();
-            const double s = secs(t0, Clock::now());
-            t[i].push_back(s * 1e3 / per_batch[i]);
-            spent[i] += s;
+            t[i].push_back(detail::time_batch(calls[i], per_batch[i], &spent[i]));
             if (order) order->push_back(static_cast<int>(i));
             if (t[i].size() >= 3 && spent[i] > plan.max_s) in_turn[i] = false;
         }
         const int done = round + 1;
-        if (done >= 3 && secs(start, Clock::now()) > plan.max_s * static_cast<double>(k)) break;
+        if (done >= 3 && detail::seconds(start, Clock::now()) > plan.max_s * static_cast<double>(k)) break;
         if (done < rounds_min) continue;
         bool settled = true;
         for (std::size_t i = 0; i < k; ++i)
@@ -206,19 +215,16 @@ inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<
 /// a fixed cost, without the interruptions a busy machine adds to some batches.
 template <class F>
 double min_call_ms(F&& f) {
-    using Clock = std::chrono::steady_clock;
-    auto secs = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+    using detail::Clock;
     const auto w0 = Clock::now();
     f();
-    const double once = std::max(1e-7, secs(w0, Clock::now()));
+    const double once = std::max(1e-7, detail::seconds(w0, Clock::now()));
     const int per_batch = static_cast<int>(std::clamp(std::floor(0.002 / once), 1.0, 10000.0));
     double best = INFINITY;
     const auto start = Clock::now();
     for (int b = 0; b < 9; ++b) {
-        const auto t0 = Clock::now();
-        for (int i = 0; i < per_batch; ++i) f();
-        best = std::min(best, secs(t0, Clock::now()) * 1e3 / per_batch);
-        if (b >= 2 && secs(start, Clock::now()) > 0.2) break;
+        best = std::min(best, detail::time_batch(f, per_batch));
+        if (b >= 2 && detail::seconds(start, Clock::now()) > 0.2) break;
     }
     return best;
 }
