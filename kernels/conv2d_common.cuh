@@ -221,6 +221,15 @@ __device__ __forceinline__ void stage_window_async(T* s, const T* __restrict__ i
     }
 }
 
+/// Loads N 16-byte vectors of a window row from `w` (16-byte aligned) into v.
+template <class T, int N>
+__device__ __forceinline__ void load_vectors(T* v, const T* w) {
+    using V = typename Vec16<T>::type;
+    constexpr int W = Vec16<T>::width;
+#pragma unroll
+    for (int g = 0; g < N; ++g) *reinterpret_cast<V*>(v + g * W) = *reinterpret_cast<const V*>(w + g * W);
+}
+
 /// Sets a thread's block of accumulators to zero.
 template <class T, int R, int C>
 __device__ __forceinline__ void zero_block(T (&acc)[R][C]) {
@@ -287,19 +296,15 @@ __device__ __forceinline__ void store_block_vec(const T (&acc)[RY][RX], T* __res
 /// chunk's first tap of filter row 0, rows kChunk apart), and RX CW FMAs on registers.
 template <class T, int RX, int RY, int CW>
 __device__ __forceinline__ void blocked_chunk(T (&acc)[RY][RX], const T* fw, int y, int kc, const T* row) {
-    using V = typename Vec16<T>::type;
     constexpr int W = Vec16<T>::width, NV = (RX + CW - 1 + W - 1) / W, NF = (CW + W - 1) / W;
     T b[NV * W];
-#pragma unroll
-    for (int v = 0; v < NV; ++v) *reinterpret_cast<V*>(&b[v * W]) = *reinterpret_cast<const V*>(row + v * W);
+    load_vectors<T, NV>(b, row);
 #pragma unroll
     for (int i = 0; i < RY; ++i) {
         const int k = y - i;  // the filter row of output row i
         if (k < 0 || k >= kc) continue;
         T f[NF * W];  // the chunk's taps of filter row k: a broadcast read, every lane the same vectors
-#pragma unroll
-        for (int v = 0; v < NF; ++v)
-            *reinterpret_cast<V*>(&f[v * W]) = *reinterpret_cast<const V*>(fw + k * kChunk + v * W);
+        load_vectors<T, NF>(f, fw + k * kChunk);
 #pragma unroll
         for (int t = 0; t < CW; ++t)
 #pragma unroll

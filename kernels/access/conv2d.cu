@@ -44,6 +44,7 @@ namespace {
 
 using conv2d_detail::cp_async_commit;
 using conv2d_detail::cp_async_wait;
+using conv2d_detail::load_vectors;
 using conv2d_detail::Vec16;
 
 constexpr int THREADS = 256;  // 8 warps: 4 along x by 2 along y, each 4 lanes along x by 8 along y
@@ -83,15 +84,6 @@ struct GenericShape {
 __device__ __forceinline__ int2 thread_origin(int rx) {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     return make_int2(((warp % 4) * 4 + lane % 4) * rx, (warp / 4) * 8 + lane / 4);
-}
-
-/// Loads N 16-byte vectors of a window row from `w` (16-byte aligned) into v.
-template <class T, int N>
-__device__ __forceinline__ void load_vectors(T* v, const T* w) {
-    using V = typename Vec16<T>::type;
-    constexpr int W = Vec16<T>::width;
-#pragma unroll
-    for (int g = 0; g < N; ++g) *reinterpret_cast<V*>(v + g * W) = *reinterpret_cast<const V*>(w + g * W);
 }
 
 /// Writes a thread's OY x RX outputs (rows 16 apart) from image element (r0, c0): 16-byte stores

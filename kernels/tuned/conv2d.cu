@@ -113,7 +113,6 @@ __global__ void __launch_bounds__(256)
 fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, T* __restrict__ out, int out_pitch,
                     int tiles_x, int tiles, int xs, bool vec_in, bool vec_out) {
     using F = Fixed<T, FS, RX, RY>;
-    using V = typename Vec16<T>::type;
     constexpr int W = F::W, NV = F::NV, S = F::S;
     extern __shared__ __align__(16) unsigned char smem[];  // two windows of F::BUF elements
     T* const s0 = reinterpret_cast<T*>(smem);
@@ -136,8 +135,7 @@ fixed_conv2d_kernel(int rows, int cols, const T* __restrict__ in, int in_pitch, 
         for (int y = 0; y < RY + FS - 1; ++y) {  // every window row the thread's outputs need
             T v[NV * W];
             const T* row = buf(b) + (cy + y) * S + cx;
-#pragma unroll
-            for (int g = 0; g < NV; ++g) *reinterpret_cast<V*>(&v[g * W]) = *reinterpret_cast<const V*>(row + g * W);
+            conv2d_detail::load_vectors<T, NV>(v, row);
 #pragma unroll
             for (int i = 0; i < RY; ++i) {
                 const int k = y - i;  // compile-time after unrolling
