@@ -38,10 +38,14 @@ struct Conv2dLaunch {
     int tile_y = 0;    ///< output rows one block computes
     int thread_x = 0;  ///< output columns one thread computes (register blocking along x)
     int thread_y = 0;  ///< output rows one thread computes (register blocking along y)
-    std::string str() const;  ///< e.g. "tile=64x64 thread=4x4 block=16x16"
+    /// 1: the tuned step's blocked kernel (taps read at run time) even where the filter size has a
+    /// kernel that knows it at compile time (FS = 3, 5, 7, 15): the sweep then shows what the
+    /// compile-time taps buy; 0: the filter size's own kernel.
+    int blocked = 0;
+    std::string str() const;  ///< e.g. "tile=64x64 thread=4x4 block=16x16" (" blocked" where set)
     bool operator==(const Conv2dLaunch& o) const {
         return block_x == o.block_x && block_y == o.block_y && tile_x == o.tile_x && tile_y == o.tile_y &&
-               thread_x == o.thread_x && thread_y == o.thread_y;
+               thread_x == o.thread_x && thread_y == o.thread_y && blocked == o.blocked;
     }
 };
 

@@ -17,6 +17,7 @@ std::string Conv2dLaunch::str() const {
         .add(tile_x > 0 || tile_y > 0, "tile=" + dims(tile_x, tile_y))
         .add(thread_x > 0 || thread_y > 0, "thread=" + dims(thread_x, thread_y))
         .add(block_x > 0 || block_y > 0, "block=" + dims(block_x, block_y))
+        .add(blocked > 0, "blocked")
         .str();
 }
 

@@ -132,7 +132,8 @@ struct Conv2dOp {
         const int bx = std::max(1, l.block_x), by = std::max(1, l.block_y);
         const int tx = std::max(1, l.thread_x), ty = std::max(1, l.thread_y);
         const int tile_x = l.tile_x > 0 ? l.tile_x : bx * tx, tile_y = l.tile_y > 0 ? l.tile_y : by * ty;
-        return model::conv2d_stage_design(stage, fs, sizeof(T), tile_x, tile_y, tx, ty, bx * by, vector_rows);
+        return model::conv2d_stage_design(stage, fs, sizeof(T), tile_x, tile_y, tx, ty, bx * by, vector_rows,
+                                          l.blocked != 0);
     }
     template <class T>
     static Prediction predict(const Case&, const Step<Args<T>>& s, const Args<T>& a, const Conv2dLaunch& l,

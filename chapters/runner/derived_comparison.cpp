@@ -309,7 +309,7 @@ double conv2d_ms(const DeviceProfile& dev, const Conv2dLaunch& l, const Conv2dCa
     const int tx = std::max(1, l.thread_x), ty = std::max(1, l.thread_y);
     const int tile_x = l.tile_x > 0 ? l.tile_x : bx * tx, tile_y = l.tile_y > 0 ? l.tile_y : by * ty;
     return model::predict_conv2d_launch(tile_x, tile_y, tx, ty, bx * by, s.rows, s.cols, s.fs, elem,
-                                        conv2d_vector_rows(s, elem), dev)
+                                        conv2d_vector_rows(s, elem), dev, l.blocked != 0)
         .ms;
 }
 

@@ -49,7 +49,7 @@ std::string launch_params(const GemmLaunch& l) {
 
 std::string launch_params(const Conv2dLaunch& l) {
     return words({{"block_x", l.block_x}, {"block_y", l.block_y}, {"tile_x", l.tile_x}, {"tile_y", l.tile_y},
-                  {"thread_x", l.thread_x}, {"thread_y", l.thread_y}});
+                  {"thread_x", l.thread_x}, {"thread_y", l.thread_y}, {"blocked", l.blocked}});
 }
 
 std::string launch_params(const SymvLaunch& l) {

@@ -70,12 +70,13 @@ void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs,
             continue;
         try {
             c.p = model::predict_conv2d_launch(t.tile_x, t.tile_y, t.thread_x, t.thread_y, c.threads, rows, cols, fs,
-                                               elem_bytes, vector_rows, dev);
+                                               elem_bytes, vector_rows, dev, t.blocked);
         } catch (const std::invalid_argument&) {
             continue;  // the model's block cannot be resident on this device
         }
         const model::Conv2dDesign k = model::conv2d_stage_design(Stage::kTuned, fs, elem_bytes, t.tile_x, t.tile_y,
-                                                                 t.thread_x, t.thread_y, c.threads, vector_rows);
+                                                                 t.thread_x, t.thread_y, c.threads, vector_rows,
+                                                                 t.blocked);
         if (k.smem_per_block > dev.smem_per_block_bytes) continue;
         c.regs = k.regs_per_thread;
         c.smem = k.smem_per_block;
@@ -98,8 +99,8 @@ void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs,
     for (const Cand& c : fit)
         if (&c != best)
             others += (others.empty() ? "" : ", ") + std::to_string(c.t.tile_x) + "x" + std::to_string(c.t.tile_y) +
-                      " (" + std::to_string(c.t.thread_x) + "x" + std::to_string(c.t.thread_y) + ") " +
-                      fmt("%.4f ms", c.p.ms);
+                      " (" + std::to_string(c.t.thread_x) + "x" + std::to_string(c.t.thread_y) +
+                      (c.t.blocked ? ", blocked" : "") + ") " + fmt("%.4f ms", c.p.ms);
     const double intensity = 2.0 * fs * fs / (2.0 * elem_bytes);  // flops per byte of image and output
     const double peak = elem_bytes == 8 ? dev.fp64_peak_gflops() : dev.fp32_peak_gflops();
     const double ridge = peak / dev.bandwidth_gbs;
@@ -124,6 +125,10 @@ void pick_conv(const DeviceProfile& dev, long long rows, long long cols, int fs,
                             (t.staged ? "" : " (the window in registers)")});
     d.params.push_back({"tile_y", t.tile_y, "block_y x thread_y, or the candidate's rows",
                         std::to_string(t.tile_x) + " x " + std::to_string(t.tile_y) + " outputs per block"});
+    if (std::any_of(fit.begin(), fit.end(), [](const Cand& c) { return c.t.blocked; }))
+        d.params.push_back({"blocked", t.blocked ? 1 : 0, "the least predicted time among the kernel classes",
+                            t.blocked ? "the blocked kernel (taps read per chunk) ahead of the compile-time one"
+                                      : "the kernel that knows the filter size at compile time"});
     d.params.push_back(blocks_per_sm(dev, best->threads, best->regs, best->smem));
 }
 

@@ -175,6 +175,9 @@ struct Conv2dTile {
     /// FMAs (FS known at compile time). A dependent load per tap: the SM hides its latency only
     /// with kBusyWarps resident warps (model/kernel_time.hpp).
     bool runtime_taps = false;
+    /// The blocked kernel where the filter size has a compile-time kernel (FS = 3, 5, 7, 15; the
+    /// launch's `blocked`): the model counts the blocked loop, not the compile-time one.
+    bool blocked = false;
 };
 
 /// With `tiles` (the kernel's instantiated launches for this filter size): each candidate that

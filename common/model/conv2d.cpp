@@ -171,7 +171,7 @@ double windows_per_second(int resident, double wait_s, double work_s, double alo
 }  // namespace
 
 Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x, int tile_y, int thread_x,
-                                 int thread_y, int threads, bool vector_rows) {
+                                 int thread_y, int threads, bool vector_rows, bool blocked) {
     // The tuned step's default for the sizes it has no compile-time kernel for (not 1, 3, 5, 7,
     // 15, 31, 63) is chapter 4's generic kernel at chapter 4's shape (kernels/tuned/conv2d.cu,
     // generic_fits): modelled as that step.
@@ -338,7 +338,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         d.chunk_x = 32;
         d.chunk_y = 16;
         const int nv = (d.thread_x + fs - 1 + w - 1) / w;
-        const bool fixed = fs == 3 || fs == 5 || fs == 7 || fs == 15;
+        const bool fixed = (fs == 3 || fs == 5 || fs == 7 || fs == 15) && !blocked;
         if (fixed) {
             // Compile-time FS: per thread (ry + FS - 1) rows of nv 16-byte reads for rx ry FS^2
             // FMAs whose filter taps are operands (one ULDC.64 per two taps per tile); the
@@ -418,10 +418,10 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
 
 Conv2dPrediction predict_conv2d_launch(int tile_x, int tile_y, int thread_x, int thread_y, int threads, long long rows,
                                        long long cols, int fs, int elem_bytes, bool vector_rows,
-                                       const DeviceProfile& dev) {
-    return predict_conv2d(
-        conv2d_stage_design(Stage::kTuned, fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads, vector_rows),
-        rows, cols, fs, elem_bytes, dev);
+                                       const DeviceProfile& dev, bool blocked) {
+    return predict_conv2d(conv2d_stage_design(Stage::kTuned, fs, elem_bytes, tile_x, tile_y, thread_x, thread_y,
+                                              threads, vector_rows, blocked),
+                          rows, cols, fs, elem_bytes, dev);
 }
 
 double conv2d_roofline_gflops(long long rows, long long cols, int fs, int elem_bytes, double peak_gflops,
@@ -553,9 +553,13 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     const Bound walk_bound{walk_s, naive                     ? "latency: a round trip per pair of taps"
                                    : d.staged && !d.prefetch ? "latency and work: each block waits for its window, then computes"
                                                              : "latency: each block waits for its window's loads per pass"};
-    if (walk_bound.t > worst->t) worst = &walk_bound;
-    // Besides the largest bound, the first bytes' latency (the bounds are rates).
-    p.ms = worst->t * 1e3 + kLaunchOverheadUs / 1e3 + (worst == &walk_bound ? 0.0 : dev.idle_latency_ns * 1e-6);
+    // Besides the largest bound, the first bytes' latency (the bounds are rates); the walk counts
+    // its latencies itself. The walk sets the time only where it is longer than the rate bound
+    // with that latency: a launch whose walk falls between the two is no faster than the bound
+    // (otherwise a walking launch would be predicted below the DRAM floor every launch shares).
+    const double rate_s = worst->t + dev.idle_latency_ns * 1e-9;
+    if (walk_bound.t > rate_s) worst = &walk_bound;
+    p.ms = std::max(rate_s, walk_bound.t) * 1e3 + kLaunchOverheadUs / 1e3;
     p.gflops = p.flops / (p.ms * 1e6);
     std::ostringstream os;
     os << worst->words << "; occupancy " << detail::pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "

@@ -53,9 +53,11 @@ struct Conv2dDesign {
 /// outputs per thread / tile (from its launch). `vector_rows`: every image row starts on a 16-byte
 /// boundary (base aligned, pitch a multiple of the vector), so the staging copies whole 16-byte
 /// vectors; otherwise it copies element by element (kernels/conv2d_common.cuh). Throws
-/// std::invalid_argument on an unknown stage.
+/// std::invalid_argument on an unknown stage. `blocked` (the tuned step): the blocked kernel's loop
+/// even where the filter size has a compile-time kernel (FS = 3, 5, 7, 15; Conv2dLaunch::blocked).
 Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x, int tile_y,
-                                 int thread_x, int thread_y, int threads, bool vector_rows = true);
+                                 int thread_x, int thread_y, int threads, bool vector_rows = true,
+                                 bool blocked = false);
 
 struct Conv2dPrediction {
     double flops = 0;            ///< 2 rows cols FS^2
@@ -81,11 +83,11 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
 
 /// The tuned step's prediction for one of its launches (a block of `threads`, a thread
 /// thread_x x thread_y outputs, the tile tile_x x tile_y) on a rows x cols image whose rows are
-/// `vector_rows` (conv2d_stage_design): the time chapter 6 ranks its sweep with and the
-/// derivation (derive_conv2d) picks the least of.
+/// `vector_rows` (conv2d_stage_design; `blocked` likewise): the time chapter 6 ranks its sweep with
+/// and the derivation (derive_conv2d) picks the least of.
 Conv2dPrediction predict_conv2d_launch(int tile_x, int tile_y, int thread_x, int thread_y, int threads, long long rows,
                                        long long cols, int fs, int elem_bytes, bool vector_rows,
-                                       const DeviceProfile& dev);
+                                       const DeviceProfile& dev, bool blocked = false);
 
 /// The roofline bound of a convolution: min(peak, bandwidth x 2 FS^2 rows cols / useful bytes),
 /// GFLOP/s (bandwidth in GB/s).

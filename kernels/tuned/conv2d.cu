@@ -443,14 +443,17 @@ void dispatch_stream(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
 /// 8 x 4 floats or 4 x 4 doubles: tile 128 x 64 or 64 x 64); for the sizes no kernel here knows
 /// at compile time, in double, the same shape runs chapter 4's generic kernel (generic_fits); for FS = 7, 15,
 /// and as alternatives for all of those, the shared-window blocks: float 4 x 4 (tile 64 x 64) and 4 x 2 (64 x 32); double 2 x 2 (32 x 32)
-/// and 4 x 2 (64 x 32).
+/// and 4 x 2 (64 x 32). Where the blocks know FS at compile time (FS = 3, 5, 7, 15), the same shapes
+/// once more with the blocked kernel (`blocked`): the kernel class is a tunable the sweep weighs too.
 template <class T>
 std::vector<Conv2dLaunch> conv2d_configs(int fs) {
     std::vector<Conv2dLaunch> v;
     if (stream_fits(fs)) v.push_back(stream_shape(Stream<T>::SX, Stream<T>::SY, Stream<T>::WARPS));
     if (rows_fits(fs) || generic_fits(fs, sizeof(T))) v.push_back(block_shape(static_cast<int>(32 / sizeof(T)), 4));
-    if (sizeof(T) == 4) v.insert(v.end(), {block_shape(4, 4), block_shape(4, 2)});
-    else v.insert(v.end(), {block_shape(2, 2), block_shape(4, 2)});
+    const std::pair<int, int> shapes[] = {sizeof(T) == 4 ? std::pair{4, 4} : std::pair{2, 2}, {4, 2}};
+    for (const auto& [rx, ry] : shapes) v.push_back(block_shape(rx, ry));
+    if (compiled_fits(fs))
+        for (const auto& [rx, ry] : shapes) v.push_back(block_shape(rx, ry, true));
     return v;
 }
 
@@ -461,18 +464,18 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
     const int pick = conv2d_pick_config(cfgs, l, fn);  // throws unless l names one of them
     if (!conv2d_detail::conv2d_begin(a, fn)) return;
     const bool special = stream_fits(a.fs) || rows_fits(a.fs) || generic_fits(a.fs, sizeof(T));
-    const int shape = pick - (special ? 1 : 0);  // -1: the rule's special shape
-    if (shape < 0 && stream_fits(a.fs)) dispatch_stream<T>(a, s, fn);
-    else if (shape < 0 && rows_fits(a.fs)) dispatch_rows<T>(a, s, fn);
-    else if (shape < 0) {
+    const Conv2dLaunch& c = cfgs[pick];
+    if (pick == 0 && special && stream_fits(a.fs)) dispatch_stream<T>(a, s, fn);
+    else if (pick == 0 && special && rows_fits(a.fs)) dispatch_rows<T>(a, s, fn);
+    else if (pick == 0 && special) {
         access::conv2d<T>(a, Conv2dLaunch{}, s);  // chapter 4's generic kernel, same tile shape
         return;
-    }
-    else if constexpr (sizeof(T) == 4) {
-        if (shape == 0) dispatch<T, 4, 4>(a, s, fn);
-        else dispatch<T, 4, 2>(a, s, fn);
     } else {
-        if (shape == 0) dispatch<T, 2, 2>(a, s, fn);
+        constexpr int kWide = sizeof(T) == 4 ? 4 : 2;  // the first block shape: float 4 x 4, double 2 x 2
+        const bool first = c.thread_x == kWide && c.thread_y == kWide;
+        if (c.blocked != 0 && first) conv2d_detail::launch_blocked<T, kWide, kWide>(a, s, fn);
+        else if (c.blocked != 0) conv2d_detail::launch_blocked<T, 4, 2>(a, s, fn);
+        else if (first) dispatch<T, kWide, kWide>(a, s, fn);
         else dispatch<T, 4, 2>(a, s, fn);
     }
     WB_CHECK_LAUNCH();

@@ -47,8 +47,11 @@ Conv2dLaunch stream_shape(int sx, int sy, int warps) {
     return l;
 }
 
-Conv2dLaunch block_shape(int rx, int ry) {
+bool compiled_fits(int fs) { return fs == 3 || fs == 5 || fs == 7 || fs == 15; }
+
+Conv2dLaunch block_shape(int rx, int ry, bool blocked) {
     Conv2dLaunch l;
+    l.blocked = blocked ? 1 : 0;
     l.block_x = 256;
     l.block_y = 1;
     l.thread_x = rx;
@@ -64,7 +67,8 @@ namespace {
 bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
     auto eq = [](int w, int c) { return w == 0 || w == c; };
     return eq(want.block_x, cfg.block_x) && eq(want.block_y, cfg.block_y) && eq(want.tile_x, cfg.tile_x) &&
-           eq(want.tile_y, cfg.tile_y) && eq(want.thread_x, cfg.thread_x) && eq(want.thread_y, cfg.thread_y);
+           eq(want.tile_y, cfg.tile_y) && eq(want.thread_x, cfg.thread_x) && eq(want.thread_y, cfg.thread_y) &&
+           eq(want.blocked, cfg.blocked);
 }
 
 }  // namespace
@@ -77,16 +81,16 @@ std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaun
     // Which kernel each configuration runs (conv2d.cu, conv2d): the first is the special shape
     // where the size has one (streaming and filter-row kernels: taps compile-time operands;
     // chapter 4's generic kernel in double: a tap loaded per trip); the blocks run the
-    // compile-time kernel at FS = 3, 5, 7, 15 and the blocked kernel (taps loaded per chunk of 8
-    // from shared memory) otherwise.
+    // compile-time kernel at FS = 3, 5, 7, 15 unless the launch asks for the blocked kernel, and
+    // the blocked kernel (taps loaded per chunk of 8 from shared memory) otherwise.
     const bool special = stream_fits(fs) || rows_fits(fs) || generic_fits(fs, elem_bytes);
-    const bool compiled_blocks = fs == 3 || fs == 5 || fs == 7 || fs == 15;
     std::vector<derive::Conv2dTile> v;
     for (std::size_t i = 0; i < configs.size(); ++i) {
         const Conv2dLaunch& l = configs[i];
-        const bool runtime_taps = special && i == 0 ? generic_fits(fs, elem_bytes) : !compiled_blocks;
+        const bool blocked = !(special && i == 0) && (l.blocked != 0 || !compiled_fits(fs));
+        const bool runtime_taps = special && i == 0 ? generic_fits(fs, elem_bytes) : blocked;
         v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY,
-                     runtime_taps});
+                     runtime_taps, blocked && compiled_fits(fs)});
     }
     return v;
 }
@@ -100,6 +104,8 @@ Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) {
     l.thread_y = get("thread_y");
     l.tile_x = get("tile_x");
     l.tile_y = get("tile_y");
+    for (const derive::Derived& p : d.params)  // only a derivation over this step's launches names it
+        if (p.parameter == "blocked") l.blocked = static_cast<int>(p.value);
     return l;
 }
 
@@ -135,7 +141,8 @@ int conv2d_pick_config(const std::vector<Conv2dLaunch>& cfgs, const Conv2dLaunch
     const std::pair<const char*, int Conv2dLaunch::*> fields[] = {
         {"thread_x", &Conv2dLaunch::thread_x}, {"thread_y", &Conv2dLaunch::thread_y},
         {"tile_x", &Conv2dLaunch::tile_x},     {"tile_y", &Conv2dLaunch::tile_y},
-        {"block_x", &Conv2dLaunch::block_x},   {"block_y", &Conv2dLaunch::block_y}};
+        {"block_x", &Conv2dLaunch::block_x},   {"block_y", &Conv2dLaunch::block_y},
+        {"blocked", &Conv2dLaunch::blocked}};
     Conv2dLaunch partial;
     for (const auto& [name, field] : fields) {
         partial.*field = l.*field;

@@ -19,10 +19,15 @@ bool rows_fits(int fs);
 /// as the first candidate beside the blocked shapes (in float the blocked kernel only).
 bool generic_fits(int fs, int elem_bytes);
 
+/// The sizes a kernel of this step knows at compile time in its 256-thread blocks: FS = 3, 5, 7, 15
+/// (their blocks run the blocked kernel instead where the launch sets `blocked`).
+bool compiled_fits(int fs);
+
 /// The streaming kernel's launch: warps of 32 threads, each thread sx x sy outputs.
 Conv2dLaunch stream_shape(int sx, int sy, int warps);
-/// A 256-thread block of 16 x 16 threads, each rx x ry outputs.
-Conv2dLaunch block_shape(int rx, int ry);
+/// A 256-thread block of 16 x 16 threads, each rx x ry outputs; `blocked`: the blocked kernel even
+/// where the filter size has a compile-time one (Conv2dLaunch::blocked).
+Conv2dLaunch block_shape(int rx, int ry, bool blocked = false);
 
 /// The instantiated launches of T for filter size fs, the special kernel's shape first (the
 /// ladder's legal_launches; defined beside the kernels, conv2d.cu).

@@ -73,11 +73,20 @@ TEST_CASE("derive conv2d: rule 2 reads the ridge, rules 1-3 move with the device
     // Less shared memory never gives a larger tile (rule 3): with 24 KB per SM the FS = 63 windows
     // of 128 x 64 (50 KB) and 64 x 64 (30 KB) no longer fit, 64 x 32 does. At FS = 7 the
     // compile-time kernel's two windows (its double buffer, 23.7 KB at 64 x 32) fit no block:
-    // the derivation says none fits (chapter 5's default then takes the first configuration).
+    // the derivation falls back on the blocked kernel (one window of a pass, 20.9 KB at 64 x 32),
+    // and says why. Where nothing fits at all (8 KB) it says none fits (chapter 5's default then
+    // takes the first configuration).
     DeviceProfile small = h200;
     small.smem_per_sm_bytes = 24 * 1024;
     small.smem_per_block_bytes = small.smem_per_sm_bytes - 1024;
-    CHECK_THROWS_WITH(ch06::derive_conv2d_call(small, 4096, 4096, 7, 4),
+    const Conv2dLaunch fallback = derived(small, 4096, 7, 4);
+    CHECK(fallback.blocked == 1);
+    CHECK(fallback.tile_y == 32);
+    CHECK(derived(h200, 4096, 7, 4).blocked == 0);
+    DeviceProfile tiny = h200;
+    tiny.smem_per_sm_bytes = 8 * 1024;
+    tiny.smem_per_block_bytes = tiny.smem_per_sm_bytes - 1024;
+    CHECK_THROWS_WITH(ch06::derive_conv2d_call(tiny, 4096, 4096, 7, 4),
                       Catch::Contains("must include one that fits the registers and shared memory"));
     for (int fs : {3, 17, 63}) {
         INFO("FS " << fs);

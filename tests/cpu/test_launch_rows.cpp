@@ -45,7 +45,8 @@ TEST_CASE("launches CSV: every field of each op's launch, named, in the struct's
                                         "warp_m=64 warp_n=32 stages=3 split_k=5 pack_a=2 align=1 gemv=1 math=2");
     wb::Conv2dLaunch v;
     v.block_x = 16, v.block_y = 8, v.tile_x = 64, v.tile_y = 32, v.thread_x = 4, v.thread_y = 2;
-    CHECK(wb::ch06::launch_params(v) == "block_x=16 block_y=8 tile_x=64 tile_y=32 thread_x=4 thread_y=2");
+    v.blocked = 1;
+    CHECK(wb::ch06::launch_params(v) == "block_x=16 block_y=8 tile_x=64 tile_y=32 thread_x=4 thread_y=2 blocked=1");
     wb::SymvLaunch s;
     s.block_x = 64, s.block_y = 4, s.nb = 64, s.y_blocks = 2, s.atomics = 1;
     CHECK(wb::ch06::launch_params(s) == "block_x=64 block_y=4 nb=64 y_blocks=2 atomics=1");

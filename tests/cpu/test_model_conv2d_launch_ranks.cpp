@@ -62,6 +62,7 @@ wb::Conv2dLaunch parse_params(const std::string& text) {
         else if (key == "tile_y") l.tile_y = v;
         else if (key == "thread_x") l.thread_x = v;
         else if (key == "thread_y") l.thread_y = v;
+        else if (key == "blocked") l.blocked = v;  // absent in the runs before the blocked class
     }
     return l;
 }
@@ -105,10 +106,10 @@ std::vector<Case> load_cases(const wb::DeviceProfile& dev, const std::string& pa
         r.measured_ms = std::stod(f[c_meas]);
         const wb::Conv2dLaunch& l = r.launch;
         r.model_ms = wb::model::predict_conv2d_launch(l.tile_x, l.tile_y, l.thread_x, l.thread_y, l.block_x * l.block_y,
-                                                      c.rows, c.cols, c.fs, c.elem, vector_rows(c), dev)
+                                                      c.rows, c.cols, c.fs, c.elem, vector_rows(c), dev, l.blocked != 0)
                          .ms;
         r.limit = wb::model::predict_conv2d_launch(l.tile_x, l.tile_y, l.thread_x, l.thread_y, l.block_x * l.block_y,
-                                                   c.rows, c.cols, c.fs, c.elem, vector_rows(c), dev)
+                                                   c.rows, c.cols, c.fs, c.elem, vector_rows(c), dev, l.blocked != 0)
                       .limit;
         c.launches.push_back(r);
     }

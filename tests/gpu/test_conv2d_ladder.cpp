@@ -121,7 +121,8 @@ void check_fixed(const std::vector<StepT<T>>& steps) {
 
 template <class T>
 void check_all_launches(const StepT<T>& step) {
-    for (auto [r, c, fs] : {std::array<int, 3>{129, 77, 7}, {33, 517, 5}, {67, 45, 31}, {70, 70, 3}, {45, 67, 37}})
+    for (auto [r, c, fs] : {std::array<int, 3>{129, 77, 7}, {33, 517, 5}, {67, 45, 31}, {70, 70, 3}, {45, 67, 37},
+                                {41, 141, 15}})
         for (int off : {0, 1}) {
             wb::Conv2dShape s{r, c, fs};
             s.offset = off;
