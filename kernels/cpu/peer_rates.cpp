@@ -106,6 +106,10 @@ struct ClassPlan {
     double ws_last = 0;    ///< the grid's largest working set
     std::function<double(int)> ws_of;     ///< the working set of the call of size n
     std::function<double(double)> n_for;  ///< the (real) size whose working set is ws
+    /// The threaded grid timed in turn across its sizes, as the table's rows of one call each are.
+    /// false: each size on its own, call after call, as a row that repeats its call on the same
+    /// operands (a CG solve: I iterations in sequence, its matrix reused from the LLC).
+    bool in_turn = true;
 };
 
 /// The time of one call as the table's rows time it (host_timing.hpp: the median of batches after
@@ -142,15 +146,20 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
     model::PeerRate r;
     // The threaded regime: its fixed cost at the smallest call the library threads (its work is a
     // few percent of its time: the pool's hand-off and its slowest thread) and e on the grid with
-    // the LLC's bracket. The grid's extent first, from one call per point, smallest first: a point
-    // the last point's call predicts longer than max_call_s ends it.
-    const auto one_call_ms = [&](int n) {
-        const auto t0 = std::chrono::steady_clock::now();
-        call(n);
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    // the LLC's bracket. The grid's extent first, smallest size first: a point that the last
+    // point's time predicts longer than max_call_s ends it. That time is the fastest of three
+    // calls: a single call can meet a disturbance (a thread waking late) that ends the grid early.
+    const auto short_ms = [&](int n) {
+        double best = INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            call(n);
+            best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        return best;
     };
     call(p.threaded_min);  // the pool started
-    const double t_min = one_call_ms(p.threaded_min);
+    const double t_min = short_ms(p.threaded_min);
     std::vector<int> ns{p.threaded_min};
     std::vector<model::CpuWork> works{work(p.threaded_min)};
     double last_t = 0, last_roof = 0;
@@ -160,27 +169,34 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
         const model::CpuWork w = work(n);
         const double roof = model::predict_cpu_ms(m, w, elem);
         if (last_roof > 0 && t_min + (last_t - t_min) * roof / last_roof > s.max_call_s * 1e3) break;
-        last_t = one_call_ms(n);
+        last_t = short_ms(n);
         last_roof = roof;
         ns.push_back(n);
         works.push_back(w);
     }
     // Then every size in turn, as the table's rows are timed: a drift of the host's rate during the
     // calibration lands in each size's batches alike, and each point is the median batch, the
-    // figure a row reports. (Timed one after another, a drift moved every row near one point.)
-    std::vector<std::function<void()>> calls;
-    for (int n : ns) calls.push_back([&call, n] { call(n); });
-    TimingPlan plan;
-    plan.min_batches = 7;
-    plan.batch_s = 0.004;
-    plan.max_s = 0.3;
-    settle_threads();
-    const std::vector<CallTiming> t = time_interleaved(calls, plan);
-    r.fixed_ms = t[0].ms;
+    // figure a row reports; and each size's batch finds the caches as the other sizes left them,
+    // as a row's does (timed call after call, a point finds its operands where its own previous
+    // call left them: docs/notes/split.md).
+    std::vector<double> t;  // ms per call, by size
+    if (p.in_turn) {
+        std::vector<std::function<void()>> calls;
+        for (int n : ns) calls.push_back([&call, n] { call(n); });
+        TimingPlan plan;
+        plan.min_batches = 7;
+        plan.batch_s = 0.004;
+        plan.max_s = 0.3;
+        settle_threads();
+        for (const CallTiming& c : time_interleaved(calls, plan)) t.push_back(c.ms);
+    } else {
+        for (int n : ns) t.push_back(row_ms([&] { call(n); }));
+    }
+    r.fixed_ms = t[0];
     for (std::size_t i = 1; i < ns.size(); ++i) {
         r.efficiency.push_back(
-            {works[i].bytes, efficiency(model::predict_cpu_ms(m, works[i], elem), t[i].ms, r.fixed_ms)});
-        if (timed) timed->push_back({ns[i], t[i].ms});
+            {works[i].bytes, efficiency(model::predict_cpu_ms(m, works[i], elem), t[i], r.fixed_ms)});
+        if (timed) timed->push_back({ns[i], t[i]});
     }
     return r;
 }
@@ -264,6 +280,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         // a solve the library's threads meet a call of another kind after each one; the classes
         // above time each call repeated alone. Its regimes are SYMV's (one thread below n = 200).
         ClassPlan ci;
+        ci.in_turn = false;  // a solve runs its iterations back to back on the same matrix
         ci.single_max = 199;
         ci.threaded_min = 200;
         ci.ws_last = std::min(s.ws_dram, model::cpu_work_cg_iteration(s.vec_max_n, e).bytes);

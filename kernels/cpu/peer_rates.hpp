@@ -74,9 +74,11 @@ using HostAlloc = std::function<std::shared_ptr<void>(std::size_t bytes)>;
 /// without it only the convolution is measured. Returns one line per class and regime measured
 /// (t0 and e at each working set), for the run's log. Takes several seconds: the largest call
 /// reads ws_dram bytes (1 GiB at most). The threaded regime's t0 call and grid are timed in turn,
-/// as the chapter's rows are (time_interleaved: rounds of one batch per size, the median batch),
-/// so that a drift of the host's rate during the calibration lands in each point's spread, not
-/// between the points; the arrays come from `alloc`.
+/// as the chapter's rows are (time_interleaved: rounds of one batch per size, the median batch):
+/// a drift of the host's rate lands in each point's spread, not between the points, and each
+/// point finds the caches as the other sizes left them, as a row does. The "cg iteration" class is
+/// the exception: a CG row is a solve, its iterations back to back on one matrix, so each of its
+/// sizes is timed on its own, call after call. The arrays come from `alloc`.
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
                                               const CalibrationSizes& sizes, const HostAlloc& alloc = {});
 
