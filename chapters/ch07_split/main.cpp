@@ -18,6 +18,7 @@
 #include "split_paths.hpp"
 #include "split_summary.hpp"
 
+#include "buffer.hpp"
 #include "cpu_peers.hpp"
 #include "device.hpp"
 #include "device_profile.hpp"
@@ -31,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -77,19 +79,27 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     std::cout << "Measuring the host (last-level cache, read bandwidth in and beyond it, FMA rate) ...\n";
     m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS)
     std::cout << "  " << model::to_string(m.cpu) << '\n' << "  " << model::curve_to_string(m.cpu) << '\n';
+    if (gpu) select_device(opt.device);
     if (!opt.predict_only) {
         std::cout << "Measuring the CPU peers' rates in each regime of their library (1t: a call OpenBLAS keeps on "
                      "the calling thread; t0: the fixed cost, e: the share of the roofline reached at each working "
                      "set) ...\n";
+        // With a GPU the rows' host arrays are page-locked (their copies overlap): the classes are
+        // measured on the same memory.
+        cpu::HostAlloc pinned;
+        if (gpu)
+            pinned = [](std::size_t bytes) {
+                auto b = std::make_shared<PinnedBuffer<unsigned char>>(bytes);
+                return std::shared_ptr<void>(b, b->data());
+            };
         try {
-            for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu)))
+            for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu), pinned))
                 std::cout << "  " << line << '\n';
         } catch (const std::exception& e) {  // the classes measured so far are kept; the others are the roofline
             std::cout << "  the peers' calibration stopped (" << e.what() << "): "
                       << m.cpu.peers.size() << " classes measured\n";
         }
     }
-    if (gpu) select_device(opt.device);
     // The model predicts for the GPU the run measures (its hybrid shares come from it), unless a
     // preset is named; without a GPU, for the H200 preset.
     m.gpu = !opt.preset.empty() ? device_preset(opt.preset)

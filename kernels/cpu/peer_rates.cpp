@@ -1,6 +1,6 @@
 // peer_rates.cpp — the CPU peer classes' measured rates (peer_rates.hpp): each class timed in each
 // regime of its library's threading rule, at a tiny size and the regime's edge (t0) and at a grid
-// of working sets (e = roofline / (t - t0)), on arrays filled with small nonzero values (timing
+// of working sets (e = roofline / (t - t0); the threaded grid's sizes timed in turn), on arrays filled with small nonzero values (timing
 // data: the values do not matter, only that no denormal or NaN slows a unit down).
 #include "peer_rates.hpp"
 
@@ -12,9 +12,11 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -33,6 +35,22 @@ void fill(T* p, std::size_t n) {
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < N; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>(i % 13) / 32.0);
 }
+
+/// n elements of T from `alloc`, or ordinary memory where it is empty; not initialized (fill).
+template <class T>
+class HostArray {
+public:
+    HostArray(std::size_t n, const HostAlloc& alloc) : n_(n) {
+        keep_ = alloc ? alloc(n * sizeof(T)) : std::shared_ptr<void>(new T[n], [](void* p) { delete[] static_cast<T*>(p); });
+        if (!keep_) throw std::runtime_error("calibrate_peer_rates: no host memory for " + std::to_string(n) + " elements");
+    }
+    T* data() const { return static_cast<T*>(keep_.get()); }
+    std::size_t size() const { return n_; }
+
+private:
+    std::size_t n_;
+    std::shared_ptr<void> keep_;
+};
 
 /// The six vector calls of one CG iteration on the host (cpu::cg: p.q, x += a p, r -= a q, r.r,
 /// p = r + b p as a scal and an axpy), with fixed scalars (a = 1e-3 unless given): what the class
@@ -88,6 +106,10 @@ struct ClassPlan {
     double ws_last = 0;    ///< the grid's largest working set
     std::function<double(int)> ws_of;     ///< the working set of the call of size n
     std::function<double(double)> n_for;  ///< the (real) size whose working set is ws
+    /// The threaded grid timed in turn across its sizes, as the table's rows of one call each are.
+    /// false: each size on its own, call after call, as a row that repeats its call on the same
+    /// operands (a CG solve: I iterations in sequence, its matrix reused from the LLC).
+    bool in_turn = true;
 };
 
 /// The time of one call as the table's rows time it (host_timing.hpp: the median of batches after
@@ -122,29 +144,66 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
         }
     }
     model::PeerRate r;
-    // The threaded regime's fixed cost: the smallest call the library threads (its work is a few
-    // percent of its time), timed as the rows are: the pool's hand-off and its slowest thread.
-    r.fixed_ms = row_ms([&] { call(p.threaded_min); });
+    // The threaded regime: its fixed cost at the smallest call the library threads (its work is a
+    // few percent of its time: the pool's hand-off and its slowest thread) and e on the grid with
+    // the LLC's bracket. The grid's extent first, smallest size first: a point that the last
+    // point's time predicts longer than max_call_s ends it. That time is the fastest of three
+    // calls: a single call can meet a disturbance (a thread waking late) that ends the grid early.
+    const auto short_ms = [&](int n) {
+        double best = INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            call(n);
+            best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        return best;
+    };
+    call(p.threaded_min);  // the pool started
+    const double t_min = short_ms(p.threaded_min);
+    std::vector<int> ns{p.threaded_min};
+    std::vector<model::CpuWork> works{work(p.threaded_min)};
     double last_t = 0, last_roof = 0;
-    for (double ws : grid_working_sets(p.ws_of(p.threaded_min), p.ws_last, s.start, s.step)) {
+    for (double ws : llc_bracket(grid_working_sets(p.ws_of(p.threaded_min), p.ws_last, s.start, s.step), s.llc_bytes)) {
         const int n = aligned_n(p.n_for(ws), s.align);
-        if (n <= p.threaded_min) continue;
+        if (n <= ns.back()) continue;  // sizes collapsed
         const model::CpuWork w = work(n);
-        if (!r.efficiency.empty() && !(w.bytes > r.efficiency.back().ws_bytes * 1.01)) continue;  // sizes collapsed
         const double roof = model::predict_cpu_ms(m, w, elem);
-        if (last_roof > 0 && r.fixed_ms + (last_t - r.fixed_ms) * roof / last_roof > s.max_call_s * 1e3) break;
-        const double t = row_ms([&] { call(n); });
-        r.efficiency.push_back({w.bytes, efficiency(roof, t, r.fixed_ms)});
-        if (timed) timed->push_back({n, t});
-        last_t = t;
+        if (last_roof > 0 && t_min + (last_t - t_min) * roof / last_roof > s.max_call_s * 1e3) break;
+        last_t = short_ms(n);
         last_roof = roof;
+        ns.push_back(n);
+        works.push_back(w);
+    }
+    // Then every size in turn, as the table's rows are timed: a drift of the host's rate during the
+    // calibration lands in each size's batches alike, and each point is the median batch, the
+    // figure a row reports; and each size's batch finds the caches as the other sizes left them,
+    // as a row's does (timed call after call, a point finds its operands where its own previous
+    // call left them: docs/notes/split.md).
+    std::vector<double> t;  // ms per call, by size
+    if (p.in_turn) {
+        std::vector<std::function<void()>> calls;
+        for (int n : ns) calls.push_back([&call, n] { call(n); });
+        TimingPlan plan;
+        plan.min_batches = 7;
+        plan.batch_s = 0.004;
+        plan.max_s = 0.3;
+        settle_threads();
+        for (const CallTiming& c : time_interleaved(calls, plan)) t.push_back(c.ms);
+    } else {
+        for (int n : ns) t.push_back(row_ms([&] { call(n); }));
+    }
+    r.fixed_ms = t[0];
+    for (std::size_t i = 1; i < ns.size(); ++i) {
+        r.efficiency.push_back(
+            {works[i].bytes, efficiency(model::predict_cpu_ms(m, works[i], elem), t[i], r.fixed_ms)});
+        if (timed) timed->push_back({ns[i], t[i]});
     }
     return r;
 }
 
 template <class T>
 void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, const CalibrationSizes& s,
-                         std::vector<std::string>& log) {
+                         const HostAlloc& alloc, std::vector<std::string>& log) {
     const std::size_t e = sizeof(T);
     const double E = static_cast<double>(e);
     auto keep = [&](const std::string& cls, int fs, const ClassPlan& p, const model::PeerRate& r,
@@ -161,9 +220,10 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
     // The largest array any class needs: SYMV's n x n at the largest working set (its triangle is
     // ws), a GEMM's three matrices or the convolution's two images at most as large.
     const std::size_t un = static_cast<std::size_t>(aligned_n(std::sqrt(2 * s.ws_dram / E), s.align)) + 64;
-    std::vector<T> A(un * un);
+    const HostArray<T> A(un * un, alloc);
     // CG's four vectors of n elements side by side, n up to the larger of un and vec_max_n.
-    std::vector<T> x(4 * std::max(un, static_cast<std::size_t>(s.vec_max_n)) + 256), y(x.size());
+    const std::size_t nx = 4 * std::max(un, static_cast<std::size_t>(s.vec_max_n)) + 256;
+    const HostArray<T> x(nx, alloc), y(nx, alloc);
     fill(A.data(), A.size());
     fill(x.data(), x.size());
     auto sq = [](double v) { return std::sqrt(std::max(v, 0.0)); };
@@ -220,6 +280,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         // a solve the library's threads meet a call of another kind after each one; the classes
         // above time each call repeated alone. Its regimes are SYMV's (one thread below n = 200).
         ClassPlan ci;
+        ci.in_turn = false;  // a solve runs its iterations back to back on the same matrix
         ci.single_max = 199;
         ci.threaded_min = 200;
         ci.ws_last = std::min(s.ws_dram, model::cpu_work_cg_iteration(s.vec_max_n, e).bytes);
@@ -268,6 +329,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
 CalibrationSizes default_calibration_sizes(const model::CpuMachine& m) {
     CalibrationSizes s;
     s.ws_dram = model::default_max_working_set(m.llc_bytes > 0 ? m.llc_bytes : 32 * kMiB);
+    s.llc_bytes = m.llc_bytes;
     return s;
 }
 
@@ -302,16 +364,37 @@ std::vector<int> single_thread_sizes(int tiny, int single_max, const std::functi
     return v;
 }
 
+std::vector<double> llc_bracket(std::vector<double> grid, double llc) {
+    if (!(llc > 0) || grid.empty()) return grid;
+    const double lo = grid.front(), hi = grid.back();
+    std::vector<double> bracket;
+    for (double ws : {llc / 2, llc, 2 * llc})
+        if (ws >= lo && ws <= hi) bracket.push_back(ws);
+    const double near = std::sqrt(2.0);
+    grid.erase(std::remove_if(grid.begin(), grid.end(),
+                              [&](double g) {
+                                  if (g == lo || g == hi) return false;  // the grid's ends stay
+                                  for (double b : bracket)
+                                      if (g < b * near && g > b / near) return true;
+                                  return false;
+                              }),
+               grid.end());
+    for (double b : bracket)
+        if (b != lo && b != hi) grid.push_back(b);
+    std::sort(grid.begin(), grid.end());
+    return grid;
+}
+
 int aligned_n(double n, int align) {
     if (align < 1 || n < 4.0 * align) return std::max(1, static_cast<int>(std::lround(n)));
     return static_cast<int>(std::lround(n / align)) * align;
 }
 
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
-                                              const CalibrationSizes& s) {
+                                              const CalibrationSizes& s, const HostAlloc& alloc) {
     std::vector<std::string> log;
-    calibrate_precision<float>(m, conv_fs, s, log);
-    calibrate_precision<double>(m, conv_fs, s, log);
+    calibrate_precision<float>(m, conv_fs, s, alloc, log);
+    calibrate_precision<double>(m, conv_fs, s, alloc, log);
     return log;
 }
 

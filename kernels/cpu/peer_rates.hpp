@@ -5,7 +5,8 @@
 ///        the single-thread one from a tiny call (t0) and the largest call the rule keeps on one
 ///        thread (e), the threaded one from the smallest call the rule threads (t0: the hand-off to
 ///        the thread pool and back, timed as the table's rows are) and a grid of working sets a
-///        factor 4 apart up to several LLCs (e(ws)). CG's vector calls and our convolution (always
+///        factor 4 apart up to several LLCs with the LLC's bracket (e(ws)), all of them timed in
+///        turn as the table's rows are, on the memory the rows use. CG's vector calls and our convolution (always
 ///        threaded) have the threaded regime alone. Like chapter 0's GPU ceilings, these are
 ///        properties of the machine and its library, measured once per run; no size of the
 ///        chapter's table is fitted.
@@ -14,6 +15,7 @@
 #include "model/cpu.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@ struct CalibrationSizes {
     int tiny_n = 8;           ///< the tiny call of every class (the vector calls: 64)
     int vec_max_n = 16384;    ///< CG's vector calls up to n elements (the largest CG of the chapter)
     int align = 32;           ///< the grid's n are multiples of this (a matrix with aligned columns)
+    double llc_bytes = 0;     ///< the LLC: the threaded grid also holds its bracket (llc_bracket; 0: none)
 };
 /// The sizes above for the machine's LLC.
 CalibrationSizes default_calibration_sizes(const model::CpuMachine& m);
@@ -50,14 +53,33 @@ std::vector<int> single_thread_sizes(int tiny, int single_max, const std::functi
 /// n rounded to a multiple of `align` once it is at least 4 align (smaller n as they are).
 int aligned_n(double n, int align);
 
+/// `grid` with the LLC's bracket: the working sets llc / 2, llc and 2 llc where they lie within
+/// the grid's range, each replacing the grid's inner points within a factor sqrt(2) of it (its
+/// first and last point stay); sorted. The
+/// bracket is where the share of a call's bytes that comes from DRAM changes (model::dram_share:
+/// none up to half the LLC, all from twice it): a grid a factor 4 apart puts at most one point
+/// there, and e interpolated across the edge cannot say where it falls. `grid` unchanged where
+/// llc_bytes <= 0 or the grid is empty.
+std::vector<double> llc_bracket(std::vector<double> grid, double llc_bytes);
+
+/// Host memory for the calibration's arrays: `bytes` bytes, freed when the pointer goes. The rows
+/// of chapter 7 work on page-locked memory where a GPU takes part; the calibration then measures
+/// on the same kind (an empty HostAlloc: ordinary memory).
+using HostAlloc = std::function<std::shared_ptr<void>(std::size_t bytes)>;
+
 /// Measures every class in float and double and stores it in m.peers (model::peer_key: "gemv",
 /// "symv", "gemm", "cg vectors", "cg iteration" (the SYMV and the vector calls of one CG
 /// iteration in sequence, as a solve calls them), "conv2d FSk" for each k of conv_fs; the
 /// single-thread regimes as model::single_thread_key of the BLAS ones, "cg iteration" included). The BLAS classes need CBLAS (have_cblas());
 /// without it only the convolution is measured. Returns one line per class and regime measured
 /// (t0 and e at each working set), for the run's log. Takes several seconds: the largest call
-/// reads ws_dram bytes (1 GiB at most).
+/// reads ws_dram bytes (1 GiB at most). The threaded regime's t0 call and grid are timed in turn,
+/// as the chapter's rows are (time_interleaved: rounds of one batch per size, the median batch):
+/// a drift of the host's rate lands in each point's spread, not between the points, and each
+/// point finds the caches as the other sizes left them, as a row does. The "cg iteration" class is
+/// the exception: a CG row is a solve, its iterations back to back on one matrix, so each of its
+/// sizes is timed on its own, call after call. The arrays come from `alloc`.
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
-                                              const CalibrationSizes& sizes);
+                                              const CalibrationSizes& sizes, const HostAlloc& alloc = {});
 
 }  // namespace wb::cpu

@@ -43,6 +43,21 @@ TEST_CASE("peer rates: the grid of working sets and its aligned sizes", "[cpu][s
     CHECK(wb::cpu::aligned_n(0.2, 32) == 1);
 }
 
+TEST_CASE("peer rates: the grid holds the LLC's bracket", "[cpu][split]") {
+    using wb::cpu::llc_bracket;
+    const std::vector<double> grid{3, 12, 48, 192, 768};
+    // half, one and two LLCs; the inner points within sqrt(2) of them (48, 192) give way, the ends stay
+    CHECK(llc_bracket(grid, 100) == std::vector<double>{3, 12, 50, 100, 200, 768});
+    // only the bracket's points inside the grid's range; an end next to one stays beside it
+    CHECK(llc_bracket({3, 12, 48}, 40) == std::vector<double>{3, 12, 20, 40, 48});
+    CHECK(llc_bracket(grid, 0) == grid);  // the LLC unknown
+    CHECK(llc_bracket({}, 100).empty());
+    // the calibration's sizes carry the machine's LLC
+    wb::model::CpuMachine m = wb::model::cpu_machine("t", 2, 10, 10, 10);
+    m.llc_bytes = 300.0 * 1024 * 1024;
+    CHECK(wb::cpu::default_calibration_sizes(m).llc_bytes == m.llc_bytes);
+}
+
 TEST_CASE("peer rates: the single-thread regime's sizes end at the rule's edge", "[cpu][split]") {
     using wb::cpu::single_thread_sizes;
     auto symv_ws = [](int n) { return wb::model::cpu_work_symv(n, 4).bytes; };
