@@ -18,10 +18,16 @@ Two sources for the prediction:
     chapter, run this. `--check-column` also counts the rows whose re-prediction differs from
     the run's model column by more than 1% (0 for the model the run had).
 
+Chapter 6's rows (`--ch06 TXT`: a `ch06_derived` run's text, e.g. docs/results/h200/ch06-sweep.txt)
+count too, as the step "ch06 derived": each case's derived launch, its predicted time ("derived
+launch: ... predicted X ms") against its measured one ("measured: derived Y ms"): the run's own
+prediction, also with `--predict` (re-run the chapter 6 sweep after a model change).
+
 Usage:
     python3 scripts/model_accuracy.py docs/results/h200/{gemv,gemm,conv2d,symv,cg}-ladder.csv
     python3 scripts/model_accuracy.py --predict build-wb/bin --rows docs/results/h200/gemm-ladder.csv
     python3 scripts/model_accuracy.py --bound 20 docs/results/h200/gemv-ladder.csv
+    python3 scripts/model_accuracy.py --ch06 docs/results/h200/ch06-sweep.txt docs/results/h200/conv2d-ladder.csv
 """
 import argparse
 import collections
@@ -86,6 +92,29 @@ def predicted_rows(bin_dir, op, read_gbs, preset):
         return rows
 
 
+CH06_OPS = ("gemv", "gemm", "conv2d", "symv", "cg")
+
+
+def ch06_rows(path):
+    """A chapter 6 run's derived rows: {op: {shape: (launch, predicted ms, measured ms)}}."""
+    out = collections.defaultdict(dict)
+    op = shape = launch = pred = None
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            words = line.split()
+            if words and not line[0].isspace() and words[0] in CH06_OPS and ":" not in words[0]:
+                op, shape, launch, pred = words[0], " ".join(words[1:]), None, None
+                continue
+            m = re.match(r"\s+derived launch:\s+(.*?)\s+predicted ([0-9.]+) ms", line)
+            if m and op:
+                launch, pred = m.group(1), float(m.group(2))
+                continue
+            m = re.match(r"\s+measured:\s+derived ([0-9.]+) ms", line)
+            if m and op and pred:
+                out[op][shape] = (launch, pred, float(m.group(1)))
+    return out
+
+
 def error(pred_ms, meas_ms):
     return (pred_ms / meas_ms - 1.0) * 100.0
 
@@ -98,6 +127,7 @@ def main(argv):
     ap.add_argument("--preset", default="h200", help="device preset for --predict (default h200)")
     ap.add_argument("--read-gbs", type=float, help="read ceiling for --predict (default: the run's header)")
     ap.add_argument("--rows", action="store_true", help="also list every row outside the bound")
+    ap.add_argument("--ch06", metavar="TXT", help="also count chapter 6's derived rows of this ch06_derived run")
     ap.add_argument("--check-column", action="store_true",
                     help="with --predict: count rows whose prediction differs from the run's model column")
     a = ap.parse_args(argv)
@@ -137,6 +167,10 @@ def main(argv):
                         if model and prate and abs(prate / model - 1) > 0.01:
                             changed[op] += 1
                 errors[op][key[3]].append((error(pred_ms, meas_ms), key))
+    if a.ch06:
+        for op, cases in ch06_rows(a.ch06).items():
+            for shape, (_, pred_ms, meas_ms) in cases.items():
+                errors[op]["ch06 derived"].append((error(pred_ms, meas_ms), ("", "", shape, "ch06 derived")))
     if not errors:
         print("model_accuracy: no ladder rows with a prediction in the given files", file=sys.stderr)
         return 1

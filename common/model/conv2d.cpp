@@ -93,12 +93,40 @@ int counted_registers(int elem_bytes, int thread_x, int thread_y, int fs) {
 /// issued. sm_90 SASS of fixed_conv2d_kernel at FS = 7, the copy of the next tile inside the
 /// tile loop (`cuobjdump -sass` of the built tuned object): float 161 instructions per trip of
 /// 2 vectors (4 copies each) at 4 x 4 and 157 at 4 x 2, double 117 per 2 (2 copies each) at
-/// 2 x 2 and 4 x 2. Aligned rows keep the estimate of 5 (the unrolled path counts about 21, see
-/// docs/notes/conv2d.md: counting it moves the aligned near-ties to 64 x 64, which the card does
-/// not run faster).
+/// 2 x 2 and 4 x 2. Aligned rows take the unrolled path: about 21 per vector (the division by
+/// NVR, two addresses, the 16-byte copy and its predicate).
 double fixed_staging_instructions_per_vector(int elem_bytes, bool vector_rows) {
-    if (vector_rows) return 5;
+    if (vector_rows) return 21;
     return elem_bytes == 4 ? 161 / 2.0 : 117 / 2.0;
+}
+
+/// Issued instructions per warp and tile of the compile-time kernel (fixed_conv2d_kernel<T, FS,
+/// RX, RY>) on aligned rows, as Nsight Compute counted them on an H200 (inst_executed over the
+/// launch's warp-tiles: 4096^2 at FS = 7, 1500^2 at FS = 15; instruction counts of the code,
+/// the same on every sm_90 card). Against the terms the estimate below counts (the FMAs, the
+/// window reads, one ULDC per two taps, about 21 per staged 16-byte vector, the row stores) they
+/// hold 140-235 more per tile: the persistent loop's tile index (a division by the tiles per row,
+/// about 40 in the SASS), the window's wait and barrier (16), the stores' row and column paths
+/// (93 static at float 4 x 2), the loop, and taps reloaded more often than once per two. 0 for a
+/// configuration not counted.
+double counted_tile_instructions(int elem_bytes, int thread_x, int thread_y, int fs) {
+    struct Count { int elem, rx, ry, fs; double per_tile; };
+    static constexpr Count kCounted[] = {
+        {4, 4, 4, 7, 36549416.0 / 32768}, {4, 4, 2, 7, 42137278.0 / 65536},   // float, 4096^2
+        {4, 4, 4, 15, 19225276.0 / 4608}, {4, 4, 2, 15, 20353284.0 / 9024},   // float, 1500^2
+        {8, 4, 2, 7, 48594194.0 / 65536}, {8, 2, 2, 7, 64484344.0 / 131072},  // double, 4096^2
+    };
+    for (const Count& c : kCounted)
+        if (c.elem == elem_bytes && c.rx == thread_x && c.ry == thread_y && c.fs == fs) return c.per_tile;
+    return 0;
+}
+
+/// The compile-time kernel's per-tile instructions besides the terms its estimate counts (the
+/// tile index, wait, barrier, store paths and loop: counted_tile_instructions' remainder at FS = 7
+/// for the same thread shape), where a configuration has no count of its own.
+double fixed_tile_instructions(int elem_bytes, int thread_x, int thread_y) {
+    if (elem_bytes == 4) return thread_y == 4 ? 166 : 143;
+    return thread_x == 4 ? 161 : 167;
 }
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
@@ -366,9 +394,14 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             const double store_wavefronts = vector_rows ? 0.0 : rx * ry * 4.0 * (8.0 * rx * elem_bytes / 128.0 + 1.0);
             d.wavefronts_per_fma = (4.0 * lds128_ways(d.thread_x * elem_bytes) * reads + copy_wavefronts * vectors +
                                     store_wavefronts) / fmas;
-            d.other_per_fma = (reads + fs * fs / 2.0 +
-                               fixed_staging_instructions_per_vector(elem_bytes, vector_rows) * vectors + stores + 20) /
+            const double staging = fixed_staging_instructions_per_vector(elem_bytes, vector_rows) * vectors;
+            d.other_per_fma = (reads + fs * fs / 2.0 + staging + stores +
+                               fixed_tile_instructions(elem_bytes, d.thread_x, d.thread_y)) /
                               fmas;
+            // Where Nsight Compute counted the configuration on aligned rows, its count per tile.
+            if (const double counted = counted_tile_instructions(elem_bytes, d.thread_x, d.thread_y, fs);
+                counted > 0 && vector_rows)
+                d.other_per_fma = counted / fmas - 1.0;
         } else {
             // The whole tile, pass by pass (blocked_chunks): each window row's chunks read once for
             // the RY output rows, each (output row, filter row) pair of the pass its filter loads

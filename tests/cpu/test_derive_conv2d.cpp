@@ -32,7 +32,9 @@ TEST_CASE("derive conv2d: the h200 preset derives what an H200 sweep measured be
     // compile-time 32 x 32, FS 63 the filter-row 64 x 64.
     const DeviceProfile h200 = device_preset("h200");
     CHECK(derived(h200, 4096, 3, 4).str() == tuned::stream_shape(4, 8, 4).str());
-    CHECK(derived(h200, 4096, 7, 4).str() == tuned::block_shape(4, 2).str());
+    // FS 7 float: the card ran the compile-time 64 x 32 and 64 x 64 within 1% of each other; the
+    // model, counting each tile's fixed instructions (Nsight Compute), takes the 64 x 64.
+    CHECK(derived(h200, 4096, 7, 4).str() == tuned::block_shape(4, 4).str());
     CHECK(derived(h200, 4096, 17, 4).str() == tuned::block_shape(4, 4).str());
     CHECK(derived(h200, 4096, 63, 4).str() == tuned::block_shape(8, 4).str());
     CHECK(derived(h200, 4096, 3, 8).str() == tuned::stream_shape(2, 8, 4).str());
@@ -61,14 +63,15 @@ TEST_CASE("derive conv2d: chapter 5's default launch is the derivation", "[cpu][
 
 TEST_CASE("derive conv2d: rule 2 reads the ridge, rules 1-3 move with the device", "[cpu][derive][conv2d][monotone]") {
     const DeviceProfile h200 = device_preset("h200");
-    // FS = 7 in float: the model predicts 64 x 32 and 64 x 64 within 1/64 of each other, and the
-    // tie goes to the least shared memory (rule 3: 64 x 32). The derivation says so, and names
-    // what it compared (the other candidate's predicted time).
-    CHECK(derived(h200, 4096, 7, 4).tile_y == 32);
+    // FS = 7 in float: per tile the compile-time kernel issues about 140-170 instructions besides
+    // its FMAs, reads and staging (tile index, barrier, stores); 64 x 64 spreads them over twice
+    // the FMAs of 64 x 32, and the model takes it. The derivation names what it compared (the
+    // other candidates' predicted times).
+    CHECK(derived(h200, 4096, 7, 4).tile_y == 64);
     bool model_said = false;
     for (const derive::Derived& p : ch06::derive_conv2d_call(h200, 4096, 4096, 7, 4).params)
         model_said = model_said || (p.rule.find("least predicted time") != std::string::npos &&
-                                    p.metric.find("against 64x64") != std::string::npos);
+                                    p.metric.find("against 64x32") != std::string::npos);
     CHECK(model_said);
     // Less shared memory never gives a larger tile (rule 3): with 24 KB per SM the FS = 63 windows
     // of 128 x 64 (50 KB) and 64 x 64 (30 KB) no longer fit, 64 x 32 does. At FS = 7 the
