@@ -26,8 +26,8 @@ Conv2dLaunch derived(const DeviceProfile& dev, int n, int fs, int elem) {
 
 TEST_CASE("derive conv2d: the h200 preset derives what an H200 sweep measured best", "[cpu][derive][conv2d]") {
     // ch06_derived --op conv2d --sweep --quick on an H200 (run 38, the blocked kernel in chunks of
-    // 8 taps; tests/data/h200-launches-page-conv2d-r38.csv), 4096^2, the best of 2 or 3 legal
-    // launches: float FS 3 the streaming 128 x 32, FS 7 the compile-time 64 x 32, FS 17 the blocked
+    // 8 taps; tests/data/h200-launches-page-conv2d-r38.csv; run 45's 4 or 5 launches with the
+    // kernel class, h200-launches-page-conv2d-r45.csv, agree), 4096^2, the best legal launch: float FS 3 the streaming 128 x 32, FS 7 the compile-time 64 x 32, FS 17 the blocked
     // 64 x 64, FS 63 the filter-row 128 x 64; double FS 3 the streaming 64 x 32, FS 7 the
     // compile-time 32 x 32, FS 63 the filter-row 64 x 64.
     const DeviceProfile h200 = device_preset("h200");

@@ -1,7 +1,7 @@
 // test_model_conv2d_launch_ranks.cpp — the convolution model picks chapter 6's launches as the card
 // ranked them (issue 40, items 3 and 4): every legal launch of the tuned step on the held-out
 // shapes (ch06_derived --op conv2d --shapes --sweep --quick --launches-csv, H200, run 38: the copy
-// in tests/data/h200-launches-shapes-conv2d-r40.csv as the run wrote it: nothing typed in here) is
+// in tests/data/h200-launches-shapes-conv2d-r45.csv as the run wrote it: nothing typed in here) is
 // predicted with model::predict_conv2d_launch, the function the derivation picks the least of,
 // and the derivation (ch06::derive_conv2d_call) is run again on each shape: the launch it picks
 // now must be one whose measured time is within 8% of the case's best (>= 0.92 of its speed),
@@ -180,31 +180,28 @@ void check_run(const RunFile& run) {
     CHECK(sum / cases.size() >= 0.97);  // "within 3% on average"
 }
 
-// The runs of the tuned step as it stands (run 38, H200, 8fad574: the blocked kernel in chunks of
-// taps; float's list without chapter 4's generic kernel): the held-out shapes, the fresh squares
-// 1777 and 2999 (FS 3, 7, 17, 63) and 1500 and 3333, the page's 4096^2: every case within 8% of
-// its best, 3% on average. The run's own derivation charged the tuned step's grids a whole last
-// wave, and took the float blocked 64 x 32 where the 64 x 64 grid ends just past a whole wave
-// (2500^2 FS 11 0.865, 1777^2 FS 17 0.872): the card's SMs take the next block as one frees up,
-// and the model now charges the busiest SM's blocks (model/conv2d.cpp), which picks the 64 x 64.
+// The runs of the tuned step as it stands (run 45, H200, 8a88e03: the kernel class among the
+// tunables, the compile-time kernel's instructions counted per tile): the held-out shapes, the
+// fresh squares 1777 and 2999 (FS 3, 7, 17, 63) and 1500 and 3333, the page's 4096^2: every case
+// within 8% of its best, 3% on average.
 TEST_CASE("conv2d model: the derivation's pick on the held-out shapes is within 8% of the sweep's best",
           "[cpu][model][derive][conv2d]") {
-    check_run({"h200-launches-shapes-conv2d-r40.csv", 26, {}});
+    check_run({"h200-launches-shapes-conv2d-r45.csv", 26, {}});
 }
 
 TEST_CASE("conv2d model: the derivation's pick on fresh squares and the page's shapes is within 8% of the best",
           "[cpu][model][derive][conv2d]") {
     SECTION("fresh squares 1777 and 2999") {
-        check_run({"h200-launches-fresh-conv2d-r40.csv", 16, {}});
+        check_run({"h200-launches-fresh-conv2d-r45.csv", 16, {}});
     }
-    SECTION("fresh squares 1500 and 3333") { check_run({"h200-launches-fresh2-conv2d-r40.csv", 16, {}}); }
-    SECTION("the page's shapes") { check_run({"h200-launches-page-conv2d-r40.csv", 8, {}}); }
+    SECTION("fresh squares 1500 and 3333") { check_run({"h200-launches-fresh2-conv2d-r45.csv", 16, {}}); }
+    SECTION("the page's shapes") { check_run({"h200-launches-page-conv2d-r45.csv", 8, {}}); }
 }
 
 TEST_CASE("conv2d model: report of the swept launches of every run (offline checker)", "[.conv2d-ranks-report]") {
     const auto dev = wb::device_preset("h200");
-    for (const char* name : {"h200-launches-shapes-conv2d-r40.csv", "h200-launches-fresh-conv2d-r40.csv",
-                             "h200-launches-fresh2-conv2d-r40.csv", "h200-launches-page-conv2d-r40.csv"}) {
+    for (const char* name : {"h200-launches-shapes-conv2d-r45.csv", "h200-launches-fresh-conv2d-r45.csv",
+                             "h200-launches-fresh2-conv2d-r45.csv", "h200-launches-page-conv2d-r45.csv"}) {
         std::printf("== %s\n", name);
         report(load_cases(dev, data_file(name)));
     }
@@ -221,8 +218,8 @@ TEST_CASE("conv2d model: the compile-time kernel's element-copy staging on unali
           "[cpu][model][conv2d]") {
     const auto dev = wb::device_preset("h200");
     int rows_checked = 0;
-    for (const char* name : {"h200-launches-shapes-conv2d-r40.csv", "h200-launches-fresh-conv2d-r40.csv",
-                             "h200-launches-fresh2-conv2d-r40.csv"})
+    for (const char* name : {"h200-launches-shapes-conv2d-r45.csv", "h200-launches-fresh-conv2d-r45.csv",
+                             "h200-launches-fresh2-conv2d-r45.csv"})
         for (const Case& c : load_cases(dev, data_file(name))) {
             if (c.fs != 7 || vector_rows(c)) continue;
             for (const Row& r : c.launches) {
