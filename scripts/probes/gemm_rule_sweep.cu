@@ -13,6 +13,7 @@
 //      ./build/bin/gemm_rule_sweep --double > sweep-double.txt   (the first 45 shapes in double)
 //      ./build/bin/gemm_rule_sweep --both-align > sweep.txt      (unaligned calls read in place and copied)
 //      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000        (one shape, float)
+//      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000 T      (one shape, op(A) = A^T only: N or T)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"
@@ -24,11 +25,12 @@
 #include <string>
 #include <vector>
 using namespace wb;
+static std::vector<Op> g_ops = {Op::N, Op::T};  // op(A) of every call (--shape m,n,k N|T: one)
 template <class T>
 void run(const std::vector<S>& sh, bool both_align = false) {
     const Operands<T> ops(sh);
     double ls[2] = {0, 0}; int cnt = 0;
-    for (S s : sh) for (Op oa : {Op::N, Op::T}) {
+    for (S s : sh) for (Op oa : g_ops) {
         const GemmArgs<T> a = ops.call(s, oa);
         const GemmLaunch l = tuned::gemm_default(a);
         const double tt = med([&] { tuned::gemm<T>(a, l, nullptr); }, 7);
@@ -42,7 +44,7 @@ void run(const std::vector<S>& sh, bool both_align = false) {
         const bool unaligned = l.align != 0;
         const std::vector<int> aligns = both_align && unaligned ? std::vector<int>{1, 2} : std::vector<int>{l.align};
         const int reps = both_align ? 5 : 7;
-        for (int al : aligns) for (int pk : packs) for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64}) {
+        for (int al : aligns) for (int pk : packs) for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256}) {
             GemmLaunch x = c; x.split_k = sp; x.pack_a = pk; x.align = al; x.gemv = 1;
             try { const double t = med([&] { tuned::gemm<T>(a, x, nullptr); }, reps); all.push_back({t, x.str()}); } catch (const std::exception&) {}
         }
@@ -52,9 +54,9 @@ void run(const std::vector<S>& sh, bool both_align = false) {
         for (size_t i = 0; i < std::min<size_t>(4, all.size()); ++i) std::printf("     best%zu %.4f ms (%.2fx cuBLAS)  %s\n", i, all[i].first, tc / all[i].first, all[i].second.c_str());
         ls[1] += std::log(tc / all[0].first);
         ls[0] += std::log(tc / tt);
-        if (oa == Op::N) ++cnt;
+        ++cnt;
     }
-    std::printf("geomean rule %.3f best %.3f over %d calls\n", std::exp(ls[0] / (2 * cnt)), std::exp(ls[1] / (2 * cnt)), cnt * 2);
+    std::printf("geomean rule %.3f best %.3f over %d calls\n", std::exp(ls[0] / cnt), std::exp(ls[1] / cnt), cnt);
 }
 
 int main(int argc, char** argv) {
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "--shape takes m,n,k\n");
             return 2;
         }
+        if (argc > 3) g_ops = {std::string(argv[3]) == "T" ? Op::T : Op::N};
         run<float>({x});
         return 0;
     }
