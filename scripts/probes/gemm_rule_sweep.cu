@@ -14,6 +14,8 @@
 //      ./build/bin/gemm_rule_sweep --both-align > sweep.txt      (unaligned calls read in place and copied)
 //      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000        (one shape, float)
 //      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000 T      (one shape, op(A) = A^T only: N or T)
+//      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000 T rule (the rule's launch and cuBLAS only, no
+//                                                                 sweep: a short program for ncu)
 #include "gemm.hpp"
 #include "gemm_rule_common.cuh"
 #include "check.hpp"
@@ -26,6 +28,7 @@
 #include <vector>
 using namespace wb;
 static std::vector<Op> g_ops = {Op::N, Op::T};  // op(A) of every call (--shape m,n,k N|T: one)
+static bool g_rule_only = false;                // --shape m,n,k N|T rule: no sweep
 template <class T>
 void run(const std::vector<S>& sh, bool both_align = false) {
     const Operands<T> ops(sh);
@@ -36,6 +39,10 @@ void run(const std::vector<S>& sh, bool both_align = false) {
         const double tt = med([&] { tuned::gemm<T>(a, l, nullptr); }, 7);
         const double tc = med([&] { peer::gemm<T>(a, {}, nullptr); }, 7);
         std::vector<std::pair<double, std::string>> all;
+        if (g_rule_only) {
+            std::printf("%cN %6dx%6dx%6d  rule %.4f ms (%.2fx cuBLAS %.4f)  %s\n", oa == Op::N ? 'N' : 'T', s.m, s.n, s.k, tt, tc / tt, tc, l.str().c_str());
+            continue;
+        }
         // op(A) = A^T: both ways of reading it (1: transposed, 2: packed first), so that the fit
         // sees the packing decision too; the launch text names "pack A" for 2.
         const std::vector<int> packs = oa == Op::T ? std::vector<int>{1, 2} : std::vector<int>{l.pack_a};
@@ -44,7 +51,7 @@ void run(const std::vector<S>& sh, bool both_align = false) {
         const bool unaligned = l.align != 0;
         const std::vector<int> aligns = both_align && unaligned ? std::vector<int>{1, 2} : std::vector<int>{l.align};
         const int reps = both_align ? 5 : 7;
-        for (int al : aligns) for (int pk : packs) for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256}) {
+        for (int al : aligns) for (int pk : packs) for (GemmLaunch c : tuned::gemm_configs<T>()) for (int sp : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256, 512}) {
             GemmLaunch x = c; x.split_k = sp; x.pack_a = pk; x.align = al; x.gemv = 1;
             try { const double t = med([&] { tuned::gemm<T>(a, x, nullptr); }, reps); all.push_back({t, x.str()}); } catch (const std::exception&) {}
         }
@@ -56,7 +63,7 @@ void run(const std::vector<S>& sh, bool both_align = false) {
         ls[0] += std::log(tc / tt);
         ++cnt;
     }
-    std::printf("geomean rule %.3f best %.3f over %d calls\n", std::exp(ls[0] / cnt), std::exp(ls[1] / cnt), cnt);
+    if (cnt > 0) std::printf("geomean rule %.3f best %.3f over %d calls\n", std::exp(ls[0] / cnt), std::exp(ls[1] / cnt), cnt);
 }
 
 int main(int argc, char** argv) {
@@ -68,6 +75,7 @@ int main(int argc, char** argv) {
             return 2;
         }
         if (argc > 3) g_ops = {std::string(argv[3]) == "T" ? Op::T : Op::N};
+        g_rule_only = argc > 4 && std::string(argv[4]) == "rule";
         run<float>({x});
         return 0;
     }
