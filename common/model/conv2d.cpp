@@ -208,6 +208,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         Conv2dDesign a =
             conv2d_stage_design(Stage::kAccess, fs, elem_bytes, tile_x, tile_y, thread_x, thread_y, threads, vector_rows);
         a.stage = stage;
+        a.shares_pipes = true;  // launched among the tuned step's blocks
         return a;
     }
     Conv2dDesign d;
@@ -446,6 +447,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         throw std::invalid_argument(std::string("conv2d_stage_design: stage (\"") + stage_name(stage) +
                                     "\") has no convolution model");
     }
+    d.shares_pipes = stage == Stage::kTuned;  // the tuned kernels: warps of RX x RY independent FMAs
     return d;
 }
 
@@ -517,11 +519,11 @@ Conv2dPrediction predict_conv2d(const Conv2dDesign& d, long long rows, long long
     p.waves = blocks / slots;
     // The last wave's idle slots: the earlier steps' blocks (a few warps, each waiting on its
     // loads) take their time whatever else the SM runs, so a half-empty last wave costs a whole
-    // one. The tuned step's blocks (many resident warps, RX x RY independent FMAs per thread)
-    // share the SM's pipes, and SMs take the next block as one frees up: the busiest SM's
+    // one. Blocks that share the SM's pipes (Conv2dDesign::shares_pipes: the tuned kernels) run
+    // side by side, and SMs take the next block as one frees up: the busiest SM's
     // ceil(blocks / SMs) blocks against the mean. So does any grid of one wave or less.
     const double per_sm_mean = blocks / dev.sm_count;
-    const bool shares_pipes = d.stage == Stage::kTuned || p.waves <= 1;
+    const bool shares_pipes = d.shares_pipes || p.waves <= 1;
     const double tail = shares_pipes ? std::max(1.0, std::ceil(per_sm_mean) / per_sm_mean)
                                      : std::max(1.0, std::ceil(p.waves) / p.waves);
     struct Bound {

@@ -43,6 +43,11 @@ struct Conv2dDesign {
     /// operand already in a register (the filter-row kernel: fewer warps suffice, Little's law
     /// on the pipe's latency).
     int independent_fmas = 1;
+    /// The blocks keep enough warps of independent FMAs resident to share the SM's pipes, and an SM
+    /// takes the next block as soon as one frees up: the grid's tail is the busiest SM's whole
+    /// blocks (ceil(blocks / SMs) against the mean), not a whole last wave (the tuned step's
+    /// kernels; the earlier steps' few warps each wait on their own loads).
+    bool shares_pipes = false;
     double wavefronts_per_fma = 1;   ///< shared (or L1) wavefronts per warp FMA instruction
     double other_per_fma = 1;   ///< instructions besides the FMA per FMA (loads, moves, indices, loop)
     int regs_per_thread = 32;
