@@ -47,8 +47,9 @@ constexpr double kHopperL2LatencyNs = 200.0;
 /// read off its percentage on an H200 (run 23, docs/notes/symv.md): the SYMV vector layout's
 /// 8.64 M requests in 124.6 us at 43.0% of peak and the warp-rows layout's 21.25 M in 161.6 us at
 /// 81.4% both give about 161 per ns. A hardware rate of the L2 (its slices' tag lookups
-/// per clock), not a time of any launch; scripts/probes/l2_lookups.cu measures it directly (not
-/// yet run).
+/// per clock), not a time of any launch. scripts/probes/l2_lookups.cu measured 134.7 one-sector
+/// requests per ns from the SMs (run 31): it does not count each line's crossing between the two
+/// partitions, which the model's request count includes, so it does not replace this figure.
 constexpr double kHopperL2LookupsPerNs = 160.0;
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;

@@ -76,7 +76,7 @@ Conv2dLaunch conv2d_launch_of(const derive::Derivation& d) { return tuned::conv2
 derive::Derivation derive_conv2d_call(const DeviceProfile& dev, long long rows, long long cols, int fs, int elem_bytes,
                                       bool vector_rows) {
     const auto configs = elem_bytes == 4 ? tuned::conv2d_configs<float>(fs) : tuned::conv2d_configs<double>(fs);
-    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, tuned::conv2d_derive_tiles(configs, fs, elem_bytes), vector_rows);
+    return derive::derive_conv2d(dev, rows, cols, fs, elem_bytes, tuned::conv2d_derive_tiles(configs), vector_rows);
 }
 
 CgLaunch cg_launch_of(const derive::Derivation& d, const CgLaunch& deflt) {

@@ -164,17 +164,11 @@ std::vector<long long> gemm_split_candidates(long long most);
 /// (coalescing), outputs per thread (rule 1), thread_x from the halo (rule 2).
 /// A convolution launch the derivation may pick: block_x x block_y threads, each thread_x x
 /// thread_y outputs of a tile_x x tile_y tile; `staged`: the tile and its halo are staged in
-/// shared memory (false: read into registers, the halo through shuffles), at most chunk_x x
-/// chunk_y filter taps per pass (0: the whole filter in one pass).
+/// shared memory (false: read into registers, the halo through shuffles). The model derives the
+/// rest of the kernel's shape (its filter passes, its taps) from these and the filter size.
 struct Conv2dTile {
     int block_x = 0, block_y = 0, thread_x = 0, thread_y = 0, tile_x = 0, tile_y = 0;
     bool staged = true;
-    int chunk_x = 0, chunk_y = 0;
-    /// Each filter tap is loaded at a run-time index just before the FMAs that use it (the generic
-    /// and blocked kernels' filter loop); false where the taps are compile-time operands of the
-    /// FMAs (FS known at compile time). A dependent load per tap: the SM hides its latency only
-    /// with kBusyWarps resident warps (model/kernel_time.hpp).
-    bool runtime_taps = false;
     /// The blocked kernel where the filter size has a compile-time kernel (FS = 3, 5, 7, 15; the
     /// launch's `blocked`): the model counts the blocked loop, not the compile-time one.
     bool blocked = false;

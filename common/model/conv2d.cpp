@@ -395,14 +395,15 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
             const double store_wavefronts = vector_rows ? 0.0 : rx * ry * 4.0 * (8.0 * rx * elem_bytes / 128.0 + 1.0);
             d.wavefronts_per_fma = (4.0 * lds128_ways(d.thread_x * elem_bytes) * reads + copy_wavefronts * vectors +
                                     store_wavefronts) / fmas;
+            // Where Nsight Compute counted the configuration on aligned rows, its count per tile;
+            // otherwise the terms above, the staging and the per-tile rest of the count.
+            const double counted =
+                vector_rows ? counted_tile_instructions(elem_bytes, d.thread_x, d.thread_y, fs) : 0;
             const double staging = fixed_staging_instructions_per_vector(elem_bytes, vector_rows) * vectors;
-            d.other_per_fma = (reads + fs * fs / 2.0 + staging + stores +
-                               fixed_tile_instructions(elem_bytes, d.thread_x, d.thread_y)) /
-                              fmas;
-            // Where Nsight Compute counted the configuration on aligned rows, its count per tile.
-            if (const double counted = counted_tile_instructions(elem_bytes, d.thread_x, d.thread_y, fs);
-                counted > 0 && vector_rows)
-                d.other_per_fma = counted / fmas - 1.0;
+            d.other_per_fma = counted > 0 ? counted / fmas - 1.0
+                                          : (reads + fs * fs / 2.0 + staging + stores +
+                                             fixed_tile_instructions(elem_bytes, d.thread_x, d.thread_y)) /
+                                                fmas;
         } else {
             // The whole tile, pass by pass (blocked_chunks): each window row's chunks read once for
             // the RY output rows, each (output row, filter row) pair of the pass its filter loads

@@ -413,9 +413,14 @@ void dispatch_rows(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
     else launch_rows<T, 63, RX, RY>(a, s, fn);
 }
 
-/// One instantiated block shape: FS = 3, 5, 7 at compile time, the blocked kernel otherwise.
+/// One instantiated block shape: FS = 3, 5, 7, 15 at compile time unless `blocked` (the launch's
+/// kernel class), the blocked kernel otherwise.
 template <class T, int RX, int RY>
-void dispatch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn) {
+void dispatch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn, bool blocked) {
+    if (blocked) {
+        conv2d_detail::launch_blocked<T, RX, RY>(a, s, fn);
+        return;
+    }
     switch (a.fs) {
     case 3: launch_fixed<T, 3, RX, RY>(a, s, fn); break;
     case 5: launch_fixed<T, 5, RX, RY>(a, s, fn); break;
@@ -472,11 +477,8 @@ void conv2d(const Conv2dArgs<T>& a, const Conv2dLaunch& l, cudaStream_t s) {
         return;
     } else {
         constexpr int kWide = sizeof(T) == 4 ? 4 : 2;  // the first block shape: float 4 x 4, double 2 x 2
-        const bool first = c.thread_x == kWide && c.thread_y == kWide;
-        if (c.blocked != 0 && first) conv2d_detail::launch_blocked<T, kWide, kWide>(a, s, fn);
-        else if (c.blocked != 0) conv2d_detail::launch_blocked<T, 4, 2>(a, s, fn);
-        else if (first) dispatch<T, kWide, kWide>(a, s, fn);
-        else dispatch<T, 4, 2>(a, s, fn);
+        if (c.thread_x == kWide && c.thread_y == kWide) dispatch<T, kWide, kWide>(a, s, fn, c.blocked != 0);
+        else dispatch<T, 4, 2>(a, s, fn, c.blocked != 0);
     }
     WB_CHECK_LAUNCH();
 }

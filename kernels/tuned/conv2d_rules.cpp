@@ -73,25 +73,14 @@ bool matches(const Conv2dLaunch& want, const Conv2dLaunch& cfg) {
 
 }  // namespace
 
-std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs, int fs, int elem_bytes) {
-    // The staged kernels take the filter in passes of at most 32 columns by 16 rows (the blocked
-    // kernel's chunk, kernels/conv2d_common.cuh), so the window they hold is the tile plus that
-    // chunk's halo, whatever the filter size.
-    constexpr int kChunkX = 32, kChunkY = 16;
-    // Which kernel each configuration runs (conv2d.cu, conv2d): the first is the special shape
-    // where the size has one (streaming and filter-row kernels: taps compile-time operands;
-    // chapter 4's generic kernel in double: a tap loaded per trip); the blocks run the
-    // compile-time kernel at FS = 3, 5, 7, 15 unless the launch asks for the blocked kernel, and
-    // the blocked kernel (taps loaded per chunk of 8 from shared memory) otherwise.
-    const bool special = stream_fits(fs) || rows_fits(fs) || generic_fits(fs, elem_bytes);
+std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs) {
+    // Each configuration as the derivation weighs it: the streaming shape (32-wide warps) holds
+    // its window in registers, every other kernel stages it; `blocked` names the blocked kernel
+    // where the filter size has a compile-time one (the model tells the kernels apart by the
+    // filter size and the shape, conv2d_stage_design).
     std::vector<derive::Conv2dTile> v;
-    for (std::size_t i = 0; i < configs.size(); ++i) {
-        const Conv2dLaunch& l = configs[i];
-        const bool blocked = !(special && i == 0) && (l.blocked != 0 || !compiled_fits(fs));
-        const bool runtime_taps = special && i == 0 ? generic_fits(fs, elem_bytes) : blocked;
-        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, kChunkX, kChunkY,
-                     runtime_taps, blocked && compiled_fits(fs)});
-    }
+    for (const Conv2dLaunch& l : configs)
+        v.push_back({l.block_x, l.block_y, l.thread_x, l.thread_y, l.tile_x, l.tile_y, l.block_x != 32, l.blocked != 0});
     return v;
 }
 
@@ -121,7 +110,7 @@ Conv2dLaunch conv2d_default(const Conv2dArgs<T>& a) {
                                                     try {
                                                         return conv2d_launch_of(derive::derive_conv2d(
                                                             dev, a.rows, a.cols, a.fs, static_cast<int>(sizeof(T)),
-                                                            conv2d_derive_tiles(configs, a.fs, static_cast<int>(sizeof(T))),
+                                                            conv2d_derive_tiles(configs),
                                                             vector_rows));
                                                     } catch (const std::invalid_argument&) {
                                                         return configs.front();  // no candidate fits the device

@@ -34,12 +34,10 @@ Conv2dLaunch block_shape(int rx, int ry, bool blocked = false);
 template <class T>
 std::vector<Conv2dLaunch> conv2d_configs(int fs);
 
-/// The instantiated launches for filter size fs and elements of elem_bytes (conv2d_configs(fs))
-/// as chapter 6's candidates:
-/// each shape, the shared-window kernels staged (the streaming shape's 32-wide warps hold their
-/// window in registers), in filter passes of at most 32 x 16 taps, and whether the kernel it runs
-/// at fs loads each tap at a run-time index (Conv2dTile::runtime_taps).
-std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs, int fs, int elem_bytes);
+/// The instantiated launches (conv2d_configs(fs)) as chapter 6's candidates: each shape, whether
+/// its kernel stages the window in shared memory (the streaming shape's 32-wide warps hold it in
+/// registers), and whether it asks for the blocked kernel (Conv2dLaunch::blocked).
+std::vector<derive::Conv2dTile> conv2d_derive_tiles(const std::vector<Conv2dLaunch>& configs);
 /// The launch a convolution derivation names: block, thread and tile shape.
 Conv2dLaunch conv2d_launch_of(const derive::Derivation& d);
 

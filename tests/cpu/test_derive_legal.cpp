@@ -145,7 +145,7 @@ void conv2d_legal(const std::string& name, const DeviceProfile& dev, std::mt1993
         const std::vector<Conv2dLaunch> configs = tuned::conv2d_configs<T>(fs);
         Derivation d;
         try {
-            d = derive_conv2d(dev, rows, cols, fs, sizeof(T), tuned::conv2d_derive_tiles(configs, fs, sizeof(T)));
+            d = derive_conv2d(dev, rows, cols, fs, sizeof(T), tuned::conv2d_derive_tiles(configs));
         } catch (const std::invalid_argument&) {
             CHECK(name == "t10");  // the T10's 16 KB hold no staged tile of a large filter
             continue;

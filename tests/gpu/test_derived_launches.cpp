@@ -108,7 +108,7 @@ void check_conv2d(std::uint64_t seed) {
         wb::Conv2dShape s{draw(rng, 1, hi), draw(rng, 1, hi), 2 * draw(rng, 0, i % 2 ? 3 : 32) + 1};
         const auto configs = wb::tuned::conv2d_configs<T>(s.fs);
         const wb::derive::Derivation d =
-            wb::derive::derive_conv2d(dev, s.rows, s.cols, s.fs, sizeof(T), wb::tuned::conv2d_derive_tiles(configs, s.fs, sizeof(T)));
+            wb::derive::derive_conv2d(dev, s.rows, s.cols, s.fs, sizeof(T), wb::tuned::conv2d_derive_tiles(configs));
         const wb::Conv2dLaunch l = wb::ch06::conv2d_launch_of(d);
         auto p = wb::make_conv2d_problem<T>(s, seed + i);
         const auto ref = p.reference();
