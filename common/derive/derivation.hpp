@@ -206,7 +206,8 @@ Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bo
 /// asks for (rule 1).
 /// Then the check interval (cg_check_interval at the CG model's iteration on the CUDA graphs) and
 /// the schedule (model::cg_tuned_schedule: the persistent kernel where the model predicts it
-/// faster per iteration), both with the Mv's own model (model::predict_symv).
+/// faster per iteration by more than the model's resolution), both with the Mv's own model
+/// (model::predict_symv).
 Derivation derive_cg(const DeviceProfile& dev, long long n, int elem_bytes, long long lda = 0);
 
 /// The problem a CG default launch is derived for: kappa 1e4 (the chapters' harder matrix) at the

@@ -143,7 +143,7 @@ int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev, dou
     const double persistent =
         predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 2, oh, lda).predicted_ms;
     const double graph = predict_cg(Stage::kTuned, n, elem_bytes, dev, 1, 0.5, check, mv_ms, 1, oh, lda).predicted_ms;
-    return persistent < graph ? 2 : 1;
+    return persistent * (1 + kCgScheduleResolution) < graph ? 2 : 1;
 }
 
 int cg_iteration_bound(double kappa, double tol) {

@@ -125,10 +125,18 @@ double cg_walk_line_factor(long long lda, int elem_bytes);
 /// a block barrier, the shared loads of its sums) over all its tiles.
 double cg_persistent_fixed_us(long long n, int elem_bytes, const DeviceProfile& dev, const CgOverheads& oh = {});
 
+/// The CG model's resolution between the two schedules: times within 1/16 of each other count as
+/// equal (the GEMM derivation's resolution too). The persistent kernel's estimate rests on one
+/// probe of its walk (aligned columns, n = 16384, nearly every tile streamed); the tiles it keeps
+/// and the element path of unaligned columns cost it time the probe does not see, so near the
+/// crossover it runs slower than predicted (\ref ch05_cg). The graphs' estimate is the tuned
+/// SYMV's model, checked on every SYMV row: a tie goes to them.
+inline constexpr double kCgScheduleResolution = 1.0 / 16;
+
 /// The schedule the tuned step's default launch runs at n on dev: 2 (persistent) where the model
-/// predicts it faster per iteration than the CUDA graphs at check interval `check` (`mv_ms`: the
-/// Mv's own model, negative: its bytes at the bandwidth), else 1. Never 2 past the persistent
-/// kernel's largest n (its tile table: 65535 x 64).
+/// predicts it faster per iteration than the CUDA graphs at check interval `check` by more than
+/// kCgScheduleResolution (`mv_ms`: the Mv's own model, negative: its bytes at the bandwidth),
+/// else 1. Never 2 past the persistent kernel's largest n (its tile table: 65535 x 64).
 int cg_tuned_schedule(long long n, int elem_bytes, const DeviceProfile& dev, double mv_ms = -1, int check = 8,
                       const CgOverheads& oh = {}, long long lda = 0);
 

@@ -173,3 +173,32 @@ TEST_CASE("cg derivation: the schedule and check interval it sets", "[cpu][cg][d
               wb::derive::derive_cg(h200, 3001, elem).value("check"));
     }
 }
+
+TEST_CASE("cg schedules: within the model's resolution the graphs win", "[cpu][cg][derive]") {
+    using wb::model::kCgScheduleResolution;
+    const auto h200 = wb::device_preset("h200");
+    // The rule itself: an Mv whose graphs land 3% behind the persistent kernel gives the graphs,
+    // 10% behind the persistent kernel (mv found by bisection: the graphs' time grows with it).
+    const long long n = 6000;
+    const double persistent = ms(h200, n, 4, 2, 16, -1);
+    auto mv_for = [&](double ratio) {
+        double lo = 0, hi = 1;
+        for (int i = 0; i < 60; ++i) {
+            const double mid = (lo + hi) / 2;
+            (ms(h200, n, 4, 1, 16, mid) < ratio * persistent ? lo : hi) = mid;
+        }
+        return lo;
+    };
+    REQUIRE(kCgScheduleResolution > 0.03);
+    REQUIRE(kCgScheduleResolution < 0.10);
+    CHECK(wb::model::cg_tuned_schedule(n, 4, h200, mv_for(1.03), 16) == 1);
+    CHECK(wb::model::cg_tuned_schedule(n, 4, h200, mv_for(1.10), 16) == 2);
+    // n = 6000 float with lda = 6003 (unaligned columns): the derivation's model puts the
+    // persistent kernel 5% ahead of the graphs, inside the resolution; on the H200 the persistent
+    // kernel ran 33.5 us per iteration and the graphs 31.1 (docs/results/h200/ch06-shapes-cg.txt).
+    CHECK(wb::derive::derive_cg(h200, 6000, 4, 6003).value("schedule") == 1);
+    // Past the resolution the persistent kernel keeps its lead: 5000 double (8% ahead) and the
+    // sizes whose triangle stays on chip.
+    CHECK(wb::derive::derive_cg(h200, 5000, 8).value("schedule") == 2);
+    CHECK(wb::derive::derive_cg(h200, 3001, 4).value("schedule") == 2);
+}
