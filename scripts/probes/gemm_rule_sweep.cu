@@ -14,6 +14,7 @@
 //      ./build/bin/gemm_rule_sweep --both-align > sweep.txt      (unaligned calls read in place and copied)
 //      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000        (one shape, float)
 //      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000 T      (one shape, op(A) = A^T only: N or T)
+//      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000 T double (one shape in double)
 //      ./build/bin/gemm_rule_sweep --shape 1000,1000,1000 T rule (the rule's launch and cuBLAS only, no
 //                                                                 sweep: a short program for ncu)
 #include "gemm.hpp"
@@ -76,7 +77,8 @@ int main(int argc, char** argv) {
         }
         if (argc > 3) g_ops = {std::string(argv[3]) == "T" ? Op::T : Op::N};
         g_rule_only = argc > 4 && std::string(argv[4]) == "rule";
-        run<float>({x});
+        if (argc > 4 && std::string(argv[4]) == "double") run<double>({x});
+        else run<float>({x});
         return 0;
     }
     if (argc > 1 && std::string(argv[1]) == "--double") {  // the first 45 shapes, as gemm_rule_check.cu
