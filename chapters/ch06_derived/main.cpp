@@ -5,6 +5,7 @@
 ///        both measured, and with --sweep every legal launch of the tuned step (the oracle).
 /// Run: ./workbook run ch06 -- --device-preset t10   (or build/bin/ch06_derived --help)
 #include "derived_comparison.hpp"
+#include "derived_launch.hpp"
 #include "derived_options.hpp"
 #include "launch_rows.hpp"
 #include "report.hpp"
@@ -161,6 +162,8 @@ int main(int argc, char** argv) {
         auto ratio = [](double v) { return v > 0 ? wb::fmt(v, 3) : std::string("-"); };
         auto rho = [](double v) { return v >= -1 ? wb::fmt(v, 3) : std::string("-"); };
         for (const std::string& op : cases.ops) {
+            if (op == "gemm")  // what the GEMM derivation reads besides the profile
+                for (int elem : precisions) std::cout << "\n" << wb::ch06::gemm_kernel_rates_text(elem, live);
             const auto rows = wb::ch06::compare_op(op, dev, precisions, live, live && (sweep || wave_tail), cases);
             for (const auto& c : rows) {
                 print(c);

@@ -207,10 +207,11 @@ std::vector<Comparison> gemv_cases(const DeviceProfile& dev, const std::vector<i
 template <class T>
 GemmArgs<T> gemm_args(const GemmCase& s) {
     GemmArgs<T> a;
+    a.op_a = s.op_a;
     a.m = s.m;
     a.n = s.n;
     a.k = s.k;
-    a.lda = s.m + s.ld_extra;
+    a.lda = (s.op_a == Op::N ? s.m : s.k) + s.ld_extra;
     a.ldb = s.k + s.ld_extra;
     a.ldc = s.m;
     a.beta = T(0.5);  // the problems' beta (gemm_problem.hpp)
@@ -233,9 +234,9 @@ double gemm_launch_ms(const DeviceProfile& dev, const GemmArgs<T>& a, const Gemm
 template <class T>
 void measure_gemm(Comparison& c, const DeviceProfile& dev, const GemmCase& s, bool sweep, bool quick) {
     const auto& step = wb::step<GemmArgs<T>>(chapter_of(Stage::kTuned));
-    GemmShape shape{Op::N, Op::N, s.m, s.n, s.k};
+    GemmShape shape{s.op_a, Op::N, s.m, s.n, s.k};
     if (s.ld_extra > 0) {
-        shape.lda = s.m + s.ld_extra;
+        shape.lda = (s.op_a == Op::N ? s.m : s.k) + s.ld_extra;
         shape.ldb = s.k + s.ld_extra;
     }
     auto p = make_gemm_problem<T>(shape, 1);
@@ -256,7 +257,8 @@ Comparison gemm_case(const DeviceProfile& dev, const GemmCase& s, bool measure, 
     const GemmDerived g = derive_gemm_call<T>(dev, a, measure);
     c.derived = g.derivation;
     c.derived.shape = std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k) +
-                      (sizeof(T) == 8 ? " double" : " float") + (s.ld_extra > 0 ? " ld+" + std::to_string(s.ld_extra) : "");
+                      (sizeof(T) == 8 ? " double" : " float") + (s.ld_extra > 0 ? " ld+" + std::to_string(s.ld_extra) : "") +
+                      (s.op_a == Op::T ? " TN" : "");
     c.derived_launch = g.derivation.launch();
     if (has(c.derived, "dBlk.x")) {
         c.note = kWhiteNote;

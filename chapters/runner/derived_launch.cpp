@@ -2,12 +2,16 @@
 /// \brief Chapter 6's derivations as the tuned steps' launches (derived_launch.hpp).
 #include "derived_launch.hpp"
 
+#include "tuned/gemm_kernel_rates.hpp"
+
 #include "tuned/conv2d_rules.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_kernel_rates.hpp"
 #include "tuned/symv_layout.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +25,23 @@ derive::Derivation derive_gemv_call(const DeviceProfile& dev, const GemvShape& s
 
 GemvLaunch gemv_launch_of(const derive::Derivation& d, bool trans) { return wb::gemv_launch_of(d, trans); }
 
+std::string gemm_kernel_rates_text(int elem_bytes, bool live) {
+    const char* name = elem_bytes == 8 ? "double" : "float";
+    const std::vector<tuned::GemmKernelRates>& r =
+        elem_bytes == 8 ? tuned::gemm_kernel_rates<double>(live) : tuned::gemm_kernel_rates<float>(live);
+    const std::vector<GemmLaunch> configs = elem_bytes == 8 ? tuned::gemm_configs<double>() : tuned::gemm_configs<float>();
+    std::string out = std::string("gemm kernel rates, ") + name +
+                      (live ? " (measured on this device" : " (an H200's, measured by this chapter") +
+                      ": each configuration's main loop with op(A) = A^T and with element copies, over op(A) = A "
+                      "with 16-byte copies; the derivation multiplies its rate by them)\n";
+    for (std::size_t i = 0; i < r.size() && i < configs.size(); ++i) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "  op(A) = A^T x%.3f  element copies x%.3f", r[i].transposed_a, r[i].element);
+        out += std::string("  ") + name + " " + configs[i].str() + buf + "\n";
+    }
+    return out;
+}
+
 template <class T>
 GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, bool live) {
     GemmDerived g;
@@ -29,10 +50,12 @@ GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, boo
         g.derivation = tuned::gemm_derivation(a, dev, live, true);  // the GEMV or the tensor cores, if either
         const GemmLaunch l = tuned::gemm_launch_of(g.derivation, configs);
         if (l.gemv != 2 && l.math != 2) {  // the tiles: the call the main loop runs
-            int pack_a = 0, align = 0;
             // With the tensor cores among the candidates (they lost to the tiles on `a`, and the
-            // copies only speed the tiles up), so that the `math` line says by how much.
-            g.derivation = tuned::gemm_derivation(tuned::gemm_copies_view(a, &pack_a, &align), dev, live, true);
+            // copies only speed the tiles up), so that the `math` line says by how much; then the
+            // copies' choices, each with the alternatives' derived times.
+            std::vector<derive::Derived> copies;
+            g.derivation = tuned::gemm_derivation(tuned::gemm_copies_view(a, dev, live, &copies), dev, live, true);
+            g.derivation.params.insert(g.derivation.params.end(), copies.begin(), copies.end());
         }
         g.launch = tuned::gemm_derived_launch(a, dev, live);
         g.runs = true;

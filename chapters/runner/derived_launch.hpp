@@ -32,9 +32,15 @@ struct GemmDerived {
 };
 /// The derivation for call `a` on `dev` (`live`: dev is the current device's profile): the GEMV
 /// where C is a vector, the tensor cores where rule 2 takes them (double), otherwise the call
-/// tuned::gemm_copies_view leaves (A packed, operands copied) derived over the configurations.
+/// tuned::gemm_copies_view leaves (A packed, operands copied) derived over the configurations,
+/// and a line for each copy the rule weighed.
 template <class T>
 GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, bool live);
+
+/// The tuned GEMM configurations' measured rates the derivation reads (tuned::gemm_kernel_rates:
+/// with `live` measured on the current device, else the H200's), one line per configuration:
+/// "  <precision> <launch>  op(A) = A^T x<rate>  element copies x<rate>", after a heading line.
+std::string gemm_kernel_rates_text(int elem_bytes, bool live);
 
 /// derive_symv for an n x n matrix with leading dimension lda (16-byte loads where lda allows).
 derive::Derivation derive_symv_call(const DeviceProfile& dev, long long n, long long lda, int elem_bytes);

@@ -43,6 +43,9 @@ std::vector<GemmCase> gemm_cases_of(const CaseSelection& cs) {
             {8192, 64, 2048, 0},     {64, 8192, 2048, 0},    {777, 1234, 3333, 0},   // odd sizes
             {3072, 1408, 2048, 0},   {3072, 1409, 2048, 0},  // 132 tiles of 256 x 128 (one wave), and 144
             {4000, 300, 4000, 0},    {300, 300, 20000, 0},   // a short C: the split decides
+            // op(A) = A^T: read transposed, or packed first (and copied aligned, ld+1)
+            {1000, 1000, 1000, 0, Op::T}, {3000, 3000, 1000, 0, Op::T}, {2000, 2000, 2000, 1, Op::T},
+            {8192, 64, 2048, 0, Op::T},   {777, 1234, 3333, 0, Op::T},  {5000, 5000, 3000, 0, Op::T},
         };
     std::vector<GemmCase> v;
     for (long long n : cs.sizes) v.push_back({static_cast<int>(n), static_cast<int>(n), static_cast<int>(n), 0});

@@ -5,6 +5,7 @@
 ///        wave boundary of the h200 (132 SMs), so that a rule fitted to the page's shapes shows.
 #pragma once
 
+#include "blas_types.hpp"
 #include "derived_options.hpp"
 
 #include <vector>
@@ -16,9 +17,10 @@ struct GemvCase {
     bool trans = false;
     int m = 0, n = 0, lda = 0;
 };
-/// C = A B (op N, N), m x n x k; ld_extra added to lda and ldb (odd: columns not 16-byte aligned).
+/// C = op(A) B, m x n x k; ld_extra added to lda and ldb (odd: columns not 16-byte aligned).
 struct GemmCase {
     int m = 0, n = 0, k = 0, ld_extra = 0;
+    Op op_a = Op::N;  ///< T: A stored k x m, read transposed or packed first (the rule decides)
 };
 /// An rows x cols image, FS x FS filter; pitch_extra added to both pitches.
 struct Conv2dCase {

@@ -37,6 +37,9 @@ struct Derivation {
     std::string op;       ///< "gemv", ...
     std::string shape;    ///< "N 4096 x 4096 float"
     std::vector<Derived> params;
+    /// The derivation's estimate of the derived launch's time, seconds, where it makes one (GEMM's
+    /// tiles: the busiest SM's main loop or the bytes, plus a split's second pass); 0 otherwise.
+    double seconds = 0;
     /// The value of `parameter`; throws std::invalid_argument naming it when absent.
     long long value(const std::string& parameter) const;
     /// "block_x=8 block_y=32 U=2 Y=1": every parameter that sets the launch, in order.
@@ -121,6 +124,13 @@ struct GemmTile {
     bool tensor_core = false;  ///< the FP64 tensor-core kernel (mma.sync .f64): thread_m x thread_n
                                ///< is its warp tile, whose fragments no two lanes load twice
     int max_split = 0;         ///< the most slices of k the kernel takes (1: none; 0: the call's limit)
+    /// The kernel's main-loop rate with op(A) = A^T (read transposed through registers) over its
+    /// rate with op(A) = A, measured on the device the call runs on (tuned::gemm_kernel_rates);
+    /// 1: no difference.
+    double transposed_a_rate = 1;
+    /// Its rate with element copies (columns not 16-byte aligned) over its 16-byte copies', measured
+    /// likewise; 0: not measured, the element copies' issue slots counted instead.
+    double element_rate = 0;
 };
 
 /// What the GEMM derivation knows about a call C = op(A) op(B) (m x n x k).
@@ -132,6 +142,7 @@ struct GemmCall {
     long long max_split_k = 0;        ///< the most slices of k the kernels take (0: no limit)
     double max_workspace_bytes = 0;   ///< the split's partials at most this many bytes (0: no limit)
     bool reads_c = true;              ///< beta != 0: the epilogue loads C before it stores it
+    bool transposed_a = false;        ///< op(A) = A^T, read transposed (GemmTile::transposed_a_rate)
 };
 
 /// GEMM: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,

@@ -108,7 +108,10 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
         // element where the columns are not aligned).
         const double fmas = static_cast<double>(t.thread_m) * t.thread_n;
         const double loads = (t.thread_m + t.thread_n) * elem / 16.0;
-        const double copies = static_cast<double>(t.tile_m + t.tile_n) * elem / (c.aligned ? 16.0 : elem) / k.threads;
+        // Element copies: their issue slots, unless the kernel's element-copy rate was measured
+        // (then applied below, with the 16-byte copies counted here).
+        const bool elem_count = !c.aligned && !(t.element_rate > 0);
+        const double copies = static_cast<double>(t.tile_m + t.tile_n) * elem / (elem_count ? elem : 16.0) / k.threads;
         issue = kSchedulers * dev.warp_size * clock / (1.0 + (loads + copies) / fmas);
         // Each k-step a warp issues its fragment loads, then its FMAs, which wait for the last
         // load: a shared-memory load's latency after the loads' own issue slots.
@@ -122,6 +125,18 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
               : k.rate == banks ? fmt("the banks at %.2f B per FMA", k.smem_per_fma)
               : k.rate == issue ? "the issue slots"
                                 : "the L2";
+    // What the counts above do not see, measured on the device for this kernel: op(A) = A^T read
+    // transposed through registers, and element copies of unaligned columns.
+    if (!t.tensor_core) {
+        double rel = 1;
+        if (c.transposed_a && t.transposed_a_rate > 0) rel *= t.transposed_a_rate;
+        if (!c.aligned && t.element_rate > 0) rel *= t.element_rate;
+        if (rel != 1) {
+            k.rate *= rel;
+            k.bound += fmt(", x %.2f measured", rel) + (c.transposed_a ? " (op(A) = A^T" : " (") +
+                       (c.transposed_a && !c.aligned ? ", " : "") + (!c.aligned ? "element copies" : "") + ")";
+        }
+    }
 }
 
 /// The share of rule 2's rate an SM reaches with `blocks` resident blocks of kernel `k`. An FMA
@@ -329,6 +344,7 @@ Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& c, const std::v
         throw std::invalid_argument("derive_gemm: no candidate of " + std::to_string(kernels.size()) +
                                     " gives a launch for " + d.shape);
     const Choice best = *pick(all);
+    d.seconds = best.seconds;
     const Kernel& bk = *best.kern;
     const GemmTile& bt = *bk.t;
     const std::string lanes_word = tensor ? "tensor-core" : (c.elem_bytes == 8 ? "FP64" : "FP32");

@@ -5,8 +5,10 @@
 ///
 /// A configuration is a GemmConfig: the block tile of C and the depth of one stage, the warp and
 /// thread tiles, the pipeline's stages, the blocks per SM the kernel is compiled for, which
-/// transposing operands are stored swizzled, and the default rule's rates. Each entry below says
-/// why it exists; the measurements behind the rates are in the tuning notes (\ref notes_gemm).
+/// transposing operands are stored swizzled, and the blocks per SM the rule counts without a GPU.
+/// Each entry below says why it exists (the measurements: \ref notes_gemm). What the default rule
+/// weighs comes from chapter 6's derivation and rates measured on the device
+/// (gemm_kernel_rates.hpp), not from this table.
 /// To add a configuration: one entry here, its name in Configs<T> below, and its two
 /// instantiation lines (run_config, resident_blocks) in a gemm_instances_*.cu file.
 #pragma once
@@ -28,8 +30,7 @@ enum class GemmSwizzle {
 };
 
 /// One configuration: the kernel's shape (template constants of the kernels instantiated from
-/// it) and the default rule's constants (estimate() in gemm_default_rule.cpp). Entries are built
-/// by the named setters below, so that every number says what it is.
+/// it). Entries are built by the named setters below, so that every number says what it is.
 struct GemmConfig {
     int tile_m = 0, tile_n = 0;    ///< rows and columns of C one block computes (BM x BN)
     int tile_k = 0;                ///< depth of one shared-memory stage (BK)
@@ -40,12 +41,6 @@ struct GemmConfig {
                                    ///< 1 selects the main loop's one-block order
     GemmSwizzle swizzle = GemmSwizzle::none;
     bool operand_guard = false;    ///< copies checked per operand, not per tile of C (skinny C)
-    double rate = 0;               ///< GFLOP/s of the main loop with 16-byte copies
-    double rate_elem = 0;          ///< GFLOP/s with element copies (columns not 16-byte aligned)
-    double fill = 0;               ///< k-tiles of pipeline fill and epilogue besides the main loop
-    double epi = 0;                ///< share of its C tile's traffic a block waits for (1: alone on its SM)
-    double tn_rel = 1.0;           ///< TN over NN rate (op(A) = A^T read transposed), relative to the
-                                   ///< 256 x 128 tile's (kTransposedARate takes that tile's penalty)
     int sm90_blocks = 1;           ///< blocks per SM on an H100 or H200: the rule's count without a GPU
 
     constexpr int threads() const { return 32 * (tile_m / warp_m) * (tile_n / warp_n); }
@@ -74,15 +69,6 @@ struct GemmConfig {
     }
     constexpr GemmConfig guard_each_operand() const {
         return with([&](GemmConfig& c) { c.operand_guard = true; });
-    }
-    constexpr GemmConfig rates(double vec16, double elem) const {
-        return with([&](GemmConfig& c) { c.rate = vec16, c.rate_elem = elem; });
-    }
-    constexpr GemmConfig overhead(double fill_tiles, double epilogue_share) const {
-        return with([&](GemmConfig& c) { c.fill = fill_tiles, c.epi = epilogue_share; });
-    }
-    constexpr GemmConfig transposed_a_rate(double rel) const {
-        return with([&](GemmConfig& c) { c.tn_rel = rel; });
     }
     constexpr GemmConfig sm90_occupancy(int blocks) const {
         return with([&](GemmConfig& c) { c.sm90_blocks = blocks; });
@@ -119,61 +105,52 @@ constexpr GemmConfig probe_f256(GemmConfig c) { return c; }
 #endif
 
 // ----------------------------------------------------------------------------------------------
-// The table. Rates are GFLOP/s on an H100 / H200 (fitted so that the rule's picks lose least
-// against the fastest launch of each measured call; \ref notes_gemm). Where blocks share an SM
-// the others' main loops hide a block's fill and epilogue (small fill, epi 0).
+// The table.
 
 /// Large float C: 128 accumulators per thread, one block of 8 warps per SM (the shape of cuBLAS's
 /// own FP32 kernel on Hopper); its TN operands swizzled.
 inline constexpr GemmConfig kFloat256x128 =
     probe_f256(GemmConfig{}.shape(256, 128, 16, 64, 64, 16, 8, 3, 1))
-        .swizzled(GemmSwizzle::tn).rates(44100, 40100).overhead(6, 1).sm90_occupancy(1);
+        .swizzled(GemmSwizzle::tn).sm90_occupancy(1);
 /// Medium float C, or where 256 x 128 tiles would leave SMs idle: two blocks per SM.
 inline constexpr GemmConfig kFloat128x128 =
     GemmConfig{}.shape(128, 128, 16, 64, 32, 8, 8, 3, 2)
-        .swizzled(GemmSwizzle::long_side_async_b).rates(39100, 39100).overhead(1.5, 0).sm90_occupancy(2);
+        .swizzled(GemmSwizzle::long_side_async_b).sm90_occupancy(2);
 /// Small float C: four blocks per SM, many tiles for few FMAs.
 inline constexpr GemmConfig kFloat64x64 =
     GemmConfig{}.shape(64, 64, 16, 32, 16, 4, 4, 3, 4)
-        .swizzled(GemmSwizzle::long_side).rates(28000, 27100).overhead(0.5, 0).transposed_a_rate(0.937)
-        .sm90_occupancy(4);
+        .swizzled(GemmSwizzle::long_side).sm90_occupancy(4);
 /// 2 ... 16 columns of C: every FMA useful from n = 16 on, the long operand read once per 16
 /// columns; BK = 32 so that a stage of 16 columns is 128 whole 16-byte vectors.
 inline constexpr GemmConfig kFloat128x16 =
     GemmConfig{}.shape(128, 16, 32, 32, 16, 4, 4, 3, 3)
-        .swizzled(GemmSwizzle::long_side).guard_each_operand().rates(21600, 16300).overhead(2, 0)
-        .transposed_a_rate(0.782).sm90_occupancy(4);
+        .swizzled(GemmSwizzle::long_side).guard_each_operand().sm90_occupancy(4);
 /// 2 ... 16 rows of C: 128 x 16 transposed.
 inline constexpr GemmConfig kFloat16x128 =
     GemmConfig{}.shape(16, 128, 32, 16, 32, 4, 4, 3, 3)
-        .swizzled(GemmSwizzle::long_side).guard_each_operand().rates(20000, 15000).overhead(2, 0)
-        .transposed_a_rate(0.917).sm90_occupancy(4);
+        .swizzled(GemmSwizzle::long_side).guard_each_operand().sm90_occupancy(4);
 /// 33 ... 64 columns of C: the 128 x 128 tile's 8 x 8 thread tile on four warps.
 inline constexpr GemmConfig kFloat128x64 =
     GemmConfig{}.shape(128, 64, 16, 64, 32, 8, 8, 3, 2)
-        .swizzled(GemmSwizzle::long_side).guard_each_operand().rates(41400, 37100).overhead(0, 0)
-        .transposed_a_rate(0.836).sm90_occupancy(3);
+        .swizzled(GemmSwizzle::long_side).guard_each_operand().sm90_occupancy(3);
 /// 33 ... 64 rows of C: 128 x 64 transposed.
 inline constexpr GemmConfig kFloat64x128 =
     GemmConfig{}.shape(64, 128, 16, 32, 64, 8, 8, 3, 2)
-        .swizzled(GemmSwizzle::long_side).guard_each_operand().rates(36000, 31800).overhead(2, 0)
-        .transposed_a_rate(0.921).sm90_occupancy(3);
+        .swizzled(GemmSwizzle::long_side).guard_each_operand().sm90_occupancy(3);
 /// Large double C: 8 x 8 thread tiles load 16 operands for 64 FMAs, 2 bytes of shared memory per
 /// FMA, what an SM's 128 bytes per clock feed at 64 FP64 FMAs per clock; ~250 registers, so one
 /// block per SM, and BK = 8 with 4 stages (BK = 16 spills).
 inline constexpr GemmConfig kDouble128x128 =
-    GemmConfig{}.shape(128, 128, 8, 64, 32, 8, 8, 4, 1).rates(15300, 15300).overhead(1, 1).sm90_occupancy(1);
+    GemmConfig{}.shape(128, 128, 8, 64, 32, 8, 8, 4, 1).sm90_occupancy(1);
 /// Small double C: three blocks per SM.
 inline constexpr GemmConfig kDouble64x64 =
-    GemmConfig{}.shape(64, 64, 16, 32, 16, 4, 4, 3, 3).rates(10200, 10200).overhead(2, 0).sm90_occupancy(3);
+    GemmConfig{}.shape(64, 64, 16, 32, 16, 4, 4, 3, 3).sm90_occupancy(3);
 /// 2 ... 16 columns of double C.
 inline constexpr GemmConfig kDouble128x16 =
-    GemmConfig{}.shape(128, 16, 16, 32, 16, 4, 4, 3, 3).guard_each_operand().rates(8000, 8000).overhead(2, 0)
-        .sm90_occupancy(3);
+    GemmConfig{}.shape(128, 16, 16, 32, 16, 4, 4, 3, 3).guard_each_operand().sm90_occupancy(3);
 /// 2 ... 16 rows of double C.
 inline constexpr GemmConfig kDouble16x128 =
-    GemmConfig{}.shape(16, 128, 16, 16, 32, 4, 4, 3, 3).guard_each_operand().rates(8000, 8000).overhead(2, 0)
-        .sm90_occupancy(3);
+    GemmConfig{}.shape(16, 128, 16, 16, 32, 4, 4, 3, 3).guard_each_operand().sm90_occupancy(3);
 
 /// The configurations of a precision, in the order legal_launches lists them (largest tile first).
 template <const GemmConfig&... E>

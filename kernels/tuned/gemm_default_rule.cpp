@@ -8,6 +8,7 @@
 #include "tuned/gemm_rule_common.hpp"
 
 #include "derive/cached_default.hpp"
+#include "model/occupancy.hpp"  // kLaunchOverheadUs
 
 #include "gemv.hpp"
 #include "launch_checks.hpp"
@@ -19,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -33,154 +35,111 @@ using launch_checks::ceil_div;
 using launch_checks::sm_count;
 using pack::aligned16;
 using splitk::kMaxSplit;
-using rule::kSumBytesPerSecond;
-using rule::kSumLaunchSeconds;
 using rule::split_candidates;
 
-
-/// The estimate for configuration E with k split into `split` slices, in GFLOP/s: its main loop's
-/// rate x the fraction of the last wave's block slots that do work x the fraction of the tiles'
-/// area inside C x the share of a block's time in its main loop (kt / (kt + overhead) for kt
-/// tiles of BK, overhead from fill and epi), plus, for a split, the second pass: the partials
-/// written and read and C written at kSumBytesPerSecond and one more launch (kSumLaunchSeconds).
-/// Split k pays where the tiles of C alone leave SMs idle and k is long (1024 x 1024 x 16384: 32
-/// tiles of 256 x 128 for 132 SMs). -1 where the split does not apply.
-template <const GemmConfig& E, class T>
-double estimate(const GemmArgs<T>& a, int split) {
-    const bool vec = aligned16(a.A, a.lda) && aligned16(a.B, a.ldb);
-    const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, E.tile_k);
-    if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(T) > kMaxWorkspaceBytes))
-        return -1;  // this split would not give `split` slices, or its workspace is too large
-    const long long bm = ceil_div(a.m, E.tile_m), bn = ceil_div(a.n, E.tile_n);
-    const long long blocks = bm * bn * slices;
-    const int resident = gemm_impl::resident_blocks<T, E>(a.op_a == Op::T, a.op_b == Op::T, vec, slices > 1);
-    const long long slots = static_cast<long long>(sm_count()) * resident;
-    const double waves = static_cast<double>((blocks + slots - 1) / slots);
-    const double fill = static_cast<double>(blocks) / (waves * slots);
-    const double area = static_cast<double>(a.m) * a.n / (static_cast<double>(bm) * E.tile_m * bn * E.tile_n);
-    // A block's pipeline fill and epilogue, in k-tiles of its main loop: fill, plus epi times its
-    // C tile's bytes (read and written with beta != 0, a split's partial written once) at the
-    // chip's share of kSumBytesPerSecond against the tile's FMAs at its rate (5.8 k-tiles for
-    // float, beta != 0). Where blocks share an SM the others' main loops hide most of it (epi 0,
-    // fill 0 ... 2); a block alone on its SM (the 256 x 128 tile) waits for all of it (epi 1).
-    // op(A) = A^T read transposed (a packed A arrives as op(A) = A): the configuration's TN factor.
-    const double r0 = (vec ? E.rate : E.rate_elem) * (a.op_a == Op::T ? E.tn_rel : 1.0);
-    const double c_bytes = sizeof(T) * (slices > 1 || a.beta == T(0) ? 1.0 : 2.0);
-    const double overhead = E.fill + E.epi * c_bytes * r0 * 1e9 / (2.0 * E.tile_k * kSumBytesPerSecond);
-    const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / E.tile_k;
-    const double rate = r0 * 1e9 * fill * area * kt / (kt + overhead);
-    const double flops = 2.0 * a.m * a.n * std::max(1, a.k);
-    double seconds = flops / rate;
-    if (slices > 1)
-        seconds += (2.0 * slices + (a.beta == T(0) ? 1.0 : 2.0)) * a.m * a.n * sizeof(T) / kSumBytesPerSecond +
-                   kSumLaunchSeconds;
-    // No call is faster than its bytes (A, B once, C written and, with beta != 0, read) at the
-    // stream rate: with k of a few elements C's bytes are the time, whatever the tile.
-    const double bytes = sizeof(T) * (static_cast<double>(a.m) * a.k + static_cast<double>(a.k) * a.n +
-                                      (a.beta == T(0) ? 1.0 : 2.0) * a.m * a.n);
-    // Where that floor binds, every configuration meets it: the FMA time breaks the tie (1e-3).
-    seconds = std::max(seconds, bytes / kSumBytesPerSecond) + 1e-3 * seconds;
-    return flops / seconds / 1e9;
-}
-
-/// The configuration and split with the highest estimate (split_k 0 where no split wins), and
-/// that estimate (GFLOP/s) in *rate.
-template <class T, const GemmConfig&... E>
-GemmLaunch best(const GemmArgs<T>& a, ConfigList<E...>, double* rate = nullptr) {
-    GemmLaunch pick;
-    double best_rate = -1;
-    for (int split : split_candidates())
-        for (auto [l, r] : {std::pair<GemmLaunch, double>{E.launch(), estimate<E>(a, split)}...})
-            if (r > best_rate) {
-                best_rate = r;
-                pick = l;
-                pick.split_k = split > 1 ? split : 0;
-            }
-    if (rate) *rate = best_rate;
-    return pick;
-}
-
-/// The main loop's rate with op(A) = A^T against op(A) = A (both operands on the register path
-/// against one), the default configurations at 4096 and 8192 on an H200 (\ref notes_gemm).
-template <class T>
-constexpr double kTransposedARate = sizeof(T) == 4 ? 0.95 : 0.87;
 
 template <const GemmConfig&... E>
 std::vector<GemmLaunch> launches(ConfigList<E...>) {
     return {E.launch()...};
 }
 
-/// Which call the main loop runs (gemm_copies_view), weighed with each configuration's estimate.
-/// With op(A) = A^T it weighs packing A (pack_a = 2): the op(A) = A kernel's estimate plus the
-/// transpose against the direct kernel's estimate at kTransposedARate; packing wins where the
-/// transpose costs less than the main loop's penalty, from n of a few hundred on for large m and
-/// k, and not where its workspace would exceed kMaxWorkspaceBytes. Where an operand's columns are
-/// not 16-byte aligned (odd ld, a submatrix's offset), it also weighs copying it to aligned
-/// columns first (align = 2): the kernels' 16-byte rate plus the copy (2 x its bytes at
-/// kSumBytesPerSecond, one launch) against their element-copy rate. The candidates: pack_a 1 / 2
-/// (op(A) = A^T) x align 1 / 2. Returns the estimate's own pick (configuration and split too).
+/// The call the main loop runs for one choice of copies (pack_a 2: op(A) = A^T transposed into a
+/// workspace; align 2: operands whose columns are not 16-byte aligned copied to aligned ones;
+/// a workspace's pointer is null, its ld a 128-byte line) and what the copies cost: their bytes
+/// read and written at the device's copy ceiling (bandwidth x copy_over_read) and a launch each.
+/// `fits` false where a workspace would pass kMaxWorkspaceBytes or the transpose's grid not fit.
 template <class T>
-GemmLaunch weigh_copies(const GemmArgs<T>& a, GemmArgs<T>* view_out) {
-    if (view_out) *view_out = a;
-    if (a.m <= 0 || a.n <= 0) return gemm_configs<T>().front();
-    if (a.k <= 0) return best(a, typename Configs<T>::type{});  // C = beta C: no main loop
-    const double flops = 2.0 * a.m * a.n * a.k;
+struct CopiesView {
+    GemmArgs<T> view;
+    double seconds = 0;
+    bool fits = true;
+};
+
+template <class T>
+CopiesView<T> copies_view(const GemmArgs<T>& a, int pack_a, int align, const DeviceProfile& dev) {
+    CopiesView<T> c;
+    c.view = a;
+    const double copy_bytes_per_s = dev.bandwidth_gbs * 1e9 * (dev.copy_over_read > 0 ? dev.copy_over_read : 1.0);
+    auto to_workspace = [&](const T*& p, int& ld, int rows, int cols) {
+        ld = static_cast<int>(std::min<long long>(pack::pack_ld<T>(rows), static_cast<long long>(kMaxInt32)));
+        p = nullptr;
+        c.fits = c.fits && static_cast<double>(ld) * cols * sizeof(T) <= kMaxWorkspaceBytes;
+        c.seconds += 2.0 * rows * cols * sizeof(T) / copy_bytes_per_s + model::kLaunchOverheadUs * 1e-6;
+    };
+    if (pack_a == 2) {  // the transpose's grid y covers m in 32-row tiles, at most 65535
+        c.fits = ceil_div(a.m, pack::kTile) <= kMaxGridYZ;
+        c.view.op_a = Op::N;
+        to_workspace(c.view.A, c.view.lda, a.m, a.k);
+    }
+    if (align == 2) {  // the copies run in chunks of columns: no grid limit
+        GemmArgs<T>& v = c.view;
+        const int cols_a = v.op_a == Op::N ? a.k : a.m, cols_b = v.op_b == Op::N ? a.n : a.k;
+        if (v.A && !aligned16(v.A, v.lda)) to_workspace(v.A, v.lda, v.rows_a(), cols_a);
+        if (!aligned16(v.B, v.ldb)) to_workspace(v.B, v.ldb, v.rows_b(), cols_b);
+    }
+    return c;
+}
+
+/// One weighed choice of the tiled rule: its launch and its time (derived main loop + copies).
+struct CopiesChoice {
+    GemmLaunch launch;
+    double seconds = -1;  ///< -1: no choice (nothing fits, or nothing derived)
+    double copies = 0;
+};
+
+/// The tiled rule: which call the main loop runs, and its configuration and split of k, all from
+/// chapter 6's derivation on `dev` (derive_gemm; `live`: dev is the current device). The choices:
+/// op(A) = A^T read transposed (pack_a = 1) or transposed into a workspace first (pack_a = 2);
+/// operands whose columns are not 16-byte aligned read in place (align = 1) or copied to aligned
+/// columns first (align = 2). Each choice costs the derivation's time for the call the main loop
+/// then sees (with each configuration's measured rates for op(A) = A^T and element copies,
+/// gemm_kernel_rates.hpp) plus its copies (copies_view). The least time wins. Where no choice
+/// derives a configuration (a preset none of them fits), the first configuration, read in place.
+/// `all` (when not null) gets every choice weighed.
+template <class T>
+GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool live,
+                           std::vector<CopiesChoice>* all = nullptr) {
+    const std::vector<GemmLaunch> configs = gemm_configs<T>();
+    GemmLaunch pick = configs.front();
+    if (a.m <= 0 || a.n <= 0 || a.k <= 0) return pick;  // no main loop: C = beta C
     const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
-    GemmLaunch pick;
-    double t_pick = 0;
+    double t_pick = -1;
     for (int pack_a : a.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0})
         for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
-            GemmArgs<T> view = a;  // the call the main loop sees; nullptr: an aligned workspace
-            double extra = 0;
-            bool fits = true;  // each workspace within kMaxWorkspaceBytes
-            auto to_workspace = [&](const T*& p, int& ld, int rows, int cols) {
-                ld = static_cast<int>(std::min<long long>(pack::pack_ld<T>(rows), static_cast<long long>(kMaxInt32)));
-                p = nullptr;
-                fits = fits && static_cast<double>(ld) * cols * sizeof(T) <= kMaxWorkspaceBytes;
-                extra += 2.0 * rows * cols * sizeof(T) / kSumBytesPerSecond + kSumLaunchSeconds;
-            };
-            if (pack_a == 2) {  // the transpose's grid y covers m in 32-row tiles, at most 65535
-                if (ceil_div(a.m, pack::kTile) > kMaxGridYZ) continue;
-                view.op_a = Op::N;
-                to_workspace(view.A, view.lda, a.m, a.k);
+            const CopiesView<T> v = copies_view(a, pack_a, align, dev);
+            CopiesChoice ch;
+            ch.launch.pack_a = pack_a;
+            ch.launch.align = align;
+            ch.copies = v.seconds;
+            if (v.fits) {
+                try {
+                    const derive::Derivation d = gemm_derivation(v.view, dev, live, false, false);
+                    ch.launch = gemm_launch_of(d, configs);
+                    ch.launch.pack_a = pack_a;
+                    ch.launch.align = align;
+                    ch.seconds = d.seconds + v.seconds;
+                } catch (const std::invalid_argument&) {
+                    // no configuration fits `dev` (a preset smaller than any card the kernels run on)
+                }
             }
-            if (align == 2) {  // the copies run in chunks of columns: no grid limit
-                const int cols_a = view.op_a == Op::N ? a.k : a.m, cols_b = view.op_b == Op::N ? a.n : a.k;
-                if (view.A && !aligned16(view.A, view.lda)) to_workspace(view.A, view.lda, view.rows_a(), cols_a);
-                if (!aligned16(view.B, view.ldb)) to_workspace(view.B, view.ldb, view.rows_b(), cols_b);
-            }
-            if (!fits) continue;
-            double rate = 0;
-            GemmLaunch l = best(view, typename Configs<T>::type{}, &rate);
-            const double t = flops / (rate * (view.op_a == Op::T ? kTransposedARate<T> : 1.0) * 1e9) + extra;
-            l.pack_a = pack_a;
-            l.align = align;
-            if (t_pick == 0 || t < t_pick) {
-                pick = l;
-                if (view_out) *view_out = view;
-                t_pick = t;
+            if (all) all->push_back(ch);
+            if (ch.seconds >= 0 && (t_pick < 0 || ch.seconds < t_pick)) {
+                pick = ch.launch;
+                t_pick = ch.seconds;
             }
         }
+    if (t_pick < 0) {  // nothing derived: the configuration read where it is
+        pick.pack_a = a.op_a == Op::T ? 1 : 0;
+        pick.align = unaligned ? 1 : 0;
+    }
     return pick;
 }
 
-/// The tiled rule: the call weigh_copies leaves, its configuration and split of k derived
-/// (chapter 6: derive_gemm on `dev`), not the estimate's.
-template <class T>
-GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool live) {
-    GemmArgs<T> view;
-    const GemmLaunch pick = weigh_copies(a, &view);
-    if (a.m <= 0 || a.n <= 0 || a.k <= 0) return pick;  // nothing to derive: no main loop
-    try {
-        GemmLaunch l = gemm_launch_of(gemm_derivation(view, dev, live, false), gemm_configs<T>());
-        l.pack_a = pick.pack_a;
-        l.align = pick.align;
-        return l;
-    } catch (const std::invalid_argument&) {
-        return pick;  // no configuration fits `dev` (a preset smaller than any card the kernels run on)
-    }
+std::string us(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+    return buf;
 }
-
 
 }  // namespace
 
@@ -244,12 +203,34 @@ GemmLaunch gemm_default_tiled(const GemmArgs<T>& a) {
 }
 
 template <class T>
-GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, int* pack_a, int* align) {
-    GemmArgs<T> view;
-    const GemmLaunch pick = weigh_copies(a, &view);
-    if (pack_a) *pack_a = pick.pack_a;
-    if (align) *align = pick.align;
-    return view;
+GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, bool live,
+                             std::vector<derive::Derived>* why) {
+    std::vector<CopiesChoice> all;
+    const GemmLaunch pick = gemm_rule_tiled(a, dev, live, &all);
+    if (why) {
+        // One line per choice the call has (pack_a, align): every alternative's derived time.
+        for (const char* field : {"pack_a", "align"}) {
+            const bool is_pack = field[0] == 'p';
+            const int chosen = is_pack ? pick.pack_a : pick.align;
+            if (chosen == 0) continue;  // the choice does not arise
+            std::string metric;
+            for (const CopiesChoice& ch : all)
+                if (ch.seconds >= 0) {
+                    metric += (metric.empty() ? "" : "; ") + std::string(is_pack ? "pack_a=" : "align=") +
+                              std::to_string(is_pack ? ch.launch.pack_a : ch.launch.align) +
+                              (is_pack && pick.align ? " align=" + std::to_string(ch.launch.align) : "") +
+                              (!is_pack && pick.pack_a ? " pack_a=" + std::to_string(ch.launch.pack_a) : "") + " " +
+                              us(ch.seconds) + (ch.copies > 0 ? " (copies " + us(ch.copies) + ")" : "");
+                }
+            why->push_back({field, chosen,
+                            is_pack ? "op(A) = A^T read transposed (1) or packed first (2): the least derived time, "
+                                      "the transpose and the kernels' measured op(A) = A^T rate counted"
+                                    : "unaligned columns read in place (1) or copied first (2): the least derived time, "
+                                      "the copies and the kernels' measured element-copy rate counted",
+                            metric, false});
+        }
+    }
+    return copies_view(a, pick.pack_a, pick.align, dev).view;
 }
 
 template <class T>
@@ -433,8 +414,10 @@ template GemmLaunch gemm_default<double>(const GemmArgs<double>&);
 template GemmLaunch gemm_default_tiled<float>(const GemmArgs<float>&);
 template GemmLaunch gemm_default_tiled<double>(const GemmArgs<double>&);
 template GemmLaunch gemm_derived_launch<float>(const GemmArgs<float>&, const DeviceProfile&, bool);
-template GemmArgs<float> gemm_copies_view<float>(const GemmArgs<float>&, int*, int*);
-template GemmArgs<double> gemm_copies_view<double>(const GemmArgs<double>&, int*, int*);
+template GemmArgs<float> gemm_copies_view<float>(const GemmArgs<float>&, const DeviceProfile&, bool,
+                                                 std::vector<derive::Derived>*);
+template GemmArgs<double> gemm_copies_view<double>(const GemmArgs<double>&, const DeviceProfile&, bool,
+                                                   std::vector<derive::Derived>*);
 template GemmLaunch gemm_derived_launch<double>(const GemmArgs<double>&, const DeviceProfile&, bool);
 template bool gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
 template bool gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);

@@ -8,10 +8,9 @@
 /// device's profile: the GEMV where C is a vector, the FP64 tensor cores where they run (double),
 /// and otherwise the configuration and split of k the derivation gives for the call as the main
 /// loop sees it. Which call that is (op(A) = A^T packed first or read transposed, unaligned
-/// operands copied first or read where they are) is this file's own weighing: per choice the
-/// configurations' measured main-loop rates (GemmConfig::rate, rate_elem, tn_rel) x the fraction
-/// of the last wave's slots that work x the tiles' area inside C x the share of a block's time in
-/// its main loop, plus the copies' bytes; the fastest choice's call then goes to the derivation.
+/// operands copied first or read where they are) the derivation weighs too: per choice its time
+/// for the call that leaves (each configuration's rates with op(A) = A^T and with element copies
+/// measured on the device: gemm_kernel_rates.hpp) plus the copies' bytes at the copy ceiling.
 #pragma once
 
 #include "derive/derivation.hpp"
@@ -48,9 +47,11 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
                                                 bool tensor_ok);
 
 /// derive_gemm for call `a` on `dev` (`live`: dev is the current device), its candidates
-/// gemm_derive_tiles: the derivation the default launch reads.
+/// gemm_derive_tiles: the derivation the default launch reads. `gemv_ok` false: the tiles even
+/// where C is a vector (the tiled rule's).
 template <class T>
-derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, bool tensor_ok = true);
+derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, bool tensor_ok = true,
+                                   bool gemv_ok = true);
 
 /// The launch a derivation names: the GEMV (gemv = 2), the FP64 tensor cores (math = 2), or the
 /// configuration of `configs` with the derived tile and its split of k (0: none). Throws
@@ -58,17 +59,19 @@ derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& de
 /// powers of two on a device none of the configurations fits).
 GemmLaunch gemm_launch_of(const derive::Derivation& d, const std::vector<GemmLaunch>& configs);
 
-/// The call the main loop runs: `a` itself, or with op(A) = A^T packed into a workspace (op_a = N,
-/// A null) and unaligned operands copied to aligned workspaces (A or B null, ld a 128-byte line),
-/// as the weighing above decides; *pack_a and *align (when not null) get the launch's fields
-/// (0 where the choice does not arise, 1 read as they are, 2 copied).
+/// The call the tiled rule's main loop runs on `dev` (`live`: the current device's profile): `a`
+/// itself, or with op(A) = A^T packed into a workspace (op_a = N, A null) and unaligned operands
+/// copied to aligned workspaces (A or B null, ld a 128-byte line), as the rule decides. `why`
+/// (when not null) gets a line for each choice the call has (pack_a, align: the chosen value and
+/// every alternative's derived time), for chapter 6 to print.
 template <class T>
-GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, int* pack_a, int* align);
+GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, bool live,
+                             std::vector<derive::Derived>* why = nullptr);
 
 /// The default launch on profile `dev` (`live`: the current device's): the GEMV where C is a
 /// vector (gemm_as_gemv), the tensor cores where the derivation takes them, otherwise the tiled
-/// rule: this file's weighing of packing and aligned copies, the derived configuration and split
-/// for the call that leaves. Uncached: chapter 6 calls it with presets.
+/// rule: the derived weighing of packing and aligned copies, and the derived configuration and
+/// split for the call that leaves. Uncached: chapter 6 calls it with presets.
 template <class T>
 GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, bool live);
 

@@ -8,6 +8,7 @@
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_config.hpp"
 #include "tuned/gemm_dispatch.hpp"
+#include "tuned/gemm_kernel_rates.hpp"
 #include "tuned/gemm_pack.hpp"
 #include "tuned/gemm_splitk.hpp"
 
@@ -49,6 +50,12 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
     const bool vec = aligned16(a.A, a.lda) && aligned16(a.B, a.ldb);
     std::vector<derive::GemmTile> v =
         config_tiles<T>(live, a.op_a == Op::T, a.op_b == Op::T, vec, typename Configs<T>::type{});
+    // What the derivation's counts miss, measured per configuration (on this device where live).
+    const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
+    for (std::size_t i = 0; i < v.size() && i < rates.size(); ++i) {
+        v[i].transposed_a_rate = rates[i].transposed_a;
+        v[i].element_rate = rates[i].element;
+    }
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
     const bool tc = std::is_same_v<T, double> && tensor_ok &&
                     (live ? gemm_takes_tensor_cores<T>() : dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm);
@@ -68,17 +75,19 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
 }
 
 template <class T>
-derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, bool tensor_ok) {
+derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, bool tensor_ok,
+                                   bool gemv_ok) {
     derive::GemmCall c;
     c.m = a.m;
     c.n = a.n;
     c.k = a.k;
     c.elem_bytes = sizeof(T);
     c.aligned = aligned16(a.A, a.lda) && aligned16(a.B, a.ldb);
-    c.vector_c = gemm_as_gemv<T>(a, nullptr);
+    c.vector_c = gemv_ok && gemm_as_gemv<T>(a, nullptr);
     c.max_split_k = kMaxSplit;
     c.max_workspace_bytes = kMaxWorkspaceBytes;
     c.reads_c = a.beta != T(0);
+    c.transposed_a = a.op_a == Op::T;
     return derive::derive_gemm(dev, c, gemm_derive_tiles<T>(dev, live, a, tensor_ok));
 }
 
@@ -114,7 +123,7 @@ template bool gemm_takes_tensor_cores<double>();
 template std::vector<derive::GemmTile> gemm_derive_tiles<float>(const DeviceProfile&, bool, const GemmArgs<float>&, bool);
 template std::vector<derive::GemmTile> gemm_derive_tiles<double>(const DeviceProfile&, bool, const GemmArgs<double>&,
                                                                  bool);
-template derive::Derivation gemm_derivation<float>(const GemmArgs<float>&, const DeviceProfile&, bool, bool);
-template derive::Derivation gemm_derivation<double>(const GemmArgs<double>&, const DeviceProfile&, bool, bool);
+template derive::Derivation gemm_derivation<float>(const GemmArgs<float>&, const DeviceProfile&, bool, bool, bool);
+template derive::Derivation gemm_derivation<double>(const GemmArgs<double>&, const DeviceProfile&, bool, bool, bool);
 
 }  // namespace wb::tuned

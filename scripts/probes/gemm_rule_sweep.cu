@@ -5,7 +5,7 @@
 // the rule's pick, cuBLAS (pedantic FP32), and every configuration x split 1 ... 64 (with the
 // rule's align; op(A) = A^T both read transposed and packed), each the median of 7 calls (no L2 flush: most of these are
 // compute-bound). One "ROW,..." line per launch (op, m, n, k, ms, rule ms, cuBLAS ms, launch, rule
-// launch) for scripts/probes/gemm_rule_fit.py, then per shape the four fastest launches.
+// launch), then per shape the four fastest launches.
 // Build (repository root; a configured build folder, e.g. after ./workbook test):
 //   cmake --build build --target gemm_rule_sweep      (scripts/probes/CMakeLists.txt: the libraries this
 //   configuration found; a changed copy of a kernel: -DWB_PROBE_VARIANT=/abs/path/copy.cu)

@@ -210,3 +210,66 @@ TEST_CASE("derive gemm: the split fills the SMs with the warps the thread tile n
     half.sm_count /= 2;
     CHECK(derived_float(half, 8192, 16, 4096).split_k <= skinny.split_k);
 }
+
+TEST_CASE("derive gemm: a measured op(A) = A^T or element-copy rate slows the kernel by that much", "[cpu][derive][gemm]") {
+    const auto h200 = device_preset("h200");
+    const tuned::GemmConfig& E = tuned::kFloat256x128;
+    derive::GemmTile t{E.tile_m, E.tile_n, E.tile_k, E.thread_m, E.thread_n, E.stages, E.min_blocks};
+    derive::GemmCall c{8192, 8192, 8192, 4};
+    const double nn = derive::derive_gemm(h200, c, {t}).seconds;
+    REQUIRE(nn > 0);
+    c.transposed_a = true;
+    CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn));  // nothing measured: no difference
+    t.transposed_a_rate = 0.8;
+    const derive::Derivation tn = derive::derive_gemm(h200, c, {t});
+    // The main loop (7.3 waves of one block per SM at 8192^2) takes 1 / 0.8 as long; the bytes
+    // and the fill do not.
+    CHECK(tn.seconds > 1.2 * nn);
+    CHECK(tn.seconds < 1.26 * nn);
+    bool says = false;
+    for (const auto& p : tn.params) says = says || p.metric.find("x 0.80 measured (op(A) = A^T)") != std::string::npos;
+    CHECK(says);
+    // Element copies: measured, their rate replaces the count of their issue slots.
+    c.transposed_a = false;
+    c.aligned = false;
+    const double counted = derive::derive_gemm(h200, c, {derive::GemmTile{t.tile_m, t.tile_n, t.tile_k, t.thread_m, t.thread_n,
+                                                                           t.stages, t.min_blocks}}).seconds;
+    CHECK(counted > nn);  // four times the copy instructions
+    CHECK(counted < 1.05 * nn);
+    t.element_rate = 0.9;
+    CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.9).epsilon(0.02));
+}
+
+TEST_CASE("derive gemm: packing A and aligned copies where the derived time says so", "[cpu][derive][gemm]") {
+    // The rule weighs the derived time of each call the main loop may see plus the copies at the
+    // copy ceiling; chapter 6 prints every alternative. Without a GPU the kernels' rates are an
+    // H200's (tuned::gemm_kernel_rates_h200).
+    const auto h200 = device_preset("h200");
+    auto tn = [](int m, int n, int k, int ld_extra = 0) {
+        GemmArgs<float> a = call(m, n, k);
+        a.op_a = Op::T;
+        a.lda = k + ld_extra;
+        a.ldb = k + ld_extra;
+        return a;
+    };
+    for (const auto& a : {tn(5000, 5000, 3000), tn(1000, 1000, 1000), tn(8192, 64, 2048), tn(2000, 2000, 2000, 1)}) {
+        std::vector<derive::Derived> why;
+        const GemmArgs<float> view = tuned::gemm_copies_view(a, h200, false, &why);
+        const GemmLaunch l = tuned::gemm_derived_launch(a, h200, false);
+        INFO(a.m << " x " << a.n << " x " << a.k << " lda " << a.lda << ": " << l.str());
+        REQUIRE(!why.empty());
+        CHECK(why[0].parameter == "pack_a");
+        CHECK(why[0].value == l.pack_a);
+        CHECK((view.op_a == Op::N) == (l.pack_a == 2));  // packed: the main loop reads op(A) = A
+        CHECK(why[0].metric.find("pack_a=1") != std::string::npos);
+        CHECK(why[0].metric.find("pack_a=2") != std::string::npos);
+        // The pick is the least of the times the line prints.
+        const auto& m = why[0].metric;
+        const auto at = [&](const std::string& key) { return std::stod(m.substr(m.find(key) + key.size() + 1)); };
+        if (a.lda % 4 == 0) CHECK((l.pack_a == 2) == (at("pack_a=2") < at("pack_a=1")));
+    }
+    // NN: nothing to pack, no line.
+    std::vector<derive::Derived> why;
+    tuned::gemm_copies_view(call(4096, 4096, 4096), h200, false, &why);
+    CHECK(why.empty());
+}

@@ -12,6 +12,7 @@
 #include "gemm_problem.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_kernel_rates.hpp"
 #include "random.hpp"
 
 #include <cuda_runtime_api.h>
@@ -468,4 +469,26 @@ TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][
                 CHECK(result_of(step, p, l) == first);
             }
         }
+}
+
+TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on this device", "[gpu][gemm][derive]") {
+    // One entry per configuration, each a rate relative to op(A) = A with 16-byte copies: reading
+    // op(A) = A^T through registers or copying element by element never makes a kernel faster by
+    // more than timing noise, nor slower than a third (the H200 measured 0.7 ... 1.0).
+    auto check = [](const auto& rates, std::size_t configs, const char* name) {
+        INFO(name);
+        REQUIRE(rates.size() == configs);
+        for (std::size_t i = 0; i < rates.size(); ++i) {
+            INFO("configuration " << i << ": op(A) = A^T x" << rates[i].transposed_a << ", element copies x"
+                                  << rates[i].element);
+            CHECK(rates[i].transposed_a > 0.33);
+            CHECK(rates[i].transposed_a < 1.15);
+            CHECK(rates[i].element > 0.33);
+            CHECK(rates[i].element < 1.15);
+        }
+    };
+    check(wb::tuned::gemm_kernel_rates<float>(true), wb::tuned::gemm_configs<float>().size(), "float");
+    check(wb::tuned::gemm_kernel_rates<double>(true), wb::tuned::gemm_configs<double>().size(), "double");
+    // Measured once per device: the second call returns the same table.
+    CHECK(&wb::tuned::gemm_kernel_rates<float>(true) == &wb::tuned::gemm_kernel_rates<float>(true));
 }

@@ -1,0 +1,45 @@
+/// \file tuned/gemm_kernel_rates.hpp
+/// \brief What chapter 6's GEMM derivation cannot count, measured on the device: each
+///        configuration's main-loop rate with op(A) = A^T read transposed, and with element
+///        copies of unaligned columns, each over its rate with op(A) = A and 16-byte copies.
+///
+/// The derivation counts issue slots, shared-memory bytes and L2 bytes per FMA (derive/gemm.cpp).
+/// Reading op(A) = A^T through registers costs the tuned kernels more than those counts: on an
+/// H200 the 256 x 128 kernel issues 1.7% more instructions per k-tile with op(A) = A^T (Nsight
+/// Compute), yet runs about 5% slower, and the double kernels issue fewer and run about 13%
+/// slower (\ref notes_gemm). The rates are therefore timed, like chapter 0's ceilings, on the
+/// device the call runs on, once per device: each configuration's kernel on about four waves of
+/// blocks with op(A) = A, op(A) = A^T, and op(A) = A starting one element past a 16-byte boundary.
+/// The default rule weighs packing A and copying unaligned operands with them
+/// (gemm_default_rule.cpp); without a GPU it reads the rates an H200 measured.
+#pragma once
+
+#include <vector>
+
+namespace wb::tuned {
+
+/// One configuration's main-loop rates, relative to its op(A) = A rate with 16-byte copies.
+struct GemmKernelRates {
+    double transposed_a = 1;  ///< op(A) = A^T, read transposed through registers
+    double element = 1;       ///< A's columns not 16-byte aligned: both operands copied element by element
+};
+
+/// The rates of T's configurations (gemm_configs<T>()'s order): with `live`, measured on the
+/// current device at the first call for that device (measure_gemm_kernel_rates; thread-safe);
+/// otherwise gemm_kernel_rates_h200().
+template <class T>
+const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
+
+/// Times T's configurations on the current device now: per configuration three products of the
+/// same shape (op(A) = A, op(A) = A^T, op(A) = A with A one element past a 16-byte boundary), the
+/// median of three calls after one, on about four waves of its blocks with k = 1024. Allocates
+/// and frees its operands (up to about 200 MB); synchronizes the device. Throws wb::CudaError.
+template <class T>
+std::vector<GemmKernelRates> measure_gemm_kernel_rates();
+
+/// The rates measure_gemm_kernel_rates gave on an H200 (\ref notes_gemm, chapter 6 prints them):
+/// the default rule's without a GPU, as the `h200` profile preset is the profile's.
+template <class T>
+std::vector<GemmKernelRates> gemm_kernel_rates_h200();
+
+}  // namespace wb::tuned
