@@ -58,7 +58,9 @@ void print(const wb::ch06::Comparison& c) {
                   << ", worst " << c.worst_launch << " " << ms(c.worst_ms) << "\n";
         if (c.best_ms > 0)
             std::cout << "  against the sweep's best: derived " << num("%.2fx", std::max(0.0, c.derived_vs_best()))
-                      << ", chapter 5 default " << num("%.2fx", std::max(0.0, c.default_vs_best())) << " its speed\n";
+                      << ", chapter 5 default " << num("%.2fx", std::max(0.0, c.default_vs_best()))
+                      << " its speed (as the sweep timed them: derived " << ms(c.derived_time()) << ", default "
+                      << ms(c.default_time()) << ")\n";
         std::cout << "  the model's ranking: "
                   << (c.rho >= -1 ? num("Spearman's rho %.2f", c.rho) + " over " + std::to_string(c.ranked) + " launches"
                                   : "no rho (fewer than two launches predicted, or all predicted alike)")
@@ -71,15 +73,15 @@ void print(const wb::ch06::Comparison& c) {
 /// summary line: what the chapter page quotes from a run's text.
 void print_summary(const std::vector<wb::ch06::Comparison>& rows, const wb::ch06::OpSummary& s) {
     if (s.cases == 0) return;
-    std::printf("\n%s: the derivation against the sweep (ms; derived/best and default/best: the best's time over "
-                "each, 1 = the best)\n",
+    std::printf("\n%s: the derivation against the sweep (ms, as the sweep timed each launch; derived/best and "
+                "default/best: the best's time over each, 1 = the best)\n",
                 s.op.c_str());
     std::printf("  %-32s %10s %10s %10s %13s %13s %6s\n", "shape", "derived", "default", "best", "derived/best",
                 "default/best", "rho");
     for (const auto& c : rows) {
         if (c.swept == 0) continue;
-        std::printf("  %-32s %10.4f %10.4f %10.4f %13.3f %13.3f %6s\n", c.derived.shape.c_str(), c.derived_measured_ms,
-                    c.default_measured_ms, c.best_ms, c.derived_vs_best(), c.default_vs_best(),
+        std::printf("  %-32s %10.4f %10.4f %10.4f %13.3f %13.3f %6s\n", c.derived.shape.c_str(), c.derived_time(),
+                    c.default_time(), c.best_ms, c.derived_vs_best(), c.default_vs_best(),
                     c.rho >= -1 ? num("%.2f", c.rho).c_str() : "-");
     }
     std::cout << s.op << ": derived / the sweep's best over " << s.cases << " cases: mean " << num("%.3f", s.mean)

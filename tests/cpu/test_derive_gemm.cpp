@@ -10,6 +10,7 @@
 #include "derived_launch.hpp"
 #include "tuned/gemm_config.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_kernel_rates.hpp"
 
 #include <random>
 #include <string>
@@ -272,4 +273,24 @@ TEST_CASE("derive gemm: packing A and aligned copies where the derived time says
     std::vector<derive::Derived> why;
     tuned::gemm_copies_view(call(4096, 4096, 4096), h200, false, &why);
     CHECK(why.empty());
+}
+
+TEST_CASE("derive gemm: without a GPU the kernels' rates are the H200's table, one per configuration", "[cpu][derive][gemm]") {
+    const auto& f = tuned::gemm_kernel_rates<float>(false);
+    const auto& d = tuned::gemm_kernel_rates<double>(false);
+    REQUIRE(f.size() == tuned::gemm_configs<float>().size());
+    REQUIRE(d.size() == tuned::gemm_configs<double>().size());
+    for (const auto& r : f) {
+        CHECK(r.transposed_a > 0.33);
+        CHECK(r.transposed_a < 1.15);
+        CHECK(r.element > 0.33);
+        CHECK(r.element < 1.15);
+    }
+    // The derivation's tiles carry them, in the configurations' order.
+    const auto tiles = tuned::gemm_derive_tiles<float>(device_preset("h200"), false, call(64, 64, 64), false);
+    REQUIRE(tiles.size() >= f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        CHECK(tiles[i].transposed_a_rate == f[i].transposed_a);
+        CHECK(tiles[i].element_rate == f[i].element);
+    }
 }

@@ -33,3 +33,18 @@ TEST_CASE("chapter 6: every op's comparison on every preset", "[cpu][derive][ch0
         }
     CHECK_THROWS_AS(wb::ch06::compare_op("gemv2", wb::device_preset("h200"), {4}), std::invalid_argument);
 }
+
+TEST_CASE("chapter 6 comparison: derived / best from the sweep's own times", "[cpu][derive]") {
+    wb::ch06::Comparison c;
+    c.best_ms = 1.0;
+    c.derived_measured_ms = 1.1;  // the separate timing of the launch the sweep found best
+    c.default_measured_ms = 1.2;
+    CHECK(c.derived_vs_best() == Approx(1.0 / 1.1));  // no sweep time: the separate one
+    c.derived_swept_ms = 1.0;
+    c.default_swept_ms = 1.25;
+    CHECK(c.derived_vs_best() == Approx(1.0));  // one campaign of timings
+    CHECK(c.default_vs_best() == Approx(0.8));
+    CHECK(c.derived_time() == 1.0);
+    c.best_ms = -1;
+    CHECK(c.derived_vs_best() < 0);  // not swept
+}

@@ -1,10 +1,10 @@
-// The tuned GEMM's default rule (kernels/tuned/gemm_default_rule.cpp, gemm_default: configuration
-// and split k from each configuration's measured rate, the fill of its last wave, the share of its
-// tiles inside C, and the second pass of a split), checked on the host: without a GPU the rule counts
-// 132 SMs (an H100's or an H200's) and each configuration's blocks per SM on those cards
-// (GemmConfig::sm90_blocks).
-// The expectations are the measured outcomes the rule was written for (H100, 2026-11-25,
-// docs/results/h100/gemm-bench-618e685.txt and gemm-bench-eb48aad.txt).
+// The tuned GEMM's default rule (kernels/tuned/gemm_default_rule.cpp, gemm_default: chapter 6's
+// derivation of the configuration and split k for the call the main loop sees, packing op(A) = A^T
+// and copying unaligned operands where the derived time with the copies is less), checked on the
+// host: without a GPU the rule counts 132 SMs (an H100's or an H200's), each configuration's blocks
+// per SM on those cards (GemmConfig::sm90_blocks) and the H200's measured kernel rates.
+// The expectations are measured outcomes (H100, 2026-11-25, docs/results/h100/gemm-bench-618e685.txt
+// and gemm-bench-eb48aad.txt; H200, docs/results/h200/ch06-shapes-gemm.txt).
 // Run: ctest -R "gemm default rule" (or build-*/bin/wb_cpu_tests "[gemm]")
 #include "catch.hpp"
 
@@ -113,9 +113,12 @@ TEST_CASE("gemm default rule: unaligned operands are copied to aligned columns w
 
 TEST_CASE("gemm default rule: op(A) = A^T packs A where the transpose costs less than the main loop's penalty",
           "[cpu][gemm]") {
-    // The direct kernel reads op(A) = A^T at 0.95x its op(A) = A rate (float); the transpose moves
-    // 2 m k elements once. Large m, n, k: pack; n of a few dozen: the transpose costs more.
-    for (int s : {2048, 4096, 8192, 6000}) {
+    // The direct kernels read op(A) = A^T at their measured rate (the H200's without a GPU: 256 x
+    // 128 0.965 of its op(A) = A rate, 128 x 64 0.80; tuned::gemm_kernel_rates_h200); the transpose
+    // moves 2 m k elements once at the copy ceiling. Large m, n, k: pack; n of a few dozen: the
+    // transpose costs more. (At 2048^3 and 6000^3 the two lie within a few us: either.)
+    CHECK(tuned_default(args(5000, 5000, 3000, Op::T)).pack_a == 2);  // the 128 x 64 tile's 0.80
+    for (int s : {4096, 8192}) {
         const auto l = tuned_default(args(s, s, s, Op::T));
         INFO(s << " TN: " << l.str());
         CHECK(l.pack_a == 2);

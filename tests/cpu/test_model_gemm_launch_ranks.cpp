@@ -63,7 +63,7 @@ wb::GemmLaunch parse_params(const std::string& text) {
 
 /// The cases of one launches CSV, each row predicted on the H200 preset.
 std::vector<Case> read_cases(const std::string& name) {
-    static const std::regex re(R"(^(\d+) x (\d+) x (\d+) (float|double)(?: ld\+\d+)?$)");
+    static const std::regex re(R"(^(\d+) x (\d+) x (\d+) (float|double)(?: ld\+\d+)?(?: TN)?$)");
     const wb::DeviceProfile dev = wb::device_preset("h200");
     std::vector<Case> out;
     for (const auto& f : wb::test::read_launch_rows(data_file(name), "gemm")) {
@@ -103,7 +103,7 @@ std::vector<Case> read_cases(const std::string& name) {
 }
 
 const char* const kFiles[] = {"h200-launches-page-gemm-r20.csv", "h200-launches-shapes-gemm-r20.csv",
-                              "h200-launches-fresh-gemm-r20.csv"};
+                              "h200-launches-fresh-gemm-r20.csv", "h200-launches-shapes-gemm-r49.csv"};
 
 struct Summary {
     int cases = 0;
@@ -161,7 +161,7 @@ TEST_CASE("gemm launch ranks: every row of the runs' CSVs is read back into its 
                 CHECK(r.model_ms > 0);
                 ++rows;
             }
-    CHECK(rows == 93 + 560 + 59);
+    CHECK(rows == 93 + 560 + 59 + 848);
     CHECK_THROWS_AS(parse_params("block_x=32 zz=1"), std::invalid_argument);
 }
 
@@ -181,7 +181,10 @@ TEST_CASE("gemm launch ranks: the model ranks each run's launches as the card di
         const char* file;
         double mean, worst;
     };
-    for (const Want& w : {Want{kFiles[0], 0.91, 0.81}, Want{kFiles[1], 0.90, 0.70}, Want{kFiles[2], 0.85, 0.60}}) {
+    // Run 49's held-out set (six op(A) = A^T shapes added, the model without their measured
+    // rates): mean 0.88, worst 0.47 (3072 x 1409 x 2048 float).
+    for (const Want& w : {Want{kFiles[0], 0.91, 0.81}, Want{kFiles[1], 0.90, 0.70}, Want{kFiles[2], 0.85, 0.60},
+                          Want{kFiles[3], 0.86, 0.45}}) {
         const auto cases = read_cases(w.file);
         const Summary s = summary(cases);
         std::ostringstream os;

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Writes kernels/tuned/gemm_kernel_rates_h200.cpp from a chapter 6 output that ran on an H200.
+
+Chapter 6 prints, before its GEMM cases, the tuned GEMM kernels' rates measured on the device
+(tuned::measure_gemm_kernel_rates): per configuration its main loop with op(A) = A^T and with
+element copies, over op(A) = A with 16-byte copies. Those lines become the table the default
+rule reads without a GPU.
+
+Run (repository root):
+  python3 scripts/gemm_kernel_rates_table.py docs/results/h200/ch06-shapes-gemm.txt \
+      > kernels/tuned/gemm_kernel_rates_h200.cpp
+"""
+import re
+import sys
+
+LINE = re.compile(r'^  (float|double) (tile=\S+) .*?op\(A\) = A\^T x([\d.]+)  element copies x([\d.]+)$', re.M)
+
+
+def table(text):
+    rates = {'float': [], 'double': []}
+    for m in LINE.finditer(text):
+        rates[m.group(1)].append((m.group(2), m.group(3), m.group(4)))
+    if not rates['float'] or not rates['double']:
+        sys.exit('gemm_kernel_rates_table.py: no "gemm kernel rates" lines for both precisions in the input')
+    return rates
+
+
+def source(rates, device):
+    def body(p):
+        return '\n'.join(f'        {{{t}, {e}}},  // {tile}' for tile, t, e in rates[p])
+    return f'''/// \\file tuned/gemm_kernel_rates_h200.cpp
+/// \\brief The kernels' rates tuned::measure_gemm_kernel_rates gave on an {device} (chapter 6 prints
+///        them before its GEMM cases; \\ref notes_gemm): the default rule's without a GPU, as the
+///        `h200` profile preset is the profile's. Generated from that output by
+///        scripts/gemm_kernel_rates_table.py; each entry {{op(A) = A^T, element copies}}.
+#include "tuned/gemm_kernel_rates.hpp"
+
+namespace wb::tuned {{
+
+template <>
+std::vector<GemmKernelRates> gemm_kernel_rates_h200<float>() {{
+    return {{
+{body('float')}
+    }};
+}}
+
+template <>
+std::vector<GemmKernelRates> gemm_kernel_rates_h200<double>() {{
+    return {{
+{body('double')}
+    }};
+}}
+
+}}  // namespace wb::tuned
+'''
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    text = open(sys.argv[1]).read()
+    m = re.search(r'^device: (NVIDIA )?(\S+)', text, re.M)
+    device = m.group(2) if m else 'H200'
+    if device != 'H200':
+        sys.exit(f'gemm_kernel_rates_table.py: the input ran on {device}, the table is the H200\'s')
+    sys.stdout.write(source(table(text), device))
+
+
+if __name__ == '__main__':
+    main()
