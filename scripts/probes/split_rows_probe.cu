@@ -13,10 +13,15 @@
 //    This times dsymv, ssymv and dgemv at n = 2^k and 2^k + 32, dsymv also with the leading
 //    dimension n + 8 and with A 64 bytes off its page, and the host CG (20 iterations) at
 //    2048 / 2080 in double, all in turn (cpu::time_interleaved) on page-locked arrays as the rows'.
+// 3. The calibration's context against the rows'. The double SYMV class's grid (peer_rates.cpp: its n for
+//    working sets a factor 4 apart with the LLC's bracket) timed in turn twice: every size on one
+//    shared array (each call's matrix at the array's start, as the calibration's are) and every size
+//    on its own array (as the rows' are), then on the shared array again (a drift shows between the
+//    first and the last).
 // Discussed in docs/notes/split.md.
 //
-// Build and run (needs a GPU and OpenBLAS):
-//   cmake --build build --target split_rows_probe && build/bin/split_rows_probe
+// Build and run (needs a GPU and OpenBLAS; an argument 1, 2 or 3 runs that part alone):
+//   cmake --build build --target split_rows_probe && build/bin/split_rows_probe [part]
 #include "bench.hpp"
 #include "buffer.hpp"
 #include "conv2d.hpp"
@@ -29,12 +34,16 @@
 #include "hybrid_gemm.hpp"
 #include "hybrid_gemv.hpp"
 #include "hybrid_symv.hpp"
+#include "model/cpu.hpp"
+#include "peer_rates.hpp"
 #include "random.hpp"
 #include "reference_cg.hpp"
 #include "step.hpp"
 #include "symv.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -213,17 +222,74 @@ void host_calls() {
         std::printf("  %-40s %10.4f %10.4f %10.4f\n", v[i].name.c_str(), t[i].ms, t[i].stats.min, t[i].stats.max);
 }
 
+/// The calls of `ns` on one kind of arrays: one shared array (the calibration's) or one each.
+template <class T>
+std::vector<std::function<void()>> symv_calls(const std::vector<int>& ns, bool shared,
+                                              std::vector<std::shared_ptr<void>>& keep) {
+    std::vector<std::function<void()>> calls;
+    std::shared_ptr<Operands<T>> one;
+    if (shared) {
+        one = std::make_shared<Operands<T>>(ns.back(), ns.back(), 0);
+        keep.push_back(one);
+    }
+    for (int n : ns) {
+        auto o = shared ? one : std::make_shared<Operands<T>>(n, n, 0);
+        if (!shared) keep.push_back(o);
+        const wb::SymvArgs<T> a{wb::Uplo::Lower, n, T(1), o->A, n, o->x, 1, T(0), o->y, 1};
+        calls.push_back([a] { wb::cpu::symv(a); });
+    }
+    return calls;
+}
+
+template <class T>
+void calibration_context() {
+    const std::size_t e = sizeof(T);
+    const double llc = wb::model::host_llc().bytes, ws_last = wb::model::default_max_working_set(llc);
+    const auto ws_of = [e](int n) { return wb::model::cpu_work_symv(n, e).bytes; };
+    std::vector<int> ns{200};
+    for (double ws : wb::cpu::llc_bracket(wb::cpu::grid_working_sets(ws_of(200), ws_last, 3, 4), llc)) {
+        const int n = wb::cpu::aligned_n(std::sqrt(2 * ws / static_cast<double>(e)), 32);
+        if (n > ns.back()) ns.push_back(n);
+    }
+    std::vector<std::shared_ptr<void>> keep;
+    const auto shared = symv_calls<T>(ns, true, keep), own = symv_calls<T>(ns, false, keep);
+    wb::cpu::TimingPlan plan;  // the calibration's (peer_rates.cpp)
+    plan.min_batches = 7;
+    plan.batch_s = 0.004;
+    plan.max_s = 0.3;
+    std::vector<std::vector<wb::cpu::CallTiming>> t;
+    for (const auto* calls : {&shared, &own, &shared}) {
+        wb::cpu::settle_threads();
+        t.push_back(wb::cpu::time_interleaved(*calls, plan));
+    }
+    std::printf("  %-6s %6s %9s %12s %12s %12s %10s\n", "call", "n", "ws MiB", "shared ms", "own ms", "shared ms",
+                "own/shared");
+    for (std::size_t i = 0; i < ns.size(); ++i)
+        std::printf("  %-6s %6d %9.2f %12.4f %12.4f %12.4f %10.3f\n", e == 4 ? "ssymv" : "dsymv", ns[i],
+                    ws_of(ns[i]) / 1048576.0, t[0][i].ms, t[1][i].ms, t[2][i].ms,
+                    t[1][i].ms / std::sqrt(t[0][i].ms * t[2][i].ms));
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
     if (!wb::cpu::have_cblas() || !wb::has_cuda_device()) {
         std::printf("needs CBLAS and a CUDA device: nothing to time\n");
         return 0;
     }
-    std::printf("1. the all-GPU path at small sizes (us): the tuned kernel alone (events), the whole call (wall)\n");
-    paths<float>();
-    paths<double>();
-    std::printf("2. OpenBLAS at power-of-two n and beside it, in turn (page-locked arrays)\n");
-    host_calls();
+    const int part = argc > 1 ? std::atoi(argv[1]) : 0;
+    if (part == 0 || part == 1) {
+        std::printf("1. the all-GPU path at small sizes (us): the tuned kernel alone (events), the whole call (wall)\n");
+        paths<float>();
+        paths<double>();
+    }
+    if (part == 0 || part == 2) {
+        std::printf("2. OpenBLAS at power-of-two n and beside it, in turn (page-locked arrays)\n");
+        host_calls();
+    }
+    if (part == 0 || part == 3) {
+        std::printf("3. the double SYMV class's grid in turn: on one shared array, on one array each, on the shared one again\n");
+        calibration_context<double>();  // the class whose rows ran at half its calibrated rate
+    }
     return 0;
 }
