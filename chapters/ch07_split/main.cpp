@@ -132,7 +132,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         }
         std::cout << "  " << line << '\n';
         std::cout << "Measuring each class's all-GPU path as the rows time it (t0: its fixed costs at a tiny size, in "
-                     "one chunk and in the hybrid's; pipeline: the chunked call's proportional time over the model's "
+                     "one chunk and in the hybrid's, every class's calls timed in turn; pipeline: the chunked call's proportional time over the model's "
                      "serial one; residual: a real hybrid beyond the model of its two sides) ...\n";
         std::vector<ch07::Case> classes;
         auto add = [&](const std::string& op) {

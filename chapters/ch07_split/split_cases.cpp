@@ -517,7 +517,38 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     return r;
 }
 
+/// Adds the all-GPU call of case c in one chunk and in `chunks` chunks to `calls`, its data to `keep`.
+template <class T>
+void add_path_calls(const Case& c, int chunks, std::vector<std::function<void()>>& calls,
+                    std::vector<std::shared_ptr<void>>& keep) {
+    auto p = std::make_shared<Prepared<T>>(prepare<T>(c, true, 1));
+    keep.push_back(p);
+    const int n = c.n, chunk = chunk_of(n, chunks);
+    calls.push_back([p, n] { p->hybrid(n, n); });
+    calls.push_back([p, n, chunk] { p->hybrid(n, chunk); });
+}
+
 }  // namespace
+
+std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int chunks) {
+    std::vector<std::function<void()>> calls;
+    std::vector<std::shared_ptr<void>> keep;
+    for (const Case& c : cases)
+        if (c.op == "cg") throw std::invalid_argument("ch07 measure_paths_in_turn: a CG case has no all-GPU path call (op cg)");
+    for (const Case& c : cases) {
+        if (c.elem == 4) add_path_calls<float>(c, chunks, calls, keep);
+        else add_path_calls<double>(c, chunks, calls, keep);
+    }
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan);
+    std::vector<Measured> r(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        r[i].gpu_ms = t[2 * i].ms;
+        r[i].gpu_chunked_ms = t[2 * i + 1].ms;
+    }
+    return r;
+}
 
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, int chunks,
                                     bool gpu, int cg_iterations) {

@@ -171,4 +171,14 @@ struct MeasurePlan {
 };
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks);
 
+/// The all-GPU call of every case (not CG) at its size, in one chunk (Measured::gpu_ms) and in
+/// `chunks` chunks (gpu_chunked_ms), on page-locked host data: all of these calls timed in turn
+/// (cpu::time_interleaved, the median batch), so that each figure spans the same rounds. A tiny
+/// call's time is the host's fixed cost of the path (the copies' and the launch's API calls, the
+/// wait), which has states lasting seconds (the same n = 8 GEMV took 24 us, then 29 us, a few
+/// seconds apart): a class timed alone lands in the state of its moment, each call timed in turn
+/// across the classes spans them all. Throws std::invalid_argument on a CG case; throws what the
+/// calls throw.
+std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int chunks);
+
 }  // namespace wb::ch07

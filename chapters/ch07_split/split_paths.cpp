@@ -45,16 +45,12 @@ int mid_n_of(const std::string& op, const GpuCalibrationSizes& s) {
 
 namespace {
 
-/// One class's GpuPath (calibrate_paths); throws what the calls throw.
-void calibrate_path(Machines& m, const Case& cls, int tiny_n, const GpuCalibrationSizes& mid,
+/// One class's GpuPath (calibrate_paths) from its tiny calls' times `t` (measure_paths_in_turn);
+/// throws what the calls throw.
+void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t, const GpuCalibrationSizes& mid,
                     std::vector<std::string>* log) {
     const std::string key = class_name(cls);
     const Case tiny{cls.op, tiny_n, cls.elem, cls.fs}, mc{cls.op, mid_n_of(cls.op, mid), cls.elem, cls.fs};
-    // The fixed costs: the tiny call in one chunk and in the hybrid's chunks.
-    MeasurePlan fixed;
-    fixed.cpu = false;
-    fixed.chunked = true;
-    const Measured t = measure_case(tiny, fixed, m.chunks);
     GpuPath p;
     p.tiny_n = tiny_n;
     p.mid_n = mc.n;
@@ -119,10 +115,25 @@ void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, 
     // The model of each class is measured at the run's margin so far (none: kMinHybridGain); the
     // margin is set from the misses once every class is measured.
     m.hybrid_margin = -1;
-    for (const Case& cls : classes) {
-        if (cls.op == "cg") continue;
+    // The fixed costs first: every class's tiny call in one chunk and in the hybrid's chunks, all
+    // timed in turn (measure_paths_in_turn: the host's state during one class's timing does not
+    // set that class's anchor).
+    std::vector<Case> tiny;
+    for (const Case& cls : classes)
+        if (cls.op != "cg") tiny.push_back(Case{cls.op, tiny_n, cls.elem, cls.fs});
+    std::vector<Measured> fixed;
+    try {
+        fixed = measure_paths_in_turn(tiny, m.chunks);
+    } catch (const std::exception& e) {
+        // Every class keeps the model of its copies and kernel; the run goes on.
+        if (log) log->push_back(std::string("the tiny all-GPU calls: not measured (") + e.what() + "): the copies' and kernels' model");
+        m.hybrid_margin = hybrid_margin_of(m);
+        return;
+    }
+    for (std::size_t i = 0; i < tiny.size(); ++i) {
+        const Case& cls = tiny[i];
         try {
-            calibrate_path(m, cls, tiny_n, mid, log);
+            calibrate_path(m, cls, tiny_n, fixed[i], mid, log);
         } catch (const std::exception& e) {
             // The class keeps the model of its copies and kernel; the run goes on.
             m.paths.erase(class_name(cls));

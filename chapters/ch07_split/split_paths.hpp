@@ -14,7 +14,8 @@ namespace wb::ch07 {
 
 /// Measures the GpuPath of each class in `classes` (op, precision, FS; n ignored) into m.paths,
 /// in the order the model needs them: at `tiny_n` the all-GPU call in one chunk and in m.chunks
-/// chunks (t0, t0_chunked); at the class's mid size (mid_n_of) the CPU peer, the all-GPU call in
+/// chunks (t0, t0_chunked), every class's two calls timed in turn (measure_paths_in_turn); then
+/// class by class, at its mid size (mid_n_of) the CPU peer, the all-GPU call in
 /// one chunk and in chunks (pipeline), then the hybrid at the share the model predicts there
 /// without a residual (clamped to [5%, 95%]; timed twice, the threads settled between, the faster
 /// kept) and the residual: its measured time beyond the

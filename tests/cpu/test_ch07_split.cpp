@@ -478,4 +478,7 @@ TEST_CASE("chapter 7: CG's split pays the SYMV path's measured fixed cost each p
     CHECK(per_product > 0);
     CHECK(after > before);
     CHECK_THROWS_AS(wb::ch07::measure_case(c, wb::ch07::MeasurePlan{}, 4), std::invalid_argument);
+    // the paths' tiny calls timed in turn: CG has none (its solves are timed whole), refused before
+    // any host data is prepared (which needs a GPU for its page-locked arrays)
+    CHECK_THROWS_AS(wb::ch07::measure_paths_in_turn({wb::ch07::Case{"gemv", 8, 4}, c}, 4), std::invalid_argument);
 }
