@@ -85,19 +85,23 @@ Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bo
         int nb, q, regs, smem, per_sm;
         double bytes;
     };
+    auto candidate = [&](int nb, int q) {  // nb = 0: it does not fit the device
+        const int regs = std::min(model::tuned_symv_regs(nb, q, elem_bytes), dev.max_regs_per_thread);
+        const int smem = nb * (nb + 1) * elem_bytes;  // the diagonal tile, padded, for its mirror
+        if (nb * q > dev.max_threads_per_block || smem > dev.smem_per_block_bytes) return Cand{0, 0, 0, 0, 0, 0};
+        const int per_sm = model::occupancy(dev, nb * q, regs, smem).blocks_per_sm;
+        if (per_sm < 1) return Cand{0, 0, 0, 0, 0, 0};
+        return Cand{nb, q, regs, smem, per_sm, static_cast<double>(per_sm) * nb * nb * elem_bytes};
+    };
     auto most_in_flight = [&](int max_nb) {
         Cand best{0, 0, 0, 0, 0, 0};
         for (auto [nb, q] : {std::pair{32, 4}, {64, 4}, {64, 8}}) {
             if (nb > max_nb) continue;
-            const int regs = std::min(model::tuned_symv_regs(nb, q, elem_bytes), dev.max_regs_per_thread);
-            const int smem = nb * (nb + 1) * elem_bytes;  // the diagonal tile, padded, for its mirror
-            if (nb * q > dev.max_threads_per_block || smem > dev.smem_per_block_bytes) continue;
-            const int per_sm = model::occupancy(dev, nb * q, regs, smem).blocks_per_sm;
-            if (per_sm < 1) continue;
-            const double bytes = static_cast<double>(per_sm) * nb * nb * elem_bytes;
+            const Cand c = candidate(nb, q);
+            if (c.nb == 0) continue;
             // Ties (within 1/8) to the larger nb: half the deterministic partials.
-            if (best.nb == 0 || bytes > best.bytes * 1.125 || (bytes * 1.125 >= best.bytes && nb > best.nb))
-                best = {nb, q, regs, smem, per_sm, bytes};
+            if (best.nb == 0 || c.bytes > best.bytes * 1.125 || (c.bytes * 1.125 >= best.bytes && c.nb > best.nb))
+                best = c;
         }
         return best;
     };
@@ -148,9 +152,32 @@ Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bo
                         std::to_string(best.per_sm) + " blocks x " + std::to_string(best.nb) + "^2 x " +
                             std::to_string(elem_bytes) + " B = " + fmt("%.0f B", best.bytes) + " against " +
                             fmt("%.0f B", need) + smaller});
+    // KBLAS §9 second, Q, at the Y the tile's slots give (KBLAS's order: nb, Q, then Y). Where the
+    // columns take element loads (the 64-wide tile's kernel with Q thread rows), Q = 8 holds fewer
+    // blocks (fewer bytes in flight) but gives each thread half the rows of a tile, a shorter chain
+    // per tile: a grid of few blocks per SM waits on that chain, a full one on the bytes. The SYMV
+    // model weighs the two; an equal time keeps the most bytes in flight.
+    const Cand y_from = best;  // the Y rule's slots
+    std::string q_why;
+    if (!vector_loads && best.nb == 64) {
+        const Cand alt = candidate(64, best.q == 4 ? 8 : 4);
+        if (alt.nb > 0) {
+            auto predicted_us = [&](const Cand& c) {
+                model::SymvModelLaunch l;
+                l.nb = c.nb;
+                l.block_threads = c.nb * c.q;
+                l.y_blocks = static_cast<int>(y);
+                return 1e3 * model::predict_symv(Stage::kTuned, n, elem_bytes, l, dev).predicted_ms;
+            };
+            const double t_best = predicted_us(best), t_alt = predicted_us(alt);
+            q_why = "; the model at Y = " + std::to_string(y) + ": Q = " + std::to_string(best.q) + " " +
+                    fmt("%.1f us", t_best) + ", Q = " + std::to_string(alt.q) + " " + fmt("%.1f us", t_alt);
+            if (t_alt < t_best) best = alt;
+        }
+    }
     d.params.push_back({"Q", best.q, "thread rows of the tile (KBLAS §9 second)",
                         std::to_string(best.nb / best.q) + " rows a thread, " + std::to_string(best.regs) +
-                            " registers"});
+                            " registers" + q_why});
     d.params.push_back(blocks_per_sm(dev, best.nb * best.q, best.regs, best.smem));
     // Rule 2: the same bytes in fewer load instructions where the columns allow 16-byte loads.
     const int loads = vector_loads ? 16 : elem_bytes;
@@ -159,7 +186,7 @@ Derivation derive_symv(const DeviceProfile& dev, long long n, int elem_bytes, bo
                                            std::to_string(16 / elem_bytes) + " of the load instructions of element loads"
                                      : "A's columns are not 16-byte aligned: one element per load"});
     const long long nt = ceil_div(n, static_cast<long long>(best.nb));
-    const long long slots = static_cast<long long>(dev.sm_count) * best.per_sm;
+    const long long slots = static_cast<long long>(dev.sm_count) * y_from.per_sm;
     d.params.push_back({"Y", y, "a block's fill and drain against the grid's tail (rule 5, KBLAS Y)",
                         "Y* = sqrt(" + std::to_string(slots) + " slots x " + fmt("%.0f ns", tile_ns) +
                             " a tile at a slot's share / (4 x " + fmt("%.0f ns", dev.latency_ns) + ")) = " +

@@ -259,11 +259,20 @@ TEST_CASE("symv: the tuned default is chapter 6's derivation: the panels, the mo
             CHECK(l.y_blocks == 8);
             CHECK(l.atomics == 0);
         }
-    // Columns not 16-byte aligned: the (64, 4) KBLAS tiles with element loads.
-    const auto odd = symv_derived_launch(h200, 3000, 3001, 4);
+    // Columns not 16-byte aligned: the KBLAS tiles with element loads, Q by the SYMV model at Y =
+    // 8: (64, 4) where the grid is full; at 3000 (376 blocks of (64, 4) on 396 slots) the model puts
+    // (64, 8) ahead, 11.6 against 11.9 us, and the H200 ran it 8% faster (the held-out sweep,
+    // docs/results/h200/ch06-shapes-symv.txt); double keeps (64, 4) there.
+    const auto odd = symv_derived_launch(h200, 9000, 9003, 4);
     CHECK(odd.nb == 64);
     CHECK(odd.block_x == 64);
     CHECK(odd.block_y == 4);
+    const auto small_odd = symv_derived_launch(h200, 3000, 3001, 4);
+    CHECK(small_odd.block_x == 64);
+    CHECK(small_odd.block_y == 8);
+    CHECK(small_odd.y_blocks == 8);
+    CHECK(symv_derived_launch(h200, 3000, 3001, 8).block_y == 4);
+    CHECK(symv_derived_launch(h200, 12345, 12345, 8).block_y == 4);
     // Rule 4: Y doubles where lda x elem is a multiple of 128 KiB, not elsewhere.
     CHECK(symv_derived_launch(h200, 32768, 32768, 4).y_blocks == 16);
     CHECK(symv_derived_launch(h200, 16384, 16384, 8).y_blocks == 16);
