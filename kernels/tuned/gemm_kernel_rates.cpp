@@ -63,6 +63,9 @@ double median_ms(const GemmArgs<T>& a, const GemmLaunch& l, EventPair& ev) {
 
 template <class T>
 std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
+    // Whatever the caller has in flight finishes first: the timings below are the kernels' alone
+    // (the first default launch may come from a worker thread whose copies are still running).
+    WB_CUDA(cudaDeviceSynchronize());
     const std::vector<GemmLaunch> configs = gemm_configs<T>();
     // About four waves of one-block-per-SM tiles (more for the configurations that keep several
     // blocks per SM; every call below has the same shape, so the tail is the same in all three).
