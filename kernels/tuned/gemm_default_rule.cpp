@@ -208,27 +208,26 @@ GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, boo
     std::vector<CopiesChoice> all;
     const GemmLaunch pick = gemm_rule_tiled(a, dev, live, &all);
     if (why) {
-        // One line per choice the call has (pack_a, align): every alternative's derived time.
-        for (const char* field : {"pack_a", "align"}) {
-            const bool is_pack = field[0] == 'p';
-            const int chosen = is_pack ? pick.pack_a : pick.align;
-            if (chosen == 0) continue;  // the choice does not arise
-            std::string metric;
-            for (const CopiesChoice& ch : all)
-                if (ch.seconds >= 0) {
-                    metric += (metric.empty() ? "" : "; ") + std::string(is_pack ? "pack_a=" : "align=") +
-                              std::to_string(is_pack ? ch.launch.pack_a : ch.launch.align) +
-                              (is_pack && pick.align ? " align=" + std::to_string(ch.launch.align) : "") +
-                              (!is_pack && pick.pack_a ? " pack_a=" + std::to_string(ch.launch.pack_a) : "") + " " +
-                              us(ch.seconds) + (ch.copies > 0 ? " (copies " + us(ch.copies) + ")" : "");
-                }
-            why->push_back({field, chosen,
-                            is_pack ? "op(A) = A^T read transposed (1) or packed first (2): the least derived time, "
-                                      "the transpose and the kernels' measured op(A) = A^T rate counted"
-                                    : "unaligned columns read in place (1) or copied first (2): the least derived time, "
-                                      "the copies and the kernels' measured element-copy rate counted",
-                            metric, false});
+        // Every choice weighed, with its derived time: "pack_a=2 align=1 291.8 us (copies 11.9 us)".
+        std::string metric;
+        for (const CopiesChoice& ch : all) {
+            if (ch.seconds < 0) continue;
+            metric += metric.empty() ? "" : "; ";
+            if (ch.launch.pack_a) metric += "pack_a=" + std::to_string(ch.launch.pack_a) + " ";
+            if (ch.launch.align) metric += "align=" + std::to_string(ch.launch.align) + " ";
+            metric += us(ch.seconds) + (ch.copies > 0 ? " (copies " + us(ch.copies) + ")" : "");
         }
+        // One line per choice the call has.
+        if (pick.pack_a)
+            why->push_back({"pack_a", pick.pack_a,
+                            "op(A) = A^T read transposed (1) or packed first (2): the least derived time, the "
+                            "transpose and the kernels' measured op(A) = A^T rate counted",
+                            metric, false});
+        if (pick.align)
+            why->push_back({"align", pick.align,
+                            "unaligned columns read in place (1) or copied first (2): the least derived time, the "
+                            "copies and the kernels' measured element-copy rate counted",
+                            metric, false});
     }
     return copies_view(a, pick.pack_a, pick.align, dev).view;
 }
