@@ -74,7 +74,9 @@ CopiesView<T> copies_view(const GemmArgs<T>& a, int pack_a, int align, const Dev
     if (align == 2) {  // the copies run in chunks of columns: no grid limit
         GemmArgs<T>& v = c.view;
         const int cols_a = v.op_a == Op::N ? a.k : a.m, cols_b = v.op_b == Op::N ? a.n : a.k;
-        if (v.A && !aligned16(v.A, v.lda)) to_workspace(v.A, v.lda, v.rows_a(), cols_a);
+        // A packed above is aligned already (a null A in the call itself is chapter 6's
+        // predict-only call, aligned or not by its ld like any other).
+        if (pack_a != 2 && !aligned16(v.A, v.lda)) to_workspace(v.A, v.lda, v.rows_a(), cols_a);
         if (!aligned16(v.B, v.ldb)) to_workspace(v.B, v.ldb, v.rows_b(), cols_b);
     }
     return c;
