@@ -165,6 +165,10 @@ Derivation derive_gemm(const DeviceProfile& dev, const GemmCall& call, const std
 Derivation derive_gemm(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
                        const std::vector<GemmTile>& tiles = {}, long long max_split_k = 0);
 
+/// The GEMM derivation's resolution: times within 1/16 of the least count as equal, and White's
+/// order decides among them (more reuse first). The tuned GEMM's weighing of its copies uses it too.
+inline constexpr double kGemmResolution = 1.0 / 16;
+
 /// The slices of k a GEMM split may take: 1, 2, 3, 4, 6, 8, 12, ... (2^j and 3 x 2^j) up to `most`.
 /// Powers of two alone leave gaps a wave wide (3 slices can fill one wave where 4 need two); the
 /// tuned GEMM's legal launches list the same values.

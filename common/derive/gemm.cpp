@@ -208,12 +208,12 @@ bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long 
     return true;
 }
 
-/// The estimate's resolution: it leaves out effects of a few percent (the L2's hit rate, the
-/// registers a launch bound takes from a thread tile, the order blocks finish in), so times
-/// within 1/16 of the least count as equal and White's order decides among them: rule 2 (more
-/// reuse: fewer shared-memory bytes per FMA), then rule 3 (less shared memory per block), then
-/// the fewest slices of k (fewer partials), then the time.
-constexpr double kResolution = 1.0 / 16;
+/// The estimate's resolution (gemm_resolution): it leaves out effects of a few percent (the L2's
+/// hit rate, the registers a launch bound takes from a thread tile, the order blocks finish in),
+/// so times within 1/16 of the least count as equal and White's order decides among them: rule 2
+/// (more reuse: fewer shared-memory bytes per FMA), then rule 3 (less shared memory per block),
+/// then the fewest slices of k (fewer partials), then the time.
+constexpr double kResolution = kGemmResolution;
 
 /// Rule 2, then rule 3, then fewer slices, then less time.
 bool preferred(const Choice& a, const Choice& b) {

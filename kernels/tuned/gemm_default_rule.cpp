@@ -95,9 +95,11 @@ struct CopiesChoice {
 /// operands whose columns are not 16-byte aligned read in place (align = 1) or copied to aligned
 /// columns first (align = 2). Each choice costs the derivation's time for the call the main loop
 /// then sees (with each configuration's measured rates for op(A) = A^T and element copies,
-/// gemm_kernel_rates.hpp) plus its copies (copies_view). The least time wins. Where no choice
-/// derives a configuration (a preset none of them fits), the first configuration, read in place.
-/// `all` (when not null) gets every choice weighed.
+/// gemm_kernel_rates.hpp) plus its copies (copies_view). As in the derivation, times within its
+/// resolution (derive::kGemmResolution) count as equal: among them the most reuse (the thread
+/// tile's fewest operand elements per FMA, rule 2), then the least time.
+/// Where no choice derives a configuration (a preset none of them fits), the first
+/// configuration, read in place. `all` (when not null) gets every choice weighed.
 template <class T>
 GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool live,
                            std::vector<CopiesChoice>* all = nullptr) {
@@ -105,7 +107,8 @@ GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool 
     GemmLaunch pick = configs.front();
     if (a.m <= 0 || a.n <= 0 || a.k <= 0) return pick;  // no main loop: C = beta C
     const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
-    double t_pick = -1;
+    std::vector<CopiesChoice> choices;
+    double t_least = -1;
     for (int pack_a : a.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0})
         for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
             const CopiesView<T> v = copies_view(a, pack_a, align, dev);
@@ -124,17 +127,29 @@ GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool 
                     // no configuration fits `dev` (a preset smaller than any card the kernels run on)
                 }
             }
-            if (all) all->push_back(ch);
-            if (ch.seconds >= 0 && (t_pick < 0 || ch.seconds < t_pick)) {
-                pick = ch.launch;
-                t_pick = ch.seconds;
-            }
+            choices.push_back(ch);
+            if (ch.seconds >= 0 && (t_least < 0 || ch.seconds < t_least)) t_least = ch.seconds;
         }
-    if (t_pick < 0) {  // nothing derived: the configuration read where it is
+    if (all) *all = choices;
+    if (t_least < 0) {  // nothing derived: the configuration read where it is
         pick.pack_a = a.op_a == Op::T ? 1 : 0;
         pick.align = unaligned ? 1 : 0;
+        return pick;
     }
-    return pick;
+    auto per_fma = [](const GemmLaunch& l) {  // operand elements a thread loads per FMA
+        return static_cast<double>(l.thread_m + l.thread_n) / (static_cast<double>(l.thread_m) * l.thread_n);
+    };
+    const CopiesChoice* best = nullptr;
+    for (const CopiesChoice& ch : choices) {
+        if (ch.seconds < 0 || ch.seconds > t_least * (1 + derive::kGemmResolution)) continue;
+        if (!best) {
+            best = &ch;
+            continue;
+        }
+        const double r = per_fma(ch.launch), rb = per_fma(best->launch);
+        if (r != rb ? r < rb : ch.seconds < best->seconds) best = &ch;
+    }
+    return best->launch;
 }
 
 std::string us(double s) {

@@ -294,3 +294,4 @@ TEST_CASE("derive gemm: without a GPU the kernels' rates are the H200's table, o
         CHECK(tiles[i].element_rate == f[i].element);
     }
 }
+

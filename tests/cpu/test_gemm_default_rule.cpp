@@ -243,3 +243,17 @@ TEST_CASE("gemm default rule: a pick does not depend on the calls before it (the
     INFO(distinct.size() << " distinct picks");
     CHECK(distinct.size() >= 10);
 }
+
+TEST_CASE("gemm default rule: copies weighed at the derivation's resolution, the most reuse first", "[cpu][gemm]") {
+    // 4000^3 with odd leading dimensions: 128 x 128 reading its operands element by element and
+    // 256 x 128 on aligned copies lie within 1/16 of each other in the derived time; the larger
+    // thread tile (16 x 8: 0.75 operand elements per FMA against 1) wins, as on the H200 (256 x 128
+    // with aligned copies 3.04 ms, docs/results/h200/gemm-shapes-float.txt; 128 x 128 in place
+    // 3.16 ms, run 53 in docs/notes/gemm.md).
+    for (Op oa : {Op::N, Op::T}) {
+        const auto l = tuned_default(args(4000, 4000, 4000, oa, Op::N, 1));
+        INFO(wb::op_char(oa) << "N 4000^3 ld+1: " << l.str());
+        CHECK(l.tile_m == 256);
+        CHECK(l.align == 2);
+    }
+}
