@@ -367,7 +367,7 @@ Conv2dDesign conv2d_stage_design(Stage stage, int fs, int elem_bytes, int tile_x
         d.chunk_x = 32;
         d.chunk_y = 16;
         const int nv = (d.thread_x + fs - 1 + w - 1) / w;
-        const bool fixed = (fs == 3 || fs == 5 || fs == 7 || fs == 15) && !blocked;
+        const bool fixed = tuned_conv2d_fixed_fs(fs) && !blocked;
         if (fixed) {
             // Compile-time FS: per thread (ry + FS - 1) rows of nv 16-byte reads for rx ry FS^2
             // FMAs whose filter taps are operands (one ULDC.64 per two taps per tile); the

@@ -109,6 +109,11 @@ double predict_fft_conv2d_ms(long long rows, long long cols, int fs, int elem_by
 /// from the 1.0 ms of an 8192^2 FFT convolution on an H200, ../shared/reference).
 constexpr double kFftPasses = 3.0;
 
+/// The filter sizes the tuned step compiles its fixed kernel for (FS a template constant: the
+/// dispatch in kernels/tuned/conv2d.cu instantiates exactly these); every other size runs the
+/// blocked kernel. The model, the tuned rules and their legal launches read this one list.
+constexpr bool tuned_conv2d_fixed_fs(int fs) { return fs == 3 || fs == 5 || fs == 7 || fs == 15; }
+
 /// The smallest odd filter size at which the FFT convolution is predicted faster than the design
 /// `tuned` of the tuned step (evaluated at each odd FS up to kConv2dMaxFilter = 1025); 0 when it
 /// never is.

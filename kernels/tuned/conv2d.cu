@@ -421,6 +421,7 @@ void dispatch(const Conv2dArgs<T>& a, cudaStream_t s, const char* fn, bool block
         conv2d_detail::launch_blocked<T, RX, RY>(a, s, fn);
         return;
     }
+    // The cases are model::tuned_conv2d_fixed_fs's sizes (the rules and the model read that list).
     switch (a.fs) {
     case 3: launch_fixed<T, 3, RX, RY>(a, s, fn); break;
     case 5: launch_fixed<T, 5, RX, RY>(a, s, fn); break;

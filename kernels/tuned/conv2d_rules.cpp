@@ -5,6 +5,7 @@
 #include "launch_checks.hpp"
 #include "vector_offset.hpp"
 #include "derive/cached_default.hpp"
+#include "model/conv2d.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -47,7 +48,7 @@ Conv2dLaunch stream_shape(int sx, int sy, int warps) {
     return l;
 }
 
-bool compiled_fits(int fs) { return fs == 3 || fs == 5 || fs == 7 || fs == 15; }
+bool compiled_fits(int fs) { return model::tuned_conv2d_fixed_fs(fs); }
 
 Conv2dLaunch block_shape(int rx, int ry, bool blocked) {
     Conv2dLaunch l;
