@@ -2,6 +2,8 @@
 /// \brief The tuned GEMM configurations' measured main-loop rates (gemm_kernel_rates.hpp).
 #include "tuned/gemm_kernel_rates.hpp"
 
+#include "bench.hpp"
+#include "buffer.hpp"
 #include "check.hpp"
 #include "gemm.hpp"
 #include "launch_checks.hpp"
@@ -19,44 +21,15 @@
 namespace wb::tuned {
 namespace {
 
-/// Device buffers freed on every path.
-struct DeviceBuffer {
-    void* p = nullptr;
-    explicit DeviceBuffer(std::size_t bytes) { WB_CUDA(cudaMalloc(&p, bytes)); }
-    ~DeviceBuffer() { cudaFree(p); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-/// CUDA events freed on every path.
-struct EventPair {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    EventPair() {
-        WB_CUDA(cudaEventCreate(&start));
-        WB_CUDA(cudaEventCreate(&stop));
-    }
-    ~EventPair() {
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
-    }
-};
-
-/// The median of three timed calls of `a` with launch `l` after one untimed, ms.
+/// The median of three timed calls of `a` with launch `l` after one untimed (the bench harness;
+/// no L2 flush: these are compute-bound products, and all three calls of a ratio run alike).
 template <class T>
-double median_ms(const GemmArgs<T>& a, const GemmLaunch& l, EventPair& ev) {
-    tuned::gemm<T>(a, l, nullptr);
-    double t[3];
-    for (double& x : t) {
-        WB_CUDA(cudaEventRecord(ev.start));
-        tuned::gemm<T>(a, l, nullptr);
-        WB_CUDA(cudaEventRecord(ev.stop));
-        WB_CUDA(cudaEventSynchronize(ev.stop));
-        float ms = 0;
-        WB_CUDA(cudaEventElapsedTime(&ms, ev.start, ev.stop));
-        x = ms;
-    }
-    std::sort(t, t + 3);
-    return t[1];
+double median_ms(const GemmArgs<T>& a, const GemmLaunch& l) {
+    BenchOptions o;
+    o.warmup = 1;
+    o.min_reps = o.max_reps = 3;
+    o.flush_l2 = false;
+    return benchmark([&](cudaStream_t s) { tuned::gemm<T>(a, l, s); }, o).median_ms;
 }
 
 }  // namespace
@@ -80,10 +53,9 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
                          (static_cast<std::size_t>(side) * c.tile_n + 1) * (k + 1)});
     std::size_t most_c = 0;
     for (const GemmLaunch& c : configs) most_c = std::max(most_c, static_cast<std::size_t>(side) * c.tile_m * side * c.tile_n);
-    DeviceBuffer A(most * sizeof(T)), B(most * sizeof(T)), C(most_c * sizeof(T));
-    WB_CUDA(cudaMemset(A.p, 0, most * sizeof(T)));
-    WB_CUDA(cudaMemset(B.p, 0, most * sizeof(T)));
-    EventPair ev;
+    DeviceBuffer<T> A(most), B(most), C(most_c);
+    A.fill_bytes(0);
+    B.fill_bytes(0);
     std::vector<GemmKernelRates> out;
     for (const GemmLaunch& c : configs) {
         GemmArgs<T> a;
@@ -92,22 +64,22 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         a.k = k;
         a.alpha = T(1);
         a.beta = T(0);
-        a.A = static_cast<const T*>(A.p);
+        a.A = A.data();
         a.lda = a.m;
-        a.B = static_cast<const T*>(B.p);
+        a.B = B.data();
         a.ldb = k;
-        a.C = static_cast<T*>(C.p);
+        a.C = C.data();
         a.ldc = a.m;
         const GemmLaunch l = c;  // the configuration alone: read in place, no split, no copies
-        const double nn = median_ms(a, l, ev);
+        const double nn = median_ms(a, l);
         GemmArgs<T> tn = a;
         tn.op_a = Op::T;
         tn.lda = k;
-        const double t = median_ms(tn, l, ev);
+        const double t = median_ms(tn, l);
         GemmArgs<T> el = a;  // odd leading dimensions: columns off 16-byte boundaries, as most unaligned calls
         el.lda = a.m + 1;
         el.ldb = k + 1;
-        const double e = median_ms(el, l, ev);
+        const double e = median_ms(el, l);
         out.push_back({nn / t, nn / e});
     }
     return out;

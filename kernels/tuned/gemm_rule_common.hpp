@@ -1,7 +1,8 @@
 /// \file tuned/gemm_rule_common.hpp
-/// \brief What the tuned GEMM's default rules share (host code): the second pass's rate and
-///        launch, and the splits of k they weigh (the workspace limit: gemm_default_rule.hpp). Used by the FMA kernels' rule
-///        (gemm_default_rule.cpp) and the tensor cores' (dgemm_tc_rule.cpp).
+/// \brief What the tuned GEMM's default rules share (host code): the splits of k they weigh
+///        (the FMA kernels' rule, gemm_default_rule.cpp, and the tensor cores', dgemm_tc_rule.cpp),
+///        and the second pass's rate and launch, which only the tensor cores' rule still reads
+///        (the FMA kernels' split is weighed by chapter 6's derivation on the device's profile).
 #pragma once
 
 #include "derive/derivation.hpp"
