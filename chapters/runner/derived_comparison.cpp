@@ -112,8 +112,6 @@ void sweep_launches(Comparison& c, std::vector<Launch> launches, const Launch& d
             p = -1;  // a launch the model has no design for
         }
         c.swept_launches.push_back({l.str(), launch_params(l), l == derived, l == deflt, p, ms});
-        if (l == derived) c.derived_swept_ms = ms;
-        if (l == deflt) c.default_swept_ms = ms;
         if (std::isfinite(p) && p > 0 && std::isfinite(ms) && ms > 0) {
             predicted.push_back(p);
             measured.push_back(ms);

@@ -42,9 +42,6 @@ struct Comparison {
     std::string best_launch, worst_launch;
     double best_ms = -1, worst_ms = -1;
     std::string sweep_note;  ///< launches the step's list lacks (a defect), or why the sweep stopped
-    /// The sweep's own times of the derived launch and of the default (the sweep times both: they
-    /// are among its launches, or added to them), beside the other launches it timed.
-    double derived_swept_ms = -1, default_swept_ms = -1;
     /// Spearman's rho between the model's predicted and the measured times over the swept launches
     /// the model predicts (`ranked` of them; NaN: fewer than two, or no order to compare).
     double rho = -2;
@@ -60,8 +57,21 @@ struct Comparison {
     /// percent); without a sweep time, the separate one.
     double derived_vs_best() const { return best_ms > 0 && derived_time() > 0 ? best_ms / derived_time() : -1; }
     double default_vs_best() const { return best_ms > 0 && default_time() > 0 ? best_ms / default_time() : -1; }
-    double derived_time() const { return derived_swept_ms > 0 ? derived_swept_ms : derived_measured_ms; }
-    double default_time() const { return default_swept_ms > 0 ? default_swept_ms : default_measured_ms; }
+    double derived_time() const {
+        const double swept = swept_ms(&SweptLaunch::is_derived);
+        return swept > 0 ? swept : derived_measured_ms;
+    }
+    double default_time() const {
+        const double swept = swept_ms(&SweptLaunch::is_default);
+        return swept > 0 ? swept : default_measured_ms;
+    }
+    /// The sweep's own time of the launch marked `which` (the sweep times the derived launch and
+    /// the default: they are among its launches, or added to them); -1 where it has none.
+    double swept_ms(bool SweptLaunch::*which) const {
+        for (const SweptLaunch& l : swept_launches)
+            if (l.*which) return l.measured_ms;
+        return -1;
+    }
 };
 
 /// One op's cases summed up: the mean and the worst of derived / best (the sweep's best over the

@@ -40,8 +40,8 @@ TEST_CASE("chapter 6 comparison: derived / best from the sweep's own times", "[c
     c.derived_measured_ms = 1.1;  // the separate timing of the launch the sweep found best
     c.default_measured_ms = 1.2;
     CHECK(c.derived_vs_best() == Approx(1.0 / 1.1));  // no sweep time: the separate one
-    c.derived_swept_ms = 1.0;
-    c.default_swept_ms = 1.25;
+    c.swept_launches.push_back({"derived", "", true, false, -1, 1.0});  // the sweep's own times
+    c.swept_launches.push_back({"default", "", false, true, -1, 1.25});
     CHECK(c.derived_vs_best() == Approx(1.0));  // one campaign of timings
     CHECK(c.default_vs_best() == Approx(0.8));
     CHECK(c.derived_time() == 1.0);
