@@ -15,6 +15,11 @@
 // chain of 64-bit shared-memory loads (a pointer walk in shared memory: cycles per LDS), both
 // timed with clock64() inside the kernel.
 //
+// The SM clock under load: the same m16n8k8 run, launched back to back for about 2 s, with lane 0
+// of each block's first warp reading clock64() and %globaltimer at its start and end; their ratio
+// is the clock the SMs ran at (MHz) while the tensor cores were busy, printed for the first and
+// the last launches beside the rate. A rate that falls with the clock is power, not the pipe.
+//
 // Build and run on a GPU machine:
 //   cmake --build build --target dmma_rate && build/bin/dmma_rate
 //   (or: nvcc -O3 -std=c++17 -arch=sm_90 scripts/probes/dmma_rate.cu -o dmma_rate && ./dmma_rate)
@@ -49,6 +54,36 @@ __global__ void dmma_kernel(int iters, double* out) {
 #pragma unroll
     for (int c = 0; c < CHAINS; ++c) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+/// dmma_kernel<8, 4> with the clock read: lane 0 of warp 0 of each block writes its SM-cycle and
+/// nanosecond spans, so their ratio is the SM clock during the block's run.
+__global__ void dmma_clocked_kernel(int iters, double* out, long long* spans) {
+    double a[4], b[2], d[4][4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) a[q] = 0.125;
+#pragma unroll
+    for (int q = 0; q < 2; ++q) b[q] = 0.25;
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) d[c][e] = 0;
+    unsigned long long g0, g1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+    const long long c0 = clock64();
+    for (int i = 0; i < iters; ++i)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) wb::tuned::mma_f64<8>(d[c], a, b);
+    const long long c1 = clock64();
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+    double s = 0;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+    if (threadIdx.x == 0) {
+        spans[2 * blockIdx.x] = c1 - c0;
+        spans[2 * blockIdx.x + 1] = static_cast<long long>(g1 - g0);
+    }
 }
 
 /// The FP64 FMA lanes the same way: CHAINS independent v = v x m + 0.25 per thread (m = 1 at run
@@ -159,6 +194,55 @@ void report_fma(int blocks, int threads_per_block, double* d_out, const Flush& f
     std::printf("  fma           %d chains  %8.1f TFLOP/s  %s\n", CHAINS, r.tflops, r.ok ? "checked" : "WRONG");
 }
 
+/// Back-to-back launches of dmma_clocked_kernel for about `seconds`: rate and SM clock (median
+/// over blocks of cycles / ns) of the first and the last launch.
+void report_sustained(int blocks, int warps, double* d_out, double seconds) {
+    long long* d_spans = nullptr;
+    CHECK(cudaMalloc(&d_spans, static_cast<size_t>(blocks) * 2 * sizeof(long long)));
+    const double flops = 2.0 * 16 * 8 * 8 * 4 * static_cast<double>(kIters) * blocks * warps;
+    auto clock_mhz = [&] {
+        std::vector<long long> h(static_cast<size_t>(blocks) * 2);
+        CHECK(cudaMemcpy(h.data(), d_spans, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+        std::vector<double> r;
+        for (int b = 0; b < blocks; ++b) r.push_back(1e3 * static_cast<double>(h[2 * b]) / static_cast<double>(h[2 * b + 1]));
+        std::sort(r.begin(), r.end());
+        return r[r.size() / 2];
+    };
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    auto one = [&](double* mhz) {
+        CHECK(cudaEventRecord(e0));
+        dmma_clocked_kernel<<<blocks, warps * 32>>>(kIters, d_out, d_spans);
+        CHECK(cudaEventRecord(e1));
+        CHECK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        *mhz = clock_mhz();
+        return flops / ms * 1e-9;
+    };
+    double mhz_first = 0, mhz_last = 0;
+    const double first = one(&mhz_first);
+    // the rest back to back, no host wait between them, then one more timed launch
+    cudaEvent_t t0, t1;
+    CHECK(cudaEventCreate(&t0));
+    CHECK(cudaEventCreate(&t1));
+    CHECK(cudaEventRecord(t0));
+    int n = 0;
+    float spent = 0;
+    while (spent < seconds * 1e3) {
+        for (int i = 0; i < 20; ++i) dmma_clocked_kernel<<<blocks, warps * 32>>>(kIters, d_out, d_spans);
+        n += 20;
+        CHECK(cudaEventRecord(t1));
+        CHECK(cudaEventSynchronize(t1));
+        CHECK(cudaEventElapsedTime(&spent, t0, t1));
+    }
+    const double last = one(&mhz_last);
+    std::printf("  mma.m16n8k8  4 chains sustained (%d launches, %.0f ms): first %.1f TFLOP/s at %.0f MHz, "
+                "last %.1f TFLOP/s at %.0f MHz\n", n + 2, spent, first, mhz_first, last, mhz_last);
+    CHECK(cudaFree(d_spans));
+}
+
 }  // namespace
 
 int main() {
@@ -183,6 +267,7 @@ int main() {
     if (major >= 9) report_mma<16, 4>(blocks, warps, d_out, flush);  // m16n8k16.f64: sm_90
     report_fma<8>(blocks, warps * 32, d_out, flush);
     report_fma<16>(blocks, warps * 32, d_out, flush);
+    report_sustained(blocks, warps, d_out, 2.0);
     long long* d_cycles = nullptr;
     CHECK(cudaMalloc(&d_cycles, static_cast<size_t>(sms) * 12 * sizeof(long long)));
     std::printf("latencies (SM cycles, clock64 in the kernel):\n");

@@ -14,6 +14,8 @@
 // Build (repository root; a configured build folder, e.g. after ./workbook test):
 //   cmake --build build --target gemm_bench      (scripts/probes/CMakeLists.txt)
 // Run: ./build/bin/gemm_bench [--quick] [--tuned-only] [--large] [--beta B] [--opb-t: time NT and TT] | --profile (one tuned and one cuBLAS call, NN and TN 4096, for ncu)
+//      | --sustain (NN 8192, float and double, tuned and cuBLAS: back-to-back calls for 2 s each, the rate
+//        of the first calls against the last: does the card's clock fall under a GEMM's sustained load?)
 // Variants of the largest float configuration: pre-include a header defining
 // WB_GEMM_PROBE_F256 as BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS (nvcc -include v.h; a -D value
 // cannot hold the commas) and link that build of kernels/tuned/gemm.cu first: gemm_variants.sh.
@@ -158,6 +160,59 @@ double median_ms(Launcher<T> fn, const GemmArgs<T>& a, const GemmLaunch& l, int 
     return t[t.size() / 2];
 }
 
+/// Back-to-back calls for about `seconds`, each timed by its own event pair (no host wait between
+/// them): prints the rate of calls 2-4 (after one warm-up) and of the last three, and the ratio.
+/// A clock that falls under sustained power shows as a rate that falls from the first calls to
+/// the last; compare with nvidia-smi's clocks.sm sampled beside the run.
+template <class T>
+void sustain_one(const char* name, Launcher<T> fn, const GemmArgs<T>& a, double flops, double seconds) {
+    fn(a, {}, nullptr);
+    WB_CUDA(cudaDeviceSynchronize());
+    cudaEvent_t probe0, probe1;
+    WB_CUDA(cudaEventCreate(&probe0));
+    WB_CUDA(cudaEventCreate(&probe1));
+    WB_CUDA(cudaEventRecord(probe0));
+    fn(a, {}, nullptr);
+    WB_CUDA(cudaEventRecord(probe1));
+    WB_CUDA(cudaEventSynchronize(probe1));
+    float one = 0;
+    WB_CUDA(cudaEventElapsedTime(&one, probe0, probe1));
+    const int calls = std::max(8, static_cast<int>(seconds * 1e3 / std::max(one, 0.01f)));
+    std::vector<cudaEvent_t> ev(static_cast<size_t>(calls) + 1);
+    for (auto& e : ev) WB_CUDA(cudaEventCreate(&e));
+    WB_CUDA(cudaEventRecord(ev[0]));
+    for (int c = 0; c < calls; ++c) {
+        fn(a, {}, nullptr);
+        WB_CUDA(cudaEventRecord(ev[c + 1]));
+    }
+    WB_CUDA(cudaEventSynchronize(ev[calls]));
+    std::vector<float> ms(static_cast<size_t>(calls));
+    for (int c = 0; c < calls; ++c) WB_CUDA(cudaEventElapsedTime(&ms[c], ev[c], ev[c + 1]));
+    auto rate = [&](int from, int to) {  // GFLOP/s over calls [from, to)
+        double t = 0;
+        for (int c = from; c < to; ++c) t += ms[c];
+        return flops * (to - from) / t / 1e6;
+    };
+    const double first = rate(0, 3), last = rate(calls - 3, calls);
+    float total = 0;
+    WB_CUDA(cudaEventElapsedTime(&total, ev[0], ev[calls]));
+    std::printf("  %-14s %4d calls in %6.0f ms: first 3 %8.0f GFLOP/s, last 3 %8.0f GFLOP/s, last/first %.3f\n", name,
+                calls, total, first, last, last / first);
+    std::fflush(stdout);
+    for (auto& e : ev) cudaEventDestroy(e);
+    cudaEventDestroy(probe0);
+    cudaEventDestroy(probe1);
+}
+
+template <class T>
+void sustain(double seconds) {
+    Prob<T> p(Op::N, Op::N, 8192, 8192, 8192, 0, 0, T(1.5), T(0), 11);
+    const double flops = 2.0 * 8192 * 8192 * 8192;
+    std::printf("%s NN 8192, sustained:\n", sizeof(T) == 4 ? "float" : "double");
+    sustain_one<T>("tuned", tuned::gemm<T>, p.args(), flops, seconds);
+    sustain_one<T>("cuBLAS", peer::gemm<T>, p.args(), flops, seconds);
+}
+
 int g_fail = 0;
 bool g_tuned_only = false;  // --tuned-only: check and time only the tuned step and cuBLAS
 bool g_large = false;        // --large: time only 4096 and 8192 (with --tuned-only), for probes of the big tile
@@ -288,6 +343,11 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     WB_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    if (argc > 1 && std::strcmp(argv[1], "--sustain") == 0) {
+        sustain<double>(2.0);
+        sustain<float>(2.0);
+        return 0;
+    }
     try {
         correctness<float>();
         correctness<double>();
