@@ -16,7 +16,10 @@
 //    capability; the FP64 tensor cores, which cuBLAS DGEMM uses on Hopper, are not counted);
 //  - fp64_tensor_gflops: the FP64 tensor cores (mma.m16n8k8.f64 in registers, 4 and 8
 //    independent accumulators per warp; lab/dmma.cu), where the device has them (sm_90 on): the
-//    ceiling of a DGEMM that runs on them (fp64_gemm_gflops()).
+//    ceiling of a DGEMM that runs on them (fp64_gemm_gflops());
+//  - sgemm_clock_mhz, dgemm_clock_mhz: the SM clock under the vendor's GEMM, 100 ms back to back
+//    (lab/gemm_clock.cu): where a GEMM's power reaches the board's limit the clock falls below the
+//    boost clock the microbenchmarks run at, and the GEMM ceilings scale with it.
 // Every measurement checks its own result (see common/lab/). The whole takes well under 3 s.
 // Under the sanitizers (WB_TEST_SMALL set) the measurement runs at the tiny scale: the numbers
 // are then meaningless, but nothing waits minutes for them.
@@ -47,6 +50,7 @@ CeilingsMeasurement measure_ceilings(Scale s) {
     c.theoretical_gbs = info.theoretical_bandwidth_gbs();
     c.fp32_peak_gflops = prof.fp32_peak_gflops();
     c.fp64_peak_gflops = prof.fp64_peak_gflops();
+    c.sm_clock_mhz = prof.sm_clock_mhz;
 
     {
         StreamBuffers buf(stream_buffer_bytes(s));
@@ -87,6 +91,11 @@ CeilingsMeasurement measure_ceilings(Scale s) {
         for (int chains : {4, 8}) {
             out.rows.push_back(measure_dmma(chains, s == Scale::tiny ? 64 : 4096, bench_options(s, 0)));
             c.fp64_tensor_gflops = std::max(c.fp64_tensor_gflops, out.rows.back().rate);
+        }
+    if (s != Scale::tiny)  // the sanitizers' scale: no 100 ms loads (the shares stay 1)
+        for (bool fp64 : {false, true}) {
+            out.rows.push_back(measure_gemm_clock(fp64));
+            (fp64 ? c.dgemm_clock_mhz : c.sgemm_clock_mhz) = out.rows.back().rate;
         }
 
     out.all_verified = std::all_of(out.rows.begin(), out.rows.end(), [](const CeilingRow& r) { return r.verified; });

@@ -3,6 +3,8 @@
 ///        chapter divides by these numbers (architecture §5, chapter 0).
 #pragma once
 
+#include <algorithm>
+
 namespace wb {
 
 struct Ceilings {
@@ -16,8 +18,23 @@ struct Ceilings {
     double fp64_peak_gflops = 0;  ///< SMs x FP64 lanes x 2 x clock (CUDA cores, no tensor cores)
     double fp64_fma_gflops = 0;   ///< FMA microbenchmark, double
     double fp64_tensor_gflops = 0;///< FP64 tensor-core microbenchmark (mma.m16n8k8.f64); 0 without them
-    /// The ceiling of a DGEMM: the FP64 tensor cores where the device has them, else the FMA lanes.
-    double fp64_gemm_gflops() const { return fp64_tensor_gflops > 0 ? fp64_tensor_gflops : fp64_fma_gflops; }
+    double sm_clock_mhz = 0;      ///< the boost clock the peaks and the microbenchmarks run at
+    /// The SM clock under a dense GEMM's sustained power (lab/gemm_clock.cu; 0: not measured). The
+    /// microbenchmarks keep operands in registers and run at the boost clock; a GEMM also moves its
+    /// tiles, and where that reaches the board's power limit the clock falls (an H200's DGEMM).
+    double sgemm_clock_mhz = 0, dgemm_clock_mhz = 0;
+    /// The share of the boost clock a GEMM in this precision keeps (1 where not measured).
+    double gemm_clock_share(bool fp64) const {
+        const double f = fp64 ? dgemm_clock_mhz : sgemm_clock_mhz;
+        return f > 0 && sm_clock_mhz > 0 ? std::min(1.0, f / sm_clock_mhz) : 1.0;
+    }
+    /// The ceiling of an SGEMM: the FMA microbenchmark at the clock an SGEMM's power leaves.
+    double fp32_gemm_gflops() const { return fp32_fma_gflops * gemm_clock_share(false); }
+    /// The ceiling of a DGEMM: the FP64 tensor cores where the device has them, else the FMA lanes,
+    /// at the clock a DGEMM's power leaves.
+    double fp64_gemm_gflops() const {
+        return (fp64_tensor_gflops > 0 ? fp64_tensor_gflops : fp64_fma_gflops) * gemm_clock_share(true);
+    }
 };
 
 /// Measure (first call) or return the cached ceilings of the current device.

@@ -47,6 +47,9 @@ struct DeviceProfile {
                                      ///< the rate a kernel of many small requests is held to (0: not
                                      ///< known; the models then have no request bound)
     double fp64_tensor_gflops = 0;   ///< FP64 tensor-core rate (DMMA), GFLOP/s; 0 where there are none
+    double sgemm_clock_mhz = 0;      ///< the SM clock under an SGEMM's / a DGEMM's sustained power
+    double dgemm_clock_mhz = 0;      ///< (chapter 0, lab/gemm_clock.cu); 0: not measured, the GEMM
+                                     ///< model then runs at sm_clock_mhz
     double copy_over_read = 1;       ///< a kernel's copy ceiling (read + write bytes) over its read
                                      ///< ceiling: what the bus loses to turning between reads and
                                      ///< writes (chapter 0 measures both)

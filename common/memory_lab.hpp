@@ -132,6 +132,11 @@ bool fp64_tensor_cores(int device);
 /// independent mma.sync.m16n8k8.f64 per round, `iters` rounds, operands in registers; the
 /// result checked exactly. Throws std::invalid_argument on bad arguments or a device without them.
 CeilingRow measure_dmma(int chains, int iters, const BenchOptions& opt);
+/// The SM clock under a dense GEMM's sustained power (lab/gemm_clock.cu): the vendor's GEMM in
+/// double (`fp64`) or float, n x n x n, back to back for about `load_ms`, then a one-warp kernel
+/// reads clock64() against %globaltimer; the median of 3 rounds, in MHz (row "SM clock, DGEMM
+/// load" / "SGEMM load"). Throws std::invalid_argument when n < 64 or load_ms <= 0.
+CeilingRow measure_gemm_clock(bool fp64, int n = 4096, double load_ms = 100);
 
 /// The whole ceilings measurement of the current device: theoretical bandwidth, memcpy, copy
 /// kernels (4/8/16 B), read kernel over a few shapes (a shape that cannot launch on this device

@@ -44,10 +44,11 @@ void show_ceilings(Context& ctx) {
                   {"what", "shape", "amount", "ms", "rate", "unit", "of theoretical/peak", "checked"});
     for (const auto& r : rows) {
         const bool fp64 = r.what == "FP64 FMA";
-        const bool flops = fp64 || r.what == "FMA";
-        const double of = fp64 ? c.fp64_peak_gflops : flops ? c.fp32_peak_gflops : c.theoretical_gbs;
+        const bool clock = r.what.rfind("SM clock", 0) == 0;  // the rate is MHz, the amount the load's flops
+        const bool flops = fp64 || r.what == "FMA" || clock;
+        const double of = clock ? c.sm_clock_mhz : fp64 ? c.fp64_peak_gflops : flops ? c.fp32_peak_gflops : c.theoretical_gbs;
         detail.add_row({r.what, r.shape, flops ? fmt(r.amount / 1e9, 1) + " GFLOP" : fmt(r.amount / 1e9, 2) + " GB",
-                        fmt(r.ms, 3), fmt(r.rate, 0), flops ? "GFLOP/s" : "GB/s", fmt_pct(r.rate / of),
+                        fmt(r.ms, 3), fmt(r.rate, 0), clock ? "MHz" : flops ? "GFLOP/s" : "GB/s", fmt_pct(r.rate / of),
                         r.verified ? "yes" : "NO"});
         note_check(ctx, r.verified, "ceilings: " + r.what + " " + r.shape);
     }
@@ -65,6 +66,10 @@ void show_ceilings(Context& ctx) {
     if (c.fp64_tensor_gflops > 0)  // % of the FP64 FMA lanes' peak: how far the tensor cores move a DGEMM's ceiling
         summary.add_row({"FP64 tensor cores", fmt(c.fp64_tensor_gflops, 0), "GFLOP/s",
                          fmt_pct(c.fp64_tensor_gflops / c.fp64_peak_gflops)});
+    if (c.sgemm_clock_mhz > 0) {  // % of the boost clock the microbenchmarks ran at
+        summary.add_row({"SM clock under an SGEMM", fmt(c.sgemm_clock_mhz, 0), "MHz", fmt_pct(c.gemm_clock_share(false))});
+        summary.add_row({"SM clock under a DGEMM", fmt(c.dgemm_clock_mhz, 0), "MHz", fmt_pct(c.gemm_clock_share(true))});
+    }
     emit(ctx, summary, "ceilings");
 
     std::string r = "copies reach " + fmt_pct(c.copy_gbs / c.theoretical_gbs) + " and reads " +
@@ -79,6 +84,11 @@ void show_ceilings(Context& ctx) {
     if (c.fp64_tensor_gflops > 0)
         r += " The FP64 tensor cores (mma.sync .f64) run at " + fmt(c.fp64_tensor_gflops / c.fp64_fma_gflops, 2) +
              "x the FP64 FMA lanes: a DGEMM that feeds them is judged against their rate.";
+    if (c.dgemm_clock_mhz > 0)
+        r += " Under the vendor's GEMM the SMs hold " + fmt_pct(c.gemm_clock_share(false)) + " of the boost clock in "
+             "float and " + fmt_pct(c.gemm_clock_share(true)) + " in double: the microbenchmarks keep their operands in "
+             "registers, a GEMM also moves its tiles, and where that reaches the board's power limit the clock "
+             "falls; the GEMM ceilings and the GEMM model run at that clock.";
     say("reading", r);
 }
 

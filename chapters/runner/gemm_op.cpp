@@ -156,13 +156,13 @@ struct GemmOp {
     }
     /// The roofline bound of architecture §5: min(FMA peak, bandwidth x flops per useful byte), with the
     /// measured FMA microbenchmark (FP32) or, in double, the FP64 tensor cores' where the device has
-    /// them (the rate cuBLAS's DGEMM and chapter 5's run at; the FMA lanes' elsewhere), and the
-    /// measured read ceiling.
+    /// them (the rate cuBLAS's DGEMM and chapter 5's run at; the FMA lanes' elsewhere), each at the
+    /// SM clock a GEMM's power leaves (chapter 0), and the measured read ceiling.
     template <class T> static double ceiling(const Case& c, const Ceilings& ceil) {
         const auto a = shape_args<T>(c);
         const double flops = roofline::gemm_flops(a.m, a.n, a.k);
         const double bytes = sizeof(T) * (1.0 * a.m * a.k + 1.0 * a.k * a.n + 2.0 * a.m * a.n);
-        const double peak = sizeof(T) == 4 ? ceil.fp32_fma_gflops : ceil.fp64_gemm_gflops();
+        const double peak = sizeof(T) == 4 ? ceil.fp32_gemm_gflops() : ceil.fp64_gemm_gflops();
         return std::min(peak, ceil.read_gbs * flops / bytes);
     }
 

@@ -231,6 +231,8 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
         run.dev.bandwidth_gbs = ceil.read_gbs;  // the models predict against the measured read stream
         if (ceil.read_gbs > 0 && ceil.copy_kernel_gbs > 0)  // and the measured cost of mixing in writes
             run.dev.copy_over_read = ceil.copy_kernel_gbs / ceil.read_gbs;
+        run.dev.sgemm_clock_mhz = ceil.sgemm_clock_mhz;  // and the clock a GEMM's power leaves
+        run.dev.dgemm_clock_mhz = ceil.dgemm_clock_mhz;
         if (run.opt.quick) {
             run.bench.min_reps = 3;
             run.bench.max_reps = 10;
@@ -243,7 +245,11 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                   << fmt(ceil.theoretical_gbs) << " GB/s; FP32 FMA " << fmt(ceil.fp32_fma_gflops) << " GFLOP/s (peak "
                   << fmt(ceil.fp32_peak_gflops) << "); FP64 FMA " << fmt(ceil.fp64_fma_gflops)
                   << (ceil.fp64_tensor_gflops > 0 ? ", FP64 tensor cores " + fmt(ceil.fp64_tensor_gflops) : std::string())
-                  << " GFLOP/s; L2 flushed before every timed call of a memory-bound op\n\n";
+                  << " GFLOP/s"
+                  << (ceil.sgemm_clock_mhz > 0 ? "; SM clock " + fmt(ceil.sm_clock_mhz) + " MHz, under an SGEMM's power " +
+                                                     fmt(ceil.sgemm_clock_mhz) + ", a DGEMM's " + fmt(ceil.dgemm_clock_mhz)
+                                               : std::string())
+                  << "; L2 flushed before every timed call of a memory-bound op\n\n";
         if (sweep) {
             std::size_t skipped = 0, rows = 0;
             for (const OpChapter* op : ops) {

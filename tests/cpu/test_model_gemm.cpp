@@ -78,6 +78,22 @@ TEST_CASE("gemm model: double precision is judged against the FP64 lanes", "[cpu
     CHECK(d.gflops < f.gflops);
 }
 
+TEST_CASE("gemm model: a GEMM runs at the SM clock its power leaves, per precision", "[cpu][model][gemm]") {
+    auto dev = wb::device_preset("h200");
+    dev.sgemm_clock_mhz = dev.dgemm_clock_mhz = 0;  // not measured: the boost clock
+    const auto f0 = predict_gemm(tuned_design(), 4096, 4096, 4096, 4, dev);
+    const auto d0 = predict_gemm(tuned_design(), 4096, 4096, 4096, 8, dev);
+    REQUIRE(d0.limit.find("FMA lanes") != std::string::npos);  // compute-bound: every bound is SM clocks
+    dev.dgemm_clock_mhz = 0.75 * dev.sm_clock_mhz;               // a DGEMM at its power limit
+    const auto d1 = predict_gemm(tuned_design(), 4096, 4096, 4096, 8, dev);
+    CHECK(d1.peak_gflops == Approx(0.75 * d0.peak_gflops));
+    CHECK(d1.ms == Approx(d0.ms / 0.75).epsilon(0.01));         // the same clocks, each 1/0.75 as long
+    // The float model keeps its own clock; a measured clock above the boost clock is no faster.
+    CHECK(predict_gemm(tuned_design(), 4096, 4096, 4096, 4, dev).ms == Approx(f0.ms));
+    dev.dgemm_clock_mhz = 1.2 * dev.sm_clock_mhz;
+    CHECK(predict_gemm(tuned_design(), 4096, 4096, 4096, 8, dev).ms == Approx(d0.ms));
+}
+
 TEST_CASE("gemm model: a grid smaller than one wave pays for its idle SMs", "[cpu][model][gemm]") {
     const auto dev = wb::device_preset("h200");
     // 2 x 2 blocks of 128 x 128 on 132 SMs: the waves are far below one.
