@@ -164,6 +164,10 @@ DeviceProfile h200() {
     // FP64 tensor cores (DMMA): measured on an H200, 66.5 TFLOP/s (scripts/probes/dmma_rate.cu,
     // mma.sync .f64; the datasheet's 67).
     p.fp64_tensor_gflops = 66500;
+    // The SM clock under the vendor's GEMM (chapter 0 on an H200, the ceilings table): an SGEMM
+    // keeps the 1980 MHz boost clock, a DGEMM reaches the board's 700 W limit at 1710 MHz.
+    p.sgemm_clock_mhz = 1980;
+    p.dgemm_clock_mhz = 1710;
     // Datasheet "141 GB" (NVIDIA's GB of memory are GiB here: a live H200 reports 140.4 GiB in
     // total, about 139 GiB of it free).
     p.memory_bytes = 141.0 * kGiB;

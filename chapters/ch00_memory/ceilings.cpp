@@ -43,7 +43,7 @@ void show_ceilings(Context& ctx) {
     Report detail("Ceiling measurements (median of several calls, result of each checked)",
                   {"what", "shape", "amount", "ms", "rate", "unit", "of theoretical/peak", "checked"});
     for (const auto& r : rows) {
-        const bool fp64 = r.what == "FP64 FMA";
+        const bool fp64 = r.what == "FP64 FMA" || r.what == "FP64 tensor cores";
         const bool clock = r.what.rfind("SM clock", 0) == 0;  // the rate is MHz, the amount the load's flops
         const bool flops = fp64 || r.what == "FMA" || clock;
         const double of = clock ? c.sm_clock_mhz : fp64 ? c.fp64_peak_gflops : flops ? c.fp32_peak_gflops : c.theoretical_gbs;

@@ -31,9 +31,13 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     // FMAs per clock per SM that the rate allows, in lanes (the tensor cores: their measured rate).
     const double lanes = p.peak_gflops * 1e3 / (2.0 * dev.sm_count * dev.sm_clock_mhz);
     // The clock: a GEMM whose power reaches the board's limit runs below the boost clock (chapter 0
-    // measures it under the vendor's GEMM); every SM bound below counts clocks at that rate.
+    // measures it under the vendor's GEMM); every SM bound below counts clocks at that rate. That
+    // holds for the step that runs at the vendor's rate (chapter 5's, the tensor cores); the
+    // earlier steps move a fraction of its bytes and flops per second, below the limit.
     const double loaded_mhz = elem_bytes == 8 ? dev.dgemm_clock_mhz : dev.sgemm_clock_mhz;
-    const double clock_share = loaded_mhz > 0 ? std::min(1.0, loaded_mhz / dev.sm_clock_mhz) : 1.0;
+    const bool at_gemm_power = d.tensor_core || d.stage == Stage::kTuned;
+    const double clock_share =
+        at_gemm_power && loaded_mhz > 0 ? std::min(1.0, loaded_mhz / dev.sm_clock_mhz) : 1.0;
     p.peak_gflops *= clock_share;
     int regs = d.regs_per_thread;
     if (d.min_blocks > 0 && dev.regs_per_sm > 0) {

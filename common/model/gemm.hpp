@@ -39,7 +39,7 @@ namespace wb::model {
 
 /// One GEMM step's design, as the model sees it.
 struct GemmDesign {
-    Stage stage = Stage::kNaive;  ///< the ladder stage it models (stage.hpp; for the words only)
+    Stage stage = Stage::kNaive;  ///< the ladder stage it models (stage.hpp): chapter 5's runs at a GEMM's clock
     int tile_m = 1, tile_n = 1, tile_k = 1;  ///< C tile of a block; k depth per step
     int thread_m = 1, thread_n = 1;          ///< C elements per thread
     int warp_m = 32, warp_n = 1;             ///< C elements of one warp (its lanes' thread tiles)
