@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cuda_runtime_api.h>
 #include <stdexcept>
 
@@ -118,6 +119,17 @@ TEST_CASE("ch00: measured ceilings are cached and consistent and every one is ch
     CHECK(a.read_gbs < 1.2 * a.theoretical_gbs);
     CHECK(a.fp32_fma_gflops < 1.2 * a.fp32_peak_gflops);
     CHECK(a.fp64_fma_gflops < 1.2 * a.fp64_peak_gflops);
+    // The clock under the vendor's GEMM (lab/gemm_clock.cu): measured in both precisions outside
+    // the sanitizers' scale, never above the boost clock by more than clock64's and the timer's
+    // grain, and not below the clocks a loaded card runs at (a power-capped H200: 1455 MHz of 1980).
+    CHECK(a.sm_clock_mhz == Approx(dev.sm_clock_mhz));
+    if (scale_for(false) != Scale::tiny)
+        for (double f : {a.sgemm_clock_mhz, a.dgemm_clock_mhz}) {
+            CHECK(f > 0.5 * a.sm_clock_mhz);
+            CHECK(f < 1.03 * a.sm_clock_mhz);
+        }
+    CHECK(a.gemm_clock_share(true) <= 1.0);
+    CHECK(a.fp64_gemm_gflops() <= (a.fp64_tensor_gflops > 0 ? a.fp64_tensor_gflops : a.fp64_fma_gflops));
 }
 
 TEST_CASE("ch00: coalescing rows are checked and follow the sector model", "[gpu][ch00]") {
