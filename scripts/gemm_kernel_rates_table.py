@@ -13,7 +13,7 @@ Run (repository root):
 import re
 import sys
 
-LINE = re.compile(r'^  (float|double) (tile=\S+) .*?op\(A\) = A\^T x([\d.]+)  element copies x([\d.]+)$', re.M)
+LINE = re.compile(r'^  (float|double) (tile=.*?)  op\(A\) = A\^T x([\d.]+)  element copies x([\d.]+)$', re.M)
 
 
 def table(text):

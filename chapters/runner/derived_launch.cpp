@@ -29,7 +29,8 @@ std::string gemm_kernel_rates_text(int elem_bytes, bool live) {
     const char* name = elem_bytes == 8 ? "double" : "float";
     const std::vector<tuned::GemmKernelRates>& r =
         elem_bytes == 8 ? tuned::gemm_kernel_rates<double>(live) : tuned::gemm_kernel_rates<float>(live);
-    const std::vector<GemmLaunch> configs = elem_bytes == 8 ? tuned::gemm_configs<double>() : tuned::gemm_configs<float>();
+    const std::vector<GemmLaunch> configs =
+        elem_bytes == 8 ? tuned::gemm_rate_launches<double>() : tuned::gemm_rate_launches<float>();
     std::string out = std::string("gemm kernel rates, ") + name +
                       (live ? " (measured on this device" : " (an H200's, measured by this chapter") +
                       ": each configuration's main loop with op(A) = A^T and with element copies, over op(A) = A "

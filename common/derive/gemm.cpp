@@ -126,8 +126,9 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
               : k.rate == issue ? "the issue slots"
                                 : "the L2";
     // What the counts above do not see, measured on the device for this kernel: op(A) = A^T read
-    // transposed through registers, and element copies of unaligned columns.
-    if (!t.tensor_core) {
+    // transposed through registers, and element copies of unaligned columns (the tensor cores'
+    // kernel too: an 8-byte copy per element and its address math).
+    {
         double rel = 1;
         if (c.transposed_a && t.transposed_a_rate > 0) rel *= t.transposed_a_rate;
         if (!c.aligned && t.element_rate > 0) rel *= t.element_rate;

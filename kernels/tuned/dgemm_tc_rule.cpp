@@ -6,6 +6,7 @@
 #include "launch_checks.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_pack.hpp"
 #include "tuned/gemm_rule_common.hpp"
 #include "tuned/gemm_splitk.hpp"
 
@@ -172,6 +173,15 @@ std::vector<GemmLaunch> dgemm_tc_launches(const GemmArgs<double>& a, int dev) {
                 static_cast<double>(slices) * std::max(1, a.m) * std::max(1, a.n) * sizeof(double) > kMaxWorkspaceBytes)
                 continue;
             v.push_back(dgemm_tc_launch(index, split));
+        }
+    }
+    // Unaligned operands: each launch also with them copied to aligned columns first.
+    if (!pack::aligned16(a.A, a.lda) || !pack::aligned16(a.B, a.ldb)) {
+        const std::size_t in_place = v.size();
+        for (std::size_t i = 0; i < in_place; ++i) {
+            GemmLaunch g = v[i];
+            g.align = 2;
+            v.push_back(g);
         }
     }
     return v;

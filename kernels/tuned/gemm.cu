@@ -127,8 +127,9 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     if (chosen.math == 2 && l.math == 0 && (l.pack_a != 0 || l.align != 0)) chosen = gemm_default_tiled(a);
     if (l.math == 1 && chosen.math == 2) chosen = gemm_default_tiled(a);
     if constexpr (std::is_same_v<T, double>) {
-        if (chosen.math == 2) {
-            dgemm_tensor_core(a, chosen.split_k, s, chosen.tile_m > 0 ? dgemm_tc_tile_index(chosen.tile_m, chosen.tile_n) : 0);
+        if (chosen.math == 2) {  // unaligned operands copied to aligned columns first where align = 2
+            const GemmArgs<T> run = chosen.align == 2 ? pack::aligned(a, s, fn) : a;
+            dgemm_tensor_core(run, chosen.split_k, s, chosen.tile_m > 0 ? dgemm_tc_tile_index(chosen.tile_m, chosen.tile_n) : 0);
             return;
         }
     }

@@ -249,6 +249,24 @@ GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, boo
     return copies_view(a, pick.pack_a, pick.align, dev).view;
 }
 
+/// The call the tensor cores' main loop runs (double): `a` itself where its operands are aligned
+/// or where reading them in place takes no more derived time (`in_place_seconds`: the derivation
+/// of `a`, the element copies at the kernel's measured rate) than copying the unaligned ones to
+/// aligned columns (copies_view) and the derivation of the aligned call; otherwise that view.
+template <class T>
+GemmArgs<T> tc_copies_view(const GemmArgs<T>& a, double in_place_seconds, const DeviceProfile& dev, bool live) {
+    if (aligned16(a.A, a.lda) && aligned16(a.B, a.ldb)) return a;
+    const CopiesView<T> v = copies_view(a, 0, 2, dev);
+    if (!v.fits || !(in_place_seconds > 0)) return a;
+    try {
+        const derive::Derivation d = gemm_derivation(v.view, dev, live, true);
+        if (gemm_launch_of(d, gemm_configs<T>()).math == 2 && d.seconds + v.seconds < in_place_seconds) return v.view;
+    } catch (const std::invalid_argument&) {
+        // nothing derives for the aligned call: read in place
+    }
+    return a;
+}
+
 template <class T>
 GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, bool live) {
     if (a.m > 0 && a.n > 0 && a.k > 0) {
@@ -259,15 +277,23 @@ GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, b
         }
         if constexpr (std::is_same_v<T, double>) {
             try {  // the derivation's rule 2: the tensor cores where their kernel runs and is faster
-                const GemmLaunch l = gemm_launch_of(gemm_derivation(a, dev, live, true), gemm_configs<T>());
+                const derive::Derivation in_place = gemm_derivation(a, dev, live, true);
+                const GemmLaunch l = gemm_launch_of(in_place, gemm_configs<T>());
                 if (l.math == 2) {
+                    // Unaligned operands: read in place (the kernel's element copies, at their
+                    // measured rate) or copied to aligned columns first (the copies at the copy
+                    // ceiling, then the 16-byte main loop): the less derived time.
+                    const GemmArgs<T> view = tc_copies_view(a, in_place.seconds, dev, live);
                     // Their tile and split: the tensor-core kernel's own rule (dgemm_tc_rule.hpp:
                     // the tile by the width of C, the split by waves of the occupancy calculator's
                     // blocks and the bytes they keep in flight), on the device it runs on.
+                    GemmLaunch g = l;
                     int device = 0;
-                    if (live && cudaGetDevice(&device) == cudaSuccess) return dgemm_tc_default(a, device);
-                    cudaGetLastError();
-                    return l;
+                    if (live && cudaGetDevice(&device) == cudaSuccess) g = dgemm_tc_default(view, device);
+                    else cudaGetLastError();
+                    const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
+                    if (unaligned) g.align = view.A == a.A && view.B == a.B && view.lda == a.lda && view.ldb == a.ldb ? 1 : 2;
+                    return g;
                 }
             } catch (const std::invalid_argument&) {
                 // no configuration fits `dev`: the tiled rule says what runs
@@ -368,13 +394,17 @@ void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn
                        fn, "tile_m", l.tile_m, "with math = 2: 0 (64x64) or one of the tensor cores' tiles (" + tiles + ")");
         require_launch(l.split_k >= 0 && l.split_k <= kMaxSplit, fn, "split_k", l.split_k,
                        "0 (the default rule decides, or no split in an explicit launch) ... " + std::to_string(kMaxSplit));
+        require_launch(l.align >= 0 && l.align <= 2, fn, "align", l.align,
+                       "0 (the default rule decides, or operands read where they are in an explicit launch), 1 (read "
+                       "where they are) or 2 (unaligned operands copied to aligned columns first)");
         GemmLaunch rest = l;
         rest.math = 0;
         rest.split_k = 0;
+        rest.align = 0;
         rest.tile_m = rest.tile_n = rest.tile_k = 0;
         require_launch(rest == GemmLaunch{}, fn, "math", l.math,
-                       "2 with a tile and split_k only: the tensor-core kernel has its own warps and stages, no "
-                       "packing or copies (" + l.str() + ")");
+                       "2 with a tile, split_k and align only: the tensor-core kernel has its own warps and stages, "
+                       "no packing (" + l.str() + ")");
         return;
     }
     static const std::vector<GemmLaunch> configs = gemm_configs<T>();

@@ -68,6 +68,12 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
             derive::GemmTile t{k.tile_m, k.tile_n, k.tile_k, k.warp_m, k.warp_n, k.stages, 1,
                                here ? dgemm_tensor_core_resident_blocks(device, i) : 0};
             t.tensor_core = true;
+            // Its measured rates follow the configurations' (gemm_rate_launches' order).
+            const std::size_t r = gemm_configs<T>().size() + static_cast<std::size_t>(i);
+            if (r < rates.size()) {
+                t.transposed_a_rate = rates[r].transposed_a;
+                t.element_rate = rates[r].element;
+            }
             v.push_back(t);
         }
     }

@@ -7,6 +7,8 @@
 #include "check.hpp"
 #include "gemm.hpp"
 #include "launch_checks.hpp"
+#include "tuned/dgemm_tc_rule.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_default_rule.hpp"
 
 #include <cuda_runtime_api.h>
@@ -35,11 +37,28 @@ double median_ms(const GemmArgs<T>& a, const GemmLaunch& l) {
 }  // namespace
 
 template <class T>
+std::vector<GemmLaunch> gemm_rate_launches() {
+    std::vector<GemmLaunch> v = gemm_configs<T>();
+    if constexpr (std::is_same_v<T, double>)
+        for (int i = 0; i < kDgemmTcTileCount; ++i) {
+            GemmLaunch g = dgemm_tc_launch(i, 0);
+            g.tile_m = kDgemmTcTiles[i].tile_m;  // named in full, also for the 64 x 64 tile
+            g.tile_n = kDgemmTcTiles[i].tile_n;
+            g.tile_k = kDgemmTcTiles[i].tile_k;
+            v.push_back(g);
+        }
+    return v;
+}
+
+template <class T>
 std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     // Whatever the caller has in flight finishes first: the timings below are the kernels' alone
     // (the first default launch may come from a worker thread whose copies are still running).
     WB_CUDA(cudaDeviceSynchronize());
-    const std::vector<GemmLaunch> configs = gemm_configs<T>();
+    const std::vector<GemmLaunch> configs = gemm_rate_launches<T>();
+    int device = 0;
+    WB_CUDA(cudaGetDevice(&device));
+    const bool tensor_cores = std::is_same_v<T, double> && dgemm_tensor_core_supported(device);
     // About four waves of one-block-per-SM tiles (more for the configurations that keep several
     // blocks per SM; every call below has the same shape, so the tail is the same in all three).
     const int side = static_cast<int>(std::ceil(std::sqrt(4.0 * launch_checks::sm_count())));
@@ -58,6 +77,10 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     B.fill_bytes(0);
     std::vector<GemmKernelRates> out;
     for (const GemmLaunch& c : configs) {
+        if (c.math == 2 && !tensor_cores) {  // no such kernel here: nothing to weigh
+            out.push_back({1, 1});
+            continue;
+        }
         GemmArgs<T> a;
         a.m = side * c.tile_m;
         a.n = side * c.tile_n;
@@ -106,5 +129,7 @@ template const std::vector<GemmKernelRates>& gemm_kernel_rates<float>(bool);
 template const std::vector<GemmKernelRates>& gemm_kernel_rates<double>(bool);
 template std::vector<GemmKernelRates> measure_gemm_kernel_rates<float>();
 template std::vector<GemmKernelRates> measure_gemm_kernel_rates<double>();
+template std::vector<GemmLaunch> gemm_rate_launches<float>();
+template std::vector<GemmLaunch> gemm_rate_launches<double>();
 
 }  // namespace wb::tuned

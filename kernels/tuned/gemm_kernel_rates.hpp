@@ -14,6 +14,8 @@
 /// (gemm_default_rule.cpp); without a GPU it reads the rates an H200 measured.
 #pragma once
 
+#include "gemm.hpp"
+
 #include <vector>
 
 namespace wb::tuned {
@@ -24,13 +26,19 @@ struct GemmKernelRates {
     double element = 1;       ///< A's columns not 16-byte aligned: both operands copied element by element
 };
 
-/// The rates of T's configurations (gemm_configs<T>()'s order): with `live`, measured on the
-/// current device at the first call for that device (measure_gemm_kernel_rates; thread-safe);
-/// otherwise gemm_kernel_rates_h200().
+/// The launches whose rates are measured, in the rates' order: T's configurations
+/// (gemm_configs<T>()), then in double the FP64 tensor cores' tiles (kDgemmTcTiles, each with its
+/// tile fields set), whose element copies cost them more than the derivation counts too.
+template <class T>
+std::vector<GemmLaunch> gemm_rate_launches();
+
+/// The rates of gemm_rate_launches<T>() in its order: with `live`, measured on the current device
+/// at the first call for that device (measure_gemm_kernel_rates; thread-safe); otherwise
+/// gemm_kernel_rates_h200(). A tensor-core tile on a device without them: {1, 1}.
 template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 
-/// Times T's configurations on the current device now: per configuration three products of the
+/// Times gemm_rate_launches<T>() on the current device now: per launch three products of the
 /// same shape (op(A) = A, op(A) = A^T, op(A) = A with lda and ldb one longer, odd), the median of
 /// three calls after one, on about four waves of its blocks with k = 1056. Allocates and frees
 /// its operands (up to about 200 MB); synchronizes the device. Throws wb::CudaError.

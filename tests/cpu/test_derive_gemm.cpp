@@ -8,6 +8,7 @@
 
 #include "derive/derivation.hpp"
 #include "derived_launch.hpp"
+#include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_config.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_kernel_rates.hpp"
@@ -278,8 +279,10 @@ TEST_CASE("derive gemm: packing A and aligned copies where the derived time says
 TEST_CASE("derive gemm: without a GPU the kernels' rates are the H200's table, one per configuration", "[cpu][derive][gemm]") {
     const auto& f = tuned::gemm_kernel_rates<float>(false);
     const auto& d = tuned::gemm_kernel_rates<double>(false);
-    REQUIRE(f.size() == tuned::gemm_configs<float>().size());
-    REQUIRE(d.size() == tuned::gemm_configs<double>().size());
+    REQUIRE(f.size() == tuned::gemm_rate_launches<float>().size());
+    REQUIRE(d.size() == tuned::gemm_rate_launches<double>().size());
+    // In double the tensor cores' tiles follow the configurations.
+    REQUIRE(d.size() == tuned::gemm_configs<double>().size() + tuned::kDgemmTcTileCount);
     for (const auto& r : f) {
         CHECK(r.transposed_a > 0.33);
         CHECK(r.transposed_a < 1.15);
@@ -292,6 +295,16 @@ TEST_CASE("derive gemm: without a GPU the kernels' rates are the H200's table, o
     for (std::size_t i = 0; i < f.size(); ++i) {
         CHECK(tiles[i].transposed_a_rate == f[i].transposed_a);
         CHECK(tiles[i].element_rate == f[i].element);
+    }
+    const auto dtiles = tuned::gemm_derive_tiles<double>(device_preset("h200"), false, call<double>(64, 64, 64), true);
+    REQUIRE(dtiles.size() == d.size());
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        INFO("tile " << i);
+        CHECK(dtiles[i].tensor_core == (i >= tuned::gemm_configs<double>().size()));
+        CHECK(dtiles[i].transposed_a_rate == d[i].transposed_a);
+        CHECK(dtiles[i].element_rate == d[i].element);
+        CHECK(d[i].element > 0.33);
+        CHECK(d[i].element < 1.15);
     }
 }
 

@@ -325,6 +325,17 @@ TEST_CASE("gemm ch05 tuned: unaligned operands copied to aligned columns first (
                 wb::GemmLaunch ld{};
                 ld.align = 2;  // alone: the rule's configuration, copied
                 check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
+                if (tensor_cores())  // the FP64 tensor cores on the copies, every tile, split or not, C poisoned at beta = 0
+                    for (int tile = 0; tile < wb::tuned::kDgemmTcTileCount; ++tile)
+                        for (int split : {0, 3}) {
+                            wb::GemmLaunch tc;
+                            tc.math = 2;
+                            tc.align = 2;
+                            tc.split_k = split;
+                            tc.tile_m = wb::tuned::kDgemmTcTiles[tile].tile_m;
+                            tc.tile_n = wb::tuned::kDgemmTcTiles[tile].tile_n;
+                            check_one<double>(tuned_d, s, 1.5, split == 0 ? 0.0 : 0.5, wb::fresh_seed(), &tc);
+                        }
             }
     if (small_run()) return;
     {  // B of 530,000 columns: more than one copy grid's 65535 x 8 columns, copied in two chunks
@@ -515,8 +526,11 @@ TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on th
             CHECK(rates[i].element < 1.15);
         }
     };
-    check(wb::tuned::gemm_kernel_rates<float>(true), wb::tuned::gemm_configs<float>().size(), "float");
-    check(wb::tuned::gemm_kernel_rates<double>(true), wb::tuned::gemm_configs<double>().size(), "double");
+    // Double also times the FP64 tensor cores' tiles, after the configurations (gemm_rate_launches).
+    check(wb::tuned::gemm_kernel_rates<float>(true), wb::tuned::gemm_rate_launches<float>().size(), "float");
+    check(wb::tuned::gemm_kernel_rates<double>(true), wb::tuned::gemm_rate_launches<double>().size(), "double");
+    CHECK(wb::tuned::gemm_rate_launches<double>().size() ==
+          wb::tuned::gemm_configs<double>().size() + wb::tuned::kDgemmTcTileCount);
     // Measured once per device: the second call returns the same table.
     CHECK(&wb::tuned::gemm_kernel_rates<float>(true) == &wb::tuned::gemm_kernel_rates<float>(true));
 }
