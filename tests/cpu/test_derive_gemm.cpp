@@ -308,3 +308,34 @@ TEST_CASE("derive gemm: without a GPU the kernels' rates are the H200's table, o
     }
 }
 
+
+TEST_CASE("derive gemm: the tensor cores copy unaligned operands first where their element copies cost more",
+          "[cpu][derive][gemm]") {
+    // Without a GPU: the h200 preset and the H200's measured rates, where the tensor cores' 64 x 64
+    // tile keeps about 0.8 of its rate on element copies (gemm_kernel_rates_h200.cpp).
+    const DeviceProfile h200 = device_preset("h200");
+    const auto& d = tuned::gemm_kernel_rates<double>(false);
+    REQUIRE(d.size() == tuned::gemm_configs<double>().size() + tuned::kDgemmTcTileCount);
+    REQUIRE(d[tuned::gemm_configs<double>().size()].element < 0.9);
+    GemmArgs<double> a = call<double>(4000, 4000, 4000);
+    a.beta = 0.5;
+    const GemmLaunch aligned = tuned::gemm_derived_launch<double>(a, h200, false);
+    CHECK(aligned.math == 2);
+    CHECK(aligned.align == 0);  // nothing to copy
+    // 4000^3 with ld + 1: copying A and B (2 x 128 MB, read and written) costs about 5% of the
+    // call; the element path loses about a fifth of the main loop.
+    a.lda = 4001;
+    a.ldb = 4001;
+    const GemmLaunch odd = tuned::gemm_derived_launch<double>(a, h200, false);
+    CHECK(odd.math == 2);
+    CHECK(odd.align == 2);
+    // A small product: the copies' two launches and bytes cost more than the element path loses.
+    GemmArgs<double> s = call<double>(64, 64, 63);
+    s.lda = 65;
+    s.ldb = 63;
+    s.beta = 0.5;
+    const GemmLaunch small = tuned::gemm_derived_launch<double>(s, h200, false);
+    INFO(small.str());
+    CHECK(small.math == 2);
+    CHECK(small.align == 1);
+}
