@@ -185,13 +185,16 @@ bool time_of(const DeviceProfile& dev, const GemmCall& c, const Kernel& k, long 
     // other blocks' FMAs where there are any: the round takes the longer of the j blocks' FMAs
     // at the shared rate and one block's own FMAs plus its epilogue. A block alone on its SM
     // (the 256 x 128 tile), or a short k, waits for all of it.
+    // Its tile of C moves at the SM's share of the bandwidth, or of what the kernel's epilogue was
+    // measured to move where that is less (its round trips overlap less than the share assumes).
+    const double c_bw = t.epilogue_gbs > 0 ? std::min(bw, t.epilogue_gbs * 1e9) : bw;
     const bool loads_c = c.reads_c && split == 1;
     const double tile_bytes = static_cast<double>(t.tile_m) * t.tile_n * c.elem_bytes * (loads_c ? 2.0 : 1.0);
     const double batches = !loads_c ? 0.0 : t.tensor_core ? 1.0 : std::max(1, t.thread_m / 4);
     auto round_time = [&](long long j) {
         const double shared = static_cast<double>(j) * fmas / (k.rate * busy(k, j));
         const double own = fmas / (k.rate * busy(k, 1)) + batches * latency +
-                           static_cast<double>(j) * tile_bytes / (bw / sms);
+                           static_cast<double>(j) * tile_bytes / (c_bw / sms);
         return std::max(shared, own);
     };
     const long long full = busiest / k.per_sm, rest = busiest % k.per_sm;

@@ -55,6 +55,7 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
     for (std::size_t i = 0; i < v.size() && i < rates.size(); ++i) {
         v[i].transposed_a_rate = rates[i].transposed_a;
         v[i].element_rate = rates[i].element;
+        v[i].epilogue_gbs = rates[i].epilogue_gbs;
     }
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
     const bool tc = std::is_same_v<T, double> && tensor_ok &&
@@ -73,6 +74,7 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
             if (r < rates.size()) {
                 t.transposed_a_rate = rates[r].transposed_a;
                 t.element_rate = rates[r].element;
+                t.epilogue_gbs = rates[r].epilogue_gbs;
             }
             v.push_back(t);
         }

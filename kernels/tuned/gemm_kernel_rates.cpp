@@ -34,6 +34,32 @@ double median_ms(const GemmArgs<T>& a, const GemmLaunch& l) {
     return benchmark([&](cudaStream_t s) { tuned::gemm<T>(a, l, s); }, o).median_ms;
 }
 
+/// Bytes per second (GB/s) the launch `l` alone moves on C = alpha A B + beta C with k one of its
+/// k-tiles (beta = 0.5: C read and written, as the chapters' calls), m x n of whole tiles, the L2
+/// flushed before each call: the epilogue is nearly the whole kernel.
+template <class T>
+double epilogue_gbs(const GemmLaunch& l, int m, int n, T* A, T* B, T* C) {
+    GemmArgs<T> a;
+    a.m = m;
+    a.n = n;
+    a.k = std::max(1, l.tile_k);
+    a.alpha = T(1);
+    a.beta = T(0.5);
+    a.A = A;
+    a.lda = m;
+    a.B = B;
+    a.ldb = a.k;
+    a.C = C;
+    a.ldc = m;
+    BenchOptions o;
+    o.warmup = 1;
+    o.min_reps = o.max_reps = 3;
+    o.flush_l2 = true;
+    const double ms = benchmark([&](cudaStream_t s) { tuned::gemm<T>(a, l, s); }, o).median_ms;
+    const double bytes = sizeof(T) * (2.0 * m * n + static_cast<double>(m) * a.k + static_cast<double>(a.k) * n);
+    return ms > 0 ? bytes / (ms * 1e6) : 0.0;
+}
+
 }  // namespace
 
 template <class T>
@@ -75,6 +101,18 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     DeviceBuffer<T> A(most), B(most), C(most_c);
     A.fill_bytes(0);
     B.fill_bytes(0);
+    // The epilogue's call: C of four times the L2 (so that it streams from DRAM, as a large C
+    // does), 8192 rows, whole tiles of every launch; A and B one k-tile deep (32: every tile_k).
+    int l2 = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    const int ep_m = 8192;
+    const int ep_n = static_cast<int>(std::max<long long>(
+        256, (4LL * std::max(l2, 1 << 20) / (static_cast<long long>(ep_m) * sizeof(T)) + 255) / 256 * 256));
+    DeviceBuffer<T> EA(static_cast<std::size_t>(ep_m) * 32), EB(static_cast<std::size_t>(ep_n) * 32),
+        EC(static_cast<std::size_t>(ep_m) * ep_n);
+    EA.fill_bytes(0);
+    EB.fill_bytes(0);
+    EC.fill_bytes(0);
     std::vector<GemmKernelRates> out;
     for (const GemmLaunch& c : configs) {
         if (c.math == 2 && !tensor_cores) {  // no such kernel here: nothing to weigh
@@ -103,7 +141,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         el.lda = a.m + 1;
         el.ldb = k + 1;
         const double e = median_ms(el, l);
-        out.push_back({nn / t, nn / e});
+        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data())});
     }
     return out;
 }

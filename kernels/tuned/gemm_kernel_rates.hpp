@@ -24,6 +24,12 @@ namespace wb::tuned {
 struct GemmKernelRates {
     double transposed_a = 1;  ///< op(A) = A^T, read transposed through registers
     double element = 1;       ///< A's columns not 16-byte aligned: both operands copied element by element
+    /// The bytes per second its epilogue moves C with (read and written, beta != 0) where the
+    /// epilogue is the kernel: one k-tile, C four times the L2, the L2 flushed before each call.
+    /// GB/s, absolute (0: not measured). Each block loads its tile of C, then stores it; how many
+    /// of those round trips overlap depends on its registers, blocks per SM and batches, which the
+    /// derivation's bandwidth share does not see (\ref notes_gemm).
+    double epilogue_gbs = 0;
 };
 
 /// The launches whose rates are measured, in the rates' order: T's configurations
@@ -40,8 +46,9 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 
 /// Times gemm_rate_launches<T>() on the current device now: per launch three products of the
 /// same shape (op(A) = A, op(A) = A^T, op(A) = A with lda and ldb one longer, odd), the median of
-/// three calls after one, on about four waves of its blocks with k = 1056. Allocates and frees
-/// its operands (up to about 200 MB); synchronizes the device. Throws wb::CudaError.
+/// three calls after one, on about four waves of its blocks with k = 1056; then its epilogue's
+/// bandwidth on a C of four times the L2 with k = one k-tile. Allocates and frees its operands
+/// (up to four times the L2 and about 200 MB); synchronizes the device. Throws wb::CudaError.
 template <class T>
 std::vector<GemmKernelRates> measure_gemm_kernel_rates();
 

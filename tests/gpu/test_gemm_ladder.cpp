@@ -511,10 +511,15 @@ TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][
 }
 
 TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on this device", "[gpu][gemm][derive]") {
+    int dev = 0, mem_khz = 0, bus_bits = 0;
+    REQUIRE(cudaGetDevice(&dev) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess);
+    const double theoretical_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     // One entry per configuration, each a rate relative to op(A) = A with 16-byte copies: reading
     // op(A) = A^T through registers or copying element by element never makes a kernel faster by
     // more than timing noise, nor slower than a third (the H200 measured 0.7 ... 1.0).
-    auto check = [](const auto& rates, std::size_t configs, const char* name) {
+    auto check = [&](const auto& rates, std::size_t configs, const char* name) {
         INFO(name);
         REQUIRE(rates.size() == configs);
         for (std::size_t i = 0; i < rates.size(); ++i) {
@@ -524,6 +529,11 @@ TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on th
             CHECK(rates[i].transposed_a < 1.15);
             CHECK(rates[i].element > 0.33);
             CHECK(rates[i].element < 1.15);
+            // The epilogue moves C from DRAM: a tenth of the theoretical bandwidth at least (a
+            // kernel of one k-tile that held C in registers for a round trip each), and never past it.
+            INFO("epilogue " << rates[i].epilogue_gbs << " GB/s of " << theoretical_gbs);
+            CHECK(rates[i].epilogue_gbs > 0.1 * theoretical_gbs);
+            CHECK(rates[i].epilogue_gbs < 1.02 * theoretical_gbs);
         }
     };
     // Double also times the FP64 tensor cores' tiles, after the configurations (gemm_rate_launches).
