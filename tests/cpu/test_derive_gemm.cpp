@@ -339,3 +339,30 @@ TEST_CASE("derive gemm: the tensor cores copy unaligned operands first where the
     CHECK(small.math == 2);
     CHECK(small.align == 1);
 }
+
+TEST_CASE("derive gemm: where the epilogue is the call, each kernel's measured epilogue bandwidth decides",
+          "[cpu][derive][gemm]") {
+    // A tile of C moves at the lesser of the SM's share of the DRAM bandwidth and the kernel's
+    // measured epilogue rate (GemmTile::epilogue_gbs): a slower epilogue never makes a call faster,
+    // and where k is a k-tile or two it is most of the time.
+    const DeviceProfile h200 = device_preset("h200");
+    const derive::GemmTile t{128, 128, 16, 8, 8, 3, 2};
+    derive::GemmTile slow = t;
+    slow.epilogue_gbs = 0.25 * h200.bandwidth_gbs;
+    const double fast_k16 = derive::derive_gemm(h200, 8192, 8192, 16, 4, {t}).seconds;
+    const double slow_k16 = derive::derive_gemm(h200, 8192, 8192, 16, 4, {slow}).seconds;
+    const double fast_k4096 = derive::derive_gemm(h200, 8192, 8192, 4096, 4, {t}).seconds;
+    const double slow_k4096 = derive::derive_gemm(h200, 8192, 8192, 4096, 4, {slow}).seconds;
+    CHECK(slow_k16 > 2.0 * fast_k16);           // C's bytes are the call
+    CHECK(slow_k4096 < 1.1 * fast_k4096);     // other blocks' FMAs hide the epilogues
+    CHECK(slow_k4096 >= fast_k4096);
+    // On the H200's measured rates (without a GPU): 8192^2 x 1 in double moves C on the FMA 128 x 128
+    // tile, whose epilogue is faster than the tensor cores'; 8192^2 x 256 multiplies on the tensor cores.
+    GemmArgs<double> a = call<double>(8192, 8192, 1);
+    a.beta = 0.5;
+    a.ldb = 1;
+    CHECK(tuned::gemm_derived_launch<double>(a, h200, false).math != 2);
+    a.k = 256;
+    a.ldb = 256;
+    CHECK(tuned::gemm_derived_launch<double>(a, h200, false).math == 2);
+}
