@@ -4,9 +4,11 @@
 
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_config.hpp"
+#include "gemm_epilogue_source.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace wb {
 namespace {
@@ -112,13 +114,17 @@ model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l) {
 
 model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
                                                const GemmLaunch& l) {
-    return model::predict_gemm(gemm_tensor_core_design(l), m, n, k, 8, dev);
+    model::GemmDesign d = gemm_tensor_core_design(l);
+    d.epilogue_gbs = gemm_epilogue_gbs(l, 8, dev.live);
+    return model::predict_gemm(d, m, n, k, 8, dev);
 }
 
 double gemm_tiles_ms(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
                      const GemmLaunch& l) {
     if (l.math == 2) return predict_gemm_tensor_core(m, n, k, dev, l).ms;
-    return model::predict_gemm(gemm_model_design(Stage::kTuned, l, elem_bytes), m, n, k, elem_bytes, dev).ms;
+    model::GemmDesign d = gemm_model_design(Stage::kTuned, l, elem_bytes);
+    d.epilogue_gbs = gemm_epilogue_gbs(l, elem_bytes, dev.live);
+    return model::predict_gemm(d, m, n, k, elem_bytes, dev).ms;
 }
 
 }  // namespace wb

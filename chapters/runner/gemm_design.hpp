@@ -20,6 +20,7 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
 /// and split of k, its fragments' 8-byte shared loads, the tensor cores' rate
 /// (model::GemmDesign::tensor_core).
 model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l = GemmLaunch{});
+
 /// The model's prediction for that kernel on an m x n x k double call.
 model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
                                                const GemmLaunch& l = GemmLaunch{});

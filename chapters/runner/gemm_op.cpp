@@ -7,6 +7,7 @@
 ///        pointers, and the classes a square benchmark never shows: n or m from 1 to 64 (GEMV-like),
 ///        k from 1 to 64 (a rank-k update, bound by C's bytes), k up to 2^20 on a small C.
 #include "gemm_design.hpp"
+#include "gemm_epilogue_source.hpp"
 #include "gemm_problem.hpp"
 #include "gemv.hpp"
 #include "gemv_problem.hpp"
@@ -193,8 +194,7 @@ struct GemmOp {
         // default launch names them too where the derivation takes them (the default rule reads the
         // preset's fp64_mma_lanes_per_sm without a GPU).
         if (l.math == 2) {
-            const model::GemmDesign d = gemm_tensor_core_design(l);
-            const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
+            const auto p = predict_gemm_tensor_core(a.m, a.n, a.k, dev, l);
             return {p.gflops, p.ms, "FP64 tensor cores: " + p.limit,
                     {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),
                      fmt_pct(p.issue_fraction), std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
@@ -204,6 +204,8 @@ struct GemmOp {
         d.strided_a = a.op_a == Op::T && (stage == Stage::kNaive || stage == Stage::kPattern);
         // shared with op(A) = A^T: the unpadded tile read down its column (model/gemm.hpp).
         if (a.op_a == Op::T && stage == Stage::kShared) d.a_wavefronts_per_k = 32.0 * sizeof(T) / 16.0;
+        // chapter 5's kernels: C moves at their measured epilogue bandwidth where that is less
+        if (stage == Stage::kTuned) d.epilogue_gbs = gemm_epilogue_gbs(l, sizeof(T), dev.live);
         const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),

@@ -86,8 +86,10 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double t_l1 = per_sm * wavefronts / clock_hz;
     const double l2_bytes = p.flops / 2.0 * p.global_loads_per_fma * elem_bytes;
     const double t_l2 = l2_bytes / (kL2OverDram * dev.bandwidth_gbs * 1e9);
-    const double dram_bytes = static_cast<double>(elem_bytes) * (m * k + k * n + 2.0 * m * n);
-    const double t_dram = dram_bytes / (dev.bandwidth_gbs * 1e9);
+    // C's reads and writes at the kernel's measured epilogue bandwidth where that is less.
+    const double c_gbs = d.epilogue_gbs > 0 && d.split_k <= 1 ? std::min(dev.bandwidth_gbs, d.epilogue_gbs) : dev.bandwidth_gbs;
+    const double t_dram = static_cast<double>(elem_bytes) * (m * k + k * n) / (dev.bandwidth_gbs * 1e9) +
+                          static_cast<double>(elem_bytes) * 2.0 * m * n / (c_gbs * 1e9);
     // The tail wave: the last wave's blocks leave SMs idle. A split k has split_k blocks per tile.
     const int split = std::max(1, d.split_k);
     const double tiles = std::ceil(static_cast<double>(m) / d.tile_m) * std::ceil(static_cast<double>(n) / d.tile_n);

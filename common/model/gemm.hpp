@@ -70,6 +70,10 @@ struct GemmDesign {
     /// FMA lanes' where the profile has none), and a k-step's operands are spread over the 4 lanes
     /// that share a fragment row, so each thread loads a quarter of thread_m + thread_n per k-step.
     bool tensor_core = false;
+    /// The bytes per second the kernel's epilogue moves C with (tuned::gemm_kernel_rates: one
+    /// k-tile, C in DRAM), GB/s; 0: not measured. C's reads and writes move at the lesser of it and
+    /// the DRAM bandwidth (an unsplit launch: a split writes partials and sums them in a pass).
+    double epilogue_gbs = 0;
 };
 
 struct GemmPrediction {

@@ -6,6 +6,7 @@
 #include "buffer.hpp"
 #include "check.hpp"
 #include "gemm.hpp"
+#include "gemm_epilogue_source.hpp"
 #include "launch_checks.hpp"
 #include "tuned/dgemm_tc_rule.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
@@ -162,6 +163,35 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live) {
     if (it == measured.end()) it = measured.emplace(device, measure_gemm_kernel_rates<T>()).first;
     return it->second;
 }
+
+namespace {
+
+/// The epilogue bandwidth of the launch in gemm_rate_launches<T>() that `l` runs (its tile and
+/// thread tile, or its tensor-core tile); 0 for a split launch (its epilogue writes partials).
+template <class T>
+double epilogue_of(const GemmLaunch& l, bool live) {
+    if (l.split_k > 1) return 0;
+    const std::vector<GemmLaunch> launches = gemm_rate_launches<T>();
+    const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
+    const int tc = l.math == 2 ? (l.tile_m > 0 ? dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0) : -1;
+    for (std::size_t i = 0; i < launches.size() && i < rates.size(); ++i) {
+        const GemmLaunch& c = launches[i];
+        const bool same = l.math == 2 ? c.math == 2 && dgemm_tc_tile_index(c.tile_m, c.tile_n) == tc
+                                      : c.math != 2 && c.tile_m == l.tile_m && c.tile_n == l.tile_n &&
+                                            c.tile_k == l.tile_k && c.thread_m == l.thread_m && c.thread_n == l.thread_n;
+        if (same) return rates[i].epilogue_gbs;
+    }
+    return 0;
+}
+
+double epilogue_source(const GemmLaunch& l, int elem_bytes, bool live) {
+    return elem_bytes == 8 ? epilogue_of<double>(l, live) : epilogue_of<float>(l, live);
+}
+
+// Where this library is linked, the model reads its kernels' epilogues from here.
+const bool g_epilogue_source_set = (set_gemm_epilogue_source(&epilogue_source), true);
+
+}  // namespace
 
 template const std::vector<GemmKernelRates>& gemm_kernel_rates<float>(bool);
 template const std::vector<GemmKernelRates>& gemm_kernel_rates<double>(bool);
