@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace wb::ch06 {
 
@@ -63,6 +64,10 @@ GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, boo
         }
         g.launch = tuned::gemm_derived_launch(a, dev, live);
         g.runs = true;
+        if constexpr (std::is_same_v<T, double>) {  // the tensor cores' copies, with both derived times
+            derive::Derived align;
+            if (g.launch.math == 2 && tuned::gemm_tc_align_line(a, dev, live, &align)) g.derivation.params.push_back(align);
+        }
         // On a GPU the tensor cores' tile and split come from their kernel's own rule
         // (tuned/dgemm_tc_rule.hpp: waves of the occupancy calculator's blocks, Little's law for
         // the bytes in flight), which chapter 5 runs too; say so where it differs from the lines above.

@@ -249,22 +249,55 @@ GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, boo
     return copies_view(a, pick.pack_a, pick.align, dev).view;
 }
 
-/// The call the tensor cores' main loop runs (double): `a` itself where its operands are aligned
-/// or where reading them in place takes no more derived time (`in_place_seconds`: the derivation
-/// of `a`, the element copies at the kernel's measured rate) than copying the unaligned ones to
-/// aligned columns (copies_view) and the derivation of the aligned call; otherwise that view.
+/// The tensor cores' copies (double): the call their main loop runs, whether that is a copy, and
+/// the derived times weighed.
 template <class T>
-GemmArgs<T> tc_copies_view(const GemmArgs<T>& a, double in_place_seconds, const DeviceProfile& dev, bool live) {
-    if (aligned16(a.A, a.lda) && aligned16(a.B, a.ldb)) return a;
+struct TcCopies {
+    GemmArgs<T> view;
+    bool copied = false;
+    double in_place = 0, aligned = -1, copies = 0;  ///< seconds; aligned -1: not derived
+};
+
+/// `a` itself where its operands are aligned or where reading them in place takes no more derived
+/// time (`in_place_seconds`: the derivation of `a`, the element copies at the kernel's measured
+/// rate) than copying the unaligned ones to aligned columns (copies_view) and the derivation of
+/// the aligned call; otherwise that view.
+template <class T>
+TcCopies<T> tc_copies(const GemmArgs<T>& a, double in_place_seconds, const DeviceProfile& dev, bool live) {
+    TcCopies<T> c;
+    c.view = a;
+    c.in_place = in_place_seconds;
+    if (aligned16(a.A, a.lda) && aligned16(a.B, a.ldb)) return c;
     const CopiesView<T> v = copies_view(a, 0, 2, dev);
-    if (!v.fits || !(in_place_seconds > 0)) return a;
+    c.copies = v.seconds;
+    if (!v.fits || !(in_place_seconds > 0)) return c;
     try {
         const derive::Derivation d = gemm_derivation(v.view, dev, live, true);
-        if (gemm_launch_of(d, gemm_configs<T>()).math == 2 && d.seconds + v.seconds < in_place_seconds) return v.view;
+        if (gemm_launch_of(d, gemm_configs<T>()).math != 2) return c;
+        c.aligned = d.seconds;
+        if (d.seconds + v.seconds < in_place_seconds) {
+            c.view = v.view;
+            c.copied = true;
+        }
     } catch (const std::invalid_argument&) {
         // nothing derives for the aligned call: read in place
     }
-    return a;
+    return c;
+}
+
+template <class T>
+bool gemm_tc_align_line(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, derive::Derived* line) {
+    if (aligned16(a.A, a.lda) && aligned16(a.B, a.ldb)) return false;
+    const derive::Derivation d = gemm_derivation(a, dev, live, true);
+    if (gemm_launch_of(d, gemm_configs<T>()).math != 2) return false;
+    const TcCopies<T> c = tc_copies(a, d.seconds, dev, live);
+    std::string metric = "align=1 " + us(c.in_place);
+    if (c.aligned >= 0) metric += "; align=2 " + us(c.aligned + c.copies) + " (copies " + us(c.copies) + ")";
+    *line = {"align", c.copied ? 2 : 1,
+             "the tensor cores' unaligned columns read in place (1) or copied first (2): the least derived time, the "
+             "copies and the kernel's measured element-copy rate counted",
+             metric, false};
+    return true;
 }
 
 template <class T>
@@ -283,16 +316,15 @@ GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, b
                     // Unaligned operands: read in place (the kernel's element copies, at their
                     // measured rate) or copied to aligned columns first (the copies at the copy
                     // ceiling, then the 16-byte main loop): the less derived time.
-                    const GemmArgs<T> view = tc_copies_view(a, in_place.seconds, dev, live);
+                    const TcCopies<T> copies = tc_copies(a, in_place.seconds, dev, live);
                     // Their tile and split: the tensor-core kernel's own rule (dgemm_tc_rule.hpp:
                     // the tile by the width of C, the split by waves of the occupancy calculator's
                     // blocks and the bytes they keep in flight), on the device it runs on.
                     GemmLaunch g = l;
                     int device = 0;
-                    if (live && cudaGetDevice(&device) == cudaSuccess) g = dgemm_tc_default(view, device);
+                    if (live && cudaGetDevice(&device) == cudaSuccess) g = dgemm_tc_default(copies.view, device);
                     else cudaGetLastError();
-                    const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
-                    if (unaligned) g.align = view.A == a.A && view.B == a.B && view.lda == a.lda && view.ldb == a.ldb ? 1 : 2;
+                    if (!aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb)) g.align = copies.copied ? 2 : 1;
                     return g;
                 }
             } catch (const std::invalid_argument&) {
@@ -465,6 +497,7 @@ template GemmArgs<float> gemm_copies_view<float>(const GemmArgs<float>&, const D
 template GemmArgs<double> gemm_copies_view<double>(const GemmArgs<double>&, const DeviceProfile&, bool,
                                                    std::vector<derive::Derived>*);
 template GemmLaunch gemm_derived_launch<double>(const GemmArgs<double>&, const DeviceProfile&, bool);
+template bool gemm_tc_align_line<double>(const GemmArgs<double>&, const DeviceProfile&, bool, derive::Derived*);
 template bool gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
 template bool gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);
 template std::vector<GemmLaunch> gemm_launches<float>(const GemmArgs<float>&);

@@ -68,6 +68,12 @@ template <class T>
 GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, bool live,
                              std::vector<derive::Derived>* why = nullptr);
 
+/// Where the derivation takes the FP64 tensor cores for a call whose operands are not 16-byte
+/// aligned (double): the `align` line chapter 6 prints, reading them in place (1) or copying them
+/// to aligned columns first (2), with both derived times; false elsewhere.
+template <class T>
+bool gemm_tc_align_line(const GemmArgs<T>& a, const DeviceProfile& dev, bool live, derive::Derived* line);
+
 /// The default launch on profile `dev` (`live`: the current device's): the GEMV where C is a
 /// vector (gemm_as_gemv), the tensor cores where the derivation takes them, otherwise the tiled
 /// rule: the derived weighing of packing and aligned copies, and the derived configuration and
