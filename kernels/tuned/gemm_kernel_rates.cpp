@@ -25,13 +25,14 @@ namespace wb::tuned {
 namespace {
 
 /// The median of three timed calls of `a` with launch `l` after one untimed (the bench harness;
-/// no L2 flush: these are compute-bound products, and all three calls of a ratio run alike).
+/// by default no L2 flush: the rates' products are compute-bound, and all three calls of a ratio
+/// run alike; the epilogue's, which streams C from DRAM, flushes it).
 template <class T>
-double median_ms(const GemmArgs<T>& a, const GemmLaunch& l) {
+double median_ms(const GemmArgs<T>& a, const GemmLaunch& l, bool flush_l2 = false) {
     BenchOptions o;
     o.warmup = 1;
     o.min_reps = o.max_reps = 3;
-    o.flush_l2 = false;
+    o.flush_l2 = flush_l2;
     return benchmark([&](cudaStream_t s) { tuned::gemm<T>(a, l, s); }, o).median_ms;
 }
 
@@ -52,11 +53,7 @@ double epilogue_gbs(const GemmLaunch& l, int m, int n, T* A, T* B, T* C) {
     a.ldb = a.k;
     a.C = C;
     a.ldc = m;
-    BenchOptions o;
-    o.warmup = 1;
-    o.min_reps = o.max_reps = 3;
-    o.flush_l2 = true;
-    const double ms = benchmark([&](cudaStream_t s) { tuned::gemm<T>(a, l, s); }, o).median_ms;
+    const double ms = median_ms(a, l, true);
     const double bytes = sizeof(T) * (2.0 * m * n + static_cast<double>(m) * a.k + static_cast<double>(a.k) * n);
     return ms > 0 ? bytes / (ms * 1e6) : 0.0;
 }
@@ -166,19 +163,19 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live) {
 
 namespace {
 
-/// The epilogue bandwidth of the launch in gemm_rate_launches<T>() that `l` runs (its tile and
-/// thread tile, or its tensor-core tile); 0 for a split launch (its epilogue writes partials).
+/// The epilogue bandwidth of the launch in gemm_rate_launches<T>() that `l` runs (the
+/// configuration its fields name, gemm_launch_matches, or its tensor-core tile); 0 for a split
+/// launch (its epilogue writes partials) or a launch that names no configuration.
 template <class T>
 double epilogue_of(const GemmLaunch& l, bool live) {
-    if (l.split_k > 1) return 0;
+    if (l.split_k > 1 || (l.math != 2 && l.tile_m == 0)) return 0;
     const std::vector<GemmLaunch> launches = gemm_rate_launches<T>();
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     const int tc = l.math == 2 ? (l.tile_m > 0 ? dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0) : -1;
     for (std::size_t i = 0; i < launches.size() && i < rates.size(); ++i) {
         const GemmLaunch& c = launches[i];
         const bool same = l.math == 2 ? c.math == 2 && dgemm_tc_tile_index(c.tile_m, c.tile_n) == tc
-                                      : c.math != 2 && c.tile_m == l.tile_m && c.tile_n == l.tile_n &&
-                                            c.tile_k == l.tile_k && c.thread_m == l.thread_m && c.thread_n == l.thread_n;
+                                      : c.math != 2 && gemm_launch_matches(l, c);
         if (same) return rates[i].epilogue_gbs;
     }
     return 0;
