@@ -35,9 +35,11 @@ namespace {
 constexpr int kIters = 4096;  // mma rounds per warp (each round: CHAINS independent mmas)
 
 /// Every A and B element 1/8 and 1/4 (exact), C starting at 0: after `iters` rounds each element
-/// of each accumulator holds iters x K / 32 exactly, which the host checks.
+/// of each accumulator holds iters x K / 32 exactly, which the host checks. With `spans`, thread 0
+/// of each block also writes the SM cycles and the nanoseconds (%globaltimer) its loop took: their
+/// ratio is the SM clock while the tensor cores were busy.
 template <int K, int CHAINS>
-__global__ void dmma_kernel(int iters, double* out) {
+__global__ void dmma_kernel(int iters, double* out, long long* spans) {
     double a[K / 2], b[K / 4], d[CHAINS][4];
 #pragma unroll
     for (int q = 0; q < K / 2; ++q) a[q] = 0.125;
@@ -47,43 +49,25 @@ __global__ void dmma_kernel(int iters, double* out) {
     for (int c = 0; c < CHAINS; ++c)
 #pragma unroll
         for (int e = 0; e < 4; ++e) d[c][e] = 0;
+    unsigned long long g0 = 0, g1 = 0;
+    long long c0 = 0;
+    if (spans) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+        c0 = clock64();
+    }
     for (int i = 0; i < iters; ++i)
 #pragma unroll
         for (int c = 0; c < CHAINS; ++c) wb::tuned::mma_f64<K>(d[c], a, b);
+    if (spans && threadIdx.x == 0) {
+        const long long c1 = clock64();
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+        spans[2 * blockIdx.x] = c1 - c0;
+        spans[2 * blockIdx.x + 1] = static_cast<long long>(g1 - g0);
+    }
     double s = 0;
 #pragma unroll
     for (int c = 0; c < CHAINS; ++c) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-
-/// dmma_kernel<8, 4> with the clock read: lane 0 of warp 0 of each block writes its SM-cycle and
-/// nanosecond spans, so their ratio is the SM clock during the block's run.
-__global__ void dmma_clocked_kernel(int iters, double* out, long long* spans) {
-    double a[4], b[2], d[4][4];
-#pragma unroll
-    for (int q = 0; q < 4; ++q) a[q] = 0.125;
-#pragma unroll
-    for (int q = 0; q < 2; ++q) b[q] = 0.25;
-#pragma unroll
-    for (int c = 0; c < 4; ++c)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) d[c][e] = 0;
-    unsigned long long g0, g1;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
-    const long long c0 = clock64();
-    for (int i = 0; i < iters; ++i)
-#pragma unroll
-        for (int c = 0; c < 4; ++c) wb::tuned::mma_f64<8>(d[c], a, b);
-    const long long c1 = clock64();
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
-    double s = 0;
-#pragma unroll
-    for (int c = 0; c < 4; ++c) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-    if (threadIdx.x == 0) {
-        spans[2 * blockIdx.x] = c1 - c0;
-        spans[2 * blockIdx.x + 1] = static_cast<long long>(g1 - g0);
-    }
 }
 
 /// The FP64 FMA lanes the same way: CHAINS independent v = v x m + 0.25 per thread (m = 1 at run
@@ -179,7 +163,7 @@ void report_mma(int blocks, int warps, double* d_out, const Flush& flush) {
     const double flops = 2.0 * 16 * 8 * K * CHAINS * static_cast<double>(kIters) * blocks * warps;
     // Each lane's 4 accumulators x CHAINS, each iters x K / 32 (A 1/8 times B 1/4, K terms).
     const double expect = 4.0 * CHAINS * kIters * K / 32.0;
-    const Result r = run([&] { dmma_kernel<K, CHAINS><<<blocks, warps * 32>>>(kIters, d_out); },
+    const Result r = run([&] { dmma_kernel<K, CHAINS><<<blocks, warps * 32>>>(kIters, d_out, nullptr); },
                          flops, expect, d_out, threads, flush);
     std::printf("  mma.m16n8k%-2d %d chains  %8.1f TFLOP/s  %s\n", K, CHAINS, r.tflops, r.ok ? "checked" : "WRONG");
 }
@@ -194,7 +178,7 @@ void report_fma(int blocks, int threads_per_block, double* d_out, const Flush& f
     std::printf("  fma           %d chains  %8.1f TFLOP/s  %s\n", CHAINS, r.tflops, r.ok ? "checked" : "WRONG");
 }
 
-/// Back-to-back launches of dmma_clocked_kernel for about `seconds`: rate and SM clock (median
+/// Back-to-back launches of dmma_kernel<8, 4> with its spans for about `seconds`: rate and SM clock (median
 /// over blocks of cycles / ns) of the first and the last launch.
 void report_sustained(int blocks, int warps, double* d_out, double seconds) {
     long long* d_spans = nullptr;
@@ -213,7 +197,7 @@ void report_sustained(int blocks, int warps, double* d_out, double seconds) {
     CHECK(cudaEventCreate(&e1));
     auto one = [&](double* mhz) {
         CHECK(cudaEventRecord(e0));
-        dmma_clocked_kernel<<<blocks, warps * 32>>>(kIters, d_out, d_spans);
+        dmma_kernel<8, 4><<<blocks, warps * 32>>>(kIters, d_out, d_spans);
         CHECK(cudaEventRecord(e1));
         CHECK(cudaEventSynchronize(e1));
         float ms = 0;
@@ -231,7 +215,7 @@ void report_sustained(int blocks, int warps, double* d_out, double seconds) {
     int n = 0;
     float spent = 0;
     while (spent < seconds * 1e3) {
-        for (int i = 0; i < 20; ++i) dmma_clocked_kernel<<<blocks, warps * 32>>>(kIters, d_out, d_spans);
+        for (int i = 0; i < 20; ++i) dmma_kernel<8, 4><<<blocks, warps * 32>>>(kIters, d_out, d_spans);
         n += 20;
         CHECK(cudaEventRecord(t1));
         CHECK(cudaEventSynchronize(t1));
