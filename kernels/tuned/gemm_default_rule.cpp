@@ -34,7 +34,6 @@ namespace {
 using launch_checks::ceil_div;
 using launch_checks::sm_count;
 using pack::aligned16;
-using splitk::kMaxSplit;
 using rule::split_candidates;
 
 
