@@ -51,6 +51,13 @@ struct GemmLaunch {
     }
 };
 
+/// One timed call of a chapter 5 kernel (tuned::gemm_kernel_rates): its m x n x k and its time in
+/// ms (0: not timed).
+struct GemmRateShape {
+    long long m = 0, n = 0, k = 0;
+    double ms = 0;
+};
+
 template <class T>
 struct GemmArgs {
     using Launch = GemmLaunch;

@@ -1,8 +1,9 @@
 /// \file gemm_epilogue_source.hpp
-/// \brief Where the GEMM model reads the measured epilogue bandwidth of chapter 5's kernels
-///        (tuned::gemm_kernel_rates): the tuned library sets the source where it is linked
-///        (kernels/tuned/gemm_kernel_rates.cpp); a binary that stops before chapter 5 has none,
-///        and reads 0 (not measured), as the model's earlier steps do.
+/// \brief Where the GEMM model reads what tuned::gemm_kernel_rates measured of chapter 5's
+///        kernels, their epilogue bandwidth and their main loop's time on one call: the tuned
+///        library sets the sources where it is linked (kernels/tuned/gemm_kernel_rates.cpp); a
+///        binary that stops before chapter 5 has none, and reads 0 (not measured), as the model's
+///        earlier steps do.
 #pragma once
 
 #include "gemm.hpp"
@@ -17,5 +18,11 @@ using GemmEpilogueSource = double (*)(const GemmLaunch& l, int elem_bytes, bool 
 void set_gemm_epilogue_source(GemmEpilogueSource source);
 /// The source's answer, or 0 where no source is linked.
 double gemm_epilogue_gbs(const GemmLaunch& l, int elem_bytes, bool live);
+
+/// The main loop of the chapter 5 kernel that launch `l` runs, timed on one call of its own
+/// (op(A) = A, aligned, beta 0, no split): the call's m, n, k and its time; ms 0 where not known.
+using GemmMainLoopSource = GemmRateShape (*)(const GemmLaunch& l, int elem_bytes, bool live);
+void set_gemm_main_loop_source(GemmMainLoopSource source);
+GemmRateShape gemm_main_loop_timed(const GemmLaunch& l, int elem_bytes, bool live);
 
 }  // namespace wb

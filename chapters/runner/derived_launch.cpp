@@ -37,11 +37,12 @@ std::string gemm_kernel_rates_text(int elem_bytes, bool live) {
                       ": each configuration's main loop with op(A) = A^T and with element copies, over op(A) = A "
                       "with 16-byte copies; the derivation multiplies its rate by them; and the bytes of C its "
                       "epilogue moves per second where it is the kernel, the bandwidth the derivation moves each "
-                      "tile of C at where it is less than the DRAM's)\n";
+                      "tile of C at where it is less than the DRAM's; and the op(A) = A call's own time, over "
+                      "which the model sets the tensor cores' main loop)\n";
     for (std::size_t i = 0; i < r.size() && i < configs.size(); ++i) {
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "  op(A) = A^T x%.3f  element copies x%.3f  epilogue %.0f GB/s", r[i].transposed_a,
-                      r[i].element, r[i].epilogue_gbs);
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "  op(A) = A^T x%.3f  element copies x%.3f  epilogue %.0f GB/s  main loop %.4f ms",
+                      r[i].transposed_a, r[i].element, r[i].epilogue_gbs, r[i].main_ms);
         out += std::string("  ") + name + " " + configs[i].str() + buf + "\n";
     }
     return out;

@@ -112,10 +112,26 @@ model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l) {
     return d;
 }
 
+/// The tensor cores' main loop as measured over as counted (GemmDesign::main_share): the model's
+/// time for the kernel's own timed call (gemm_main_loop_timed), at the boost clock as that short
+/// call runs and without the launch's fixed cost, over the time measured; 1 where none was timed.
+static double tensor_core_main_share(const model::GemmDesign& d, const DeviceProfile& dev, const GemmLaunch& l) {
+    const GemmRateShape s = gemm_main_loop_timed(l, 8, dev.live);
+    if (!(s.ms > 0) || s.m <= 0 || s.n <= 0 || s.k <= 0) return 1;
+    DeviceProfile boost = dev;
+    boost.dgemm_clock_mhz = 0;  // not under a sustained GEMM's power
+    model::GemmDesign w = d;
+    w.split_k = 1;
+    w.main_share = 1;
+    const double counted = model::predict_gemm(w, s.m, s.n, s.k, 8, boost).ms - model::kLaunchOverheadUs / 1e3;
+    return std::clamp(counted / s.ms, 0.05, 1.0);
+}
+
 model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
                                                const GemmLaunch& l) {
     model::GemmDesign d = gemm_tensor_core_design(l);
     d.epilogue_gbs = gemm_epilogue_gbs(l, 8, dev.live);
+    d.main_share = tensor_core_main_share(d, dev, l);
     return model::predict_gemm(d, m, n, k, 8, dev);
 }
 

@@ -69,7 +69,9 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     const double clock_hz = dev.sm_clock_mhz * clock_share * 1e6;
     const double warp_fmas = p.flops / 2.0 / dev.warp_size;  // FMA instructions over all warps
     const double per_sm = warp_fmas / dev.sm_count;
-    const double t_fma = per_sm / (lanes / static_cast<double>(dev.warp_size)) / clock_hz;
+    // The tensor cores' main loop at its measured share of the rate (GemmDesign::main_share).
+    const double share = d.tensor_core && d.main_share > 0 ? std::min(1.0, d.main_share) : 1.0;
+    const double t_fma = per_sm / (lanes / static_cast<double>(dev.warp_size)) / clock_hz / share;
     const double t_issue = per_sm * fma_instr / p.issue_fraction / 4.0 / clock_hz;
     // Wavefronts per warp FMA instruction: per k-step a thread issues ceil(tm/w) + ceil(tn/w) load
     // instructions; each is served in one 128-byte wavefront per 128 bytes the warp requests

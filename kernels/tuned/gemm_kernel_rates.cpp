@@ -60,6 +60,16 @@ double epilogue_gbs(const GemmLaunch& l, int m, int n, T* A, T* B, T* C) {
 
 }  // namespace
 
+GemmRateShape gemm_rate_shape(const GemmLaunch& c, int sm_count) {
+    // About four waves of one-block-per-SM tiles (more for the configurations that keep several
+    // blocks per SM; every call of a launch has the same shape, so the tail is the same in all).
+    const long long side = static_cast<long long>(std::ceil(std::sqrt(4.0 * std::max(1, sm_count))));
+    // k = 33 x 32: whole k-tiles of every configuration, and leading dimensions that are no power
+    // of two (k x 4 bytes = 33 lines of 128 bytes): columns a power of two apart share cache sets,
+    // which would time the sets, not the kernels.
+    return {side * c.tile_m, side * c.tile_n, 1056, 0};
+}
+
 template <class T>
 std::vector<GemmLaunch> gemm_rate_launches() {
     std::vector<GemmLaunch> v = gemm_configs<T>();
@@ -83,19 +93,14 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     int device = 0;
     WB_CUDA(cudaGetDevice(&device));
     const bool tensor_cores = std::is_same_v<T, double> && dgemm_tensor_core_supported(device);
-    // About four waves of one-block-per-SM tiles (more for the configurations that keep several
-    // blocks per SM; every call below has the same shape, so the tail is the same in all three).
-    const int side = static_cast<int>(std::ceil(std::sqrt(4.0 * launch_checks::sm_count())));
-    // k = 33 x 32: whole k-tiles of every configuration, and leading dimensions that are no power
-    // of two (k x 4 bytes = 33 lines of 128 bytes): columns a power of two apart share cache sets,
-    // which would time the sets, not the kernels.
-    constexpr int k = 1056;
-    std::size_t most = 0;  // elements of the largest operand, its leading dimension one longer
-    for (const GemmLaunch& c : configs)
-        most = std::max({most, (static_cast<std::size_t>(side) * c.tile_m + 1) * (k + 1),
-                         (static_cast<std::size_t>(side) * c.tile_n + 1) * (k + 1)});
-    std::size_t most_c = 0;
-    for (const GemmLaunch& c : configs) most_c = std::max(most_c, static_cast<std::size_t>(side) * c.tile_m * side * c.tile_n);
+    const int sms = launch_checks::sm_count();
+    std::size_t most = 0;    // elements of the largest operand, its leading dimension one longer
+    std::size_t most_c = 0;  // and of the largest C
+    for (const GemmLaunch& c : configs) {
+        const GemmRateShape s = gemm_rate_shape(c, sms);
+        most = std::max({most, static_cast<std::size_t>((s.m + 1) * (s.k + 1)), static_cast<std::size_t>((s.n + 1) * (s.k + 1))});
+        most_c = std::max(most_c, static_cast<std::size_t>(s.m * s.n));
+    }
     DeviceBuffer<T> A(most), B(most), C(most_c);
     A.fill_bytes(0);
     B.fill_bytes(0);
@@ -117,29 +122,30 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
             out.push_back({1, 1});
             continue;
         }
+        const GemmRateShape s = gemm_rate_shape(c, sms);
         GemmArgs<T> a;
-        a.m = side * c.tile_m;
-        a.n = side * c.tile_n;
-        a.k = k;
+        a.m = static_cast<int>(s.m);
+        a.n = static_cast<int>(s.n);
+        a.k = static_cast<int>(s.k);
         a.alpha = T(1);
         a.beta = T(0);
         a.A = A.data();
         a.lda = a.m;
         a.B = B.data();
-        a.ldb = k;
+        a.ldb = a.k;
         a.C = C.data();
         a.ldc = a.m;
         const GemmLaunch l = c;  // the configuration alone: read in place, no split, no copies
         const double nn = median_ms(a, l);
         GemmArgs<T> tn = a;
         tn.op_a = Op::T;
-        tn.lda = k;
+        tn.lda = a.k;
         const double t = median_ms(tn, l);
         GemmArgs<T> el = a;  // odd leading dimensions: columns off 16-byte boundaries, as most unaligned calls
         el.lda = a.m + 1;
-        el.ldb = k + 1;
+        el.ldb = a.k + 1;
         const double e = median_ms(el, l);
-        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data())});
+        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), nn});
     }
     return out;
 }
@@ -163,30 +169,59 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live) {
 
 namespace {
 
-/// The epilogue bandwidth of the launch in gemm_rate_launches<T>() that `l` runs (the
-/// configuration its fields name, gemm_launch_matches, or its tensor-core tile); 0 for a split
-/// launch (its epilogue writes partials) or a launch that names no configuration.
+/// The index in gemm_rate_launches<T>() of the launch that `l` runs (the configuration its fields
+/// name, gemm_launch_matches, or its tensor-core tile; split or not); -1 for a launch that names
+/// no configuration.
 template <class T>
-double epilogue_of(const GemmLaunch& l, bool live) {
-    if (l.split_k > 1 || (l.math != 2 && l.tile_m == 0)) return 0;
+int rate_index(const GemmLaunch& l) {
+    if (l.math != 2 && l.tile_m == 0) return -1;
     const std::vector<GemmLaunch> launches = gemm_rate_launches<T>();
-    const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     const int tc = l.math == 2 ? (l.tile_m > 0 ? dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0) : -1;
-    for (std::size_t i = 0; i < launches.size() && i < rates.size(); ++i) {
+    GemmLaunch whole = l;
+    whole.split_k = 0;
+    for (std::size_t i = 0; i < launches.size(); ++i) {
         const GemmLaunch& c = launches[i];
         const bool same = l.math == 2 ? c.math == 2 && dgemm_tc_tile_index(c.tile_m, c.tile_n) == tc
-                                      : c.math != 2 && gemm_launch_matches(l, c);
-        if (same) return rates[i].epilogue_gbs;
+                                      : c.math != 2 && gemm_launch_matches(whole, c);
+        if (same) return static_cast<int>(i);
     }
-    return 0;
+    return -1;
+}
+
+/// The epilogue bandwidth of the launch `l` runs; 0 for a split launch (its epilogue writes
+/// partials) or a launch that names no configuration.
+template <class T>
+double epilogue_of(const GemmLaunch& l, bool live) {
+    const int i = l.split_k > 1 ? -1 : rate_index<T>(l);
+    const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
+    return i >= 0 && i < static_cast<int>(rates.size()) ? rates[i].epilogue_gbs : 0;
 }
 
 double epilogue_source(const GemmLaunch& l, int elem_bytes, bool live) {
     return elem_bytes == 8 ? epilogue_of<double>(l, live) : epilogue_of<float>(l, live);
 }
 
-// Where this library is linked, the model reads its kernels' epilogues from here.
+constexpr int kH200Sms = 132;  // the device of gemm_kernel_rates_h200's table
+
+/// The main loop's timed call of the launch `l` runs (its configuration, unsplit), on this device
+/// where `live`, else the H200's (132 SMs).
+template <class T>
+GemmRateShape main_loop_of(const GemmLaunch& l, bool live) {
+    const int i = rate_index<T>(l);
+    const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
+    if (i < 0 || i >= static_cast<int>(rates.size()) || !(rates[i].main_ms > 0)) return {};
+    GemmRateShape s = gemm_rate_shape(gemm_rate_launches<T>()[i], live ? launch_checks::sm_count() : kH200Sms);
+    s.ms = rates[i].main_ms;
+    return s;
+}
+
+GemmRateShape main_loop_source(const GemmLaunch& l, int elem_bytes, bool live) {
+    return elem_bytes == 8 ? main_loop_of<double>(l, live) : main_loop_of<float>(l, live);
+}
+
+// Where this library is linked, the model reads its kernels' epilogues and main loops from here.
 const bool g_epilogue_source_set = (set_gemm_epilogue_source(&epilogue_source), true);
+const bool g_main_loop_source_set = (set_gemm_main_loop_source(&main_loop_source), true);
 
 }  // namespace
 

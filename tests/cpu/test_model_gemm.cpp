@@ -95,6 +95,27 @@ TEST_CASE("gemm model: a GEMM runs at the SM clock its power leaves, per precisi
     CHECK(predict_gemm(tuned_design(), 4096, 4096, 4096, 8, dev).ms == Approx(d0.ms));
 }
 
+TEST_CASE("gemm model: the tensor cores' main loop runs at its measured share of their rate", "[cpu][model][gemm]") {
+    auto dev = wb::device_preset("h200");
+    dev.dgemm_clock_mhz = 0;
+    GemmDesign d = tuned_design();
+    d.tensor_core = true;
+    d.load_width = 1;
+    const auto full = predict_gemm(d, 4096, 4096, 4096, 8, dev);
+    REQUIRE(full.limit.find("FMA lanes") != std::string::npos);  // the tensor cores' rate binds
+    d.main_share = 0.8;
+    const auto measured = predict_gemm(d, 4096, 4096, 4096, 8, dev);
+    const double fixed = wb::model::kLaunchOverheadUs / 1e3;
+    CHECK(measured.ms - fixed == Approx((full.ms - fixed) / 0.8).epsilon(0.01));
+    // A share above 1 (a call faster than counted) is no faster than the count; the FMA tiles ignore it.
+    d.main_share = 1.3;
+    CHECK(predict_gemm(d, 4096, 4096, 4096, 8, dev).ms == Approx(full.ms));
+    GemmDesign f = tuned_design();
+    const auto f1 = predict_gemm(f, 4096, 4096, 4096, 8, dev);
+    f.main_share = 0.5;
+    CHECK(predict_gemm(f, 4096, 4096, 4096, 8, dev).ms == Approx(f1.ms));
+}
+
 TEST_CASE("gemm model: a grid smaller than one wave pays for its idle SMs", "[cpu][model][gemm]") {
     const auto dev = wb::device_preset("h200");
     // 2 x 2 blocks of 128 x 128 on 132 SMs: the waves are far below one.
