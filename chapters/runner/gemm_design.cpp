@@ -114,8 +114,10 @@ model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l) {
 
 /// The tensor cores' main loop as measured over as counted (GemmDesign::main_share): the model's
 /// time for the kernel's own timed call (gemm_main_loop_timed), at the boost clock as that short
-/// call runs and without the launch's fixed cost, over the time measured; 1 where none was timed.
-static double tensor_core_main_share(const model::GemmDesign& d, const DeviceProfile& dev, const GemmLaunch& l) {
+/// call runs and without the launch's fixed cost, over the time measured; with op(A) = A^T times
+/// the kernel's measured rate for it (the derivation's factor too); 1 where none was timed.
+static double tensor_core_main_share(const model::GemmDesign& d, const DeviceProfile& dev, const GemmLaunch& l,
+                                     bool transposed_a) {
     const GemmRateShape s = gemm_main_loop_timed(l, 8, dev.live);
     if (!(s.ms > 0) || s.m <= 0 || s.n <= 0 || s.k <= 0) return 1;
     DeviceProfile boost = dev;
@@ -124,20 +126,21 @@ static double tensor_core_main_share(const model::GemmDesign& d, const DevicePro
     w.split_k = 1;
     w.main_share = 1;
     const double counted = model::predict_gemm(w, s.m, s.n, s.k, 8, boost).ms - model::kLaunchOverheadUs / 1e3;
-    return std::clamp(counted / s.ms, 0.05, 1.0);
+    const double op_a = transposed_a && s.transposed_a > 0 ? s.transposed_a : 1.0;
+    return std::clamp(counted / s.ms * op_a, 0.05, 1.0);
 }
 
 model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
-                                               const GemmLaunch& l) {
+                                               const GemmLaunch& l, bool transposed_a) {
     model::GemmDesign d = gemm_tensor_core_design(l);
     d.epilogue_gbs = gemm_epilogue_gbs(l, 8, dev.live);
-    d.main_share = tensor_core_main_share(d, dev, l);
+    d.main_share = tensor_core_main_share(d, dev, l, transposed_a);
     return model::predict_gemm(d, m, n, k, 8, dev);
 }
 
 double gemm_tiles_ms(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
-                     const GemmLaunch& l) {
-    if (l.math == 2) return predict_gemm_tensor_core(m, n, k, dev, l).ms;
+                     const GemmLaunch& l, bool transposed_a) {
+    if (l.math == 2) return predict_gemm_tensor_core(m, n, k, dev, l, transposed_a).ms;
     model::GemmDesign d = gemm_model_design(Stage::kTuned, l, elem_bytes);
     d.epilogue_gbs = gemm_epilogue_gbs(l, elem_bytes, dev.live);
     return model::predict_gemm(d, m, n, k, elem_bytes, dev).ms;

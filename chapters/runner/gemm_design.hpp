@@ -21,13 +21,14 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
 /// (model::GemmDesign::tensor_core).
 model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l = GemmLaunch{});
 
-/// The model's prediction for that kernel on an m x n x k double call.
+/// The model's prediction for that kernel on an m x n x k double call (op(A) = A^T where
+/// `transposed_a`), its main loop at its measured share of the tensor cores' rate.
 model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long long k, const DeviceProfile& dev,
-                                               const GemmLaunch& l = GemmLaunch{});
+                                               const GemmLaunch& l = GemmLaunch{}, bool transposed_a = false);
 /// The model's time (ms) for the tuned step's launch `l` of its tiled kernels on an m x n x k call
 /// of `elem_bytes` elements: the tensor cores' design where l.math = 2, the tiles' otherwise.
 /// Chapter 6 ranks its sweep with it (a launch the GEMV runs is predicted as the GEMV's instead).
 double gemm_tiles_ms(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
-                     const GemmLaunch& l);
+                     const GemmLaunch& l, bool transposed_a = false);
 
 }  // namespace wb

@@ -194,7 +194,7 @@ struct GemmOp {
         // default launch names them too where the derivation takes them (the default rule reads the
         // preset's fp64_mma_lanes_per_sm without a GPU).
         if (l.math == 2) {
-            const auto p = predict_gemm_tensor_core(a.m, a.n, a.k, dev, l);
+            const auto p = predict_gemm_tensor_core(a.m, a.n, a.k, dev, l, a.op_a == Op::T);
             return {p.gflops, p.ms, "FP64 tensor cores: " + p.limit,
                     {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),
                      fmt_pct(p.issue_fraction), std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};

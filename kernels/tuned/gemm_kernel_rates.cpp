@@ -60,14 +60,28 @@ double epilogue_gbs(const GemmLaunch& l, int m, int n, T* A, T* B, T* C) {
 
 }  // namespace
 
-GemmRateShape gemm_rate_shape(const GemmLaunch& c, int sm_count) {
-    // About four waves of one-block-per-SM tiles (more for the configurations that keep several
-    // blocks per SM; every call of a launch has the same shape, so the tail is the same in all).
+namespace {
+
+// k = 33 x 32: whole k-tiles of every configuration, and leading dimensions that are no power of
+// two (k x 4 bytes = 33 lines of 128 bytes): columns a power of two apart share cache sets, which
+// would time the sets, not the kernels.
+constexpr long long kRateK = 1056;
+
+/// The ratios' calls: side x side tiles, about four waves of one-block-per-SM tiles (more for
+/// the configurations that keep several blocks per SM; the three calls of a launch have the same
+/// shape, so whatever the tail costs, it costs all three alike).
+GemmRateShape ratio_shape(const GemmLaunch& c, int sm_count) {
     const long long side = static_cast<long long>(std::ceil(std::sqrt(4.0 * std::max(1, sm_count))));
-    // k = 33 x 32: whole k-tiles of every configuration, and leading dimensions that are no power
-    // of two (k x 4 bytes = 33 lines of 128 bytes): columns a power of two apart share cache sets,
-    // which would time the sets, not the kernels.
-    return {side * c.tile_m, side * c.tile_n, 1056, 0};
+    return {side * c.tile_m, side * c.tile_n, kRateK, 0};
+}
+
+}  // namespace
+
+GemmRateShape gemm_rate_shape(const GemmLaunch& c, int sm_count) {
+    // Six tiles per SM in whole rounds whether 1, 2, 3 or 6 blocks of the kernel are resident: a
+    // time per FMA without a partial round in it (the ratios' four waves are one block past four
+    // rounds of 132 on an H200).
+    return {static_cast<long long>(std::max(1, sm_count)) * c.tile_m, 6LL * c.tile_n, kRateK, 0};
 }
 
 template <class T>
@@ -96,11 +110,12 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     const int sms = launch_checks::sm_count();
     std::size_t most = 0;    // elements of the largest operand, its leading dimension one longer
     std::size_t most_c = 0;  // and of the largest C
-    for (const GemmLaunch& c : configs) {
-        const GemmRateShape s = gemm_rate_shape(c, sms);
-        most = std::max({most, static_cast<std::size_t>((s.m + 1) * (s.k + 1)), static_cast<std::size_t>((s.n + 1) * (s.k + 1))});
-        most_c = std::max(most_c, static_cast<std::size_t>(s.m * s.n));
-    }
+    for (const GemmLaunch& c : configs)
+        for (const GemmRateShape& s : {ratio_shape(c, sms), gemm_rate_shape(c, sms)}) {
+            most = std::max({most, static_cast<std::size_t>((s.m + 1) * (s.k + 1)),
+                             static_cast<std::size_t>((s.n + 1) * (s.k + 1))});
+            most_c = std::max(most_c, static_cast<std::size_t>(s.m * s.n));
+        }
     DeviceBuffer<T> A(most), B(most), C(most_c);
     A.fill_bytes(0);
     B.fill_bytes(0);
@@ -122,7 +137,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
             out.push_back({1, 1});
             continue;
         }
-        const GemmRateShape s = gemm_rate_shape(c, sms);
+        const GemmRateShape s = ratio_shape(c, sms);
         GemmArgs<T> a;
         a.m = static_cast<int>(s.m);
         a.n = static_cast<int>(s.n);
@@ -145,7 +160,14 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         el.lda = a.m + 1;
         el.ldb = a.k + 1;
         const double e = median_ms(el, l);
-        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), nn});
+        const GemmRateShape w = gemm_rate_shape(c, sms);  // the main loop's own call: whole rounds
+        GemmArgs<T> whole = a;
+        whole.m = static_cast<int>(w.m);
+        whole.n = static_cast<int>(w.n);
+        whole.lda = whole.m;
+        whole.ldc = whole.m;
+        const double main = median_ms(whole, l);
+        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main});
     }
     return out;
 }
@@ -212,6 +234,7 @@ GemmRateShape main_loop_of(const GemmLaunch& l, bool live) {
     if (i < 0 || i >= static_cast<int>(rates.size()) || !(rates[i].main_ms > 0)) return {};
     GemmRateShape s = gemm_rate_shape(gemm_rate_launches<T>()[i], live ? launch_checks::sm_count() : kH200Sms);
     s.ms = rates[i].main_ms;
+    s.transposed_a = rates[i].transposed_a;
     return s;
 }
 

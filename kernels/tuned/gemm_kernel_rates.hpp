@@ -30,15 +30,14 @@ struct GemmKernelRates {
     /// of those round trips overlap depends on its registers, blocks per SM and batches, which the
     /// derivation's bandwidth share does not see (\ref notes_gemm).
     double epilogue_gbs = 0;
-    /// Its main loop's own time, ms: the op(A) = A, 16-byte-copies call the two ratios above are
-    /// taken over (gemm_rate_shape: about four waves, k = 1056; 0: not measured). The model sets
-    /// the tensor cores' main loop against it: what its counts predict for that call over this
-    /// (\ref notes_gemm).
+    /// Its main loop's own time, ms, on a call of whole rounds (gemm_rate_shape: op(A) = A,
+    /// 16-byte copies, beta 0; 0: not measured). The model sets the tensor cores' main loop
+    /// against it: what its counts predict for that call over this (\ref notes_gemm).
     double main_ms = 0;
 };
 
-/// The shape the rates of launch `c` are timed on, on a device of `sm_count` SMs (m, n, k): about
-/// four waves of one-block-per-SM tiles, side x side tiles of c, k = 1056.
+/// The shape of launch `c`'s main-loop call (GemmKernelRates::main_ms) on a device of `sm_count`
+/// SMs (m, n, k): sm_count x 6 tiles of c, whole rounds at 1, 2, 3 or 6 resident blocks, k = 1056.
 GemmRateShape gemm_rate_shape(const GemmLaunch& c, int sm_count);
 
 /// The launches whose rates are measured, in the rates' order: T's configurations
