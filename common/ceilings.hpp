@@ -3,6 +3,8 @@
 ///        chapter divides by these numbers (architecture §5, chapter 0).
 #pragma once
 
+#include "device_profile.hpp"
+
 #include <algorithm>
 
 namespace wb {
@@ -25,8 +27,7 @@ struct Ceilings {
     double sgemm_clock_mhz = 0, dgemm_clock_mhz = 0;
     /// The share of the boost clock a GEMM in this precision keeps (1 where not measured).
     double gemm_clock_share(bool fp64) const {
-        const double f = fp64 ? dgemm_clock_mhz : sgemm_clock_mhz;
-        return f > 0 && sm_clock_mhz > 0 ? std::min(1.0, f / sm_clock_mhz) : 1.0;
+        return loaded_clock_share(fp64 ? dgemm_clock_mhz : sgemm_clock_mhz, sm_clock_mhz);
     }
     /// The ceiling of an SGEMM: the FMA microbenchmark at the clock an SGEMM's power leaves.
     double fp32_gemm_gflops() const { return fp32_fma_gflops * gemm_clock_share(false); }

@@ -8,6 +8,13 @@
 
 namespace wb {
 
+/// The share of the boost clock `boost_mhz` that a clock measured under a sustained load keeps:
+/// `loaded_mhz` over it, never above 1; 1 where either is not known (0). Chapter 0's ceilings and
+/// the GEMM model both read a GEMM's clock through it.
+inline double loaded_clock_share(double loaded_mhz, double boost_mhz) {
+    return loaded_mhz > 0 && boost_mhz > 0 ? (loaded_mhz < boost_mhz ? loaded_mhz / boost_mhz : 1.0) : 1.0;
+}
+
 struct DeviceProfile {
     std::string name;
     /// The preset this card is ("t10", "h100-sxm", "h200"; "" where none is): what per-card tables
@@ -63,6 +70,10 @@ struct DeviceProfile {
     double fp64_peak_gflops() const { return sm_count * fp64_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
     /// SMs x FP64 tensor-core FMAs per clock x 2 x clock, GFLOP/s (0 without FP64 tensor cores).
     double fp64_mma_peak_gflops() const { return sm_count * fp64_mma_lanes_per_sm * 2.0 * sm_clock_mhz / 1e3; }
+    /// The share of the boost clock a GEMM in this precision keeps (loaded_clock_share).
+    double gemm_clock_share(bool fp64) const {
+        return loaded_clock_share(fp64 ? dgemm_clock_mhz : sgemm_clock_mhz, sm_clock_mhz);
+    }
 };
 
 /// The preset a device of this name is ("h200" for "NVIDIA H200", "h100-sxm" for an H100 SXM,

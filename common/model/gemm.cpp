@@ -34,10 +34,8 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     // measures it under the vendor's GEMM); every SM bound below counts clocks at that rate. That
     // holds for the step that runs at the vendor's rate (chapter 5's, the tensor cores); the
     // earlier steps move a fraction of its bytes and flops per second, below the limit.
-    const double loaded_mhz = elem_bytes == 8 ? dev.dgemm_clock_mhz : dev.sgemm_clock_mhz;
     const bool at_gemm_power = d.tensor_core || d.stage == Stage::kTuned;
-    const double clock_share =
-        at_gemm_power && loaded_mhz > 0 ? std::min(1.0, loaded_mhz / dev.sm_clock_mhz) : 1.0;
+    const double clock_share = at_gemm_power ? dev.gemm_clock_share(elem_bytes == 8) : 1.0;
     p.peak_gflops *= clock_share;
     int regs = d.regs_per_thread;
     if (d.min_blocks > 0 && dev.regs_per_sm > 0) {
