@@ -13,10 +13,6 @@
 namespace wb {
 namespace {
 
-/// Instructions per k-tile and thread of a tuned kernel's main loop other than its FMAs and
-/// fragment loads (the median of the sm_90 SASS counts, gemm_model_design below).
-constexpr double kTunedLoopInstrPerKTile = 110;
-
 /// The launch bound (blocks per SM) the tuned step's configuration of l's tile is compiled for;
 /// 0 where l's tile is none of them.
 template <const tuned::GemmConfig&... E>
@@ -67,7 +63,7 @@ model::GemmDesign gemm_model_design(Stage stage, const GemmLaunch& l, int elem_b
             // 16 x 128) instructions on the interior path, median 110. Per FMA instruction that is
             // 110 / (tile_k x thread tile): 0.05 for 16 x 8 (256 x 128), 0.11 for 8 x 8, 0.43 for
             // 4 x 4 at BK 16: the larger thread tile issues 6% fewer instructions per FMA than 8 x 8.
-            d.overhead = kTunedLoopInstrPerKTile / (static_cast<double>(d.tile_k) * d.thread_m * d.thread_n);
+            d.overhead = model::kTunedGemmLoopInstrPerKTile / (static_cast<double>(d.tile_k) * d.thread_m * d.thread_n);
         }
         if (stage == Stage::kTuned) {
             // The tuned kernels hold two sets of operand fragments (the next k-step's loaded while

@@ -112,7 +112,11 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
         // (then applied below, with the 16-byte copies counted here).
         const bool elem_count = !c.aligned && !(t.element_rate > 0);
         const double copies = static_cast<double>(t.tile_m + t.tile_n) * elem / (elem_count ? elem : 16.0) / k.threads;
-        issue = kSchedulers * dev.warp_size * clock / (1.0 + (loads + copies) / fmas);
+        // The loop's other instructions per k-step (counted in the kernels' SASS with 16-byte
+        // copies, model::kTunedGemmLoopInstrPerKTile), those copies replaced by the ones above.
+        const double copies16 = static_cast<double>(t.tile_m + t.tile_n) * elem / 16.0 / k.threads;
+        const double others = std::max(0.0, model::kTunedGemmLoopInstrPerKTile / t.tile_k - copies16) + copies;
+        issue = kSchedulers * dev.warp_size * clock / (1.0 + (loads + others) / fmas);
         // Each k-step a warp issues its fragment loads, then its FMAs, which wait for the last
         // load: a shared-memory load's latency after the loads' own issue slots.
         const double wait = model::kSharedLoadCycles + loads;

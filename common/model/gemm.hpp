@@ -96,6 +96,13 @@ struct GemmPrediction {
     std::string limit;              ///< the bound that sets the time, and why, in words
 };
 
+/// Instructions per k-tile and thread of a tuned GEMM kernel's main loop other than its FMAs and
+/// fragment loads: its share of the stage copies (addresses, guards, cp.async or the transposing
+/// loads and stores), the cp.async wait, the barrier and the loop. Counted in the sm_90 SASS of the
+/// seven float NN main loops: 86 (64 x 64) to 140 (128 x 64, 16 x 128) on the interior path,
+/// median 110 (\ref notes_gemm). The model's tuned step and chapter 6's derivation both count it.
+inline constexpr double kTunedGemmLoopInstrPerKTile = 110;
+
 /// Prediction for C = alpha op(A) op(B) + beta C, m x n x k, elements of `elem_bytes` (4 or 8).
 /// Throws std::invalid_argument on negative sizes, elem_bytes not 4 or 8, or a design whose
 /// tiles are not positive or whose block cannot be resident (naming the field and the rule).
