@@ -69,10 +69,11 @@ GemmDerived derive_gemm_call(const DeviceProfile& dev, const GemmArgs<T>& a, boo
             derive::Derived align;
             if (g.launch.math == 2 && tuned::gemm_tc_align_line(a, dev, live, &align)) g.derivation.params.push_back(align);
         }
-        // On a GPU the tensor cores' tile and split come from their kernel's own rule
-        // (tuned/dgemm_tc_rule.hpp: waves of the occupancy calculator's blocks, Little's law for
-        // the bytes in flight), which chapter 5 runs too; say so where it differs from the lines above.
-        if (g.launch.math == 2 && live) {
+        // The tensor cores' tile and split come from their kernel's own rule (tuned/dgemm_tc_rule.hpp:
+        // waves of the resident blocks, the occupancy calculator's on a GPU, the kernel's sm_90
+        // count for a profile; Little's law for the bytes in flight), which chapter 5 runs too; say
+        // so where it differs from the lines above.
+        if (g.launch.math == 2) {
             const auto v = [&](const char* p) {
                 for (const derive::Derived& x : g.derivation.params)
                     if (x.parameter == p) return x.value;

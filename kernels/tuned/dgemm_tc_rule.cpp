@@ -63,6 +63,36 @@ const Clocks& clocks_of(int device) {
     return known[device];
 }
 
+/// What the rule reads of a device: its SMs, SM clock, theoretical DRAM bandwidth, and each tile's
+/// resident blocks per SM. From the device itself (the attributes and the occupancy calculator),
+/// or from a profile where the launch is predicted for a named device without running there.
+struct TcMachine {
+    int sm_count = 132;
+    double sm_hz = 0, bandwidth_bps = 0;  // 0: not known (the FMA rule's stream rate stands in)
+    int resident[kDgemmTcTileCount] = {};
+};
+
+TcMachine machine_of(int device) {
+    TcMachine mc;
+    const Clocks& ck = clocks_of(device);
+    mc.sm_count = sm_count();
+    mc.sm_hz = ck.sm_khz * 1e3;
+    mc.bandwidth_bps = 2.0 * ck.mem_khz * 1e3 * ck.bus_bits / 8.0;
+    for (int i = 0; i < kDgemmTcTileCount; ++i) mc.resident[i] = dgemm_tc_blocks_or_sm90(device, i);
+    return mc;
+}
+
+/// A profile's machine: its counts, and the tiles' blocks per SM as compiled for sm_90 (the
+/// tensor-core kernel exists for sm_90 and later only).
+TcMachine machine_of(const DeviceProfile& dev) {
+    TcMachine mc;
+    mc.sm_count = std::max(1, dev.sm_count);
+    mc.sm_hz = dev.sm_clock_mhz * 1e6;
+    mc.bandwidth_bps = dev.bandwidth_gbs * 1e9;
+    for (int i = 0; i < kDgemmTcTileCount; ++i) mc.resident[i] = kDgemmTcTiles[i].sm90_blocks;
+    return mc;
+}
+
 /// The tensor-core kernel's time for `split` slices of k (seconds; -1 where the split does not
 /// apply), the FMA estimate's terms with the tensor cores' numbers: the tile's flops at the SM's
 /// FP64 tensor-core rate (kTensorOverFmaRate x the FP64 lanes x 2 flops x the clock) shared by
@@ -73,18 +103,16 @@ const Clocks& clocks_of(int device) {
 /// slots: with long k (256 x 256 x 262144 is 16 tiles of 64 x 64 for 396 slots) for the tensor
 /// cores' time, with skinny C (8192 x 8 x 8192: 64 tiles of 128 x 16, A's 512 MB to stream) for
 /// the bytes in flight.
-double tc_seconds(const GemmArgs<double>& a, int split, int device, int index) {
+double tc_seconds(const GemmArgs<double>& a, int split, const TcMachine& mc, int index) {
     const DgemmTcTile tile = kDgemmTcTiles[index];
     const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, tile.tile_k);
     if (split > 1 && (slices < split || static_cast<double>(slices) * a.m * a.n * sizeof(double) > kMaxWorkspaceBytes))
         return -1;
-    const int resident = std::max(1, dgemm_tensor_core_resident_blocks(device, index));
-    const Clocks& ck = clocks_of(device);
-    const int clock_khz = ck.sm_khz, mem_khz = ck.mem_khz, bus_bits = ck.bus_bits;
+    const int resident = mc.resident[index];
     const double fp64_lanes = 64;  // FP64 FMA lanes per SM where the tensor cores run (sm_90: device_profile.cpp)
-    const double sm_flops = kTensorOverFmaRate * fp64_lanes * 2.0 * std::max(1, clock_khz) * 1e3;
+    const double sm_flops = kTensorOverFmaRate * fp64_lanes * 2.0 * std::max(1e3, mc.sm_hz);
     const long long blocks = ceil_div(a.m, tile.tile_m) * ceil_div(a.n, tile.tile_n) * slices;
-    const long long slots = static_cast<long long>(sm_count()) * resident;
+    const long long slots = static_cast<long long>(mc.sm_count) * resident;
     const double waves = static_cast<double>((blocks + slots - 1) / slots);
     const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / tile.tile_k + (tile.stages - 1);
     const double block_s = 2.0 * tile.tile_m * tile.tile_n * tile.tile_k * kt / (sm_flops / resident);
@@ -94,7 +122,7 @@ double tc_seconds(const GemmArgs<double>& a, int split, int device, int index) {
     // The stream: kStreamShare of the theoretical bandwidth (chapter 0's read ceiling is 93% of it
     // on the H200), or what the resident blocks keep in flight per DRAM latency: each block's
     // STAGES - 1 tiles ahead, of the operand rows inside C.
-    const double theoretical = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
+    const double theoretical = mc.bandwidth_bps;
     const double per_block = (tile.stages - 1.0) * tile.tile_k * sizeof(double) *
                              (std::min(tile.tile_m, std::max(1, a.m)) + std::min(tile.tile_n, std::max(1, a.n)));
     const double in_flight = per_block * static_cast<double>(std::min(blocks, slots));
@@ -142,20 +170,31 @@ GemmLaunch dgemm_tc_launch(int index, int split) {
     return g;
 }
 
-/// The tensor cores' launch: the tile that wastes least, the split with the least tc_seconds.
-GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, int device) {
+namespace {
+
+/// The tensor cores' launch on machine `mc`: the tile that wastes least, the split with the least
+/// tc_seconds.
+GemmLaunch tc_default_on(const GemmArgs<double>& a, const TcMachine& mc) {
     const int index = tc_tile_for(a);
     GemmLaunch g = dgemm_tc_launch(index, 0);
-    double best_s = tc_seconds(a, 1, device, index);
+    double best_s = tc_seconds(a, 1, mc, index);
     for (int split : split_candidates()) {
         if (split < 2) continue;
-        const double s = tc_seconds(a, split, device, index);
+        const double s = tc_seconds(a, split, mc, index);
         if (s > 0 && s < 0.97 * best_s) {  // a split must win by more than its model's noise
             best_s = s;
             g.split_k = split;
         }
     }
     return g;
+}
+
+}  // namespace
+
+GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, int device) { return tc_default_on(a, machine_of(device)); }
+
+GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, const DeviceProfile& dev) {
+    return tc_default_on(a, machine_of(dev));
 }
 
 std::vector<GemmLaunch> dgemm_tc_launches(const GemmArgs<double>& a, int dev) {
@@ -165,7 +204,7 @@ std::vector<GemmLaunch> dgemm_tc_launches(const GemmArgs<double>& a, int dev) {
         v.push_back(dgemm_tc_launch(index, 0));
         const long long tiles = ceil_div(std::max(1, a.m), t.tile_m) * ceil_div(std::max(1, a.n), t.tile_n);
         const long long slots =
-            static_cast<long long>(sm_count()) * std::max(1, dgemm_tensor_core_resident_blocks(dev, index));
+            static_cast<long long>(sm_count()) * dgemm_tc_blocks_or_sm90(dev, index);
         for (int split : split_candidates()) {
             const auto [kc, slices] = splitk::slice_k(std::max(1, a.k), split, t.tile_k);
             (void)kc;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "gemm.hpp"
+#include "device_profile.hpp"
 
 #include <vector>
 
@@ -21,6 +22,9 @@ namespace wb::tuned {
 GemmLaunch dgemm_tc_launch(int index, int split);
 /// The default launch on the tensor cores of device `device`.
 GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, int device);
+/// The same rule for the device a profile describes (a launch predicted without running there:
+/// its SMs, clock and bandwidth, the tiles' blocks per SM as compiled for sm_90).
+GemmLaunch dgemm_tc_default(const GemmArgs<double>& a, const DeviceProfile& dev);
 /// Every tensor-core launch worth sweeping: each tile alone and with each split that keeps a
 /// k-tile per slice, its partials within the workspace limit and at most two waves of blocks.
 std::vector<GemmLaunch> dgemm_tc_launches(const GemmArgs<double>& a, int device);

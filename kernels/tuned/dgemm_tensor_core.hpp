@@ -19,12 +19,15 @@ namespace wb::tuned {
 /// the default rule and the chapter's model read them. 64 x 64 x 16 per block with warps of
 /// 32 x 32 for C of many tiles; 128 x 16 (warps 32 x 16) and 16 x 128 (warps 16 x 32) for C of
 /// 16 columns or rows or fewer, where a 64-wide tile would multiply 4 to 32 times more zeros than
-/// data (why these: dgemm_tensor_core.cu). Four warps and 3 stages each.
+/// data (why these: dgemm_tensor_core.cu). Four warps and 3 stages each. sm90_blocks: the blocks
+/// per SM of the kernel as compiled for sm_90 (the occupancy calculator on an H200, chapter 6's
+/// "compiled kernel" lines: 174-188 registers for 64 x 64), what the default rule and the
+/// derivation count without a GPU, as the FMA configurations' GemmConfig::sm90_blocks.
 struct DgemmTcTile {
-    int tile_m, tile_n, tile_k, warp_m, warp_n, stages;
+    int tile_m, tile_n, tile_k, warp_m, warp_n, stages, sm90_blocks;
 };
 inline constexpr DgemmTcTile kDgemmTcTiles[] = {
-    {64, 64, 16, 32, 32, 3}, {128, 16, 16, 32, 16, 3}, {16, 128, 16, 16, 32, 3}};
+    {64, 64, 16, 32, 32, 3, 2}, {128, 16, 16, 32, 16, 3, 3}, {16, 128, 16, 16, 32, 3, 3}};
 inline constexpr DgemmTcTile kDgemmTcTile = kDgemmTcTiles[0];  ///< the large-C tile
 inline constexpr int kDgemmTcTileCount = 3;
 
@@ -52,6 +55,13 @@ constexpr int dgemm_tc_tile_index(int tile_m, int tile_n) {
 /// Blocks of the tensor-core kernel of tile `tile` one SM holds (the occupancy calculator on the
 /// kernel as built); 0 where dgemm_tensor_core_supported(device) is false. The default rule's waves.
 int dgemm_tensor_core_resident_blocks(int device, int tile = 0);
+
+/// dgemm_tensor_core_resident_blocks where the device answers, else the tile's sm90_blocks (a
+/// predict-only run, which picks as an H100 or H200 would).
+inline int dgemm_tc_blocks_or_sm90(int device, int tile) {
+    const int b = dgemm_tensor_core_resident_blocks(device, tile);
+    return b > 0 ? b : kDgemmTcTiles[tile].sm90_blocks;
+}
 
 /// FP64 tensor-core flops per clock per SM against the FP64 FMA lanes' (Hopper: 2; the
 /// dmma_rate probe measures 66.5 against 32.9 TFLOP/s on an H200). The default rule weighs the

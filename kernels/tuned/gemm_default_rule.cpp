@@ -321,8 +321,12 @@ GemmLaunch gemm_derived_launch(const GemmArgs<T>& a, const DeviceProfile& dev, b
                     // blocks and the bytes they keep in flight), on the device it runs on.
                     GemmLaunch g = l;
                     int device = 0;
-                    if (live && cudaGetDevice(&device) == cudaSuccess) g = dgemm_tc_default(copies.view, device);
-                    else cudaGetLastError();
+                    if (live && cudaGetDevice(&device) == cudaSuccess) {
+                        g = dgemm_tc_default(copies.view, device);
+                    } else {
+                        cudaGetLastError();
+                        g = dgemm_tc_default(copies.view, dev);
+                    }
                     if (!aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb)) g.align = copies.copied ? 2 : 1;
                     return g;
                 }

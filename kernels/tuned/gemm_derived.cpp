@@ -67,7 +67,7 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
         for (int i = 0; i < kDgemmTcTileCount; ++i) {
             const DgemmTcTile k = kDgemmTcTiles[i];
             derive::GemmTile t{k.tile_m, k.tile_n, k.tile_k, k.warp_m, k.warp_n, k.stages, 1,
-                               here ? dgemm_tensor_core_resident_blocks(device, i) : 0};
+                               here ? dgemm_tensor_core_resident_blocks(device, i) : k.sm90_blocks};
             t.tensor_core = true;
             // Its measured rates follow the configurations' (gemm_rate_launches' order).
             const std::size_t r = gemm_configs<T>().size() + static_cast<std::size_t>(i);
