@@ -58,10 +58,6 @@ double epilogue_gbs(const GemmLaunch& l, int m, int n, T* A, T* B, T* C) {
     return ms > 0 ? bytes / (ms * 1e6) : 0.0;
 }
 
-}  // namespace
-
-namespace {
-
 // k = 33 x 32: whole k-tiles of every configuration, and leading dimensions that are no power of
 // two (k x 4 bytes = 33 lines of 128 bytes): columns a power of two apart share cache sets, which
 // would time the sets, not the kernels.

@@ -54,8 +54,9 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 
 /// Times gemm_rate_launches<T>() on the current device now: per launch three products of the
 /// same shape (op(A) = A, op(A) = A^T, op(A) = A with lda and ldb one longer, odd), the median of
-/// three calls after one, on about four waves of its blocks with k = 1056; then its epilogue's
-/// bandwidth on a C of four times the L2 with k = one k-tile. Allocates and frees its operands
+/// three calls after one, on about four waves of its blocks with k = 1056; then op(A) = A on whole
+/// rounds (gemm_rate_shape: GemmKernelRates::main_ms); then its epilogue's bandwidth on a C of
+/// four times the L2 with k = one k-tile. Allocates and frees its operands
 /// (up to four times the L2 and about 200 MB); synchronizes the device. Throws wb::CudaError.
 template <class T>
 std::vector<GemmKernelRates> measure_gemm_kernel_rates();
