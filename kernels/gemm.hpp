@@ -53,7 +53,7 @@ struct GemmLaunch {
 
 /// One timed call of a chapter 5 kernel (tuned::gemm_kernel_rates): its m x n x k and its time in
 /// ms (0: not timed), and the kernel's measured main-loop rate with op(A) = A^T over op(A) = A.
-struct GemmRateShape {
+struct GemmTimedCall {
     long long m = 0, n = 0, k = 0;
     double ms = 0;
     double transposed_a = 1;

@@ -17,8 +17,8 @@ double gemm_epilogue_gbs(const GemmLaunch& l, int elem_bytes, bool live) {
 
 void set_gemm_main_loop_source(GemmMainLoopSource source) { g_main = source; }
 
-GemmRateShape gemm_main_loop_timed(const GemmLaunch& l, int elem_bytes, bool live) {
-    return g_main ? g_main(l, elem_bytes, live) : GemmRateShape{};
+GemmTimedCall gemm_main_loop_timed(const GemmLaunch& l, int elem_bytes, bool live) {
+    return g_main ? g_main(l, elem_bytes, live) : GemmTimedCall{};
 }
 
 }  // namespace wb

@@ -21,8 +21,8 @@ double gemm_epilogue_gbs(const GemmLaunch& l, int elem_bytes, bool live);
 
 /// The main loop of the chapter 5 kernel that launch `l` runs, timed on one call of its own
 /// (op(A) = A, aligned, beta 0, no split): the call's m, n, k and its time; ms 0 where not known.
-using GemmMainLoopSource = GemmRateShape (*)(const GemmLaunch& l, int elem_bytes, bool live);
+using GemmMainLoopSource = GemmTimedCall (*)(const GemmLaunch& l, int elem_bytes, bool live);
 void set_gemm_main_loop_source(GemmMainLoopSource source);
-GemmRateShape gemm_main_loop_timed(const GemmLaunch& l, int elem_bytes, bool live);
+GemmTimedCall gemm_main_loop_timed(const GemmLaunch& l, int elem_bytes, bool live);
 
 }  // namespace wb

@@ -114,7 +114,7 @@ model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l) {
 /// the kernel's measured rate for it (the derivation's factor too); 1 where none was timed.
 static double tensor_core_main_share(const model::GemmDesign& d, const DeviceProfile& dev, const GemmLaunch& l,
                                      bool transposed_a) {
-    const GemmRateShape s = gemm_main_loop_timed(l, 8, dev.live);
+    const GemmTimedCall s = gemm_main_loop_timed(l, 8, dev.live);
     if (!(s.ms > 0) || s.m <= 0 || s.n <= 0 || s.k <= 0) return 1;
     DeviceProfile boost = dev;
     boost.dgemm_clock_mhz = 0;  // not under a sustained GEMM's power

@@ -66,14 +66,14 @@ constexpr long long kRateK = 1056;
 /// The ratios' calls: side x side tiles, about four waves of one-block-per-SM tiles (more for
 /// the configurations that keep several blocks per SM; the three calls of a launch have the same
 /// shape, so whatever the tail costs, it costs all three alike).
-GemmRateShape ratio_shape(const GemmLaunch& c, int sm_count) {
+GemmTimedCall ratio_shape(const GemmLaunch& c, int sm_count) {
     const long long side = static_cast<long long>(std::ceil(std::sqrt(4.0 * std::max(1, sm_count))));
     return {side * c.tile_m, side * c.tile_n, kRateK, 0};
 }
 
 }  // namespace
 
-GemmRateShape gemm_rate_shape(const GemmLaunch& c, int sm_count) {
+GemmTimedCall gemm_rate_shape(const GemmLaunch& c, int sm_count) {
     // Six tiles per SM in whole rounds whether 1, 2, 3 or 6 blocks of the kernel are resident: a
     // time per FMA without a partial round in it (the ratios' four waves are one block past four
     // rounds of 132 on an H200).
@@ -107,7 +107,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     std::size_t most = 0;    // elements of the largest operand, its leading dimension one longer
     std::size_t most_c = 0;  // and of the largest C
     for (const GemmLaunch& c : configs)
-        for (const GemmRateShape& s : {ratio_shape(c, sms), gemm_rate_shape(c, sms)}) {
+        for (const GemmTimedCall& s : {ratio_shape(c, sms), gemm_rate_shape(c, sms)}) {
             most = std::max({most, static_cast<std::size_t>((s.m + 1) * (s.k + 1)),
                              static_cast<std::size_t>((s.n + 1) * (s.k + 1))});
             most_c = std::max(most_c, static_cast<std::size_t>(s.m * s.n));
@@ -133,7 +133,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
             out.push_back({1, 1});
             continue;
         }
-        const GemmRateShape s = ratio_shape(c, sms);
+        const GemmTimedCall s = ratio_shape(c, sms);
         GemmArgs<T> a;
         a.m = static_cast<int>(s.m);
         a.n = static_cast<int>(s.n);
@@ -156,7 +156,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         el.lda = a.m + 1;
         el.ldb = a.k + 1;
         const double e = median_ms(el, l);
-        const GemmRateShape w = gemm_rate_shape(c, sms);  // the main loop's own call: whole rounds
+        const GemmTimedCall w = gemm_rate_shape(c, sms);  // the main loop's own call: whole rounds
         GemmArgs<T> whole = a;
         whole.m = static_cast<int>(w.m);
         whole.n = static_cast<int>(w.n);
@@ -224,17 +224,17 @@ constexpr int kH200Sms = 132;  // the device of gemm_kernel_rates_h200's table
 /// The main loop's timed call of the launch `l` runs (its configuration, unsplit), on this device
 /// where `live`, else the H200's (132 SMs).
 template <class T>
-GemmRateShape main_loop_of(const GemmLaunch& l, bool live) {
+GemmTimedCall main_loop_of(const GemmLaunch& l, bool live) {
     const int i = rate_index<T>(l);
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     if (i < 0 || i >= static_cast<int>(rates.size()) || !(rates[i].main_ms > 0)) return {};
-    GemmRateShape s = gemm_rate_shape(gemm_rate_launches<T>()[i], live ? launch_checks::sm_count() : kH200Sms);
+    GemmTimedCall s = gemm_rate_shape(gemm_rate_launches<T>()[i], live ? launch_checks::sm_count() : kH200Sms);
     s.ms = rates[i].main_ms;
     s.transposed_a = rates[i].transposed_a;
     return s;
 }
 
-GemmRateShape main_loop_source(const GemmLaunch& l, int elem_bytes, bool live) {
+GemmTimedCall main_loop_source(const GemmLaunch& l, int elem_bytes, bool live) {
     return elem_bytes == 8 ? main_loop_of<double>(l, live) : main_loop_of<float>(l, live);
 }
 

@@ -38,7 +38,7 @@ struct GemmKernelRates {
 
 /// The shape of launch `c`'s main-loop call (GemmKernelRates::main_ms) on a device of `sm_count`
 /// SMs (m, n, k): sm_count x 6 tiles of c, whole rounds at 1, 2, 3 or 6 resident blocks, k = 1056.
-GemmRateShape gemm_rate_shape(const GemmLaunch& c, int sm_count);
+GemmTimedCall gemm_rate_shape(const GemmLaunch& c, int sm_count);
 
 /// The launches whose rates are measured, in the rates' order: T's configurations
 /// (gemm_configs<T>()), then in double the FP64 tensor cores' tiles (kDgemmTcTiles, each with its
