@@ -5,8 +5,6 @@
 
 #include "device_profile.hpp"
 
-#include <algorithm>
-
 namespace wb {
 
 struct Ceilings {

@@ -44,6 +44,15 @@ std::vector<derive::GemmTile> config_tiles(bool live, bool ta, bool tb, bool vec
                              live ? gemm_impl::resident_blocks<T, E>(ta, tb, vec, false) : 0}...};
 }
 
+namespace {
+/// What the derivation's counts miss, measured for this tile's kernel (gemm_kernel_rates.hpp).
+void take_rates(derive::GemmTile& t, const GemmKernelRates& r) {
+    t.transposed_a_rate = r.transposed_a;
+    t.element_rate = r.element;
+    t.epilogue_gbs = r.epilogue_gbs;
+}
+}  // namespace
+
 template <class T>
 std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool live, const GemmArgs<T>& a,
                                                 bool tensor_ok) {
@@ -52,11 +61,7 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
         config_tiles<T>(live, a.op_a == Op::T, a.op_b == Op::T, vec, typename Configs<T>::type{});
     // What the derivation's counts miss, measured per configuration (on this device where live).
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
-    for (std::size_t i = 0; i < v.size() && i < rates.size(); ++i) {
-        v[i].transposed_a_rate = rates[i].transposed_a;
-        v[i].element_rate = rates[i].element;
-        v[i].epilogue_gbs = rates[i].epilogue_gbs;
-    }
+    for (std::size_t i = 0; i < v.size() && i < rates.size(); ++i) take_rates(v[i], rates[i]);
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
     const bool tc = std::is_same_v<T, double> && tensor_ok &&
                     (live ? gemm_takes_tensor_cores<T>() : dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm);
@@ -71,11 +76,7 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
             t.tensor_core = true;
             // Its measured rates follow the configurations' (gemm_rate_launches' order).
             const std::size_t r = gemm_configs<T>().size() + static_cast<std::size_t>(i);
-            if (r < rates.size()) {
-                t.transposed_a_rate = rates[r].transposed_a;
-                t.element_rate = rates[r].element;
-                t.epilogue_gbs = rates[r].epilogue_gbs;
-            }
+            if (r < rates.size()) take_rates(t, rates[r]);
             v.push_back(t);
         }
     }

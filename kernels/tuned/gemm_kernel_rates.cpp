@@ -187,13 +187,20 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live) {
 
 namespace {
 
+/// gemm_rate_launches<T>(), built once (the model asks per predicted launch).
+template <class T>
+const std::vector<GemmLaunch>& rate_launches() {
+    static const std::vector<GemmLaunch> v = gemm_rate_launches<T>();
+    return v;
+}
+
 /// The index in gemm_rate_launches<T>() of the launch that `l` runs (the configuration its fields
 /// name, gemm_launch_matches, or its tensor-core tile; split or not); -1 for a launch that names
 /// no configuration.
 template <class T>
 int rate_index(const GemmLaunch& l) {
     if (l.math != 2 && l.tile_m == 0) return -1;
-    const std::vector<GemmLaunch> launches = gemm_rate_launches<T>();
+    const std::vector<GemmLaunch>& launches = rate_launches<T>();
     const int tc = l.math == 2 ? (l.tile_m > 0 ? dgemm_tc_tile_index(l.tile_m, l.tile_n) : 0) : -1;
     GemmLaunch whole = l;
     whole.split_k = 0;
@@ -228,7 +235,7 @@ GemmTimedCall main_loop_of(const GemmLaunch& l, bool live) {
     const int i = rate_index<T>(l);
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     if (i < 0 || i >= static_cast<int>(rates.size()) || !(rates[i].main_ms > 0)) return {};
-    GemmTimedCall s = gemm_rate_shape(gemm_rate_launches<T>()[i], live ? launch_checks::sm_count() : kH200Sms);
+    GemmTimedCall s = gemm_rate_shape(rate_launches<T>()[i], live ? launch_checks::sm_count() : kH200Sms);
     s.ms = rates[i].main_ms;
     s.transposed_a = rates[i].transposed_a;
     return s;
