@@ -224,6 +224,7 @@ void report_sustained(int blocks, int warps, double* d_out, double seconds) {
     const double last = one(&mhz_last);
     std::printf("  mma.m16n8k8  4 chains sustained (%d launches, %.0f ms): first %.1f TFLOP/s at %.0f MHz, "
                 "last %.1f TFLOP/s at %.0f MHz\n", n + 2, spent, first, mhz_first, last, mhz_last);
+    for (cudaEvent_t e : {e0, e1, t0, t1}) CHECK(cudaEventDestroy(e));
     CHECK(cudaFree(d_spans));
 }
 
