@@ -33,6 +33,9 @@ struct GemmLaunch {
     int pack_a = 0;    ///< tuned, op(A) = A^T: 0 the default rule decides (in an explicit launch: 1),
                        ///< 1 the main loop reads A transposed, 2 A is first transposed into a
                        ///< workspace and the op(A) = A kernel runs (op(A) = A: nothing to pack)
+    int pack_b = 0;    ///< tuned, op(B) = B: 0 the default rule decides (in an explicit launch: 1),
+                       ///< 1 the main loop reads B transposed, 2 B is first transposed into a
+                       ///< workspace and the op(B) = B^T kernel runs (op(B) = B^T: nothing to pack)
     int align = 0;     ///< tuned: 0 the default rule decides (in an explicit launch: 1), 1 operands
                        ///< read where they are, 2 an operand whose columns are not 16-byte aligned
                        ///< (odd ld, a submatrix's offset) is first copied into an aligned workspace
@@ -47,7 +50,7 @@ struct GemmLaunch {
         return block_x == o.block_x && block_y == o.block_y && tile_m == o.tile_m && tile_n == o.tile_n &&
                tile_k == o.tile_k && thread_m == o.thread_m && thread_n == o.thread_n && warp_m == o.warp_m &&
                warp_n == o.warp_n && stages == o.stages && split_k == o.split_k && pack_a == o.pack_a &&
-               align == o.align && gemv == o.gemv && math == o.math;
+               pack_b == o.pack_b && align == o.align && gemv == o.gemv && math == o.math;
     }
 };
 

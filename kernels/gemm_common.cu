@@ -20,6 +20,7 @@ std::string GemmLaunch::str() const {
         .add(block_x > 0 || block_y > 0, "block=" + dims(block_x, block_y))
         .add(split_k > 1, "split=" + launch_checks::num(split_k))
         .add(pack_a == 2, "pack A")
+        .add(pack_b == 2, "pack B")
         .add(align == 2, "aligned copies")
         .add(gemv == 2, "as GEMV")
         .add(math == 2, "FP64 tensor cores")

@@ -44,7 +44,7 @@ std::string launch_params(const GemmLaunch& l) {
     return words({{"block_x", l.block_x}, {"block_y", l.block_y}, {"tile_m", l.tile_m}, {"tile_n", l.tile_n},
                   {"tile_k", l.tile_k}, {"thread_m", l.thread_m}, {"thread_n", l.thread_n}, {"warp_m", l.warp_m},
                   {"warp_n", l.warp_n}, {"stages", l.stages}, {"split_k", l.split_k}, {"pack_a", l.pack_a},
-                  {"align", l.align}, {"gemv", l.gemv}, {"math", l.math}});
+                  {"pack_b", l.pack_b}, {"align", l.align}, {"gemv", l.gemv}, {"math", l.math}});
 }
 
 std::string launch_params(const Conv2dLaunch& l) {

@@ -128,6 +128,12 @@ struct GemmTile {
     /// rate with op(A) = A, measured on the device the call runs on (tuned::gemm_kernel_rates);
     /// 1: no difference.
     double transposed_a_rate = 1;
+    /// Its rate with op(B) = B^T (NT: no operand through the transposing path) over op(B) = B,
+    /// op(A) = A, measured likewise; 0: not measured (1).
+    double op_nt_rate = 0;
+    /// Its rate with op(A) = A^T and op(B) = B^T (TT) over NN, measured likewise; 0: not measured
+    /// (transposed_a_rate).
+    double op_tt_rate = 0;
     /// Its rate with element copies (columns not 16-byte aligned) over its 16-byte copies', measured
     /// likewise; 0: not measured, the element copies' issue slots counted instead.
     double element_rate = 0;
@@ -146,6 +152,7 @@ struct GemmCall {
     double max_workspace_bytes = 0;   ///< the split's partials at most this many bytes (0: no limit)
     bool reads_c = true;              ///< beta != 0: the epilogue loads C before it stores it
     bool transposed_a = false;        ///< op(A) = A^T, read transposed (GemmTile::transposed_a_rate)
+    bool op_b_t = false;              ///< op(B) = B^T, copied straight into place (GemmTile::op_nt_rate, op_tt_rate)
 };
 
 /// GEMM: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,

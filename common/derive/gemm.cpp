@@ -129,17 +129,30 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
               : k.rate == banks ? fmt("the banks at %.2f B per FMA", k.smem_per_fma)
               : k.rate == issue ? "the issue slots"
                                 : "the L2";
-    // What the counts above do not see, measured on the device for this kernel: op(A) = A^T read
-    // transposed through registers, and element copies of unaligned columns (the tensor cores'
-    // kernel too: an 8-byte copy per element and its address math).
+    // What the counts above do not see, measured on the device for this kernel: an operand stored
+    // with k contiguous read transposed through registers (op(A) = A^T, op(B) = B: the rates of
+    // TN, NT and TT over NN), and element copies of unaligned columns (the tensor cores' kernel
+    // too: an 8-byte copy per element and its address math). Not faster than the FMA lanes.
     {
         double rel = 1;
-        if (c.transposed_a && t.transposed_a_rate > 0) rel *= t.transposed_a_rate;
+        const char* ops = nullptr;
+        if (c.transposed_a && c.op_b_t) {
+            const double r = t.op_tt_rate > 0 ? t.op_tt_rate : t.transposed_a_rate;
+            if (r > 0) rel *= r;
+            ops = "TT";
+        } else if (c.transposed_a) {
+            if (t.transposed_a_rate > 0) rel *= t.transposed_a_rate;
+            ops = "op(A) = A^T";
+        } else if (c.op_b_t) {
+            if (t.op_nt_rate > 0) rel *= t.op_nt_rate;
+            ops = "NT";
+        }
+        const bool op_rel = rel != 1;
         if (!c.aligned && t.element_rate > 0) rel *= t.element_rate;
         if (rel != 1) {
-            k.rate *= rel;
-            k.bound += fmt(", x %.2f measured", rel) + (c.transposed_a ? " (op(A) = A^T" : " (") +
-                       (c.transposed_a && !c.aligned ? ", " : "") + (!c.aligned ? "element copies" : "") + ")";
+            k.rate = std::min(k.rate * rel, math);
+            k.bound += fmt(", x %.2f measured", rel) + " (" + (op_rel ? ops : "") + (op_rel && !c.aligned ? ", " : "") +
+                       (!c.aligned ? "element copies" : "") + ")";
         }
     }
 }

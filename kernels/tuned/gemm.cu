@@ -42,7 +42,8 @@
 ///   chapter 5's GEMV (gemm_as_gemv); 2 ... 16 columns or rows take 16-wide tiles and 33 ... 64
 ///   take 64-wide ones, their copies checked per operand; an operand whose columns are not
 ///   16-byte aligned is copied to aligned columns first where that pays (GemmLaunch::align), and
-///   op(A) = A^T is transposed first where that pays (GemmLaunch::pack_a; gemm_pack.cu).
+///   op(A) = A^T is transposed first where that pays (GemmLaunch::pack_a; gemm_pack.cu), and
+///   op(B) = B likewise (GemmLaunch::pack_b).
 /// - Split k where C alone cannot fill the GPU (GemmLaunch::split_k; gemm_splitk.hpp): gridDim.z
 ///   slices of k, each a multiple of BK long, write partial C's to a workspace; a second kernel
 ///   adds them in slice order and applies alpha and beta (deterministic, like cuBLAS's own split-k
@@ -116,15 +117,17 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
     check_launch(a, l, fn);
     if (!gemm_detail::gemm_begin(a, fn, s)) return;
     // Fields left 0 leave their choice to the default rule: the whole launch, or the
-    // configuration alone where pack_a, align or gemv = 1 is set.
+    // configuration alone where pack_a, pack_b, align or gemv = 1 is set.
     GemmLaunch all_default{};
     all_default.pack_a = l.pack_a;
+    all_default.pack_b = l.pack_b;
     all_default.align = l.align;
     all_default.gemv = l.gemv == 1 ? 1 : 0;  // gemv = 1 alone: the tiled rule's configuration
     all_default.math = l.math == 1 ? 1 : 0;  // math = 1 alone: the FMA kernels, the rule's configuration
     GemmLaunch chosen = l == all_default ? (l.gemv == 1 ? gemm_default_tiled(a) : gemm_default(a)) : l;
-    // An explicit choice among the FMA kernels' options (math 1, pack_a, align) keeps them.
-    if (chosen.math == 2 && l.math == 0 && (l.pack_a != 0 || l.align != 0)) chosen = gemm_default_tiled(a);
+    // An explicit choice among the FMA kernels' options (math 1, pack_a, pack_b, align) keeps them.
+    if (chosen.math == 2 && l.math == 0 && (l.pack_a != 0 || l.pack_b != 0 || l.align != 0))
+        chosen = gemm_default_tiled(a);
     if (l.math == 1 && chosen.math == 2) chosen = gemm_default_tiled(a);
     if constexpr (std::is_same_v<T, double>) {
         if (chosen.math == 2) {  // unaligned operands copied to aligned columns first where align = 2
@@ -140,8 +143,10 @@ void gemm(const GemmArgs<T>& a, const GemmLaunch& l, cudaStream_t s) {
         return;
     }
     if (l.pack_a != 0) chosen.pack_a = l.pack_a;
+    if (l.pack_b != 0) chosen.pack_b = l.pack_b;
     if (l.align != 0) chosen.align = l.align;
     GemmArgs<T> run = a.op_a == Op::T && chosen.pack_a == 2 ? pack::packed(a, s, fn) : a;
+    if (a.op_b == Op::N && chosen.pack_b == 2) run = pack::packed_b(run, s, fn);
     if (chosen.align == 2) run = pack::aligned(run, s, fn);
     dispatch_list(run, chosen, s, fn, typename Configs<T>::type{});
     WB_CHECK_LAUNCH();

@@ -43,7 +43,8 @@ std::vector<GemmLaunch> launches(ConfigList<E...>) {
 }
 
 /// The call the main loop runs for one choice of copies (pack_a 2: op(A) = A^T transposed into a
-/// workspace; align 2: operands whose columns are not 16-byte aligned copied to aligned ones;
+/// workspace; pack_b 2: op(B) = B likewise; align 2: operands whose columns are not 16-byte
+/// aligned copied to aligned ones;
 /// a workspace's pointer is null, its ld a 128-byte line) and what the copies cost: their bytes
 /// read and written at the device's copy ceiling (bandwidth x copy_over_read) and a launch each.
 /// `fits` false where a workspace would pass kMaxWorkspaceBytes or the transpose's grid not fit.
@@ -55,7 +56,7 @@ struct CopiesView {
 };
 
 template <class T>
-CopiesView<T> copies_view(const GemmArgs<T>& a, int pack_a, int align, const DeviceProfile& dev) {
+CopiesView<T> copies_view(const GemmArgs<T>& a, int pack_a, int pack_b, int align, const DeviceProfile& dev) {
     CopiesView<T> c;
     c.view = a;
     const double copy_bytes_per_s = dev.bandwidth_gbs * 1e9 * (dev.copy_over_read > 0 ? dev.copy_over_read : 1.0);
@@ -70,13 +71,18 @@ CopiesView<T> copies_view(const GemmArgs<T>& a, int pack_a, int align, const Dev
         c.view.op_a = Op::N;
         to_workspace(c.view.A, c.view.lda, a.m, a.k);
     }
+    if (pack_b == 2) {  // likewise for op(B) = B: n in 32-row tiles
+        c.fits = c.fits && ceil_div(a.n, pack::kTile) <= kMaxGridYZ;
+        c.view.op_b = Op::T;
+        to_workspace(c.view.B, c.view.ldb, a.n, a.k);
+    }
     if (align == 2) {  // the copies run in chunks of columns: no grid limit
         GemmArgs<T>& v = c.view;
         const int cols_a = v.op_a == Op::N ? a.k : a.m, cols_b = v.op_b == Op::N ? a.n : a.k;
         // A packed above is aligned already (a null A in the call itself is chapter 6's
         // predict-only call, aligned or not by its ld like any other).
         if (pack_a != 2 && !aligned16(v.A, v.lda)) to_workspace(v.A, v.lda, v.rows_a(), cols_a);
-        if (!aligned16(v.B, v.ldb)) to_workspace(v.B, v.ldb, v.rows_b(), cols_b);
+        if (pack_b != 2 && !aligned16(v.B, v.ldb)) to_workspace(v.B, v.ldb, v.rows_b(), cols_b);
     }
     return c;
 }
@@ -91,10 +97,12 @@ struct CopiesChoice {
 /// The tiled rule: which call the main loop runs, and its configuration and split of k, all from
 /// chapter 6's derivation on `dev` (derive_gemm; `live`: dev is the current device). The choices:
 /// op(A) = A^T read transposed (pack_a = 1) or transposed into a workspace first (pack_a = 2);
-/// operands whose columns are not 16-byte aligned read in place (align = 1) or copied to aligned
-/// columns first (align = 2). Each choice costs the derivation's time for the call the main loop
-/// then sees (with each configuration's measured rates for op(A) = A^T and element copies,
-/// gemm_kernel_rates.hpp) plus its copies (copies_view). As in the derivation, times within its
+/// op(B) = B likewise (pack_b = 1 or 2: the kernels read B transposed in every NN and TN call,
+/// and where B is small beside the call its transpose costs less); operands whose columns are not
+/// 16-byte aligned read in place (align = 1) or copied to aligned columns first (align = 2). Each
+/// choice costs the derivation's time for the call the main loop then sees (with each
+/// configuration's measured rates for its op(A), op(B) and element copies, gemm_kernel_rates.hpp)
+/// plus its copies (copies_view). As in the derivation, times within its
 /// resolution (derive::kGemmResolution) count as equal: among them the most reuse (the thread
 /// tile's fewest operand elements per FMA, rule 2), then the least time.
 /// Where no choice derives a configuration (a preset none of them fits), the first
@@ -109,29 +117,33 @@ GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool 
     std::vector<CopiesChoice> choices;
     double t_least = -1;
     for (int pack_a : a.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0})
-        for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
-            const CopiesView<T> v = copies_view(a, pack_a, align, dev);
-            CopiesChoice ch;
-            ch.launch.pack_a = pack_a;
-            ch.launch.align = align;
-            ch.copies = v.seconds;
-            if (v.fits) {
-                try {
-                    const derive::Derivation d = gemm_derivation(v.view, dev, live, false, false);
-                    ch.launch = gemm_launch_of(d, configs);
-                    ch.launch.pack_a = pack_a;
-                    ch.launch.align = align;
-                    ch.seconds = d.seconds + v.seconds;
-                } catch (const std::invalid_argument&) {
-                    // no configuration fits `dev` (a preset smaller than any card the kernels run on)
+        for (int pack_b : a.op_b == Op::N ? std::vector<int>{1, 2} : std::vector<int>{0})
+            for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
+                const CopiesView<T> v = copies_view(a, pack_a, pack_b, align, dev);
+                CopiesChoice ch;
+                ch.launch.pack_a = pack_a;
+                ch.launch.pack_b = pack_b;
+                ch.launch.align = align;
+                ch.copies = v.seconds;
+                if (v.fits) {
+                    try {
+                        const derive::Derivation d = gemm_derivation(v.view, dev, live, false, false);
+                        ch.launch = gemm_launch_of(d, configs);
+                        ch.launch.pack_a = pack_a;
+                        ch.launch.pack_b = pack_b;
+                        ch.launch.align = align;
+                        ch.seconds = d.seconds + v.seconds;
+                    } catch (const std::invalid_argument&) {
+                        // no configuration fits `dev` (a preset smaller than any card the kernels run on)
+                    }
                 }
+                choices.push_back(ch);
+                if (ch.seconds >= 0 && (t_least < 0 || ch.seconds < t_least)) t_least = ch.seconds;
             }
-            choices.push_back(ch);
-            if (ch.seconds >= 0 && (t_least < 0 || ch.seconds < t_least)) t_least = ch.seconds;
-        }
     if (all) *all = choices;
     if (t_least < 0) {  // nothing derived: the configuration read where it is
         pick.pack_a = a.op_a == Op::T ? 1 : 0;
+        pick.pack_b = a.op_b == Op::N ? 1 : 0;
         pick.align = unaligned ? 1 : 0;
         return pick;
     }
@@ -200,7 +212,7 @@ bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* out) {
 
 /// `rule`'s pick for call `a` on the current device's profile, cached per thread for each device,
 /// rule and class of call: the shape, op(A), op(B), whether A's and B's columns are 16-byte
-/// aligned and whether beta is 0 (all the rules read). The tiled rule weighs up to 4 x 21 x 7
+/// aligned and whether beta is 0 (all the rules read). The tiled rule weighs up to 8 x 21 x 7
 /// estimates per call (packing x align x splits x configurations) before the derivation; a lookup
 /// is a map's (cuBLASLt keeps such a heuristics cache too).
 template <class T, class Rule>
@@ -224,12 +236,13 @@ GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, boo
     std::vector<CopiesChoice> all;
     const GemmLaunch pick = gemm_rule_tiled(a, dev, live, &all);
     if (why) {
-        // Every choice weighed, with its derived time: "pack_a=2 align=1 291.8 us (copies 11.9 us)".
+        // Every choice weighed, with its derived time: "pack_a=2 pack_b=1 align=1 291.8 us (copies 11.9 us)".
         std::string metric;
         for (const CopiesChoice& ch : all) {
             if (ch.seconds < 0) continue;
             metric += metric.empty() ? "" : "; ";
             if (ch.launch.pack_a) metric += "pack_a=" + std::to_string(ch.launch.pack_a) + " ";
+            if (ch.launch.pack_b) metric += "pack_b=" + std::to_string(ch.launch.pack_b) + " ";
             if (ch.launch.align) metric += "align=" + std::to_string(ch.launch.align) + " ";
             metric += us(ch.seconds) + (ch.copies > 0 ? " (copies " + us(ch.copies) + ")" : "");
         }
@@ -239,13 +252,18 @@ GemmArgs<T> gemm_copies_view(const GemmArgs<T>& a, const DeviceProfile& dev, boo
                             "op(A) = A^T read transposed (1) or packed first (2): the least derived time, the "
                             "transpose and the kernels' measured op(A) = A^T rate counted",
                             metric, false});
+        if (pick.pack_b)
+            why->push_back({"pack_b", pick.pack_b,
+                            "op(B) = B read transposed (1) or packed first (2): the least derived time, the "
+                            "transpose and the kernels' measured rates with op(B) = B and B^T counted",
+                            metric, false});
         if (pick.align)
             why->push_back({"align", pick.align,
                             "unaligned columns read in place (1) or copied first (2): the least derived time, the "
                             "copies and the kernels' measured element-copy rate counted",
                             metric, false});
     }
-    return copies_view(a, pick.pack_a, pick.align, dev).view;
+    return copies_view(a, pick.pack_a, pick.pack_b, pick.align, dev).view;
 }
 
 /// The tensor cores' copies (double): the call their main loop runs, whether that is a copy, and
@@ -267,7 +285,7 @@ TcCopies<T> tc_copies(const GemmArgs<T>& a, double in_place_seconds, const Devic
     c.view = a;
     c.in_place = in_place_seconds;
     if (aligned16(a.A, a.lda) && aligned16(a.B, a.ldb)) return c;
-    const CopiesView<T> v = copies_view(a, 0, 2, dev);
+    const CopiesView<T> v = copies_view(a, 0, 0, 2, dev);
     c.copies = v.seconds;
     if (!v.fits || !(in_place_seconds > 0)) return c;
     try {
@@ -353,7 +371,8 @@ GemmLaunch gemm_default(const GemmArgs<T>& a) {
 /// derives, on the values that mean something for this call: split k over split_candidates()
 /// where every slice keeps a k-tile, the partials fit kMaxWorkspaceBytes and the blocks stay
 /// within 4 per SM (the most any configuration keeps resident: deeper splits only add partials);
-/// op(A) = A^T packed first (pack_a = 2) where op_a = T and the transpose's grid fits; unaligned
+/// op(A) = A^T packed first (pack_a = 2) where op_a = T and the transpose's grid fits, op(B) = B
+/// likewise (pack_b = 2, with pack_a's choices: TN packed both ways runs as NT); unaligned
 /// operands copied first (align = 2) where an operand is not 16-byte aligned (the copies beside
 /// the split rather than crossed with it, which keeps the list to about 150 launches at most);
 /// and the default rule's own pick.
@@ -363,6 +382,7 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
     const std::vector<GemmLaunch> plain = v;
     const bool unaligned = !aligned16(a.A, a.lda) || !aligned16(a.B, a.ldb);
     const bool may_pack = a.op_a == Op::T && ceil_div(std::max(1, a.m), pack::kTile) <= kMaxGridYZ;
+    const bool may_pack_b = a.op_b == Op::N && ceil_div(std::max(1, a.n), pack::kTile) <= kMaxGridYZ;
     const long long most_blocks = 4LL * sm_count();
     for (const GemmLaunch& c : plain) {
         const long long tiles = ceil_div(std::max(1, a.m), c.tile_m) * ceil_div(std::max(1, a.n), c.tile_n);
@@ -377,13 +397,15 @@ std::vector<GemmLaunch> gemm_launches(const GemmArgs<T>& a) {
             v.push_back(l);
         }
         for (int pack_a : may_pack ? std::vector<int>{0, 2} : std::vector<int>{0})
-            for (int align : unaligned ? std::vector<int>{0, 2} : std::vector<int>{0}) {
-                if (pack_a == 0 && align == 0) continue;  // the configuration as it is: listed
-                GemmLaunch l = c;
-                l.pack_a = pack_a;
-                l.align = align;
-                v.push_back(l);
-            }
+            for (int pack_b : may_pack_b ? std::vector<int>{0, 2} : std::vector<int>{0})
+                for (int align : unaligned ? std::vector<int>{0, 2} : std::vector<int>{0}) {
+                    if (pack_a == 0 && pack_b == 0 && align == 0) continue;  // the configuration as it is: listed
+                    GemmLaunch l = c;
+                    l.pack_a = pack_a;
+                    l.pack_b = pack_b;
+                    l.align = align;
+                    v.push_back(l);
+                }
     }
     if constexpr (std::is_same_v<T, double>) {
         if (gemm_takes_tensor_cores<T>()) {  // the tensor cores: each tile, alone and split as the rule may split them

@@ -48,6 +48,8 @@ namespace {
 /// What the derivation's counts miss, measured for this tile's kernel (gemm_kernel_rates.hpp).
 void take_rates(derive::GemmTile& t, const GemmKernelRates& r) {
     t.transposed_a_rate = r.transposed_a;
+    t.op_nt_rate = r.op_nt;
+    t.op_tt_rate = r.op_tt;
     t.element_rate = r.element;
     t.epilogue_gbs = r.epilogue_gbs;
 }
@@ -97,6 +99,7 @@ derive::Derivation gemm_derivation(const GemmArgs<T>& a, const DeviceProfile& de
     c.max_workspace_bytes = kMaxWorkspaceBytes;
     c.reads_c = a.beta != T(0);
     c.transposed_a = a.op_a == Op::T;
+    c.op_b_t = a.op_b == Op::T;
     return derive::derive_gemm(dev, c, gemm_derive_tiles<T>(dev, live, a, tensor_ok));
 }
 

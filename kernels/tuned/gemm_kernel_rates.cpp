@@ -163,7 +163,15 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         whole.lda = whole.m;
         whole.ldc = whole.m;
         const double main = median_ms(whole, l);
-        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main});
+        GemmArgs<T> nt = a;  // B stored n x k: copied straight into place
+        nt.op_b = Op::T;
+        nt.ldb = a.n;
+        GemmArgs<T> tt = tn;
+        tt.op_b = Op::T;
+        tt.ldb = a.n;
+        const double t_nt = median_ms(nt, l), t_tt = median_ms(tt, l);
+        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main, nn / t_nt,
+                       nn / t_tt});
     }
     return out;
 }

@@ -1,7 +1,8 @@
 /// \file tuned/gemm_kernel_rates.hpp
 /// \brief What chapter 6's GEMM derivation cannot count, measured on the device: each
-///        configuration's main-loop rate with op(A) = A^T read transposed, and with element
-///        copies of unaligned columns, each over its rate with op(A) = A and 16-byte copies.
+///        configuration's main-loop rate with op(A) = A^T read transposed, with op(B) = B^T (NT
+///        and TT), and with element copies of unaligned columns, each over its rate with op(A) = A,
+///        op(B) = B and 16-byte copies.
 ///
 /// The derivation counts issue slots, shared-memory bytes and L2 bytes per FMA (derive/gemm.cpp).
 /// Reading op(A) = A^T through registers costs the tuned kernels more than those counts: on an
@@ -9,7 +10,8 @@
 /// Compute), yet runs about 5% slower, and the double kernels issue fewer and run about 13%
 /// slower (\ref notes_gemm). The rates are therefore timed, like chapter 0's ceilings, on the
 /// device the call runs on, once per device: each configuration's kernel on about four waves of
-/// blocks with op(A) = A, op(A) = A^T, and op(A) = A with odd leading dimensions.
+/// blocks with op(A) = A, op(A) = A^T, op(B) = B^T with each, and op(A) = A with odd leading
+/// dimensions.
 /// The default rule weighs packing A and copying unaligned operands with them
 /// (gemm_default_rule.cpp); without a GPU it reads the rates an H200 measured.
 #pragma once
@@ -34,6 +36,14 @@ struct GemmKernelRates {
     /// 16-byte copies, beta 0; 0: not measured). The model sets the tensor cores' main loop
     /// against it: what its counts predict for that call over this (\ref notes_gemm).
     double main_ms = 0;
+    /// op(A) = A, op(B) = B^T (NT): B copied straight into place like A, no transposing operand
+    /// (0: not measured, taken as 1). The kernels keep both operands k-major in shared memory: an
+    /// operand stored with k contiguous goes through their transposing path, one in NN, two in
+    /// TN, one in TT, none in NT. The default rule weighs transposing B first with these
+    /// (GemmLaunch::pack_b).
+    double op_nt = 0;
+    /// op(A) = A^T, op(B) = B^T (TT), likewise (0: not measured, taken as transposed_a).
+    double op_tt = 0;
 };
 
 /// The shape of launch `c`'s main-loop call (GemmKernelRates::main_ms) on a device of `sm_count`
@@ -52,8 +62,8 @@ std::vector<GemmLaunch> gemm_rate_launches();
 template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 
-/// Times gemm_rate_launches<T>() on the current device now: per launch three products of the
-/// same shape (op(A) = A, op(A) = A^T, op(A) = A with lda and ldb one longer, odd), the median of
+/// Times gemm_rate_launches<T>() on the current device now: per launch five products of the
+/// same shape (NN, TN, NN with lda and ldb one longer, odd, NT and TT), the median of
 /// three calls after one, on about four waves of its blocks with k = 1056; then op(A) = A on whole
 /// rounds (gemm_rate_shape: GemmKernelRates::main_ms); then its epilogue's bandwidth on a C of
 /// four times the L2 with k = one k-tile. Allocates and frees its operands

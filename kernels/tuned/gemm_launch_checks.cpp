@@ -83,6 +83,9 @@ void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn
     require_launch(l.pack_a >= 0 && l.pack_a <= 2, fn, "pack_a", l.pack_a,
                    "0 (the default rule decides, or no packing in an explicit launch), 1 (A read transposed) or 2 "
                    "(A transposed into a workspace first)");
+    require_launch(l.pack_b >= 0 && l.pack_b <= 2, fn, "pack_b", l.pack_b,
+                   "0 (the default rule decides, or no packing in an explicit launch), 1 (B read transposed) or 2 "
+                   "(B transposed into a workspace first)");
     require_launch(l.align >= 0 && l.align <= 2, fn, "align", l.align,
                    "0 (the default rule decides, or operands read where they are in an explicit launch), 1 (read "
                    "where they are) or 2 (unaligned operands copied to aligned columns first)");

@@ -1,7 +1,8 @@
 /// \file tuned/gemm_pack.cu
 /// \brief The tuned GEMM's operand copies on the host side: op(A) = A^T transposed into a
-///        workspace (pack_a = 2) and operands whose columns are not 16-byte aligned copied to
-///        aligned columns (align = 2), each with its workspace; the kernels: gemm_pack.cuh.
+///        workspace (pack_a = 2), op(B) = B likewise (pack_b = 2), and operands whose columns
+///        are not 16-byte aligned copied to aligned columns (align = 2), each with its workspace;
+///        the kernels: gemm_pack.cuh.
 #include "launch_limits.hpp"
 #include "tuned/gemm_pack.hpp"
 
@@ -22,7 +23,7 @@ void* pack_workspace(std::size_t bytes, cudaStream_t s) {
 }
 
 /// pack_ld as a GemmArgs leading dimension (an int) for the workspace of launch field `field`
-/// (pack_a or align, 2). It fits wherever validate_gemm let the call through (rows at most
+/// (pack_a, pack_b or align, 2). It fits wherever validate_gemm let the call through (rows at most
 /// launch_checks::kMaxIndexedExtent, and the rounding adds at most 31); checked all the same:
 /// the int would otherwise wrap.
 template <class T>
@@ -34,31 +35,39 @@ int pack_ld_int(int rows, const char* fn, const char* field) {
     return static_cast<int>(ld);
 }
 
+/// X (k x cols as stored, leading dimension ldx) transposed into workspace `ws` (cols x k, its
+/// leading dimension `ldt`): the copy pack_a and pack_b run. The grid first: cols beyond its
+/// 65535 tiles throw before the workspace is allocated.
+template <class T>
+T* transposed(const T* X, long long ldx, int k, int cols, int ldt, void* (*ws)(std::size_t, cudaStream_t),
+              cudaStream_t s, const char* fn) {
+    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(k, pack::kTile), static_cast<long long>(kMaxGridX), fn),
+                    gemm_detail::grid_dim(gemm_detail::ceil_div(cols, pack::kTile), static_cast<long long>(kMaxGridYZ), fn));
+    T* Xt = static_cast<T*>(ws(static_cast<std::size_t>(ldt) * std::max(1, k) * sizeof(T), s));
+    pack::transpose_kernel<T><<<grid, dim3(pack::kTile, pack::kRowsPerPass), 0, s>>>(k, cols, X, ldx, Xt, ldt);
+    WB_CHECK_LAUNCH();
+    return Xt;
+}
+
 }  // namespace
 
 template <class T>
 GemmArgs<T> packed(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
-    const int ldt = pack_ld_int<T>(a.m, fn, "pack_a");
-    // The grid first: an m beyond its 65535 tiles throws before the workspace is allocated.
-    const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.k, pack::kTile), static_cast<long long>(kMaxGridX), fn),
-                    gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, pack::kTile), static_cast<long long>(kMaxGridYZ), fn));
-    T* At = static_cast<T*>(pack_workspace(static_cast<std::size_t>(ldt) * std::max(1, a.k) * sizeof(T), s));
-    pack::transpose_kernel<T><<<grid, dim3(pack::kTile, pack::kRowsPerPass), 0, s>>>(a.k, a.m, a.A, a.lda, At, ldt);
-    WB_CHECK_LAUNCH();
-    GemmArgs<T> b = a;
+    GemmArgs<T> b = a;  // A is k x m as stored (op(A) = A^T); the copy m x k, op(A) = A
+    b.lda = pack_ld_int<T>(a.m, fn, "pack_a");
+    b.A = transposed(a.A, a.lda, a.k, a.m, b.lda, pack_workspace, s, fn);
     b.op_a = Op::N;
-    b.A = At;
-    b.lda = ldt;
     return b;
 }
 
 namespace {
 
-/// The workspace of B copied to aligned columns (align = 2), per device and stream; a copy of A
-/// takes pack_workspace (A is either transposed there or copied, never both).
-struct AlignBWorkspaceTag {};
-void* align_b_workspace(std::size_t bytes, cudaStream_t s) {
-    return workspace_of_current_device<AlignBWorkspaceTag>(s).get(bytes);
+/// The workspace of B transposed (pack_b = 2) or copied to aligned columns (align = 2), per
+/// device and stream; a copy of A takes pack_workspace (an operand is either transposed into its
+/// workspace or copied there, never both: a transposed copy is aligned).
+struct BWorkspaceTag {};
+void* b_workspace(std::size_t bytes, cudaStream_t s) {
+    return workspace_of_current_device<BWorkspaceTag>(s).get(bytes);
 }
 
 /// `rows` x `cols` of X (leading dimension ldx) copied into `ws` with pack_ld columns.
@@ -93,13 +102,24 @@ GemmArgs<T> aligned(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
     }
     if (!aligned16(a.B, a.ldb)) {
         b.ldb = pack_ld_int<T>(a.rows_b(), fn, "align");
-        b.B = copy_aligned(a.B, a.rows_b(), cols_b, a.ldb, align_b_workspace, s, fn);
+        b.B = copy_aligned(a.B, a.rows_b(), cols_b, a.ldb, b_workspace, s, fn);
     }
+    return b;
+}
+
+template <class T>
+GemmArgs<T> packed_b(const GemmArgs<T>& a, cudaStream_t s, const char* fn) {
+    GemmArgs<T> b = a;  // B is k x n as stored (op(B) = B); the copy n x k, op(B) = B^T
+    b.ldb = pack_ld_int<T>(a.n, fn, "pack_b");
+    b.B = transposed(a.B, a.ldb, a.k, a.n, b.ldb, b_workspace, s, fn);
+    b.op_b = Op::T;
     return b;
 }
 
 template GemmArgs<float> packed<float>(const GemmArgs<float>&, cudaStream_t, const char*);
 template GemmArgs<double> packed<double>(const GemmArgs<double>&, cudaStream_t, const char*);
+template GemmArgs<float> packed_b<float>(const GemmArgs<float>&, cudaStream_t, const char*);
+template GemmArgs<double> packed_b<double>(const GemmArgs<double>&, cudaStream_t, const char*);
 template GemmArgs<float> aligned<float>(const GemmArgs<float>&, cudaStream_t, const char*);
 template GemmArgs<double> aligned<double>(const GemmArgs<double>&, cudaStream_t, const char*);
 

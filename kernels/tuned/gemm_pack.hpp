@@ -1,7 +1,8 @@
 /// \file tuned/gemm_pack.hpp
 /// \brief The tuned GEMM's operand copies, host side: when an operand's columns are 16-byte
 ///        aligned, the leading dimension a copy gets, and the copies themselves (gemm_pack.cu):
-///        op(A) = A^T transposed into a workspace (GemmLaunch::pack_a = 2), an unaligned operand
+///        op(A) = A^T transposed into a workspace (GemmLaunch::pack_a = 2), op(B) = B likewise
+///        (GemmLaunch::pack_b = 2), an unaligned operand
 ///        copied to aligned columns (GemmLaunch::align = 2). The default rule weighs both
 ///        (gemm_default_rule.cpp); the kernels: gemm_pack.cuh.
 #pragma once
@@ -36,6 +37,13 @@ long long pack_ld(int rows) {
 /// op(A) = A^T of `a` transposed into the workspace: the same call with op(A) = A.
 template <class T>
 GemmArgs<T> packed(const GemmArgs<T>& a, cudaStream_t s, const char* fn);
+
+/// op(B) = B of `a` transposed into a workspace: the same call with op(B) = B^T. The tuned
+/// kernels keep both operands k-major in shared memory, so an operand stored with k contiguous
+/// (op(A) = A^T, op(B) = B) goes through their transposing path: where B is small beside the
+/// call, its transpose costs less than that path does.
+template <class T>
+GemmArgs<T> packed_b(const GemmArgs<T>& a, cudaStream_t s, const char* fn);
 
 /// The same call with every operand whose columns are not 16-byte aligned copied to aligned
 /// columns (align = 2): A as stored (rows_a x cols), B as stored.

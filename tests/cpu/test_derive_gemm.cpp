@@ -14,6 +14,8 @@
 #include "tuned/gemm_kernel_rates.hpp"
 
 #include <random>
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -263,6 +265,25 @@ TEST_CASE("derive gemm: a measured op(A) = A^T or element-copy rate slows the ke
     CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.9).epsilon(0.02));
 }
 
+namespace {
+/// The choices of a pack line's metric ("pack_a=1 pack_b=2 291.8 us (copies 11.9 us); ..."): each
+/// choice's words before its time, and the time in us.
+std::vector<std::pair<std::string, double>> choices_of(const std::string& metric) {
+    std::vector<std::pair<std::string, double>> v;
+    std::size_t at = 0;
+    while (at < metric.size()) {
+        const std::size_t end = std::min(metric.find("; ", at), metric.size());
+        const std::string c = metric.substr(at, end - at);
+        std::size_t num = 0;
+        while (num < c.size() && !(std::isdigit(static_cast<unsigned char>(c[num])) && (num == 0 || c[num - 1] == ' ')))
+            ++num;
+        v.push_back({c.substr(0, num), num < c.size() ? std::stod(c.substr(num)) : -1.0});
+        at = end + 2;
+    }
+    return v;
+}
+}  // namespace
+
 TEST_CASE("derive gemm: packing A and aligned copies where the derived time says so", "[cpu][derive][gemm]") {
     // The rule weighs the derived time of each call the main loop may see plus the copies at the
     // copy ceiling; chapter 6 prints every alternative. Without a GPU the kernels' rates are an
@@ -280,20 +301,34 @@ TEST_CASE("derive gemm: packing A and aligned copies where the derived time says
         const GemmArgs<float> view = tuned::gemm_copies_view(a, h200, false, &why);
         const GemmLaunch l = tuned::gemm_derived_launch(a, h200, false);
         INFO(a.m << " x " << a.n << " x " << a.k << " lda " << a.lda << ": " << l.str());
-        REQUIRE(!why.empty());
+        REQUIRE(why.size() >= 2);
         CHECK(why[0].parameter == "pack_a");
         CHECK(why[0].value == l.pack_a);
+        CHECK(why[1].parameter == "pack_b");  // op(B) = B: B may be packed too
+        CHECK(why[1].value == l.pack_b);
         CHECK((view.op_a == Op::N) == (l.pack_a == 2));  // packed: the main loop reads op(A) = A
+        CHECK((view.op_b == Op::T) == (l.pack_b == 2));  // and op(B) = B^T
         CHECK(why[0].metric.find("pack_a=1") != std::string::npos);
         CHECK(why[0].metric.find("pack_a=2") != std::string::npos);
-        // The pick is the least of the times the line prints.
-        const auto& m = why[0].metric;
-        const auto at = [&](const std::string& key) { return std::stod(m.substr(m.find(key) + key.size() + 1)); };
-        if (a.lda % 4 == 0) CHECK((l.pack_a == 2) == (at("pack_a=2") < at("pack_a=1")));
+        CHECK(why[0].metric.find("pack_b=2") != std::string::npos);
+        // The pick is the least of the times the line prints (aligned calls: one choice per pack).
+        const auto choices = choices_of(why[0].metric);
+        REQUIRE(choices.size() == (a.lda % 4 == 0 ? 4u : 8u));
+        const auto least = std::min_element(choices.begin(), choices.end(),
+                                            [](const auto& x, const auto& y) { return x.second < y.second; });
+        INFO(why[0].metric);
+        if (a.lda % 4 == 0)
+            CHECK(least->first == "pack_a=" + std::to_string(l.pack_a) + " pack_b=" + std::to_string(l.pack_b) + " ");
     }
-    // NN: nothing to pack, no line.
+    // NN: A has nothing to pack, B's line alone; NT: no line.
     std::vector<derive::Derived> why;
     tuned::gemm_copies_view(call(4096, 4096, 4096), h200, false, &why);
+    REQUIRE(why.size() == 1);
+    CHECK(why[0].parameter == "pack_b");
+    why.clear();
+    GemmArgs<float> nt = call(4096, 4096, 4096);
+    nt.op_b = Op::T;
+    tuned::gemm_copies_view(nt, h200, false, &why);
     CHECK(why.empty());
 }
 

@@ -172,6 +172,11 @@ TEST_CASE("gemm launchers reject an illegal GemmLaunch before anything else", "[
     l.pack_a = -1;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.pack_a (-1) must be 0"));
     l.pack_a = 0;
+    l.pack_b = 3;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.pack_b (3) must be 0 (the default rule"));
+    l.pack_b = -1;
+    CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.pack_b (-1) must be 0"));
+    l.pack_b = 0;
     l.align = 3;
     CHECK_THAT(err(5, l), Catch::Matchers::Contains("tuned::gemm: launch.align (3) must be 0 (the default rule"));
     l.align = 0;

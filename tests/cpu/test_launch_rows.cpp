@@ -40,9 +40,10 @@ TEST_CASE("launches CSV: every field of each op's launch, named, in the struct's
     CHECK(wb::ch06::launch_params(g) == "block_x=32 block_y=8 nb=64 Q=8 Y=3 ept=4 cache=2 cluster=1 loop=1");
     wb::GemmLaunch m;
     m.block_x = 256, m.block_y = 1, m.tile_m = 128, m.tile_n = 64, m.tile_k = 8, m.thread_m = 8, m.thread_n = 4;
-    m.warp_m = 64, m.warp_n = 32, m.stages = 3, m.split_k = 5, m.pack_a = 2, m.align = 1, m.gemv = 1, m.math = 2;
+    m.warp_m = 64, m.warp_n = 32, m.stages = 3, m.split_k = 5, m.pack_a = 2, m.pack_b = 1, m.align = 1, m.gemv = 1;
+    m.math = 2;
     CHECK(wb::ch06::launch_params(m) == "block_x=256 block_y=1 tile_m=128 tile_n=64 tile_k=8 thread_m=8 thread_n=4 "
-                                        "warp_m=64 warp_n=32 stages=3 split_k=5 pack_a=2 align=1 gemv=1 math=2");
+                                        "warp_m=64 warp_n=32 stages=3 split_k=5 pack_a=2 pack_b=1 align=1 gemv=1 math=2");
     wb::Conv2dLaunch v;
     v.block_x = 16, v.block_y = 8, v.tile_x = 64, v.tile_y = 32, v.thread_x = 4, v.thread_y = 2;
     v.blocked = 1;

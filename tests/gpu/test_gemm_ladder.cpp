@@ -234,6 +234,65 @@ TEST_CASE("gemm ch05 tuned: split k, explicit and derived, every transpose, same
     CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
 }
 
+namespace {
+
+/// The default rule's pack of an operand (`field`: pack_a or pack_b) on the first of `shapes`
+/// where it takes it (2): checked against the float64 reference, same bits on repeated calls and
+/// from a plain default call. Where it takes it on none, a warning (the explicit packs are checked
+/// by the caller).
+void check_default_pack(const wb::Step<wb::GemmArgs<float>>& tuned, int wb::GemmLaunch::*field, const char* operand,
+                        const std::vector<wb::GemmShape>& shapes) {
+    const auto it = std::find_if(shapes.begin(), shapes.end(), [&](const wb::GemmShape& s) {
+        return tuned.default_launch(wb::make_gemm_problem<float>(s, 1).args()).*field == 2;
+    });
+    if (it == shapes.end()) {
+        WARN("the default rule packs " << operand << " in none of the shapes on this device: its pack is checked "
+                                                     "explicitly only");
+        return;
+    }
+    auto p = wb::make_gemm_problem<float>(*it, wb::fresh_seed(), 1.5f, 0.5f);
+    const wb::GemmLaunch d = tuned.default_launch(p.args());
+    INFO(it->str() << " default launch " << d.str());
+    CHECK(d.*field == 2);
+    const auto ref = p.reference();
+    CHECK(wb::check_gemm(tuned, d, p, ref).ok());
+    const auto first = result_of(tuned, p, d);
+    for (int rep = 0; rep < 2; ++rep) CHECK(result_of(tuned, p, d) == first);
+    CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
+}
+
+/// The pack tests' calls, for each (op(A), op(B)) of `ops`: shapes that are not multiples of the
+/// transpose's 32 x 32 tile or of any GEMM tile, a split k on some (`split`), and on the `ragged`
+/// ones leading dimensions past the rows with a base offset by one element (their beta 0, C
+/// poisoned).
+struct PackCase {
+    wb::GemmShape s;
+    int split;
+    bool ragged;
+};
+std::vector<PackCase> pack_cases(const std::vector<std::pair<Op, Op>>& ops) {
+    struct Case { int m, n, k, split; bool ragged; };
+    const std::vector<Case> cases = small_run() ? std::vector<Case>{{33, 17, 45, 0, true}, {70, 9, 31, 3, false}}
+                                                : std::vector<Case>{{33, 17, 45, 0, true},   {257, 131, 97, 0, false},
+                                                                    {70, 9, 31, 3, false},   {1, 1, 1, 0, true},
+                                                                    {129, 300, 1031, 4, true}, {512, 256, 64, 0, true}};
+    std::vector<PackCase> v;
+    for (const auto& [oa, ob] : ops)
+        for (const Case& c : cases) {
+            wb::GemmShape s{oa, ob, c.m, c.n, c.k};
+            if (c.ragged) {
+                s.lda = s.rows_a() + 3;
+                s.ldb = s.rows_b() + 2;
+                s.ldc = s.m + 5;
+                s.offset = 1;
+            }
+            v.push_back({s, c.split, c.ragged});
+        }
+    return v;
+}
+
+}  // namespace
+
 TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), every configuration", "[gpu][gemm]") {
     // The transpose (kernels/tuned/gemm_pack.cuh) on shapes that are not multiples of its 32 x 32
     // tile or of any GEMM tile, lda > k with a base offset by one element (the packed A is
@@ -241,56 +300,57 @@ TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), ev
     // poisoned); then the default rule's pack at a size where it picks it, same bits repeated.
     const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
     const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
-    struct Case { int m, n, k, split; bool ragged; };
-    const std::vector<Case> cases = small_run() ? std::vector<Case>{{33, 17, 45, 0, true}, {70, 9, 31, 3, false}}
-                                                : std::vector<Case>{{33, 17, 45, 0, true},   {257, 131, 97, 0, false},
-                                                                    {70, 9, 31, 3, false},   {1, 1, 1, 0, true},
-                                                                    {129, 300, 1031, 4, true}, {512, 256, 64, 0, true}};
-    for (Op ob : {Op::N, Op::T})
-        for (const Case& c : cases) {
-            wb::GemmShape s{Op::T, ob, c.m, c.n, c.k};
-            if (c.ragged) {
-                s.lda = s.rows_a() + 3;
-                s.ldb = s.rows_b() + 2;
-                s.ldc = s.m + 5;
-                s.offset = 1;
-            }
-            for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
-                if (base.gemv == 2) continue;  // 1 x 1 x 1: the GEMV, which packs nothing
-                wb::GemmLaunch l = base;
-                l.pack_a = 2;
-                l.split_k = c.split;
-                check_one<float>(tuned, s, 1.5f, c.ragged ? 0.f : 0.5f, wb::fresh_seed(), &l);
-            }
-            wb::GemmLaunch ld{};
-            ld.pack_a = 2;  // alone: the rule's configuration, packed
-            check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
+    for (const auto& [s, split, ragged] : pack_cases({{Op::T, Op::N}, {Op::T, Op::T}})) {
+        for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
+            if (base.gemv == 2) continue;  // 1 x 1 x 1: the GEMV, which packs nothing
+            wb::GemmLaunch l = base;
+            l.pack_a = 2;
+            l.split_k = split;
+            check_one<float>(tuned, s, 1.5f, ragged ? 0.f : 0.5f, wb::fresh_seed(), &l);
         }
+        wb::GemmLaunch ld{};
+        ld.pack_a = 2;  // alone: the rule's configuration, packed
+        check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
+    }
     if (small_run()) return;  // the rule packs from a few hundred on: too large for the sanitizers' run
     // The default rule's pack, where it takes it: whether it does depends on the kernels' op(A) =
     // A^T rates measured on this device (tuned::gemm_kernel_rates), so the first of these shapes
     // where the rule packs (on an H200 the 128 x 64 tile's, 0.77 of its op(A) = A rate, packs).
-    wb::GemmShape packed{Op::T, Op::N, 0, 0, 0};
-    for (const Mnk& x : {Mnk{3000, 3000, 1000}, Mnk{5000, 5000, 3000}, Mnk{4000, 300, 4000}, Mnk{2048, 2048, 2048}}) {
-        const wb::GemmShape s{Op::T, Op::N, x.m, x.n, x.k};
-        if (tuned.default_launch(wb::make_gemm_problem<float>(s, 1).args()).pack_a == 2) {
-            packed = s;
-            break;
+    check_default_pack(tuned, &wb::GemmLaunch::pack_a, "A",
+                       {{Op::T, Op::N, 3000, 3000, 1000}, {Op::T, Op::N, 5000, 5000, 3000},
+                        {Op::T, Op::N, 4000, 300, 4000}, {Op::T, Op::N, 2048, 2048, 2048}});
+}
+
+TEST_CASE("gemm ch05 tuned: op(B) = B packed into a workspace (pack_b = 2), every configuration", "[gpu][gemm]") {
+    // The transpose of B (kernels/tuned/gemm_pack.cu, packed_b) on shapes that are not multiples
+    // of its 32 x 32 tile or of any GEMM tile, ldb > k with a base offset by one element, op(A) = N
+    // and T (A^T read transposed or packed too: TN packed both ways runs as NT), a split k on the
+    // packed operand, and beta = 0 (C poisoned); then the default rule's pack of B at a size where
+    // it picks it, same bits repeated.
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    for (const auto& [s, split, ragged] : pack_cases({{Op::N, Op::N}, {Op::T, Op::N}})) {
+        for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
+            if (base.gemv == 2) continue;  // 1 x 1 x 1: the GEMV, which packs nothing
+            for (int pack_a : s.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0}) {
+                wb::GemmLaunch l = base;
+                l.pack_b = 2;
+                l.pack_a = pack_a;
+                l.split_k = split;
+                check_one<float>(tuned, s, 1.5f, ragged ? 0.f : 0.5f, wb::fresh_seed(), &l);
+            }
         }
+        wb::GemmLaunch ld{};
+        ld.pack_b = 2;  // alone: the rule's configuration, B packed
+        check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
     }
-    if (packed.m == 0) {
-        WARN("the default rule packs none of the shapes on this device: its pack is checked explicitly above only");
-        return;
-    }
-    auto p = wb::make_gemm_problem<float>(packed, wb::fresh_seed(), 1.5f, 0.5f);
-    const wb::GemmLaunch d = tuned.default_launch(p.args());
-    INFO(packed.str() << " default launch " << d.str());
-    CHECK(d.pack_a == 2);
-    const auto ref = p.reference();
-    CHECK(wb::check_gemm(tuned, d, p, ref).ok());
-    const auto first = result_of(tuned, p, d);
-    for (int rep = 0; rep < 2; ++rep) CHECK(result_of(tuned, p, d) == first);
-    CHECK(result_of(tuned, p, wb::GemmLaunch{}) == first);
+    if (small_run()) return;
+    // The default rule's pack of B, where it takes it: that depends on the kernels' NN, TN, NT and
+    // TT rates measured on this device (tuned::gemm_kernel_rates), so the first of these shapes
+    // where the rule packs B (on an H200: a B of a few MB beside a main loop of a millisecond).
+    check_default_pack(tuned, &wb::GemmLaunch::pack_b, "B",
+                       {{Op::T, Op::N, 10000, 50, 10000}, {Op::T, Op::N, 8192, 64, 8192},
+                        {Op::N, Op::N, 30000, 30, 4000}, {Op::T, Op::N, 4000, 300, 4000}});
 }
 
 TEST_CASE("gemm ch05 tuned: unaligned operands copied to aligned columns first (align = 2), every configuration",
@@ -535,6 +595,13 @@ TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on th
             CHECK(rates[i].transposed_a < 1.15);
             CHECK(rates[i].element > 0.33);
             CHECK(rates[i].element < 1.15);
+            // op(B) = B^T takes B straight into place: NT no slower than a third of NN, nor more
+            // than a third faster (the H200: about 1.0 ... 1.1); TT likewise.
+            INFO("NT x" << rates[i].op_nt << ", TT x" << rates[i].op_tt);
+            CHECK(rates[i].op_nt > 0.33);
+            CHECK(rates[i].op_nt < 1.33);
+            CHECK(rates[i].op_tt > 0.33);
+            CHECK(rates[i].op_tt < 1.33);
             // The epilogue moves C from DRAM: a tenth of the theoretical bandwidth at least (a
             // kernel of one k-tile that held C in registers for a round trip each), and never past it.
             INFO("epilogue " << rates[i].epilogue_gbs << " GB/s of " << theoretical_gbs);

@@ -217,7 +217,8 @@ std::vector<typename Args::Launch> launches_of(const wb::Step<Args>& step, const
 }
 /// GEMM: the tuned step's modes on each of its configurations too: k split in 3 (partials in a
 /// workspace, summed into C through ldc), unaligned operands copied to aligned columns first, and
-/// op(A) = A^T transposed into a workspace first (each reads the far operand its own way).
+/// op(A) = A^T transposed into a workspace first, op(B) = B likewise (each reads the far operand
+/// its own way).
 /// (The tuned step's legal launches list those modes too, at many splits: here each configuration
 /// takes one of each, as plain configurations from the list.)
 template <class T>
@@ -225,19 +226,21 @@ std::vector<wb::GemmLaunch> launches_of(const wb::Step<wb::GemmArgs<T>>& step, c
     if (step.chapter != 5) return default_and_legal(step, a);
     std::vector<wb::GemmLaunch> plain;
     for (const wb::GemmLaunch& c : step.legal_launches(a))
-        if (c.split_k == 0 && c.pack_a == 0 && c.align == 0) plain.push_back(c);
+        if (c.split_k == 0 && c.pack_a == 0 && c.pack_b == 0 && c.align == 0) plain.push_back(c);
     std::vector<wb::GemmLaunch> v{step.default_launch(a)};
     for (const wb::GemmLaunch& c : plain)
         if (std::find(v.begin(), v.end(), c) == v.end()) v.push_back(c);
     for (const wb::GemmLaunch& c : plain) {
         if (c.gemv == 2 || c.math == 2) continue;  // not a tiled configuration (the GEMV, the tensor cores)
-        wb::GemmLaunch split = c, copy = c, pack = c;
+        wb::GemmLaunch split = c, copy = c, pack = c, pack_b = c;
         split.split_k = 3;
         copy.align = 2;
         pack.pack_a = 2;
+        pack_b.pack_b = 2;
         v.push_back(split);
         v.push_back(copy);
         if (a.op_a == Op::T) v.push_back(pack);
+        if (a.op_b == Op::N) v.push_back(pack_b);
     }
     return v;
 }
