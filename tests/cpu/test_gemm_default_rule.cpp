@@ -42,6 +42,15 @@ wb::GemmArgs<float> args(int m, int n, int k, Op oa = Op::N, Op ob = Op::N, int 
 
 wb::GemmLaunch tuned_default(const wb::GemmArgs<float>& a) { return wb::ladder<wb::GemmArgs<float>>()[4].default_launch(a); }
 
+/// True when launch `l` of an NN or TN call with both operands unaligned runs its main loop on
+/// aligned copies: each operand copied to aligned columns (align = 2) or transposed into an aligned
+/// workspace (op(A) = A^T with pack_a = 2, op(B) = B with pack_b = 2).
+bool reads_aligned(const wb::GemmLaunch& l, wb::Op oa) {
+    const bool a = l.align == 2 || (oa == wb::Op::T && l.pack_a == 2);
+    const bool b = l.align == 2 || l.pack_b == 2;
+    return a && b;
+}
+
 }  // namespace
 
 TEST_CASE("gemm default rule: large C runs the 256 x 128 tile unsplit", "[cpu][gemm]") {
@@ -86,16 +95,19 @@ TEST_CASE("gemm default rule: unaligned operands are copied to aligned columns w
     // copied to aligned columns (2 x 67 MB at 2.5 TB/s, 54 us) a large tile's 16-byte path runs:
     // 128 x 64 with aligned copies was the fastest launch of the sweep there (H100, 3.37 ms, 0.93x
     // cuBLAS; docs/results/h100/gemm-rule-sweep-21208ec.txt), 256 x 128 3.7 ms.
+    // A transposed copy (pack_a, pack_b = 2) is aligned too: the main loop then reads no
+    // unaligned operand, whether the rule copies or transposes it.
     for (Op oa : {Op::N, Op::T}) {
         const auto l = tuned_default(args(4097, 4097, 4097, oa));
         INFO(l.str());
-        CHECK(l.align == 2);
-        CHECK(l.tile_m >= 128);
-        // The same product with aligned columns (ld 4100): nothing to copy.
+        CHECK(reads_aligned(l, oa));
+        CHECK(l.align + l.pack_a + l.pack_b >= 2);  // something copied
+        CHECK(l.tile_m * l.tile_n >= 128 * 64);     // a large tile's 16-byte path
+        // The same product with aligned columns (ld 4100): nothing to copy for alignment.
         const auto al = tuned_default(args(4097, 4097, 4097, oa, Op::N, 3));
         INFO(al.str());
         CHECK(al.align == 0);
-        CHECK(al.tile_m >= 128);
+        CHECK(al.tile_m * al.tile_n >= 128 * 64);
     }
     // k = 1 (B 1 x n, ldb = 1: unaligned): C's bytes are the time, a copy only adds to it (the
     // aligned copy ran 8192^2 x 1 at 0.79x cuBLAS on the H200, the element path at 1.11x).
@@ -130,6 +142,27 @@ TEST_CASE("gemm default rule: op(A) = A^T packs A where the transpose costs less
     CHECK(tuned_default(args(64, 64, 64, Op::T)).pack_a == 1);       // the launch alone costs more than the penalty
     // The workspace: m x k at most 512 MB (ldt x k x 4 bytes).
     CHECK(tuned_default(args(16384, 16384, 16384, Op::T)).pack_a == 1);  // 1 GiB of A
+}
+
+TEST_CASE("gemm default rule: op(B) = B packs a B that is small beside the product", "[cpu][gemm]") {
+    // The kernels read op(B) = B through registers; NT and TT take B straight into place (the
+    // H200's rates without a GPU: 128 x 64 NT 1.015 and TT 0.813 of NN, against TN 0.789). The
+    // transpose moves 2 k n elements once. Run 73 (H200) measured the rule's pack of B at 8192 x 33
+    // x 8192 TN 0.89x -> 0.95x cuBLAS, 8192 x 64 x 8192 TN 0.91x -> 0.93x, 20000 x 300 x 3000 NN
+    // 0.91x -> 0.94x (docs/results/h200/gemm-shapes-float.txt); where B is the large operand its
+    // transpose costs more than the loop gains (the probe: 64 x 8192 x 8192 0.98x -> 0.58x).
+    for (const auto& a : {args(8192, 33, 8192, Op::T), args(8192, 64, 8192, Op::T), args(20000, 300, 3000)}) {
+        const auto l = tuned_default(a);
+        INFO(a.m << " x " << a.n << " x " << a.k << ": " << l.str());
+        CHECK(l.pack_b == 2);
+        CHECK(l.str().find("pack B") != std::string::npos);
+    }
+    CHECK(tuned_default(args(64, 8192, 8192)).pack_b == 1);
+    CHECK(tuned_default(args(64, 8192, 8192, Op::T)).pack_b == 1);
+    CHECK(tuned_default(args(64, 64, 64)).pack_b == 1);  // the launch alone costs more than the path
+    CHECK(tuned_default(args(8192, 64, 8192, Op::T, Op::T)).pack_b == 0);  // op(B) = B^T: nothing to pack
+    // The workspace: n x k at most 512 MB.
+    CHECK(tuned_default(args(16384, 16384, 16384)).pack_b == 1);  // 1 GiB of B
 }
 
 TEST_CASE("gemm default rule: a small C with a very long k is split into hundreds of slices", "[cpu][gemm]") {
@@ -254,6 +287,6 @@ TEST_CASE("gemm default rule: copies weighed at the derivation's resolution, the
         const auto l = tuned_default(args(4000, 4000, 4000, oa, Op::N, 1));
         INFO(wb::op_char(oa) << "N 4000^3 ld+1: " << l.str());
         CHECK(l.tile_m == 256);
-        CHECK(l.align == 2);
+        CHECK(reads_aligned(l, oa));  // copied, or transposed (pack_a, pack_b = 2: aligned too)
     }
 }

@@ -595,13 +595,14 @@ TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on th
             CHECK(rates[i].transposed_a < 1.15);
             CHECK(rates[i].element > 0.33);
             CHECK(rates[i].element < 1.15);
-            // op(B) = B^T takes B straight into place: NT no slower than a third of NN, nor more
-            // than a third faster (the H200: about 1.0 ... 1.1); TT likewise.
+            // op(B) = B^T takes B straight into place: NT and TT no slower than a third of NN, nor
+            // more than three times as fast (the H200: float 0.81 ... 1.20; double's 16 x 128 tile,
+            // whose long side is B's, NT 2.05 and TT 1.92: its B through registers is the kernel).
             INFO("NT x" << rates[i].op_nt << ", TT x" << rates[i].op_tt);
             CHECK(rates[i].op_nt > 0.33);
-            CHECK(rates[i].op_nt < 1.33);
+            CHECK(rates[i].op_nt < 3);
             CHECK(rates[i].op_tt > 0.33);
-            CHECK(rates[i].op_tt < 1.33);
+            CHECK(rates[i].op_tt < 3);
             // The epilogue moves C from DRAM: a tenth of the theoretical bandwidth at least (a
             // kernel of one k-tile that held C in registers for a round trip each), and never past it.
             INFO("epilogue " << rates[i].epilogue_gbs << " GB/s of " << theoretical_gbs);
