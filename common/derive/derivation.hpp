@@ -140,11 +140,6 @@ struct GemmTile {
     /// The bytes per second its epilogue moves C with where the epilogue is the kernel (one
     /// k-tile, C in DRAM), measured likewise; GB/s, 0: not measured (the DRAM bandwidth then).
     double epilogue_gbs = 0;
-    /// An FMA tile's throughput per SM at blocks_per_sm resident blocks over one block's,
-    /// measured likewise (tuned::GemmKernelRates: six one-block calls' time over the whole-rounds
-    /// call's); 0: not measured (the warps' wait counted alone). The rules fit the share of its time
-    /// a warp waits to it, keeping the counted rate at blocks_per_sm.
-    double occupancy_gain = 0;
 };
 
 /// What the GEMM derivation knows about a call C = op(A) op(B) (m x n x k).

@@ -90,32 +90,6 @@ int registers(const DeviceProfile& dev, const GemmTile& t, int threads, int elem
     return std::max(1, std::min({want, bound, dev.max_regs_per_thread}));
 }
 
-/// The warps' wait of FMA kernel `k` fitted to its measured occupancy gain (GemmTile::
-/// occupancy_gain: throughput per SM at its k.per_sm resident blocks over one block's), where the
-/// kernel keeps more than one block: busy(j) = 1 - x^j with x = stall^(warps per scheduler of a
-/// block), so the gain is (1 - x^b) / (1 - x) = 1 + x + ... + x^(b-1), solved for x (from 0, where
-/// one block keeps the SM busy, towards 1, where b blocks run b times as fast). The rate is
-/// rescaled so that b blocks keep the counted rate: only rounds of fewer blocks change.
-void fit_stall(Kernel& k) {
-    const GemmTile& t = *k.t;
-    const int b = k.per_sm;
-    if (t.tensor_core || !(t.occupancy_gain > 0) || b < 2) return;
-    const double w = static_cast<double>(k.warps) / kSchedulers;
-    const double before = 1.0 - std::pow(k.stall, w * b);
-    auto gain = [&](double x) { return (1.0 - std::pow(x, b)) / (1.0 - x); };
-    double lo = 0, hi = 0.995;
-    const double want = std::clamp(t.occupancy_gain, 1.0, gain(hi));
-    for (int i = 0; i < 60; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (gain(mid) < want ? lo : hi) = mid;
-    }
-    k.stall = std::pow(0.5 * (lo + hi), 1.0 / w);
-    const double after = 1.0 - std::pow(k.stall, w * b);
-    if (after > 0) k.rate *= before / after;
-    k.bound += fmt(", its warps' wait fitted to %.2fx", t.occupancy_gain) + " from " + std::to_string(b) +
-               " blocks per SM over one (measured)";
-}
-
 /// Rule 2's bound on one SM's FMA rate for kernel `k`: the math units, the shared-memory banks
 /// at the thread's reuse, the issue slots (the FMA instruction, its operand loads and the stage's
 /// copies), and the L2 at the block's reuse.
@@ -181,7 +155,6 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
                        (!c.aligned ? "element copies" : "") + ")";
         }
     }
-    fit_stall(k);
 }
 
 /// The share of rule 2's rate an SM reaches with `blocks` resident blocks of kernel `k`. An FMA

@@ -52,8 +52,6 @@ void take_rates(derive::GemmTile& t, const GemmKernelRates& r) {
     t.op_tt_rate = r.op_tt;
     t.element_rate = r.element;
     t.epilogue_gbs = r.epilogue_gbs;
-    // Six tiles per SM on the whole-rounds call against one: what the resident blocks buy.
-    t.occupancy_gain = r.one_block_ms > 0 && r.main_ms > 0 ? 6.0 * r.one_block_ms / r.main_ms : 0;
 }
 }  // namespace
 

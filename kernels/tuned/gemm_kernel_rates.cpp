@@ -170,11 +170,8 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         tt.op_b = Op::T;
         tt.ldb = a.n;
         const double t_nt = median_ms(nt, l), t_tt = median_ms(tt, l);
-        GemmArgs<T> one = whole;  // one tile per SM: the first of the whole-rounds call's six columns
-        one.n = c.tile_n;
-        const double one_ms = median_ms(one, l);
         out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main, nn / t_nt,
-                       nn / t_tt, one_ms});
+                       nn / t_tt});
     }
     return out;
 }

@@ -44,11 +44,6 @@ struct GemmKernelRates {
     double op_nt = 0;
     /// op(A) = A^T, op(B) = B^T (TT), likewise (0: not measured, taken as transposed_a).
     double op_tt = 0;
-    /// Its main loop with one block per SM: ms of the call of sm_count tiles (k = 1056, op(A) =
-    /// A, 16-byte copies, beta 0; 0: not measured). Six of them over main_ms is what its resident
-    /// blocks buy an SM over one block; the derivation fits its warps' wait to it (derive_gemm's
-    /// busy()), where a call leaves SMs with fewer blocks than they hold.
-    double one_block_ms = 0;
 };
 
 /// The shape of launch `c`'s main-loop call (GemmKernelRates::main_ms) on a device of `sm_count`

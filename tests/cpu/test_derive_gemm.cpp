@@ -236,35 +236,6 @@ TEST_CASE("derive gemm: the split fills the SMs with the warps the thread tile n
     CHECK(derived_float(half, 8192, 16, 4096).split_k <= skinny.split_k);
 }
 
-TEST_CASE("derive gemm: a measured occupancy gain slows rounds of fewer blocks, not full ones", "[cpu][derive][gemm]") {
-    // 128 x 64, three blocks per SM: a call of three tiles per SM (whole rounds) keeps its counted
-    // time whatever the gain; a call of one tile per SM slows as the measured gain of three blocks
-    // over one grows (the H200: see gemm_kernel_rates_h200.cpp), and more slices of k pay there.
-    const auto h200 = device_preset("h200");
-    const tuned::GemmConfig& E = tuned::kFloat128x64;
-    derive::GemmTile t{E.tile_m, E.tile_n, E.tile_k, E.thread_m, E.thread_n, E.stages, E.min_blocks, 3};
-    t.max_split = 1;
-    derive::GemmCall full{132LL * E.tile_m, 3LL * E.tile_n, 4096, 4};
-    derive::GemmCall one{132LL * E.tile_m, E.tile_n, 4096, 4};
-    full.reads_c = one.reads_c = false;
-    const double full0 = derive::derive_gemm(h200, full, {t}).seconds, one0 = derive::derive_gemm(h200, one, {t}).seconds;
-    t.occupancy_gain = 2.4;
-    const double full1 = derive::derive_gemm(h200, full, {t}).seconds, one1 = derive::derive_gemm(h200, one, {t}).seconds;
-    CHECK(full1 == Approx(full0).epsilon(0.01));
-    CHECK(one1 > one0 * 1.05);
-    // Three blocks run 2.4 times one block's tiles per second: one tile per SM takes 2.4 / 3 of the
-    // time of three (the fill and the stores of C aside).
-    CHECK(one1 / full1 == Approx(2.4 / 3).epsilon(0.08));
-    t.occupancy_gain = 1;  // one block already keeps the SM busy: one tile takes a third of three
-    CHECK(derive::derive_gemm(h200, one, {t}).seconds / full1 == Approx(1.0 / 3).epsilon(0.1));
-    bool says = false;
-    t.occupancy_gain = 2.4;
-    for (const auto& p : derive::derive_gemm(h200, one, {t}).params)
-        says = says || p.metric.find("its warps' wait fitted to 2.40x from 3 blocks per SM over one (measured)") !=
-                           std::string::npos;
-    CHECK(says);
-}
-
 TEST_CASE("derive gemm: a measured op(A) = A^T or element-copy rate slows the kernel by that much", "[cpu][derive][gemm]") {
     const auto h200 = device_preset("h200");
     const tuned::GemmConfig& E = tuned::kFloat256x128;
