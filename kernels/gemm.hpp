@@ -55,11 +55,13 @@ struct GemmLaunch {
 };
 
 /// One timed call of a chapter 5 kernel (tuned::gemm_kernel_rates): its m x n x k and its time in
-/// ms (0: not timed), and the kernel's measured main-loop rate with op(A) = A^T over op(A) = A.
+/// ms (0: not timed), and the kernel's measured main-loop rates with op(A) = A^T (TN), NT and TT
+/// over NN.
 struct GemmTimedCall {
     long long m = 0, n = 0, k = 0;
     double ms = 0;
     double transposed_a = 1;
+    double op_nt = 0, op_tt = 0;  ///< its rates with op(B) = B^T (NT, TT) over NN; 0: not measured
 };
 
 template <class T>

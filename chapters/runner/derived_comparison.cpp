@@ -228,7 +228,7 @@ double gemm_launch_ms(const DeviceProfile& dev, const GemmArgs<T>& a, const Gemm
         return model::predict_gemv(Stage::kTuned, g.op == Op::T, g.m, g.n, sizeof(T), 256, dev, a.beta != T(0))
             .predicted_ms;
     }
-    return gemm_tiles_ms(dev, a.m, a.n, a.k, sizeof(T), l, a.op_a == Op::T);
+    return gemm_tiles_ms(dev, a.m, a.n, a.k, sizeof(T), l, a.op_a == Op::T, a.op_b == Op::T);
 }
 
 template <class T>

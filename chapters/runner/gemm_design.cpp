@@ -134,11 +134,39 @@ model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long lo
     return model::predict_gemm(d, m, n, k, 8, dev);
 }
 
+void gemm_tuned_call(model::GemmDesign& d, const DeviceProfile& dev, long long m, long long n, long long k,
+                     int elem_bytes, const GemmLaunch& l, bool transposed_a, bool op_b_t) {
+    d.epilogue_gbs = gemm_epilogue_gbs(l, elem_bytes, dev.live);
+    // The op pair the main loop reads once the packs have run, at the kernel's measured rate.
+    const bool ta = transposed_a && l.pack_a != 2, tb = op_b_t || l.pack_b == 2;
+    const GemmTimedCall s = gemm_main_loop_timed(l, elem_bytes, dev.live);
+    const double tn = s.transposed_a > 0 ? s.transposed_a : 1.0;
+    const double rate = ta && tb ? (s.op_tt > 0 ? s.op_tt : tn) : ta ? tn : tb ? (s.op_nt > 0 ? s.op_nt : 1.0) : 1.0;
+    d.op_rate = rate;
+    // The copies before it, at the copy ceiling, a launch each: A^T or B transposed (2 elements
+    // moved per element of the operand), and with align = 2 the operands neither pack covers
+    // (the model does not see the leading dimensions: a launch asks for aligned copies only
+    // where an operand is unaligned, and the chapters' unaligned calls have both).
+    const double copy_gbs = dev.bandwidth_gbs * (dev.copy_over_read > 0 ? dev.copy_over_read : 1.0);
+    auto copy_ms = [&](double elements) {
+        return 2.0 * elements * elem_bytes / (copy_gbs * 1e9) * 1e3 + model::kLaunchOverheadUs / 1e3;
+    };
+    double copies = 0;
+    const bool packs_a = transposed_a && l.pack_a == 2, packs_b = !op_b_t && l.pack_b == 2;
+    if (packs_a) copies += copy_ms(static_cast<double>(m) * k);
+    if (packs_b) copies += copy_ms(static_cast<double>(k) * n);
+    if (l.align == 2) {
+        if (!packs_a) copies += copy_ms(static_cast<double>(m) * k);
+        if (!packs_b) copies += copy_ms(static_cast<double>(k) * n);
+    }
+    d.copies_ms = copies;
+}
+
 double gemm_tiles_ms(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
-                     const GemmLaunch& l, bool transposed_a) {
+                     const GemmLaunch& l, bool transposed_a, bool op_b_t) {
     if (l.math == 2) return predict_gemm_tensor_core(m, n, k, dev, l, transposed_a).ms;
     model::GemmDesign d = gemm_model_design(Stage::kTuned, l, elem_bytes);
-    d.epilogue_gbs = gemm_epilogue_gbs(l, elem_bytes, dev.live);
+    gemm_tuned_call(d, dev, m, n, k, elem_bytes, l, transposed_a, op_b_t);
     return model::predict_gemm(d, m, n, k, elem_bytes, dev).ms;
 }
 

@@ -29,6 +29,13 @@ model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long lo
 /// of `elem_bytes` elements: the tensor cores' design where l.math = 2, the tiles' otherwise.
 /// Chapter 6 ranks its sweep with it (a launch the GEMV runs is predicted as the GEMV's instead).
 double gemm_tiles_ms(const DeviceProfile& dev, long long m, long long n, long long k, int elem_bytes,
-                     const GemmLaunch& l, bool transposed_a = false);
+                     const GemmLaunch& l, bool transposed_a = false, bool op_b_t = false);
+
+/// What the tuned step's FMA tiles add to their design for one call (op(A) = A^T where
+/// `transposed_a`, op(B) = B^T where `op_b_t`): the measured epilogue bandwidth, the measured
+/// main-loop rate of the op pair the kernel reads once launch `l`'s packs have run
+/// (GemmDesign::op_rate), and those packs' and aligned copies' time (GemmDesign::copies_ms).
+void gemm_tuned_call(model::GemmDesign& d, const DeviceProfile& dev, long long m, long long n, long long k,
+                     int elem_bytes, const GemmLaunch& l, bool transposed_a, bool op_b_t);
 
 }  // namespace wb

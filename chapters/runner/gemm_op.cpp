@@ -204,8 +204,10 @@ struct GemmOp {
         d.strided_a = a.op_a == Op::T && (stage == Stage::kNaive || stage == Stage::kPattern);
         // shared with op(A) = A^T: the unpadded tile read down its column (model/gemm.hpp).
         if (a.op_a == Op::T && stage == Stage::kShared) d.a_wavefronts_per_k = 32.0 * sizeof(T) / 16.0;
-        // chapter 5's kernels: C moves at their measured epilogue bandwidth where that is less
-        if (stage == Stage::kTuned) d.epilogue_gbs = gemm_epilogue_gbs(l, sizeof(T), dev.live);
+        // chapter 5's kernels: C moves at their measured epilogue bandwidth where that is less,
+        // the main loop at its measured rate for the op pair it reads, the packs' copies before it
+        if (stage == Stage::kTuned)
+            gemm_tuned_call(d, dev, a.m, a.n, a.k, sizeof(T), l, a.op_a == Op::T, a.op_b == Op::T);
         const auto p = model::predict_gemm(d, a.m, a.n, a.k, sizeof(T), dev);
         return {p.gflops, p.ms, p.limit,
                 {fmt(p.peak_gflops), fmt(p.global_loads_per_fma, 4), fmt(p.operand_loads_per_fma, 3),

@@ -155,7 +155,7 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     // pipeline; the steps without one wait for each k-tile's loads alike, which the rates above
     // already average over.
     const double fill = d.stages > 1 ? (kt + 2.0) / kt : 1.0;
-    const double compute_scale = std::max(tail, 1.0) * padded * fill;
+    const double compute_scale = std::max(tail, 1.0) * padded * fill / (d.op_rate > 0 ? d.op_rate : 1.0);
     const Bound* worst = &bounds[0];
     for (const Bound& b : bounds) {
         const double tb = &b == &bounds[4] ? b.t : b.t * compute_scale;
@@ -168,7 +168,7 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
                                          (dev.bandwidth_gbs * 1e9) + kLaunchOverheadUs * 1e-6
                                    : 0.0;
     const double t = t_main + t_sum;
-    p.ms = t * 1e3 + kLaunchOverheadUs / 1e3;
+    p.ms = t * 1e3 + kLaunchOverheadUs / 1e3 + std::max(0.0, d.copies_ms);
     p.gflops = p.flops / (p.ms * 1e6);
     std::ostringstream os;
     os << worst->words << "; occupancy " << detail::pct(p.occ.occupancy) << " (" << limiter_name(p.occ.limiter) << "), "

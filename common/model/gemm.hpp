@@ -81,6 +81,14 @@ struct GemmDesign {
     /// shared memory, one 8-byte load per fragment element, and reaches a share of it the counts
     /// above do not see (\ref notes_gemm). Divides the tensor cores' FMA-lane time.
     double main_share = 1;
+    /// The FMA tiles' main loop for the call's op(A), op(B) as the kernel reads them over NN,
+    /// measured (tuned::gemm_kernel_rates: an operand stored with k contiguous goes through the
+    /// transposing register path); divides the compute bounds' time, not the DRAM's (1: NN, or
+    /// not measured).
+    double op_rate = 1;
+    /// The operand copies the launch runs before its main loop (op(A) = A^T or op(B) = B
+    /// transposed into a workspace, unaligned operands copied), ms, added (0: none).
+    double copies_ms = 0;
 };
 
 struct GemmPrediction {

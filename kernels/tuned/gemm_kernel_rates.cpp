@@ -246,6 +246,8 @@ GemmTimedCall main_loop_of(const GemmLaunch& l, bool live) {
     GemmTimedCall s = gemm_rate_shape(rate_launches<T>()[i], live ? launch_checks::sm_count() : kH200Sms);
     s.ms = rates[i].main_ms;
     s.transposed_a = rates[i].transposed_a;
+    s.op_nt = rates[i].op_nt;
+    s.op_tt = rates[i].op_tt;
     return s;
 }
 
