@@ -94,6 +94,33 @@ struct CopiesChoice {
     double copies = 0;
 };
 
+/// One choice of copies, derived: the call the main loop then runs (`view`, when not null), its
+/// launch (the derivation's tile and split on that call, the copies' fields set) and its time (the
+/// derived main loop plus the copies). seconds -1 where a workspace does not fit or no candidate
+/// fits `dev`. The tensor cores are candidates where `tensor_ok` (the GEMV never: the rules ask
+/// for it before they weigh copies).
+template <class T>
+CopiesChoice derive_choice(const GemmArgs<T>& a, int pack_a, int pack_b, int align, const DeviceProfile& dev,
+                           bool live, bool tensor_ok, GemmArgs<T>* view = nullptr) {
+    const CopiesView<T> v = copies_view(a, pack_a, pack_b, align, dev);
+    if (view) *view = v.view;
+    CopiesChoice ch;
+    ch.copies = v.seconds;
+    if (v.fits) {
+        try {
+            const derive::Derivation d = gemm_derivation(v.view, dev, live, tensor_ok, false);
+            ch.launch = gemm_launch_of(d, gemm_configs<T>());
+            ch.seconds = d.seconds + v.seconds;
+        } catch (const std::invalid_argument&) {
+            // no configuration fits `dev` (a preset smaller than any card the kernels run on)
+        }
+    }
+    ch.launch.pack_a = pack_a;
+    ch.launch.pack_b = pack_b;
+    ch.launch.align = align;
+    return ch;
+}
+
 /// The tiled rule: which call the main loop runs, and its configuration and split of k, all from
 /// chapter 6's derivation on `dev` (derive_gemm; `live`: dev is the current device). The choices:
 /// op(A) = A^T read transposed (pack_a = 1) or transposed into a workspace first (pack_a = 2);
@@ -119,24 +146,7 @@ GemmLaunch gemm_rule_tiled(const GemmArgs<T>& a, const DeviceProfile& dev, bool 
     for (int pack_a : a.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0})
         for (int pack_b : a.op_b == Op::N ? std::vector<int>{1, 2} : std::vector<int>{0})
             for (int align : unaligned ? std::vector<int>{1, 2} : std::vector<int>{0}) {
-                const CopiesView<T> v = copies_view(a, pack_a, pack_b, align, dev);
-                CopiesChoice ch;
-                ch.launch.pack_a = pack_a;
-                ch.launch.pack_b = pack_b;
-                ch.launch.align = align;
-                ch.copies = v.seconds;
-                if (v.fits) {
-                    try {
-                        const derive::Derivation d = gemm_derivation(v.view, dev, live, false, false);
-                        ch.launch = gemm_launch_of(d, configs);
-                        ch.launch.pack_a = pack_a;
-                        ch.launch.pack_b = pack_b;
-                        ch.launch.align = align;
-                        ch.seconds = d.seconds + v.seconds;
-                    } catch (const std::invalid_argument&) {
-                        // no configuration fits `dev` (a preset smaller than any card the kernels run on)
-                    }
-                }
+                const CopiesChoice ch = derive_choice(a, pack_a, pack_b, align, dev, live, false);
                 choices.push_back(ch);
                 if (ch.seconds >= 0 && (t_least < 0 || ch.seconds < t_least)) t_least = ch.seconds;
             }
@@ -285,19 +295,15 @@ TcCopies<T> tc_copies(const GemmArgs<T>& a, double in_place_seconds, const Devic
     c.view = a;
     c.in_place = in_place_seconds;
     if (aligned16(a.A, a.lda) && aligned16(a.B, a.ldb)) return c;
-    const CopiesView<T> v = copies_view(a, 0, 0, 2, dev);
-    c.copies = v.seconds;
-    if (!v.fits || !(in_place_seconds > 0)) return c;
-    try {
-        const derive::Derivation d = gemm_derivation(v.view, dev, live, true);
-        if (gemm_launch_of(d, gemm_configs<T>()).math != 2) return c;
-        c.aligned = d.seconds;
-        if (d.seconds + v.seconds < in_place_seconds) {
-            c.view = v.view;
-            c.copied = true;
-        }
-    } catch (const std::invalid_argument&) {
-        // nothing derives for the aligned call: read in place
+    GemmArgs<T> view;
+    const CopiesChoice al = derive_choice(a, 0, 0, 2, dev, live, true, &view);
+    c.copies = al.copies;
+    // Nothing derives for the aligned call, or it leaves the tensor cores: read in place.
+    if (!(in_place_seconds > 0) || al.seconds < 0 || al.launch.math != 2) return c;
+    c.aligned = al.seconds - al.copies;
+    if (al.seconds < in_place_seconds) {
+        c.view = view;
+        c.copied = true;
     }
     return c;
 }
