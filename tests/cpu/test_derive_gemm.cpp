@@ -265,6 +265,37 @@ TEST_CASE("derive gemm: a measured op(A) = A^T or element-copy rate slows the ke
     CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.9).epsilon(0.02));
 }
 
+TEST_CASE("derive gemm: each op pair at its own measured rate, none faster than the FMA lanes", "[cpu][derive][gemm]") {
+    // NN is the counts' call; TN, NT and TT each take the kernel's measured rate over NN (TT falls
+    // back on TN's where not measured); a rate above 1 speeds the main loop, never past the lanes.
+    const auto h200 = device_preset("h200");
+    const tuned::GemmConfig& E = tuned::kFloat128x64;
+    derive::GemmTile t{E.tile_m, E.tile_n, E.tile_k, E.thread_m, E.thread_n, E.stages, E.min_blocks, 3};
+    derive::GemmCall c{8192, 8192, 4096, 4};
+    const double nn = derive::derive_gemm(h200, c, {t}).seconds;
+    t.transposed_a_rate = 0.8;
+    t.op_nt_rate = 1.05;
+    auto with = [&](bool ta, bool tb) {
+        derive::GemmCall x = c;
+        x.transposed_a = ta;
+        x.op_b_t = tb;
+        return derive::derive_gemm(h200, x, {t});
+    };
+    // The main loop is nearly all of this call: its time scales by the rate's inverse.
+    CHECK(with(true, false).seconds == Approx(nn / 0.8).epsilon(0.03));
+    CHECK(with(false, true).seconds == Approx(nn / 1.05).epsilon(0.03));
+    CHECK(with(true, true).seconds == Approx(nn / 0.8).epsilon(0.03));  // TT not measured: TN's
+    t.op_tt_rate = 0.9;
+    const derive::Derivation tt = with(true, true);
+    CHECK(tt.seconds == Approx(nn / 0.9).epsilon(0.03));
+    bool says = false;
+    for (const auto& p : tt.params) says = says || p.metric.find("x 0.90 measured (TT)") != std::string::npos;
+    CHECK(says);
+    // A measured NT rate of 100 cannot run the loop past the FMA lanes' rate.
+    t.op_nt_rate = 100;
+    CHECK(with(false, true).seconds > nn / 5);
+}
+
 namespace {
 /// The choices of a pack line's metric ("pack_a=1 pack_b=2 291.8 us (copies 11.9 us); ..."): each
 /// choice's words before its time, and the time in us.
