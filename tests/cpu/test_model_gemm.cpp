@@ -116,6 +116,26 @@ TEST_CASE("gemm model: the tensor cores' main loop runs at its measured share of
     CHECK(predict_gemm(f, 4096, 4096, 4096, 8, dev).ms == Approx(f1.ms));
 }
 
+TEST_CASE("gemm model: the op pair's measured rate slows the compute bounds, the copies add their time",
+          "[cpu][model][gemm]") {
+    const auto dev = wb::device_preset("h200");
+    GemmDesign d = tuned_design();
+    const auto nn = predict_gemm(d, 4096, 4096, 4096, 4, dev);
+    REQUIRE(nn.limit.find("DRAM") == std::string::npos);  // a compute bound at 4096^3
+    const double fixed = wb::model::kLaunchOverheadUs / 1e3;
+    d.op_rate = 0.8;
+    CHECK(predict_gemm(d, 4096, 4096, 4096, 4, dev).ms - fixed == Approx((nn.ms - fixed) / 0.8).epsilon(0.01));
+    d.op_rate = 1;
+    d.copies_ms = 0.25;
+    CHECK(predict_gemm(d, 4096, 4096, 4096, 4, dev).ms == Approx(nn.ms + 0.25));
+    // DRAM's time is the operands' bytes whatever the loop reads them with: k = 1 on a large C.
+    GemmDesign e = tuned_design();
+    const auto k1 = predict_gemm(e, 8192, 8192, 1, 4, dev);
+    REQUIRE(k1.limit.find("DRAM") != std::string::npos);
+    e.op_rate = 0.5;
+    CHECK(predict_gemm(e, 8192, 8192, 1, 4, dev).ms == Approx(k1.ms));
+}
+
 TEST_CASE("gemm model: a grid smaller than one wave pays for its idle SMs", "[cpu][model][gemm]") {
     const auto dev = wb::device_preset("h200");
     // 2 x 2 blocks of 128 x 128 on 132 SMs: the waves are far below one.
