@@ -5,6 +5,8 @@
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_config.hpp"
 #include "gemm_epilogue_source.hpp"
+#include "derive/derivation.hpp"
+#include "model/kernel_time.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -140,16 +142,14 @@ void gemm_tuned_call(model::GemmDesign& d, const DeviceProfile& dev, long long m
     // The op pair the main loop reads once the packs have run, at the kernel's measured rate.
     const bool ta = transposed_a && l.pack_a != 2, tb = op_b_t || l.pack_b == 2;
     const GemmTimedCall s = gemm_main_loop_timed(l, elem_bytes, dev.live);
-    const double tn = s.transposed_a > 0 ? s.transposed_a : 1.0;
-    const double rate = ta && tb ? (s.op_tt > 0 ? s.op_tt : tn) : ta ? tn : tb ? (s.op_nt > 0 ? s.op_nt : 1.0) : 1.0;
-    d.op_rate = rate;
-    // The copies before it, at the copy ceiling, a launch each: A^T or B transposed (2 elements
-    // moved per element of the operand), and with align = 2 the operands neither pack covers
-    // (the model does not see the leading dimensions: a launch asks for aligned copies only
-    // where an operand is unaligned, and the chapters' unaligned calls have both).
-    const double copy_gbs = dev.bandwidth_gbs * (dev.copy_over_read > 0 ? dev.copy_over_read : 1.0);
+    d.op_rate = derive::gemm_op_pair_rate(ta, tb, s.transposed_a, s.op_nt, s.op_tt);
+    // The copies before it, each its bytes read and written (the copy ceiling) and a launch: A^T
+    // or B transposed, and with align = 2 the operands neither pack covers (the model does not
+    // see the leading dimensions: a launch asks for aligned copies only where an operand is
+    // unaligned, and the chapters' unaligned calls have both).
     auto copy_ms = [&](double elements) {
-        return 2.0 * elements * elem_bytes / (copy_gbs * 1e9) * 1e3 + model::kLaunchOverheadUs / 1e3;
+        const double bytes = elements * elem_bytes;
+        return model::dram_ms(bytes, bytes, dev) + model::kLaunchOverheadUs / 1e3;
     };
     double copies = 0;
     const bool packs_a = transposed_a && l.pack_a == 2, packs_b = !op_b_t && l.pack_b == 2;

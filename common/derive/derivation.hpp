@@ -155,6 +155,11 @@ struct GemmCall {
     bool op_b_t = false;              ///< op(B) = B^T, copied straight into place (GemmTile::op_nt_rate, op_tt_rate)
 };
 
+/// A tile's measured main-loop rate for the op pair it reads, over NN: op(A) = A^T with op(B) = B
+/// (TN: `tn`), op(B) = B^T (NT: `nt`), both (TT: `tt`, TN's where not measured); a rate of 0 (not
+/// measured) is 1. The derivation (GemmTile's rates) and the chapters' model both read it.
+double gemm_op_pair_rate(bool transposed_a, bool op_b_t, double tn, double nt, double tt);
+
 /// GEMM: on the `t10` preset with square n a power of two >= 512 White's procedure (§4.5.2,
 /// Eq. 4.41). Otherwise, in order: a vector C runs as the GEMV (rule 1: its bytes bound it); then
 /// for each candidate (the FP64 tensor-core kernel among them where `tiles` offers it and the

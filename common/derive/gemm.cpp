@@ -90,6 +90,15 @@ int registers(const DeviceProfile& dev, const GemmTile& t, int threads, int elem
     return std::max(1, std::min({want, bound, dev.max_regs_per_thread}));
 }
 
+}  // namespace
+
+double gemm_op_pair_rate(bool transposed_a, bool op_b_t, double tn, double nt, double tt) {
+    const double r = transposed_a ? (op_b_t && tt > 0 ? tt : tn) : op_b_t ? nt : 1.0;
+    return r > 0 ? r : 1.0;
+}
+
+namespace {
+
 /// Rule 2's bound on one SM's FMA rate for kernel `k`: the math units, the shared-memory banks
 /// at the thread's reuse, the issue slots (the FMA instruction, its operand loads and the stage's
 /// copies), and the L2 at the block's reuse.
@@ -134,19 +143,8 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
     // TN, NT and TT over NN), and element copies of unaligned columns (the tensor cores' kernel
     // too: an 8-byte copy per element and its address math). Not faster than the FMA lanes.
     {
-        double rel = 1;
-        const char* ops = nullptr;
-        if (c.transposed_a && c.op_b_t) {
-            const double r = t.op_tt_rate > 0 ? t.op_tt_rate : t.transposed_a_rate;
-            if (r > 0) rel *= r;
-            ops = "TT";
-        } else if (c.transposed_a) {
-            if (t.transposed_a_rate > 0) rel *= t.transposed_a_rate;
-            ops = "op(A) = A^T";
-        } else if (c.op_b_t) {
-            if (t.op_nt_rate > 0) rel *= t.op_nt_rate;
-            ops = "NT";
-        }
+        double rel = gemm_op_pair_rate(c.transposed_a, c.op_b_t, t.transposed_a_rate, t.op_nt_rate, t.op_tt_rate);
+        const char* ops = c.transposed_a ? (c.op_b_t ? "TT" : "op(A) = A^T") : "NT";
         const bool op_rel = rel != 1;
         if (!c.aligned && t.element_rate > 0) rel *= t.element_rate;
         if (rel != 1) {

@@ -8,6 +8,7 @@
 #include "tuned/gemm_rule_common.hpp"
 
 #include "derive/cached_default.hpp"
+#include "model/kernel_time.hpp"  // dram_ms
 #include "model/occupancy.hpp"  // kLaunchOverheadUs
 
 #include "gemv.hpp"
@@ -59,12 +60,12 @@ template <class T>
 CopiesView<T> copies_view(const GemmArgs<T>& a, int pack_a, int pack_b, int align, const DeviceProfile& dev) {
     CopiesView<T> c;
     c.view = a;
-    const double copy_bytes_per_s = dev.bandwidth_gbs * 1e9 * (dev.copy_over_read > 0 ? dev.copy_over_read : 1.0);
     auto to_workspace = [&](const T*& p, int& ld, int rows, int cols) {
         ld = static_cast<int>(std::min<long long>(pack::pack_ld<T>(rows), static_cast<long long>(kMaxInt32)));
         p = nullptr;
         c.fits = c.fits && static_cast<double>(ld) * cols * sizeof(T) <= kMaxWorkspaceBytes;
-        c.seconds += 2.0 * rows * cols * sizeof(T) / copy_bytes_per_s + model::kLaunchOverheadUs * 1e-6;
+        const double bytes = static_cast<double>(rows) * cols * sizeof(T);  // read, then written
+        c.seconds += model::dram_ms(bytes, bytes, dev) * 1e-3 + model::kLaunchOverheadUs * 1e-6;
     };
     if (pack_a == 2) {  // the transpose's grid y covers m in 32-row tiles, at most 65535
         c.fits = ceil_div(a.m, pack::kTile) <= kMaxGridYZ;
