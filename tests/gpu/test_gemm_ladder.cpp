@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -291,6 +292,25 @@ std::vector<PackCase> pack_cases(const std::vector<std::pair<Op, Op>>& ops) {
     return v;
 }
 
+/// Each pack case of `ops` (pack_cases) on every legal configuration of the tuned step, each
+/// launch `pack` makes of it checked in float (beta 0 and C poisoned on the ragged cases), then
+/// `pack` of the rule's own launch (GemmLaunch{}) in double.
+void check_packs(const std::vector<std::pair<Op, Op>>& ops,
+                 const std::function<std::vector<wb::GemmLaunch>(wb::GemmLaunch, const wb::GemmShape&)>& pack) {
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    for (const auto& [s, split, ragged] : pack_cases(ops)) {
+        for (wb::GemmLaunch base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
+            if (base.gemv == 2) continue;  // 1 x 1 x 1: the GEMV, which packs nothing
+            base.split_k = split;
+            for (const wb::GemmLaunch& l : pack(base, s))
+                check_one<float>(tuned, s, 1.5f, ragged ? 0.f : 0.5f, wb::fresh_seed(), &l);
+        }
+        for (const wb::GemmLaunch& l : pack(wb::GemmLaunch{}, s))  // alone: the rule's configuration, packed
+            check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &l);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), every configuration", "[gpu][gemm]") {
@@ -298,20 +318,11 @@ TEST_CASE("gemm ch05 tuned: op(A) = A^T packed into a workspace (pack_a = 2), ev
     // tile or of any GEMM tile, lda > k with a base offset by one element (the packed A is
     // aligned, B is not: element copies), a split k on the packed operand, and beta = 0 (C
     // poisoned); then the default rule's pack at a size where it picks it, same bits repeated.
+    check_packs({{Op::T, Op::N}, {Op::T, Op::T}}, [](wb::GemmLaunch l, const wb::GemmShape&) {
+        l.pack_a = 2;
+        return std::vector<wb::GemmLaunch>{l};
+    });
     const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
-    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
-    for (const auto& [s, split, ragged] : pack_cases({{Op::T, Op::N}, {Op::T, Op::T}})) {
-        for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
-            if (base.gemv == 2) continue;  // 1 x 1 x 1: the GEMV, which packs nothing
-            wb::GemmLaunch l = base;
-            l.pack_a = 2;
-            l.split_k = split;
-            check_one<float>(tuned, s, 1.5f, ragged ? 0.f : 0.5f, wb::fresh_seed(), &l);
-        }
-        wb::GemmLaunch ld{};
-        ld.pack_a = 2;  // alone: the rule's configuration, packed
-        check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
-    }
     if (small_run()) return;  // the rule packs from a few hundred on: too large for the sanitizers' run
     // The default rule's pack, where it takes it: whether it does depends on the kernels' op(A) =
     // A^T rates measured on this device (tuned::gemm_kernel_rates), so the first of these shapes
@@ -327,23 +338,19 @@ TEST_CASE("gemm ch05 tuned: op(B) = B packed into a workspace (pack_b = 2), ever
     // and T (A^T read transposed or packed too: TN packed both ways runs as NT), a split k on the
     // packed operand, and beta = 0 (C poisoned); then the default rule's pack of B at a size where
     // it picks it, same bits repeated.
-    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
-    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
-    for (const auto& [s, split, ragged] : pack_cases({{Op::N, Op::N}, {Op::T, Op::N}})) {
-        for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
-            if (base.gemv == 2) continue;  // 1 x 1 x 1: the GEMV, which packs nothing
-            for (int pack_a : s.op_a == Op::T ? std::vector<int>{1, 2} : std::vector<int>{0}) {
-                wb::GemmLaunch l = base;
-                l.pack_b = 2;
-                l.pack_a = pack_a;
-                l.split_k = split;
-                check_one<float>(tuned, s, 1.5f, ragged ? 0.f : 0.5f, wb::fresh_seed(), &l);
-            }
+    // B packed, A read transposed or packed too (the rule's own launch: B packed alone).
+    check_packs({{Op::N, Op::N}, {Op::T, Op::N}}, [](wb::GemmLaunch l, const wb::GemmShape& s) {
+        l.pack_b = 2;
+        std::vector<wb::GemmLaunch> v{l};
+        if (s.op_a == Op::T && l.tile_m > 0) {
+            l.pack_a = 1;
+            v[0] = l;
+            l.pack_a = 2;
+            v.push_back(l);
         }
-        wb::GemmLaunch ld{};
-        ld.pack_b = 2;  // alone: the rule's configuration, B packed
-        check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
-    }
+        return v;
+    });
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
     if (small_run()) return;
     // The default rule's pack of B, where it takes it: that depends on the kernels' NN, TN, NT and
     // TT rates measured on this device (tuned::gemm_kernel_rates), so the first of these shapes
