@@ -71,7 +71,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // Prologue: tiles 0 .. P-1 into stages 0 .. P-1 (one commit group per tile, empty past the
     // end). The one-block order below fills every stage (P = S); the other keeps one free
     // (P = S-1) for the copy it issues at the top of its first iteration.
-    constexpr int P = Cfg::MIN_BLOCKS == 1 ? S : S - 1;
+    constexpr int P = Cfg::PREFETCH_ORDER ? S : S - 1;
 #pragma unroll
     for (int t = 0; t < P; ++t) {
         if (t < tiles) {
@@ -84,11 +84,13 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         cp_async_commit();
     }
 
-    if constexpr (Cfg::MIN_BLOCKS == 1) {
+    if constexpr (Cfg::PREFETCH_ORDER) {
         // One block per SM: while its warps wait at a barrier and then for their first fragments,
         // no other block's warps can issue. So the barrier sits inside each tile's last k-step,
         // after that step's fragments are loaded, and the next tile's first fragments are loaded
         // before that step's FMAs (CUTLASS's multistage order): the FMAs cover their latency.
+        // The four-warp tiles (PREFETCH_ORDER) take this order at three blocks per SM too: twelve
+        // warps hide less than the large tiles' sixteen or more, and it measured faster there.
         cp_async_wait<S - 1>();  // tile 0 has landed for this thread
         __syncthreads();         // and for every thread; its k-step 0 fragments into a0, b0
         T a0[TM], b0[TN];  // k-step 0 of the next tile, loaded during the last k-step of this one
@@ -155,9 +157,10 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
             st = s1;
         }
     } else {
-        // Two or more blocks per SM: the barrier at the top of each tile; while this block's
-        // warps wait there and for their first fragments, another block's warps issue FMAs (the
-        // order above was measured on the one-block configuration only).
+        // Two or more blocks per SM of eight warps: the barrier at the top of each tile; while
+        // this block's warps wait there and for their first fragments, another block's warps
+        // issue FMAs (the order above measured slower on 128 x 128 at two blocks per SM: its 128
+        // registers leave no room for the prefetched fragments).
         for (int t = 0; t < tiles; ++t) {
             cp_async_wait<S - 2>();  // this thread's copies of tile t have landed
             __syncthreads();         // everyone's have; and everyone is done with tile t-1's stage

@@ -27,11 +27,16 @@
 namespace wb::tuned {
 inline constexpr GemmConfig kP64x128 = kFloat64x128;
 inline constexpr GemmConfig kP64x128one = kFloat64x128.pipeline(3, 1);
-inline constexpr GemmConfig kP64x128one4 = kFloat64x128.pipeline(4, 1);
-inline constexpr GemmConfig kP64x128w14 = kFloat64x128.warp(64, 32).pipeline(3, 1);
+inline constexpr GemmConfig kP64x128pf3 = kFloat64x128.pipeline(3, 3).prefetching();
 inline constexpr GemmConfig kP128x64 = kFloat128x64;
 inline constexpr GemmConfig kP128x64one = kFloat128x64.pipeline(3, 1);
-inline constexpr GemmConfig kP128x64one4 = kFloat128x64.pipeline(4, 1);
+inline constexpr GemmConfig kP128x64pf3 = kFloat128x64.pipeline(3, 3).prefetching();
+inline constexpr GemmConfig kP128x128 = kFloat128x128;
+inline constexpr GemmConfig kP128x128pf = kFloat128x128.prefetching();
+inline constexpr GemmConfig kP128x128one = kFloat128x128.pipeline(3, 1);
+inline constexpr GemmConfig kP64x64pf2 = kFloat64x64.pipeline(3, 2).prefetching();
+inline constexpr GemmConfig kP128x16pf = kFloat128x16.prefetching();
+inline constexpr GemmConfig kP16x128pf = kFloat16x128.prefetching();
 }  // namespace wb::tuned
 
 using namespace wb;
@@ -39,9 +44,11 @@ using namespace wb;
 namespace {
 
 using Run = void (*)(const GemmArgs<float>&, int, cudaStream_t, const char*);
+using Blocks = int (*)(bool, bool, bool, bool);
 struct Variant {
     const char* name;
     Run run;
+    Blocks blocks;
 };
 
 }  // namespace
@@ -49,15 +56,19 @@ struct Variant {
 int main() {
     using namespace wb::tuned;
     using namespace wb::tuned::gemm_impl;
+#define WB_V(name, cfg) {name, run_config<float, cfg>, resident_blocks<float, cfg>}
     const std::vector<Variant> vs = {
-        {"64x128 (table)", run_config<float, kP64x128>},        {"64x128 one", run_config<float, kP64x128one>},
-        {"64x128 one s4", run_config<float, kP64x128one4>},     {"64x128 w1x4 one", run_config<float, kP64x128w14>},
-        {"128x64 (table)", run_config<float, kP128x64>},        {"128x64 one", run_config<float, kP128x64one>},
-        {"128x64 one s4", run_config<float, kP128x64one4>},
+        WB_V("64x128 (table)", kP64x128),   WB_V("64x128 one", kP64x128one),     WB_V("64x128 pf3", kP64x128pf3),
+        WB_V("128x64 (table)", kP128x64),   WB_V("128x64 one", kP128x64one),     WB_V("128x64 pf3", kP128x64pf3),
+        WB_V("128x128 (table)", kP128x128), WB_V("128x128 pf", kP128x128pf),     WB_V("128x128 one", kP128x128one),
+        WB_V("64x64 (table)", kFloat64x64), WB_V("64x64 pf2", kP64x64pf2),       WB_V("128x16 (table)", kFloat128x16),
+        WB_V("128x16 pf", kP128x16pf),      WB_V("16x128 (table)", kFloat16x128), WB_V("16x128 pf", kP16x128pf),
     };
-    const std::vector<S> sh = {{1000, 1000, 1000}, {1024, 1024, 1024}, {1000, 777, 3333}, {1500, 1000, 2000},
-                               {300, 20000, 3000}, {20000, 300, 3000}, {2000, 1000, 700},  {64, 8192, 8192},
-                               {1400, 1400, 1400}, {777, 1234, 3333}};
+#undef WB_V
+    const std::vector<S> sh = {{1000, 1000, 1000}, {1000, 777, 3333}, {1500, 1000, 2000}, {300, 20000, 3000},
+                               {20000, 300, 3000}, {2000, 1000, 700},  {64, 8192, 8192},   {1400, 1400, 1400},
+                               {777, 1234, 3333},  {2500, 2500, 2500}, {3000, 3000, 1000}, {4096, 4096, 4096},
+                               {8192, 33, 8192},   {5000, 5000, 5000}, {256, 256, 262144}};
     const Operands<float> ops(sh);
     for (S s : sh)
         for (Op oa : {Op::N, Op::T}) {
@@ -67,11 +78,15 @@ int main() {
             const double tr = med([&] { tuned::gemm<float>(a, d, nullptr); }, 7);
             std::printf("%5d x %5d x %5d %cN  cuBLAS %.4f ms  rule %.4f ms (%.3fx)  %s\n", s.m, s.n, s.k,
                         oa == Op::N ? 'N' : 'T', tc, tr, tc / tr, d.str().c_str());
-            for (const Variant& v : vs)
-                for (int split : {1, 2}) {
+            const bool vec = s.m % 4 == 0 && s.k % 4 == 0;  // tight leading dimensions: 16-byte columns
+            for (const Variant& v : vs) {
+                std::printf("    %-16s", v.name);
+                for (int split : {1, 2, 3, 4}) {
                     const double t = med([&] { v.run(a, split, nullptr, "probe"); }, 7);
-                    std::printf("    %-18s split %d  %.4f ms  %.3fx cuBLAS\n", v.name, split, t, tc / t);
+                    std::printf("  s%d %.4f %.3fx (%d/SM)", split, t, tc / t, v.blocks(oa == Op::T, false, vec, split > 1));
                 }
+                std::printf("\n");
+            }
         }
     WB_CUDA(cudaDeviceSynchronize());
     return 0;
