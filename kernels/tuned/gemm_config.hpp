@@ -178,14 +178,22 @@ struct Configs<double> {
 
 /// A configuration as the kernels see it: its fields as template constants, the quantities that
 /// follow from them, and their relations checked at compile time.
-template <class T, const GemmConfig& E>
+/// ONE_WAVE: where the configuration prefetches at several blocks per SM, the kernel for grids of
+/// at most one block per SM: the multi-block order with its registers bounded by two blocks (at
+/// 128 threads, no bound), since an SM with one block of four warps has no other warps to hide
+/// the prefetching order's longer dependence chains under the three blocks' 168 registers
+/// (gemm_one_block_probe and chapter 6's sweep: 0.93-0.97x the multi-block order there, 1.02-1.06x
+/// above one block per SM; \ref notes_gemm).
+template <class T, const GemmConfig& E, bool ONE_WAVE = false>
 struct KernelConfig {
     using type = T;
     static constexpr int BM = E.tile_m, BN = E.tile_n, BK = E.tile_k;  // block tile of C, depth of one stage
     static constexpr int WM = E.warp_m, WN = E.warp_n;                  // warp tile
     static constexpr int TM = E.thread_m, TN = E.thread_n;              // thread tile
-    static constexpr int STAGES = E.stages, MIN_BLOCKS = E.min_blocks;
-    static constexpr bool PREFETCH_ORDER = E.min_blocks == 1 || E.prefetch_order;  // the main loop's order
+    static constexpr int STAGES = E.stages, MIN_BLOCKS = ONE_WAVE ? 2 : E.min_blocks;
+    static constexpr bool PREFETCH_ORDER = !ONE_WAVE && (E.min_blocks == 1 || E.prefetch_order);  // the main loop's order
+    /// Whether grids of at most one block per SM run the ONE_WAVE kernel instead.
+    static constexpr bool HAS_ONE_WAVE = !ONE_WAVE && E.min_blocks > 1 && E.prefetch_order;
     static constexpr GemmSwizzle SWIZZLE_T = E.swizzle;
     static constexpr bool OPERAND_GUARD = E.operand_guard;
     static constexpr int LM = WM / TM, LN = WN / TN;  // lanes of a warp along m and n

@@ -4,6 +4,7 @@
 ///        the occupancy query the default rule asks. Included by the gemm_instances_*.cu files only.
 #pragma once
 
+#include "launch_checks.hpp"
 #include "launch_limits.hpp"
 #include "tuned/gemm_dispatch.hpp"
 #include "tuned/gemm_kernel.cuh"
@@ -98,8 +99,20 @@ void run_config(const GemmArgs<T>& in, int split, cudaStream_t s, const char* fn
     // the vector width (every column starts aligned); otherwise element-wise copies.
     const bool vec = pack::aligned16(a.A, a.lda) && pack::aligned16(a.B, a.ldb);
     const bool vec_c = pack::aligned16<T>(a.C, a.ldc);
-    if (vec) launch_ops<Cfg, true>(a, vec_c, s, fn, slices, kc);
-    else launch_ops<Cfg, false>(a, vec_c, s, fn, slices, kc);
+    auto run = [&](auto cfg) {
+        using K = decltype(cfg);
+        if (vec) launch_ops<K, true>(a, vec_c, s, fn, slices, kc);
+        else launch_ops<K, false>(a, vec_c, s, fn, slices, kc);
+    };
+    // A prefetching configuration's grid of at most one block per SM runs its ONE_WAVE kernel.
+    if constexpr (Cfg::HAS_ONE_WAVE) {
+        const long long blocks =
+            static_cast<long long>(gemm_detail::ceil_div(a.m, Cfg::BM)) * gemm_detail::ceil_div(a.n, Cfg::BN) * slices;
+        if (blocks <= launch_checks::sm_count()) run(KernelConfig<T, E, true>{});
+        else run(Cfg{});
+    } else {
+        run(Cfg{});
+    }
     if (slices > 1) splitk::sum<T>(in.m, in.n, slices, a.C, in.alpha, in.beta, in.C, in.ldc, s);
 }
 
