@@ -137,6 +137,9 @@ struct GemmTile {
     /// Its rate with element copies (columns not 16-byte aligned) over its 16-byte copies', measured
     /// likewise; 0: not measured, the element copies' issue slots counted instead.
     double element_rate = 0;
+    /// Its rate with op(A) = A^T, op(B) = B and element copies over NN with 16-byte copies, measured
+    /// likewise; 0: not measured (transposed_a_rate x element_rate).
+    double tn_element_rate = 0;
     /// The bytes per second its epilogue moves C with where the epilogue is the kernel (one
     /// k-tile, C in DRAM), measured likewise; GB/s, 0: not measured (the DRAM bandwidth then).
     double epilogue_gbs = 0;

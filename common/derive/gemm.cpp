@@ -146,7 +146,11 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
         double rel = gemm_op_pair_rate(c.transposed_a, c.op_b_t, t.transposed_a_rate, t.op_nt_rate, t.op_tt_rate);
         const char* ops = c.transposed_a ? (c.op_b_t ? "TT" : "op(A) = A^T") : "NT";
         const bool op_rel = rel != 1;
-        if (!c.aligned && t.element_rate > 0) rel *= t.element_rate;
+        // TN with element copies: its own measured rate where there is one (the product of the two
+        // misses how the four-warp tiles' two transposing element paths add up).
+        const bool tn_el = c.transposed_a && !c.op_b_t && !c.aligned && t.tn_element_rate > 0;
+        if (tn_el) rel = t.tn_element_rate;
+        else if (!c.aligned && t.element_rate > 0) rel *= t.element_rate;
         if (rel != 1) {
             k.rate = std::min(k.rate * rel, math);
             k.bound += fmt(", x %.2f measured", rel) + " (" + (op_rel ? ops : "") + (op_rel && !c.aligned ? ", " : "") +

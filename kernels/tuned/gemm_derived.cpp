@@ -51,6 +51,7 @@ void take_rates(derive::GemmTile& t, const GemmKernelRates& r) {
     t.op_nt_rate = r.op_nt;
     t.op_tt_rate = r.op_tt;
     t.element_rate = r.element;
+    t.tn_element_rate = r.tn_element;
     t.epilogue_gbs = r.epilogue_gbs;
 }
 }  // namespace

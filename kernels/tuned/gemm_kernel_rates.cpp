@@ -170,8 +170,12 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         tt.op_b = Op::T;
         tt.ldb = a.n;
         const double t_nt = median_ms(nt, l), t_tt = median_ms(tt, l);
+        GemmArgs<T> tn_el = tn;  // TN with odd leading dimensions: both operands' transposing element path
+        tn_el.lda = a.k + 1;
+        tn_el.ldb = a.k + 1;
+        const double t_tn_el = median_ms(tn_el, l);
         out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main, nn / t_nt,
-                       nn / t_tt});
+                       nn / t_tt, nn / t_tn_el});
     }
     return out;
 }

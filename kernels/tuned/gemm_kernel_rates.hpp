@@ -44,6 +44,11 @@ struct GemmKernelRates {
     double op_nt = 0;
     /// op(A) = A^T, op(B) = B^T (TT), likewise (0: not measured, taken as transposed_a).
     double op_tt = 0;
+    /// op(A) = A^T with element copies (TN, both operands through the transposing path, columns off
+    /// 16-byte boundaries), over NN with 16-byte copies (0: not measured, taken as transposed_a x
+    /// element). Measured, not multiplied: the four-warp tiles run this pair at 0.74 of NN with
+    /// element copies where TN and element copies alone cost them 2% and 7% (\ref notes_gemm).
+    double tn_element = 0;
 };
 
 /// The shape of launch `c`'s main-loop call (GemmKernelRates::main_ms) on a device of `sm_count`

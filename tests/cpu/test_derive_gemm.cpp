@@ -263,6 +263,18 @@ TEST_CASE("derive gemm: a measured op(A) = A^T or element-copy rate slows the ke
     CHECK(counted < 1.05 * nn);
     t.element_rate = 0.9;
     CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.9).epsilon(0.02));
+    // TN with element copies: the product of the two rates where its own is not measured, its own
+    // (not multiplied by either) where it is.
+    c.transposed_a = true;
+    CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / (0.8 * 0.9)).epsilon(0.03));
+    t.tn_element_rate = 0.6;
+    CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.6).epsilon(0.03));
+    // Aligned TN, and NN with element copies, keep their own rates.
+    c.aligned = true;
+    CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(tn.seconds).epsilon(0.001));
+    c.transposed_a = false;
+    c.aligned = false;
+    CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.9).epsilon(0.02));
 }
 
 TEST_CASE("derive gemm: each op pair at its own measured rate, none faster than the FMA lanes", "[cpu][derive][gemm]") {
