@@ -3,7 +3,7 @@
 
 Chapter 6 prints, before its GEMM cases, the tuned GEMM kernels' rates measured on the device
 (tuned::measure_gemm_kernel_rates): per configuration its main loop with op(A) = A^T and with
-element copies, over op(A) = A with 16-byte copies, and with op(B) = B^T (NT, TT) and TN with element copies. Those lines become the table the default
+element copies, over op(A) = A with 16-byte copies, and with op(B) = B^T (NT, TT) and TN, NT, TT with element copies. Those lines become the table the default
 rule reads without a GPU.
 
 Run (repository root):
@@ -14,14 +14,14 @@ import re
 import sys
 
 LINE = re.compile(r'^  (float|double) (tile=.*?)  op\(A\) = A\^T x([\d.]+)  element copies x([\d.]+)'
-                  r'(?:  epilogue ([\d.]+) GB/s)?(?:  main loop ([\d.]+) ms)?(?:  NT x([\d.]+)  TT x([\d.]+))?(?:  TN element x([\d.]+))?$', re.M)
+                  r'(?:  epilogue ([\d.]+) GB/s)?(?:  main loop ([\d.]+) ms)?(?:  NT x([\d.]+)  TT x([\d.]+))?(?:  TN element x([\d.]+))?(?:  NT element x([\d.]+)  TT element x([\d.]+))?$', re.M)
 
 
 def table(text):
     rates = {'float': [], 'double': []}
     for m in LINE.finditer(text):
         rates[m.group(1)].append((m.group(2), m.group(3), m.group(4), m.group(5) or '0', m.group(6) or '0',
-                                  m.group(7) or '0', m.group(8) or '0', m.group(9) or '0'))
+                                  m.group(7) or '0', m.group(8) or '0', m.group(9) or '0', m.group(10) or '0', m.group(11) or '0'))
     if not rates['float'] or not rates['double']:
         sys.exit('gemm_kernel_rates_table.py: no "gemm kernel rates" lines for both precisions in the input')
     return rates
@@ -29,14 +29,14 @@ def table(text):
 
 def source(rates, device):
     def body(p):
-        return '\n'.join(f'        {{{t}, {e}, {g}, {ms}, {nt}, {tt}, {tne}}},  // {tile}'
-                         for tile, t, e, g, ms, nt, tt, tne in rates[p])
+        return '\n'.join(f'        {{{t}, {e}, {g}, {ms}, {nt}, {tt}, {tne}, {nte}, {tte}}},  // {tile}'
+                         for tile, t, e, g, ms, nt, tt, tne, nte, tte in rates[p])
     return f'''/// \\file tuned/gemm_kernel_rates_h200.cpp
 /// \\brief The kernels' rates tuned::measure_gemm_kernel_rates gave on an {device} (chapter 6 prints
 ///        them before its GEMM cases; \\ref notes_gemm): the default rule's without a GPU, as the
 ///        `h200` profile preset is the profile's. Generated from that output by
 ///        scripts/gemm_kernel_rates_table.py; each entry {{op(A) = A^T, element copies, epilogue GB/s,
-///        the op(A) = A call's ms, NT, TT, TN with element copies}} (0: not measured in that run).
+///        the op(A) = A call's ms, NT, TT, and TN, NT, TT with element copies}} (0: not measured in that run).
 #include "tuned/gemm_kernel_rates.hpp"
 
 namespace wb::tuned {{

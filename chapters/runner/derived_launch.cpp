@@ -35,8 +35,8 @@ std::string gemm_kernel_rates_text(int elem_bytes, bool live) {
     std::string out = std::string("gemm kernel rates, ") + name +
                       (live ? " (measured on this device" : " (an H200's, measured by this chapter") +
                       ": each configuration's main loop with op(A) = A^T and with element copies, over op(A) = A "
-                      "with 16-byte copies, and with op(B) = B^T (NT, TT) and op(A) = A^T with element copies (TN "
-                      "element) over NN; the derivation multiplies its rate by them; and the bytes of C its "
+                      "with 16-byte copies, and with op(B) = B^T (NT, TT) and each of TN, NT, TT with element copies "
+                      "over NN; the derivation multiplies its rate by them; and the bytes of C its "
                       "epilogue moves per second where it is the kernel, the bandwidth the derivation moves each "
                       "tile of C at where it is less than the DRAM's; and the op(A) = A call's own time, over "
                       "which the model sets the tensor cores' main loop)\n";
@@ -44,9 +44,9 @@ std::string gemm_kernel_rates_text(int elem_bytes, bool live) {
         char buf[256];
         std::snprintf(buf, sizeof buf,
                       "  op(A) = A^T x%.3f  element copies x%.3f  epilogue %.0f GB/s  main loop %.4f ms  NT x%.3f  TT x%.3f"
-                      "  TN element x%.3f",
+                      "  TN element x%.3f  NT element x%.3f  TT element x%.3f",
                       r[i].transposed_a, r[i].element, r[i].epilogue_gbs, r[i].main_ms, r[i].op_nt, r[i].op_tt,
-                      r[i].tn_element);
+                      r[i].tn_element, r[i].nt_element, r[i].tt_element);
         out += std::string("  ") + name + " " + configs[i].str() + buf + "\n";
     }
     return out;

@@ -138,8 +138,16 @@ struct GemmTile {
     /// likewise; 0: not measured, the element copies' issue slots counted instead.
     double element_rate = 0;
     /// Its rate with op(A) = A^T, op(B) = B and element copies over NN with 16-byte copies, measured
-    /// likewise; 0: not measured (transposed_a_rate x element_rate).
+    /// likewise; 0: not measured (transposed_a_rate x element_rate). NT and TT likewise.
     double tn_element_rate = 0;
+    double nt_element_rate = 0;
+    double tt_element_rate = 0;
+    /// An FMA tile's main loop as measured over as counted: what these counts derive for its
+    /// kernel's timed call (NN, 16-byte copies, whole rounds of resident blocks, no split) over the
+    /// time the device measured for it (tuned::GemmKernelRates::main_ms); rule 2's rate is scaled
+    /// by it, so that tiles whose counts promise the same rate run at the rates they keep. 0: not
+    /// measured (1).
+    double main_loop_scale = 0;
     /// The bytes per second its epilogue moves C with where the epilogue is the kernel (one
     /// k-tile, C in DRAM), measured likewise; GB/s, 0: not measured (the DRAM bandwidth then).
     double epilogue_gbs = 0;

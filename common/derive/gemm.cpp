@@ -138,6 +138,11 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
               : k.rate == banks ? fmt("the banks at %.2f B per FMA", k.smem_per_fma)
               : k.rate == issue ? "the issue slots"
                                 : "the L2";
+    // The FMA tile's main loop as measured on its own timed call, over as counted there.
+    if (!t.tensor_core && t.main_loop_scale > 0 && t.main_loop_scale != 1) {
+        k.rate = std::min(k.rate * t.main_loop_scale, math);
+        k.bound += fmt(", x %.2f its measured main loop", t.main_loop_scale);
+    }
     // What the counts above do not see, measured on the device for this kernel: an operand stored
     // with k contiguous read transposed through registers (op(A) = A^T, op(B) = B: the rates of
     // TN, NT and TT over NN), and element copies of unaligned columns (the tensor cores' kernel
@@ -146,10 +151,11 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
         double rel = gemm_op_pair_rate(c.transposed_a, c.op_b_t, t.transposed_a_rate, t.op_nt_rate, t.op_tt_rate);
         const char* ops = c.transposed_a ? (c.op_b_t ? "TT" : "op(A) = A^T") : "NT";
         const bool op_rel = rel != 1;
-        // TN with element copies: its own measured rate where there is one (the product of the two
-        // misses how the four-warp tiles' two transposing element paths add up).
-        const bool tn_el = c.transposed_a && !c.op_b_t && !c.aligned && t.tn_element_rate > 0;
-        if (tn_el) rel = t.tn_element_rate;
+        // An op pair other than NN with element copies: its own measured rate where there is one
+        // (the product of the two misses how a tile's transposing element paths add up).
+        const double pair_el = !c.transposed_a ? (c.op_b_t ? t.nt_element_rate : 0)
+                                               : (c.op_b_t ? t.tt_element_rate : t.tn_element_rate);
+        if (!c.aligned && pair_el > 0) rel = pair_el;
         else if (!c.aligned && t.element_rate > 0) rel *= t.element_rate;
         if (rel != 1) {
             k.rate = std::min(k.rate * rel, math);

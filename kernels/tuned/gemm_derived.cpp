@@ -4,6 +4,8 @@
 ///        and the launch a derivation names. The default rule (gemm_default_rule.cpp) reads them.
 #include "tuned/gemm_default_rule.hpp"
 
+#include "launch_checks.hpp"
+
 #include "tuned/dgemm_tc_rule.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_config.hpp"
@@ -52,6 +54,8 @@ void take_rates(derive::GemmTile& t, const GemmKernelRates& r) {
     t.op_tt_rate = r.op_tt;
     t.element_rate = r.element;
     t.tn_element_rate = r.tn_element;
+    t.nt_element_rate = r.nt_element;
+    t.tt_element_rate = r.tt_element;
     t.epilogue_gbs = r.epilogue_gbs;
 }
 }  // namespace
@@ -65,6 +69,22 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
     // What the derivation's counts miss, measured per configuration (on this device where live).
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     for (std::size_t i = 0; i < v.size() && i < rates.size(); ++i) take_rates(v[i], rates[i]);
+    // Each FMA tile's main loop as measured over as counted, on its kernel's timed call.
+    const std::vector<GemmLaunch> timed = gemm_rate_launches<T>();
+    const int sms = live ? launch_checks::sm_count() : dev.sm_count;
+    for (std::size_t i = 0; i < v.size() && i < rates.size() && i < timed.size(); ++i) {
+        if (!(rates[i].main_ms > 0)) continue;
+        const GemmTimedCall s = gemm_rate_shape(timed[i], sms);
+        derive::GemmCall rc;
+        rc.m = s.m;
+        rc.n = s.n;
+        rc.k = s.k;
+        rc.elem_bytes = sizeof(T);
+        rc.max_split_k = 1;
+        rc.reads_c = false;
+        const double counted = derive::derive_gemm(dev, rc, {v[i]}).seconds;
+        if (counted > 0) v[i].main_loop_scale = counted / (rates[i].main_ms * 1e-3);
+    }
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
     const bool tc = std::is_same_v<T, double> && tensor_ok &&
                     (live ? gemm_takes_tensor_cores<T>() : dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm);

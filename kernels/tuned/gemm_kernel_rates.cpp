@@ -170,12 +170,15 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
         tt.op_b = Op::T;
         tt.ldb = a.n;
         const double t_nt = median_ms(nt, l), t_tt = median_ms(tt, l);
-        GemmArgs<T> tn_el = tn;  // TN with odd leading dimensions: both operands' transposing element path
-        tn_el.lda = a.k + 1;
+        // Each op pair with odd leading dimensions (element copies), measured, not multiplied.
+        GemmArgs<T> tn_el = tn, nt_el = nt, tt_el = tt;
+        tn_el.lda = tt_el.lda = a.k + 1;
         tn_el.ldb = a.k + 1;
-        const double t_tn_el = median_ms(tn_el, l);
+        nt_el.lda = a.m + 1;
+        nt_el.ldb = tt_el.ldb = a.n + 1;
+        const double t_tn_el = median_ms(tn_el, l), t_nt_el = median_ms(nt_el, l), t_tt_el = median_ms(tt_el, l);
         out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main, nn / t_nt,
-                       nn / t_tt, nn / t_tn_el});
+                       nn / t_tt, nn / t_tn_el, nn / t_nt_el, nn / t_tt_el});
     }
     return out;
 }

@@ -49,6 +49,9 @@ struct GemmKernelRates {
     /// element). Measured, not multiplied: the four-warp tiles run this pair at 0.74 of NN with
     /// element copies where TN and element copies alone cost them 2% and 7% (\ref notes_gemm).
     double tn_element = 0;
+    /// NT and TT with element copies likewise (0: not measured, taken as op_nt, op_tt x element).
+    double nt_element = 0;
+    double tt_element = 0;
 };
 
 /// The shape of launch `c`'s main-loop call (GemmKernelRates::main_ms) on a device of `sm_count`

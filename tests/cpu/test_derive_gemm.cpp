@@ -269,6 +269,11 @@ TEST_CASE("derive gemm: a measured op(A) = A^T or element-copy rate slows the ke
     CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / (0.8 * 0.9)).epsilon(0.03));
     t.tn_element_rate = 0.6;
     CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.6).epsilon(0.03));
+    // TT with element copies likewise: its own rate where measured, not TN's.
+    c.op_b_t = true;
+    t.tt_element_rate = 0.7;
+    CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(nn / 0.7).epsilon(0.03));
+    c.op_b_t = false;
     // Aligned TN, and NN with element copies, keep their own rates.
     c.aligned = true;
     CHECK(derive::derive_gemm(h200, c, {t}).seconds == Approx(tn.seconds).epsilon(0.001));

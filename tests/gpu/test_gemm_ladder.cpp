@@ -606,8 +606,11 @@ TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on th
             // more than three times as fast (the H200: float 0.81 ... 1.20; double's 16 x 128 tile,
             // whose long side is B's, NT 2.05 and TT 1.92: its B through registers is the kernel).
             INFO("NT x" << rates[i].op_nt << ", TT x" << rates[i].op_tt << ", TN element x" << rates[i].tn_element);
-            CHECK(rates[i].tn_element > 0.2);  // two transposing element paths (H200 float 0.7 ... 1.0)
-            CHECK(rates[i].tn_element < 1.15);
+            INFO("NT element x" << rates[i].nt_element << ", TT element x" << rates[i].tt_element);
+            for (double r : {rates[i].tn_element, rates[i].nt_element, rates[i].tt_element}) {
+                CHECK(r > 0.2);  // transposing element paths (H200 float 0.56 ... 0.93 in TN)
+                CHECK(r < 3);    // NT and TT as fast as op_nt, op_tt allow
+            }
             CHECK(rates[i].op_nt > 0.33);
             CHECK(rates[i].op_nt < 3);
             CHECK(rates[i].op_tt > 0.33);
