@@ -146,12 +146,14 @@ TEST_CASE("gemm default rule: op(A) = A^T packs A where the transpose costs less
 
 TEST_CASE("gemm default rule: op(B) = B packs a B that is small beside the product", "[cpu][gemm]") {
     // The kernels read op(B) = B through registers; NT and TT take B straight into place (the
-    // H200's rates without a GPU: 128 x 64 NT 1.015 and TT 0.813 of NN, against TN 0.789). The
-    // transpose moves 2 k n elements once. Run 73 (H200) measured the rule's pack of B at 8192 x 33
-    // x 8192 TN 0.89x -> 0.95x cuBLAS, 8192 x 64 x 8192 TN 0.91x -> 0.93x, 20000 x 300 x 3000 NN
-    // 0.91x -> 0.94x (docs/results/h200/gemm-shapes-float.txt); where B is the large operand its
-    // transpose costs more than the loop gains (the probe: 64 x 8192 x 8192 0.98x -> 0.58x).
-    for (const auto& a : {args(8192, 33, 8192, Op::T), args(8192, 64, 8192, Op::T), args(20000, 300, 3000)}) {
+    // H200's rates without a GPU: 128 x 64 TT 0.958 of NN against TN 0.917). The transpose moves
+    // 2 k n elements once. Run 73 (H200) measured the rule's pack of B at 8192 x 33 x 8192 TN
+    // 0.89x -> 0.95x cuBLAS, 8192 x 64 x 8192 TN 0.91x -> 0.93x; where B is the large operand its
+    // transpose costs more than the loop gains (the probe: 64 x 8192 x 8192 0.98x -> 0.58x). In NN
+    // the prefetching 128 x 64 runs NT at NN's rate (1.007): 20000 x 300 x 3000 NN reads B in place
+    // (0.93x cuBLAS in place in session 19, 0.94x-0.97x packed in earlier runs: docs/notes/gemm.md),
+    // its TN packs B.
+    for (const auto& a : {args(8192, 33, 8192, Op::T), args(8192, 64, 8192, Op::T), args(20000, 300, 3000, Op::T)}) {
         const auto l = tuned_default(a);
         INFO(a.m << " x " << a.n << " x " << a.k << ": " << l.str());
         CHECK(l.pack_b == 2);
