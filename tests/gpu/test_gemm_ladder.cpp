@@ -485,6 +485,43 @@ TEST_CASE("gemm ch05 tuned: one column or one row of C runs as the GEMV (gemv = 
                 }
 }
 
+TEST_CASE("gemm ch05 tuned: the four-warp tiles on both sides of one block per SM (their two kernels)", "[gpu][gemm]") {
+    // 128 x 64 and 64 x 128 run the prefetching kernel above one block per SM and their ONE_WAVE
+    // kernel at or below it (tuned/gemm_config.hpp): grids of exactly sm_count blocks and one more,
+    // unsplit and split 2 (twice the blocks), every transpose combination, k not a multiple of the
+    // stage depth, ragged leading dimensions with an offset base, C poisoned (beta 0) and read
+    // (beta 0.5), against the float64 reference.
+    int dev = 0, sms = 0;
+    REQUIRE(cudaGetDevice(&dev) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess);
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    int tested = 0;
+    for (const wb::GemmLaunch& base : wb::tuned::gemm_configs<float>()) {
+        if (!((base.tile_m == 128 && base.tile_n == 64) || (base.tile_m == 64 && base.tile_n == 128))) continue;
+        for (int extra : {0, 1}) {
+            // tiles_m x 1 tiles of C (n within one tile): sm_count blocks, then sm_count + 1.
+            const int tiles_m = sms + extra;
+            for (Op oa : {Op::N, Op::T})
+                for (Op ob : {Op::N, Op::T})
+                    for (int split : {0, 2}) {
+                        wb::GemmShape s{oa, ob, base.tile_m * (tiles_m - 1) + 37, base.tile_n - 5, 203};
+                        if (extra == 1 && split == 2) {  // and a ragged, offset call above the boundary
+                            s.lda = s.rows_a() + 3;
+                            s.ldb = s.rows_b() + 1;
+                            s.ldc = s.m + 2;
+                            s.offset = 1;
+                        }
+                        wb::GemmLaunch l = base;
+                        l.split_k = split;
+                        check_one<float>(tuned, s, 1.5f, 0.f, wb::fresh_seed(), &l);
+                        check_one<float>(tuned, s, 1.5f, 0.5f, wb::fresh_seed(), &l);
+                        ++tested;
+                    }
+        }
+    }
+    CHECK(tested == 2 * 2 * 4 * 2);
+}
+
 TEST_CASE("gemm ch05 tuned: a small C with a very long k, split into hundreds of slices", "[gpu][gemm]") {
     // The default rule splits 33 x 47 x 100003 (one tile of C) into several hundred slices;
     // explicit splits of 300 (not a power of two) and 1024 (the most) on every configuration; the
