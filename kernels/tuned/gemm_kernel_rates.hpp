@@ -1,8 +1,8 @@
 /// \file tuned/gemm_kernel_rates.hpp
 /// \brief What chapter 6's GEMM derivation cannot count, measured on the device: each
 ///        configuration's main-loop rate with op(A) = A^T read transposed, with op(B) = B^T (NT
-///        and TT), and with element copies of unaligned columns, each over its rate with op(A) = A,
-///        op(B) = B and 16-byte copies.
+///        and TT), and with element copies of unaligned columns (in each op pair), each over its
+///        rate with op(A) = A, op(B) = B and 16-byte copies; and its main loop's own time.
 ///
 /// The derivation counts issue slots, shared-memory bytes and L2 bytes per FMA (derive/gemm.cpp).
 /// Reading op(A) = A^T through registers costs the tuned kernels more than those counts: on an
@@ -70,8 +70,8 @@ std::vector<GemmLaunch> gemm_rate_launches();
 template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 
-/// Times gemm_rate_launches<T>() on the current device now: per launch five products of the
-/// same shape (NN, TN, NN with lda and ldb one longer, odd, NT and TT), the median of
+/// Times gemm_rate_launches<T>() on the current device now: per launch eight products of the
+/// same shape (NN, TN, NT and TT, each also with its leading dimensions one longer, odd), the median of
 /// three calls after one, on about four waves of its blocks with k = 1056; then op(A) = A on whole
 /// rounds (gemm_rate_shape: GemmKernelRates::main_ms); then its epilogue's bandwidth on a C of
 /// four times the L2 with k = one k-tile. Allocates and frees its operands
