@@ -82,7 +82,11 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
         rc.elem_bytes = sizeof(T);
         rc.max_split_k = 1;
         rc.reads_c = false;
-        const double counted = derive::derive_gemm(dev, rc, {v[i]}).seconds;
+        double counted = 0;
+        try {  // a tile that does not fit this device (a preset's, or a smaller card's) keeps its counts
+            counted = derive::derive_gemm(dev, rc, {v[i]}).seconds;
+        } catch (const std::invalid_argument&) {
+        }
         if (counted > 0) v[i].main_loop_scale = counted / (rates[i].main_ms * 1e-3);
     }
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
