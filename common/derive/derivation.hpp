@@ -181,7 +181,8 @@ double gemm_op_pair_rate(bool transposed_a, bool op_b_t, double tn, double nt, d
 /// (rule 2: shared-memory bytes per FMA against the banks, issue slots, L2 bytes per flop), not
 /// faster than Little's law lets the device's bytes arrive (rule 1). Among times within 1/16 of
 /// the least (the estimate's resolution) the most reuse (rule 2: the tensor cores' fragments
-/// first), then the least shared memory (rule 3), then the fewest slices.
+/// first), then the least shared memory (rule 3), then the most blocks on the busiest SM up to
+/// the resident ones, then the fewest slices.
 /// `tiles`: the candidates (the kernels' instantiated tiles, so that the pick is a launch they
 /// take); empty: the powers of two 32 ... 256 with 256 threads and two stages of two 32-byte
 /// sectors per row. Throws std::invalid_argument when no candidate fits the device.
