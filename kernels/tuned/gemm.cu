@@ -24,7 +24,10 @@
 ///     inside each tile's last k-step, after that step's fragments are loaded; the next tile's
 ///     k-step-0 fragments are loaded before that step's FMAs, then the copy of tile t+STAGES is
 ///     issued into the stage just freed. The warps leave the barrier with 128 FMAs to issue
-///     while their next fragments arrive.
+///     while their next fragments arrive. The four-warp tiles (128 x 64, 64 x 128) take this order
+///     at three blocks per SM too (GemmConfig::prefetch_order): twelve warps hide less than the
+///     8-warp tiles' sixteen; where their grid has at most one block per SM they run their
+///     ONE_WAVE kernel in the order below instead, registers unbounded (gemm_config.hpp).
 ///   - Two or more blocks per SM (128 x 128, 64 x 64, the double configurations): the barrier at
 ///     the top of each tile, tile t+STAGES-1 in flight while tile t is computed; another resident
 ///     block's warps issue during one block's wait.
