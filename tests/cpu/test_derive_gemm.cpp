@@ -473,3 +473,28 @@ TEST_CASE("derive gemm: where the epilogue is the call, each kernel's measured e
     a.ldb = 256;
     CHECK(tuned::gemm_derived_launch<double>(a, h200, false).math == 2);
 }
+
+TEST_CASE("gemm configurations: which kernels prefetch, and which have a one-wave kernel", "[cpu][gemm]") {
+    // The one-block order: the 256 x 128 tile (one block per SM) and the four-warp tiles at three
+    // blocks per SM; the four-warp tiles' grids of at most one block per SM run their ONE_WAVE
+    // kernel in the multi-block order; the 8-warp multi-block tiles and double never prefetch.
+    using tuned::KernelConfig;
+    STATIC_REQUIRE(KernelConfig<float, tuned::kFloat256x128>::PREFETCH_ORDER);
+    STATIC_REQUIRE(!KernelConfig<float, tuned::kFloat256x128>::HAS_ONE_WAVE);
+    STATIC_REQUIRE(!KernelConfig<float, tuned::kFloat128x128>::PREFETCH_ORDER);
+    STATIC_REQUIRE(!KernelConfig<float, tuned::kFloat64x64>::PREFETCH_ORDER);
+    STATIC_REQUIRE(!KernelConfig<double, tuned::kDouble64x64>::PREFETCH_ORDER);
+    STATIC_REQUIRE(KernelConfig<double, tuned::kDouble128x128>::PREFETCH_ORDER);  // one block per SM
+    STATIC_REQUIRE(!KernelConfig<double, tuned::kDouble128x128>::HAS_ONE_WAVE);
+    for (const tuned::GemmConfig* e : {&tuned::kFloat128x64, &tuned::kFloat64x128}) {
+        INFO(e->tile_m << " x " << e->tile_n);
+        CHECK(e->prefetch_order);
+        CHECK(e->min_blocks == 3);
+        CHECK(e->threads() == 128);
+    }
+    STATIC_REQUIRE(KernelConfig<float, tuned::kFloat128x64>::PREFETCH_ORDER);
+    STATIC_REQUIRE(KernelConfig<float, tuned::kFloat128x64>::HAS_ONE_WAVE);
+    STATIC_REQUIRE(!KernelConfig<float, tuned::kFloat128x64, true>::PREFETCH_ORDER);
+    STATIC_REQUIRE(!KernelConfig<float, tuned::kFloat128x64, true>::HAS_ONE_WAVE);
+    STATIC_REQUIRE(KernelConfig<float, tuned::kFloat64x128>::HAS_ONE_WAVE);
+}
