@@ -17,8 +17,10 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -60,6 +62,55 @@ void take_rates(derive::GemmTile& t, const GemmKernelRates& r) {
 }
 }  // namespace
 
+namespace {
+
+/// Each FMA configuration's main loop as measured over as counted (GemmTile::main_loop_scale): what
+/// the derivation gives its kernel's timed call (NN, 16-byte copies, whole rounds of resident
+/// blocks, no split) over the time the device measured for it (GemmKernelRates::main_ms); 0 where
+/// not measured or where the tile does not fit `dev` alone (derive_gemm throws: a preset's or a
+/// smaller card's). Computed once per host thread, device and profile: the rule asks for the
+/// tiles of every choice it weighs (three times its time per call when computed each time).
+template <class T>
+const std::vector<double>& main_loop_scales(const DeviceProfile& dev, bool live) {
+    int device = -1;
+    if (live && cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        device = -1;
+    }
+    // What derive_gemm reads of the profile for an NN call of the FMA tiles.
+    using Key = std::tuple<int, std::string, int, double, double, double, int, int, int>;
+    const Key key{live ? device : -1, dev.name,         dev.sm_count,     dev.sm_clock_mhz,   dev.bandwidth_gbs,
+                  dev.sgemm_clock_mhz + 1e6 * dev.dgemm_clock_mhz,        dev.regs_per_sm, dev.smem_per_sm_bytes,
+                  dev.fp32_lanes_per_sm + 1000 * dev.fp64_lanes_per_sm};
+    thread_local std::map<Key, std::vector<double>> cache;
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    std::vector<derive::GemmTile> tiles = config_tiles<T>(live, false, false, true, typename Configs<T>::type{});
+    const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
+    const std::vector<GemmLaunch> timed = gemm_rate_launches<T>();
+    const int sms = live ? launch_checks::sm_count() : dev.sm_count;
+    std::vector<double> scales(tiles.size(), 0.0);
+    for (std::size_t i = 0; i < tiles.size() && i < rates.size() && i < timed.size(); ++i) {
+        if (!(rates[i].main_ms > 0)) continue;
+        take_rates(tiles[i], rates[i]);  // its epilogue's measured bandwidth among them
+        const GemmTimedCall s = gemm_rate_shape(timed[i], sms);
+        derive::GemmCall rc;
+        rc.m = s.m;
+        rc.n = s.n;
+        rc.k = s.k;
+        rc.elem_bytes = sizeof(T);
+        rc.max_split_k = 1;
+        rc.reads_c = false;
+        try {
+            const double counted = derive::derive_gemm(dev, rc, {tiles[i]}).seconds;
+            if (counted > 0) scales[i] = counted / (rates[i].main_ms * 1e-3);
+        } catch (const std::invalid_argument&) {
+        }
+    }
+    return cache.emplace(key, std::move(scales)).first->second;
+}
+
+}  // namespace
+
 template <class T>
 std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool live, const GemmArgs<T>& a,
                                                 bool tensor_ok) {
@@ -69,26 +120,8 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
     // What the derivation's counts miss, measured per configuration (on this device where live).
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     for (std::size_t i = 0; i < v.size() && i < rates.size(); ++i) take_rates(v[i], rates[i]);
-    // Each FMA tile's main loop as measured over as counted, on its kernel's timed call.
-    const std::vector<GemmLaunch> timed = gemm_rate_launches<T>();
-    const int sms = live ? launch_checks::sm_count() : dev.sm_count;
-    for (std::size_t i = 0; i < v.size() && i < rates.size() && i < timed.size(); ++i) {
-        if (!(rates[i].main_ms > 0)) continue;
-        const GemmTimedCall s = gemm_rate_shape(timed[i], sms);
-        derive::GemmCall rc;
-        rc.m = s.m;
-        rc.n = s.n;
-        rc.k = s.k;
-        rc.elem_bytes = sizeof(T);
-        rc.max_split_k = 1;
-        rc.reads_c = false;
-        double counted = 0;
-        try {  // a tile that does not fit this device (a preset's, or a smaller card's) keeps its counts
-            counted = derive::derive_gemm(dev, rc, {v[i]}).seconds;
-        } catch (const std::invalid_argument&) {
-        }
-        if (counted > 0) v[i].main_loop_scale = counted / (rates[i].main_ms * 1e-3);
-    }
+    const std::vector<double>& scales = main_loop_scales<T>(dev, live);
+    for (std::size_t i = 0; i < v.size() && i < scales.size(); ++i) v[i].main_loop_scale = scales[i];
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
     const bool tc = std::is_same_v<T, double> && tensor_ok &&
                     (live ? gemm_takes_tensor_cores<T>() : dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm);
