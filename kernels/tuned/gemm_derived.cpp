@@ -65,26 +65,31 @@ void take_rates(derive::GemmTile& t, const GemmKernelRates& r) {
 namespace {
 
 /// Each FMA configuration's main loop as measured over as counted (GemmTile::main_loop_scale): what
-/// the derivation gives its kernel's timed call (NN, 16-byte copies, whole rounds of resident
-/// blocks, no split) over the time the device measured for it (GemmKernelRates::main_ms); 0 where
-/// not measured or where the tile does not fit `dev` alone (derive_gemm throws: a preset's or a
-/// smaller card's). Computed once per host thread, device and profile: the rule asks for the
-/// tiles of every choice it weighs (three times its time per call when computed each time).
+/// the derivation gives its kernel's timed call (whole rounds of resident blocks, no split) with
+/// the tile the call reads (`ta`, `tb`: its op pair; `vec`: 16-byte copies; on a GPU each compiled
+/// kernel's own resident blocks) over the time the device measured for it
+/// (GemmKernelRates::main_ms); 0 where not measured or where the tile does not fit `dev` alone
+/// (derive_gemm throws: a preset's or a smaller card's). Computed once per host thread, device,
+/// profile and tile kind: the rule asks for the tiles of every choice it weighs (three times its
+/// time per call when computed each time). The tile kind is part of the key because on a GPU each
+/// op pair's and copy width's compiled kernel has its own resident blocks: one kind's scale read
+/// for every call moved chapter 5's picks on the card, though not on a preset, whose blocks do not
+/// depend on them (the GEMM notes, docs/notes/gemm.md).
 template <class T>
-const std::vector<double>& main_loop_scales(const DeviceProfile& dev, bool live) {
+const std::vector<double>& main_loop_scales(const DeviceProfile& dev, bool live, bool ta, bool tb, bool vec) {
     int device = -1;
     if (live && cudaGetDevice(&device) != cudaSuccess) {
         cudaGetLastError();
         device = -1;
     }
     // What derive_gemm reads of the profile for an NN call of the FMA tiles.
-    using Key = std::tuple<int, std::string, int, double, double, double, int, int, int>;
+    using Key = std::tuple<int, std::string, int, double, double, double, int, int, int, int>;
     const Key key{live ? device : -1, dev.name,         dev.sm_count,     dev.sm_clock_mhz,   dev.bandwidth_gbs,
                   dev.sgemm_clock_mhz + 1e6 * dev.dgemm_clock_mhz,        dev.regs_per_sm, dev.smem_per_sm_bytes,
-                  dev.fp32_lanes_per_sm + 1000 * dev.fp64_lanes_per_sm};
+                  dev.fp32_lanes_per_sm + 1000 * dev.fp64_lanes_per_sm,   (ta ? 1 : 0) + (tb ? 2 : 0) + (vec ? 4 : 0)};
     thread_local std::map<Key, std::vector<double>> cache;
     if (auto it = cache.find(key); it != cache.end()) return it->second;
-    std::vector<derive::GemmTile> tiles = config_tiles<T>(live, false, false, true, typename Configs<T>::type{});
+    std::vector<derive::GemmTile> tiles = config_tiles<T>(live, ta, tb, vec, typename Configs<T>::type{});
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     const std::vector<GemmLaunch> timed = gemm_rate_launches<T>();
     const int sms = live ? launch_checks::sm_count() : dev.sm_count;
@@ -120,7 +125,7 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
     // What the derivation's counts miss, measured per configuration (on this device where live).
     const std::vector<GemmKernelRates>& rates = gemm_kernel_rates<T>(live);
     for (std::size_t i = 0; i < v.size() && i < rates.size(); ++i) take_rates(v[i], rates[i]);
-    const std::vector<double>& scales = main_loop_scales<T>(dev, live);
+    const std::vector<double>& scales = main_loop_scales<T>(dev, live, a.op_a == Op::T, a.op_b == Op::T, vec);
     for (std::size_t i = 0; i < v.size() && i < scales.size(); ++i) v[i].main_loop_scale = scales[i];
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
     const bool tc = std::is_same_v<T, double> && tensor_ok &&
