@@ -16,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -51,31 +50,6 @@ public:
 private:
     std::size_t n_;
     std::shared_ptr<void> keep_;
-};
-
-/// Each call size's own operands (`elems(n)` elements, filled on first use): a row of the table
-/// has arrays of its own, so that a grid point timed in turn with the others must not find its
-/// matrix in the LLC where another size's batch left it (docs/notes/split.md: on one shared array
-/// the double SYMV class ran 1.1 - 1.5x faster from 30 MiB to 1 GiB than on arrays of its own).
-/// About twice the grid's largest working set per class, freed with the class.
-template <class T>
-class PointArrays {
-public:
-    PointArrays(const HostAlloc& alloc, std::function<std::size_t(int)> elems) : alloc_(alloc), elems_(std::move(elems)) {}
-    T* operator()(int n) {
-        auto it = arrays_.find(n);
-        if (it == arrays_.end()) {
-            HostArray<T> a(elems_(n), alloc_);
-            fill(a.data(), a.size());
-            it = arrays_.emplace(n, a).first;
-        }
-        return it->second.data();
-    }
-
-private:
-    HostAlloc alloc_;
-    std::function<std::size_t(int)> elems_;
-    std::map<int, HostArray<T>> arrays_;
 };
 
 /// The six vector calls of one CG iteration on the host (cpu::cg: p.q, x += a p, r -= a q, r.r,
@@ -243,17 +217,15 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         }
         log.push_back(describe(key, r, p.threaded_min));
     };
-    // The largest n any class calls: SYMV's n x n at the largest working set (its triangle is ws).
-    // Each class's matrices are its sizes' own (PointArrays); the vectors are shared: CG's four
-    // vectors of n elements side by side, n up to the larger of un and vec_max_n.
+    // The largest array any class needs: SYMV's n x n at the largest working set (its triangle is
+    // ws), a GEMM's three matrices or the convolution's two images at most as large.
     const std::size_t un = static_cast<std::size_t>(aligned_n(std::sqrt(2 * s.ws_dram / E), s.align)) + 64;
+    const HostArray<T> A(un * un, alloc);
+    // CG's four vectors of n elements side by side, n up to the larger of un and vec_max_n.
     const std::size_t nx = 4 * std::max(un, static_cast<std::size_t>(s.vec_max_n)) + 256;
     const HostArray<T> x(nx, alloc), y(nx, alloc);
+    fill(A.data(), A.size());
     fill(x.data(), x.size());
-    // n x n matrices, `count` of them side by side, each size's own.
-    auto matrices = [&](std::size_t count) {
-        return PointArrays<T>(alloc, [count](int n) { return count * static_cast<std::size_t>(n) * static_cast<std::size_t>(n); });
-    };
     auto sq = [](double v) { return std::sqrt(std::max(v, 0.0)); };
     if (have_cblas()) {
         ClassPlan gv;  // GEMV n x n: one thread below m n = 9216 (n = 95), threaded from n = 96
@@ -263,9 +235,8 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         gv.ws_of = [&](int n) { return model::cpu_work_gemv(false, n, n, e, false).bytes; };
         gv.n_for = [&](double ws) { return sq(ws / E); };
         model::PeerRate gv1;
-        PointArrays<T> A = matrices(1);
         const auto gvr = measure_class(m, e, gv, s, [&](int n) {
-            cpu::gemv(GemvArgs<T>{Op::N, n, n, T(1), A(n), n, x.data(), T(0), y.data()}); },
+            cpu::gemv(GemvArgs<T>{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()}); },
             [&](int n) { return model::cpu_work_gemv(false, n, n, e, false); }, &gv1);
         keep("gemv", 0, gv, gvr, &gv1);
 
@@ -276,9 +247,8 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         sy.ws_of = [&](int n) { return model::cpu_work_symv(n, e).bytes; };
         sy.n_for = [&](double ws) { return sq(2 * ws / E); };
         model::PeerRate sy1;
-        PointArrays<T> S = matrices(1);
         const auto syr = measure_class(m, e, sy, s, [&](int n) {
-            cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), S(n), n, x.data(), 1, T(0), y.data(), 1}); },
+            cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1}); },
             [&](int n) { return model::cpu_work_symv(n, e); }, &sy1);
         keep("symv", 0, sy, syr, &sy1);
 
@@ -289,11 +259,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         mm.ws_of = [&](int n) { return model::cpu_work_gemm(n, n, n, e, false).bytes; };
         mm.n_for = [&](double ws) { return sq(ws / (3 * E)); };
         model::PeerRate mm1;
-        PointArrays<T> M = matrices(3);
         const auto mmr = measure_class(m, e, mm, s, [&](int n) {
             const std::size_t n2 = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-            T* abc = M(n);
-            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, n, n, T(1), abc, n, abc + n2, n, T(0), abc + 2 * n2, n}); },
+            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, n, n, T(1), A.data(), n, A.data() + n2, n, T(0), A.data() + 2 * n2, n}); },
             [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); }, &mm1);
         keep("gemm", 0, mm, mmr, &mm1);
 
@@ -321,10 +289,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         model::PeerRate ci1;
         std::vector<std::pair<int, double>> seq;
         int calls = 0;
-        PointArrays<T> C = matrices(1);
         const auto cir = measure_class(m, e, ci, s, [&](int n) {
             const std::size_t un_ = static_cast<std::size_t>(n);
-            cg_iteration_calls(n, C(n), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, calls); },
+            cg_iteration_calls(n, A.data(), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, calls); },
             [&](int n) { return model::cpu_work_cg_iteration(n, e); }, &ci1, &seq);
         keep("cg iteration", 0, ci, cir, &ci1);
         // What the sequence costs beyond its calls timed alone (the two classes' model at its n).
@@ -349,11 +316,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         cv.ws_of = [&](int n) { return model::cpu_work_conv2d(n, n, fs, e).bytes; };
         cv.n_for = [&](double ws) { return sq(ws / (2 * E)); };
         std::vector<T> f(static_cast<std::size_t>(fs) * fs, T(0.01));
-        PointArrays<T> I = matrices(2);  // the image and the output
         const auto cvr = measure_class(m, e, cv, s, [&](int n) {
             const std::size_t img = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-            T* io = I(n);
-            cpu::conv2d(Conv2dArgs<T>{n, n, fs, io, n, f.data(), io + img, n}); },
+            cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f.data(), A.data() + img, n}); },
             [&](int n) { return model::cpu_work_conv2d(n, n, fs, e); }, nullptr);
         keep("conv2d", fs, cv, cvr, nullptr);
     }

@@ -24,8 +24,7 @@ namespace wb::cpu {
 /// Where each class is measured.
 struct CalibrationSizes {
     double ws_dram = 0;       ///< the largest working set: model::default_max_working_set (several LLCs)
-    double step = 2;          ///< the grid's working sets grow by this factor (the rows' sizes are
-                              ///< 4x apart in working set: a point within sqrt(2) of each) ...
+    double step = 4;          ///< the grid's working sets grow by this factor ...
     double start = 3;         ///< ... from this many times the smallest threaded call's
     double max_call_s = 0.05; ///< no grid point whose call the model expects to take longer
     int tiny_n = 8;           ///< the tiny call of every class (the vector calls: 64)
