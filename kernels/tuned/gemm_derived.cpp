@@ -72,9 +72,8 @@ namespace {
 /// (derive_gemm throws: a preset's or a smaller card's). Computed once per host thread, device,
 /// profile and tile kind: the rule asks for the tiles of every choice it weighs (three times its
 /// time per call when computed each time). The tile kind is part of the key because on a GPU each
-/// op pair's and copy width's compiled kernel has its own resident blocks: one kind's scale read
-/// for every call moved chapter 5's picks on the card, though not on a preset, whose blocks do not
-/// depend on them (the GEMM notes, docs/notes/gemm.md).
+/// op pair's and copy width's compiled kernel has its own resident blocks, so the same timed call
+/// counts differently per kind (on a preset it does not: the table's blocks are the same for all).
 template <class T>
 const std::vector<double>& main_loop_scales(const DeviceProfile& dev, bool live, bool ta, bool tb, bool vec) {
     int device = -1;
@@ -82,7 +81,7 @@ const std::vector<double>& main_loop_scales(const DeviceProfile& dev, bool live,
         cudaGetLastError();
         device = -1;
     }
-    // What derive_gemm reads of the profile for an NN call of the FMA tiles.
+    // What derive_gemm reads of the profile for the timed call of the FMA tiles, and the tile kind.
     using Key = std::tuple<int, std::string, int, double, double, double, int, int, int, int>;
     const Key key{live ? device : -1, dev.name,         dev.sm_count,     dev.sm_clock_mhz,   dev.bandwidth_gbs,
                   dev.sgemm_clock_mhz + 1e6 * dev.dgemm_clock_mhz,        dev.regs_per_sm, dev.smem_per_sm_bytes,
