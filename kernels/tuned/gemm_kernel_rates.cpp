@@ -63,6 +63,9 @@ double epilogue_gbs(const GemmLaunch& l, int m, int n, T* A, T* B, T* C) {
 // would time the sets, not the kernels.
 constexpr long long kRateK = 1056;
 
+/// Rounds of the whole set of timings (measure_gemm_kernel_rates): each figure is the median of them.
+constexpr int kRateRounds = 3;
+
 /// The ratios' calls: side x side tiles, about four waves of one-block-per-SM tiles (more for
 /// the configurations that keep several blocks per SM; the three calls of a launch have the same
 /// shape, so whatever the tail costs, it costs all three alike).
@@ -127,58 +130,83 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     EA.fill_bytes(0);
     EB.fill_bytes(0);
     EC.fill_bytes(0);
-    std::vector<GemmKernelRates> out;
-    for (const GemmLaunch& c : configs) {
-        if (c.math == 2 && !tensor_cores) {  // no such kernel here: nothing to weigh
-            out.push_back({1, 1});
-            continue;
+    // One round: every launch's ten timings, launch after launch.
+    auto round = [&] {
+        std::vector<GemmKernelRates> out;
+        for (const GemmLaunch& c : configs) {
+            if (c.math == 2 && !tensor_cores) {  // no such kernel here: nothing to weigh
+                out.push_back({1, 1});
+                continue;
+            }
+            const GemmTimedCall s = ratio_shape(c, sms);
+            GemmArgs<T> a;
+            a.m = static_cast<int>(s.m);
+            a.n = static_cast<int>(s.n);
+            a.k = static_cast<int>(s.k);
+            a.alpha = T(1);
+            a.beta = T(0);
+            a.A = A.data();
+            a.lda = a.m;
+            a.B = B.data();
+            a.ldb = a.k;
+            a.C = C.data();
+            a.ldc = a.m;
+            const GemmLaunch l = c;  // the configuration alone: read in place, no split, no copies
+            const double nn = median_ms(a, l);
+            GemmArgs<T> tn = a;
+            tn.op_a = Op::T;
+            tn.lda = a.k;
+            const double t = median_ms(tn, l);
+            GemmArgs<T> el = a;  // odd leading dimensions: columns off 16-byte boundaries, as most unaligned calls
+            el.lda = a.m + 1;
+            el.ldb = a.k + 1;
+            const double e = median_ms(el, l);
+            const GemmTimedCall w = gemm_rate_shape(c, sms);  // the main loop's own call: whole rounds
+            GemmArgs<T> whole = a;
+            whole.m = static_cast<int>(w.m);
+            whole.n = static_cast<int>(w.n);
+            whole.lda = whole.m;
+            whole.ldc = whole.m;
+            const double main = median_ms(whole, l);
+            GemmArgs<T> nt = a;  // B stored n x k: copied straight into place
+            nt.op_b = Op::T;
+            nt.ldb = a.n;
+            GemmArgs<T> tt = tn;
+            tt.op_b = Op::T;
+            tt.ldb = a.n;
+            const double t_nt = median_ms(nt, l), t_tt = median_ms(tt, l);
+            // Each op pair with odd leading dimensions (element copies), measured, not multiplied.
+            GemmArgs<T> tn_el = tn, nt_el = nt, tt_el = tt;
+            tn_el.lda = tt_el.lda = a.k + 1;
+            tn_el.ldb = a.k + 1;
+            nt_el.lda = a.m + 1;
+            nt_el.ldb = tt_el.ldb = a.n + 1;
+            const double t_tn_el = median_ms(tn_el, l), t_nt_el = median_ms(nt_el, l), t_tt_el = median_ms(tt_el, l);
+            out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main, nn / t_nt,
+                           nn / t_tt, nn / t_tn_el, nn / t_nt_el, nn / t_tt_el});
         }
-        const GemmTimedCall s = ratio_shape(c, sms);
-        GemmArgs<T> a;
-        a.m = static_cast<int>(s.m);
-        a.n = static_cast<int>(s.n);
-        a.k = static_cast<int>(s.k);
-        a.alpha = T(1);
-        a.beta = T(0);
-        a.A = A.data();
-        a.lda = a.m;
-        a.B = B.data();
-        a.ldb = a.k;
-        a.C = C.data();
-        a.ldc = a.m;
-        const GemmLaunch l = c;  // the configuration alone: read in place, no split, no copies
-        const double nn = median_ms(a, l);
-        GemmArgs<T> tn = a;
-        tn.op_a = Op::T;
-        tn.lda = a.k;
-        const double t = median_ms(tn, l);
-        GemmArgs<T> el = a;  // odd leading dimensions: columns off 16-byte boundaries, as most unaligned calls
-        el.lda = a.m + 1;
-        el.ldb = a.k + 1;
-        const double e = median_ms(el, l);
-        const GemmTimedCall w = gemm_rate_shape(c, sms);  // the main loop's own call: whole rounds
-        GemmArgs<T> whole = a;
-        whole.m = static_cast<int>(w.m);
-        whole.n = static_cast<int>(w.n);
-        whole.lda = whole.m;
-        whole.ldc = whole.m;
-        const double main = median_ms(whole, l);
-        GemmArgs<T> nt = a;  // B stored n x k: copied straight into place
-        nt.op_b = Op::T;
-        nt.ldb = a.n;
-        GemmArgs<T> tt = tn;
-        tt.op_b = Op::T;
-        tt.ldb = a.n;
-        const double t_nt = median_ms(nt, l), t_tt = median_ms(tt, l);
-        // Each op pair with odd leading dimensions (element copies), measured, not multiplied.
-        GemmArgs<T> tn_el = tn, nt_el = nt, tt_el = tt;
-        tn_el.lda = tt_el.lda = a.k + 1;
-        tn_el.ldb = a.k + 1;
-        nt_el.lda = a.m + 1;
-        nt_el.ldb = tt_el.ldb = a.n + 1;
-        const double t_tn_el = median_ms(tn_el, l), t_nt_el = median_ms(nt_el, l), t_tt_el = median_ms(tt_el, l);
-        out.push_back({nn / t, nn / e, epilogue_gbs(c, ep_m, ep_n, EA.data(), EB.data(), EC.data()), main, nn / t_nt,
-                       nn / t_tt, nn / t_tn_el, nn / t_nt_el, nn / t_tt_el});
+        return out;
+    };
+    // Three rounds across the launches, each figure the median of its rounds: a launch's timings
+    // take tens of milliseconds together, and a drift of the clock while one launch is timed
+    // (the first calls after an idle or a power-heavy stretch) would otherwise land in its figures
+    // alone, and move the derivation's picks and the model with them (the GEMM notes).
+    std::vector<std::vector<GemmKernelRates>> rounds;
+    for (int r = 0; r < kRateRounds; ++r) rounds.push_back(round());
+    static_assert(sizeof(GemmKernelRates) == 9 * sizeof(double), "every field of GemmKernelRates is a median below");
+    std::vector<GemmKernelRates> out(configs.size());
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        auto median = [&](double GemmKernelRates::*f) {
+            std::vector<double> v;
+            for (const auto& r : rounds) v.push_back(r[i].*f);
+            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+            return v[v.size() / 2];
+        };
+        for (double GemmKernelRates::*f :
+             {&GemmKernelRates::transposed_a, &GemmKernelRates::element, &GemmKernelRates::epilogue_gbs,
+              &GemmKernelRates::main_ms, &GemmKernelRates::op_nt, &GemmKernelRates::op_tt,
+              &GemmKernelRates::tn_element, &GemmKernelRates::nt_element, &GemmKernelRates::tt_element})
+            out[i].*f = median(f);
     }
     return out;
 }

@@ -74,7 +74,8 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 /// same shape (NN, TN, NT and TT, each also with its leading dimensions one longer, odd), the median of
 /// three calls after one, on about four waves of its blocks with k = 1056; then op(A) = A on whole
 /// rounds (gemm_rate_shape: GemmKernelRates::main_ms); then its epilogue's bandwidth on a C of
-/// four times the L2 with k = one k-tile. Allocates and frees its operands
+/// four times the L2 with k = one k-tile. All of that three times, launch after launch, each
+/// figure the median of its three rounds. Allocates and frees its operands
 /// (up to four times the L2 and about 200 MB); synchronizes the device. Throws wb::CudaError.
 template <class T>
 std::vector<GemmKernelRates> measure_gemm_kernel_rates();
