@@ -142,6 +142,21 @@ void gemm_tuned_call(model::GemmDesign& d, const DeviceProfile& dev, long long m
     // The op pair the main loop reads once the packs have run, at the kernel's measured rate.
     const bool ta = transposed_a && l.pack_a != 2, tb = op_b_t || l.pack_b == 2;
     const GemmTimedCall s = gemm_main_loop_timed(l, elem_bytes, dev.live);
+    // Its main loop at its measured share of the counted rate: this model's count for the
+    // kernel's own timed call (NN, unsplit, at the boost clock as that short call runs, without
+    // the launch's fixed cost) over the time measured; 1 where none was timed.
+    if (s.ms > 0 && s.m > 0 && s.n > 0 && s.k > 0) {
+        DeviceProfile boost = dev;
+        boost.sgemm_clock_mhz = boost.dgemm_clock_mhz = 0;  // not under a sustained GEMM's power
+        model::GemmDesign w = d;
+        w.split_k = 1;
+        w.main_share = 1;
+        w.op_rate = 1;
+        w.copies_ms = 0;
+        const double counted =
+            model::predict_gemm(w, s.m, s.n, s.k, elem_bytes, boost).ms - model::kLaunchOverheadUs / 1e3;
+        d.main_share = std::clamp(counted / s.ms, 0.05, 1.0);
+    }
     d.op_rate = derive::gemm_op_pair_rate(ta, tb, s.transposed_a, s.op_nt, s.op_tt);
     // The copies before it, each its bytes read and written (the copy ceiling) and a launch: A^T
     // or B transposed, and with align = 2 the operands neither pack covers (the model does not

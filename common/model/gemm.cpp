@@ -155,7 +155,11 @@ GemmPrediction predict_gemm(const GemmDesign& d, long long m, long long n, long 
     // pipeline; the steps without one wait for each k-tile's loads alike, which the rates above
     // already average over.
     const double fill = d.stages > 1 ? (kt + 2.0) / kt : 1.0;
-    const double compute_scale = std::max(tail, 1.0) * padded * fill / (d.op_rate > 0 ? d.op_rate : 1.0);
+    // The FMA tiles' main loop at its measured share of the counted rate (GemmDesign::main_share):
+    // what the counts miss is in every compute bound alike.
+    const double fma_share = !d.tensor_core && d.main_share > 0 ? std::min(1.0, d.main_share) : 1.0;
+    const double compute_scale =
+        std::max(tail, 1.0) * padded * fill / (d.op_rate > 0 ? d.op_rate : 1.0) / fma_share;
     const Bound* worst = &bounds[0];
     for (const Bound& b : bounds) {
         const double tb = &b == &bounds[4] ? b.t : b.t * compute_scale;

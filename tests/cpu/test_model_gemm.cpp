@@ -95,7 +95,7 @@ TEST_CASE("gemm model: a GEMM runs at the SM clock its power leaves, per precisi
     CHECK(predict_gemm(tuned_design(), 4096, 4096, 4096, 8, dev).ms == Approx(d0.ms));
 }
 
-TEST_CASE("gemm model: the tensor cores' main loop runs at its measured share of their rate", "[cpu][model][gemm]") {
+TEST_CASE("gemm model: the main loop runs at its measured share of the counted rate", "[cpu][model][gemm]") {
     auto dev = wb::device_preset("h200");
     dev.dgemm_clock_mhz = 0;
     GemmDesign d = tuned_design();
@@ -107,12 +107,16 @@ TEST_CASE("gemm model: the tensor cores' main loop runs at its measured share of
     const auto measured = predict_gemm(d, 4096, 4096, 4096, 8, dev);
     const double fixed = wb::model::kLaunchOverheadUs / 1e3;
     CHECK(measured.ms - fixed == Approx((full.ms - fixed) / 0.8).epsilon(0.01));
-    // A share above 1 (a call faster than counted) is no faster than the count; the FMA tiles ignore it.
+    // A share above 1 (a call faster than counted) is no faster than the count.
     d.main_share = 1.3;
     CHECK(predict_gemm(d, 4096, 4096, 4096, 8, dev).ms == Approx(full.ms));
+    // The FMA tiles: the share divides their compute bounds' time (their issue slots bind here).
     GemmDesign f = tuned_design();
     const auto f1 = predict_gemm(f, 4096, 4096, 4096, 8, dev);
+    REQUIRE(f1.limit.find("DRAM") == std::string::npos);
     f.main_share = 0.5;
+    CHECK(predict_gemm(f, 4096, 4096, 4096, 8, dev).ms - fixed == Approx((f1.ms - fixed) / 0.5).epsilon(0.01));
+    f.main_share = 1.3;
     CHECK(predict_gemm(f, 4096, 4096, 4096, 8, dev).ms == Approx(f1.ms));
 }
 
