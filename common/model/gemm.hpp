@@ -80,7 +80,7 @@ struct GemmDesign {
     /// chapter 0 measures keeps its operands in registers; the kernel feeds each mma.sync from
     /// shared memory, one 8-byte load per fragment element, and reaches a share of it the counts
     /// above do not see (\ref notes_gemm): divides the tensor cores' FMA-lane time. The FMA tiles
-    /// keep 81-85% of their counted issue rate on an H200 (the warps' waits the counts do not
+    /// keep 83-87% of their counted issue rate on an H200 (the warps' waits the counts do not
     /// see all): divides their compute bounds' time, as the derivation scales their rate.
     double main_share = 1;
     /// The FMA tiles' main loop for the call's op(A), op(B) as the kernel reads them over NN,
