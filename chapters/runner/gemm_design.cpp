@@ -110,21 +110,22 @@ model::GemmDesign gemm_tensor_core_design(const GemmLaunch& l) {
     return d;
 }
 
-/// The tensor cores' main loop as measured over as counted (GemmDesign::main_share): the model's
-/// time for the kernel's own timed call (gemm_main_loop_timed), at the boost clock as that short
-/// call runs and without the launch's fixed cost, over the time measured; with op(A) = A^T times
-/// the kernel's measured rate for it (the derivation's factor too); 1 where none was timed.
-static double tensor_core_main_share(const model::GemmDesign& d, const DeviceProfile& dev, const GemmLaunch& l,
-                                     bool transposed_a) {
-    const GemmTimedCall s = gemm_main_loop_timed(l, 8, dev.live);
+/// A kernel's main loop as measured over as counted (GemmDesign::main_share): the model's time for
+/// the kernel's own timed call `s` (gemm_main_loop_timed: NN, unsplit, no copies) with design `d`,
+/// at the boost clock as that short call runs and without the launch's fixed cost, over the time
+/// measured, times `op_a` (the tensor cores' measured op(A) = A^T rate, the derivation's factor
+/// too); at most 1; 1 where none was timed.
+static double main_share_of(const model::GemmDesign& d, const DeviceProfile& dev, const GemmTimedCall& s,
+                            int elem_bytes, double op_a = 1.0) {
     if (!(s.ms > 0) || s.m <= 0 || s.n <= 0 || s.k <= 0) return 1;
     DeviceProfile boost = dev;
-    boost.dgemm_clock_mhz = 0;  // not under a sustained GEMM's power
+    boost.sgemm_clock_mhz = boost.dgemm_clock_mhz = 0;  // not under a sustained GEMM's power
     model::GemmDesign w = d;
     w.split_k = 1;
     w.main_share = 1;
-    const double counted = model::predict_gemm(w, s.m, s.n, s.k, 8, boost).ms - model::kLaunchOverheadUs / 1e3;
-    const double op_a = transposed_a && s.transposed_a > 0 ? s.transposed_a : 1.0;
+    w.op_rate = 1;
+    w.copies_ms = 0;
+    const double counted = model::predict_gemm(w, s.m, s.n, s.k, elem_bytes, boost).ms - model::kLaunchOverheadUs / 1e3;
     return std::clamp(counted / s.ms * op_a, 0.05, 1.0);
 }
 
@@ -132,7 +133,8 @@ model::GemmPrediction predict_gemm_tensor_core(long long m, long long n, long lo
                                                const GemmLaunch& l, bool transposed_a) {
     model::GemmDesign d = gemm_tensor_core_design(l);
     d.epilogue_gbs = gemm_epilogue_gbs(l, 8, dev.live);
-    d.main_share = tensor_core_main_share(d, dev, l, transposed_a);
+    const GemmTimedCall s = gemm_main_loop_timed(l, 8, dev.live);
+    d.main_share = main_share_of(d, dev, s, 8, transposed_a && s.transposed_a > 0 ? s.transposed_a : 1.0);
     return model::predict_gemm(d, m, n, k, 8, dev);
 }
 
@@ -142,21 +144,7 @@ void gemm_tuned_call(model::GemmDesign& d, const DeviceProfile& dev, long long m
     // The op pair the main loop reads once the packs have run, at the kernel's measured rate.
     const bool ta = transposed_a && l.pack_a != 2, tb = op_b_t || l.pack_b == 2;
     const GemmTimedCall s = gemm_main_loop_timed(l, elem_bytes, dev.live);
-    // Its main loop at its measured share of the counted rate: this model's count for the
-    // kernel's own timed call (NN, unsplit, at the boost clock as that short call runs, without
-    // the launch's fixed cost) over the time measured; 1 where none was timed.
-    if (s.ms > 0 && s.m > 0 && s.n > 0 && s.k > 0) {
-        DeviceProfile boost = dev;
-        boost.sgemm_clock_mhz = boost.dgemm_clock_mhz = 0;  // not under a sustained GEMM's power
-        model::GemmDesign w = d;
-        w.split_k = 1;
-        w.main_share = 1;
-        w.op_rate = 1;
-        w.copies_ms = 0;
-        const double counted =
-            model::predict_gemm(w, s.m, s.n, s.k, elem_bytes, boost).ms - model::kLaunchOverheadUs / 1e3;
-        d.main_share = std::clamp(counted / s.ms, 0.05, 1.0);
-    }
+    d.main_share = main_share_of(d, dev, s, elem_bytes);  // the FMA tiles' too
     d.op_rate = derive::gemm_op_pair_rate(ta, tb, s.transposed_a, s.op_nt, s.op_tt);
     // The copies before it, each its bytes read and written (the copy ceiling) and a launch: A^T
     // or B transposed, and with align = 2 the operands neither pack covers (the model does not

@@ -9,8 +9,8 @@
 #include "catch.hpp"
 
 #include "gemm.hpp"
+#include "gemm_rule_args.hpp"
 
-#include <cstdint>
 #include <set>
 #include <string>
 #include <thread>
@@ -20,24 +20,8 @@ namespace {
 
 using wb::Op;
 
-/// Arguments of an m x n x k product with tight leading dimensions; `ld_extra` > 0 breaks the
-/// 16-byte alignment of every column (as 4097 does). The pointers are never dereferenced.
 wb::GemmArgs<float> args(int m, int n, int k, Op oa = Op::N, Op ob = Op::N, int ld_extra = 0) {
-    float* const fake = reinterpret_cast<float*>(std::uintptr_t{0x10000});
-    wb::GemmArgs<float> a;
-    a.op_a = oa;
-    a.op_b = ob;
-    a.m = m;
-    a.n = n;
-    a.k = k;
-    a.A = fake;
-    a.lda = (oa == Op::N ? m : k) + ld_extra;
-    a.B = fake;
-    a.ldb = (ob == Op::N ? k : n) + ld_extra;
-    a.C = fake;
-    a.ldc = m;
-    a.beta = 0.5f;
-    return a;
+    return wb::test::gemm_rule_args(m, n, k, oa, ob, ld_extra);
 }
 
 wb::GemmLaunch tuned_default(const wb::GemmArgs<float>& a) { return wb::ladder<wb::GemmArgs<float>>()[4].default_launch(a); }

@@ -18,10 +18,10 @@
 #include "derive/derivation.hpp"
 #include "device_profile.hpp"
 #include "gemm.hpp"
+#include "gemm_rule_args.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_kernel_rates.hpp"
 
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -56,22 +56,6 @@ std::vector<Call> calls() {
     return v;
 }
 
-/// Arguments of the call with C read (beta 0.5, as chapter 5's rows); pointers never dereferenced.
-wb::GemmArgs<float> args_of(const Call& c) {
-    float* const fake = reinterpret_cast<float*>(std::uintptr_t{0x10000});
-    wb::GemmArgs<float> a;
-    a.op_a = c.op_a;
-    a.m = c.m;
-    a.n = c.n;
-    a.k = c.k;
-    a.A = a.B = a.C = fake;
-    a.lda = (c.op_a == wb::Op::N ? c.m : c.k) + c.ld_extra;
-    a.ldb = c.k + c.ld_extra;
-    a.ldc = c.m;
-    a.beta = 0.5f;
-    return a;
-}
-
 }  // namespace
 
 TEST_CASE("gemm default rule: report of its choices for a few calls", "[.gemm-rule-report]") {
@@ -89,7 +73,7 @@ TEST_CASE("gemm default rule: report of its choices for a few calls", "[.gemm-ru
         std::printf("  rates: main loop %.4f ms, TN %.3f, NT %.3f, TT %.3f, element copies %.3f\n", r.main_ms,
                     r.transposed_a, r.op_nt, r.op_tt, r.element);
     for (const Call& c : calls()) {
-        const wb::GemmArgs<float> a = args_of(c);
+        const wb::GemmArgs<float> a = wb::test::gemm_rule_args(c.m, c.n, c.k, c.op_a, wb::Op::N, c.ld_extra);
         std::vector<wb::derive::Derived> why;
         const wb::GemmArgs<float> view = wb::tuned::gemm_copies_view(a, dev, live, &why);
         std::printf("%d x %d x %d %s ld+%d\n", c.m, c.n, c.k, c.op_a == wb::Op::T ? "TN" : "NN", c.ld_extra);
