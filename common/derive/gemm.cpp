@@ -149,7 +149,7 @@ void rate(const DeviceProfile& dev, const GemmCall& c, Kernel& k) {
     // too: an 8-byte copy per element and its address math). Not faster than the FMA lanes.
     {
         double rel = gemm_op_pair_rate(c.transposed_a, c.op_b_t, t.transposed_a_rate, t.op_nt_rate, t.op_tt_rate);
-        const char* ops = c.transposed_a ? (c.op_b_t ? "TT" : "op(A) = A^T") : "NT";
+        const char* ops = c.transposed_a ? (c.op_b_t ? "TT" : "op(A) = A^T") : c.op_b_t ? "NT" : "NN";
         const bool op_rel = rel != 1;
         // An op pair other than NN with element copies: its own measured rate where there is one
         // (the product of the two misses how a tile's transposing element paths add up).
