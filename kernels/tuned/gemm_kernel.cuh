@@ -33,6 +33,11 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // keep the alignment the full operands have. A kernel of its own, so that the unsplit
     // kernel's schedule does not pay for it.
     if constexpr (SPLIT) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        // The second pass may launch once every block of this grid has started (it waits for
+        // the partials itself): its launch overlaps this grid's last blocks (splitk::sum).
+        asm volatile("griddepcontrol.launch_dependents;");
+#endif
         const int k0 = static_cast<int>(blockIdx.z) * k_slice;
         A += TransA ? k0 : static_cast<long long>(k0) * lda;
         B += TransB ? static_cast<long long>(k0) * ldb : k0;
