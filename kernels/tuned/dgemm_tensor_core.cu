@@ -33,6 +33,8 @@
 
 #include "check.hpp"
 #include "cp_async.cuh"
+#include "tuned/dependent_launch.cuh"
+#include "tuned/dependent_launch.hpp"
 #include "tuned/gemm_splitk.hpp"
 #include "mma_f64.cuh"
 
@@ -115,6 +117,8 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     extern __shared__ double smem[];  // STAGES x (A tile, B tile)
     double* sa = smem;
     double* sb = smem + Cfg::STAGES * TA::ELEMS;
+    dependent_wait();                   // launched as a dependent: nothing read before the kernel before it ends
+    if (partials) dependent_trigger();  // the split's second pass may launch; it waits for the partials itself
 
     // Tiles in groups of `group` tile-rows: blocks launch in x-fastest order, and numbering them
     // down a group's rows before across its columns makes the blocks resident at one time cover
@@ -264,8 +268,10 @@ void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cud
     // on decides).
     static const int square = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
-    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(square, grid.x));
-    WB_CHECK_LAUNCH();
+    // A programmatic dependent launch (tuned/dependent_launch.hpp): after the aligned copies of
+    // an operand its launch overlaps the copy's last blocks; it waits for them before its first load.
+    launch_dependent(kernel, grid, dim3(Cfg::THREADS), static_cast<std::size_t>(smem), s, a, kc, partials,
+                     std::min<int>(square, grid.x));
 }
 
 /// Turns the four run-time choices (layout of A and B, vector copies of each) into template

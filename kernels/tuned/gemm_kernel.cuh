@@ -11,6 +11,7 @@
 /// inlines it), a change this file's measurements would not cover.
 #pragma once
 
+#include "tuned/dependent_launch.cuh"
 #include "tuned/gemm_fragments.cuh"
 #include "tuned/gemm_tile_loader.cuh"
 
@@ -32,12 +33,13 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // splitk_sum adds the partials in slice order. kc is a multiple of BK: the slices' operands
     // keep the alignment the full operands have. A kernel of its own, so that the unsplit
     // kernel's schedule does not pay for it.
+    // Launched as a programmatic dependent (run_config): nothing is read before the kernel before
+    // it (a pack of an operand, or any other) has ended.
+    dependent_wait();
     if constexpr (SPLIT) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
         // The second pass may launch once every block of this grid has started (it waits for
         // the partials itself): its launch overlaps this grid's last blocks (splitk::sum).
-        asm volatile("griddepcontrol.launch_dependents;");
-#endif
+        dependent_trigger();
         const int k0 = static_cast<int>(blockIdx.z) * k_slice;
         A += TransA ? k0 : static_cast<long long>(k0) * lda;
         B += TransB ? static_cast<long long>(k0) * ldb : k0;

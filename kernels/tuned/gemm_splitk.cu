@@ -5,6 +5,8 @@
 
 #include "buffer.hpp"
 #include "launch_checks.hpp"
+#include "tuned/dependent_launch.cuh"
+#include "tuned/dependent_launch.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -59,11 +61,9 @@ template <class T, int V, class I, bool VEC_C>
 __global__ void __launch_bounds__(256) splitk_sum(int m, int n, int slices, const T* __restrict__ P, T alpha, T beta,
                                                   T* __restrict__ C, int ldc) {
     using Vec = typename VecOf<T, V>::type;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // Launched as a programmatic dependent of the split kernel (launch_sum): this block may be
     // resident before that kernel ends; wait here until it has ended and its partials are visible.
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+    dependent_wait();
     const I mv = static_cast<I>(m / V), groups = mv * static_cast<I>(n);
     const long long mn = static_cast<long long>(m) * n;
     for (I q = blockIdx.x * static_cast<I>(blockDim.x) + threadIdx.x; q < groups;
@@ -124,16 +124,8 @@ void launch_sum(int m, int n, int slices, const T* partials, T alpha, T beta, T*
     const long long sms = launch_checks::sm_count();
     const int threads = static_cast<int>(std::clamp<long long>(((groups + sms - 1) / sms + 31) & ~31LL, 64, 256));
     const int blocks = static_cast<int>(std::min<long long>((groups + threads - 1) / threads, 32 * sms));
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
-    cfg.blockDim = dim3(static_cast<unsigned>(threads));
-    cfg.stream = s;
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = launch_checks::device_attribute(cudaDevAttrComputeCapabilityMajor, 9) >= 9 ? 1 : 0;
-    WB_CUDA(cudaLaunchKernelEx(&cfg, splitk_sum<T, V, I, VEC_C>, m, n, slices, partials, alpha, beta, C, ldc));
+    launch_dependent(splitk_sum<T, V, I, VEC_C>, dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)),
+                     0, s, m, n, slices, partials, alpha, beta, C, ldc);
 }
 
 template <class T, int V>
