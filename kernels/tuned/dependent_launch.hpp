@@ -1,7 +1,7 @@
 /// \file tuned/dependent_launch.hpp
 /// \brief A kernel launch as a programmatic dependent of the kernel before it in the stream
-///        (compute capability 9.0 on; an ordinary launch before that). Used where the tuned GEMM
-///        runs two kernels back to back: a pack and the main loop, the split kernel and its sum.
+///        (compute capability 9.0 on; an ordinary launch before that). The tuned GEMM's split-k
+///        second pass is launched this way behind the split kernel (gemm_splitk.cu).
 ///
 /// An ordinary launch starts when the kernel before it has ended: its grid's launch and its
 /// blocks' first instructions wait, a few microseconds on a call of tens. Launched with
@@ -12,6 +12,13 @@
 /// sides carry an instruction (dependent_wait / dependent_trigger, tuned/dependent_launch.cuh),
 /// and the dependent waits before its first load: whatever kernel precedes it, it reads nothing
 /// early.
+///
+/// Where it does not pay: the dependent's blocks are placed on SMs when it launches, while the
+/// kernel before still holds them, so a grid smaller than the GPU can land on a few SMs with room
+/// and run there at a fraction of its speed. The GEMM's main loop launched this way behind a pack
+/// of an operand ran up to 3.1x slower on grids of a few dozen tiles (an H200, chapter 6's sweep;
+/// the GEMM notes); it is launched the ordinary way. The second pass reads the partials from the
+/// L2 with every thread it has, so where its blocks sit matters little.
 #pragma once
 
 #include "check.hpp"

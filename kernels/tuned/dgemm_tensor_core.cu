@@ -34,7 +34,6 @@
 #include "check.hpp"
 #include "cp_async.cuh"
 #include "tuned/dependent_launch.cuh"
-#include "tuned/dependent_launch.hpp"
 #include "tuned/gemm_splitk.hpp"
 #include "mma_f64.cuh"
 
@@ -117,7 +116,6 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     extern __shared__ double smem[];  // STAGES x (A tile, B tile)
     double* sa = smem;
     double* sb = smem + Cfg::STAGES * TA::ELEMS;
-    dependent_wait();  // launched as a dependent: nothing read before the kernel before it ends
 
     // Tiles in groups of `group` tile-rows: blocks launch in x-fastest order, and numbering them
     // down a group's rows before across its columns makes the blocks resident at one time cover
@@ -208,8 +206,8 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     cp_async_wait<0>();
     // The split's second pass may launch once every block is past its main loop (it waits for the
     // partials itself). With the trigger at the kernel's start the split rows ran 1-3% slower (an
-    // H200): this kernel leaves room on an SM, where the second pass's blocks would wait beside
-    // its main loop.
+    // H200): this kernel leaves room on an SM, where the second pass's blocks would be placed and
+    // wait beside its main loop (tuned/dependent_launch.hpp).
     if (partials) dependent_trigger();
 
     // Epilogue: C = alpha acc + beta C, C read only where beta != 0. Every load of C is issued
@@ -272,10 +270,8 @@ void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cud
     // on decides).
     static const int square = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
-    // A programmatic dependent launch (tuned/dependent_launch.hpp): after the aligned copies of
-    // an operand its launch overlaps the copy's last blocks; it waits for them before its first load.
-    launch_dependent(kernel, grid, dim3(Cfg::THREADS), static_cast<std::size_t>(smem), s, a, kc, partials,
-                     std::min<int>(square, grid.x));
+    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(square, grid.x));
+    WB_CHECK_LAUNCH();
 }
 
 /// Turns the four run-time choices (layout of A and B, vector copies of each) into template

@@ -6,7 +6,6 @@
 
 #include "launch_checks.hpp"
 #include "launch_limits.hpp"
-#include "tuned/dependent_launch.hpp"
 #include "tuned/gemm_dispatch.hpp"
 #include "tuned/gemm_kernel.cuh"
 #include "tuned/gemm_pack.hpp"
@@ -36,10 +35,8 @@ void launch_kernel(const GemmArgs<typename Cfg::type>& a, bool vec_c, cudaStream
     }
     const dim3 grid(gemm_detail::grid_dim(gemm_detail::ceil_div(a.m, Cfg::BM), static_cast<long long>(kMaxGridX), fn),
                     gemm_detail::grid_dim(gemm_detail::ceil_div(a.n, Cfg::BN), kMaxGridYZ, fn), slices);
-    // A programmatic dependent launch (tuned/dependent_launch.hpp): after a pack of an operand the
-    // kernel's launch overlaps the pack's last blocks; it waits for the pack before its first load.
-    launch_dependent(kernel, grid, dim3(Cfg::THREADS), Cfg::SMEM, s, a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb,
-                     a.beta, a.C, a.ldc, vec_c, k_slice, static_cast<long long>(a.m) * a.n);
+    kernel<<<grid, Cfg::THREADS, Cfg::SMEM, s>>>(a.m, a.n, a.k, a.alpha, a.A, a.lda, a.B, a.ldb, a.beta, a.C, a.ldc,
+                                                 vec_c, k_slice, static_cast<long long>(a.m) * a.n);
 }
 
 /// The kernel for the call's transpose combination (op(A), op(B) in {N, T}), split or not.

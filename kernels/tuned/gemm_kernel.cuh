@@ -33,9 +33,6 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
     // splitk_sum adds the partials in slice order. kc is a multiple of BK: the slices' operands
     // keep the alignment the full operands have. A kernel of its own, so that the unsplit
     // kernel's schedule does not pay for it.
-    // Launched as a programmatic dependent (run_config): nothing is read before the kernel before
-    // it (a pack of an operand, or any other) has ended.
-    dependent_wait();
     if constexpr (SPLIT) {
         // The second pass may launch once every block of this grid has started (it waits for
         // the partials itself): its launch overlaps this grid's last blocks (splitk::sum).

@@ -13,7 +13,6 @@
 /// the two. The copy is GotoBLAS's packing of an operand, done once per call.
 #pragma once
 
-#include "tuned/dependent_launch.cuh"
 #include "tuned/gemm_pack.hpp"
 
 namespace wb::tuned::pack {
@@ -26,7 +25,6 @@ namespace wb::tuned::pack {
 template <class T>
 __global__ void __launch_bounds__(kTile* kRowsPerPass)
 transpose_kernel(int k, int m, const T* __restrict__ A, long long lda, T* __restrict__ At, long long ldt) {
-    dependent_trigger();  // the GEMM's kernel may launch now: it waits for this grid's end itself
     __shared__ T tile[kTile][kTile + 1];
     const int i0 = static_cast<int>(blockIdx.x) * kTile;  // rows of A (k: the long grid dimension)
     const int j0 = static_cast<int>(blockIdx.y) * kTile;  // columns of A (m)
@@ -49,7 +47,6 @@ transpose_kernel(int k, int m, const T* __restrict__ A, long long lda, T* __rest
 template <class T>
 __global__ void __launch_bounds__(kCopyThreads)
 copy_kernel(int rows, int cols, const T* __restrict__ X, long long ldx, T* __restrict__ Y, long long ldy) {
-    dependent_trigger();  // as in transpose_kernel
     const int i = static_cast<int>(blockIdx.x) * kCopyThreads + static_cast<int>(threadIdx.x);
     const int j0 = static_cast<int>(blockIdx.y) * kColumnsPerBlock;
     if (i >= rows) return;
