@@ -50,11 +50,11 @@ __device__ __forceinline__ void add_slices(const T* __restrict__ P, int z, long 
 /// The sum of split-k partials: C = alpha * (P_0 + P_1 + ... + P_{S-1}) + beta * C, the slices
 /// added in their order (bit-identical run to run); C is not read when beta == 0.
 ///
-/// The partials were written by the kernel just before, m x n each with leading dimension m: at
-/// the sizes a split runs (a C of a few MiB) they are still in the L2, so the pass is bound by
-/// how many loads are in flight, not by DRAM. Each thread takes V consecutive rows of one column
-/// (V = 16 / sizeof(T) where m is a multiple of V: one 16-byte load per slice, else V = 1), and 8,
-/// then 4, then 1 slices' loads are issued before their adds (in slice order). The column and row come from
+/// The partials were written by the kernel just before, m x n each with leading dimension m: at the
+/// sizes a split runs (a C of a few MiB) they are still in the L2, so the pass is bound by how many
+/// loads are in flight, not by DRAM. Each thread takes V consecutive rows of one column (V = 16 /
+/// sizeof(T) where m is a multiple of V: one 16-byte load per slice, else V = 1), and 8, then 4,
+/// then 1 slices' loads are issued before their adds (in slice order). The column and row come from
 /// one division per element group in 32-bit arithmetic where the groups fit (I = unsigned), not a
 /// 64-bit division per element. C's stores are 16-byte where ldc and C allow it (VEC_C).
 template <class T, int V, class I, bool VEC_C>
@@ -124,8 +124,8 @@ void launch_sum(int m, int n, int slices, const T* partials, T alpha, T beta, T*
     const long long sms = launch_checks::sm_count();
     const int threads = static_cast<int>(std::clamp<long long>(((groups + sms - 1) / sms + 31) & ~31LL, 64, 256));
     const int blocks = static_cast<int>(std::min<long long>((groups + threads - 1) / threads, 32 * sms));
-    launch_dependent(splitk_sum<T, V, I, VEC_C>, dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)),
-                     0, s, m, n, slices, partials, alpha, beta, C, ldc);
+    launch_dependent(splitk_sum<T, V, I, VEC_C>, dim3(static_cast<unsigned>(blocks)),
+                     dim3(static_cast<unsigned>(threads)), 0, s, m, n, slices, partials, alpha, beta, C, ldc);
 }
 
 template <class T, int V>

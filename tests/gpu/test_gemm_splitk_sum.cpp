@@ -1,11 +1,11 @@
 // The tuned GEMM's split-k second pass on its own (tuned/gemm_splitk.hpp): C = alpha (P_0 + ... +
-// P_{S-1}) + beta C against a float64 sum of the same partials, for m on and off the 16-byte
-// vector (m a multiple of 4 floats / 2 doubles or not; the vector path runs where its groups fill
-// every SM with 256 threads: n = 301 with m = 1000), small C's (blocks of fewer threads), ldc = m
-// or larger, C's base 16-byte aligned or offset by one element (the scalar stores), slice counts
-// that use the 8-, 4- and one-slice loads, beta 0 (C poisoned with NaN: never read) and beta != 0. Elements of C outside
-// its m rows (ldc > m, the element before an offset base) must come back untouched, and two calls
-// give the same bits (the slices are added in their order).
+// P_{S-1}) + beta C against a float64 sum of the same partials, for m on and off the 16-byte vector
+// (m a multiple of 4 floats / 2 doubles or not; the vector path runs where its groups fill every SM
+// with 256 threads: n = 301 with m = 1000), small C's (blocks of fewer threads), ldc = m or larger,
+// C's base 16-byte aligned or offset by one element (the scalar stores), slice counts that use the
+// 8-, 4- and one-slice loads, beta 0 (C poisoned with NaN: never read) and beta != 0. Elements of C
+// outside its m rows (ldc > m, the element before an offset base) must come back untouched, and two
+// calls give the same bits (the slices are added in their order).
 // Run: ./build/bin/wb_gpu_tests "gemm split-k sum*"
 #include "catch.hpp"
 
@@ -34,7 +34,8 @@ void check_sum(int m, int n, int slices, int ld_extra, int c_offset, T beta) {
     if (beta == T(0))  // poison every element the pass writes: it must not read one
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < m; ++i)
-                c0[static_cast<std::size_t>(c_offset + static_cast<long long>(j) * ldc + i)] = std::numeric_limits<T>::quiet_NaN();
+                c0[static_cast<std::size_t>(c_offset + static_cast<long long>(j) * ldc + i)] =
+                    std::numeric_limits<T>::quiet_NaN();
     const T alpha = T(1.5);
     wb::DeviceBuffer<T> dp(p), dc(c0);
     auto run = [&] {
@@ -59,7 +60,8 @@ void check_sum(int m, int n, int slices, int ld_extra, int c_offset, T beta) {
         const long long i = q % ldc, j = q / ldc;
         double s = 0;
         for (int z = 0; z < slices; ++z) s += static_cast<double>(p[static_cast<std::size_t>(z * mn + j * m + i)]);
-        const double want = static_cast<double>(alpha) * s + (beta == T(0) ? 0.0 : static_cast<double>(beta) * static_cast<double>(c0[k]));
+        const double old = beta == T(0) ? 0.0 : static_cast<double>(beta) * static_cast<double>(c0[k]);
+        const double want = static_cast<double>(alpha) * s + old;
         bad += !(std::abs(static_cast<double>(got[k]) - want) <= tol);
     }
     INFO("m " << m << " n " << n << " slices " << slices << " ldc " << ldc << " C offset " << c_offset << " beta "
