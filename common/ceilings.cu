@@ -106,6 +106,8 @@ namespace {
 
 /// The measurement of each device, made on first use. Entries are never removed, so references
 /// handed out stay valid for the life of the process.
+void (*g_before_ceilings)() = nullptr;
+
 const CeilingsMeasurement& cached_measurement() {
     static std::mutex mutex;
     static std::map<int, std::unique_ptr<CeilingsMeasurement>> cache;
@@ -113,8 +115,10 @@ const CeilingsMeasurement& cached_measurement() {
     WB_CUDA(cudaGetDevice(&device));
     std::lock_guard<std::mutex> lock(mutex);
     auto it = cache.find(device);
-    if (it == cache.end())
+    if (it == cache.end()) {
+        if (g_before_ceilings) g_before_ceilings();
         it = cache.emplace(device, std::make_unique<CeilingsMeasurement>(measure_ceilings(scale_for(false)))).first;
+    }
     return *it->second;
 }
 
@@ -125,5 +129,7 @@ const std::vector<CeilingRow>& measured_ceiling_rows() { return cached_measureme
 }  // namespace lab
 
 const Ceilings& measured_ceilings() { return lab::cached_measurement().ceilings; }
+
+void set_before_ceilings(void (*fn)()) { lab::g_before_ceilings = fn; }
 
 }  // namespace wb
