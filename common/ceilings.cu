@@ -113,12 +113,17 @@ const CeilingsMeasurement& cached_measurement() {
     static std::map<int, std::unique_ptr<CeilingsMeasurement>> cache;
     int device = 0;
     WB_CUDA(cudaGetDevice(&device));
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (auto it = cache.find(device); it != cache.end()) return *it->second;
+    }
+    // Not measured yet: the linked libraries' work first, outside the lock (it may take its own
+    // locks; what it measures it caches itself, so a second thread's call costs nothing).
+    if (g_before_ceilings) g_before_ceilings();
     std::lock_guard<std::mutex> lock(mutex);
     auto it = cache.find(device);
-    if (it == cache.end()) {
-        if (g_before_ceilings) g_before_ceilings();
+    if (it == cache.end())
         it = cache.emplace(device, std::make_unique<CeilingsMeasurement>(measure_ceilings(scale_for(false)))).first;
-    }
     return *it->second;
 }
 
