@@ -104,10 +104,11 @@ CeilingsMeasurement measure_ceilings(Scale s) {
 
 namespace {
 
-/// The measurement of each device, made on first use. Entries are never removed, so references
-/// handed out stay valid for the life of the process.
+/// What set_before_ceilings registered (null: nothing).
 void (*g_before_ceilings)() = nullptr;
 
+/// The measurement of each device, made on first use. Entries are never removed, so references
+/// handed out stay valid for the life of the process.
 const CeilingsMeasurement& cached_measurement() {
     static std::mutex mutex;
     static std::map<int, std::unique_ptr<CeilingsMeasurement>> cache;
