@@ -82,10 +82,10 @@ const std::vector<double>& main_loop_scales(const DeviceProfile& dev, bool live,
         device = -1;
     }
     // What derive_gemm reads of the profile for the timed call of the FMA tiles, and the tile kind.
-    using Key = std::tuple<int, std::string, int, double, double, double, int, int, int, int>;
-    const Key key{live ? device : -1, dev.name,         dev.sm_count,     dev.sm_clock_mhz,   dev.bandwidth_gbs,
-                  dev.sgemm_clock_mhz + 1e6 * dev.dgemm_clock_mhz,        dev.regs_per_sm, dev.smem_per_sm_bytes,
-                  dev.fp32_lanes_per_sm + 1000 * dev.fp64_lanes_per_sm,   (ta ? 1 : 0) + (tb ? 2 : 0) + (vec ? 4 : 0)};
+    using Key = std::tuple<int, std::string, int, double, double, double, double, int, int, int, int, bool, bool, bool>;
+    const Key key{live ? device : -1,    dev.name,          dev.sm_count,          dev.sm_clock_mhz,
+                  dev.bandwidth_gbs,     dev.sgemm_clock_mhz, dev.dgemm_clock_mhz, dev.regs_per_sm,
+                  dev.smem_per_sm_bytes, dev.fp32_lanes_per_sm, dev.fp64_lanes_per_sm, ta, tb, vec};
     thread_local std::map<Key, std::vector<double>> cache;
     if (auto it = cache.find(key); it != cache.end()) return it->second;
     std::vector<derive::GemmTile> tiles = config_tiles<T>(live, ta, tb, vec, typename Configs<T>::type{});

@@ -7,29 +7,26 @@
 #include "launch_checks.hpp"
 #include "tuned/dependent_launch.cuh"
 #include "tuned/dependent_launch.hpp"
+#include "vec16.cuh"
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace wb::tuned::splitk {
 namespace {
 
-/// V elements as one load: a 16-byte vector where V > 1 (the address a multiple of 16 bytes).
+/// V elements as one load: the 16-byte vector (vec16.cuh) where V > 1, the element where V = 1.
 template <class T, int V>
-struct VecOf;
-template <>
-struct VecOf<float, 4> { using type = float4; };
-template <>
-struct VecOf<double, 2> { using type = double2; };
-template <>
-struct VecOf<float, 1> { using type = float; };
-template <>
-struct VecOf<double, 1> { using type = double; };
+using VecOf = std::conditional_t<V == 1, T, typename wb::detail::Vec16<T>::type>;
+
+/// Threads per block of the pass at most (its launch bound).
+constexpr int kSumThreads = 256;
 
 /// One vector load into registers (memcpy of the vector: no alignment asked of the array).
 template <class T, int V>
 __device__ __forceinline__ void load(const T* p, T (&out)[V]) {
-    using Vec = typename VecOf<T, V>::type;
+    using Vec = VecOf<T, V>;
     const Vec v = *reinterpret_cast<const Vec*>(p);
     __builtin_memcpy(out, &v, sizeof v);
 }
@@ -58,9 +55,9 @@ __device__ __forceinline__ void add_slices(const T* __restrict__ P, int z, long 
 /// one division per element group in 32-bit arithmetic where the groups fit (I = unsigned), not a
 /// 64-bit division per element. C's stores are 16-byte where ldc and C allow it (VEC_C).
 template <class T, int V, class I, bool VEC_C>
-__global__ void __launch_bounds__(256) splitk_sum(int m, int n, int slices, const T* __restrict__ P, T alpha, T beta,
-                                                  T* __restrict__ C, int ldc) {
-    using Vec = typename VecOf<T, V>::type;
+__global__ void __launch_bounds__(kSumThreads)
+    splitk_sum(int m, int n, int slices, const T* __restrict__ P, T alpha, T beta, T* __restrict__ C, int ldc) {
+    using Vec = VecOf<T, V>;
     // Launched as a programmatic dependent of the split kernel (launch_sum): this block may be
     // resident before that kernel ends; wait here until it has ended and its partials are visible.
     dependent_wait();
@@ -122,7 +119,8 @@ void launch_sum(int m, int n, int slices, const T* partials, T alpha, T beta, T*
     const long long groups = static_cast<long long>(m / V) * n;
     if (groups == 0) return;  // an empty C: nothing to add (and a grid of no blocks is no launch)
     const long long sms = launch_checks::sm_count();
-    const int threads = static_cast<int>(std::clamp<long long>(((groups + sms - 1) / sms + 31) & ~31LL, 64, 256));
+    const long long per_sm = ((groups + sms - 1) / sms + 31) & ~31LL;  // whole warps
+    const int threads = static_cast<int>(std::clamp<long long>(per_sm, 64, kSumThreads));
     const int blocks = static_cast<int>(std::min<long long>((groups + threads - 1) / threads, 32 * sms));
     launch_dependent(splitk_sum<T, V, I, VEC_C>, dim3(static_cast<unsigned>(blocks)),
                      dim3(static_cast<unsigned>(threads)), 0, s, m, n, slices, partials, alpha, beta, C, ldc);
@@ -142,12 +140,13 @@ void sum_with(int m, int n, int slices, const T* partials, T alpha, T beta, T* C
 
 template <class T>
 void sum(int m, int n, int slices, const T* partials, T alpha, T beta, T* C, int ldc, cudaStream_t s) {
-    constexpr int kV = 16 / sizeof(T);
+    constexpr int kV = wb::detail::Vec16<T>::width;
     // The vector path needs every slice and column to start on 16 bytes: m a multiple of V (the
     // workspace itself is 256-byte aligned, cudaMalloc's).
     // Where the vector groups would not fill every SM with a block of 256 threads, the element
     // path's four (two) times more threads keep more loads in flight.
-    const bool fills = static_cast<long long>(m / kV) * n >= 256LL * launch_checks::sm_count();
+    const bool fills =
+        static_cast<long long>(m / kV) * n >= static_cast<long long>(kSumThreads) * launch_checks::sm_count();
     if (m % kV == 0 && fills && reinterpret_cast<std::uintptr_t>(partials) % 16 == 0)
         sum_with<T, kV>(m, n, slices, partials, alpha, beta, C, ldc, s);
     else
