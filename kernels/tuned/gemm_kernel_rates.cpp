@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -214,6 +215,13 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     return out;
 }
 
+std::string gemm_kernel_rates_line(const GemmKernelRates& r) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "main loop %.4f ms, TN %.3f, NT %.3f, TT %.3f, element copies %.3f", r.main_ms,
+                  r.transposed_a, r.op_nt, r.op_tt, r.element);
+    return buf;
+}
+
 template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live) {
     static const std::vector<GemmKernelRates> preset = gemm_kernel_rates_h200<T>();
@@ -233,14 +241,10 @@ const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live) {
         // have picked differently from the same rule, the GEMM notes), in the report's words.
         if (std::getenv("WB_GEMM_RATES_LOG") != nullptr) {
             const std::vector<GemmLaunch>& ls = gemm_rate_launches<T>();
-            for (std::size_t i = 0; i < it->second.size() && i < ls.size(); ++i) {
-                const GemmKernelRates& r = it->second[i];
-                std::fprintf(stderr,
-                             "gemm kernel rates (%s, this process): %s: main loop %.4f ms, TN %.3f, NT %.3f, TT %.3f, "
-                             "element copies %.3f\n",
-                             sizeof(T) == 4 ? "float" : "double", ls[i].str().c_str(), r.main_ms, r.transposed_a,
-                             r.op_nt, r.op_tt, r.element);
-            }
+            for (std::size_t i = 0; i < it->second.size() && i < ls.size(); ++i)
+                std::fprintf(stderr, "gemm kernel rates (%s, this process): %s: %s\n",
+                             sizeof(T) == 4 ? "float" : "double", ls[i].str().c_str(),
+                             gemm_kernel_rates_line(it->second[i]).c_str());
         }
     }
     return it->second;

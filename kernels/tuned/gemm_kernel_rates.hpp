@@ -18,6 +18,7 @@
 
 #include "gemm.hpp"
 
+#include <string>
 #include <vector>
 
 namespace wb::tuned {
@@ -69,6 +70,10 @@ std::vector<GemmLaunch> gemm_rate_launches();
 /// gemm_kernel_rates_h200(). A tensor-core tile on a device without them: {1, 1}.
 template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
+
+/// "main loop 1.1535 ms, TN 0.965, NT 1.012, TT 0.968, element copies 0.912": the figures the rule
+/// report and the WB_GEMM_RATES_LOG diagnostic print for one configuration.
+std::string gemm_kernel_rates_line(const GemmKernelRates& r);
 
 /// Times gemm_rate_launches<T>() on the current device now: per launch eight products of the
 /// same shape (NN, TN, NT and TT, each also with its leading dimensions one longer, odd), the median of

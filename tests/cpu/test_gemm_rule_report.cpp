@@ -70,8 +70,7 @@ TEST_CASE("gemm default rule: report of its choices for a few calls", "[.gemm-ru
     std::printf("profile: %s, %d SMs, %.1f GB/s; the kernels' rates %s\n", dev.name.c_str(), dev.sm_count,
                 dev.bandwidth_gbs, live ? "measured now" : "of the H200 table");
     for (const wb::tuned::GemmKernelRates& r : wb::tuned::gemm_kernel_rates<float>(live))
-        std::printf("  rates: main loop %.4f ms, TN %.3f, NT %.3f, TT %.3f, element copies %.3f\n", r.main_ms,
-                    r.transposed_a, r.op_nt, r.op_tt, r.element);
+        std::printf("  rates: %s\n", wb::tuned::gemm_kernel_rates_line(r).c_str());
     for (const Call& c : calls()) {
         const wb::GemmArgs<float> a = wb::test::gemm_rule_args(c.m, c.n, c.k, c.op_a, wb::Op::N, c.ld_extra);
         std::vector<wb::derive::Derived> why;
