@@ -104,9 +104,6 @@ CeilingsMeasurement measure_ceilings(Scale s) {
 
 namespace {
 
-/// What set_before_ceilings registered (null: nothing).
-void (*g_before_ceilings)() = nullptr;
-
 /// The measurement of each device, made on first use. Entries are never removed, so references
 /// handed out stay valid for the life of the process.
 const CeilingsMeasurement& cached_measurement() {
@@ -114,13 +111,6 @@ const CeilingsMeasurement& cached_measurement() {
     static std::map<int, std::unique_ptr<CeilingsMeasurement>> cache;
     int device = 0;
     WB_CUDA(cudaGetDevice(&device));
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (auto it = cache.find(device); it != cache.end()) return *it->second;
-    }
-    // Not measured yet: the linked libraries' work first, outside the lock (it may take its own
-    // locks; what it measures it caches itself, so a second thread's call costs nothing).
-    if (g_before_ceilings) g_before_ceilings();
     std::lock_guard<std::mutex> lock(mutex);
     auto it = cache.find(device);
     if (it == cache.end())
@@ -135,7 +125,5 @@ const std::vector<CeilingRow>& measured_ceiling_rows() { return cached_measureme
 }  // namespace lab
 
 const Ceilings& measured_ceilings() { return lab::cached_measurement().ceilings; }
-
-void set_before_ceilings(void (*fn)()) { lab::g_before_ceilings = fn; }
 
 }  // namespace wb

@@ -39,10 +39,4 @@ struct Ceilings {
 /// Measure (first call) or return the cached ceilings of the current device.
 const Ceilings& measured_ceilings();
 
-/// Work a linked library runs once per device just before its ceilings are first measured: the
-/// tuned GEMM's diagnostic switch WB_GEMM_RATES_FIRST (kernels/tuned/gemm_kernel_rates.cpp)
-/// measures its kernels' rates there, in the state chapter 6's processes measure them in, not
-/// after the ceilings have loaded the card. Null: none.
-void set_before_ceilings(void (*fn)());
-
 }  // namespace wb

@@ -226,6 +226,7 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                 return finished_code(false, oversized.size(), info.directory);
             }
         }
+        for (const OpChapter* op : ops) op->before_ceilings(run);
         const Ceilings& ceil = measured_ceilings();
         run.ceil = &ceil;
         run.dev.bandwidth_gbs = ceil.read_gbs;  // the models predict against the measured read stream

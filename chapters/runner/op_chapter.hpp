@@ -93,6 +93,11 @@ public:
         (void)run, (void)shape_set;
         return {};
     }
+    /// Work this op's steps measure on the card before chapter 0's ceilings load it (called once
+    /// per run, just before they are measured): the tuned GEMM's kernel rates, measured in the
+    /// state a fresh process leaves the card in (the GEMM notes: measured after the ceilings they
+    /// came out up to 12% apart and moved the rule's picks). The default: nothing.
+    virtual void before_ceilings(const ChapterRun& run) const { (void)run; }
     /// Rows `shapes` times (for the progress line); 0 without a shape set.
     virtual std::size_t shape_rows(const ChapterRun& run) const {
         (void)run;

@@ -122,6 +122,15 @@ public:
         return fit;
     }
 
+    void before_ceilings(const ChapterRun& run) const override {
+        if constexpr (requires { Traits::template before_ceilings<float>(run); }) {
+            for (const auto& prec : precisions(run)) {
+                if (prec == "float") Traits::template before_ceilings<float>(run);
+                else Traits::template before_ceilings<double>(run);
+            }
+        }
+    }
+
     std::size_t shape_rows(const ChapterRun& run) const override {
         if constexpr (requires(const ChapterOptions& o) { Traits::shape_cases(o); })
             return precisions(run).size() * Traits::shape_cases(run.opt).size() * 2;

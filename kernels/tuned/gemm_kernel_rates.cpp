@@ -4,7 +4,6 @@
 
 #include "bench.hpp"
 #include "buffer.hpp"
-#include "ceilings.hpp"
 #include "check.hpp"
 #include "gemm.hpp"
 #include "gemm_epilogue_source.hpp"
@@ -311,17 +310,6 @@ GemmTimedCall main_loop_of(const GemmLaunch& l, bool live) {
 GemmTimedCall main_loop_source(const GemmLaunch& l, int elem_bytes, bool live) {
     return elem_bytes == 8 ? main_loop_of<double>(l, live) : main_loop_of<float>(l, live);
 }
-
-// A diagnostic switch: with WB_GEMM_RATES_FIRST set, a chapter that measures chapter 0's ceilings
-// measures these rates (both precisions) just before them, in the state chapter 6's processes
-// measure them in (chapter 5's processes have picked otherwise from rates measured after the
-// ceilings: the GEMM notes). Without it the rates are measured at the first tuned call.
-void rates_before_ceilings() {
-    if (std::getenv("WB_GEMM_RATES_FIRST") == nullptr) return;
-    gemm_kernel_rates<float>(true);
-    gemm_kernel_rates<double>(true);
-}
-const bool g_rates_before_ceilings_set = (set_before_ceilings(&rates_before_ceilings), true);
 
 // Where this library is linked, the model reads its kernels' epilogues and main loops from here.
 const bool g_epilogue_source_set = (set_gemm_epilogue_source(&epilogue_source), true);
