@@ -114,6 +114,13 @@ template <class T> bool gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* gemv);
 /// false otherwise: defined in gemm_ladder.cpp, so that code every chapter links (the chapter
 /// runner's model) can ask without linking chapter 5's step into chapters 1-4.
 template <class T> bool ladder_gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* gemv);
+/// Measures (once per process and device) the tuned GEMM's kernel rates its default rule reads
+/// (tuned/gemm_kernel_rates.hpp) where this binary's registry lists the tuned step; nothing
+/// otherwise. The chapter runner calls it before chapter 0's ceilings.
+template <class T> void ladder_gemm_kernel_rates();
+/// The named float variants beside the ladder where this binary's registry lists the tuned step
+/// (chapter 5's 3xTF32 SGEMM, tuned/sgemm_3xtf32.hpp), none otherwise: chapter 5's extra rows.
+std::vector<Step<GemmArgs<float>>> ladder_gemm_variants_float();
 
 /// The peer: cuBLAS S/DGEMM with CUBLAS_PEDANTIC_MATH (true FP32, no TF32) on the same arguments.
 namespace peer    { template <class T> void gemm(const GemmArgs<T>&, const GemmLaunch&, cudaStream_t); }

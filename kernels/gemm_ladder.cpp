@@ -8,6 +8,8 @@
 #include "ladder_scope.hpp"
 #include "step.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_kernel_rates.hpp"
+#include "tuned/sgemm_3xtf32.hpp"
 
 #include <vector>
 
@@ -103,5 +105,17 @@ bool ladder_gemm_as_gemv(const GemmArgs<T>& a, GemvArgs<T>* gemv) {
 }
 template bool ladder_gemm_as_gemv<float>(const GemmArgs<float>&, GemvArgs<float>*);
 template bool ladder_gemm_as_gemv<double>(const GemmArgs<double>&, GemvArgs<double>*);
+
+template <class T>
+void ladder_gemm_kernel_rates() {
+    if constexpr (ladder_lists(5)) (void)tuned::gemm_kernel_rates<T>(true);
+}
+template void ladder_gemm_kernel_rates<float>();
+template void ladder_gemm_kernel_rates<double>();
+
+std::vector<Step<GemmArgs<float>>> ladder_gemm_variants_float() {
+    if constexpr (ladder_lists(5)) return {tuned::sgemm_3xtf32_step()};
+    return {};
+}
 
 }  // namespace wb

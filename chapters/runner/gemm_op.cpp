@@ -16,7 +16,6 @@
 #include "model/gemv.hpp"
 #include "op_runner.hpp"
 #include "roofline.hpp"
-#include "tuned/gemm_kernel_rates.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,12 +26,16 @@ namespace {
 struct GemmOp {
     static constexpr const char* kName = "gemm";
     static constexpr bool memory_bound = false;
-    static int extra_timed_rows(const ChapterRun&) { return 0; }
+    /// Chapter 5 times its named float variants too (extra_rows); counted per case of either
+    /// precision (the progress line's estimate).
+    static int extra_timed_rows(const ChapterRun& run) {
+        return run.chapter == 5 && run.opt.precision != "double" ? static_cast<int>(ladder_gemm_variants_float().size()) : 0;
+    }
     /// From chapter 5 on, the tuned step picks its launch from its kernels' rates, measured once
-    /// per process (tuned/gemm_kernel_rates.cpp): here, before chapter 0's microbenchmarks have
+    /// per process (kernels/tuned/gemm_kernel_rates.cpp): here, before chapter 0's microbenchmarks have
     /// loaded the card, as a process that runs only GEMMs measures them.
     template <class T> static void before_ceilings(const ChapterRun& run) {
-        if (run.chapter >= 5) (void)tuned::gemm_kernel_rates<T>(true);
+        if (run.chapter >= 5) ladder_gemm_kernel_rates<T>();
     }
     template <class T> using Args = GemmArgs<T>;
     template <class T> using Problem = GemmProblem<T>;
@@ -221,8 +224,32 @@ struct GemmOp {
                  fmt_pct(p.issue_fraction), std::to_string(p.occ.blocks_per_sm), fmt(p.waves, 2)}};
     }
 
+    /// Chapter 5's named float variants (the 3xTF32 SGEMM: FP32 accuracy on the TF32 tensor
+    /// cores, never the default), checked against the float64 reference under the FP32 bound and
+    /// timed against the peer like a step. Their rate can pass the FMA bound: the % column keeps
+    /// that bound, so a row above 100% says by how much the tensor cores move it.
     template <class T>
-    static void extra_rows(const ChapterRun&, const Case&, Problem<T>&, double, OpTable&, Progress&) {}
+    static void extra_rows(const ChapterRun& run, const Case& c, Problem<T>& p, double peer_ms, OpTable& t,
+                           Progress& prog) {
+        if constexpr (sizeof(T) == 4) {
+            if (run.chapter != 5) return;
+            const auto ref = p.reference();
+            for (const auto& s : ladder_gemm_variants_float()) {
+                prog.step("gemm float " + c.variant + " " + c.shape + " " + s.stage);
+                const GemmLaunch l = s.default_launch(p.args());
+                const CheckResult chk = check_gemm(s, l, p, ref);
+                const double ms = time_gemm(s, l, p, run.bench).median_ms, r = roofline::gflops(p.useful_flops(), ms);
+                t.rows.push_back({"float", c.variant, c.shape, s.stage,
+                                  {fmt(ms, 4), fmt(r), fmt_pct(r / ceiling<T>(c, *run.ceil)), "-", "-",
+                                   fmt_ratio(peer_ms / ms), "-", "-", fmt_check(chk.rel_error, chk.ok()),
+                                   "named variant; " + l.str()}});
+                if (!chk.ok()) t.failed = true;
+                t.speedups["float " + c.variant + " " + s.stage + " vs " + peer_label()].push_back(peer_ms / ms);
+            }
+        } else {
+            (void)run, (void)c, (void)p, (void)peer_ms, (void)t, (void)prog;
+        }
+    }
 };
 
 }  // namespace

@@ -1,0 +1,356 @@
+/// \file tuned/sgemm_3xtf32.cu
+/// \brief Chapter 5's named variant: SGEMM on the TF32 tensor cores with FP32 accuracy, three
+///        `mma.sync.m16n8k8.tf32` products per multiply (why three: sgemm_3xtf32.hpp).
+///
+/// The kernel is the FP64 tensor cores' (dgemm_tensor_core.cu) with 4-byte elements:
+/// - The multiply. `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`: D(16 x 8) += A(16 x 8)
+///   B(8 x 8), FP32 accumulators. The fragments sit where the f64 instruction of the same shape
+///   has them: lane (g, t), g = lane / 4, t = lane % 4, brings A[g][t], A[g+8][t], A[g][t+4],
+///   A[g+8][t+4] and B[t][g], B[t+4][g], and keeps C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1].
+///   A warp computes 64 x 32 of C: 4 x 4 instructions per k-step of 8, three times over (the
+///   low parts first, so the small terms are added before the large one swamps them).
+/// - The split. Each fragment element x read from shared memory becomes hi = cvt.rna.tf32(x) and
+///   lo = cvt.rna.tf32(x - hi): three instructions per element, shared by every instruction that
+///   element feeds (a warp tile of 64 x 32 reuses an A element 4 times and a B element 4 times).
+/// - Shared memory laid out for the fragments, with 4-byte banks: a tile is kept in the order its
+///   operand is stored, so the global-to-shared copies stay 16-byte `cp.async`. A k-contiguous
+///   row is padded to BK + 4 floats (32 + 4 = 36 = 4 mod 32: lane (g, t) reads bank 4 g + t) and
+///   a row-contiguous one to ROWS + 8 (8 mod 32: bank 8 t + g): the 32 lanes hit 32 banks.
+/// - The pipeline: STAGES tiles in flight, one barrier per tile (in its last k-step, after which
+///   the next tile's first fragments are read), fragments double-buffered in registers. Edges
+///   and k's tail are copied with a byte count that zero-fills the rest.
+/// Model: per k-step a warp issues 48 tensor-core instructions (98 K flops, 33 K of them the
+/// product's) against 24 fragment loads and 72 conversions: the tensor cores bound it where
+/// their TF32 rate is at least three times the FMA lanes' FP32 rate (Ampere and Hopper).
+/// Run: ./workbook run ch05 -- --op gemm --precision float
+#include "tuned/sgemm_3xtf32.hpp"
+
+#include "check.hpp"
+#include "cp_async.cuh"
+#include "gemm_common.cuh"
+#include "tuned/gemm_splitk.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace wb::tuned {
+namespace {
+
+using detail::cp_async;
+using detail::cp_async_commit;
+using detail::cp_async_wait;
+
+/// One tile configuration (kSgemm3xTf32Tiles[I]): block BM x BN x BK, four warps of WM x WN,
+/// STAGES buffers, MIN_BLOCKS per SM asked of the compiler (its register budget).
+template <int I>
+struct Cfg {
+    static constexpr Sgemm3xTf32Tile kT = kSgemm3xTf32Tiles[I];
+    static constexpr int BM = kT.tile_m, BN = kT.tile_n, BK = kT.tile_k, WM = kT.warp_m, WN = kT.warp_n;
+    static constexpr int STAGES = kT.stages, MIN_BLOCKS = kT.min_blocks, MMA_K = 8;
+    static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS = 32 * WARPS_M * WARPS_N;
+    static constexpr int MT = WM / 16, NT = WN / 8;  // instructions per warp along m and n
+};
+
+/// A shared tile of ROWS (m or n) x BK (k), k-contiguous (KC) or row-contiguous; the pitches
+/// make the fragment loads conflict-free (file header).
+template <int ROWS, int BK, bool KC>
+struct SmemTile {
+    static constexpr int PITCH = KC ? BK + 4 : ROWS + 8;
+    static constexpr int ELEMS = KC ? ROWS * PITCH : BK * PITCH;
+    __device__ static int at(int row, int k) { return KC ? row * PITCH + k : k * PITCH + row; }
+};
+
+/// Copies rows [r0, r0 + ROWS) x k [k0, k0 + BK) of an operand into a shared tile; `rows` and
+/// `depth` bound it. VEC: 16-byte copies (four floats along the contiguous direction).
+template <int ROWS, int BK, bool KC, bool VEC, int THREADS>
+__device__ __forceinline__ void load_tile(float* s, const float* p, int ld, int r0, int k0, int rows, int depth) {
+    using Tile = SmemTile<ROWS, BK, KC>;
+    constexpr int W = VEC ? 4 : 1;
+    constexpr int CONTIG = KC ? BK : ROWS;
+    constexpr int CHUNKS = ROWS * BK / W;
+    static_assert(CHUNKS % THREADS == 0, "every thread copies the same number of chunks");
+#pragma unroll
+    for (int i = 0; i < CHUNKS / THREADS; ++i) {
+        const int c = threadIdx.x + i * THREADS;
+        const int along = (c % (CONTIG / W)) * W, across = c / (CONTIG / W);
+        const int r = KC ? across : along, k = KC ? along : across;
+        const int gr = r0 + r, gk = k0 + k;
+        const int left = KC ? (gr < rows ? depth - gk : 0) : (gk < depth ? rows - gr : 0);
+        const int n = std::max(0, std::min(W, left));
+        const float* src = n > 0 ? (KC ? p + gk + static_cast<std::int64_t>(gr) * ld
+                                       : p + gr + static_cast<std::int64_t>(gk) * ld)
+                                 : p;  // nothing is read at a zero byte count
+        cp_async(s + Tile::at(r, k), src, 4 * W, 4 * n);
+    }
+}
+
+/// x as its TF32 high part and the TF32 rounding of what is left.
+__device__ __forceinline__ void split_tf32(float x, std::uint32_t& hi, std::uint32_t& lo) {
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(lo) : "f"(x - __uint_as_float(hi)));
+}
+
+/// d += a b on the TF32 tensor cores, one warp (fragments: file header).
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/// AKC: op(A) is stored k-contiguous (op_a = T); BKC: op(B) is (op_b = N).
+template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
+__global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
+    sgemm_3xtf32_kernel(GemmArgs<float> a, int kc, float* partials, int group) {
+    using TA = SmemTile<Cfg::BM, Cfg::BK, AKC>;
+    using TB = SmemTile<Cfg::BN, Cfg::BK, BKC>;
+    extern __shared__ __align__(16) float smem[];  // STAGES x (A tile, B tile)
+    float* sa = smem;
+    float* sb = smem + Cfg::STAGES * TA::ELEMS;
+
+    // Tiles in groups of `group` tile-rows, numbered down a group before across it, so that the
+    // blocks resident at one time cover a square of C and share A's and B's slabs in the L2.
+    const long long pid = blockIdx.x + static_cast<long long>(blockIdx.y) * gridDim.x;
+    const long long per_group = static_cast<long long>(group) * gridDim.y;
+    const int first = static_cast<int>(pid / per_group) * group;
+    const int rows = min(static_cast<int>(gridDim.x) - first, group);
+    const int in_group = static_cast<int>(pid % per_group);
+    const int m0 = (first + in_group % rows) * Cfg::BM, n0 = (in_group / rows) * Cfg::BN;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int g = lane / 4, t = lane % 4;
+    const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
+    // Split k: slice blockIdx.z covers k [z kc, z kc + kc) into its own partial C (ld m, alpha 1,
+    // beta 0); splitk::sum adds the slices in order. kc is a multiple of BK: the shifted operands
+    // keep their alignment.
+    const long long kbeg = static_cast<long long>(blockIdx.z) * kc;
+    a.A += AKC ? kbeg : kbeg * a.lda;
+    a.B += BKC ? kbeg : kbeg * a.ldb;
+    a.k = static_cast<int>(min(static_cast<long long>(kc), a.k - kbeg));
+    if (partials != nullptr) {
+        a.C = partials + static_cast<long long>(blockIdx.z) * a.m * a.n;
+        a.ldc = a.m;
+        a.alpha = 1.0f;
+        a.beta = 0.0f;
+    }
+    const int tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
+
+    auto issue = [&](int tile) {
+        const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
+        if (tile < tiles) {
+            load_tile<Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0, a.m, a.k);
+            load_tile<Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0, a.n, a.k);
+        }
+        cp_async_commit();  // an empty group past the last tile keeps the wait counts uniform
+    };
+
+    constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K;
+    static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
+    float fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
+    auto load_fragments = [&](int buf, int stage, int kk) {
+        const float* A = sa + stage * TA::ELEMS;
+        const float* B = sb + stage * TB::ELEMS;
+#pragma unroll
+        for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) fa[buf][i][q] = A[TA::at(wm + 16 * i + g + 8 * (q % 2), kk + t + 4 * (q / 2))];
+#pragma unroll
+        for (int j = 0; j < Cfg::NT; ++j)
+#pragma unroll
+            for (int q = 0; q < 2; ++q) fb[buf][j][q] = B[TB::at(wn + 8 * j + g, kk + t + 4 * q)];
+    };
+
+    float acc[Cfg::MT][Cfg::NT][4] = {};
+#pragma unroll
+    for (int s = 0; s < Cfg::STAGES - 1; ++s) issue(s);
+    cp_async_wait<Cfg::STAGES - 2>();
+    __syncthreads();
+    if (tiles > 0) load_fragments(0, 0, 0);
+
+    //! [tuned-sgemm-3xtf32]
+    for (int tile = 0; tile < tiles; ++tile) {
+        issue(tile + Cfg::STAGES - 1);  // into the stage every warp finished reading last tile
+#pragma unroll
+        for (int ks = 0; ks < KSTEPS; ++ks) {
+            const int cur = ks % 2;
+            // This k-step's fragments, split into high and low parts, before the next ones load.
+            std::uint32_t ah[Cfg::MT][4], al[Cfg::MT][4], bh[Cfg::NT][2], bl[Cfg::NT][2];
+#pragma unroll
+            for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+                for (int q = 0; q < 4; ++q) split_tf32(fa[cur][i][q], ah[i][q], al[i][q]);
+#pragma unroll
+            for (int j = 0; j < Cfg::NT; ++j)
+#pragma unroll
+                for (int q = 0; q < 2; ++q) split_tf32(fb[cur][j][q], bh[j][q], bl[j][q]);
+            if (ks == KSTEPS - 1) {
+                cp_async_wait<Cfg::STAGES - 2>();
+                __syncthreads();  // tile + 1 has landed for every thread
+                if (tile + 1 < tiles) load_fragments(cur ^ 1, (tile + 1) % Cfg::STAGES, 0);
+            } else {
+                load_fragments(cur ^ 1, tile % Cfg::STAGES, (ks + 1) * Cfg::MMA_K);
+            }
+            // The small terms first: lo(a) hi(b) and hi(a) lo(b), then hi(a) hi(b).
+#pragma unroll
+            for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+                for (int j = 0; j < Cfg::NT; ++j) {
+                    mma_tf32(acc[i][j], al[i], bh[j]);
+                    mma_tf32(acc[i][j], ah[i], bl[j]);
+                    mma_tf32(acc[i][j], ah[i], bh[j]);
+                }
+        }
+    }
+    //! [tuned-sgemm-3xtf32]
+    cp_async_wait<0>();
+
+    // Epilogue: C = alpha acc + beta C, C read only where beta != 0, every load of C before the
+    // first store (a load after a store to C could alias it: one latency per element otherwise).
+    auto at = [&](int i, int j, int e, int* r, int* c) {
+        *r = m0 + wm + 16 * i + g + (e >= 2 ? 8 : 0);
+        *c = n0 + wn + 8 * j + 2 * t + (e & 1);
+        return *r < a.m && *c < a.n;
+    };
+    auto each = [&](auto&& f) {
+#pragma unroll
+        for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+            for (int j = 0; j < Cfg::NT; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) f(i, j, e);
+    };
+    if (a.beta != 0.0f) {
+        float cin[Cfg::MT][Cfg::NT][4];
+        each([&](int i, int j, int e) {
+            int r, c;
+            cin[i][j][e] = at(i, j, e, &r, &c) ? a.C[r + static_cast<std::int64_t>(c) * a.ldc] : 0.0f;
+        });
+        each([&](int i, int j, int e) { acc[i][j][e] = a.alpha * acc[i][j][e] + a.beta * cin[i][j][e]; });
+    } else {
+        each([&](int i, int j, int e) { acc[i][j][e] *= a.alpha; });
+    }
+    each([&](int i, int j, int e) {
+        int r, c;
+        if (at(i, j, e, &r, &c)) a.C[r + static_cast<std::int64_t>(c) * a.ldc] = acc[i][j][e];
+    });
+}
+
+template <class Cfg, bool AKC, bool BKC>
+constexpr int smem_bytes() {
+    return Cfg::STAGES * (SmemTile<Cfg::BM, Cfg::BK, AKC>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, BKC>::ELEMS) *
+           static_cast<int>(sizeof(float));
+}
+
+/// The kernel's resident blocks per SM and the tile-rows of its groups (sqrt of the GPU's
+/// resident blocks), once per kernel (the first device launched on decides).
+struct KernelShape {
+    int resident = 1, group = 1;  ///< blocks the GPU holds at once; tile-rows of a group
+};
+KernelShape configure(const void* kernel, int threads, int smem) {
+    WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int dev = 0, sms = 0, per_sm = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+    const double resident = static_cast<double>(sms) * std::max(1, per_sm);
+    return {std::max(1, per_sm) * sms, std::max(1, static_cast<int>(std::lround(std::sqrt(resident))))};
+}
+
+bool columns_16b_aligned(const float* p, int ld) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0; }
+
+template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
+void launch(const GemmArgs<float>& a, int split_k, cudaStream_t s) {
+    constexpr int smem = smem_bytes<Cfg, AKC, BKC>();
+    auto kernel = sgemm_3xtf32_kernel<Cfg, AKC, BKC, VA, VB>;
+    static const KernelShape shape = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
+    const long long tiles = static_cast<long long>((a.m + Cfg::BM - 1) / Cfg::BM) * ((a.n + Cfg::BN - 1) / Cfg::BN);
+    // The default split: where C's tiles fill less than half of the resident blocks, enough
+    // slices to fill them once, each at least 8 k-tiles long (a shorter slice spends more on its
+    // prologue and its partial C than it gains).
+    int split = split_k;
+    if (split <= 0) {
+        split = 1;
+        if (2 * tiles < shape.resident) {
+            const long long fill = shape.resident / std::max(1LL, tiles);
+            const long long deep = a.k / (8LL * Cfg::BK);
+            split = static_cast<int>(std::max(1LL, std::min({fill, deep, static_cast<long long>(splitk::kMaxSplit)})));
+        }
+    }
+    int kc = a.k, slices = 1;
+    if (split > 1) std::tie(kc, slices) = splitk::slice_k(a.k, split, Cfg::BK);
+    float* partials = nullptr;
+    if (slices > 1)
+        partials = static_cast<float*>(
+            splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(float), s));
+    const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
+    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(shape.group, grid.x));
+    WB_CHECK_LAUNCH();
+    if (slices > 1) splitk::sum<float>(a.m, a.n, slices, partials, a.alpha, a.beta, a.C, a.ldc, s);
+}
+
+/// The four run-time choices (layout of A and B, vector copies of each) as template arguments.
+template <class Cfg>
+void dispatch(const GemmArgs<float>& a, int split_k, cudaStream_t s) {
+    const bool akc = a.op_a == Op::T, bkc = a.op_b == Op::N;
+    const bool va = columns_16b_aligned(a.A, a.lda), vb = columns_16b_aligned(a.B, a.ldb);
+    const int key = (akc ? 8 : 0) | (bkc ? 4 : 0) | (va ? 2 : 0) | (vb ? 1 : 0);
+    switch (key) {
+        case 0: return launch<Cfg, false, false, false, false>(a, split_k, s);
+        case 1: return launch<Cfg, false, false, false, true>(a, split_k, s);
+        case 2: return launch<Cfg, false, false, true, false>(a, split_k, s);
+        case 3: return launch<Cfg, false, false, true, true>(a, split_k, s);
+        case 4: return launch<Cfg, false, true, false, false>(a, split_k, s);
+        case 5: return launch<Cfg, false, true, false, true>(a, split_k, s);
+        case 6: return launch<Cfg, false, true, true, false>(a, split_k, s);
+        case 7: return launch<Cfg, false, true, true, true>(a, split_k, s);
+        case 8: return launch<Cfg, true, false, false, false>(a, split_k, s);
+        case 9: return launch<Cfg, true, false, false, true>(a, split_k, s);
+        case 10: return launch<Cfg, true, false, true, false>(a, split_k, s);
+        case 11: return launch<Cfg, true, false, true, true>(a, split_k, s);
+        case 12: return launch<Cfg, true, true, false, false>(a, split_k, s);
+        case 13: return launch<Cfg, true, true, false, true>(a, split_k, s);
+        case 14: return launch<Cfg, true, true, true, false>(a, split_k, s);
+        default: return launch<Cfg, true, true, true, true>(a, split_k, s);
+    }
+}
+
+}  // namespace
+
+bool sgemm_3xtf32_supported(int device) {
+    constexpr int kDevices = 64;
+    static int known[kDevices] = {};  // 0 not asked yet, 1 no, 2 yes
+    if (device < 0 || device >= kDevices) return false;
+    if (known[device] == 0) {
+        int major = 0;
+        cudaFuncAttributes attr{};
+        const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                        major >= 8 &&
+                        cudaFuncGetAttributes(&attr, sgemm_3xtf32_kernel<Cfg<0>, false, true, true, true>) == cudaSuccess &&
+                        attr.binaryVersion >= 80;
+        cudaGetLastError();
+        known[device] = ok ? 2 : 1;
+    }
+    return known[device] == 2;
+}
+
+void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, int tile) {
+    if (tile < 0 || tile >= kSgemm3xTf32TileCount)
+        throw std::invalid_argument("tuned::sgemm_3xtf32: tile (" + std::to_string(tile) + ") must be 0 ... " +
+                                    std::to_string(kSgemm3xTf32TileCount - 1) + " (an index into kSgemm3xTf32Tiles)");
+    if (split_k < 0 || split_k > splitk::kMaxSplit)
+        throw std::invalid_argument("tuned::sgemm_3xtf32: split_k (" + std::to_string(split_k) + ") must be 0 ... " +
+                                    std::to_string(splitk::kMaxSplit));
+    if (!gemm_detail::gemm_begin(a, "sgemm_3xtf32", stream)) return;
+    int device = 0;
+    WB_CUDA(cudaGetDevice(&device));
+    if (!sgemm_3xtf32_supported(device))
+        throw std::runtime_error("tuned::sgemm_3xtf32: device " + std::to_string(device) +
+                                 " has no TF32 tensor cores this build can run (compute capability 8.0 or later)");
+    if (tile == 1) return dispatch<Cfg<1>>(a, split_k, stream);
+    dispatch<Cfg<0>>(a, split_k, stream);
+}
+
+}  // namespace wb::tuned

@@ -1,0 +1,58 @@
+/// \file tuned/sgemm_3xtf32.hpp
+/// \brief Chapter 5's named variant beyond the vendor's pedantic mode: SGEMM on the TF32 tensor
+///        cores, three products per multiply so that the result keeps FP32's accuracy.
+///
+/// A TF32 operand keeps 10 of FP32's 23 mantissa bits, so one TF32 product per multiply loses
+/// about three decimal digits (cuBLAS's CUBLAS_TF32_TENSOR_OP_MATH). Split each float x into a
+/// high part hi(x) = tf32(x) and a low part lo(x) = tf32(x - hi(x)): together they hold 21 of its
+/// 24 significant bits. Then
+///     a b = hi(a) hi(b) + hi(a) lo(b) + lo(a) hi(b) + lo(a) lo(b),
+/// and the last term is below 2^-21 of the product: dropping it leaves three tensor-core products
+/// with FP32 accumulation, an error of FP32's order (CUTLASS calls this 3xTF32). The tensor cores
+/// run TF32 at several times the FMA lanes' FP32 rate, so three of them still beat one FMA.
+/// It is a named variant, never the tuned step's default: its rounding differs from an FP32 FMA
+/// loop's (the same bound, other bits), which a caller asks for by name. The kernel, its teaching
+/// comments and the measured rate: sgemm_3xtf32.cu and chapter 5's MM page.
+#pragma once
+
+#include "gemm.hpp"
+#include "step.hpp"
+
+#include <cuda_runtime_api.h>
+
+namespace wb::tuned {
+
+/// True where the device runs `mma.sync.m16n8k8.tf32` (compute capability 8.0 and later) and this
+/// build holds code for it.
+bool sgemm_3xtf32_supported(int device);
+
+/// C = alpha op(A) op(B) + beta C in FP32 on the TF32 tensor cores, three products per multiply
+/// (file header). GemmArgs's rules, validated here (std::invalid_argument naming the argument):
+/// any shape, leading dimension and base offset; beta == 0 never reads C; k == 0 or alpha == 0
+/// gives beta C. Finite operands below 2^-11 of FLT_MAX only: the entries of C that an infinity,
+/// a NaN or a larger value reaches hold NaN (an infinity's low part is NaN, x - x; FP32 gives an
+/// infinity there where no NaN is involved). Throws std::runtime_error
+/// where sgemm_3xtf32_supported is false. split_k > 1: k cut into that many slices whose partial
+/// C's the tuned GEMM's second pass adds in order; 0: the kernel's own choice (enough slices to
+/// fill the GPU's resident blocks once, where C alone has too few tiles and k is long).
+/// tile: an index into kSgemm3xTf32Tiles; throws std::invalid_argument outside.
+void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0, int tile = 0);
+
+/// The kernel's tiles, the one place they are written: block tile_m x tile_n x tile_k, four warps
+/// of warp_m x warp_n, `stages` buffers, min_blocks per SM asked of the compiler. 128 x 64 with
+/// warps of 64 x 32 (each element of a fragment feeds 4 instructions: fewer loads and splits per
+/// product, up to 255 registers, two blocks per SM) and 64 x 64 with warps of 32 x 32 (half the
+/// registers, three blocks per SM, more tiles for a small C).
+struct Sgemm3xTf32Tile {
+    int tile_m, tile_n, tile_k, warp_m, warp_n, stages, min_blocks;
+};
+inline constexpr Sgemm3xTf32Tile kSgemm3xTf32Tiles[] = {{128, 64, 32, 64, 32, 3, 2}, {64, 64, 32, 32, 32, 4, 3}};
+inline constexpr int kSgemm3xTf32TileCount = 2;
+
+/// The variant as a step the chapter's rows and the tests time and check like the ladder's steps
+/// (named "3xTF32", chapter 0 like a peer: it is not a rung of the ladder). Its launch reads
+/// GemmLaunch::tile_m x tile_n (0: tile 0) and split_k (0: the kernel's own choice); its legal
+/// launches are each tile, unsplit and split in 2 and 4.
+Step<GemmArgs<float>> sgemm_3xtf32_step();
+
+}  // namespace wb::tuned

@@ -1,0 +1,51 @@
+// sgemm_3xtf32_step.cpp — the 3xTF32 SGEMM (sgemm_3xtf32.hpp) as a Step: what chapter 5's extra
+// rows and the gpu tests launch.
+#include "tuned/sgemm_3xtf32.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace wb::tuned {
+namespace {
+
+int tile_of(const GemmLaunch& l) {
+    if (l.tile_m == 0 && l.tile_n == 0) return 0;
+    for (int i = 0; i < kSgemm3xTf32TileCount; ++i)
+        if (kSgemm3xTf32Tiles[i].tile_m == l.tile_m && kSgemm3xTf32Tiles[i].tile_n == l.tile_n) return i;
+    throw std::invalid_argument("3xTF32 sgemm: launch tile (" + std::to_string(l.tile_m) + " x " +
+                                std::to_string(l.tile_n) + ") must be one of kSgemm3xTf32Tiles (or 0 x 0)");
+}
+
+GemmLaunch launch_of(int tile, int split) {
+    const Sgemm3xTf32Tile& t = kSgemm3xTf32Tiles[tile];
+    GemmLaunch l;
+    l.tile_m = t.tile_m;
+    l.tile_n = t.tile_n;
+    l.tile_k = t.tile_k;
+    l.warp_m = t.warp_m;
+    l.warp_n = t.warp_n;
+    l.stages = t.stages;
+    l.block_x = 128;
+    l.block_y = 1;
+    l.split_k = split;
+    return l;
+}
+
+void launch(const GemmArgs<float>& a, const GemmLaunch& l, cudaStream_t s) { sgemm_3xtf32(a, s, l.split_k, tile_of(l)); }
+
+}  // namespace
+
+Step<GemmArgs<float>> sgemm_3xtf32_step() {
+    return Step<GemmArgs<float>>(
+        std::string("3xTF32"), "SGEMM on the TF32 tensor cores, three products per multiply (FP32 accuracy)", &launch,
+        [](const GemmArgs<float>&) { return launch_of(0, 0); },
+        [](const GemmArgs<float>&) {
+            std::vector<GemmLaunch> v;
+            for (int t = 0; t < kSgemm3xTf32TileCount; ++t)
+                for (int split : {1, 2, 4}) v.push_back(launch_of(t, split));
+            return v;
+        });
+}
+
+}  // namespace wb::tuned

@@ -1,0 +1,144 @@
+// The 3xTF32 SGEMM (tuned/sgemm_3xtf32.hpp), chapter 5's named variant, against the float64
+// reference under the FP32 kernels' own bound (check_gemm: it grows with sqrt(k); one TF32
+// product per multiply misses it by two orders of magnitude, so a kernel that dropped the low
+// parts fails): NN/NT/TN/TT x shapes 1x1x1, k = 1, primes, non-multiples of both tiles (128 x 64
+// x 32, 64 x 64 x 32), short and long k; ld > rows with base pointers one element off (the 4-byte
+// copies), beta 0.5 and 0 (C poisoned with NaN), alpha 0; every legal launch (each tile, split
+// 1, 2, 4) on odd shapes; the kernel's own split on a small C with long k; same bits on a second
+// call; arguments out of range rejected with their names. WB_TEST_SMALL keeps small shapes.
+// Run: ./build/bin/wb_gpu_tests "[3xtf32]"
+#include "catch.hpp"
+
+#include "gemm_problem.hpp"
+#include "random.hpp"
+#include "tuned/sgemm_3xtf32.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using wb::Op;
+
+bool supported() {
+    int dev = 0;
+    return cudaGetDevice(&dev) == cudaSuccess && wb::tuned::sgemm_3xtf32_supported(dev);
+}
+
+// Ends a case visibly where the device has no TF32 tensor cores (compute capability below 8.0):
+// Catch2 3.3+ marks it skipped, Catch2 2 prints a warning.
+#if defined(WB_CATCH2_V3) && defined(SKIP)
+#define WB_SKIP_NO_TF32() SKIP("no TF32 tensor cores on this device")
+#else
+#define WB_SKIP_NO_TF32()                          \
+    do {                                           \
+        WARN("no TF32 tensor cores on this device"); \
+        return;                                    \
+    } while (0)
+#endif
+
+bool small_run() { return std::getenv("WB_TEST_SMALL") != nullptr; }
+
+struct Mnk {
+    int m, n, k;
+};
+
+void check_one(const wb::Step<wb::GemmArgs<float>>& step, const wb::GemmShape& s, float alpha, float beta,
+               const wb::GemmLaunch& l) {
+    auto p = wb::make_gemm_problem<float>(s, wb::fresh_seed(), alpha, beta);
+    const auto ref = p.reference();
+    const auto c = wb::check_gemm(step, l, p, ref);
+    INFO("3xTF32 " << p.shape.str() << " alpha=" << alpha << " beta=" << beta << " launch " << l.str() << " rel err "
+                   << c.rel_error << " tol " << c.tolerance << " " << c.first_bad);
+    CHECK(c.ok());
+}
+
+wb::GemmShape padded(wb::GemmShape s) {
+    s.lda = std::max(1, s.rows_a()) + 3;
+    s.ldb = std::max(1, s.rows_b()) + 2;
+    s.ldc = std::max(1, s.m) + 5;
+    s.offset = 1;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("3xTF32 sgemm: every transpose, edge, padding and offset, within the FP32 bound", "[gpu][gemm][3xtf32]") {
+    if (!supported()) WB_SKIP_NO_TF32();
+    const auto step = wb::tuned::sgemm_3xtf32_step();
+    std::vector<Mnk> shapes = {{1, 1, 1},     {7, 5, 1},      {2, 3, 2},      {37, 53, 19},   {127, 131, 67},
+                               {63, 65, 129}, {129, 127, 255}, {200, 300, 3}, {33, 17, 2000}, {1000, 9, 40},
+                               {9, 1000, 40}, {130, 258, 33},  {257, 129, 1001}};
+    if (small_run()) shapes.resize(7);
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T})
+            for (const Mnk& x : shapes)
+                for (int variant = 0; variant < 2; ++variant)
+                    for (float beta : {0.5f, 0.0f}) {
+                        wb::GemmShape s{oa, ob, x.m, x.n, x.k};
+                        if (variant == 1) s = padded(s);
+                        check_one(step, s, 1.5f, beta, step.default_launch(wb::GemmArgs<float>{}));
+                    }
+    // alpha = 0: C = beta C without reading A or B; k = 0 the same.
+    for (float beta : {0.5f, 0.0f}) {
+        check_one(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, 0.0f, beta, step.default_launch({}));
+        check_one(step, wb::GemmShape{Op::T, Op::N, 33, 17, 0}, 1.5f, beta, step.default_launch({}));
+    }
+}
+
+TEST_CASE("3xTF32 sgemm: every legal launch, the kernel's own split, same bits twice", "[gpu][gemm][3xtf32]") {
+    if (!supported()) WB_SKIP_NO_TF32();
+    const auto step = wb::tuned::sgemm_3xtf32_step();
+    const std::vector<Mnk> shapes = small_run() ? std::vector<Mnk>{{67, 45, 97}} : std::vector<Mnk>{{67, 45, 97}, {301, 203, 517}};
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T})
+            for (const Mnk& x : shapes)
+                for (const wb::GemmLaunch& l : step.legal_launches({})) {
+                    check_one(step, wb::GemmShape{oa, ob, x.m, x.n, x.k}, 1.25f, -0.75f, l);
+                    check_one(step, padded(wb::GemmShape{oa, ob, x.m, x.n, x.k}), 1.25f, 0.0f, l);
+                }
+    // A C of one tile with long k: the default launch splits k (the partials' pass adds them).
+    const int k = small_run() ? 2048 : 20000;
+    for (Op oa : {Op::N, Op::T}) check_one(step, wb::GemmShape{oa, Op::N, 100, 60, k}, 1.5f, 0.5f, step.default_launch({}));
+    // A fixed order of products and of the slices' sum: the same bits on every call.
+    auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::T, Op::N, 150, 70, 4000}, wb::fresh_seed(), 1.5f, 0.5f);
+    auto once = [&] {
+        p.C.upload(p.hC);
+        step.launch(p.args(), step.default_launch(p.args()), nullptr);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        return p.C.download();
+    };
+    const auto first = once();
+    CHECK(once() == first);
+}
+
+TEST_CASE("3xTF32 sgemm: arguments out of range are rejected by name", "[gpu][gemm][3xtf32]") {
+    if (!supported()) WB_SKIP_NO_TF32();
+    wb::GemmArgs<float> a;
+    a.m = 4;
+    a.n = 4;
+    a.k = 4;
+    a.lda = a.ldb = a.ldc = 4;
+    auto message = [&](auto&& call) {
+        try {
+            call();
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no exception");
+    };
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 0, 2); }).find("tile (2)") != std::string::npos);
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, -1); }).find("split_k (-1)") != std::string::npos);
+    a.lda = 3;
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr); }).find("lda (3)") != std::string::npos);
+    wb::GemmLaunch odd;
+    odd.tile_m = 96;
+    odd.tile_n = 64;
+    a.lda = 4;
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32_step().launch(a, odd, nullptr); }).find("96 x 64") != std::string::npos);
+}
