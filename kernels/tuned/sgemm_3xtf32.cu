@@ -9,9 +9,10 @@
 ///   A[g+8][t+4] and B[t][g], B[t+4][g], and keeps C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1].
 ///   A warp computes 64 x 32 of C: 4 x 4 instructions per k-step of 8, three times over (the
 ///   low parts first, so the small terms are added before the large one swamps them).
-/// - The split. Each fragment element x read from shared memory becomes hi = cvt.rna.tf32(x) and
-///   lo = cvt.rna.tf32(x - hi): three instructions per element, shared by every instruction that
-///   element feeds (a warp tile of 64 x 32 reuses an A element 4 times and a B element 4 times).
+/// - The split. Each fragment element x read from shared memory becomes hi = x rounded to TF32
+///   and lo = x - hi cut to TF32 (split_tf32: four integer and FP32 instructions), shared by every
+///   instruction that element feeds (a warp tile of 64 x 32 reuses an A element 4 times and a B
+///   element 4 times).
 /// - Shared memory laid out for the fragments, with 4-byte banks: a tile is kept in the order its
 ///   operand is stored, so the global-to-shared copies stay 16-byte `cp.async`. A k-contiguous
 ///   row is padded to BK + 4 floats (32 + 4 = 36 = 4 mod 32: lane (g, t) reads bank 4 g + t) and
@@ -20,8 +21,9 @@
 ///   the next tile's first fragments are read), fragments double-buffered in registers. Edges
 ///   and k's tail are copied with a byte count that zero-fills the rest.
 /// Model: per k-step a warp issues 48 tensor-core instructions (98 K flops, 33 K of them the
-/// product's) against 24 fragment loads and 72 conversions: the tensor cores bound it where
-/// their TF32 rate is at least three times the FMA lanes' FP32 rate (Ampere and Hopper).
+/// product's) against 24 fragment loads and 96 integer and FP32 instructions of the splits: the
+/// tensor cores bound it where their TF32 rate is at least three times the FMA lanes' FP32 rate
+/// (Ampere and Hopper).
 /// Run: ./workbook run ch05 -- --op gemm --precision float
 #include "tuned/sgemm_3xtf32.hpp"
 
@@ -88,15 +90,21 @@ __device__ __forceinline__ void load_tile(float* s, const float* p, int ld, int 
     }
 }
 
-/// x as its TF32 high part and the TF32 rounding of what is left.
+/// x as its TF32 high part (rounded to nearest on the magnitude, ties away: add half a TF32 ulp
+/// to the bit pattern, clear the 13 bits TF32 drops) and what is left, cut to TF32. Integer and
+/// FP32 instructions at the ALU's and FMA pipes' rates: `cvt.rna.tf32.f32` runs on the
+/// conversion unit, at a fraction of that rate. A magnitude within half a TF32 ulp of FLT_MAX rounds to infinity, as the
+/// conversion's does.
 __device__ __forceinline__ void split_tf32(float x, std::uint32_t& hi, std::uint32_t& lo) {
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(hi) : "f"(x));
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(lo) : "f"(x - __uint_as_float(hi)));
+    constexpr std::uint32_t kHalfUlp = 1u << 12, kKeep = ~((1u << 13) - 1);
+    hi = (__float_as_uint(x) + kHalfUlp) & kKeep;
+    lo = __float_as_uint(x - __uint_as_float(hi)) & kKeep;
 }
 
 /// d += a b on the TF32 tensor cores, one warp (fragments: file header).
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+    // Not volatile: the compiler may interleave the instructions with the loads and splits.
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                  "{%0,%1,%2,%3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
@@ -193,15 +201,17 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
             } else {
                 load_fragments(cur ^ 1, tile % Cfg::STAGES, (ks + 1) * Cfg::MMA_K);
             }
-            // The small terms first: lo(a) hi(b) and hi(a) lo(b), then hi(a) hi(b).
+            // The small terms first: lo(a) hi(b) and hi(a) lo(b), then hi(a) hi(b). Each pass
+            // runs over all MT x NT accumulators: consecutive instructions never wait on each
+            // other (the three products of one accumulator back to back would each wait out the
+            // previous one's latency).
 #pragma unroll
-            for (int i = 0; i < Cfg::MT; ++i)
+            for (int pass = 0; pass < 3; ++pass)
 #pragma unroll
-                for (int j = 0; j < Cfg::NT; ++j) {
-                    mma_tf32(acc[i][j], al[i], bh[j]);
-                    mma_tf32(acc[i][j], ah[i], bl[j]);
-                    mma_tf32(acc[i][j], ah[i], bh[j]);
-                }
+                for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < Cfg::NT; ++j)
+                        mma_tf32(acc[i][j], pass == 0 ? al[i] : ah[i], pass == 1 ? bl[j] : bh[j]);
         }
     }
     //! [tuned-sgemm-3xtf32]
@@ -244,41 +254,25 @@ constexpr int smem_bytes() {
            static_cast<int>(sizeof(float));
 }
 
-/// The kernel's resident blocks per SM and the tile-rows of its groups (sqrt of the GPU's
-/// resident blocks), once per kernel (the first device launched on decides).
-struct KernelShape {
-    int resident = 1, group = 1;  ///< blocks the GPU holds at once; tile-rows of a group
-};
-KernelShape configure(const void* kernel, int threads, int smem) {
+/// Sets a kernel's dynamic shared memory and returns the tile-rows of its groups: the square root
+/// of the blocks the GPU holds at once (SMs x the occupancy calculator's blocks per SM).
+int configure(const void* kernel, int threads, int smem) {
     WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int dev = 0, sms = 0, per_sm = 0;
     WB_CUDA(cudaGetDevice(&dev));
     WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
     const double resident = static_cast<double>(sms) * std::max(1, per_sm);
-    return {std::max(1, per_sm) * sms, std::max(1, static_cast<int>(std::lround(std::sqrt(resident))))};
+    return std::max(1, static_cast<int>(std::lround(std::sqrt(resident))));
 }
 
 bool columns_16b_aligned(const float* p, int ld) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0; }
 
 template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
-void launch(const GemmArgs<float>& a, int split_k, cudaStream_t s) {
+void launch(const GemmArgs<float>& a, int split, cudaStream_t s) {
     constexpr int smem = smem_bytes<Cfg, AKC, BKC>();
     auto kernel = sgemm_3xtf32_kernel<Cfg, AKC, BKC, VA, VB>;
-    static const KernelShape shape = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
-    const long long tiles = static_cast<long long>((a.m + Cfg::BM - 1) / Cfg::BM) * ((a.n + Cfg::BN - 1) / Cfg::BN);
-    // The default split: where C's tiles fill less than half of the resident blocks, enough
-    // slices to fill them once, each at least 8 k-tiles long (a shorter slice spends more on its
-    // prologue and its partial C than it gains).
-    int split = split_k;
-    if (split <= 0) {
-        split = 1;
-        if (2 * tiles < shape.resident) {
-            const long long fill = shape.resident / std::max(1LL, tiles);
-            const long long deep = a.k / (8LL * Cfg::BK);
-            split = static_cast<int>(std::max(1LL, std::min({fill, deep, static_cast<long long>(splitk::kMaxSplit)})));
-        }
-    }
+    static const int group = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     int kc = a.k, slices = 1;
     if (split > 1) std::tie(kc, slices) = splitk::slice_k(a.k, split, Cfg::BK);
     float* partials = nullptr;
@@ -286,34 +280,34 @@ void launch(const GemmArgs<float>& a, int split_k, cudaStream_t s) {
         partials = static_cast<float*>(
             splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(float), s));
     const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
-    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(shape.group, grid.x));
+    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(group, grid.x));
     WB_CHECK_LAUNCH();
     if (slices > 1) splitk::sum<float>(a.m, a.n, slices, partials, a.alpha, a.beta, a.C, a.ldc, s);
 }
 
 /// The four run-time choices (layout of A and B, vector copies of each) as template arguments.
 template <class Cfg>
-void dispatch(const GemmArgs<float>& a, int split_k, cudaStream_t s) {
+void dispatch(const GemmArgs<float>& a, int split, cudaStream_t s) {
     const bool akc = a.op_a == Op::T, bkc = a.op_b == Op::N;
     const bool va = columns_16b_aligned(a.A, a.lda), vb = columns_16b_aligned(a.B, a.ldb);
     const int key = (akc ? 8 : 0) | (bkc ? 4 : 0) | (va ? 2 : 0) | (vb ? 1 : 0);
     switch (key) {
-        case 0: return launch<Cfg, false, false, false, false>(a, split_k, s);
-        case 1: return launch<Cfg, false, false, false, true>(a, split_k, s);
-        case 2: return launch<Cfg, false, false, true, false>(a, split_k, s);
-        case 3: return launch<Cfg, false, false, true, true>(a, split_k, s);
-        case 4: return launch<Cfg, false, true, false, false>(a, split_k, s);
-        case 5: return launch<Cfg, false, true, false, true>(a, split_k, s);
-        case 6: return launch<Cfg, false, true, true, false>(a, split_k, s);
-        case 7: return launch<Cfg, false, true, true, true>(a, split_k, s);
-        case 8: return launch<Cfg, true, false, false, false>(a, split_k, s);
-        case 9: return launch<Cfg, true, false, false, true>(a, split_k, s);
-        case 10: return launch<Cfg, true, false, true, false>(a, split_k, s);
-        case 11: return launch<Cfg, true, false, true, true>(a, split_k, s);
-        case 12: return launch<Cfg, true, true, false, false>(a, split_k, s);
-        case 13: return launch<Cfg, true, true, false, true>(a, split_k, s);
-        case 14: return launch<Cfg, true, true, true, false>(a, split_k, s);
-        default: return launch<Cfg, true, true, true, true>(a, split_k, s);
+        case 0: return launch<Cfg, false, false, false, false>(a, split, s);
+        case 1: return launch<Cfg, false, false, false, true>(a, split, s);
+        case 2: return launch<Cfg, false, false, true, false>(a, split, s);
+        case 3: return launch<Cfg, false, false, true, true>(a, split, s);
+        case 4: return launch<Cfg, false, true, false, false>(a, split, s);
+        case 5: return launch<Cfg, false, true, false, true>(a, split, s);
+        case 6: return launch<Cfg, false, true, true, false>(a, split, s);
+        case 7: return launch<Cfg, false, true, true, true>(a, split, s);
+        case 8: return launch<Cfg, true, false, false, false>(a, split, s);
+        case 9: return launch<Cfg, true, false, false, true>(a, split, s);
+        case 10: return launch<Cfg, true, false, true, false>(a, split, s);
+        case 11: return launch<Cfg, true, false, true, true>(a, split, s);
+        case 12: return launch<Cfg, true, true, false, false>(a, split, s);
+        case 13: return launch<Cfg, true, true, false, true>(a, split, s);
+        case 14: return launch<Cfg, true, true, true, false>(a, split, s);
+        default: return launch<Cfg, true, true, true, true>(a, split, s);
     }
 }
 
@@ -336,19 +330,55 @@ bool sgemm_3xtf32_supported(int device) {
     return known[device] == 2;
 }
 
+Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, int sms) {
+    // Each candidate's time: its waves of blocks (the GPU holds min_blocks per SM) times one
+    // block's work, its padded tile of C times its slice of k, at the tile's share of the rate;
+    // plus, split, the partials written and read once and the second pass's launch.
+    constexpr double kSmGflops = 380.0;   // one SM of an H200 at 3xTF32 on tile 0 (50 TFLOP/s / 132)
+    constexpr double kPartialGbs = 3000;  // the partials' round trip through DRAM
+    constexpr double kPassUs = 4;         // the second pass's launch and tail
+    Sgemm3xTf32Launch best{0, 1};
+    double best_us = -1;
+    for (int t = 0; t < kSgemm3xTf32TileCount; ++t) {
+        const Sgemm3xTf32Tile& c = kSgemm3xTf32Tiles[t];
+        const long long tiles = static_cast<long long>((m + c.tile_m - 1) / c.tile_m) * ((n + c.tile_n - 1) / c.tile_n);
+        const long long resident = static_cast<long long>(std::max(1, sms)) * c.min_blocks;
+        const int most = static_cast<int>(std::clamp<long long>(k / (4LL * c.tile_k), 1, 64));
+        for (int split = 1; split <= most; ++split) {
+            const auto [kc, slices] = splitk::slice_k(k, split, c.tile_k);
+            if (split > 1 && slices != split) continue;
+            const long long waves = (tiles * slices + resident - 1) / resident;
+            const double block_us = 2.0 * c.tile_m * c.tile_n * kc * c.min_blocks / (kSmGflops * c.rate * 1e3);
+            double us = waves * block_us;
+            if (slices > 1) us += kPassUs + 2.0 * slices * m * static_cast<double>(n) * sizeof(float) / (kPartialGbs * 1e3);
+            if (best_us < 0 || us < best_us) {
+                best_us = us;
+                best = {t, slices};
+            }
+        }
+    }
+    return best;
+}
+
 void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, int tile) {
-    if (tile < 0 || tile >= kSgemm3xTf32TileCount)
-        throw std::invalid_argument("tuned::sgemm_3xtf32: tile (" + std::to_string(tile) + ") must be 0 ... " +
+    if (tile < -1 || tile >= kSgemm3xTf32TileCount)
+        throw std::invalid_argument("tuned::sgemm_3xtf32: tile (" + std::to_string(tile) + ") must be -1 (the default) or 0 ... " +
                                     std::to_string(kSgemm3xTf32TileCount - 1) + " (an index into kSgemm3xTf32Tiles)");
     if (split_k < 0 || split_k > splitk::kMaxSplit)
         throw std::invalid_argument("tuned::sgemm_3xtf32: split_k (" + std::to_string(split_k) + ") must be 0 ... " +
                                     std::to_string(splitk::kMaxSplit));
     if (!gemm_detail::gemm_begin(a, "sgemm_3xtf32", stream)) return;
-    int device = 0;
+    int device = 0, sms = 0;
     WB_CUDA(cudaGetDevice(&device));
     if (!sgemm_3xtf32_supported(device))
         throw std::runtime_error("tuned::sgemm_3xtf32: device " + std::to_string(device) +
                                  " has no TF32 tensor cores this build can run (compute capability 8.0 or later)");
+    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (tile < 0 || split_k == 0) {
+        const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sms);
+        if (tile < 0) tile = d.tile;
+        if (split_k == 0) split_k = tile == d.tile ? d.split : 1;
+    }
     if (tile == 1) return dispatch<Cfg<1>>(a, split_k, stream);
     dispatch<Cfg<0>>(a, split_k, stream);
 }

@@ -32,21 +32,35 @@ bool sgemm_3xtf32_supported(int device);
 /// gives beta C. Finite operands below 2^-11 of FLT_MAX only: the entries of C that an infinity,
 /// a NaN or a larger value reaches hold NaN (an infinity's low part is NaN, x - x; FP32 gives an
 /// infinity there where no NaN is involved). Throws std::runtime_error
-/// where sgemm_3xtf32_supported is false. split_k > 1: k cut into that many slices whose partial
-/// C's the tuned GEMM's second pass adds in order; 0: the kernel's own choice (enough slices to
-/// fill the GPU's resident blocks once, where C alone has too few tiles and k is long).
-/// tile: an index into kSgemm3xTf32Tiles; throws std::invalid_argument outside.
-void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0, int tile = 0);
+/// where sgemm_3xtf32_supported is false.
+/// tile: an index into kSgemm3xTf32Tiles, or -1; split_k: slices of k whose partial C's the tuned
+/// GEMM's second pass adds in order (1: none), or 0. Where either is left to the kernel (-1, 0),
+/// sgemm_3xtf32_default picks it. Throws std::invalid_argument outside those ranges.
+void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0, int tile = -1);
+
+/// The default launch of an m x n x k call on a GPU of `sms` SMs: of each tile with 1 ... 64
+/// slices of k, the one whose waves of blocks take least (each block's padded tile of C times its
+/// slice of k at the tile's rate; a split adds its partials' round trip and the second pass).
+/// With split_k given and the tile not, the tile is the one this picks, unsplit where it picked
+/// a split of the other.
+struct Sgemm3xTf32Launch {
+    int tile = 0, split = 1;
+};
+Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, int sms);
 
 /// The kernel's tiles, the one place they are written: block tile_m x tile_n x tile_k, four warps
-/// of warp_m x warp_n, `stages` buffers, min_blocks per SM asked of the compiler. 128 x 64 with
-/// warps of 64 x 32 (each element of a fragment feeds 4 instructions: fewer loads and splits per
-/// product, up to 255 registers, two blocks per SM) and 64 x 64 with warps of 32 x 32 (half the
-/// registers, three blocks per SM, more tiles for a small C).
+/// of warp_m x warp_n, `stages` buffers, min_blocks per SM asked of the compiler (and what the
+/// GPU holds), `rate` the tile's measured rate against tile 0's. 128 x 64 with warps of 64 x 32
+/// (each element of a fragment feeds 4 instructions: fewer loads and splits per product, up to
+/// 255 registers, two blocks per SM) and 64 x 64 with warps of 32 x 32 (half the registers,
+/// three blocks per SM, less padding on a C a few tiles tall): 0.86 of tile 0's rate at 4096^3
+/// and 8192^3 on an H200 (scripts/probes/sgemm_3xtf32_probe.cu).
 struct Sgemm3xTf32Tile {
     int tile_m, tile_n, tile_k, warp_m, warp_n, stages, min_blocks;
+    double rate;
 };
-inline constexpr Sgemm3xTf32Tile kSgemm3xTf32Tiles[] = {{128, 64, 32, 64, 32, 3, 2}, {64, 64, 32, 32, 32, 4, 3}};
+inline constexpr Sgemm3xTf32Tile kSgemm3xTf32Tiles[] = {{128, 64, 32, 64, 32, 3, 2, 1.0},
+                                                        {64, 64, 32, 32, 32, 4, 3, 0.86}};
 inline constexpr int kSgemm3xTf32TileCount = 2;
 
 /// The variant as a step the chapter's rows and the tests time and check like the ladder's steps

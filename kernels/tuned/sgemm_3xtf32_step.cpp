@@ -10,7 +10,7 @@ namespace wb::tuned {
 namespace {
 
 int tile_of(const GemmLaunch& l) {
-    if (l.tile_m == 0 && l.tile_n == 0) return 0;
+    if (l.tile_m == 0 && l.tile_n == 0) return -1;  // the kernel's default
     for (int i = 0; i < kSgemm3xTf32TileCount; ++i)
         if (kSgemm3xTf32Tiles[i].tile_m == l.tile_m && kSgemm3xTf32Tiles[i].tile_n == l.tile_n) return i;
     throw std::invalid_argument("3xTF32 sgemm: launch tile (" + std::to_string(l.tile_m) + " x " +
@@ -39,7 +39,17 @@ void launch(const GemmArgs<float>& a, const GemmLaunch& l, cudaStream_t s) { sge
 Step<GemmArgs<float>> sgemm_3xtf32_step() {
     return Step<GemmArgs<float>>(
         std::string("3xTF32"), "SGEMM on the TF32 tensor cores, three products per multiply (FP32 accuracy)", &launch,
-        [](const GemmArgs<float>&) { return launch_of(0, 0); },
+        [](const GemmArgs<float>& a) {
+            // The launch sgemm_3xtf32 picks (a GPU's SM count where one answers, else an H200's).
+            int dev = 0, sms = 0;
+            if (cudaGetDevice(&dev) != cudaSuccess ||
+                cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+                cudaGetLastError();
+                sms = 132;
+            }
+            const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sms);
+            return launch_of(d.tile, d.split);
+        },
         [](const GemmArgs<float>&) {
             std::vector<GemmLaunch> v;
             for (int t = 0; t < kSgemm3xTf32TileCount; ++t)

@@ -58,6 +58,15 @@ void check_one(const wb::Step<wb::GemmArgs<float>>& step, const wb::GemmShape& s
     CHECK(c.ok());
 }
 
+/// The step's default launch for an m x n x k call (its tile and split depend on the shape).
+wb::GemmLaunch default_for(const wb::Step<wb::GemmArgs<float>>& step, const wb::GemmShape& s) {
+    wb::GemmArgs<float> a;
+    a.m = s.m;
+    a.n = s.n;
+    a.k = s.k;
+    return step.default_launch(a);
+}
+
 wb::GemmShape padded(wb::GemmShape s) {
     s.lda = std::max(1, s.rows_a()) + 3;
     s.ldb = std::max(1, s.rows_b()) + 2;
@@ -82,12 +91,12 @@ TEST_CASE("3xTF32 sgemm: every transpose, edge, padding and offset, within the F
                     for (float beta : {0.5f, 0.0f}) {
                         wb::GemmShape s{oa, ob, x.m, x.n, x.k};
                         if (variant == 1) s = padded(s);
-                        check_one(step, s, 1.5f, beta, step.default_launch(wb::GemmArgs<float>{}));
+                        check_one(step, s, 1.5f, beta, default_for(step, s));
                     }
     // alpha = 0: C = beta C without reading A or B; k = 0 the same.
     for (float beta : {0.5f, 0.0f}) {
-        check_one(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, 0.0f, beta, step.default_launch({}));
-        check_one(step, wb::GemmShape{Op::T, Op::N, 33, 17, 0}, 1.5f, beta, step.default_launch({}));
+        check_one(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, 0.0f, beta, wb::GemmLaunch{});
+        check_one(step, wb::GemmShape{Op::T, Op::N, 33, 17, 0}, 1.5f, beta, wb::GemmLaunch{});
     }
 }
 
@@ -102,14 +111,20 @@ TEST_CASE("3xTF32 sgemm: every legal launch, the kernel's own split, same bits t
                     check_one(step, wb::GemmShape{oa, ob, x.m, x.n, x.k}, 1.25f, -0.75f, l);
                     check_one(step, padded(wb::GemmShape{oa, ob, x.m, x.n, x.k}), 1.25f, 0.0f, l);
                 }
-    // A C of one tile with long k: the default launch splits k (the partials' pass adds them).
+    // A C of one or two tiles with long k: the default launch splits k (the partials' pass adds
+    // them), and the kernel's own choice (an empty launch) is the same.
     const int k = small_run() ? 2048 : 20000;
-    for (Op oa : {Op::N, Op::T}) check_one(step, wb::GemmShape{oa, Op::N, 100, 60, k}, 1.5f, 0.5f, step.default_launch({}));
+    for (Op oa : {Op::N, Op::T}) {
+        const wb::GemmShape s{oa, Op::N, 100, 60, k};
+        CHECK(default_for(step, s).split_k > 1);
+        check_one(step, s, 1.5f, 0.5f, default_for(step, s));
+        check_one(step, s, 1.5f, 0.0f, wb::GemmLaunch{});
+    }
     // A fixed order of products and of the slices' sum: the same bits on every call.
     auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::T, Op::N, 150, 70, 4000}, wb::fresh_seed(), 1.5f, 0.5f);
     auto once = [&] {
         p.C.upload(p.hC);
-        step.launch(p.args(), step.default_launch(p.args()), nullptr);
+        step.launch(p.args(), wb::GemmLaunch{}, nullptr);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
         return p.C.download();
     };
