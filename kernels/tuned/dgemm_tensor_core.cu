@@ -35,6 +35,7 @@
 #include "cp_async.cuh"
 #include "tuned/dependent_launch.cuh"
 #include "tuned/gemm_splitk.hpp"
+#include "tuned/tensor_core_launch.hpp"
 #include "mma_f64.cuh"
 
 #include <algorithm>
@@ -244,22 +245,6 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     });
 }
 
-/// Sets a kernel's dynamic shared memory and returns the tile-rows of its groups: the square root
-/// of the blocks the GPU holds at once (SMs x the occupancy calculator's blocks per SM).
-int configure(const void* kernel, int threads, int smem) {
-    WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int dev = 0, sms = 0, per_sm = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    const double resident = static_cast<double>(sms) * std::max(1, per_sm);
-    return std::max(1, static_cast<int>(std::lround(std::sqrt(resident))));
-}
-
-bool columns_16b_aligned(const double* p, int ld) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 2 == 0;
-}
-
 template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
 void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cudaStream_t s) {
     constexpr int smem = Cfg::STAGES *
@@ -268,7 +253,7 @@ void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cud
     auto kernel = dgemm_tc_kernel<Cfg, AKC, BKC, VA, VB>;
     // Once per kernel: its shared memory, and the tile-rows of a group (the first device launched
     // on decides).
-    static const int square = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
+    static const int square = tc::configure_groups(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
     kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(square, grid.x));
     WB_CHECK_LAUNCH();
@@ -278,27 +263,11 @@ void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cud
 /// arguments: 16 kernels.
 template <class Cfg>
 void dispatch(const GemmArgs<double>& a, int kc, int slices, double* partials, cudaStream_t s) {
-    const bool akc = a.op_a == Op::T, bkc = a.op_b == Op::N;
-    const bool va = columns_16b_aligned(a.A, a.lda), vb = columns_16b_aligned(a.B, a.ldb);
-    const int key = (akc ? 8 : 0) | (bkc ? 4 : 0) | (va ? 2 : 0) | (vb ? 1 : 0);
-    switch (key) {
-        case 0: return launch<Cfg, false, false, false, false>(a, kc, slices, partials, s);
-        case 1: return launch<Cfg, false, false, false, true>(a, kc, slices, partials, s);
-        case 2: return launch<Cfg, false, false, true, false>(a, kc, slices, partials, s);
-        case 3: return launch<Cfg, false, false, true, true>(a, kc, slices, partials, s);
-        case 4: return launch<Cfg, false, true, false, false>(a, kc, slices, partials, s);
-        case 5: return launch<Cfg, false, true, false, true>(a, kc, slices, partials, s);
-        case 6: return launch<Cfg, false, true, true, false>(a, kc, slices, partials, s);
-        case 7: return launch<Cfg, false, true, true, true>(a, kc, slices, partials, s);
-        case 8: return launch<Cfg, true, false, false, false>(a, kc, slices, partials, s);
-        case 9: return launch<Cfg, true, false, false, true>(a, kc, slices, partials, s);
-        case 10: return launch<Cfg, true, false, true, false>(a, kc, slices, partials, s);
-        case 11: return launch<Cfg, true, false, true, true>(a, kc, slices, partials, s);
-        case 12: return launch<Cfg, true, true, false, false>(a, kc, slices, partials, s);
-        case 13: return launch<Cfg, true, true, false, true>(a, kc, slices, partials, s);
-        case 14: return launch<Cfg, true, true, true, false>(a, kc, slices, partials, s);
-        default: return launch<Cfg, true, true, true, true>(a, kc, slices, partials, s);
-    }
+    tc::with_layouts(a.op_a == Op::T, a.op_b == Op::N, tc::columns_16b_aligned(a.A, a.lda),
+                     tc::columns_16b_aligned(a.B, a.ldb), [&](auto akc, auto bkc, auto va, auto vb) {
+                         launch<Cfg, decltype(akc)::value, decltype(bkc)::value, decltype(va)::value,
+                                decltype(vb)::value>(a, kc, slices, partials, s);
+                     });
 }
 
 template <class Cfg>

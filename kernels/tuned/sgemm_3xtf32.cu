@@ -31,6 +31,7 @@
 #include "cp_async.cuh"
 #include "gemm_common.cuh"
 #include "tuned/gemm_splitk.hpp"
+#include "tuned/tensor_core_launch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -254,25 +255,11 @@ constexpr int smem_bytes() {
            static_cast<int>(sizeof(float));
 }
 
-/// Sets a kernel's dynamic shared memory and returns the tile-rows of its groups: the square root
-/// of the blocks the GPU holds at once (SMs x the occupancy calculator's blocks per SM).
-int configure(const void* kernel, int threads, int smem) {
-    WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int dev = 0, sms = 0, per_sm = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    WB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    const double resident = static_cast<double>(sms) * std::max(1, per_sm);
-    return std::max(1, static_cast<int>(std::lround(std::sqrt(resident))));
-}
-
-bool columns_16b_aligned(const float* p, int ld) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0; }
-
 template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
 void launch(const GemmArgs<float>& a, int split, cudaStream_t s) {
     constexpr int smem = smem_bytes<Cfg, AKC, BKC>();
     auto kernel = sgemm_3xtf32_kernel<Cfg, AKC, BKC, VA, VB>;
-    static const int group = configure(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
+    static const int group = tc::configure_groups(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     int kc = a.k, slices = 1;
     if (split > 1) std::tie(kc, slices) = splitk::slice_k(a.k, split, Cfg::BK);
     float* partials = nullptr;
@@ -288,27 +275,11 @@ void launch(const GemmArgs<float>& a, int split, cudaStream_t s) {
 /// The four run-time choices (layout of A and B, vector copies of each) as template arguments.
 template <class Cfg>
 void dispatch(const GemmArgs<float>& a, int split, cudaStream_t s) {
-    const bool akc = a.op_a == Op::T, bkc = a.op_b == Op::N;
-    const bool va = columns_16b_aligned(a.A, a.lda), vb = columns_16b_aligned(a.B, a.ldb);
-    const int key = (akc ? 8 : 0) | (bkc ? 4 : 0) | (va ? 2 : 0) | (vb ? 1 : 0);
-    switch (key) {
-        case 0: return launch<Cfg, false, false, false, false>(a, split, s);
-        case 1: return launch<Cfg, false, false, false, true>(a, split, s);
-        case 2: return launch<Cfg, false, false, true, false>(a, split, s);
-        case 3: return launch<Cfg, false, false, true, true>(a, split, s);
-        case 4: return launch<Cfg, false, true, false, false>(a, split, s);
-        case 5: return launch<Cfg, false, true, false, true>(a, split, s);
-        case 6: return launch<Cfg, false, true, true, false>(a, split, s);
-        case 7: return launch<Cfg, false, true, true, true>(a, split, s);
-        case 8: return launch<Cfg, true, false, false, false>(a, split, s);
-        case 9: return launch<Cfg, true, false, false, true>(a, split, s);
-        case 10: return launch<Cfg, true, false, true, false>(a, split, s);
-        case 11: return launch<Cfg, true, false, true, true>(a, split, s);
-        case 12: return launch<Cfg, true, true, false, false>(a, split, s);
-        case 13: return launch<Cfg, true, true, false, true>(a, split, s);
-        case 14: return launch<Cfg, true, true, true, false>(a, split, s);
-        default: return launch<Cfg, true, true, true, true>(a, split, s);
-    }
+    tc::with_layouts(a.op_a == Op::T, a.op_b == Op::N, tc::columns_16b_aligned(a.A, a.lda),
+                     tc::columns_16b_aligned(a.B, a.ldb), [&](auto akc, auto bkc, auto va, auto vb) {
+                         launch<Cfg, decltype(akc)::value, decltype(bkc)::value, decltype(va)::value,
+                                decltype(vb)::value>(a, split, s);
+                     });
 }
 
 }  // namespace
