@@ -1,0 +1,80 @@
+// The 3xTF32 SGEMM's default launch (tuned::sgemm_3xtf32_default, a host function: no GPU) and its
+// arguments' validation before any GPU call. The launch: of each tile with 1 ... 64 slices of k,
+// the fewest waves of blocks times a block's padded work at the tile's rate. Checked on the
+// classes that decide it: large squares (tile 0, whole), a C only a few tiles tall (tile 1, less
+// padding of m), a C of a few tiles with long k (split until the resident blocks are filled), and
+// k too short to split.
+#include "catch.hpp"
+
+#include "tuned/gemm_splitk.hpp"
+#include "tuned/sgemm_3xtf32.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using wb::tuned::sgemm_3xtf32_default;
+
+constexpr int kH200Sms = 132;
+
+}  // namespace
+
+TEST_CASE("3xTF32 default launch: the tile and split by waves of padded work", "[cpu][gemm][3xtf32]") {
+    for (int s : {2048, 4096, 8192}) {
+        const auto d = sgemm_3xtf32_default(s, s, s, kH200Sms);
+        INFO("square " << s);
+        CHECK(d.tile == 0);
+        CHECK(d.split == 1);
+    }
+    // m = 300: tile 0 pads to 384 rows (1.28x), tile 1 to 320 (1.07x); measured 1.10-1.15x
+    // against tile 0's 0.95-0.98x of the peer (H200).
+    CHECK(sgemm_3xtf32_default(300, 20000, 3000, kH200Sms).tile == 1);
+    // Four tiles of C with k = 65536: split until the 264 resident blocks are about full.
+    const auto longk = sgemm_3xtf32_default(256, 256, 65536, kH200Sms);
+    CHECK(longk.split >= 16);
+    CHECK(longk.split <= 64);
+    // k of one tile: nothing to split.
+    CHECK(sgemm_3xtf32_default(64, 64, 32, kH200Sms).split == 1);
+    // Every pick is a launch the kernel runs as asked: its slices are the split.
+    for (int m : {1, 17, 300, 1000, 4097})
+        for (int n : {1, 33, 1000, 20000})
+            for (int k : {1, 31, 1000, 65536}) {
+                const auto d = sgemm_3xtf32_default(m, n, k, kH200Sms);
+                INFO(m << " x " << n << " x " << k << ": tile " << d.tile << " split " << d.split);
+                CHECK(d.tile >= 0);
+                CHECK(d.tile < wb::tuned::kSgemm3xTf32TileCount);
+                CHECK(d.split >= 1);
+                const int bk = wb::tuned::kSgemm3xTf32Tiles[d.tile].tile_k;
+                CHECK(wb::tuned::splitk::slice_k(k, d.split, bk).second == d.split);
+            }
+}
+
+TEST_CASE("3xTF32 sgemm: bad arguments rejected by name before any GPU call", "[cpu][gemm][3xtf32]") {
+    float* const fake = reinterpret_cast<float*>(0x1000);
+    wb::GemmArgs<float> a;
+    a.m = 8;
+    a.n = 4;
+    a.k = 6;
+    a.A = a.B = fake;
+    a.C = fake;
+    a.lda = 8;
+    a.ldb = 6;
+    a.ldc = 8;
+    auto message = [](auto&& call) {
+        try {
+            call();
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no exception");
+    };
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 0, 2); }).find("tile (2)") != std::string::npos);
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 0, -2); }).find("tile (-2)") != std::string::npos);
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 2000); }).find("split_k (2000)") != std::string::npos);
+    a.ldc = 7;
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr); }).find("ldc (7)") != std::string::npos);
+    a.ldc = 8;
+    a.m = -1;
+    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr); }).find("m (-1)") != std::string::npos);
+}
