@@ -5,6 +5,7 @@
 // padding of m), a C of a few tiles with long k (split until the resident blocks are filled), and
 // k too short to split.
 #include "catch.hpp"
+#include "step_errors.hpp"
 
 #include "tuned/gemm_splitk.hpp"
 #include "tuned/sgemm_3xtf32.hpp"
@@ -51,7 +52,8 @@ TEST_CASE("3xTF32 default launch: the tile and split by waves of padded work", "
 }
 
 TEST_CASE("3xTF32 sgemm: bad arguments rejected by name before any GPU call", "[cpu][gemm][3xtf32]") {
-    float* const fake = reinterpret_cast<float*>(0x1000);
+    using Catch::Matchers::Contains;
+    float* const fake = reinterpret_cast<float*>(0x1000);  // never dereferenced
     wb::GemmArgs<float> a;
     a.m = 8;
     a.n = 4;
@@ -61,20 +63,19 @@ TEST_CASE("3xTF32 sgemm: bad arguments rejected by name before any GPU call", "[
     a.lda = 8;
     a.ldb = 6;
     a.ldc = 8;
-    auto message = [](auto&& call) {
-        try {
-            call();
-        } catch (const std::invalid_argument& e) {
-            return std::string(e.what());
-        }
-        return std::string("no exception");
-    };
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 0, 2); }).find("tile (2)") != std::string::npos);
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 0, -2); }).find("tile (-2)") != std::string::npos);
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 2000); }).find("split_k (2000)") != std::string::npos);
+    CHECK_THROWS_WITH(wb::tuned::sgemm_3xtf32(a, nullptr, 0, 2), Contains("tile (2)"));
+    CHECK_THROWS_WITH(wb::tuned::sgemm_3xtf32(a, nullptr, 0, -2), Contains("tile (-2)"));
+    const auto step = wb::tuned::sgemm_3xtf32_step();
+    wb::GemmLaunch l;
+    l.split_k = 2000;
+    CHECK_THAT(wb_test::error_of(step, a, l), Contains("split_k (2000)"));
+    l = {};
+    l.tile_m = 96;
+    l.tile_n = 64;
+    CHECK_THAT(wb_test::error_of(step, a, l), Contains("96 x 64"));
     a.ldc = 7;
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr); }).find("ldc (7)") != std::string::npos);
+    CHECK_THAT(wb_test::error_of(step, a), Contains("ldc (7)"));
     a.ldc = 8;
     a.m = -1;
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr); }).find("m (-1)") != std::string::npos);
+    CHECK_THAT(wb_test::error_of(step, a), Contains("m (-1)"));
 }

@@ -5,7 +5,8 @@
 // x 32, 64 x 64 x 32), short and long k; ld > rows with base pointers one element off (the 4-byte
 // copies), beta 0.5 and 0 (C poisoned with NaN), alpha 0; every legal launch (each tile, split
 // 1, 2, 4) on odd shapes; the kernel's own split on a small C with long k; same bits on a second
-// call; arguments out of range rejected with their names. WB_TEST_SMALL keeps small shapes.
+// call (its arguments' checks: tests/cpu/test_sgemm_3xtf32_default.cpp). WB_TEST_SMALL keeps small
+// shapes.
 // Run: ./build/bin/wb_gpu_tests "[3xtf32]"
 #include "catch.hpp"
 
@@ -17,7 +18,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -130,30 +130,4 @@ TEST_CASE("3xTF32 sgemm: every legal launch, the kernel's own split, same bits t
     };
     const auto first = once();
     CHECK(once() == first);
-}
-
-TEST_CASE("3xTF32 sgemm: arguments out of range are rejected by name", "[gpu][gemm][3xtf32]") {
-    if (!supported()) WB_SKIP_NO_TF32();
-    wb::GemmArgs<float> a;
-    a.m = 4;
-    a.n = 4;
-    a.k = 4;
-    a.lda = a.ldb = a.ldc = 4;
-    auto message = [&](auto&& call) {
-        try {
-            call();
-        } catch (const std::invalid_argument& e) {
-            return std::string(e.what());
-        }
-        return std::string("no exception");
-    };
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, 0, 2); }).find("tile (2)") != std::string::npos);
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr, -1); }).find("split_k (-1)") != std::string::npos);
-    a.lda = 3;
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32(a, nullptr); }).find("lda (3)") != std::string::npos);
-    wb::GemmLaunch odd;
-    odd.tile_m = 96;
-    odd.tile_n = 64;
-    a.lda = 4;
-    CHECK(message([&] { wb::tuned::sgemm_3xtf32_step().launch(a, odd, nullptr); }).find("96 x 64") != std::string::npos);
 }
