@@ -2,10 +2,15 @@
 // kernel's own split and splits 1, 2, 4) against the tuned SGEMM's default and cuBLAS
 // (CUBLAS_PEDANTIC_MATH) in one run: NN and TN at square and small-C shapes, median of CUDA-event
 // timings after an L2 flush, GFLOP/s and the ratio to cuBLAS. Correctness is the gpu tests'
-// ([3xtf32]); this probe only times.
+// ([3xtf32]). With --errors it times nothing: where the variant's error comes from. It prints the
+// norm-wise error against the float64 reference (check_gemm) of the variant in 1, 4 and 16 slices of
+// k, the tuned FMA kernel and cuBLAS, for C of 1024 x 1024 and k from 1024 to 65536: an error that
+// grows with the length of each accumulation, and falls when the slices (summed in FP32 by the
+// second pass) shorten it, is the tensor cores' accumulation, not the split's dropped term.
 // Build: cmake --build build --target sgemm_3xtf32_probe   (scripts/probes/CMakeLists.txt)
-// Run: ./build/bin/sgemm_3xtf32_probe [reps]
+// Run: ./build/bin/sgemm_3xtf32_probe [reps] | --errors
 #include "buffer.hpp"
+#include "gemm_problem.hpp"
 #include "gemm.hpp"
 #include "probe_timing.cuh"
 #include "random.hpp"
@@ -13,9 +18,42 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
+namespace {
+
+int errors() {
+    using wb::GemmLaunch, wb::Op;
+    const auto tf32 = wb::tuned::sgemm_3xtf32_step();
+    const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
+    const auto& peer = wb::peer_step<wb::GemmArgs<float>>();
+    std::printf("%-22s %10s %10s %10s %10s %10s\n", "shape", "3xTF32 x1", "x4", "x16", "tuned FMA", "cuBLAS");
+    for (int k : {1024, 4096, 16384, 65536}) {
+        auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::N, Op::N, 1024, 1024, k}, wb::fresh_seed(), 1.5f, 0.5f);
+        const auto ref = p.reference();
+        auto err = [&](const wb::Step<wb::GemmArgs<float>>& s, const GemmLaunch& l) {
+            return wb::check_gemm(s, l, p, ref).rel_error;
+        };
+        std::vector<double> e;
+        for (int split : {1, 4, 16}) {
+            GemmLaunch l = tf32.default_launch(p.args());
+            l.split_k = split;
+            e.push_back(err(tf32, l));
+        }
+        e.push_back(err(tuned, tuned.default_launch(p.args())));
+        e.push_back(err(peer, GemmLaunch{}));
+        char shape[64];
+        std::snprintf(shape, sizeof shape, "1024x1024x%d", k);
+        std::printf("%-22s %10.2e %10.2e %10.2e %10.2e %10.2e\n", shape, e[0], e[1], e[2], e[3], e[4]);
+    }
+    return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--errors") == 0) return errors();
     using wb::GemmArgs, wb::GemmLaunch, wb::Op, wb::Step, wb::DeviceBuffer, wb::fill_random, wb::fresh_seed;
     namespace tuned = wb::tuned;
     namespace peer = wb::peer;
