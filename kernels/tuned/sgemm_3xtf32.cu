@@ -30,6 +30,7 @@
 #include "check.hpp"
 #include "cp_async.cuh"
 #include "gemm_common.cuh"
+#include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_splitk.hpp"
 #include "tuned/tensor_core_launch.hpp"
 
@@ -318,6 +319,8 @@ Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, int sms) {
         for (int split = 1; split <= most; ++split) {
             const auto [kc, slices] = splitk::slice_k(k, split, c.tile_k);
             if (split > 1 && slices != split) continue;
+            // The tuned GEMM's cap on a workspace: its partials are a copy of C per slice.
+            if (split > 1 && static_cast<double>(slices) * m * n * sizeof(float) > kMaxWorkspaceBytes) break;
             const long long waves = (tiles * slices + resident - 1) / resident;
             const double block_us = 2.0 * c.tile_m * c.tile_n * kc * c.min_blocks / (kSmGflops * c.rate * 1e3);
             double us = waves * block_us;

@@ -40,7 +40,8 @@ void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0
 
 /// The default launch of an m x n x k call on a GPU of `sms` SMs: of each tile with 1 ... 64
 /// slices of k, the one whose waves of blocks take least (each block's padded tile of C times its
-/// slice of k at the tile's rate; a split adds its partials' round trip and the second pass).
+/// slice of k at the tile's rate; a split adds its partials' round trip and the second pass, and
+/// its partials stay within the tuned GEMM's workspace cap, kMaxWorkspaceBytes).
 /// With split_k given and the tile not, the tile is the one this picks, unsplit where it picked
 /// a split of the other.
 struct Sgemm3xTf32Launch {

@@ -7,6 +7,7 @@
 #include "catch.hpp"
 #include "step_errors.hpp"
 
+#include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_splitk.hpp"
 #include "tuned/sgemm_3xtf32.hpp"
 
@@ -35,6 +36,9 @@ TEST_CASE("3xTF32 default launch: the tile and split by waves of padded work", "
     const auto longk = sgemm_3xtf32_default(256, 256, 65536, kH200Sms);
     CHECK(longk.split >= 16);
     CHECK(longk.split <= 64);
+    // A large C with a very long k: any split's partials would pass the 512 MiB workspace cap.
+    CHECK(static_cast<double>(sgemm_3xtf32_default(4096, 4096, 1 << 20, kH200Sms).split) * 4096 * 4096 * 4 <=
+          wb::tuned::kMaxWorkspaceBytes);
     // k of one tile: nothing to split.
     CHECK(sgemm_3xtf32_default(64, 64, 32, kH200Sms).split == 1);
     // Every pick is a launch the kernel runs as asked: its slices are the split.
