@@ -114,7 +114,9 @@ template void ladder_gemm_kernel_rates<float>();
 template void ladder_gemm_kernel_rates<double>();
 
 std::vector<Step<GemmArgs<float>>> ladder_gemm_variants_float() {
-    if constexpr (ladder_lists(5)) return {tuned::sgemm_3xtf32_step()};
+    if constexpr (ladder_lists(5))
+        return {tuned::sgemm_3xtf32_step(tuned::Sgemm3xTf32Sum::kTensorCores),
+                tuned::sgemm_3xtf32_step(tuned::Sgemm3xTf32Sum::kFp32)};
     return {};
 }
 

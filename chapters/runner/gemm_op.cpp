@@ -30,7 +30,8 @@ struct GemmOp {
     /// Chapter 5 times its named float variants too (extra_rows); counted per case of either
     /// precision (the progress line's estimate).
     static int extra_timed_rows(const ChapterRun& run) {
-        return run.chapter == 5 && run.opt.precision != "double" ? static_cast<int>(ladder_gemm_variants_float().size()) : 0;
+        if (run.chapter != 5 || run.opt.precision == "double") return 0;
+        return static_cast<int>(ladder_gemm_variants_float().size());
     }
     /// From chapter 5 on, the tuned step picks its launch from its kernels' rates, measured once
     /// per process (kernels/tuned/gemm_kernel_rates.cpp): here, before chapter 0's microbenchmarks have

@@ -95,8 +95,8 @@ __device__ __forceinline__ void load_tile(float* s, const float* p, int ld, int 
 /// x as its TF32 high part (rounded to nearest on the magnitude, ties away: add half a TF32 ulp
 /// to the bit pattern, clear the 13 bits TF32 drops) and what is left, cut to TF32. Integer and
 /// FP32 instructions at the ALU's and FMA pipes' rates: `cvt.rna.tf32.f32` runs on the
-/// conversion unit, at a fraction of that rate. A magnitude within half a TF32 ulp of FLT_MAX rounds to infinity, as the
-/// conversion's does.
+/// conversion unit, at a fraction of that rate. A magnitude within half a TF32 ulp of FLT_MAX
+/// rounds to infinity, as the conversion's does.
 __device__ __forceinline__ void split_tf32(float x, std::uint32_t& hi, std::uint32_t& lo) {
     constexpr std::uint32_t kHalfUlp = 1u << 12, kKeep = ~((1u << 13) - 1);
     hi = (__float_as_uint(x) + kHalfUlp) & kKeep;
@@ -112,8 +112,19 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+/// d = a b on the TF32 tensor cores (a fresh accumulator: C = 0), one warp.
+__device__ __forceinline__ void mma_tf32_fresh(float (&d)[4], const std::uint32_t (&a)[4],
+                                               const std::uint32_t (&b)[2]) {
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%10,%10,%10,%10};\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(0.0f));
+}
+
+/// FP32_SUM: each k-step's products summed on the tensor cores into a fresh partial, added to the
+/// running sum in FP32 (Sgemm3xTf32Sum::kFp32); otherwise the running sum is the tensor cores'.
 /// AKC: op(A) is stored k-contiguous (op_a = T); BKC: op(B) is (op_b = N).
-template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
+template <class Cfg, bool FP32_SUM, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     sgemm_3xtf32_kernel(GemmArgs<float> a, int kc, float* partials, int group) {
     using TA = SmemTile<Cfg::BM, Cfg::BK, AKC>;
@@ -203,17 +214,41 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
             } else {
                 load_fragments(cur ^ 1, tile % Cfg::STAGES, (ks + 1) * Cfg::MMA_K);
             }
-            // The small terms first: lo(a) hi(b) and hi(a) lo(b), then hi(a) hi(b). Each pass
-            // runs over all MT x NT accumulators: consecutive instructions never wait on each
-            // other (the three products of one accumulator back to back would each wait out the
-            // previous one's latency).
+            if constexpr (!FP32_SUM) {
+                // The small terms first: lo(a) hi(b) and hi(a) lo(b), then hi(a) hi(b). Each pass
+                // runs over all MT x NT accumulators: consecutive instructions never wait on each
+                // other (the three products of one accumulator back to back would each wait out the
+                // previous one's latency).
 #pragma unroll
-            for (int pass = 0; pass < 3; ++pass)
+                for (int pass = 0; pass < 3; ++pass)
 #pragma unroll
-                for (int i = 0; i < Cfg::MT; ++i)
+                    for (int i = 0; i < Cfg::MT; ++i)
+#pragma unroll
+                        for (int j = 0; j < Cfg::NT; ++j)
+                            mma_tf32(acc[i][j], pass == 0 ? al[i] : ah[i], pass == 1 ? bl[j] : bh[j]);
+            } else {
+                // Each k-step's three products of a row of accumulators go to a fresh partial on the
+                // tensor cores (the small terms first: lo(a) hi(b), hi(a) lo(b), then hi(a) hi(b)),
+                // and the partial into the running sum with an FP32 add. The tensor cores round
+                // their own accumulation less carefully than an FMA: summed there over all of k the
+                // error grew with k (5.4e-7 at k = 4096 against the FMA kernel's 1.1e-8). Each pass
+                // runs over the row's NT partials, so consecutive instructions never wait on each
+                // other.
+#pragma unroll
+                for (int i = 0; i < Cfg::MT; ++i) {
+                    float part[Cfg::NT][4];
+#pragma unroll
+                    for (int j = 0; j < Cfg::NT; ++j) mma_tf32_fresh(part[j], al[i], bh[j]);
+#pragma unroll
+                    for (int pass = 1; pass < 3; ++pass)
+#pragma unroll
+                        for (int j = 0; j < Cfg::NT; ++j) mma_tf32(part[j], ah[i], pass == 1 ? bl[j] : bh[j]);
 #pragma unroll
                     for (int j = 0; j < Cfg::NT; ++j)
-                        mma_tf32(acc[i][j], pass == 0 ? al[i] : ah[i], pass == 1 ? bl[j] : bh[j]);
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) acc[i][j][e] += part[j][e];
+                }
+            }
         }
     }
     //! [tuned-sgemm-3xtf32]
@@ -256,10 +291,10 @@ constexpr int smem_bytes() {
            static_cast<int>(sizeof(float));
 }
 
-template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
+template <class Cfg, bool FP32_SUM, bool AKC, bool BKC, bool VA, bool VB>
 void launch(const GemmArgs<float>& a, int split, cudaStream_t s) {
     constexpr int smem = smem_bytes<Cfg, AKC, BKC>();
-    auto kernel = sgemm_3xtf32_kernel<Cfg, AKC, BKC, VA, VB>;
+    auto kernel = sgemm_3xtf32_kernel<Cfg, FP32_SUM, AKC, BKC, VA, VB>;
     static const int group = tc::configure_groups(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     int kc = a.k, slices = 1;
     if (split > 1) std::tie(kc, slices) = splitk::slice_k(a.k, split, Cfg::BK);
@@ -274,11 +309,11 @@ void launch(const GemmArgs<float>& a, int split, cudaStream_t s) {
 }
 
 /// The four run-time choices (layout of A and B, vector copies of each) as template arguments.
-template <class Cfg>
+template <class Cfg, bool FP32_SUM>
 void dispatch(const GemmArgs<float>& a, int split, cudaStream_t s) {
     tc::with_layouts(a.op_a == Op::T, a.op_b == Op::N, tc::columns_16b_aligned(a.A, a.lda),
                      tc::columns_16b_aligned(a.B, a.ldb), [&](auto akc, auto bkc, auto va, auto vb) {
-                         launch<Cfg, decltype(akc)::value, decltype(bkc)::value, decltype(va)::value,
+                         launch<Cfg, FP32_SUM, decltype(akc)::value, decltype(bkc)::value, decltype(va)::value,
                                 decltype(vb)::value>(a, split, s);
                      });
 }
@@ -294,7 +329,8 @@ bool sgemm_3xtf32_supported(int device) {
         cudaFuncAttributes attr{};
         const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
                         major >= 8 &&
-                        cudaFuncGetAttributes(&attr, sgemm_3xtf32_kernel<Cfg<0>, false, true, true, true>) == cudaSuccess &&
+                        cudaFuncGetAttributes(&attr, sgemm_3xtf32_kernel<Cfg<0>, false, false, true, true, true>) ==
+                            cudaSuccess &&
                         attr.binaryVersion >= 80;
         cudaGetLastError();
         known[device] = ok ? 2 : 1;
@@ -324,7 +360,8 @@ Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, int sms) {
             const long long waves = (tiles * slices + resident - 1) / resident;
             const double block_us = 2.0 * c.tile_m * c.tile_n * kc * c.min_blocks / (kSmGflops * c.rate * 1e3);
             double us = waves * block_us;
-            if (slices > 1) us += kPassUs + 2.0 * slices * m * static_cast<double>(n) * sizeof(float) / (kPartialGbs * 1e3);
+            if (slices > 1)
+                us += kPassUs + 2.0 * slices * m * static_cast<double>(n) * sizeof(float) / (kPartialGbs * 1e3);
             if (best_us < 0 || us < best_us) {
                 best_us = us;
                 best = {t, slices};
@@ -334,10 +371,14 @@ Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, int sms) {
     return best;
 }
 
-void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, int tile) {
+void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, int tile, Sgemm3xTf32Sum sum) {
+    if (sum != Sgemm3xTf32Sum::kTensorCores && sum != Sgemm3xTf32Sum::kFp32)
+        throw std::invalid_argument("tuned::sgemm_3xtf32: sum (" + std::to_string(static_cast<int>(sum)) +
+                                    ") must be kTensorCores or kFp32");
     if (tile < -1 || tile >= kSgemm3xTf32TileCount)
-        throw std::invalid_argument("tuned::sgemm_3xtf32: tile (" + std::to_string(tile) + ") must be -1 (the default) or 0 ... " +
-                                    std::to_string(kSgemm3xTf32TileCount - 1) + " (an index into kSgemm3xTf32Tiles)");
+        throw std::invalid_argument("tuned::sgemm_3xtf32: tile (" + std::to_string(tile) +
+                                    ") must be -1 (the default) or 0 ... " + std::to_string(kSgemm3xTf32TileCount - 1) +
+                                    " (an index into kSgemm3xTf32Tiles)");
     if (split_k < 0 || split_k > splitk::kMaxSplit)
         throw std::invalid_argument("tuned::sgemm_3xtf32: split_k (" + std::to_string(split_k) + ") must be 0 ... " +
                                     std::to_string(splitk::kMaxSplit));
@@ -353,8 +394,13 @@ void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, in
         if (tile < 0) tile = d.tile;
         if (split_k == 0) split_k = tile == d.tile ? d.split : 1;
     }
-    if (tile == 1) return dispatch<Cfg<1>>(a, split_k, stream);
-    dispatch<Cfg<0>>(a, split_k, stream);
+    const bool fp32 = sum == Sgemm3xTf32Sum::kFp32;
+    if (tile == 1) {
+        if (fp32) return dispatch<Cfg<1>, true>(a, split_k, stream);
+        return dispatch<Cfg<1>, false>(a, split_k, stream);
+    }
+    if (fp32) return dispatch<Cfg<0>, true>(a, split_k, stream);
+    dispatch<Cfg<0>, false>(a, split_k, stream);
 }
 
 }  // namespace wb::tuned

@@ -36,7 +36,13 @@ bool sgemm_3xtf32_supported(int device);
 /// tile: an index into kSgemm3xTf32Tiles, or -1; split_k: slices of k whose partial C's the tuned
 /// GEMM's second pass adds in order (1: none), or 0. Where either is left to the kernel (-1, 0),
 /// sgemm_3xtf32_default picks it. Throws std::invalid_argument outside those ranges.
-void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0, int tile = -1);
+/// sum: where the products are summed (Sgemm3xTf32Sum).
+enum class Sgemm3xTf32Sum {
+    kTensorCores,  ///< on the tensor cores over all of k (their rounding: the error grows with k)
+    kFp32,         ///< each k-step on the tensor cores into a fresh partial, added in FP32 (FP32's error)
+};
+void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0, int tile = -1,
+                  Sgemm3xTf32Sum sum = Sgemm3xTf32Sum::kTensorCores);
 
 /// The default launch of an m x n x k call on a GPU of `sms` SMs: of each tile with 1 ... 64
 /// slices of k, the one whose waves of blocks take least (each block's padded tile of C times its
@@ -65,9 +71,10 @@ inline constexpr Sgemm3xTf32Tile kSgemm3xTf32Tiles[] = {{128, 64, 32, 64, 32, 3,
 inline constexpr int kSgemm3xTf32TileCount = 2;
 
 /// The variant as a step the chapter's rows and the tests time and check like the ladder's steps
-/// (named "3xTF32", chapter 0 like a peer: it is not a rung of the ladder). Its launch reads
-/// GemmLaunch::tile_m x tile_n (0: tile 0) and split_k (0: the kernel's own choice); its legal
-/// launches are each tile, unsplit and split in 2 and 4.
-Step<GemmArgs<float>> sgemm_3xtf32_step();
+/// (named "3xTF32", or "3xTF32 FP32 sum" with Sgemm3xTf32Sum::kFp32; chapter 0 like a peer: it is
+/// not a rung of the ladder). Its launch reads GemmLaunch::tile_m x tile_n (0 x 0: the kernel's
+/// own) and split_k (0: the kernel's own); its legal launches are each tile, unsplit and split in
+/// 2 and 4.
+Step<GemmArgs<float>> sgemm_3xtf32_step(Sgemm3xTf32Sum sum = Sgemm3xTf32Sum::kTensorCores);
 
 }  // namespace wb::tuned

@@ -32,13 +32,22 @@ GemmLaunch launch_of(int tile, int split) {
     return l;
 }
 
-void launch(const GemmArgs<float>& a, const GemmLaunch& l, cudaStream_t s) { sgemm_3xtf32(a, s, l.split_k, tile_of(l)); }
+void launch_tc(const GemmArgs<float>& a, const GemmLaunch& l, cudaStream_t s) {
+    sgemm_3xtf32(a, s, l.split_k, tile_of(l), Sgemm3xTf32Sum::kTensorCores);
+}
+void launch_fp32(const GemmArgs<float>& a, const GemmLaunch& l, cudaStream_t s) {
+    sgemm_3xtf32(a, s, l.split_k, tile_of(l), Sgemm3xTf32Sum::kFp32);
+}
 
 }  // namespace
 
-Step<GemmArgs<float>> sgemm_3xtf32_step() {
+Step<GemmArgs<float>> sgemm_3xtf32_step(Sgemm3xTf32Sum sum) {
+    const bool fp32 = sum == Sgemm3xTf32Sum::kFp32;
     return Step<GemmArgs<float>>(
-        std::string("3xTF32"), "SGEMM on the TF32 tensor cores, three products per multiply (FP32 accuracy)", &launch,
+        std::string(fp32 ? "3xTF32 FP32 sum" : "3xTF32"),
+        fp32 ? "SGEMM on the TF32 tensor cores, three products per multiply, each k-step's partial added in FP32"
+             : "SGEMM on the TF32 tensor cores, three products per multiply, summed on the tensor cores",
+        fp32 ? &launch_fp32 : &launch_tc,
         [](const GemmArgs<float>& a) {
             // The launch sgemm_3xtf32 picks (a GPU's SM count where one answers, else an H200's).
             int dev = 0, sms = 0;

@@ -4,9 +4,10 @@
 // timings after an L2 flush, GFLOP/s and the ratio to cuBLAS. Correctness is the gpu tests'
 // ([3xtf32]). With --errors it times nothing: where the variant's error comes from. It prints the
 // norm-wise error against the float64 reference (check_gemm) of the variant in 1, 4 and 16 slices of
-// k, the tuned FMA kernel and cuBLAS, for C of 1024 x 1024 and k from 1024 to 65536: an error that
-// grows with the length of each accumulation, and falls when the slices (summed in FP32 by the
-// second pass) shorten it, is the tensor cores' accumulation, not the split's dropped term.
+// k, with each k-step's partial added in FP32, the tuned FMA kernel and cuBLAS, for C of 1024 x
+// 1024 and k from 1024 to 65536: an error that grows with the length of each accumulation, and
+// falls when the slices (summed in FP32 by the second pass) shorten it, is the tensor cores'
+// accumulation, not the split's dropped term.
 // Build: cmake --build build --target sgemm_3xtf32_probe   (scripts/probes/CMakeLists.txt)
 // Run: ./build/bin/sgemm_3xtf32_probe [reps] | --errors
 #include "buffer.hpp"
@@ -26,9 +27,11 @@ namespace {
 int errors() {
     using wb::GemmLaunch, wb::Op;
     const auto tf32 = wb::tuned::sgemm_3xtf32_step();
+    const auto tf32_sum = wb::tuned::sgemm_3xtf32_step(wb::tuned::Sgemm3xTf32Sum::kFp32);
     const auto& tuned = wb::step<wb::GemmArgs<float>>(5);
     const auto& peer = wb::peer_step<wb::GemmArgs<float>>();
-    std::printf("%-22s %10s %10s %10s %10s %10s\n", "shape", "3xTF32 x1", "x4", "x16", "tuned FMA", "cuBLAS");
+    std::printf("%-22s %10s %10s %10s %10s %10s %10s\n", "shape", "3xTF32 x1", "x4", "x16", "FP32 sum", "tuned FMA",
+                "cuBLAS");
     for (int k : {1024, 4096, 16384, 65536}) {
         auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::N, Op::N, 1024, 1024, k}, wb::fresh_seed(), 1.5f, 0.5f);
         const auto ref = p.reference();
@@ -41,11 +44,12 @@ int errors() {
             l.split_k = split;
             e.push_back(err(tf32, l));
         }
+        e.push_back(err(tf32_sum, tf32_sum.default_launch(p.args())));
         e.push_back(err(tuned, tuned.default_launch(p.args())));
         e.push_back(err(peer, GemmLaunch{}));
         char shape[64];
         std::snprintf(shape, sizeof shape, "1024x1024x%d", k);
-        std::printf("%-22s %10.2e %10.2e %10.2e %10.2e %10.2e\n", shape, e[0], e[1], e[2], e[3], e[4]);
+        std::printf("%-22s %10.2e %10.2e %10.2e %10.2e %10.2e %10.2e\n", shape, e[0], e[1], e[2], e[3], e[4], e[5]);
     }
     return 0;
 }
@@ -67,6 +71,7 @@ int main(int argc, char** argv) {
     const std::vector<Shape> shapes = {{1000, 1000, 1000}, {2048, 2048, 2048}, {4096, 4096, 4096},
                                        {8192, 8192, 8192}, {300, 20000, 3000},  {256, 256, 65536}};
     const Step<GemmArgs<float>> tf32 = tuned::sgemm_3xtf32_step();
+    const Step<GemmArgs<float>> tf32_sum = tuned::sgemm_3xtf32_step(tuned::Sgemm3xTf32Sum::kFp32);
     std::printf("%-20s %-3s %-60s %10s %10s %8s\n", "shape", "op", "launch", "us", "GFLOP/s", "x cuBLAS");
     for (const Shape& s : shapes)
         for (Op oa : {Op::N, Op::T}) {
@@ -100,6 +105,8 @@ int main(int argc, char** argv) {
             row("cuBLAS", cub, cub);
             const double tun = median_us([&] { tuned::gemm<float>(a, GemmLaunch{}, nullptr); }, flush, reps);
             row("tuned (default)", tun, cub);
+            const double fs = median_us([&] { tf32_sum.launch(a, tf32_sum.default_launch(a), nullptr); }, flush, reps);
+            row(("3xTF32 FP32 sum default " + tf32_sum.default_launch(a).str()).c_str(), fs, cub);
             std::vector<GemmLaunch> ls = tf32.legal_launches(a);
             ls.insert(ls.begin(), tf32.default_launch(a));
             for (std::size_t i = 0; i < ls.size(); ++i) {

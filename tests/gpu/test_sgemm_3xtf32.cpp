@@ -1,4 +1,5 @@
-// The 3xTF32 SGEMM (tuned/sgemm_3xtf32.hpp), chapter 5's named variant, against the float64
+// The 3xTF32 SGEMM (tuned/sgemm_3xtf32.hpp), chapter 5's named variant, both ways of summing its
+// products (on the tensor cores; each k-step's partial added in FP32), against the float64
 // reference under the FP32 kernels' own bound (check_gemm: it grows with sqrt(k); one TF32
 // product per multiply misses it by two orders of magnitude, so a kernel that dropped the low
 // parts fails): NN/NT/TN/TT x shapes 1x1x1, k = 1, primes, non-multiples of both tiles (128 x 64
@@ -77,57 +78,66 @@ wb::GemmShape padded(wb::GemmShape s) {
 
 }  // namespace
 
+/// Both ways of summing the products (on the tensor cores; each k-step's partial in FP32).
+std::vector<wb::Step<wb::GemmArgs<float>>> both_sums() {
+    return {wb::tuned::sgemm_3xtf32_step(wb::tuned::Sgemm3xTf32Sum::kTensorCores),
+            wb::tuned::sgemm_3xtf32_step(wb::tuned::Sgemm3xTf32Sum::kFp32)};
+}
+
 TEST_CASE("3xTF32 sgemm: every transpose, edge, padding and offset, within the FP32 bound", "[gpu][gemm][3xtf32]") {
     if (!supported()) WB_SKIP_NO_TF32();
-    const auto step = wb::tuned::sgemm_3xtf32_step();
-    std::vector<Mnk> shapes = {{1, 1, 1},     {7, 5, 1},      {2, 3, 2},      {37, 53, 19},   {127, 131, 67},
-                               {63, 65, 129}, {129, 127, 255}, {200, 300, 3}, {33, 17, 2000}, {1000, 9, 40},
-                               {9, 1000, 40}, {130, 258, 33},  {257, 129, 1001}};
-    if (small_run()) shapes.resize(7);
-    for (Op oa : {Op::N, Op::T})
-        for (Op ob : {Op::N, Op::T})
-            for (const Mnk& x : shapes)
-                for (int variant = 0; variant < 2; ++variant)
-                    for (float beta : {0.5f, 0.0f}) {
-                        wb::GemmShape s{oa, ob, x.m, x.n, x.k};
-                        if (variant == 1) s = padded(s);
-                        check_one(step, s, 1.5f, beta, default_for(step, s));
-                    }
-    // alpha = 0: C = beta C without reading A or B; k = 0 the same.
-    for (float beta : {0.5f, 0.0f}) {
-        check_one(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, 0.0f, beta, wb::GemmLaunch{});
-        check_one(step, wb::GemmShape{Op::T, Op::N, 33, 17, 0}, 1.5f, beta, wb::GemmLaunch{});
+    for (const auto& step : both_sums()) {
+        std::vector<Mnk> shapes = {{1, 1, 1},     {7, 5, 1},      {2, 3, 2},      {37, 53, 19},   {127, 131, 67},
+                                   {63, 65, 129}, {129, 127, 255}, {200, 300, 3}, {33, 17, 2000}, {1000, 9, 40},
+                                   {9, 1000, 40}, {130, 258, 33},  {257, 129, 1001}};
+        if (small_run()) shapes.resize(7);
+        for (Op oa : {Op::N, Op::T})
+            for (Op ob : {Op::N, Op::T})
+                for (const Mnk& x : shapes)
+                    for (int variant = 0; variant < 2; ++variant)
+                        for (float beta : {0.5f, 0.0f}) {
+                            wb::GemmShape s{oa, ob, x.m, x.n, x.k};
+                            if (variant == 1) s = padded(s);
+                            check_one(step, s, 1.5f, beta, default_for(step, s));
+                        }
+        // alpha = 0: C = beta C without reading A or B; k = 0 the same.
+        for (float beta : {0.5f, 0.0f}) {
+            check_one(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, 0.0f, beta, wb::GemmLaunch{});
+            check_one(step, wb::GemmShape{Op::T, Op::N, 33, 17, 0}, 1.5f, beta, wb::GemmLaunch{});
+        }
     }
 }
 
 TEST_CASE("3xTF32 sgemm: every legal launch, the kernel's own split, same bits twice", "[gpu][gemm][3xtf32]") {
     if (!supported()) WB_SKIP_NO_TF32();
-    const auto step = wb::tuned::sgemm_3xtf32_step();
-    const std::vector<Mnk> shapes = small_run() ? std::vector<Mnk>{{67, 45, 97}} : std::vector<Mnk>{{67, 45, 97}, {301, 203, 517}};
-    for (Op oa : {Op::N, Op::T})
-        for (Op ob : {Op::N, Op::T})
-            for (const Mnk& x : shapes)
-                for (const wb::GemmLaunch& l : step.legal_launches({})) {
-                    check_one(step, wb::GemmShape{oa, ob, x.m, x.n, x.k}, 1.25f, -0.75f, l);
-                    check_one(step, padded(wb::GemmShape{oa, ob, x.m, x.n, x.k}), 1.25f, 0.0f, l);
-                }
-    // A C of one or two tiles with long k: the default launch splits k (the partials' pass adds
-    // them), and the kernel's own choice (an empty launch) is the same.
-    const int k = small_run() ? 2048 : 20000;
-    for (Op oa : {Op::N, Op::T}) {
-        const wb::GemmShape s{oa, Op::N, 100, 60, k};
-        CHECK(default_for(step, s).split_k > 1);
-        check_one(step, s, 1.5f, 0.5f, default_for(step, s));
-        check_one(step, s, 1.5f, 0.0f, wb::GemmLaunch{});
+    for (const auto& step : both_sums()) {
+        std::vector<Mnk> shapes = {{67, 45, 97}, {301, 203, 517}};
+        if (small_run()) shapes.resize(1);
+        for (Op oa : {Op::N, Op::T})
+            for (Op ob : {Op::N, Op::T})
+                for (const Mnk& x : shapes)
+                    for (const wb::GemmLaunch& l : step.legal_launches({})) {
+                        check_one(step, wb::GemmShape{oa, ob, x.m, x.n, x.k}, 1.25f, -0.75f, l);
+                        check_one(step, padded(wb::GemmShape{oa, ob, x.m, x.n, x.k}), 1.25f, 0.0f, l);
+                    }
+        // A C of one or two tiles with long k: the default launch splits k (the partials' pass adds
+        // them), and the kernel's own choice (an empty launch) is the same.
+        const int k = small_run() ? 2048 : 20000;
+        for (Op oa : {Op::N, Op::T}) {
+            const wb::GemmShape s{oa, Op::N, 100, 60, k};
+            CHECK(default_for(step, s).split_k > 1);
+            check_one(step, s, 1.5f, 0.5f, default_for(step, s));
+            check_one(step, s, 1.5f, 0.0f, wb::GemmLaunch{});
+        }
+        // A fixed order of products and of the slices' sum: the same bits on every call.
+        auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::T, Op::N, 150, 70, 4000}, wb::fresh_seed(), 1.5f, 0.5f);
+        auto once = [&] {
+            p.C.upload(p.hC);
+            step.launch(p.args(), wb::GemmLaunch{}, nullptr);
+            REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+            return p.C.download();
+        };
+        const auto first = once();
+        CHECK(once() == first);
     }
-    // A fixed order of products and of the slices' sum: the same bits on every call.
-    auto p = wb::make_gemm_problem<float>(wb::GemmShape{Op::T, Op::N, 150, 70, 4000}, wb::fresh_seed(), 1.5f, 0.5f);
-    auto once = [&] {
-        p.C.upload(p.hC);
-        step.launch(p.args(), wb::GemmLaunch{}, nullptr);
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        return p.C.download();
-    };
-    const auto first = once();
-    CHECK(once() == first);
 }
