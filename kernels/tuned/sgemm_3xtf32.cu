@@ -17,6 +17,10 @@
 ///   operand is stored, so the global-to-shared copies stay 16-byte `cp.async`. A k-contiguous
 ///   row is padded to BK + 4 floats (32 + 4 = 36 = 4 mod 32: lane (g, t) reads bank 4 g + t) and
 ///   a row-contiguous one to ROWS + 8 (8 mod 32: bank 8 t + g): the 32 lanes hit 32 banks.
+/// - The sum (Sgemm3xTf32Sum). kTensorCores: three passes over all accumulators, the products
+///   summed on the tensor cores over all of k. kFp32: per row of accumulators, each k-step's three
+///   products into a fresh partial on the tensor cores, added to the running sum in FP32 (the
+///   tensor cores' own accumulation rounds less carefully than an FMA: its error grows with k).
 /// - The pipeline: STAGES tiles in flight, one barrier per tile (in its last k-step, after which
 ///   the next tile's first fragments are read), fragments double-buffered in registers. Edges
 ///   and k's tail are copied with a byte count that zero-fills the rest.

@@ -8,8 +8,11 @@
 /// 24 significant bits. Then
 ///     a b = hi(a) hi(b) + hi(a) lo(b) + lo(a) hi(b) + lo(a) lo(b),
 /// and the last term is below 2^-21 of the product: dropping it leaves three tensor-core products
-/// with FP32 accumulation, an error of FP32's order (CUTLASS calls this 3xTF32). The tensor cores
-/// run TF32 at several times the FMA lanes' FP32 rate, so three of them still beat one FMA.
+/// (CUTLASS calls this 3xTF32). The tensor cores run TF32 at several times the FMA lanes' FP32
+/// rate, so three of them still beat one FMA. Where the products are summed decides the rest:
+/// the tensor cores' own FP32 accumulation rounds less carefully than an FMA, so summed there over
+/// all of k the error grows with k; summed there one k-step at a time and added in FP32, it is
+/// FP32's (Sgemm3xTf32Sum).
 /// It is a named variant, never the tuned step's default: its rounding differs from an FP32 FMA
 /// loop's (the same bound, other bits), which a caller asks for by name. The kernel, its teaching
 /// comments and the measured rate: sgemm_3xtf32.cu and chapter 5's MM page.
@@ -26,21 +29,23 @@ namespace wb::tuned {
 /// build holds code for it.
 bool sgemm_3xtf32_supported(int device);
 
+/// Where the variant sums its products.
+enum class Sgemm3xTf32Sum {
+    kTensorCores,  ///< on the tensor cores over all of k: fastest; the error grows with k
+    kFp32,         ///< each k-step on the tensor cores into a fresh partial, added in FP32: FP32's error
+};
+
 /// C = alpha op(A) op(B) + beta C in FP32 on the TF32 tensor cores, three products per multiply
 /// (file header). GemmArgs's rules, validated here (std::invalid_argument naming the argument):
 /// any shape, leading dimension and base offset; beta == 0 never reads C; k == 0 or alpha == 0
-/// gives beta C. Finite operands below 2^-11 of FLT_MAX only: the entries of C that an infinity,
-/// a NaN or a larger value reaches hold NaN (an infinity's low part is NaN, x - x; FP32 gives an
-/// infinity there where no NaN is involved). Throws std::runtime_error
-/// where sgemm_3xtf32_supported is false.
+/// gives beta C. Operands finite and below FLT_MAX by more than half a TF32 unit: the entries of
+/// C that an infinity, a NaN or a larger value reaches hold NaN (an infinity's low part is
+/// x - x; FP32 gives an infinity there where no NaN is involved).
 /// tile: an index into kSgemm3xTf32Tiles, or -1; split_k: slices of k whose partial C's the tuned
 /// GEMM's second pass adds in order (1: none), or 0. Where either is left to the kernel (-1, 0),
-/// sgemm_3xtf32_default picks it. Throws std::invalid_argument outside those ranges.
-/// sum: where the products are summed (Sgemm3xTf32Sum).
-enum class Sgemm3xTf32Sum {
-    kTensorCores,  ///< on the tensor cores over all of k (their rounding: the error grows with k)
-    kFp32,         ///< each k-step on the tensor cores into a fresh partial, added in FP32 (FP32's error)
-};
+/// sgemm_3xtf32_default picks it. sum: where the products are summed. Throws
+/// std::invalid_argument outside those ranges, std::runtime_error where sgemm_3xtf32_supported
+/// is false.
 void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0, int tile = -1,
                   Sgemm3xTf32Sum sum = Sgemm3xTf32Sum::kTensorCores);
 
