@@ -34,6 +34,7 @@
 #include "check.hpp"
 #include "cp_async.cuh"
 #include "gemm_common.cuh"
+#include "launch_checks.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_splitk.hpp"
 #include "tuned/tensor_core_launch.hpp"
@@ -387,14 +388,13 @@ void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, in
         throw std::invalid_argument("tuned::sgemm_3xtf32: split_k (" + std::to_string(split_k) + ") must be 0 ... " +
                                     std::to_string(splitk::kMaxSplit));
     if (!gemm_detail::gemm_begin(a, "sgemm_3xtf32", stream)) return;
-    int device = 0, sms = 0;
+    int device = 0;
     WB_CUDA(cudaGetDevice(&device));
     if (!sgemm_3xtf32_supported(device))
         throw std::runtime_error("tuned::sgemm_3xtf32: device " + std::to_string(device) +
                                  " has no TF32 tensor cores this build can run (compute capability 8.0 or later)");
-    WB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     if (tile < 0 || split_k == 0) {
-        const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sms);
+        const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, launch_checks::sm_count());
         if (tile < 0) tile = d.tile;
         if (split_k == 0) split_k = tile == d.tile ? d.split : 1;
     }

@@ -2,6 +2,8 @@
 // rows and the gpu tests launch.
 #include "tuned/sgemm_3xtf32.hpp"
 
+#include "launch_checks.hpp"
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,14 +51,8 @@ Step<GemmArgs<float>> sgemm_3xtf32_step(Sgemm3xTf32Sum sum) {
              : "SGEMM on the TF32 tensor cores, three products per multiply, summed on the tensor cores",
         fp32 ? &launch_fp32 : &launch_tc,
         [](const GemmArgs<float>& a) {
-            // The launch sgemm_3xtf32 picks (a GPU's SM count where one answers, else an H200's).
-            int dev = 0, sms = 0;
-            if (cudaGetDevice(&dev) != cudaSuccess ||
-                cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-                cudaGetLastError();
-                sms = 132;
-            }
-            const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sms);
+            // The launch sgemm_3xtf32 picks (the SM count of the GPU, or an H200's without one).
+            const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, launch_checks::sm_count());
             return launch_of(d.tile, d.split);
         },
         [](const GemmArgs<float>&) {
