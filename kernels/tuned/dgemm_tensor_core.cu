@@ -36,6 +36,7 @@
 #include "tuned/dependent_launch.cuh"
 #include "tuned/gemm_splitk.hpp"
 #include "tuned/tensor_core_launch.hpp"
+#include "tuned/tensor_core_tile.cuh"
 #include "mma_f64.cuh"
 
 #include <algorithm>
@@ -47,7 +48,6 @@
 namespace wb::tuned {
 namespace {
 
-using detail::cp_async;
 using detail::cp_async_commit;
 using detail::cp_async_wait;
 
@@ -73,86 +73,30 @@ using TcDefault = TcTile<0>;
 // (4 warps along m, 2 x 2 mma tiles each) or 16 x 128 (4 warps along n), split k to fill the SMs.
 static_assert(kDgemmTcTileCount == 3, "one TcTile<I> per entry of kDgemmTcTiles");
 
-/// A shared tile of `ROWS` (m or n) x BK (k), stored k-contiguous (KC) or row-contiguous.
-/// Pitches of 4 mod 16 doubles make the fragment loads conflict-free (file header).
-template <int ROWS, int BK, bool KC>
-struct SmemTile {
-    static constexpr int PITCH = KC ? BK + 4 : ROWS + 4;
-    static constexpr int ELEMS = KC ? ROWS * PITCH : BK * PITCH;
-    __device__ static int at(int row, int k) { return KC ? row * PITCH + k : k * PITCH + row; }
-};
-
-/// Copies rows [r0, r0 + ROWS) x k [k0, k0 + BK) of an operand into a shared tile. The operand
-/// is stored k-contiguous (KC: element (r, k) at p[k + r ld]) or row-contiguous (p[r + k ld]);
-/// `rows` and `depth` bound it. VEC: 16-byte copies (two doubles along the contiguous direction).
-template <int ROWS, int BK, bool KC, bool VEC, int THREADS>
-__device__ __forceinline__ void load_tile(double* s, const double* p, int ld, int r0, int k0, int rows, int depth) {
-    using Tile = SmemTile<ROWS, BK, KC>;
-    constexpr int W = VEC ? 2 : 1;                       // doubles per copy
-    constexpr int CONTIG = KC ? BK : ROWS;               // extent along the contiguous direction
-    constexpr int CHUNKS = ROWS * BK / W;                // copies per tile
-    static_assert(CHUNKS % THREADS == 0, "every thread copies the same number of chunks");
-#pragma unroll
-    for (int i = 0; i < CHUNKS / THREADS; ++i) {
-        const int c = threadIdx.x + i * THREADS;
-        const int along = (c % (CONTIG / W)) * W;        // position along the contiguous direction
-        const int across = c / (CONTIG / W);
-        const int r = KC ? across : along, k = KC ? along : across;
-        const int gr = r0 + r, gk = k0 + k;
-        // Elements left along the contiguous direction, 0 when the other one is outside.
-        const int left = KC ? (gr < rows ? depth - gk : 0) : (gk < depth ? rows - gr : 0);
-        const int n = std::max(0, std::min(W, left));
-        const double* src = n > 0 ? (KC ? p + gk + static_cast<std::int64_t>(gr) * ld
-                                        : p + gr + static_cast<std::int64_t>(gk) * ld)
-                                  : p;  // nothing is read at a zero byte count
-        cp_async(s + Tile::at(r, k), src, 8 * W, 8 * n);
-    }
-}
-
 /// The kernel. AKC: op(A) is stored k-contiguous (op_a = T); BKC: op(B) is (op_b = N).
 template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
 __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a, int kc, double* partials, int group) {
-    using TA = SmemTile<Cfg::BM, Cfg::BK, AKC>;
-    using TB = SmemTile<Cfg::BN, Cfg::BK, BKC>;
+    using TA = tc::SmemTile<double, Cfg::BM, Cfg::BK, AKC>;
+    using TB = tc::SmemTile<double, Cfg::BN, Cfg::BK, BKC>;
     extern __shared__ double smem[];  // STAGES x (A tile, B tile)
     double* sa = smem;
     double* sb = smem + Cfg::STAGES * TA::ELEMS;
 
-    // Tiles in groups of `group` tile-rows: blocks launch in x-fastest order, and numbering them
-    // down a group's rows before across its columns makes the blocks resident at one time cover
-    // a square of C rather than a few whole columns of tiles, so the slabs of A and B they read
-    // at one k are shared through the L2 (at 8192^3 a column of 128 tiles rereads all of A per
-    // 3 columns otherwise). group = sqrt(resident blocks of the GPU), from the host.
-    const long long pid = blockIdx.x + static_cast<long long>(blockIdx.y) * gridDim.x;
-    const long long per_group = static_cast<long long>(group) * gridDim.y;
-    const int first = static_cast<int>(pid / per_group) * group;
-    const int rows = min(static_cast<int>(gridDim.x) - first, group);
-    const int in_group = static_cast<int>(pid % per_group);
-    const int m0 = (first + in_group % rows) * Cfg::BM, n0 = (in_group / rows) * Cfg::BN;
+    int m0, n0;  // this block's tile of C (tc::grouped_tile: the blocks resident at once share slabs in the L2)
+    tc::grouped_tile<Cfg::BM, Cfg::BN>(group, m0, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
-    // Split k: slice blockIdx.z covers k [z kc, z kc + kc) and writes its partial C (ld m, alpha 1,
-    // beta 0) to partials + z m n; splitk::sum adds the slices in order. kc is a multiple of BK,
-    // so the shifted operands keep their 16-byte alignment.
-    const long long kbeg = static_cast<long long>(blockIdx.z) * kc;
-    const int depth = static_cast<int>(min(static_cast<long long>(kc), a.k - kbeg));
-    a.A += AKC ? kbeg : kbeg * a.lda;
-    a.B += BKC ? kbeg : kbeg * a.ldb;
-    a.k = depth;
-    if (partials != nullptr) {
-        a.C = partials + static_cast<long long>(blockIdx.z) * a.m * a.n;
-        a.ldc = a.m;
-        a.alpha = 1.0;
-        a.beta = 0.0;
-    }
+    tc::slice_of_k<AKC, BKC>(a, kc, partials);  // split k: this block's slice
     const int tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
 
     auto issue = [&](int tile) {
         const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
         if (tile < tiles) {
-            load_tile<Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0, a.m, a.k);
-            load_tile<Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0, a.n, a.k);
+            tc::load_tile<double, Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0,
+                                                                             a.m, a.k);
+            tc::load_tile<double, Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0,
+                                                                             a.n, a.k);
         }
         cp_async_commit();  // an empty group past the last tile keeps the wait counts uniform
     };
@@ -160,20 +104,12 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     // Fragments of one k-step, double-buffered: the next k-step's are loaded while this one's
     // instructions run, across the tile boundary too (the barrier sits in each tile's last
     // k-step, after which the next tile's first fragments are read).
-    constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K, QA = Cfg::MMA_K / 2, QB = Cfg::MMA_K / 4;
+    constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K;
+    static_assert(Cfg::MMA_K == 8, "the fragments of m16n8k8 (tc::load_fragments)");
     static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
-    double fa[2][Cfg::MT][QA], fb[2][Cfg::NT][QB];
+    double fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
     auto load_fragments = [&](int buf, int stage, int kk) {
-        const double* A = sa + stage * TA::ELEMS;
-        const double* B = sb + stage * TB::ELEMS;
-#pragma unroll
-        for (int i = 0; i < Cfg::MT; ++i)
-#pragma unroll
-            for (int q = 0; q < QA; ++q) fa[buf][i][q] = A[TA::at(wm + 16 * i + g + 8 * (q % 2), kk + t + 4 * (q / 2))];
-#pragma unroll
-        for (int j = 0; j < Cfg::NT; ++j)
-#pragma unroll
-            for (int q = 0; q < QB; ++q) fb[buf][j][q] = B[TB::at(wn + 8 * j + g, kk + t + 4 * q)];
+        tc::load_fragments<TA, TB>(fa[buf], fb[buf], sa + stage * TA::ELEMS, sb + stage * TB::ELEMS, wm, wn, g, t, kk);
     };
 
     double acc[Cfg::MT][Cfg::NT][4] = {};
@@ -211,44 +147,14 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     // wait beside its main loop (tuned/dependent_launch.hpp).
     if (partials) dependent_trigger();
 
-    // Epilogue: C = alpha acc + beta C, C read only where beta != 0. Every load of C is issued
-    // before the first store: a load after a store to C may alias it, so the compiler would
-    // otherwise wait out one memory latency per element (with k of a few elements the epilogue
-    // is the whole kernel: 32 dependent round trips per thread ran it at a quarter of the
-    // bandwidth).
-    auto at = [&](int i, int j, int e, int* r, int* c) {
-        *r = m0 + wm + 16 * i + g + (e >= 2 ? 8 : 0);
-        *c = n0 + wn + 8 * j + 2 * t + (e & 1);
-        return *r < a.m && *c < a.n;
-    };
-    auto each = [&](auto&& f) {  // f(i, j, e) on every accumulator, unrolled
-#pragma unroll
-        for (int i = 0; i < Cfg::MT; ++i)
-#pragma unroll
-            for (int j = 0; j < Cfg::NT; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) f(i, j, e);
-    };
-    if (a.beta != 0.0) {
-        double cin[Cfg::MT][Cfg::NT][4];
-        each([&](int i, int j, int e) {
-            int r, c;
-            cin[i][j][e] = at(i, j, e, &r, &c) ? a.C[r + static_cast<std::int64_t>(c) * a.ldc] : 0.0;
-        });
-        each([&](int i, int j, int e) { acc[i][j][e] = a.alpha * acc[i][j][e] + a.beta * cin[i][j][e]; });
-    } else {
-        each([&](int i, int j, int e) { acc[i][j][e] *= a.alpha; });
-    }
-    each([&](int i, int j, int e) {
-        int r, c;
-        if (at(i, j, e, &r, &c)) a.C[r + static_cast<std::int64_t>(c) * a.ldc] = acc[i][j][e];
-    });
+    tc::store_c(a, acc, m0 + wm, n0 + wn, g, t);  // C = alpha acc + beta C
 }
 
 template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
 void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cudaStream_t s) {
     constexpr int smem = Cfg::STAGES *
-                         (SmemTile<Cfg::BM, Cfg::BK, AKC>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, BKC>::ELEMS) *
+                         (tc::SmemTile<double, Cfg::BM, Cfg::BK, AKC>::ELEMS +
+                          tc::SmemTile<double, Cfg::BN, Cfg::BK, BKC>::ELEMS) *
                          static_cast<int>(sizeof(double));
     auto kernel = dgemm_tc_kernel<Cfg, AKC, BKC, VA, VB>;
     // Once per kernel: its shared memory, and the tile-rows of a group (the first device launched
@@ -319,7 +225,7 @@ namespace {
 template <class Cfg>
 int resident_of(int device) {
     constexpr int smem = Cfg::STAGES *
-                         (SmemTile<Cfg::BM, Cfg::BK, false>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, true>::ELEMS) *
+                         (tc::SmemTile<double, Cfg::BM, Cfg::BK, false>::ELEMS + tc::SmemTile<double, Cfg::BN, Cfg::BK, true>::ELEMS) *
                          static_cast<int>(sizeof(double));
     auto kernel = dgemm_tc_kernel<Cfg, false, true, true, true>;
     int blocks = 0, prev = 0;

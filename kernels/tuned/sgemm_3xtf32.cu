@@ -38,6 +38,7 @@
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_splitk.hpp"
 #include "tuned/tensor_core_launch.hpp"
+#include "tuned/tensor_core_tile.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +50,6 @@
 namespace wb::tuned {
 namespace {
 
-using detail::cp_async;
 using detail::cp_async_commit;
 using detail::cp_async_wait;
 
@@ -63,39 +63,6 @@ struct Cfg {
     static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS = 32 * WARPS_M * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8;  // instructions per warp along m and n
 };
-
-/// A shared tile of ROWS (m or n) x BK (k), k-contiguous (KC) or row-contiguous; the pitches
-/// make the fragment loads conflict-free (file header).
-template <int ROWS, int BK, bool KC>
-struct SmemTile {
-    static constexpr int PITCH = KC ? BK + 4 : ROWS + 8;
-    static constexpr int ELEMS = KC ? ROWS * PITCH : BK * PITCH;
-    __device__ static int at(int row, int k) { return KC ? row * PITCH + k : k * PITCH + row; }
-};
-
-/// Copies rows [r0, r0 + ROWS) x k [k0, k0 + BK) of an operand into a shared tile; `rows` and
-/// `depth` bound it. VEC: 16-byte copies (four floats along the contiguous direction).
-template <int ROWS, int BK, bool KC, bool VEC, int THREADS>
-__device__ __forceinline__ void load_tile(float* s, const float* p, int ld, int r0, int k0, int rows, int depth) {
-    using Tile = SmemTile<ROWS, BK, KC>;
-    constexpr int W = VEC ? 4 : 1;
-    constexpr int CONTIG = KC ? BK : ROWS;
-    constexpr int CHUNKS = ROWS * BK / W;
-    static_assert(CHUNKS % THREADS == 0, "every thread copies the same number of chunks");
-#pragma unroll
-    for (int i = 0; i < CHUNKS / THREADS; ++i) {
-        const int c = threadIdx.x + i * THREADS;
-        const int along = (c % (CONTIG / W)) * W, across = c / (CONTIG / W);
-        const int r = KC ? across : along, k = KC ? along : across;
-        const int gr = r0 + r, gk = k0 + k;
-        const int left = KC ? (gr < rows ? depth - gk : 0) : (gk < depth ? rows - gr : 0);
-        const int n = std::max(0, std::min(W, left));
-        const float* src = n > 0 ? (KC ? p + gk + static_cast<std::int64_t>(gr) * ld
-                                       : p + gr + static_cast<std::int64_t>(gk) * ld)
-                                 : p;  // nothing is read at a zero byte count
-        cp_async(s + Tile::at(r, k), src, 4 * W, 4 * n);
-    }
-}
 
 /// x as its TF32 high part (rounded to nearest on the magnitude, ties away: add half a TF32 ulp
 /// to the bit pattern, clear the 13 bits TF32 drops) and what is left, cut to TF32. Integer and
@@ -132,43 +99,27 @@ __device__ __forceinline__ void mma_tf32_fresh(float (&d)[4], const std::uint32_
 template <class Cfg, bool FP32_SUM, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     sgemm_3xtf32_kernel(GemmArgs<float> a, int kc, float* partials, int group) {
-    using TA = SmemTile<Cfg::BM, Cfg::BK, AKC>;
-    using TB = SmemTile<Cfg::BN, Cfg::BK, BKC>;
+    using TA = tc::SmemTile<float, Cfg::BM, Cfg::BK, AKC>;
+    using TB = tc::SmemTile<float, Cfg::BN, Cfg::BK, BKC>;
     extern __shared__ __align__(16) float smem[];  // STAGES x (A tile, B tile)
     float* sa = smem;
     float* sb = smem + Cfg::STAGES * TA::ELEMS;
 
-    // Tiles in groups of `group` tile-rows, numbered down a group before across it, so that the
-    // blocks resident at one time cover a square of C and share A's and B's slabs in the L2.
-    const long long pid = blockIdx.x + static_cast<long long>(blockIdx.y) * gridDim.x;
-    const long long per_group = static_cast<long long>(group) * gridDim.y;
-    const int first = static_cast<int>(pid / per_group) * group;
-    const int rows = min(static_cast<int>(gridDim.x) - first, group);
-    const int in_group = static_cast<int>(pid % per_group);
-    const int m0 = (first + in_group % rows) * Cfg::BM, n0 = (in_group / rows) * Cfg::BN;
+    int m0, n0;  // this block's tile of C (tc::grouped_tile: the blocks resident at once share slabs in the L2)
+    tc::grouped_tile<Cfg::BM, Cfg::BN>(group, m0, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
-    // Split k: slice blockIdx.z covers k [z kc, z kc + kc) into its own partial C (ld m, alpha 1,
-    // beta 0); splitk::sum adds the slices in order. kc is a multiple of BK: the shifted operands
-    // keep their alignment.
-    const long long kbeg = static_cast<long long>(blockIdx.z) * kc;
-    a.A += AKC ? kbeg : kbeg * a.lda;
-    a.B += BKC ? kbeg : kbeg * a.ldb;
-    a.k = static_cast<int>(min(static_cast<long long>(kc), a.k - kbeg));
-    if (partials != nullptr) {
-        a.C = partials + static_cast<long long>(blockIdx.z) * a.m * a.n;
-        a.ldc = a.m;
-        a.alpha = 1.0f;
-        a.beta = 0.0f;
-    }
+    tc::slice_of_k<AKC, BKC>(a, kc, partials);  // split k: this block's slice
     const int tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
 
     auto issue = [&](int tile) {
         const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
         if (tile < tiles) {
-            load_tile<Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0, a.m, a.k);
-            load_tile<Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0, a.n, a.k);
+            tc::load_tile<float, Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0,
+                                                                            a.m, a.k);
+            tc::load_tile<float, Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0,
+                                                                            a.n, a.k);
         }
         cp_async_commit();  // an empty group past the last tile keeps the wait counts uniform
     };
@@ -177,16 +128,7 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
     float fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
     auto load_fragments = [&](int buf, int stage, int kk) {
-        const float* A = sa + stage * TA::ELEMS;
-        const float* B = sb + stage * TB::ELEMS;
-#pragma unroll
-        for (int i = 0; i < Cfg::MT; ++i)
-#pragma unroll
-            for (int q = 0; q < 4; ++q) fa[buf][i][q] = A[TA::at(wm + 16 * i + g + 8 * (q % 2), kk + t + 4 * (q / 2))];
-#pragma unroll
-        for (int j = 0; j < Cfg::NT; ++j)
-#pragma unroll
-            for (int q = 0; q < 2; ++q) fb[buf][j][q] = B[TB::at(wn + 8 * j + g, kk + t + 4 * q)];
+        tc::load_fragments<TA, TB>(fa[buf], fb[buf], sa + stage * TA::ELEMS, sb + stage * TB::ELEMS, wm, wn, g, t, kk);
     };
 
     float acc[Cfg::MT][Cfg::NT][4] = {};
@@ -259,40 +201,13 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     //! [tuned-sgemm-3xtf32]
     cp_async_wait<0>();
 
-    // Epilogue: C = alpha acc + beta C, C read only where beta != 0, every load of C before the
-    // first store (a load after a store to C could alias it: one latency per element otherwise).
-    auto at = [&](int i, int j, int e, int* r, int* c) {
-        *r = m0 + wm + 16 * i + g + (e >= 2 ? 8 : 0);
-        *c = n0 + wn + 8 * j + 2 * t + (e & 1);
-        return *r < a.m && *c < a.n;
-    };
-    auto each = [&](auto&& f) {
-#pragma unroll
-        for (int i = 0; i < Cfg::MT; ++i)
-#pragma unroll
-            for (int j = 0; j < Cfg::NT; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) f(i, j, e);
-    };
-    if (a.beta != 0.0f) {
-        float cin[Cfg::MT][Cfg::NT][4];
-        each([&](int i, int j, int e) {
-            int r, c;
-            cin[i][j][e] = at(i, j, e, &r, &c) ? a.C[r + static_cast<std::int64_t>(c) * a.ldc] : 0.0f;
-        });
-        each([&](int i, int j, int e) { acc[i][j][e] = a.alpha * acc[i][j][e] + a.beta * cin[i][j][e]; });
-    } else {
-        each([&](int i, int j, int e) { acc[i][j][e] *= a.alpha; });
-    }
-    each([&](int i, int j, int e) {
-        int r, c;
-        if (at(i, j, e, &r, &c)) a.C[r + static_cast<std::int64_t>(c) * a.ldc] = acc[i][j][e];
-    });
+    tc::store_c(a, acc, m0 + wm, n0 + wn, g, t);  // C = alpha acc + beta C
 }
 
 template <class Cfg, bool AKC, bool BKC>
 constexpr int smem_bytes() {
-    return Cfg::STAGES * (SmemTile<Cfg::BM, Cfg::BK, AKC>::ELEMS + SmemTile<Cfg::BN, Cfg::BK, BKC>::ELEMS) *
+    return Cfg::STAGES *
+           (tc::SmemTile<float, Cfg::BM, Cfg::BK, AKC>::ELEMS + tc::SmemTile<float, Cfg::BN, Cfg::BK, BKC>::ELEMS) *
            static_cast<int>(sizeof(float));
 }
 

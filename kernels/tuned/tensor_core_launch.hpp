@@ -2,8 +2,8 @@
 /// \brief The host side the tensor-core GEMMs share (the FP64 DGEMM, dgemm_tensor_core.cu; the
 ///        3xTF32 SGEMM, sgemm_3xtf32.cu): the groups of tile-rows their blocks are numbered in,
 ///        whether an operand's columns take 16-byte copies, and the call's layouts and copy widths
-///        turned into template arguments. Their kernels stay in their own files: each is the code
-///        its measurements ran.
+///        turned into template arguments. The device side they share (tiles, copies, fragments,
+///        epilogue): tensor_core_tile.cuh; each kernel's main loop stays in its own file.
 #pragma once
 
 #include <cstdint>
