@@ -26,10 +26,7 @@ struct CalibrationSizes {
     double ws_dram = 0;       ///< the largest working set: model::default_max_working_set (several LLCs)
     double step = 4;          ///< the grid's working sets grow by this factor ...
     double start = 3;         ///< ... from this many times the smallest threaded call's
-    double max_call_s = 0.4;  ///< no grid point whose call the model expects to take longer (the
-                              ///< chapter's longest CPU rows, GEMM at 4096 and the convolution at
-                              ///< 8192 and FS 9, take 0.1 - 0.35 s: the grid reaches their working
-                              ///< sets instead of holding e at its last point beyond them)
+    double max_call_s = 0.05; ///< no grid point whose call the model expects to take longer
     int tiny_n = 8;           ///< the tiny call of every class (the vector calls: 64)
     int vec_max_n = 16384;    ///< CG's vector calls up to n elements (the largest CG of the chapter)
     int align = 32;           ///< the grid's n are multiples of this (a matrix with aligned columns)
