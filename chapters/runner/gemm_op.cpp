@@ -128,14 +128,16 @@ struct GemmOp {
     static std::string ceiling_name() { return "bound"; }
     static std::string peer_label() { return "cuBLAS"; }
     /// Compute-bound calls of up to seconds (naive TN at 8192): few repetitions suffice (the
-    /// spread of long calls is small), the checked call just before the timing is the warm-up,
-    /// and the L2 is not flushed (the operands are reused from L2 by design; the harness's flush
-    /// is for memory-bound timings).
+    /// spread of long calls is small) and the checked call just before the timing is the warm-up.
+    /// The L2 is flushed before every timed call, as for the memory-bound ops: each call starts
+    /// with none of its operands in the L2, as a GEMM in an application whose operands were last
+    /// touched by other work does. Without it, a C of 1000^2 (its A, B and C, 12 MB, fit in the
+    /// L2) timed the peer 20% faster (54 against 67 us) and the tuned step 1% faster: calls back to
+    /// back measure the cache, not the kernel (docs/notes/gemm.md, session 23).
     static void adjust_bench(BenchOptions& bo) {
         bo.warmup = 0;
         bo.min_reps = std::min(bo.min_reps, 3);
         bo.max_seconds = std::min(bo.max_seconds, 1.0);
-        bo.flush_l2 = false;
     }
 
     template <class T> static Args<T> shape_args(const Case& c) {
