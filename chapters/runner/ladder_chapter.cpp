@@ -250,7 +250,7 @@ int run_ladder_chapter(int argc, char** argv, int chapter) {
                   << (ceil.sgemm_clock_mhz > 0 ? "; SM clock " + fmt(ceil.sm_clock_mhz) + " MHz, under an SGEMM's power " +
                                                      fmt(ceil.sgemm_clock_mhz) + ", a DGEMM's " + fmt(ceil.dgemm_clock_mhz)
                                                : std::string())
-                  << "; L2 flushed before every timed call of a memory-bound op\n\n";
+                  << "; L2 flushed before every timed call\n\n";
         if (sweep) {
             std::size_t skipped = 0, rows = 0;
             for (const OpChapter* op : ops) {
