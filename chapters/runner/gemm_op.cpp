@@ -132,8 +132,8 @@ struct GemmOp {
     /// The L2 is flushed before every timed call, as for the memory-bound ops: each call starts
     /// with none of its operands in the L2, as a GEMM in an application whose operands were last
     /// touched by other work does. Without it, a C of 1000^2 (its A, B and C, 12 MB, fit in the
-    /// L2) timed the peer 20% faster (54 against 67 us) and the tuned step 1% faster: calls back to
-    /// back measure the cache, not the kernel (docs/notes/gemm.md, session 23).
+    /// L2) timed the peer 20% faster (54 against 67 us) and the tuned step 1-4% faster: calls back
+    /// to back measure the cache, not the kernel (docs/notes/gemm.md, session 23).
     static void adjust_bench(BenchOptions& bo) {
         bo.warmup = 0;
         bo.min_reps = std::min(bo.min_reps, 3);

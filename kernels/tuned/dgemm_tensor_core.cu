@@ -93,10 +93,10 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     auto issue = [&](int tile) {
         const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
         if (tile < tiles) {
-            tc::load_tile<double, Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0,
-                                                                             a.m, a.k);
-            tc::load_tile<double, Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0,
-                                                                             a.n, a.k);
+            tc::load_tile<double, Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda,
+                                                                             m0, k0, a.m, a.k);
+            tc::load_tile<double, Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb,
+                                                                             n0, k0, a.n, a.k);
         }
         cp_async_commit();  // an empty group past the last tile keeps the wait counts uniform
     };
@@ -152,10 +152,7 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
 
 template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>
 void launch(const GemmArgs<double>& a, int kc, int slices, double* partials, cudaStream_t s) {
-    constexpr int smem = Cfg::STAGES *
-                         (tc::SmemTile<double, Cfg::BM, Cfg::BK, AKC>::ELEMS +
-                          tc::SmemTile<double, Cfg::BN, Cfg::BK, BKC>::ELEMS) *
-                         static_cast<int>(sizeof(double));
+    constexpr int smem = tc::smem_bytes<double, Cfg, AKC, BKC>();
     auto kernel = dgemm_tc_kernel<Cfg, AKC, BKC, VA, VB>;
     // Once per kernel: its shared memory, and the tile-rows of a group (the first device launched
     // on decides).
@@ -224,9 +221,7 @@ namespace {
 /// The occupancy calculator on one tile's kernel as built (registers, shared memory, threads).
 template <class Cfg>
 int resident_of(int device) {
-    constexpr int smem = Cfg::STAGES *
-                         (tc::SmemTile<double, Cfg::BM, Cfg::BK, false>::ELEMS + tc::SmemTile<double, Cfg::BN, Cfg::BK, true>::ELEMS) *
-                         static_cast<int>(sizeof(double));
+    constexpr int smem = tc::smem_bytes<double, Cfg, false, true>();
     auto kernel = dgemm_tc_kernel<Cfg, false, true, true, true>;
     int blocks = 0, prev = 0;
     const bool ok = cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(device) == cudaSuccess &&

@@ -204,16 +204,9 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     tc::store_c(a, acc, m0 + wm, n0 + wn, g, t);  // C = alpha acc + beta C
 }
 
-template <class Cfg, bool AKC, bool BKC>
-constexpr int smem_bytes() {
-    return Cfg::STAGES *
-           (tc::SmemTile<float, Cfg::BM, Cfg::BK, AKC>::ELEMS + tc::SmemTile<float, Cfg::BN, Cfg::BK, BKC>::ELEMS) *
-           static_cast<int>(sizeof(float));
-}
-
 template <class Cfg, bool FP32_SUM, bool AKC, bool BKC, bool VA, bool VB>
 void launch(const GemmArgs<float>& a, int split, cudaStream_t s) {
-    constexpr int smem = smem_bytes<Cfg, AKC, BKC>();
+    constexpr int smem = tc::smem_bytes<float, Cfg, AKC, BKC>();
     auto kernel = sgemm_3xtf32_kernel<Cfg, FP32_SUM, AKC, BKC, VA, VB>;
     static const int group = tc::configure_groups(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
     int kc = a.k, slices = 1;

@@ -32,6 +32,15 @@ struct SmemTile {
     __device__ static int at(int row, int k) { return KC ? row * PITCH + k : k * PITCH + row; }
 };
 
+/// Dynamic shared memory of a kernel with Cfg::STAGES stages of an A tile (Cfg::BM x Cfg::BK, AKC)
+/// and a B tile (Cfg::BN x Cfg::BK, BKC) of T.
+template <class T, class Cfg, bool AKC, bool BKC>
+constexpr int smem_bytes() {
+    return Cfg::STAGES *
+           (SmemTile<T, Cfg::BM, Cfg::BK, AKC>::ELEMS + SmemTile<T, Cfg::BN, Cfg::BK, BKC>::ELEMS) *
+           static_cast<int>(sizeof(T));
+}
+
 /// Copies rows [r0, r0 + ROWS) x k [k0, k0 + BK) of an operand into a shared tile. The operand is
 /// stored k-contiguous (KC: element (r, k) at p[k + r ld]) or row-contiguous (p[r + k ld]); `rows`
 /// and `depth` bound it: what lies outside is zero-filled by the copy's byte count (zeros add
@@ -54,7 +63,8 @@ __device__ __forceinline__ void load_tile(T* s, const T* p, int ld, int r0, int 
         // Elements left along the contiguous direction, 0 when the other one is outside.
         const int left = KC ? (gr < rows ? depth - gk : 0) : (gk < depth ? rows - gr : 0);
         const int n = std::max(0, std::min(W, left));
-        const T* src = n > 0 ? (KC ? p + gk + static_cast<std::int64_t>(gr) * ld : p + gr + static_cast<std::int64_t>(gk) * ld)
+        const T* src = n > 0 ? (KC ? p + gk + static_cast<std::int64_t>(gr) * ld
+                                   : p + gr + static_cast<std::int64_t>(gk) * ld)
                              : p;  // nothing is read at a zero byte count
         detail::cp_async(s + Tile::at(r, k), src, E * W, E * n);
     }
