@@ -57,5 +57,10 @@ int device_attribute(int attribute, int no_gpu) {
 int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount, 132); }
 long long max_copy_pitch() { return device_attribute(cudaDevAttrMaxPitch, kMaxInt32); }
 long long l2_bytes() { return device_attribute(cudaDevAttrL2CacheSize, 50 << 20); }
+double sm_hz() { return 1e3 * device_attribute(cudaDevAttrClockRate, 1980000); }
+double dram_bytes_per_second() {
+    return 2.0 * 1e3 * device_attribute(cudaDevAttrMemoryClockRate, 3201000) *
+           device_attribute(cudaDevAttrGlobalMemoryBusWidth, 6144) / 8.0;
+}
 
 }  // namespace wb::launch_checks

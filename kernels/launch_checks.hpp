@@ -82,5 +82,11 @@ int device_attribute(int attribute, int no_gpu);
 int sm_count();
 /// L2 bytes of the current device (cached likewise); without a GPU 50 MiB, the H100's and H200's.
 long long l2_bytes();
+/// The current device's SM clock in Hz (its attribute, cached likewise); without a GPU 1.98 GHz,
+/// the h200 preset's.
+double sm_hz();
+/// The current device's theoretical DRAM bandwidth in bytes per second, 2 x memory clock x bus
+/// width (its attributes, cached likewise); without a GPU the h200 preset's (3201 MHz, 6144 bits).
+double dram_bytes_per_second();
 
 }  // namespace wb::launch_checks

@@ -36,6 +36,7 @@
 #include "gemm_common.cuh"
 #include "launch_checks.hpp"
 #include "tuned/gemm_default_rule.hpp"
+#include "tuned/gemm_rule_common.hpp"
 #include "tuned/gemm_splitk.hpp"
 #include "tuned/tensor_core_launch.hpp"
 #include "tuned/tensor_core_tile.cuh"
@@ -251,19 +252,32 @@ bool sgemm_3xtf32_supported(int device) {
     return known[device] == 2;
 }
 
-Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, int sms) {
+Sgemm3xTf32Machine sgemm_3xtf32_machine() {
+    return {launch_checks::sm_count(), launch_checks::sm_hz(), launch_checks::dram_bytes_per_second()};
+}
+
+Sgemm3xTf32Machine sgemm_3xtf32_machine(const DeviceProfile& dev) {
+    return {std::max(1, dev.sm_count), dev.sm_clock_mhz * 1e6, dev.bandwidth_gbs * 1e9};
+}
+
+Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, const Sgemm3xTf32Machine& mc) {
     // Each candidate's time: its waves of blocks (the GPU holds min_blocks per SM) times one
     // block's work, its padded tile of C times its slice of k, at the tile's share of the rate;
     // plus, split, the partials written and read once and the second pass's launch.
-    constexpr double kSmGflops = 380.0;   // one SM of an H200 at 3xTF32 on tile 0 (50 TFLOP/s / 132)
-    constexpr double kPartialGbs = 3000;  // the partials' round trip through DRAM
-    constexpr double kPassUs = 4;         // the second pass's launch and tail
+    // Tile 0's rate per SM and clock, measured: 50 TFLOP/s of FP32 work at 1980 MHz on the 132
+    // SMs of an H200 (sgemm_3xtf32_probe, chapter 5's 3xTF32 rows): 192 flops per clock per SM.
+    constexpr double kFlopsPerClockPerSm = 192.0;
+    // The partials' round trip (written by the slices, read by the second pass) at this share of
+    // the theoretical bandwidth: about 3 TB/s of the H200's 4.9 on the split rows measured.
+    constexpr double kPartialShare = 0.6;
+    const double sm_flops = kFlopsPerClockPerSm * std::max(1e8, mc.sm_hz);
+    const double partial_bps = kPartialShare * std::max(1e9, mc.dram_bytes_per_second);
     Sgemm3xTf32Launch best{0, 1};
-    double best_us = -1;
+    double best_s = -1;
     for (int t = 0; t < kSgemm3xTf32TileCount; ++t) {
         const Sgemm3xTf32Tile& c = kSgemm3xTf32Tiles[t];
         const long long tiles = static_cast<long long>((m + c.tile_m - 1) / c.tile_m) * ((n + c.tile_n - 1) / c.tile_n);
-        const long long resident = static_cast<long long>(std::max(1, sms)) * c.min_blocks;
+        const long long resident = static_cast<long long>(std::max(1, mc.sms)) * c.min_blocks;
         const int most = static_cast<int>(std::clamp<long long>(k / (4LL * c.tile_k), 1, 64));
         for (int split = 1; split <= most; ++split) {
             const auto [kc, slices] = splitk::slice_k(k, split, c.tile_k);
@@ -271,12 +285,12 @@ Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, int sms) {
             // The tuned GEMM's cap on a workspace: its partials are a copy of C per slice.
             if (split > 1 && static_cast<double>(slices) * m * n * sizeof(float) > kMaxWorkspaceBytes) break;
             const long long waves = (tiles * slices + resident - 1) / resident;
-            const double block_us = 2.0 * c.tile_m * c.tile_n * kc * c.min_blocks / (kSmGflops * c.rate * 1e3);
-            double us = waves * block_us;
+            const double block_s = 2.0 * c.tile_m * c.tile_n * kc * c.min_blocks / (sm_flops * c.rate);
+            double seconds = waves * block_s;
             if (slices > 1)
-                us += kPassUs + 2.0 * slices * m * static_cast<double>(n) * sizeof(float) / (kPartialGbs * 1e3);
-            if (best_us < 0 || us < best_us) {
-                best_us = us;
+                seconds += rule::kSumLaunchSeconds + 2.0 * slices * m * static_cast<double>(n) * sizeof(float) / partial_bps;
+            if (best_s < 0 || seconds < best_s) {
+                best_s = seconds;
                 best = {t, slices};
             }
         }
@@ -302,7 +316,7 @@ void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, in
         throw std::runtime_error("tuned::sgemm_3xtf32: device " + std::to_string(device) +
                                  " has no TF32 tensor cores this build can run (compute capability 8.0 or later)");
     if (tile < 0 || split_k == 0) {
-        const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, launch_checks::sm_count());
+        const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sgemm_3xtf32_machine());
         if (tile < 0) tile = d.tile;
         if (split_k == 0) split_k = tile == d.tile ? d.split : 1;
     }

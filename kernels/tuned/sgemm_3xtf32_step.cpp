@@ -51,8 +51,8 @@ Step<GemmArgs<float>> sgemm_3xtf32_step(Sgemm3xTf32Sum sum) {
              : "SGEMM on the TF32 tensor cores, three products per multiply, summed on the tensor cores",
         fp32 ? &launch_fp32 : &launch_tc,
         [](const GemmArgs<float>& a) {
-            // The launch sgemm_3xtf32 picks (the SM count of the GPU, or an H200's without one).
-            const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, launch_checks::sm_count());
+            // The launch sgemm_3xtf32 picks (the GPU's SMs, clock and bandwidth, or an H200's without one).
+            const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sgemm_3xtf32_machine());
             return launch_of(d.tile, d.split);
         },
         [](const GemmArgs<float>&) {
