@@ -48,7 +48,6 @@
 namespace wb::tuned {
 namespace {
 
-using detail::cp_async_commit;
 using detail::cp_async_wait;
 
 /// One tile configuration: block tile BM x BN x BK, warp tile WM x WN, STAGES buffers.
@@ -76,30 +75,9 @@ static_assert(kDgemmTcTileCount == 3, "one TcTile<I> per entry of kDgemmTcTiles"
 /// The kernel. AKC: op(A) is stored k-contiguous (op_a = T); BKC: op(B) is (op_b = N).
 template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
 __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a, int kc, double* partials, int group) {
-    using TA = tc::SmemTile<double, Cfg::BM, Cfg::BK, AKC>;
-    using TB = tc::SmemTile<double, Cfg::BN, Cfg::BK, BKC>;
     extern __shared__ double smem[];  // STAGES x (A tile, B tile)
-    double* sa = smem;
-    double* sb = smem + Cfg::STAGES * TA::ELEMS;
-
-    int m0, n0;  // this block's tile of C (tc::grouped_tile: the blocks resident at once share slabs in the L2)
-    tc::grouped_tile<Cfg::BM, Cfg::BN>(group, m0, n0);
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int g = lane / 4, t = lane % 4;
-    const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
-    tc::slice_of_k<AKC, BKC>(a, kc, partials);  // split k: this block's slice
-    const int tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
-
-    auto issue = [&](int tile) {
-        const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
-        if (tile < tiles) {
-            tc::load_tile<double, Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda,
-                                                                             m0, k0, a.m, a.k);
-            tc::load_tile<double, Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb,
-                                                                             n0, k0, a.n, a.k);
-        }
-        cp_async_commit();  // an empty group past the last tile keeps the wait counts uniform
-    };
+    const tc::BlockTile<double, Cfg, AKC, BKC, VEC_A, VEC_B> blk(smem, a, kc, partials, group);
+    const int tiles = blk.tiles;
 
     // Fragments of one k-step, double-buffered: the next k-step's are loaded while this one's
     // instructions run, across the tile boundary too (the barrier sits in each tile's last
@@ -108,13 +86,11 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     static_assert(Cfg::MMA_K == 8, "the fragments of m16n8k8 (tc::load_fragments)");
     static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
     double fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
-    auto load_fragments = [&](int buf, int stage, int kk) {
-        tc::load_fragments<TA, TB>(fa[buf], fb[buf], sa + stage * TA::ELEMS, sb + stage * TB::ELEMS, wm, wn, g, t, kk);
-    };
+    auto load_fragments = [&](int buf, int stage, int kk) { blk.fragments(fa[buf], fb[buf], stage, kk); };
 
     double acc[Cfg::MT][Cfg::NT][4] = {};
 #pragma unroll
-    for (int s = 0; s < Cfg::STAGES - 1; ++s) issue(s);
+    for (int s = 0; s < Cfg::STAGES - 1; ++s) blk.issue(a, s);
     cp_async_wait<Cfg::STAGES - 2>();
     __syncthreads();
     if (tiles > 0) load_fragments(0, 0, 0);
@@ -123,7 +99,7 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     for (int tile = 0; tile < tiles; ++tile) {
         // Into stage (tile - 1) % STAGES: every warp read its last fragments of tile - 1 before
         // the barrier of that tile's last k-step.
-        issue(tile + Cfg::STAGES - 1);
+        blk.issue(a, tile + Cfg::STAGES - 1);
 #pragma unroll
         for (int ks = 0; ks < KSTEPS; ++ks) {
             if (ks == KSTEPS - 1) {
@@ -147,7 +123,7 @@ __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double>
     // wait beside its main loop (tuned/dependent_launch.hpp).
     if (partials) dependent_trigger();
 
-    tc::store_c(a, acc, m0 + wm, n0 + wn, g, t);  // C = alpha acc + beta C
+    tc::store_c(a, acc, blk.m0 + blk.wm, blk.n0 + blk.wn, blk.g, blk.t);  // C = alpha acc + beta C
 }
 
 template <class Cfg, bool AKC, bool BKC, bool VA, bool VB>

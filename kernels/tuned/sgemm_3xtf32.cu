@@ -51,7 +51,6 @@
 namespace wb::tuned {
 namespace {
 
-using detail::cp_async_commit;
 using detail::cp_async_wait;
 
 /// One tile configuration (kSgemm3xTf32Tiles[I]): block BM x BN x BK, four warps of WM x WN,
@@ -100,48 +99,25 @@ __device__ __forceinline__ void mma_tf32_fresh(float (&d)[4], const std::uint32_
 template <class Cfg, bool FP32_SUM, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     sgemm_3xtf32_kernel(GemmArgs<float> a, int kc, float* partials, int group) {
-    using TA = tc::SmemTile<float, Cfg::BM, Cfg::BK, AKC>;
-    using TB = tc::SmemTile<float, Cfg::BN, Cfg::BK, BKC>;
     extern __shared__ __align__(16) float smem[];  // STAGES x (A tile, B tile)
-    float* sa = smem;
-    float* sb = smem + Cfg::STAGES * TA::ELEMS;
-
-    int m0, n0;  // this block's tile of C (tc::grouped_tile: the blocks resident at once share slabs in the L2)
-    tc::grouped_tile<Cfg::BM, Cfg::BN>(group, m0, n0);
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int g = lane / 4, t = lane % 4;
-    const int wm = (warp % Cfg::WARPS_M) * Cfg::WM, wn = (warp / Cfg::WARPS_M) * Cfg::WN;
-    tc::slice_of_k<AKC, BKC>(a, kc, partials);  // split k: this block's slice
-    const int tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
-
-    auto issue = [&](int tile) {
-        const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
-        if (tile < tiles) {
-            tc::load_tile<float, Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0,
-                                                                            a.m, a.k);
-            tc::load_tile<float, Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0,
-                                                                            a.n, a.k);
-        }
-        cp_async_commit();  // an empty group past the last tile keeps the wait counts uniform
-    };
+    const tc::BlockTile<float, Cfg, AKC, BKC, VEC_A, VEC_B> blk(smem, a, kc, partials, group);
+    const int tiles = blk.tiles;
 
     constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K;
     static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
     float fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
-    auto load_fragments = [&](int buf, int stage, int kk) {
-        tc::load_fragments<TA, TB>(fa[buf], fb[buf], sa + stage * TA::ELEMS, sb + stage * TB::ELEMS, wm, wn, g, t, kk);
-    };
+    auto load_fragments = [&](int buf, int stage, int kk) { blk.fragments(fa[buf], fb[buf], stage, kk); };
 
     float acc[Cfg::MT][Cfg::NT][4] = {};
 #pragma unroll
-    for (int s = 0; s < Cfg::STAGES - 1; ++s) issue(s);
+    for (int s = 0; s < Cfg::STAGES - 1; ++s) blk.issue(a, s);
     cp_async_wait<Cfg::STAGES - 2>();
     __syncthreads();
     if (tiles > 0) load_fragments(0, 0, 0);
 
     //! [tuned-sgemm-3xtf32]
     for (int tile = 0; tile < tiles; ++tile) {
-        issue(tile + Cfg::STAGES - 1);  // into the stage every warp finished reading last tile
+        blk.issue(a, tile + Cfg::STAGES - 1);  // into the stage every warp finished reading last tile
 #pragma unroll
         for (int ks = 0; ks < KSTEPS; ++ks) {
             const int cur = ks % 2;
@@ -202,7 +178,7 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     //! [tuned-sgemm-3xtf32]
     cp_async_wait<0>();
 
-    tc::store_c(a, acc, m0 + wm, n0 + wn, g, t);  // C = alpha acc + beta C
+    tc::store_c(a, acc, blk.m0 + blk.wm, blk.n0 + blk.wn, blk.g, blk.t);  // C = alpha acc + beta C
 }
 
 template <class Cfg, bool FP32_SUM, bool AKC, bool BKC, bool VA, bool VB>

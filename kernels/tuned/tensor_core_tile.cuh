@@ -120,6 +120,46 @@ __device__ __forceinline__ void slice_of_k(GemmArgs<T>& a, int kc, T* partials) 
     }
 }
 
+/// One block of a tensor-core GEMM before and around its main loop: its STAGES shared tiles of
+/// A and B, its tile of C (grouped_tile), its warp's place (wm, wn) and its lane's fragment
+/// coordinates (g, t) in it, its slice of k (slice_of_k, applied to `a`) and the k-tiles of that
+/// slice. issue(a, tile) copies k-tile `tile` into its stage and commits the group (an empty group
+/// past the last tile keeps the wait counts uniform); fragments() loads one k-step's fragments.
+/// What the kernels do with the fragments, their main loops, stays in their files.
+template <class T, class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
+struct BlockTile {
+    using TA = SmemTile<T, Cfg::BM, Cfg::BK, AKC>;
+    using TB = SmemTile<T, Cfg::BN, Cfg::BK, BKC>;
+    T* sa;  // STAGES A tiles, then STAGES B tiles
+    T* sb;
+    int m0, n0, g, t, wm, wn, tiles;
+
+    __device__ __forceinline__ BlockTile(T* smem, GemmArgs<T>& a, int kc, T* partials, int group)
+        : sa(smem), sb(smem + Cfg::STAGES * TA::ELEMS) {
+        grouped_tile<Cfg::BM, Cfg::BN>(group, m0, n0);  // the blocks resident at once share slabs in the L2
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+        g = lane / 4;
+        t = lane % 4;
+        wm = (warp % Cfg::WARPS_M) * Cfg::WM;
+        wn = (warp / Cfg::WARPS_M) * Cfg::WN;
+        slice_of_k<AKC, BKC>(a, kc, partials);  // split k: this block's slice
+        tiles = (a.k + Cfg::BK - 1) / Cfg::BK;
+    }
+
+    __device__ __forceinline__ void issue(const GemmArgs<T>& a, int tile) const {
+        const int stage = tile % Cfg::STAGES, k0 = tile * Cfg::BK;
+        if (tile < tiles) {
+            load_tile<T, Cfg::BM, Cfg::BK, AKC, VEC_A, Cfg::THREADS>(sa + stage * TA::ELEMS, a.A, a.lda, m0, k0, a.m, a.k);
+            load_tile<T, Cfg::BN, Cfg::BK, BKC, VEC_B, Cfg::THREADS>(sb + stage * TB::ELEMS, a.B, a.ldb, n0, k0, a.n, a.k);
+        }
+        detail::cp_async_commit();
+    }
+
+    __device__ __forceinline__ void fragments(T (&fa)[Cfg::MT][4], T (&fb)[Cfg::NT][2], int stage, int kk) const {
+        load_fragments<TA, TB>(fa, fb, sa + stage * TA::ELEMS, sb + stage * TB::ELEMS, wm, wn, g, t, kk);
+    }
+};
+
 /// Epilogue: C = alpha acc + beta C for a warp's MT x NT accumulators of 16 x 8 at (m0 + wm,
 /// n0 + wn), C read only where beta != 0, rows and columns past C skipped. Every load of C is
 /// issued before the first store: a load after a store to C may alias it, so the compiler would
