@@ -16,7 +16,11 @@
 //
 // Build (repository root; a configured build folder, e.g. after ./workbook test):
 //   cmake --build build --target dgemm_placement_probe      (scripts/probes/CMakeLists.txt)
-// Run: ./build/bin/dgemm_placement_probe [n] [sets] [reps]    (default 8192 4 5)
+// Run: ./build/bin/dgemm_placement_probe [n] [sets] [reps] [cool] [tc]    (default 8192 4 5 0)
+//      cool: seconds of idle before each batch of timed calls. Back to back, a DGEMM of 8192^3
+//      takes an H200 to its power limit (715 W, SW power cap, clock 1350-1980 MHz) and both kernels
+//      slow by up to a fifth; a second of idle before each batch keeps every batch at the board's
+//      state in the chapter (527 W at 1980 MHz, no cap), where only the operands differ.
 #include "gemm.hpp"
 #include "check.hpp"
 #include "probe_timing.cuh"
@@ -24,10 +28,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <thread>
 #include <vector>
 
 using namespace wb;
@@ -73,9 +80,15 @@ GemmArgs<double> args_of(const Set& s, int n) {
 using Launcher = void (*)(const GemmArgs<double>&, const GemmLaunch&, cudaStream_t);
 
 /// Median of `reps` calls after one warm-up, each after an L2 flush (probe_timing.cuh), milliseconds.
+/// The tuned step's launch: its default, or (argument "tc") the tensor cores' 64 x 64 tile unsplit
+/// given explicitly, which skips the default rule and the rates it measures on its first call (a
+/// profile of the timed calls then starts at them).
+GemmLaunch g_tuned_launch;
+
 double median_ms(Launcher fn, const GemmArgs<double>& a, int reps) {
     static const Flush flush;
-    return 1e-3 * median_us([&] { fn(a, {}, nullptr); }, flush, reps, 1);
+    const GemmLaunch l = fn == tuned::gemm<double> ? g_tuned_launch : GemmLaunch{};
+    return 1e-3 * median_us([&] { fn(a, l, nullptr); }, flush, reps, 1);
 }
 
 /// The default launch against cuBLAS on one odd problem: max |C_tuned - C_cublas| / (k max|a||b|).
@@ -89,7 +102,7 @@ double check_against_cublas() {
     GemmArgs<double> a;
     a.op_a = Op::N; a.op_b = Op::N; a.m = m; a.n = n; a.k = k; a.alpha = 1.0; a.beta = 0.5;
     a.A = s.A; a.lda = ld; a.B = s.B; a.ldb = ld; a.C = s.C; a.ldc = ld;
-    tuned::gemm<double>(a, {}, nullptr);
+    tuned::gemm<double>(a, g_tuned_launch, nullptr);
     std::vector<double> t(elems), c(elems);
     WB_CUDA(cudaMemcpy(t.data(), s.C, elems * sizeof(double), cudaMemcpyDeviceToHost));
     WB_CUDA(cudaMemcpy(s.C, c0, elems * sizeof(double), cudaMemcpyDeviceToDevice));
@@ -114,8 +127,13 @@ int main(int argc, char** argv) {
     const int n = argc > 1 ? std::atoi(argv[1]) : 8192;
     const int sets = argc > 2 ? std::atoi(argv[2]) : 4;
     const int reps = argc > 3 ? std::atoi(argv[3]) : 5;
-    if (n < 1 || sets < 1 || reps < 1) {
-        std::fprintf(stderr, "usage: dgemm_placement_probe [n >= 1] [sets >= 1] [reps >= 1]\n");
+    const double cool = argc > 4 ? std::atof(argv[4]) : 0.0;
+    if (argc > 5 && std::string(argv[5]) == "tc") {
+        g_tuned_launch.math = 2;
+        g_tuned_launch.split_k = 1;
+    }
+    if (n < 1 || sets < 1 || reps < 1 || !(cool >= 0 && cool <= 60)) {
+        std::fprintf(stderr, "usage: dgemm_placement_probe [n >= 1] [sets >= 1] [reps >= 1] [cool 0 ... 60 s]\n");
         return 2;
     }
     std::printf("check 2049 x 2050 x 2051 (ld 2054) against cuBLAS: max |difference| / (k max|a||b|) = %.2e\n",
@@ -127,7 +145,10 @@ int main(int argc, char** argv) {
         for (int round = 0; round < 2; ++round)
             for (int s = 0; s < sets; ++s) {
                 const auto a = args_of(all[s], n);
+                const auto idle = std::chrono::duration<double>(cool);
+                std::this_thread::sleep_for(idle);
                 const double tt = median_ms(tuned::gemm<double>, a, reps);
+                std::this_thread::sleep_for(idle);
                 const double tc = median_ms(peer::gemm<double>, a, reps);
                 std::printf("n %d ld %d set %d (A %p B %p) round %d: tuned %.3f ms (%.0f GFLOP/s)  cuBLAS %.3f ms  ratio %.3f\n",
                             n, n + pad, s, static_cast<void*>(all[s].A), static_cast<void*>(all[s].B), round, tt,
