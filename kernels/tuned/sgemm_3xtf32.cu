@@ -240,11 +240,12 @@ Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, const Sgemm3xTf32Mac
     // Each candidate's time: its waves of blocks (the GPU holds min_blocks per SM) times one
     // block's work, its padded tile of C times its slice of k, at the tile's share of the rate;
     // plus, split, the partials written and read once and the second pass's launch.
-    // Tile 0's rate per SM and clock, measured: 50 TFLOP/s of FP32 work at 1980 MHz on the 132
-    // SMs of an H200 (sgemm_3xtf32_probe, chapter 5's 3xTF32 rows): 192 flops per clock per SM.
+    // Tile 0's rate per SM and clock: 50 TFLOP/s of FP32 work on the 132 SMs of an H200 at
+    // 1980 MHz, 192 flops per clock per SM (the figure the launch was first set with on the card;
+    // chapter 5's 3xTF32 rows run 60-62 TFLOP/s at 4096 and 8192, so it leans towards splitting).
     constexpr double kFlopsPerClockPerSm = 192.0;
     // The partials' round trip (written by the slices, read by the second pass) at this share of
-    // the theoretical bandwidth: about 3 TB/s of the H200's 4.9 on the split rows measured.
+    // the theoretical bandwidth: 3 TB/s of the H200's 4.9, below its 4.3 TB/s read stream.
     constexpr double kPartialShare = 0.6;
     const double sm_flops = kFlopsPerClockPerSm * std::max(1e8, mc.sm_hz);
     const double partial_bps = kPartialShare * std::max(1e9, mc.dram_bytes_per_second);
