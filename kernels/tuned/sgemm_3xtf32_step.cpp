@@ -28,7 +28,7 @@ GemmLaunch launch_of(int tile, int split) {
     l.warp_m = t.warp_m;
     l.warp_n = t.warp_n;
     l.stages = t.stages;
-    l.block_x = 128;
+    l.block_x = 32 * (t.tile_m / t.warp_m) * (t.tile_n / t.warp_n);  // the tile's warps
     l.block_y = 1;
     l.split_k = split;
     return l;
