@@ -4,10 +4,13 @@
 ///        the tensor cores, the default launch (gemm_default_rule.cpp) takes their tile and split
 ///        from here.
 ///
-/// The tile: the one of kDgemmTcTiles with the most of its area inside C (64 x 64 unless C has
-/// 16 columns or rows or fewer). The split of k: the least predicted time over the splits the
-/// FMA rule weighs, the time being waves of the occupancy calculator's resident blocks at the
-/// SM's FP64 tensor-core rate, no faster than the call's bytes, plus the split's second pass.
+/// The tile: the one of kDgemmTcTiles with the most of its area inside C (64 x 64 unless C has 16
+/// columns or rows or fewer); for C of a wave of tiles or more (64 x 64 unsplit) with 16-byte
+/// aligned operands, 96 x 128 where its predicted time is within 3% of 64 x 64's (it moves less per
+/// flop, which the board's power limit turns into clock: dgemm_tc_rule.cpp). The split of k: the
+/// least predicted time over the splits the FMA rule weighs, the time being waves of the occupancy
+/// calculator's resident blocks at the SM's FP64 tensor-core rate, no faster than the call's bytes,
+/// plus the split's second pass.
 #pragma once
 
 #include "gemm.hpp"

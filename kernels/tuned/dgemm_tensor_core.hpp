@@ -19,17 +19,28 @@ namespace wb::tuned {
 /// the default rule and the chapter's model read them. 64 x 64 x 16 per block with warps of
 /// 32 x 32 for C of many tiles; 128 x 16 (warps 32 x 16) and 16 x 128 (warps 16 x 32) for C of
 /// 16 columns or rows or fewer, where a 64-wide tile would multiply 4 to 32 times more zeros than
-/// data (why these: dgemm_tensor_core.cu). Four warps and 3 stages each. sm90_blocks: the blocks
-/// per SM of the kernel as compiled for sm_90 (the occupancy calculator on an H200, chapter 6's
-/// "compiled kernel" lines: 174-188 registers for 64 x 64), what the default rule and the
-/// derivation count without a GPU, as the FMA configurations' GemmConfig::sm90_blocks.
+/// data (why these: dgemm_tensor_core.cu); four warps and 3 stages each. The fourth, below, is
+/// the large-C tile of least traffic. sm90_blocks: the blocks per SM of the kernel as compiled for sm_90 (the
+/// occupancy calculator on an H200, chapter 6's "compiled kernel" lines: 174-188 registers for
+/// 64 x 64), what the default rule and the derivation count without a GPU, as the FMA
+/// configurations' GemmConfig::sm90_blocks.
 struct DgemmTcTile {
     int tile_m, tile_n, tile_k, warp_m, warp_n, stages, sm90_blocks;
 };
+/// 96 x 128 x 32 (twelve warps of 32 x 32, 3 stages, 187 KB of shared memory: one block of 384
+/// threads per SM, registers held to 168): it reads each operand once per 128 columns or 96 rows of
+/// C where 64 x 64 reads it once per 64 of each, so it moves 42% less per flop from the L2 (and
+/// less than cuBLAS's 64 x 128), and at 8192^3 about half the DRAM bytes. Per SM clock it runs as
+/// fast as 64 x 64 (H200, 4096^3: 49.1 against 49.2 TFLOP/s per wave of tiles); under the board's
+/// power limit the traffic costs clock (8192^3: 64 x 64 at 1.88 GHz, this tile and cuBLAS at 1.96),
+/// so the default rule takes it for large C wherever its waves cost no more than 64 x 64's
+/// (dgemm_tc_rule.cpp; \ref notes_gemm, session 25).
 inline constexpr DgemmTcTile kDgemmTcTiles[] = {
-    {64, 64, 16, 32, 32, 3, 2}, {128, 16, 16, 32, 16, 3, 3}, {16, 128, 16, 16, 32, 3, 3}};
+    {64, 64, 16, 32, 32, 3, 2}, {128, 16, 16, 32, 16, 3, 3}, {16, 128, 16, 16, 32, 3, 3}, {96, 128, 32, 32, 32, 3, 1}};
 inline constexpr DgemmTcTile kDgemmTcTile = kDgemmTcTiles[0];  ///< the large-C tile
-inline constexpr int kDgemmTcTileCount = 3;
+inline constexpr int kDgemmTcTileCount = 4;
+/// True for the tiles of C one of their 16 rows or columns wide (the default rule's skinny tiles).
+constexpr bool dgemm_tc_skinny(const DgemmTcTile& t) { return t.tile_m <= 16 || t.tile_n <= 16; }
 
 /// True where the device runs `mma.sync.m16n8k8.f64` (compute capability 9.0 and later) and
 /// this build holds code for it.

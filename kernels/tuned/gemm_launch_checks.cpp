@@ -39,7 +39,8 @@ void check_gemm_launch(const GemmArgs<T>& a, const GemmLaunch& l, const char* fn
                                                                std::to_string(t.tile_n) + "x" + std::to_string(t.tile_k);
         require_launch(std::is_same_v<T, double>, fn, "math", l.math, "2 only for double");
         require_launch((l.tile_m == 0 && l.tile_n == 0 && l.tile_k == 0) ||
-                           (dgemm_tc_tile_index(l.tile_m, l.tile_n) >= 0 && (l.tile_k == 0 || l.tile_k == 16)),
+                           (dgemm_tc_tile_index(l.tile_m, l.tile_n) >= 0 &&
+                            (l.tile_k == 0 || l.tile_k == kDgemmTcTiles[dgemm_tc_tile_index(l.tile_m, l.tile_n)].tile_k)),
                        fn, "tile_m", l.tile_m, "with math = 2: 0 (64x64) or one of the tensor cores' tiles (" + tiles + ")");
         require_launch(l.split_k >= 0 && l.split_k <= kMaxSplit, fn, "split_k", l.split_k,
                        "0 (the default rule decides, or no split in an explicit launch) ... " + std::to_string(kMaxSplit));

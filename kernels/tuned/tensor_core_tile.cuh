@@ -52,10 +52,12 @@ __device__ __forceinline__ void load_tile(T* s, const T* p, int ld, int r0, int 
     constexpr int W = VEC ? 16 / E : 1;    // elements per copy
     constexpr int CONTIG = KC ? BK : ROWS;  // extent along the contiguous direction
     constexpr int CHUNKS = ROWS * BK / W;   // copies per tile
-    static_assert(CHUNKS % THREADS == 0, "every thread copies the same number of chunks");
+    // Where the threads do not divide the chunks (96 x 128 x 32 over 384 threads: 5 1/3 chunks of
+    // B each) the last round is partial; the test is resolved at compile time for the others.
 #pragma unroll
-    for (int i = 0; i < CHUNKS / THREADS; ++i) {
+    for (int i = 0; i < (CHUNKS + THREADS - 1) / THREADS; ++i) {
         const int c = threadIdx.x + i * THREADS;
+        if (CHUNKS % THREADS != 0 && c >= CHUNKS) break;
         const int along = (c % (CONTIG / W)) * W;  // position along the contiguous direction
         const int across = c / (CONTIG / W);
         const int r = KC ? across : along, k = KC ? along : across;

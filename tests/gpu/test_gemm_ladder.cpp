@@ -605,6 +605,41 @@ TEST_CASE("gemm ch05 tuned double: the tensor cores' tile by the width of C, sho
                 }
 }
 
+TEST_CASE("gemm ch05 tuned double: every tensor-core tile at every transpose, edge, alignment and split",
+          "[gpu][gemm]") {
+    // Each tile of kDgemmTcTiles launched explicitly (the 96 x 128 x 32 tile of twelve warps copies
+    // a partial last round of B's chunks: 2048 over 384 threads): m, n not multiples of any tile,
+    // k not a multiple of the instruction's 8 or the tiles' 16 and 32; tight leading dimensions of
+    // even length (16-byte copies) and odd ones with the bases one element in (8-byte copies);
+    // beta = 0.5, and 0 over a poisoned C; unsplit and split in 3. Against the float64 reference.
+    if (!tensor_cores()) {
+        WARN("no FP64 tensor cores on this device: nothing to check");
+        return;
+    }
+    const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
+    const std::vector<Mnk> shapes = small_run() ? std::vector<Mnk>{{211, 263, 75}}
+                                                : std::vector<Mnk>{{211, 263, 75}, {390, 130, 301}, {97, 517, 1029}};
+    for (int tile = 0; tile < wb::tuned::kDgemmTcTileCount; ++tile)
+        for (Op oa : {Op::N, Op::T})
+            for (Op ob : {Op::N, Op::T})
+                for (const Mnk& x : shapes)
+                    for (int variant = 0; variant < 2; ++variant)
+                        for (int split : {0, 3}) {
+                            wb::GemmShape s{oa, ob, x.m, x.n, x.k};
+                            s.lda = s.rows_a() + (variant == 0 ? s.rows_a() % 2 : 3);  // even, or odd
+                            s.ldb = s.rows_b() + (variant == 0 ? s.rows_b() % 2 : 1);
+                            s.ldc = s.m + 5;
+                            s.offset = variant;
+                            wb::GemmLaunch tc;
+                            tc.math = 2;
+                            tc.split_k = split;
+                            tc.tile_m = wb::tuned::kDgemmTcTiles[tile].tile_m;
+                            tc.tile_n = wb::tuned::kDgemmTcTiles[tile].tile_n;
+                            check_one<double>(tuned_d, s, 1.5, split == 0 ? 0.0 : 0.5, wb::fresh_seed(), &tc);
+                            check_one<double>(tuned_d, s, -0.5, split == 0 ? 0.5 : 0.0, wb::fresh_seed(), &tc);
+                        }
+}
+
 TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {
     const int size = small_run() ? 70 : 700;
     for (const auto& step : wb::ladder<wb::GemmArgs<float>>())
