@@ -198,8 +198,8 @@ static_assert(kLeastTrafficTile > 0, "kDgemmTcTiles holds the 96 x 128 tile");
 /// 16-byte copies, the 96 x 128 tile unsplit instead wherever its time is within the model's
 /// noise (3%) of 64 x 64's: the model counts both
 /// at the same rate per SM clock, which they run at (H200, 4096^3), but not the clock the board
-/// holds under each one's traffic: at 8192^3 the 64 x 64 tile reads 1.5-1.9x the DRAM bytes and
-/// runs at 1.88 GHz where 96 x 128 runs at 1.96 (4% faster; Nsight Compute at the boost clock,
+/// holds under each one's traffic: at 8192^3 the 64 x 64 tile read 15-22 GB from DRAM at 1.86-1.87
+/// GHz where 96 x 128 read 8.1-8.2 GB at 1.96-1.98 (Nsight Compute at the boost clock, H200,
 /// \ref notes_gemm, session 25). Where its waves cost more (4096^3: 11 of 132 tiles against 64 x
 /// 64's 16 of 264, 3.9% more in the model, 3% slower measured) 64 x 64 stays.
 GemmLaunch tc_default_on(const GemmArgs<double>& a, const TcMachine& mc) {

@@ -30,11 +30,11 @@ struct DgemmTcTile {
 /// 96 x 128 x 32 (twelve warps of 32 x 32, 3 stages, 187 KB of shared memory: one block of 384
 /// threads per SM, registers held to 168): it reads each operand once per 128 columns or 96 rows of
 /// C where 64 x 64 reads it once per 64 of each, so it moves 42% less per flop from the L2 (and
-/// less than cuBLAS's 64 x 128), and at 8192^3 about half the DRAM bytes. Per SM clock it runs as
-/// fast as 64 x 64 (H200, 4096^3: 49.1 against 49.2 TFLOP/s per wave of tiles); under the board's
-/// power limit the traffic costs clock (8192^3: 64 x 64 at 1.88 GHz, this tile and cuBLAS at 1.96),
-/// so the default rule takes it for large C wherever its waves cost no more than 64 x 64's
-/// (dgemm_tc_rule.cpp; \ref notes_gemm, session 25).
+/// less than cuBLAS's 64 x 128), and at 8192^3 about half the DRAM bytes. Per SM clock it runs
+/// about as fast as 64 x 64 (H200, 4096^3: 49.1 against 49.2 TFLOP/s per wave of tiles); under
+/// the board's power limit the traffic costs clock (8192^3: 64 x 64 at 1.86-1.87 GHz, this tile
+/// and cuBLAS at 1.96-1.98), so the default rule takes it for large C wherever its waves cost no
+/// more than 64 x 64's (dgemm_tc_rule.cpp; \ref notes_gemm, session 25).
 inline constexpr DgemmTcTile kDgemmTcTiles[] = {
     {64, 64, 16, 32, 32, 3, 2}, {128, 16, 16, 32, 16, 3, 3}, {16, 128, 16, 16, 32, 3, 3}, {96, 128, 32, 32, 32, 3, 1}};
 inline constexpr DgemmTcTile kDgemmTcTile = kDgemmTcTiles[0];  ///< the large-C tile
