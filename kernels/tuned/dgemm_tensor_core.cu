@@ -48,8 +48,6 @@
 namespace wb::tuned {
 namespace {
 
-using detail::cp_async_wait;
-
 /// One tile configuration: block tile BM x BN x BK, warp tile WM x WN, STAGES buffers.
 template <int BM_, int BN_, int WM_, int WN_, int STAGES_, int MMA_K_ = 8, int BK_ = 16>
 struct TcConfig {
@@ -82,46 +80,20 @@ template <class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
 __global__ void __launch_bounds__(Cfg::THREADS) dgemm_tc_kernel(GemmArgs<double> a, int kc, double* partials, int group) {
     extern __shared__ double smem[];  // STAGES x (A tile, B tile)
     const tc::BlockTile<double, Cfg, AKC, BKC, VEC_A, VEC_B> blk(smem, a, kc, partials, group);
-    const int tiles = blk.tiles;
-
-    // Fragments of one k-step, double-buffered: the next k-step's are loaded while this one's
-    // instructions run, across the tile boundary too (the barrier sits in each tile's last
-    // k-step, after which the next tile's first fragments are read).
-    constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K;
-    static_assert(Cfg::MMA_K == 8, "the fragments of m16n8k8 (tc::load_fragments)");
-    static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
-    double fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
-    auto load_fragments = [&](int buf, int stage, int kk) { blk.fragments(fa[buf], fb[buf], stage, kk); };
 
     double acc[Cfg::MT][Cfg::NT][4] = {};
-#pragma unroll
-    for (int s = 0; s < Cfg::STAGES - 1; ++s) blk.issue(a, s);
-    cp_async_wait<Cfg::STAGES - 2>();
-    __syncthreads();
-    if (tiles > 0) load_fragments(0, 0, 0);
-
     //! [tuned-dgemm-tc]
-    for (int tile = 0; tile < tiles; ++tile) {
-        // Into stage (tile - 1) % STAGES: every warp read its last fragments of tile - 1 before
-        // the barrier of that tile's last k-step.
-        blk.issue(a, tile + Cfg::STAGES - 1);
+    // One k-step (the pipeline around it, its copies and double-buffered fragments: tc::BlockTile::
+    // main_loop): the next k-step's fragments start loading, then this k-step's MT x NT
+    // instructions run on the ones already in registers.
+    blk.main_loop(a, [&](const double (&fa)[Cfg::MT][4], const double (&fb)[Cfg::NT][2], auto&& advance) {
+        advance();
 #pragma unroll
-        for (int ks = 0; ks < KSTEPS; ++ks) {
-            if (ks == KSTEPS - 1) {
-                cp_async_wait<Cfg::STAGES - 2>();
-                __syncthreads();  // tile + 1 has landed for every thread
-                if (tile + 1 < tiles) load_fragments((ks + 1) % 2, (tile + 1) % Cfg::STAGES, 0);
-            } else {
-                load_fragments((ks + 1) % 2, tile % Cfg::STAGES, (ks + 1) * Cfg::MMA_K);
-            }
+        for (int i = 0; i < Cfg::MT; ++i)
 #pragma unroll
-            for (int i = 0; i < Cfg::MT; ++i)
-#pragma unroll
-                for (int j = 0; j < Cfg::NT; ++j) mma_f64<Cfg::MMA_K>(acc[i][j], fa[ks % 2][i], fb[ks % 2][j]);
-        }
-    }
+            for (int j = 0; j < Cfg::NT; ++j) mma_f64<Cfg::MMA_K>(acc[i][j], fa[i], fb[j]);
+    });
     //! [tuned-dgemm-tc]
-    cp_async_wait<0>();
     // The split's second pass may launch once every block is past its main loop (it waits for the
     // partials itself). With the trigger at the kernel's start the split rows ran 1-3% slower (an
     // H200): this kernel leaves room on an SM, where the second pass's blocks would be placed and

@@ -51,7 +51,6 @@
 namespace wb::tuned {
 namespace {
 
-using detail::cp_async_wait;
 
 /// One tile configuration (kSgemm3xTf32Tiles[I]): block BM x BN x BK, four warps of WM x WN,
 /// STAGES buffers, MIN_BLOCKS per SM asked of the compiler (its register budget).
@@ -101,82 +100,59 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS)
     sgemm_3xtf32_kernel(GemmArgs<float> a, int kc, float* partials, int group) {
     extern __shared__ __align__(16) float smem[];  // STAGES x (A tile, B tile)
     const tc::BlockTile<float, Cfg, AKC, BKC, VEC_A, VEC_B> blk(smem, a, kc, partials, group);
-    const int tiles = blk.tiles;
-
-    constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K;
-    static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
-    float fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
-    auto load_fragments = [&](int buf, int stage, int kk) { blk.fragments(fa[buf], fb[buf], stage, kk); };
 
     float acc[Cfg::MT][Cfg::NT][4] = {};
-#pragma unroll
-    for (int s = 0; s < Cfg::STAGES - 1; ++s) blk.issue(a, s);
-    cp_async_wait<Cfg::STAGES - 2>();
-    __syncthreads();
-    if (tiles > 0) load_fragments(0, 0, 0);
-
     //! [tuned-sgemm-3xtf32]
-    for (int tile = 0; tile < tiles; ++tile) {
-        blk.issue(a, tile + Cfg::STAGES - 1);  // into the stage every warp finished reading last tile
+    // One k-step (the pipeline around it: tc::BlockTile::main_loop): this k-step's fragments split
+    // into high and low parts, then the next k-step's start loading into the registers they held.
+    blk.main_loop(a, [&](const float (&fa)[Cfg::MT][4], const float (&fb)[Cfg::NT][2], auto&& advance) {
+        std::uint32_t ah[Cfg::MT][4], al[Cfg::MT][4], bh[Cfg::NT][2], bl[Cfg::NT][2];
 #pragma unroll
-        for (int ks = 0; ks < KSTEPS; ++ks) {
-            const int cur = ks % 2;
-            // This k-step's fragments, split into high and low parts, before the next ones load.
-            std::uint32_t ah[Cfg::MT][4], al[Cfg::MT][4], bh[Cfg::NT][2], bl[Cfg::NT][2];
+        for (int i = 0; i < Cfg::MT; ++i)
 #pragma unroll
-            for (int i = 0; i < Cfg::MT; ++i)
+            for (int q = 0; q < 4; ++q) split_tf32(fa[i][q], ah[i][q], al[i][q]);
 #pragma unroll
-                for (int q = 0; q < 4; ++q) split_tf32(fa[cur][i][q], ah[i][q], al[i][q]);
+        for (int j = 0; j < Cfg::NT; ++j)
 #pragma unroll
-            for (int j = 0; j < Cfg::NT; ++j)
+            for (int q = 0; q < 2; ++q) split_tf32(fb[j][q], bh[j][q], bl[j][q]);
+        advance();
+        if constexpr (!FP32_SUM) {
+            // The small terms first: lo(a) hi(b) and hi(a) lo(b), then hi(a) hi(b). Each pass
+            // runs over all MT x NT accumulators: consecutive instructions never wait on each
+            // other (the three products of one accumulator back to back would each wait out the
+            // previous one's latency).
 #pragma unroll
-                for (int q = 0; q < 2; ++q) split_tf32(fb[cur][j][q], bh[j][q], bl[j][q]);
-            if (ks == KSTEPS - 1) {
-                cp_async_wait<Cfg::STAGES - 2>();
-                __syncthreads();  // tile + 1 has landed for every thread
-                if (tile + 1 < tiles) load_fragments(cur ^ 1, (tile + 1) % Cfg::STAGES, 0);
-            } else {
-                load_fragments(cur ^ 1, tile % Cfg::STAGES, (ks + 1) * Cfg::MMA_K);
-            }
-            if constexpr (!FP32_SUM) {
-                // The small terms first: lo(a) hi(b) and hi(a) lo(b), then hi(a) hi(b). Each pass
-                // runs over all MT x NT accumulators: consecutive instructions never wait on each
-                // other (the three products of one accumulator back to back would each wait out the
-                // previous one's latency).
+            for (int pass = 0; pass < 3; ++pass)
 #pragma unroll
-                for (int pass = 0; pass < 3; ++pass)
-#pragma unroll
-                    for (int i = 0; i < Cfg::MT; ++i)
-#pragma unroll
-                        for (int j = 0; j < Cfg::NT; ++j)
-                            mma_tf32(acc[i][j], pass == 0 ? al[i] : ah[i], pass == 1 ? bl[j] : bh[j]);
-            } else {
-                // Each k-step's three products of a row of accumulators go to a fresh partial on the
-                // tensor cores (the small terms first: lo(a) hi(b), hi(a) lo(b), then hi(a) hi(b)),
-                // and the partial into the running sum with an FP32 add. The tensor cores round
-                // their own accumulation less carefully than an FMA: summed there over all of k the
-                // error grew with k (5.4e-7 at k = 4096 against the FMA kernel's 1.1e-8). Each pass
-                // runs over the row's NT partials, so consecutive instructions never wait on each
-                // other.
-#pragma unroll
-                for (int i = 0; i < Cfg::MT; ++i) {
-                    float part[Cfg::NT][4];
-#pragma unroll
-                    for (int j = 0; j < Cfg::NT; ++j) mma_tf32_fresh(part[j], al[i], bh[j]);
-#pragma unroll
-                    for (int pass = 1; pass < 3; ++pass)
-#pragma unroll
-                        for (int j = 0; j < Cfg::NT; ++j) mma_tf32(part[j], ah[i], pass == 1 ? bl[j] : bh[j]);
+                for (int i = 0; i < Cfg::MT; ++i)
 #pragma unroll
                     for (int j = 0; j < Cfg::NT; ++j)
+                        mma_tf32(acc[i][j], pass == 0 ? al[i] : ah[i], pass == 1 ? bl[j] : bh[j]);
+        } else {
+            // Each k-step's three products of a row of accumulators go to a fresh partial on the
+            // tensor cores (the small terms first: lo(a) hi(b), hi(a) lo(b), then hi(a) hi(b)),
+            // and the partial into the running sum with an FP32 add. The tensor cores round
+            // their own accumulation less carefully than an FMA: summed there over all of k the
+            // error grew with k (5.4e-7 at k = 4096 against the FMA kernel's 1.1e-8). Each pass
+            // runs over the row's NT partials, so consecutive instructions never wait on each
+            // other.
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) acc[i][j][e] += part[j][e];
-                }
+            for (int i = 0; i < Cfg::MT; ++i) {
+                float part[Cfg::NT][4];
+#pragma unroll
+                for (int j = 0; j < Cfg::NT; ++j) mma_tf32_fresh(part[j], al[i], bh[j]);
+#pragma unroll
+                for (int pass = 1; pass < 3; ++pass)
+#pragma unroll
+                    for (int j = 0; j < Cfg::NT; ++j) mma_tf32(part[j], ah[i], pass == 1 ? bl[j] : bh[j]);
+#pragma unroll
+                for (int j = 0; j < Cfg::NT; ++j)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) acc[i][j][e] += part[j][e];
             }
         }
-    }
+    });
     //! [tuned-sgemm-3xtf32]
-    cp_async_wait<0>();
 
     tc::store_c(a, acc, blk.m0 + blk.wm, blk.n0 + blk.wn, blk.g, blk.t);  // C = alpha acc + beta C
 }

@@ -126,8 +126,9 @@ __device__ __forceinline__ void slice_of_k(GemmArgs<T>& a, int kc, T* partials) 
 /// A and B, its tile of C (grouped_tile), its warp's place (wm, wn) and its lane's fragment
 /// coordinates (g, t) in it, its slice of k (slice_of_k, applied to `a`) and the k-tiles of that
 /// slice. issue(a, tile) copies k-tile `tile` into its stage and commits the group (an empty group
-/// past the last tile keeps the wait counts uniform); fragments() loads one k-step's fragments.
-/// What the kernels do with the fragments, their main loops, stays in their files.
+/// past the last tile keeps the wait counts uniform); fragments() loads one k-step's fragments;
+/// main_loop() runs the pipeline around a kernel's k-step. What the kernels do with the
+/// fragments, their multiplies, stays in their files.
 template <class T, class Cfg, bool AKC, bool BKC, bool VEC_A, bool VEC_B>
 struct BlockTile {
     using TA = SmemTile<T, Cfg::BM, Cfg::BK, AKC>;
@@ -159,6 +160,47 @@ struct BlockTile {
 
     __device__ __forceinline__ void fragments(T (&fa)[Cfg::MT][4], T (&fb)[Cfg::NT][2], int stage, int kk) const {
         load_fragments<TA, TB>(fa, fb, sa + stage * TA::ELEMS, sb + stage * TB::ELEMS, wm, wn, g, t, kk);
+    }
+
+    /// The pipeline both kernels run: STAGES - 1 k-tiles copied ahead, one barrier per k-tile,
+    /// the copy of tile t + STAGES - 1 issued at the top of tile t into the stage every warp
+    /// finished reading in tile t - 1, and the fragments double-buffered in registers: while one
+    /// k-step's instructions run, the next k-step's fragments load, across the tile boundary too
+    /// (the barrier sits in each tile's last k-step, after which the next tile's first fragments
+    /// are read). `step(fa, fb, advance)` is one k-step of a kernel's multiply on this k-step's
+    /// fragments; it calls advance() once, where its registers allow the next fragments to load
+    /// (the DGEMM before its instructions; the 3xTF32 SGEMM after splitting these into TF32
+    /// parts). Every copy has landed when it returns.
+    template <class Step>
+    __device__ __forceinline__ void main_loop(const GemmArgs<T>& a, Step&& step) const {
+        constexpr int KSTEPS = Cfg::BK / Cfg::MMA_K;
+        static_assert(Cfg::MMA_K == 8, "the fragments of m16n8k8 (load_fragments)");
+        static_assert(KSTEPS % 2 == 0, "an even number of k-steps per tile keeps the buffer parity per k-step");
+        T fa[2][Cfg::MT][4], fb[2][Cfg::NT][2];
+#pragma unroll
+        for (int s = 0; s < Cfg::STAGES - 1; ++s) issue(a, s);
+        detail::cp_async_wait<Cfg::STAGES - 2>();
+        __syncthreads();
+        if (tiles > 0) fragments(fa[0], fb[0], 0, 0);
+        //! [tc-main-loop]
+        for (int tile = 0; tile < tiles; ++tile) {
+            issue(a, tile + Cfg::STAGES - 1);
+#pragma unroll
+            for (int ks = 0; ks < KSTEPS; ++ks) {
+                const int cur = ks % 2;
+                step(fa[cur], fb[cur], [&] {
+                    if (ks == KSTEPS - 1) {
+                        detail::cp_async_wait<Cfg::STAGES - 2>();
+                        __syncthreads();  // tile + 1 has landed for every thread
+                        if (tile + 1 < tiles) fragments(fa[cur ^ 1], fb[cur ^ 1], (tile + 1) % Cfg::STAGES, 0);
+                    } else {
+                        fragments(fa[cur ^ 1], fb[cur ^ 1], tile % Cfg::STAGES, (ks + 1) * Cfg::MMA_K);
+                    }
+                });
+            }
+        }
+        //! [tc-main-loop]
+        detail::cp_async_wait<0>();
     }
 };
 
