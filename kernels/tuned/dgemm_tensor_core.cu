@@ -129,77 +129,41 @@ void dispatch(const GemmArgs<double>& a, int kc, int slices, double* partials, c
 template <class Cfg>
 void run_tile(const GemmArgs<double>& a, int split, cudaStream_t stream) {
     if (a.m == 0 || a.n == 0) return;
-    if (split <= 1 || a.k <= Cfg::BK) {
-        dispatch<Cfg>(a, a.k, 1, nullptr, stream);
-        return;
-    }
-    // Split k (the tuned GEMM's scheme, gemm_splitk.hpp): slices of a multiple of BK write their
-    // partial C's to the workspace; the second pass adds them in slice order and applies alpha
-    // and beta (deterministic), reading C only where beta != 0.
-    const auto [kc, slices] = splitk::slice_k(a.k, split, Cfg::BK);
-    if (slices <= 1) {
-        dispatch<Cfg>(a, a.k, 1, nullptr, stream);
-        return;
-    }
-    auto* partials = static_cast<double*>(
-        splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(double), stream));
-    dispatch<Cfg>(a, kc, slices, partials, stream);
-    splitk::sum<double>(a.m, a.n, slices, partials, a.alpha, a.beta, a.C, a.ldc, stream);
+    tc::run_split(a, split, Cfg::BK, stream,
+                  [&](int kc, int slices, double* partials) { dispatch<Cfg>(a, kc, slices, partials, stream); });
 }
 
 }  // namespace
 
 bool dgemm_tensor_core_supported(int device) {
-    // Asked on every default launch of a double GEMM: answered once per device. No error escapes
-    // (a build without a GPU asks too, through the default rule's tests).
-    constexpr int kDevices = 64;
-    static int known[kDevices] = {};  // 0 not asked yet, 1 no, 2 yes
-    if (device < 0 || device >= kDevices) return false;
-    if (known[device] == 0) {
-        int major = 0;
-        cudaFuncAttributes attr{};
-        const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-                        major >= 9 &&
-                        // the kernel exists only where this build compiled sm_90 code for the device
-                        cudaFuncGetAttributes(&attr, dgemm_tc_kernel<TcDefault, false, true, true, true>) ==
-                            cudaSuccess &&
-                        attr.binaryVersion >= 90;
-        cudaGetLastError();
-        known[device] = ok ? 2 : 1;
-    }
-    return known[device] == 2;
+    // The kernel exists only where this build compiled sm_90 code for the device.
+    static int known[tc::kDevices] = {};  // 1 no, 2 yes
+    return tc::asked_once(known, device, [&] {
+               return tc::kernel_runs_on(device, reinterpret_cast<const void*>(dgemm_tc_kernel<TcDefault, false, true, true, true>), 9)
+                          ? 2
+                          : 1;
+           }) == 2;
 }
 
 namespace {
 /// The occupancy calculator on one tile's kernel as built (registers, shared memory, threads).
 template <class Cfg>
 int resident_of(int device) {
-    constexpr int smem = tc::smem_bytes<double, Cfg, false, true>();
-    auto kernel = dgemm_tc_kernel<Cfg, false, true, true, true>;
-    int blocks = 0, prev = 0;
-    const bool ok = cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(device) == cudaSuccess &&
-                    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess &&
-                    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Cfg::THREADS, smem) == cudaSuccess;
-    cudaSetDevice(prev);
-    cudaGetLastError();
-    return ok && blocks > 0 ? blocks : -1;
+    return tc::resident_blocks(device, reinterpret_cast<const void*>(dgemm_tc_kernel<Cfg, false, true, true, true>),
+                               Cfg::THREADS, tc::smem_bytes<double, Cfg, false, true>());
 }
 }  // namespace
 
 int dgemm_tensor_core_resident_blocks(int device, int tile) {
-    // Asked once per device and tile; 0 where the kernel cannot run.
-    constexpr int kDevices = 64;
-    static int known[kDevices][kDgemmTcTileCount] = {};  // 0 not asked yet, -1 not supported
-    if (device < 0 || device >= kDevices || tile < 0 || tile >= kDgemmTcTileCount ||
-        !dgemm_tensor_core_supported(device))
-        return 0;
-    int& k = known[device][tile];
-    if (k == 0)
-        k = tile == 0   ? resident_of<TcTile<0>>(device)
-            : tile == 1 ? resident_of<TcTile<1>>(device)
-            : tile == 2 ? resident_of<TcTile<2>>(device)
-                        : resident_of<TcTile<3>>(device);
-    return std::max(0, k);
+    // 0 where the kernel cannot run.
+    static int known[kDgemmTcTileCount][tc::kDevices] = {};  // -1 not supported
+    if (tile < 0 || tile >= kDgemmTcTileCount || !dgemm_tensor_core_supported(device)) return 0;
+    return std::max(0, tc::asked_once(known[tile], device, [&] {
+                        return tile == 0   ? resident_of<TcTile<0>>(device)
+                               : tile == 1 ? resident_of<TcTile<1>>(device)
+                               : tile == 2 ? resident_of<TcTile<2>>(device)
+                                           : resident_of<TcTile<3>>(device);
+                    }));
 }
 
 void dgemm_tensor_core(const GemmArgs<double>& a, int split, cudaStream_t stream, int tile) {

@@ -46,7 +46,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
 namespace wb::tuned {
 namespace {
@@ -162,16 +161,11 @@ void launch(const GemmArgs<float>& a, int split, cudaStream_t s) {
     constexpr int smem = tc::smem_bytes<float, Cfg, AKC, BKC>();
     auto kernel = sgemm_3xtf32_kernel<Cfg, FP32_SUM, AKC, BKC, VA, VB>;
     static const int group = tc::configure_groups(reinterpret_cast<const void*>(kernel), Cfg::THREADS, smem);
-    int kc = a.k, slices = 1;
-    if (split > 1) std::tie(kc, slices) = splitk::slice_k(a.k, split, Cfg::BK);
-    float* partials = nullptr;
-    if (slices > 1)
-        partials = static_cast<float*>(
-            splitk::workspace(static_cast<std::size_t>(slices) * a.m * a.n * sizeof(float), s));
-    const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
-    kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(group, grid.x));
-    WB_CHECK_LAUNCH();
-    if (slices > 1) splitk::sum<float>(a.m, a.n, slices, partials, a.alpha, a.beta, a.C, a.ldc, s);
+    tc::run_split(a, split, Cfg::BK, s, [&](int kc, int slices, float* partials) {
+        const dim3 grid((a.m + Cfg::BM - 1) / Cfg::BM, (a.n + Cfg::BN - 1) / Cfg::BN, slices);
+        kernel<<<grid, Cfg::THREADS, smem, s>>>(a, kc, partials, std::min<int>(group, grid.x));
+        WB_CHECK_LAUNCH();
+    });
 }
 
 /// The four run-time choices (layout of A and B, vector copies of each) as template arguments.
@@ -187,21 +181,13 @@ void dispatch(const GemmArgs<float>& a, int split, cudaStream_t s) {
 }  // namespace
 
 bool sgemm_3xtf32_supported(int device) {
-    constexpr int kDevices = 64;
-    static int known[kDevices] = {};  // 0 not asked yet, 1 no, 2 yes
-    if (device < 0 || device >= kDevices) return false;
-    if (known[device] == 0) {
-        int major = 0;
-        cudaFuncAttributes attr{};
-        const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-                        major >= 8 &&
-                        cudaFuncGetAttributes(&attr, sgemm_3xtf32_kernel<Cfg<0>, false, false, true, true, true>) ==
-                            cudaSuccess &&
-                        attr.binaryVersion >= 80;
-        cudaGetLastError();
-        known[device] = ok ? 2 : 1;
-    }
-    return known[device] == 2;
+    static int known[tc::kDevices] = {};  // 1 no, 2 yes
+    return tc::asked_once(known, device, [&] {
+               return tc::kernel_runs_on(
+                          device, reinterpret_cast<const void*>(sgemm_3xtf32_kernel<Cfg<0>, false, false, true, true, true>), 8)
+                          ? 2
+                          : 1;
+           }) == 2;
 }
 
 Sgemm3xTf32Machine sgemm_3xtf32_machine() {

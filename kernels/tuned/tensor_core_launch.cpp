@@ -1,4 +1,4 @@
-// tensor_core_launch.cpp — configure_groups (tensor_core_launch.hpp).
+// tensor_core_launch.cpp — kernel_runs_on, resident_blocks, configure_groups (tensor_core_launch.hpp).
 #include "tuned/tensor_core_launch.hpp"
 
 #include "check.hpp"
@@ -9,6 +9,26 @@
 #include <cmath>
 
 namespace wb::tuned::tc {
+
+bool kernel_runs_on(int device, const void* kernel, int min_major) {
+    int major = 0;
+    cudaFuncAttributes attr{};
+    const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                    major >= min_major && cudaFuncGetAttributes(&attr, kernel) == cudaSuccess &&
+                    attr.binaryVersion >= 10 * min_major;
+    cudaGetLastError();
+    return ok;
+}
+
+int resident_blocks(int device, const void* kernel, int threads, int smem) {
+    int blocks = 0, prev = 0;
+    const bool ok = cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(device) == cudaSuccess &&
+                    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess &&
+                    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem) == cudaSuccess;
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    return ok && blocks > 0 ? blocks : -1;
+}
 
 int configure_groups(const void* kernel, int threads, int smem) {
     WB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));

@@ -2,9 +2,9 @@
 /// \brief The device side the tensor-core GEMMs share (the FP64 DGEMM, dgemm_tensor_core.cu; the
 ///        3xTF32 SGEMM, sgemm_3xtf32.cu): both issue `mma.sync.m16n8k8` on operands kept in shared
 ///        memory in their stored order, so they share the tiles' layout and copies, the fragments'
-///        places, the order blocks take tiles in, the slice of k a split gives a block, and the
-///        epilogue. Each kernel's main loop (its multiply) stays in its own file; the host side
-///        they share is tensor_core_launch.hpp.
+///        places, the order blocks take tiles in, the slice of k a split gives a block, the
+///        pipeline of the main loop and the epilogue. Each kernel's k-step (its multiply) stays
+///        in its own file; the host side they share is tensor_core_launch.hpp.
 ///
 /// The fragments of m16n8k8 (either element type): with g = lane / 4 and t = lane % 4, lane (g, t)
 /// brings A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4] and B[t][g], B[t+4][g], and keeps C[g][2t],
