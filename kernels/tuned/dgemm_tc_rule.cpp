@@ -195,13 +195,13 @@ static_assert(kLeastTrafficTile > 0, "kDgemmTcTiles holds the 96 x 128 tile");
 
 /// The tensor cores' launch on machine `mc`: the tile that wastes least, the split with the least
 /// tc_seconds. Where that is 64 x 64 unsplit (C of a wave of tiles or more) and both operands take
-/// 16-byte copies, the 96 x 128 tile unsplit instead wherever its time is within the model's
-/// noise (3%) of 64 x 64's: the model counts both
-/// at the same rate per SM clock, which they run at (H200, 4096^3), but not the clock the board
-/// holds under each one's traffic: at 8192^3 the 64 x 64 tile read 15-22 GB from DRAM at 1.86-1.87
-/// GHz where 96 x 128 read 8.1-8.2 GB at 1.96-1.98 (Nsight Compute at the boost clock, H200,
-/// \ref notes_gemm, session 25). Where its waves cost more (4096^3: 11 of 132 tiles against 64 x
-/// 64's 16 of 264, 3.9% more in the model, 3% slower measured) 64 x 64 stays.
+/// 16-byte copies, the 96 x 128 tile unsplit instead wherever its time is within the model's noise
+/// (3%) of 64 x 64's: the model counts both at the same rate per SM clock, which they run at (H200,
+/// 4096^3), but not the clock the board holds under each one's traffic: at 8192^3 the 64 x 64 tile
+/// read 15-22 GB from DRAM at 1.86-1.87 GHz where 96 x 128 read 8.1-8.2 GB at 1.96-1.98 (Nsight
+/// Compute at the boost clock, H200, \ref notes_gemm, session 25). Where its waves cost more
+/// (4096^3: 11 of 132 tiles against 64 x 64's 16 of 264, 3.9% more in the model, 3% slower
+/// measured) 64 x 64 stays.
 GemmLaunch tc_default_on(const GemmArgs<double>& a, const TcMachine& mc) {
     const int index = tc_tile_for(a);
     const auto [g, s] = best_split(a, mc, index);

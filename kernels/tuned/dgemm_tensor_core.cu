@@ -138,11 +138,8 @@ void run_tile(const GemmArgs<double>& a, int split, cudaStream_t stream) {
 bool dgemm_tensor_core_supported(int device) {
     // The kernel exists only where this build compiled sm_90 code for the device.
     static int known[tc::kDevices] = {};  // 1 no, 2 yes
-    return tc::asked_once(known, device, [&] {
-               return tc::kernel_runs_on(device, reinterpret_cast<const void*>(dgemm_tc_kernel<TcDefault, false, true, true, true>), 9)
-                          ? 2
-                          : 1;
-           }) == 2;
+    const void* kernel = reinterpret_cast<const void*>(dgemm_tc_kernel<TcDefault, false, true, true, true>);
+    return tc::asked_once(known, device, [&] { return tc::kernel_runs_on(device, kernel, 9) ? 2 : 1; }) == 2;
 }
 
 namespace {

@@ -37,7 +37,7 @@ struct DgemmTcTile {
 /// more than 64 x 64's (dgemm_tc_rule.cpp; \ref notes_gemm, session 25).
 inline constexpr DgemmTcTile kDgemmTcTiles[] = {
     {64, 64, 16, 32, 32, 3, 2}, {128, 16, 16, 32, 16, 3, 3}, {16, 128, 16, 16, 32, 3, 3}, {96, 128, 32, 32, 32, 3, 1}};
-inline constexpr DgemmTcTile kDgemmTcTile = kDgemmTcTiles[0];  ///< the large-C tile
+inline constexpr DgemmTcTile kDgemmTcTile = kDgemmTcTiles[0];  ///< the large-C tile the rule starts from
 inline constexpr int kDgemmTcTileCount = 4;
 /// True for the tiles of C one of their 16 rows or columns wide (the default rule's skinny tiles).
 constexpr bool dgemm_tc_skinny(const DgemmTcTile& t) { return t.tile_m <= 16 || t.tile_n <= 16; }

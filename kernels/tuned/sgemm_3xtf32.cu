@@ -182,12 +182,8 @@ void dispatch(const GemmArgs<float>& a, int split, cudaStream_t s) {
 
 bool sgemm_3xtf32_supported(int device) {
     static int known[tc::kDevices] = {};  // 1 no, 2 yes
-    return tc::asked_once(known, device, [&] {
-               return tc::kernel_runs_on(
-                          device, reinterpret_cast<const void*>(sgemm_3xtf32_kernel<Cfg<0>, false, false, true, true, true>), 8)
-                          ? 2
-                          : 1;
-           }) == 2;
+    const void* kernel = reinterpret_cast<const void*>(sgemm_3xtf32_kernel<Cfg<0>, false, false, true, true, true>);
+    return tc::asked_once(known, device, [&] { return tc::kernel_runs_on(device, kernel, 8) ? 2 : 1; }) == 2;
 }
 
 Sgemm3xTf32Machine sgemm_3xtf32_machine() {
