@@ -10,10 +10,7 @@
 #include "tuned/gemm_rule_common.hpp"
 #include "tuned/gemm_splitk.hpp"
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -36,34 +33,6 @@ constexpr double kLatencySeconds = 700e-9; // DRAM latency under load (chapter 0
 /// in flight never bind, and no other choice of the held-out shapes moves.
 constexpr double kLittleMargin = 2.0;
 
-/// A device's clocks and bus width, asked once per device. Asked per split candidate on every
-/// call (three attributes each), they are the likely cause of chapter 7's default DGEMM taking
-/// milliseconds at 256^3 where its kernel takes microseconds: the clock attributes can go through
-/// the driver's management layer.
-struct Clocks {
-    int sm_khz = 0, mem_khz = 0, bus_bits = 0;
-};
-const Clocks& clocks_of(int device) {
-    constexpr int kDevices = 64;
-    static Clocks known[kDevices];
-    static bool asked[kDevices] = {};
-    static std::mutex m;
-    static const Clocks none;
-    if (device < 0 || device >= kDevices) return none;
-    std::lock_guard<std::mutex> lock(m);
-    if (!asked[device]) {
-        Clocks& c = known[device];
-        if (cudaDeviceGetAttribute(&c.sm_khz, cudaDevAttrClockRate, device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&c.mem_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&c.bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess) {
-            cudaGetLastError();
-            c = Clocks{};
-        }
-        asked[device] = true;
-    }
-    return known[device];
-}
-
 /// What the rule reads of a device: its SMs, SM clock, theoretical DRAM bandwidth, and each tile's
 /// resident blocks per SM. From the device itself (the attributes and the occupancy calculator),
 /// or from a profile where the launch is predicted for a named device without running there.
@@ -74,11 +43,12 @@ struct TcMachine {
 };
 
 TcMachine machine_of(int device) {
+    // The attributes cached per device (launch_checks): asked per split candidate on every call
+    // through the driver, they once took chapter 7's default DGEMM at 256^3 to milliseconds.
     TcMachine mc;
-    const Clocks& ck = clocks_of(device);
     mc.sm_count = sm_count();
-    mc.sm_hz = ck.sm_khz * 1e3;
-    mc.bandwidth_bps = 2.0 * ck.mem_khz * 1e3 * ck.bus_bits / 8.0;
+    mc.sm_hz = launch_checks::sm_hz();
+    mc.bandwidth_bps = launch_checks::dram_bytes_per_second();
     for (int i = 0; i < kDgemmTcTileCount; ++i) mc.resident[i] = dgemm_tc_blocks_or_sm90(device, i);
     return mc;
 }

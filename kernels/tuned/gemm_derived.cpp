@@ -129,7 +129,7 @@ std::vector<derive::GemmTile> gemm_derive_tiles(const DeviceProfile& dev, bool l
     // The tensor-core kernel is built from sm_90's mma.sync.m16n8k8.f64 (tuned/dgemm_tensor_core.hpp).
     const bool tc = std::is_same_v<T, double> && tensor_ok &&
                     (live ? gemm_takes_tensor_cores<T>() : dev.fp64_mma_lanes_per_sm > dev.fp64_lanes_per_sm);
-    if (tc) {  // each of its tiles (64 x 64, the skinny 128 x 16 and 16 x 128, 64 x 128 x 32), split like the others
+    if (tc) {  // each of its tiles (64 x 64, the skinny 128 x 16 and 16 x 128, 96 x 128 x 32), split like the others
         int device = 0;
         const bool here = live && cudaGetDevice(&device) == cudaSuccess;
         if (!here) cudaGetLastError();
