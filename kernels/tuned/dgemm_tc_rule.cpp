@@ -9,6 +9,7 @@
 #include "tuned/gemm_pack.hpp"
 #include "tuned/gemm_rule_common.hpp"
 #include "tuned/gemm_splitk.hpp"
+#include "tuned/tensor_core_launch.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -33,22 +34,17 @@ constexpr double kLatencySeconds = 700e-9; // DRAM latency under load (chapter 0
 /// in flight never bind, and no other choice of the held-out shapes moves.
 constexpr double kLittleMargin = 2.0;
 
-/// What the rule reads of a device: its SMs, SM clock, theoretical DRAM bandwidth, and each tile's
-/// resident blocks per SM. From the device itself (the attributes and the occupancy calculator),
-/// or from a profile where the launch is predicted for a named device without running there.
-struct TcMachine {
-    int sm_count = 132;
-    double sm_hz = 0, bandwidth_bps = 0;  // 0: not known (the FMA rule's stream rate stands in)
+/// What the rule reads of a device: its SMs, SM clock and theoretical DRAM bandwidth (tc::Machine),
+/// and each tile's resident blocks per SM. From the device itself (its attributes and the
+/// occupancy calculator), or from a profile where the launch is predicted for a named device
+/// without running there.
+struct TcMachine : tc::Machine {
     int resident[kDgemmTcTileCount] = {};
 };
 
 TcMachine machine_of(int device) {
-    // The attributes cached per device (launch_checks): asked per split candidate on every call
-    // through the driver, they once took chapter 7's default DGEMM at 256^3 to milliseconds.
     TcMachine mc;
-    mc.sm_count = sm_count();
-    mc.sm_hz = launch_checks::sm_hz();
-    mc.bandwidth_bps = launch_checks::dram_bytes_per_second();
+    static_cast<tc::Machine&>(mc) = tc::machine();
     for (int i = 0; i < kDgemmTcTileCount; ++i) mc.resident[i] = dgemm_tc_blocks_or_sm90(device, i);
     return mc;
 }
@@ -57,9 +53,7 @@ TcMachine machine_of(int device) {
 /// tensor-core kernel exists for sm_90 and later only).
 TcMachine machine_of(const DeviceProfile& dev) {
     TcMachine mc;
-    mc.sm_count = std::max(1, dev.sm_count);
-    mc.sm_hz = dev.sm_clock_mhz * 1e6;
-    mc.bandwidth_bps = dev.bandwidth_gbs * 1e9;
+    static_cast<tc::Machine&>(mc) = tc::machine(dev);
     for (int i = 0; i < kDgemmTcTileCount; ++i) mc.resident[i] = kDgemmTcTiles[i].sm90_blocks;
     return mc;
 }
@@ -83,7 +77,7 @@ double tc_seconds(const GemmArgs<double>& a, int split, const TcMachine& mc, int
     const double fp64_lanes = 64;  // FP64 FMA lanes per SM where the tensor cores run (sm_90: device_profile.cpp)
     const double sm_flops = kTensorOverFmaRate * fp64_lanes * 2.0 * std::max(1e3, mc.sm_hz);
     const long long blocks = ceil_div(a.m, tile.tile_m) * ceil_div(a.n, tile.tile_n) * slices;
-    const long long slots = static_cast<long long>(mc.sm_count) * resident;
+    const long long slots = static_cast<long long>(mc.sms) * resident;
     const double waves = static_cast<double>((blocks + slots - 1) / slots);
     const double kt = static_cast<double>(slices > 1 ? kc : std::max(1, a.k)) / tile.tile_k + (tile.stages - 1);
     const double block_s = 2.0 * tile.tile_m * tile.tile_n * tile.tile_k * kt / (sm_flops / resident);
@@ -93,7 +87,7 @@ double tc_seconds(const GemmArgs<double>& a, int split, const TcMachine& mc, int
     // The stream: kStreamShare of the theoretical bandwidth (chapter 0's read ceiling is 93% of it
     // on the H200), or what the resident blocks keep in flight per DRAM latency: each block's
     // STAGES - 1 tiles ahead, of the operand rows inside C.
-    const double theoretical = mc.bandwidth_bps;
+    const double theoretical = mc.dram_bytes_per_second;
     const double per_block = (tile.stages - 1.0) * tile.tile_k * sizeof(double) *
                              (std::min(tile.tile_m, std::max(1, a.m)) + std::min(tile.tile_n, std::max(1, a.n)));
     const double in_flight = per_block * static_cast<double>(std::min(blocks, slots));

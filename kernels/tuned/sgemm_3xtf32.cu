@@ -34,7 +34,6 @@
 #include "check.hpp"
 #include "cp_async.cuh"
 #include "gemm_common.cuh"
-#include "launch_checks.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_rule_common.hpp"
 #include "tuned/gemm_splitk.hpp"
@@ -186,15 +185,7 @@ bool sgemm_3xtf32_supported(int device) {
     return tc::asked_once(known, device, [&] { return tc::kernel_runs_on(device, kernel, 8) ? 2 : 1; }) == 2;
 }
 
-Sgemm3xTf32Machine sgemm_3xtf32_machine() {
-    return {launch_checks::sm_count(), launch_checks::sm_hz(), launch_checks::dram_bytes_per_second()};
-}
-
-Sgemm3xTf32Machine sgemm_3xtf32_machine(const DeviceProfile& dev) {
-    return {std::max(1, dev.sm_count), dev.sm_clock_mhz * 1e6, dev.bandwidth_gbs * 1e9};
-}
-
-Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, const Sgemm3xTf32Machine& mc) {
+Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, const tc::Machine& mc) {
     // Each candidate's time: its waves of blocks (the GPU holds min_blocks per SM) times one
     // block's work, its padded tile of C times its slice of k, at the tile's share of the rate;
     // plus, split, the partials written and read once and the second pass's launch.
@@ -251,7 +242,7 @@ void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k, in
         throw std::runtime_error("tuned::sgemm_3xtf32: device " + std::to_string(device) +
                                  " has no TF32 tensor cores this build can run (compute capability 8.0 or later)");
     if (tile < 0 || split_k == 0) {
-        const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sgemm_3xtf32_machine());
+        const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, tc::machine());
         if (tile < 0) tile = d.tile;
         if (split_k == 0) split_k = tile == d.tile ? d.split : 1;
     }

@@ -18,9 +18,9 @@
 /// comments and the measured rate: sgemm_3xtf32.cu and chapter 5's MM page.
 #pragma once
 
-#include "device_profile.hpp"
 #include "gemm.hpp"
 #include "step.hpp"
+#include "tuned/tensor_core_launch.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -50,28 +50,16 @@ enum class Sgemm3xTf32Sum {
 void sgemm_3xtf32(const GemmArgs<float>& a, cudaStream_t stream, int split_k = 0, int tile = -1,
                   Sgemm3xTf32Sum sum = Sgemm3xTf32Sum::kTensorCores);
 
-/// What the default launch reads of a GPU: its SMs, SM clock and theoretical DRAM bandwidth.
-struct Sgemm3xTf32Machine {
-    int sms = 132;
-    double sm_hz = 1.98e9;
-    double dram_bytes_per_second = 4.917e12;
-};
-/// The current device's (its attributes, cached; the h200 preset's where there is no GPU).
-Sgemm3xTf32Machine sgemm_3xtf32_machine();
-/// A profile's: the launch a named device would take (device_preset("h100-sxm")).
-Sgemm3xTf32Machine sgemm_3xtf32_machine(const DeviceProfile& dev);
-
-/// The default launch of an m x n x k call on machine `mc`: of each tile with 1 ... 64 slices of
-/// k, the one whose waves of blocks take least (each block's padded tile of C times its slice of
-/// k at the tile's rate, which scales with the SM clock; a split adds its partials' round trip
-/// at a share of the DRAM bandwidth and the second pass, and its partials stay within the tuned
-/// GEMM's workspace cap, kMaxWorkspaceBytes).
-/// With split_k given and the tile not, the tile is the one this picks, unsplit where it picked
-/// a split of the other.
+/// The default launch of an m x n x k call on machine `mc` (tc::machine(): the current device's):
+/// of each tile with 1 ... 64 slices of k, the one whose waves of blocks take least (each block's
+/// padded tile of C times its slice of k at the tile's rate, which scales with the SM clock; a
+/// split adds its partials' round trip at a share of the DRAM bandwidth and the second pass, and
+/// its partials stay within the tuned GEMM's workspace cap, kMaxWorkspaceBytes). With split_k given
+/// and the tile not, the tile is the one this picks, unsplit where it picked a split of the other.
 struct Sgemm3xTf32Launch {
     int tile = 0, split = 1;
 };
-Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, const Sgemm3xTf32Machine& mc);
+Sgemm3xTf32Launch sgemm_3xtf32_default(int m, int n, int k, const tc::Machine& mc);
 
 /// The kernel's tiles, the one place they are written: block tile_m x tile_n x tile_k, four warps
 /// of warp_m x warp_n, `stages` buffers, min_blocks per SM asked of the compiler (and what the

@@ -52,7 +52,7 @@ Step<GemmArgs<float>> sgemm_3xtf32_step(Sgemm3xTf32Sum sum) {
         fp32 ? &launch_fp32 : &launch_tc,
         [](const GemmArgs<float>& a) {
             // The launch sgemm_3xtf32 picks (the GPU's SMs, clock and bandwidth, or an H200's without one).
-            const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, sgemm_3xtf32_machine());
+            const Sgemm3xTf32Launch d = sgemm_3xtf32_default(a.m, a.n, a.k, tc::machine());
             return launch_of(d.tile, d.split);
         },
         [](const GemmArgs<float>&) {

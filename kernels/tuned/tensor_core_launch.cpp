@@ -1,7 +1,8 @@
-// tensor_core_launch.cpp — kernel_runs_on, resident_blocks, configure_groups (tensor_core_launch.hpp).
+// tensor_core_launch.cpp — machine, kernel_runs_on, resident_blocks, configure_groups (tensor_core_launch.hpp).
 #include "tuned/tensor_core_launch.hpp"
 
 #include "check.hpp"
+#include "launch_checks.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -9,6 +10,14 @@
 #include <cmath>
 
 namespace wb::tuned::tc {
+
+Machine machine() {
+    return {launch_checks::sm_count(), launch_checks::sm_hz(), launch_checks::dram_bytes_per_second()};
+}
+
+Machine machine(const DeviceProfile& dev) {
+    return {std::max(1, dev.sm_count), dev.sm_clock_mhz * 1e6, dev.bandwidth_gbs * 1e9};
+}
 
 bool kernel_runs_on(int device, const void* kernel, int min_major) {
     int major = 0;

@@ -8,6 +8,7 @@
 ///        kernel's k-step stays in its own file.
 #pragma once
 
+#include "device_profile.hpp"
 #include "gemm.hpp"
 #include "tuned/gemm_splitk.hpp"
 
@@ -19,6 +20,19 @@
 #include <utility>
 
 namespace wb::tuned::tc {
+
+/// What the tensor cores' default rules (the DGEMM's, dgemm_tc_rule.cpp; the 3xTF32 SGEMM's) read
+/// of a GPU: its SMs, SM clock and theoretical DRAM bandwidth (2 x memory clock x bus width).
+struct Machine {
+    int sms = 132;
+    double sm_hz = 1.98e9;
+    double dram_bytes_per_second = 4.917e12;
+};
+/// The current device's (its attributes, cached per device by launch_checks; the h200 preset's
+/// where there is no GPU).
+Machine machine();
+/// A profile's: the launch a named device would take (device_preset("h100-sxm")).
+Machine machine(const DeviceProfile& dev);
 
 /// The devices the per-device answers below keep (device numbers 0 ... kDevices - 1).
 inline constexpr int kDevices = 64;

@@ -21,9 +21,8 @@
 namespace {
 
 using wb::tuned::sgemm_3xtf32_default;
-using wb::tuned::sgemm_3xtf32_machine;
 
-const wb::tuned::Sgemm3xTf32Machine kH200 = sgemm_3xtf32_machine(wb::device_preset("h200"));
+const wb::tuned::tc::Machine kH200 = wb::tuned::tc::machine(wb::device_preset("h200"));
 
 }  // namespace
 
@@ -67,7 +66,7 @@ TEST_CASE("3xTF32 default launch: read off the machine", "[cpu][gemm][3xtf32]") 
     CHECK(kH200.dram_bytes_per_second == Approx(4.9e12).epsilon(0.03));
     // An eighth of the bandwidth makes the partials' round trip dearer: never more slices, and fewer
     // where the round trip is a large share (a C of 16 tiles, k = 16384).
-    wb::tuned::Sgemm3xTf32Machine slow = kH200;
+    wb::tuned::tc::Machine slow = kH200;
     slow.dram_bytes_per_second /= 8;
     int fewer = 0;
     for (int s : {256, 512, 1024})
