@@ -11,6 +11,8 @@
 /// inlines it), a change this file's measurements would not cover.
 #pragma once
 
+#include <type_traits>
+
 #include "tuned/dependent_launch.cuh"
 #include "tuned/gemm_fragments.cuh"
 #include "tuned/gemm_tile_loader.cuh"
@@ -105,6 +107,27 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         // tile t-1+S (issued in iteration t-1) wait in registers for stage sp = (t-1) % S.
         int st = 0, sp = S - 1;
         for (int t = 0; t < tiles; ++t) {
+            // C into the L2 four k-tiles before the epilogue, in the unsplit kernels of one block
+            // per SM (beta != 0 only: beta == 0 never reads C). The epilogue reads C in dependent
+            // batches, one per sub-block row; from DRAM each batch waits a memory latency with
+            // no other block on the SM to cover it, a cost each wave of tiles pays once
+            // (\ref notes_gemm, the cost per wave). Four k-tiles of main loop are time enough for
+            // a wave's C to arrive in the L2 and few enough that it is still there (+2-4% at
+            // 4000-8192 squares on an H200). Only these kernels: with the lines in every kernel,
+            // the multi-block and split kernels' shapes ran 5-16% slower in one run (their main
+            // loops compiled differently; the split kernels never execute the lines).
+            if constexpr (Cfg::MIN_BLOCKS == 1 && !SPLIT && std::is_same_v<T, float>) {
+                if (beta != T(0) && t == max(tiles - 4, 0)) {
+#pragma unroll
+                    for (int q = 0; q < TM / 4; ++q)
+#pragma unroll
+                        for (int c = 0; c < TN; ++c) {
+                            const int i = i0 + ra + q * 4 * LM, j = j0 + cb + (c / 4) * 4 * LN + c % 4;
+                            if (i < m && j < n)
+                                asm volatile("prefetch.global.L2 [%0];" ::"l"(C + i + static_cast<long long>(j) * ldc));
+                        }
+                }
+            }
             const T* a_s = sA + st * BK * BM;
             const T* b_s = sB + st * BK * BN;
             const int s1 = st + 1 == S ? 0 : st + 1;  // stage of tile t+1
