@@ -5,22 +5,23 @@
 # with the same 256 x 128 tile and the same fill of its waves, so the loss is a cost per tile or
 # per call (docs/notes/gemm.md, session 25). Nsight Compute at the boost clock on the default
 # launch and cuBLAS at both sizes (gemm_rule_sweep's `rule` mode: the rule's launch and cuBLAS
-# only; or chapter 5's binary on the one size): duration, SM clock, active against elapsed
-# cycles, DRAM bytes read and written, the FMA pipe's share, instructions. Prints each kernel of
-# more than 1 ms (the rates the rule measures first are shorter).
+# only): duration, SM clock, active against elapsed cycles, DRAM bytes read and written, the FMA
+# pipe's share, instructions. Prints each kernel of more than 1 ms (the rates the rule measures
+# first are shorter). Not chapter 5's binary: it launches every step's kernels many times, and
+# two profiles of it ran past 200 s each without a line (session 26).
 #
 # Run on the device machine from the repository root (a build with gemm_rule_sweep,
-# scripts/probes/CMakeLists.txt, or ch05_unrolled):
-#   bash scripts/probes/sgemm_tile_cost_profile.sh [path/to/gemm_rule_sweep | path/to/ch05_unrolled]
+# scripts/probes/CMakeLists.txt):
+#   bash scripts/probes/sgemm_tile_cost_profile.sh [path/to/gemm_rule_sweep]
 set -uo pipefail
 bin=${1:-build/bin/gemm_rule_sweep}
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,sm__cycles_active.avg,sm__cycles_elapsed.avg,dram__bytes_read.sum,dram__bytes_write.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum
 for n in 4096 8192; do
   echo "== $n x $n x $n NN: kernels over 1 ms"
   log=$(mktemp)
-  if [[ $(basename "$bin") == gemm_rule_sweep* ]]; then args=(--shape "$n,$n,$n" N rule)
-  else args=(--op gemm --precision float --sizes "$n" --trans N); fi
-  timeout 200 ncu --clock-control none --metrics "$M" --kernel-name-base demangled --kernel-name regex:"gemm_impl|sgemm|gemm_f32|xmma" \
+  [[ $(basename "$bin") == gemm_rule_sweep* ]] || { echo "want gemm_rule_sweep, not $bin"; exit 2; }
+  args=(--shape "$n,$n,$n" N rule)
+  timeout 150 ncu --clock-control none --metrics "$M" --kernel-name-base demangled --kernel-name regex:"gemm_impl|sgemm|gemm_f32|xmma" \
     --launch-count 400 "$bin" "${args[@]}" >"$log" 2>&1
   python3 - "$log" <<'PY'
 import re, sys
