@@ -21,7 +21,7 @@ for n in 4096 8192; do
   log=$(mktemp)
   [[ $(basename "$bin") == gemm_rule_sweep* ]] || { echo "want gemm_rule_sweep, not $bin"; exit 2; }
   args=(--shape "$n,$n,$n" N rule)
-  timeout 150 ncu --clock-control none --metrics "$M" --kernel-name-base demangled --kernel-name regex:"gemm_impl|sgemm|gemm_f32|xmma" \
+  timeout 150 ncu --profile-from-start off --clock-control none --metrics "$M" --kernel-name-base demangled --kernel-name regex:"gemm_impl|sgemm|gemm_f32|xmma" \
     --launch-count 400 "$bin" "${args[@]}" >"$log" 2>&1
   python3 - "$log" <<'PY'
 import re, sys
