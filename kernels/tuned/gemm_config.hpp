@@ -41,6 +41,8 @@ struct GemmConfig {
                                    ///< 1 selects the main loop's one-block order
     bool prefetch_order = false;   ///< the one-block order (the next tile's first fragments loaded
                                    ///< before the last k-step's FMAs) at more blocks per SM too
+    bool prefetch_c = false;       ///< C prefetched into the L2 before the epilogue (unsplit launches,
+                                   ///< beta != 0; gemm_kernel.cuh says where it pays)
     GemmSwizzle swizzle = GemmSwizzle::none;
     bool operand_guard = false;    ///< copies checked per operand, not per tile of C (skinny C)
     int sm90_blocks = 1;           ///< blocks per SM on an H100 or H200: the rule's count without a GPU
@@ -71,6 +73,9 @@ struct GemmConfig {
     }
     constexpr GemmConfig prefetching() const {
         return with([&](GemmConfig& c) { c.prefetch_order = true; });
+    }
+    constexpr GemmConfig prefetching_c() const {
+        return with([&](GemmConfig& c) { c.prefetch_c = true; });
     }
     constexpr GemmConfig guard_each_operand() const {
         return with([&](GemmConfig& c) { c.operand_guard = true; });
@@ -113,10 +118,11 @@ constexpr GemmConfig probe_f256(GemmConfig c) { return c; }
 // The table.
 
 /// Large float C: 128 accumulators per thread, one block of 8 warps per SM (the shape of cuBLAS's
-/// own FP32 kernel on Hopper); its TN operands swizzled.
+/// own FP32 kernel on Hopper); its TN operands swizzled; C prefetched before its epilogue (one
+/// block per SM: nothing else covers the epilogue's loads).
 inline constexpr GemmConfig kFloat256x128 =
     probe_f256(GemmConfig{}.shape(256, 128, 16, 64, 64, 16, 8, 3, 1))
-        .swizzled(GemmSwizzle::tn).sm90_occupancy(1);
+        .swizzled(GemmSwizzle::tn).prefetching_c().sm90_occupancy(1);
 /// Medium float C, or where 256 x 128 tiles would leave SMs idle: two blocks per SM.
 inline constexpr GemmConfig kFloat128x128 =
     GemmConfig{}.shape(128, 128, 16, 64, 32, 8, 8, 3, 2)
@@ -192,6 +198,8 @@ struct KernelConfig {
     static constexpr int TM = E.thread_m, TN = E.thread_n;              // thread tile
     static constexpr int STAGES = E.stages, MIN_BLOCKS = ONE_WAVE ? 2 : E.min_blocks;
     static constexpr bool PREFETCH_ORDER = !ONE_WAVE && (E.min_blocks == 1 || E.prefetch_order);  // the main loop's order
+    static constexpr bool PREFETCH_C = E.prefetch_c;  // C into the L2 before the epilogue (gemm_kernel.cuh)
+    static_assert(!PREFETCH_C || PREFETCH_ORDER, "the C prefetch sits in the one-block order's main loop");
     /// Whether grids of at most one block per SM run the ONE_WAVE kernel instead.
     static constexpr bool HAS_ONE_WAVE = !ONE_WAVE && E.min_blocks > 1 && E.prefetch_order;
     static constexpr GemmSwizzle SWIZZLE_T = E.swizzle;

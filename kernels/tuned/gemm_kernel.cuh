@@ -11,8 +11,6 @@
 /// inlines it), a change this file's measurements would not cover.
 #pragma once
 
-#include <type_traits>
-
 #include "tuned/dependent_launch.cuh"
 #include "tuned/gemm_fragments.cuh"
 #include "tuned/gemm_tile_loader.cuh"
@@ -107,8 +105,9 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         // tile t-1+S (issued in iteration t-1) wait in registers for stage sp = (t-1) % S.
         int st = 0, sp = S - 1;
         for (int t = 0; t < tiles; ++t) {
-            // C into the L2 four k-tiles before the epilogue, in the unsplit kernels of one block
-            // per SM (beta != 0 only: beta == 0 never reads C). The epilogue reads C in dependent
+            // C into the L2 four k-tiles before the epilogue, in the unsplit kernels of the
+            // configurations that ask for it (prefetch_c: the one-block 256 x 128 float tile;
+            // beta != 0 only: beta == 0 never reads C). The epilogue reads C in dependent
             // batches, one per sub-block row; from DRAM each batch waits a memory latency with
             // no other block on the SM to cover it, a cost each wave of tiles pays once
             // (\ref notes_gemm, the cost per wave). Four k-tiles of main loop are time enough for
@@ -116,7 +115,7 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
             // 4000-8192 squares on an H200). Only these kernels: with the lines in every kernel,
             // the multi-block and split kernels' shapes ran 5-16% slower in one run (their main
             // loops compiled differently; the split kernels never execute the lines).
-            if constexpr (Cfg::MIN_BLOCKS == 1 && !SPLIT && std::is_same_v<T, float>) {
+            if constexpr (Cfg::PREFETCH_C && !SPLIT) {
                 if (beta != T(0) && t == max(tiles - 4, 0)) {
 #pragma unroll
                     for (int q = 0; q < TM / 4; ++q)
