@@ -40,6 +40,7 @@
 #include "mma_f64.cuh"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -137,7 +138,7 @@ void run_tile(const GemmArgs<double>& a, int split, cudaStream_t stream) {
 
 bool dgemm_tensor_core_supported(int device) {
     // The kernel exists only where this build compiled sm_90 code for the device.
-    static int known[tc::kDevices] = {};  // 1 no, 2 yes
+    static std::atomic<int> known[tc::kDevices] = {};  // 1 no, 2 yes
     const void* kernel = reinterpret_cast<const void*>(dgemm_tc_kernel<TcDefault, false, true, true, true>);
     return tc::asked_once(known, device, [&] { return tc::kernel_runs_on(device, kernel, 9) ? 2 : 1; }) == 2;
 }
@@ -153,7 +154,7 @@ int resident_of(int device) {
 
 int dgemm_tensor_core_resident_blocks(int device, int tile) {
     // 0 where the kernel cannot run.
-    static int known[kDgemmTcTileCount][tc::kDevices] = {};  // -1 not supported
+    static std::atomic<int> known[kDgemmTcTileCount][tc::kDevices] = {};  // -1 not supported
     if (tile < 0 || tile >= kDgemmTcTileCount || !dgemm_tensor_core_supported(device)) return 0;
     return std::max(0, tc::asked_once(known[tile], device, [&] {
                         return tile == 0   ? resident_of<TcTile<0>>(device)

@@ -41,6 +41,7 @@
 #include "tuned/tensor_core_tile.cuh"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -180,7 +181,7 @@ void dispatch(const GemmArgs<float>& a, int split, cudaStream_t s) {
 }  // namespace
 
 bool sgemm_3xtf32_supported(int device) {
-    static int known[tc::kDevices] = {};  // 1 no, 2 yes
+    static std::atomic<int> known[tc::kDevices] = {};  // 1 no, 2 yes
     const void* kernel = reinterpret_cast<const void*>(sgemm_3xtf32_kernel<Cfg<0>, false, false, true, true, true>);
     return tc::asked_once(known, device, [&] { return tc::kernel_runs_on(device, kernel, 8) ? 2 : 1; }) == 2;
 }

@@ -14,6 +14,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -39,12 +40,18 @@ inline constexpr int kDevices = 64;
 
 /// known[device], from ask() at its first use (0 means not asked yet: ask answers nonzero); 0 for
 /// a device number outside 0 ... kDevices - 1. The kernels' questions are asked on every default
-/// launch (their support, their blocks per SM): answered once per device.
+/// launch (their support, their blocks per SM): answered once per device. Atomic, since any host
+/// thread may launch (chapter 7's GPU workers beside the calling thread): two threads that meet an
+/// unasked device both ask and store the same answer.
 template <class F>
-int asked_once(int (&known)[kDevices], int device, F&& ask) {
+int asked_once(std::atomic<int> (&known)[kDevices], int device, F&& ask) {
     if (device < 0 || device >= kDevices) return 0;
-    if (known[device] == 0) known[device] = ask();
-    return known[device];
+    int v = known[device].load(std::memory_order_relaxed);
+    if (v == 0) {
+        v = ask();
+        known[device].store(v, std::memory_order_relaxed);
+    }
+    return v;
 }
 
 /// Whether `kernel` runs on `device`: compute capability `min_major` or later, and this build
