@@ -25,7 +25,10 @@ namespace wb::tuned {
 
 /// One configuration's main-loop rates, relative to its op(A) = A rate with 16-byte copies.
 struct GemmKernelRates {
-    double transposed_a = 1;  ///< op(A) = A^T, read transposed through registers
+    /// op(A) = A^T, read transposed through registers: the slower of two calls, the ratio call
+    /// (each block row reading its own rows of A) and a one-row call (C one tile tall: every block
+    /// reading the same rows of A), where the kernels' factors differ by up to 6% (\ref notes_gemm).
+    double transposed_a = 1;
     double element = 1;       ///< A's columns not 16-byte aligned: both operands copied element by element
     /// The bytes per second its epilogue moves C with (read and written, beta != 0) where the
     /// epilogue is the kernel: one k-tile, C four times the L2, the L2 flushed before each call.

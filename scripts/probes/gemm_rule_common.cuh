@@ -44,15 +44,17 @@ __global__ void fill(T* p, size_t n, unsigned seed) {
     }
 }
 
-/// Median of `reps` calls of f (CUDA events) after two untimed ones, in ms.
-template <class F>
-double med(F f, int reps) {
+/// Median of `reps` calls of f (CUDA events) after two untimed ones, in ms; `before` runs ahead of
+/// each timed call, outside the timed range (e.g. an L2 flush).
+template <class F, class B>
+double med_each(F f, int reps, B before) {
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     for (int w = 0; w < 2; ++w) f();
     std::vector<float> t;
     for (int r = 0; r < reps; ++r) {
+        before(r);
         cudaEventRecord(a);
         f();
         cudaEventRecord(b);
@@ -65,6 +67,12 @@ double med(F f, int reps) {
     cudaEventDestroy(b);
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+/// Median of `reps` calls of f (CUDA events) after two untimed ones, in ms.
+template <class F>
+double med(F f, int reps) {
+    return med_each(f, reps, [](int) {});
 }
 
 /// A, B and C for every shape of a list (each as large as the largest operand of any shape),
