@@ -41,8 +41,8 @@ struct GemmConfig {
                                    ///< 1 selects the main loop's one-block order
     bool prefetch_order = false;   ///< the one-block order (the next tile's first fragments loaded
                                    ///< before the last k-step's FMAs) at more blocks per SM too
-    bool prefetch_c = false;       ///< C prefetched into the L2 before the epilogue (unsplit launches,
-                                   ///< beta != 0; gemm_kernel.cuh says where it pays)
+    bool prefetch_c = false;       ///< C prefetched into the L2 before the epilogue (unsplit launches
+                                   ///< with op(B) = B^T, beta != 0; gemm_kernel.cuh says where it pays)
     GemmSwizzle swizzle = GemmSwizzle::none;
     bool operand_guard = false;    ///< copies checked per operand, not per tile of C (skinny C)
     int sm90_blocks = 1;           ///< blocks per SM on an H100 or H200: the rule's count without a GPU

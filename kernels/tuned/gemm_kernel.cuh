@@ -106,16 +106,20 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
         int st = 0, sp = S - 1;
         for (int t = 0; t < tiles; ++t) {
             // C into the L2 four k-tiles before the epilogue, in the unsplit kernels of the
-            // configurations that ask for it (prefetch_c: the one-block 256 x 128 float tile;
-            // beta != 0 only: beta == 0 never reads C). The epilogue reads C in dependent
+            // configurations that ask for it (prefetch_c: the one-block 256 x 128 float tile)
+            // that take op(B) = B^T straight into place (NT, TT: the default rule packs B into
+            // that form where it pays, as it does at the squares); beta != 0 only: beta == 0
+            // never reads C. The epilogue reads C in dependent
             // batches, one per sub-block row; from DRAM each batch waits a memory latency with
             // no other block on the SM to cover it, a cost each wave of tiles pays once
             // (\ref notes_gemm, the cost per wave). Four k-tiles of main loop are time enough for
             // a wave's C to arrive in the L2 and few enough that it is still there (+2-4% at
             // 4000-8192 squares on an H200). Only these kernels: with the lines in every kernel,
             // the multi-block and split kernels' shapes ran 5-16% slower in one run (their main
-            // loops compiled differently; the split kernels never execute the lines).
-            if constexpr (Cfg::PREFETCH_C && !SPLIT) {
+            // loops compiled differently; the split kernels never execute the lines), and in
+            // the NN and TN kernels of this tile, whose B goes through the transposing registers,
+            // the main loop ran 15% slower at beta 0 and 0.5 alike (H200, gemm_beta_probe).
+            if constexpr (Cfg::PREFETCH_C && !SPLIT && TransB) {
                 if (beta != T(0) && t == max(tiles - 4, 0)) {
 #pragma unroll
                     for (int q = 0; q < TM / 4; ++q)
