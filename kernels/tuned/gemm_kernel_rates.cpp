@@ -77,18 +77,15 @@ GemmTimedCall ratio_shape(const GemmLaunch& c, int sm_count) {
     return {side * c.tile_m, side * c.tile_n, kRateK, 0};
 }
 
-/// The one-row call of op(A) = A^T's second timing: C one tile of `c` tall and one tile per SM
-/// wide, k three of the ratios' k split in three (3 x SMs blocks, each k = 1056 as in the other
-/// calls), so that every block reads the same tile_m rows of A. Where C is a tile or two tall
-/// (64 x 8192 x 8192, 128 x 8192 x 8192) the 64 x 128 kernel reads A^T 5-8% slower than A
-/// (H200), while on the ratio call, where each block row reads its own rows, it ran as fast (\ref
-/// notes_gemm).
-GemmTimedCall one_row_shape(const GemmLaunch& c, int sm_count) {
-    return {c.tile_m, static_cast<long long>(std::max(1, sm_count)) * c.tile_n, 3 * kRateK, 0};
-}
-constexpr int kOneRowSplit = 3;
-
 }  // namespace
+
+// The one-row call: 3 x SMs blocks, each k = 1056 as in the other calls. Where C is a tile or two
+// tall (64 x 8192 x 8192, 128 x 8192 x 8192) the 64 x 128 kernel reads A^T 5-8% slower than A
+// (H200), while on the ratio call, where each block row reads its own rows, it ran as fast (\ref
+// notes_gemm).
+GemmTimedCall gemm_one_row_shape(const GemmLaunch& c, int sm_count) {
+    return {c.tile_m, static_cast<long long>(std::max(1, sm_count)) * c.tile_n, kGemmOneRowSplit * kRateK, 0};
+}
 
 GemmTimedCall gemm_rate_shape(const GemmLaunch& c, int sm_count) {
     // Six tiles per SM in whole rounds whether 1, 2, 3 or 6 blocks of the kernel are resident: a
@@ -124,7 +121,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
     std::size_t most_a = 0, most_b = 0;  // elements of the largest A and B, leading dimensions one longer
     std::size_t most_c = 0;              // and of the largest C
     for (const GemmLaunch& c : configs)
-        for (const GemmTimedCall& s : {ratio_shape(c, sms), gemm_rate_shape(c, sms), one_row_shape(c, sms)}) {
+        for (const GemmTimedCall& s : {ratio_shape(c, sms), gemm_rate_shape(c, sms), gemm_one_row_shape(c, sms)}) {
             most_a = std::max(most_a, static_cast<std::size_t>((s.m + 1) * (s.k + 1)));
             most_b = std::max(most_b, static_cast<std::size_t>((s.n + 1) * (s.k + 1)));
             most_c = std::max(most_c, static_cast<std::size_t>(s.m * s.n));
@@ -172,7 +169,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
             tn.lda = a.k;
             // op(A) = A^T over op(A) = A on the ratio call and on the one-row call (every block
             // reading the same rows of A): the rule reads A^T in place at the slower of the two.
-            const GemmTimedCall r = one_row_shape(c, sms);
+            const GemmTimedCall r = gemm_one_row_shape(c, sms);
             GemmArgs<T> row = a;
             row.m = static_cast<int>(r.m);
             row.n = static_cast<int>(r.n);
@@ -184,7 +181,7 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
             row_t.op_a = Op::T;
             row_t.lda = row.k;
             GemmLaunch split = l;
-            split.split_k = kOneRowSplit;
+            split.split_k = kGemmOneRowSplit;
             const double row_ratio = median_ms(row, split) / median_ms(row_t, split);
             const double t = median_ms(tn, l);
             GemmArgs<T> el = a;  // odd leading dimensions: columns off 16-byte boundaries, as most unaligned calls

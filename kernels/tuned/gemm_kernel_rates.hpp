@@ -62,6 +62,13 @@ struct GemmKernelRates {
 /// SMs (m, n, k): sm_count x 6 tiles of c, whole rounds at 1, 2, 3 or 6 resident blocks, k = 1056.
 GemmTimedCall gemm_rate_shape(const GemmLaunch& c, int sm_count);
 
+/// The one-row call of op(A) = A^T's second ratio (GemmKernelRates::transposed_a) on a device of
+/// `sm_count` SMs: C one tile of `c` tall and sm_count tiles wide, k = 3 x 1056 split in
+/// kGemmOneRowSplit slices (each slice 1056 deep, whole k-tiles of every configuration), so that
+/// every block reads the same tile_m rows of A.
+GemmTimedCall gemm_one_row_shape(const GemmLaunch& c, int sm_count);
+inline constexpr int kGemmOneRowSplit = 3;
+
 /// The launches whose rates are measured, in the rates' order: T's configurations
 /// (gemm_configs<T>()), then in double the FP64 tensor cores' tiles (kDgemmTcTiles, each with its
 /// tile fields set), whose element copies cost them more than the derivation counts too.
@@ -80,11 +87,13 @@ std::string gemm_kernel_rates_line(const GemmKernelRates& r);
 
 /// Times gemm_rate_launches<T>() on the current device now: per launch eight products of the
 /// same shape (NN, TN, NT and TT, each also with its leading dimensions one longer, odd), the median of
-/// three calls after one, on about four waves of its blocks with k = 1056; then op(A) = A on whole
-/// rounds (gemm_rate_shape: GemmKernelRates::main_ms); then its epilogue's bandwidth on a C of
-/// four times the L2 with k = one k-tile. All of that three times, launch after launch, each
-/// figure the median of its three rounds. Allocates and frees its operands
-/// (up to four times the L2 and about 200 MB); synchronizes the device. Throws wb::CudaError.
+/// three calls after one, on about four waves of its blocks with k = 1056; NN and TN on the
+/// one-row call (gemm_one_row_shape); then op(A) = A on whole rounds (gemm_rate_shape:
+/// GemmKernelRates::main_ms); then its epilogue's bandwidth on a C of four times the L2 with
+/// k = one k-tile. All of that three times, launch after launch, each figure the median of its
+/// three rounds. Allocates and frees its operands (up to four times the L2, and B of the one-row
+/// call: about 210 MB in float, 430 MB in double on 132 SMs); synchronizes the device. Throws
+/// wb::CudaError.
 template <class T>
 std::vector<GemmKernelRates> measure_gemm_kernel_rates();
 

@@ -412,6 +412,37 @@ TEST_CASE("derive gemm: packing A and aligned copies where the derived time says
     CHECK(why.empty());
 }
 
+TEST_CASE("derive gemm: the rates' timed calls hold whole k-tiles of every launch they time; the one-row call is one tile tall",
+          "[cpu][derive][gemm]") {
+    // measure_gemm_kernel_rates runs every launch explicitly on these calls: a k (or a slice of
+    // the one-row call's k) that is not whole k-tiles of a launch would make that launch's split
+    // illegal and the first default launch throw on the device.
+    auto check = [](const std::vector<GemmLaunch>& launches, int elem_bytes, const char* name) {
+        INFO(name);
+        REQUIRE(!launches.empty());
+        for (int sms : {1, 7, 114, 132}) {
+            for (const GemmLaunch& l : launches) {
+                INFO(l.str() << " on " << sms << " SMs");
+                REQUIRE(l.tile_k > 0);
+                const GemmTimedCall rate = tuned::gemm_rate_shape(l, sms);
+                CHECK(rate.m % l.tile_m == 0);
+                CHECK(rate.n % l.tile_n == 0);
+                CHECK(rate.k % l.tile_k == 0);
+                const GemmTimedCall row = tuned::gemm_one_row_shape(l, sms);
+                CHECK(row.m == l.tile_m);  // one tile tall: every block reads the same rows of A
+                CHECK(row.n == static_cast<long long>(sms) * l.tile_n);
+                CHECK(row.k % tuned::kGemmOneRowSplit == 0);
+                CHECK((row.k / tuned::kGemmOneRowSplit) % l.tile_k == 0);
+                CHECK(row.k / tuned::kGemmOneRowSplit == rate.k);  // each slice as deep as the other calls
+                // B of the one-row call, the largest operand the measurement allocates here.
+                CHECK(static_cast<double>(row.n) * row.k * elem_bytes <= 512.0 * 1024 * 1024);
+            }
+        }
+    };
+    check(tuned::gemm_rate_launches<float>(), 4, "float");
+    check(tuned::gemm_rate_launches<double>(), 8, "double");
+}
+
 TEST_CASE("derive gemm: without a GPU the kernels' rates are the H200's table, one per configuration", "[cpu][derive][gemm]") {
     const auto& f = tuned::gemm_kernel_rates<float>(false);
     const auto& d = tuned::gemm_kernel_rates<double>(false);
