@@ -118,7 +118,9 @@ gemm_kernel(int m, int n, int k, typename Cfg::type alpha, const typename Cfg::t
             // the multi-block and split kernels' shapes ran 5-16% slower in one run (their main
             // loops compiled differently; the split kernels never execute the lines), and in
             // the NN and TN kernels of this tile, whose B goes through the transposing registers,
-            // the main loop ran 15% slower at beta 0 and 0.5 alike (H200, gemm_beta_probe).
+            // the main loop ran 15% slower at beta 0 and 0.5 alike (H200, gemm_beta_probe). The
+            // TT kernel with them ran at 0.81x cuBLAS alone (the rule packs A there and runs NT,
+            // 1.01x); TT without them is not measured yet.
             if constexpr (Cfg::PREFETCH_C && !SPLIT && TransB) {
                 if (beta != T(0) && t == max(tiles - 4, 0)) {
 #pragma unroll
