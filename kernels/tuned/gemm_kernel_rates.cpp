@@ -39,23 +39,38 @@ double median_ms(const GemmArgs<T>& a, const GemmLaunch& l, bool flush_l2 = fals
     return benchmark([&](cudaStream_t s) { tuned::gemm<T>(a, l, s); }, o).median_ms;
 }
 
+/// C = A B + beta C, m x n x k, op(A) = A, op(B) = B, tight leading dimensions (the rates' calls).
+template <class T>
+GemmArgs<T> tight_call(long long m, long long n, long long k, T beta, T* A, T* B, T* C) {
+    GemmArgs<T> a;
+    a.m = static_cast<int>(m);
+    a.n = static_cast<int>(n);
+    a.k = static_cast<int>(k);
+    a.alpha = T(1);
+    a.beta = beta;
+    a.A = A;
+    a.lda = a.m;
+    a.B = B;
+    a.ldb = a.k;
+    a.C = C;
+    a.ldc = a.m;
+    return a;
+}
+
+/// `a` with op(A) = A^T (A stored k x m, tight).
+template <class T>
+GemmArgs<T> with_a_transposed(GemmArgs<T> a) {
+    a.op_a = Op::T;
+    a.lda = a.k;
+    return a;
+}
+
 /// Bytes per second (GB/s) the launch `l` alone moves on C = alpha A B + beta C with k one of its
 /// k-tiles (beta = 0.5: C read and written, as the chapters' calls), m x n of whole tiles, the L2
 /// flushed before each call: the epilogue is nearly the whole kernel.
 template <class T>
 double epilogue_gbs(const GemmLaunch& l, int m, int n, T* A, T* B, T* C) {
-    GemmArgs<T> a;
-    a.m = m;
-    a.n = n;
-    a.k = std::max(1, l.tile_k);
-    a.alpha = T(1);
-    a.beta = T(0.5);
-    a.A = A;
-    a.lda = m;
-    a.B = B;
-    a.ldb = a.k;
-    a.C = C;
-    a.ldc = m;
+    const GemmArgs<T> a = tight_call<T>(m, n, std::max(1, l.tile_k), T(0.5), A, B, C);
     const double ms = median_ms(a, l, true);
     const double bytes = sizeof(T) * (2.0 * m * n + static_cast<double>(m) * a.k + static_cast<double>(a.k) * n);
     return ms > 0 ? bytes / (ms * 1e6) : 0.0;
@@ -149,56 +164,27 @@ std::vector<GemmKernelRates> measure_gemm_kernel_rates() {
                 out.push_back({1, 1});
                 continue;
             }
-            const GemmTimedCall s = ratio_shape(c, sms);
-            GemmArgs<T> a;
-            a.m = static_cast<int>(s.m);
-            a.n = static_cast<int>(s.n);
-            a.k = static_cast<int>(s.k);
-            a.alpha = T(1);
-            a.beta = T(0);
-            a.A = A.data();
-            a.lda = a.m;
-            a.B = B.data();
-            a.ldb = a.k;
-            a.C = C.data();
-            a.ldc = a.m;
+            auto call = [&](const GemmTimedCall& s) { return tight_call<T>(s.m, s.n, s.k, T(0), A.data(), B.data(), C.data()); };
+            const GemmArgs<T> a = call(ratio_shape(c, sms));
             const GemmLaunch l = c;  // the configuration alone: read in place, no split, no copies
             const double nn = median_ms(a, l);
-            GemmArgs<T> tn = a;
-            tn.op_a = Op::T;
-            tn.lda = a.k;
+            const GemmArgs<T> tn = with_a_transposed(a);
             // op(A) = A^T over op(A) = A on the ratio call and on the one-row call (every block
             // reading the same rows of A): the rule reads A^T in place at the slower of the two.
-            const GemmTimedCall r = gemm_one_row_shape(c, sms);
-            GemmArgs<T> row = a;
-            row.m = static_cast<int>(r.m);
-            row.n = static_cast<int>(r.n);
-            row.k = static_cast<int>(r.k);
-            row.lda = row.m;
-            row.ldb = row.k;
-            row.ldc = row.m;
-            GemmArgs<T> row_t = row;
-            row_t.op_a = Op::T;
-            row_t.lda = row.k;
+            const GemmArgs<T> row = call(gemm_one_row_shape(c, sms));
             GemmLaunch split = l;
             split.split_k = kGemmOneRowSplit;
-            const double row_ratio = median_ms(row, split) / median_ms(row_t, split);
+            const double row_ratio = median_ms(row, split) / median_ms(with_a_transposed(row), split);
             const double t = median_ms(tn, l);
             GemmArgs<T> el = a;  // odd leading dimensions: columns off 16-byte boundaries, as most unaligned calls
             el.lda = a.m + 1;
             el.ldb = a.k + 1;
             const double e = median_ms(el, l);
-            const GemmTimedCall w = gemm_rate_shape(c, sms);  // the main loop's own call: whole rounds
-            GemmArgs<T> whole = a;
-            whole.m = static_cast<int>(w.m);
-            whole.n = static_cast<int>(w.n);
-            whole.lda = whole.m;
-            whole.ldc = whole.m;
-            const double main = median_ms(whole, l);
+            const double main = median_ms(call(gemm_rate_shape(c, sms)), l);  // the main loop's own call: whole rounds
             GemmArgs<T> nt = a;  // B stored n x k: copied straight into place
             nt.op_b = Op::T;
             nt.ldb = a.n;
-            GemmArgs<T> tt = tn;
+            GemmArgs<T> tt = tn;  // op(A) = A^T as in tn
             tt.op_b = Op::T;
             tt.ldb = a.n;
             const double t_nt = median_ms(nt, l), t_tt = median_ms(tt, l);
