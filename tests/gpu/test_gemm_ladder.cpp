@@ -10,6 +10,7 @@
 #include "catch.hpp"
 
 #include "gemm_problem.hpp"
+#include "gemm_test_shapes.hpp"
 #include "tuned/dgemm_tensor_core.hpp"
 #include "tuned/gemm_default_rule.hpp"
 #include "tuned/gemm_kernel_rates.hpp"
@@ -43,9 +44,7 @@ bool tiny_run() {
     return v != nullptr && std::string(v) == "2";
 }
 
-struct Mnk {
-    int m, n, k;
-};
+using wb::test::Mnk;
 
 std::vector<Mnk> fixed_shapes() {
     std::vector<Mnk> v = {
@@ -88,20 +87,19 @@ auto result_of(const wb::Step<wb::GemmArgs<T>>& step, wb::GemmProblem<T>& p, con
 
 template <class T>
 void check_step_fixed(const wb::Step<wb::GemmArgs<T>>& step) {
-    for (Op oa : {Op::N, Op::T})
-        for (Op ob : {Op::N, Op::T})
-            for (auto x : fixed_shapes())
-                for (int variant = 0; variant < 2; ++variant)  // tight, or ld > rows with offset 1
-                    for (T beta : {T(0.5), T(0)}) {
-                        wb::GemmShape s{oa, ob, x.m, x.n, x.k};
-                        if (variant == 1) {
-                            s.lda = std::max(1, s.rows_a()) + 3;
-                            s.ldb = std::max(1, s.rows_b()) + 2;
-                            s.ldc = std::max(1, s.m) + 5;
-                            s.offset = 1;
-                        }
-                        check_one<T>(step, s, T(1.5), beta, wb::fresh_seed());
-                    }
+    wb::test::for_each_transpose(fixed_shapes(), [&](const wb::GemmShape& tight) {
+        for (int variant = 0; variant < 2; ++variant)  // tight, or ld > rows with offset 1
+            for (T beta : {T(0.5), T(0)}) {
+                wb::GemmShape s = tight;
+                if (variant == 1) {
+                    s.lda = std::max(1, s.rows_a()) + 3;
+                    s.ldb = std::max(1, s.rows_b()) + 2;
+                    s.ldc = std::max(1, s.m) + 5;
+                    s.offset = 1;
+                }
+                check_one<T>(step, s, T(1.5), beta, wb::fresh_seed());
+            }
+    });
     // alpha = 0: C = beta*C without reading A or B (and C = 0 with beta = 0).
     for (T beta : {T(0.5), T(0)}) check_one<T>(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, T(0), beta, wb::fresh_seed());
 }
@@ -140,15 +138,14 @@ std::vector<wb::Step<wb::GemmArgs<T>>> steps_and_peer() {
 
 template <class T>
 void check_all_launches(const wb::Step<wb::GemmArgs<T>>& step) {
-    for (Op oa : {Op::N, Op::T})
-        for (Op ob : {Op::N, Op::T})
-            for (auto x : {Mnk{129, 77, 33}, Mnk{257, 300, 47}})
-                for (int off : {0, 1}) {
-                    wb::GemmShape s{oa, ob, x.m, x.n, x.k};
-                    s.offset = off;
-                    auto p = wb::make_gemm_problem<T>(s, wb::fresh_seed(), T(1.5), T(0.5));
-                    for (const auto& l : step.legal_launches(p.args())) check_one<T>(step, s, T(1.5), T(0.5), p.seed, &l);
-                }
+    wb::test::for_each_transpose({{129, 77, 33}, {257, 300, 47}}, [&](const wb::GemmShape& tight) {
+        for (int off : {0, 1}) {
+            wb::GemmShape s = tight;
+            s.offset = off;
+            auto p = wb::make_gemm_problem<T>(s, wb::fresh_seed(), T(1.5), T(0.5));
+            for (const auto& l : step.legal_launches(p.args())) check_one<T>(step, s, T(1.5), T(0.5), p.seed, &l);
+        }
+    });
 }
 
 void check_chapter(int chapter) {
@@ -370,40 +367,37 @@ TEST_CASE("gemm ch05 tuned: unaligned operands copied to aligned columns first (
     const auto& tuned_d = wb::step<wb::GemmArgs<double>>(5);
     const std::vector<Mnk> shapes = small_run() ? std::vector<Mnk>{{33, 17, 45}}
                                                 : std::vector<Mnk>{{33, 17, 45}, {257, 131, 97}, {70, 9, 1031}, {1, 300, 40}};
-    for (Op oa : {Op::N, Op::T})
-        for (Op ob : {Op::N, Op::T})
-            for (const Mnk& x : shapes) {
-                wb::GemmShape s{oa, ob, x.m, x.n, x.k};
-                s.lda = s.rows_a() + 3;
-                s.ldb = s.rows_b() + 1;
-                s.ldc = s.m + 5;
-                s.offset = 1;
-                for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
-                    if (base.gemv == 2) continue;
-                    for (int pack : {1, 2}) {
-                        if (pack == 2 && oa != Op::T) continue;
-                        wb::GemmLaunch l = base;
-                        l.align = 2;
-                        l.pack_a = pack;
-                        l.split_k = x.k > 1000 ? 3 : 0;
-                        check_one<float>(tuned, s, 1.5f, pack == 2 ? 0.f : 0.5f, wb::fresh_seed(), &l);
-                    }
-                }
-                wb::GemmLaunch ld{};
-                ld.align = 2;  // alone: the rule's configuration, copied
-                check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
-                if (tensor_cores())  // the FP64 tensor cores on the copies, every tile, split or not, C poisoned at beta = 0
-                    for (int tile = 0; tile < wb::tuned::kDgemmTcTileCount; ++tile)
-                        for (int split : {0, 3}) {
-                            wb::GemmLaunch tc;
-                            tc.math = 2;
-                            tc.align = 2;
-                            tc.split_k = split;
-                            tc.tile_m = wb::tuned::kDgemmTcTiles[tile].tile_m;
-                            tc.tile_n = wb::tuned::kDgemmTcTiles[tile].tile_n;
-                            check_one<double>(tuned_d, s, 1.5, split == 0 ? 0.0 : 0.5, wb::fresh_seed(), &tc);
-                        }
+    wb::test::for_each_transpose(shapes, [&](wb::GemmShape s) {
+        s.lda = s.rows_a() + 3;
+        s.ldb = s.rows_b() + 1;
+        s.ldc = s.m + 5;
+        s.offset = 1;
+        for (const wb::GemmLaunch& base : tuned.legal_launches(wb::make_gemm_problem<float>(s, 1).args())) {
+            if (base.gemv == 2) continue;
+            for (int pack : {1, 2}) {
+                if (pack == 2 && s.op_a != Op::T) continue;
+                wb::GemmLaunch l = base;
+                l.align = 2;
+                l.pack_a = pack;
+                l.split_k = s.k > 1000 ? 3 : 0;
+                check_one<float>(tuned, s, 1.5f, pack == 2 ? 0.f : 0.5f, wb::fresh_seed(), &l);
             }
+        }
+        wb::GemmLaunch ld{};
+        ld.align = 2;  // alone: the rule's configuration, copied
+        check_one<double>(tuned_d, s, 1.5, 0.5, wb::fresh_seed(), &ld);
+        if (tensor_cores())  // the FP64 tensor cores on the copies, every tile, split or not, C poisoned at beta = 0
+            for (int tile = 0; tile < wb::tuned::kDgemmTcTileCount; ++tile)
+                for (int split : {0, 3}) {
+                    wb::GemmLaunch tc;
+                    tc.math = 2;
+                    tc.align = 2;
+                    tc.split_k = split;
+                    tc.tile_m = wb::tuned::kDgemmTcTiles[tile].tile_m;
+                    tc.tile_n = wb::tuned::kDgemmTcTiles[tile].tile_n;
+                    check_one<double>(tuned_d, s, 1.5, split == 0 ? 0.0 : 0.5, wb::fresh_seed(), &tc);
+                }
+    });
     if (small_run()) return;
     {  // B of 530,000 columns: more than one copy grid's 65535 x 8 columns, copied in two chunks
         wb::GemmShape s{Op::N, Op::N, 5, 530000, 3};
@@ -459,30 +453,29 @@ TEST_CASE("gemm ch05 tuned: one column or one row of C runs as the GEMV (gemv = 
                                                 : std::vector<Mnk>{{1000, 1, 777}, {1, 1000, 777}, {1, 1, 5000},
                                                                    {37, 1, 1},     {1, 53, 2},     {4097, 1, 300},
                                                                    {3, 1, 4099},   {1, 4099, 3}};
-    for (Op oa : {Op::N, Op::T})
-        for (Op ob : {Op::N, Op::T})
-            for (const Mnk& x : shapes)
-                for (int variant = 0; variant < 3; ++variant) {
-                    wb::GemmShape s{oa, ob, x.m, x.n, x.k};
-                    if (variant == 1) {  // padded: only op(B) = B's column stays contiguous
-                        s.lda = s.rows_a() + 3;
-                        s.ldb = s.rows_b() + 2;
-                        s.ldc = s.m + 5;
-                    }
-                    if (variant == 2) s.offset = 1;
-                    auto p = wb::make_gemm_problem<float>(s, 1);
-                    const bool column = x.n == 1 && (ob == Op::N || p.shape.ldb == 1);
-                    const bool row = x.m == 1 && p.shape.ldc == 1 && (oa == Op::T || p.shape.lda == 1);
-                    const wb::GemmLaunch d = tuned.default_launch(p.args());
-                    INFO(p.shape.str() << " default " << d.str());
-                    CHECK((d.gemv == 2) == (column || row));
-                    const float beta = variant == 1 ? 0.f : 0.5f;
-                    check_one<float>(tuned, s, 1.5f, beta, wb::fresh_seed());
-                    check_one<double>(tuned_d, s, 1.5, static_cast<double>(beta), wb::fresh_seed());
-                    wb::GemmLaunch tiles{};
-                    tiles.gemv = 1;  // alone: the tiled rule's configuration
-                    check_one<float>(tuned, s, 1.5f, beta, wb::fresh_seed(), &tiles);
+    wb::test::for_each_transpose(shapes, [&](const wb::GemmShape& tight) {
+        for (int variant = 0; variant < 3; ++variant) {
+            wb::GemmShape s = tight;
+                if (variant == 1) {  // padded: only op(B) = B's column stays contiguous
+                    s.lda = s.rows_a() + 3;
+                    s.ldb = s.rows_b() + 2;
+                    s.ldc = s.m + 5;
                 }
+                if (variant == 2) s.offset = 1;
+                auto p = wb::make_gemm_problem<float>(s, 1);
+                const bool column = s.n == 1 && (s.op_b == Op::N || p.shape.ldb == 1);
+                const bool row = s.m == 1 && p.shape.ldc == 1 && (s.op_a == Op::T || p.shape.lda == 1);
+                const wb::GemmLaunch d = tuned.default_launch(p.args());
+                INFO(p.shape.str() << " default " << d.str());
+                CHECK((d.gemv == 2) == (column || row));
+                const float beta = variant == 1 ? 0.f : 0.5f;
+                check_one<float>(tuned, s, 1.5f, beta, wb::fresh_seed());
+                check_one<double>(tuned_d, s, 1.5, static_cast<double>(beta), wb::fresh_seed());
+                wb::GemmLaunch tiles{};
+                tiles.gemv = 1;  // alone: the tiled rule's configuration
+                check_one<float>(tuned, s, 1.5f, beta, wb::fresh_seed(), &tiles);
+        }
+    });
 }
 
 TEST_CASE("gemm ch05 tuned: the four-warp tiles on both sides of one block per SM (their two kernels)", "[gpu][gemm]") {
@@ -620,24 +613,23 @@ TEST_CASE("gemm ch05 tuned double: every tensor-core tile at every transpose, ed
     const std::vector<Mnk> shapes = small_run() ? std::vector<Mnk>{{211, 263, 75}}
                                                 : std::vector<Mnk>{{211, 263, 75}, {390, 130, 301}, {97, 517, 1029}};
     for (int tile = 0; tile < wb::tuned::kDgemmTcTileCount; ++tile)
-        for (Op oa : {Op::N, Op::T})
-            for (Op ob : {Op::N, Op::T})
-                for (const Mnk& x : shapes)
-                    for (int variant = 0; variant < 2; ++variant)
-                        for (int split : {0, 3}) {
-                            wb::GemmShape s{oa, ob, x.m, x.n, x.k};
-                            s.lda = s.rows_a() + (variant == 0 ? s.rows_a() % 2 : 3);  // even, or odd
-                            s.ldb = s.rows_b() + (variant == 0 ? s.rows_b() % 2 : 1);
-                            s.ldc = s.m + 5;
-                            s.offset = variant;
-                            wb::GemmLaunch tc;
-                            tc.math = 2;
-                            tc.split_k = split;
-                            tc.tile_m = wb::tuned::kDgemmTcTiles[tile].tile_m;
-                            tc.tile_n = wb::tuned::kDgemmTcTiles[tile].tile_n;
-                            check_one<double>(tuned_d, s, 1.5, split == 0 ? 0.0 : 0.5, wb::fresh_seed(), &tc);
-                            check_one<double>(tuned_d, s, -0.5, split == 0 ? 0.5 : 0.0, wb::fresh_seed(), &tc);
-                        }
+        wb::test::for_each_transpose(shapes, [&](const wb::GemmShape& tight) {
+            for (int variant = 0; variant < 2; ++variant)
+                for (int split : {0, 3}) {
+                    wb::GemmShape s = tight;
+                    s.lda = s.rows_a() + (variant == 0 ? s.rows_a() % 2 : 3);  // even, or odd
+                    s.ldb = s.rows_b() + (variant == 0 ? s.rows_b() % 2 : 1);
+                    s.ldc = s.m + 5;
+                    s.offset = variant;
+                    wb::GemmLaunch tc;
+                    tc.math = 2;
+                    tc.split_k = split;
+                    tc.tile_m = wb::tuned::kDgemmTcTiles[tile].tile_m;
+                    tc.tile_n = wb::tuned::kDgemmTcTiles[tile].tile_n;
+                    check_one<double>(tuned_d, s, 1.5, split == 0 ? 0.0 : 0.5, wb::fresh_seed(), &tc);
+                    check_one<double>(tuned_d, s, -0.5, split == 0 ? 0.5 : 0.0, wb::fresh_seed(), &tc);
+                }
+        });
 }
 
 TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][gemm]") {

@@ -12,6 +12,7 @@
 #include "catch.hpp"
 
 #include "gemm_problem.hpp"
+#include "gemm_test_shapes.hpp"
 #include "random.hpp"
 #include "tuned/sgemm_3xtf32.hpp"
 
@@ -45,9 +46,7 @@ bool supported() {
 
 bool small_run() { return std::getenv("WB_TEST_SMALL") != nullptr; }
 
-struct Mnk {
-    int m, n, k;
-};
+using wb::test::Mnk;
 
 void check_one(const wb::Step<wb::GemmArgs<float>>& step, const wb::GemmShape& s, float alpha, float beta,
                const wb::GemmLaunch& l) {
@@ -91,15 +90,13 @@ TEST_CASE("3xTF32 sgemm: every transpose, edge, padding and offset, within the F
                                    {63, 65, 129}, {129, 127, 255}, {200, 300, 3}, {33, 17, 2000}, {1000, 9, 40},
                                    {9, 1000, 40}, {130, 258, 33},  {257, 129, 1001}};
         if (small_run()) shapes.resize(7);
-        for (Op oa : {Op::N, Op::T})
-            for (Op ob : {Op::N, Op::T})
-                for (const Mnk& x : shapes)
-                    for (int variant = 0; variant < 2; ++variant)
-                        for (float beta : {0.5f, 0.0f}) {
-                            wb::GemmShape s{oa, ob, x.m, x.n, x.k};
-                            if (variant == 1) s = padded(s);
-                            check_one(step, s, 1.5f, beta, default_for(step, s));
-                        }
+        wb::test::for_each_transpose(shapes, [&](const wb::GemmShape& tight) {
+            for (int variant = 0; variant < 2; ++variant)
+                for (float beta : {0.5f, 0.0f}) {
+                    const wb::GemmShape s = variant == 1 ? padded(tight) : tight;
+                    check_one(step, s, 1.5f, beta, default_for(step, s));
+                }
+        });
         // alpha = 0: C = beta C without reading A or B; k = 0 the same.
         for (float beta : {0.5f, 0.0f}) {
             check_one(step, wb::GemmShape{Op::N, Op::T, 33, 17, 9}, 0.0f, beta, wb::GemmLaunch{});
@@ -113,13 +110,12 @@ TEST_CASE("3xTF32 sgemm: every legal launch, the kernel's own split, same bits t
     for (const auto& step : both_sums()) {
         std::vector<Mnk> shapes = {{67, 45, 97}, {301, 203, 517}};
         if (small_run()) shapes.resize(1);
-        for (Op oa : {Op::N, Op::T})
-            for (Op ob : {Op::N, Op::T})
-                for (const Mnk& x : shapes)
-                    for (const wb::GemmLaunch& l : step.legal_launches({})) {
-                        check_one(step, wb::GemmShape{oa, ob, x.m, x.n, x.k}, 1.25f, -0.75f, l);
-                        check_one(step, padded(wb::GemmShape{oa, ob, x.m, x.n, x.k}), 1.25f, 0.0f, l);
-                    }
+        wb::test::for_each_transpose(shapes, [&](const wb::GemmShape& s) {
+            for (const wb::GemmLaunch& l : step.legal_launches({})) {
+                check_one(step, s, 1.25f, -0.75f, l);
+                check_one(step, padded(s), 1.25f, 0.0f, l);
+            }
+        });
         // A C of one or two tiles with long k: the default launch splits k (the partials' pass adds
         // them), and the kernel's own choice (an empty launch) is the same.
         const int k = small_run() ? 2048 : 20000;
