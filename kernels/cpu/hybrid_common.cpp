@@ -24,6 +24,11 @@ namespace wb::hybrid {
 namespace {
 
 std::atomic<int> g_armed{static_cast<int>(testing::Fail::none)};
+std::atomic<bool> g_in_turn{false};
+thread_local SideTimes t_last_sides;
+
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
 /// One persistent host thread that runs the GPU side of the calls of the thread that owns it.
 /// Starting a thread per call would cost tens of microseconds; a thread that lives on keeps its
@@ -84,7 +89,10 @@ GpuWorker& gpu_worker() {
 
 namespace testing {
 void fail_next_call(Fail side) { g_armed.store(static_cast<int>(side)); }
+void run_sides_in_turn(bool on) { g_in_turn.store(on); }
 }  // namespace testing
+
+SideTimes last_side_times() { return t_last_sides; }
 
 namespace detail {
 
@@ -178,29 +186,47 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
     };
     GpuCall call;
     call.inject_failure = fail == testing::Fail::gpu;
+    const Clock::time_point start = Clock::now();
+    SideTimes& sides = t_last_sides;
+    sides = SideTimes{};
     if (!gpu_work) {
         if (cpu_work) cpu_side();
+        sides.cpu_ms = sides.total_ms = ms_between(start, Clock::now());
         return;
     }
-    if (!cpu_work) return gpu(call);
+    if (!cpu_work) {
+        gpu(call);
+        sides.gpu_ms = sides.total_ms = ms_between(start, Clock::now());
+        return;
+    }
     call.sleep = true;
     int dev = 0;
     WB_CUDA(cudaGetDevice(&dev));
-    std::future<void> gpu_done = gpu_worker().submit([&gpu, call, dev] {
+    Clock::time_point gpu_end = start;
+    std::future<void> gpu_done = gpu_worker().submit([&gpu, &gpu_end, call, dev] {
         WB_CUDA(cudaSetDevice(dev));  // the worker's current device is the caller's
         gpu(call);
+        gpu_end = Clock::now();
     });
     std::exception_ptr cpu_error, gpu_error;
+    auto wait_gpu = [&] {
+        try {
+            gpu_done.get();  // both sides have stopped before anything is reported
+        } catch (...) {
+            gpu_error = std::current_exception();
+        }
+    };
+    if (g_in_turn.load()) wait_gpu();  // diagnosis: the GPU side alone first
+    const Clock::time_point cpu_start = Clock::now();
     try {
         cpu_side();
     } catch (...) {
         cpu_error = std::current_exception();
     }
-    try {
-        gpu_done.get();  // both sides have stopped before anything is reported
-    } catch (...) {
-        gpu_error = std::current_exception();
-    }
+    sides.cpu_ms = ms_between(cpu_start, Clock::now());
+    if (gpu_done.valid()) wait_gpu();
+    sides.gpu_ms = ms_between(start, gpu_end);
+    sides.total_ms = ms_between(start, Clock::now());
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
 }

@@ -40,7 +40,20 @@ enum class Fail { none, cpu, gpu };
 /// throw std::runtime_error naming the side ("... injected CPU failure ..."). A call whose share
 /// leaves the armed side without work disarms it without failing.
 void fail_next_call(Fail side);
+/// Diagnosis only (scripts/probes/hybrid_sides_probe.cu): while on, a hybrid call of this process
+/// runs its GPU side to its end first and then its CPU side, so that each side's time in
+/// last_side_times() is its time alone, at the same share and through the same code.
+void run_sides_in_turn(bool on);
 }  // namespace testing
+
+/// The last hybrid call's sides on the calling thread (ms): each side from its start to its end
+/// (the GPU side's start is the call's: it includes the hand-off to the GPU worker), and the whole
+/// call. 0 for a side without work. Two clock reads per side: what chapter 7's notes compare with
+/// each side's model when a hybrid misses its prediction.
+struct SideTimes {
+    double cpu_ms = 0, gpu_ms = 0, total_ms = 0;
+};
+SideTimes last_side_times();
 
 /// What running both sides at once costs by itself (ms): the median of empty hybrid calls, whose
 /// GPU side only records an event on each stream and waits for it as a real share does (the hand-off

@@ -146,9 +146,10 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
     model::PeerRate r;
     // The threaded regime: its fixed cost at the smallest call the library threads (its work is a
     // few percent of its time: the pool's hand-off and its slowest thread) and e on the grid with
-    // the LLC's bracket. The grid's extent first, smallest size first: a point that the last
-    // point's time predicts longer than max_call_s ends it. That time is the fastest of three
-    // calls: a single call can meet a disturbance (a thread waking late) that ends the grid early.
+    // the LLC's bracket. The grid's extent first, smallest size first: a point that the points
+    // before it predict longer than max_call_s ends it (expected_point_ms: at the best rate one of
+    // them reached). Each point's time is the fastest of three calls: a single call can meet a
+    // disturbance (a thread waking late), and so can three, hence the best point's rate.
     const auto short_ms = [&](int n) {
         double best = INFINITY;
         for (int i = 0; i < 3; ++i) {
@@ -162,15 +163,14 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
     const double t_min = short_ms(p.threaded_min);
     std::vector<int> ns{p.threaded_min};
     std::vector<model::CpuWork> works{work(p.threaded_min)};
-    double last_t = 0, last_roof = 0;
+    std::vector<std::pair<double, double>> extent;  // each point's fastest call and roofline (ms)
     for (double ws : llc_bracket(grid_working_sets(p.ws_of(p.threaded_min), p.ws_last, s.start, s.step), s.llc_bytes)) {
         const int n = aligned_n(p.n_for(ws), s.align);
         if (n <= ns.back()) continue;  // sizes collapsed
         const model::CpuWork w = work(n);
         const double roof = model::predict_cpu_ms(m, w, elem);
-        if (last_roof > 0 && t_min + (last_t - t_min) * roof / last_roof > s.max_call_s * 1e3) break;
-        last_t = short_ms(n);
-        last_roof = roof;
+        if (expected_point_ms(t_min, extent, roof) > s.max_call_s * 1e3) break;
+        extent.push_back({short_ms(n), roof});
         ns.push_back(n);
         works.push_back(w);
     }
@@ -383,6 +383,21 @@ std::vector<double> llc_bracket(std::vector<double> grid, double llc) {
         if (b != lo && b != hi) grid.push_back(b);
     std::sort(grid.begin(), grid.end());
     return grid;
+}
+
+double expected_point_ms(double t_min_ms, const std::vector<std::pair<double, double>>& timed_and_roof_ms,
+                         double next_roof_ms) {
+    if (timed_and_roof_ms.empty()) return 0;
+    if (!(next_roof_ms > 0))
+        throw std::invalid_argument("expected_point_ms: next_roof_ms (" + std::to_string(next_roof_ms) + ") must be > 0");
+    double best = INFINITY;  // ms of call beyond the fixed cost per ms of roofline
+    for (const auto& [t, roof] : timed_and_roof_ms) {
+        if (!(t > 0) || !(roof > 0))
+            throw std::invalid_argument("expected_point_ms: a point's time (" + std::to_string(t) + ") and roofline (" +
+                                        std::to_string(roof) + ") must be > 0");
+        best = std::min(best, std::max(0.0, t - t_min_ms) / roof);
+    }
+    return t_min_ms + next_roof_ms * best;
 }
 
 int aligned_n(double n, int align) {

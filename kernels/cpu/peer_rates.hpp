@@ -53,6 +53,20 @@ std::vector<int> single_thread_sizes(int tiny, int single_max, const std::functi
 /// n rounded to a multiple of `align` once it is at least 4 align (smaller n as they are).
 int aligned_n(double n, int align);
 
+/// The grid's extent rule: how long (ms) the call of the next grid point is expected to take,
+/// from the threaded regime's fixed cost `t_min_ms`, the points timed so far (each its fastest
+/// of three calls and its roofline time, ms) and the next point's roofline time: the fixed cost
+/// plus the next roofline time at the best rate a point reached, t_min + roof x min_i (t_i -
+/// t_min) / roof_i. The best, not the last point's: on the GPU machine's host a call that meets
+/// a preempted thread waits out a scheduler slice (4 ms there: docs/notes/split.md), and three
+/// such calls at one point used to end a GEMM grid at 2 MiB, whose e was then extrapolated to
+/// 400 MiB (its rows' model 2.4 - 4.6x the measured). A rate that falls with the size (a
+/// memory-bound class leaving the LLC) makes the bound optimistic by that fall, a point at most
+/// a few times longer than the cap. 0 when no point was timed; throws std::invalid_argument on a
+/// point or roofline time that is not > 0.
+double expected_point_ms(double t_min_ms, const std::vector<std::pair<double, double>>& timed_and_roof_ms,
+                         double next_roof_ms);
+
 /// `grid` with the LLC's bracket: the working sets llc / 2, llc and 2 llc where they lie within
 /// the grid's range, each replacing the grid's inner points within a factor sqrt(2) of it (its
 /// first and last point stay); sorted. The

@@ -27,6 +27,26 @@ TEST_CASE("peer rates: the calibration sizes follow the last-level cache", "[cpu
     CHECK(wb::cpu::gemv_n_for(1, 8) == 8);
 }
 
+TEST_CASE("peer rates: the grid's extent follows the best rate a point reached, not a disturbed last one",
+          "[cpu][split]") {
+    using wb::cpu::expected_point_ms;
+    // The H200 host's float GEMM class (2026-11-30): fixed cost 6.4 us; n = 219 took 0.077 ms
+    // (roofline 0.0276 ms), n = 439 met disturbed calls, 6.5 ms (roofline 0.222 ms); the next
+    // point, n = 877, has a roofline of 1.77 ms. From the last point alone it would be expected at
+    // 51.8 ms, over the 50 ms cap; at the best rate, 2.56 ms per roofline ms, at 4.5 ms.
+    const std::vector<std::pair<double, double>> points{{0.077, 0.0276}, {6.5, 0.222}};
+    const double t = expected_point_ms(0.0064, points, 1.77);
+    CHECK(t == Approx(0.0064 + 1.77 * (0.077 - 0.0064) / 0.0276).epsilon(1e-12));
+    CHECK(t < 5.0);
+    CHECK(0.0064 + (6.5 - 0.0064) * 1.77 / 0.222 > 50.0);  // the last point's rule would stop here
+    // the best of the points, whichever its place; a point at the fixed cost predicts the fixed cost
+    CHECK(expected_point_ms(1.0, {{3.0, 1.0}, {5.0, 4.0}}, 8.0) == Approx(1.0 + 8.0 * 1.0));
+    CHECK(expected_point_ms(1.0, {{0.5, 1.0}}, 8.0) == Approx(1.0));
+    CHECK(expected_point_ms(1.0, {}, 8.0) == 0.0);  // nothing timed: no bound yet
+    CHECK_THROWS_AS(expected_point_ms(1.0, {{0.0, 1.0}}, 8.0), std::invalid_argument);
+    CHECK_THROWS_AS(expected_point_ms(1.0, {{1.0, 1.0}}, 0.0), std::invalid_argument);
+}
+
 TEST_CASE("peer rates: the grid of working sets and its aligned sizes", "[cpu][split]") {
     using wb::cpu::grid_working_sets;
     // start x first, then a factor 4 apart, and the last set itself where the grid stops short of

@@ -1,0 +1,177 @@
+// hybrid_sides_probe.cu — where does a hybrid lose what its model predicted: on the CPU's side, on
+// the GPU's, or at the hand-over?
+//
+// Chapter 7's largest hybrids ran 20-37% slower than their model (GEMV and SYMV at n = 16384, the
+// FS 9 convolution at 4096 and 8192: docs/notes/split.md), and the model times each side alone.
+// This probe runs one hybrid call at a given GPU share, with its sides at once (as the chapter
+// runs it) and in turn (the GPU side to its end, then the CPU side: hybrid::testing::
+// run_sides_in_turn), alternately, and prints the median of each side's time
+// (hybrid::last_side_times) both ways: the ratio at once / in turn is what running beside the
+// other side costs each. It also times the all-CPU and the all-GPU call of the same size in the
+// same rounds. Data on page-locked host memory, as the chapter's rows.
+//
+// Build and run (needs a GPU and OpenBLAS):
+//   cmake --build build --target hybrid_sides_probe && build/bin/hybrid_sides_probe
+//   build/bin/hybrid_sides_probe conv2d,float,9,4096,92.1 symv,double,0,16384,25.2   (op,type,FS,n,GPU %)
+// With no arguments: the chapter's H200 run's hybrids that missed their predicted gain, at that
+// run's shares, in the chapter's 4 chunks.
+#include "buffer.hpp"
+#include "conv2d.hpp"
+#include "cpu_peers.hpp"
+#include "device.hpp"
+#include "gemv.hpp"
+#include "hybrid_common.hpp"
+#include "hybrid_conv2d.hpp"
+#include "hybrid_gemv.hpp"
+#include "hybrid_symv.hpp"
+#include "symv.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace wb;
+
+struct Spec {
+    std::string op, type;
+    int fs = 0, n = 0;
+    double share = 0;  ///< GPU %
+};
+
+Spec parse(const std::string& s) {
+    Spec p;
+    std::stringstream in(s);
+    std::string f[5];
+    for (auto& x : f)
+        if (!std::getline(in, x, ',')) {
+            std::fprintf(stderr, "hybrid_sides_probe: '%s' must be op,type,FS,n,GPU%% (e.g. conv2d,float,9,4096,92.1)\n", s.c_str());
+            std::exit(2);
+        }
+    p.op = f[0];
+    p.type = f[1];
+    p.fs = std::atoi(f[2].c_str());
+    p.n = std::atoi(f[3].c_str());
+    p.share = std::atof(f[4].c_str());
+    return p;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? NAN : v[v.size() / 2];
+}
+
+template <class T>
+void fill(T* p, std::size_t n, std::size_t salt) {  // values in [0.5, 1): never zero
+    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>(((i + salt) * 2654435761u) % 1021) / 2048.0);
+}
+
+/// The three ways of one case on its own page-locked data.
+struct Calls {
+    std::vector<std::shared_ptr<void>> keep;
+    std::function<void()> cpu;
+    std::function<void(int, int)> hybrid;  // (GPU rows, chunk rows)
+};
+
+template <class T>
+Calls prepare(const Spec& s) {
+    Calls c;
+    const std::size_t un = static_cast<std::size_t>(s.n), nn = un * un;
+    auto array = [&](std::size_t count, std::size_t salt) {
+        auto a = std::make_shared<PinnedBuffer<T>>(count);
+        fill(a->data(), count, salt);
+        c.keep.push_back(a);
+        return a->data();
+    };
+    const int n = s.n;
+    if (s.op == "gemv") {
+        const GemvArgs<T> a{Op::N, n, n, T(1), array(nn, 1), n, array(un, 2), T(0), array(un, 3)};
+        c.cpu = [a] { cpu::gemv(a); };
+        c.hybrid = [a](int g, int k) { hybrid::gemv(a, g, k); };
+    } else if (s.op == "symv") {
+        const SymvArgs<T> a{Uplo::Lower, n, T(1), array(nn, 1), n, array(un, 2), 1, T(0), array(un, 3), 1};
+        c.cpu = [a] { cpu::symv(a); };
+        c.hybrid = [a](int g, int k) { hybrid::symv(a, g, k); };
+    } else if (s.op == "conv2d") {
+        auto f = std::make_shared<std::vector<T>>(static_cast<std::size_t>(s.fs) * s.fs);
+        fill(f->data(), f->size(), 6);
+        c.keep.push_back(f);
+        const Conv2dArgs<T> a{n, n, s.fs, array(nn, 5), n, f->data(), array(nn, 7), n};
+        c.cpu = [a] { cpu::conv2d(a); };
+        c.hybrid = [a](int g, int k) { hybrid::conv2d(a, g, k); };
+    } else {
+        std::fprintf(stderr, "hybrid_sides_probe: op '%s' must be gemv, symv or conv2d\n", s.op.c_str());
+        std::exit(2);
+    }
+    return c;
+}
+
+void probe(const Spec& s, int rounds) {
+    Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
+    const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
+    const int chunk = std::max(1, (g + 3) / 4);  // the chapter's 4 chunks
+    using Clock = std::chrono::steady_clock;
+    auto wall = [](const std::function<void()>& f) {
+        const auto t0 = Clock::now();
+        f();
+        return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+    // warm-up: every way once (pools, the worker, the device buffers)
+    c.cpu();
+    c.hybrid(s.n, s.n);
+    c.hybrid(g, chunk);
+    std::vector<double> cpu_all, gpu_all, at_once[3], in_turn[3];
+    for (int r = 0; r < rounds; ++r) {
+        cpu_all.push_back(wall(c.cpu));
+        gpu_all.push_back(wall([&] { c.hybrid(s.n, s.n); }));
+        for (bool turn : {false, true}) {
+            hybrid::testing::run_sides_in_turn(turn);
+            c.hybrid(g, chunk);
+            hybrid::testing::run_sides_in_turn(false);
+            const hybrid::SideTimes t = hybrid::last_side_times();
+            auto& v = turn ? in_turn : at_once;
+            v[0].push_back(t.cpu_ms);
+            v[1].push_back(t.gpu_ms);
+            v[2].push_back(t.total_ms);
+        }
+    }
+    const double cpu_ms = median(cpu_all), gpu_ms = median(gpu_all);
+    const double oc = median(at_once[0]), og = median(at_once[1]), ot = median(at_once[2]);
+    const double tc = median(in_turn[0]), tg = median(in_turn[1]);
+    std::printf("%-6s %-6s FS %d n %5d GPU %5.1f%% (%d rows, chunks of %d): all-CPU %8.4f ms, all-GPU %8.4f ms | "
+                "at once: CPU side %8.4f, GPU side %8.4f, call %8.4f | alone: CPU side %8.4f (x%.3f at once), GPU side %8.4f "
+                "(x%.3f) | CPU share alone over all-CPU x share %.3f\n",
+                s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, chunk, cpu_ms, gpu_ms, oc, og, ot, tc, oc / tc, tg, og / tg,
+                tc / (cpu_ms * (1.0 - s.share / 100.0)));
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (!wb::has_cuda_device()) {
+        std::fprintf(stderr, "hybrid_sides_probe: no CUDA device\n");
+        return 77;
+    }
+    std::vector<std::string> args(argv + 1, argv + argc);
+    int rounds = 15;
+    if (!args.empty() && args[0].rfind("--rounds=", 0) == 0) {
+        rounds = std::max(3, std::atoi(args[0].c_str() + 9));
+        args.erase(args.begin());
+    }
+    if (args.empty())
+        args = {"conv2d,float,9,4096,92.1", "conv2d,float,9,8192,92.4", "conv2d,double,9,1024,94.3",
+                "conv2d,float,3,8192,67.5",  "gemv,float,0,16384,34.2",  "gemv,float,0,8192,29.0",
+                "symv,float,0,16384,22.5",   "symv,double,0,16384,25.2", "symv,double,0,8192,19.9"};
+    std::printf("hybrid_sides_probe: %d rounds, medians (ms)\n", rounds);
+    for (const auto& a : args) probe(parse(a), rounds);
+    return 0;
+}
