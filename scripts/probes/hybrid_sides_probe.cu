@@ -3,6 +3,7 @@
 //
 // Chapter 7's largest hybrids ran 20-37% slower than their model (GEMV and SYMV at n = 16384, the
 // FS 9 convolution at 4096 and 8192: docs/notes/split.md), and the model times each side alone.
+// Also the GEMM (its share in columns) and the smaller hybrids a run chose and lost.
 // This probe runs one hybrid call at a given GPU share, with its sides at once (as the chapter
 // runs it) and in turn (the GPU side to its end, then the CPU side: hybrid::testing::
 // run_sides_in_turn), alternately, and prints the median of each side's time
@@ -19,9 +20,11 @@
 #include "conv2d.hpp"
 #include "cpu_peers.hpp"
 #include "device.hpp"
+#include "gemm.hpp"
 #include "gemv.hpp"
 #include "hybrid_common.hpp"
 #include "hybrid_conv2d.hpp"
+#include "hybrid_gemm.hpp"
 #include "hybrid_gemv.hpp"
 #include "hybrid_symv.hpp"
 #include "symv.hpp"
@@ -100,6 +103,10 @@ Calls prepare(const Spec& s) {
         const SymvArgs<T> a{Uplo::Lower, n, T(1), array(nn, 1), n, array(un, 2), 1, T(0), array(un, 3), 1};
         c.cpu = [a] { cpu::symv(a); };
         c.hybrid = [a](int g, int k) { hybrid::symv(a, g, k); };
+    } else if (s.op == "gemm") {  // the GPU's share: columns of C
+        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), array(nn, 1), n, array(nn, 2), n, T(0), array(nn, 3), n};
+        c.cpu = [a] { cpu::gemm(a); };
+        c.hybrid = [a](int g, int k) { hybrid::gemm(a, g, k); };
     } else if (s.op == "conv2d") {
         auto f = std::make_shared<std::vector<T>>(static_cast<std::size_t>(s.fs) * s.fs);
         fill(f->data(), f->size(), 6);
@@ -108,7 +115,7 @@ Calls prepare(const Spec& s) {
         c.cpu = [a] { cpu::conv2d(a); };
         c.hybrid = [a](int g, int k) { hybrid::conv2d(a, g, k); };
     } else {
-        std::fprintf(stderr, "hybrid_sides_probe: op '%s' must be gemv, symv or conv2d\n", s.op.c_str());
+        std::fprintf(stderr, "hybrid_sides_probe: op '%s' must be gemv, gemm, symv or conv2d\n", s.op.c_str());
         std::exit(2);
     }
     return c;
