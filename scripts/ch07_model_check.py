@@ -92,7 +92,7 @@ class Transfer:
 def read_run(path):
     """Everything the model predicts with, from the run's text output."""
     run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "chunks": 4, "cg_iterations": 100,
-           "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "gpu_bw": 4814.3,
+           "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "gpu_bw": 4814.3,
            "gpu_f32": 66908.2, "gpu_f64": 33454.1}
     section = None
     for line in open(path, encoding="utf-8"):
@@ -127,6 +127,9 @@ def read_run(path):
         m = re.match(r"an empty hybrid call .*: ([\d.]+) us", s)
         if m:
             run["overhead"] = float(m.group(1)) / 1e3
+            t = re.search(r"convolution's CPU side runs on (\d+) of (\d+) threads", s)
+            if t:  # beside the GPU on fewer threads (runs from before it: every thread)
+                run["conv_fewer"] = float(t.group(2)) / float(t.group(1))
             continue
         m = re.match(r"host memory both sides share: ([\d.e+]+) GB/s", s)
         if m:
@@ -390,7 +393,8 @@ def predict(run, op, n, e, fs):
     o, a = offloads(run, op, n, e, fs)
 
     def cpu(f):
-        return sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
+        t = sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
+        return t * run["conv_fewer"] if op == "conv2d" and f > 0 else t
 
     all_gpu = all_gpu_ms(run, a)
     path = run["paths"].get(peer_key(op, e, fs))

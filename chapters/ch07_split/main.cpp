@@ -116,8 +116,10 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     }
     if (gpu) {
         m.hybrid_overhead_ms = hybrid::measure_hybrid_overhead_ms();
+        m.hybrid_conv_threads = std::max(1, cpu::threads() - 1);
         std::cout << "  an empty hybrid call (hand-off to the GPU worker, its wake-up, the return): "
-                  << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us\n";
+                  << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us; the convolution's CPU side runs on "
+                  << m.hybrid_conv_threads << " of " << cpu::threads() << " threads (a core left to the GPU worker)\n";
     }
     if (gpu && !opt.predict_only) {
         std::cout << "Measuring the host memory both sides of a hybrid read (the CPU's threads while pinned copies "

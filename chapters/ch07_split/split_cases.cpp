@@ -183,10 +183,15 @@ struct Sides {
 Sides sides_of(const Case& c, const Machines& m) {
     const Offloads ofs = offloads_of(c, m);
     Sides s;
-    s.cpu = [&m, c](double f) {
+    // Beside the GPU (f > 0) the convolution's share runs on hybrid_conv_threads of the threads:
+    // its time (compute-bound) scaled by their ratio.
+    const double fewer = c.op == "conv2d" && m.hybrid_conv_threads > 0 && m.cpu.threads > m.hybrid_conv_threads
+                             ? static_cast<double>(m.cpu.threads) / m.hybrid_conv_threads
+                             : 1.0;
+    s.cpu = [&m, c, fewer](double f) {
         double t = 0;
         for (const PeerCall& p : cpu_share_calls(c, f)) t += peer_ms(m, p.cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0);
-        return t;
+        return f > 0 ? t * fewer : t;
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
     s.costs.min_gain = min_gain_of(m);

@@ -81,6 +81,10 @@ struct Machines {
     GpuRates gpu_rates;      ///< the tuned kernels' rates where measured
     Links links;
     double hybrid_overhead_ms = 0;  ///< an empty hybrid call (the GPU side where no path was measured)
+    /// Threads the hybrid convolution's CPU side runs on beside the GPU (one core left to the GPU
+    /// worker: cpu::ScopedOmpThreads); its share's time is the peer's model times cpu.threads /
+    /// this. 0: all of them (a run from before this field, replayed as it was computed).
+    int hybrid_conv_threads = 0;
     std::map<std::string, GpuPath> paths;  ///< by model::peer_key of the op ("conv2d FS9 double")
     double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
     int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks

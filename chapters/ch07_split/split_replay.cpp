@@ -86,6 +86,9 @@ Machines machines_from_log(std::istream& log) {
             d2h = true;
         } else if (std::regex_search(s, g, std::regex(R"(^an empty hybrid call .*: ([\d.]+) us)"))) {
             m.hybrid_overhead_ms = std::stod(g[1]) / 1e3;
+            std::smatch t;  // runs from before it: the convolution's CPU side on every thread
+            if (std::regex_search(s, t, std::regex(R"(convolution's CPU side runs on (\d+) of \d+ threads)")))
+                m.hybrid_conv_threads = std::stoi(t[1]);
         } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides share: ([\d.eE+]+) GB/s)"))) {
             m.host_shared_gbs = std::stod(g[1]);
         } else if (std::regex_search(s, g, std::regex(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)"))) {

@@ -23,4 +23,19 @@ int threads() {
 #endif
 }
 
+ScopedOmpThreads::ScopedOmpThreads(int n) {
+#if defined(_OPENMP)
+    before_ = omp_get_max_threads();
+    omp_set_num_threads(n < 1 ? 1 : n);
+#else
+    (void)n;
+#endif
+}
+
+ScopedOmpThreads::~ScopedOmpThreads() {
+#if defined(_OPENMP)
+    omp_set_num_threads(before_);
+#endif
+}
+
 }  // namespace wb::cpu

@@ -26,6 +26,25 @@ bool have_cblas();
 /// Threads the peers use: OpenMP's maximum (the cores) where built with OpenMP, else 1.
 int threads();
 
+/// OpenMP's team for the calling thread's parallel regions set to n >= 1 for a scope, then put
+/// back (nothing without OpenMP). The hybrid convolution's CPU side runs on threads() - 1: at the
+/// end of a region OpenMP's idle threads spin without yielding the core (libgomp's default), and
+/// the GPU worker, woken when its last copy lands, waited for a core until the scheduler took one
+/// from them. On the H200 machine's host that wait made an FS 9 convolution's hybrid 3.92 ms with
+/// sides of 2.18 and 1.73 ms; with a core left to the worker, 2.23 ms (docs/notes/split.md).
+/// OpenBLAS's idle threads showed no such wait, and its GEMM shares lost 12% with one thread
+/// fewer: the BLAS hybrids keep every thread.
+class ScopedOmpThreads {
+public:
+    explicit ScopedOmpThreads(int n);
+    ~ScopedOmpThreads();
+    ScopedOmpThreads(const ScopedOmpThreads&) = delete;
+    ScopedOmpThreads& operator=(const ScopedOmpThreads&) = delete;
+
+private:
+    int before_ = 0;
+};
+
 template <class T> void gemv(const GemvArgs<T>& a);      ///< cblas_?gemv (column-major)
 template <class T> void gemm(const GemmArgs<T>& a);      ///< cblas_?gemm (column-major)
 template <class T> void symv(const SymvArgs<T>& a);      ///< cblas_?symv (column-major, a.uplo)

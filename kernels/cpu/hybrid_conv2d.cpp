@@ -50,7 +50,11 @@ void conv2d(const Conv2dArgs<T>& h, int gpu_rows, int chunk_rows) {
     const bool work = validate_conv2d(h, fn);
     detail::check_share(fn, "gpu_rows", gpu_rows, "rows", h.rows, "chunk_rows", chunk_rows);
     if (!work) return;
-    detail::run(fn, gpu_rows < h.rows, gpu_rows > 0, [&] { cpu::conv2d_rows(h, gpu_rows, h.rows); },
+    detail::run(fn, gpu_rows < h.rows, gpu_rows > 0, [&] {
+                    // beside the GPU, a core left to its worker (cpu_peers.hpp: OpenMP's idle threads spin)
+                    const cpu::ScopedOmpThreads fewer(gpu_rows > 0 ? cpu::threads() - 1 : cpu::threads());
+                    cpu::conv2d_rows(h, gpu_rows, h.rows);
+                },
                 [&](const detail::GpuCall& call) { gpu_share(h, gpu_rows, chunk_rows, call); });
 }
 

@@ -1,7 +1,8 @@
 /// \file hybrid_conv2d.hpp
 /// \brief Chapter 7's hybrid convolution: one call out = filter (x) in on host images, computed by
 ///        the GPU and the CPU at once. The GPU computes the output rows [0, gpu_rows), in bands of
-///        chunk_rows rows, the CPU the rest (cpu::conv2d_rows, every core), into the same image.
+///        chunk_rows rows, the CPU the rest (cpu::conv2d_rows, on every core but one while the GPU
+///        works: cpu::ScopedOmpThreads), into the same image.
 ///
 /// A band of output rows reads the input rows within FS/2 of it (hybrid_partition.hpp,
 /// conv2d_input_rows): each band's input travels with its halo (a 2-D copy honouring the pitch),

@@ -14,6 +14,8 @@
 // Build and run (needs a GPU and OpenBLAS):
 //   cmake --build build --target hybrid_sides_probe && build/bin/hybrid_sides_probe
 //   build/bin/hybrid_sides_probe conv2d,float,9,4096,92.1 symv,double,0,16384,25.2   (op,type,FS,n,GPU %)
+//   build/bin/hybrid_sides_probe --fewer-threads ...   (A/B in the same rounds: the CPU side on every
+//   thread, then on one fewer, a core left to the GPU worker; the median of the rounds' call ratios)
 // With no arguments: the chapter's H200 run's hybrids that missed their predicted gain, at that
 // run's shares, in the chapter's 4 chunks.
 #include "buffer.hpp"
@@ -40,9 +42,19 @@
 #include <string>
 #include <vector>
 
+extern "C" void openblas_set_num_threads(int);  // OpenBLAS's and OpenMP's own calls, linked
+extern "C" void omp_set_num_threads(int);       // through wb_cpu_peers
+extern "C" int omp_get_max_threads(void);
+
 namespace {
 
 using namespace wb;
+
+/// The CPU side's threads for the calls that follow (the calling thread's OpenMP team, OpenBLAS's pool).
+void set_threads(int n) {
+    omp_set_num_threads(n);
+    openblas_set_num_threads(n);
+}
 
 struct Spec {
     std::string op, type;
@@ -121,7 +133,7 @@ Calls prepare(const Spec& s) {
     return c;
 }
 
-void probe(const Spec& s, int rounds) {
+void probe(const Spec& s, int rounds, bool fewer_ab) {
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
     const int chunk = std::max(1, (g + 3) / 4);  // the chapter's 4 chunks
@@ -136,7 +148,7 @@ void probe(const Spec& s, int rounds) {
     c.hybrid(s.n, s.n);
     c.hybrid(g, chunk);
     std::vector<double> cpu_all, gpu_all, at_once[3], in_turn[3];
-    for (int r = 0; r < rounds; ++r) {
+    for (int r = 0; r < (fewer_ab ? 0 : rounds); ++r) {
         cpu_all.push_back(wall(c.cpu));
         gpu_all.push_back(wall([&] { c.hybrid(s.n, s.n); }));
         for (bool turn : {false, true}) {
@@ -149,6 +161,32 @@ void probe(const Spec& s, int rounds) {
             v[1].push_back(t.gpu_ms);
             v[2].push_back(t.total_ms);
         }
+    }
+    if (fewer_ab) {  // A/B in the same rounds: the CPU side on every thread, then on one fewer
+        const int all = omp_get_max_threads();
+        std::vector<double> side[2][3], ratio;
+        for (int r = 0; r < rounds; ++r) {
+            double call[2] = {0, 0};
+            for (int k = 0; k < 2; ++k) {
+                set_threads(all - k);
+                c.hybrid(g, chunk);
+                const hybrid::SideTimes t = hybrid::last_side_times();
+                side[k][0].push_back(t.cpu_ms);
+                side[k][1].push_back(t.gpu_ms);
+                side[k][2].push_back(t.total_ms);
+                call[k] = t.total_ms;
+            }
+            set_threads(all);
+            ratio.push_back(call[1] / call[0]);
+        }
+        std::printf("%-6s %-6s FS %d n %5d GPU %5.1f%% (%d rows): %d threads: CPU side %8.4f, GPU side %8.4f, call %8.4f | "
+                    "%d threads: CPU side %8.4f, GPU side %8.4f, call %8.4f | call %d/%d threads, median of the rounds' "
+                    "ratios %.3f\n",
+                    s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, all, median(side[0][0]), median(side[0][1]),
+                    median(side[0][2]), all - 1, median(side[1][0]), median(side[1][1]), median(side[1][2]), all - 1, all,
+                    median(ratio));
+        std::fflush(stdout);
+        return;
     }
     const double cpu_ms = median(cpu_all), gpu_ms = median(gpu_all);
     const double oc = median(at_once[0]), og = median(at_once[1]), ot = median(at_once[2]);
@@ -170,8 +208,14 @@ int main(int argc, char** argv) {
     }
     std::vector<std::string> args(argv + 1, argv + argc);
     int rounds = 15;
-    if (!args.empty() && args[0].rfind("--rounds=", 0) == 0) {
-        rounds = std::max(3, std::atoi(args[0].c_str() + 9));
+    bool fewer_ab = false;
+    while (!args.empty() && args[0].rfind("--", 0) == 0) {
+        if (args[0].rfind("--rounds=", 0) == 0) rounds = std::max(3, std::atoi(args[0].c_str() + 9));
+        else if (args[0] == "--fewer-threads") fewer_ab = true;
+        else {
+            std::fprintf(stderr, "hybrid_sides_probe: unknown option '%s' (--rounds=N, --fewer-threads)\n", args[0].c_str());
+            return 2;
+        }
         args.erase(args.begin());
     }
     if (args.empty())
@@ -179,6 +223,6 @@ int main(int argc, char** argv) {
                 "conv2d,float,3,8192,67.5",  "gemv,float,0,16384,34.2",  "gemv,float,0,8192,29.0",
                 "symv,float,0,16384,22.5",   "symv,double,0,16384,25.2", "symv,double,0,8192,19.9"};
     std::printf("hybrid_sides_probe: %d rounds, medians (ms)\n", rounds);
-    for (const auto& a : args) probe(parse(a), rounds);
+    for (const auto& a : args) probe(parse(a), rounds, fewer_ab);
     return 0;
 }

@@ -268,6 +268,30 @@ TEST_CASE("chapter 7: every op's hybrid share ends both sides together", "[cpu][
     CHECK(split_rows >= 12);
 }
 
+TEST_CASE("chapter 7: the convolution's CPU share beside the GPU runs on one thread fewer", "[cpu][ch07][split]") {
+    // hybrid_conv_threads = threads - 1 (a core left to the GPU worker) makes the convolution's
+    // CPU share threads / (threads - 1) slower at every share inside (0, 1): the balance gives the
+    // GPU more rows; the all-CPU time and the other ops do not change.
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("slow", 4, 5, 50, 25);
+    wb::ch07::Machines fewer = m;
+    fewer.hybrid_conv_threads = 3;
+    const wb::ch07::Case conv{"conv2d", 1023, 4, 9}, gemv{"gemv", 1023, 4, 0};
+    const auto a = wb::ch07::predict_case(conv, m), b = wb::ch07::predict_case(conv, fewer);
+    REQUIRE(a.split.gpu_share > 0);
+    REQUIRE(a.split.gpu_share < 1);
+    CHECK(b.split.cpu_ms == a.split.cpu_ms);
+    CHECK(b.split.gpu_share > a.split.gpu_share);
+    CHECK(b.split.hybrid_ms > a.split.hybrid_ms);
+    const double f = a.split.gpu_share;
+    CHECK(wb::ch07::hybrid_model_ms(conv, fewer, f) >= wb::ch07::hybrid_model_ms(conv, m, f));
+    const auto g1 = wb::ch07::predict_case(gemv, m), g2 = wb::ch07::predict_case(gemv, fewer);
+    CHECK(g2.split.hybrid_ms == g1.split.hybrid_ms);
+    CHECK(g2.split.gpu_share == g1.split.gpu_share);
+}
+
 TEST_CASE("chapter 7: SYMV's CPU share pays both of its products; its GPU share a band of full rows", "[cpu][ch07][split]") {
     // The CPU's rows [g, n) are a SYMV of n - g and a GEMV of (n - g) x g: more than the SYMV of
     // n - g alone. So at any share the CPU's side of SYMV costs more than (1 - f)^2 of the whole
