@@ -13,6 +13,7 @@ So a change of a formula or of the decision rule can be tried on a measured run 
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv            # recompute, compare, summarize
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --rows     # and every row
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin  # the hybrid's margin 15% in every class
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin=0.25  # ... or this margin
 
 The hybrid is chosen where its predicted gain is at least the run's margin: the median over the
 classes of each path line's miss ('miss 12.3%'), or for a run from before that figure, of
@@ -542,7 +543,16 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__)
         return 2
-    FIXED_MARGIN = "--fixed-margin" in argv
+    global MIN_GAIN
+    FIXED_MARGIN = False
+    for a in argv[3:]:
+        if a == "--fixed-margin" or a.startswith("--fixed-margin="):
+            FIXED_MARGIN = True
+            if "=" in a:
+                MIN_GAIN = float(a.split("=", 1)[1])
+                if not 0 <= MIN_GAIN < 1:
+                    print("ch07_model_check: --fixed-margin=%s must be in [0, 1)" % a.split("=", 1)[1])
+                    return 2
     run, rows = read_run(argv[1]), read_csv(argv[2])
     recover_old_run(run, rows)
     preds = [predict(run, r["op"], r["n"], r["elem"], r["fs"]) for r in rows]
