@@ -112,6 +112,19 @@ struct ClassPlan {
     bool in_turn = true;
 };
 
+/// The host's drift over a calibration: each class's middle grid point, timed alone right after its
+/// grid (row_ms) and again once every class of its precision is measured (calibrate_precision's
+/// last log line). Printed, not used by the model: the decision's margin may one day come from it
+/// (docs/notes/split.md: the margins that meet both of chapter 7's decision goals sit where the
+/// host's own repeat does).
+struct Recheck {
+    std::string key;             ///< the class (set by the caller once the class is named)
+    int n = 0;                   ///< the size timed
+    std::function<void()> call;  ///< the class's call at n (on the caller's arrays)
+    double first_ms = 0;
+};
+thread_local std::vector<Recheck>* t_rechecks = nullptr;
+
 /// The time of one call as the table's rows time it (host_timing.hpp: the median of batches after
 /// a warm-up, until its error is under 1%, repeated when it did not settle), with a shorter cap.
 template <class F>
@@ -192,6 +205,11 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
     } else {
         for (int n : ns) t.push_back(row_ms([&] { call(n); }));
     }
+    if (t_rechecks && ns.size() >= 2) {
+        const int mid = ns[ns.size() / 2];
+        std::function<void()> again = [call, mid] { call(mid); };  // call's references outlive the recheck
+        t_rechecks->push_back({"", mid, again, row_ms(again)});
+    }
     r.fixed_ms = t[0];
     for (std::size_t i = 1; i < ns.size(); ++i) {
         r.efficiency.push_back(
@@ -206,10 +224,16 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
                          const HostAlloc& alloc, std::vector<std::string>& log) {
     const std::size_t e = sizeof(T);
     const double E = static_cast<double>(e);
+    std::vector<Recheck> rechecks;
+    t_rechecks = &rechecks;
+    struct Unset {
+        ~Unset() { t_rechecks = nullptr; }
+    } unset;
     auto keep = [&](const std::string& cls, int fs, const ClassPlan& p, const model::PeerRate& r,
                     const model::PeerRate* single) {
         const std::string key = model::peer_key(cls, e, fs);
         m.peers[key] = r;
+        if (!rechecks.empty() && rechecks.back().key.empty()) rechecks.back().key = key;
         if (single) {
             m.peers[model::single_thread_key(key)] = *single;
             log.push_back(describe(model::single_thread_key(key), *single, p.tiny) + " (n = " +
@@ -321,6 +345,22 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
             cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f.data(), A.data() + img, n}); },
             [&](int n) { return model::cpu_work_conv2d(n, n, fs, e); }, nullptr);
         keep("conv2d", fs, cv, cvr, nullptr);
+    }
+    if (!rechecks.empty()) {
+        std::string line = std::string(e == 4 ? "float" : "double") +
+                           " classes timed again at the end of their calibration (the host's drift over it):";
+        std::vector<double> dev;
+        char buf[96];
+        for (std::size_t i = 0; i < rechecks.size(); ++i) {
+            const Recheck& c = rechecks[i];
+            const double ratio = row_ms(c.call) / c.first_ms;
+            dev.push_back(std::fabs(ratio - 1));
+            std::snprintf(buf, sizeof buf, "%s %s x%.3f at n = %d", i ? "," : "", c.key.c_str(), ratio, c.n);
+            line += buf;
+        }
+        std::sort(dev.begin(), dev.end());
+        std::snprintf(buf, sizeof buf, "; median |ratio - 1| %.1f%%", 100 * dev[dev.size() / 2]);
+        log.push_back(line + buf);
     }
 }
 
