@@ -393,8 +393,12 @@ def predict(run, op, n, e, fs):
         return predict_cg(run, n, e)
     o, a = offloads(run, op, n, e, fs)
 
+    skinny = op == "gemm" and peer_key("gemm share", e) in run["peers"]
+
     def cpu(f):
-        t = sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
+        # the GEMM's threaded share beside the GPU by its own class where the run measured it
+        t = sum(peer_ms(run, "gemm share" if skinny and f > 0 and not w["single"] else cls, w, e,
+                        fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
         return t * run["conv_fewer"] if op == "conv2d" and f > 0 else t
 
     all_gpu = all_gpu_ms(run, a)

@@ -12,6 +12,7 @@
 #include "hybrid_gemv.hpp"
 #include "hybrid_symv.hpp"
 #include "memory_lab.hpp"
+#include "peer_rates.hpp"
 #include "random.hpp"
 #include "reference_cg.hpp"
 #include "roofline.hpp"
@@ -188,9 +189,16 @@ Sides sides_of(const Case& c, const Machines& m) {
     const double fewer = c.op == "conv2d" && m.hybrid_conv_threads > 0 && m.cpu.threads > m.hybrid_conv_threads
                              ? static_cast<double>(m.cpu.threads) / m.hybrid_conv_threads
                              : 1.0;
-    s.cpu = [&m, c, fewer](double f) {
+    // The GEMM's share beside the GPU is a skinny product: predicted by its own class where the run
+    // measured it (threaded calls; the single-thread regime is the square class's). The whole call
+    // (f = 0) is the square class's.
+    const bool skinny = c.op == "gemm" && m.cpu.peers.count(model::peer_key(cpu::kGemmShareClass, c.elem)) > 0;
+    s.cpu = [&m, c, fewer, skinny](double f) {
         double t = 0;
-        for (const PeerCall& p : cpu_share_calls(c, f)) t += peer_ms(m, p.cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0);
+        for (const PeerCall& p : cpu_share_calls(c, f)) {
+            const char* cls = skinny && f > 0 && !p.w.single_thread ? cpu::kGemmShareClass : p.cls;
+            t += peer_ms(m, cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0);
+        }
         return f > 0 ? t * fewer : t;
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);

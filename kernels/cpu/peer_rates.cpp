@@ -289,6 +289,26 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
             [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); }, &mm1);
         keep("gemm", 0, mm, mmr, &mm1);
 
+        // The hybrid GEMM's CPU share: C's last columns, an n x r x n product with r a few percent
+        // of n. OpenBLAS runs it well below a square product of the same working set (the H200
+        // host: 1.4 - 2.5x the square call's time per column, docs/notes/split.md), so the share is
+        // measured on its own shape, r = n / 16 (the shares the rows run lie between 3% and 25% of
+        // n); threaded from n r n > 262144 (n = 176), below that the square class's single thread.
+        ClassPlan ms;
+        ms.tiny = 0;
+        ms.threaded_min = 176;
+        ms.ws_last = s.ws_dram;
+        const auto width = [](int n) { return std::max(1, n / 16); };
+        ms.ws_of = [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false).bytes; };
+        ms.n_for = [&](double ws) { return sq(ws / (1.125 * E)); };
+        const auto msr = measure_class(m, e, ms, s, [&](int n) {
+            const std::size_t n2 = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+            const int r = width(n);
+            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, r, n, T(1), A.data(), n, A.data() + n2, n, T(0),
+                                  A.data() + n2 + static_cast<std::size_t>(n) * r, n}); },
+            [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false); }, nullptr);
+        keep(kGemmShareClass, 0, ms, msr, nullptr);
+
         ClassPlan vc;  // CG's vector calls on n elements: their t0 at n = 64, a grid up to vec_max_n
         vc.tiny = 0;
         vc.threaded_min = 64;

@@ -6,8 +6,9 @@
 ///        thread (e), the threaded one from the smallest call the rule threads (t0: the hand-off to
 ///        the thread pool and back, timed as the table's rows are) and a grid of working sets a
 ///        factor 4 apart up to several LLCs with the LLC's bracket (e(ws)), all of them timed in
-///        turn as the table's rows are, on the memory the rows use. CG's vector calls and our convolution (always
-///        threaded) have the threaded regime alone. Like chapter 0's GPU ceilings, these are
+///        turn as the table's rows are, on the memory the rows use. CG's vector calls, the hybrid
+///        GEMM's CPU share (kGemmShareClass) and our convolution (always threaded) have the
+///        threaded regime alone. Like chapter 0's GPU ceilings, these are
 ///        properties of the machine and its library, measured once per run; no size of the
 ///        chapter's table is fitted.
 #pragma once
@@ -20,6 +21,10 @@
 #include <vector>
 
 namespace wb::cpu {
+
+/// The class of the hybrid GEMM's CPU share (an n x n/16 x n product: peer_rates.cpp), beside the
+/// square "gemm" class; chapter 7 predicts a threaded share with it where a run measured it.
+inline constexpr const char* kGemmShareClass = "gemm share";
 
 /// Where each class is measured.
 struct CalibrationSizes {

@@ -7,6 +7,7 @@
 
 #include "cpu_peers.hpp"
 #include "device_profile.hpp"
+#include "peer_rates.hpp"
 #include "reference_cg.hpp"
 #include "split_cases.hpp"
 #include "split_options.hpp"
@@ -290,6 +291,33 @@ TEST_CASE("chapter 7: the convolution's CPU share beside the GPU runs on one thr
     const auto g1 = wb::ch07::predict_case(gemv, m), g2 = wb::ch07::predict_case(gemv, fewer);
     CHECK(g2.split.hybrid_ms == g1.split.hybrid_ms);
     CHECK(g2.split.gpu_share == g1.split.gpu_share);
+}
+
+TEST_CASE("chapter 7: the GEMM's threaded CPU share beside the GPU is predicted by its own class", "[cpu][ch07][split]") {
+    // A "gemm share" class (the skinny n x n/16 x n product) at half the square class's e makes
+    // the hybrid's CPU side slower at the same share, so the balance gives the GPU more columns;
+    // the all-CPU column (the square call) does not move. Without the class, the square one. A
+    // fast host (200 GB/s, 5000 GFLOP/s) keeps a few hundred columns of C on the CPU.
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("fast", 64, 200, 5000, 2500);
+    const std::string square = wb::model::peer_key("gemm", 4), share = wb::model::peer_key(wb::cpu::kGemmShareClass, 4);
+    wb::model::PeerRate r;
+    r.fixed_ms = 0.01;
+    r.efficiency = {{1e3, 0.8}, {1e9, 0.8}};
+    m.cpu.peers[square] = r;
+    wb::ch07::Machines skinny = m;
+    r.efficiency = {{1e3, 0.4}, {1e9, 0.4}};
+    skinny.cpu.peers[share] = r;
+    const wb::ch07::Case c{"gemm", 1024, 4, 0};
+    const auto a = wb::ch07::predict_case(c, m), b = wb::ch07::predict_case(c, skinny);
+    REQUIRE(a.split.gpu_share > 0);
+    REQUIRE(a.split.gpu_share < 0.95);  // a threaded share: n r n > 262144
+    CHECK(b.split.cpu_ms == a.split.cpu_ms);
+    CHECK(b.split.gpu_share > a.split.gpu_share);
+    const double f = a.split.gpu_share;
+    CHECK(wb::ch07::hybrid_model_ms(c, skinny, f) > wb::ch07::hybrid_model_ms(c, m, f));
 }
 
 TEST_CASE("chapter 7: SYMV's CPU share pays both of its products; its GPU share a band of full rows", "[cpu][ch07][split]") {

@@ -109,8 +109,9 @@ TEST_CASE("peer rates: every class of the run is measured in each of its regimes
                               "gemm double", "cg iteration double"})
             blas.push_back(k);
     for (const auto& k : blas) keys.push_back(k);
-    if (wb::cpu::have_cblas())
-        for (const char* k : {"cg vectors float", "cg vectors double"}) keys.push_back(k);
+    if (wb::cpu::have_cblas())  // threaded only: CG's vector calls, the hybrid GEMM's CPU share
+        for (const char* k : {"cg vectors float", "cg vectors double", "gemm share float", "gemm share double"})
+            keys.push_back(k);
     // one line per regime, per precision the CG iteration's sequence over its calls alone, and per
     // precision the host's drift over the calibration (each class's middle point timed again)
     const std::size_t over = wb::cpu::have_cblas() ? 2 : 0, drift = 2;
