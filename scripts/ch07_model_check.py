@@ -14,6 +14,8 @@ So a change of a formula or of the decision rule can be tried on a measured run 
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --rows     # and every row
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin  # the hybrid's margin 15% in every class
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin=0.25  # ... or this margin
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --margin-from-drift  # the median of the
+        # calibration's drift lines, |ratio - 1| of each class timed again (runs that print them)
 
 The hybrid is chosen where its predicted gain is at least the run's margin: the median over the
 classes of each path line's miss ('miss 12.3%'), or for a run from before that figure, of
@@ -93,7 +95,7 @@ class Transfer:
 def read_run(path):
     """Everything the model predicts with, from the run's text output."""
     run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "chunks": 4, "cg_iterations": 100,
-           "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "gpu_bw": 4814.3,
+           "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "drift": [], "gpu_bw": 4814.3,
            "gpu_f32": 66908.2, "gpu_f64": 33454.1}
     section = None
     for line in open(path, encoding="utf-8"):
@@ -114,6 +116,9 @@ def read_run(path):
         if s.startswith("read GB/s by working set:"):
             for ws, v in re.findall(r"([\d.e+]+) MiB ([\d.]+)", s):
                 run["curve"].append((float(ws) * MIB, float(v)))
+            continue
+        if "timed again at the end of their calibration" in s:  # the host's drift (runs from session 28 on)
+            run["drift"] += [abs(float(r) - 1) for r in re.findall(r" x([\d.]+) at n = ", s)]
             continue
         m = re.match(r"GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s", s)
         if m:
@@ -177,6 +182,11 @@ def margin_of(run, key=None):
     """The hybrid's min_gain (split_cases.cpp hybrid_margin_of): the median of the classes' misses
     (at most 0.999), else MIN_GAIN; with --fixed-margin, MIN_GAIN always (the rule before the run
     measured its margin). The same for every class (key is not used)."""
+    if DRIFT_MARGIN:
+        if not run["drift"]:
+            raise SystemExit("ch07_model_check: --margin-from-drift needs a run that printed its drift lines")
+        d = sorted(run["drift"])
+        return min(d[len(d) // 2], 0.999)
     misses = sorted(p["margin"] for p in run["paths"].values() if p.get("margin") is not None)
     if FIXED_MARGIN or not misses:
         return MIN_GAIN
@@ -385,6 +395,7 @@ def golden_min(t, lo, hi):
 
 MIN_GAIN = 0.15
 FIXED_MARGIN = False
+DRIFT_MARGIN = False
 
 
 def predict(run, op, n, e, fs):
@@ -547,8 +558,9 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__)
         return 2
-    global MIN_GAIN
+    global MIN_GAIN, DRIFT_MARGIN
     FIXED_MARGIN = False
+    DRIFT_MARGIN = "--margin-from-drift" in argv[3:]
     for a in argv[3:]:
         if a == "--fixed-margin" or a.startswith("--fixed-margin="):
             FIXED_MARGIN = True
