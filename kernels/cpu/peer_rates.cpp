@@ -118,12 +118,11 @@ struct ClassPlan {
 /// (docs/notes/split.md: the margins that meet both of chapter 7's decision goals sit where the
 /// host's own repeat does).
 struct Recheck {
-    std::string key;             ///< the class (set by the caller once the class is named)
+    std::string key;             ///< the class
     int n = 0;                   ///< the size timed
-    std::function<void()> call;  ///< the class's call at n (on the caller's arrays)
+    std::function<void()> call;  ///< the class's call at n (on calibrate_precision's arrays)
     double first_ms = 0;
 };
-thread_local std::vector<Recheck>* t_rechecks = nullptr;
 
 /// The time of one call as the table's rows time it (host_timing.hpp: the median of batches after
 /// a warm-up, until its error is under 1%, repeated when it did not settle), with a shorter cap.
@@ -137,11 +136,12 @@ double row_ms(F&& f) {
 
 /// A class measured by `call(n)` with work `work(n)`: its single-thread regime (where the plan
 /// has one) into *single, its threaded regime returned. Grid points the model expects to take
-/// longer than max_call_s (from the last point's rate) are not measured.
+/// longer than max_call_s (from the last point's rate) are not measured. *recheck receives the
+/// grid's middle point timed alone (its key is the caller's to set).
 template <class Call, class Work>
 model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, const ClassPlan& p,
                               const CalibrationSizes& s, Call call, Work work, model::PeerRate* single,
-                              std::vector<std::pair<int, double>>* timed = nullptr) {
+                              std::vector<std::pair<int, double>>* timed, Recheck* recheck) {
     settle_threads();
     if (p.tiny > 0 && single) {
         // t0: the fastest of several batches of tiny calls. A tiny call's time is its fixed cost, and
@@ -205,10 +205,11 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
     } else {
         for (int n : ns) t.push_back(row_ms([&] { call(n); }));
     }
-    if (t_rechecks && ns.size() >= 2) {
+    if (recheck && ns.size() >= 2) {
         const int mid = ns[ns.size() / 2];
-        std::function<void()> again = [call, mid] { call(mid); };  // call's references outlive the recheck
-        t_rechecks->push_back({"", mid, again, row_ms(again)});
+        recheck->n = mid;
+        recheck->call = [call, mid] { call(mid); };  // a copy: what it refers to is the caller's
+        recheck->first_ms = row_ms(recheck->call);
     }
     r.fixed_ms = t[0];
     for (std::size_t i = 1; i < ns.size(); ++i) {
@@ -224,22 +225,28 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
                          const HostAlloc& alloc, std::vector<std::string>& log) {
     const std::size_t e = sizeof(T);
     const double E = static_cast<double>(e);
+    // Each class timed at the end again (Recheck): its call runs then, so everything a call refers
+    // to lives for the whole function (the arrays, the filters, the CG counter).
     std::vector<Recheck> rechecks;
-    t_rechecks = &rechecks;
-    struct Unset {
-        ~Unset() { t_rechecks = nullptr; }
-    } unset;
-    auto keep = [&](const std::string& cls, int fs, const ClassPlan& p, const model::PeerRate& r,
-                    const model::PeerRate* single) {
+    // One class: measured (both regimes where p.tiny > 0), kept in m under its key, logged, and its
+    // middle grid point set aside for the recheck.
+    auto measure = [&](const std::string& cls, int fs, const ClassPlan& p, auto call, auto work,
+                       std::vector<std::pair<int, double>>* timed = nullptr) {
         const std::string key = model::peer_key(cls, e, fs);
+        model::PeerRate single;
+        Recheck rc;
+        const model::PeerRate r = measure_class(m, e, p, s, call, work, p.tiny > 0 ? &single : nullptr, timed, &rc);
         m.peers[key] = r;
-        if (!rechecks.empty() && rechecks.back().key.empty()) rechecks.back().key = key;
-        if (single) {
-            m.peers[model::single_thread_key(key)] = *single;
-            log.push_back(describe(model::single_thread_key(key), *single, p.tiny) + " (n = " +
+        if (p.tiny > 0) {
+            m.peers[model::single_thread_key(key)] = single;
+            log.push_back(describe(model::single_thread_key(key), single, p.tiny) + " (n = " +
                           std::to_string(p.single_max) + ")");
         }
         log.push_back(describe(key, r, p.threaded_min));
+        if (rc.call) {
+            rc.key = key;
+            rechecks.push_back(std::move(rc));
+        }
     };
     // The largest array any class needs: SYMV's n x n at the largest working set (its triangle is
     // ws), a GEMM's three matrices or the convolution's two images at most as large.
@@ -251,6 +258,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
     fill(A.data(), A.size());
     fill(x.data(), x.size());
     auto sq = [](double v) { return std::sqrt(std::max(v, 0.0)); };
+    int cg_calls = 0;                     // the CG iteration's call counter
+    std::vector<std::vector<T>> filters;  // the convolution's, one per FS
+    filters.reserve(conv_fs.size());
     if (have_cblas()) {
         ClassPlan gv;  // GEMV n x n: one thread below m n = 9216 (n = 95), threaded from n = 96
         gv.single_max = 95;
@@ -258,11 +268,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         gv.ws_last = s.ws_dram;
         gv.ws_of = [&](int n) { return model::cpu_work_gemv(false, n, n, e, false).bytes; };
         gv.n_for = [&](double ws) { return sq(ws / E); };
-        model::PeerRate gv1;
-        const auto gvr = measure_class(m, e, gv, s, [&](int n) {
+        measure("gemv", 0, gv, [&](int n) {
             cpu::gemv(GemvArgs<T>{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()}); },
-            [&](int n) { return model::cpu_work_gemv(false, n, n, e, false); }, &gv1);
-        keep("gemv", 0, gv, gvr, &gv1);
+            [&](int n) { return model::cpu_work_gemv(false, n, n, e, false); });
 
         ClassPlan sy;  // SYMV n: one thread below n = 200
         sy.single_max = 199;
@@ -270,11 +278,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         sy.ws_last = s.ws_dram;
         sy.ws_of = [&](int n) { return model::cpu_work_symv(n, e).bytes; };
         sy.n_for = [&](double ws) { return sq(2 * ws / E); };
-        model::PeerRate sy1;
-        const auto syr = measure_class(m, e, sy, s, [&](int n) {
+        measure("symv", 0, sy, [&](int n) {
             cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1}); },
-            [&](int n) { return model::cpu_work_symv(n, e); }, &sy1);
-        keep("symv", 0, sy, syr, &sy1);
+            [&](int n) { return model::cpu_work_symv(n, e); });
 
         ClassPlan mm;  // GEMM n x n x n: one thread up to n^3 = 262144 (n = 64)
         mm.single_max = 64;
@@ -282,12 +288,10 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         mm.ws_last = s.ws_dram;
         mm.ws_of = [&](int n) { return model::cpu_work_gemm(n, n, n, e, false).bytes; };
         mm.n_for = [&](double ws) { return sq(ws / (3 * E)); };
-        model::PeerRate mm1;
-        const auto mmr = measure_class(m, e, mm, s, [&](int n) {
+        measure("gemm", 0, mm, [&](int n) {
             const std::size_t n2 = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
             cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, n, n, T(1), A.data(), n, A.data() + n2, n, T(0), A.data() + 2 * n2, n}); },
-            [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); }, &mm1);
-        keep("gemm", 0, mm, mmr, &mm1);
+            [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); });
 
         // The hybrid GEMM's CPU share: C's last columns, an n x r x n product with r a few percent
         // of n. OpenBLAS runs it well below a square product of the same working set (the H200
@@ -301,13 +305,12 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         const auto width = [](int n) { return std::max(1, n / 16); };
         ms.ws_of = [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false).bytes; };
         ms.n_for = [&](double ws) { return sq(ws / (1.125 * E)); };
-        const auto msr = measure_class(m, e, ms, s, [&](int n) {
+        measure(kGemmShareClass, 0, ms, [&, width](int n) {
             const std::size_t n2 = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
             const int r = width(n);
             cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, r, n, T(1), A.data(), n, A.data() + n2, n, T(0),
                                   A.data() + n2 + static_cast<std::size_t>(n) * r, n}); },
-            [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false); }, nullptr);
-        keep(kGemmShareClass, 0, ms, msr, nullptr);
+            [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false); });
 
         ClassPlan vc;  // CG's vector calls on n elements: their t0 at n = 64, a grid up to vec_max_n
         vc.tiny = 0;
@@ -315,10 +318,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         vc.ws_last = model::cpu_work_cg_vectors(s.vec_max_n, e).bytes;
         vc.ws_of = [&](int n) { return model::cpu_work_cg_vectors(n, e).bytes; };
         vc.n_for = [&](double ws) { return ws / (15 * E); };
-        const auto vcr = measure_class(m, e, vc, s, [&](int n) {
+        measure("cg vectors", 0, vc, [&](int n) {
             cg_vector_calls(n, x.data(), y.data(), x.data() + 2 * static_cast<std::size_t>(n), x.data() + 3 * static_cast<std::size_t>(n)); },
-            [&](int n) { return model::cpu_work_cg_vectors(n, e); }, nullptr);
-        keep("cg vectors", 0, vc, vcr, nullptr);
+            [&](int n) { return model::cpu_work_cg_vectors(n, e); });
 
         // One CG iteration as cpu::cg runs it: the SYMV and the six vector calls in sequence. Inside
         // a solve the library's threads meet a call of another kind after each one; the classes
@@ -330,14 +332,11 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         ci.ws_last = std::min(s.ws_dram, model::cpu_work_cg_iteration(s.vec_max_n, e).bytes);
         ci.ws_of = [&](int n) { return model::cpu_work_cg_iteration(n, e).bytes; };
         ci.n_for = [&](double ws) { return sq(2 * ws / E); };
-        model::PeerRate ci1;
         std::vector<std::pair<int, double>> seq;
-        int calls = 0;
-        const auto cir = measure_class(m, e, ci, s, [&](int n) {
+        measure("cg iteration", 0, ci, [&](int n) {
             const std::size_t un_ = static_cast<std::size_t>(n);
-            cg_iteration_calls(n, A.data(), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, calls); },
-            [&](int n) { return model::cpu_work_cg_iteration(n, e); }, &ci1, &seq);
-        keep("cg iteration", 0, ci, cir, &ci1);
+            cg_iteration_calls(n, A.data(), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, cg_calls); },
+            [&](int n) { return model::cpu_work_cg_iteration(n, e); }, &seq);
         // What the sequence costs beyond its calls timed alone (the two classes' model at its n).
         std::string over = model::peer_key("cg iteration", e) +
                            ": the sequence over its calls timed alone (the symv and cg vectors classes):";
@@ -359,12 +358,11 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         cv.ws_last = s.ws_dram;
         cv.ws_of = [&](int n) { return model::cpu_work_conv2d(n, n, fs, e).bytes; };
         cv.n_for = [&](double ws) { return sq(ws / (2 * E)); };
-        std::vector<T> f(static_cast<std::size_t>(fs) * fs, T(0.01));
-        const auto cvr = measure_class(m, e, cv, s, [&](int n) {
+        const T* f = filters.emplace_back(static_cast<std::size_t>(fs) * fs, T(0.01)).data();
+        measure("conv2d", fs, cv, [&, fs, f](int n) {
             const std::size_t img = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-            cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f.data(), A.data() + img, n}); },
-            [&](int n) { return model::cpu_work_conv2d(n, n, fs, e); }, nullptr);
-        keep("conv2d", fs, cv, cvr, nullptr);
+            cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f, A.data() + img, n}); },
+            [&, fs](int n) { return model::cpu_work_conv2d(n, n, fs, e); });
     }
     if (!rechecks.empty()) {
         std::string line = std::string(e == 4 ? "float" : "double") +
