@@ -272,6 +272,8 @@ def roofline_cpu(run, w, e):
 
 def peer_ms(run, cls, w, e, fs=0):
     key = peer_key(cls, e, fs)
+    if cls == "gemm share" and key not in run["peers"]:  # a run without the class: the square one
+        key = peer_key("gemm", e)
     roof = roofline_cpu(run, w, e)
     rate = run["peers"].get(key + " 1t") if w["single"] else None
     rate = rate or run["peers"].get(key)
@@ -366,8 +368,9 @@ def cpu_share_calls(op, n, e, fs, f):
         return []
     if op == "gemv":
         return [("gemv", work("gemv", r, n, 0, e))]
-    if op == "gemm":
-        return [("gemm", work("gemm", n, r, n, e))]
+    if op == "gemm":  # beside the GPU (f > 0) a skinny product, threaded or not
+        w = work("gemm", n, r, n, e)
+        return [("gemm share" if f > 0 and not w["single"] else "gemm", w)]
     if op == "symv":
         v = [("symv", work("symv", 0, r, 0, e))]
         if g > 0:
@@ -404,12 +407,8 @@ def predict(run, op, n, e, fs):
         return predict_cg(run, n, e)
     o, a = offloads(run, op, n, e, fs)
 
-    skinny = op == "gemm" and peer_key("gemm share", e) in run["peers"]
-
     def cpu(f):
-        # the GEMM's threaded share beside the GPU by its own class where the run measured it
-        t = sum(peer_ms(run, "gemm share" if skinny and f > 0 and not w["single"] else cls, w, e,
-                        fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
+        t = sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
         return t * run["conv_fewer"] if op == "conv2d" and f > 0 else t
 
     all_gpu = all_gpu_ms(run, a)

@@ -40,7 +40,10 @@ std::vector<int> powers(int lo, int hi, bool sparse) {
 }
 
 double peer_ms(const Machines& m, const char* cls, const model::CpuWork& w, std::size_t e, int fs = 0) {
-    return model::predict_peer_ms(m.cpu, model::peer_key(cls, e, fs), w, e);
+    std::string key = model::peer_key(cls, e, fs);
+    // The GEMM share's class where the run measured it; a run without it, the square class.
+    if (std::string(cls) == cpu::kGemmShareClass && m.cpu.peers.count(key) == 0) key = model::peer_key("gemm", e);
+    return model::predict_peer_ms(m.cpu, key, w, e);
 }
 
 /// The rows (columns) the CPU keeps when the GPU takes the share f of n.
@@ -165,7 +168,10 @@ std::vector<PeerCall> cpu_share_calls(const Case& c, double f) {
     const long long r = cpu_part(f, n), g = n - r;
     if (r == 0) return {};
     if (c.op == "gemv") return {{"gemv", model::cpu_work_gemv(false, r, n, el, false)}};
-    if (c.op == "gemm") return {{"gemm", model::cpu_work_gemm(n, r, n, el, false)}};
+    if (c.op == "gemm") {  // beside the GPU (f > 0) a skinny product, threaded or not
+        const model::CpuWork w = model::cpu_work_gemm(n, r, n, el, false);
+        return {{f > 0 && !w.single_thread ? cpu::kGemmShareClass : "gemm", w}};
+    }
     if (c.op == "symv") {
         std::vector<PeerCall> v{{"symv", model::cpu_work_symv(r, el)}};
         if (g > 0) v.push_back({"gemv", model::cpu_work_gemv(false, r, g, el, false)});
@@ -189,16 +195,9 @@ Sides sides_of(const Case& c, const Machines& m) {
     const double fewer = c.op == "conv2d" && m.hybrid_conv_threads > 0 && m.cpu.threads > m.hybrid_conv_threads
                              ? static_cast<double>(m.cpu.threads) / m.hybrid_conv_threads
                              : 1.0;
-    // The GEMM's share beside the GPU is a skinny product: predicted by its own class where the run
-    // measured it (threaded calls; the single-thread regime is the square class's). The whole call
-    // (f = 0) is the square class's.
-    const bool skinny = c.op == "gemm" && m.cpu.peers.count(model::peer_key(cpu::kGemmShareClass, c.elem)) > 0;
-    s.cpu = [&m, c, fewer, skinny](double f) {
+    s.cpu = [&m, c, fewer](double f) {
         double t = 0;
-        for (const PeerCall& p : cpu_share_calls(c, f)) {
-            const char* cls = skinny && f > 0 && !p.w.single_thread ? cpu::kGemmShareClass : p.cls;
-            t += peer_ms(m, cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0);
-        }
+        for (const PeerCall& p : cpu_share_calls(c, f)) t += peer_ms(m, p.cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0);
         return f > 0 ? t * fewer : t;
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
