@@ -20,6 +20,7 @@
 //   cmake --build build --target host_noise_probe && build/bin/host_noise_probe [calls per block]
 #include "cpu_peers.hpp"
 #include "cpu_blas.hpp"
+#include "random.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -106,12 +107,6 @@ void run_block(const Block& b, int calls, int round) {
     std::fflush(stdout);
 }
 
-template <class T>
-std::vector<T> values(std::size_t count) {
-    std::vector<T> v(count);
-    for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<T>(0.5 + static_cast<double>((i * 2654435761u) % 1021) / 2048.0);
-    return v;
-}
 
 }  // namespace
 
@@ -122,9 +117,11 @@ int main(int argc, char** argv) {
     using wb::Op;
     using wb::Uplo;
     const int g = 1024, v = 4096;
-    auto A = values<float>(std::size_t(g) * g), B = values<float>(std::size_t(g) * g), C = values<float>(std::size_t(g) * g);
-    auto M = values<float>(std::size_t(v) * v), x = values<float>(v), y = values<float>(v);
-    auto Md = values<double>(std::size_t(v) * v), xd = values<double>(v), yd = values<double>(v);
+    auto A = wb::random_vector<float>(std::size_t(g) * g, 1), B = wb::random_vector<float>(std::size_t(g) * g, 2),
+         C = wb::random_vector<float>(std::size_t(g) * g, 3);
+    auto M = wb::random_vector<float>(std::size_t(v) * v, 4), x = wb::random_vector<float>(v, 5), y = wb::random_vector<float>(v, 6);
+    auto Md = wb::random_vector<double>(std::size_t(v) * v, 7), xd = wb::random_vector<double>(v, 8),
+         yd = wb::random_vector<double>(v, 9);
     const std::function<void()> sgemm = [&] { wb::cpu::blas::gemm(Op::N, Op::N, g, g, g, 1.f, A.data(), g, B.data(), g, 0.f, C.data(), g); };
     const std::function<void()> sgemv = [&] { wb::cpu::blas::gemv(Op::N, v, v, 1.f, M.data(), v, x.data(), 0.f, y.data()); };
     const std::function<void()> dgemv = [&] { wb::cpu::blas::gemv(Op::N, v, v, 1.0, Md.data(), v, xd.data(), 0.0, yd.data()); };

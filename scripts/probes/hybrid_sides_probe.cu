@@ -28,6 +28,7 @@
 #include "hybrid_conv2d.hpp"
 #include "hybrid_gemm.hpp"
 #include "hybrid_gemv.hpp"
+#include "host_timing.hpp"
 #include "hybrid_symv.hpp"
 #include "symv.hpp"
 
@@ -79,10 +80,7 @@ Spec parse(const std::string& s) {
     return p;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? NAN : v[v.size() / 2];
-}
+double median(const std::vector<double>& v) { return v.empty() ? NAN : cpu::batch_stats(v).median; }
 
 template <class T>
 void fill(T* p, std::size_t n, std::size_t salt) {  // values in [0.5, 1): never zero
