@@ -1,7 +1,10 @@
-// CPU tests of chapter 7's model replayed on the committed H200 run (tests/data/h200-ch07-full.*,
-// copies of docs/results/h200/ch07-full.* as the run wrote them): the calibration the run printed
-// is read back (split_replay.hpp), the model's columns recomputed by the chapter's own functions
-// and compared with the ones the run wrote; then the run's measured columns judge the model.
+// CPU tests of chapter 7's model replayed on H200 runs as they wrote them (tests/data/): the
+// calibration a run printed is read back (split_replay.hpp), the model's columns recomputed by the
+// chapter's own functions and compared with the ones the run wrote; then the run's measured
+// columns judge the model. h200-ch07-02a6a6d.* is an earlier run (the chapter's table until
+// 2026-11-30: no drift lines, no "gemm share" class, the convolution's CPU side on every thread);
+// h200-ch07-full.* is a copy of docs/results/h200/ch07-full.* and h200-ch07-s29{a,b,d}.* the other
+// runs of the same code on the same machine that day (scripts/ch07_repeatability.py reads all four).
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -10,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -19,14 +23,45 @@ struct Run {
     wb::ch07::Machines m;
     std::vector<wb::ch07::CsvRow> rows;
 };
+Run read_run(const std::string& stem) {
+    std::ifstream txt(data_file((stem + ".txt").c_str())), csv(data_file((stem + ".csv").c_str()));
+    REQUIRE(txt.good());
+    REQUIRE(csv.good());
+    return Run{wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)};
+}
 const Run& h200_run() {
-    static const Run run = [] {
-        std::ifstream txt(data_file("h200-ch07-full.txt")), csv(data_file("h200-ch07-full.csv"));
-        REQUIRE(txt.good());
-        REQUIRE(csv.good());
-        return Run{wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)};
-    }();
+    static const Run run = read_run("h200-ch07-02a6a6d");
     return run;
+}
+
+/// The lines a run printed under "Summary" (up to the first blank line), without their indent.
+std::vector<std::string> printed_summary(const std::string& stem) {
+    std::ifstream txt(data_file((stem + ".txt").c_str()));
+    std::vector<std::string> out;
+    bool in = false;
+    for (std::string s; std::getline(txt, s);) {
+        if (s == "Summary") in = true;
+        else if (in && s.empty()) break;
+        else if (in) out.push_back(s.substr(s.find_first_not_of(' ')));
+    }
+    return out;
+}
+
+/// The replayed columns of `run` agree with the ones it wrote: it printed its rates to 4
+/// significant digits and its columns to 4 decimals (ms), so to 0.1% plus half the last decimal.
+void check_columns(const Run& run) {
+    const auto res = wb::ch07::replay(run.rows, run.m);
+    REQUIRE(res.size() == run.rows.size());
+    auto close = [](double a, double b) { return std::abs(a - b) <= 1e-3 * std::abs(b) + 5e-5; };
+    for (std::size_t i = 0; i < res.size(); ++i) {
+        const auto& r = res[i];
+        const auto& c = run.rows[i];
+        INFO(c.c.op << (c.c.elem == 4 ? " float" : " double") << " FS " << c.c.fs << " n " << c.c.n);
+        CHECK(close(r.p.cpu_model_ms, c.cpu_model_ms));
+        CHECK(close(r.p.split.gpu_ms, c.gpu_model_ms));
+        CHECK(close(r.p.split.hybrid_ms, c.hybrid_model_ms));
+        CHECK(std::string(wb::split::where_name(r.p.split.choice)) == c.choice);
+    }
 }
 
 }  // namespace
@@ -59,20 +94,27 @@ TEST_CASE("chapter 7 replay: the run's calibration read back", "[cpu][ch07][repl
 }
 
 TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run reproduced", "[cpu][ch07][replay]") {
-    const Run& run = h200_run();
-    const auto res = wb::ch07::replay(run.rows, run.m);
-    REQUIRE(res.size() == run.rows.size());
-    // The run printed its rates to 4 significant digits and its columns to 4 decimals (ms): the
-    // recomputed columns agree to 0.1% plus half the last printed decimal.
-    auto close = [](double a, double b) { return std::abs(a - b) <= 1e-3 * std::abs(b) + 5e-5; };
-    for (std::size_t i = 0; i < res.size(); ++i) {
-        const auto& r = res[i];
-        const auto& c = run.rows[i];
-        INFO(c.c.op << (c.c.elem == 4 ? " float" : " double") << " FS " << c.c.fs << " n " << c.c.n);
-        CHECK(close(r.p.cpu_model_ms, c.cpu_model_ms));
-        CHECK(close(r.p.split.gpu_ms, c.gpu_model_ms));
-        CHECK(close(r.p.split.hybrid_ms, c.hybrid_model_ms));
-        CHECK(std::string(wb::split::where_name(r.p.split.choice)) == c.choice);
+    check_columns(h200_run());
+}
+
+TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
+    // Four runs of one binary: each calibration read back with the classes the earlier run lacks,
+    // its columns and choices reproduced, and the choice line it printed recomputed from its CSV
+    // (the other counts may move by one: the CSV rounds the measured times to 4 decimals).
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-s29a", "h200-ch07-s29b", "h200-ch07-s29d"}) {
+        INFO(stem);
+        const Run run = read_run(stem);
+        CHECK(run.m.cpu.peers.count("gemm share float") == 1);
+        CHECK(run.m.cpu.peers.count("gemm share double") == 1);
+        CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
+        CHECK(run.m.hybrid_conv_threads == run.m.cpu.threads - 1);
+        CHECK(run.rows.size() == 100);
+        check_columns(run);
+        const auto printed = printed_summary(stem);
+        const auto lines = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
+        REQUIRE(!printed.empty());
+        REQUIRE(!lines.empty());
+        CHECK(lines[0] == printed[0]);
     }
 }
 

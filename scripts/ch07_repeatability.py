@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""How far does one run of chapter 7 predict another? The host's own repeatability, beside the model.
+
+Chapter 7's goals hold its model to the run's measurements: the choice within 5% of the measured
+best at >= 95% of the sizes, each time within 15% of the measured, a hybrid never chosen where it
+loses. A model measured at one moment is judged by timings taken at another. This script asks
+the same of the measurements themselves: with several runs of one binary on one machine, it takes
+each run's *measured* columns as the "model" of each other run and counts what the chapter's
+summary counts. What another run's measurements reach is what a model that predicted one run's
+measurements exactly would reach on the next run on this host.
+
+    python3 scripts/ch07_repeatability.py RUN1.csv RUN2.csv [RUN3.csv ...]
+    python3 scripts/ch07_repeatability.py tests/data/h200-ch07-{full,s29a,s29b,s29d}.csv
+
+For each ordered pair (A as the model of B), over the rows both runs hold:
+  * A's measured best, run in B, within 5% of B's measured best (the hybrid at B's own share);
+  * A's measured CPU, GPU+comm and hybrid times within 15% of B's (where both ran the hybrid);
+  * the hybrids that were A's measured best and ran slower in B than B's better single side.
+It prints the minimum, median and maximum over the pairs, then each run's own model's counts from
+its CSV (the chapter's summary lines, from the 4-decimal columns) for comparison.
+"""
+import csv
+import itertools
+import statistics
+import sys
+
+KEY = ("op", "T", "FS", "n")
+
+
+def read(path):
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows or any(k not in rows[0] for k in KEY + ("CPU measured", "GPU+comm measured", "hybrid measured",
+                                                        "GPU share", "measured best", "model's choice")):
+        raise SystemExit("ch07_repeatability: %s is not a ch07_split --csv table" % path)
+    return {tuple(r[k] for k in KEY): r for r in rows}
+
+
+def hybrid_ran(r):
+    """The hybrid's measured time where it ran with work on both sides, else None."""
+    if r["hybrid measured"] in ("-", "") or r["GPU share"] in ("0.0%", "100.0%"):
+        return None
+    return float(r["hybrid measured"])
+
+
+def measured(r):
+    """{way: measured ms} of one row (the hybrid where it split the work)."""
+    m = {"CPU": float(r["CPU measured"]), "GPU": float(r["GPU+comm measured"])}
+    h = hybrid_ran(r)
+    if h is not None:
+        m["hybrid"] = h
+    return m
+
+
+def time_of(way, m):
+    """A way's measured time in a row; a hybrid that did not split there is its single side."""
+    if way in m:
+        return m[way]
+    return min(m["CPU"], m["GPU"])
+
+
+def within(a, b, tol):
+    return b > 0 and abs(a / b - 1) <= tol
+
+
+def pair(a, b):
+    """Counts of run a as the model of run b: {name: (hits, of)}."""
+    keys = [k for k in b if k in a]
+    out = {"best": [0, 0], "CPU": [0, 0], "GPU+comm": [0, 0], "hybrid": [0, 0], "hybrid loses": [0, 0]}
+    for k in keys:
+        ra, rb = a[k], b[k]
+        mb = measured(rb)
+        best = min(mb.values())
+        out["best"][1] += 1
+        out["best"][0] += time_of(ra["measured best"], mb) <= 1.05 * best
+        for col, name in (("CPU measured", "CPU"), ("GPU+comm measured", "GPU+comm")):
+            out[name][1] += 1
+            out[name][0] += within(float(ra[col]), float(rb[col]), 0.15)
+        ha, hb = hybrid_ran(ra), hybrid_ran(rb)
+        if ha is not None and hb is not None:
+            out["hybrid"][1] += 1
+            out["hybrid"][0] += within(ha, hb, 0.15)
+        if ra["measured best"] == "hybrid" and hb is not None:
+            out["hybrid loses"][1] += 1
+            out["hybrid loses"][0] += hb > min(mb["CPU"], mb["GPU"])
+    return out
+
+
+def own_model(run):
+    """The run's own model judged by its measured columns (as the chapter's summary counts)."""
+    out = {"best": [0, 0], "CPU": [0, 0], "GPU+comm": [0, 0], "hybrid": [0, 0], "hybrid loses": [0, 0]}
+    for r in run.values():
+        m = measured(r)
+        out["best"][1] += 1
+        out["best"][0] += time_of(r["model's choice"], m) <= 1.05 * min(m.values())
+        out["CPU"][1] += 1
+        out["CPU"][0] += within(float(r["CPU model"]), float(r["CPU measured"]), 0.15)
+        out["GPU+comm"][1] += 1
+        out["GPU+comm"][0] += within(float(r["GPU+comm model"]), float(r["GPU+comm measured"]), 0.15)
+        h = hybrid_ran(r)
+        if h is not None and r["hybrid model"] not in ("-", ""):
+            out["hybrid"][1] += 1
+            out["hybrid"][0] += within(float(r["hybrid model"]), h, 0.15)
+        if r["model's choice"] == "hybrid" and h is not None:
+            out["hybrid loses"][1] += 1
+            out["hybrid loses"][0] += h > min(m["CPU"], m["GPU"])
+    return out
+
+
+LABELS = {
+    "best": "choice (there: the measured best) within 5% of the measured best",
+    "CPU": "CPU time within 15% of the measured CPU",
+    "GPU+comm": "GPU+comm time within 15% of the measured",
+    "hybrid": "hybrid time within 15% of the measured hybrid",
+    "hybrid loses": "hybrids chosen (there: measured best) and slower than a single side",
+}
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    runs = [read(p) for p in argv[1:]]
+    names = argv[1:]
+    pairs = [pair(runs[i], runs[j]) for i, j in itertools.permutations(range(len(runs)), 2)]
+    print("Another run's measured columns as the model (%d runs, %d ordered pairs): min / median / max" %
+          (len(runs), len(pairs)))
+    for key, label in LABELS.items():
+        pct = [100.0 * h / n for h, n in (p[key] for p in pairs) if n > 0]
+        cnt = [h for h, n in (p[key] for p in pairs)]
+        if key == "hybrid loses":
+            print("  %-70s %d / %.1f / %d (of %d - %d)" % (label, min(cnt), statistics.median(cnt), max(cnt),
+                                                         min(p[key][1] for p in pairs), max(p[key][1] for p in pairs)))
+        else:
+            print("  %-70s %.0f%% / %.1f%% / %.0f%%" % (label, min(pct), statistics.median(pct), max(pct)))
+    print("Each run's own model (from its CSV)")
+    for name, run in zip(names, runs):
+        o = own_model(run)
+        print("  %s: %s" % (name, ", ".join("%s %d of %d" % (k, h, n) for k, (h, n) in o.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""scripts/ch07_repeatability.py on two hand-made ch07_split tables: each run as the model of the
+other, counts worked by hand (a measured best that moves, a hybrid that loses in the other run, a
+hybrid that did not split, a time 15% off and one just under), each run's own model, and a file
+that is not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import ch07_repeatability as rep  # noqa: E402
+
+HEADER = ("gpu,sm_count,sm_clock_mhz,mem_clock_mhz,driver,cuda,commit,date,op,T,FS,n,CPU model,CPU measured,"
+          "CPU min,CPU max,GPU+comm model,GPU+comm measured,hybrid model,hybrid measured,hybrid min,hybrid max,"
+          "GPU share,White 4.18,model's choice,measured best,choice / best\n")
+META = "NVIDIA H200,132,1980,3201,13.0,13.0,abc1234,2030-01-02T03:04:05Z,"
+
+
+def row(op, n, cpu_model, cpu, gpu_model, gpu, hyb_model, hyb, share, choice, best):
+    return META + ",".join(str(x) for x in (op, "float", "-", n, cpu_model, cpu, cpu, cpu, gpu_model, gpu, hyb_model,
+                                            hyb, hyb, hyb, share, "CPU", choice, best, "1.00x")) + "\n"
+
+
+# Run A                                  CPU model/meas, GPU model/meas, hybrid model/meas, share
+A = [row("gemv", 64, 1.0, 1.0, 5.0, 5.0, 1.0, 1.0, "0.0%", "CPU", "CPU"),          # hybrid did not split
+     row("gemv", 4096, 2.0, 2.0, 4.0, 4.0, 1.5, 1.5, "30.0%", "hybrid", "hybrid"),
+     row("gemm", 512, 9.0, 9.0, 1.0, 1.0, 0.95, 0.9, "95.0%", "GPU", "hybrid")]
+# Run B: the GEMV hybrid now loses to the CPU (1.9 against 1.8), the GEMM rows moved by 15% and 10%
+B = [row("gemv", 64, 1.0, 1.1, 5.0, 5.0, 1.1, 1.1, "0.0%", "CPU", "CPU"),
+     row("gemv", 4096, 2.0, 1.8, 4.0, 4.0, 1.5, 1.9, "30.0%", "hybrid", "CPU"),
+     row("gemm", 512, 9.0, 7.2, 1.0, 1.1, 0.95, 0.99, "95.0%", "GPU", "hybrid")]
+
+
+def write(lines):
+    fh = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
+    fh.write(HEADER + "".join(lines))
+    fh.close()
+    return fh.name
+
+
+class Repeatability(unittest.TestCase):
+    def setUp(self):
+        self.a, self.b = write(A), write(B)
+
+    def tearDown(self):
+        os.unlink(self.a)
+        os.unlink(self.b)
+
+    def test_a_as_the_model_of_b(self):
+        p = rep.pair(rep.read(self.a), rep.read(self.b))
+        # best: gemv 64 CPU (1.1 best) yes; gemv 4096 A's hybrid 1.9 vs B's best 1.8 (5.6% over) no;
+        # gemm 512 A's hybrid 0.99 vs B's best 0.99 yes
+        self.assertEqual(p["best"], [2, 3])
+        # CPU: 1.0/1.1 (9% off) yes; 2.0/1.8 (11%) yes; 9.0/7.2 (25%) no
+        self.assertEqual(p["CPU"], [2, 3])
+        # GPU+comm: 5/5, 4/4, 1.0/1.1 (9%): all
+        self.assertEqual(p["GPU+comm"], [3, 3])
+        # hybrid where both split: 1.5/1.9 (21%) no; 0.9/0.99 (9%) yes
+        self.assertEqual(p["hybrid"], [1, 2])
+        # A's measured-best hybrids (gemv 4096, gemm 512) run in B: 1.9 > 1.8 loses, 0.99 < 1.1 holds
+        self.assertEqual(p["hybrid loses"], [1, 2])
+
+    def test_b_as_the_model_of_a(self):
+        p = rep.pair(rep.read(self.b), rep.read(self.a))
+        # B's bests CPU, CPU, hybrid in A: 1.0 (best 1.0) yes; 2.0 against A's 1.5 no; 0.9 yes
+        self.assertEqual(p["best"], [2, 3])
+        self.assertEqual(p["hybrid loses"], [0, 1])
+
+    def test_own_model(self):
+        o = rep.own_model(rep.read(self.b))
+        # B's choices: CPU 1.1 (best) yes; hybrid 1.9 vs 1.8 no; GPU 1.1 vs hybrid 0.99 (11% over) no
+        self.assertEqual(o["best"], [1, 3])
+        self.assertEqual(o["CPU"], [2, 3])  # 1.0/1.1, 2.0/1.8 yes; 9.0/7.2 no
+        self.assertEqual(o["hybrid loses"], [1, 1])
+
+    def test_main_prints_both_parts(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(rep.main(["x", self.a, self.b]), 0)
+        text = out.getvalue()
+        self.assertIn("2 runs, 2 ordered pairs", text)
+        self.assertIn("hybrids chosen (there: measured best) and slower than a single side", text)
+        self.assertIn("best 2 of 3", text)  # run A's own model: CPU, hybrid, and GPU 1.0 against 0.9 (11%) no
+
+    def test_not_a_table(self):
+        bad = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
+        bad.write("op,T,n\ngemv,float,64\n")
+        bad.close()
+        try:
+            with self.assertRaises(SystemExit) as e:
+                rep.read(bad.name)
+            self.assertIn("not a ch07_split --csv table", str(e.exception))
+        finally:
+            os.unlink(bad.name)
+
+
+if __name__ == "__main__":
+    unittest.main()
