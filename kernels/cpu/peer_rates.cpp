@@ -16,8 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <iterator>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -52,36 +50,6 @@ public:
 private:
     std::size_t n_;
     std::shared_ptr<void> keep_;
-};
-
-/// Each call size's own operands (`elems(n)` elements, filled on first use), as each row of the
-/// table has its own: on one array shared by the sizes, a grid point timed in turn with the others
-/// found the part of its matrix another size's batch had just read still in the LLC (session 20's
-/// probe: SYMV double 1.1 - 1.5x faster from 30 MiB to 1 GiB than on arrays of its own; the rows
-/// of GEMV and SYMV from n = 2048 on ran 1.07 - 1.38x their model in five runs: docs/notes/split.md).
-/// After its class, only the recheck's size is kept (keep_only).
-template <class T>
-class PointArrays {
-public:
-    PointArrays(const HostAlloc& alloc, std::function<std::size_t(int)> elems) : alloc_(alloc), elems_(std::move(elems)) {}
-    T* operator()(int n) {
-        auto it = arrays_.find(n);
-        if (it == arrays_.end()) {
-            HostArray<T> a(elems_(n), alloc_);
-            fill(a.data(), a.size());
-            it = arrays_.emplace(n, std::move(a)).first;
-        }
-        return it->second.data();
-    }
-    /// Frees every size's arrays but n's (n < 0: all of them).
-    void keep_only(int n) {
-        for (auto it = arrays_.begin(); it != arrays_.end();) it = it->first == n ? std::next(it) : arrays_.erase(it);
-    }
-
-private:
-    HostAlloc alloc_;
-    std::function<std::size_t(int)> elems_;
-    std::map<int, HostArray<T>> arrays_;
 };
 
 /// The six vector calls of one CG iteration on the host (cpu::cg: p.q, x += a p, r -= a q, r.r,
@@ -275,36 +243,24 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
                           std::to_string(p.single_max) + ")");
         }
         log.push_back(describe(key, r, p.threaded_min));
-        const int kept = rc.call ? rc.n : -1;
         if (rc.call) {
             rc.key = key;
             rechecks.push_back(std::move(rc));
         }
-        return kept;
     };
-    // The largest n any class calls: SYMV's n x n at the largest working set (its triangle is ws).
-    // Each class's matrices are its sizes' own (PointArrays, kept to the end for the recheck);
-    // the vectors are shared: CG's four vectors of n elements side by side, n up to the larger of
-    // un and vec_max_n.
+    // The largest array any class needs: SYMV's n x n at the largest working set (its triangle is
+    // ws), a GEMM's three matrices or the convolution's two images at most as large.
     const std::size_t un = static_cast<std::size_t>(aligned_n(std::sqrt(2 * s.ws_dram / E), s.align)) + 64;
+    const HostArray<T> A(un * un, alloc);
+    // CG's four vectors of n elements side by side, n up to the larger of un and vec_max_n.
     const std::size_t nx = 4 * std::max(un, static_cast<std::size_t>(s.vec_max_n)) + 256;
     const HostArray<T> x(nx, alloc), y(nx, alloc);
+    fill(A.data(), A.size());
     fill(x.data(), x.size());
-    // `count` n x n matrices side by side per size (the GEMM share: its own element count).
-    auto matrices = [&](std::size_t count) {
-        return PointArrays<T>(alloc, [count](int n) { return count * static_cast<std::size_t>(n) * static_cast<std::size_t>(n); });
-    };
-    PointArrays<T> gv_a = matrices(1), sy_a = matrices(1), mm_a = matrices(3), ci_a = matrices(1);
-    const auto width = [](int n) { return std::max(1, n / 16); };  // the GEMM share's r
-    PointArrays<T> ms_a(alloc, [width](int n) {                     // its A (n x n), B and C (n x r)
-        return static_cast<std::size_t>(n) * (static_cast<std::size_t>(n) + 2 * static_cast<std::size_t>(width(n)));
-    });
     auto sq = [](double v) { return std::sqrt(std::max(v, 0.0)); };
     int cg_calls = 0;                     // the CG iteration's call counter
     std::vector<std::vector<T>> filters;  // the convolution's, one per FS
     filters.reserve(conv_fs.size());
-    std::vector<PointArrays<T>> images;   // the convolution's image and output per size, one set per FS
-    images.reserve(conv_fs.size());
     if (have_cblas()) {
         ClassPlan gv;  // GEMV n x n: one thread below m n = 9216 (n = 95), threaded from n = 96
         gv.single_max = 95;
@@ -312,9 +268,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         gv.ws_last = s.ws_dram;
         gv.ws_of = [&](int n) { return model::cpu_work_gemv(false, n, n, e, false).bytes; };
         gv.n_for = [&](double ws) { return sq(ws / E); };
-        gv_a.keep_only(measure("gemv", 0, gv, [&](int n) {
-            cpu::gemv(GemvArgs<T>{Op::N, n, n, T(1), gv_a(n), n, x.data(), T(0), y.data()}); },
-            [&](int n) { return model::cpu_work_gemv(false, n, n, e, false); }));
+        measure("gemv", 0, gv, [&](int n) {
+            cpu::gemv(GemvArgs<T>{Op::N, n, n, T(1), A.data(), n, x.data(), T(0), y.data()}); },
+            [&](int n) { return model::cpu_work_gemv(false, n, n, e, false); });
 
         ClassPlan sy;  // SYMV n: one thread below n = 200
         sy.single_max = 199;
@@ -322,9 +278,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         sy.ws_last = s.ws_dram;
         sy.ws_of = [&](int n) { return model::cpu_work_symv(n, e).bytes; };
         sy.n_for = [&](double ws) { return sq(2 * ws / E); };
-        sy_a.keep_only(measure("symv", 0, sy, [&](int n) {
-            cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), sy_a(n), n, x.data(), 1, T(0), y.data(), 1}); },
-            [&](int n) { return model::cpu_work_symv(n, e); }));
+        measure("symv", 0, sy, [&](int n) {
+            cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1}); },
+            [&](int n) { return model::cpu_work_symv(n, e); });
 
         ClassPlan mm;  // GEMM n x n x n: one thread up to n^3 = 262144 (n = 64)
         mm.single_max = 64;
@@ -332,11 +288,10 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         mm.ws_last = s.ws_dram;
         mm.ws_of = [&](int n) { return model::cpu_work_gemm(n, n, n, e, false).bytes; };
         mm.n_for = [&](double ws) { return sq(ws / (3 * E)); };
-        mm_a.keep_only(measure("gemm", 0, mm, [&](int n) {
+        measure("gemm", 0, mm, [&](int n) {
             const std::size_t n2 = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-            T* abc = mm_a(n);
-            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, n, n, T(1), abc, n, abc + n2, n, T(0), abc + 2 * n2, n}); },
-            [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); }));
+            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, n, n, T(1), A.data(), n, A.data() + n2, n, T(0), A.data() + 2 * n2, n}); },
+            [&](int n) { return model::cpu_work_gemm(n, n, n, e, false); });
 
         // The hybrid GEMM's CPU share: C's last columns, an n x r x n product with r a few percent
         // of n. OpenBLAS runs it well below a square product of the same working set (the H200
@@ -347,15 +302,15 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         ms.tiny = 0;
         ms.threaded_min = 176;
         ms.ws_last = s.ws_dram;
+        const auto width = [](int n) { return std::max(1, n / 16); };
         ms.ws_of = [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false).bytes; };
         ms.n_for = [&](double ws) { return sq(ws / (1.125 * E)); };
-        ms_a.keep_only(measure(kGemmShareClass, 0, ms, [&, width](int n) {
+        measure(kGemmShareClass, 0, ms, [&, width](int n) {
             const std::size_t n2 = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
             const int r = width(n);
-            T* abc = ms_a(n);
-            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, r, n, T(1), abc, n, abc + n2, n, T(0),
-                                  abc + n2 + static_cast<std::size_t>(n) * r, n}); },
-            [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false); }));
+            cpu::gemm(GemmArgs<T>{Op::N, Op::N, n, r, n, T(1), A.data(), n, A.data() + n2, n, T(0),
+                                  A.data() + n2 + static_cast<std::size_t>(n) * r, n}); },
+            [&](int n) { return model::cpu_work_gemm(n, width(n), n, e, false); });
 
         ClassPlan vc;  // CG's vector calls on n elements: their t0 at n = 64, a grid up to vec_max_n
         vc.tiny = 0;
@@ -378,10 +333,10 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         ci.ws_of = [&](int n) { return model::cpu_work_cg_iteration(n, e).bytes; };
         ci.n_for = [&](double ws) { return sq(2 * ws / E); };
         std::vector<std::pair<int, double>> seq;
-        ci_a.keep_only(measure("cg iteration", 0, ci, [&](int n) {
+        measure("cg iteration", 0, ci, [&](int n) {
             const std::size_t un_ = static_cast<std::size_t>(n);
-            cg_iteration_calls(n, ci_a(n), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, cg_calls); },
-            [&](int n) { return model::cpu_work_cg_iteration(n, e); }, &seq));
+            cg_iteration_calls(n, A.data(), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, cg_calls); },
+            [&](int n) { return model::cpu_work_cg_iteration(n, e); }, &seq);
         // What the sequence costs beyond its calls timed alone (the two classes' model at its n).
         std::string over = model::peer_key("cg iteration", e) +
                            ": the sequence over its calls timed alone (the symv and cg vectors classes):";
@@ -404,12 +359,10 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         cv.ws_of = [&](int n) { return model::cpu_work_conv2d(n, n, fs, e).bytes; };
         cv.n_for = [&](double ws) { return sq(ws / (2 * E)); };
         const T* f = filters.emplace_back(static_cast<std::size_t>(fs) * fs, T(0.01)).data();
-        PointArrays<T>& io = images.emplace_back(matrices(2));
-        io.keep_only(measure("conv2d", fs, cv, [&, fs, f](int n) {
+        measure("conv2d", fs, cv, [&, fs, f](int n) {
             const std::size_t img = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-            T* in = io(n);
-            cpu::conv2d(Conv2dArgs<T>{n, n, fs, in, n, f, in + img, n}); },
-            [&, fs](int n) { return model::cpu_work_conv2d(n, n, fs, e); }));
+            cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f, A.data() + img, n}); },
+            [&, fs](int n) { return model::cpu_work_conv2d(n, n, fs, e); });
     }
     if (!rechecks.empty()) {
         std::string line = std::string(e == 4 ? "float" : "double") +

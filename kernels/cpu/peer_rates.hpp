@@ -6,7 +6,7 @@
 ///        thread (e), the threaded one from the smallest call the rule threads (t0: the hand-off to
 ///        the thread pool and back, timed as the table's rows are) and a grid of working sets a
 ///        factor 4 apart up to several LLCs with the LLC's bracket (e(ws)), all of them timed in
-///        turn as the table's rows are, each size on its own arrays of the memory the rows use. CG's vector calls, the hybrid
+///        turn as the table's rows are, on the memory the rows use. CG's vector calls, the hybrid
 ///        GEMM's CPU share (kGemmShareClass) and our convolution (always threaded) have the
 ///        threaded regime alone. Like chapter 0's GPU ceilings, these are
 ///        properties of the machine and its library, measured once per run; no size of the
