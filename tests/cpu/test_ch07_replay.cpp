@@ -3,8 +3,9 @@
 // chapter's own functions and compared with the ones the run wrote; then the run's measured
 // columns judge the model. h200-ch07-02a6a6d.* is an earlier run (the chapter's table until
 // 2026-11-30: no drift lines, no "gemm share" class, the convolution's CPU side on every thread);
-// h200-ch07-full.* is a copy of docs/results/h200/ch07-full.* and h200-ch07-s29{a,b,d}.* the other
-// runs of the same code on the same machine that day (scripts/ch07_repeatability.py reads all four).
+// h200-ch07-full.* is a copy of docs/results/h200/ch07-full.* (5615892, the first of two runs),
+// h200-ch07-5615892-b.* the second, h200-ch07-e618d9e-{a,b}.* two runs of the same chapter code
+// that day on the same machine (scripts/ch07_repeatability.py reads all four).
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -101,7 +102,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
     // Four runs of one binary: each calibration read back with the classes the earlier run lacks,
     // its columns and choices reproduced, and the choice line it printed recomputed from its CSV
     // (the other counts may move by one: the CSV rounds the measured times to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-s29a", "h200-ch07-s29b", "h200-ch07-s29d"}) {
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200-ch07-5615892-b"}) {
         INFO(stem);
         const Run run = read_run(stem);
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
