@@ -17,12 +17,17 @@ For each ordered pair (A as the model of B), over the rows both runs hold:
   * A's measured CPU, GPU+comm and hybrid times within 15% of B's (where both ran the hybrid);
   * the hybrids that were A's measured best and ran slower in B than B's better single side.
 It prints the minimum, median and maximum over the pairs, then each run's own model's counts from
-its CSV (the chapter's summary lines, from the 4-decimal columns) for comparison.
+its CSV (the chapter's summary lines as scripts/ch07_model_check.py counts them from the 4-decimal
+columns) for comparison.
 """
 import csv
 import itertools
+import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ch07_model_check  # noqa: E402
 
 KEY = ("op", "T", "FS", "n")
 
@@ -59,10 +64,6 @@ def time_of(way, m):
     return min(m["CPU"], m["GPU"])
 
 
-def within(a, b, tol):
-    return b > 0 and abs(a / b - 1) <= tol
-
-
 def pair(a, b):
     """Counts of run a as the model of run b: {name: (hits, of)}."""
     keys = [k for k in b if k in a]
@@ -75,36 +76,24 @@ def pair(a, b):
         out["best"][0] += time_of(ra["measured best"], mb) <= 1.05 * best
         for col, name in (("CPU measured", "CPU"), ("GPU+comm measured", "GPU+comm")):
             out[name][1] += 1
-            out[name][0] += within(float(ra[col]), float(rb[col]), 0.15)
+            out[name][0] += ch07_model_check.within(float(ra[col]), float(rb[col]))
         ha, hb = hybrid_ran(ra), hybrid_ran(rb)
         if ha is not None and hb is not None:
             out["hybrid"][1] += 1
-            out["hybrid"][0] += within(ha, hb, 0.15)
+            out["hybrid"][0] += ch07_model_check.within(ha, hb)
         if ra["measured best"] == "hybrid" and hb is not None:
             out["hybrid loses"][1] += 1
             out["hybrid loses"][0] += hb > min(mb["CPU"], mb["GPU"])
     return out
 
 
-def own_model(run):
-    """The run's own model judged by its measured columns (as the chapter's summary counts)."""
-    out = {"best": [0, 0], "CPU": [0, 0], "GPU+comm": [0, 0], "hybrid": [0, 0], "hybrid loses": [0, 0]}
-    for r in run.values():
-        m = measured(r)
-        out["best"][1] += 1
-        out["best"][0] += time_of(r["model's choice"], m) <= 1.05 * min(m.values())
-        out["CPU"][1] += 1
-        out["CPU"][0] += within(float(r["CPU model"]), float(r["CPU measured"]), 0.15)
-        out["GPU+comm"][1] += 1
-        out["GPU+comm"][0] += within(float(r["GPU+comm model"]), float(r["GPU+comm measured"]), 0.15)
-        h = hybrid_ran(r)
-        if h is not None and r["hybrid model"] not in ("-", ""):
-            out["hybrid"][1] += 1
-            out["hybrid"][0] += within(float(r["hybrid model"]), h, 0.15)
-        if r["model's choice"] == "hybrid" and h is not None:
-            out["hybrid loses"][1] += 1
-            out["hybrid loses"][0] += h > min(m["CPU"], m["GPU"])
-    return out
+def own_model(path):
+    """The run's own model judged by its measured columns: the chapter's summary lines, as
+    ch07_model_check.py counts them from a CSV (the run's model columns as the predictions)."""
+    rows = ch07_model_check.read_csv(path)
+    preds = [(r["cpu_model"], r["gpu_model"], r["hyb_model"], ch07_model_check.num(r["share"]) / 100, r["choice"], 0.0)
+             for r in rows]
+    return ch07_model_check.summarize(rows, preds)[:6]  # the last line needs the run's margin
 
 
 LABELS = {
@@ -134,9 +123,10 @@ def main(argv):
         else:
             print("  %-70s %.0f%% / %.1f%% / %.0f%%" % (label, min(pct), statistics.median(pct), max(pct)))
     print("Each run's own model (from its CSV)")
-    for name, run in zip(names, runs):
-        o = own_model(run)
-        print("  %s: %s" % (name, ", ".join("%s %d of %d" % (k, h, n) for k, (h, n) in o.items())))
+    for name in names:
+        print("  %s:" % name)
+        for line in own_model(name):
+            print("    " + line)
     return 0
 
 

@@ -14,35 +14,23 @@
 
 #include "buffer.hpp"
 #include "cpu_peers.hpp"
+#include "host_timing.hpp"
 #include "hybrid_conv2d.hpp"
 #include "random.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <iostream>
 #include <vector>
 
 namespace {
 
-double wall_ms(const std::function<void()>& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t k = v.size();
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
 /// One FS x FS convolution of an n x n image on page-locked host memory: the CPU peer alone, the
-/// whole image on the GPU (in, kernel, out: one chunk) and the hybrid at the balanced share, each
-/// timed once per round over `rounds` rounds (a drift of the host lands in all three alike).
-/// Returns true where the case was predicted to gain 30% or more (then checked).
+/// whole image on the GPU (in, kernel, out: one chunk) and the hybrid at the balanced share, timed
+/// in turn (cpu::time_interleaved, the chapter's rule: a drift of the host lands in all three
+/// alike) over at least `rounds` rounds. Returns true where the case was predicted to gain 30% or
+/// more (then checked).
 template <class T>
 bool hybrid_gains(int n, int fs, int rounds) {
     const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
@@ -53,27 +41,17 @@ bool hybrid_gains(int n, int fs, int rounds) {
     const wb::Conv2dArgs<T> a{n, n, fs, in.data(), n, filter.data(), out.data(), n};
     auto cpu = [&] { wb::cpu::conv2d(a); };
     auto gpu = [&] { wb::hybrid::conv2d(a, n, n); };
-    // The share from three warm calls of each side; the hybrid's CPU side runs on threads - 1.
-    cpu();
-    gpu();
-    std::vector<double> c0, g0;
-    for (int i = 0; i < 3; ++i) {
-        c0.push_back(wall_ms(cpu));
-        g0.push_back(wall_ms(gpu));
-    }
+    wb::cpu::TimingPlan plan;
+    plan.min_batches = rounds;
+    // The share from the two sides timed in turn; the hybrid's CPU side runs on threads - 1.
+    const std::vector<wb::cpu::CallTiming> sides = wb::cpu::time_interleaved({cpu, gpu}, plan);
     const int threads = wb::cpu::threads();
-    const double side = median(c0) * (threads > 1 ? static_cast<double>(threads) / (threads - 1) : 1.0);
-    const double f = side / (side + median(g0));
+    const double side = sides[0].ms * (threads > 1 ? static_cast<double>(threads) / (threads - 1) : 1.0);
+    const double f = side / (side + sides[1].ms);
     const int rows = std::clamp(static_cast<int>(std::lround(f * n)), 1, n - 1), chunk = (rows + 3) / 4;
     auto hyb = [&] { wb::hybrid::conv2d(a, rows, chunk); };
-    hyb();
-    std::vector<double> tc, tg, th;
-    for (int r = 0; r < rounds; ++r) {
-        tc.push_back(wall_ms(cpu));
-        tg.push_back(wall_ms(gpu));
-        th.push_back(wall_ms(hyb));
-    }
-    const double c = median(tc), g = median(tg), h = median(th), best = std::min(c, g);
+    const std::vector<wb::cpu::CallTiming> t = wb::cpu::time_interleaved({cpu, gpu, hyb}, plan);
+    const double c = t[0].ms, g = t[1].ms, h = t[2].ms, best = std::min(c, g);
     const double ideal = 1 - (side * g / (side + g)) / best;
     std::cout << (sizeof(T) == 4 ? "float" : "double") << " conv2d FS " << fs << " " << n << "^2: CPU " << c
               << " ms, GPU with copies " << g << " ms, hybrid (" << rows << " GPU rows) " << h << " ms = "

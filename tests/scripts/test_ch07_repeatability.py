@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """scripts/ch07_repeatability.py on two hand-made ch07_split tables: each run as the model of the
 other, counts worked by hand (a measured best that moves, a hybrid that loses in the other run, a
-hybrid that did not split, a time 15% off and one just under), each run's own model, and a file
-that is not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
+hybrid that did not split, a time 15% off and one just under), each run's own model (through
+ch07_model_check.py's summary), and a file that is not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
 import contextlib
 import io
 import os
@@ -70,11 +70,11 @@ class Repeatability(unittest.TestCase):
         self.assertEqual(p["hybrid loses"], [0, 1])
 
     def test_own_model(self):
-        o = rep.own_model(rep.read(self.b))
+        o = rep.own_model(self.b)
         # B's choices: CPU 1.1 (best) yes; hybrid 1.9 vs 1.8 no; GPU 1.1 vs hybrid 0.99 (11% over) no
-        self.assertEqual(o["best"], [1, 3])
-        self.assertEqual(o["CPU"], [2, 3])  # 1.0/1.1, 2.0/1.8 yes; 9.0/7.2 no
-        self.assertEqual(o["hybrid loses"], [1, 1])
+        self.assertEqual(o[0], "model's choice is the measured best or within 5% of it: 1 of 3 (33%)")
+        self.assertEqual(o[1], "CPU model within 15% of the measured CPU: 2 of 3 (67%)")  # 9.0/7.2 no
+        self.assertEqual(o[5], "hybrid chosen by the model but slower than a single side: 1 of 1 (100%)")
 
     def test_main_prints_both_parts(self):
         out = io.StringIO()
@@ -83,7 +83,8 @@ class Repeatability(unittest.TestCase):
         text = out.getvalue()
         self.assertIn("2 runs, 2 ordered pairs", text)
         self.assertIn("hybrids chosen (there: measured best) and slower than a single side", text)
-        self.assertIn("best 2 of 3", text)  # run A's own model: CPU, hybrid, and GPU 1.0 against 0.9 (11%) no
+        # run A's own model: CPU, hybrid, and GPU 1.0 against 0.9 (11%) no
+        self.assertIn("model's choice is the measured best or within 5% of it: 2 of 3 (67%)", text)
 
     def test_not_a_table(self):
         bad = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
