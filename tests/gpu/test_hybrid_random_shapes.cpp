@@ -1,6 +1,6 @@
 // Chapter 7's hybrids on seeded random shapes. The other hybrid tests (test_hybrid_*.cpp) run one
-// odd shape per op through every share and chunk; here each op draws its shapes (one seed per run,
-// printed, then one per shape):
+// odd shape per op through every share and chunk; here each op draws 200 shapes, float and double
+// in turn (20 under the sanitizers; one seed per run, printed, then one per shape):
 // - sizes log-uniform from 1 (GEMM's k from 0: C = beta C), so that 1, small primes and sizes far
 //   from any tile all come up; leading dimensions and pitches 0 - 5 past the width;
 // - every operand at an element offset 0 - 3 in its allocation (a submatrix's base pointer), with
@@ -112,7 +112,7 @@ std::vector<T> packed(const std::vector<T>& out, const std::vector<T>& before, i
 }
 
 /// Shapes per op: fewer under the sanitizers (WB_TEST_SMALL).
-int shape_count() { return hybrid_test::small() ? 8 : 40; }
+int shape_count() { return hybrid_test::small() ? 20 : 200; }
 
 template <class T>
 void gemv_shape(Draw& d, std::uint64_t seed) {
