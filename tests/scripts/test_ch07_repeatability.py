@@ -2,7 +2,7 @@
 """scripts/ch07_repeatability.py on two hand-made ch07_split tables: each run as the model of the
 other, counts worked by hand (a measured best that moves, a hybrid that loses in the other run, a
 hybrid that did not split, a time 15% off and one just under), each run's own model (through
-ch07_model_check.py's summary), and a file that is not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
+ch07_model_check.py's summary), the CPU columns averaged over the two runs, and a file that is not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
 import contextlib
 import io
 import os
@@ -76,6 +76,15 @@ class Repeatability(unittest.TestCase):
         self.assertEqual(o[1], "CPU model within 15% of the measured CPU: 2 of 3 (67%)")  # 9.0/7.2 no
         self.assertEqual(o[5], "hybrid chosen by the model but slower than a single side: 1 of 1 (100%)")
 
+    def test_averaged_over_two_runs(self):
+        a, b = rep.read(self.a), rep.read(self.b)
+        # each run alone: A 3 of 3; B 1.0/1.1 (9%) yes, 2.0/1.8 (11%) yes, 9.0/7.2 (25%) no
+        self.assertEqual(rep.own_cpu(a), (3, 3))
+        self.assertEqual(rep.own_cpu(b), (2, 3))
+        # averaged: 1.0 against sqrt(1.1) = 1.049 yes; 2.0 against sqrt(3.6) = 1.897 yes;
+        # 9.0 against sqrt(64.8) = 8.050 (11.8%) yes
+        self.assertEqual(rep.averaged(a, b), (3, 3))
+
     def test_main_prints_both_parts(self):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -85,6 +94,7 @@ class Repeatability(unittest.TestCase):
         self.assertIn("hybrids chosen (there: measured best) and slower than a single side", text)
         # run A's own model: CPU, hybrid, and GPU 1.0 against 0.9 (11%) no
         self.assertIn("model's choice is the measured best or within 5% of it: 2 of 3 (67%)", text)
+        self.assertIn("%s 3 of 3, %s 2 of 3, averaged 3 of 3" % (self.a, self.b), text)
 
     def test_not_a_table(self):
         bad = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
