@@ -5,7 +5,8 @@
 // 2026-11-30: no drift lines, no "gemm share" class, the convolution's CPU side on every thread);
 // h200-ch07-full.* is a copy of docs/results/h200/ch07-full.* (5615892, the first of two runs),
 // h200-ch07-5615892-b.* the second, h200-ch07-e618d9e-{a,b}.* two runs of the same chapter code
-// that day on the same machine (scripts/ch07_repeatability.py reads all four).
+// that day on the same machine (scripts/ch07_repeatability.py reads all four);
+// h200x2-ch07-f724708.* a run of the same chapter code on a two-GPU machine of 32 cores (GPU 0).
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -99,15 +100,18 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Four runs of one binary: each calibration read back with the classes the earlier run lacks,
-    // its columns and choices reproduced, and the choice line it printed recomputed from its CSV
-    // (the other counts may move by one: the CSV rounds the measured times to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200-ch07-5615892-b"}) {
+    // Five runs of one chapter code, four on a 16-core host and one on a 32-core host: each
+    // calibration read back with the classes the earlier run lacks, its columns and choices
+    // reproduced, and the choice line it printed recomputed from its CSV (the other counts may
+    // move by one: the CSV rounds the measured times to 4 decimals).
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200-ch07-5615892-b",
+                             "h200x2-ch07-f724708"}) {
         INFO(stem);
         const Run run = read_run(stem);
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
+        CHECK(run.m.cpu.threads == (std::string(stem).rfind("h200x2", 0) == 0 ? 32 : 16));
         CHECK(run.m.hybrid_conv_threads == run.m.cpu.threads - 1);
         CHECK(run.rows.size() == 100);
         check_columns(run);
