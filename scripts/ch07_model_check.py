@@ -94,8 +94,8 @@ class Transfer:
 
 def read_run(path):
     """Everything the model predicts with, from the run's text output."""
-    run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "chunks": 4, "cg_iterations": 100,
-           "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "drift": [], "gpu_bw": 4814.3,
+    run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "share_footprint": False,
+           "chunks": 4, "cg_iterations": 100, "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "drift": [], "gpu_bw": 4814.3,
            "gpu_f32": 66908.2, "gpu_f64": 33454.1}
     section = None
     for line in open(path, encoding="utf-8"):
@@ -136,6 +136,9 @@ def read_run(path):
             t = re.search(r"convolution's CPU side runs on (\d+) of (\d+) threads", s)
             if t:  # beside the GPU on fewer threads (runs from before it: every thread)
                 run["conv_fewer"] = float(t.group(2)) / float(t.group(1))
+            continue
+        if s.startswith("hybrid CPU share: each call priced at the share's footprint"):
+            run["share_footprint"] = True
             continue
         m = re.match(r"host memory both sides share: ([\d.e+]+) GB/s", s)
         if m:
@@ -265,22 +268,26 @@ def work(op, m, n, k, e, fs=0):
     raise ValueError(op)
 
 
-def roofline_cpu(run, w, e):
-    bw = interpolate(run["curve"], w["bytes"]) if run["curve"] else 1e9
+def roofline_cpu(run, w, e, ws=None):
+    """max(bytes / B(ws), flops / F); ws: the working set the call finds the caches in (its own
+    bytes where None)."""
+    ws = w["bytes"] if ws is None else ws
+    bw = interpolate(run["curve"], ws) if run["curve"] else 1e9
     return max(w["bytes"] / (bw * 1e6), w["flops"] / ((run["f32"] if e == 4 else run["f64"]) * 1e6))
 
 
-def peer_ms(run, cls, w, e, fs=0):
+def peer_ms(run, cls, w, e, fs=0, ws=None):
     key = peer_key(cls, e, fs)
     if cls == "gemm share" and key not in run["peers"]:  # a run without the class: the square one
         key = peer_key("gemm", e)
-    roof = roofline_cpu(run, w, e)
+    ws = w["bytes"] if ws is None else ws
+    roof = roofline_cpu(run, w, e, ws)
     rate = run["peers"].get(key + " 1t") if w["single"] else None
     rate = rate or run["peers"].get(key)
     if rate is None:
         return roof
     t0, pts = rate
-    return t0 + roof / (interpolate(pts, w["bytes"]) if pts else 1.0)
+    return t0 + roof / (interpolate(pts, ws) if pts else 1.0)
 
 
 def dram_share(llc, ws):
@@ -408,7 +415,10 @@ def predict(run, op, n, e, fs):
     o, a = offloads(run, op, n, e, fs)
 
     def cpu(f):
-        t = sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0) for cls, w in cpu_share_calls(op, n, e, fs, f))
+        calls = cpu_share_calls(op, n, e, fs, f)
+        # several calls on different data (SYMV's share): each priced at the share's footprint
+        ws = sum(w["bytes"] for _, w in calls) if run["share_footprint"] and len(calls) > 1 else None
+        t = sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0, ws) for cls, w in calls)
         return t * run["conv_fewer"] if op == "conv2d" and f > 0 else t
 
     all_gpu = all_gpu_ms(run, a)

@@ -39,11 +39,12 @@ std::vector<int> powers(int lo, int hi, bool sparse) {
     return v;
 }
 
-double peer_ms(const Machines& m, const char* cls, const model::CpuWork& w, std::size_t e, int fs = 0) {
+double peer_ms(const Machines& m, const char* cls, const model::CpuWork& w, std::size_t e, int fs = 0,
+               double ws = -1) {
     std::string key = model::peer_key(cls, e, fs);
     // The GEMM share's class where the run measured it; a run without it, the square class.
     if (std::string(cls) == cpu::kGemmShareClass && m.cpu.peers.count(key) == 0) key = model::peer_key("gemm", e);
-    return model::predict_peer_ms(m.cpu, key, w, e);
+    return model::predict_peer_ms(m.cpu, key, w, e, ws);
 }
 
 /// The rows (columns) the CPU keeps when the GPU takes the share f of n.
@@ -196,8 +197,16 @@ Sides sides_of(const Case& c, const Machines& m) {
                              ? static_cast<double>(m.cpu.threads) / m.hybrid_conv_threads
                              : 1.0;
     s.cpu = [&m, c, fewer](double f) {
+        const std::vector<PeerCall> calls = cpu_share_calls(c, f);
+        // Several calls on different data (SYMV's share): each finds the caches holding what all
+        // of them read, since the hybrid runs them back to back, call after call.
+        double footprint = -1;
+        if (m.share_footprint && calls.size() > 1) {
+            footprint = 0;
+            for (const PeerCall& p : calls) footprint += p.w.bytes;
+        }
         double t = 0;
-        for (const PeerCall& p : cpu_share_calls(c, f)) t += peer_ms(m, p.cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0);
+        for (const PeerCall& p : calls) t += peer_ms(m, p.cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0, footprint);
         return f > 0 ? t * fewer : t;
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);

@@ -85,6 +85,11 @@ struct Machines {
     /// worker: cpu::ScopedOmpThreads); its share's time is the peer's model times cpu.threads /
     /// this. 0: all of them (a run from before this field, replayed as it was computed).
     int hybrid_conv_threads = 0;
+    /// A hybrid CPU share of several calls (SYMV's: the trailing block's SYMV and the GEMV of the
+    /// panel beside it) priced at the share's footprint, the working set of all its calls, which
+    /// is what the caches hold between repeated hybrid calls; false: each call at its own working
+    /// set (a run from before this field, replayed as it was computed).
+    bool share_footprint = true;
     std::map<std::string, GpuPath> paths;  ///< by model::peer_key of the op ("conv2d FS9 double")
     double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
     int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks

@@ -362,20 +362,23 @@ CpuWork cpu_work_cg_iteration(long long n, std::size_t elem) {
     return w;
 }
 
-double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_bytes) {
-    if (!(cpu.bandwidth_at(w.bytes) > 0) || !(cpu.gflops(elem_bytes) > 0))
+double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_bytes, double ws) {
+    if (ws < 0) ws = w.bytes;
+    if (!(cpu.bandwidth_at(ws) > 0) || !(cpu.gflops(elem_bytes) > 0))
         throw std::invalid_argument("predict_cpu_ms: the machine '" + cpu.name + "' has no bandwidth or FMA rate");
     if (!(w.bytes >= 0) || !(w.flops >= 0)) throw std::invalid_argument("predict_cpu_ms: bytes and flops must be >= 0");
-    return std::max(w.bytes / (cpu.bandwidth_at(w.bytes) * 1e6), w.flops / (cpu.gflops(elem_bytes) * 1e6));
+    return std::max(w.bytes / (cpu.bandwidth_at(ws) * 1e6), w.flops / (cpu.gflops(elem_bytes) * 1e6));
 }
 
-double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes) {
-    const double roof = predict_cpu_ms(cpu, w, elem_bytes);
+double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes,
+                       double ws) {
+    if (ws < 0) ws = w.bytes;
+    const double roof = predict_cpu_ms(cpu, w, elem_bytes, ws);
     auto it = w.single_thread ? cpu.peers.find(single_thread_key(key)) : cpu.peers.end();
     if (it == cpu.peers.end()) it = cpu.peers.find(key);
     if (it == cpu.peers.end()) return roof;
     const PeerRate& r = it->second;
-    const double eff = r.efficiency.empty() ? 1.0 : interpolate_ws(r.efficiency, w.bytes);
+    const double eff = r.efficiency.empty() ? 1.0 : interpolate_ws(r.efficiency, ws);
     if (!(eff > 0)) throw std::invalid_argument("predict_peer_ms: the efficiency of '" + key + "' must be > 0");
     return r.fixed_ms + roof / eff;
 }

@@ -136,12 +136,15 @@ CpuWork cpu_work_cg_vectors(long long n, std::size_t elem);
 /// One CG iteration: one SYMV of the lower triangle and the vector operations.
 CpuWork cpu_work_cg_iteration(long long n, std::size_t elem);
 
-/// The host's roofline: max(bytes / B(bytes), flops / F) in ms.
-double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_bytes);
-/// The model above for the peer class `key` (peer_key): its t0 + roofline / e(bytes), in the
+/// The host's roofline: max(bytes / B(ws), flops / F) in ms, with B read at the working set ws
+/// the call finds the caches in: its own bytes (ws < 0, the default: a call repeated alone), or
+/// the footprint of the calls it runs among on other data (a hybrid's CPU share of several calls).
+double predict_cpu_ms(const CpuMachine& cpu, const CpuWork& w, std::size_t elem_bytes, double ws = -1);
+/// The model above for the peer class `key` (peer_key): its t0 + roofline / e(ws), in the
 /// regime the call runs in (w.single_thread: the class single_thread_key(key), where measured);
-/// a class not measured is the roofline alone.
-double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes);
+/// a class not measured is the roofline alone. ws as for predict_cpu_ms.
+double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuWork& w, std::size_t elem_bytes,
+                       double ws = -1);
 
 /// One line: "host: 16 threads, LLC 32 MiB (sysfs), read 412 GB/s at 8 MiB ... 59 GB/s at 1 GiB,
 /// FMA 662 / 537 GFLOP/s float / double (measured (16 threads))".

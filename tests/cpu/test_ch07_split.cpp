@@ -466,6 +466,38 @@ TEST_CASE("chapter 7: a measured all-GPU path anchors the GPU column and the hyb
           Approx(wb::ch07::gpu_side_parts({"gemv", 4096, 8}, m).all_gpu_ms));
 }
 
+TEST_CASE("chapter 7: a hybrid CPU share of several calls is priced at its footprint", "[cpu][ch07][split]") {
+    // SYMV float n = 8192 with 40% of the rows on the GPU: the CPU keeps 4915 rows, a SYMV of the
+    // trailing block (46 MiB) and a GEMV of the panel beside it (61 MiB), each inside this host's
+    // 64 MiB LLC. Run back to back, call after call, the two find the caches holding both: each
+    // is priced at the 107 MiB of the share, where the read rate has fallen, not at its own
+    // working set. (A host ten times slower than cached_host's, so that the CPU side is the
+    // hybrid's time at this share.)
+    wb::ch07::Machines on = cached_host();
+    const double MiB = 1024.0 * 1024.0;
+    on.cpu.bandwidth = {{1 * MiB, 40}, {64 * MiB, 40}, {256 * MiB, 5}};
+    wb::ch07::Machines off = on;
+    off.share_footprint = false;
+    const wb::ch07::Case c{"symv", 8192, 4};
+    const double f = 0.4;
+    const long long r = std::llround((1 - f) * 8192), g = 8192 - r;
+    const auto sy = wb::model::cpu_work_symv(r, 4), gv = wb::model::cpu_work_gemv(false, r, g, 4, false);
+    REQUIRE(sy.bytes < 64 * MiB);
+    REQUIRE(gv.bytes < 64 * MiB);
+    const double ws = sy.bytes + gv.bytes;
+    using wb::model::peer_key;
+    using wb::model::predict_peer_ms;
+    const double own = predict_peer_ms(on.cpu, peer_key("symv", 4), sy, 4) + predict_peer_ms(on.cpu, peer_key("gemv", 4), gv, 4);
+    const double shared = predict_peer_ms(on.cpu, peer_key("symv", 4), sy, 4, ws) +
+                          predict_peer_ms(on.cpu, peer_key("gemv", 4), gv, 4, ws);
+    CHECK(shared > 1.2 * own);  // the footprint lies past the LLC
+    CHECK(wb::ch07::hybrid_model_ms(c, on, f) == Approx(shared));  // no residual in hybrid_model_ms
+    CHECK(wb::ch07::hybrid_model_ms(c, off, f) == Approx(own));
+    // One call is its own footprint: GEMV's share, and the CPU alone, the same either way.
+    CHECK(wb::ch07::hybrid_model_ms({"gemv", 8192, 4}, on, f) == Approx(wb::ch07::hybrid_model_ms({"gemv", 8192, 4}, off, f)));
+    CHECK(wb::ch07::predict_case(c, on).cpu_model_ms == Approx(wb::ch07::predict_case(c, off).cpu_model_ms));
+}
+
 TEST_CASE("chapter 7: the hybrid is bounded by the host memory both sides read", "[cpu][ch07][split]") {
     // GEMV n = 16384 float (1 GiB): beyond twice the 64 MiB LLC the CPU's share reads DRAM. At a
     // shared rate of 110 GB/s the hybrid moves its whole matrix through host memory once: no
