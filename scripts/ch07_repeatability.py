@@ -10,7 +10,7 @@ summary counts. What another run's measurements reach is what a model that predi
 measurements exactly would reach on the next run on this host.
 
     python3 scripts/ch07_repeatability.py RUN1.csv RUN2.csv [RUN3.csv ...]
-    python3 scripts/ch07_repeatability.py tests/data/h200-ch07-{full,e618d9e-a,e618d9e-b,5615892-b}.csv
+    python3 scripts/ch07_repeatability.py tests/data/h200-ch07-{5615892-a,5615892-b,e618d9e-a,e618d9e-b}.csv
 
 For each ordered pair (A as the model of B), over the rows both runs hold:
   * A's measured best, run in B, within 5% of B's measured best (the hybrid at B's own share);
