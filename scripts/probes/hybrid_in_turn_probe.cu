@@ -1,0 +1,74 @@
+// hybrid_in_turn_probe.cu — why does chapter 7's hybrid convolution run slower in its table row
+// than the same call timed alone at the start of the run?
+//
+// Over five runs the convolution's hybrid at n = 2048 ran 1 - 56% slower in its row (timed in turn
+// with the CPU peer and the other sizes' calls) than alone, at the same share (docs/notes/split.md,
+// session 30); GEMV's, GEMM's and SYMV's did not. The hybrid's CPU side runs on one thread fewer
+// than the CPU peer (cpu::ScopedOmpThreads), so in the rows OpenMP's team changes size from call
+// to call. This probe times the hybrid (page-locked arrays, the chapter's 4 chunks) with
+// cpu::time_interleaved, the chapter's rule, in three settings, each three times in turn:
+//   alone     the hybrid's batches only;
+//   with 16   in turn with the CPU peer on every thread (as the rows run);
+//   with 15   in turn with the CPU peer on the hybrid's thread count (no change of team size).
+// and prints the hybrid's median per setting.
+//
+// Build and run (needs a GPU):
+//   cmake --build build --target hybrid_in_turn_probe && build/bin/hybrid_in_turn_probe
+#include "buffer.hpp"
+#include "conv2d.hpp"
+#include "cpu_peers.hpp"
+#include "host_timing.hpp"
+#include "hybrid_conv2d.hpp"
+#include "random.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace wb;
+
+template <class T>
+void probe(int n, int fs, double share) {
+    PinnedBuffer<T> in(static_cast<std::size_t>(n) * n), out(static_cast<std::size_t>(n) * n), filt(static_cast<std::size_t>(fs) * fs);
+    const auto r0 = random_vector<T>(in.size(), 1), f0 = random_vector<T>(filt.size(), 2);
+    std::memcpy(in.data(), r0.data(), r0.size() * sizeof(T));
+    std::memcpy(filt.data(), f0.data(), f0.size() * sizeof(T));
+    const Conv2dArgs<T> a{n, n, fs, in.data(), n, filt.data(), out.data(), n};
+    const int g = static_cast<int>(share * n + 0.5), chunk = (g + 3) / 4;
+    const int threads = cpu::threads();
+    const std::function<void()> hybrid = [&] { hybrid::conv2d(a, g, chunk); };
+    const std::function<void()> cpu16 = [&] { cpu::conv2d(a); };
+    const std::function<void()> cpu15 = [&] {
+        cpu::ScopedOmpThreads fewer(std::max(1, threads - 1));
+        cpu::conv2d(a);
+    };
+    std::printf("conv2d %s FS %d n %d, GPU share %.1f%% (%d rows, chunks of %d), %d threads\n",
+                sizeof(T) == 4 ? "float" : "double", fs, n, 100 * share, g, chunk, threads);
+    cpu::TimingPlan plan;
+    for (int round = 1; round <= 3; ++round) {
+        cpu::settle_threads();
+        const double alone = cpu::time_interleaved({hybrid}, plan)[0].ms;
+        cpu::settle_threads();
+        const auto w16 = cpu::time_interleaved({hybrid, cpu16}, plan);
+        cpu::settle_threads();
+        const auto w15 = cpu::time_interleaved({hybrid, cpu15}, plan);
+        std::printf("  round %d: hybrid alone %.4f ms | with the CPU peer on %d threads %.4f ms (peer %.4f) | "
+                    "on %d threads %.4f ms (peer %.4f)\n",
+                    round, alone, threads, w16[0].ms, w16[1].ms, threads - 1, w15[0].ms, w15[1].ms);
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+
+int main() {
+    probe<double>(2048, 3, 0.68);
+    probe<float>(2048, 9, 0.925);
+    probe<double>(1024, 9, 0.95);
+    return 0;
+}
