@@ -9,7 +9,9 @@
 // cpu::time_interleaved, the chapter's rule, in three settings, each three times in turn:
 //   alone     the hybrid's batches only;
 //   with 16   in turn with the CPU peer on every thread (as the rows run);
-//   with 15   in turn with the CPU peer on the hybrid's thread count (no change of team size).
+//   with 15   in turn with the CPU peer on the hybrid's thread count (no change of team size);
+//   with big  in turn with the CPU peer of an image 4x as wide (16x the bytes), as the rows' turns
+//             put the group's largest sizes between the hybrid's batches;
 // and prints the hybrid's median per setting.
 //
 // Build and run (needs a GPU):
@@ -33,7 +35,7 @@ namespace {
 using namespace wb;
 
 template <class T>
-void probe(int n, int fs, double share) {
+void probe(int n, int fs, double share, const std::function<void()>& big) {
     PinnedBuffer<T> in(static_cast<std::size_t>(n) * n), out(static_cast<std::size_t>(n) * n), filt(static_cast<std::size_t>(fs) * fs);
     const auto r0 = random_vector<T>(in.size(), 1), f0 = random_vector<T>(filt.size(), 2);
     std::memcpy(in.data(), r0.data(), r0.size() * sizeof(T));
@@ -57,18 +59,39 @@ void probe(int n, int fs, double share) {
         const auto w16 = cpu::time_interleaved({hybrid, cpu16}, plan);
         cpu::settle_threads();
         const auto w15 = cpu::time_interleaved({hybrid, cpu15}, plan);
+        cpu::settle_threads();
+        const auto wb = cpu::time_interleaved({hybrid, big}, plan);
         std::printf("  round %d: hybrid alone %.4f ms | with the CPU peer on %d threads %.4f ms (peer %.4f) | "
-                    "on %d threads %.4f ms (peer %.4f)\n",
-                    round, alone, threads, w16[0].ms, w16[1].ms, threads - 1, w15[0].ms, w15[1].ms);
+                    "on %d threads %.4f ms (peer %.4f) | with a 4x wider image's CPU peer %.4f ms (it %.3f)\n",
+                    round, alone, threads, w16[0].ms, w16[1].ms, threads - 1, w15[0].ms, w15[1].ms, wb[0].ms, wb[1].ms);
         std::fflush(stdout);
     }
 }
 
+/// The CPU peer of an n x n image (page-locked, as the rows' arrays), FS fs.
+template <class T>
+struct Big {
+    PinnedBuffer<T> in, out;
+    PinnedBuffer<T> filt;
+    Big(int n, int fs)
+        : in(static_cast<std::size_t>(n) * n), out(static_cast<std::size_t>(n) * n), filt(static_cast<std::size_t>(fs) * fs) {
+        std::fill(in.data(), in.data() + in.size(), T(0.5));
+        std::fill(filt.data(), filt.data() + filt.size(), T(0.25));
+        n_ = n;
+        fs_ = fs;
+    }
+    void operator()() { cpu::conv2d(Conv2dArgs<T>{n_, n_, fs_, in.data(), n_, filt.data(), out.data(), n_}); }
+    int n_ = 0, fs_ = 0;
+};
+
 }  // namespace
 
 int main() {
-    probe<double>(2048, 3, 0.68);
-    probe<float>(2048, 9, 0.925);
-    probe<double>(1024, 9, 0.95);
+    Big<double> bd3(8192, 3);
+    Big<float> bf9(8192, 9);
+    Big<double> bd9(4096, 9);
+    probe<double>(2048, 3, 0.68, [&] { bd3(); });
+    probe<float>(2048, 9, 0.925, [&] { bf9(); });
+    probe<double>(1024, 9, 0.95, [&] { bd9(); });
     return 0;
 }
