@@ -23,6 +23,7 @@
 #include "device.hpp"
 #include "device_profile.hpp"
 #include "hybrid_common.hpp"
+#include "hybrid_conv2d.hpp"
 #include "memory_fit.hpp"
 #include "peer_rates.hpp"
 #include "progress.hpp"
@@ -116,7 +117,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     }
     if (gpu) {
         m.hybrid_overhead_ms = hybrid::measure_hybrid_overhead_ms();
-        m.hybrid_conv_threads = std::max(1, cpu::threads() - 1);
+        m.hybrid_conv_threads = hybrid::conv2d_cpu_side_threads();
         std::cout << "  an empty hybrid call (hand-off to the GPU worker, its wake-up, the return): "
                   << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us; the convolution's CPU side runs on "
                   << m.hybrid_conv_threads << " of " << cpu::threads() << " threads (a core left to the GPU worker)\n";

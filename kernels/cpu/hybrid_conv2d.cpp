@@ -44,6 +44,8 @@ void gpu_share(const Conv2dArgs<T>& h, int g, int chunk, const detail::GpuCall& 
 
 }  // namespace
 
+int conv2d_cpu_side_threads() { return std::max(1, cpu::threads() - 1); }
+
 template <class T>
 void conv2d(const Conv2dArgs<T>& h, int gpu_rows, int chunk_rows) {
     const char* fn = "hybrid::conv2d";
@@ -52,7 +54,7 @@ void conv2d(const Conv2dArgs<T>& h, int gpu_rows, int chunk_rows) {
     if (!work) return;
     detail::run(fn, gpu_rows < h.rows, gpu_rows > 0, [&] {
                     // beside the GPU, a core left to its worker (cpu_peers.hpp: OpenMP's idle threads spin)
-                    const cpu::ScopedOmpThreads fewer(gpu_rows > 0 ? cpu::threads() - 1 : cpu::threads());
+                    const cpu::ScopedOmpThreads fewer(gpu_rows > 0 ? conv2d_cpu_side_threads() : cpu::threads());
                     cpu::conv2d_rows(h, gpu_rows, h.rows);
                 },
                 [&](const detail::GpuCall& call) { gpu_share(h, gpu_rows, chunk_rows, call); });

@@ -46,7 +46,7 @@ void probe(int n, int fs, double share, const std::function<void()>& big) {
     const std::function<void()> hybrid = [&] { hybrid::conv2d(a, g, chunk); };
     const std::function<void()> cpu16 = [&] { cpu::conv2d(a); };
     const std::function<void()> cpu15 = [&] {
-        cpu::ScopedOmpThreads fewer(std::max(1, threads - 1));
+        cpu::ScopedOmpThreads fewer(hybrid::conv2d_cpu_side_threads());
         cpu::conv2d(a);
     };
     std::printf("conv2d %s FS %d n %d, GPU share %.1f%% (%d rows, chunks of %d), %d threads\n",
@@ -63,7 +63,7 @@ void probe(int n, int fs, double share, const std::function<void()>& big) {
         const auto wb = cpu::time_interleaved({hybrid, big}, plan);
         std::printf("  round %d: hybrid alone %.4f ms | with the CPU peer on %d threads %.4f ms (peer %.4f) | "
                     "on %d threads %.4f ms (peer %.4f) | with a 4x wider image's CPU peer %.4f ms (it %.3f)\n",
-                    round, alone, threads, w16[0].ms, w16[1].ms, threads - 1, w15[0].ms, w15[1].ms, wb[0].ms, wb[1].ms);
+                    round, alone, threads, w16[0].ms, w16[1].ms, hybrid::conv2d_cpu_side_threads(), w15[0].ms, w15[1].ms, wb[0].ms, wb[1].ms);
         std::fflush(stdout);
     }
 }
