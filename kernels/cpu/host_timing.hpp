@@ -45,18 +45,29 @@ struct BatchStats {
         return k < 3 || !(median > 0) ? INFINITY : 0.93 * (q3 - q1) / std::sqrt(static_cast<double>(k)) / median;
     }
 };
+/// The p-quantile (0 <= p <= 1) of ascending `sorted`, by linear interpolation between order
+/// statistics; 0 when empty.
+inline double quantile_sorted(const std::vector<double>& sorted, double p) {
+    if (sorted.empty()) return 0;
+    const double x = p * static_cast<double>(sorted.size() - 1);
+    const std::size_t i = static_cast<std::size_t>(std::floor(x));
+    const std::size_t j = std::min(i + 1, sorted.size() - 1);
+    return sorted[i] + (x - static_cast<double>(i)) * (sorted[j] - sorted[i]);
+}
+
+/// The p-quantile of `t` in any order (quantile_sorted on a sorted copy).
+inline double quantile(std::vector<double> t, double p) {
+    std::sort(t.begin(), t.end());
+    return quantile_sorted(t, p);
+}
+
 /// Median and quartiles (linear interpolation between order statistics) of `t`; all 0 when empty.
 inline BatchStats batch_stats(std::vector<double> t) {
     BatchStats s;
     s.k = static_cast<int>(t.size());
     if (t.empty()) return s;
     std::sort(t.begin(), t.end());
-    auto q = [&](double p) {
-        const double x = p * static_cast<double>(t.size() - 1);
-        const std::size_t i = static_cast<std::size_t>(std::floor(x));
-        const std::size_t j = std::min(i + 1, t.size() - 1);
-        return t[i] + (x - static_cast<double>(i)) * (t[j] - t[i]);
-    };
+    auto q = [&](double p) { return quantile_sorted(t, p); };
     s.median = q(0.5);
     s.q1 = q(0.25);
     s.q3 = q(0.75);

@@ -19,6 +19,7 @@
 // Build and run (host only, x86-64; needs OpenBLAS):
 //   cmake --build build --target host_cold_probe && build/bin/host_cold_probe [rounds] [calls]
 #include "cpu_blas.hpp"
+#include "host_timing.hpp"
 #include "random.hpp"
 
 #include <immintrin.h>
@@ -29,6 +30,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,13 +39,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double pct(std::vector<double> t, double p) {
-    std::sort(t.begin(), t.end());
-    const double x = p * static_cast<double>(t.size() - 1);
-    const std::size_t i = static_cast<std::size_t>(x);
-    const std::size_t j = std::min(i + 1, t.size() - 1);
-    return t[i] + (x - static_cast<double>(i)) * (t[j] - t[i]);
-}
+double pct(const std::vector<double>& t, double p) { return wb::cpu::quantile(t, p); }
 
 /// The last-level cache's size in bytes (sysfs, the highest cache index of cpu0), 0 if unknown.
 std::size_t llc_bytes() {
@@ -107,6 +103,27 @@ struct Call {
     std::function<void()> run;
 };
 
+/// A GEMV (or SYMV, the lower triangle) on a fresh seeded n x n matrix and vectors of T, which
+/// `keep` holds.
+template <class T>
+Call blas2_call(int n, bool symv, unsigned& seed, std::vector<std::shared_ptr<void>>& keep) {
+    const std::size_t un = static_cast<std::size_t>(n);
+    auto vec = [&](std::size_t count) {
+        auto v = std::make_shared<std::vector<T>>(wb::random_vector<T>(count, seed++));
+        keep.push_back(v);
+        return v->data();
+    };
+    T *A = vec(un * un), *x = vec(un), *y = vec(un);
+    const double mat = static_cast<double>(sizeof(T)) * n * n;
+    Call c{std::string(sizeof(T) == 4 ? "s" : "d") + (symv ? "symv " : "gemv ") + std::to_string(n),
+           symv ? mat / 2 : mat, {{A, std::size_t(mat)}, {x, sizeof(T) * un}, {y, sizeof(T) * un}}, {}};
+    if (symv)
+        c.run = [=] { wb::cpu::blas::symv(wb::Uplo::Lower, n, T(1), A, n, x, T(0), y); };
+    else
+        c.run = [=] { wb::cpu::blas::gemv(wb::Op::N, n, n, T(1), A, n, x, T(0), y); };
+    return c;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,44 +136,13 @@ int main(int argc, char** argv) {
     std::vector<double> evict_buf(std::max<std::size_t>(2 * llc, std::size_t(512) << 20) / sizeof(double), 1.0);
     double sink = 0;
 
-    std::vector<std::vector<float>> fs;
-    std::vector<std::vector<double>> ds;
+    std::vector<std::shared_ptr<void>> keep;
     std::vector<Call> list;
     unsigned seed = 11;
-    auto add_gemv_f = [&](int n, bool symv) {
-        fs.push_back(wb::random_vector<float>(std::size_t(n) * n, seed++));
-        fs.push_back(wb::random_vector<float>(n, seed++));
-        fs.push_back(wb::random_vector<float>(n, seed++));
-        float *A = fs[fs.size() - 3].data(), *x = fs[fs.size() - 2].data(), *y = fs.back().data();
-        const double mat = 4.0 * n * n;
-        Call c{(symv ? "ssymv " : "sgemv ") + std::to_string(n), symv ? mat / 2 : mat,
-               {{A, std::size_t(mat)}, {x, 4u * n}, {y, 4u * n}}, {}};
-        if (symv)
-            c.run = [=] { wb::cpu::blas::symv(wb::Uplo::Lower, n, 1.f, A, n, x, 0.f, y); };
-        else
-            c.run = [=] { wb::cpu::blas::gemv(wb::Op::N, n, n, 1.f, A, n, x, 0.f, y); };
-        list.push_back(c);
-    };
-    auto add_gemv_d = [&](int n, bool symv) {
-        ds.push_back(wb::random_vector<double>(std::size_t(n) * n, seed++));
-        ds.push_back(wb::random_vector<double>(n, seed++));
-        ds.push_back(wb::random_vector<double>(n, seed++));
-        double *A = ds[ds.size() - 3].data(), *x = ds[ds.size() - 2].data(), *y = ds.back().data();
-        const double mat = 8.0 * n * n;
-        Call c{(symv ? "dsymv " : "dgemv ") + std::to_string(n), symv ? mat / 2 : mat,
-               {{A, std::size_t(mat)}, {x, 8u * n}, {y, 8u * n}}, {}};
-        if (symv)
-            c.run = [=] { wb::cpu::blas::symv(wb::Uplo::Lower, n, 1.0, A, n, x, 0.0, y); };
-        else
-            c.run = [=] { wb::cpu::blas::gemv(wb::Op::N, n, n, 1.0, A, n, x, 0.0, y); };
-        list.push_back(c);
-    };
-    fs.reserve(64);
-    ds.reserve(64);
-    for (int n : {2048, 4096, 8192, 16384}) add_gemv_f(n, false);
-    add_gemv_f(8192, true);
-    for (int n : {2048, 4096, 8192}) add_gemv_d(n, false);
-    for (int n : {4096, 8192}) add_gemv_d(n, true);
+    for (int n : {2048, 4096, 8192, 16384}) list.push_back(blas2_call<float>(n, false, seed, keep));
+    list.push_back(blas2_call<float>(8192, true, seed, keep));
+    for (int n : {2048, 4096, 8192}) list.push_back(blas2_call<double>(n, false, seed, keep));
+    for (int n : {4096, 8192}) list.push_back(blas2_call<double>(n, true, seed, keep));
 
     const char* ways[3] = {"warm", "flush", "evict"};
     // t[call][way][round] = the round's timings (ms)

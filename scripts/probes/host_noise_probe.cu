@@ -20,6 +20,7 @@
 //   cmake --build build --target host_noise_probe && build/bin/host_noise_probe [calls per block]
 #include "cpu_peers.hpp"
 #include "cpu_blas.hpp"
+#include "host_timing.hpp"
 #include "random.hpp"
 
 #include <algorithm>
@@ -58,13 +59,7 @@ Ticks read_ticks() {
     return t;
 }
 
-double pct(std::vector<double> t, double p) {
-    std::sort(t.begin(), t.end());
-    const double x = p * static_cast<double>(t.size() - 1);
-    const std::size_t i = static_cast<std::size_t>(x);
-    const std::size_t j = std::min(i + 1, t.size() - 1);
-    return t[i] + (x - static_cast<double>(i)) * (t[j] - t[i]);
-}
+double pct(const std::vector<double>& t, double p) { return wb::cpu::quantile(t, p); }
 
 struct Block {
     std::string name;
