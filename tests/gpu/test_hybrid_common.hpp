@@ -8,6 +8,8 @@
 //   the poisoned values there), the output stays as it is after the device has finished everything
 //   and some time has passed (no copy writes it after the return), and inputs overwritten right
 //   after the return change nothing (no copy still reads them).
+// A strided output (GEMM's C, the convolution's image) is checked through packed(): its elements
+// line after line, and whether the padding past each line came back untouched.
 // Sizes go through size(): a quarter under the sanitizers (WB_TEST_SMALL), as the ladders' tests.
 #pragma once
 
@@ -19,6 +21,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -108,6 +111,23 @@ void check_no_early_read(Call&& call, const T* out, std::size_t n, Check&& check
     const std::vector<T> at_return(out, out + n);
     CHECK(unchanged_after_settling(out, at_return));
     check();
+}
+
+/// Splits a strided output (`lines` lines of `width` elements, `pitch` apart) into its elements
+/// (packed, line after line) and whether the padding past each line is as in `before`.
+template <class T>
+std::vector<T> packed(const std::vector<T>& out, const std::vector<T>& before, int lines, int width, int pitch,
+                      bool* padding_kept) {
+    std::vector<T> p(static_cast<std::size_t>(lines) * static_cast<std::size_t>(width));
+    *padding_kept = true;
+    for (int j = 0; j < lines; ++j) {
+        const std::size_t at = static_cast<std::size_t>(j) * static_cast<std::size_t>(pitch);
+        std::copy_n(out.begin() + static_cast<std::ptrdiff_t>(at), width, p.begin() + static_cast<std::ptrdiff_t>(j) * width);
+        *padding_kept &= std::equal(out.begin() + static_cast<std::ptrdiff_t>(at + width),
+                                    out.begin() + static_cast<std::ptrdiff_t>(at + pitch),
+                                    before.begin() + static_cast<std::ptrdiff_t>(at + width));
+    }
+    return p;
 }
 
 /// Relative error of `out` against `ref` (float64), with the bound for k-term sums, reported.

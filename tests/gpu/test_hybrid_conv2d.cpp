@@ -46,14 +46,8 @@ struct Case {
     void reset() { std::memcpy(out.data(), out0.data(), out0.size() * sizeof(T)); }
     wb::Conv2dArgs<T> args() { return {rows, cols, fs, in.data(), in_pitch, f.data(), out.data(), out_pitch}; }
     void check() const {
-        const std::vector<T> o = out.copy();
-        std::vector<T> img(static_cast<std::size_t>(rows) * cols);
-        bool padding_kept = true;
-        for (int r = 0; r < rows; ++r) {
-            const std::size_t row = static_cast<std::size_t>(r) * out_pitch;
-            std::memcpy(&img[static_cast<std::size_t>(r) * cols], &o[row], static_cast<std::size_t>(cols) * sizeof(T));
-            padding_kept &= std::memcmp(&o[row + cols], &out0[row + cols], static_cast<std::size_t>(out_pitch - cols) * sizeof(T)) == 0;
-        }
+        bool padding_kept = false;  // the padding past each row as it was
+        const std::vector<T> img = hybrid_test::packed(out.copy(), out0, rows, cols, out_pitch, &padding_kept);
         CHECK(padding_kept);
         hybrid_test::check_error(img, ref, static_cast<std::size_t>(fs) * fs);
     }

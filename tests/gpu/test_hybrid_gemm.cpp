@@ -51,14 +51,8 @@ struct Case {
     void reset() { std::memcpy(C.data(), C0.data(), C0.size() * sizeof(T)); }
     wb::GemmArgs<T> args() { return {oa, ob, m, n, k, T(1.25), A.data(), lda, B.data(), ldb, beta, C.data(), ldc}; }
     void check() const {
-        const std::vector<T> c = C.copy();
-        std::vector<T> out(static_cast<std::size_t>(m) * n);
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i) out[static_cast<std::size_t>(j) * m + i] = c[static_cast<std::size_t>(j) * ldc + i];
-        bool padding_kept = true;  // the padding rows of every column as they were
-        for (int j = 0; j < n; ++j)
-            padding_kept &= std::memcmp(&c[static_cast<std::size_t>(j) * ldc + m], &C0[static_cast<std::size_t>(j) * ldc + m],
-                                        static_cast<std::size_t>(ldc - m) * sizeof(T)) == 0;
+        bool padding_kept = false;  // the padding rows of every column as they were
+        const std::vector<T> out = hybrid_test::packed(C.copy(), C0, n, m, ldc, &padding_kept);
         CHECK(padding_kept);
         hybrid_test::check_error(out, ref, static_cast<std::size_t>(k) + 1);
     }

@@ -94,23 +94,6 @@ private:
     hybrid_test::Host<T> host_;
 };
 
-/// Splits a strided output (`lines` lines of `width` elements, `pitch` apart) into its elements
-/// (packed, line after line) and whether the padding past each line is as in `before`.
-template <class T>
-std::vector<T> packed(const std::vector<T>& out, const std::vector<T>& before, int lines, int width, int pitch,
-                      bool* padding_kept) {
-    std::vector<T> p(static_cast<std::size_t>(lines) * static_cast<std::size_t>(width));
-    *padding_kept = true;
-    for (int j = 0; j < lines; ++j) {
-        const std::size_t at = static_cast<std::size_t>(j) * static_cast<std::size_t>(pitch);
-        std::copy_n(out.begin() + static_cast<std::ptrdiff_t>(at), width, p.begin() + static_cast<std::ptrdiff_t>(j) * width);
-        *padding_kept &= std::equal(out.begin() + static_cast<std::ptrdiff_t>(at + width),
-                                    out.begin() + static_cast<std::ptrdiff_t>(at + pitch),
-                                    before.begin() + static_cast<std::ptrdiff_t>(at + width));
-    }
-    return p;
-}
-
 /// Shapes per op: fewer under the sanitizers (WB_TEST_SMALL).
 int shape_count() { return hybrid_test::small() ? 20 : 200; }
 
@@ -168,7 +151,7 @@ void gemm_shape(Draw& d, std::uint64_t seed) {
     wb::hybrid::gemm<T>({oa, ob, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc}, g, chunk);
     CHECK((A.guards_kept() && B.guards_kept() && C.guards_kept()));
     bool padding_kept = false;
-    const auto out = packed(C.now(), C0, n, m, ldc, &padding_kept);
+    const auto out = hybrid_test::packed(C.now(), C0, n, m, ldc, &padding_kept);
     CHECK(padding_kept);
     hybrid_test::check_error(out, ref, static_cast<std::size_t>(k) + 1);
 }
@@ -224,7 +207,7 @@ void conv2d_shape(Draw& d, std::uint64_t seed) {
     wb::hybrid::conv2d<T>({rows, cols, fs, in.data(), in_pitch, f.data(), out.data(), out_pitch}, g, chunk);
     CHECK((in.guards_kept() && f.guards_kept() && out.guards_kept()));
     bool padding_kept = false;
-    const auto img = packed(out.now(), out0, rows, cols, out_pitch, &padding_kept);
+    const auto img = hybrid_test::packed(out.now(), out0, rows, cols, out_pitch, &padding_kept);
     CHECK(padding_kept);
     hybrid_test::check_error(img, ref, static_cast<std::size_t>(fs) * fs);
 }
