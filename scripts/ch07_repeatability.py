@@ -94,7 +94,10 @@ def averaged(a, b):
     """The CPU model within 15% of the measured CPU with each column the geometric mean of runs a
     and b, over the rows both hold: (hits, of)."""
     keys = [k for k in b if k in a]
-    mean = lambda k, col: math.sqrt(float(a[k][col]) * float(b[k][col]))  # noqa: E731
+
+    def mean(k, col):
+        return math.sqrt(float(a[k][col]) * float(b[k][col]))
+
     return sum(ch07_model_check.within(mean(k, "CPU model"), mean(k, "CPU measured")) for k in keys), len(keys)
 
 
