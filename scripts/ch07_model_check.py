@@ -16,8 +16,6 @@ So a change of a formula or of the decision rule can be tried on a measured run 
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin=0.25  # ... or this margin
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --margin-from-drift  # the median of the
         # calibration's drift lines, |ratio - 1| of each class timed again (runs that print them)
-    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --without-read-bound  # a run that measured
-        # the host memory with copies up only ('host memory both sides read'), replayed without it
 
 The hybrid is chosen where its predicted gain is at least the run's margin: the median over the
 classes of each path line's miss ('miss 12.3%'), or for a run from before that figure, of
@@ -96,7 +94,7 @@ class Transfer:
 
 def read_run(path):
     """Everything the model predicts with, from the run's text output."""
-    run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "read": 0.0, "share_footprint": False,
+    run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "share_footprint": False,
            "chunks": 4, "cg_iterations": 100, "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "drift": [], "gpu_bw": 4814.3,
            "gpu_f32": 66908.2, "gpu_f64": 33454.1}
     section = None
@@ -145,10 +143,6 @@ def read_run(path):
         m = re.match(r"host memory both sides share: ([\d.e+]+) GB/s", s)
         if m:
             run["shared"] = float(m.group(1))
-            continue
-        m = re.match(r"host memory both sides read: ([\d.e+]+) GB/s", s)  # copies up only (from session 31)
-        if m:
-            run["read"] = float(m.group(1))
             continue
         m = re.match(r"Where each call runs \(ms; CG: a solve of (\d+) iterations\)", s)
         if m:
@@ -444,15 +438,13 @@ def predict(run, op, n, e, fs):
         return g0 + f * g1
 
     shared = None
-    if run["shared"] > 0 or run["read"] > 0:
-        up_b, down_b, whole_b = sum(o["in_split"]), sum(o["out_split"]), sum(o["in_whole"])
+    if run["shared"] > 0:
+        split_b = sum(o["in_split"]) + sum(o["out_split"])
+        whole_b = sum(o["in_whole"])
 
         def shared(f):
-            # all bytes at the rate with copies both ways, the reads alone at the rate with copies up
             dram = sum(dram_share(run["llc"], w["bytes"]) * w["bytes"] for _, w in cpu_share_calls(op, n, e, fs, f))
-            reads = dram + f * up_b + whole_b
-            t = (reads + f * down_b) / (run["shared"] * 1e6) if run["shared"] > 0 else 0.0
-            return max(t, reads / (run["read"] * 1e6)) if run["read"] > 0 else t
+            return (dram + f * split_b + whole_b) / (run["shared"] * 1e6)
 
     def at(f):
         t = max(cpu(f), gpu(f))
@@ -587,8 +579,6 @@ def main(argv):
                     print("ch07_model_check: --fixed-margin=%s must be in [0, 1)" % a.split("=", 1)[1])
                     return 2
     run, rows = read_run(argv[1]), read_csv(argv[2])
-    if "--without-read-bound" in argv[3:]:
-        run["read"] = 0.0  # the model before the rate with copies up only (session 31)
     recover_old_run(run, rows)
     preds = [predict(run, r["op"], r["n"], r["elem"], r["fs"]) for r in rows]
     worst = {}

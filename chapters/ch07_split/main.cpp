@@ -123,22 +123,15 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
                   << m.hybrid_conv_threads << " of " << cpu::threads() << " threads (a core left to the GPU worker)\n";
     }
     if (gpu && !opt.predict_only) {
-        std::cout << "Measuring the host memory both sides of a hybrid use (the CPU's threads while pinned copies "
-                     "run both ways, then up only) ...\n";
-        const double ws = model::default_max_working_set(m.cpu.llc_bytes);
+        std::cout << "Measuring the host memory both sides of a hybrid read (the CPU's threads while pinned copies "
+                     "run both ways) ...\n";
         std::string line;
         try {
-            m.host_shared_gbs = ch07::measure_host_shared_gbs(cpu::threads(), ws, &line);
+            m.host_shared_gbs =
+                ch07::measure_host_shared_gbs(cpu::threads(), model::default_max_working_set(m.cpu.llc_bytes), &line);
         } catch (const std::exception& e) {  // the hybrid is then not bounded by it; the run goes on
             m.host_shared_gbs = 0;
             line = std::string("host memory both sides share: not measured (") + e.what() + ")";
-        }
-        std::cout << "  " << line << '\n';
-        try {
-            m.host_read_gbs = ch07::measure_host_shared_gbs(cpu::threads(), ws, &line, false);
-        } catch (const std::exception& e) {
-            m.host_read_gbs = 0;
-            line = std::string("host memory both sides read: not measured (") + e.what() + ")";
         }
         std::cout << "  " << line << '\n';
         std::cout << "Measuring each class's all-GPU path as the rows time it (t0: its fixed costs at a tiny size, in "

@@ -225,24 +225,17 @@ Sides sides_of(const Case& c, const Machines& m) {
         g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
         s.gpu = [g](double f) { return g.fixed_ms + f * g.per_ms; };
     }
-    if (m.host_shared_gbs > 0 || m.host_read_gbs > 0) {
+    if (m.host_shared_gbs > 0) {
         // Host memory: the CPU's share reads its DRAM part, the copies move their bytes by DMA.
-        // All of it at the rate measured with copies both ways; the reads alone (the CPU's part
-        // and the copies up) at the rate measured with copies up only, which is lower: the copies
-        // down are writes, which the memory serves beside the reads.
-        double up_bytes = 0, down_bytes = 0, whole_bytes = 0;
-        for (double b : ofs.hybrid.in_split) up_bytes += b;
-        for (double b : ofs.hybrid.out_split) down_bytes += b;
+        double split_bytes = 0, whole_bytes = 0;
+        for (double b : ofs.hybrid.in_split) split_bytes += b;
+        for (double b : ofs.hybrid.out_split) split_bytes += b;
         for (double b : ofs.hybrid.in_whole) whole_bytes += b;
-        const double llc = m.cpu.llc_bytes, all_rate = m.host_shared_gbs * 1e6, read_rate = m.host_read_gbs * 1e6;
-        s.costs.shared = [c, llc, all_rate, read_rate, up_bytes, down_bytes, whole_bytes](double f) {
+        const double llc = m.cpu.llc_bytes, rate = m.host_shared_gbs * 1e6;
+        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes](double f) {
             double dram = 0;
             for (const PeerCall& p : cpu_share_calls(c, f)) dram += model::dram_share(llc, p.w.bytes) * p.w.bytes;
-            const double reads = dram + f * up_bytes + whole_bytes;
-            double t = 0;
-            if (all_rate > 0) t = (reads + f * down_bytes) / all_rate;
-            if (read_rate > 0) t = std::max(t, reads / read_rate);
-            return t;
+            return (dram + f * split_bytes + whole_bytes) / rate;
         };
     }
     return s;

@@ -92,11 +92,6 @@ struct Machines {
     bool share_footprint = true;
     std::map<std::string, GpuPath> paths;  ///< by model::peer_key of the op ("conv2d FS9 double")
     double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
-    /// Host memory with the CPU reading and copies moving host to device only: every byte a read
-    /// (0: no such bound; a run from before this field, replayed as it was computed). A hybrid's
-    /// reads (the CPU share's DRAM bytes, the copies up) are bounded by it, its copies down by
-    /// host_shared_gbs with the rest.
-    double host_read_gbs = 0;
     int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks
     int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves)
     /// The hybrid's margin: the model chooses it only where it predicts a gain over the better
@@ -124,8 +119,8 @@ struct CasePrediction {
 /// The model's three times for one case. Where the case's GpuPath was measured, the all-GPU time
 /// is its t0 plus the model's growth from tiny_n to n, the hybrid's GPU side t0_chunked (and the
 /// whole operands' growth) plus the share of the serial proportional time times `pipeline`, and
-/// the hybrid pays its residual; where host_shared_gbs (host_read_gbs) is measured, the hybrid is
-/// bounded by the host memory both sides move (read) (split::HybridCosts).
+/// the hybrid pays its residual; where host_shared_gbs is measured, the hybrid is bounded by the
+/// host memory both sides read (split::HybridCosts).
 CasePrediction predict_case(const Case& c, const Machines& m);
 
 /// The parts of a case's GPU side the path measurement anchors (ms, the model's, for the whole

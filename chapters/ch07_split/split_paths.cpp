@@ -151,7 +151,7 @@ void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, 
     }
 }
 
-double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log, bool copies_down) {
+double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log) {
     using Clock = std::chrono::steady_clock;
     constexpr std::size_t kCopy = 128u << 20;
     constexpr int kCopies = 32;  // ~75 ms each way at 55 GB/s: longer than the reads below
@@ -175,7 +175,7 @@ double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log, b
     for (int i = 0; i < kCopies; ++i) {
         WB_CUDA(cudaMemcpyAsync(dsrc.data(), hsrc.data(), kCopy, cudaMemcpyHostToDevice, s[0]));
         WB_CUDA(cudaEventRecord(ev[0][static_cast<std::size_t>(i)], s[0]));
-        if (copies_down) WB_CUDA(cudaMemcpyAsync(hdst.data(), ddst.data(), kCopy, cudaMemcpyDeviceToHost, s[1]));
+        WB_CUDA(cudaMemcpyAsync(hdst.data(), ddst.data(), kCopy, cudaMemcpyDeviceToHost, s[1]));
         WB_CUDA(cudaEventRecord(ev[1][static_cast<std::size_t>(i)], s[1]));
     }
     WB_CUDA(cudaEventSynchronize(start));
@@ -188,7 +188,7 @@ double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log, b
     auto ms = [&](Clock::time_point t) { return std::chrono::duration<double, std::milli>(t - g0).count(); };
     const double a = ms(ta), b = ms(tb);
     double moved[2] = {0, 0}, last_end[2] = {0, 0};
-    for (int d = 0; d < (copies_down ? 2 : 1); ++d) {
+    for (int d = 0; d < 2; ++d) {
         float prev = 0;
         for (int i = 0; i < kCopies; ++i) {  // each copy's bytes pro rata of its time inside [a, b]
             float end = 0;
@@ -200,7 +200,6 @@ double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log, b
         }
         last_end[d] = prev;
     }
-    if (!copies_down) last_end[1] = last_end[0];
     for (auto& v : ev)
         for (auto& e : v) cudaEventDestroy(e);
     cudaEventDestroy(start);
@@ -210,17 +209,11 @@ double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log, b
     const double shared = cpu + up + down;
     if (log) {
         char buf[400];
-        const char* lower = std::min(last_end[0], last_end[1]) < b ? " (the copies ended before the reads: a lower bound)" : "";
-        if (copies_down)
-            std::snprintf(buf, sizeof buf,
-                          "host memory both sides share: %.4g GB/s (%d threads read %.4g GB/s of a %.4g MiB buffer, %.4g "
-                          "alone; pinned copies moved %.4g GB/s up and %.4g down at the same time)%s",
-                          shared, threads, cpu, ws_bytes / (1024.0 * 1024.0), alone, up, down, lower);
-        else
-            std::snprintf(buf, sizeof buf,
-                          "host memory both sides read: %.4g GB/s (%d threads read %.4g GB/s of a %.4g MiB buffer, %.4g "
-                          "alone; pinned copies moved %.4g GB/s up, none down, at the same time)%s",
-                          shared, threads, cpu, ws_bytes / (1024.0 * 1024.0), alone, up, lower);
+        std::snprintf(buf, sizeof buf,
+                      "host memory both sides share: %.4g GB/s (%d threads read %.4g GB/s of a %.4g MiB buffer, %.4g "
+                      "alone; pinned copies moved %.4g GB/s up and %.4g down at the same time)%s",
+                      shared, threads, cpu, ws_bytes / (1024.0 * 1024.0), alone, up, down,
+                      std::min(last_end[0], last_end[1]) < b ? " (the copies ended before the reads: a lower bound)" : "");
         *log = buf;
     }
     return shared;

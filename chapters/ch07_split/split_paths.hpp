@@ -31,11 +31,8 @@ double hybrid_miss(double measured_ms, double model_ms, double timing_error);
 int mid_n_of(const std::string& op, const GpuCalibrationSizes& s);
 
 /// The host memory's rate when both sides of a hybrid use it at once (GB/s): `threads` threads
-/// read a buffer of ws_bytes (model::ReadLoad) while pinned copies run both ways (copies_down) or
-/// host to device only; the sum of what the threads read and what the copies moved in the same
-/// interval. Up only, every byte counted is a read of host memory (what a GEMV's or a SYMV's
-/// hybrid does); both ways, the copies down add writes, which the memory serves beside the reads,
-/// so the sum is larger. Sets *log to a line ("host memory both sides share: ..." / "... read: ...").
-double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log, bool copies_down = true);
+/// read a buffer of ws_bytes (model::ReadLoad) while pinned copies run both ways; the sum of
+/// what the threads read and what the copies moved in the same interval. Appends a line to *log.
+double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log);
 
 }  // namespace wb::ch07

@@ -94,8 +94,6 @@ Machines machines_from_log(std::istream& log) {
             m.share_footprint = true;
         } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides share: ([\d.eE+]+) GB/s)"))) {
             m.host_shared_gbs = std::stod(g[1]);
-        } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides read: ([\d.eE+]+) GB/s)"))) {
-            m.host_read_gbs = std::stod(g[1]);  // runs from before it: no read bound
         } else if (std::regex_search(s, g, std::regex(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)"))) {
             m.cg_iterations = std::stoi(g[1]);
         } else if (section == Section::cpu && std::regex_search(s, g, peer_re)) {

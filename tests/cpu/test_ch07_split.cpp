@@ -516,39 +516,6 @@ TEST_CASE("chapter 7: the hybrid is bounded by the host memory both sides read",
           Approx(wb::ch07::predict_case(small, plain_host()).split.hybrid_ms));
 }
 
-TEST_CASE("chapter 7: the hybrid's reads are bounded by the host memory measured with copies up only", "[cpu][ch07][split]") {
-    // GEMV n = 16384 float: the CPU's share and the copies up read the 1 GiB matrix once; nothing
-    // comes down but y. With copies both ways the host moved 180 GB/s, with copies up only it
-    // read 120: the reads take 1 GiB / 120 GB/s at least, whatever the share.
-    wb::ch07::Machines m = plain_host();
-    const wb::ch07::Case c{"gemv", 16384, 4};
-    m.host_shared_gbs = 180;
-    const auto both = wb::ch07::predict_case(c, m);
-    m.host_read_gbs = 120;
-    const auto reads = wb::ch07::predict_case(c, m);
-    const double bytes = 16384.0 * 16384 * 4;
-    REQUIRE(reads.split.gpu_share > 0);
-    REQUIRE(reads.split.gpu_share < 1);
-    CHECK(both.split.hybrid_ms < bytes / 120e6);
-    CHECK(reads.split.hybrid_ms >= bytes / 120e6 * 0.999);
-    CHECK(reads.split.hybrid_ms <= bytes / 120e6 * 1.05);  // the bound, not another term, sets it
-    // The read bound alone (no rate measured both ways) bounds as well.
-    wb::ch07::Machines only = plain_host();
-    only.host_read_gbs = 120;
-    CHECK(wb::ch07::predict_case(c, only).split.hybrid_ms == Approx(reads.split.hybrid_ms).epsilon(1e-3));
-    // The copies down are not reads: a convolution (its output rows come down) at a read rate
-    // above what its reads need keeps the prediction of the rate both ways.
-    const wb::ch07::Case conv{"conv2d", 8192, 4, 3};
-    wb::ch07::Machines cm = plain_host();
-    cm.host_shared_gbs = 100;
-    const double conv_both = wb::ch07::predict_case(conv, cm).split.hybrid_ms;
-    cm.host_read_gbs = 1000;
-    CHECK(wb::ch07::predict_case(conv, cm).split.hybrid_ms == Approx(conv_both));
-    // The CPU alone and the all-GPU call do not change.
-    CHECK(reads.cpu_model_ms == Approx(both.cpu_model_ms));
-    CHECK(reads.split.gpu_ms == Approx(both.split.gpu_ms));
-}
-
 TEST_CASE("chapter 7: CG's CPU solve is its iterations' calls in sequence, where that class was measured", "[cpu][ch07][split]") {
     wb::ch07::Machines m = plain_host();
     const double MiB = 1024.0 * 1024.0;
