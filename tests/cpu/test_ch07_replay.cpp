@@ -6,8 +6,9 @@
 // h200-ch07-5615892-{a,b}.* and h200-ch07-e618d9e-{a,b}.* are four runs of one chapter code on one
 // machine (scripts/ch07_repeatability.py reads them), h200x2-ch07-f724708.* a run of it on a
 // two-GPU machine of 32 cores (GPU 0); h200-ch07-full.* is a copy of docs/results/h200/ch07-full.*
-// (b5ff3e8, the first of three runs: the SYMV hybrid's CPU share priced at its footprint) and
-// h200-ch07-b5ff3e8-{b,c}.* the other two.
+// (b5ff3e8, the first of three runs: the SYMV hybrid's CPU share priced at its footprint),
+// h200-ch07-b5ff3e8-{b,c}.* the other two, and h200x2-ch07-e609349-{a,b}.* two runs of the same
+// model on the 32-core machine.
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -101,17 +102,19 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Eight runs of two chapter codes (the later one prices a hybrid CPU share of several calls at
-    // its footprint, and says so), seven on a 16-core host and one on a 32-core host: each
+    // Ten runs of two chapter codes (the later one prices a hybrid CPU share of several calls at
+    // its footprint, and says so), seven on a 16-core host and three on a 32-core host: each
     // calibration read back with the classes the earlier run lacks, its columns and choices
     // reproduced, and the choice line it printed recomputed from its CSV (the other counts may
     // move by one: the CSV rounds the measured times to 4 decimals).
     for (const char* stem : {"h200-ch07-full", "h200-ch07-b5ff3e8-b", "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a",
-                             "h200-ch07-5615892-b", "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200x2-ch07-f724708"}) {
+                             "h200-ch07-5615892-b", "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200x2-ch07-f724708",
+                             "h200x2-ch07-e609349-a", "h200x2-ch07-e609349-b"}) {
         INFO(stem);
         const Run run = read_run(stem);
         const std::string name = stem;
-        CHECK(run.m.share_footprint == (name == "h200-ch07-full" || name.find("b5ff3e8") != std::string::npos));
+        CHECK(run.m.share_footprint == (name == "h200-ch07-full" || name.find("b5ff3e8") != std::string::npos ||
+                                        name.find("e609349") != std::string::npos));
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
