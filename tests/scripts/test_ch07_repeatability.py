@@ -2,7 +2,9 @@
 """scripts/ch07_repeatability.py on two hand-made ch07_split tables: each run as the model of the
 other, counts worked by hand (a measured best that moves, a hybrid that loses in the other run, a
 hybrid that did not split, a time 15% off and one just under), each run's own model (through
-ch07_model_check.py's summary), the CPU columns averaged over the two runs, and a file that is not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
+ch07_model_check.py's summary), the CPU columns averaged over the two runs, the two bounds (each
+group scaled by its other rows' miss, each row by its miss in the other run), and a file that is
+not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
 import contextlib
 import io
 import os
@@ -85,6 +87,22 @@ class Repeatability(unittest.TestCase):
         # 9.0 against sqrt(64.8) = 8.050 (11.8%) yes
         self.assertEqual(rep.averaged(a, b), (3, 3))
 
+    def test_group_scaled(self):
+        b = rep.read(self.b)
+        # B's ratios (measured / model): gemv 64 1.1, gemv 4096 0.9, gemm 512 0.8.
+        # gemv 64 scaled by its group's other row (0.9): 0.9 against 1.1 (18%) no;
+        # gemv 4096 by 1.1: 2.2 against 1.8 (22%) no; gemm 512 alone in its group keeps 9.0 (25%) no
+        self.assertEqual(rep.group_scaled(b), (0, 3))
+        # A's ratios are all 1: scaling by 1 keeps its 3 of 3
+        self.assertEqual(rep.group_scaled(rep.read(self.a)), (3, 3))
+
+    def test_other_runs_scaled(self):
+        runs = [rep.read(self.a), rep.read(self.b)]
+        # A scaled by B's ratios (1.1, 0.9, 0.8): 1.1/1.0, 1.8/2.0, 7.2/9.0 (20% off) -> 2 of 3
+        self.assertEqual(rep.other_runs_scaled(runs, 0), (2, 3))
+        # B scaled by A's ratios (all 1): B as run, 2 of 3
+        self.assertEqual(rep.other_runs_scaled(runs, 1), (2, 3))
+
     def test_main_prints_both_parts(self):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -95,6 +113,7 @@ class Repeatability(unittest.TestCase):
         # run A's own model: CPU, hybrid, and GPU 1.0 against 0.9 (11%) no
         self.assertIn("model's choice is the measured best or within 5% of it: 2 of 3 (67%)", text)
         self.assertIn("%s 3 of 3, %s 2 of 3, averaged 3 of 3" % (self.a, self.b), text)
+        self.assertIn("%s: 2 of 3 / 0 of 3 / 2 of 3" % self.b, text)
 
     def test_not_a_table(self):
         bad = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
