@@ -6,7 +6,7 @@
 // session 30); GEMV's, GEMM's and SYMV's did not. The hybrid's CPU side runs on one thread fewer
 // than the CPU peer (cpu::ScopedOmpThreads), so in the rows OpenMP's team changes size from call
 // to call. This probe times the hybrid (page-locked arrays, the chapter's 4 chunks) with
-// cpu::time_interleaved, the chapter's rule, in three settings, each three times in turn:
+// cpu::time_interleaved, the chapter's rule, in four settings, each three times in turn:
 //   alone     the hybrid's batches only;
 //   with 16   in turn with the CPU peer on every thread (as the rows run);
 //   with 15   in turn with the CPU peer on the hybrid's thread count (no change of team size);
@@ -16,6 +16,9 @@
 // `hybrid_in_turn_probe turns` instead times the hybrid of n = 2048 after its CPU peer, alone and
 // with a smaller size's calls in the turn (its CPU peer, its hybrid, its all-GPU call), to find
 // which of the rows' other calls costs it (see turns() below).
+// What both modes found (docs/notes/split.md, sessions 30 and 31): no setting reproduces the rows'
+// slowdown beyond the rounds' own spread; the rows' median lies above the start's timing because
+// the start keeps the faster of two timings of a call whose batches spread widely on that host.
 //
 // Build and run (needs a GPU):
 //   cmake --build build --target hybrid_in_turn_probe && build/bin/hybrid_in_turn_probe
