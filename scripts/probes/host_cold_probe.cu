@@ -20,6 +20,7 @@
 //   cmake --build build --target host_cold_probe && build/bin/host_cold_probe [rounds] [calls]
 #include "cpu_blas.hpp"
 #include "host_timing.hpp"
+#include "model/cpu.hpp"
 #include "random.hpp"
 
 #include <immintrin.h>
@@ -28,7 +29,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,21 +40,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double pct(const std::vector<double>& t, double p) { return wb::cpu::quantile(t, p); }
-
-/// The last-level cache's size in bytes (sysfs, the highest cache index of cpu0), 0 if unknown.
-std::size_t llc_bytes() {
-    std::size_t best = 0;
-    for (int i = 0; i < 8; ++i) {
-        std::ifstream f("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
-        std::string s;
-        if (!(f >> s)) break;
-        std::size_t v = std::strtoull(s.c_str(), nullptr, 10);
-        if (!s.empty() && (s.back() == 'K')) v <<= 10;
-        if (!s.empty() && (s.back() == 'M')) v <<= 20;
-        best = std::max(best, v);
-    }
-    return best;
-}
 
 /// Runs f(i, n) on `threads` threads over [0, n) in contiguous pieces.
 template <class F>
@@ -130,7 +115,7 @@ int main(int argc, char** argv) {
     const int rounds = argc > 1 ? std::max(2, std::atoi(argv[1])) : 6;
     const int calls = argc > 2 ? std::max(3, std::atoi(argv[2])) : 7;
     const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    const std::size_t llc = llc_bytes();
+    const auto llc = static_cast<std::size_t>(wb::model::host_llc().bytes);  // the chapter's LLC (sysfs)
     std::printf("host_cold_probe: %d cores, LLC %.0f MiB, %d rounds of %d calls per way\n", cores,
                 static_cast<double>(llc) / (1 << 20), rounds, calls);
     std::vector<double> evict_buf(std::max<std::size_t>(2 * llc, std::size_t(512) << 20) / sizeof(double), 1.0);
