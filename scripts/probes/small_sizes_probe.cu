@@ -33,21 +33,19 @@ struct Sweep {
     std::vector<int> ns;
     std::vector<std::vector<T>> keep;
     std::vector<std::function<void()>> calls;
+    /// A fresh seeded array of `count` elements, held by the sweep (a moved vector keeps its data).
+    T* array(std::size_t count, unsigned seed) {
+        keep.push_back(random_vector<T>(count, seed));
+        return keep.back().data();
+    }
 };
 
 template <class T>
 Sweep<T> gemv_sweep(const std::vector<int>& ns) {
     Sweep<T> s{sizeof(T) == 4 ? "sgemv" : "dgemv", ns, {}, {}};
-    s.keep.reserve(3 * ns.size());
     for (int n : ns) {
         const std::size_t un = static_cast<std::size_t>(n);
-        s.keep.push_back(random_vector<T>(un * un, 11));
-        T* A = s.keep.back().data();
-        s.keep.push_back(random_vector<T>(un, 12));
-        T* x = s.keep.back().data();
-        s.keep.push_back(random_vector<T>(un, 13));
-        T* y = s.keep.back().data();
-        const GemvArgs<T> a{Op::N, n, n, T(1), A, n, x, T(0), y};
+        const GemvArgs<T> a{Op::N, n, n, T(1), s.array(un * un, 11), n, s.array(un, 12), T(0), s.array(un, 13)};
         s.calls.push_back([a] { cpu::gemv(a); });
     }
     return s;
@@ -56,16 +54,9 @@ Sweep<T> gemv_sweep(const std::vector<int>& ns) {
 template <class T>
 Sweep<T> gemm_sweep(const std::vector<int>& ns) {
     Sweep<T> s{sizeof(T) == 4 ? "sgemm" : "dgemm", ns, {}, {}};
-    s.keep.reserve(3 * ns.size());
     for (int n : ns) {
         const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-        s.keep.push_back(random_vector<T>(nn, 21));
-        T* A = s.keep.back().data();
-        s.keep.push_back(random_vector<T>(nn, 22));
-        T* B = s.keep.back().data();
-        s.keep.push_back(random_vector<T>(nn, 23));
-        T* C = s.keep.back().data();
-        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A, n, B, n, T(0), C, n};
+        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), s.array(nn, 21), n, s.array(nn, 22), n, T(0), s.array(nn, 23), n};
         s.calls.push_back([a] { cpu::gemm(a); });
     }
     return s;
