@@ -104,6 +104,7 @@ ShareState::ShareState() {
     for (auto& st : s) WB_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     WB_CUDA(cudaEventCreateWithFlags(&whole_ready, cudaEventDisableTiming));
     for (auto& e : done) WB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming | cudaEventBlockingSync));
+    for (auto& e : kernel_done) WB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 }
 
 ShareState::~ShareState() {
@@ -111,6 +112,8 @@ ShareState::~ShareState() {
         if (st) cudaStreamDestroy(st);
     if (whole_ready) cudaEventDestroy(whole_ready);
     for (auto& e : done)
+        if (e) cudaEventDestroy(e);
+    for (auto& e : kernel_done)
         if (e) cudaEventDestroy(e);
 }
 

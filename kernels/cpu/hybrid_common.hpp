@@ -71,6 +71,7 @@ struct ShareState {
     cudaStream_t s[2] = {nullptr, nullptr};
     cudaEvent_t whole_ready = nullptr;            ///< the operand every chunk needs is on the device
     cudaEvent_t done[2] = {nullptr, nullptr};     ///< blocking-sync: the waiting thread sleeps
+    cudaEvent_t kernel_done[2] = {nullptr, nullptr};  ///< a stream's last kernel (chunks that accumulate in order)
     GrowOnlyBuffer whole, whole2;                 ///< operands every chunk needs
     GrowOnlyBuffer in[2], in2[2], out[2];         ///< one chunk's operands and result, per stream
     ShareState();

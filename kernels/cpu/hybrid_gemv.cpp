@@ -12,14 +12,58 @@ namespace wb::hybrid {
 
 namespace {
 
-/// The GPU's share: outputs [0, g) of y in chunks of `chunk`.
+/// The GPU's share with op N: rows [0, g) of A, a band g elements tall in each of A's n columns.
+/// The copy engine moves a band of a column-major matrix at its full rate only when the band is
+/// wide: on an H200, 4 KiB of each 64 KiB column moved at 0.61 of a contiguous copy's rate, 32 KiB
+/// at the full rate (scripts/probes/copy_2d_probe.cu). Chunks of rows would cut the band into
+/// ceil(g / chunk) narrower ones; so the chunks split the columns instead: as many pieces, each
+/// the whole band over a slice of the columns, and each piece's kernel adds its columns' part to
+/// one y on the device (the first with the call's beta, the next ones with beta = 1, each after
+/// the one before on either stream). y goes back once, after the last piece.
 template <class T>
-void gpu_share(const GemvArgs<T>& h, int g, int chunk, const detail::GpuCall& call) {
+void gpu_share_rows(const GemvArgs<T>& h, int g, int chunk, const detail::GpuCall& call) {
+    const std::size_t e = sizeof(T), lda = static_cast<std::size_t>(h.lda), ug = static_cast<std::size_t>(g);
+    const int pieces = std::min((g + chunk - 1) / chunk, h.n);  // h.n >= 1: validate_gemv saw work
+    const std::size_t piece_cols = (static_cast<std::size_t>(h.n) + pieces - 1) / static_cast<std::size_t>(pieces);
+    detail::ShareState& sp = detail::share_state();
+    T* const dx = static_cast<T*>(sp.whole.get(static_cast<std::size_t>(h.n) * e));
+    T* const dy = static_cast<T*>(sp.whole2.get(ug * e));
+    T* const dA[2] = {static_cast<T*>(sp.in[0].get(ug * piece_cols * e)), static_cast<T*>(sp.in[1].get(ug * piece_cols * e))};
+    const auto& step = wb::step<GemvArgs<T>>(5);
+    detail::run_gpu_chunks(
+        sp, call, "hybrid::gemv", pieces, 1,
+        [&] {  // x, and y where beta reads it: every piece's
+            if (h.beta != T(0)) WB_CUDA(cudaMemcpyAsync(dy, h.y, ug * e, cudaMemcpyHostToDevice, sp.s[0]));
+            detail::copy_whole(sp, dx, h.x, static_cast<std::size_t>(h.n) * e);
+        },
+        [&](int i, int, int b) {
+            cudaStream_t st = sp.s[b];
+            const int c0 = static_cast<int>(static_cast<std::size_t>(h.n) * i / pieces),
+                      c1 = static_cast<int>(static_cast<std::size_t>(h.n) * (i + 1) / pieces);
+            detail::copy_2d(dA[b], ug, h.A + static_cast<std::size_t>(c0) * lda, lda, ug, static_cast<std::size_t>(c1 - c0),
+                            cudaMemcpyHostToDevice, st);
+            if (i > 0) WB_CUDA(cudaStreamWaitEvent(st, sp.kernel_done[1 - b], 0));  // the piece before added its part
+            GemvArgs<T> d = h;
+            d.m = g;
+            d.n = c1 - c0;
+            d.A = dA[b];
+            d.lda = g;
+            d.x = dx + c0;
+            d.y = dy;
+            d.beta = i == 0 ? h.beta : T(1);
+            step.launch(d, step.default_launch(d), st);
+            WB_CUDA(cudaEventRecord(sp.kernel_done[b], st));
+            if (i == pieces - 1) WB_CUDA(cudaMemcpyAsync(h.y, dy, ug * e, cudaMemcpyDeviceToHost, st));
+        });
+}
+
+/// The GPU's share with op T: outputs [0, g) of y, columns [0, g) of A, in chunks of `chunk`
+/// columns (each chunk's columns are contiguous: one copy at the full rate).
+template <class T>
+void gpu_share_columns(const GemvArgs<T>& h, int g, int chunk, const detail::GpuCall& call) {
     chunk = std::min(chunk, g);  // the buffers hold one chunk, never more than the share
-    const bool trans = h.op == Op::T;
-    const std::size_t e = sizeof(T), lda = static_cast<std::size_t>(h.lda);
-    const int depth = trans ? h.m : h.n;  // the reduction length: A's extent along the other side
-    const std::size_t cap = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(depth);
+    const std::size_t e = sizeof(T), lda = static_cast<std::size_t>(h.lda), m = static_cast<std::size_t>(h.m);
+    const std::size_t cap = static_cast<std::size_t>(chunk) * m;
     detail::ShareState& sp = detail::share_state();
     T* const dx = static_cast<T*>(sp.whole.get(static_cast<std::size_t>(h.len_x()) * e));
     T* const dA[2] = {static_cast<T*>(sp.in[0].get(cap * e)), static_cast<T*>(sp.in[1].get(cap * e))};
@@ -33,16 +77,9 @@ void gpu_share(const GemvArgs<T>& h, int g, int chunk, const detail::GpuCall& ca
             cudaStream_t st = sp.s[b];
             const std::size_t uc = static_cast<std::size_t>(c);
             GemvArgs<T> d = h;
-            if (!trans) {  // rows r0 .. r0+c of A: c elements from each of the n columns
-                detail::copy_2d(dA[b], uc, h.A + r0, lda, uc, static_cast<std::size_t>(h.n), cudaMemcpyHostToDevice, st);
-                d.m = c;
-                d.lda = c;
-            } else {  // columns r0 .. r0+c of A: m elements of each
-                const std::size_t m = static_cast<std::size_t>(h.m);
-                detail::copy_2d(dA[b], m, h.A + r0 * lda, lda, m, uc, cudaMemcpyHostToDevice, st);
-                d.n = c;
-                d.lda = std::max(1, h.m);
-            }
+            detail::copy_2d(dA[b], m, h.A + static_cast<std::size_t>(r0) * lda, lda, m, uc, cudaMemcpyHostToDevice, st);
+            d.n = c;
+            d.lda = std::max(1, h.m);
             if (h.beta != T(0)) WB_CUDA(cudaMemcpyAsync(dy[b], h.y + r0, uc * e, cudaMemcpyHostToDevice, st));
             d.A = dA[b];
             d.x = dx;
@@ -72,7 +109,10 @@ void gemv(const GemvArgs<T>& h, int gpu_rows, int chunk_rows) {
     }
     c.y = h.y + gpu_rows;
     detail::run(fn, gpu_rows < len, gpu_rows > 0, [&] { cpu::gemv(c); },
-                [&](const detail::GpuCall& call) { gpu_share(h, gpu_rows, chunk_rows, call); });
+                [&](const detail::GpuCall& call) {
+                    if (h.op == Op::N) gpu_share_rows(h, gpu_rows, chunk_rows, call);
+                    else gpu_share_columns(h, gpu_rows, chunk_rows, call);
+                });
 }
 
 template void gemv<float>(const GemvArgs<float>&, int, int);

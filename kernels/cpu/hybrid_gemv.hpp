@@ -3,11 +3,14 @@
 ///        the GPU and the CPU at once. The GPU computes the outputs [0, gpu_rows) (rows of y),
 ///        chunk by chunk, the CPU the rest (cpu::gemv, every core) into the same host array.
 ///
-/// The GPU side. Its rows of A (op N: a band of rows, copied as a 2-D block; op T: a band of
-/// columns) travel in chunks of chunk_rows outputs on two streams (hybrid_common.hpp); each chunk
-/// runs the tuned step's GEMV (chapter 5) and its piece of y is copied straight back into place;
-/// x is copied once. gpu_rows = len(y) with chunk_rows = len(y) is the all-GPU call: copy in,
-/// kernel, copy out, in sequence.
+/// The GPU side, in ceil(gpu_rows / chunk_rows) chunks on two streams (hybrid_common.hpp), each
+/// running the tuned step's GEMV (chapter 5); x is copied once. Op T: its rows of y are a band of
+/// columns of A, contiguous; each chunk is chunk_rows of them, and its piece of y is copied
+/// straight back into place. Op N: its rows of A are a band of every column, a 2-D copy, which the
+/// copy engine moves at its full rate only when the band is wide; so each chunk is the whole band
+/// over a slice of the columns, its kernel adds that slice's part to y on the device (in order),
+/// and y is copied back once. gpu_rows = len(y) with chunk_rows = len(y) is the all-GPU call:
+/// copy in, kernel, copy out, in sequence.
 ///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped (the

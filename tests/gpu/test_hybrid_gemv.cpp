@@ -68,6 +68,19 @@ TEST_CASE("hybrid::gemv matches the float64 reference for every share and chunk"
         }
 }
 
+// Op N's chunks split the GPU band's columns and add into one y on the device in order: one column
+// per chunk (hundreds of chunks alternating streams), and more chunks asked for than A has columns.
+TEST_CASE("hybrid::gemv op N: chunks of columns add in order, more chunks than columns", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int m = hybrid_test::size(1031);
+    for (int n : {1, 2, 5, hybrid_test::size(517)})
+        for (bool pinned : {false, true}) {
+            INFO("n " << n << " pinned " << pinned);
+            check_case<float>(Op::N, m, n, m + 3, 0.0f, m - 7, 1, pinned);
+            check_case<double>(Op::N, m, n, m + 1, -0.75, m / 2 + 1, 2, pinned);
+        }
+}
+
 TEST_CASE("hybrid::gemv: a failure on either side surfaces after both stopped", "[gpu][split]") {
     if (!wb::cpu::have_cblas()) return;
     for (bool pinned : {false, true}) {
