@@ -13,7 +13,7 @@
 //   huge    ordinary memory, madvise(MADV_HUGEPAGE) before the first touch
 //   pinned  cudaMallocHost (what the chapter's pinned rows use)
 //   pin2m   the huge kind, then cudaHostRegister'ed (page-locked 2 MiB pages, if the driver keeps them)
-// Calls: all threads reading the buffer (sets of 16 MiB - 1 GiB) and OpenBLAS's GEMV and SYMV on
+// Calls: all threads reading the buffer (sets of 16 MiB - 1 GiB, 1 GiB per timing) and OpenBLAS's GEMV and SYMV on
 // it (warm: each timed call follows an untimed one, the chapter's rule). Per call and kind: the
 // median over all timings, the rate, and the rounds' spread (the slowest round's median over the
 // fastest's); the rounds run seconds apart so that the host's drift shows between them.
@@ -113,12 +113,18 @@ __attribute__((target("avx2"))) float sum_avx2(const __m256* v, std::size_t lo, 
     return o[0] + o[7];
 }
 
-/// All threads read `bytes` of the buffer once.
-double read_once(const Buffer& b, std::size_t bytes, int threads) {
+/// All threads read `bytes` of the buffer `passes` times (several passes of a small set, so that
+/// starting the threads, about a millisecond, does not set the time).
+double read_passes(const Buffer& b, std::size_t bytes, int passes, int threads) {
     std::vector<double> part(static_cast<std::size_t>(threads));
     on_threads(threads, [&](int t) {
         const std::size_t n = bytes / 32, lo = n * t / threads, hi = n * (t + 1) / threads;
-        part[static_cast<std::size_t>(t)] = sum_avx2(b.as<const __m256>(), lo, hi);
+        double s = 0;
+        for (int p = 0; p < passes; ++p) {
+            s += sum_avx2(b.as<const __m256>(), lo, hi);
+            asm volatile("" ::: "memory");  // each pass reads again (no pass folded into another)
+        }
+        part[static_cast<std::size_t>(t)] = s;
     });
     double s = 0;
     for (double v : part) s += v;
@@ -156,10 +162,13 @@ int main(int argc, char** argv) {
 
     std::vector<Call> list;
     for (std::size_t mib : {16, 64, 256, 1024})
-        list.push_back({"read " + std::to_string(mib) + " MiB", double(mib * kMiB), [mib, threads](const Buffer& b) {
-                            volatile double s = read_once(b, mib * kMiB, threads);
+    {
+        const int passes = static_cast<int>(std::max<std::size_t>(1, 1024 / mib));  // 1 GiB read per timing
+        list.push_back({"read " + std::to_string(mib) + " MiB", double(passes * mib * kMiB), [mib, passes, threads](const Buffer& b) {
+                            volatile double s = read_passes(b, mib * kMiB, passes, threads);
                             (void)s;
                         }});
+    }
     for (int n : {4096, 8192, 16384}) {
         const std::size_t N = static_cast<std::size_t>(n);
         list.push_back({"sgemv " + std::to_string(n), 4.0 * N * N, [n, N](const Buffer& b) {
