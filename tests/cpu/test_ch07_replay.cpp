@@ -5,10 +5,11 @@
 // 2026-11-30: no drift lines, no "gemm share" class, the convolution's CPU side on every thread);
 // h200-ch07-5615892-{a,b}.* and h200-ch07-e618d9e-{a,b}.* are four runs of one chapter code on one
 // machine (scripts/ch07_repeatability.py reads them), h200x2-ch07-f724708.* a run of it on a
-// two-GPU machine of 32 cores (GPU 0); h200-ch07-full.* is a copy of docs/results/h200/ch07-full.*
-// (b5ff3e8, the first of three runs: the SYMV hybrid's CPU share priced at its footprint),
-// h200-ch07-b5ff3e8-{b,c}.* the other two, and h200x2-ch07-e609349-{a,b}.* two runs of the same
-// model on the 32-core machine.
+// two-GPU machine of 32 cores (GPU 0); h200-ch07-b5ff3e8-{a,b,c}.* three runs of the model that
+// prices the SYMV hybrid's CPU share at its footprint, h200x2-ch07-e609349-{a,b}.* two runs of the
+// same model on the 32-core machine; h200-ch07-full.* is a copy of docs/results/h200/ch07-full.*
+// (8864f0f: the same model, the hybrid GEMV's chunks split its band's columns) and
+// h200-ch07-8864f0f-b.* the run after it.
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -102,19 +103,21 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Ten runs of two chapter codes (the later one prices a hybrid CPU share of several calls at
-    // its footprint, and says so), seven on a 16-core host and three on a 32-core host: each
+    // Twelve runs of three chapter codes (the later ones price a hybrid CPU share of several calls
+    // at its footprint, and say so), nine on a 16-core host and three on a 32-core host: each
     // calibration read back with the classes the earlier run lacks, its columns and choices
     // reproduced, and the choice line it printed recomputed from its CSV (the other counts may
     // move by one: the CSV rounds the measured times to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-b5ff3e8-b", "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a",
-                             "h200-ch07-5615892-b", "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200x2-ch07-f724708",
-                             "h200x2-ch07-e609349-a", "h200x2-ch07-e609349-b"}) {
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a", "h200-ch07-b5ff3e8-b",
+                             "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a", "h200-ch07-5615892-b", "h200-ch07-e618d9e-a",
+                             "h200-ch07-e618d9e-b", "h200x2-ch07-f724708", "h200x2-ch07-e609349-a",
+                             "h200x2-ch07-e609349-b"}) {
         INFO(stem);
         const Run run = read_run(stem);
         const std::string name = stem;
         CHECK(run.m.share_footprint == (name == "h200-ch07-full" || name.find("b5ff3e8") != std::string::npos ||
-                                        name.find("e609349") != std::string::npos));
+                                        name.find("e609349") != std::string::npos ||
+                                        name.find("8864f0f") != std::string::npos));
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
