@@ -95,6 +95,7 @@ class Transfer:
 def read_run(path):
     """Everything the model predicts with, from the run's text output."""
     run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "share_footprint": False,
+           "symv_one_call": False,
            "chunks": 4, "cg_iterations": 100, "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "drift": [], "gpu_bw": 4814.3,
            "gpu_f32": 66908.2, "gpu_f64": 33454.1}
     section = None
@@ -139,6 +140,8 @@ def read_run(path):
             continue
         if s.startswith("hybrid CPU share: each call priced at the share's footprint"):
             run["share_footprint"] = True
+        if s.startswith("hybrid SYMV: the CPU's share is one SYMV of its diagonal block"):
+            run["symv_one_call"] = True
             continue
         m = re.match(r"host memory both sides share: ([\d.e+]+) GB/s", s)
         if m:
@@ -368,7 +371,7 @@ def side_parts(run, op, n, e, fs):
     return {"serial": gpu_side(run, o, 1)[1], "whole": whole, "all": all_gpu_ms(run, a)}
 
 
-def cpu_share_calls(op, n, e, fs, f):
+def cpu_share_calls(op, n, e, fs, f, symv_one_call=False):
     r = int(math.floor((1 - f) * n + 0.5))
     g = n - r
     if r == 0:
@@ -380,7 +383,7 @@ def cpu_share_calls(op, n, e, fs, f):
         return [("gemm share" if f > 0 and not w["single"] else "gemm", w)]
     if op == "symv":
         v = [("symv", work("symv", 0, r, 0, e))]
-        if g > 0:
+        if g > 0 and not symv_one_call:  # runs from before the GPU added the block beside the CPU's rows
             v.append(("gemv", work("gemv", r, g, 0, e)))
         return v
     return [("conv2d", work("conv2d", r, n, 0, e, fs))]
@@ -415,7 +418,7 @@ def predict(run, op, n, e, fs):
     o, a = offloads(run, op, n, e, fs)
 
     def cpu(f):
-        calls = cpu_share_calls(op, n, e, fs, f)
+        calls = cpu_share_calls(op, n, e, fs, f, run["symv_one_call"])
         # several calls on different data (SYMV's share): each priced at the share's footprint
         ws = sum(w["bytes"] for _, w in calls) if run["share_footprint"] and len(calls) > 1 else None
         t = sum(peer_ms(run, cls, w, e, fs if op == "conv2d" else 0, ws) for cls, w in calls)
@@ -443,7 +446,7 @@ def predict(run, op, n, e, fs):
         whole_b = sum(o["in_whole"])
 
         def shared(f):
-            dram = sum(dram_share(run["llc"], w["bytes"]) * w["bytes"] for _, w in cpu_share_calls(op, n, e, fs, f))
+            dram = sum(dram_share(run["llc"], w["bytes"]) * w["bytes"] for _, w in cpu_share_calls(op, n, e, fs, f, run["symv_one_call"]))
             return (dram + f * split_b + whole_b) / (run["shared"] * 1e6)
 
     def at(f):

@@ -157,13 +157,14 @@ Offloads offloads_of(const Case& c, const Machines& m) {
 }
 
 /// The peer calls of the CPU's share when the GPU takes the share f: GEMV and the convolution
-/// their rows, GEMM its columns, SYMV its rows [g, n) as a SYMV of their diagonal block and a
-/// GEMV of the rest. Each is predicted in the regime its size runs in.
+/// their rows, GEMM its columns, SYMV its rows [g, n) as a SYMV of their diagonal block (and, in
+/// runs from before the GPU added the block beside it, a GEMV of that block). Each is predicted in
+/// the regime its size runs in.
 struct PeerCall {
     const char* cls;
     model::CpuWork w;
 };
-std::vector<PeerCall> cpu_share_calls(const Case& c, double f) {
+std::vector<PeerCall> cpu_share_calls(const Case& c, double f, bool symv_one_call) {
     const int n = c.n;
     const std::size_t el = c.elem;
     const long long r = cpu_part(f, n), g = n - r;
@@ -175,7 +176,7 @@ std::vector<PeerCall> cpu_share_calls(const Case& c, double f) {
     }
     if (c.op == "symv") {
         std::vector<PeerCall> v{{"symv", model::cpu_work_symv(r, el)}};
-        if (g > 0) v.push_back({"gemv", model::cpu_work_gemv(false, r, g, el, false)});
+        if (g > 0 && !symv_one_call) v.push_back({"gemv", model::cpu_work_gemv(false, r, g, el, false)});
         return v;
     }
     if (c.op == "conv2d") return {{"conv2d", model::cpu_work_conv2d(r, n, c.fs, el)}};
@@ -197,7 +198,7 @@ Sides sides_of(const Case& c, const Machines& m) {
                              ? static_cast<double>(m.cpu.threads) / m.hybrid_conv_threads
                              : 1.0;
     s.cpu = [&m, c, fewer](double f) {
-        const std::vector<PeerCall> calls = cpu_share_calls(c, f);
+        const std::vector<PeerCall> calls = cpu_share_calls(c, f, m.symv_share_one_call);
         // Several calls on different data (SYMV's share): each finds the caches holding what all
         // of them read, since the hybrid runs them back to back, call after call.
         double footprint = -1;
@@ -232,9 +233,10 @@ Sides sides_of(const Case& c, const Machines& m) {
         for (double b : ofs.hybrid.out_split) split_bytes += b;
         for (double b : ofs.hybrid.in_whole) whole_bytes += b;
         const double llc = m.cpu.llc_bytes, rate = m.host_shared_gbs * 1e6;
-        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes](double f) {
+        const bool one_call = m.symv_share_one_call;
+        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes, one_call](double f) {
             double dram = 0;
-            for (const PeerCall& p : cpu_share_calls(c, f)) dram += model::dram_share(llc, p.w.bytes) * p.w.bytes;
+            for (const PeerCall& p : cpu_share_calls(c, f, one_call)) dram += model::dram_share(llc, p.w.bytes) * p.w.bytes;
             return (dram + f * split_bytes + whole_bytes) / rate;
         };
     }

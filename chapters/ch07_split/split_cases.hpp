@@ -90,6 +90,10 @@ struct Machines {
     /// is what the caches hold between repeated hybrid calls; false: each call at its own working
     /// set (a run from before this field, replayed as it was computed).
     bool share_footprint = true;
+    /// The hybrid SYMV's CPU share is one SYMV of its diagonal block, the GPU adding the block
+    /// beside it (hybrid_symv.hpp); false: that SYMV and a GEMV of the block beside it, as the
+    /// hybrid ran before (a run from before this field, replayed as it was computed).
+    bool symv_share_one_call = true;
     std::map<std::string, GpuPath> paths;  ///< by model::peer_key of the op ("conv2d FS9 double")
     double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
     int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks

@@ -33,14 +33,21 @@ void off_diagonal(const SymvRowsPlan& p, T alpha, const T* direct, int ld_direct
                          T(1), y});
 }
 
-/// The GPU's share: rows [0, g) in chunks of `chunk`.
+/// The GPU's share: rows [0, g) in chunks of `chunk`. Each chunk's panel (Lower) or row block
+/// (Upper) also holds the chunk's columns of the CPU's off-diagonal block (Lower: A(g:n, r0:r1) in
+/// the panel; Upper: A(r0:r1, g:n) in the row block), already on the device: the chunk adds their
+/// part of the CPU's rows to y_low (one array of n - g on the device, the chunks in order), which
+/// goes back to `low` (page-locked host memory) after the last chunk. So the CPU's share reads only
+/// its diagonal block, and no element of A travels or is read from host memory twice.
 template <class T>
-void gpu_share(const SymvArgs<T>& h, int g, int chunk, const detail::GpuCall& call) {
+void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::GpuCall& call) {
     chunk = std::min(chunk, g);
     const std::size_t e = sizeof(T), n = static_cast<std::size_t>(h.n), uc = static_cast<std::size_t>(chunk);
     const std::size_t lda = static_cast<std::size_t>(h.lda);
+    const int n_low = h.n - g;  // the CPU's rows [g, n)
     detail::ShareState& sp = detail::share_state();
     T* const dx = static_cast<T*>(sp.whole.get(n * e));
+    T* const dlow = static_cast<T*>(sp.whole2.get(static_cast<std::size_t>(n_low) * e));
     T* dP[2], *dD[2], *dy[2];  // the panel, the direct block, the chunk's y
     for (int b = 0; b < 2; ++b) {
         dP[b] = static_cast<T*>(sp.in[b].get(n * uc * e));
@@ -49,6 +56,9 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, const detail::GpuCall& ca
     }
     const auto& sstep = wb::step<SymvArgs<T>>(5);
     const auto& gstep = wb::step<GemvArgs<T>>(5);
+    auto gemv_on = [&](cudaStream_t st) {
+        return [&gstep, st](const GemvArgs<T>& a) { gstep.launch(a, gstep.default_launch(a), st); };
+    };
     detail::run_gpu_chunks(
         sp, call, "hybrid::symv", g, chunk, [&] { detail::copy_whole(sp, dx, h.x, n * e); },
         [&](int r0, int c, int b) {
@@ -65,10 +75,31 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, const detail::GpuCall& ca
             if (h.beta != T(0)) WB_CUDA(cudaMemcpyAsync(dy[b], h.y + r0, ucc * e, cudaMemcpyHostToDevice, st));
             SymvArgs<T> d{h.uplo, c, h.alpha, dP[b] + (p.diag.row0 - p.panel.row0), ldp, dx + r0, 1, h.beta, dy[b], 1};
             sstep.launch(d, sstep.default_launch(d), st);
-            off_diagonal(p, h.alpha, dD[b], ldd, dP[b] + (p.mirrored.row0 - p.panel.row0), ldp, dx, dy[b],
-                         [&](const GemvArgs<T>& a) { gstep.launch(a, gstep.default_launch(a), st); });
+            off_diagonal(p, h.alpha, dD[b], ldd, dP[b] + (p.mirrored.row0 - p.panel.row0), ldp, dx, dy[b], gemv_on(st));
             WB_CUDA(cudaMemcpyAsync(h.y + r0, dy[b], ucc * e, cudaMemcpyDeviceToHost, st));
+            if (n_low == 0) return;
+            // The chunk's columns of the CPU's off-diagonal block, added to y_low after the chunk before.
+            const bool first = r0 == 0, last = r0 + c == g;
+            if (!first) WB_CUDA(cudaStreamWaitEvent(st, sp.kernel_done[1 - b], 0));
+            const T beta_low = first ? T(0) : T(1);
+            if (h.uplo == Uplo::Lower)  // A(g:n, r0:r1): rows g - r0 on in the panel A(r0:n, r0:r1)
+                gemv_on(st)(GemvArgs<T>{Op::N, n_low, c, h.alpha, dP[b] + (g - r0), ldp, dx + r0, beta_low, dlow});
+            else  // A(r0:r1, g:n): columns g - r1 on in the row block A(r0:r1, r1:n)
+                gemv_on(st)(GemvArgs<T>{Op::T, c, n_low, h.alpha,
+                                        dD[b] + static_cast<std::size_t>(g - r0 - c) * static_cast<std::size_t>(ldd), ldd,
+                                        dx + r0, beta_low, dlow});
+            WB_CUDA(cudaEventRecord(sp.kernel_done[b], st));
+            if (last) WB_CUDA(cudaMemcpyAsync(low, dlow, static_cast<std::size_t>(n_low) * e, cudaMemcpyDeviceToHost, st));
         });
+}
+
+/// Page-locked room for y_low's n - g values on the calling thread, grown as needed (its copy back
+/// overlaps nothing, but a pageable destination would be staged by the driver).
+template <class T>
+T* low_buffer(std::size_t count) {
+    thread_local PinnedBuffer<unsigned char> buf;
+    if (buf.size() < count * sizeof(T)) buf = PinnedBuffer<unsigned char>(count * sizeof(T));
+    return reinterpret_cast<T*>(buf.data());
 }
 
 }  // namespace
@@ -79,16 +110,17 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
     const bool work = validate_symv(h, fn);
     detail::check_share(fn, "gpu_rows", gpu_rows, "n", h.n, "chunk_rows", chunk_rows);
     if (!work) return;
-    auto cpu_share = [&] {  // rows [g, n): the diagonal block's SYMV with the call's beta, then the rest
-        const int g = gpu_rows;
-        const SymvRowsPlan p = symv_rows_plan(h.uplo, h.n, g, h.n);
-        cpu::symv(SymvArgs<T>{h.uplo, h.n - g, h.alpha, at(h.A, h.lda, g, g), h.lda, h.x + g, 1, h.beta, h.y + g, 1});
-        off_diagonal(p, h.alpha, at(h.A, h.lda, p.direct.row0, p.direct.col0), h.lda,
-                     at(h.A, h.lda, p.mirrored.row0, p.mirrored.col0), h.lda, h.x, h.y + g,
-                     [](const GemvArgs<T>& a) { cpu::gemv(a); });
+    const int g = gpu_rows, n_low = h.n - g;
+    // With both sides, the GPU adds the off-diagonal block of the CPU's rows (gpu_share): the CPU's
+    // share is the SYMV of its diagonal block alone, and y_low is added once both have stopped.
+    T* const low = g > 0 && n_low > 0 ? low_buffer<T>(static_cast<std::size_t>(n_low)) : nullptr;
+    auto cpu_share = [&] {  // rows [g, n)
+        cpu::symv(SymvArgs<T>{h.uplo, n_low, h.alpha, at(h.A, h.lda, g, g), h.lda, h.x + g, 1, h.beta, h.y + g, 1});
     };
-    detail::run(fn, gpu_rows < h.n, gpu_rows > 0, cpu_share,
-                [&](const detail::GpuCall& call) { gpu_share(h, gpu_rows, chunk_rows, call); });
+    detail::run(fn, n_low > 0, g > 0, cpu_share,
+                [&](const detail::GpuCall& call) { gpu_share(h, g, chunk_rows, low, call); });
+    if (low)
+        for (int i = 0; i < n_low; ++i) h.y[g + i] += low[i];
 }
 
 template void symv<float>(const SymvArgs<float>&, int, int);

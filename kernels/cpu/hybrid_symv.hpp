@@ -10,15 +10,18 @@
 /// each chunk as the band's GEMV would, from the stored triangle only: a SYMV of the diagonal
 /// block, a GEMV N of the stored block in its rows and a GEMV T of the stored block in its
 /// columns, all three the tuned steps (chapter 5), accumulating into the chunk's y. Its copies per
-/// chunk are the panel of its columns and the block of its rows (2-D copies). The CPU's rows
-/// [g, n) are one SYMV of their diagonal block and one GEMV of the rest (OpenBLAS). Neither side
-/// ever reads the other triangle (it may hold anything, NaN included), as SYMV's contract says.
+/// chunk are the panel of its columns and the block of its rows (2-D copies). Neither side ever
+/// reads the other triangle (it may hold anything, NaN included), as SYMV's contract says.
 ///
-/// The price of the split: the symmetric storage lets a SYMV read each stored element once for two
-/// outputs, but the split's two sides both need the rectangle between their rows, so the hybrid
-/// moves more than the triangle: the GPU's share reads n g elements where the CPU alone would
-/// read about g n - g^2 / 2 for the same rows. gpu_rows = n with chunk_rows = n is the all-GPU call:
-/// the whole array (both triangles' places: one 2-D copy) and one SYMV.
+/// The rectangle between the two sides' rows. The CPU's rows [g, n) need their diagonal block and
+/// the stored block beside it, which the GPU's chunks have already copied (it is the part of their
+/// columns, or rows, that lies in the CPU's rows). Were the CPU to read it again, the CPU's share
+/// would read (n - g)(n + g) / 2 elements, nearly the whole triangle for a small g. So the GPU
+/// adds that block's part of the CPU's rows too, into one array y_low on the device, copied back
+/// after its last chunk; the CPU runs one SYMV of its diagonal block (OpenBLAS), and once both
+/// sides have stopped the call adds y_low into y(g:n). Host memory then serves each stored element
+/// once: the GPU's n g elements and the CPU's (n - g)^2 / 2. gpu_rows = n with chunk_rows = n is
+/// the all-GPU call: the whole array (both triangles' places: one 2-D copy) and one SYMV.
 ///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with y

@@ -7,9 +7,10 @@
 // machine (scripts/ch07_repeatability.py reads them), h200x2-ch07-f724708.* a run of it on a
 // two-GPU machine of 32 cores (GPU 0); h200-ch07-b5ff3e8-{a,b,c}.* three runs of the model that
 // prices the SYMV hybrid's CPU share at its footprint, h200x2-ch07-e609349-{a,b}.* two runs of the
-// same model on the 32-core machine; h200-ch07-full.* is a copy of docs/results/h200/ch07-full.*
-// (8864f0f: the same model, the hybrid GEMV's chunks split its band's columns) and
-// h200-ch07-8864f0f-b.* the run after it.
+// same model on the 32-core machine; h200-ch07-8864f0f-{a,b}.* two runs of it with the hybrid
+// GEMV's chunks splitting its band's columns; h200-ch07-full.* is a copy of
+// docs/results/h200/ch07-full.* (the hybrid SYMV's CPU share one SYMV, the GPU adding the block
+// beside it: the model says so in its calibration lines).
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -103,21 +104,23 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Twelve runs of three chapter codes (the later ones price a hybrid CPU share of several calls
-    // at its footprint, and say so), nine on a 16-core host and three on a 32-core host: each
+    // Thirteen runs of four chapter codes (the later ones price a hybrid CPU share of several
+    // calls at its footprint, the last one has a SYMV share of one call, and each says so), ten
+    // on a 16-core host and three on a 32-core host: each
     // calibration read back with the classes the earlier run lacks, its columns and choices
     // reproduced, and the choice line it printed recomputed from its CSV (the other counts may
     // move by one: the CSV rounds the measured times to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a", "h200-ch07-b5ff3e8-b",
-                             "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a", "h200-ch07-5615892-b", "h200-ch07-e618d9e-a",
-                             "h200-ch07-e618d9e-b", "h200x2-ch07-f724708", "h200x2-ch07-e609349-a",
-                             "h200x2-ch07-e609349-b"}) {
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-8864f0f-a", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
+                             "h200-ch07-b5ff3e8-b", "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a", "h200-ch07-5615892-b",
+                             "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200x2-ch07-f724708",
+                             "h200x2-ch07-e609349-a", "h200x2-ch07-e609349-b"}) {
         INFO(stem);
         const Run run = read_run(stem);
         const std::string name = stem;
         CHECK(run.m.share_footprint == (name == "h200-ch07-full" || name.find("b5ff3e8") != std::string::npos ||
                                         name.find("e609349") != std::string::npos ||
                                         name.find("8864f0f") != std::string::npos));
+        CHECK(run.m.symv_share_one_call == (name == "h200-ch07-full"));
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares

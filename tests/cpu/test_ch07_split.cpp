@@ -320,22 +320,34 @@ TEST_CASE("chapter 7: the GEMM's threaded CPU share beside the GPU is predicted 
     CHECK(wb::ch07::hybrid_model_ms(c, skinny, f) > wb::ch07::hybrid_model_ms(c, m, f));
 }
 
-TEST_CASE("chapter 7: SYMV's CPU share pays both of its products; its GPU share a band of full rows", "[cpu][ch07][split]") {
-    // The CPU's rows [g, n) are a SYMV of n - g and a GEMV of (n - g) x g: more than the SYMV of
-    // n - g alone. So at any share the CPU's side of SYMV costs more than (1 - f)^2 of the whole
-    // SYMV, and the balanced share gives the GPU more rows than a GEMV-like split would.
+TEST_CASE("chapter 7: SYMV's CPU share is the SYMV of its diagonal block; before, both of its products", "[cpu][ch07][split]") {
+    // The CPU's rows [g, n) are a SYMV of n - g; the GPU adds the block beside them, which its
+    // chunks hold already (hybrid_symv.hpp). A run from before that change priced the share as
+    // that SYMV and a GEMV of (n - g) x g: more than the SYMV alone, so at any share its CPU side
+    // cost more and its balanced share gave the GPU more rows.
     wb::ch07::Machines m;
     m.gpu = wb::device_preset("h200");
     m.links = wb::ch07::h200_pinned_links();
     m.cpu = wb::model::cpu_machine("t", 8, 40, 400, 200);
-    const auto p = wb::ch07::predict_case({"symv", 4096, 4}, m);
-    REQUIRE(p.split.gpu_share > 0);
-    REQUIRE(p.split.gpu_share < 1);
-    const int r = 4096 - p.gpu_part, g = p.gpu_part;
-    const double cpu_side = wb::model::predict_cpu_ms(m.cpu, wb::model::cpu_work_symv(r, 4), 4) +
-                            wb::model::predict_cpu_ms(m.cpu, wb::model::cpu_work_gemv(false, r, g, 4, false), 4);
-    // the predicted hybrid time is the balanced time of both sides (to one row's worth)
-    CHECK(p.split.hybrid_ms == Approx(cpu_side).epsilon(0.01));
+    wb::ch07::Machines before = m;
+    before.symv_share_one_call = false;
+    for (const wb::ch07::Machines* mm : {&m, &before}) {
+        const bool one = mm->symv_share_one_call;
+        INFO("one call " << one);
+        const auto p = wb::ch07::predict_case({"symv", 4096, 4}, *mm);
+        REQUIRE(p.split.gpu_share > 0);
+        REQUIRE(p.split.gpu_share < 1);
+        const int r = 4096 - p.gpu_part, g = p.gpu_part;
+        const double cpu_side =
+            wb::model::predict_cpu_ms(mm->cpu, wb::model::cpu_work_symv(r, 4), 4) +
+            (one ? 0.0 : wb::model::predict_cpu_ms(mm->cpu, wb::model::cpu_work_gemv(false, r, g, 4, false), 4));
+        // the predicted hybrid time is the balanced time of both sides (to one row's worth)
+        CHECK(p.split.hybrid_ms == Approx(cpu_side).epsilon(0.01));
+    }
+    const auto now = wb::ch07::predict_case({"symv", 4096, 4}, m), then = wb::ch07::predict_case({"symv", 4096, 4}, before);
+    CHECK(now.split.gpu_share < then.split.gpu_share);
+    CHECK(now.split.hybrid_ms < then.split.hybrid_ms);
+    CHECK(now.cpu_model_ms == Approx(then.cpu_model_ms));  // the CPU alone is one SYMV either way
 }
 
 namespace {
@@ -473,9 +485,12 @@ TEST_CASE("chapter 7: a hybrid CPU share of several calls is priced at its footp
     // is priced at the 107 MiB of the share, where the read rate has fallen, not at its own
     // working set. (A host ten times slower than cached_host's, so that the CPU side is the
     // hybrid's time at this share.)
+    // The share of two calls is that of a run from before the GPU added the block beside the
+    // CPU's rows (symv_share_one_call false); now it is one call, its own footprint.
     wb::ch07::Machines on = cached_host();
     const double MiB = 1024.0 * 1024.0;
     on.cpu.bandwidth = {{1 * MiB, 40}, {64 * MiB, 40}, {256 * MiB, 5}};
+    on.symv_share_one_call = false;
     wb::ch07::Machines off = on;
     off.share_footprint = false;
     const wb::ch07::Case c{"symv", 8192, 4};
@@ -496,6 +511,10 @@ TEST_CASE("chapter 7: a hybrid CPU share of several calls is priced at its footp
     // One call is its own footprint: GEMV's share, and the CPU alone, the same either way.
     CHECK(wb::ch07::hybrid_model_ms({"gemv", 8192, 4}, on, f) == Approx(wb::ch07::hybrid_model_ms({"gemv", 8192, 4}, off, f)));
     CHECK(wb::ch07::predict_case(c, on).cpu_model_ms == Approx(wb::ch07::predict_case(c, off).cpu_model_ms));
+    wb::ch07::Machines one_on = on, one_off = off;
+    one_on.symv_share_one_call = one_off.symv_share_one_call = true;
+    CHECK(wb::ch07::hybrid_model_ms(c, one_on, f) == Approx(wb::ch07::hybrid_model_ms(c, one_off, f)));
+    CHECK(wb::ch07::hybrid_model_ms(c, one_on, f) < wb::ch07::hybrid_model_ms(c, off, f));
 }
 
 TEST_CASE("chapter 7: the hybrid is bounded by the host memory both sides read", "[cpu][ch07][split]") {
