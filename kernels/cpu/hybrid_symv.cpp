@@ -38,7 +38,7 @@ void off_diagonal(const SymvRowsPlan& p, T alpha, const T* direct, int ld_direct
 /// the panel; Upper: A(r0:r1, g:n) in the row block), already on the device: the chunk adds their
 /// part of the CPU's rows to y_low (one array of n - g on the device, the chunks in order), which
 /// goes back to `low` (page-locked host memory) after the last chunk. So the CPU's share reads only
-/// its diagonal block, and no element of A travels or is read from host memory twice.
+/// its diagonal block, and no element of the CPU's rows is read from host memory twice.
 template <class T>
 void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::GpuCall& call) {
     chunk = std::min(chunk, g);

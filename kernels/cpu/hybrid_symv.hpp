@@ -19,9 +19,11 @@
 /// would read (n - g)(n + g) / 2 elements, nearly the whole triangle for a small g. So the GPU
 /// adds that block's part of the CPU's rows too, into one array y_low on the device, copied back
 /// after its last chunk; the CPU runs one SYMV of its diagonal block (OpenBLAS), and once both
-/// sides have stopped the call adds y_low into y(g:n). Host memory then serves each stored element
-/// once: the GPU's n g elements and the CPU's (n - g)^2 / 2. gpu_rows = n with chunk_rows = n is
-/// the all-GPU call: the whole array (both triangles' places: one 2-D copy) and one SYMV.
+/// sides have stopped the call adds y_low into y(g:n). The two sides then move n g + (n - g)^2 / 2
+/// elements: the triangle's n^2 / 2 and g^2 / 2 more, the rectangle between the GPU's own chunks,
+/// which each chunk's row block and an earlier chunk's panel both hold (the GPU's rows read as a
+/// GEMV of its band would). gpu_rows = n with chunk_rows = n is the all-GPU call: the whole array
+/// (both triangles' places: one 2-D copy) and one SYMV.
 ///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with y
