@@ -16,6 +16,9 @@ So a change of a formula or of the decision rule can be tried on a measured run 
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin=0.25  # ... or this margin
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --margin-from-drift  # the median of the
         # calibration's drift lines, |ratio - 1| of each class timed again (runs that print them)
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --residual-alone  # each class's residual
+        # from its hybrid timed alone (the path line's 'measured' minus 'model'), for runs whose
+        # residual came from a timing in turn
 
 The hybrid is chosen where its predicted gain is at least the run's margin: the median over the
 classes of each path line's miss ('miss 12.3%'), or for a run from before that figure, of
@@ -163,9 +166,13 @@ def read_run(path):
             m = re.match(r"([A-Za-z0-9 ]+): t0 ([\d.e+-]+) us \(one chunk\), ([\d.e+-]+) us \((\d+) chunks\) at n = (\d+); "
                          r"pipeline ([\d.e+-]+) at n = (\d+).*hybrid residual ([\d.e+-]+) ms", s)
             if m:
+                residual = float(m.group(8))
+                alone = re.search(r"\(measured ([\d.e+-]+) ms, model ([\d.e+-]+) ms", s)
+                if RESIDUAL_ALONE and alone:  # the residual from the timing alone (runs that timed it in turn too)
+                    residual = max(0.0, float(alone.group(1)) - float(alone.group(2)))
                 run["paths"][m.group(1)] = {"t0": float(m.group(2)) / 1e3, "t0_chunked": float(m.group(3)) / 1e3,
                                             "tiny_n": int(m.group(5)), "pipeline": float(m.group(6)),
-                                            "mid_n": int(m.group(7)), "residual": float(m.group(8)),
+                                            "mid_n": int(m.group(7)), "residual": residual,
                                             "margin": path_margin(s)}
                 run["chunks"] = int(m.group(4))
     return run
@@ -409,6 +416,7 @@ def golden_min(t, lo, hi):
 MIN_GAIN = 0.15
 FIXED_MARGIN = False
 DRIFT_MARGIN = False
+RESIDUAL_ALONE = False
 
 
 def predict(run, op, n, e, fs):
@@ -570,9 +578,10 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__)
         return 2
-    global MIN_GAIN, DRIFT_MARGIN
+    global MIN_GAIN, DRIFT_MARGIN, RESIDUAL_ALONE
     FIXED_MARGIN = False
     DRIFT_MARGIN = "--margin-from-drift" in argv[3:]
+    RESIDUAL_ALONE = "--residual-alone" in argv[3:]
     for a in argv[3:]:
         if a == "--fixed-margin" or a.startswith("--fixed-margin="):
             FIXED_MARGIN = True
