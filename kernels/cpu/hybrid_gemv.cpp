@@ -14,12 +14,12 @@ namespace {
 
 /// The GPU's share with op N: rows [0, g) of A, a band g elements tall in each of A's n columns.
 /// The copy engine moves a band of a column-major matrix at its full rate only when the band is
-/// wide: on an H200, 4 KiB of each 64 KiB column moved at 0.61 of a contiguous copy's rate, 32 KiB
-/// at the full rate (scripts/probes/copy_2d_probe.cu). Chunks of rows would cut the band into
-/// ceil(g / chunk) narrower ones; so the chunks split the columns instead: as many pieces, each
-/// the whole band over a slice of the columns, and each piece's kernel adds its columns' part to
-/// one y on the device (the first with the call's beta, the next ones with beta = 1, each after
-/// the one before on either stream). y goes back once, after the last piece.
+/// wide: on an H200, a band of 4 KiB of each 64 KiB column moved well below a contiguous copy's
+/// rate, one of 32 KiB at the full rate (scripts/probes/copy_2d_probe.cu). Chunks of rows would
+/// cut the band into ceil(g / chunk) narrower ones; so the chunks split the columns instead: as
+/// many pieces, each the whole band over a slice of the columns, and each piece's kernel adds its
+/// columns' part to one y on the device (the first with the call's beta, the next ones with
+/// beta = 1, each after the one before on either stream). y goes back once, after the last piece.
 template <class T>
 void gpu_share_rows(const GemvArgs<T>& h, int g, int chunk, const detail::GpuCall& call) {
     const std::size_t e = sizeof(T), lda = static_cast<std::size_t>(h.lda), ug = static_cast<std::size_t>(g);
