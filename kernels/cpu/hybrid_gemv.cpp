@@ -23,7 +23,8 @@ namespace {
 template <class T>
 void gpu_share_rows(const GemvArgs<T>& h, int g, int chunk, const detail::GpuCall& call) {
     const std::size_t e = sizeof(T), lda = static_cast<std::size_t>(h.lda), ug = static_cast<std::size_t>(g);
-    const int pieces = std::min((g + chunk - 1) / chunk, h.n);  // h.n >= 1: validate_gemv saw work
+    // ceil(g / chunk) without overflow for any chunk >= 1 (g >= 1 here); h.n >= 1: validate_gemv saw work
+    const int pieces = std::min((g - 1) / chunk + 1, h.n);
     const std::size_t piece_cols = (static_cast<std::size_t>(h.n) + pieces - 1) / static_cast<std::size_t>(pieces);
     detail::ShareState& sp = detail::share_state();
     T* const dx = static_cast<T*>(sp.whole.get(static_cast<std::size_t>(h.n) * e));

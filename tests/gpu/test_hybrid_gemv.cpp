@@ -12,6 +12,7 @@
 #include "reference.hpp"
 #include "test_hybrid_common.hpp"
 
+#include <limits>
 #include <vector>
 
 namespace {
@@ -79,6 +80,12 @@ TEST_CASE("hybrid::gemv op N: chunks of columns add in order, more chunks than c
             check_case<float>(Op::N, m, n, m + 3, 0.0f, m - 7, 1, pinned);
             check_case<double>(Op::N, m, n, m + 1, -0.75, m / 2 + 1, 2, pinned);
         }
+    // chunk_rows as large as an int goes: one chunk, whatever g
+    for (Op op : {Op::N, Op::T}) {
+        INFO("op " << (op == Op::N ? "N" : "T") << " chunk_rows INT_MAX");
+        check_case<float>(op, m, hybrid_test::size(517), m + 2, 0.0f, 4, std::numeric_limits<int>::max(), true);
+        check_case<double>(op, m, hybrid_test::size(517), m + 2, 0.5, 2, std::numeric_limits<int>::max() - 1, true);
+    }
 }
 
 TEST_CASE("hybrid::gemv: a failure on either side surfaces after both stopped", "[gpu][split]") {
