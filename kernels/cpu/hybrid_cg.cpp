@@ -17,29 +17,6 @@ namespace wb::hybrid {
 
 namespace {
 
-/// Page-locked host memory that only grows, per thread (p and q of the split cross the link every
-/// iteration: from pinned memory a copy is a DMA, from pageable memory a staged one).
-class PinnedScratch {
-public:
-    ~PinnedScratch() {
-        if (p_) cudaFreeHost(p_);
-    }
-    void* get(std::size_t bytes) {
-        if (bytes > bytes_) {
-            if (p_) WB_CUDA(cudaFreeHost(p_));
-            p_ = nullptr;
-            bytes_ = 0;
-            WB_CUDA(cudaMallocHost(&p_, bytes));
-            bytes_ = bytes;
-        }
-        return p_;
-    }
-
-private:
-    void* p_ = nullptr;
-    std::size_t bytes_ = 0;
-};
-
 /// A to the device (n x n, packed: ld n) on stream 0.
 template <class T>
 T* matrix_to_device(detail::ShareState& sp, const CgArgs<T>& h) {
@@ -96,7 +73,7 @@ void cg_split(const CgArgs<T>& h) {
     const std::size_t n = static_cast<std::size_t>(h.n), e = sizeof(T);
     detail::ShareState& sp = detail::share_state();
     cudaStream_t st = sp.s[0];
-    thread_local PinnedScratch scratch;
+    thread_local detail::PinnedScratch scratch;
     T* const host = static_cast<T*>(scratch.get(3 * n * e));  // r, p, q
     try {
         T* const dA = matrix_to_device(sp, h);

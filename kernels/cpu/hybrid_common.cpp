@@ -130,6 +130,17 @@ void ShareState::finish(bool sleep) {
     for (auto& e : done) WB_CUDA(cudaEventSynchronize(e));
 }
 
+void* PinnedScratch::get(std::size_t bytes) {
+    if (bytes > bytes_) {
+        if (p_) WB_CUDA(cudaFreeHost(p_));
+        p_ = nullptr;
+        bytes_ = 0;
+        WB_CUDA(cudaMallocHost(&p_, bytes));
+        bytes_ = bytes;
+    }
+    return p_;
+}
+
 ShareState& share_state() {
     thread_local std::map<int, std::unique_ptr<ShareState>> states;
     int dev = 0;

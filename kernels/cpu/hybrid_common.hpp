@@ -88,6 +88,25 @@ struct ShareState {
 /// The calling thread's ShareState for the current device.
 ShareState& share_state();
 
+/// Page-locked host memory that only grows, one per thread that keeps it (thread_local): what
+/// crosses the link from or into host memory the caller does not own (CG's p and q in every
+/// iteration, SYMV's y_low). From pinned memory a copy is a DMA, from pageable memory a staged one.
+class PinnedScratch {
+public:
+    PinnedScratch() = default;
+    ~PinnedScratch() {
+        if (p_) cudaFreeHost(p_);
+    }
+    PinnedScratch(const PinnedScratch&) = delete;
+    PinnedScratch& operator=(const PinnedScratch&) = delete;
+    void* get(std::size_t bytes);
+
+private:
+    void* p_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+
 /// How the GPU side of this call runs.
 struct GpuCall {
     bool sleep = false;           ///< wait on blocking-sync events (beside the CPU's share)

@@ -93,15 +93,6 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
         });
 }
 
-/// Page-locked room for y_low's n - g values on the calling thread, grown as needed (its copy back
-/// overlaps nothing, but a pageable destination would be staged by the driver).
-template <class T>
-T* low_buffer(std::size_t count) {
-    thread_local PinnedBuffer<unsigned char> buf;
-    if (buf.size() < count * sizeof(T)) buf = PinnedBuffer<unsigned char>(count * sizeof(T));
-    return reinterpret_cast<T*>(buf.data());
-}
-
 }  // namespace
 
 template <class T>
@@ -113,7 +104,8 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
     const int g = gpu_rows, n_low = h.n - g;
     // With both sides, the GPU adds the off-diagonal block of the CPU's rows (gpu_share): the CPU's
     // share is the SYMV of its diagonal block alone, and y_low is added once both have stopped.
-    T* const low = g > 0 && n_low > 0 ? low_buffer<T>(static_cast<std::size_t>(n_low)) : nullptr;
+    thread_local detail::PinnedScratch scratch;  // y_low's copy back is a DMA, not staged
+    T* const low = g > 0 && n_low > 0 ? static_cast<T*>(scratch.get(static_cast<std::size_t>(n_low) * sizeof(T))) : nullptr;
     auto cpu_share = [&] {  // rows [g, n)
         cpu::symv(SymvArgs<T>{h.uplo, n_low, h.alpha, at(h.A, h.lda, g, g), h.lda, h.x + g, 1, h.beta, h.y + g, 1});
     };
