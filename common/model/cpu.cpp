@@ -118,26 +118,6 @@ WB_WIDEST_VECTORS double sum_pass(const double* p, std::size_t n) {
     return s;
 }
 
-/// Read bandwidth (GB/s) of `threads` threads, each summing its share of buf[0, n) `passes` times:
-/// the share stays in the caches that hold it, as an operand read by repeated calls does.
-double read_gbs(const std::vector<double>& buf, std::size_t n, int threads, int passes, int repeats) {
-    const std::size_t share = (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
-    std::vector<double> sums(static_cast<std::size_t>(threads));
-    double best = 0;
-    for (int r = 0; r < repeats; ++r) {
-        const double s = timed_parallel(threads, [&](int t) {
-            const std::size_t lo = std::min(n, share * static_cast<std::size_t>(t)), hi = std::min(n, lo + share);
-            double acc = 0;
-            for (int p = 0; p < passes; ++p) acc += sum_pass(buf.data() + lo, hi - lo);
-            sums[static_cast<std::size_t>(t)] = acc;
-        });
-        best = std::max(best, static_cast<double>(n * sizeof(double)) * passes / s / 1e9);
-    }
-    volatile double keep = sums[0];
-    (void)keep;
-    return best;
-}
-
 std::vector<WsPoint> measure_bandwidth_curve(int threads, double max_ws, int repeats) {
     const std::vector<double> sets = bandwidth_working_sets(max_ws);
     const std::size_t n_max = static_cast<std::size_t>(sets.back() / sizeof(double));
@@ -154,7 +134,7 @@ std::vector<WsPoint> measure_bandwidth_curve(int threads, double max_ws, int rep
         // At least 256 MiB read per timing (a few ms at DRAM speed), at least two passes: the
         // first pass of a timing may still bring the set into the caches.
         const int passes = std::max(2, static_cast<int>(std::ceil(256 * kMiB / ws)));
-        curve.push_back({ws, read_gbs(buf, n, threads, passes, repeats)});
+        curve.push_back({ws, read_gbs(buf.data(), n, threads, passes, repeats)});
     }
     return curve;
 }
@@ -234,6 +214,24 @@ double sysfs_llc_bytes(int* instances) {
 }
 
 }  // namespace
+
+double read_gbs(const double* buf, std::size_t n, int threads, int passes, int repeats) {
+    const std::size_t share = (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+    std::vector<double> sums(static_cast<std::size_t>(threads));
+    double best = 0;
+    for (int r = 0; r < repeats; ++r) {
+        const double s = timed_parallel(threads, [&](int t) {
+            const std::size_t lo = std::min(n, share * static_cast<std::size_t>(t)), hi = std::min(n, lo + share);
+            double acc = 0;
+            for (int p = 0; p < passes; ++p) acc += sum_pass(buf + lo, hi - lo);
+            sums[static_cast<std::size_t>(t)] = acc;
+        });
+        best = std::max(best, static_cast<double>(n * sizeof(double)) * passes / s / 1e9);
+    }
+    volatile double keep = sums[0];
+    (void)keep;
+    return best;
+}
 
 double interpolate_ws(const std::vector<WsPoint>& pts, double ws) {
     if (pts.empty()) throw std::invalid_argument("interpolate_ws: points must not be empty");
@@ -415,9 +413,9 @@ ReadLoad::ReadLoad(int threads, double ws_bytes) : threads_(threads) {
 }
 
 double ReadLoad::run(double seconds) {
-    const double once = static_cast<double>(buf_.size() * sizeof(double)) / read_gbs(buf_, buf_.size(), threads_, 1, 1) / 1e9;
+    const double once = static_cast<double>(buf_.size() * sizeof(double)) / read_gbs(buf_.data(), buf_.size(), threads_, 1, 1) / 1e9;
     const int passes = std::max(2, static_cast<int>(std::ceil(seconds / std::max(once, 1e-6))));
-    return read_gbs(buf_, buf_.size(), threads_, passes, 1);
+    return read_gbs(buf_.data(), buf_.size(), threads_, passes, 1);
 }
 
 std::string to_string(const CpuMachine& cpu) {

@@ -159,6 +159,11 @@ std::string curve_to_string(const CpuMachine& cpu);
 /// log(ws) between. 1 where the LLC is unknown (0).
 double dram_share(double llc_bytes, double ws_bytes);
 
+/// Read bandwidth (GB/s) of `threads` threads, each summing its share of p[0, n) `passes` times
+/// (the share stays in the caches that hold it, as an operand read by repeated calls does): the
+/// best of `repeats`, timed from the moment all threads have started.
+double read_gbs(const double* p, std::size_t n, int threads, int passes, int repeats);
+
 /// `threads` threads reading a buffer of `ws_bytes` (each share's pages first touched by the
 /// thread that reads it) again and again: the CPU's side of chapter 7's measurement of the host
 /// memory both sides of a hybrid share. Throws std::invalid_argument on threads < 1 or

@@ -13,8 +13,9 @@
 //   huge    ordinary memory, madvise(MADV_HUGEPAGE) before the first touch
 //   pinned  cudaMallocHost (what the chapter's pinned rows use)
 //   pin2m   the huge kind, then cudaHostRegister'ed (page-locked 2 MiB pages, if the driver keeps them)
-// Calls: all threads reading the buffer (sets of 16 MiB - 1 GiB, 1 GiB per timing) and OpenBLAS's GEMV and SYMV on
-// it (warm: each timed call follows an untimed one, the chapter's rule). Per call and kind: the
+// Calls: all threads reading the buffer (sets of 16 MiB - 1 GiB, 1 GiB per timing: model::read_gbs,
+// the chapter's own read) and OpenBLAS's GEMV and SYMV on it (warm: each timed call follows an
+// untimed one, the chapter's rule). Per call and kind: the
 // median over all timings, the rate, and the rounds' spread (the slowest round's median over the
 // fastest's); the rounds run seconds apart so that the host's drift shows between them.
 //
@@ -22,9 +23,9 @@
 //   cmake --build build --target host_pages_probe && build/bin/host_pages_probe [rounds] [calls]
 #include "cpu_blas.hpp"
 #include "host_timing.hpp"
+#include "model/cpu.hpp"
 
 #include <cuda_runtime.h>
-#include <immintrin.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -97,40 +98,6 @@ private:
     bool registered_ = false;
 };
 
-/// One thread's sum of v[lo, hi) (AVX2 loads, four accumulators).
-__attribute__((target("avx2"))) float sum_avx2(const __m256* v, std::size_t lo, std::size_t hi) {
-    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-    std::size_t i = lo;
-    for (; i + 4 <= hi; i += 4) {
-        s0 = _mm256_add_ps(s0, v[i]);
-        s1 = _mm256_add_ps(s1, v[i + 1]);
-        s2 = _mm256_add_ps(s2, v[i + 2]);
-        s3 = _mm256_add_ps(s3, v[i + 3]);
-    }
-    for (; i < hi; ++i) s0 = _mm256_add_ps(s0, v[i]);
-    alignas(32) float o[8];
-    _mm256_store_ps(o, _mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
-    return o[0] + o[7];
-}
-
-/// All threads read `bytes` of the buffer `passes` times (several passes of a small set, so that
-/// starting the threads, about a millisecond, does not set the time).
-double read_passes(const Buffer& b, std::size_t bytes, int passes, int threads) {
-    std::vector<double> part(static_cast<std::size_t>(threads));
-    on_threads(threads, [&](int t) {
-        const std::size_t n = bytes / 32, lo = n * t / threads, hi = n * (t + 1) / threads;
-        double s = 0;
-        for (int p = 0; p < passes; ++p) {
-            s += sum_avx2(b.as<const __m256>(), lo, hi);
-            asm volatile("" ::: "memory");  // each pass reads again (no pass folded into another)
-        }
-        part[static_cast<std::size_t>(t)] = s;
-    });
-    double s = 0;
-    for (double v : part) s += v;
-    return s;
-}
-
 struct Call {
     std::string name;
     double bytes;  ///< the bytes the call reads
@@ -161,12 +128,11 @@ int main(int argc, char** argv) {
                 sysfs("/sys/kernel/mm/transparent_hugepage/defrag").c_str());
 
     std::vector<Call> list;
-    for (std::size_t mib : {16, 64, 256, 1024})
-    {
+    for (std::size_t mib : {16, 64, 256, 1024}) {
         const int passes = static_cast<int>(std::max<std::size_t>(1, 1024 / mib));  // 1 GiB read per timing
-        list.push_back({"read " + std::to_string(mib) + " MiB", double(passes * mib * kMiB), [mib, passes, threads](const Buffer& b) {
-                            volatile double s = read_passes(b, mib * kMiB, passes, threads);
-                            (void)s;
+        list.push_back({"read " + std::to_string(mib) + " MiB", double(passes * mib * kMiB),
+                        [mib, passes, threads](const Buffer& b) {  // model::read_gbs: the chapter's own read
+                            wb::model::read_gbs(b.as<double>(), mib * kMiB / sizeof(double), threads, passes, 1);
                         }});
     }
     for (int n : {4096, 8192, 16384}) {
