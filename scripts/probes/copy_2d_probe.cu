@@ -6,8 +6,9 @@
 // the all-GPU call, whose "band" is the whole column (contiguous). If a narrow band moves slower
 // than the same bytes in one piece, the hybrid's GPU side at large n is slower than its model by
 // that factor. Per pitch and width: pinned host memory to device (and back), the band's bytes over
-// the copy's time (events, the median of `reps`: probe_timing.cuh's median_us), beside one contiguous copy of as many bytes, and
-// three other ways to move the same band: split over 2 and 4 streams (the copy engines at once),
+// the copy's time (events, the median of `reps`: probe_timing.cuh's median_us), beside one
+// contiguous copy of as many bytes, and three other ways to move the same band: split over 2 and
+// 4 streams (the copy engines at once),
 // gathered by a kernel from mapped host memory (zero-copy), and copied from THP-backed memory
 // registered with cudaHostRegister (2 MiB pages).
 //
