@@ -4,36 +4,55 @@
 #include "launch_checks.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace wb::hybrid {
 
 namespace {
-void require_range(const char* fn, const char* size_name, int size, int r0, int r1) {
+void require_range(const char* fn, const char* size_name, int size, int r0, int r1, const char* lo = "r0",
+                   const char* hi = "r1") {
     using launch_checks::num;
+    const std::string l = lo, h = hi;
     if (r0 < 0 || r1 < r0 || r1 > size)
-        launch_checks::fail(fn, "r0 (" + num(r0) + ") and r1 (" + num(r1) + ") must satisfy 0 <= r0 <= r1 <= " +
-                                    size_name + " (" + num(size) + ")");
+        launch_checks::fail(fn, l + " (" + num(r0) + ") and " + h + " (" + num(r1) + ") must satisfy 0 <= " + l + " <= " +
+                                    h + " <= " + size_name + " (" + num(size) + ")");
+}
+void require_share(const char* fn, int n, int g) {
+    using launch_checks::num;
+    if (g < 0 || g > n) launch_checks::fail(fn, "g (" + num(g) + ") must be in [0, n] ([0, " + num(n) + "])");
 }
 }  // namespace
 
-//! [symv-rows-plan]
-SymvRowsPlan symv_rows_plan(Uplo uplo, int n, int r0, int r1) {
-    require_range("symv_rows_plan", "n", n, r0, r1);
-    const int c = r1 - r0;
-    SymvRowsPlan p;
-    p.diag = {r0, r0, c, c};
+//! [symv-columns-plan]
+SymvColumnsPlan symv_columns_plan(Uplo uplo, int n, int c0, int c1) {
+    require_range("symv_columns_plan", "n", n, c0, c1, "c0", "c1");
+    const int c = c1 - c0;
+    SymvColumnsPlan p;
+    p.diag = {c0, c0, c, c};
     if (uplo == Uplo::Lower) {
-        p.direct = {r0, 0, c, r0};
-        p.mirrored = {r1, r0, n - r1, c};
-        p.panel = {r0, r0, n - r0, c};
+        p.off = {c1, c0, n - c1, c};  // below the diagonal block
+        p.panel = {c0, c0, n - c0, c};
     } else {
-        p.direct = {r0, r1, c, n - r1};
-        p.mirrored = {0, r0, r0, c};
-        p.panel = {0, r0, r1, c};
+        p.off = {0, c0, c0, c};  // above it
+        p.panel = {0, c0, c1, c};
     }
     return p;
 }
-//! [symv-rows-plan]
+
+RowRange symv_gpu_rows(Uplo uplo, int n, int g) {
+    require_share("symv_gpu_rows", n, g);
+    return uplo == Uplo::Lower ? RowRange{0, g} : RowRange{n - g, n};
+}
+
+RowRange symv_gpu_chunk(Uplo uplo, int n, int g, int r0, int c) {
+    using launch_checks::num;
+    require_share("symv_gpu_chunk", n, g);
+    if (r0 < 0 || c < 0 || r0 > g - c)  // r0 + c <= g without overflow
+        launch_checks::fail("symv_gpu_chunk", "r0 (" + num(r0) + ") and c (" + num(c) +
+                                                  ") must satisfy 0 <= r0 <= r0 + c <= g (" + num(g) + ")");
+    return uplo == Uplo::Lower ? RowRange{r0, r0 + c} : RowRange{n - r0 - c, n - r0};
+}
+//! [symv-columns-plan]
 
 RowRange conv2d_input_rows(int rows, int fs, int r0, int r1) {
     require_range("conv2d_input_rows", "rows", rows, r0, r1);

@@ -1,6 +1,7 @@
 /// \file hybrid_partition.hpp
 /// \brief Which data each side of a hybrid call reads, as pure host arithmetic (unit-tested
-///        without a GPU): the blocks a SYMV's rows need from the stored triangle, and the input
+///        without a GPU): the blocks of the stored triangle a SYMV's share of columns copies and
+///        the products it runs on them, and the input
 ///        rows a band of the convolution's output needs. The hybrids (hybrid_symv.cpp,
 ///        hybrid_conv2d.cpp) copy and compute exactly these.
 #pragma once
@@ -15,31 +16,41 @@ struct Block {
     bool empty() const { return rows <= 0 || cols <= 0; }
 };
 
-/// Rows [r0, r1) of y = alpha A x + beta y, with A symmetric and only `uplo`'s triangle stored,
-/// as three products on stored elements only (row i of A is A(i, 0:n); the part of it outside the
-/// stored triangle is stored as column i, transposed):
-///   diag      A(r0:r1, r0:r1): a SYMV of its stored triangle (x(r0:r1));
-///   direct    the stored block in the rows [r0, r1): a GEMV N (Lower: A(r0:r1, 0:r0) with
-///             x(0:r0); Upper: A(r0:r1, r1:n) with x(r1:n));
-///   mirrored  the stored block in the columns [r0, r1), whose transpose is the rest of those rows:
-///             a GEMV T (Lower: A(r1:n, r0:r1) with x(r1:n); Upper: A(0:r0, r0:r1) with x(0:r0));
-///   panel     the columns [r0, r1) of the stored triangle's side, diag and mirrored together, as
-///             one block to copy (Lower: A(r0:n, r0:r1); Upper: A(0:r1, r0:r1)); the elements of
-///             its diagonal block outside the triangle are copied but never read.
-/// diag, direct and mirrored cover every element of the rows [r0, r1) exactly once; the GPU's rows
-/// of a hybrid SYMV read n (r1 - r0) elements, as a GEMV of that band of the full matrix would,
-/// and the CPU's rows [g, n) are the same plan with r1 = n (its mirrored block then empty for
-/// Lower, its direct block empty for Upper). Throws std::invalid_argument unless
-/// 0 <= r0 <= r1 <= n.
-struct SymvRowsPlan {
-    Block diag, direct, mirrored, panel;
-};
-SymvRowsPlan symv_rows_plan(Uplo uplo, int n, int r0, int r1);
-
 /// A range of rows [begin, end).
 struct RowRange {
     int begin = 0, end = 0;
 };
+
+/// y = alpha A x + beta y with A symmetric and only `uplo`'s triangle stored, split by columns of
+/// the stored triangle. Row i of A is A(i, 0:n); the part of it outside the stored triangle is
+/// stored as column i, transposed. So a block of whole stored columns [c0, c1) (the chunk's
+/// panel) holds everything those columns add to y, for every row:
+///   diag  A(c0:c1, c0:c1): a SYMV of its stored triangle adds to y(c0:c1);
+///   off   the rest of the panel (Lower: A(c1:n, c0:c1); Upper: A(0:c0, c0:c1)): a GEMV T adds
+///         off^T x(off's rows) to y(c0:c1), a GEMV N adds off x(c0:c1) to y(off's rows);
+///   panel diag and off, one block to copy (Lower: A(c0:n, c0:c1); Upper: A(0:c1, c0:c1)), each
+///         column a contiguous run of the stored triangle; the elements of its diagonal block
+///         outside the triangle are copied but never read.
+/// The GPU's share of a hybrid SYMV is g whole stored columns and the rows with the same indices
+/// (symv_gpu_rows: Lower [0, g), Upper [n - g, n)), taken chunk by chunk in the order
+/// symv_gpu_chunk gives (Lower from the first column, Upper from the last). Then a chunk's rows
+/// are complete after the chunk: what the columns beyond its off block add to them came from the
+/// earlier chunks' GEMV N, and the rest from its own three products. The CPU's rows (the others)
+/// are one SYMV of their diagonal block plus what the GPU's GEMV N added to them. Each stored
+/// element of the GPU's columns crosses the link once, in runs a whole column long.
+/// Throws std::invalid_argument unless 0 <= c0 <= c1 <= n.
+struct SymvColumnsPlan {
+    Block diag, off, panel;
+};
+SymvColumnsPlan symv_columns_plan(Uplo uplo, int n, int c0, int c1);
+/// The GPU's rows (and columns) of a hybrid SYMV with g of n rows on the GPU: Lower [0, g), Upper
+/// [n - g, n). Throws std::invalid_argument unless 0 <= g <= n.
+RowRange symv_gpu_rows(Uplo uplo, int n, int g);
+/// The columns of the GPU's k-th chunk in its order, where the chunks [r0, r0 + c) cut [0, g)
+/// from the start: Lower [r0, r0 + c), Upper [n - r0 - c, n - r0). Throws std::invalid_argument
+/// unless 0 <= r0 <= r0 + c <= g <= n.
+RowRange symv_gpu_chunk(Uplo uplo, int n, int g, int r0, int c);
+
 /// The input rows the convolution's output rows [r0, r1) read: those within FS/2 of them, clipped
 /// to the image [0, rows) (outside it the op reads zeros). An output row computed from this band
 /// alone, with zeros outside the band, is the full image's row: every row it reads is in the band

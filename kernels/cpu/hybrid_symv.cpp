@@ -1,5 +1,5 @@
-// hybrid_symv.cpp — the hybrid SYMV (hybrid_symv.hpp): each side's rows computed from the stored
-// triangle's blocks of symv_rows_plan, the GPU's in chunks on two streams, the CPU's at once.
+// hybrid_symv.cpp — the hybrid SYMV (hybrid_symv.hpp): the GPU's share as whole stored columns
+// (symv_columns_plan) in chunks on two streams, the CPU's rows as one SYMV of their diagonal block.
 #include "hybrid_symv.hpp"
 
 #include "cpu_peers.hpp"
@@ -19,77 +19,71 @@ const T* at(const T* A, int lda, int row, int col) {
     return A + static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * static_cast<std::size_t>(lda);
 }
 
-/// y(rows) += alpha (direct x(direct's columns) + mirrored^T x(mirrored's rows)): the plan's two
-/// GEMVs, through `gemv` (the CPU peer or the tuned step on a stream), with beta 1 (the SYMV of the
-/// diagonal block ran first with the call's beta). Empty blocks are skipped: a GEMV with n == 0
-/// returns without scaling y (BLAS's quick return).
-template <class T, class Gemv>
-void off_diagonal(const SymvRowsPlan& p, T alpha, const T* direct, int ld_direct, const T* mirrored, int ld_mirrored,
-                  const T* x, T* y, Gemv gemv) {
-    if (!p.direct.empty())
-        gemv(GemvArgs<T>{Op::N, p.direct.rows, p.direct.cols, alpha, direct, ld_direct, x + p.direct.col0, T(1), y});
-    if (!p.mirrored.empty())
-        gemv(GemvArgs<T>{Op::T, p.mirrored.rows, p.mirrored.cols, alpha, mirrored, ld_mirrored, x + p.mirrored.row0,
-                         T(1), y});
-}
-
-/// The GPU's share: rows [0, g) in chunks of `chunk`. Each chunk's panel (Lower) or row block
-/// (Upper) also holds the chunk's columns of the CPU's off-diagonal block (Lower: A(g:n, r0:r1) in
-/// the panel; Upper: A(r0:r1, g:n) in the row block), already on the device: the chunk adds their
-/// part of the CPU's rows to y_low (one array of n - g on the device, the chunks in order), which
-/// goes back to `low` (page-locked host memory) after the last chunk. So the CPU's share reads only
-/// its diagonal block, and no element of the CPU's rows is read from host memory twice.
+/// The GPU's share: g whole stored columns (symv_columns_plan), chunk by chunk in symv_gpu_chunk's
+/// order on the two streams. Every chunk copies its panel and adds its three products into one
+/// array acc of n on the device, each chunk's kernels after the chunk before's (events across the
+/// streams): its rows of acc are then complete and go back into y at once; the CPU's rows of acc
+/// (what the GPU's columns add to them) go back to `low` (page-locked) after the last chunk.
+/// beta: acc starts as y's GPU rows, scaled by beta on the device before the first chunk, except
+/// the first chunk's rows, which its SYMV scales (no scaling pass when one chunk holds every row: the
+/// all-GPU call is a copy in, one SYMV, a copy out); the CPU's rows of acc start at 0.
 template <class T>
 void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::GpuCall& call) {
     chunk = std::min(chunk, g);
     const std::size_t e = sizeof(T), n = static_cast<std::size_t>(h.n), uc = static_cast<std::size_t>(chunk);
     const std::size_t lda = static_cast<std::size_t>(h.lda);
-    const int n_low = h.n - g;  // the CPU's rows [g, n)
+    const RowRange mine = symv_gpu_rows(h.uplo, h.n, g);
+    const RowRange first = symv_gpu_chunk(h.uplo, h.n, g, 0, chunk);
+    const RowRange rest = h.uplo == Uplo::Lower ? RowRange{first.end, mine.end} : RowRange{mine.begin, first.begin};
+    const RowRange cpu_rows = h.uplo == Uplo::Lower ? RowRange{g, h.n} : RowRange{0, h.n - g};
     detail::ShareState& sp = detail::share_state();
     T* const dx = static_cast<T*>(sp.whole.get(n * e));
-    T* const dlow = static_cast<T*>(sp.whole2.get(static_cast<std::size_t>(n_low) * e));
-    T* dP[2], *dD[2], *dy[2];  // the panel, the direct block, the chunk's y
-    for (int b = 0; b < 2; ++b) {
-        dP[b] = static_cast<T*>(sp.in[b].get(n * uc * e));
-        dD[b] = static_cast<T*>(sp.in2[b].get(n * uc * e));
-        dy[b] = static_cast<T*>(sp.out[b].get(uc * e));
-    }
+    T* const acc = static_cast<T*>(sp.whole2.get(n * e));
+    T* const dP[2] = {static_cast<T*>(sp.in[0].get(n * uc * e)), static_cast<T*>(sp.in[1].get(n * uc * e))};
     const auto& sstep = wb::step<SymvArgs<T>>(5);
     const auto& gstep = wb::step<GemvArgs<T>>(5);
-    auto gemv_on = [&](cudaStream_t st) {
-        return [&gstep, st](const GemvArgs<T>& a) { gstep.launch(a, gstep.default_launch(a), st); };
-    };
+    auto span = [](const RowRange& r) { return static_cast<std::size_t>(r.end - r.begin); };
     detail::run_gpu_chunks(
-        sp, call, "hybrid::symv", g, chunk, [&] { detail::copy_whole(sp, dx, h.x, n * e); },
+        sp, call, "hybrid::symv", g, chunk,
+        [&] {  // acc as above, then x: every chunk's
+            cudaStream_t s0 = sp.s[0];
+            if (h.beta != T(0)) {
+                WB_CUDA(cudaMemcpyAsync(acc + mine.begin, h.y + mine.begin, span(mine) * e, cudaMemcpyHostToDevice, s0));
+                if (h.beta != T(1) && span(rest) > 0)
+                    symv_scale_y(SymvArgs<T>{h.uplo, rest.end - rest.begin, T(0), nullptr, 1, nullptr, 1, h.beta,
+                                             acc + rest.begin, 1},
+                                 s0);
+            } else if (span(rest) > 0) {
+                WB_CUDA(cudaMemsetAsync(acc + rest.begin, 0, span(rest) * e, s0));
+            }
+            if (span(cpu_rows) > 0) WB_CUDA(cudaMemsetAsync(acc + cpu_rows.begin, 0, span(cpu_rows) * e, s0));
+            detail::copy_whole(sp, dx, h.x, n * e);
+        },
         [&](int r0, int c, int b) {
             cudaStream_t st = sp.s[b];
-            const SymvRowsPlan p = symv_rows_plan(h.uplo, h.n, r0, r0 + c);
-            const int ldp = std::max(1, p.panel.rows), ldd = std::max(1, p.direct.rows);
-            detail::copy_2d(dP[b], static_cast<std::size_t>(ldp), at(h.A, h.lda, p.panel.row0, p.panel.col0), lda,
+            const RowRange cols = symv_gpu_chunk(h.uplo, h.n, g, r0, c);
+            const SymvColumnsPlan p = symv_columns_plan(h.uplo, h.n, cols.begin, cols.end);
+            const int ldp = std::max(1, p.panel.rows);
+            T* const P = dP[b];
+            detail::copy_2d(P, static_cast<std::size_t>(ldp), at(h.A, h.lda, p.panel.row0, p.panel.col0), lda,
                             static_cast<std::size_t>(p.panel.rows), static_cast<std::size_t>(p.panel.cols),
                             cudaMemcpyHostToDevice, st);
-            detail::copy_2d(dD[b], static_cast<std::size_t>(ldd), at(h.A, h.lda, p.direct.row0, p.direct.col0), lda,
-                            static_cast<std::size_t>(p.direct.rows), static_cast<std::size_t>(p.direct.cols),
-                            cudaMemcpyHostToDevice, st);
-            const std::size_t ucc = static_cast<std::size_t>(c);
-            if (h.beta != T(0)) WB_CUDA(cudaMemcpyAsync(dy[b], h.y + r0, ucc * e, cudaMemcpyHostToDevice, st));
-            SymvArgs<T> d{h.uplo, c, h.alpha, dP[b] + (p.diag.row0 - p.panel.row0), ldp, dx + r0, 1, h.beta, dy[b], 1};
+            if (r0 > 0) WB_CUDA(cudaStreamWaitEvent(st, sp.kernel_done[1 - b], 0));  // the chunk before added its part
+            T* const yc = acc + cols.begin;
+            SymvArgs<T> d{h.uplo, c, h.alpha, P + (p.diag.row0 - p.panel.row0), ldp, dx + cols.begin, 1,
+                          r0 == 0 ? h.beta : T(1), yc, 1};
             sstep.launch(d, sstep.default_launch(d), st);
-            off_diagonal(p, h.alpha, dD[b], ldd, dP[b] + (p.mirrored.row0 - p.panel.row0), ldp, dx, dy[b], gemv_on(st));
-            WB_CUDA(cudaMemcpyAsync(h.y + r0, dy[b], ucc * e, cudaMemcpyDeviceToHost, st));
-            if (n_low == 0) return;
-            // The chunk's columns of the CPU's off-diagonal block, added to y_low after the chunk before.
-            const bool first = r0 == 0, last = r0 + c == g;
-            if (!first) WB_CUDA(cudaStreamWaitEvent(st, sp.kernel_done[1 - b], 0));
-            const T beta_low = first ? T(0) : T(1);
-            if (h.uplo == Uplo::Lower)  // A(g:n, r0:r1): rows g - r0 on in the panel A(r0:n, r0:r1)
-                gemv_on(st)(GemvArgs<T>{Op::N, n_low, c, h.alpha, dP[b] + (g - r0), ldp, dx + r0, beta_low, dlow});
-            else  // A(r0:r1, g:n): columns g - r1 on in the row block A(r0:r1, r1:n)
-                gemv_on(st)(GemvArgs<T>{Op::T, c, n_low, h.alpha,
-                                        dD[b] + static_cast<std::size_t>(g - r0 - c) * static_cast<std::size_t>(ldd), ldd,
-                                        dx + r0, beta_low, dlow});
+            if (!p.off.empty()) {
+                const T* off = P + (p.off.row0 - p.panel.row0);
+                const GemvArgs<T> t{Op::T, p.off.rows, c, h.alpha, off, ldp, dx + p.off.row0, T(1), yc};
+                const GemvArgs<T> nn{Op::N, p.off.rows, c, h.alpha, off, ldp, dx + cols.begin, T(1), acc + p.off.row0};
+                gstep.launch(t, gstep.default_launch(t), st);
+                gstep.launch(nn, gstep.default_launch(nn), st);
+            }
             WB_CUDA(cudaEventRecord(sp.kernel_done[b], st));
-            if (last) WB_CUDA(cudaMemcpyAsync(low, dlow, static_cast<std::size_t>(n_low) * e, cudaMemcpyDeviceToHost, st));
+            WB_CUDA(cudaMemcpyAsync(h.y + cols.begin, yc, static_cast<std::size_t>(c) * e, cudaMemcpyDeviceToHost, st));
+            if (r0 + c == g && span(cpu_rows) > 0)
+                WB_CUDA(cudaMemcpyAsync(low, acc + cpu_rows.begin, span(cpu_rows) * e, cudaMemcpyDeviceToHost, st));
         });
 }
 
@@ -102,17 +96,22 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
     detail::check_share(fn, "gpu_rows", gpu_rows, "n", h.n, "chunk_rows", chunk_rows);
     if (!work) return;
     const int g = gpu_rows, n_low = h.n - g;
-    // With both sides, the GPU adds the off-diagonal block of the CPU's rows (gpu_share): the CPU's
-    // share is the SYMV of its diagonal block alone, and y_low is added once both have stopped.
-    thread_local detail::PinnedScratch scratch;  // y_low's copy back is a DMA, not staged
+    if (h.alpha == T(0)) {  // y = beta y (validate_symv: beta != 1); A and x are not read
+        for (int i = 0; i < h.n; ++i) h.y[i] = h.beta == T(0) ? T(0) : h.beta * h.y[i];
+        return;
+    }
+    // With both sides, the GPU adds what its columns give the CPU's rows (gpu_share): the CPU's
+    // share is the SYMV of its diagonal block alone, and `low` is added once both have stopped.
+    const int c0 = h.uplo == Uplo::Lower ? g : 0;  // the CPU's rows [c0, c0 + n_low)
+    thread_local detail::PinnedScratch scratch;  // low's copy back is a DMA, not staged
     T* const low = g > 0 && n_low > 0 ? static_cast<T*>(scratch.get(static_cast<std::size_t>(n_low) * sizeof(T))) : nullptr;
-    auto cpu_share = [&] {  // rows [g, n)
-        cpu::symv(SymvArgs<T>{h.uplo, n_low, h.alpha, at(h.A, h.lda, g, g), h.lda, h.x + g, 1, h.beta, h.y + g, 1});
+    auto cpu_share = [&] {
+        cpu::symv(SymvArgs<T>{h.uplo, n_low, h.alpha, at(h.A, h.lda, c0, c0), h.lda, h.x + c0, 1, h.beta, h.y + c0, 1});
     };
     detail::run(fn, n_low > 0, g > 0, cpu_share,
                 [&](const detail::GpuCall& call) { gpu_share(h, g, chunk_rows, low, call); });
     if (low)
-        for (int i = 0; i < n_low; ++i) h.y[g + i] += low[i];
+        for (int i = 0; i < n_low; ++i) h.y[c0 + i] += low[i];
 }
 
 template void symv<float>(const SymvArgs<float>&, int, int);

@@ -1,7 +1,8 @@
-// The hybrid SYMV of chapter 7 (kernels/cpu/hybrid_symv.hpp): the GPU's rows (each chunk a SYMV of
-// its diagonal block and two GEMVs of the stored blocks in its rows and columns) and the CPU's
-// assembled in place, against the float64 reference on odd sizes, both triangles, the other
-// triangle and the padding rows NaN (never read), lda > n, beta == 0 over NaN and beta != 0,
+// The hybrid SYMV of chapter 7 (kernels/cpu/hybrid_symv.hpp): the GPU's rows (each chunk a slice of
+// its whole stored columns: a SYMV of the diagonal block and two GEMVs of the rest, into one y on
+// the device; Lower the first rows, Upper the last) and the CPU's assembled in place, against the
+// float64 reference on odd sizes, both triangles, the other triangle and the padding rows NaN
+// (never read), lda > n, beta == 0 over NaN and beta != 0,
 // shares none / one row / some / all but one / all with chunks that do not divide them, pinned and
 // pageable memory, float and double; the failure contract and the early-read rule
 // (test_hybrid_common.hpp); argument errors.
