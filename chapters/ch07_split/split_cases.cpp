@@ -134,7 +134,8 @@ Offloads offloads_of(const Case& c, const Machines& m) {
         o.out_split = {N * N * e};
         const model::CpuWork w = model::cpu_work_gemm(n, n, n, el, false);
         set_kernel(o, m, "gemm", w.bytes, w.flops, el);
-    } else if (c.op == "symv") {  // the GPU's rows: n g elements of the stored triangle, as a GEMV of the band
+    } else if (c.op == "symv") {  // the GPU's g whole stored columns: n g - g^2 / 2 elements, priced as the
+                                  // GEMV of the band, n g (the side is linear in g: over by g / 2n)
         o.in_split = {N * N * e};
         o.in_whole = {N * e};
         o.out_split = {N * e};

@@ -8,9 +8,10 @@
 // two-GPU machine of 32 cores (GPU 0); h200-ch07-b5ff3e8-{a,b,c}.* three runs of the model that
 // prices the SYMV hybrid's CPU share at its footprint, h200x2-ch07-e609349-{a,b}.* two runs of the
 // same model on the 32-core machine; h200-ch07-8864f0f-{a,b}.* two runs of it with the hybrid
-// GEMV's chunks splitting its band's columns; h200-ch07-full.* is a copy of
-// docs/results/h200/ch07-full.* (the hybrid SYMV's CPU share one SYMV, the GPU adding the block
-// beside it: the model says so in its calibration lines).
+// GEMV's chunks splitting its band's columns; h200-ch07-a617f6d.* a run with the hybrid SYMV's CPU
+// share one SYMV, the GPU adding the block beside it (the model says so in its calibration lines);
+// h200-ch07-full.* (a copy of docs/results/h200/ch07-full.*) and h200x2-ch07-405d758.* runs of the
+// same model with the hybrid SYMV's GPU share in whole stored columns, on each machine.
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -104,23 +105,25 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Thirteen runs of four chapter codes (the later ones price a hybrid CPU share of several
-    // calls at its footprint, the last one has a SYMV share of one call, and each says so), ten
-    // on a 16-core host and three on a 32-core host: each
+    // Fifteen runs of four chapter models (the later ones price a hybrid CPU share of several
+    // calls at its footprint, the last three have a SYMV share of one call, and each says so),
+    // eleven on a 16-core host and four on a 32-core host: each
     // calibration read back with the classes the earlier run lacks, its columns and choices
     // reproduced, and the choice line it printed recomputed from its CSV (the other counts may
     // move by one: the CSV rounds the measured times to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-8864f0f-a", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
+    for (const char* stem : {"h200-ch07-full", "h200x2-ch07-405d758", "h200-ch07-a617f6d", "h200-ch07-8864f0f-a", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
                              "h200-ch07-b5ff3e8-b", "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a", "h200-ch07-5615892-b",
                              "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200x2-ch07-f724708",
                              "h200x2-ch07-e609349-a", "h200x2-ch07-e609349-b"}) {
         INFO(stem);
         const Run run = read_run(stem);
         const std::string name = stem;
-        CHECK(run.m.share_footprint == (name == "h200-ch07-full" || name.find("b5ff3e8") != std::string::npos ||
+        const bool one_call = name == "h200-ch07-full" || name.find("a617f6d") != std::string::npos ||
+                              name.find("405d758") != std::string::npos;
+        CHECK(run.m.share_footprint == (one_call || name.find("b5ff3e8") != std::string::npos ||
                                         name.find("e609349") != std::string::npos ||
                                         name.find("8864f0f") != std::string::npos));
-        CHECK(run.m.symv_share_one_call == (name == "h200-ch07-full"));
+        CHECK(run.m.symv_share_one_call == one_call);
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
