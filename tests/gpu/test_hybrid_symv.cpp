@@ -100,6 +100,32 @@ TEST_CASE("hybrid::symv: y is complete at the return and the inputs are free to 
     }
 }
 
+TEST_CASE("hybrid::symv: alpha == 0 is y = beta y, reads neither A nor x, and takes an armed failure",
+          "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int n = 37;
+    for (float beta : {0.0f, 0.5f}) {
+        std::vector<float> y = wb::random_vector<float>(n, 341);
+        if (beta == 0.0f) wb::poison(y);
+        std::vector<float> want(y);
+        for (float& v : want) v = beta == 0.0f ? 0.0f : beta * v;
+        wb::SymvArgs<float> a{Uplo::Lower, n, 0.0f, nullptr, n, nullptr, 1, beta, y.data(), 1};
+        wb::hybrid::symv(a, n / 2, 5);  // A and x null: never read
+        for (int i = 0; i < n; ++i) REQUIRE(y[static_cast<std::size_t>(i)] == want[static_cast<std::size_t>(i)]);
+    }
+    // A CPU failure armed fires in this call (its work is the CPU's); a GPU one finds no GPU work,
+    // is disarmed, and does not fire in the next hybrid call.
+    std::vector<float> y(n, 1.0f);
+    wb::SymvArgs<float> a{Uplo::Upper, n, 0.0f, nullptr, n, nullptr, 1, 2.0f, y.data(), 1};
+    wb::hybrid::testing::fail_next_call(wb::hybrid::testing::Fail::cpu);
+    CHECK_THROWS_WITH(wb::hybrid::symv(a, n, 4), Catch::Contains("injected CPU failure"));
+    wb::hybrid::testing::fail_next_call(wb::hybrid::testing::Fail::gpu);
+    CHECK_NOTHROW(wb::hybrid::symv(a, n, 4));
+    Case<float> c(Uplo::Lower, n, 0.5f, true, 351);
+    CHECK_NOTHROW(wb::hybrid::symv(c.args(), n / 2, 4));
+    c.check();
+}
+
 TEST_CASE("hybrid::symv: bad arguments throw before anything runs", "[gpu][split]") {
     std::vector<float> v(64, 1.0f);
     wb::SymvArgs<float> a{Uplo::Lower, 8, 1, v.data(), 8, v.data(), 1, 0, v.data() + 16, 1};
