@@ -150,6 +150,7 @@ double golden_min(F t, double lo, double hi) {
 Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, const HybridCosts& costs) {
     require_cost("predict", "all_gpu_ms", all_gpu);
     require_cost("predict", "residual_ms", costs.residual_ms);
+    require_cost("predict", "min_saving_ms", costs.min_saving_ms);
     if (!(costs.min_gain >= 0) || !(costs.min_gain < 1))
         throw std::invalid_argument("predict: min_gain (" + num(costs.min_gain) + ") must be in [0, 1)");
     Prediction p;
@@ -169,7 +170,10 @@ Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, con
     const double best_single = std::min(p.cpu_ms, p.gpu_ms);
     p.choice = p.white;
     p.margin = costs.min_gain;
-    if (f > 0 && f < 1 && p.hybrid_ms <= (1 - costs.min_gain) * best_single) p.choice = Where::Hybrid;
+    p.min_saving_ms = costs.min_saving_ms;
+    if (f > 0 && f < 1 && p.hybrid_ms <= (1 - costs.min_gain) * best_single &&
+        best_single - p.hybrid_ms >= costs.min_saving_ms)
+        p.choice = Where::Hybrid;
     return p;
 }
 

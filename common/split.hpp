@@ -31,7 +31,11 @@
 ///   takes from that share), measured once at a mid size: added to the hybrid's time.
 /// The hybrid is chosen only where it predicts a gain of at least `min_gain` over the better
 /// single side: the run's measured margin of the model (chapter 7 measures it: the median over
-/// its classes of how far a real hybrid landed from its model), kMinHybridGain where none was.
+/// its classes of how far a real hybrid landed from its model), kMinHybridGain where none was;
+/// and where it saves at least `min_saving_ms`: the margin is relative, and a hybrid whose whole
+/// saving is smaller than the fixed costs it adds (chapter 7: its GPU side's measured fixed cost
+/// in K chunks) stakes the choice on those costs, which move from timing to timing by their own
+/// size.
 ///
 /// The GPU side, pipelined. The GPU's share runs in K chunks on one stream with asynchronous copies
 /// (pinned memory), so copy-in, kernel and copy-out of different chunks overlap: its proportional
@@ -99,6 +103,7 @@ struct Prediction {
     Where white = Where::Cpu; ///< Listing 4.18 (CPU or GPU)
     Where choice = Where::Cpu;///< the fastest of the three (hybrid only with min_gain)
     double margin = kMinHybridGain;  ///< the min_gain the choice was made with
+    double min_saving_ms = 0;        ///< the min_saving_ms it was made with
     /// The hybrid's predicted gain over the better single side, 1 - hybrid / min(cpu, gpu), where
     /// its share is inside (0, 1) or not a share (NaN: CG's split); 0 otherwise.
     double gain() const;
@@ -117,6 +122,7 @@ struct HybridCosts {
     SideTime shared;         ///< the bound both sides share (host memory), ms at share f; empty: none
     double residual_ms = 0;  ///< what a real hybrid call costs beyond the model of its sides
     double min_gain = kMinHybridGain;
+    double min_saving_ms = 0;  ///< the hybrid must save at least this over the better single side
 };
 /// The hybrid's time at share f in (0, 1): max(cpu(f), gpu(f), shared(f)) + residual.
 double hybrid_ms_at(const SideTime& cpu, const SideTime& gpu, const HybridCosts& costs, double f);

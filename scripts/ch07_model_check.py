@@ -16,6 +16,7 @@ So a change of a formula or of the decision rule can be tried on a measured run 
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --fixed-margin=0.25  # ... or this margin
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --margin-from-drift  # the median of the
         # calibration's drift lines, |ratio - 1| of each class timed again (runs that print them)
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --floor  # a run from before the floor, with it
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --residual-alone  # each class's residual
         # from its hybrid timed alone (the path line's 'measured' minus 'model'), for runs whose
         # residual came from a timing in turn
@@ -99,6 +100,7 @@ def read_run(path):
     """Everything the model predicts with, from the run's text output."""
     run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "share_footprint": False,
            "symv_one_call": False,
+           "floor": False,
            "chunks": 4, "cg_iterations": 100, "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "drift": [], "gpu_bw": 4814.3,
            "gpu_f32": 66908.2, "gpu_f64": 33454.1}
     section = None
@@ -145,6 +147,8 @@ def read_run(path):
             run["share_footprint"] = True
         if s.startswith("hybrid SYMV: the CPU's share is one SYMV of its diagonal block"):
             run["symv_one_call"] = True
+        if s.startswith("hybrid floor: chosen only where it also saves its GPU side's fixed cost"):
+            run["floor"] = True
             continue
         m = re.match(r"host memory both sides share: ([\d.e+]+) GB/s", s)
         if m:
@@ -417,6 +421,7 @@ MIN_GAIN = 0.15
 FIXED_MARGIN = False
 DRIFT_MARGIN = False
 RESIDUAL_ALONE = False
+FLOOR = False  # --floor: replay a run from before the floor with it
 
 
 def predict(run, op, n, e, fs):
@@ -483,7 +488,9 @@ def predict(run, op, n, e, fs):
     hyb = c0 if f <= 0 else gpu(1) if f >= 1 else at(f)
     choice = "CPU" if c0 <= all_gpu else "GPU"
     margin = margin_of(run, peer_key(op, e, fs))
-    if 0 < f < 1 and hyb <= (1 - margin) * min(c0, all_gpu):
+    # the floor (runs that print it): the hybrid must also save its GPU side's fixed cost in chunks
+    floor = path["t0_chunked"] if (path and (run["floor"] or FLOOR)) else 0.0
+    if 0 < f < 1 and hyb <= (1 - margin) * min(c0, all_gpu) and min(c0, all_gpu) - hyb >= floor:
         choice = "hybrid"
     return c0, all_gpu, hyb, f, choice, margin
 
@@ -530,12 +537,13 @@ def within(model, measured, tol=0.15):
 
 def summarize(rows, preds):
     judged = hits = cpu_ok = cpu_n = gpu_ok = hyb_ok = hyb_n = gain_rows = gain_kept = chosen = lost = 0
-    faster = in_margin = 0
+    faster = in_margin = floored = 0
     for r, (c, g, h, f, choice, margin) in zip(rows, preds):
         gain = 1 - h / min(c, g) if (math.isnan(f) or 0 < f < 1) and min(c, g) > 0 else 0.0
         if gain > 0:
             faster += 1
             in_margin += gain < margin
+            floored += gain >= margin and choice != "hybrid"  # kept out by the floor
         if not math.isnan(r["cpu"]):
             cpu_n += 1
             cpu_ok += within(c, r["cpu"])
@@ -570,7 +578,8 @@ def summarize(rows, preds):
             line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows),
             line("hybrid chosen by the model but slower than a single side", lost, chosen),
             line("hybrid predicted faster, but by less than the run's margin (the single side chosen)", in_margin,
-                 faster)]
+                 faster)] + ([line("hybrid predicted faster by the margin, but saving less than its fixed cost "
+                                   "(the single side chosen)", floored, faster)] if floored else [])
 
 
 def main(argv):
@@ -582,6 +591,8 @@ def main(argv):
     FIXED_MARGIN = False
     DRIFT_MARGIN = "--margin-from-drift" in argv[3:]
     RESIDUAL_ALONE = "--residual-alone" in argv[3:]
+    global FLOOR
+    FLOOR = "--floor" in argv[3:]
     for a in argv[3:]:
         if a == "--fixed-margin" or a.startswith("--fixed-margin="):
             FIXED_MARGIN = True

@@ -162,7 +162,8 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << "  CPU peers: " << (cpu::have_cblas() ? "OpenBLAS" : "no CBLAS in this build (conv2d only)") << ", "
               << cpu::threads() << " threads\n"
               << "  hybrid CPU share: each call priced at the share's footprint (the working set of all its calls)\n"
-              << "  hybrid SYMV: the CPU's share is one SYMV of its diagonal block (the GPU adds the block beside it)\n";
+              << "  hybrid SYMV: the CPU's share is one SYMV of its diagonal block (the GPU adds the block beside it)\n"
+              << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n";
     if (!gpu)
         std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions"
                   << (opt.device != 0 ? " (--device " + std::to_string(opt.device) + " is not read)" : std::string())

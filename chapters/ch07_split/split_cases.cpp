@@ -222,6 +222,7 @@ Sides sides_of(const Case& c, const Machines& m) {
         const double g0 = path->t0_chunked_ms + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms;
         s.gpu = [g0, g1](double f) { return g0 + f * g1; };
         s.costs.residual_ms = path->residual_ms;
+        if (m.hybrid_floor) s.costs.min_saving_ms = path->t0_chunked_ms;  // the fixed cost it adds
     } else {
         split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, m.chunks);
         g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back

@@ -102,6 +102,10 @@ struct Machines {
     /// single side of at least this. The median of the classes' GpuPath::miss, where any was
     /// measured (hybrid_margin_of); negative: split::kMinHybridGain.
     double hybrid_margin = -1;
+    /// The hybrid is also chosen only where it saves at least its class's GpuPath::t0_chunked_ms
+    /// (split::HybridCosts::min_saving_ms); false: a run from before this rule, replayed as it
+    /// was computed.
+    bool hybrid_floor = true;
 };
 
 /// The median of the measured GpuPath::miss of m.paths (at most 0.999: predict's min_gain must be

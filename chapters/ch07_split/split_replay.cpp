@@ -41,6 +41,7 @@ Machines machines_from_log(std::istream& log) {
     Machines m;
     m.share_footprint = false;  // a run from before the line that says so: each call at its own working set
     m.symv_share_one_call = false;  // a run from before the line: the SYMV's CPU share read its panel too
+    m.hybrid_floor = false;         // a run from before the line: the margin alone chose the hybrid
     m.gpu = device_preset("h200");
     m.gpu_rates.source = "read from a run";
     m.links.source = "read from a run";
@@ -95,6 +96,8 @@ Machines machines_from_log(std::istream& log) {
             m.share_footprint = true;
         } else if (s.rfind("hybrid SYMV: the CPU's share is one SYMV of its diagonal block", 0) == 0) {
             m.symv_share_one_call = true;
+        } else if (s.rfind("hybrid floor: chosen only where it also saves its GPU side's fixed cost", 0) == 0) {
+            m.hybrid_floor = true;
         } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides share: ([\d.eE+]+) GB/s)"))) {
             m.host_shared_gbs = std::stod(g[1]);
         } else if (std::regex_search(s, g, std::regex(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)"))) {

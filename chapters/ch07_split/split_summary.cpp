@@ -85,6 +85,7 @@ std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows) {
 std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     int judged = 0, hits = 0, cpu_ok = 0, cpu_n = 0, gpu_ok = 0, hyb_ok = 0, hyb_n = 0;
     int gain_rows = 0, gain_kept = 0, chosen = 0, chosen_lost = 0, faster = 0, in_margin = 0, unsettled = 0;
+    int floored = 0, with_floor = 0;
     for (const RowResult& r : rows) {
         if (!std::isnan(r.m.cpu_ms)) {
             ++cpu_n;
@@ -95,7 +96,10 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
         if (gain > 0) {  // the hybrid predicted faster: chosen, or kept out by the run's margin
             ++faster;
             in_margin += gain < r.p.split.margin;
+            const double best = std::min(r.p.split.cpu_ms, r.p.split.gpu_ms);
+            floored += gain >= r.p.split.margin && best - r.p.split.hybrid_ms < r.p.split.min_saving_ms;
         }
+        with_floor += r.p.split.min_saving_ms > 0;
         if (measured_best(r) == "-") continue;
         ++judged;
         hits += is_hit(r);
@@ -123,6 +127,9 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     out.push_back(count_line("hybrid chosen by the model but slower than a single side", chosen_lost, chosen));
     out.push_back(count_line("hybrid predicted faster, but by less than the run's margin (the single side chosen)",
                              in_margin, faster));
+    if (with_floor > 0)  // runs from before the floor print what they printed
+        out.push_back(count_line("hybrid predicted faster by the margin, but saving less than its fixed cost (the single side chosen)",
+                                 floored, faster));
     out.push_back(count_line("CPU timings whose median kept an error above 3%", unsettled, cpu_n));
     if (judged < static_cast<int>(rows.size()))
         out.push_back(std::to_string(rows.size() - static_cast<std::size_t>(judged)) +

@@ -174,3 +174,36 @@ TEST_CASE("chapter 7: the hybrid is chosen only where its predicted gain reaches
     // A share of 0 (the tiny call stays on the CPU): no predicted gain.
     CHECK(wb::ch07::predict_case({"gemv", 64, 4}, m).split.gain() == 0);
 }
+
+TEST_CASE("chapter 7: the hybrid is chosen only where it also saves its GPU side's fixed cost", "[cpu][ch07][split]") {
+    // GEMV n = 4096 float, the class's path measured: the hybrid predicts a gain above the margin.
+    // Its saving in ms against the class's t0 in chunks decides, where the run has the rule
+    // (hybrid_floor); a run from before it (replayed) chooses by the margin alone.
+    wb::ch07::Machines m;
+    m.gpu = wb::device_preset("h200");
+    m.links = wb::ch07::h200_pinned_links();
+    m.cpu = wb::model::cpu_machine("t", 16, 100, 1000, 500);
+    m.cpu.llc_bytes = 64 * 1024.0 * 1024.0;
+    m.hybrid_margin = 0.01;
+    wb::ch07::GpuPath& path = m.paths["gemv float"];
+    path.tiny_n = 8;
+    path.t0_ms = path.t0_chunked_ms = 0.001;
+    const wb::ch07::Case c{"gemv", 4096, 4};
+    const auto p = wb::ch07::predict_case(c, m).split;
+    REQUIRE(p.gain() > 0.01);
+    CHECK(p.choice == wb::split::Where::Hybrid);
+    CHECK(p.min_saving_ms == Approx(0.001));
+    const double saving = std::min(p.cpu_ms, p.gpu_ms) - p.hybrid_ms;
+    REQUIRE(saving > 0);
+    path.t0_chunked_ms = 0.95 * saving;  // the side's fixed cost rises: the hybrid's time too
+    const auto q = wb::ch07::predict_case(c, m).split;
+    const double q_saving = std::min(q.cpu_ms, q.gpu_ms) - q.hybrid_ms;
+    CHECK(q.min_saving_ms == Approx(0.95 * saving));
+    CHECK(q.choice == (q_saving >= q.min_saving_ms ? wb::split::Where::Hybrid : q.white));
+    CHECK(q.choice != wb::split::Where::Hybrid);  // a dearer side saves less than its dearer floor
+    m.hybrid_floor = false;
+    const auto r = wb::ch07::predict_case(c, m).split;
+    CHECK(r.min_saving_ms == 0);
+    CHECK(r.hybrid_ms == Approx(q.hybrid_ms));
+    CHECK(r.choice == (r.gain() >= 0.01 ? wb::split::Where::Hybrid : r.white));
+}

@@ -90,6 +90,27 @@ TEST_CASE("split: the balanced share ends both sides together", "[cpu][split]") 
     CHECK(s.choice == Where::Cpu);
 }
 
+TEST_CASE("split: the hybrid must also save min_saving_ms over the better single side", "[cpu][split]") {
+    // CPU 1 ms, GPU side 0.1 + 1 f ms, all-GPU 1.1 ms: f* = 0.45, hybrid 0.55 ms, a saving of 0.45
+    // ms (45%) over the CPU.
+    const wb::split::SideTime cpu = [](double f) { return 1.0 * (1 - f); };
+    const wb::split::SideTime gpu = [](double f) { return 0.1 + f; };
+    wb::split::HybridCosts costs;
+    costs.min_gain = 0.15;
+    costs.min_saving_ms = 0.44;
+    const Prediction a = wb::split::predict(cpu, gpu, 1.1, costs);
+    CHECK(a.hybrid_ms == Approx(0.55));
+    CHECK(a.min_saving_ms == Approx(0.44));
+    CHECK(a.choice == Where::Hybrid);
+    costs.min_saving_ms = 0.46;  // saves more than the margin asks, less than the floor
+    const Prediction b = wb::split::predict(cpu, gpu, 1.1, costs);
+    CHECK(b.gain() == Approx(a.gain()));
+    CHECK(b.hybrid_ms == Approx(a.hybrid_ms));
+    CHECK(b.choice == Where::Cpu);
+    costs.min_saving_ms = -1;
+    CHECK_THROWS_AS(wb::split::predict(cpu, gpu, 1.1, costs), std::invalid_argument);
+}
+
 TEST_CASE("split: the share of any monotone sides ends them together; affine sides give the closed form", "[cpu][split]") {
     // A CPU side that falls faster than its share (its working set drops into a cache): the
     // balanced share is where both times meet, and the hybrid time is that common time.
