@@ -142,14 +142,22 @@ TEST_CASE("chapter 7: a class's miss and the run's hybrid margin", "[cpu][ch07][
     CHECK(wb::ch07::min_gain_of(m) == Approx(0.2));
 }
 
-TEST_CASE("chapter 7: the hybrid is chosen only where its predicted gain reaches the run's margin", "[cpu][ch07][split]") {
-    // GEMV n = 16384 float on a host of 100 GB/s: the hybrid predicts a gain g over the better
-    // single side. A margin just under g chooses it, one just over it keeps White's single side.
+namespace {
+/// The H200 preset with its pinned links beside a 16-thread host of 100 GB/s and a 64 MiB LLC.
+wb::ch07::Machines h200_beside_a_test_host() {
     wb::ch07::Machines m;
     m.gpu = wb::device_preset("h200");
     m.links = wb::ch07::h200_pinned_links();
     m.cpu = wb::model::cpu_machine("t", 16, 100, 1000, 500);
     m.cpu.llc_bytes = 64 * 1024.0 * 1024.0;
+    return m;
+}
+}  // namespace
+
+TEST_CASE("chapter 7: the hybrid is chosen only where its predicted gain reaches the run's margin", "[cpu][ch07][split]") {
+    // GEMV n = 16384 float on a host of 100 GB/s: the hybrid predicts a gain g over the better
+    // single side. A margin just under g chooses it, one just over it keeps White's single side.
+    wb::ch07::Machines m = h200_beside_a_test_host();
     const wb::ch07::Case c{"gemv", 16384, 4};
     const auto free_p = wb::ch07::predict_case(c, m).split;
     const double g = free_p.gain();
@@ -179,11 +187,7 @@ TEST_CASE("chapter 7: the hybrid is chosen only where it also saves its GPU side
     // GEMV n = 4096 float, the class's path measured: the hybrid predicts a gain above the margin.
     // Its saving in ms against the class's t0 in chunks decides, where the run has the rule
     // (hybrid_floor); a run from before it (replayed) chooses by the margin alone.
-    wb::ch07::Machines m;
-    m.gpu = wb::device_preset("h200");
-    m.links = wb::ch07::h200_pinned_links();
-    m.cpu = wb::model::cpu_machine("t", 16, 100, 1000, 500);
-    m.cpu.llc_bytes = 64 * 1024.0 * 1024.0;
+    wb::ch07::Machines m = h200_beside_a_test_host();
     m.hybrid_margin = 0.01;
     wb::ch07::GpuPath& path = m.paths["gemv float"];
     path.tiny_n = 8;
