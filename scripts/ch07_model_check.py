@@ -17,6 +17,8 @@ So a change of a formula or of the decision rule can be tried on a measured run 
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --margin-from-drift  # the median of the
         # calibration's drift lines, |ratio - 1| of each class timed again (runs that print them)
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --floor  # a run from before the floor, with it
+    python3 scripts/ch07_model_check.py RUN.txt RUN.csv --symv-columns  # SYMV's GPU side priced as
+                                        # whole stored columns (runs of 405d758 - b4b48f1 lack the line)
     python3 scripts/ch07_model_check.py RUN.txt RUN.csv --residual-alone  # each class's residual
         # from its hybrid timed alone (the path line's 'measured' minus 'model'), for runs whose
         # residual came from a timing in turn
@@ -101,6 +103,7 @@ def read_run(path):
     run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "share_footprint": False,
            "symv_one_call": False,
            "floor": False,
+           "symv_columns": False,
            "chunks": 4, "cg_iterations": 100, "llc": 0.0, "f32": 0.0, "f64": 0.0, "links": {}, "overhead": 0.0, "conv_fewer": 1.0, "drift": [], "gpu_bw": 4814.3,
            "gpu_f32": 66908.2, "gpu_f64": 33454.1}
     section = None
@@ -149,6 +152,8 @@ def read_run(path):
             run["symv_one_call"] = True
         if s.startswith("hybrid floor: chosen only where it also saves its GPU side's fixed cost"):
             run["floor"] = True
+        if s.startswith("hybrid SYMV: the GPU's share is whole stored columns"):
+            run["symv_columns"] = True
             continue
         m = re.match(r"host memory both sides share: ([\d.e+]+) GB/s", s)
         if m:
@@ -178,6 +183,10 @@ def read_run(path):
                                             "tiny_n": int(m.group(5)), "pipeline": float(m.group(6)),
                                             "mid_n": int(m.group(7)), "residual": residual,
                                             "margin": path_margin(s)}
+                mid = re.search(r"share ([\d.]+)% \(measured ([\d.e+-]+) ms, model [\d.e+-]+ ms, timing error ([\d.]+)%", s)
+                if mid:  # the mid-size hybrid: its share, its time, its timing's error
+                    run["paths"][m.group(1)]["mid"] = (float(mid.group(1)) / 100, float(mid.group(2)),
+                                                       float(mid.group(3)) / 100)
                 run["chunks"] = int(m.group(4))
     return run
 
@@ -422,10 +431,13 @@ FIXED_MARGIN = False
 DRIFT_MARGIN = False
 RESIDUAL_ALONE = False
 FLOOR = False  # --floor: replay a run from before the floor with it
+SYMV_COLUMNS = False  # --symv-columns: a run of the SYMV hybrid by columns from before its line
 
 
-def predict(run, op, n, e, fs):
-    """(cpu, gpu, hybrid, share, choice) as split_cases.cpp predict_case computes them."""
+def predict(run, op, n, e, fs, share=None):
+    """(cpu, gpu, hybrid, share, choice) as split_cases.cpp predict_case computes them; with
+    `share`, the model of the hybrid's two sides at that share alone (no residual:
+    split_cases.cpp hybrid_model_ms)."""
     if op == "cg":
         return predict_cg(run, n, e)
     o, a = offloads(run, op, n, e, fs)
@@ -449,9 +461,15 @@ def predict(run, op, n, e, fs):
     else:
         g0, g1 = gpu_side(run, o, run["chunks"])
         g0 += run["overhead"]
+    # SYMV's GPU share in whole stored columns (runs that say so): it copies g n - g^2 / 2
+    # elements, f (1 - f / 2) of the n^2 the proportional part is priced at; the pipeline ratio was
+    # measured at f = 1, where that is 1 / 2 (split_cases.cpp gpu_share_shape).
+    columns = op == "symv" and (run["symv_columns"] or SYMV_COLUMNS)
+    copied = (lambda f: f * (1 - f / 2)) if columns else (lambda f: f)
+    shape = (lambda f: copied(f) / copied(1)) if (columns and path) else copied
 
     def gpu(f):
-        return g0 + f * g1
+        return g0 + shape(f) * g1
 
     shared = None
     if run["shared"] > 0:
@@ -460,13 +478,16 @@ def predict(run, op, n, e, fs):
 
         def shared(f):
             dram = sum(dram_share(run["llc"], w["bytes"]) * w["bytes"] for _, w in cpu_share_calls(op, n, e, fs, f, run["symv_one_call"]))
-            return (dram + f * split_b + whole_b) / (run["shared"] * 1e6)
+            return (dram + copied(f) * split_b + whole_b) / (run["shared"] * 1e6)
 
     def at(f):
         t = max(cpu(f), gpu(f))
         if shared:
             t = max(t, shared(f))
         return t + residual
+
+    if share is not None:
+        return at(share) - residual
 
     # the balanced share (bisection, as split.cpp)
     if gpu(0) >= cpu(0):
@@ -591,8 +612,9 @@ def main(argv):
     FIXED_MARGIN = False
     DRIFT_MARGIN = "--margin-from-drift" in argv[3:]
     RESIDUAL_ALONE = "--residual-alone" in argv[3:]
-    global FLOOR
+    global FLOOR, SYMV_COLUMNS
     FLOOR = "--floor" in argv[3:]
+    SYMV_COLUMNS = "--symv-columns" in argv[3:]
     for a in argv[3:]:
         if a == "--fixed-margin" or a.startswith("--fixed-margin="):
             FIXED_MARGIN = True
@@ -603,6 +625,16 @@ def main(argv):
                     return 2
     run, rows = read_run(argv[1]), read_csv(argv[2])
     recover_old_run(run, rows)
+    if SYMV_COLUMNS and not run["symv_columns"]:
+        # The run priced SYMV's GPU side in its old shape: its SYMV classes' residual and miss are
+        # recomputed against the new shape from the mid-size hybrid it timed (the same timing).
+        for key, p in run["paths"].items():
+            if key.startswith("symv ") and "mid" in p:
+                f, measured, err = p["mid"]
+                e = 4 if key.endswith("float") else 8
+                model = predict(run, "symv", p["mid_n"], e, 0, share=f)
+                p["residual"] = max(0.0, measured - model)
+                p["margin"] = max(abs(measured / model - 1), 2 * err)
     preds = [predict(run, r["op"], r["n"], r["elem"], r["fs"]) for r in rows]
     worst = {}
     for r, p in zip(rows, preds):
