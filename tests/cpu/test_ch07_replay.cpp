@@ -10,9 +10,9 @@
 // same model on the 32-core machine; h200-ch07-8864f0f-{a,b}.* two runs of it with the hybrid
 // GEMV's chunks splitting its band's columns; h200-ch07-a617f6d.* a run with the hybrid SYMV's CPU
 // share one SYMV, the GPU adding the block beside it (the model says so in its calibration lines);
-// h200-ch07-full.* (a copy of docs/results/h200/ch07-full.*), h200-ch07-405d758-a.* and
-// h200x2-ch07-405d758.* runs of the same model with the hybrid SYMV's GPU share in whole stored
-// columns, on each machine.
+// h200-ch07-405d758-{a,b}.* and h200x2-ch07-405d758.* runs of the same model with the hybrid
+// SYMV's GPU share in whole stored columns, on each machine; h200-ch07-full.* (a copy of
+// docs/results/h200/ch07-full.*) a run of it with the hybrid's floor (its line says so).
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -106,14 +106,14 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Sixteen runs of four chapter models (the later ones price a hybrid CPU share of several
-    // calls at its footprint, the last four have a SYMV share of one call, and each says so),
-    // twelve on a 16-core host and four on a 32-core host: each
+    // Seventeen runs of five chapter models (the later ones price a hybrid CPU share of several
+    // calls at its footprint, the last five have a SYMV share of one call, the last one the
+    // hybrid's floor, and each says so), thirteen on a 16-core host and four on a 32-core host: each
     // calibration read back with the classes the earlier run lacks, its columns and choices
     // reproduced, and the choice line it printed recomputed from its CSV (the other counts may
     // move by one: the CSV rounds the measured times to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-405d758-a", "h200x2-ch07-405d758", "h200-ch07-a617f6d",
-                             "h200-ch07-8864f0f-a", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-405d758-a", "h200-ch07-405d758-b", "h200x2-ch07-405d758",
+                             "h200-ch07-a617f6d", "h200-ch07-8864f0f-a", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
                              "h200-ch07-b5ff3e8-b", "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a", "h200-ch07-5615892-b",
                              "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200x2-ch07-f724708",
                              "h200x2-ch07-e609349-a", "h200x2-ch07-e609349-b"}) {
@@ -126,6 +126,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
                                         name.find("e609349") != std::string::npos ||
                                         name.find("8864f0f") != std::string::npos));
         CHECK(run.m.symv_share_one_call == one_call);
+        CHECK(run.m.hybrid_floor == (name == "h200-ch07-full"));
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
