@@ -463,7 +463,8 @@ def predict(run, op, n, e, fs, share=None):
         g0 += run["overhead"]
     # SYMV's GPU share in whole stored columns (runs that say so): it copies g n - g^2 / 2
     # elements, f (1 - f / 2) of the n^2 the proportional part is priced at; the pipeline ratio was
-    # measured at f = 1, where that is 1 / 2 (split_cases.cpp gpu_share_shape).
+    # measured at f = 1, where that is 1 / 2 (a run that prints the line prices it so in
+    # split_cases.cpp sides_of).
     columns = op == "symv" and (run["symv_columns"] or SYMV_COLUMNS)
     copied = (lambda f: f * (1 - f / 2)) if columns else (lambda f: f)
     shape = (lambda f: copied(f) / copied(1)) if (columns and path) else copied
@@ -556,7 +557,7 @@ def within(model, measured, tol=0.15):
     return model > 0 and measured > 0 and abs(model / measured - 1) <= tol
 
 
-def summarize(rows, preds):
+def summarize(rows, preds, with_floor=False):
     judged = hits = cpu_ok = cpu_n = gpu_ok = hyb_ok = hyb_n = gain_rows = gain_kept = chosen = lost = 0
     faster = in_margin = floored = 0
     for r, (c, g, h, f, choice, margin) in zip(rows, preds):
@@ -600,7 +601,7 @@ def summarize(rows, preds):
             line("hybrid chosen by the model but slower than a single side", lost, chosen),
             line("hybrid predicted faster, but by less than the run's margin (the single side chosen)", in_margin,
                  faster)] + ([line("hybrid predicted faster by the margin, but saving less than its fixed cost "
-                                   "(the single side chosen)", floored, faster)] if floored else [])
+                                   "(the single side chosen)", floored, faster)] if with_floor else [])
 
 
 def main(argv):
@@ -628,6 +629,14 @@ def main(argv):
     if SYMV_COLUMNS and not run["symv_columns"]:
         # The run priced SYMV's GPU side in its old shape: its SYMV classes' residual and miss are
         # recomputed against the new shape from the mid-size hybrid it timed (the same timing).
+        # Only for runs of the columns code that timed it: a SYMV path whose chunked all-GPU call
+        # copied the whole array (a run of the band-of-rows code) has a pipeline ratio near 1.
+        for key, p in run["paths"].items():
+            if key.startswith("symv ") and ("mid" not in p or p["pipeline"] > 0.8):
+                raise SystemExit("ch07_model_check: --symv-columns needs a run of the SYMV hybrid by whole columns "
+                                 "(405d758 on) that printed its mid-size hybrid: %s has %s" %
+                                 (key, "no mid-size timing" if "mid" not in p else
+                                  "a pipeline ratio of %.3g (> 0.8: its chunks copied the whole array)" % p["pipeline"]))
         for key, p in run["paths"].items():
             if key.startswith("symv ") and "mid" in p:
                 f, measured, err = p["mid"]
@@ -649,7 +658,7 @@ def main(argv):
                   "(run: %s)" % (r["op"], "float" if r["elem"] == 4 else "double", r["fs"] or "-", r["n"], c, r["cpu"],
                                  g, r["gpu"], h, r["hyb_cell"], f, 100 * mg, ch, r["choice"]))
     print("Summary (recomputed choices against the measured columns)")
-    for line in summarize(rows, preds):
+    for line in summarize(rows, preds, run["floor"] or FLOOR):
         print("  " + line)
     return 0
 
