@@ -28,9 +28,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -102,17 +104,26 @@ void run(int n, double share, int rounds) {
 
     const wb::SymvArgs<T> cpu{wb::Uplo::Lower, r, T(1), A.p + g + static_cast<std::size_t>(g) * lda, n, x.p + g, 1,
                               T(0), y.p + g, 1};
-    std::atomic<int> go{-1};
-    std::atomic<bool> quit{false}, finished{false};
+    // The helper sleeps on a condition variable between modes, as the hybrid's GPU worker sleeps
+    // between calls (a spinning helper would take a core in every mode, alone included).
+    std::mutex mu;
+    std::condition_variable cv;
+    int go = -1;
+    bool quit = false;
+    std::atomic<bool> finished{false};
     std::thread helper([&] {
         for (;;) {
             int m;
-            while ((m = go.load()) < 0)
-                if (quit.load()) return;
+            {
+                std::unique_lock<std::mutex> lock(mu);
+                cv.wait(lock, [&] { return go >= 0 || quit; });
+                if (quit) return;
+                m = go;
+                go = -1;
+            }
             if (m == same) copies(A.p);
             else if (m == other) copies(B.p);
             else if (m == wake) wakes();
-            go.store(-1);
             finished.store(true);
         }
     });
@@ -122,13 +133,23 @@ void run(int n, double share, int rounds) {
         for (int m = 0; m < kModes; ++m) {
             finished.store(m == alone);
             const auto c0 = Clock::now();
-            if (m != alone) go.store(m);
+            if (m != alone) {
+                {
+                    std::lock_guard<std::mutex> lock(mu);
+                    go = m;
+                }
+                cv.notify_one();
+            }
             wb::cpu::symv(cpu);
             t[m].push_back(std::chrono::duration<double, std::milli>(Clock::now() - c0).count());
             while (!finished.load()) std::this_thread::yield();
             std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the pool's spin ends
         }
-    quit.store(true);
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        quit = true;
+    }
+    cv.notify_one();
     helper.join();
     double med[kModes];
     for (int m = 0; m < kModes; ++m) {
