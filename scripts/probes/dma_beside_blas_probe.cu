@@ -11,8 +11,9 @@
 //            the memory the CPU's block lives beside;
 //   other    the same copies from another page-locked buffer of the same size: DMA traffic, not
 //            the matrix's own lines;
-//   wake     the helper launches 4 kernels that spin for about the copies' time and waits for
-//            each on a blocking-sync event (the worker's wake-ups, no DMA at all).
+//   wake     the helper launches 4 kernels that together spin for about the copies' time and
+//            sleeps on a blocking-sync event until they end (the worker's issue and wake-up, no
+//            DMA at all).
 // Each round times every mode once, in turn (alone, same, other, wake), the helper started by an
 // atomic flag at the CPU call's start; a mode's time is the median of its rounds, and the CPU call
 // is the only thing timed. Data as the chapter's rows: page-locked, random, Lower SYMV.
@@ -83,9 +84,9 @@ void run(int n, double share, int rounds) {
             const int c = std::min(per, g - c0);
             CHECK(cudaMemcpyAsync(dev + static_cast<std::size_t>(c0) * lda, src + static_cast<std::size_t>(c0) * lda,
                                   static_cast<std::size_t>(c) * lda * sizeof(T), cudaMemcpyHostToDevice, s));
-            CHECK(cudaEventRecord(done, s));
-            CHECK(cudaEventSynchronize(done));
         }
+        CHECK(cudaEventRecord(done, s));  // issued, then one sleep until the last is done (the worker's way)
+        CHECK(cudaEventSynchronize(done));
     };
     // The copies' time, for the wake mode's spins (measured once, alone).
     const auto t0 = Clock::now();
@@ -95,11 +96,10 @@ void run(int n, double share, int rounds) {
     CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     const long long spin = static_cast<long long>(copy_s / chunks * khz * 1e3);
     auto wakes = [&] {
-        for (int k = 0; k < chunks; ++k) {
-            spin_kernel<<<1, 1, 0, s>>>(spin);
-            CHECK(cudaEventRecord(done, s));
-            CHECK(cudaEventSynchronize(done));
-        }
+        for (int k = 0; k < chunks; ++k) spin_kernel<<<1, 1, 0, s>>>(spin);
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(done, s));
+        CHECK(cudaEventSynchronize(done));
     };
 
     const wb::SymvArgs<T> cpu{wb::Uplo::Lower, r, T(1), A.p + g + static_cast<std::size_t>(g) * lda, n, x.p + g, 1,
