@@ -23,6 +23,7 @@
 //   build/bin/dma_beside_blas_probe 4096 0.1 31      (n, the GPU's share, rounds)
 #include "probe_timing.cuh"
 
+#include "buffer.hpp"
 #include "cpu_peers.hpp"
 #include "random.hpp"
 
@@ -47,16 +48,6 @@ __global__ void spin_kernel(long long cycles) {
     }
 }
 
-/// Page-locked host memory, freed at scope exit.
-template <class T>
-struct Pinned {
-    T* p = nullptr;
-    explicit Pinned(std::size_t n) { CHECK(cudaHostAlloc(&p, n * sizeof(T), cudaHostAllocDefault)); }
-    ~Pinned() { cudaFreeHost(p); }
-    Pinned(const Pinned&) = delete;
-    Pinned& operator=(const Pinned&) = delete;
-};
-
 enum Mode { alone, same, other, wake, kModes };
 const char* const kNames[kModes] = {"alone", "same", "other", "wake"};
 
@@ -64,13 +55,13 @@ template <class T>
 void run(int n, double share, int rounds) {
     const int g = std::max(1, static_cast<int>(share * n)), r = n - g, chunks = 4;
     const std::size_t lda = static_cast<std::size_t>(n), elems = lda * n;
-    Pinned<T> A(elems), B(elems), x(n), y(n);
+    wb::PinnedBuffer<T> A(elems), B(elems), x(n), y(n);
     const auto a0 = wb::random_vector<T>(elems, 11), x0 = wb::random_vector<T>(n, 12);
-    std::memcpy(A.p, a0.data(), elems * sizeof(T));
-    std::memcpy(B.p, a0.data(), elems * sizeof(T));
-    std::memcpy(x.p, x0.data(), n * sizeof(T));
-    T* dev = nullptr;
-    CHECK(cudaMalloc(&dev, static_cast<std::size_t>(g) * lda * sizeof(T)));
+    std::memcpy(A.data(), a0.data(), elems * sizeof(T));
+    std::memcpy(B.data(), a0.data(), elems * sizeof(T));
+    std::memcpy(x.data(), x0.data(), n * sizeof(T));
+    wb::DeviceBuffer<T> dbuf(static_cast<std::size_t>(g) * lda);
+    T* const dev = dbuf.data();
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t done;
@@ -92,7 +83,7 @@ void run(int n, double share, int rounds) {
     double copy_s = 1e30;
     for (int k = 0; k < 3; ++k) {
         const auto t0 = Clock::now();
-        copies(A.p);
+        copies(A.data());
         copy_s = std::min(copy_s, std::chrono::duration<double>(Clock::now() - t0).count());
     }
     int khz = 0;
@@ -105,8 +96,8 @@ void run(int n, double share, int rounds) {
         CHECK(cudaEventSynchronize(done));
     };
 
-    const wb::SymvArgs<T> cpu{wb::Uplo::Lower, r, T(1), A.p + g + static_cast<std::size_t>(g) * lda, n, x.p + g, 1,
-                              T(0), y.p + g, 1};
+    const wb::SymvArgs<T> cpu{wb::Uplo::Lower, r, T(1), A.data() + g + static_cast<std::size_t>(g) * lda, n,
+                              x.data() + g, 1, T(0), y.data() + g, 1};
     // The helper sleeps on a condition variable between modes, as the hybrid's GPU worker sleeps
     // between calls (a spinning helper would take a core in every mode, alone included).
     std::mutex mu;
@@ -124,8 +115,8 @@ void run(int n, double share, int rounds) {
                 m = go;
                 go = -1;
             }
-            if (m == same) copies(A.p);
-            else if (m == other) copies(B.p);
+            if (m == same) copies(A.data());
+            else if (m == other) copies(B.data());
             else if (m == wake) wakes();
             finished.store(true);
         }
@@ -167,7 +158,6 @@ void run(int n, double share, int rounds) {
     std::printf("\n");
     CHECK(cudaEventDestroy(done));
     CHECK(cudaStreamDestroy(s));
-    CHECK(cudaFree(dev));
 }
 
 }  // namespace
