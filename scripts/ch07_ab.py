@@ -1,44 +1,36 @@
 #!/usr/bin/env python3
-"""Two builds of chapter 7 compared over full runs taken alternately (an A/B): the counts the
-chapter's summary prints, summed per build from each run's CSV, overall and for one op.
+"""Two builds of chapter 7 compared over full runs taken alternately (an A/B): the chapter's
+summary counts, summed per build over its runs' CSVs, overall and for one op's rows.
 
 A rule set before the runs names which counts must move and which way (docs/notes/split.md keeps
 each lead's rule); this script only sums them, the same way for both builds, so the rule is
-applied to numbers and not read off a table.
+applied to numbers and not read off a table. The counts are the summary lines as
+scripts/ch07_model_check.py counts them from a CSV (each run's own model columns as the
+predictions): the same lines the chapter prints, from the 4-decimal columns.
 
 Usage:
     python3 scripts/ch07_ab.py --op symv A1.csv A2.csv -- B1.csv B2.csv
-
-Per build: the rows whose model's choice is the measured best or within 5% of it; the hybrids
-chosen and slower than the better single side; where the hybrid ran (a share strictly inside 0%
-and 100%), how many landed within 15% of their model. The same three for the rows of --op alone.
 """
-import csv
+import os
+import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ch07_model_check  # noqa: E402
 
-def counts(paths, op=None):
-    """(choice hits, rows, hybrids chosen and slower, hybrids chosen, hybrids within 15%, hybrids run)."""
-    hits = rows = lost = chosen = within = ran = 0
+
+def summed(paths, op=None):
+    """[(line's text, k summed, n summed)] over the runs, their rows of `op` alone where given."""
+    total = []
     for path in paths:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                if op and r["op"] != op:
-                    continue
-                rows += 1
-                hits += float(r["choice / best"].rstrip("x")) <= 1.05
-                cpu, gpu = float(r["CPU measured"]), float(r["GPU+comm measured"])
-                share = r["GPU share"]
-                runs = r["op"] == "cg" or (share.endswith("%") and 0 < float(share.rstrip("%")) < 100)
-                if not runs:
-                    continue
-                ran += 1
-                hm, hp = float(r["hybrid measured"]), float(r["hybrid model"])
-                within += hm > 0 and abs(hp / hm - 1) <= 0.15
-                if r["model's choice"] == "hybrid":
-                    chosen += 1
-                    lost += hm > min(cpu, gpu)
-    return hits, rows, lost, chosen, within, ran
+        rows = [r for r in ch07_model_check.read_csv(path) if op is None or r["op"] == op]
+        for i, line in enumerate(ch07_model_check.own_summary(rows)):
+            text, k, n = re.match(r"(.*): (\d+) of (\d+)", line).groups()
+            if i == len(total):
+                total.append([text, 0, 0])
+            total[i][1] += int(k)
+            total[i][2] += int(n)
+    return total
 
 
 def main(argv):
@@ -51,13 +43,12 @@ def main(argv):
         return 2
     k = args.index("--")
     groups = {"A": args[:k], "B": args[k + 1:]}
-    print("%-5s %-6s %-22s %-26s %s" % ("build", "runs", "choice within 5%", "hybrids chosen and slower",
-                                           "hybrids within 15% of their model"))
     for scope in ([None, op] if op else [None]):
-        for name, paths in groups.items():
-            h, n, lost, ch, w, ran = counts(paths, scope)
-            print("%-5s %-6d %-22s %-26s %s%s" % (name, len(paths), "%d of %d" % (h, n), "%d of %d" % (lost, ch),
-                                                  "%d of %d" % (w, ran), "   (%s rows)" % scope if scope else ""))
+        print("%s (runs: A %d, B %d)" % ("every row" if scope is None else "the %s rows" % scope, len(groups["A"]),
+                                         len(groups["B"])))
+        a, b = summed(groups["A"], scope), summed(groups["B"], scope)
+        for (text, ka, na), (_, kb, nb) in zip(a, b):
+            print("  %-72s A %4d of %-4d  B %4d of %-4d" % (text, ka, na, kb, nb))
     return 0
 
 

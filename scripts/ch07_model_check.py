@@ -604,6 +604,13 @@ def summarize(rows, preds, with_floor=False):
                                    "(the single side chosen)", floored, faster)] if with_floor else [])
 
 
+def own_summary(rows):
+    """The chapter's summary lines for rows of a run's CSV (read_csv) with the run's own model
+    columns as the predictions; the margin's line is left out (it needs the run's margin)."""
+    preds = [(r["cpu_model"], r["gpu_model"], r["hyb_model"], num(r["share"]) / 100, r["choice"], 0.0) for r in rows]
+    return summarize(rows, preds)[:6]
+
+
 def main(argv):
     global FIXED_MARGIN
     if len(argv) < 3:

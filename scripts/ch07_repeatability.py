@@ -148,10 +148,7 @@ def other_runs_scaled(runs, i):
 def own_model(path):
     """The run's own model judged by its measured columns: the chapter's summary lines, as
     ch07_model_check.py counts them from a CSV (the run's model columns as the predictions)."""
-    rows = ch07_model_check.read_csv(path)
-    preds = [(r["cpu_model"], r["gpu_model"], r["hyb_model"], ch07_model_check.num(r["share"]) / 100, r["choice"], 0.0)
-             for r in rows]
-    return ch07_model_check.summarize(rows, preds)[:6]  # the last line needs the run's margin
+    return ch07_model_check.own_summary(ch07_model_check.read_csv(path))
 
 
 LABELS = {
