@@ -44,6 +44,11 @@ RowRange symv_gpu_rows(Uplo uplo, int n, int g) {
     return uplo == Uplo::Lower ? RowRange{0, g} : RowRange{n - g, n};
 }
 
+RowRange symv_cpu_rows(Uplo uplo, int n, int g) {
+    require_share("symv_cpu_rows", n, g);
+    return uplo == Uplo::Lower ? RowRange{g, n} : RowRange{0, n - g};
+}
+
 RowRange symv_gpu_chunk(Uplo uplo, int n, int g, int r0, int c) {
     using launch_checks::num;
     require_share("symv_gpu_chunk", n, g);

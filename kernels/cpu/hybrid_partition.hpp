@@ -46,6 +46,8 @@ SymvColumnsPlan symv_columns_plan(Uplo uplo, int n, int c0, int c1);
 /// The GPU's rows (and columns) of a hybrid SYMV with g of n rows on the GPU: Lower [0, g), Upper
 /// [n - g, n). Throws std::invalid_argument unless 0 <= g <= n.
 RowRange symv_gpu_rows(Uplo uplo, int n, int g);
+/// The CPU's rows, the others: Lower [g, n), Upper [0, n - g). Same rule.
+RowRange symv_cpu_rows(Uplo uplo, int n, int g);
 /// The columns of the GPU's k-th chunk in its order, where the chunks [r0, r0 + c) cut [0, g)
 /// from the start: Lower [r0, r0 + c), Upper [n - r0 - c, n - r0). Throws std::invalid_argument
 /// unless 0 <= r0 <= r0 + c <= g <= n.

@@ -35,7 +35,7 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
     const RowRange mine = symv_gpu_rows(h.uplo, h.n, g);
     const RowRange first = symv_gpu_chunk(h.uplo, h.n, g, 0, chunk);
     const RowRange rest = h.uplo == Uplo::Lower ? RowRange{first.end, mine.end} : RowRange{mine.begin, first.begin};
-    const RowRange cpu_rows = h.uplo == Uplo::Lower ? RowRange{g, h.n} : RowRange{0, h.n - g};
+    const RowRange cpu_rows = symv_cpu_rows(h.uplo, h.n, g);
     detail::ShareState& sp = detail::share_state();
     T* const dx = static_cast<T*>(sp.whole.get(n * e));
     T* const acc = static_cast<T*>(sp.whole2.get(n * e));
@@ -95,7 +95,7 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
     const bool work = validate_symv(h, fn);
     detail::check_share(fn, "gpu_rows", gpu_rows, "n", h.n, "chunk_rows", chunk_rows);
     if (!work) return;
-    const int g = gpu_rows, n_low = h.n - g;
+    const int g = gpu_rows;
     if (h.alpha == T(0)) {  // y = beta y (validate_symv: beta != 1) on the host; A and x are not read
         // Through detail::run like every call, so that it takes an armed test failure and sets
         // last_side_times(); the GPU has no work.
@@ -108,7 +108,8 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
     }
     // With both sides, the GPU adds what its columns give the CPU's rows (gpu_share): the CPU's
     // share is the SYMV of its diagonal block alone, and `low` is added once both have stopped.
-    const int c0 = h.uplo == Uplo::Lower ? g : 0;  // the CPU's rows [c0, c0 + n_low)
+    const RowRange cpu_rows = symv_cpu_rows(h.uplo, h.n, g);
+    const int c0 = cpu_rows.begin, n_low = cpu_rows.end - cpu_rows.begin;
     thread_local detail::PinnedScratch scratch;  // low's copy back is a DMA, not staged
     T* const low = g > 0 && n_low > 0 ? static_cast<T*>(scratch.get(static_cast<std::size_t>(n_low) * sizeof(T))) : nullptr;
     auto cpu_share = [&] {

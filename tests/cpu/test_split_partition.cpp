@@ -73,6 +73,8 @@ void check_share(Uplo u, int n, int g, int chunk) {
     }
     // the CPU's rows: one SYMV of their diagonal block, disjoint from the GPU's columns
     const int c0 = u == Uplo::Lower ? g : 0, r = n - g;
+    const auto cpu_rows = wb::hybrid::symv_cpu_rows(u, n, g);
+    REQUIRE((cpu_rows.begin == c0 && cpu_rows.end == c0 + r));
     for (int i = c0; i < c0 + r; ++i) {
         REQUIRE((i < mine.begin || i >= mine.end));
         for (int j = c0; j < c0 + r; ++j) {
@@ -122,6 +124,7 @@ TEST_CASE("hybrid SYMV: the GPU's share moves its columns of the triangle; bad r
                       "symv_columns_plan: c0 (4) and c1 (11) must satisfy 0 <= c0 <= c1 <= n (10)");
     CHECK_THROWS_AS(wb::hybrid::symv_columns_plan(Uplo::Upper, 10, 5, 4), std::invalid_argument);
     CHECK_THROWS_WITH(wb::hybrid::symv_gpu_rows(Uplo::Upper, 10, 11), "symv_gpu_rows: g (11) must be in [0, n] ([0, 10])");
+    CHECK_THROWS_WITH(wb::hybrid::symv_cpu_rows(Uplo::Lower, 10, -1), "symv_cpu_rows: g (-1) must be in [0, n] ([0, 10])");
     CHECK_THROWS_WITH(wb::hybrid::symv_gpu_chunk(Uplo::Lower, 10, 6, 4, 3),
                       "symv_gpu_chunk: r0 (4) and c (3) must satisfy 0 <= r0 <= r0 + c <= g (6)");
     CHECK_THROWS_AS(wb::hybrid::symv_gpu_chunk(Uplo::Lower, 10, 6, -1, 3), std::invalid_argument);
