@@ -143,6 +143,24 @@ void copy_2d(T* dst, std::size_t dpitch, const T* src, std::size_t spitch, std::
 void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
          const std::function<void(const GpuCall&)>& gpu);
 
+/// A BLAS hybrid's degenerate call, alpha == 0 (GEMM: or k == 0): out = beta out, and the
+/// operands it would multiply are not read (BLAS lets them be null). `cols` columns of `rows`
+/// elements, `ld` apart, scaled on the calling thread through run() like any call (it takes an
+/// armed test failure and sets last_side_times()); beta == 0 writes zeros without reading out.
+/// Neither side copies or computes anything else.
+template <class T>
+void scale_on_host(const char* fn, T* out, int rows, int cols, std::size_t ld, T beta) {
+    run(fn, true, false,
+        [&] {
+            for (int j = 0; j < cols; ++j)
+                for (int i = 0; i < rows; ++i) {
+                    T& v = out[static_cast<std::size_t>(j) * ld + static_cast<std::size_t>(i)];
+                    v = beta == T(0) ? T(0) : beta * v;
+                }
+        },
+        [](const GpuCall&) {});
+}
+
 /// The share's argument rules of every hybrid: throws std::invalid_argument naming `fn` unless
 /// 0 <= gpu_part <= total and chunk >= 1, e.g. "hybrid::gemv: gpu_rows (9) must be in [0, len(y)]
 /// ([0, 8])" or "hybrid::gemv: chunk_rows (0) must be >= 1".

@@ -73,6 +73,7 @@ void gemm(const GemmArgs<T>& h, int gpu_cols, int chunk_cols) {
     const bool work = validate_gemm(h, fn);
     detail::check_share(fn, "gpu_cols", gpu_cols, "n", h.n, "chunk_cols", chunk_cols);
     if (!work) return;
+    if (h.alpha == T(0) || h.k == 0) return detail::scale_on_host(fn, h.C, h.m, h.n, static_cast<std::size_t>(h.ldc), h.beta);
     GemmArgs<T> c = h;  // the CPU's columns [gpu_cols, n)
     c.n = h.n - gpu_cols;
     c.B = b_columns(h, gpu_cols);

@@ -15,7 +15,8 @@
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with C
 /// unspecified. Arguments: validate_gemm (named "hybrid::gemm"), 0 <= gpu_cols <= n,
-/// chunk_cols >= 1.
+/// chunk_cols >= 1. alpha == 0 or k == 0 is C = beta C on the host (detail::scale_on_host: A and
+/// B are not read).
 #pragma once
 
 #include "gemm.hpp"

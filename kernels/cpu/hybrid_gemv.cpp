@@ -99,6 +99,7 @@ void gemv(const GemvArgs<T>& h, int gpu_rows, int chunk_rows) {
     const int len = h.len_y();
     detail::check_share(fn, "gpu_rows", gpu_rows, "len(y)", len, "chunk_rows", chunk_rows);
     if (!work) return;
+    if (h.alpha == T(0)) return detail::scale_on_host(fn, h.y, len, 1, static_cast<std::size_t>(len), h.beta);
     // The CPU's share, outputs [gpu_rows, len): op N a band of rows of A, op T a band of columns.
     GemvArgs<T> c = h;
     if (h.op == Op::N) {

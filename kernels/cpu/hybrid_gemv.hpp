@@ -16,6 +16,7 @@
 /// complete; a failure on either side surfaces as an exception after both have stopped (the
 /// GPU's first), with y unspecified. Arguments are validated as the GPU launchers do
 /// (validate_gemv, named "hybrid::gemv"), plus 0 <= gpu_rows <= len(y) and chunk_rows >= 1.
+/// alpha == 0 is y = beta y on the host (detail::scale_on_host: A and x are not read).
 #pragma once
 
 #include "gemv.hpp"

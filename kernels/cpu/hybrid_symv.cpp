@@ -96,16 +96,7 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
     detail::check_share(fn, "gpu_rows", gpu_rows, "n", h.n, "chunk_rows", chunk_rows);
     if (!work) return;
     const int g = gpu_rows;
-    if (h.alpha == T(0)) {  // y = beta y (validate_symv: beta != 1) on the host; A and x are not read
-        // Through detail::run like every call, so that it takes an armed test failure and sets
-        // last_side_times(); the GPU has no work.
-        detail::run(fn, true, false,
-                    [&] {
-                        for (int i = 0; i < h.n; ++i) h.y[i] = h.beta == T(0) ? T(0) : h.beta * h.y[i];
-                    },
-                    [](const detail::GpuCall&) {});
-        return;
-    }
+    if (h.alpha == T(0)) return detail::scale_on_host(fn, h.y, h.n, 1, static_cast<std::size_t>(h.n), h.beta);
     // With both sides, the GPU adds what its columns give the CPU's rows (gpu_share): the CPU's
     // share is the SYMV of its diagonal block alone, and `low` is added once both have stopped.
     const RowRange cpu_rows = symv_cpu_rows(h.uplo, h.n, g);

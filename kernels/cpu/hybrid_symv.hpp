@@ -21,7 +21,7 @@
 /// sides have stopped the call adds them into y. The CPU's share is then one SYMV of its diagonal
 /// block (OpenBLAS): the two sides together move the stored triangle once. gpu_rows = n with
 /// chunk_rows = n is the all-GPU call: the whole array (both triangles' places: one 2-D copy) and
-/// one SYMV. alpha == 0 is y = beta y on the host (A and x are not read, as BLAS says).
+/// one SYMV. alpha == 0 is y = beta y on the host (detail::scale_on_host: A and x are not read).
 ///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with y
