@@ -191,7 +191,7 @@ void check_share(const char* fn, const char* part_name, int gpu_part, const char
 
 //! [hybrid-run]
 void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
-         const std::function<void(const GpuCall&)>& gpu) {
+         const std::function<void(const GpuCall&)>& gpu, const std::function<void()>& after) {
     const testing::Fail fail = take_injected_failure();
     auto cpu_side = [&] {
         if (fail == testing::Fail::cpu)
@@ -206,11 +206,19 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
     if (!gpu_work) {
         if (cpu_work) cpu_side();
         sides.cpu_ms = sides.total_ms = ms_between(start, Clock::now());
+        if (after) {
+            after();
+            sides.total_ms = ms_between(start, Clock::now());
+        }
         return;
     }
     if (!cpu_work) {
         gpu(call);
         sides.gpu_ms = sides.total_ms = ms_between(start, Clock::now());
+        if (after) {
+            after();
+            sides.total_ms = ms_between(start, Clock::now());
+        }
         return;
     }
     call.sleep = true;
@@ -240,9 +248,10 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
     sides.cpu_ms = ms_between(cpu_start, Clock::now());
     if (gpu_done.valid()) wait_gpu();
     sides.gpu_ms = ms_between(start, gpu_end);
-    sides.total_ms = ms_between(start, Clock::now());
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
+    if (after) after();
+    sides.total_ms = ms_between(start, Clock::now());
 }
 //! [hybrid-run]
 

@@ -139,9 +139,11 @@ void copy_2d(T* dst, std::size_t dpitch, const T* src, std::size_t spitch, std::
 /// Runs one hybrid call (the file comment): `cpu()` on the calling thread where `cpu_work`,
 /// `gpu(call)` on the GPU worker where `gpu_work` (on the calling thread when it is the only
 /// side), and returns when both have stopped, rethrowing the GPU's error first, then the CPU's.
-/// `fn` names the call in the injected failures' messages.
+/// `fn` names the call in the injected failures' messages. `after` (where given) runs on the
+/// calling thread once both sides have stopped without error, inside the call's time (SYMV adds
+/// what the GPU's columns give the CPU's rows there).
 void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
-         const std::function<void(const GpuCall&)>& gpu);
+         const std::function<void(const GpuCall&)>& gpu, const std::function<void()>& after = {});
 
 /// A BLAS hybrid's degenerate call, alpha == 0 (GEMM: or k == 0): out = beta out, and the
 /// operands it would multiply are not read (BLAS lets them be null). `cols` columns of `rows`
