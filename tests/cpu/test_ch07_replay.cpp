@@ -11,8 +11,9 @@
 // GEMV's chunks splitting its band's columns; h200-ch07-a617f6d.* a run with the hybrid SYMV's CPU
 // share one SYMV, the GPU adding the block beside it (the model says so in its calibration lines);
 // h200-ch07-405d758-{a,b}.* and h200x2-ch07-405d758.* runs of the same model with the hybrid
-// SYMV's GPU share in whole stored columns, on each machine; h200-ch07-full.* (a copy of
-// docs/results/h200/ch07-full.*) a run of it with the hybrid's floor (its line says so).
+// SYMV's GPU share in whole stored columns, on each machine; h200-ch07-b4b48f1.* a run of it with
+// the hybrid's floor (its line says so), h200-ch07-6b2bd11.* and h200-ch07-full.* (a copy of
+// docs/results/h200/ch07-full.*) two later runs of the same model, one call apart.
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -57,11 +58,13 @@ std::vector<std::string> printed_summary(const std::string& stem) {
 }
 
 /// The replayed columns of `run` agree with the ones it wrote: it printed its rates to 4
-/// significant digits and its columns to 4 decimals (ms), so to 0.1% plus half the last decimal.
+/// significant digits (each within 0.05%) and its columns to 4 decimals (ms), so to 0.2% plus half
+/// the last decimal: a CPU time is a roofline rate over e(ws), two rounded factors (GEMM double at
+/// n = 4096 in h200-ch07-6b2bd11 replays 0.10% off).
 void check_columns(const Run& run) {
     const auto res = wb::ch07::replay(run.rows, run.m);
     REQUIRE(res.size() == run.rows.size());
-    auto close = [](double a, double b) { return std::abs(a - b) <= 1e-3 * std::abs(b) + 5e-5; };
+    auto close = [](double a, double b) { return std::abs(a - b) <= 2e-3 * std::abs(b) + 5e-5; };
     for (std::size_t i = 0; i < res.size(); ++i) {
         const auto& r = res[i];
         const auto& c = run.rows[i];
@@ -141,27 +144,28 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Seventeen runs of five chapter models (the later ones price a hybrid CPU share of several
-    // calls at its footprint, the last five have a SYMV share of one call, the last one the
-    // hybrid's floor, and each says so), thirteen on a 16-core host and four on a 32-core host: each
+    // Nineteen runs of five chapter models (the later ones price a hybrid CPU share of several
+    // calls at its footprint, the last seven have a SYMV share of one call, the last three the
+    // hybrid's floor, and each says so), fifteen on a 16-core host and four on a 32-core host: each
     // calibration read back with the classes the earlier run lacks, its columns and choices
     // reproduced, and the choice line it printed recomputed from its CSV (the other counts may
     // move by one: the CSV rounds the measured times to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-405d758-a", "h200-ch07-405d758-b", "h200x2-ch07-405d758",
-                             "h200-ch07-a617f6d", "h200-ch07-8864f0f-a", "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-6b2bd11", "h200-ch07-b4b48f1", "h200-ch07-405d758-a",
+                             "h200-ch07-405d758-b", "h200x2-ch07-405d758", "h200-ch07-a617f6d", "h200-ch07-8864f0f-a",
+                             "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
                              "h200-ch07-b5ff3e8-b", "h200-ch07-b5ff3e8-c", "h200-ch07-5615892-a", "h200-ch07-5615892-b",
                              "h200-ch07-e618d9e-a", "h200-ch07-e618d9e-b", "h200x2-ch07-f724708",
                              "h200x2-ch07-e609349-a", "h200x2-ch07-e609349-b"}) {
         INFO(stem);
         const Run run = read_run(stem);
         const std::string name = stem;
-        const bool one_call = name == "h200-ch07-full" || name.find("a617f6d") != std::string::npos ||
-                              name.find("405d758") != std::string::npos;
+        const bool floor = name == "h200-ch07-full" || name == "h200-ch07-6b2bd11" || name == "h200-ch07-b4b48f1";
+        const bool one_call = floor || name.find("a617f6d") != std::string::npos || name.find("405d758") != std::string::npos;
         CHECK(run.m.share_footprint == (one_call || name.find("b5ff3e8") != std::string::npos ||
                                         name.find("e609349") != std::string::npos ||
                                         name.find("8864f0f") != std::string::npos));
         CHECK(run.m.symv_share_one_call == one_call);
-        CHECK(run.m.hybrid_floor == (name == "h200-ch07-full"));
+        CHECK(run.m.hybrid_floor == floor);
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
