@@ -16,6 +16,9 @@
 //   build/bin/hybrid_sides_probe conv2d,float,9,4096,92.1 symv,double,0,16384,25.2   (op,type,FS,n,GPU %)
 //   build/bin/hybrid_sides_probe --fewer-threads ...   (A/B in the same rounds: the CPU side on every
 //   thread, then on one fewer, a core left to the GPU worker; the median of the rounds' call ratios)
+//   build/bin/hybrid_sides_probe --chunks=1,2,4,8 ...   (the same share in K chunks, each K in turn in
+//   every round: each side's and the call's median per K, and the all-GPU call in K chunks: what
+//   the pipeline's depth buys against what each chunk costs to issue)
 // With no arguments: the chapter's H200 run's hybrids that missed their predicted gain, at that
 // run's shares, in the chapter's 4 chunks.
 #include "buffer.hpp"
@@ -131,6 +134,8 @@ Calls prepare(const Spec& s) {
     return c;
 }
 
+void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks);
+
 void probe(const Spec& s, int rounds, bool fewer_ab) {
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
@@ -197,6 +202,36 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
     std::fflush(stdout);
 }
 
+/// --chunks: the share at every K of `ks`, in turn within each round (order rotating by round).
+void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks) {
+    Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
+    const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
+    const std::size_t nk = ks.size();
+    auto chunk_of = [](int rows, int k) { return std::max(1, (rows + k - 1) / k); };
+    for (int k : ks) {  // warm-up: every K's buffers
+        c.hybrid(g, chunk_of(g, k));
+        c.hybrid(s.n, chunk_of(s.n, k));
+    }
+    std::vector<std::vector<double>> side_c(nk), side_g(nk), call(nk), all_gpu(nk);
+    for (int r = 0; r < rounds; ++r)
+        for (std::size_t j = 0; j < nk; ++j) {
+            const std::size_t i = (j + static_cast<std::size_t>(r)) % nk;
+            c.hybrid(g, chunk_of(g, ks[i]));
+            const hybrid::SideTimes t = hybrid::last_side_times();
+            side_c[i].push_back(t.cpu_ms);
+            side_g[i].push_back(t.gpu_ms);
+            call[i].push_back(t.total_ms);
+            c.hybrid(s.n, chunk_of(s.n, ks[i]));
+            all_gpu[i].push_back(hybrid::last_side_times().total_ms);
+        }
+    std::printf("%-6s %-6s FS %d n %5d GPU %5.1f%% (%d rows):", s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g);
+    for (std::size_t i = 0; i < nk; ++i)
+        std::printf(" | K %2d: CPU %8.4f GPU %8.4f call %8.4f all-GPU %8.4f", ks[i], median(side_c[i]), median(side_g[i]),
+                    median(call[i]), median(all_gpu[i]));
+    std::printf("\n");
+    std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,11 +242,16 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     int rounds = 15;
     bool fewer_ab = false;
+    std::vector<int> ks;
     while (!args.empty() && args[0].rfind("--", 0) == 0) {
         if (args[0].rfind("--rounds=", 0) == 0) rounds = std::max(3, std::atoi(args[0].c_str() + 9));
         else if (args[0] == "--fewer-threads") fewer_ab = true;
+        else if (args[0].rfind("--chunks=", 0) == 0) {
+            std::stringstream in(args[0].substr(9));
+            for (std::string k; std::getline(in, k, ',');) ks.push_back(std::max(1, std::atoi(k.c_str())));
+        }
         else {
-            std::fprintf(stderr, "hybrid_sides_probe: unknown option '%s' (--rounds=N, --fewer-threads)\n", args[0].c_str());
+            std::fprintf(stderr, "hybrid_sides_probe: unknown option '%s' (--rounds=N, --fewer-threads, --chunks=K,K,...)\n", args[0].c_str());
             return 2;
         }
         args.erase(args.begin());
@@ -221,6 +261,9 @@ int main(int argc, char** argv) {
                 "conv2d,float,3,8192,67.5",  "gemv,float,0,16384,34.2",  "gemv,float,0,8192,29.0",
                 "symv,float,0,16384,22.5",   "symv,double,0,16384,25.2", "symv,double,0,8192,19.9"};
     std::printf("hybrid_sides_probe: %d rounds, medians (ms)\n", rounds);
-    for (const auto& a : args) probe(parse(a), rounds, fewer_ab);
+    for (const auto& a : args) {
+        if (ks.empty()) probe(parse(a), rounds, fewer_ab);
+        else probe_chunks(parse(a), rounds, ks);
+    }
     return 0;
 }
