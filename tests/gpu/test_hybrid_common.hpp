@@ -16,6 +16,7 @@
 #include "catch.hpp"
 
 #include "buffer.hpp"
+#include "compare.hpp"
 #include "error_norm.hpp"
 #include "hybrid_common.hpp"
 
@@ -136,6 +137,26 @@ void check_error(const std::vector<T>& out, const std::vector<double>& ref, std:
     const double err = wb::relative_error(out, ref), tol = factor * wb::tolerance<T>(k);
     INFO("relative error " << err << ", bound " << tol << " " << wb::first_bad_element(out, ref, tol));
     CHECK(err <= tol);
+}
+
+/// |v| elementwise (NaN stays NaN): operands for check_error_scaled's scale.
+template <class T>
+std::vector<T> abs_of(std::vector<T> v) {
+    for (T& e : v) e = std::abs(e);
+    return v;
+}
+
+/// check_error against BLAS's error scale (compare.hpp's compare_output): `scale` is the same
+/// computation on the operands' magnitudes (|alpha| |A| |x| + |beta| |y|). A result of few
+/// elements, each a sum whose terms cancel, can be far smaller than its terms; its rounding is
+/// bounded by theirs (a GEMV with one output of 25 terms came out 1.05e-14 off its own norm,
+/// against a bound of 0.91e-14), while a wrong or missing term still moves it by that term.
+template <class T>
+void check_error_scaled(const std::vector<T>& out, const std::vector<double>& ref, const std::vector<double>& scale,
+                        std::size_t k) {
+    const wb::CheckResult c = wb::compare_output(out, ref, scale, k);
+    INFO("error over the scale's norm " << c.rel_error << ", bound " << c.tolerance << "; " << c.first_bad);
+    CHECK(c.ok());
 }
 
 }  // namespace hybrid_test

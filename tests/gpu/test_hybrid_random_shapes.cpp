@@ -114,12 +114,14 @@ void gemv_shape(Draw& d, std::uint64_t seed) {
     auto y0 = wb::random_vector<T>(static_cast<std::size_t>(len_y), seed + 2);
     if (beta == T(0)) wb::poison(y0);
     const auto ref = wb::ref::gemv(op == Op::T, m, n, static_cast<double>(alpha), A0, lda, x0, static_cast<double>(beta), y0);
+    const auto scale = wb::ref::gemv(op == Op::T, m, n, std::abs(static_cast<double>(alpha)), hybrid_test::abs_of(A0), lda,
+                                     hybrid_test::abs_of(x0), std::abs(static_cast<double>(beta)), hybrid_test::abs_of(y0));
     Placed<T> A(A0, d.uniform(0, 3), pinned, seed + 3), x(x0, d.uniform(0, 3), pinned, seed + 4),
         y(y0, d.uniform(0, 3), pinned, seed + 5);
     wb::hybrid::gemv<T>({op, m, n, alpha, A.data(), lda, x.data(), beta, y.data()}, g, chunk);
     CHECK((A.guards_kept() && x.guards_kept() && y.guards_kept()));
     CHECK(A.now() == A0);
-    hybrid_test::check_error(y.now(), ref, static_cast<std::size_t>(len_x) + 1);
+    hybrid_test::check_error_scaled(y.now(), ref, scale, static_cast<std::size_t>(len_x) + 1);
 }
 
 template <class T>
@@ -146,6 +148,9 @@ void gemm_shape(Draw& d, std::uint64_t seed) {
     o.op_a = oa, o.op_b = ob, o.m = m, o.n = n, o.k = k;
     o.A = &A0, o.lda = lda, o.B = &B0, o.ldb = ldb, o.C = &C0, o.ldc = ldc;
     const auto ref = wb::ref::gemm(o, static_cast<double>(alpha), static_cast<double>(beta));
+    const auto absA = hybrid_test::abs_of(A0), absB = hybrid_test::abs_of(B0), absC = hybrid_test::abs_of(C0);
+    o.A = &absA, o.B = &absB, o.C = &absC;
+    const auto scale = wb::ref::gemm(o, std::abs(static_cast<double>(alpha)), std::abs(static_cast<double>(beta)));
     Placed<T> A(A0, d.uniform(0, 3), pinned, seed + 3), B(B0, d.uniform(0, 3), pinned, seed + 4),
         C(C0, d.uniform(0, 3), pinned, seed + 5);
     wb::hybrid::gemm<T>({oa, ob, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc}, g, chunk);
@@ -153,7 +158,7 @@ void gemm_shape(Draw& d, std::uint64_t seed) {
     bool padding_kept = false;
     const auto out = hybrid_test::packed(C.now(), C0, n, m, ldc, &padding_kept);
     CHECK(padding_kept);
-    hybrid_test::check_error(out, ref, static_cast<std::size_t>(k) + 1);
+    hybrid_test::check_error_scaled(out, ref, scale, static_cast<std::size_t>(k) + 1);
 }
 
 template <class T>
@@ -175,11 +180,13 @@ void symv_shape(Draw& d, std::uint64_t seed) {
     auto y0 = wb::random_vector<T>(static_cast<std::size_t>(n), seed + 2);
     if (beta == T(0)) wb::poison(y0);
     const auto ref = wb::ref::symv(uplo, n, static_cast<double>(alpha), A0, lda, x0, static_cast<double>(beta), y0);
+    const auto scale = wb::ref::symv(uplo, n, std::abs(static_cast<double>(alpha)), hybrid_test::abs_of(A0), lda,
+                                     hybrid_test::abs_of(x0), std::abs(static_cast<double>(beta)), hybrid_test::abs_of(y0));
     Placed<T> A(A0, d.uniform(0, 3), pinned, seed + 3), x(x0, d.uniform(0, 3), pinned, seed + 4),
         y(y0, d.uniform(0, 3), pinned, seed + 5);
     wb::hybrid::symv<T>({uplo, n, alpha, A.data(), lda, x.data(), 1, beta, y.data(), 1}, g, chunk);
     CHECK((A.guards_kept() && x.guards_kept() && y.guards_kept()));
-    hybrid_test::check_error(y.now(), ref, static_cast<std::size_t>(n) + 1);
+    hybrid_test::check_error_scaled(y.now(), ref, scale, static_cast<std::size_t>(n) + 1);
 }
 
 template <class T>
@@ -202,6 +209,9 @@ void conv2d_shape(Draw& d, std::uint64_t seed) {
     wb::ref::Conv2dOperands<T> o;
     o.rows = rows, o.cols = cols, o.fs = fs, o.in = &in0, o.in_pitch = in_pitch, o.filter = &f0;
     const auto ref = wb::ref::conv2d(o);
+    const auto abs_in = hybrid_test::abs_of(in0), abs_f = hybrid_test::abs_of(f0);
+    o.in = &abs_in, o.filter = &abs_f;
+    const auto scale = wb::ref::conv2d(o);
     Placed<T> in(in0, d.uniform(0, 3), pinned, seed + 3), f(f0, d.uniform(0, 3), pinned, seed + 4),
         out(out0, d.uniform(0, 3), pinned, seed + 5);
     wb::hybrid::conv2d<T>({rows, cols, fs, in.data(), in_pitch, f.data(), out.data(), out_pitch}, g, chunk);
@@ -209,7 +219,7 @@ void conv2d_shape(Draw& d, std::uint64_t seed) {
     bool padding_kept = false;
     const auto img = hybrid_test::packed(out.now(), out0, rows, cols, out_pitch, &padding_kept);
     CHECK(padding_kept);
-    hybrid_test::check_error(img, ref, static_cast<std::size_t>(fs) * fs);
+    hybrid_test::check_error_scaled(img, ref, scale, static_cast<std::size_t>(fs) * fs);
 }
 
 /// Runs `shape_count()` shapes of one op, float and double in turn, from one printed run seed.
