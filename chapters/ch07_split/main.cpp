@@ -163,7 +163,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << cpu::threads() << " threads\n"
               << "  hybrid CPU share: each call priced at the share's footprint (the working set of all its calls)\n"
               << "  hybrid SYMV: the CPU's share is one SYMV of its diagonal block (the GPU adds the block beside it)\n"
-              << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n";
+              << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n"
+              << "  pipeline depth: derived per call, the model's fastest of 1, 2, 4, 8, 16 chunks (anchored at "
+              << m.chunks << ")\n";
     if (!gpu)
         std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions"
                   << (opt.device != 0 ? " (--device " + std::to_string(opt.device) + " is not read)" : std::string())
@@ -174,6 +176,12 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
 
 std::string share_cell(const ch07::CasePrediction& p) {
     return std::isnan(p.split.gpu_share) ? p.hybrid_kind : fmt_pct(p.split.gpu_share);
+}
+
+/// The hybrid's pipeline depth, where it has a share inside (0, 1) ('-': no hybrid, or CG).
+std::string chunks_cell(const ch07::CasePrediction& p) {
+    const double f = p.split.gpu_share;
+    return p.chunks > 0 && f > 0 && f < 1 ? std::to_string(p.chunks) : "-";
 }
 
 void print_crossovers(const std::vector<ch07::RowResult>& rows) {
@@ -202,7 +210,7 @@ int run(const SplitOptions& opt) {
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)",
                  {"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
                   "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
-                  "White 4.18", "model's choice", "measured best", "choice / best"});
+                  "chunks", "White 4.18", "model's choice", "measured best", "choice / best"});
     const std::vector<ch07::Case> cases = cases_of(opt);
     std::vector<ch07::RowResult> results;
     int rc = 0;
@@ -218,7 +226,7 @@ int run(const SplitOptions& opt) {
                 ++g1;
             std::vector<ch07::RowResult> rows;
             std::vector<ch07::Case> to_measure;
-            std::vector<int> parts;
+            std::vector<int> parts, depths;  // each case's GPU rows and the pipeline's depth
             std::vector<std::size_t> slot;  // the row of each measured case
             std::vector<std::string> what;
             double held = 0;
@@ -240,13 +248,14 @@ int run(const SplitOptions& opt) {
                 held += need;
                 to_measure.push_back(c);
                 parts.push_back(rows.back().p.gpu_part);
+                depths.push_back(std::max(1, rows.back().p.chunks));
                 slot.push_back(rows.size() - 1);
             }
             if (!to_measure.empty()) {
                 const std::string group = what[slot.front()];
                 try {
                     const std::vector<ch07::Measured> ms =
-                        ch07::measure_group(to_measure, parts, opt.chunks, gpu, opt.cg_iterations);
+                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations);
                     for (std::size_t j = 0; j < ms.size(); ++j) rows[slot[j]].m = ms[j];
                 } catch (const std::bad_alloc&) {
                     std::cerr << group << "not measured: the host could not allocate the operands of its group ("
@@ -266,7 +275,7 @@ int run(const SplitOptions& opt) {
                                std::to_string(c.n), fmt(r.p.cpu_model_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.m.cpu_min_ms, 4),
                                fmt(r.m.cpu_max_ms, 4), fmt(r.p.split.gpu_ms, 4), fmt(r.m.gpu_ms, 4),
                                fmt(r.p.split.hybrid_ms, 4), fmt(hybrid_measured, 4), fmt(r.m.hybrid_min_ms, 4),
-                               fmt(r.m.hybrid_max_ms, 4), share_cell(r.p), split::where_name(r.p.split.white),
+                               fmt(r.m.hybrid_max_ms, 4), share_cell(r.p), chunks_cell(r.p), split::where_name(r.p.split.white),
                                split::where_name(r.p.split.choice), ch07::measured_best(r),
                                std::isnan(q) ? "-" : fmt(q, 2) + "x"});
                 results.push_back(r);

@@ -118,7 +118,7 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
 struct Offloads {
     split::Offload hybrid, all;
 };
-Offloads offloads_of(const Case& c, const Machines& m) {
+Offloads offloads_of(const Case& c, const Machines& m, int chunks) {
     const double N = c.n, e = static_cast<double>(c.elem);
     const int n = c.n;
     const std::size_t el = c.elem;
@@ -141,7 +141,7 @@ Offloads offloads_of(const Case& c, const Machines& m) {
         o.out_split = {N * e};
         set_kernel(o, m, "gemv", roofline::gemv_bytes(false, n, n, el, false), roofline::gemv_flops(n, n), el, 0, 3);
     } else if (c.op == "conv2d") {  // the GPU's band of image rows, each chunk with its halo; the filter
-        o.in_split = {(N + m.chunks * (c.fs - 1)) * N * e};  // the halos travel in the bands' copies
+        o.in_split = {(N + chunks * (c.fs - 1)) * N * e};  // the halos travel in the bands' copies
         o.in_whole = {c.fs * c.fs * e};
         o.out_split = {N * N * e};
         set_kernel(o, m, "conv2d", roofline::conv_bytes(n, n, c.fs, el), roofline::conv_flops(n, n, c.fs), el, c.fs);
@@ -190,8 +190,34 @@ struct Sides {
     split::HybridCosts costs;
     double all_gpu_ms = 0;
 };
-Sides sides_of(const Case& c, const Machines& m) {
-    const Offloads ofs = offloads_of(c, m);
+/// The pipeline's depth moves what the GPU side costs by three terms (the file comment of
+/// split.hpp): each chunk's own fixed cost (its copies' set-up, its launch, its events), the
+/// stages that overlap (paid once for a chunk, to fill and drain the pipeline), and what the
+/// copies move (the convolution's halos, one per band; the SYMV's triangle of each chunk's
+/// diagonal block, g^2 / 2K of its g n - g^2 / 2 + g^2 / 2K elements). The path's measured
+/// anchors are at the calibration's depth K0 = m.chunks; at depth K each is moved by the model's
+/// ratio of K to K0: the fixed cost by (K - K0) times the measured cost of one chunk, the
+/// proportional time by the serial model's pipelined time at K over that at K0.
+struct Depth {
+    int k = 4;               ///< the chunks of this prediction
+    double fixed_ms = 0;     ///< what the side's chunks cost beyond the anchor's, whatever its share
+    double ratio = 1;        ///< the proportional time at k over the anchor's
+};
+Depth depth_of(const Case& c, const Machines& m, const GpuPath& path, int k) {
+    Depth d;
+    d.k = k;
+    const int k0 = m.chunks;
+    if (k == k0) return d;
+    const double per_chunk = k0 > 1 ? std::max(0.0, path.t0_chunked_ms - path.t0_ms) / (k0 - 1) : 0;
+    d.fixed_ms = (k - k0) * per_chunk;
+    const double at_k = split::gpu_side(offloads_of(c, m, k).hybrid, m.links.h2d, m.links.d2h, k).per_ms;
+    const double at_k0 = split::gpu_side(offloads_of(c, m, k0).hybrid, m.links.h2d, m.links.d2h, k0).per_ms;
+    if (at_k0 > 0) d.ratio = at_k / at_k0;
+    return d;
+}
+
+Sides sides_of(const Case& c, const Machines& m, int chunks) {
+    const Offloads ofs = offloads_of(c, m, chunks);
     Sides s;
     // Beside the GPU (f > 0) the convolution's share runs on hybrid_conv_threads of the threads:
     // its time (compute-bound) scaled by their ratio.
@@ -219,12 +245,21 @@ Sides sides_of(const Case& c, const Machines& m) {
         // proportional part is the serial one times the pipeline's measured ratio.
         const GpuSideParts pn = gpu_side_parts(c, m), pt = gpu_side_parts(Case{c.op, path->tiny_n, c.elem, c.fs}, m);
         s.all_gpu_ms = path->t0_ms + std::max(0.0, pn.all_gpu_ms - pt.all_gpu_ms);
-        const double g0 = path->t0_chunked_ms + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms;
-        s.gpu = [g0, g1](double f) { return g0 + f * g1; };
+        const Depth d = depth_of(c, m, *path, chunks);
+        const double fixed = path->t0_chunked_ms + d.fixed_ms;
+        const double g0 = fixed + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms * d.ratio;
+        const int k0 = m.chunks;
+        const bool symv = c.op == "symv";
+        s.gpu = [g0, g1, symv, chunks, k0](double f) {
+            // SYMV's chunks copy their diagonal blocks whole: g^2 / 2K more than the columns hold
+            // (the anchor's K0 is in its measured pipeline ratio).
+            const double triangle = symv ? (1 - f / 2 + f / (2.0 * chunks)) / (1 - f / 2 + f / (2.0 * k0)) : 1.0;
+            return g0 + f * g1 * triangle;
+        };
         s.costs.residual_ms = path->residual_ms;
-        if (m.hybrid_floor) s.costs.min_saving_ms = path->t0_chunked_ms;  // the fixed cost it adds
+        if (m.hybrid_floor) s.costs.min_saving_ms = fixed;  // the fixed cost it adds
     } else {
-        split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, m.chunks);
+        split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, chunks);
         g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
         s.gpu = [g](double f) { return g.fixed_ms + f * g.per_ms; };
     }
@@ -261,7 +296,7 @@ double hybrid_margin_of(const Machines& m) {
 double min_gain_of(const Machines& m) { return m.hybrid_margin >= 0 ? m.hybrid_margin : split::kMinHybridGain; }
 
 GpuSideParts gpu_side_parts(const Case& c, const Machines& m) {
-    const Offloads ofs = offloads_of(c, m);
+    const Offloads ofs = offloads_of(c, m, m.chunks);
     GpuSideParts p;
     p.serial_ms = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, 1).per_ms;
     for (double b : ofs.hybrid.in_whole) p.whole_ms += b > 0 ? m.links.h2d.predict(b) : 0;
@@ -270,7 +305,7 @@ GpuSideParts gpu_side_parts(const Case& c, const Machines& m) {
 }
 
 double hybrid_model_ms(const Case& c, const Machines& m, double f) {
-    Sides s = sides_of(c, m);
+    Sides s = sides_of(c, m, m.chunks);
     s.costs.residual_ms = 0;
     return split::hybrid_ms_at(s.cpu, s.gpu, s.costs, f);
 }
@@ -305,10 +340,33 @@ Links measured_pinned_links() {
 
 CasePrediction predict_case(const Case& c, const Machines& m) {
     if (c.op == "cg") return predict_cg(c, m);
+    if (!m.derived_chunks) return predict_case_at(c, m, m.chunks);
+    // The pipeline's depth, derived per call: the hybrid predicted at every depth of kDepths, the
+    // fastest kept. Where another bound sets the hybrid's time (the CPU's side, the host memory
+    // both read), depths tie: then the one whose GPU side ends first at its share, the most room
+    // for that side to run long.
+    auto side_ms = [&](const CasePrediction& p) { return sides_of(c, m, p.chunks).gpu(p.split.gpu_share); };
+    CasePrediction out = predict_case_at(c, m, kDepths.front());
+    double out_side = side_ms(out);
+    for (std::size_t i = 1; i < kDepths.size(); ++i) {
+        const CasePrediction p = predict_case_at(c, m, kDepths[i]);
+        const double tie = 1e-9 * out.split.hybrid_ms, side = side_ms(p);
+        if (p.split.hybrid_ms < out.split.hybrid_ms - tie || (p.split.hybrid_ms <= out.split.hybrid_ms + tie && side < out_side)) {
+            out = p;
+            out_side = side;
+        }
+    }
+    return out;
+}
+
+CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks) {
+    if (c.op == "cg") return predict_cg(c, m);
+    if (chunks < 1) throw std::invalid_argument("ch07 predict_case_at: chunks (" + std::to_string(chunks) + ") must be >= 1");
     CasePrediction out;
     out.hybrid_kind = c.op == "gemm" ? "columns" : "rows";
-    const Sides s = sides_of(c, m);
+    const Sides s = sides_of(c, m, chunks);
     out.split = split::predict(s.cpu, s.gpu, s.all_gpu_ms, s.costs);
+    out.chunks = chunks;
     out.cpu_model_ms = out.split.cpu_ms;
     out.gpu_part = split::gpu_rows(c.n, out.split.gpu_share, 1);
     return out;
@@ -489,7 +547,7 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
 
 /// The rows of one op, precision and FS (measure_group).
 template <class T>
-std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, int chunks,
+std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
                                   bool gpu, int cg_iterations) {
     const std::size_t k = cases.size();
     std::vector<Prepared<T>> p;
@@ -514,7 +572,8 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         if (c.op == "cg") calls.push_back(p[i].cg_split);
         else if (g > 0 && g < c.n) {
             r[i].hybrid_part = g;
-            calls.push_back([&p, i, g, chunks] { p[i].hybrid(g, chunk_of(g, chunks)); });
+            const int k = chunks[i];
+            calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
         } else continue;
         what.push_back({i, true});
     }
@@ -575,12 +634,15 @@ std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int 
     return r;
 }
 
-std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, int chunks,
-                                    bool gpu, int cg_iterations) {
+std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
+                                    const std::vector<int>& chunks, bool gpu, int cg_iterations) {
     if (cases.empty()) return {};
-    if (gpu_parts.size() != cases.size())
+    if (gpu_parts.size() != cases.size() || chunks.size() != cases.size())
         throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
-                                    " entries) must have one entry per case (" + std::to_string(cases.size()) + ")");
+                                    " entries) and chunks (" + std::to_string(chunks.size()) +
+                                    ") must have one entry per case (" + std::to_string(cases.size()) + ")");
+    for (int k : chunks)
+        if (k < 1) throw std::invalid_argument("ch07 measure_group: chunks (" + std::to_string(k) + ") must be >= 1");
     for (const Case& c : cases)
         if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
             throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +

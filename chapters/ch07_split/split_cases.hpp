@@ -10,6 +10,7 @@
 #include "split_calibrate.hpp"
 #include "transfer_model.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <functional>
@@ -96,7 +97,11 @@ struct Machines {
     bool symv_share_one_call = true;
     std::map<std::string, GpuPath> paths;  ///< by model::peer_key of the op ("conv2d FS9 double")
     double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
-    int chunks = 4;          ///< the hybrid's GPU share runs in this many pipelined chunks
+    int chunks = 4;          ///< the calibration's pipeline depth K0: the paths' chunked anchors are measured so
+    /// The hybrid's depth derived per call (predict_case: the fastest of kDepths the model
+    /// predicts); false: every hybrid in `chunks` chunks (a run from before this field, replayed
+    /// as it was computed).
+    bool derived_chunks = true;
     int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves)
     /// The hybrid's margin: the model chooses it only where it predicts a gain over the better
     /// single side of at least this. The median of the classes' GpuPath::miss, where any was
@@ -122,14 +127,31 @@ struct CasePrediction {
     split::Prediction split;  ///< cpu_ms, gpu_ms (with transfers), hybrid_ms, share, choices
     std::string hybrid_kind;  ///< "rows" / "columns" (the output split) or "vectors on CPU" (CG, White §5.2)
     int gpu_part = 0;         ///< rows (GEMM: columns) the hybrid gives the GPU: f* n rounded
+    int chunks = 0;           ///< the pipeline's depth the hybrid runs in (0: CG, no chunks)
 };
+
+/// The depths a derived pipeline takes: powers of two, up to 16. The GPU side's time at depth K is
+/// about a + b K + c / K (fixed, per chunk, overlapped stages), flat around its minimum at
+/// K* = sqrt(c / b): a depth within a factor of sqrt(2) of K* costs at most 6% more of b K + c / K
+/// than K* itself, so powers of two lose at most that. The chapter stops at 16: at its largest
+/// calls the model gives 32 chunks under 1% of the hybrid's time (replayed on the H200 run in
+/// tests/data/h200-ch07-full).
+inline constexpr std::array<int, 5> kDepths{1, 2, 4, 8, 16};
 
 /// The model's three times for one case. Where the case's GpuPath was measured, the all-GPU time
 /// is its t0 plus the model's growth from tiny_n to n, the hybrid's GPU side t0_chunked (and the
 /// whole operands' growth) plus the share of the serial proportional time times `pipeline`, and
 /// the hybrid pays its residual; where host_shared_gbs is measured, the hybrid is bounded by the
 /// host memory both sides read (split::HybridCosts).
+/// Where m.derived_chunks, the hybrid runs at the depth of kDepths whose prediction is fastest
+/// (predict_case_at each; where another bound sets the hybrid's time and depths tie, the one whose
+/// GPU side ends first), else at m.chunks.
 CasePrediction predict_case(const Case& c, const Machines& m);
+/// The same at the pipeline depth `chunks` (>= 1; throws std::invalid_argument else): the path's
+/// anchors, measured at m.chunks, moved to that depth (its fixed cost by the measured cost of a
+/// chunk, its proportional time by the model's pipelined time, SYMV's copies by the triangle of
+/// each chunk's diagonal block), and the floor at that depth's fixed cost.
+CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks);
 
 /// The parts of a case's GPU side the path measurement anchors (ms, the model's, for the whole
 /// call): the serial proportional time of its split copies and kernel (one chunk), its whole
@@ -173,9 +195,10 @@ struct Measured {
 /// hybrid is then one of the other two; CG always runs White's split), timed in turn across the
 /// sizes (cpu::time_interleaved: a drift of the host during the timing shows as each row's
 /// spread, not as a step between sizes). Throws std::invalid_argument unless the cases share one
-/// op, precision and FS and gpu_parts has one entry per case; throws what the calls throw.
-std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, int chunks,
-                                    bool gpu, int cg_iterations);
+/// op, precision and FS and gpu_parts and chunks (each case's pipeline depth, >= 1) have one
+/// entry per case; throws what the calls throw.
+std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
+                                    const std::vector<int>& chunks, bool gpu, int cg_iterations);
 
 /// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
 /// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid

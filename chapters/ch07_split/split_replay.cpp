@@ -42,6 +42,7 @@ Machines machines_from_log(std::istream& log) {
     m.share_footprint = false;  // a run from before the line that says so: each call at its own working set
     m.symv_share_one_call = false;  // a run from before the line: the SYMV's CPU share read its panel too
     m.hybrid_floor = false;         // a run from before the line: the margin alone chose the hybrid
+    m.derived_chunks = false;       // a run from before the line: every hybrid in the calibration's chunks
     m.gpu = device_preset("h200");
     m.gpu_rates.source = "read from a run";
     m.links.source = "read from a run";
@@ -98,6 +99,8 @@ Machines machines_from_log(std::istream& log) {
             m.symv_share_one_call = true;
         } else if (s.rfind("hybrid floor: chosen only where it also saves its GPU side's fixed cost", 0) == 0) {
             m.hybrid_floor = true;
+        } else if (s.rfind("pipeline depth: derived per call", 0) == 0) {
+            m.derived_chunks = true;
         } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides share: ([\d.eE+]+) GB/s)"))) {
             m.host_shared_gbs = std::stod(g[1]);
         } else if (std::regex_search(s, g, std::regex(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)"))) {

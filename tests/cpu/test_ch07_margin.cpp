@@ -189,6 +189,7 @@ TEST_CASE("chapter 7: the hybrid is chosen only where it also saves its GPU side
     // (hybrid_floor); a run from before it (replayed) chooses by the margin alone.
     wb::ch07::Machines m = h200_beside_a_test_host();
     m.hybrid_margin = 0.01;
+    m.derived_chunks = false;  // at the calibration's depth (a derived depth's floor: test_ch07_split.cpp)
     wb::ch07::GpuPath& path = m.paths["gemv float"];
     path.tiny_n = 8;
     path.t0_ms = path.t0_chunked_ms = 0.001;

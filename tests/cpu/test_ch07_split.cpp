@@ -441,6 +441,7 @@ TEST_CASE("chapter 7: crossovers and the summary's counts", "[cpu][ch07]") {
 
 TEST_CASE("chapter 7: a measured all-GPU path anchors the GPU column and the hybrid's GPU side", "[cpu][ch07][split]") {
     wb::ch07::Machines m = plain_host();
+    m.derived_chunks = false;  // at the calibration's depth (the derived depth: its own test)
     const wb::ch07::Case c{"gemv", 4096, 4}, tiny{"gemv", 8, 4};
     const auto before = wb::ch07::predict_case(c, m);
     wb::ch07::GpuPath p;
@@ -584,4 +585,51 @@ TEST_CASE("chapter 7: CG's split pays the SYMV path's measured fixed cost each p
     // the paths' tiny calls timed in turn: CG has none (its solves are timed whole), refused before
     // any host data is prepared (which needs a GPU for its page-locked arrays)
     CHECK_THROWS_AS(wb::ch07::measure_paths_in_turn({wb::ch07::Case{"gemv", 8, 4}, c}, 4), std::invalid_argument);
+}
+
+TEST_CASE("chapter 7: the hybrid's pipeline depth is derived per call from its anchors", "[cpu][ch07][split]") {
+    wb::ch07::Machines m = plain_host();
+    m.chunks = 4;  // the calibration's depth K0
+    for (const char* key : {"gemv float", "gemm float", "symv float"}) {
+        wb::ch07::GpuPath p;
+        p.tiny_n = 8;
+        p.mid_n = 2048;
+        p.t0_ms = 0.025;
+        p.t0_chunked_ms = 0.025 + 3 * 0.010;  // 10 us a chunk
+        p.pipeline = 0.8;
+        m.paths[key] = p;
+    }
+    const wb::ch07::Case gemv{"gemv", 4096, 4}, gemm{"gemm", 4096, 4}, symv{"symv", 8192, 4};
+    for (const auto& c : {gemv, gemm, symv}) {
+        INFO(c.op << " n " << c.n);
+        // The derived depth is the fastest of kDepths, each predicted at its own depth.
+        const auto d = wb::ch07::predict_case(c, m);
+        double best = 1e300;
+        for (int k : wb::ch07::kDepths) best = std::min(best, wb::ch07::predict_case_at(c, m, k).split.hybrid_ms);
+        CHECK(d.split.hybrid_ms == best);
+        CHECK(wb::ch07::predict_case_at(c, m, d.chunks).split.hybrid_ms == best);
+        // At the calibration's depth the anchors are the measured ones: as a run before the
+        // derivation (derived_chunks false) predicted.
+        wb::ch07::Machines fixed = m;
+        fixed.derived_chunks = false;
+        const auto at_k0 = wb::ch07::predict_case(c, fixed);
+        CHECK(at_k0.chunks == 4);
+        CHECK(at_k0.split.hybrid_ms == wb::ch07::predict_case_at(c, m, 4).split.hybrid_ms);
+        // The floor is the side's fixed cost at its depth: t0 and 10 us for every chunk beyond one.
+        for (int k : wb::ch07::kDepths)
+            CHECK(wb::ch07::predict_case_at(c, m, k).split.min_saving_ms == Approx(0.025 + (k - 1) * 0.010));
+    }
+    // Free chunks: the deepest pipeline wins wherever stages overlap; dear chunks (10 ms each,
+    // more than any overlap of these calls): one chunk.
+    for (auto& [key, p] : m.paths) p.t0_chunked_ms = p.t0_ms;
+    CHECK(wb::ch07::predict_case(gemm, m).chunks == 16);
+    for (auto& [key, p] : m.paths) p.t0_chunked_ms = p.t0_ms + 3 * 10.0;
+    CHECK(wb::ch07::predict_case(gemm, m).chunks == 1);
+    CHECK(wb::ch07::predict_case(gemv, m).chunks == 1);
+    // SYMV's chunks copy their diagonal blocks whole: at one share its side costs more in one
+    // chunk than in 16 even where chunks are free and no stage overlaps the copies' time.
+    for (auto& [key, p] : m.paths) p.t0_chunked_ms = p.t0_ms;
+    m.cpu = wb::model::cpu_machine("slow", 1, 0.1, 1, 1);  // the GPU side sets the hybrid's time
+    CHECK(wb::ch07::predict_case_at(symv, m, 1).split.hybrid_ms > wb::ch07::predict_case_at(symv, m, 16).split.hybrid_ms);
+    CHECK_THROWS_WITH(wb::ch07::predict_case_at(gemv, m, 0), Catch::Contains("chunks (0) must be >= 1"));
 }
