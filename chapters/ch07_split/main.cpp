@@ -74,6 +74,7 @@ std::string link_line(const TransferModel& t) {
 ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     ch07::Machines m;
     m.chunks = opt.chunks;
+    m.derived_chunks = !opt.chunks_given;
     m.cg_iterations = opt.cg_iterations;
     const bool conv = std::find(opt.ops.begin(), opt.ops.end(), "conv2d") != opt.ops.end();
     const std::vector<int> fs = conv ? opt.filter_sizes : std::vector<int>{};
@@ -163,9 +164,12 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << cpu::threads() << " threads\n"
               << "  hybrid CPU share: each call priced at the share's footprint (the working set of all its calls)\n"
               << "  hybrid SYMV: the CPU's share is one SYMV of its diagonal block (the GPU adds the block beside it)\n"
-              << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n"
-              << "  pipeline depth: derived per call, the model's fastest of 1, 2, 4, 8, 16 chunks (anchored at "
-              << m.chunks << ")\n";
+              << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n";
+    if (m.derived_chunks)
+        std::cout << "  pipeline depth: derived per call, the model's fastest of 1, 2, 4, 8, 16 chunks (anchored at "
+                  << m.chunks << ")\n";
+    else
+        std::cout << "  pipeline depth: every hybrid in " << m.chunks << " chunks (--chunks)\n";
     if (!gpu)
         std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions"
                   << (opt.device != 0 ? " (--device " + std::to_string(opt.device) + " is not read)" : std::string())

@@ -66,8 +66,10 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_option("--device-preset", opt.preset,
                    "GPU the model predicts for: t10, h100-sxm, h200 (default: the GPU measured; without one, h200)")
         ->check(CLI::IsMember(device_preset_names()));
-    app.add_option("--chunks", opt.chunks, "pipelined chunks of the hybrid's GPU share (default 4)")
-        ->check(CLI::Range(1, 1024));
+    auto* chunks = app.add_option("--chunks", opt.chunks,
+                                  "every hybrid's GPU share in this many pipelined chunks (default: derived per call, "
+                                  "the model's fastest of 1, 2, 4, 8, 16; the calibration at 4)")
+                       ->check(CLI::Range(1, 1024));
     app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--csv", opt.csv, "write the table to this CSV file");
@@ -86,6 +88,7 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                "they do not fit in the host's memory (each says how much it needs).");
     try {
         app.parse(argc, argv);
+        opt.chunks_given = chunks->count() > 0;
         require_writable_output("--csv", opt.csv);
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);  // prints the help (code 0) or the error

@@ -174,6 +174,7 @@ std::vector<CsvRow> rows_from_csv(std::istream& csv) {
         row.gpu_model_ms = num(at(r, "GPU+comm model"));
         row.hybrid_model_ms = num(at(r, "hybrid model"));
         row.choice = at(r, "model's choice");
+        if (col.count("chunks") && at(r, "chunks") != "-") row.chunks = std::stoi(at(r, "chunks"));
         row.m.cpu_ms = num(at(r, "CPU measured"));
         row.m.gpu_ms = num(at(r, "GPU+comm measured"));
         const std::string& share = at(r, "GPU share");

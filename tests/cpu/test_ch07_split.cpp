@@ -52,6 +52,7 @@ TEST_CASE("chapter 7 CLI: defaults are every op and both precisions", "[cpu][ch0
     CHECK(opt.precisions == Names{"float", "double"});
     CHECK(opt.sizes.empty());
     CHECK(opt.chunks == 4);
+    CHECK(!opt.chunks_given);  // each hybrid's depth derived per call
     CHECK(opt.cg_iterations == 100);
     CHECK(opt.filter_sizes == std::vector<int>{3, 9});
     CHECK_FALSE(opt.quick);
@@ -77,6 +78,7 @@ TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; ea
     CHECK(one.precisions == Names{"float"});
     CHECK(one.sizes == std::vector<int>{64, 128});
     CHECK(one.chunks == 8);
+    CHECK(one.chunks_given);  // every hybrid at that depth
 
     // The options every chapter shares, so that ./workbook run -- OPTIONS reaches chapter 7 too.
     wb::ch07::SplitOptions shared;
