@@ -2,8 +2,9 @@
 # Builds one target at two commits for an A/B on the device (a lead's branch against main, an old
 # kernel against a new one): scripts/carry-build.sh at each commit in turn, in the same build
 # folder (only what differs rebuilds), the binaries kept as build-carry/bin/<target>_A and
-# <target>_B and packed, xz-compressed, into build-pack/ab.txz (two chapter binaries fit a call's
-# 64 MiB only so). Returns to the commit it started from. Refuses a working tree with changes.
+# <target>_B and packed, xz-compressed with one window over both (they share most of their
+# bytes), into build-pack/ab.txz: about 26 MB for two chapter binaries, room beside them in a
+# call's 64 MiB. Returns to the commit it started from. Refuses a working tree with changes.
 #
 # Usage: bash scripts/carry-build-ab.sh REF_A REF_B TARGET
 #   e.g. bash scripts/carry-build-ab.sh main lead/symv-columns-shape ch07_split
@@ -40,6 +41,6 @@ done
 rm -rf build-carry/bin && mkdir -p build-carry/bin
 mv "$tmp/${target}_A" "$tmp/${target}_B" build-carry/bin/
 rm -f build-pack/*
-(cd build-carry && tar cf - bin | xz -T2 -6 > ../build-pack/ab.txz)
+(cd build-carry && tar cf - bin | xz -T2 --lzma2=preset=6,dict=192MiB > ../build-pack/ab.txz)
 rm -rf "$tmp"
 echo "carry-build-ab: $(du -h build-pack/ab.txz | cut -f1) build-pack/ab.txz"
