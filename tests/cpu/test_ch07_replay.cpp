@@ -13,9 +13,9 @@
 // h200-ch07-405d758-{a,b}.* and h200x2-ch07-405d758.* runs of the same model with the hybrid
 // SYMV's GPU share in whole stored columns, on each machine; h200-ch07-b4b48f1.* a run of it with
 // the hybrid's floor (its line says so), h200-ch07-6b2bd11-{a,b}.* and h200-ch07-2939479.* three
-// later runs of the same model; h200-ch07-full.* (a copy of docs/results/h200/ch07-full.*) a run
-// with each hybrid's pipeline depth derived per call (its line says so), timed beside
-// h200-ch07-2939479.* in one call.
+// later runs of the same model; h200-ch07-d6c5d0d.* a run with each hybrid's pipeline depth
+// derived per call (its line says so), timed beside h200-ch07-2939479.* in one call, and
+// h200-ch07-full.* (a copy of docs/results/h200/ch07-full.*) a later run of it.
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -75,7 +75,10 @@ void check_columns(const Run& run) {
         CHECK(close(r.p.split.gpu_ms, c.gpu_model_ms));
         CHECK(close(r.p.split.hybrid_ms, c.hybrid_model_ms));
         CHECK(std::string(wb::split::where_name(r.p.split.choice)) == c.choice);
-        if (c.chunks > 0) CHECK(r.p.chunks == c.chunks);  // a run that wrote its pipeline depths
+        // A run that wrote its depths: the replay's, or one whose prediction ties with it to the
+        // printed precision (two depths a fraction of a percent apart can swap when replayed).
+        if (c.chunks > 0 && r.p.chunks != c.chunks)
+            CHECK(close(wb::ch07::predict_case_at(c.c, run.m, c.chunks).split.hybrid_ms, r.p.split.hybrid_ms));
     }
 }
 
@@ -147,14 +150,15 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Twenty runs of six chapter models (the later ones price a hybrid CPU share of several calls
-    // at its footprint, the last eight have a SYMV share of one call, the last five the hybrid's
-    // floor, the last one a derived pipeline depth, and each says so), sixteen on a 16-core host
+    // Twenty-one runs of six chapter models (the later ones price a hybrid CPU share of several
+    // calls at its footprint, the last nine have a SYMV share of one call, the last six the
+    // hybrid's floor, the last two a derived pipeline depth, and each says so), seventeen on a 16-core host
     // and four on a 32-core host: each calibration read back with the classes the earlier run
     // lacks, its columns, choices and depths reproduced, and the choice line it printed
     // recomputed from its CSV (the other counts may move by one: the CSV rounds the measured times
     // to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-2939479", "h200-ch07-6b2bd11-a", "h200-ch07-6b2bd11-b",
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-d6c5d0d", "h200-ch07-2939479", "h200-ch07-6b2bd11-a",
+                             "h200-ch07-6b2bd11-b",
                              "h200-ch07-b4b48f1", "h200-ch07-405d758-a",
                              "h200-ch07-405d758-b", "h200x2-ch07-405d758", "h200-ch07-a617f6d", "h200-ch07-8864f0f-a",
                              "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
@@ -164,7 +168,8 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         INFO(stem);
         const Run run = read_run(stem);
         const std::string name = stem;
-        const bool floor = name == "h200-ch07-full" || name.find("6b2bd11") != std::string::npos ||
+        const bool derived = name == "h200-ch07-full" || name == "h200-ch07-d6c5d0d";
+        const bool floor = derived || name.find("6b2bd11") != std::string::npos ||
                            name == "h200-ch07-b4b48f1" || name == "h200-ch07-2939479";
         const bool one_call = floor || name.find("a617f6d") != std::string::npos || name.find("405d758") != std::string::npos;
         CHECK(run.m.share_footprint == (one_call || name.find("b5ff3e8") != std::string::npos ||
@@ -172,7 +177,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
                                         name.find("8864f0f") != std::string::npos));
         CHECK(run.m.symv_share_one_call == one_call);
         CHECK(run.m.hybrid_floor == floor);
-        CHECK(run.m.derived_chunks == (name == "h200-ch07-full"));
+        CHECK(run.m.derived_chunks == derived);
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
