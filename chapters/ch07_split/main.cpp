@@ -166,8 +166,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << "  hybrid SYMV: the CPU's share is one SYMV of its diagonal block (the GPU adds the block beside it)\n"
               << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n";
     if (m.derived_chunks)
-        std::cout << "  pipeline depth: derived per call, the model's fastest of 1, 2, 4, 8, 16 chunks (anchored at "
-                  << m.chunks << ")\n";
+        std::cout << "  pipeline depth: derived per call, the model's fastest hybrid (a share inside 0 - 100%) at "
+                  << ch07::depths_list() << " chunks where the class's path was measured (anchored at " << m.chunks
+                  << ")\n";
     else
         std::cout << "  pipeline depth: every hybrid in " << m.chunks << " chunks (--chunks)\n";
     if (!gpu)

@@ -199,13 +199,11 @@ struct Sides {
 /// ratio of K to K0: the fixed cost by (K - K0) times the measured cost of one chunk, the
 /// proportional time by the serial model's pipelined time at K over that at K0.
 struct Depth {
-    int k = 4;               ///< the chunks of this prediction
     double fixed_ms = 0;     ///< what the side's chunks cost beyond the anchor's, whatever its share
     double ratio = 1;        ///< the proportional time at k over the anchor's
 };
 Depth depth_of(const Case& c, const Machines& m, const GpuPath& path, int k) {
     Depth d;
-    d.k = k;
     const int k0 = m.chunks;
     if (k == k0) return d;
     const double per_chunk = k0 > 1 ? std::max(0.0, path.t0_chunked_ms - path.t0_ms) / (k0 - 1) : 0;
@@ -251,8 +249,9 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         const int k0 = m.chunks;
         const bool symv = c.op == "symv";
         s.gpu = [g0, g1, symv, chunks, k0](double f) {
-            // SYMV's chunks copy their diagonal blocks whole: g^2 / 2K more than the columns hold
-            // (the anchor's K0 is in its measured pipeline ratio).
+            // SYMV's chunks copy their diagonal blocks whole: g^2 / 2K more than the columns hold.
+            // The move from K0 to K is this ratio; the anchor itself (the pipeline ratio, measured
+            // on the all-GPU call at f = 1) carries the triangle at f = 1, not at the share's f.
             const double triangle = symv ? (1 - f / 2 + f / (2.0 * chunks)) / (1 - f / 2 + f / (2.0 * k0)) : 1.0;
             return g0 + f * g1 * triangle;
         };
@@ -340,23 +339,38 @@ Links measured_pinned_links() {
 
 CasePrediction predict_case(const Case& c, const Machines& m) {
     if (c.op == "cg") return predict_cg(c, m);
-    if (!m.derived_chunks) return predict_case_at(c, m, m.chunks);
+    // A depth is derived only where a chunk's cost was measured (the class's path: without it
+    // the model's chunks cost nothing and the deepest would always win).
+    if (!m.derived_chunks || (!m.depth_any_share && !path_of(c, m))) return predict_case_at(c, m, m.chunks);
     // The pipeline's depth, derived per call: the hybrid predicted at every depth of kDepths, the
-    // fastest kept. Where another bound sets the hybrid's time (the CPU's side, the host memory
-    // both read), depths tie: then the one whose GPU side ends first at its share, the most room
-    // for that side to run long.
+    // fastest kept among those that give the GPU a share inside (0, 1) (a depth whose fixed cost
+    // leaves the GPU no share predicts the single side, not a hybrid; none: the calibration's).
+    // Where another bound sets the hybrid's time (the CPU's side, the host memory both read),
+    // depths tie: then the one whose GPU side ends first at its share, the most room for that side
+    // to run long.
     auto side_ms = [&](const CasePrediction& p) { return sides_of(c, m, p.chunks).gpu(p.split.gpu_share); };
-    CasePrediction out = predict_case_at(c, m, kDepths.front());
-    double out_side = side_ms(out);
-    for (std::size_t i = 1; i < kDepths.size(); ++i) {
-        const CasePrediction p = predict_case_at(c, m, kDepths[i]);
-        const double tie = 1e-9 * out.split.hybrid_ms, side = side_ms(p);
-        if (p.split.hybrid_ms < out.split.hybrid_ms - tie || (p.split.hybrid_ms <= out.split.hybrid_ms + tie && side < out_side)) {
+    auto inside = [](const CasePrediction& p) { return p.split.gpu_share > 0 && p.split.gpu_share < 1; };
+    CasePrediction out;
+    double out_side = 0;
+    bool found = false;
+    for (int k : kDepths) {
+        const CasePrediction p = predict_case_at(c, m, k);
+        if (!m.depth_any_share && !inside(p)) continue;
+        const double side = side_ms(p), tie = 1e-9 * out.split.hybrid_ms;
+        if (!found || p.split.hybrid_ms < out.split.hybrid_ms - tie ||
+            (p.split.hybrid_ms <= out.split.hybrid_ms + tie && side < out_side)) {
             out = p;
             out_side = side;
+            found = true;
         }
     }
-    return out;
+    return found ? out : predict_case_at(c, m, m.chunks);
+}
+
+std::string depths_list() {
+    std::string s;
+    for (int k : kDepths) s += (s.empty() ? "" : ", ") + std::to_string(k);
+    return s;
 }
 
 CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks) {

@@ -97,11 +97,17 @@ struct Machines {
     bool symv_share_one_call = true;
     std::map<std::string, GpuPath> paths;  ///< by model::peer_key of the op ("conv2d FS9 double")
     double host_shared_gbs = 0;  ///< host memory with the CPU reading and copies moving at once (0: no bound)
-    int chunks = 4;          ///< the calibration's pipeline depth K0: the paths' chunked anchors are measured so
+    /// The calibration's pipeline depth K0 (the paths' chunked anchors are measured at it), and
+    /// every hybrid's depth where derived_chunks is false.
+    int chunks = 4;
     /// The hybrid's depth derived per call (predict_case: the fastest of kDepths the model
-    /// predicts); false: every hybrid in `chunks` chunks (a run from before this field, replayed
-    /// as it was computed).
+    /// predicts with a share inside (0, 1), where the class's path was measured); false: every
+    /// hybrid in `chunks` chunks (--chunks, or a run from before this field, replayed as it was
+    /// computed).
     bool derived_chunks = true;
+    /// Runs of the derivation's first version, replayed as they were computed: every depth ranked,
+    /// those whose fixed cost left the GPU no share among them, and classes without a path too.
+    bool depth_any_share = false;
     int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves)
     /// The hybrid's margin: the model chooses it only where it predicts a gain over the better
     /// single side of at least this. The median of the classes' GpuPath::miss, where any was
@@ -137,6 +143,8 @@ struct CasePrediction {
 /// calls the model gives 32 chunks under 1% of the hybrid's time (replayed on the H200 run in
 /// tests/data/h200-ch07-full).
 inline constexpr std::array<int, 5> kDepths{1, 2, 4, 8, 16};
+/// kDepths as text: "1, 2, 4, 8, 16".
+std::string depths_list();
 
 /// The model's three times for one case. Where the case's GpuPath was measured, the all-GPU time
 /// is its t0 plus the model's growth from tiny_n to n, the hybrid's GPU side t0_chunked (and the

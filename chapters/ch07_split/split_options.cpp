@@ -67,8 +67,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                    "GPU the model predicts for: t10, h100-sxm, h200 (default: the GPU measured; without one, h200)")
         ->check(CLI::IsMember(device_preset_names()));
     auto* chunks = app.add_option("--chunks", opt.chunks,
-                                  "every hybrid's GPU share in this many pipelined chunks (default: derived per call, "
-                                  "the model's fastest of 1, 2, 4, 8, 16; the calibration at 4)")
+                                  "every hybrid's GPU share in this many pipelined chunks, the calibration's too "
+                                  "(default: the calibration at 4, each call's depth derived: the model's fastest of " +
+                                      depths_list() + ")")
                        ->check(CLI::Range(1, 1024));
     app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")
         ->check(CLI::Range(1, 100000));

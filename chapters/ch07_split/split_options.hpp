@@ -21,7 +21,7 @@ struct SplitOptions {
     bool full = false;                                      ///< each op's whole set (the issue's ranges)
     int device = 0;                                         ///< the CUDA device the GEMV columns are timed on
     bool predict_only = false;                              ///< do not run the CPU peers (nor the GPU)
-    int chunks = 4;                                         ///< pipelined chunks of the hybrid's GPU share
+    int chunks = 4;  ///< the calibration's pipeline depth, and every hybrid's where chunks_given
     bool chunks_given = false;  ///< --chunks on the command line: every hybrid at that depth (else derived per call)
     int cg_iterations = 100;                                ///< CG iterations per solve
 };

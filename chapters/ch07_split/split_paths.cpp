@@ -68,7 +68,8 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         const double beyond = r.gpu_chunked_ms - q.t0_chunked_ms - std::max(0.0, pm.whole_ms - pt.whole_ms);
         // The clamp only guards against a broken timing.
         if (pm.serial_ms > 0 && beyond > 0) q.pipeline = std::clamp(beyond / pm.serial_ms, 0.1, 50.0);
-        const double want = std::clamp(predict_case(mc, m).split.gpu_share, 0.05, 0.95);
+        // At the calibration's depth: the hybrid is timed in m.chunks chunks (measure_case below).
+        const double want = std::clamp(predict_case_at(mc, m, m.chunks).split.gpu_share, 0.05, 0.95);
         const int g = split::gpu_rows(mc.n, want, 1);
         f = static_cast<double>(g) / mc.n;
         model_ms = hybrid_model_ms(mc, m, f);

@@ -101,6 +101,12 @@ Machines machines_from_log(std::istream& log) {
             m.hybrid_floor = true;
         } else if (s.rfind("pipeline depth: derived per call", 0) == 0) {
             m.derived_chunks = true;
+            // the first version's line: every depth ranked, a share of 0 or 1 too
+            m.depth_any_share = s.find("the model's fastest of ") != std::string::npos;
+            if (std::regex_search(s, g, std::regex(R"(anchored at (\d+)\))"))) m.chunks = std::stoi(g[1]);
+        } else if (std::regex_search(s, g, std::regex(R"(^pipeline depth: every hybrid in (\d+) chunks)"))) {
+            m.chunks = std::stoi(g[1]);  // --chunks: every hybrid at that depth, the calibration too
+            m.derived_chunks = false;
         } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides share: ([\d.eE+]+) GB/s)"))) {
             m.host_shared_gbs = std::stod(g[1]);
         } else if (std::regex_search(s, g, std::regex(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)"))) {

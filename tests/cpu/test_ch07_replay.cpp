@@ -178,6 +178,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         CHECK(run.m.symv_share_one_call == one_call);
         CHECK(run.m.hybrid_floor == floor);
         CHECK(run.m.derived_chunks == derived);
+        CHECK(run.m.depth_any_share == derived);  // both ran the derivation's first version
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
