@@ -8,6 +8,11 @@ applied to numbers and not read off a table. The counts are the summary lines as
 scripts/ch07_model_check.py counts them from a CSV (each run's own model columns as the
 predictions): the same lines the chapter prints, from the 4-decimal columns.
 
+Then the measured columns row by row: for each row (op, precision, FS, n) both builds timed, the
+mean over each build's runs, B's over A's; the median of those ratios per column. The hybrid's
+ratio is over the rows where both builds ran a hybrid (a share inside 0 - 100%, not CG); the CPU
+column, which no build changes, shows how far the host itself moved between the runs.
+
 Usage:
     python3 scripts/ch07_ab.py --op symv A1.csv A2.csv -- B1.csv B2.csv
 """
@@ -33,6 +38,36 @@ def summed(paths, op=None):
     return total
 
 
+def paired(groups, op=None):
+    """{column: (median of B's mean over A's mean, rows)} over the rows both builds measured."""
+    def means(paths, col, hybrid):
+        acc = {}
+        for path in paths:
+            for r in ch07_model_check.read_csv(path):
+                if op is not None and r["op"] != op:
+                    continue
+                key = (r["op"], r["elem"], r["fs"], r["n"])
+                if hybrid:
+                    cell = r["hyb_cell"]
+                    if r["op"] == "cg" or r["share"] in ("0.0%", "100.0%") or cell in ("-", ""):
+                        continue
+                    v = float(cell)
+                else:
+                    v = r[col]
+                if v == v and v > 0:
+                    acc.setdefault(key, []).append(v)
+        return {k: sum(v) / len(v) for k, v in acc.items()}
+    out = {}
+    for name, col, hybrid in (("hybrid measured", None, True), ("CPU measured", "cpu", False),
+                              ("GPU+comm measured", "gpu", False)):
+        a, b = means(groups["A"], col, hybrid), means(groups["B"], col, hybrid)
+        ratios = sorted(b[k] / a[k] for k in a if k in b)
+        if ratios:
+            m = len(ratios)
+            out[name] = (ratios[m // 2] if m % 2 else 0.5 * (ratios[m // 2 - 1] + ratios[m // 2]), m)
+    return out
+
+
 def main(argv):
     op = None
     args = argv[1:]
@@ -49,6 +84,8 @@ def main(argv):
         a, b = summed(groups["A"], scope), summed(groups["B"], scope)
         for (text, ka, na), (_, kb, nb) in zip(a, b):
             print("  %-72s A %4d of %-4d  B %4d of %-4d" % (text, ka, na, kb, nb))
+        for name, (ratio, m) in paired(groups, scope).items():
+            print("  %-72s B / A %.3f (median of %d rows)" % (name, ratio, m))
     return 0
 
 
