@@ -339,9 +339,12 @@ Links measured_pinned_links() {
 
 CasePrediction predict_case(const Case& c, const Machines& m) {
     if (c.op == "cg") return predict_cg(c, m);
-    // A depth is derived only where a chunk's cost was measured (the class's path: without it
-    // the model's chunks cost nothing and the deepest would always win).
-    if (!m.derived_chunks || (!m.depth_any_share && !path_of(c, m))) return predict_case_at(c, m, m.chunks);
+    // A depth is derived only where a chunk's cost was measured (the class's path, its calls in
+    // K0 chunks dearer than in one: without that the model's chunks cost nothing and the deepest
+    // would always win).
+    const GpuPath* path = path_of(c, m);
+    const bool chunk_cost = path && path->t0_chunked_ms > path->t0_ms;
+    if (!m.derived_chunks || (!m.depth_any_share && !chunk_cost)) return predict_case_at(c, m, m.chunks);
     // The pipeline's depth, derived per call: the hybrid predicted at every depth of kDepths, the
     // fastest kept among those that give the GPU a share inside (0, 1) (a depth whose fixed cost
     // leaves the GPU no share predicts the single side, not a hybrid; none: the calibration's).

@@ -626,9 +626,9 @@ TEST_CASE("chapter 7: the hybrid's pipeline depth is derived per call from its a
         for (int k : wb::ch07::kDepths)
             CHECK(wb::ch07::predict_case_at(c, m, k).split.min_saving_ms == Approx(0.025 + (k - 1) * 0.010));
     }
-    // Free chunks: the deepest pipeline wins wherever stages overlap; dear chunks (10 ms each,
-    // more than any overlap of these calls): one chunk.
-    for (auto& [key, p] : m.paths) p.t0_chunked_ms = p.t0_ms;
+    // Nearly free chunks (a nanosecond each): the deepest pipeline wins wherever stages overlap;
+    // dear chunks (10 ms each, more than any overlap of these calls): one chunk.
+    for (auto& [key, p] : m.paths) p.t0_chunked_ms = p.t0_ms + 3 * 1e-6;
     CHECK(wb::ch07::predict_case(gemm, m).chunks == 16);
     for (auto& [key, p] : m.paths) p.t0_chunked_ms = p.t0_ms + 3 * 10.0;
     CHECK(wb::ch07::predict_case(gemm, m).chunks == 1);
@@ -648,9 +648,13 @@ TEST_CASE("chapter 7: the hybrid's pipeline depth is derived per call from its a
     CHECK(derived.split.gpu_share > 0);
     CHECK(derived.split.gpu_share < 1);
     m.paths["gemv float"].residual_ms = 0;
-    // Without a measured path a chunk's cost is unknown: the calibration's depth.
+    // Without a measured path a chunk's cost is unknown: the calibration's depth; so too where the
+    // path's chunked call did not come out dearer than its one-chunk call (a broken timing).
     wb::ch07::Machines bare = plain_host();
     CHECK(wb::ch07::predict_case(gemm, bare).chunks == bare.chunks);
+    wb::ch07::Machines broken = m;
+    broken.paths["gemm float"].t0_chunked_ms = broken.paths["gemm float"].t0_ms;
+    CHECK(wb::ch07::predict_case(gemm, broken).chunks == broken.chunks);
     // SYMV's chunks copy their diagonal blocks whole: in one chunk its side copies g^2 / 2 more
     // than in 16, on top of what the overlap saves. With free chunks and the GPU side setting the
     // hybrid's time (a slow CPU: f near 1), one chunk over 16 costs SYMV well beyond what it costs
