@@ -185,8 +185,7 @@ std::string share_cell(const ch07::CasePrediction& p) {
 
 /// The hybrid's pipeline depth, where it has a share inside (0, 1) ('-': no hybrid, or CG).
 std::string chunks_cell(const ch07::CasePrediction& p) {
-    const double f = p.split.gpu_share;
-    return p.chunks > 0 && f > 0 && f < 1 ? std::to_string(p.chunks) : "-";
+    return p.chunks > 0 && p.has_hybrid_share() ? std::to_string(p.chunks) : "-";
 }
 
 void print_crossovers(const std::vector<ch07::RowResult>& rows) {

@@ -351,19 +351,15 @@ CasePrediction predict_case(const Case& c, const Machines& m) {
     // Where another bound sets the hybrid's time (the CPU's side, the host memory both read),
     // depths tie: then the one whose GPU side ends first at its share, the most room for that side
     // to run long.
-    auto side_ms = [&](const CasePrediction& p) { return sides_of(c, m, p.chunks).gpu(p.split.gpu_share); };
-    auto inside = [](const CasePrediction& p) { return p.split.gpu_share > 0 && p.split.gpu_share < 1; };
     CasePrediction out;
-    double out_side = 0;
     bool found = false;
     for (int k : kDepths) {
         const CasePrediction p = predict_case_at(c, m, k);
-        if (!m.depth_any_share && !inside(p)) continue;
-        const double side = side_ms(p), tie = 1e-9 * out.split.hybrid_ms;
+        if (!m.depth_any_share && !p.has_hybrid_share()) continue;
+        const double tie = 1e-9 * out.split.hybrid_ms;
         if (!found || p.split.hybrid_ms < out.split.hybrid_ms - tie ||
-            (p.split.hybrid_ms <= out.split.hybrid_ms + tie && side < out_side)) {
+            (p.split.hybrid_ms <= out.split.hybrid_ms + tie && p.gpu_side_ms < out.gpu_side_ms)) {
             out = p;
-            out_side = side;
             found = true;
         }
     }
@@ -384,6 +380,7 @@ CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks) {
     const Sides s = sides_of(c, m, chunks);
     out.split = split::predict(s.cpu, s.gpu, s.all_gpu_ms, s.costs);
     out.chunks = chunks;
+    out.gpu_side_ms = s.gpu(out.split.gpu_share);
     out.cpu_model_ms = out.split.cpu_ms;
     out.gpu_part = split::gpu_rows(c.n, out.split.gpu_share, 1);
     return out;

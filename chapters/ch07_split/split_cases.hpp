@@ -134,6 +134,9 @@ struct CasePrediction {
     std::string hybrid_kind;  ///< "rows" / "columns" (the output split) or "vectors on CPU" (CG, White §5.2)
     int gpu_part = 0;         ///< rows (GEMM: columns) the hybrid gives the GPU: f* n rounded
     int chunks = 0;           ///< the pipeline's depth the hybrid runs in (0: CG, no chunks)
+    double gpu_side_ms = 0;   ///< the hybrid's GPU side at its share (not CG)
+    /// Whether a hybrid runs: the GPU's share inside (0, 1) (CG's split has no share: false).
+    bool has_hybrid_share() const { return split.gpu_share > 0 && split.gpu_share < 1; }
 };
 
 /// The depths a derived pipeline takes: powers of two, up to 16. The GPU side's time at depth K is

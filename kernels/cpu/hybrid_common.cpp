@@ -203,23 +203,20 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
     const Clock::time_point start = Clock::now();
     SideTimes& sides = t_last_sides;
     sides = SideTimes{};
+    auto then_after = [&] {  // once both sides have stopped without error, inside the call's time
+        if (!after) return;
+        after();
+        sides.total_ms = ms_between(start, Clock::now());
+    };
     if (!gpu_work) {
         if (cpu_work) cpu_side();
         sides.cpu_ms = sides.total_ms = ms_between(start, Clock::now());
-        if (after) {
-            after();
-            sides.total_ms = ms_between(start, Clock::now());
-        }
-        return;
+        return then_after();
     }
     if (!cpu_work) {
         gpu(call);
         sides.gpu_ms = sides.total_ms = ms_between(start, Clock::now());
-        if (after) {
-            after();
-            sides.total_ms = ms_between(start, Clock::now());
-        }
-        return;
+        return then_after();
     }
     call.sleep = true;
     int dev = 0;
@@ -250,8 +247,8 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
     sides.gpu_ms = ms_between(start, gpu_end);
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
-    if (after) after();
     sides.total_ms = ms_between(start, Clock::now());
+    then_after();
 }
 //! [hybrid-run]
 
