@@ -144,7 +144,7 @@ struct CasePrediction {
 /// K* = sqrt(c / b): a depth within a factor of sqrt(2) of K* costs at most 6% more of b K + c / K
 /// than K* itself, so powers of two lose at most that. The chapter stops at 16: at its largest
 /// calls the model gives 32 chunks under 1% of the hybrid's time (replayed on the H200 run in
-/// tests/data/h200-ch07-full).
+/// tests/data/h200-ch07-6a162cc).
 inline constexpr std::array<int, 5> kDepths{1, 2, 4, 8, 16};
 /// kDepths as text: "1, 2, 4, 8, 16".
 std::string depths_list();
