@@ -14,13 +14,14 @@
 // Build and run (needs a GPU and OpenBLAS):
 //   cmake --build build --target hybrid_sides_probe && build/bin/hybrid_sides_probe
 //   build/bin/hybrid_sides_probe conv2d,float,9,4096,92.1 symv,double,0,16384,25.2   (op,type,FS,n,GPU %)
+//   build/bin/hybrid_sides_probe gemm,double,0,2048,96.0,8   (a sixth field: the pipeline's depth K, default 4)
 //   build/bin/hybrid_sides_probe --fewer-threads ...   (A/B in the same rounds: the CPU side on every
 //   thread, then on one fewer, a core left to the GPU worker; the median of the rounds' call ratios)
 //   build/bin/hybrid_sides_probe --chunks=1,2,4,8 ...   (the same share in K chunks, each K in turn in
 //   every round: each side's and the call's median per K, and the all-GPU call in K chunks: what
 //   the pipeline's depth buys against what each chunk costs to issue)
 // With no arguments: the chapter's H200 run's hybrids that missed their predicted gain, at that
-// run's shares, in the chapter's 4 chunks.
+// run's shares, in 4 chunks.
 #include "buffer.hpp"
 #include "conv2d.hpp"
 #include "cpu_peers.hpp"
@@ -64,6 +65,7 @@ struct Spec {
     std::string op, type;
     int fs = 0, n = 0;
     double share = 0;  ///< GPU %
+    int chunks = 4;    ///< the pipeline's depth (the sixth field; default the chapter's calibration depth, 4)
 };
 
 Spec parse(const std::string& s) {
@@ -80,6 +82,8 @@ Spec parse(const std::string& s) {
     p.fs = std::atoi(f[2].c_str());
     p.n = std::atoi(f[3].c_str());
     p.share = std::atof(f[4].c_str());
+    std::string k;
+    if (std::getline(in, k, ',')) p.chunks = std::max(1, std::atoi(k.c_str()));
     return p;
 }
 
@@ -139,7 +143,7 @@ void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks);
 void probe(const Spec& s, int rounds, bool fewer_ab) {
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
-    const int chunk = std::max(1, (g + 3) / 4);  // the chapter's 4 chunks
+    const int chunk = std::max(1, (g + s.chunks - 1) / s.chunks);  // K chunks
     using Clock = std::chrono::steady_clock;
     auto wall = [](const std::function<void()>& f) {
         const auto t0 = Clock::now();
@@ -194,10 +198,10 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
     const double cpu_ms = median(cpu_all), gpu_ms = median(gpu_all);
     const double oc = median(at_once[0]), og = median(at_once[1]), ot = median(at_once[2]);
     const double tc = median(in_turn[0]), tg = median(in_turn[1]);
-    std::printf("%-6s %-6s FS %d n %5d GPU %5.1f%% (%d rows, chunks of %d): all-CPU %8.4f ms, all-GPU %8.4f ms | "
+    std::printf("%-6s %-6s FS %d n %5d GPU %5.1f%% (%d rows, %d chunks of %d): all-CPU %8.4f ms, all-GPU %8.4f ms | "
                 "at once: CPU side %8.4f, GPU side %8.4f, call %8.4f | alone: CPU side %8.4f (x%.3f at once), GPU side %8.4f "
                 "(x%.3f) | CPU share alone over all-CPU x share %.3f\n",
-                s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, chunk, cpu_ms, gpu_ms, oc, og, ot, tc, oc / tc, tg, og / tg,
+                s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, s.chunks, chunk, cpu_ms, gpu_ms, oc, og, ot, tc, oc / tc, tg, og / tg,
                 tc / (cpu_ms * (1.0 - s.share / 100.0)));
     std::fflush(stdout);
 }
