@@ -164,7 +164,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << cpu::threads() << " threads\n"
               << "  hybrid CPU share: each call priced at the share's footprint (the working set of all its calls)\n"
               << "  hybrid SYMV: the CPU's share is one SYMV of its diagonal block (the GPU adds the block beside it)\n"
-              << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n";
+              << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n"
+              << "  hybrid SYMV: the GPU's share priced as what it copies (g whole stored columns, g n - g^2 / 2 elements, "
+                 "and each chunk's diagonal block)\n";
     if (m.derived_chunks)
         std::cout << "  pipeline depth: derived per call, the model's fastest hybrid (a share inside 0 - 100%) at "
                   << ch07::depths_list() << " chunks where the class's path was measured (anchored at " << m.chunks

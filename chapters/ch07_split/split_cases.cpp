@@ -134,8 +134,9 @@ Offloads offloads_of(const Case& c, const Machines& m, int chunks) {
         o.out_split = {N * N * e};
         const model::CpuWork w = model::cpu_work_gemm(n, n, n, el, false);
         set_kernel(o, m, "gemm", w.bytes, w.flops, el);
-    } else if (c.op == "symv") {  // the GPU's g whole stored columns: n g - g^2 / 2 elements, priced as the
-                                  // GEMV of the band, n g (the side is linear in g: over by g / 2n)
+    } else if (c.op == "symv") {  // the GPU's g whole stored columns: n g - g^2 / 2 elements (and each
+                                  // chunk's diagonal block whole); the whole call's n^2 here, sides_of
+                                  // scales it by what the share copies (symv_copied)
         o.in_split = {N * N * e};
         o.in_whole = {N * e};
         o.out_split = {N * e};
@@ -183,6 +184,11 @@ std::vector<PeerCall> cpu_share_calls(const Case& c, double f, bool symv_one_cal
     if (c.op == "conv2d") return {{"conv2d", model::cpu_work_conv2d(r, n, c.fs, el)}};
     unknown_op("ch07 predict_case", c.op);
 }
+
+/// What the hybrid SYMV's GPU side copies at share f in K chunks, as a fraction of n^2: its g = f n
+/// whole stored columns hold g n - g^2 / 2 elements, and each chunk's diagonal block travels whole
+/// (g^2 / 2K more): f (1 - f / 2 + f / 2K). The chunked all-GPU call (f = 1) copies 1/2 + 1/2K.
+double symv_copied(double f, int chunks) { return f * (1 - f / 2 + f / (2.0 * chunks)); }
 
 /// Everything split::predict needs for one case (not CG).
 struct Sides {
@@ -247,20 +253,26 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         const double fixed = path->t0_chunked_ms + d.fixed_ms;
         const double g0 = fixed + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms * d.ratio;
         const int k0 = m.chunks;
-        const bool symv = c.op == "symv";
-        s.gpu = [g0, g1, symv, chunks, k0](double f) {
-            // SYMV's chunks copy their diagonal blocks whole: g^2 / 2K more than the columns hold.
-            // The move from K0 to K is this ratio; the anchor itself (the pipeline ratio, measured
-            // on the all-GPU call at f = 1) carries the triangle at f = 1, not at the share's f.
-            const double triangle = symv ? (1 - f / 2 + f / (2.0 * chunks)) / (1 - f / 2 + f / (2.0 * k0)) : 1.0;
-            return g0 + f * g1 * triangle;
-        };
+        if (c.op == "symv" && m.symv_gpu_columns) {
+            // The anchor g1 is the chunked all-GPU call's proportional time: f = 1 at depth K0,
+            // which copies symv_copied(1, K0) of n^2; the share at f, depth K, copies symv_copied(f, K).
+            s.gpu = [g0, g1, chunks, k0](double f) { return g0 + g1 * symv_copied(f, chunks) / symv_copied(1, k0); };
+        } else {
+            const bool symv = c.op == "symv";
+            s.gpu = [g0, g1, symv, chunks, k0](double f) {
+                // Runs from before symv_gpu_columns, replayed as they were computed: SYMV's side
+                // linear in f, the chunks' diagonal blocks moved from K0 to K at the share's f.
+                const double triangle = symv ? (1 - f / 2 + f / (2.0 * chunks)) / (1 - f / 2 + f / (2.0 * k0)) : 1.0;
+                return g0 + f * g1 * triangle;
+            };
+        }
         s.costs.residual_ms = path->residual_ms;
         if (m.hybrid_floor) s.costs.min_saving_ms = fixed;  // the fixed cost it adds
     } else {
         split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, chunks);
         g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
-        s.gpu = [g](double f) { return g.fixed_ms + f * g.per_ms; };
+        const bool columns = c.op == "symv" && m.symv_gpu_columns;  // per_ms prices the whole n^2
+        s.gpu = [g, columns, chunks](double f) { return g.fixed_ms + (columns ? symv_copied(f, chunks) : f) * g.per_ms; };
     }
     if (m.host_shared_gbs > 0) {
         // Host memory: the CPU's share reads its DRAM part, the copies move their bytes by DMA.
@@ -270,10 +282,11 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         for (double b : ofs.hybrid.in_whole) whole_bytes += b;
         const double llc = m.cpu.llc_bytes, rate = m.host_shared_gbs * 1e6;
         const bool one_call = m.symv_share_one_call;
-        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes, one_call](double f) {
+        const bool columns = c.op == "symv" && m.symv_gpu_columns;
+        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes, one_call, columns, chunks](double f) {
             double dram = 0;
             for (const PeerCall& p : cpu_share_calls(c, f, one_call)) dram += model::dram_share(llc, p.w.bytes) * p.w.bytes;
-            return (dram + f * split_bytes + whole_bytes) / rate;
+            return (dram + (columns ? symv_copied(f, chunks) : f) * split_bytes + whole_bytes) / rate;
         };
     }
     return s;

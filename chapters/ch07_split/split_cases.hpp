@@ -117,6 +117,11 @@ struct Machines {
     /// (split::HybridCosts::min_saving_ms); false: a run from before this rule, replayed as it
     /// was computed.
     bool hybrid_floor = true;
+    /// The hybrid SYMV's GPU side priced as what it copies: g whole stored columns and each
+    /// chunk's diagonal block, f (1 - f / 2 + f / 2K) of n^2, its anchor (the chunked all-GPU
+    /// call) 1/2 + 1/2K0 of it; false: a run from before, its side priced linear in f (as a band
+    /// of rows, the chunks' blocks moved from K0 to K at the share's f), replayed as computed.
+    bool symv_gpu_columns = true;
 };
 
 /// The median of the measured GpuPath::miss of m.paths (at most 0.999: predict's min_gain must be

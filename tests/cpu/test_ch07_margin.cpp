@@ -212,3 +212,58 @@ TEST_CASE("chapter 7: the hybrid is chosen only where it also saves its GPU side
     CHECK(r.hybrid_ms == Approx(q.hybrid_ms));
     CHECK(r.choice == (r.gain() >= 0.01 ? wb::split::Where::Hybrid : r.white));
 }
+
+TEST_CASE("chapter 7: SYMV's GPU side priced as what it copies, f (1 - f/2 + f/2K) of n^2", "[cpu][ch07][split]") {
+    // SYMV n = 16384 double with its path measured (t0 in chunks; the pipeline ratio on the
+    // chunked all-GPU call, f = 1 in K0 = 4 chunks, which copies 1/2 + 1/8 of n^2) and a CPU so
+    // fast that the GPU side alone sets the hybrid's time at every share. The side at f copies
+    // g n - g^2/2 elements and each chunk's diagonal block, f (1 - f/2 + f/8) of n^2: its
+    // proportional part is the anchor's scaled by that over 1/2 + 1/8. A run from before
+    // (symv_gpu_columns false) priced it linear in f.
+    wb::ch07::Machines m = h200_beside_a_test_host();
+    m.cpu = wb::model::cpu_machine("fast", 16, 1e9, 1e9, 1e9);
+    REQUIRE(m.chunks == 4);
+    wb::ch07::GpuPath& path = m.paths["symv double"];
+    path.tiny_n = 8;
+    path.t0_ms = path.t0_chunked_ms = 0.08;
+    path.pipeline = 0.6;
+    const wb::ch07::Case c{"symv", 16384, 8};
+    const auto parts = wb::ch07::gpu_side_parts(c, m), tiny = wb::ch07::gpu_side_parts({"symv", 8, 8}, m);
+    const double g0 = 0.08 + std::max(0.0, parts.whole_ms - tiny.whole_ms), g1 = 0.6 * parts.serial_ms;
+    REQUIRE(g1 > 10 * g0);
+    for (double f : {0.1, 0.3, 0.7, 0.995}) {
+        INFO("f " << f);
+        CHECK(wb::ch07::hybrid_model_ms(c, m, f) == Approx(g0 + g1 * f * (1 - f / 2 + f / 8) / (0.5 + 0.125)));
+    }
+    // At f = 1 the side is the anchor itself; at the small shares SYMV's hybrid gets it is well
+    // above the linear price (f = 0.3: x1.42).
+    CHECK(wb::ch07::hybrid_model_ms(c, m, 1.0) == Approx(g0 + g1));
+    const double columns = wb::ch07::hybrid_model_ms(c, m, 0.3);
+    m.symv_gpu_columns = false;
+    CHECK(wb::ch07::hybrid_model_ms(c, m, 0.3) == Approx(g0 + g1 * 0.3));
+    CHECK(columns > 1.3 * wb::ch07::hybrid_model_ms(c, m, 0.3));
+    // Other ops keep f.
+    m.symv_gpu_columns = true;
+    m.paths["gemv double"] = path;
+    const wb::ch07::Case v{"gemv", 16384, 8};
+    const auto vp = wb::ch07::gpu_side_parts(v, m), vt = wb::ch07::gpu_side_parts({"gemv", 8, 8}, m);
+    CHECK(wb::ch07::hybrid_model_ms(v, m, 0.3) == Approx(0.08 + std::max(0.0, vp.whole_ms - vt.whole_ms) + 0.6 * vp.serial_ms * 0.3));
+}
+
+TEST_CASE("chapter 7: without a measured path SYMV's GPU side also copies f (1 - f/2 + f/2K) of n^2", "[cpu][ch07][split]") {
+    // No path (no GPU in the run): the side is the copies' and kernel's model, fixed + per x
+    // (what the share copies), SYMV's in K = 4 chunks f (1 - f/2 + f/8) of what f = 1 as a band
+    // of rows would; a run from before, fixed + per f. Two shares solve for fixed and per.
+    wb::ch07::Machines m = h200_beside_a_test_host();
+    m.cpu = wb::model::cpu_machine("fast", 16, 1e9, 1e9, 1e9);
+    const wb::ch07::Case c{"symv", 16384, 8};
+    auto copied = [](double f) { return f * (1 - f / 2 + f / 8); };
+    const double a = 0.3, b = 0.9;
+    const double ta = wb::ch07::hybrid_model_ms(c, m, a), tb = wb::ch07::hybrid_model_ms(c, m, b);
+    const double per = (tb - ta) / (copied(b) - copied(a)), fixed = ta - per * copied(a);
+    CHECK(per > 0);
+    CHECK(fixed >= 0);
+    CHECK(wb::ch07::hybrid_model_ms(c, m, 0.6) == Approx(fixed + per * copied(0.6)));
+    m.symv_gpu_columns = false;
+    CHECK(wb::ch07::hybrid_model_ms(c, m, 0.6) == Approx(fixed + per * 0.6));
+}
