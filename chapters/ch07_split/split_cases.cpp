@@ -266,7 +266,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
                 return g0 + f * g1 * triangle;
             };
         }
-        s.costs.residual_ms = path->residual_ms;
+        s.costs.residual_ms = residual_at(*path, c.n);
         if (m.hybrid_floor) s.costs.min_saving_ms = fixed;  // the fixed cost it adds
     } else {
         split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, chunks);
@@ -293,6 +293,14 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
 }
 
 }  // namespace
+
+double residual_at(const GpuPath& p, int n) {
+    if (p.small_n <= 0 || p.small_n >= p.mid_n) return p.residual_ms;
+    if (n <= p.small_n) return p.small_residual_ms;
+    if (n >= p.mid_n) return p.residual_ms;
+    const double x = std::log(static_cast<double>(n) / p.small_n) / std::log(static_cast<double>(p.mid_n) / p.small_n);
+    return (1 - x) * p.small_residual_ms + x * p.residual_ms;
+}
 
 double hybrid_margin_of(const Machines& m) {
     std::vector<double> v;

@@ -69,11 +69,19 @@ struct GpuPath {
                                ///< model's serial proportional time, at mid_n: < 1 where chunks overlap
     double residual_ms = 0;    ///< a real hybrid at mid_n beyond the model of its two sides (>= 0)
     double residual_share = 0; ///< the GPU share it was measured at
+    /// The same at small_n, about a third of mid_n, where a hybrid's fixed costs weigh more (0: not
+    /// measured, a run from before it: residual_ms at every size). residual_at interpolates.
+    int small_n = 0;
+    double small_residual_ms = 0;
     /// How far the real hybrid at mid_n landed from the model of its two sides,
     /// |measured / model - 1|, at least twice the relative error of that timing (negative: not
     /// measured). The median over the classes is the run's hybrid margin (Machines).
     double miss = -1;
 };
+
+/// A path's residual at size n: small_residual_ms up to small_n, residual_ms from mid_n on, and
+/// between them linear in log n; residual_ms everywhere where small_n was not measured.
+double residual_at(const GpuPath& p, int n);
 
 /// What to predict with.
 struct Machines {

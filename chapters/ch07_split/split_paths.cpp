@@ -45,6 +45,22 @@ int mid_n_of(const std::string& op, const GpuCalibrationSizes& s) {
 
 namespace {
 
+/// A hybrid timing `r` of c (its hybrid_part rows, in `chunks` chunks) timed a second time, the
+/// threads settled first, and the faster of the two kept; nothing where r ran no hybrid.
+void timed_again(const Case& c, int chunks, Measured& r) {
+    if (!(r.hybrid_part > 0)) return;
+    const int g = r.hybrid_part;
+    MeasurePlan again;
+    again.cpu = again.gpu = false;
+    again.hybrid_part = [g](const Measured&) { return g; };
+    cpu::settle_threads();
+    const Measured r2 = measure_case(c, again, chunks);
+    if (r2.hybrid_ms < r.hybrid_ms) {
+        r.hybrid_ms = r2.hybrid_ms;
+        r.hybrid_error = r2.hybrid_error;
+    }
+}
+
 /// One class's GpuPath (calibrate_paths) from its tiny calls' times `t` (measure_paths_in_turn);
 /// throws what the calls throw.
 void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t, const GpuCalibrationSizes& mid,
@@ -76,26 +92,39 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         return g;
     };
     Measured r = measure_case(mc, at_mid, m.chunks);
-    if (r.hybrid_part > 0) {
-        // The residual and the miss are one hybrid timing, added to every prediction of the class and
-        // setting the run's margin: a disturbance that lasted through it would stay in both. So the
-        // hybrid is timed a second time, after the threads settle, and the faster timing kept.
-        const int g = r.hybrid_part;
-        MeasurePlan again;
-        again.cpu = again.gpu = false;
-        again.hybrid_part = [g](const Measured&) { return g; };
-        cpu::settle_threads();
-        const Measured r2 = measure_case(mc, again, m.chunks);
-        if (r2.hybrid_ms < r.hybrid_ms) {
-            r.hybrid_ms = r2.hybrid_ms;
-            r.hybrid_error = r2.hybrid_error;
-        }
-    }
+    // The residual and the miss are one hybrid timing, added to every prediction of the class and
+    // setting the run's margin: a disturbance that lasted through it would stay in both. So the
+    // hybrid is timed a second time, after the threads settle, and the faster timing kept.
+    timed_again(mc, m.chunks, r);
     GpuPath& q = m.paths[key];
     q.residual_share = f;
     if (!std::isnan(r.hybrid_ms)) {
         q.residual_ms = std::max(0.0, r.hybrid_ms - model_ms);
         q.miss = hybrid_miss(r.hybrid_ms, model_ms, r.hybrid_error);
+    }
+    // A third of the mid size (a multiple of 32, off the table's powers of two): a hybrid's fixed
+    // costs beyond its sides (the hand-off, the worker beside a short threaded share) weigh more in
+    // a smaller call than the mid size's residual says. Timed the same way, at the share the model
+    // predicts there; residual_at interpolates between the two.
+    const Case sc{cls.op, mc.n / 3 / 32 * 32, cls.elem, cls.fs};
+    double fs = 0, small_model_ms = 0;
+    Measured rs;
+    if (sc.n > tiny_n) {
+        MeasurePlan at_small;
+        at_small.cpu = at_small.gpu = false;
+        at_small.hybrid_part = [&](const Measured&) {
+            const double want = std::clamp(predict_case_at(sc, m, m.chunks).split.gpu_share, 0.05, 0.95);
+            const int g = split::gpu_rows(sc.n, want, 1);
+            fs = static_cast<double>(g) / sc.n;
+            small_model_ms = hybrid_model_ms(sc, m, fs);
+            return g;
+        };
+        rs = measure_case(sc, at_small, m.chunks);
+        timed_again(sc, m.chunks, rs);
+        if (!std::isnan(rs.hybrid_ms)) {
+            q.small_n = sc.n;
+            q.small_residual_ms = std::max(0.0, rs.hybrid_ms - small_model_ms);
+        }
     }
     if (!log) return;
     char buf[640];
@@ -106,7 +135,13 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
                   key.c_str(), q.t0_ms * 1e3, q.t0_chunked_ms * 1e3, m.chunks, tiny_n, q.pipeline, mc.n, r.gpu_ms,
                   m.chunks, r.gpu_chunked_ms, r.cpu_ms, q.residual_ms, mc.n, pct(f).c_str(), r.hybrid_ms, model_ms,
                   pct(r.hybrid_error).c_str(), q.miss >= 0 ? pct(q.miss).c_str() : "not measured");
-    log->push_back(buf);
+    std::string line = buf;
+    if (q.small_n > 0) {
+        std::snprintf(buf, sizeof buf, "; at n = %d: residual %.4g ms, share %s (measured %.4g ms, model %.4g ms)",
+                      q.small_n, q.small_residual_ms, pct(fs).c_str(), rs.hybrid_ms, small_model_ms);
+        line += buf;
+    }
+    log->push_back(line);
 }
 
 }  // namespace

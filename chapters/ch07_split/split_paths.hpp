@@ -18,8 +18,8 @@ namespace wb::ch07 {
 /// class by class, at its mid size (mid_n_of) the CPU peer, the all-GPU call in
 /// one chunk and in chunks (pipeline), then the hybrid at the share the model predicts there
 /// without a residual (clamped to [5%, 95%]; timed twice, the threads settled between, the faster
-/// kept) and the residual: its measured time beyond the
-/// model's, and its miss (hybrid_miss). Then m.hybrid_margin = hybrid_margin_of(m). Each class's
+/// kept) and the residual: its measured time beyond the model's, and its miss (hybrid_miss); then
+/// the same hybrid and residual at a third of the mid size (GpuPath::small_n). Then m.hybrid_margin = hybrid_margin_of(m). Each class's
 /// line, and one for the margin, is appended to *log. CG is skipped (its solves are timed whole).
 void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
                      std::vector<std::string>* log);

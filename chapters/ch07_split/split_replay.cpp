@@ -57,6 +57,7 @@ Machines machines_from_log(std::istream& log) {
     const std::regex path_re(R"(^([A-Za-z0-9 ]+): t0 ([\d.eE+-]+) us \(one chunk\), ([\d.eE+-]+) us \((\d+) chunks\) at n = (\d+); )"
                              R"(pipeline ([\d.eE+-]+) at n = (\d+).*hybrid residual ([\d.eE+-]+) ms at n = \d+, share ([\d.]+)%)");
     const std::regex miss_re(R"(; miss ([\d.]+)%)");
+    const std::regex small_re(R"(; at n = (\d+): residual ([\d.eE+-]+) ms)");
     const std::regex gpu_re(R"(^GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s)");
     std::string line;
     std::smatch g;
@@ -135,6 +136,10 @@ Machines machines_from_log(std::istream& log) {
             p.residual_share = std::stod(g[9]) / 100;
             std::smatch ms;
             if (std::regex_search(s, ms, miss_re)) p.miss = std::stod(ms[1]) / 100;
+            if (std::regex_search(s, ms, small_re)) {  // a run from before it: the mid size's residual alone
+                p.small_n = std::stoi(ms[1]);
+                p.small_residual_ms = std::stod(ms[2]);
+            }
             m.paths[g[1]] = p;
         }
     }

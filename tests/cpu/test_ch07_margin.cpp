@@ -267,3 +267,32 @@ TEST_CASE("chapter 7: without a measured path SYMV's GPU side also copies f (1 -
     m.symv_gpu_columns = false;
     CHECK(wb::ch07::hybrid_model_ms(c, m, 0.6) == Approx(fixed + per * 0.6));
 }
+
+TEST_CASE("chapter 7: a path's residual between its half-size and mid-size anchors", "[cpu][ch07][split]") {
+    // Measured at 1024 (0.2 ms) and at 2048 (0.05 ms): each at its own size, held below and above,
+    // linear in log n between (1448, about sqrt(1024 x 2048): halfway). Without the small-size
+    // anchor (a run from before it), the mid size's at every n.
+    wb::ch07::GpuPath p;
+    p.mid_n = 2048;
+    p.residual_ms = 0.05;
+    CHECK(wb::ch07::residual_at(p, 512) == 0.05);
+    p.small_n = 1024;
+    p.small_residual_ms = 0.2;
+    CHECK(wb::ch07::residual_at(p, 512) == Approx(0.2));
+    CHECK(wb::ch07::residual_at(p, 1024) == Approx(0.2));
+    CHECK(wb::ch07::residual_at(p, 1448) == Approx(0.125).margin(0.001));
+    CHECK(wb::ch07::residual_at(p, 2048) == Approx(0.05));
+    CHECK(wb::ch07::residual_at(p, 8192) == Approx(0.05));
+    // The hybrid's prediction carries it: GEMM float 1024 on the test host, its path measured.
+    wb::ch07::Machines m = h200_beside_a_test_host();
+    wb::ch07::GpuPath q = p;
+    q.tiny_n = 8;
+    q.t0_ms = 0.025;
+    q.t0_chunked_ms = 0.055;
+    m.paths["gemm float"] = q;
+    const wb::ch07::Case c{"gemm", 1024, 4};
+    const double with = wb::ch07::predict_case_at(c, m, 4).split.hybrid_ms;
+    m.paths["gemm float"].small_n = 0;
+    const double without = wb::ch07::predict_case_at(c, m, 4).split.hybrid_ms;
+    CHECK(with - without == Approx(0.2 - 0.05));
+}

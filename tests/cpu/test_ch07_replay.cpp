@@ -218,6 +218,28 @@ TEST_CASE("chapter 7 replay: the H200 run's verdicts on its model", "[cpu][ch07]
     CHECK(lines[5] == "hybrid chosen by the model but slower than a single side: 0 of 12 (0%)");
 }
 
+TEST_CASE("chapter 7 replay: a path line with the small-size residual", "[cpu][ch07][replay]") {
+    // The table's run with one class's path line extended the way later runs print it: the
+    // residual at the small size is read back; the other classes keep the mid size's alone.
+    std::ifstream txt(data_file("h200-ch07-full.txt"));
+    REQUIRE(txt.good());
+    std::ostringstream log;
+    const std::string gemm = "  gemm float: t0 ";
+    for (std::string s; std::getline(txt, s);) {
+        if (s.rfind(gemm, 0) == 0 && s.find("one chunk") != std::string::npos)
+            s += "; at n = 672: residual 0.1875 ms, share 94.8% (measured 0.2416 ms, model 0.0541 ms)";
+        log << s << '\n';
+    }
+    std::istringstream in(log.str());
+    const wb::ch07::Machines m = wb::ch07::machines_from_log(in);
+    const wb::ch07::GpuPath& p = m.paths.at("gemm float");
+    CHECK(p.small_n == 672);
+    CHECK(p.small_residual_ms == Approx(0.1875));
+    CHECK(p.residual_ms == 0);  // the run's 'hybrid residual 0 ms at n = 2048'
+    CHECK(p.miss == Approx(0.059));
+    CHECK(m.paths.at("gemm double").small_n == 0);
+}
+
 TEST_CASE("chapter 7 replay: a run without its calibration lines is refused", "[cpu][ch07][replay]") {
     std::istringstream empty("Chapter 7\n");
     CHECK_THROWS_WITH(wb::ch07::machines_from_log(empty), Catch::Contains("host: N threads"));
