@@ -17,8 +17,9 @@
 // derived per call (its line says so), timed beside h200-ch07-2939479.* in one call, and
 // h200-ch07-6a162cc.* a later run of it; h200-ch07-24c988e.* a run of the derivation as mended
 // after its review (only depths that leave both sides a share are ranked); h200-ch07-bb68909.* a
-// run with SYMV's GPU side priced as what it copies, h200-ch07-full.* (a copy of
-// docs/results/h200/ch07-full.*) a later run of it.
+// run with SYMV's GPU side priced as what it copies, h200-ch07-2601459.* a later run of it;
+// h200-ch07-full.* (a copy of docs/results/h200/ch07-full.*) a run with each class's residual also
+// measured at a third of its mid size.
 #include "catch.hpp"
 
 #include "split_replay.hpp"
@@ -153,16 +154,17 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Twenty-four runs of eight chapter models (the later ones price a hybrid CPU share of several
-    // calls at its footprint, the last thirteen have a SYMV share of one call, the last nine the
-    // hybrid's floor, the last five a derived pipeline depth, the newest three as mended, the
-    // newest two SYMV's GPU side as it copies, and each says so), twenty on a 16-core host and
-    // four on a 32-core host: each calibration read back with the classes the earlier run
+    // Twenty-five runs of nine chapter models (the later ones price a hybrid CPU share of several
+    // calls at its footprint, the last fourteen have a SYMV share of one call, the last ten the
+    // hybrid's floor, the last six a derived pipeline depth, the newest four as mended, the
+    // newest three SYMV's GPU side as it copies, the newest its residuals at two sizes, and each
+    // says so), twenty-one on a 16-core host and four on a 32-core host: each calibration read back with the classes the earlier run
     // lacks, its columns, choices and depths reproduced, and the choice line it printed
     // recomputed from its CSV (the other counts may move by one: the CSV rounds the measured times
     // to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-bb68909", "h200-ch07-24c988e", "h200-ch07-6a162cc",
-                             "h200-ch07-d6c5d0d", "h200-ch07-2939479", "h200-ch07-6b2bd11-a", "h200-ch07-6b2bd11-b",
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-2601459", "h200-ch07-bb68909", "h200-ch07-24c988e",
+                             "h200-ch07-6a162cc", "h200-ch07-d6c5d0d", "h200-ch07-2939479", "h200-ch07-6b2bd11-a",
+                             "h200-ch07-6b2bd11-b",
                              "h200-ch07-b4b48f1", "h200-ch07-405d758-a",
                              "h200-ch07-405d758-b", "h200x2-ch07-405d758", "h200-ch07-a617f6d", "h200-ch07-8864f0f-a",
                              "h200-ch07-8864f0f-b", "h200-ch07-b5ff3e8-a",
@@ -174,7 +176,8 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         const std::string name = stem;
         const bool first_depth = name == "h200-ch07-6a162cc" || name == "h200-ch07-d6c5d0d";
         // SYMV's GPU side priced as what it copies
-        const bool copied = name == "h200-ch07-full" || name == "h200-ch07-bb68909";
+        const bool copied = name == "h200-ch07-full" || name == "h200-ch07-bb68909" || name == "h200-ch07-2601459";
+        const bool two_residuals = name == "h200-ch07-full";  // each class's residual at two sizes
         const bool derived = first_depth || copied || name == "h200-ch07-24c988e";
         const bool floor = derived || name.find("6b2bd11") != std::string::npos ||
                            name == "h200-ch07-b4b48f1" || name == "h200-ch07-2939479";
@@ -187,6 +190,11 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         CHECK(run.m.derived_chunks == derived);
         CHECK(run.m.depth_any_share == first_depth);  // the derivation's first version
         CHECK(run.m.symv_gpu_columns == copied);
+        for (const auto& [key, p] : run.m.paths) {
+            INFO(key);
+            CHECK((p.small_n > 0) == two_residuals);
+            if (two_residuals) CHECK(p.small_n == p.mid_n / 3 / 32 * 32);
+        }
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
         CHECK(run.m.cpu.peers.size() == 24);  // the 22 of the earlier run and the two shares
@@ -219,9 +227,9 @@ TEST_CASE("chapter 7 replay: the H200 run's verdicts on its model", "[cpu][ch07]
 }
 
 TEST_CASE("chapter 7 replay: a path line with the small-size residual", "[cpu][ch07][replay]") {
-    // The table's run with one class's path line extended the way later runs print it: the
-    // residual at the small size is read back; the other classes keep the mid size's alone.
-    std::ifstream txt(data_file("h200-ch07-full.txt"));
+    // A run from before the small-size anchor with one class's path line extended the way later
+    // runs print it: that residual is read back; the other classes keep the mid size's alone.
+    std::ifstream txt(data_file("h200-ch07-2601459.txt"));
     REQUIRE(txt.good());
     std::ostringstream log;
     const std::string gemm = "  gemm float: t0 ";
