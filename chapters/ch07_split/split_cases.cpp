@@ -199,11 +199,12 @@ struct Sides {
 /// The pipeline's depth moves what the GPU side costs by three terms (the file comment of
 /// split.hpp): each chunk's own fixed cost (its copies' set-up, its launch, its events), the
 /// stages that overlap (paid once for a chunk, to fill and drain the pipeline), and what the
-/// copies move (the convolution's halos, one per band; the SYMV's triangle of each chunk's
-/// diagonal block, g^2 / 2K of its g n - g^2 / 2 + g^2 / 2K elements). The path's measured
-/// anchors are at the calibration's depth K0 = m.chunks; at depth K each is moved by the model's
-/// ratio of K to K0: the fixed cost by (K - K0) times the measured cost of one chunk, the
-/// proportional time by the serial model's pipelined time at K over that at K0.
+/// copies move (the convolution's halos, one per band, in offloads_of; the SYMV's triangle of
+/// each chunk's diagonal block, g^2 / 2K of its g n - g^2 / 2 + g^2 / 2K elements, not here but in
+/// sides_of's symv_copied(f, K), so that it is counted once). The path's measured anchors are at
+/// the calibration's depth K0 = m.chunks; at depth K each is moved by the model's ratio of K to
+/// K0: the fixed cost by (K - K0) times the measured cost of one chunk, the proportional time by
+/// the serial model's pipelined time at K over that at K0.
 struct Depth {
     double fixed_ms = 0;     ///< what the side's chunks cost beyond the anchor's, whatever its share
     double ratio = 1;        ///< the proportional time at k over the anchor's

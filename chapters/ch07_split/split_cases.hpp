@@ -164,9 +164,10 @@ std::string depths_list();
 
 /// The model's three times for one case. Where the case's GpuPath was measured, the all-GPU time
 /// is its t0 plus the model's growth from tiny_n to n, the hybrid's GPU side t0_chunked (and the
-/// whole operands' growth) plus the share of the serial proportional time times `pipeline`, and
-/// the hybrid pays its residual; where host_shared_gbs is measured, the hybrid is bounded by the
-/// host memory both sides read (split::HybridCosts).
+/// whole operands' growth) plus the share of the serial proportional time times `pipeline` (SYMV:
+/// that time scaled by what its share copies, symv_copied, over what the anchor copied), and the
+/// hybrid pays its residual at n (residual_at); where host_shared_gbs is measured, the hybrid is
+/// bounded by the host memory both sides read (split::HybridCosts).
 /// Where m.derived_chunks, the hybrid runs at the depth of kDepths whose prediction is fastest
 /// (predict_case_at each; where another bound sets the hybrid's time and depths tie, the one whose
 /// GPU side ends first), else at m.chunks.

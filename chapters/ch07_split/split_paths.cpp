@@ -106,10 +106,12 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     // costs beyond its sides (the hand-off, the worker beside a short threaded share) weigh more in
     // a smaller call than the mid size's residual says. Timed the same way, at the share the model
     // predicts there; residual_at interpolates between the two.
+    // A failure here leaves the class its mid-size anchors (the residual of the mid size at every n).
     const Case sc{cls.op, mc.n / 3 / 32 * 32, cls.elem, cls.fs};
     double fs = 0, small_model_ms = 0;
     Measured rs;
-    if (sc.n > tiny_n) {
+    std::string small_failed;
+    if (sc.n > tiny_n) try {
         MeasurePlan at_small;
         at_small.cpu = at_small.gpu = false;
         at_small.hybrid_part = [&](const Measured&) {
@@ -125,6 +127,9 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
             q.small_n = sc.n;
             q.small_residual_ms = std::max(0.0, rs.hybrid_ms - small_model_ms);
         }
+    } catch (const std::exception& e) {
+        q.small_n = 0;
+        small_failed = e.what();
     }
     if (!log) return;
     char buf[640];
@@ -140,6 +145,8 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         std::snprintf(buf, sizeof buf, "; at n = %d: residual %.4g ms, share %s (measured %.4g ms, model %.4g ms)",
                       q.small_n, q.small_residual_ms, pct(fs).c_str(), rs.hybrid_ms, small_model_ms);
         line += buf;
+    } else if (!small_failed.empty()) {
+        line += "; at n = " + std::to_string(sc.n) + ": not measured (" + small_failed + ")";
     }
     log->push_back(line);
 }

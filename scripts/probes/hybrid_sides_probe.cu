@@ -74,7 +74,7 @@ Spec parse(const std::string& s) {
     std::string f[5];
     for (auto& x : f)
         if (!std::getline(in, x, ',')) {
-            std::fprintf(stderr, "hybrid_sides_probe: '%s' must be op,type,FS,n,GPU%% (e.g. conv2d,float,9,4096,92.1)\n", s.c_str());
+            std::fprintf(stderr, "hybrid_sides_probe: '%s' must be op,type,FS,n,GPU%%[,K] (e.g. conv2d,float,9,4096,92.1,8)\n", s.c_str());
             std::exit(2);
         }
     p.op = f[0];
@@ -83,7 +83,13 @@ Spec parse(const std::string& s) {
     p.n = std::atoi(f[3].c_str());
     p.share = std::atof(f[4].c_str());
     std::string k;
-    if (std::getline(in, k, ',')) p.chunks = std::max(1, std::atoi(k.c_str()));
+    if (std::getline(in, k, ',')) {
+        p.chunks = std::atoi(k.c_str());
+        if (p.chunks < 1) {
+            std::fprintf(stderr, "hybrid_sides_probe: '%s': the depth K (%s) must be an integer >= 1\n", s.c_str(), k.c_str());
+            std::exit(2);
+        }
+    }
     return p;
 }
 
@@ -201,7 +207,7 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
     std::printf("%-6s %-6s FS %d n %5d GPU %5.1f%% (%d rows, %d chunks of %d): all-CPU %8.4f ms, all-GPU %8.4f ms | "
                 "at once: CPU side %8.4f, GPU side %8.4f, call %8.4f | alone: CPU side %8.4f (x%.3f at once), GPU side %8.4f "
                 "(x%.3f) | CPU share alone over all-CPU x share %.3f\n",
-                s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, s.chunks, chunk, cpu_ms, gpu_ms, oc, og, ot, tc, oc / tc, tg, og / tg,
+                s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, (g + chunk - 1) / chunk, chunk, cpu_ms, gpu_ms, oc, og, ot, tc, oc / tc, tg, og / tg,
                 tc / (cpu_ms * (1.0 - s.share / 100.0)));
     std::fflush(stdout);
 }

@@ -242,8 +242,10 @@ TEST_CASE("chapter 7: SYMV's GPU side priced as what it copies, f (1 - f/2 + f/2
     m.symv_gpu_columns = false;
     CHECK(wb::ch07::hybrid_model_ms(c, m, 0.3) == Approx(g0 + g1 * 0.3));
     CHECK(columns > 1.3 * wb::ch07::hybrid_model_ms(c, m, 0.3));
-    // Other ops keep f.
+    // (Depths other than K0 and the shared host-memory bound: the replays of the runs that priced
+    // SYMV's side so reproduce every row's share and depth, tests/cpu/test_ch07_replay.cpp.)
     m.symv_gpu_columns = true;
+    // Other ops keep f.
     m.paths["gemv double"] = path;
     const wb::ch07::Case v{"gemv", 16384, 8};
     const auto vp = wb::ch07::gpu_side_parts(v, m), vt = wb::ch07::gpu_side_parts({"gemv", 8, 8}, m);
@@ -268,7 +270,7 @@ TEST_CASE("chapter 7: without a measured path SYMV's GPU side also copies f (1 -
     CHECK(wb::ch07::hybrid_model_ms(c, m, 0.6) == Approx(fixed + per * 0.6));
 }
 
-TEST_CASE("chapter 7: a path's residual between its half-size and mid-size anchors", "[cpu][ch07][split]") {
+TEST_CASE("chapter 7: a path's residual between its small-size and mid-size anchors", "[cpu][ch07][split]") {
     // Measured at 1024 (0.2 ms) and at 2048 (0.05 ms): each at its own size, held below and above,
     // linear in log n between (1448, about sqrt(1024 x 2048): halfway). Without the small-size
     // anchor (a run from before it), the mid size's at every n.

@@ -154,11 +154,11 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Twenty-five runs of nine chapter models (the later ones price a hybrid CPU share of several
+    // Twenty-six runs of nine chapter models (the later ones price a hybrid CPU share of several
     // calls at its footprint, the last fourteen have a SYMV share of one call, the last ten the
     // hybrid's floor, the last six a derived pipeline depth, the newest four as mended, the
     // newest three SYMV's GPU side as it copies, the newest its residuals at two sizes, and each
-    // says so), twenty-one on a 16-core host and four on a 32-core host: each calibration read back with the classes the earlier run
+    // says so), twenty-two on a 16-core host and four on a 32-core host: each calibration read back with the classes the earlier run
     // lacks, its columns, choices and depths reproduced, and the choice line it printed
     // recomputed from its CSV (the other counts may move by one: the CSV rounds the measured times
     // to 4 decimals).
