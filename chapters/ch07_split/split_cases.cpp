@@ -209,13 +209,15 @@ struct Depth {
     double fixed_ms = 0;     ///< what the side's chunks cost beyond the anchor's, whatever its share
     double ratio = 1;        ///< the proportional time at k over the anchor's
 };
-Depth depth_of(const Case& c, const Machines& m, const GpuPath& path, int k) {
+/// `at_k_offload`: the case's hybrid offload at depth k (offloads_of(c, m, k).hybrid, which the
+/// caller has priced already).
+Depth depth_of(const Case& c, const Machines& m, const GpuPath& path, int k, const split::Offload& at_k_offload) {
     Depth d;
     const int k0 = m.chunks;
     if (k == k0) return d;
     const double per_chunk = k0 > 1 ? std::max(0.0, path.t0_chunked_ms - path.t0_ms) / (k0 - 1) : 0;
     d.fixed_ms = (k - k0) * per_chunk;
-    const double at_k = split::gpu_side(offloads_of(c, m, k).hybrid, m.links.h2d, m.links.d2h, k).per_ms;
+    const double at_k = split::gpu_side(at_k_offload, m.links.h2d, m.links.d2h, k).per_ms;
     const double at_k0 = split::gpu_side(offloads_of(c, m, k0).hybrid, m.links.h2d, m.links.d2h, k0).per_ms;
     if (at_k0 > 0) d.ratio = at_k / at_k0;
     return d;
@@ -224,6 +226,10 @@ Depth depth_of(const Case& c, const Machines& m, const GpuPath& path, int k) {
 Sides sides_of(const Case& c, const Machines& m, int chunks) {
     const Offloads ofs = offloads_of(c, m, chunks);
     Sides s;
+    // What the GPU's share f moves of the split operands (offloads_of prices them for f = 1): f,
+    // except the hybrid SYMV's whole stored columns (symv_copied; runs from before: f).
+    const bool columns = c.op == "symv" && m.symv_gpu_columns;
+    auto copied = [columns, chunks](double f) { return columns ? symv_copied(f, chunks) : f; };
     // Beside the GPU (f > 0) the convolution's share runs on hybrid_conv_threads of the threads:
     // its time (compute-bound) scaled by their ratio.
     const double fewer = c.op == "conv2d" && m.hybrid_conv_threads > 0 && m.cpu.threads > m.hybrid_conv_threads
@@ -250,14 +256,14 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         // proportional part is the serial one times the pipeline's measured ratio.
         const GpuSideParts pn = gpu_side_parts(c, m), pt = gpu_side_parts(Case{c.op, path->tiny_n, c.elem, c.fs}, m);
         s.all_gpu_ms = path->t0_ms + std::max(0.0, pn.all_gpu_ms - pt.all_gpu_ms);
-        const Depth d = depth_of(c, m, *path, chunks);
+        const Depth d = depth_of(c, m, *path, chunks, ofs.hybrid);
         const double fixed = path->t0_chunked_ms + d.fixed_ms;
         const double g0 = fixed + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms * d.ratio;
         const int k0 = m.chunks;
-        if (c.op == "symv" && m.symv_gpu_columns) {
+        if (columns) {
             // The anchor g1 is the chunked all-GPU call's proportional time: f = 1 at depth K0,
             // which copies symv_copied(1, K0) of n^2; the share at f, depth K, copies symv_copied(f, K).
-            s.gpu = [g0, g1, chunks, k0](double f) { return g0 + g1 * symv_copied(f, chunks) / symv_copied(1, k0); };
+            s.gpu = [g0, g1, copied, k0](double f) { return g0 + g1 * copied(f) / symv_copied(1, k0); };
         } else {
             const bool symv = c.op == "symv";
             s.gpu = [g0, g1, symv, chunks, k0](double f) {
@@ -272,8 +278,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
     } else {
         split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, chunks);
         g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
-        const bool columns = c.op == "symv" && m.symv_gpu_columns;  // per_ms prices the whole n^2
-        s.gpu = [g, columns, chunks](double f) { return g.fixed_ms + (columns ? symv_copied(f, chunks) : f) * g.per_ms; };
+        s.gpu = [g, copied](double f) { return g.fixed_ms + copied(f) * g.per_ms; };
     }
     if (m.host_shared_gbs > 0) {
         // Host memory: the CPU's share reads its DRAM part, the copies move their bytes by DMA.
@@ -283,11 +288,10 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         for (double b : ofs.hybrid.in_whole) whole_bytes += b;
         const double llc = m.cpu.llc_bytes, rate = m.host_shared_gbs * 1e6;
         const bool one_call = m.symv_share_one_call;
-        const bool columns = c.op == "symv" && m.symv_gpu_columns;
-        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes, one_call, columns, chunks](double f) {
+        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes, one_call, copied](double f) {
             double dram = 0;
             for (const PeerCall& p : cpu_share_calls(c, f, one_call)) dram += model::dram_share(llc, p.w.bytes) * p.w.bytes;
-            return (dram + (columns ? symv_copied(f, chunks) : f) * split_bytes + whole_bytes) / rate;
+            return (dram + copied(f) * split_bytes + whole_bytes) / rate;
         };
     }
     return s;

@@ -61,6 +61,17 @@ void timed_again(const Case& c, int chunks, Measured& r) {
     }
 }
 
+/// A calibration hybrid of c at the share the model predicts at the calibration's depth (clamped
+/// to [5%, 95%]): returns its GPU rows and sets *f to them over n and *model_ms to the model's
+/// hybrid there without a residual (what the timing's residual is measured against).
+int model_share_rows(const Case& c, const Machines& m, double* f, double* model_ms) {
+    const double want = std::clamp(predict_case_at(c, m, m.chunks).split.gpu_share, 0.05, 0.95);
+    const int g = split::gpu_rows(c.n, want, 1);
+    *f = static_cast<double>(g) / c.n;
+    *model_ms = hybrid_model_ms(c, m, *f);
+    return g;
+}
+
 /// One class's GpuPath (calibrate_paths) from its tiny calls' times `t` (measure_paths_in_turn);
 /// throws what the calls throw.
 void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t, const GpuCalibrationSizes& mid,
@@ -85,11 +96,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         // The clamp only guards against a broken timing.
         if (pm.serial_ms > 0 && beyond > 0) q.pipeline = std::clamp(beyond / pm.serial_ms, 0.1, 50.0);
         // At the calibration's depth: the hybrid is timed in m.chunks chunks (measure_case below).
-        const double want = std::clamp(predict_case_at(mc, m, m.chunks).split.gpu_share, 0.05, 0.95);
-        const int g = split::gpu_rows(mc.n, want, 1);
-        f = static_cast<double>(g) / mc.n;
-        model_ms = hybrid_model_ms(mc, m, f);
-        return g;
+        return model_share_rows(mc, m, &f, &model_ms);
     };
     Measured r = measure_case(mc, at_mid, m.chunks);
     // The residual and the miss are one hybrid timing, added to every prediction of the class and
@@ -110,26 +117,23 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     const Case sc{cls.op, mc.n / 3 / 32 * 32, cls.elem, cls.fs};
     double fs = 0, small_model_ms = 0;
     Measured rs;
-    std::string small_failed;
-    if (sc.n > tiny_n) try {
-        MeasurePlan at_small;
-        at_small.cpu = at_small.gpu = false;
-        at_small.hybrid_part = [&](const Measured&) {
-            const double want = std::clamp(predict_case_at(sc, m, m.chunks).split.gpu_share, 0.05, 0.95);
-            const int g = split::gpu_rows(sc.n, want, 1);
-            fs = static_cast<double>(g) / sc.n;
-            small_model_ms = hybrid_model_ms(sc, m, fs);
-            return g;
-        };
-        rs = measure_case(sc, at_small, m.chunks);
-        timed_again(sc, m.chunks, rs);
-        if (!std::isnan(rs.hybrid_ms)) {
-            q.small_n = sc.n;
-            q.small_residual_ms = std::max(0.0, rs.hybrid_ms - small_model_ms);
+    bool small_failed = false;
+    std::string why;
+    try {
+        if (sc.n > tiny_n) {
+            MeasurePlan at_small;
+            at_small.cpu = at_small.gpu = false;
+            at_small.hybrid_part = [&](const Measured&) { return model_share_rows(sc, m, &fs, &small_model_ms); };
+            rs = measure_case(sc, at_small, m.chunks);
+            timed_again(sc, m.chunks, rs);
         }
     } catch (const std::exception& e) {
-        q.small_n = 0;
-        small_failed = e.what();
+        small_failed = true;
+        why = e.what();
+    }
+    if (!small_failed && !std::isnan(rs.hybrid_ms)) {
+        q.small_n = sc.n;
+        q.small_residual_ms = std::max(0.0, rs.hybrid_ms - small_model_ms);
     }
     if (!log) return;
     char buf[640];
@@ -145,8 +149,8 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         std::snprintf(buf, sizeof buf, "; at n = %d: residual %.4g ms, share %s (measured %.4g ms, model %.4g ms)",
                       q.small_n, q.small_residual_ms, pct(fs).c_str(), rs.hybrid_ms, small_model_ms);
         line += buf;
-    } else if (!small_failed.empty()) {
-        line += "; at n = " + std::to_string(sc.n) + ": not measured (" + small_failed + ")";
+    } else if (small_failed) {
+        line += "; at n = " + std::to_string(sc.n) + ": not measured (" + why + ")";
     }
     log->push_back(line);
 }

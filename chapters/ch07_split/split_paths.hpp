@@ -17,11 +17,12 @@ namespace wb::ch07 {
 /// chunks (t0, t0_chunked), every class's two calls timed in turn (measure_paths_in_turn); then
 /// class by class, at its mid size (mid_n_of) the CPU peer, the all-GPU call in
 /// one chunk and in chunks (pipeline), then the hybrid at the share the model predicts there
-/// (which no residual moves; clamped to [5%, 95%]; timed twice, the threads settled between, the faster
-/// kept) and the residual: its measured time beyond the model's, and its miss (hybrid_miss); then
-/// the same hybrid and residual at a third of the mid size (GpuPath::small_n; where that step
-/// throws, the class keeps its mid-size anchors and its line says "not measured"). Then m.hybrid_margin = hybrid_margin_of(m). Each class's
-/// line, and one for the margin, is appended to *log. CG is skipped (its solves are timed whole).
+/// (which no residual moves; clamped to [5%, 95%]; timed twice, the threads settled between, the
+/// faster kept) and the residual: its measured time beyond the model's, and its miss
+/// (hybrid_miss); then the same hybrid and residual at a third of the mid size (GpuPath::small_n;
+/// where that step throws, the class keeps its mid-size anchors and its line says "not
+/// measured"). Then m.hybrid_margin = hybrid_margin_of(m). Each class's line, and one for the
+/// margin, is appended to *log. CG is skipped (its solves are timed whole).
 void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
                      std::vector<std::string>* log);
 /// A class's miss (GpuPath::miss) from its hybrid at the mid size: |measured / model - 1|, at

@@ -106,7 +106,6 @@ private:
     std::size_t bytes_ = 0;
 };
 
-
 /// How the GPU side of this call runs.
 struct GpuCall {
     bool sleep = false;           ///< wait on blocking-sync events (beside the CPU's share)
