@@ -146,10 +146,13 @@ Calls prepare(const Spec& s) {
 
 void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks);
 
+/// The chunk that cuts `rows` into k pieces (the last may be shorter), at least 1.
+int chunk_of(int rows, int k) { return std::max(1, (rows + k - 1) / k); }
+
 void probe(const Spec& s, int rounds, bool fewer_ab) {
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
-    const int chunk = std::max(1, (g + s.chunks - 1) / s.chunks);  // K chunks
+    const int chunk = chunk_of(g, s.chunks);
     using Clock = std::chrono::steady_clock;
     auto wall = [](const std::function<void()>& f) {
         const auto t0 = Clock::now();
@@ -217,7 +220,6 @@ void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks) {
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
     const std::size_t nk = ks.size();
-    auto chunk_of = [](int rows, int k) { return std::max(1, (rows + k - 1) / k); };
     for (int k : ks) {  // warm-up: every K's buffers
         c.hybrid(g, chunk_of(g, k));
         c.hybrid(s.n, chunk_of(s.n, k));
