@@ -100,6 +100,14 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     }
     opt.ops = expanded(ops, "all", split_ops());
     opt.precisions = expanded(precisions, "both", {"float", "double"});
+    // Each size once, ascending: a group's rows run from small to large, and its crossover is the
+    // first of them not on the CPU. Each filter size once, in the order given.
+    std::sort(opt.sizes.begin(), opt.sizes.end());
+    opt.sizes.erase(std::unique(opt.sizes.begin(), opt.sizes.end()), opt.sizes.end());
+    std::vector<int> fs;
+    for (int f : opt.filter_sizes)
+        if (std::find(fs.begin(), fs.end(), f) == fs.end()) fs.push_back(f);
+    opt.filter_sizes = fs;
     return -1;
 }
 

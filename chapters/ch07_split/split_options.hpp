@@ -13,8 +13,8 @@ namespace wb::ch07 {
 struct SplitOptions {
     std::vector<std::string> ops;                           ///< gemv, gemm, symv, conv2d, cg
     std::vector<std::string> precisions{"float", "double"};
-    std::vector<int> sizes;                                 ///< empty: each op's defaults
-    std::vector<int> filter_sizes{3, 9};                    ///< the convolution's FS values
+    std::vector<int> sizes;                                 ///< ascending, each once; empty: each op's defaults
+    std::vector<int> filter_sizes{3, 9};                    ///< the convolution's FS values, each once
     std::string preset;  ///< the GPU the model predicts for; empty: the GPU measured, else the h200 preset
     std::string csv;                                        ///< write the table here too
     bool quick = false;                                     ///< each op's short set of sizes

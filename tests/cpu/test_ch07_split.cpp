@@ -78,6 +78,13 @@ TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; ea
     CHECK(one.precisions == Names{"float"});
     CHECK(one.sizes == std::vector<int>{64, 128});
     CHECK(one.chunks == 8);
+
+    // Sizes each once and ascending (the crossover is the first row of a group not on the CPU),
+    // filter sizes each once in the order given.
+    wb::ch07::SplitOptions unsorted;
+    REQUIRE(parse({"--sizes", "4096,64,1000,64", "--fs", "9,3,9"}, unsorted) == -1);
+    CHECK(unsorted.sizes == std::vector<int>{64, 1000, 4096});
+    CHECK(unsorted.filter_sizes == std::vector<int>{9, 3});
     CHECK(one.chunks_given);  // every hybrid at that depth
 
     // The options every chapter shares, so that ./workbook run -- OPTIONS reaches chapter 7 too.
