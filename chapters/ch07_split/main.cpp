@@ -14,6 +14,7 @@
 /// are the model's.
 #include "split_calibrate.hpp"
 #include "split_cases.hpp"
+#include "split_measure.hpp"
 #include "split_options.hpp"
 #include "split_paths.hpp"
 #include "split_summary.hpp"

@@ -1,7 +1,7 @@
 /// \file split_cases.hpp
 /// \brief Chapter 7's cases: for one op, size, precision (and the convolution's FS), the work each
-///        side does, the model's prediction of the three ways to run it (CPU, GPU with its
-///        transfers, both at once), and the three ways run for real on the same host data.
+///        side does and the model's prediction of the three ways to run it (CPU, GPU with its
+///        transfers, both at once); split_measure.hpp runs them for real.
 #pragma once
 
 #include "device_profile.hpp"
@@ -22,6 +22,8 @@ namespace wb::ch07 {
 
 /// The ops of this chapter, in table order.
 const std::vector<std::string>& split_ops();
+/// Throws std::invalid_argument: "<fn>: op (<op>) must be one of gemv, gemm, symv, conv2d, cg".
+[[noreturn]] void unknown_op(const char* fn, const std::string& op);
 
 /// Which set of sizes a run covers.
 enum class SizeSet { quick, normal, full };
@@ -188,62 +190,5 @@ GpuSideParts gpu_side_parts(const Case& c, const Machines& m);
 /// The model's hybrid time at share f in (0, 1) without the residual: what the residual is
 /// measured against. Not for CG.
 double hybrid_model_ms(const Case& c, const Machines& m, double f);
-
-/// CG on the host (cpu::cg, tol 0) from x = 0 until `iterations` iterations are done in all: a
-/// small system stops early at an exactly zero residual (n = 8 in float: after 35 of 100), so the
-/// solve restarts until the model's iterations are done. Returns the iterations done.
-template <class T>
-int cpu_cg_iterations(int n, const T* A, const T* b, T* x, int iterations);
-
-/// Host bytes one measured case holds at its peak (its operands, generated once and shared by the
-/// three ways; CG's solver vectors). Throws std::invalid_argument on an unknown op.
-double host_bytes_needed(const Case& c);
-
-/// The measured columns of one case (NaN where not measured).
-struct Measured {
-    double cpu_ms = NAN;     ///< the CPU peer: the median of its batches
-    double gpu_ms = NAN;     ///< all on the GPU: copies in, the tuned kernel, copy out (one chunk: in sequence)
-    double hybrid_ms = NAN;  ///< the hybrid with `gpu_part` on the GPU in `chunks` chunks (CG: White §5.2)
-    double gpu_chunked_ms = NAN;  ///< all on the GPU in the hybrid's chunks (MeasurePlan::chunked)
-    int hybrid_part = 0;     ///< the GPU rows the hybrid ran with
-    double hybrid_error = NAN;  ///< the hybrid timing's relative standard error (host_timing.hpp)
-    double cpu_error = NAN;     ///< the CPU timing's relative standard error
-    /// The fastest and slowest batch (ms per call) of the CPU peer and of the hybrid where they
-    /// were timed in turn with the other sizes (measure_group): the host's drift during the
-    /// timing shows here.
-    double cpu_min_ms = NAN, cpu_max_ms = NAN, hybrid_min_ms = NAN, hybrid_max_ms = NAN;
-};
-/// Runs the cases of one op, precision and FS (the rows of one group of the table, in order) on
-/// seeded host data (page-locked where `gpu`), all sizes' data held at once: where `gpu`, each
-/// size's all-GPU call, one size after another; then the CPU peer of every size and, where `gpu`,
-/// its hybrid with gpu_parts[i] rows (columns) on the GPU (not run where that is 0 or all: the
-/// hybrid is then one of the other two; CG always runs White's split), timed in turn across the
-/// sizes (cpu::time_interleaved: a drift of the host during the timing shows as each row's
-/// spread, not as a step between sizes). Throws std::invalid_argument unless the cases share one
-/// op, precision and FS and gpu_parts and chunks (each case's pipeline depth, >= 1) have one
-/// entry per case; throws what the calls throw.
-std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
-                                    const std::vector<int>& chunks, bool gpu, int cg_iterations);
-
-/// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
-/// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid
-/// with the rows hybrid_part returns once the others are timed (it sees them; 0 or n: not run).
-struct MeasurePlan {
-    bool cpu = true;
-    bool gpu = true;
-    bool chunked = false;
-    std::function<int(const Measured&)> hybrid_part;
-};
-Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks);
-
-/// The all-GPU call of every case (not CG) at its size, in one chunk (Measured::gpu_ms) and in
-/// `chunks` chunks (gpu_chunked_ms), on page-locked host data: all of these calls timed in turn
-/// (cpu::time_interleaved, the median batch), so that each figure spans the same rounds. A tiny
-/// call's time is the host's fixed cost of the path (the copies' and the launch's API calls, the
-/// wait), which has states lasting seconds (the same n = 8 GEMV took 24 us, then 29 us, a few
-/// seconds apart): a class timed alone lands in the state of its moment, each call timed in turn
-/// across the classes spans them all. Throws std::invalid_argument on a CG case; throws what the
-/// calls throw.
-std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int chunks);
 
 }  // namespace wb::ch07

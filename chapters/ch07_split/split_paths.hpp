@@ -6,6 +6,7 @@
 #pragma once
 
 #include "split_cases.hpp"
+#include "split_measure.hpp"
 
 #include <string>
 #include <vector>

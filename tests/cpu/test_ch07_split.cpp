@@ -10,6 +10,7 @@
 #include "peer_rates.hpp"
 #include "reference_cg.hpp"
 #include "split_cases.hpp"
+#include "split_measure.hpp"
 #include "split_options.hpp"
 #include "split_summary.hpp"
 

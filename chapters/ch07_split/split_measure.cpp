@@ -1,0 +1,309 @@
+// split_measure.cpp — chapter 7's timings (split_measure.hpp): each case's host data, its three
+// ways as calls on it (the CPU peer, the hybrid launchers of kernels/cpu, CG's solves), and the
+// rounds that time them.
+#include "split_measure.hpp"
+
+#include "buffer.hpp"
+#include "cpu_peers.hpp"
+#include "host_timing.hpp"
+#include "hybrid_cg.hpp"
+#include "hybrid_conv2d.hpp"
+#include "hybrid_gemm.hpp"
+#include "hybrid_gemv.hpp"
+#include "hybrid_symv.hpp"
+#include "random.hpp"
+#include "reference_cg.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+namespace wb::ch07 {
+
+template <class T>
+int cpu_cg_iterations(int n, const T* A, const T* b, T* x, int iterations) {
+    int done = 0;
+    while (done < iterations) {
+        std::fill(x, x + n, T(0));
+        CgResult res;
+        cpu::cg(CgArgs<T>{n, A, n, b, x, 0.0, iterations - done, &res});
+        done += std::max(1, res.iterations);  // b == 0 converges at once: counted, so the loop ends
+    }
+    return done;
+}
+
+template int cpu_cg_iterations<float>(int, const float*, const float*, float*, int);
+template int cpu_cg_iterations<double>(int, const double*, const double*, double*, int);
+
+double host_bytes_needed(const Case& c) {
+    const double N = c.n, nn = N * N, e = static_cast<double>(c.elem);
+    if (c.op == "gemv" || c.op == "symv") return e * (nn + 2 * N);
+    if (c.op == "gemm") return e * 3 * nn;
+    if (c.op == "conv2d") return e * (2 * nn + c.fs * c.fs);
+    if (c.op == "cg") return e * (nn + 8 * N);  // A, b, x; the solver's r, p, q (and the split's pinned copies)
+    unknown_op("ch07 host_bytes_needed", c.op);
+}
+
+namespace {
+
+/// Host data for a case: page-locked where the GPU will copy it (its copies then overlap), else
+/// ordinary memory (a machine without a GPU runs the CPU peer only).
+template <class T>
+class HostArray {
+public:
+    HostArray(std::size_t n, bool pinned) {
+        if (pinned) pin_ = PinnedBuffer<T>(n);
+        else vec_.resize(n);
+        p_ = pinned ? pin_.data() : vec_.data();
+    }
+    T* data() { return p_; }
+
+private:
+    PinnedBuffer<T> pin_;
+    std::vector<T> vec_;
+    T* p_ = nullptr;
+};
+
+/// Timing data: values in [0.5, 1), varied in their low bits, never zero (no denormal or NaN can
+/// slow a unit down; the gpu tests check results on random data).
+template <class T>
+void fill(T* p, std::size_t n, std::size_t salt) {
+    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>((i * 2654435761u + salt) % 1021) / 2048.0);
+}
+
+/// One call's median time (host_timing.hpp): a warm-up call and batch, then batches of about 5 ms
+/// until the median's error is under 1% (at least 7, at most 25; no new one after a second once
+/// three are done), timed once more after the threads settle where it did not settle.
+template <class F>
+cpu::CallTiming timed_call(F&& f) {
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    return cpu::time_call(f, plan);
+}
+template <class F>
+double timed(F&& f) {
+    return timed_call(f).ms;
+}
+
+/// Rows per chunk for the hybrid's GPU share g in `chunks` chunks.
+int chunk_of(int g, int chunks) { return std::max(1, (g + chunks - 1) / chunks); }
+
+/// One case's host data (page-locked where `pinned`) and its ways as calls on it: the CPU peer;
+/// not CG, the hybrid with `rows` (GEMM: columns) on the GPU in chunks of `chunk`; CG, the
+/// all-GPU and the split solves from x = 0, each leaving its outcome in `solved`.
+template <class T>
+struct Prepared {
+    std::vector<std::shared_ptr<void>> keep;  ///< the arrays the calls read and write
+    std::function<void()> cpu;
+    std::function<void(int rows, int chunk)> hybrid;
+    std::function<void()> cg_gpu, cg_split;
+    std::shared_ptr<CgResult> solved = std::make_shared<CgResult>();
+};
+
+template <class T>
+Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
+    const int n = c.n;
+    const std::size_t un = static_cast<std::size_t>(n), nn = un * un;
+    Prepared<T> p;
+    auto array = [&](std::size_t count) {
+        auto a = std::make_shared<HostArray<T>>(count, pinned);
+        p.keep.push_back(a);
+        return a->data();
+    };
+    if (c.op == "gemv" || c.op == "symv") {
+        T *A = array(nn), *x = array(un), *y = array(un);
+        fill(A, nn, 1);
+        fill(x, un, 2);
+        if (c.op == "gemv") {
+            const GemvArgs<T> a{Op::N, n, n, T(1), A, n, x, T(0), y};
+            p.cpu = [a] { cpu::gemv(a); };
+            p.hybrid = [a](int rows, int chunk) { hybrid::gemv(a, rows, chunk); };
+        } else {
+            const SymvArgs<T> a{Uplo::Lower, n, T(1), A, n, x, 1, T(0), y, 1};
+            p.cpu = [a] { cpu::symv(a); };
+            p.hybrid = [a](int rows, int chunk) { hybrid::symv(a, rows, chunk); };
+        }
+    } else if (c.op == "gemm") {
+        T *A = array(nn), *B = array(nn), *C = array(nn);
+        fill(A, nn, 3);
+        fill(B, nn, 4);
+        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A, n, B, n, T(0), C, n};
+        p.cpu = [a] { cpu::gemm(a); };
+        p.hybrid = [a](int cols, int chunk) { hybrid::gemm(a, cols, chunk); };
+    } else if (c.op == "conv2d") {
+        T *in = array(nn), *out = array(nn);
+        auto f = std::make_shared<std::vector<T>>(static_cast<std::size_t>(c.fs) * c.fs);
+        p.keep.push_back(f);
+        fill(in, nn, 5);
+        fill(f->data(), f->size(), 6);
+        const Conv2dArgs<T> a{n, n, c.fs, in, n, f->data(), out, n};
+        p.cpu = [a] { cpu::conv2d(a); };
+        p.hybrid = [a](int rows, int chunk) { hybrid::conv2d(a, rows, chunk); };
+    } else if (c.op == "cg") {  // cg_iterations per solve; a solve that stops early is scaled to them
+        T *A = array(nn), *x = array(un);
+        ref::spd_matrix(n, 100.0, 77, A, n);
+        auto b = std::make_shared<std::vector<T>>(random_vector<T>(un, 78));
+        p.keep.push_back(b);
+        p.cpu = [=] { cpu_cg_iterations(n, A, b->data(), x, cg_iterations); };
+        const CgArgs<T> a{n, A, n, b->data(), x, 0.0, cg_iterations, p.solved.get()};
+        p.cg_gpu = [a, x, un] {
+            std::fill(x, x + un, T(0));
+            hybrid::cg_gpu(a);
+        };
+        p.cg_split = [a, x, un] {
+            std::fill(x, x + un, T(0));
+            hybrid::cg_split(a);
+        };
+    } else {
+        unknown_op("ch07 measure_case", c.op);
+    }
+    return p;
+}
+
+/// A solve's time for cg_iterations iterations (ms): a solve that stopped early, scaled.
+double per_solve(double ms, const CgResult& res, int cg_iterations) {
+    return ms * cg_iterations / std::max(1, res.iterations);
+}
+
+/// The ways of `plan` on the case's host data (page-locked where `pinned`), one after another:
+/// the CPU peer (after the threads settle), the whole call on the GPU (one chunk; in the hybrid's
+/// chunks), the split. Not CG.
+template <class T>
+Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool pinned) {
+    const int n = c.n;
+    Prepared<T> p = prepare<T>(c, pinned, 1);
+    Measured r;
+    // The idle threads of the previous row's calls (another peer family, perhaps) stop spinning
+    // first; the ways of one row then use the same peer.
+    if (plan.cpu) {
+        cpu::settle_threads();
+        const cpu::CallTiming t = timed_call(p.cpu);
+        r.cpu_ms = t.ms;
+        r.cpu_error = t.stats.rel_error();
+    }
+    if (plan.gpu) r.gpu_ms = timed([&] { p.hybrid(n, n); });
+    if (plan.chunked) r.gpu_chunked_ms = timed([&] { p.hybrid(n, chunk_of(n, chunks)); });
+    const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
+    if (g > 0 && g < n) {
+        r.hybrid_part = g;
+        const cpu::CallTiming h = timed_call([&] { p.hybrid(g, chunk_of(g, chunks)); });
+        r.hybrid_ms = h.ms;
+        r.hybrid_error = h.stats.rel_error();
+    }
+    return r;
+}
+
+/// The rows of one op, precision and FS (measure_group).
+template <class T>
+std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
+                                  bool gpu, int cg_iterations) {
+    const std::size_t k = cases.size();
+    std::vector<Prepared<T>> p;
+    for (const Case& c : cases) p.push_back(prepare<T>(c, gpu, cg_iterations));
+    std::vector<Measured> r(k);
+    cpu::settle_threads();  // the previous group's threads (another peer family, perhaps) stop spinning
+    // The all-GPU call of each size, one size after another (the GPU's rates do not drift).
+    for (std::size_t i = 0; gpu && i < k; ++i) {
+        const Case& c = cases[i];
+        if (c.op == "cg") r[i].gpu_ms = per_solve(timed(p[i].cg_gpu), *p[i].solved, cg_iterations);
+        else r[i].gpu_ms = timed([&] { p[i].hybrid(c.n, c.n); });
+    }
+    // The CPU peer and the hybrid of every size, in turn (cpu::time_interleaved).
+    std::vector<std::function<void()>> calls;
+    std::vector<std::pair<std::size_t, bool>> what;  // (case, is the hybrid)
+    for (std::size_t i = 0; i < k; ++i) {
+        const Case& c = cases[i];
+        calls.push_back(p[i].cpu);
+        what.push_back({i, false});
+        const int g = gpu_parts[i];
+        if (!gpu) continue;
+        if (c.op == "cg") calls.push_back(p[i].cg_split);
+        else if (g > 0 && g < c.n) {
+            r[i].hybrid_part = g;
+            const int k = chunks[i];
+            calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
+        } else continue;
+        what.push_back({i, true});
+    }
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan);
+    for (std::size_t j = 0; j < calls.size(); ++j) {
+        Measured& m = r[what[j].first];
+        const bool cg = cases[what[j].first].op == "cg";
+        // CG's split solve may stop early (its last solve's outcome scales every batch alike).
+        const double s = cg && what[j].second ? per_solve(1.0, *p[what[j].first].solved, cg_iterations) : 1.0;
+        const cpu::BatchStats& b = t[j].stats;
+        if (what[j].second) {
+            m.hybrid_ms = s * b.median;
+            m.hybrid_min_ms = s * b.min;
+            m.hybrid_max_ms = s * b.max;
+            m.hybrid_error = b.rel_error();
+        } else {
+            m.cpu_ms = b.median;
+            m.cpu_min_ms = b.min;
+            m.cpu_max_ms = b.max;
+            m.cpu_error = b.rel_error();
+        }
+    }
+    return r;
+}
+
+/// Adds the all-GPU call of case c in one chunk and in `chunks` chunks to `calls`, its data to `keep`.
+template <class T>
+void add_path_calls(const Case& c, int chunks, std::vector<std::function<void()>>& calls,
+                    std::vector<std::shared_ptr<void>>& keep) {
+    auto p = std::make_shared<Prepared<T>>(prepare<T>(c, true, 1));
+    keep.push_back(p);
+    const int n = c.n, chunk = chunk_of(n, chunks);
+    calls.push_back([p, n] { p->hybrid(n, n); });
+    calls.push_back([p, n, chunk] { p->hybrid(n, chunk); });
+}
+
+}  // namespace
+
+std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int chunks) {
+    std::vector<std::function<void()>> calls;
+    std::vector<std::shared_ptr<void>> keep;
+    for (const Case& c : cases)
+        if (c.op == "cg") throw std::invalid_argument("ch07 measure_paths_in_turn: a CG case has no all-GPU path call (op cg)");
+    for (const Case& c : cases) {
+        if (c.elem == 4) add_path_calls<float>(c, chunks, calls, keep);
+        else add_path_calls<double>(c, chunks, calls, keep);
+    }
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan);
+    std::vector<Measured> r(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        r[i].gpu_ms = t[2 * i].ms;
+        r[i].gpu_chunked_ms = t[2 * i + 1].ms;
+    }
+    return r;
+}
+
+std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
+                                    const std::vector<int>& chunks, bool gpu, int cg_iterations) {
+    if (cases.empty()) return {};
+    if (gpu_parts.size() != cases.size() || chunks.size() != cases.size())
+        throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
+                                    " entries) and chunks (" + std::to_string(chunks.size()) +
+                                    ") must have one entry per case (" + std::to_string(cases.size()) + ")");
+    for (int k : chunks)
+        if (k < 1) throw std::invalid_argument("ch07 measure_group: chunks (" + std::to_string(k) + ") must be >= 1");
+    for (const Case& c : cases)
+        if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
+            throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +
+                                        " differs from " + cases.front().op + ")");
+    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations)
+                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations);
+}
+
+Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {
+    if (c.op == "cg") throw std::invalid_argument("ch07 measure_case: a MeasurePlan is not for CG (op cg)");
+    const bool pinned = plan.gpu || plan.chunked || static_cast<bool>(plan.hybrid_part);
+    return c.elem == 4 ? measure_typed<float>(c, plan, chunks, pinned) : measure_typed<double>(c, plan, chunks, pinned);
+}
+
+}  // namespace wb::ch07
