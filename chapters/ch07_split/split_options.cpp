@@ -47,7 +47,8 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_option("--precision", precisions, "float, double or both (default)")
         ->delimiter(',')
         ->check(CLI::IsMember({"float", "double", "both"}));
-    app.add_option("--sizes", opt.sizes, "n for every op, run in ascending order, each once (default: each op's set, spanning the crossover)")
+    app.add_option("--sizes", opt.sizes,
+                   "n for every op, run in ascending order, each once (default: each op's set, spanning the crossover)")
         ->delimiter(',')
         ->check(CLI::Range(1, 65536));
     app.add_option("--fs", opt.filter_sizes, "the convolution's filter sizes, odd (default 3,9)")
