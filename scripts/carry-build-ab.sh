@@ -4,7 +4,8 @@
 # folder (only what differs rebuilds), the binaries kept as build-carry/bin/<target>_A and
 # <target>_B and packed, xz-compressed with one window over both (they share most of their
 # bytes), into build-pack/ab.txz: about 26 MB for two chapter binaries, room beside them in a
-# call's 64 MiB. Returns to the commit it started from. Refuses a working tree with changes.
+# call's 64 MiB; build-pack/ is emptied first (a call carries the folder whole). Returns to the
+# commit it started from. Refuses a working tree with changes.
 #
 # Usage: bash scripts/carry-build-ab.sh REF_A REF_B TARGET
 #   e.g. bash scripts/carry-build-ab.sh main lead/symv-columns-shape ch07_split
@@ -20,7 +21,7 @@ if [ -z "${CARRY_AB_ROOT:-}" ]; then
 fi
 root=$CARRY_AB_ROOT
 cd "$root"
-[ $# -eq 3 ] || { sed -n '2,13p' "$0"; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,14p' "$0"; exit 2; }
 a=$1 b=$2 target=$3
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "carry-build-ab: the working tree has changes; commit or stash them first" >&2

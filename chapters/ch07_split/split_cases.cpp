@@ -176,7 +176,9 @@ std::vector<PeerCall> cpu_share_calls(const Case& c, double f, bool symv_one_cal
 /// What the hybrid SYMV's GPU side copies at share f in K chunks, as a fraction of n^2: its g = f n
 /// whole stored columns hold g n - g^2 / 2 elements, and each chunk's diagonal block travels whole
 /// (g^2 / 2K more): f (1 - f / 2 + f / 2K). The chunked all-GPU call (f = 1) copies 1/2 + 1/2K.
-double symv_copied(double f, int chunks) { return f * (1 - f / 2 + f / (2.0 * chunks)); }
+/// symv_copied(f, K) = f * symv_triangle(f, K): per unit of f, the columns' elements and the blocks.
+double symv_triangle(double f, int chunks) { return 1 - f / 2 + f / (2.0 * chunks); }
+double symv_copied(double f, int chunks) { return f * symv_triangle(f, chunks); }
 
 /// Everything split::predict needs for one case (not CG).
 struct Sides {
@@ -257,7 +259,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
             s.gpu = [g0, g1, symv, chunks, k0](double f) {
                 // Runs from before symv_gpu_columns, replayed as they were computed: SYMV's side
                 // linear in f, the chunks' diagonal blocks moved from K0 to K at the share's f.
-                const double triangle = symv ? (1 - f / 2 + f / (2.0 * chunks)) / (1 - f / 2 + f / (2.0 * k0)) : 1.0;
+                const double triangle = symv ? symv_triangle(f, chunks) / symv_triangle(f, k0) : 1.0;
                 return g0 + f * g1 * triangle;
             };
         }

@@ -22,14 +22,23 @@ namespace wb::ch07 {
 
 namespace {
 
+/// `v` with each value kept once, in the order first given.
+template <class T>
+std::vector<T> each_once(const std::vector<T>& v) {
+    std::vector<T> out;
+    for (const T& x : v)
+        if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+    return out;
+}
+
 /// `v` with `word` replaced by `all` and each name kept once, in the order first given.
 std::vector<std::string> expanded(const std::vector<std::string>& v, const std::string& word,
                                   const std::vector<std::string>& all) {
     std::vector<std::string> out;
     for (const std::string& s : v)
-        for (const std::string& name : s == word ? all : std::vector<std::string>{s})
-            if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    return out;
+        if (s == word) out.insert(out.end(), all.begin(), all.end());
+        else out.push_back(s);
+    return each_once(out);
 }
 
 }  // namespace
@@ -104,11 +113,8 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     // Each size once, ascending: a group's rows run from small to large, and its crossover is the
     // first of them not on the CPU. Each filter size once, in the order given.
     std::sort(opt.sizes.begin(), opt.sizes.end());
-    opt.sizes.erase(std::unique(opt.sizes.begin(), opt.sizes.end()), opt.sizes.end());
-    std::vector<int> fs;
-    for (int f : opt.filter_sizes)
-        if (std::find(fs.begin(), fs.end(), f) == fs.end()) fs.push_back(f);
-    opt.filter_sizes = fs;
+    opt.sizes = each_once(opt.sizes);
+    opt.filter_sizes = each_once(opt.filter_sizes);
     return -1;
 }
 

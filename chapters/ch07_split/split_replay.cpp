@@ -59,6 +59,12 @@ Machines machines_from_log(std::istream& log) {
     const std::regex miss_re(R"(; miss ([\d.]+)%)");
     const std::regex small_re(R"(; at n = (\d+): residual ([\d.eE+-]+) ms)");
     const std::regex gpu_re(R"(^GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s)");
+    const std::regex overhead_re(R"(^an empty hybrid call .*: ([\d.]+) us)");
+    const std::regex conv_threads_re(R"(convolution's CPU side runs on (\d+) of \d+ threads)");
+    const std::regex anchored_re(R"(anchored at (\d+)\))");
+    const std::regex fixed_depth_re(R"(^pipeline depth: every hybrid in (\d+) chunks)");
+    const std::regex shared_re(R"(^host memory both sides share: ([\d.eE+]+) GB/s)");
+    const std::regex iterations_re(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)");
     std::string line;
     std::smatch g;
     while (std::getline(log, line)) {
@@ -90,10 +96,10 @@ Machines machines_from_log(std::istream& log) {
         } else if (s.rfind("link D2H:", 0) == 0) {
             m.links.d2h = link_of(s);
             d2h = true;
-        } else if (std::regex_search(s, g, std::regex(R"(^an empty hybrid call .*: ([\d.]+) us)"))) {
+        } else if (std::regex_search(s, g, overhead_re)) {
             m.hybrid_overhead_ms = std::stod(g[1]) / 1e3;
             std::smatch t;  // runs from before it: the convolution's CPU side on every thread
-            if (std::regex_search(s, t, std::regex(R"(convolution's CPU side runs on (\d+) of \d+ threads)")))
+            if (std::regex_search(s, t, conv_threads_re))
                 m.hybrid_conv_threads = std::stoi(t[1]);
         } else if (s.rfind("hybrid CPU share: each call priced at the share's footprint", 0) == 0) {
             m.share_footprint = true;
@@ -107,13 +113,13 @@ Machines machines_from_log(std::istream& log) {
             m.derived_chunks = true;
             // the first version's line: every depth ranked, a share of 0 or 1 too
             m.depth_any_share = s.find("the model's fastest of ") != std::string::npos;
-            if (std::regex_search(s, g, std::regex(R"(anchored at (\d+)\))"))) m.chunks = std::stoi(g[1]);
-        } else if (std::regex_search(s, g, std::regex(R"(^pipeline depth: every hybrid in (\d+) chunks)"))) {
+            if (std::regex_search(s, g, anchored_re)) m.chunks = std::stoi(g[1]);
+        } else if (std::regex_search(s, g, fixed_depth_re)) {
             m.chunks = std::stoi(g[1]);  // --chunks: every hybrid at that depth, the calibration too
             m.derived_chunks = false;
-        } else if (std::regex_search(s, g, std::regex(R"(^host memory both sides share: ([\d.eE+]+) GB/s)"))) {
+        } else if (std::regex_search(s, g, shared_re)) {
             m.host_shared_gbs = std::stod(g[1]);
-        } else if (std::regex_search(s, g, std::regex(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)"))) {
+        } else if (std::regex_search(s, g, iterations_re)) {
             m.cg_iterations = std::stoi(g[1]);
         } else if (section == Section::cpu && std::regex_search(s, g, peer_re)) {
             model::PeerRate r;

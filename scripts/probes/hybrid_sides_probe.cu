@@ -144,8 +144,6 @@ Calls prepare(const Spec& s) {
     return c;
 }
 
-void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks);
-
 /// The chunk that cuts `rows` into k pieces (the last may be shorter), at least 1.
 int chunk_of(int rows, int k) { return std::max(1, (rows + k - 1) / k); }
 
@@ -260,7 +258,15 @@ int main(int argc, char** argv) {
         else if (args[0] == "--fewer-threads") fewer_ab = true;
         else if (args[0].rfind("--chunks=", 0) == 0) {
             std::stringstream in(args[0].substr(9));
-            for (std::string k; std::getline(in, k, ',');) ks.push_back(std::max(1, std::atoi(k.c_str())));
+            for (std::string k; std::getline(in, k, ',');) {
+                char* end = nullptr;
+                const long v = std::strtol(k.c_str(), &end, 10);
+                if (k.empty() || *end != '\0' || v < 1 || v > 1 << 20) {
+                    std::fprintf(stderr, "hybrid_sides_probe: --chunks: '%s' must be an integer >= 1\n", k.c_str());
+                    return 2;
+                }
+                ks.push_back(static_cast<int>(v));
+            }
         }
         else {
             std::fprintf(stderr, "hybrid_sides_probe: unknown option '%s' (--rounds=N, --fewer-threads, --chunks=K,K,...)\n", args[0].c_str());
