@@ -120,9 +120,10 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     if (gpu) {
         m.hybrid_overhead_ms = hybrid::measure_hybrid_overhead_ms();
         m.hybrid_conv_threads = hybrid::conv2d_cpu_side_threads();
-        std::cout << "  an empty hybrid call (hand-off to the GPU worker, its wake-up, the return): "
+        std::cout << "  an empty hybrid call (its GPU side issued and waited for on the calling thread, the return): "
                   << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us; the convolution's CPU side runs on "
-                  << m.hybrid_conv_threads << " of " << cpu::threads() << " threads (a core left to the GPU worker)\n";
+                  << m.hybrid_conv_threads << " of " << cpu::threads()
+                  << " threads (a core left to the thread that wakes when the GPU is done)\n";
     }
     if (gpu && !opt.predict_only) {
         std::cout << "Measuring the host memory both sides of a hybrid read (the CPU's threads while pinned copies "

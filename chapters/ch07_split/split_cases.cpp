@@ -267,7 +267,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         if (m.hybrid_floor) s.costs.min_saving_ms = fixed;  // the fixed cost it adds
     } else {
         split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, chunks);
-        g.fixed_ms += m.hybrid_overhead_ms;  // the hand-off to the GPU worker and back
+        g.fixed_ms += m.hybrid_overhead_ms;  // an empty hybrid call: the GPU side's issue, wait and return
         s.gpu = [g, copied](double f) { return g.fixed_ms + copied(f) * g.per_ms; };
     }
     if (m.host_shared_gbs > 0) {

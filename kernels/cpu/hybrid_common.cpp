@@ -25,7 +25,9 @@ namespace {
 
 std::atomic<int> g_armed{static_cast<int>(testing::Fail::none)};
 std::atomic<bool> g_in_turn{false};
+std::atomic<int> g_issuer{static_cast<int>(testing::Issuer::automatic)};
 thread_local SideTimes t_last_sides;
+thread_local std::chrono::steady_clock::time_point t_issued;  // the GPU side's last chunk issued (its thread)
 
 using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
@@ -90,6 +92,7 @@ GpuWorker& gpu_worker() {
 namespace testing {
 void fail_next_call(Fail side) { g_armed.store(static_cast<int>(side)); }
 void run_sides_in_turn(bool on) { g_in_turn.store(on); }
+void force_issuer(Issuer who) { g_issuer.store(static_cast<int>(who)); }
 }  // namespace testing
 
 SideTimes last_side_times() { return t_last_sides; }
@@ -173,7 +176,8 @@ void run_gpu_chunks(ShareState& sp, const GpuCall& call, const char* fn, int g, 
             issue(r0, std::min(chunk, g - r0), i & 1);
             if (i == 0 && call.inject_failure) fail_injected_gpu(sp, fn);
         }
-        sp.finish(call.sleep);
+        t_issued = Clock::now();
+        if (!call.defer_wait) sp.finish(call.sleep);
     } catch (...) {
         sp.drain();  // nothing still touches the caller's buffers when the error surfaces
         throw;
@@ -190,7 +194,20 @@ void check_share(const char* fn, const char* part_name, int gpu_part, const char
 }
 
 //! [hybrid-run]
-void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
+bool page_locked(std::initializer_list<const void*> ptrs) {
+    for (const void* p : ptrs) {
+        if (!p) continue;
+        cudaPointerAttributes a{};
+        if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+            cudaGetLastError();  // not a pointer CUDA knows: ordinary memory
+            return false;
+        }
+        if (a.type != cudaMemoryTypeHost) return false;
+    }
+    return true;
+}
+
+void run(const char* fn, bool cpu_work, bool gpu_work, bool host_page_locked, const std::function<void()>& cpu,
          const std::function<void(const GpuCall&)>& gpu, const std::function<void()>& after) {
     const testing::Fail fail = take_injected_failure();
     auto cpu_side = [&] {
@@ -214,20 +231,59 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
         return then_after();
     }
     if (!cpu_work) {
+        t_issued = start;
         gpu(call);
         sides.gpu_ms = sides.total_ms = ms_between(start, Clock::now());
+        sides.gpu_issued_ms = ms_between(start, t_issued);
         return then_after();
     }
     call.sleep = true;
+    std::exception_ptr cpu_error, gpu_error;
+    auto cpu_share = [&] {  // the CPU's share, timed; its error kept until both sides have stopped
+        const Clock::time_point cpu_start = Clock::now();
+        try {
+            cpu_side();
+        } catch (...) {
+            cpu_error = std::current_exception();
+        }
+        sides.cpu_ms = ms_between(cpu_start, Clock::now());
+    };
+    const auto issuer = static_cast<testing::Issuer>(g_issuer.load());
+    const bool on_caller = issuer == testing::Issuer::automatic ? host_page_locked : issuer == testing::Issuer::caller;
+    if (on_caller) {  // every GPU step issued here, then the CPU's share, then the wait
+        call.defer_wait = true;
+        t_issued = start;
+        try {
+            gpu(call);  // on an error the streams are drained (run_gpu_chunks) and the CPU's share never starts
+        } catch (...) {
+            gpu_error = std::current_exception();
+        }
+        sides.gpu_issued_ms = ms_between(start, t_issued);
+        if (gpu_error) std::rethrow_exception(gpu_error);
+        const bool in_turn = g_in_turn.load();
+        if (in_turn) {  // diagnosis: the GPU side alone first
+            share_state().finish(true);
+            sides.gpu_ms = ms_between(start, Clock::now());
+        }
+        cpu_share();
+        if (!in_turn) {
+            share_state().finish(true);  // throws only on a CUDA error, once both sides have stopped
+            sides.gpu_ms = ms_between(start, Clock::now());  // its end is seen only after the CPU's share
+        }
+        if (cpu_error) std::rethrow_exception(cpu_error);
+        sides.total_ms = ms_between(start, Clock::now());
+        return then_after();
+    }
     int dev = 0;
     WB_CUDA(cudaGetDevice(&dev));
-    Clock::time_point gpu_end = start;
-    std::future<void> gpu_done = gpu_worker().submit([&gpu, &gpu_end, call, dev] {
+    Clock::time_point gpu_end = start, gpu_began = start, gpu_issued = start;
+    std::future<void> gpu_done = gpu_worker().submit([&gpu, &gpu_end, &gpu_began, &gpu_issued, call, dev] {
+        gpu_began = t_issued = Clock::now();
         WB_CUDA(cudaSetDevice(dev));  // the worker's current device is the caller's
         gpu(call);
         gpu_end = Clock::now();
+        gpu_issued = t_issued;
     });
-    std::exception_ptr cpu_error, gpu_error;
     auto wait_gpu = [&] {
         try {
             gpu_done.get();  // both sides have stopped before anything is reported
@@ -236,15 +292,11 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
         }
     };
     if (g_in_turn.load()) wait_gpu();  // diagnosis: the GPU side alone first
-    const Clock::time_point cpu_start = Clock::now();
-    try {
-        cpu_side();
-    } catch (...) {
-        cpu_error = std::current_exception();
-    }
-    sides.cpu_ms = ms_between(cpu_start, Clock::now());
+    cpu_share();
     if (gpu_done.valid()) wait_gpu();
     sides.gpu_ms = ms_between(start, gpu_end);
+    sides.gpu_began_ms = ms_between(start, gpu_began);
+    sides.gpu_issued_ms = ms_between(start, gpu_issued);
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
     sides.total_ms = ms_between(start, Clock::now());
@@ -256,7 +308,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
 
 double measure_hybrid_overhead_ms() {
     const auto empty = [] {
-        detail::run("hybrid overhead", true, true, [] {},
+        detail::run("hybrid overhead", true, true, true, [] {},
                     [](const detail::GpuCall& call) { detail::share_state().finish(call.sleep); });
     };
     std::vector<double> t;

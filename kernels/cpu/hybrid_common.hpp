@@ -4,10 +4,16 @@
 ///        chunks, the failure contract, and a test hook that makes one side fail.
 ///
 /// One hybrid call. The CPU's share runs on the calling thread (whose OpenMP team and OpenBLAS
-/// threads are already started), the GPU's share on a GPU worker: one persistent host thread per
-/// calling thread, which issues the copies and kernels and then sleeps on blocking-sync events
-/// until they are done, so that it takes no core from the CPU's share while the GPU works. A call
-/// with only one side's work runs it on the calling thread.
+/// threads are already started). Where the host arrays the GPU side copies are page-locked, every
+/// copy and kernel of the GPU's share is asynchronous: the calling thread issues them all first,
+/// then computes its share, then sleeps on blocking-sync events until the GPU is done. Another
+/// thread would have to wake up and win a core from the CPU's busy threads before the GPU could
+/// start: measured on an H200's 16-core host in the rows' turn, that hand-off cost 0.1 - 0.8 ms and
+/// the hybrid 4 - 34% of its time (docs/notes/split.md, session 37). Where an array is pageable, a
+/// copy is staged through the driver and returns only when done, so the GPU's share goes to a GPU
+/// worker: one persistent host thread per calling thread, which issues the copies and kernels and
+/// sleeps on the events, while the calling thread computes. A call with only one side's work runs
+/// it on the calling thread.
 ///
 /// The GPU's share, pipelined. Its outputs go in chunks on two streams, alternately, into two sets
 /// of device buffers: the copy-in of one chunk overlaps the kernel of the other and the copy-out
@@ -28,6 +34,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 
 namespace wb::hybrid {
 
@@ -44,21 +51,32 @@ void fail_next_call(Fail side);
 /// runs its GPU side to its end first and then its CPU side, so that each side's time in
 /// last_side_times() is its time alone, at the same share and through the same code.
 void run_sides_in_turn(bool on);
+/// Which thread issues a hybrid call's GPU side (the file comment): `automatic`, the default, the
+/// calling thread where every host array the GPU side copies is page-locked and the GPU worker
+/// otherwise; `worker` and `caller` force one (tests and scripts/probes/hybrid_sides_probe.cu, which
+/// compares the two; forced on pageable arrays, the caller's copies run before its CPU share).
+enum class Issuer { automatic, worker, caller };
+void force_issuer(Issuer who);
 }  // namespace testing
 
 /// The last hybrid call's sides on the calling thread (ms): each side from its start to its end
-/// (the GPU side's start is the call's: it includes the hand-off to the GPU worker), and the whole
-/// call. 0 for a side without work. Two clock reads per side: what chapter 7's notes compare with
+/// (the GPU side's start is the call's: it includes the hand-off to the GPU worker; issued on the
+/// calling thread, its end is seen only once the CPU's share is done, so that it is then the
+/// call's time unless the GPU took longer), and the whole call. 0 for a side without work. Two clock reads per side: what chapter 7's notes compare with
 /// each side's model when a hybrid misses its prediction.
 struct SideTimes {
     double cpu_ms = 0, gpu_ms = 0, total_ms = 0;
+    /// The GPU side's own steps, from the call's start (0 where the GPU had no work): its thread
+    /// began (the worker's hand-off and wake-up), and its last chunk was issued (the API calls
+    /// behind it: copies, launches, their launch rules).
+    double gpu_began_ms = 0, gpu_issued_ms = 0;
 };
 SideTimes last_side_times();
 
 /// What running both sides at once costs by itself (ms): the median of empty hybrid calls, whose
-/// GPU side only records an event on each stream and waits for it as a real share does (the hand-off
-/// to the GPU worker, its wake-up from the blocking-sync events, the return). Chapter 7's model adds
-/// it to the hybrid's GPU side. Needs a CUDA device.
+/// GPU side only records an event on each stream and waits for it as a real share does (issued
+/// on the calling thread, as a share of page-locked arrays is: the wake-up from the blocking-sync
+/// events, the return). Chapter 7's model adds it to the hybrid's GPU side. Needs a CUDA device.
 double measure_hybrid_overhead_ms();
 
 namespace detail {
@@ -110,6 +128,7 @@ private:
 struct GpuCall {
     bool sleep = false;           ///< wait on blocking-sync events (beside the CPU's share)
     bool inject_failure = false;  ///< the test hook: fail after the first chunk is issued
+    bool defer_wait = false;      ///< issue only: the calling thread waits after its CPU share
 };
 
 /// Throws the injected GPU failure of `fn` (the test hook) after draining the streams.
@@ -135,13 +154,20 @@ void copy_2d(T* dst, std::size_t dpitch, const T* src, std::size_t spitch, std::
     WB_CUDA(cudaMemcpy2DAsync(dst, dpitch * sizeof(T), src, spitch * sizeof(T), width * sizeof(T), rows, kind, s));
 }
 
-/// Runs one hybrid call (the file comment): `cpu()` on the calling thread where `cpu_work`,
-/// `gpu(call)` on the GPU worker where `gpu_work` (on the calling thread when it is the only
-/// side), and returns when both have stopped, rethrowing the GPU's error first, then the CPU's.
+/// Whether every non-null host pointer in `ptrs` is page-locked (cudaMallocHost, cudaHostAlloc or
+/// cudaHostRegister'ed memory, an interior pointer too): what decides who issues the GPU's share.
+bool page_locked(std::initializer_list<const void*> ptrs);
+
+/// Runs one hybrid call (the file comment): `cpu()` on the calling thread where `cpu_work`;
+/// `gpu(call)` where `gpu_work`: with both, issued on the calling thread before `cpu()` where
+/// `host_page_locked` (the arrays the GPU side copies; `call.defer_wait` tells it to return once
+/// all is issued), else on the GPU worker; alone, on the calling thread. Returns when both have
+/// stopped, rethrowing the GPU's error first, then the CPU's: a GPU side that fails while the
+/// calling thread issues it has drained its streams, and the CPU's share then never starts.
 /// `fn` names the call in the injected failures' messages. `after` (where given) runs on the
 /// calling thread once both sides have stopped without error, inside the call's time (SYMV adds
 /// what the GPU's columns give the CPU's rows there).
-void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void()>& cpu,
+void run(const char* fn, bool cpu_work, bool gpu_work, bool host_page_locked, const std::function<void()>& cpu,
          const std::function<void(const GpuCall&)>& gpu, const std::function<void()>& after = {});
 
 /// A BLAS hybrid's degenerate call, alpha == 0 (GEMM: or k == 0): out = beta out, and the
@@ -151,7 +177,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, const std::function<void(
 /// Neither side copies or computes anything else.
 template <class T>
 void scale_on_host(const char* fn, T* out, int rows, int cols, std::size_t ld, T beta) {
-    run(fn, true, false,
+    run(fn, true, false, false,
         [&] {
             for (int j = 0; j < cols; ++j)
                 for (int i = 0; i < rows; ++i) {

@@ -26,7 +26,7 @@ template <class T>
 void conv2d(const Conv2dArgs<T>& host, int gpu_rows, int chunk_rows);
 
 /// The threads the convolution's CPU side runs on while the GPU side works: one fewer than
-/// cpu::threads() (at least 1), a core left to the GPU worker (cpu_peers.hpp, ScopedOmpThreads).
+/// cpu::threads() (at least 1), a core left to the thread that waits for the GPU (cpu_peers.hpp, ScopedOmpThreads).
 /// Chapter 7's model scales that share's time by their ratio.
 int conv2d_cpu_side_threads();
 

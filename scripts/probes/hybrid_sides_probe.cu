@@ -17,6 +17,10 @@
 //   build/bin/hybrid_sides_probe gemm,double,0,2048,96.0,8   (a sixth field: the pipeline's depth K, default 4)
 //   build/bin/hybrid_sides_probe --fewer-threads ...   (A/B in the same rounds: the CPU side on every
 //   thread, then on one fewer, a core left to the GPU worker; the median of the rounds' call ratios)
+//   build/bin/hybrid_sides_probe --on-caller ...   (A/B in the same rounds, each hybrid after the all-CPU
+//   call as in the chapter's rows: the GPU side issued by the GPU worker, then by the calling thread
+//   before its CPU side (hybrid::testing::force_issuer); per way the call's median and 90th
+//   percentile, each side's median, when the worker began and when the last chunk was issued)
 //   build/bin/hybrid_sides_probe --chunks=1,2,4,8 ...   (the same share in K chunks, each K in turn in
 //   every round: each side's and the call's median per K, and the all-GPU call in K chunks: what
 //   the pipeline's depth buys against what each chunk costs to issue)
@@ -95,6 +99,13 @@ Spec parse(const std::string& s) {
 
 double median(const std::vector<double>& v) { return v.empty() ? NAN : cpu::batch_stats(v).median; }
 
+/// The 90th percentile (nearest rank) of v.
+double p90(std::vector<double> v) {
+    if (v.empty()) return NAN;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(0.9 * static_cast<double>(v.size())))];
+}
+
 template <class T>
 void fill(T* p, std::size_t n, std::size_t salt) {  // values in [0.5, 1): never zero
     for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>(((i + salt) * 2654435761u) % 1021) / 2048.0);
@@ -146,6 +157,45 @@ Calls prepare(const Spec& s) {
 
 /// The chunk that cuts `rows` into k pieces (the last may be shorter), at least 1.
 int chunk_of(int rows, int k) { return std::max(1, (rows + k - 1) / k); }
+
+/// --on-caller: the GPU side issued by the worker (A) and by the calling thread (B), in the same
+/// rounds, each hybrid right after the all-CPU call of the same size (the rows' turn).
+void probe_on_caller(const Spec& s, int rounds) {
+    Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
+    const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
+    const int chunk = chunk_of(g, s.chunks);
+    c.cpu();
+    using hybrid::testing::Issuer;
+    for (Issuer who : {Issuer::worker, Issuer::caller}) {  // warm-up: both ways (each thread's streams and buffers)
+        hybrid::testing::force_issuer(who);
+        c.hybrid(g, chunk);
+    }
+    hybrid::testing::force_issuer(Issuer::automatic);
+    std::vector<double> v[2][5], ratio;
+    for (int r = 0; r < rounds; ++r) {
+        double call[2] = {0, 0};
+        for (int j = 0; j < 2; ++j) {
+            const int k = (j + r) % 2;  // the order alternates by round
+            c.cpu();
+            hybrid::testing::force_issuer(k == 1 ? Issuer::caller : Issuer::worker);
+            c.hybrid(g, chunk);
+            hybrid::testing::force_issuer(Issuer::automatic);
+            const hybrid::SideTimes t = hybrid::last_side_times();
+            const double x[5] = {t.total_ms, t.cpu_ms, t.gpu_ms, t.gpu_began_ms, t.gpu_issued_ms};
+            for (int q = 0; q < 5; ++q) v[k][q].push_back(x[q]);
+            call[k] = t.total_ms;
+        }
+        ratio.push_back(call[1] / call[0]);
+    }
+    std::printf("%-6s %-6s FS %d n %5d GPU %5.1f%% (%d rows, %d chunks of %d):", s.op.c_str(), s.type.c_str(), s.fs, s.n,
+                s.share, g, (g + chunk - 1) / chunk, chunk);
+    for (int k = 0; k < 2; ++k)
+        std::printf(" | %s: call %8.4f (p90 %8.4f) CPU side %8.4f GPU side %8.4f began %7.4f issued %7.4f",
+                    k ? "caller issues" : "worker issues", median(v[k][0]), p90(v[k][0]), median(v[k][1]), median(v[k][2]),
+                    median(v[k][3]), median(v[k][4]));
+    std::printf(" | caller / worker, median of the rounds' ratios %.3f\n", median(ratio));
+    std::fflush(stdout);
+}
 
 void probe(const Spec& s, int rounds, bool fewer_ab) {
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
@@ -251,11 +301,12 @@ int main(int argc, char** argv) {
     }
     std::vector<std::string> args(argv + 1, argv + argc);
     int rounds = 15;
-    bool fewer_ab = false;
+    bool fewer_ab = false, on_caller = false;
     std::vector<int> ks;
     while (!args.empty() && args[0].rfind("--", 0) == 0) {
         if (args[0].rfind("--rounds=", 0) == 0) rounds = std::max(3, std::atoi(args[0].c_str() + 9));
         else if (args[0] == "--fewer-threads") fewer_ab = true;
+        else if (args[0] == "--on-caller") on_caller = true;
         else if (args[0].rfind("--chunks=", 0) == 0) {
             std::stringstream in(args[0].substr(9));
             for (std::string k; std::getline(in, k, ',');) {
@@ -269,7 +320,7 @@ int main(int argc, char** argv) {
             }
         }
         else {
-            std::fprintf(stderr, "hybrid_sides_probe: unknown option '%s' (--rounds=N, --fewer-threads, --chunks=K,K,...)\n", args[0].c_str());
+            std::fprintf(stderr, "hybrid_sides_probe: unknown option '%s' (--rounds=N, --fewer-threads, --on-caller, --chunks=K,K,...)\n", args[0].c_str());
             return 2;
         }
         args.erase(args.begin());
@@ -280,7 +331,8 @@ int main(int argc, char** argv) {
                 "symv,float,0,16384,22.5",   "symv,double,0,16384,25.2", "symv,double,0,8192,19.9"};
     std::printf("hybrid_sides_probe: %d rounds, medians (ms)\n", rounds);
     for (const auto& a : args) {
-        if (ks.empty()) probe(parse(a), rounds, fewer_ab);
+        if (on_caller) probe_on_caller(parse(a), rounds);
+        else if (ks.empty()) probe(parse(a), rounds, fewer_ab);
         else probe_chunks(parse(a), rounds, ks);
     }
     return 0;

@@ -8,6 +8,9 @@
 //   the poisoned values there), the output stays as it is after the device has finished everything
 //   and some time has passed (no copy writes it after the return), and inputs overwritten right
 //   after the return change nothing (no copy still reads them).
+// Both checks run with the GPU side issued by the GPU worker and by the calling thread
+// (hybrid::testing::force_issuer), whatever memory the operands are in; the other tests take the
+// automatic choice, the caller on page-locked operands and the worker on pageable ones.
 // A strided output (GEMM's C, the convolution's image) is checked through packed(): its elements
 // line after line, and whether the padding past each line came back untouched.
 // Sizes go through size(): a quarter under the sanitizers (WB_TEST_SMALL), as the ladders' tests.
@@ -27,6 +30,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -53,15 +57,20 @@ public:
     T* data() { return p_; }
     std::size_t size() const { return n_; }
     std::vector<T> copy() const { return std::vector<T>(p_, p_ + n_); }
-    /// Overwrites every element with NaN (the poison).
+    /// Overwrites every element with NaN (the poison), keeping the values for restore().
     void poison() {
+        saved_ = copy();
         for (std::size_t i = 0; i < n_; ++i) p_[i] = std::numeric_limits<T>::quiet_NaN();
+    }
+    /// The values before the last poison().
+    void restore() {
+        if (!saved_.empty()) std::memcpy(p_, saved_.data(), n_ * sizeof(T));
     }
 
 private:
     std::size_t n_ = 0;
     wb::PinnedBuffer<T> pin_;
-    std::vector<T> vec_;
+    std::vector<T> vec_, saved_;
     T* p_ = nullptr;
 };
 
@@ -87,31 +96,60 @@ std::string thrown_by(Call&& call) {
 
 /// The failure contract (the file comment): `call` runs the hybrid into `out` (n elements) with a
 /// share that gives both sides work; `check` checks a correct result.
+/// Forces who issues the GPU side of the hybrid calls for a scope (the automatic choice after it).
+class ScopedIssuer {
+public:
+    explicit ScopedIssuer(wb::hybrid::testing::Issuer who) { wb::hybrid::testing::force_issuer(who); }
+    ~ScopedIssuer() { wb::hybrid::testing::force_issuer(wb::hybrid::testing::Issuer::automatic); }
+    ScopedIssuer(const ScopedIssuer&) = delete;
+    ScopedIssuer& operator=(const ScopedIssuer&) = delete;
+};
+
+/// Both issuers of the GPU side, for the contract's checks.
+inline const wb::hybrid::testing::Issuer kIssuers[] = {wb::hybrid::testing::Issuer::worker,
+                                                       wb::hybrid::testing::Issuer::caller};
+inline const char* issuer_name(wb::hybrid::testing::Issuer who) {
+    return who == wb::hybrid::testing::Issuer::worker ? "GPU worker" : "calling thread";
+}
+
 template <class T, class Call, class Check>
 void check_failures(Call&& call, const T* out, std::size_t n, Check&& check) {
     using wb::hybrid::testing::Fail;
-    for (Fail side : {Fail::cpu, Fail::gpu}) {
-        const std::string what = side == Fail::cpu ? "injected CPU failure" : "injected GPU failure";
-        INFO("side " << what);
-        wb::hybrid::testing::fail_next_call(side);
-        const std::string e = thrown_by(call);
-        CHECK(e.find(what) != std::string::npos);
-        const std::vector<T> after(out, out + n);
-        CHECK(unchanged_after_settling(out, after));
+    for (const auto who : kIssuers) {
+        INFO("GPU side issued by the " << issuer_name(who));
+        const ScopedIssuer scope(who);
+        for (Fail side : {Fail::cpu, Fail::gpu}) {
+            const std::string what = side == Fail::cpu ? "injected CPU failure" : "injected GPU failure";
+            INFO("side " << what);
+            wb::hybrid::testing::fail_next_call(side);
+            const std::string e = thrown_by(call);
+            CHECK(e.find(what) != std::string::npos);
+            const std::vector<T> after(out, out + n);
+            CHECK(unchanged_after_settling(out, after));
+        }
+        call();  // unarmed: the streams and buffers serve the next call
+        check();
     }
-    call();  // unarmed: the streams and buffers serve the next call
-    check();
 }
 
-/// The early-read rule (the file comment): `call` runs the hybrid into `out` (n elements, poisoned
-/// before), `check` checks it against the reference, `poison_inputs` overwrites every input.
-template <class T, class Call, class Check, class Poison>
-void check_no_early_read(Call&& call, const T* out, std::size_t n, Check&& check, Poison&& poison_inputs) {
-    call();
-    poison_inputs();  // at once: a copy still reading them would carry NaN into the device
-    const std::vector<T> at_return(out, out + n);
-    CHECK(unchanged_after_settling(out, at_return));
-    check();
+/// The early-read rule (the file comment): `call` runs the hybrid into `out` (n elements), `check`
+/// checks it against the reference, `reset` puts the output back as before the first call
+/// (poisoned, or CG's initial guess); `inputs` are poisoned at once after the return, and
+/// restored for the next issuer.
+template <class T, class Call, class Check, class Reset>
+void check_no_early_read(Call&& call, const T* out, std::size_t n, Check&& check, Reset&& reset,
+                         std::initializer_list<Host<T>*> inputs) {
+    for (const auto who : kIssuers) {
+        INFO("GPU side issued by the " << issuer_name(who));
+        const ScopedIssuer scope(who);
+        reset();
+        call();
+        for (Host<T>* h : inputs) h->poison();  // at once: a copy still reading them would carry NaN into the device
+        const std::vector<T> at_return(out, out + n);
+        CHECK(unchanged_after_settling(out, at_return));
+        check();
+        for (Host<T>* h : inputs) h->restore();
+    }
 }
 
 /// Splits a strided output (`lines` lines of `width` elements, `pitch` apart) into its elements

@@ -86,10 +86,7 @@ TEST_CASE("hybrid::conv2d: the output is complete at the return and the inputs a
     Case<double> c(rows, hybrid_test::size(2047), 5, true, 431);
     hybrid_test::check_no_early_read<double>([&] { wb::hybrid::conv2d(c.args(), 3 * rows / 4, rows / 7); }, c.out.data(),
                                              c.out.size(), [&] { c.check(); },
-                                             [&] {
-                                                 c.in.poison();
-                                                 c.f.poison();
-                                             });
+                                             [&] { c.reset(); }, {&c.in, &c.f});
 }
 
 TEST_CASE("hybrid::conv2d: bad arguments throw before anything runs", "[gpu][split]") {

@@ -94,10 +94,7 @@ TEST_CASE("hybrid::gemm: C is complete at the return and the inputs are free to 
     Case<double> c(Op::N, Op::T, hybrid_test::size(1537), n, hybrid_test::size(769), 0.0, true, 231);
     hybrid_test::check_no_early_read<double>([&] { wb::hybrid::gemm(c.args(), 2 * n / 3, n / 6); }, c.C.data(), c.C.size(),
                                              [&] { c.check(); },
-                                             [&] {
-                                                 c.A.poison();
-                                                 c.B.poison();
-                                             });
+                                             [&] { c.reset(); }, {&c.A, &c.B});
 }
 
 TEST_CASE("hybrid::gemm: bad arguments throw before anything runs", "[gpu][split]") {

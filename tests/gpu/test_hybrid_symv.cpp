@@ -93,10 +93,7 @@ TEST_CASE("hybrid::symv: y is complete at the return and the inputs are free to 
         Case<double> c(u, n, 0.0, true, 331);
         hybrid_test::check_no_early_read<double>([&] { wb::hybrid::symv(c.args(), 4 * n / 7, n / 10); }, c.y.data(), c.y.size(),
                                                  [&] { c.check(); },
-                                                 [&] {
-                                                     c.A.poison();
-                                                     c.x.poison();
-                                                 });
+                                                 [&] { c.reset(); }, {&c.A, &c.x});
     }
 }
 
