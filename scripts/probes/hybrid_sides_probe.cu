@@ -9,7 +9,8 @@
 // run_sides_in_turn), alternately, and prints the median of each side's time
 // (hybrid::last_side_times) both ways: the ratio at once / in turn is what running beside the
 // other side costs each. It also times the all-CPU and the all-GPU call of the same size in the
-// same rounds. Data on page-locked host memory, as the chapter's rows.
+// same rounds. Data on page-locked host memory, as the chapter's rows; the GPU side issued by the
+// GPU worker in these modes (each side's end seen on its own), by the calling thread in --on-caller's B.
 //
 // Build and run (needs a GPU and OpenBLAS):
 //   cmake --build build --target hybrid_sides_probe && build/bin/hybrid_sides_probe
@@ -198,6 +199,9 @@ void probe_on_caller(const Spec& s, int rounds) {
 }
 
 void probe(const Spec& s, int rounds, bool fewer_ab) {
+    // The GPU worker issues the GPU side here: only then is the GPU side's end seen on its own while
+    // the CPU side runs (issued by the calling thread, its end is seen after the CPU's share).
+    hybrid::testing::force_issuer(hybrid::testing::Issuer::worker);
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
     const int chunk = chunk_of(g, s.chunks);
