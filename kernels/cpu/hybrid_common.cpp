@@ -207,8 +207,9 @@ bool page_locked(std::initializer_list<const void*> ptrs) {
     return true;
 }
 
-void run(const char* fn, bool cpu_work, bool gpu_work, bool host_page_locked, const std::function<void()>& cpu,
-         const std::function<void(const GpuCall&)>& gpu, const std::function<void()>& after) {
+void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<const void*> gpu_host_arrays,
+         const std::function<void()>& cpu, const std::function<void(const GpuCall&)>& gpu,
+         const std::function<void()>& after) {
     const testing::Fail fail = take_injected_failure();
     auto cpu_side = [&] {
         if (fail == testing::Fail::cpu)
@@ -249,27 +250,27 @@ void run(const char* fn, bool cpu_work, bool gpu_work, bool host_page_locked, co
         sides.cpu_ms = ms_between(cpu_start, Clock::now());
     };
     const auto issuer = static_cast<testing::Issuer>(g_issuer.load());
-    const bool on_caller = issuer == testing::Issuer::automatic ? host_page_locked : issuer == testing::Issuer::caller;
+    const bool on_caller = issuer == testing::Issuer::automatic ? page_locked(gpu_host_arrays)
+                                                                 : issuer == testing::Issuer::caller;
     if (on_caller) {  // every GPU step issued here, then the CPU's share, then the wait
+        ShareState& sp = share_state();  // the streams gpu() issues on: this thread's, this device's
+        auto wait_gpu = [&] {  // as run_gpu_chunks waits: on an error, every copy over first
+            try {
+                sp.finish(true);
+            } catch (...) {
+                sp.drain();
+                throw;
+            }
+            sides.gpu_ms = ms_between(start, Clock::now());
+        };
         call.defer_wait = true;
         t_issued = start;
-        try {
-            gpu(call);  // on an error the streams are drained (run_gpu_chunks) and the CPU's share never starts
-        } catch (...) {
-            gpu_error = std::current_exception();
-        }
+        gpu(call);  // on an error the streams are drained (run_gpu_chunks) and the CPU's share never starts
         sides.gpu_issued_ms = ms_between(start, t_issued);
-        if (gpu_error) std::rethrow_exception(gpu_error);
         const bool in_turn = g_in_turn.load();
-        if (in_turn) {  // diagnosis: the GPU side alone first
-            share_state().finish(true);
-            sides.gpu_ms = ms_between(start, Clock::now());
-        }
+        if (in_turn) wait_gpu();  // diagnosis: the GPU side alone first
         cpu_share();
-        if (!in_turn) {
-            share_state().finish(true);  // throws only on a CUDA error, once both sides have stopped
-            sides.gpu_ms = ms_between(start, Clock::now());  // its end is seen only after the CPU's share
-        }
+        if (!in_turn) wait_gpu();  // its end is seen only after the CPU's share
         if (cpu_error) std::rethrow_exception(cpu_error);
         sides.total_ms = ms_between(start, Clock::now());
         return then_after();
@@ -308,11 +309,12 @@ void run(const char* fn, bool cpu_work, bool gpu_work, bool host_page_locked, co
 
 double measure_hybrid_overhead_ms() {
     const auto empty = [] {
-        detail::run("hybrid overhead", true, true, true, [] {},
-                    [](const detail::GpuCall& call) { detail::share_state().finish(call.sleep); });
+        detail::run("hybrid overhead", true, true, {}, [] {}, [](const detail::GpuCall& call) {
+            if (!call.defer_wait) detail::share_state().finish(call.sleep);  // issued here: run() waits
+        });
     };
     std::vector<double> t;
-    for (int i = 0; i < 201; ++i) {  // the first calls start the worker and create its streams
+    for (int i = 0; i < 201; ++i) {  // the first calls create the streams
         const auto t0 = std::chrono::steady_clock::now();
         empty();
         if (i >= 10) t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());

@@ -8,10 +8,10 @@
 /// copy and kernel of the GPU's share is asynchronous: the calling thread issues them all first,
 /// then computes its share, then sleeps on blocking-sync events until the GPU is done. Another
 /// thread would have to wake up and win a core from the CPU's busy threads before the GPU could
-/// start: measured on an H200's 16-core host in the rows' turn, that hand-off cost 0.1 - 0.8 ms and
-/// the hybrid 4 - 34% of its time (docs/notes/split.md, session 37). Where an array is pageable, a
-/// copy is staged through the driver and returns only when done, so the GPU's share goes to a GPU
-/// worker: one persistent host thread per calling thread, which issues the copies and kernels and
+/// start: measured on an H200's 16-core host in the rows' turn, that hand-off cost up to 0.8 ms and
+/// the hybrid up to a third of its time (docs/notes/split.md, session 37). Where an array is
+/// pageable, a copy is staged through the driver: one into pageable memory returns only when done,
+/// one from it only once its source is staged, so the GPU's share goes to a GPU worker: one persistent host thread per calling thread, which issues the copies and kernels and
 /// sleeps on the events, while the calling thread computes. A call with only one side's work runs
 /// it on the calling thread.
 ///
@@ -59,16 +59,16 @@ enum class Issuer { automatic, worker, caller };
 void force_issuer(Issuer who);
 }  // namespace testing
 
-/// The last hybrid call's sides on the calling thread (ms): each side from its start to its end
-/// (the GPU side's start is the call's: it includes the hand-off to the GPU worker; issued on the
-/// calling thread, its end is seen only once the CPU's share is done, so that it is then the
-/// call's time unless the GPU took longer), and the whole call. 0 for a side without work. Two clock reads per side: what chapter 7's notes compare with
-/// each side's model when a hybrid misses its prediction.
+/// The last hybrid call's sides on the calling thread (ms): each side from its start to its end,
+/// and the whole call; 0 for a side without work. The GPU side's start is the call's: through the
+/// GPU worker it includes the hand-off; issued on the calling thread, its end is seen only once the
+/// CPU's share is done, so that it is then the call's time unless the GPU took longer. What
+/// chapter 7's notes compare with each side's model when a hybrid misses its prediction.
 struct SideTimes {
     double cpu_ms = 0, gpu_ms = 0, total_ms = 0;
-    /// The GPU side's own steps, from the call's start (0 where the GPU had no work): its thread
-    /// began (the worker's hand-off and wake-up), and its last chunk was issued (the API calls
-    /// behind it: copies, launches, their launch rules).
+    /// From the call's start: when the GPU worker began (its hand-off and wake-up; 0 where the
+    /// calling thread issued the GPU side or the GPU had no work), and when the GPU side's last
+    /// chunk was issued (the API calls behind it: copies, launches, their launch rules).
     double gpu_began_ms = 0, gpu_issued_ms = 0;
 };
 SideTimes last_side_times();
@@ -99,8 +99,9 @@ struct ShareState {
     /// Waits for both streams without throwing: on the error path, so that no copy still reads or
     /// writes the caller's host buffers once the error surfaces.
     void drain() noexcept;
-    /// Waits for both streams; `sleep`: on blocking-sync events (the GPU worker, beside a busy
-    /// CPU), else spinning (a GPU-only call: nothing else wants the core, and waking costs time).
+    /// Waits for both streams; `sleep`: on blocking-sync events (the thread that waits beside a
+    /// busy CPU: the calling thread after its share, or the GPU worker), else spinning (a GPU-only
+    /// call: nothing else wants the core, and waking costs time).
     void finish(bool sleep);
 };
 /// The calling thread's ShareState for the current device.
@@ -155,20 +156,24 @@ void copy_2d(T* dst, std::size_t dpitch, const T* src, std::size_t spitch, std::
 }
 
 /// Whether every non-null host pointer in `ptrs` is page-locked (cudaMallocHost, cudaHostAlloc or
-/// cudaHostRegister'ed memory, an interior pointer too): what decides who issues the GPU's share.
+/// cudaHostRegister'ed memory, an interior pointer too; the pointer is what is asked, not the
+/// whole array): what decides who issues the GPU's share.
 bool page_locked(std::initializer_list<const void*> ptrs);
 
 /// Runs one hybrid call (the file comment): `cpu()` on the calling thread where `cpu_work`;
-/// `gpu(call)` where `gpu_work`: with both, issued on the calling thread before `cpu()` where
-/// `host_page_locked` (the arrays the GPU side copies; `call.defer_wait` tells it to return once
-/// all is issued), else on the GPU worker; alone, on the calling thread. Returns when both have
-/// stopped, rethrowing the GPU's error first, then the CPU's: a GPU side that fails while the
-/// calling thread issues it has drained its streams, and the CPU's share then never starts.
-/// `fn` names the call in the injected failures' messages. `after` (where given) runs on the
-/// calling thread once both sides have stopped without error, inside the call's time (SYMV adds
-/// what the GPU's columns give the CPU's rows there).
-void run(const char* fn, bool cpu_work, bool gpu_work, bool host_page_locked, const std::function<void()>& cpu,
-         const std::function<void(const GpuCall&)>& gpu, const std::function<void()>& after = {});
+/// `gpu(call)` where `gpu_work`. With both, the GPU side is issued on the calling thread before
+/// `cpu()` where every array of `gpu_host_arrays` (the host arrays the GPU side copies in or out,
+/// whole or in part) is page-locked (`call.defer_wait` tells it to return once all is issued), else
+/// on the GPU worker; alone, on the calling thread. Returns when both have stopped, rethrowing the
+/// GPU's error first, then the CPU's. A GPU side that fails while the calling thread issues it has
+/// drained its streams, and the CPU's share then never starts (through the worker the CPU's share
+/// runs to its end): either way the output is unspecified. `fn` names the call in the injected
+/// failures' messages. `after` (where given) runs on the calling thread once both sides have
+/// stopped without error, inside the call's time (SYMV adds what the GPU's columns give the CPU's
+/// rows there).
+void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<const void*> gpu_host_arrays,
+         const std::function<void()>& cpu, const std::function<void(const GpuCall&)>& gpu,
+         const std::function<void()>& after = {});
 
 /// A BLAS hybrid's degenerate call, alpha == 0 (GEMM: or k == 0): out = beta out, and the
 /// operands it would multiply are not read (BLAS lets them be null). `cols` columns of `rows`
@@ -177,7 +182,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, bool host_page_locked, co
 /// Neither side copies or computes anything else.
 template <class T>
 void scale_on_host(const char* fn, T* out, int rows, int cols, std::size_t ld, T beta) {
-    run(fn, true, false, false,
+    run(fn, true, false, {},
         [&] {
             for (int j = 0; j < cols; ++j)
                 for (int i = 0; i < rows; ++i) {

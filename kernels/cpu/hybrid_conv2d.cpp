@@ -52,11 +52,9 @@ void conv2d(const Conv2dArgs<T>& h, int gpu_rows, int chunk_rows) {
     const bool work = validate_conv2d(h, fn);
     detail::check_share(fn, "gpu_rows", gpu_rows, "rows", h.rows, "chunk_rows", chunk_rows);
     if (!work) return;
-    // Asked only where both sides work. The filter (fs^2 elements) is staged whatever its memory;
-    // the image and the output decide.
-    const bool cpu_work = gpu_rows < h.rows, gpu_work = gpu_rows > 0;
-    const bool pinned = cpu_work && gpu_work && detail::page_locked({h.in, h.out});
-    detail::run(fn, cpu_work, gpu_work, pinned, [&] {
+    // The filter (fs^2 elements) is not asked: a pageable one is copied in once, staged at the
+    // call's start, and its copy returns once staged. The image and the output decide.
+    detail::run(fn, gpu_rows < h.rows, gpu_rows > 0, {h.in, h.out}, [&] {
                     // beside the GPU, a core left to its host thread (cpu_peers.hpp: OpenMP's idle threads spin)
                     const cpu::ScopedOmpThreads fewer(gpu_rows > 0 ? conv2d_cpu_side_threads() : cpu::threads());
                     cpu::conv2d_rows(h, gpu_rows, h.rows);

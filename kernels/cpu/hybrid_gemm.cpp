@@ -78,9 +78,7 @@ void gemm(const GemmArgs<T>& h, int gpu_cols, int chunk_cols) {
     c.n = h.n - gpu_cols;
     c.B = b_columns(h, gpu_cols);
     c.C = h.C + static_cast<std::size_t>(gpu_cols) * static_cast<std::size_t>(h.ldc);
-    const bool cpu_work = gpu_cols < h.n, gpu_work = gpu_cols > 0;
-    const bool pinned = cpu_work && gpu_work && detail::page_locked({h.A, h.B, h.C});  // asked only where both work
-    detail::run(fn, cpu_work, gpu_work, pinned, [&] { cpu::gemm(c); },
+    detail::run(fn, gpu_cols < h.n, gpu_cols > 0, {h.A, h.B, h.C}, [&] { cpu::gemm(c); },
                 [&](const detail::GpuCall& call) { gpu_share(h, gpu_cols, chunk_cols, call); });
 }
 

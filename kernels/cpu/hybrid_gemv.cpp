@@ -110,9 +110,7 @@ void gemv(const GemvArgs<T>& h, int gpu_rows, int chunk_rows) {
         c.A = h.A + static_cast<std::size_t>(gpu_rows) * static_cast<std::size_t>(h.lda);
     }
     c.y = h.y + gpu_rows;
-    const bool cpu_work = gpu_rows < len, gpu_work = gpu_rows > 0;
-    const bool pinned = cpu_work && gpu_work && detail::page_locked({h.A, h.x, h.y});  // asked only where both work
-    detail::run(fn, cpu_work, gpu_work, pinned, [&] { cpu::gemv(c); },
+    detail::run(fn, gpu_rows < len, gpu_rows > 0, {h.A, h.x, h.y}, [&] { cpu::gemv(c); },
                 [&](const detail::GpuCall& call) {
                     if (h.op == Op::N) gpu_share_rows(h, gpu_rows, chunk_rows, call);
                     else gpu_share_columns(h, gpu_rows, chunk_rows, call);

@@ -17,7 +17,8 @@
 //   build/bin/hybrid_sides_probe conv2d,float,9,4096,92.1 symv,double,0,16384,25.2   (op,type,FS,n,GPU %)
 //   build/bin/hybrid_sides_probe gemm,double,0,2048,96.0,8   (a sixth field: the pipeline's depth K, default 4)
 //   build/bin/hybrid_sides_probe --fewer-threads ...   (A/B in the same rounds: the CPU side on every
-//   thread, then on one fewer, a core left to the GPU worker; the median of the rounds' call ratios)
+//   thread, then on one fewer, a core left to the thread that waits for the GPU; the median of the
+//   rounds' call ratios)
 //   build/bin/hybrid_sides_probe --on-caller ...   (A/B in the same rounds, each hybrid after the all-CPU
 //   call as in the chapter's rows: the GPU side issued by the GPU worker, then by the calling thread
 //   before its CPU side (hybrid::testing::force_issuer); per way the call's median and 90th
@@ -100,11 +101,12 @@ Spec parse(const std::string& s) {
 
 double median(const std::vector<double>& v) { return v.empty() ? NAN : cpu::batch_stats(v).median; }
 
-/// The 90th percentile (nearest rank) of v.
+/// The 90th percentile (nearest rank: the ceil(0.9 n)-th smallest) of v.
 double p90(std::vector<double> v) {
     if (v.empty()) return NAN;
     std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(0.9 * static_cast<double>(v.size())))];
+    const std::size_t rank = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(v.size())));
+    return v[std::max<std::size_t>(rank, 1) - 1];
 }
 
 template <class T>
@@ -199,9 +201,10 @@ void probe_on_caller(const Spec& s, int rounds) {
 }
 
 void probe(const Spec& s, int rounds, bool fewer_ab) {
-    // The GPU worker issues the GPU side here: only then is the GPU side's end seen on its own while
-    // the CPU side runs (issued by the calling thread, its end is seen after the CPU's share).
-    hybrid::testing::force_issuer(hybrid::testing::Issuer::worker);
+    // At once against in turn, the GPU worker issues the GPU side: only then is its end seen on its
+    // own while the CPU side runs (issued by the calling thread, its end is seen after the CPU's
+    // share). --fewer-threads times the chapter's own path (the automatic choice).
+    if (!fewer_ab) hybrid::testing::force_issuer(hybrid::testing::Issuer::worker);
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
     const int chunk = chunk_of(g, s.chunks);
@@ -254,6 +257,7 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
                     median(side[0][2]), all - 1, median(side[1][0]), median(side[1][1]), median(side[1][2]), all - 1, all,
                     median(ratio));
         std::fflush(stdout);
+        hybrid::testing::force_issuer(hybrid::testing::Issuer::automatic);
         return;
     }
     const double cpu_ms = median(cpu_all), gpu_ms = median(gpu_all);
@@ -265,10 +269,13 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
                 s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, (g + chunk - 1) / chunk, chunk, cpu_ms, gpu_ms, oc, og, ot, tc, oc / tc, tg, og / tg,
                 tc / (cpu_ms * (1.0 - s.share / 100.0)));
     std::fflush(stdout);
+    hybrid::testing::force_issuer(hybrid::testing::Issuer::automatic);
 }
 
 /// --chunks: the share at every K of `ks`, in turn within each round (order rotating by round).
 void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks) {
+    // As in probe(): the GPU worker issues, so that the GPU side's end is seen on its own.
+    hybrid::testing::force_issuer(hybrid::testing::Issuer::worker);
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
     const std::size_t nk = ks.size();
@@ -294,6 +301,7 @@ void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks) {
                     median(call[i]), median(all_gpu[i]));
     std::printf("\n");
     std::fflush(stdout);
+    hybrid::testing::force_issuer(hybrid::testing::Issuer::automatic);
 }
 
 }  // namespace

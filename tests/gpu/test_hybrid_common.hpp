@@ -94,8 +94,6 @@ std::string thrown_by(Call&& call) {
     return {};
 }
 
-/// The failure contract (the file comment): `call` runs the hybrid into `out` (n elements) with a
-/// share that gives both sides work; `check` checks a correct result.
 /// Forces who issues the GPU side of the hybrid calls for a scope (the automatic choice after it).
 class ScopedIssuer {
 public:
@@ -108,25 +106,36 @@ public:
 /// Both issuers of the GPU side, for the contract's checks.
 inline const wb::hybrid::testing::Issuer kIssuers[] = {wb::hybrid::testing::Issuer::worker,
                                                        wb::hybrid::testing::Issuer::caller};
+/// The automatic choice alone: for calls that do not go through the hybrids' run() (CG's solves).
+inline const wb::hybrid::testing::Issuer kAutomaticOnly[] = {wb::hybrid::testing::Issuer::automatic};
 inline const char* issuer_name(wb::hybrid::testing::Issuer who) {
-    return who == wb::hybrid::testing::Issuer::worker ? "GPU worker" : "calling thread";
+    using wb::hybrid::testing::Issuer;
+    return who == Issuer::worker ? "GPU worker" : who == Issuer::caller ? "calling thread" : "automatic choice";
 }
 
-template <class T, class Call, class Check>
-void check_failures(Call&& call, const T* out, std::size_t n, Check&& check) {
+/// The failure contract (the file comment): `call` runs the hybrid into `out` (n elements) with a
+/// share that gives both sides work, `reset` puts the output back as before the first call
+/// (poisoned where beta == 0), `check` checks a correct result. Each armed call starts from a
+/// reset output; once its error has surfaced the output is overwritten with a sentinel, which
+/// must still be there after the device has finished everything (no copy lands after the throw).
+template <class T, class Call, class Check, class Reset>
+void check_failures(Call&& call, T* out, std::size_t n, Check&& check, Reset&& reset) {
     using wb::hybrid::testing::Fail;
+    const std::vector<T> sentinel(n, T(-12345.5));
     for (const auto who : kIssuers) {
         INFO("GPU side issued by the " << issuer_name(who));
         const ScopedIssuer scope(who);
         for (Fail side : {Fail::cpu, Fail::gpu}) {
             const std::string what = side == Fail::cpu ? "injected CPU failure" : "injected GPU failure";
             INFO("side " << what);
+            reset();
             wb::hybrid::testing::fail_next_call(side);
             const std::string e = thrown_by(call);
             CHECK(e.find(what) != std::string::npos);
-            const std::vector<T> after(out, out + n);
-            CHECK(unchanged_after_settling(out, after));
+            std::copy(sentinel.begin(), sentinel.end(), out);
+            CHECK(unchanged_after_settling(out, sentinel));
         }
+        reset();
         call();  // unarmed: the streams and buffers serve the next call
         check();
     }
@@ -136,10 +145,11 @@ void check_failures(Call&& call, const T* out, std::size_t n, Check&& check) {
 /// checks it against the reference, `reset` puts the output back as before the first call
 /// (poisoned, or CG's initial guess); `inputs` are poisoned at once after the return, and
 /// restored for the next issuer.
-template <class T, class Call, class Check, class Reset>
+template <class T, class Call, class Check, class Reset, std::size_t K = 2>
 void check_no_early_read(Call&& call, const T* out, std::size_t n, Check&& check, Reset&& reset,
-                         std::initializer_list<Host<T>*> inputs) {
-    for (const auto who : kIssuers) {
+                         std::initializer_list<Host<T>*> inputs,
+                         const wb::hybrid::testing::Issuer (&issuers)[K] = kIssuers) {
+    for (const auto who : issuers) {
         INFO("GPU side issued by the " << issuer_name(who));
         const ScopedIssuer scope(who);
         reset();

@@ -78,7 +78,7 @@ TEST_CASE("hybrid::conv2d: a failure on either side surfaces after both stopped"
     const int rows = hybrid_test::size(1537);
     Case<float> c(rows, hybrid_test::size(1021), 9, true, 421);
     hybrid_test::check_failures<float>([&] { wb::hybrid::conv2d(c.args(), rows / 2 + 31, rows / 8); }, c.out.data(), c.out.size(),
-                                       [&] { c.check(); });
+                                       [&] { c.check(); }, [&] { c.reset(); });
 }
 
 TEST_CASE("hybrid::conv2d: the output is complete at the return and the inputs are free to reuse", "[gpu][split]") {

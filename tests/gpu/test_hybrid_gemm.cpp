@@ -85,7 +85,7 @@ TEST_CASE("hybrid::gemm: a failure on either side surfaces after both stopped", 
     const int n = hybrid_test::size(1023);
     Case<float> c(Op::N, Op::N, hybrid_test::size(1025), n, hybrid_test::size(511), 0.0f, true, 221);
     hybrid_test::check_failures<float>([&] { wb::hybrid::gemm(c.args(), n / 2 + 88, n / 7); }, c.C.data(), c.C.size(),
-                                       [&] { c.check(); });
+                                       [&] { c.check(); }, [&] { c.reset(); });
 }
 
 TEST_CASE("hybrid::gemm: C is complete at the return and the inputs are free to reuse", "[gpu][split]") {

@@ -13,7 +13,6 @@
 #include "test_hybrid_common.hpp"
 
 #include <cstring>
-
 #include <limits>
 #include <vector>
 
@@ -99,7 +98,7 @@ TEST_CASE("hybrid::gemv: a failure on either side surfaces after both stopped", 
         const int m = hybrid_test::size(2049);
         Case<float> c(Op::N, m, hybrid_test::size(1537), m + 2, 0.0f, pinned, 111);
         hybrid_test::check_failures<float>([&] { wb::hybrid::gemv(c.args(), m / 2, m / 8); }, c.y.data(), c.y.size(),
-                                           [&] { c.check(); });
+                                           [&] { c.check(); }, [&] { c.reset(); });
     }
 }
 

@@ -82,7 +82,7 @@ TEST_CASE("hybrid::symv: a failure on either side surfaces after both stopped", 
         const int n = hybrid_test::size(2053);
         Case<float> c(u, n, 0.0f, true, 321);
         hybrid_test::check_failures<float>([&] { wb::hybrid::symv(c.args(), n / 2, n / 8); }, c.y.data(), c.y.size(),
-                                           [&] { c.check(); });
+                                           [&] { c.check(); }, [&] { c.reset(); });
     }
 }
 
