@@ -130,13 +130,15 @@ def read_run(path):
             continue
         if s.startswith("pipeline depth: derived per call"):  # the chapter's derivation, not this script's
             run["derived_depth"] = True
+            continue
         # Later models this script does not follow: SYMV's GPU side priced with its chunks'
-        # triangles, and each class's residual at two sizes (the chapter's replay reads both).
+        # triangles, and each class's residual at two sizes (the chapter's replay reads both). The
+        # residual's path line is still read as a path below.
         if s.startswith("hybrid SYMV: the GPU's share priced as what it copies"):
             run["later_model"] = "prices SYMV's GPU side with its chunks' diagonal blocks"
+            continue
         if re.search(r"; at n = \d+: residual ", s):
             run["later_model"] = "measures each class's hybrid residual at two sizes"
-            continue
         if "timed again at the end of their calibration" in s:  # the host's drift (runs from session 28 on)
             run["drift"] += [abs(float(r) - 1) for r in re.findall(r" x([\d.]+) at n = ", s)]
             continue
