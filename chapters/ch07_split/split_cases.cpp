@@ -216,10 +216,18 @@ Depth depth_of(const Case& c, const Machines& m, const GpuPath& path, int k, con
 Sides sides_of(const Case& c, const Machines& m, int chunks) {
     const Offloads ofs = offloads_of(c, m, chunks);
     Sides s;
-    // What the GPU's share f moves of the split operands (offloads_of prices them for f = 1): f,
-    // except the hybrid SYMV's whole stored columns (symv_copied; runs from before: f).
-    const bool columns = c.op == "symv" && m.symv_gpu_columns;
-    auto copied = [columns, chunks](double f) { return columns ? symv_copied(f, chunks) : f; };
+    // What the GPU's share f moves of the split operands, over what the side's price covers: f,
+    // except the hybrid SYMV's whole stored columns (symv_copied of n^2). `anchored`: the price is
+    // the measured chunked all-GPU call, f = 1 at depth K0, which copies symv_copied(1, K0); else
+    // offloads_of's n^2. Runs from before symv_gpu_columns replay SYMV as they were computed:
+    // linear in f, the chunks' diagonal blocks moved from K0 to K at the share's f.
+    const bool symv = c.op == "symv", columns = symv && m.symv_gpu_columns;
+    const int k0 = m.chunks;
+    auto moved = [symv, columns, chunks, k0](double f, bool anchored) {
+        if (columns) return symv_copied(f, chunks) / (anchored ? symv_copied(1, k0) : 1.0);
+        if (symv && anchored) return f * symv_triangle(f, chunks) / symv_triangle(f, k0);
+        return f;
+    };
     // Beside the GPU (f > 0) the convolution's share runs on hybrid_conv_threads of the threads:
     // its time (compute-bound) scaled by their ratio.
     const double fewer = c.op == "conv2d" && m.hybrid_conv_threads > 0 && m.cpu.threads > m.hybrid_conv_threads
@@ -249,26 +257,13 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         const Depth d = depth_of(c, m, *path, chunks, ofs.hybrid);
         const double fixed = path->t0_chunked_ms + d.fixed_ms;
         const double g0 = fixed + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms * d.ratio;
-        const int k0 = m.chunks;
-        if (columns) {
-            // The anchor g1 is the chunked all-GPU call's proportional time: f = 1 at depth K0,
-            // which copies symv_copied(1, K0) of n^2; the share at f, depth K, copies symv_copied(f, K).
-            s.gpu = [g0, g1, copied, k0](double f) { return g0 + g1 * copied(f) / symv_copied(1, k0); };
-        } else {
-            const bool symv = c.op == "symv";
-            s.gpu = [g0, g1, symv, chunks, k0](double f) {
-                // Runs from before symv_gpu_columns, replayed as they were computed: SYMV's side
-                // linear in f, the chunks' diagonal blocks moved from K0 to K at the share's f.
-                const double triangle = symv ? symv_triangle(f, chunks) / symv_triangle(f, k0) : 1.0;
-                return g0 + f * g1 * triangle;
-            };
-        }
+        s.gpu = [g0, g1, moved](double f) { return g0 + g1 * moved(f, true); };
         s.costs.residual_ms = residual_at(*path, c.n);
         if (m.hybrid_floor) s.costs.min_saving_ms = fixed;  // the fixed cost it adds
     } else {
         split::LinearCost g = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, chunks);
         g.fixed_ms += m.hybrid_overhead_ms;  // an empty hybrid call: the GPU side's issue, wait and return
-        s.gpu = [g, copied](double f) { return g.fixed_ms + copied(f) * g.per_ms; };
+        s.gpu = [g, moved](double f) { return g.fixed_ms + moved(f, false) * g.per_ms; };
     }
     if (m.host_shared_gbs > 0) {
         // Host memory: the CPU's share reads its DRAM part, the copies move their bytes by DMA.
@@ -278,10 +273,10 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         for (double b : ofs.hybrid.in_whole) whole_bytes += b;
         const double llc = m.cpu.llc_bytes, rate = m.host_shared_gbs * 1e6;
         const bool one_call = m.symv_share_one_call;
-        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes, one_call, copied](double f) {
+        s.costs.shared = [c, llc, rate, split_bytes, whole_bytes, one_call, moved](double f) {
             double dram = 0;
             for (const PeerCall& p : cpu_share_calls(c, f, one_call)) dram += model::dram_share(llc, p.w.bytes) * p.w.bytes;
-            return (dram + copied(f) * split_bytes + whole_bytes) / rate;
+            return (dram + moved(f, false) * split_bytes + whole_bytes) / rate;
         };
     }
     return s;

@@ -92,8 +92,8 @@ struct Machines {
     GpuRates gpu_rates;      ///< the tuned kernels' rates where measured
     Links links;
     double hybrid_overhead_ms = 0;  ///< an empty hybrid call (the GPU side where no path was measured)
-    /// Threads the hybrid convolution's CPU side runs on beside the GPU (one core left to the GPU
-    /// worker: cpu::ScopedOmpThreads); its share's time is the peer's model times cpu.threads /
+    /// Threads the hybrid convolution's CPU side runs on beside the GPU (one core left to the thread
+    /// that waits for the GPU: cpu::ScopedOmpThreads); its share's time is the peer's model times cpu.threads /
     /// this. 0: all of them (a run from before this field, replayed as it was computed).
     int hybrid_conv_threads = 0;
     /// A hybrid CPU share of several calls (SYMV's: the trailing block's SYMV and the GEMV of the

@@ -110,8 +110,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     }
     opt.ops = expanded(ops, "all", split_ops());
     opt.precisions = expanded(precisions, "both", {"float", "double"});
-    // Each size once, ascending: a group's rows run from small to large, and its crossover is the
-    // first of them not on the CPU. Each filter size once, in the order given.
+    // Each size once (a size given twice would be timed twice), ascending: the table lists a group's
+    // rows from small to large (the crossovers sort their own copy: ch07::groups). Each filter
+    // size once, in the order given.
     std::sort(opt.sizes.begin(), opt.sizes.end());
     opt.sizes = each_once(opt.sizes);
     opt.filter_sizes = each_once(opt.filter_sizes);

@@ -110,7 +110,8 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         q.miss = hybrid_miss(r.hybrid_ms, model_ms, r.hybrid_error);
     }
     // A third of the mid size (a multiple of 32, off the table's powers of two): a hybrid's fixed
-    // costs beyond its sides (the hand-off, the worker beside a short threaded share) weigh more in
+    // costs beyond its sides (the GPU share's issue before the CPU's share starts, the waiting
+    // thread's wake-up beside a short threaded share) weigh more in
     // a smaller call than the mid size's residual says. Timed the same way, at the share the model
     // predicts there; residual_at interpolates between the two.
     // A failure here leaves the class its mid-size anchors (the residual of the mid size at every n).

@@ -80,8 +80,7 @@ TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; ea
     CHECK(one.sizes == std::vector<int>{64, 128});
     CHECK(one.chunks == 8);
 
-    // Sizes each once and ascending (the crossover is the first row of a group not on the CPU),
-    // filter sizes each once in the order given.
+    // Sizes each once and ascending (the table's order), filter sizes each once in the order given.
     wb::ch07::SplitOptions unsorted;
     REQUIRE(parse({"--sizes", "4096,64,1000,64", "--fs", "9,3,9"}, unsorted) == -1);
     CHECK(unsorted.sizes == std::vector<int>{64, 1000, 4096});
@@ -280,7 +279,7 @@ TEST_CASE("chapter 7: every op's hybrid share ends both sides together", "[cpu][
 }
 
 TEST_CASE("chapter 7: the convolution's CPU share beside the GPU runs on one thread fewer", "[cpu][ch07][split]") {
-    // hybrid_conv_threads = threads - 1 (a core left to the GPU worker) makes the convolution's
+    // hybrid_conv_threads = threads - 1 (a core left to the thread that waits for the GPU) makes the convolution's
     // CPU share threads / (threads - 1) slower at every share inside (0, 1): the balance gives the
     // GPU more rows; the all-CPU time and the other ops do not change.
     wb::ch07::Machines m;

@@ -6,8 +6,8 @@
 // this run (ideal gain 1 - t_cpu t_gpu / ((t_cpu + t_gpu) min(t_cpu, t_gpu)), the CPU side on
 // one thread fewer as the hybrid runs it), and only cases predicted at 30% or more are held to
 // 10%. The chapter's H200 table (docs/results/h200/ch07-full.*) has the FS 3 convolution's hybrid
-// at 4096^2 and 8192^2 at 1.4 - 1.9x the better single side; this test, run three times on the
-// H200 machine as it is now (0fd2169), measured 1.28 - 1.46x (docs/notes/split.md, session 29). The
+// at 4096^2 and 8192^2 well above that; this test, run three times on the H200 machine at 0fd2169,
+// measured 1.28 - 1.46x (docs/notes/split.md, session 29). The
 // memory-bound hybrids (GEMV, SYMV) are not held to it: both sides read the same host memory
 // (chapter 7's page).
 #include "catch.hpp"
