@@ -27,7 +27,6 @@ std::atomic<int> g_armed{static_cast<int>(testing::Fail::none)};
 std::atomic<bool> g_in_turn{false};
 std::atomic<int> g_issuer{static_cast<int>(testing::Issuer::automatic)};
 thread_local SideTimes t_last_sides;
-thread_local std::chrono::steady_clock::time_point t_issued;  // the GPU side's last chunk issued (its thread)
 
 using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
@@ -168,18 +167,27 @@ void copy_whole(ShareState& sp, void* dst, const void* src, std::size_t bytes) {
     whole_done(sp);
 }
 
-void run_gpu_chunks(ShareState& sp, const GpuCall& call, const char* fn, int g, int chunk,
-                    const std::function<void()>& prologue, const std::function<void(int, int, int)>& issue) {
+void run_gpu_chunks(const GpuCall& call, const char* fn, int g, int chunk, const std::function<void()>& prologue,
+                    const std::function<void(int, int, int)>& issue) {
+    ShareState& sp = *call.sp;
     try {
         prologue();
         for (int r0 = 0, i = 0; r0 < g; r0 += chunk, ++i) {
             issue(r0, std::min(chunk, g - r0), i & 1);
             if (i == 0 && call.inject_failure) fail_injected_gpu(sp, fn);
         }
-        t_issued = Clock::now();
-        if (!call.defer_wait) sp.finish(call.sleep);
     } catch (...) {
         sp.drain();  // nothing still touches the caller's buffers when the error surfaces
+        throw;
+    }
+}
+
+/// Waits for every copy and kernel issued on `sp`; on an error, once they are all over.
+void wait_streams(ShareState& sp, bool sleep) {
+    try {
+        sp.finish(sleep);
+    } catch (...) {
+        sp.drain();
         throw;
     }
 }
@@ -193,7 +201,6 @@ void check_share(const char* fn, const char* part_name, int gpu_part, const char
     if (chunk < 1) launch_checks::fail(fn, std::string(chunk_name) + " (" + num(chunk) + ") must be >= 1");
 }
 
-//! [hybrid-run]
 bool page_locked(std::initializer_list<const void*> ptrs) {
     for (const void* p : ptrs) {
         if (!p) continue;
@@ -207,6 +214,7 @@ bool page_locked(std::initializer_list<const void*> ptrs) {
     return true;
 }
 
+//! [hybrid-run]
 void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<const void*> gpu_host_arrays,
          const std::function<void()>& cpu, const std::function<void(const GpuCall&)>& gpu,
          const std::function<void()>& after) {
@@ -216,8 +224,6 @@ void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<con
             throw std::runtime_error(std::string(fn) + ": injected CPU failure (test hook), before its share ran");
         cpu();
     };
-    GpuCall call;
-    call.inject_failure = fail == testing::Fail::gpu;
     const Clock::time_point start = Clock::now();
     SideTimes& sides = t_last_sides;
     sides = SideTimes{};
@@ -231,72 +237,60 @@ void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<con
         sides.cpu_ms = sides.total_ms = ms_between(start, Clock::now());
         return then_after();
     }
-    if (!cpu_work) {
-        t_issued = start;
+    ShareState& sp = share_state();  // the streams and buffers the GPU side issues on, and run() waits on
+    const GpuCall call{&sp, fail == testing::Fail::gpu};
+    if (!cpu_work) {  // the GPU alone, issued and waited for here (spinning: no CPU share wants the core)
         gpu(call);
+        sides.gpu_issued_ms = ms_between(start, Clock::now());
+        wait_streams(sp, false);
         sides.gpu_ms = sides.total_ms = ms_between(start, Clock::now());
-        sides.gpu_issued_ms = ms_between(start, t_issued);
         return then_after();
     }
-    call.sleep = true;
     std::exception_ptr cpu_error, gpu_error;
-    auto cpu_share = [&] {  // the CPU's share, timed; its error kept until both sides have stopped
-        const Clock::time_point cpu_start = Clock::now();
-        try {
-            cpu_side();
-        } catch (...) {
-            cpu_error = std::current_exception();
-        }
-        sides.cpu_ms = ms_between(cpu_start, Clock::now());
-    };
+    Clock::time_point gpu_began = start, gpu_issued = start, gpu_end = start;
+    std::future<void> gpu_done;
     const auto issuer = static_cast<testing::Issuer>(g_issuer.load());
     const bool on_caller = issuer == testing::Issuer::automatic ? page_locked(gpu_host_arrays)
                                                                  : issuer == testing::Issuer::caller;
-    if (on_caller) {  // every GPU step issued here, then the CPU's share, then the wait
-        ShareState& sp = share_state();  // the streams gpu() issues on: this thread's, this device's
-        auto wait_gpu = [&] {  // as run_gpu_chunks waits: on an error, every copy over first
-            try {
-                sp.finish(true);
-            } catch (...) {
-                sp.drain();
-                throw;
-            }
-            sides.gpu_ms = ms_between(start, Clock::now());
-        };
-        call.defer_wait = true;
-        t_issued = start;
-        gpu(call);  // on an error the streams are drained (run_gpu_chunks) and the CPU's share never starts
-        sides.gpu_issued_ms = ms_between(start, t_issued);
-        const bool in_turn = g_in_turn.load();
-        if (in_turn) wait_gpu();  // diagnosis: the GPU side alone first
-        cpu_share();
-        if (!in_turn) wait_gpu();  // its end is seen only after the CPU's share
-        if (cpu_error) std::rethrow_exception(cpu_error);
-        sides.total_ms = ms_between(start, Clock::now());
-        return then_after();
+    if (on_caller) {
+        gpu(call);  // every GPU step issued; on an error the streams are drained and the CPU's share never starts
+        gpu_issued = Clock::now();
+    } else {
+        int dev = 0;
+        WB_CUDA(cudaGetDevice(&dev));
+        gpu_done = gpu_worker().submit([&, dev] {
+            gpu_began = Clock::now();
+            WB_CUDA(cudaSetDevice(dev));  // the worker's current device is the caller's
+            gpu(call);
+            gpu_issued = Clock::now();
+            wait_streams(sp, true);
+            gpu_end = Clock::now();
+        });
     }
-    int dev = 0;
-    WB_CUDA(cudaGetDevice(&dev));
-    Clock::time_point gpu_end = start, gpu_began = start, gpu_issued = start;
-    std::future<void> gpu_done = gpu_worker().submit([&gpu, &gpu_end, &gpu_began, &gpu_issued, call, dev] {
-        gpu_began = t_issued = Clock::now();
-        WB_CUDA(cudaSetDevice(dev));  // the worker's current device is the caller's
-        gpu(call);
-        gpu_end = Clock::now();
-        gpu_issued = t_issued;
-    });
-    auto wait_gpu = [&] {
+    auto wait_gpu = [&] {  // both sides have stopped before anything is reported
         try {
-            gpu_done.get();  // both sides have stopped before anything is reported
+            if (on_caller) {
+                wait_streams(sp, true);  // asleep on the events
+                gpu_end = Clock::now();
+            } else {
+                gpu_done.get();
+            }
         } catch (...) {
             gpu_error = std::current_exception();
         }
     };
-    if (g_in_turn.load()) wait_gpu();  // diagnosis: the GPU side alone first
-    cpu_share();
-    if (gpu_done.valid()) wait_gpu();
+    const bool in_turn = g_in_turn.load();
+    if (in_turn) wait_gpu();  // diagnosis: the GPU side alone first
+    const Clock::time_point cpu_start = Clock::now();
+    try {
+        cpu_side();
+    } catch (...) {
+        cpu_error = std::current_exception();
+    }
+    sides.cpu_ms = ms_between(cpu_start, Clock::now());
+    if (!in_turn) wait_gpu();  // issued here, its end is seen only after the CPU's share
     sides.gpu_ms = ms_between(start, gpu_end);
-    sides.gpu_began_ms = ms_between(start, gpu_began);
+    sides.gpu_began_ms = on_caller ? 0 : ms_between(start, gpu_began);
     sides.gpu_issued_ms = ms_between(start, gpu_issued);
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
@@ -309,9 +303,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<con
 
 double measure_hybrid_overhead_ms() {
     const auto empty = [] {
-        detail::run("hybrid overhead", true, true, {}, [] {}, [](const detail::GpuCall& call) {
-            if (!call.defer_wait) detail::share_state().finish(call.sleep);  // issued here: run() waits
-        });
+        detail::run("hybrid overhead", true, true, {}, [] {}, [](const detail::GpuCall&) {});  // run() waits
     };
     std::vector<double> t;
     for (int i = 0; i < 201; ++i) {  // the first calls create the streams

@@ -57,6 +57,14 @@ void run_sides_in_turn(bool on);
 /// compares the two; forced on pageable arrays, the caller's copies run before its CPU share).
 enum class Issuer { automatic, worker, caller };
 void force_issuer(Issuer who);
+/// force_issuer for a scope: the automatic choice again at its end.
+class ScopedIssuer {
+public:
+    explicit ScopedIssuer(Issuer who) { force_issuer(who); }
+    ~ScopedIssuer() { force_issuer(Issuer::automatic); }
+    ScopedIssuer(const ScopedIssuer&) = delete;
+    ScopedIssuer& operator=(const ScopedIssuer&) = delete;
+};
 }  // namespace testing
 
 /// The last hybrid call's sides on the calling thread (ms): each side from its start to its end,
@@ -125,21 +133,22 @@ private:
     std::size_t bytes_ = 0;
 };
 
-/// How the GPU side of this call runs.
+/// How the GPU side of this call runs: it issues its copies and kernels on `sp` (the calling
+/// thread's ShareState: its streams and buffers) and returns; run() waits for them.
 struct GpuCall {
-    bool sleep = false;           ///< wait on blocking-sync events (beside the CPU's share)
+    ShareState* sp = nullptr;
     bool inject_failure = false;  ///< the test hook: fail after the first chunk is issued
-    bool defer_wait = false;      ///< issue only: the calling thread waits after its CPU share
 };
 
 /// Throws the injected GPU failure of `fn` (the test hook) after draining the streams.
 [[noreturn]] void fail_injected_gpu(ShareState& sp, const char* fn);
 
-/// The GPU side of a pipelined call: `prologue()` (the operands every chunk needs: copy_whole),
-/// then issue(r0, c, b) for the chunks [r0, r0 + c) of [0, g) of `chunk` outputs each on stream
-/// b = 0, 1, 0, ..., then the wait. On any error the streams are drained and the error rethrown.
-void run_gpu_chunks(ShareState& sp, const GpuCall& call, const char* fn, int g, int chunk,
-                    const std::function<void()>& prologue, const std::function<void(int r0, int c, int b)>& issue);
+/// The GPU side of a pipelined call, issued on call.sp: `prologue()` (the operands every chunk
+/// needs: copy_whole), then issue(r0, c, b) for the chunks [r0, r0 + c) of [0, g) of `chunk`
+/// outputs each on stream b = 0, 1, 0, ...; it returns once all is issued (run() waits). On any
+/// error the streams are drained and the error rethrown.
+void run_gpu_chunks(const GpuCall& call, const char* fn, int g, int chunk, const std::function<void()>& prologue,
+                    const std::function<void(int r0, int c, int b)>& issue);
 
 /// Makes stream 1 wait for everything issued on stream 0 so far (the operands every chunk needs).
 void whole_done(ShareState& sp);
@@ -163,8 +172,8 @@ bool page_locked(std::initializer_list<const void*> ptrs);
 /// Runs one hybrid call (the file comment): `cpu()` on the calling thread where `cpu_work`;
 /// `gpu(call)` where `gpu_work`. With both, the GPU side is issued on the calling thread before
 /// `cpu()` where every array of `gpu_host_arrays` (the host arrays the GPU side copies in or out,
-/// whole or in part) is page-locked (`call.defer_wait` tells it to return once all is issued), else
-/// on the GPU worker; alone, on the calling thread. Returns when both have stopped, rethrowing the
+/// whole or in part) is page-locked, else on the GPU worker; alone, on the calling thread. `gpu`
+/// only issues (on call.sp); run() waits, asleep on the events beside a CPU share, spinning alone. Returns when both have stopped, rethrowing the
 /// GPU's error first, then the CPU's. A GPU side that fails while the calling thread issues it has
 /// drained its streams, and the CPU's share then never starts (through the worker the CPU's share
 /// runs to its end): either way the output is unspecified. `fn` names the call in the injected

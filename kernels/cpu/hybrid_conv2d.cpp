@@ -20,13 +20,13 @@ void gpu_share(const Conv2dArgs<T>& h, int g, int chunk, const detail::GpuCall& 
     const std::size_t e = sizeof(T), cols = static_cast<std::size_t>(h.cols);
     const std::size_t band_cap = (static_cast<std::size_t>(chunk) + 2 * static_cast<std::size_t>(h.radius())) * cols;
     const std::size_t taps = static_cast<std::size_t>(h.fs) * static_cast<std::size_t>(h.fs);
-    detail::ShareState& sp = detail::share_state();
+    detail::ShareState& sp = *call.sp;
     T* const df = static_cast<T*>(sp.whole.get(taps * e));
     T* const din[2] = {static_cast<T*>(sp.in[0].get(band_cap * e)), static_cast<T*>(sp.in[1].get(band_cap * e))};
     T* const dout[2] = {static_cast<T*>(sp.out[0].get(band_cap * e)), static_cast<T*>(sp.out[1].get(band_cap * e))};
     const auto& step = wb::step<Conv2dArgs<T>>(5);
     detail::run_gpu_chunks(
-        sp, call, "hybrid::conv2d", g, chunk, [&] { detail::copy_whole(sp, df, h.filter, taps * e); },
+        call, "hybrid::conv2d", g, chunk, [&] { detail::copy_whole(sp, df, h.filter, taps * e); },
         [&](int r0, int c, int b) {
             cudaStream_t st = sp.s[b];
             const RowRange band = conv2d_input_rows(h.rows, h.fs, r0, r0 + c);

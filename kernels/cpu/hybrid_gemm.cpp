@@ -26,14 +26,14 @@ void gpu_share(const GemmArgs<T>& h, int g, int chunk, const detail::GpuCall& ca
     const std::size_t ca = static_cast<std::size_t>(h.op_a == Op::N ? h.k : h.m);  // columns of A as stored
     const std::size_t k = static_cast<std::size_t>(h.k), m = static_cast<std::size_t>(h.m);
     const std::size_t uc = static_cast<std::size_t>(chunk);
-    detail::ShareState& sp = detail::share_state();
+    detail::ShareState& sp = *call.sp;
     T* const dA = static_cast<T*>(sp.whole.get(std::max<std::size_t>(1, ra * ca) * e));
     T* const dB[2] = {static_cast<T*>(sp.in[0].get(std::max<std::size_t>(1, k * uc) * e)),
                       static_cast<T*>(sp.in[1].get(std::max<std::size_t>(1, k * uc) * e))};
     T* const dC[2] = {static_cast<T*>(sp.out[0].get(m * uc * e)), static_cast<T*>(sp.out[1].get(m * uc * e))};
     const auto& step = wb::step<GemmArgs<T>>(5);
     detail::run_gpu_chunks(
-        sp, call, "hybrid::gemm", g, chunk,
+        call, "hybrid::gemm", g, chunk,
         [&] {  // op(A) as stored, rows_a x cols_a, packed (ld = rows_a)
             detail::copy_2d(dA, ra, h.A, static_cast<std::size_t>(h.lda), ra, ca, cudaMemcpyHostToDevice, sp.s[0]);
             detail::whole_done(sp);

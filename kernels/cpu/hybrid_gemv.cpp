@@ -26,13 +26,13 @@ void gpu_share_rows(const GemvArgs<T>& h, int g, int chunk, const detail::GpuCal
     // ceil(g / chunk) without overflow for any chunk >= 1 (g >= 1 here); h.n >= 1: validate_gemv saw work
     const int pieces = std::min((g - 1) / chunk + 1, h.n);
     const std::size_t piece_cols = (static_cast<std::size_t>(h.n) + pieces - 1) / static_cast<std::size_t>(pieces);
-    detail::ShareState& sp = detail::share_state();
+    detail::ShareState& sp = *call.sp;
     T* const dx = static_cast<T*>(sp.whole.get(static_cast<std::size_t>(h.n) * e));
     T* const dy = static_cast<T*>(sp.whole2.get(ug * e));
     T* const dA[2] = {static_cast<T*>(sp.in[0].get(ug * piece_cols * e)), static_cast<T*>(sp.in[1].get(ug * piece_cols * e))};
     const auto& step = wb::step<GemvArgs<T>>(5);
     detail::run_gpu_chunks(
-        sp, call, "hybrid::gemv", pieces, 1,
+        call, "hybrid::gemv", pieces, 1,
         [&] {  // x, and y where beta reads it: every piece's
             if (h.beta != T(0)) WB_CUDA(cudaMemcpyAsync(dy, h.y, ug * e, cudaMemcpyHostToDevice, sp.s[0]));
             detail::copy_whole(sp, dx, h.x, static_cast<std::size_t>(h.n) * e);
@@ -65,14 +65,14 @@ void gpu_share_columns(const GemvArgs<T>& h, int g, int chunk, const detail::Gpu
     chunk = std::min(chunk, g);  // the buffers hold one chunk, never more than the share
     const std::size_t e = sizeof(T), lda = static_cast<std::size_t>(h.lda), m = static_cast<std::size_t>(h.m);
     const std::size_t cap = static_cast<std::size_t>(chunk) * m;
-    detail::ShareState& sp = detail::share_state();
+    detail::ShareState& sp = *call.sp;
     T* const dx = static_cast<T*>(sp.whole.get(static_cast<std::size_t>(h.len_x()) * e));
     T* const dA[2] = {static_cast<T*>(sp.in[0].get(cap * e)), static_cast<T*>(sp.in[1].get(cap * e))};
     T* const dy[2] = {static_cast<T*>(sp.out[0].get(static_cast<std::size_t>(chunk) * e)),
                       static_cast<T*>(sp.out[1].get(static_cast<std::size_t>(chunk) * e))};
     const auto& step = wb::step<GemvArgs<T>>(5);
     detail::run_gpu_chunks(
-        sp, call, "hybrid::gemv", g, chunk,
+        call, "hybrid::gemv", g, chunk,
         [&] { detail::copy_whole(sp, dx, h.x, static_cast<std::size_t>(h.len_x()) * e); },  // x: every chunk's
         [&](int r0, int c, int b) {
             cudaStream_t st = sp.s[b];

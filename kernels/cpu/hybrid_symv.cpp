@@ -36,7 +36,7 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
     const RowRange first = symv_gpu_chunk(h.uplo, h.n, g, 0, chunk);
     const RowRange rest = h.uplo == Uplo::Lower ? RowRange{first.end, mine.end} : RowRange{mine.begin, first.begin};
     const RowRange cpu_rows = symv_cpu_rows(h.uplo, h.n, g);
-    detail::ShareState& sp = detail::share_state();
+    detail::ShareState& sp = *call.sp;
     T* const dx = static_cast<T*>(sp.whole.get(n * e));
     T* const acc = static_cast<T*>(sp.whole2.get(n * e));
     T* const dP[2] = {static_cast<T*>(sp.in[0].get(n * uc * e)), static_cast<T*>(sp.in[1].get(n * uc * e))};
@@ -44,7 +44,7 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
     const auto& gstep = wb::step<GemvArgs<T>>(5);
     auto span = [](const RowRange& r) { return static_cast<std::size_t>(r.end - r.begin); };
     detail::run_gpu_chunks(
-        sp, call, "hybrid::symv", g, chunk,
+        call, "hybrid::symv", g, chunk,
         [&] {  // acc as above, then x: every chunk's
             cudaStream_t s0 = sp.s[0];
             if (h.beta != T(0)) {

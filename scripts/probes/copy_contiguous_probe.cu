@@ -63,11 +63,7 @@ int main(int argc, char** argv) {
                     if (r >= 3) (k == 0 ? t1 : t2).push_back(us);
                 }
             }
-            auto median = [](std::vector<double> v) {
-                std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-                return v[v.size() / 2];
-            };
-            const double m1 = median(t1), m2 = median(t2);
+            const double m1 = median_of(t1), m2 = median_of(t2);
             std::printf("%-6s %10zu %8zu %7zu %10.2f %10.2f %8.3f\n", kind == cudaMemcpyHostToDevice ? "up" : "down",
                         sh.bytes, sh.width, rows, m1, m2, m2 / m1);
         }

@@ -52,11 +52,6 @@ void touch(unsigned char* p, std::size_t bytes, bool write, int threads) {
     for (auto s : sums) g_sink = g_sink + s;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,7 +97,7 @@ int main(int argc, char** argv) {
         for (int dir = 0; dir < 2; ++dir) {
             std::printf("  %4zu MiB %s:", mib, dir ? "host to device" : "device to host");
             for (int k = 0; k < 3; ++k)
-                std::printf(" | %s %6.2f (%8.1f)", kinds[k], median(gbs[dir][k]), median(host_us[dir][k]));
+                std::printf(" | %s %6.2f (%8.1f)", kinds[k], median_of(gbs[dir][k]), median_of(host_us[dir][k]));
             std::printf("\n");
         }
         std::fflush(stdout);

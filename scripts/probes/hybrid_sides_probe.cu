@@ -100,14 +100,7 @@ Spec parse(const std::string& s) {
 }
 
 double median(const std::vector<double>& v) { return v.empty() ? NAN : cpu::batch_stats(v).median; }
-
-/// The 90th percentile (nearest rank: the ceil(0.9 n)-th smallest) of v.
-double p90(std::vector<double> v) {
-    if (v.empty()) return NAN;
-    std::sort(v.begin(), v.end());
-    const std::size_t rank = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(v.size())));
-    return v[std::max<std::size_t>(rank, 1) - 1];
-}
+double p90(const std::vector<double>& v) { return v.empty() ? NAN : cpu::quantile(v, 0.9); }
 
 template <class T>
 void fill(T* p, std::size_t n, std::size_t salt) {  // values in [0.5, 1): never zero
@@ -169,20 +162,21 @@ void probe_on_caller(const Spec& s, int rounds) {
     const int chunk = chunk_of(g, s.chunks);
     c.cpu();
     using hybrid::testing::Issuer;
-    for (Issuer who : {Issuer::worker, Issuer::caller}) {  // warm-up: both ways (each thread's streams and buffers)
-        hybrid::testing::force_issuer(who);
+    using hybrid::testing::ScopedIssuer;
+    for (Issuer who : {Issuer::worker, Issuer::caller}) {  // warm-up: both ways (the worker, the streams and buffers)
+        const ScopedIssuer scope(who);
         c.hybrid(g, chunk);
     }
-    hybrid::testing::force_issuer(Issuer::automatic);
     std::vector<double> v[2][5], ratio;
     for (int r = 0; r < rounds; ++r) {
         double call[2] = {0, 0};
         for (int j = 0; j < 2; ++j) {
             const int k = (j + r) % 2;  // the order alternates by round
             c.cpu();
-            hybrid::testing::force_issuer(k == 1 ? Issuer::caller : Issuer::worker);
-            c.hybrid(g, chunk);
-            hybrid::testing::force_issuer(Issuer::automatic);
+            {
+                const ScopedIssuer scope(k == 1 ? Issuer::caller : Issuer::worker);
+                c.hybrid(g, chunk);
+            }
             const hybrid::SideTimes t = hybrid::last_side_times();
             const double x[5] = {t.total_ms, t.cpu_ms, t.gpu_ms, t.gpu_began_ms, t.gpu_issued_ms};
             for (int q = 0; q < 5; ++q) v[k][q].push_back(x[q]);
@@ -204,7 +198,8 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
     // At once against in turn, the GPU worker issues the GPU side: only then is its end seen on its
     // own while the CPU side runs (issued by the calling thread, its end is seen after the CPU's
     // share). --fewer-threads times the chapter's own path (the automatic choice).
-    if (!fewer_ab) hybrid::testing::force_issuer(hybrid::testing::Issuer::worker);
+    using hybrid::testing::Issuer;
+    const hybrid::testing::ScopedIssuer scope(fewer_ab ? Issuer::automatic : Issuer::worker);
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
     const int chunk = chunk_of(g, s.chunks);
@@ -257,7 +252,6 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
                     median(side[0][2]), all - 1, median(side[1][0]), median(side[1][1]), median(side[1][2]), all - 1, all,
                     median(ratio));
         std::fflush(stdout);
-        hybrid::testing::force_issuer(hybrid::testing::Issuer::automatic);
         return;
     }
     const double cpu_ms = median(cpu_all), gpu_ms = median(gpu_all);
@@ -269,13 +263,12 @@ void probe(const Spec& s, int rounds, bool fewer_ab) {
                 s.op.c_str(), s.type.c_str(), s.fs, s.n, s.share, g, (g + chunk - 1) / chunk, chunk, cpu_ms, gpu_ms, oc, og, ot, tc, oc / tc, tg, og / tg,
                 tc / (cpu_ms * (1.0 - s.share / 100.0)));
     std::fflush(stdout);
-    hybrid::testing::force_issuer(hybrid::testing::Issuer::automatic);
 }
 
 /// --chunks: the share at every K of `ks`, in turn within each round (order rotating by round).
 void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks) {
     // As in probe(): the GPU worker issues, so that the GPU side's end is seen on its own.
-    hybrid::testing::force_issuer(hybrid::testing::Issuer::worker);
+    const hybrid::testing::ScopedIssuer scope(hybrid::testing::Issuer::worker);
     Calls c = s.type == "double" ? prepare<double>(s) : prepare<float>(s);
     const int g = static_cast<int>(std::lround(s.share / 100.0 * s.n));
     const std::size_t nk = ks.size();
@@ -301,7 +294,6 @@ void probe_chunks(const Spec& s, int rounds, const std::vector<int>& ks) {
                     median(call[i]), median(all_gpu[i]));
     std::printf("\n");
     std::fflush(stdout);
-    hybrid::testing::force_issuer(hybrid::testing::Issuer::automatic);
 }
 
 }  // namespace

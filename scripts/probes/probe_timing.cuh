@@ -69,6 +69,12 @@ struct Flush {
     }
 };
 
+// The median of `v` (the upper one of an even count); v non-empty.
+inline double median_of(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
 // Median in microseconds of `reps` calls of launch() between CUDA events, each after flush(),
 // the first `warm` calls discarded.
 template <class F>
@@ -87,8 +93,7 @@ double median_us(F&& launch, const Flush& flush, int reps, int warm = 3) {
         CHECK(cudaEventElapsedTime(&ms, b, e));
         if (r >= warm) t.push_back(1000.0 * ms);
     }
-    std::sort(t.begin(), t.end());
     CHECK(cudaEventDestroy(b));
     CHECK(cudaEventDestroy(e));
-    return t[t.size() / 2];
+    return median_of(t);
 }

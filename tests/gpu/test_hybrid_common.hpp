@@ -94,14 +94,7 @@ std::string thrown_by(Call&& call) {
     return {};
 }
 
-/// Forces who issues the GPU side of the hybrid calls for a scope (the automatic choice after it).
-class ScopedIssuer {
-public:
-    explicit ScopedIssuer(wb::hybrid::testing::Issuer who) { wb::hybrid::testing::force_issuer(who); }
-    ~ScopedIssuer() { wb::hybrid::testing::force_issuer(wb::hybrid::testing::Issuer::automatic); }
-    ScopedIssuer(const ScopedIssuer&) = delete;
-    ScopedIssuer& operator=(const ScopedIssuer&) = delete;
-};
+using wb::hybrid::testing::ScopedIssuer;
 
 /// Both issuers of the GPU side, for the contract's checks.
 inline const wb::hybrid::testing::Issuer kIssuers[] = {wb::hybrid::testing::Issuer::worker,
