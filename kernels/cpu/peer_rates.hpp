@@ -29,7 +29,7 @@ inline constexpr const char* kGemmShareClass = "gemm share";
 /// Where each class is measured.
 struct CalibrationSizes {
     double ws_dram = 0;       ///< the largest working set: model::default_max_working_set (several LLCs)
-    double step = 4;          ///< the grid's working sets grow by this factor ...
+    double step = 2;          ///< the grid's working sets grow by this factor ...
     double start = 3;         ///< ... from this many times the smallest threaded call's
     double max_call_s = 0.05; ///< no grid point whose call the model expects to take longer
     int tiny_n = 8;           ///< the tiny call of every class (the vector calls: 64)

@@ -18,7 +18,7 @@ TEST_CASE("peer rates: the calibration sizes follow the last-level cache", "[cpu
     m.llc_bytes = 96 * MiB;
     const auto s = wb::cpu::default_calibration_sizes(m);
     CHECK(s.ws_dram == 384 * MiB);
-    CHECK(s.step == 4);
+    CHECK(s.step == 2);
     m.llc_bytes = 0;  // unknown: 32 MiB assumed
     CHECK(wb::cpu::default_calibration_sizes(m).ws_dram == 256 * MiB);
     // the n whose call works on a working set: GEMV's matrix, SYMV's stored triangle
