@@ -24,11 +24,12 @@
 ///     (microseconds). So each class is measured in both: "gemv float 1t" (t0 from a tiny call, e
 ///     from the largest call the rule keeps on one thread) and "gemv float" (t0 from the smallest
 ///     call the rule threads, timed as the table's rows are: threads settled, then calls);
-///   * e(ws) of the threaded regime is measured at working sets a factor 4 apart, from the
+///   * e(ws) of the threaded regime is measured at working sets a factor 2 apart, from the
 ///     smallest threaded call up to several LLCs (compute-bound classes: until a call takes tens
 ///     of milliseconds), and interpolated in log(ws): the library's share of the roofline changes
 ///     with the level its operands live in (a GEMV reaches a third of the L2's read bandwidth and
-///     four fifths of DRAM's), which two points cannot follow.
+///     four fifths of DRAM's), which two points cannot follow; nor can points a factor 4 apart,
+///     which missed a GEMV's rise between the L2s and the LLC (docs/notes/split.md, session 38).
 ///   These are properties of the host and its library, measured once, like a GPU's ceilings: no
 ///   size of the table is fitted (the calibration's sizes follow the LLC, and their n are
 ///   multiples of 32, not the table's powers of two).

@@ -5,7 +5,7 @@
 ///        the single-thread one from a tiny call (t0) and the largest call the rule keeps on one
 ///        thread (e), the threaded one from the smallest call the rule threads (t0: the hand-off to
 ///        the thread pool and back, timed as the table's rows are) and a grid of working sets a
-///        factor 4 apart up to several LLCs with the LLC's bracket (e(ws)), all of them timed in
+///        factor 2 apart up to several LLCs with the LLC's bracket (e(ws)), all of them timed in
 ///        turn as the table's rows are, on the memory the rows use. CG's vector calls, the hybrid
 ///        GEMM's CPU share (kGemmShareClass) and our convolution (always threaded) have the
 ///        threaded regime alone. Like chapter 0's GPU ceilings, these are
@@ -76,7 +76,7 @@ double expected_point_ms(double t_min_ms, const std::vector<std::pair<double, do
 /// the grid's range, each replacing the grid's inner points within a factor sqrt(2) of it (its
 /// first and last point stay); sorted. The
 /// bracket is where the share of a call's bytes that comes from DRAM changes (model::dram_share:
-/// none up to half the LLC, all from twice it): a grid a factor 4 apart puts at most one point
+/// none up to half the LLC, all from twice it): a grid a factor 2 apart puts at most two points
 /// there, and e interpolated across the edge cannot say where it falls. `grid` unchanged where
 /// llc_bytes <= 0 or the grid is empty.
 std::vector<double> llc_bracket(std::vector<double> grid, double llc_bytes);

@@ -5,7 +5,7 @@
 // (0.6 - 0.8x the model), GEMM at n = 16 and 32 and at 512 (0.6 - 0.8x), while those rows' own
 // times repeat from run to run within a few percent (docs/notes/split.md, session 29). The model
 // interpolates e (the share of the roofline reached) between calibration points a factor 4 apart
-// in working set whose n are multiples of 32 (352, 672, ...), and the rows are powers of two. This
+// (2 since session 38) in working set whose n are multiples of 32 (352, 672, ...), and the rows are powers of two. This
 // probe times the calls at a dense set of n, every n in turn (cpu::time_interleaved, the rule the
 // rows and the calibration are timed by), three rounds, and prints each n's median call (us) per
 // round: a smooth curve says "a denser grid", steps at n that split evenly over the threads say

@@ -14,7 +14,8 @@
 //    dimension n + 8 and with A 64 bytes off its page, and the host CG (20 iterations) at
 //    2048 / 2080 in double, all in turn (cpu::time_interleaved) on page-locked arrays as the rows'.
 // 3. The calibration's context against the rows'. The double SYMV class's grid (peer_rates.cpp: its n for
-//    working sets a factor 4 apart with the LLC's bracket) timed in turn twice: every size on one
+//    working sets a factor 4 apart then, 2 since session 38, with the LLC's bracket) timed in turn
+//    twice: every size on one
 //    shared array (each call's matrix at the array's start, as the calibration's are) and every size
 //    on its own array (as the rows' are), then on the shared array again (a drift shows between the
 //    first and the last).

@@ -20,13 +20,15 @@
 // run with SYMV's GPU side priced as what it copies, h200-ch07-2601459.* a later run of it;
 // h200-ch07-908b4d4.* a run with each class's residual also measured at a third of its mid size,
 // h200-ch07-9a7322f.*, h200-ch07-bafb6e4.*, h200-ch07-969e9fd.* and h200-ch07-8f8c0b4.* four later
-// runs of it; h200-ch07-full.* (a copy of docs/results/h200/ch07-full.*) a run of the same model
-// with the hybrids' GPU share issued on the calling thread (page-locked arrays: its empty hybrid
-// call says so).
+// runs of it; h200-ch07-482068b.* a run of the same model with the hybrids' GPU share issued on the
+// calling thread (page-locked arrays: its empty hybrid call says so); h200-ch07-full.* (a copy of
+// docs/results/h200/ch07-full.*) a run of it with the CPU classes' grids a factor 2 apart (more
+// points in its calibration lines).
 #include "catch.hpp"
 
 #include "split_replay.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -102,11 +104,28 @@ Count count_of(const std::string& line) {
     return c;
 }
 
+/// The rows whose "CPU model within 15%" verdict the CSV's rounding can flip: the measured time
+/// known to half its last decimal (5e-5 ms), the replayed model to check_columns' 0.2% plus that.
+/// A tiny row (a few microseconds) moves by several percent within it.
+int cpu_verdicts_rounding_can_flip(const Run& run) {
+    const auto res = wb::ch07::replay(run.rows, run.m);
+    int k = 0;
+    for (std::size_t i = 0; i < res.size(); ++i) {
+        const double p = res[i].p.split.cpu_ms, m = run.rows[i].m.cpu_ms;
+        if (!(p > 0) || !(m > 0)) continue;
+        const double lo = (p * (1 - 2e-3) - 5e-5) / (m + 5e-5), hi = (p * (1 + 2e-3) + 5e-5) / std::max(m - 5e-5, 1e-9);
+        const bool all_in = lo >= 0.85 && hi <= 1.15, all_out = hi < 0.85 || lo > 1.15;
+        k += !all_in && !all_out;
+    }
+    return k;
+}
+
 /// Every summary line the replay recomputes says what the run printed: the same lines in the same
 /// order (the floor's line where the run has the floor), each count within one of the printed one
-/// (the CSV rounds the measured times to 4 decimals). The CPU timings' error is not in the CSV:
-/// that line is not recomputed.
-void check_counts(const std::vector<std::string>& lines, const std::vector<std::string>& printed) {
+/// (the CSV rounds the measured times to 4 decimals), the CPU model's within the rows whose verdict
+/// that rounding can flip (cpu_flips, at least one). The CPU timings' error is not in the CSV: that
+/// line is not recomputed.
+void check_counts(const std::vector<std::string>& lines, const std::vector<std::string>& printed, int cpu_flips) {
     std::vector<std::string> compared;
     for (const std::string& p : printed)
         if (p.rfind("CPU timings whose median", 0) != 0) compared.push_back(p);
@@ -118,7 +137,8 @@ void check_counts(const std::vector<std::string>& lines, const std::vector<std::
         const Count a = count_of(ours[i]), b = count_of(compared[i]);
         INFO(ours[i] << "  /  printed: " << compared[i]);
         CHECK(a.text == b.text);
-        CHECK(std::abs(a.k - b.k) <= 1);
+        const bool cpu_line = a.text.rfind("CPU model within", 0) == 0;
+        CHECK(std::abs(a.k - b.k) <= (cpu_line ? std::max(1, cpu_flips) : 1));
         CHECK(std::abs(a.n - b.n) <= 1);
     }
 }
@@ -157,16 +177,16 @@ TEST_CASE("chapter 7 replay: the model's columns and choices of the H200 run rep
 }
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Thirty-one runs of nine chapter models (the later ones price a hybrid CPU share of several
-    // calls at its footprint, the last nineteen have a SYMV share of one call, the last fifteen
-    // the hybrid's floor, the last eleven a derived pipeline depth, the newest nine as mended, the
-    // newest eight SYMV's GPU side as it copies, the newest six its residuals at two sizes, and
-    // each says so), twenty-seven on a 16-core host and four on a 32-core host: each calibration
+    // Thirty-two runs of nine chapter models (the later ones price a hybrid CPU share of several
+    // calls at its footprint, the last twenty have a SYMV share of one call, the last sixteen
+    // the hybrid's floor, the last twelve a derived pipeline depth, the newest ten as mended, the
+    // newest nine SYMV's GPU side as it copies, the newest seven its residuals at two sizes, and
+    // each says so), twenty-eight on a 16-core host and four on a 32-core host: each calibration
     // read back with the classes the earlier run
     // lacks, its columns, choices and depths reproduced, and the choice line it printed
     // recomputed from its CSV (the other counts may move by one: the CSV rounds the measured times
     // to 4 decimals).
-    for (const char* stem : {"h200-ch07-full", "h200-ch07-8f8c0b4", "h200-ch07-969e9fd", "h200-ch07-bafb6e4",
+    for (const char* stem : {"h200-ch07-full", "h200-ch07-482068b", "h200-ch07-8f8c0b4", "h200-ch07-969e9fd", "h200-ch07-bafb6e4",
                              "h200-ch07-9a7322f", "h200-ch07-908b4d4",
                              "h200-ch07-2601459", "h200-ch07-bb68909", "h200-ch07-24c988e",
                              "h200-ch07-6a162cc", "h200-ch07-d6c5d0d", "h200-ch07-2939479", "h200-ch07-6b2bd11-a",
@@ -183,7 +203,8 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         const bool first_depth = name == "h200-ch07-6a162cc" || name == "h200-ch07-d6c5d0d";
         // SYMV's GPU side priced as what it copies
         // each class's residual at two sizes
-        const bool two_residuals = name == "h200-ch07-full" || name == "h200-ch07-8f8c0b4" ||
+        const bool two_residuals = name == "h200-ch07-full" || name == "h200-ch07-482068b" ||
+                                   name == "h200-ch07-8f8c0b4" ||
                                    name == "h200-ch07-969e9fd" || name == "h200-ch07-bafb6e4" ||
                                    name == "h200-ch07-9a7322f" || name == "h200-ch07-908b4d4";
         const bool copied = two_residuals || name == "h200-ch07-bb68909" || name == "h200-ch07-2601459";
@@ -216,7 +237,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         REQUIRE(!printed.empty());
         REQUIRE(!lines.empty());
         CHECK(lines[0] == printed[0]);
-        check_counts(lines, printed);
+        check_counts(lines, printed, cpu_verdicts_rounding_can_flip(run));
     }
 }
 

@@ -49,7 +49,7 @@ TEST_CASE("peer rates: the grid's extent follows the best rate a point reached, 
 
 TEST_CASE("peer rates: the grid of working sets and its aligned sizes", "[cpu][split]") {
     using wb::cpu::grid_working_sets;
-    // start x first, then a factor 4 apart, and the last set itself where the grid stops short of
+    // start x first, then a factor `step` apart (here 4), and the last set itself where the grid stops short of
     // it by more than 1.5x
     CHECK(grid_working_sets(1, 100, 3, 4) == std::vector<double>{3, 12, 48, 100});
     CHECK(grid_working_sets(1, 60, 3, 4) == std::vector<double>{3, 12, 48});  // 48 x 1.5 > 60: not added
