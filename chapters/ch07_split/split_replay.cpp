@@ -58,6 +58,7 @@ Machines machines_from_log(std::istream& log) {
                              R"(pipeline ([\d.eE+-]+) at n = (\d+).*hybrid residual ([\d.eE+-]+) ms at n = \d+, share ([\d.]+)%)");
     const std::regex miss_re(R"(; miss ([\d.]+)%)");
     const std::regex small_re(R"(; at n = (\d+): residual ([\d.eE+-]+) ms)");
+    const std::regex issue_re(R"(; issued before the CPU's share: ([\d.eE+-]+) ms per chunk at n = \d+(?:, ([\d.eE+-]+) at n = \d+)?)");
     const std::regex gpu_re(R"(^GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s)");
     const std::regex overhead_re(R"(^an empty hybrid call .*: ([\d.]+) us)");
     const std::regex conv_threads_re(R"(convolution's CPU side runs on (\d+) of \d+ threads)");
@@ -145,6 +146,10 @@ Machines machines_from_log(std::istream& log) {
             if (std::regex_search(s, ms, small_re)) {  // a run from before it: the mid size's residual alone
                 p.small_n = std::stoi(ms[1]);
                 p.small_residual_ms = std::stod(ms[2]);
+            }
+            if (std::regex_search(s, ms, issue_re)) {  // a run from before it: no issue term (its residual held it)
+                p.issue_per_chunk_ms = std::stod(ms[1]);
+                p.small_issue_per_chunk_ms = ms[2].matched ? std::stod(ms[2]) : p.issue_per_chunk_ms;
             }
             m.paths[g[1]] = p;
         }
