@@ -237,7 +237,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
     // CPU's share begins once every chunk is issued: K chunks' issue before it (0 where the run
     // measured none: the GPU worker issued, and the share began at once).
     const GpuPath* issuing = path_of(c, m);
-    const double issue = issuing ? chunks * issue_at(*issuing, c.n) : 0;
+    const double issue = issuing && m.price_issue ? chunks * issue_at(*issuing, c.n) : 0;
     s.cpu = [&m, c, fewer, issue](double f) {
         const std::vector<PeerCall> calls = cpu_share_calls(c, f, m.symv_share_one_call);
         // Several calls on different data (SYMV's share): each finds the caches holding what all

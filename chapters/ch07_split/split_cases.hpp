@@ -140,6 +140,10 @@ struct Machines {
     /// call) 1/2 + 1/2K0 of it; false: a run from before, its side priced linear in f (as a band
     /// of rows, the chunks' blocks moved from K0 to K at the share's f), replayed as computed.
     bool symv_gpu_columns = true;
+    /// The CPU's share of a hybrid begins once the calling thread has issued the GPU's K chunks
+    /// (GpuPath::issue_per_chunk_ms, measured at the start): its side priced K issues later. Off by
+    /// default (--price-issue): one A/B (docs/notes/split.md, session 38) did not pass its rule.
+    bool price_issue = false;
 };
 
 /// The median of the measured GpuPath::miss of m.paths (at most 0.999: predict's min_gain must be

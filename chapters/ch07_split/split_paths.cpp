@@ -107,7 +107,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     GpuPath& q = m.paths[key];
     q.residual_share = f;
     // The calling thread's issue before the CPU's share (per chunk), then the model at the same
-    // share with it: the residual is what is left beyond both.
+    // share with it where it is priced (--price-issue): the residual is what is left beyond both.
     if (r.hybrid_issue_ms > 0) {
         q.issue_per_chunk_ms = r.hybrid_issue_ms / m.chunks;
         model_ms = hybrid_model_ms(mc, m, f);

@@ -110,6 +110,8 @@ Machines machines_from_log(std::istream& log) {
             m.hybrid_floor = true;
         } else if (s.rfind("hybrid SYMV: the GPU's share priced as what it copies", 0) == 0) {
             m.symv_gpu_columns = true;
+        } else if (s.rfind("hybrid CPU side: begins once the calling thread has issued", 0) == 0) {
+            m.price_issue = true;
         } else if (s.rfind("pipeline depth: derived per call", 0) == 0) {
             m.derived_chunks = true;
             // the first version's line: every depth ranked, a share of 0 or 1 too

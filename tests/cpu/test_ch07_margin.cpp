@@ -315,9 +315,15 @@ TEST_CASE("chapter 7: the calling thread's issue of the GPU side delays the CPU'
     CHECK(wb::ch07::issue_at(p, 1448) == Approx(0.02).margin(0.0002));
     CHECK(wb::ch07::issue_at(p, 4096) == Approx(0.03));
     // GEMM float 1024 on the test host at a GPU share of 2%: the CPU's share is the longer side, and
-    // it begins once the K chunks are issued, K x 0.01 ms later; the CPU alone (f = 0) never waits.
+    // where the issue is priced it begins once the K chunks are issued, K x 0.01 ms later; the CPU
+    // alone (f = 0) never waits. Not priced (the default), the issue changes nothing.
     wb::ch07::Machines m = h200_beside_a_test_host();
     m.paths["gemm float"] = p;
+    CHECK_FALSE(m.price_issue);
+    const double unpriced = wb::ch07::hybrid_model_ms(wb::ch07::Case{"gemm", 1024, 4}, m, 0.02);
+    m.paths["gemm float"].small_issue_per_chunk_ms = 0;
+    CHECK(wb::ch07::hybrid_model_ms(wb::ch07::Case{"gemm", 1024, 4}, m, 0.02) == unpriced);
+    m.price_issue = true;
     const wb::ch07::Case c{"gemm", 1024, 4};
     for (int k : {2, 4}) {
         INFO("K0 " << k);

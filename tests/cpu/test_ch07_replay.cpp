@@ -277,6 +277,7 @@ TEST_CASE("chapter 7 replay: a path line with the small-size residual", "[cpu][c
     CHECK(p.miss == Approx(0.059));
     CHECK(m.paths.at("gemm double").small_n == 0);
     CHECK(p.issue_per_chunk_ms == 0);  // no issue line: the CPU's share priced as beginning at once
+    CHECK_FALSE(m.price_issue);
 }
 
 TEST_CASE("chapter 7 replay: a path line with the calling thread's issue", "[cpu][ch07][replay]") {
@@ -291,9 +292,13 @@ TEST_CASE("chapter 7 replay: a path line with the calling thread's issue", "[cpu
         if (s.rfind("  gemv float: t0 ", 0) == 0 && s.find("one chunk") != std::string::npos)
             s += "; issued before the CPU's share: 0.0225 ms per chunk at n = 4096";
         log << s << '\n';
+        if (s.rfind("  hybrid floor:", 0) == 0)
+            log << "  hybrid CPU side: begins once the calling thread has issued the GPU's chunks (priced per chunk "
+                   "as measured, --price-issue)\n";
     }
     std::istringstream in(log.str());
     const wb::ch07::Machines m = wb::ch07::machines_from_log(in);
+    CHECK(m.price_issue);
     CHECK(m.paths.at("gemm float").issue_per_chunk_ms == Approx(0.04875));
     CHECK(m.paths.at("gemm float").small_issue_per_chunk_ms == Approx(0.02125));
     CHECK(m.paths.at("gemv float").issue_per_chunk_ms == Approx(0.0225));
