@@ -76,6 +76,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     ch07::Machines m;
     m.chunks = opt.chunks;
     m.derived_chunks = !opt.chunks_given;
+    m.price_issue = opt.price_issue;
     m.cg_iterations = opt.cg_iterations;
     const bool conv = std::find(opt.ops.begin(), opt.ops.end(), "conv2d") != opt.ops.end();
     const std::vector<int> fs = conv ? opt.filter_sizes : std::vector<int>{};
@@ -169,6 +170,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n"
               << "  hybrid SYMV: the GPU's share priced as what it copies (g whole stored columns, g n - g^2 / 2 elements, "
                  "and each chunk's diagonal block)\n";
+    if (m.price_issue)
+        std::cout << "  hybrid CPU side: begins once the calling thread has issued the GPU's chunks (priced per chunk "
+                     "as measured, --price-issue)\n";
     if (m.derived_chunks)
         std::cout << "  pipeline depth: derived per call, the model's fastest hybrid (a share inside 0 - 100%) at "
                   << ch07::depths_list() << " chunks where the class's path was measured (anchored at " << m.chunks

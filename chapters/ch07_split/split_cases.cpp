@@ -233,7 +233,12 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
     const double fewer = c.op == "conv2d" && m.hybrid_conv_threads > 0 && m.cpu.threads > m.hybrid_conv_threads
                              ? static_cast<double>(m.cpu.threads) / m.hybrid_conv_threads
                              : 1.0;
-    s.cpu = [&m, c, fewer](double f) {
+    // Where the calling thread issues the GPU side (its arrays page-locked, as the rows' are), the
+    // CPU's share begins once every chunk is issued: K chunks' issue before it (0 where the run
+    // measured none: the GPU worker issued, and the share began at once).
+    const GpuPath* issuing = path_of(c, m);
+    const double issue = issuing && m.price_issue ? chunks * issue_at(*issuing, c.n) : 0;
+    s.cpu = [&m, c, fewer, issue](double f) {
         const std::vector<PeerCall> calls = cpu_share_calls(c, f, m.symv_share_one_call);
         // Several calls on different data (SYMV's share): each finds the caches holding what all
         // of them read, since the hybrid runs them back to back, call after call.
@@ -244,7 +249,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         }
         double t = 0;
         for (const PeerCall& p : calls) t += peer_ms(m, p.cls, p.w, c.elem, c.op == "conv2d" ? c.fs : 0, footprint);
-        return f > 0 ? t * fewer : t;
+        return f > 0 ? t * fewer + issue : t;
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
     s.costs.min_gain = min_gain_of(m);
@@ -284,13 +289,21 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
 
 }  // namespace
 
-double residual_at(const GpuPath& p, int n) {
-    if (p.small_n <= 0 || p.small_n >= p.mid_n) return p.residual_ms;
-    if (n <= p.small_n) return p.small_residual_ms;
-    if (n >= p.mid_n) return p.residual_ms;
+namespace {
+/// A quantity measured at the path's small and mid sizes, at size n: the small size's value up to
+/// small_n, the mid size's from mid_n on, linear in log n between; the mid size's everywhere where
+/// small_n was not measured.
+double at_size(const GpuPath& p, int n, double small_v, double mid_v) {
+    if (p.small_n <= 0 || p.small_n >= p.mid_n) return mid_v;
+    if (n <= p.small_n) return small_v;
+    if (n >= p.mid_n) return mid_v;
     const double x = std::log(static_cast<double>(n) / p.small_n) / std::log(static_cast<double>(p.mid_n) / p.small_n);
-    return (1 - x) * p.small_residual_ms + x * p.residual_ms;
+    return (1 - x) * small_v + x * mid_v;
 }
+}  // namespace
+
+double residual_at(const GpuPath& p, int n) { return at_size(p, n, p.small_residual_ms, p.residual_ms); }
+double issue_at(const GpuPath& p, int n) { return at_size(p, n, p.small_issue_per_chunk_ms, p.issue_per_chunk_ms); }
 
 double hybrid_margin_of(const Machines& m) {
     std::vector<double> v;

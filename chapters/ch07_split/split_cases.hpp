@@ -75,6 +75,12 @@ struct GpuPath {
     /// measured, a run from before it: residual_ms at every size). residual_at interpolates.
     int small_n = 0;
     double small_residual_ms = 0;
+    /// What the calling thread spends issuing one chunk of the GPU side before the CPU's share
+    /// begins (the hybrid's API calls; the share's whole operands' copies counted in), from the
+    /// calibration's hybrids at mid_n and small_n (0: not measured, a run from before the calling
+    /// thread issued). issue_at interpolates; sides_of delays the CPU side by K chunks' worth.
+    double issue_per_chunk_ms = 0;
+    double small_issue_per_chunk_ms = 0;
     /// How far the real hybrid at mid_n landed from the model of its two sides,
     /// |measured / model - 1|, at least twice the relative error of that timing (negative: not
     /// measured). The median over the classes is the run's hybrid margin (Machines).
@@ -84,6 +90,8 @@ struct GpuPath {
 /// A path's residual at size n: small_residual_ms up to small_n, residual_ms from mid_n on, and
 /// between them linear in log n; residual_ms everywhere where small_n was not measured.
 double residual_at(const GpuPath& p, int n);
+/// A path's issue per chunk at size n, interpolated as residual_at.
+double issue_at(const GpuPath& p, int n);
 
 /// What to predict with.
 struct Machines {
@@ -132,6 +140,10 @@ struct Machines {
     /// call) 1/2 + 1/2K0 of it; false: a run from before, its side priced linear in f (as a band
     /// of rows, the chunks' blocks moved from K0 to K at the share's f), replayed as computed.
     bool symv_gpu_columns = true;
+    /// The CPU's share of a hybrid begins once the calling thread has issued the GPU's K chunks
+    /// (GpuPath::issue_per_chunk_ms, measured at the start): its side priced K issues later. Off by
+    /// default (--price-issue): one A/B (docs/notes/split.md, session 38) did not pass its rule.
+    bool price_issue = false;
 };
 
 /// The median of the measured GpuPath::miss of m.paths (at most 0.999: predict's min_gain must be

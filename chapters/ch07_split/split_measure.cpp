@@ -7,6 +7,7 @@
 #include "cpu_peers.hpp"
 #include "host_timing.hpp"
 #include "hybrid_cg.hpp"
+#include "hybrid_common.hpp"
 #include "hybrid_conv2d.hpp"
 #include "hybrid_gemm.hpp"
 #include "hybrid_gemv.hpp"
@@ -187,9 +188,16 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
     const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
     if (g > 0 && g < n) {
         r.hybrid_part = g;
-        const cpu::CallTiming h = timed_call([&] { p.hybrid(g, chunk_of(g, chunks)); });
+        std::vector<double> issued;  // each call's issue on the calling thread (0: the worker issued)
+        issued.reserve(1 << 14);
+        const cpu::CallTiming h = timed_call([&] {
+            p.hybrid(g, chunk_of(g, chunks));
+            const hybrid::SideTimes s = hybrid::last_side_times();
+            if (issued.size() < issued.capacity()) issued.push_back(s.issued_on_caller ? s.gpu_issued_ms : 0.0);
+        });
         r.hybrid_ms = h.ms;
         r.hybrid_error = h.stats.rel_error();
+        if (!issued.empty()) r.hybrid_issue_ms = cpu::quantile(issued, 0.5);
     }
     return r;
 }

@@ -30,6 +30,10 @@ struct Measured {
     double gpu_chunked_ms = NAN;  ///< all on the GPU in the hybrid's chunks (MeasurePlan::chunked)
     int hybrid_part = 0;     ///< the GPU rows the hybrid ran with
     double hybrid_error = NAN;  ///< the hybrid timing's relative standard error (host_timing.hpp)
+    /// measure_case: how long the calling thread took to issue the hybrid's GPU side before its
+    /// CPU share began (hybrid::SideTimes::gpu_issued_ms, the median over the timed calls; 0 where
+    /// the GPU worker issued it and the CPU's share began at once).
+    double hybrid_issue_ms = NAN;
     double cpu_error = NAN;     ///< the CPU timing's relative standard error
     /// The fastest and slowest batch (ms per call) of the CPU peer and of the hybrid where they
     /// were timed in turn with the other sizes (measure_group): the host's drift during the

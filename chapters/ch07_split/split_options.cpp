@@ -92,6 +92,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
         ->check(CLI::IsMember({"N", "both"}));
     app.add_option("--device", opt.device, "CUDA device whose columns and copies are measured (default 0)")
         ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+    app.add_flag("--price-issue", opt.price_issue,
+                 "price the calling thread's issue of a hybrid's GPU chunks before its CPU share (measured per chunk "
+                 "at the start; off until an A/B judges it: docs/notes/split.md)");
     app.add_flag("--predict-only", opt.predict_only,
                  "run nothing but the host's bandwidth and FMA probes: the model's columns only, every class at its "
                  "roofline");

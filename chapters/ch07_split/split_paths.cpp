@@ -58,6 +58,7 @@ void timed_again(const Case& c, int chunks, Measured& r) {
     if (r2.hybrid_ms < r.hybrid_ms) {
         r.hybrid_ms = r2.hybrid_ms;
         r.hybrid_error = r2.hybrid_error;
+        r.hybrid_issue_ms = r2.hybrid_issue_ms;
     }
 }
 
@@ -105,6 +106,12 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     timed_again(mc, m.chunks, r);
     GpuPath& q = m.paths[key];
     q.residual_share = f;
+    // The calling thread's issue before the CPU's share (per chunk), then the model at the same
+    // share with it where it is priced (--price-issue): the residual is what is left beyond both.
+    if (r.hybrid_issue_ms > 0) {
+        q.issue_per_chunk_ms = r.hybrid_issue_ms / m.chunks;
+        model_ms = hybrid_model_ms(mc, m, f);
+    }
     if (!std::isnan(r.hybrid_ms)) {
         q.residual_ms = std::max(0.0, r.hybrid_ms - model_ms);
         q.miss = hybrid_miss(r.hybrid_ms, model_ms, r.hybrid_error);
@@ -134,6 +141,12 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     }
     if (!small_failed && !std::isnan(rs.hybrid_ms)) {
         q.small_n = sc.n;
+        if (rs.hybrid_issue_ms > 0) {
+            q.small_issue_per_chunk_ms = rs.hybrid_issue_ms / m.chunks;
+            small_model_ms = hybrid_model_ms(sc, m, fs);
+        } else {
+            q.small_issue_per_chunk_ms = q.issue_per_chunk_ms;
+        }
         q.small_residual_ms = std::max(0.0, rs.hybrid_ms - small_model_ms);
     }
     if (!log) return;
@@ -152,6 +165,15 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         line += buf;
     } else if (small_failed) {
         line += "; at n = " + std::to_string(sc.n) + ": not measured (" + why + ")";
+    }
+    if (q.issue_per_chunk_ms > 0) {
+        std::snprintf(buf, sizeof buf, "; issued before the CPU's share: %.4g ms per chunk at n = %d", q.issue_per_chunk_ms,
+                      mc.n);
+        line += buf;
+        if (q.small_n > 0) {
+            std::snprintf(buf, sizeof buf, ", %.4g at n = %d", q.small_issue_per_chunk_ms, q.small_n);
+            line += buf;
+        }
     }
     log->push_back(line);
 }

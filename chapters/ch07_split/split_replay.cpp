@@ -58,6 +58,7 @@ Machines machines_from_log(std::istream& log) {
                              R"(pipeline ([\d.eE+-]+) at n = (\d+).*hybrid residual ([\d.eE+-]+) ms at n = \d+, share ([\d.]+)%)");
     const std::regex miss_re(R"(; miss ([\d.]+)%)");
     const std::regex small_re(R"(; at n = (\d+): residual ([\d.eE+-]+) ms)");
+    const std::regex issue_re(R"(; issued before the CPU's share: ([\d.eE+-]+) ms per chunk at n = \d+(?:, ([\d.eE+-]+) at n = \d+)?)");
     const std::regex gpu_re(R"(^GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s)");
     const std::regex overhead_re(R"(^an empty hybrid call .*: ([\d.]+) us)");
     const std::regex conv_threads_re(R"(convolution's CPU side runs on (\d+) of \d+ threads)");
@@ -109,6 +110,8 @@ Machines machines_from_log(std::istream& log) {
             m.hybrid_floor = true;
         } else if (s.rfind("hybrid SYMV: the GPU's share priced as what it copies", 0) == 0) {
             m.symv_gpu_columns = true;
+        } else if (s.rfind("hybrid CPU side: begins once the calling thread has issued", 0) == 0) {
+            m.price_issue = true;
         } else if (s.rfind("pipeline depth: derived per call", 0) == 0) {
             m.derived_chunks = true;
             // the first version's line: every depth ranked, a share of 0 or 1 too
@@ -145,6 +148,10 @@ Machines machines_from_log(std::istream& log) {
             if (std::regex_search(s, ms, small_re)) {  // a run from before it: the mid size's residual alone
                 p.small_n = std::stoi(ms[1]);
                 p.small_residual_ms = std::stod(ms[2]);
+            }
+            if (std::regex_search(s, ms, issue_re)) {  // a run from before it: no issue term (its residual held it)
+                p.issue_per_chunk_ms = std::stod(ms[1]);
+                p.small_issue_per_chunk_ms = ms[2].matched ? std::stod(ms[2]) : p.issue_per_chunk_ms;
             }
             m.paths[g[1]] = p;
         }

@@ -292,6 +292,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<con
     sides.gpu_ms = ms_between(start, gpu_end);
     sides.gpu_began_ms = on_caller ? 0 : ms_between(start, gpu_began);
     sides.gpu_issued_ms = ms_between(start, gpu_issued);
+    sides.issued_on_caller = on_caller;
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
     sides.total_ms = ms_between(start, Clock::now());

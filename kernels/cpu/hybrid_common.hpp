@@ -78,6 +78,9 @@ struct SideTimes {
     /// calling thread issued the GPU side or the GPU had no work), and when the GPU side's last
     /// chunk was issued (the API calls behind it: copies, launches, their launch rules).
     double gpu_began_ms = 0, gpu_issued_ms = 0;
+    /// The calling thread issued the GPU side before the CPU's share began (page-locked arrays):
+    /// gpu_issued_ms then delays the CPU's share by as much (chapter 7's model prices it).
+    bool issued_on_caller = false;
 };
 SideTimes last_side_times();
 

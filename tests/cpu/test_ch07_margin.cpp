@@ -298,3 +298,42 @@ TEST_CASE("chapter 7: a path's residual between its small-size and mid-size anch
     const double without = wb::ch07::predict_case_at(c, m, 4).split.hybrid_ms;
     CHECK(with - without == Approx(0.2 - 0.05));
 }
+
+TEST_CASE("chapter 7: the calling thread's issue of the GPU side delays the CPU's share", "[cpu][ch07][split]") {
+    // Measured per chunk at the path's two sizes and interpolated as the residual is; a run from
+    // before it (0) prices no delay.
+    wb::ch07::GpuPath p;
+    p.tiny_n = 8;
+    p.t0_ms = 0.025;
+    p.t0_chunked_ms = 0.055;
+    p.mid_n = 2048;
+    p.issue_per_chunk_ms = 0.03;
+    CHECK(wb::ch07::issue_at(p, 512) == 0.03);
+    p.small_n = 1024;
+    p.small_issue_per_chunk_ms = 0.01;
+    CHECK(wb::ch07::issue_at(p, 1024) == Approx(0.01));
+    CHECK(wb::ch07::issue_at(p, 1448) == Approx(0.02).margin(0.0002));
+    CHECK(wb::ch07::issue_at(p, 4096) == Approx(0.03));
+    // GEMM float 1024 on the test host at a GPU share of 2%: the CPU's share is the longer side, and
+    // where the issue is priced it begins once the K chunks are issued, K x 0.01 ms later; the CPU
+    // alone (f = 0) never waits. Not priced (the default), the issue changes nothing.
+    wb::ch07::Machines m = h200_beside_a_test_host();
+    m.paths["gemm float"] = p;
+    CHECK_FALSE(m.price_issue);
+    const double unpriced = wb::ch07::hybrid_model_ms(wb::ch07::Case{"gemm", 1024, 4}, m, 0.02);
+    m.paths["gemm float"].small_issue_per_chunk_ms = 0;
+    CHECK(wb::ch07::hybrid_model_ms(wb::ch07::Case{"gemm", 1024, 4}, m, 0.02) == unpriced);
+    m.price_issue = true;
+    const wb::ch07::Case c{"gemm", 1024, 4};
+    for (int k : {2, 4}) {
+        INFO("K0 " << k);
+        m.chunks = k;
+        m.paths["gemm float"].small_issue_per_chunk_ms = 0.01;
+        const double with = wb::ch07::hybrid_model_ms(c, m, 0.02);
+        const double cpu_with = wb::ch07::predict_case_at(c, m, k).split.cpu_ms;
+        m.paths["gemm float"].small_issue_per_chunk_ms = 0;
+        const double without = wb::ch07::hybrid_model_ms(c, m, 0.02);
+        CHECK(with - without == Approx(k * 0.01));
+        CHECK(wb::ch07::predict_case_at(c, m, k).split.cpu_ms == cpu_with);
+    }
+}

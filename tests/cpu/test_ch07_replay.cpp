@@ -276,6 +276,34 @@ TEST_CASE("chapter 7 replay: a path line with the small-size residual", "[cpu][c
     CHECK(p.residual_ms == 0);  // the run's 'hybrid residual 0 ms at n = 2048'
     CHECK(p.miss == Approx(0.059));
     CHECK(m.paths.at("gemm double").small_n == 0);
+    CHECK(p.issue_per_chunk_ms == 0);  // no issue line: the CPU's share priced as beginning at once
+    CHECK_FALSE(m.price_issue);
+}
+
+TEST_CASE("chapter 7 replay: a path line with the calling thread's issue", "[cpu][ch07][replay]") {
+    // The issue per chunk at the mid size, and at the small size where the line has one (else the
+    // mid size's at every n), read back from the line as later runs print it.
+    std::ifstream txt(data_file("h200-ch07-full.txt"));
+    REQUIRE(txt.good());
+    std::ostringstream log;
+    for (std::string s; std::getline(txt, s);) {
+        if (s.rfind("  gemm float: t0 ", 0) == 0 && s.find("one chunk") != std::string::npos)
+            s += "; issued before the CPU's share: 0.04875 ms per chunk at n = 2048, 0.02125 at n = 672";
+        if (s.rfind("  gemv float: t0 ", 0) == 0 && s.find("one chunk") != std::string::npos)
+            s += "; issued before the CPU's share: 0.0225 ms per chunk at n = 4096";
+        log << s << '\n';
+        if (s.rfind("  hybrid floor:", 0) == 0)
+            log << "  hybrid CPU side: begins once the calling thread has issued the GPU's chunks (priced per chunk "
+                   "as measured, --price-issue)\n";
+    }
+    std::istringstream in(log.str());
+    const wb::ch07::Machines m = wb::ch07::machines_from_log(in);
+    CHECK(m.price_issue);
+    CHECK(m.paths.at("gemm float").issue_per_chunk_ms == Approx(0.04875));
+    CHECK(m.paths.at("gemm float").small_issue_per_chunk_ms == Approx(0.02125));
+    CHECK(m.paths.at("gemv float").issue_per_chunk_ms == Approx(0.0225));
+    CHECK(m.paths.at("gemv float").small_issue_per_chunk_ms == Approx(0.0225));
+    CHECK(m.paths.at("gemm double").issue_per_chunk_ms == 0);
 }
 
 TEST_CASE("chapter 7 replay: a run without its calibration lines is refused", "[cpu][ch07][replay]") {

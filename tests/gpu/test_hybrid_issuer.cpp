@@ -57,6 +57,7 @@ TEST_CASE("hybrid: the calling thread issues the GPU share of page-locked arrays
         CHECK(t.gpu_issued_ms > 0);
         if (pinned) CHECK(t.gpu_began_ms == 0);  // no worker began
         else CHECK(t.gpu_began_ms > 0);
+        CHECK(t.issued_on_caller == pinned);  // what chapter 7's model reads: the CPU's share waited for the issue
         for (int i = 0; i < n; ++i) REQUIRE(y[i] == Approx(0.125 * n).epsilon(1e-5));  // every row computed
     }
 }
