@@ -179,7 +179,7 @@ Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, con
 
 double Prediction::gain() const {
     const double best_single = std::min(cpu_ms, gpu_ms);
-    const bool split_runs = std::isnan(gpu_share) || (gpu_share > 0 && gpu_share < 1);  // NaN: CG's split
+    const bool split_runs = std::isnan(gpu_share) || splits();  // NaN: CG's split
     if (!split_runs || !(best_single > 0)) return 0;
     return 1 - hybrid_ms / best_single;
 }

@@ -104,8 +104,10 @@ struct Prediction {
     Where choice = Where::Cpu;///< the fastest of the three (hybrid only with min_gain)
     double margin = kMinHybridGain;  ///< the min_gain the choice was made with
     double min_saving_ms = 0;        ///< the min_saving_ms it was made with
+    /// Both sides have work: the GPU's share is inside (0, 1) (false for CG's split, NaN).
+    bool splits() const { return gpu_share > 0 && gpu_share < 1; }
     /// The hybrid's predicted gain over the better single side, 1 - hybrid / min(cpu, gpu), where
-    /// its share is inside (0, 1) or not a share (NaN: CG's split); 0 otherwise.
+    /// it splits() or its share is not a share (NaN: CG's split); 0 otherwise.
     double gain() const;
 };
 

@@ -163,7 +163,7 @@ struct CasePrediction {
     int chunks = 0;           ///< the pipeline's depth the hybrid runs in (0: CG, no chunks)
     double gpu_side_ms = 0;   ///< the hybrid's GPU side at its share (not CG)
     /// Whether a hybrid runs: the GPU's share inside (0, 1) (CG's split has no share: false).
-    bool has_hybrid_share() const { return split.gpu_share > 0 && split.gpu_share < 1; }
+    bool has_hybrid_share() const { return split.splits(); }
 };
 
 /// The depths a derived pipeline takes: powers of two, up to 16. The GPU side's time at depth K is

@@ -122,7 +122,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     // a smaller call than the mid size's residual says. Timed the same way, at the share the model
     // predicts there; residual_at interpolates between the two.
     // A failure here leaves the class its mid-size anchors (the residual of the mid size at every n).
-    const Case sc{cls.op, mc.n / 3 / 32 * 32, cls.elem, cls.fs};
+    const Case sc{cls.op, small_n_of(mc.n), cls.elem, cls.fs};
     double fs = 0, small_model_ms = 0;
     Measured rs;
     bool small_failed = false;

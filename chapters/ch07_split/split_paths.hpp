@@ -29,6 +29,9 @@ void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, 
 /// A class's miss (GpuPath::miss) from its hybrid at the mid size: |measured / model - 1|, at
 /// least twice the timing's relative error (NaN: not known); -1 where either time is not > 0.
 double hybrid_miss(double measured_ms, double model_ms, double timing_error);
+/// The small size of the calibration's second hybrid: a third of the mid size, rounded down to a
+/// multiple of 32 (off the table's powers of two: 2048 -> 672, 4096 -> 1344).
+constexpr int small_n_of(int mid_n) { return mid_n / 3 / 32 * 32; }
 /// The mid size of an op in the GPU calibration (GEMV, SYMV: gemv_n, symv_n; GEMM gemm_n; the
 /// convolution conv_n).
 int mid_n_of(const std::string& op, const GpuCalibrationSizes& s);

@@ -26,6 +26,7 @@
 // points in its calibration lines).
 #include "catch.hpp"
 
+#include "split_paths.hpp"
 #include "split_replay.hpp"
 
 #include <algorithm>
@@ -223,7 +224,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         for (const auto& [key, p] : run.m.paths) {
             INFO(key);
             CHECK((p.small_n > 0) == two_residuals);
-            if (two_residuals) CHECK(p.small_n == p.mid_n / 3 / 32 * 32);
+            if (two_residuals) CHECK(p.small_n == wb::ch07::small_n_of(p.mid_n));
         }
         CHECK(run.m.cpu.peers.count("gemm share float") == 1);
         CHECK(run.m.cpu.peers.count("gemm share double") == 1);
