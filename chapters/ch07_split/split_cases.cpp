@@ -236,8 +236,8 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
     // Where the calling thread issues the GPU side (its arrays page-locked, as the rows' are), the
     // CPU's share begins once every chunk is issued: K chunks' issue before it (0 where the run
     // measured none: the GPU worker issued, and the share began at once).
-    const GpuPath* issuing = path_of(c, m);
-    const double issue = issuing && m.price_issue ? chunks * issue_at(*issuing, c.n) : 0;
+    const GpuPath* const path = path_of(c, m);
+    const double issue = path && m.price_issue ? chunks * issue_at(*path, c.n) : 0;
     s.cpu = [&m, c, fewer, issue](double f) {
         const std::vector<PeerCall> calls = cpu_share_calls(c, f, m.symv_share_one_call);
         // Several calls on different data (SYMV's share): each finds the caches holding what all
@@ -253,7 +253,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
     s.costs.min_gain = min_gain_of(m);
-    if (const GpuPath* path = path_of(c, m)) {
+    if (path) {
         // The all-GPU call and the GPU side anchored on their measured fixed costs (one chunk; the
         // hybrid's chunks) at the tiny size, plus the model's growth from there to n; the side's
         // proportional part is the serial one times the pipeline's measured ratio.
