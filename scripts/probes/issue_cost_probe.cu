@@ -1,0 +1,134 @@
+// issue_cost_probe.cu — what does the host spend issuing each API call of a hybrid's GPU chunk?
+//
+// Since the calling thread issues a hybrid's GPU share (chapter 7), the CPU's share begins only once
+// every chunk is issued. Chapter 7's calibration measures that issue per chunk (the path lines'
+// "issued before the CPU's share"): 11 - 33 us per chunk on the H200 machine's host (docs/notes/
+// split.md, session 38), several times what a launch or an asynchronous copy is usually said to
+// cost. A chunk is a few calls: a copy of its band in (cudaMemcpy2DAsync: a band of rows of a
+// column-major matrix is a strided copy, one "row" of the copy per matrix column), the kernel's
+// cudaFuncSetAttribute and launch (the convolution also copies its filter to constant memory),
+// the copy of its result out, an event. This probe times each kind of call alone on the host clock
+// (the stream synchronized before each, so that each finds an empty queue), the 2-D copies at
+// several heights (does the issue grow with the copy's rows?), strided and contiguous; then a
+// chunked sequence of copies and launches on two streams as the hybrid issues it. Median and 90th
+// percentile of the repetitions, microseconds; page-locked host memory.
+//
+// Build and run (one GPU):
+//   cmake --build build --target issue_cost_probe && build/bin/issue_cost_probe [repetitions]
+#include "probe_timing.cuh"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+__global__ void empty_kernel(float* p) {
+    if (p && threadIdx.x == 1u << 30) p[0] = 0;  // never true: a launch that does nothing
+}
+
+__constant__ float c_filter[81];
+
+using Clock = std::chrono::steady_clock;
+
+/// The host time (us) of issuing `call` once, the device synchronized first (every stream's queue
+/// empty), over `reps` repetitions: {median, 90th percentile}.
+std::pair<double, double> issue_us(int reps, const std::function<void()>& call) {
+    std::vector<double> t;
+    t.reserve(static_cast<std::size_t>(reps));
+    call();  // the first call pays what only the first pays
+    CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < reps; ++r) {
+        CHECK(cudaDeviceSynchronize());
+        const auto t0 = Clock::now();
+        call();
+        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::sort(t.begin(), t.end());
+    return {t[t.size() / 2], t[t.size() * 9 / 10]};
+}
+
+void row(const std::string& what, std::pair<double, double> us) {
+    std::printf("  %-64s %9.2f %9.2f\n", what.c_str(), us.first, us.second);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int reps = argc > 1 ? std::max(11, std::atoi(argv[1])) : 201;
+    const DeviceInfo dev = device_info();
+    std::printf("issue_cost_probe: %s, host time of one issue (us), median and p90 of %d, page-locked host memory\n",
+                dev.prop.name, reps);
+    std::printf("  %-64s %9s %9s\n", "call", "median", "p90");
+    cudaStream_t s[2];
+    for (auto& st : s) CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    cudaEvent_t ev;
+    CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming | cudaEventBlockingSync));
+    // A host matrix of 16384 columns of 16 KiB (4096 floats) and device buffers as large.
+    const std::size_t pitch = 16384, height_max = 16384, bytes = pitch * height_max;
+    unsigned char *h = nullptr, *d = nullptr, *d2 = nullptr;
+    CHECK(cudaMallocHost(&h, bytes));
+    CHECK(cudaMalloc(&d, bytes));
+    CHECK(cudaMalloc(&d2, bytes));
+    std::memset(h, 1, bytes);
+    float* df = reinterpret_cast<float*>(d2);
+
+    row("cudaEventRecord", issue_us(reps, [&] { CHECK(cudaEventRecord(ev, s[0])); }));
+    row("empty kernel launch (1 block of 128)", issue_us(reps, [&] { empty_kernel<<<1, 128, 0, s[0]>>>(df); }));
+    row("empty kernel launch (1056 blocks of 256)", issue_us(reps, [&] { empty_kernel<<<1056, 256, 0, s[0]>>>(df); }));
+    row("cudaFuncSetAttribute (max dynamic shared memory)", issue_us(reps, [&] {
+            CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+        }));
+    row("cudaMemcpyToSymbolAsync, 81 floats device to constant", issue_us(reps, [&] {
+            CHECK(cudaMemcpyToSymbolAsync(c_filter, df, 81 * sizeof(float), 0, cudaMemcpyDeviceToDevice, s[0]));
+        }));
+    for (std::size_t b : {std::size_t(64) << 10, std::size_t(4) << 20, std::size_t(64) << 20}) {
+        row("cudaMemcpyAsync host to device, " + std::to_string(b >> 10) + " KiB",
+            issue_us(reps, [&] { CHECK(cudaMemcpyAsync(d, h, b, cudaMemcpyHostToDevice, s[0])); }));
+        row("cudaMemcpyAsync device to host, " + std::to_string(b >> 10) + " KiB",
+            issue_us(reps, [&] { CHECK(cudaMemcpyAsync(h, d, b, cudaMemcpyDeviceToHost, s[0])); }));
+    }
+    // A band of a column-major matrix: width (the band's rows) x height (the matrix's columns),
+    // the host pitch the matrix's column; the device side packed. And the same bytes contiguous.
+    const std::size_t width = 2048;
+    for (std::size_t height : {std::size_t(16), std::size_t(256), std::size_t(4096), height_max}) {
+        const std::string shape = std::to_string(height) + " rows of " + std::to_string(width) + " B";
+        row("cudaMemcpy2DAsync host to device, strided, " + shape, issue_us(reps, [&] {
+                CHECK(cudaMemcpy2DAsync(d, width, h, pitch, width, height, cudaMemcpyHostToDevice, s[0]));
+            }));
+        row("cudaMemcpy2DAsync device to host, strided, " + shape, issue_us(reps, [&] {
+                CHECK(cudaMemcpy2DAsync(h, pitch, d, width, width, height, cudaMemcpyDeviceToHost, s[0]));
+            }));
+        row("cudaMemcpy2DAsync host to device, contiguous, " + shape, issue_us(reps, [&] {
+                CHECK(cudaMemcpy2DAsync(d, width, h, width, width, height, cudaMemcpyHostToDevice, s[0]));
+            }));
+    }
+    // A hybrid's GPU side as it issues it: K chunks on two streams, each a strided band in, a
+    // launch (its attribute set first), the band out; the whole sequence's issue, per chunk.
+    for (int k : {1, 4, 16}) {
+        const std::size_t height = height_max / static_cast<std::size_t>(k) / 4;  // a quarter of the matrix, in k bands
+        const auto us = issue_us(reps, [&] {
+            for (int c = 0; c < k; ++c) {
+                cudaStream_t st = s[c & 1];
+                const std::size_t off = static_cast<std::size_t>(c) * height * pitch;
+                CHECK(cudaMemcpy2DAsync(d, width, h + off, pitch, width, height, cudaMemcpyHostToDevice, st));
+                CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+                empty_kernel<<<1056, 256, 0, st>>>(df);
+                CHECK(cudaMemcpy2DAsync(h + off, pitch, d, width, width, height, cudaMemcpyDeviceToHost, st));
+            }
+        });
+        row("a chunked GPU side, " + std::to_string(k) + " chunks of " + std::to_string(height) + " rows, per chunk",
+            {us.first / k, us.second / k});
+    }
+    CHECK(cudaEventDestroy(ev));
+    for (auto& st : s) CHECK(cudaStreamDestroy(st));
+    CHECK(cudaFree(d2));
+    CHECK(cudaFree(d));
+    CHECK(cudaFreeHost(h));
+    return 0;
+}
