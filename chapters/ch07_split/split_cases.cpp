@@ -240,6 +240,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
     const double issue = path && m.price_issue ? chunks * issue_at(*path, c.n) : 0;
     s.cpu = [&m, c, fewer, issue](double f) {
         const std::vector<PeerCall> calls = cpu_share_calls(c, f, m.symv_share_one_call);
+        if (calls.empty()) return 0.0;  // no row left to the CPU: nothing to wait for either
         // Several calls on different data (SYMV's share): each finds the caches holding what all
         // of them read, since the hybrid runs them back to back, call after call.
         double footprint = -1;
@@ -407,6 +408,19 @@ CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks) {
     out.gpu_side_ms = s.gpu(out.split.gpu_share);
     out.cpu_model_ms = out.split.cpu_ms;
     out.gpu_part = split::gpu_rows(c.n, out.split.gpu_share, 1);
+    // A share whose rows round to none or all is no split: the call is that single side (the rows
+    // time no hybrid there), and the choice between the two sides is White's. With the issue
+    // priced, one row's CPU side plus the issue can outlast the GPU side near f = 1 and the
+    // balance lands there (a GEMM of 1024 columns was chosen "hybrid" with all of them on the
+    // GPU). Without it the kept runs' shares that round so (small GEMMs) were never chosen, and
+    // they replay as they were computed.
+    if (m.price_issue && out.split.splits() && (out.gpu_part == 0 || out.gpu_part == c.n)) {
+        const bool all_gpu = out.gpu_part == c.n;
+        out.split.gpu_share = all_gpu ? 1.0 : 0.0;
+        out.split.hybrid_ms = all_gpu ? s.gpu(1.0) : out.split.cpu_ms;
+        out.gpu_side_ms = s.gpu(out.split.gpu_share);
+        if (out.split.choice == split::Where::Hybrid) out.split.choice = out.split.white;
+    }
     return out;
 }
 

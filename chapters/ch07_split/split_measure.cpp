@@ -188,7 +188,7 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
     const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
     if (g > 0 && g < n) {
         r.hybrid_part = g;
-        std::vector<double> issued;  // each call's issue on the calling thread (0: the worker issued)
+        std::vector<double> issued;  // each call's issue on the calling thread (0: the worker issued), warm-ups too
         issued.reserve(1 << 14);
         const cpu::CallTiming h = timed_call([&] {
             p.hybrid(g, chunk_of(g, chunks));

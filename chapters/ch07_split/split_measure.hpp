@@ -31,8 +31,9 @@ struct Measured {
     int hybrid_part = 0;     ///< the GPU rows the hybrid ran with
     double hybrid_error = NAN;  ///< the hybrid timing's relative standard error (host_timing.hpp)
     /// measure_case: how long the calling thread took to issue the hybrid's GPU side before its
-    /// CPU share began (hybrid::SideTimes::gpu_issued_ms, the median over the timed calls; 0 where
-    /// the GPU worker issued it and the CPU's share began at once).
+    /// CPU share began (hybrid::SideTimes::gpu_issued_ms, the median over every call the timing
+    /// made, its warm-up calls included; 0 where the GPU worker issued it and the CPU's share
+    /// began at once).
     double hybrid_issue_ms = NAN;
     double cpu_error = NAN;     ///< the CPU timing's relative standard error
     /// The fastest and slowest batch (ms per call) of the CPU peer and of the hybrid where they

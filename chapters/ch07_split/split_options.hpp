@@ -22,8 +22,8 @@ struct SplitOptions {
     int device = 0;                                         ///< the CUDA device the GEMV columns are timed on
     bool predict_only = false;                              ///< do not run the CPU peers (nor the GPU)
     int chunks = 4;  ///< the calibration's pipeline depth, and every hybrid's where chunks_given
-    bool chunks_given = false;
-    bool price_issue = false;  ///< --price-issue: Machines::price_issue  ///< --chunks on the command line: every hybrid at that depth (else derived per call)
+    bool chunks_given = false;  ///< --chunks on the command line: every hybrid at that depth (else derived per call)
+    bool price_issue = false;   ///< --price-issue: Machines::price_issue
     int cg_iterations = 100;                                ///< CG iterations per solve
 };
 

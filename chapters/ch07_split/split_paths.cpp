@@ -166,7 +166,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     } else if (small_failed) {
         line += "; at n = " + std::to_string(sc.n) + ": not measured (" + why + ")";
     }
-    if (q.issue_per_chunk_ms > 0) {
+    if (q.issue_per_chunk_ms > 0 || q.small_issue_per_chunk_ms > 0) {
         std::snprintf(buf, sizeof buf, "; issued before the CPU's share: %.4g ms per chunk at n = %d", q.issue_per_chunk_ms,
                       mc.n);
         line += buf;

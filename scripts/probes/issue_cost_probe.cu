@@ -8,10 +8,12 @@
 // column-major matrix is a strided copy, one "row" of the copy per matrix column), the kernel's
 // cudaFuncSetAttribute and launch (the convolution also copies its filter to constant memory),
 // the copy of its result out, an event. This probe times each kind of call alone on the host clock
-// (the stream synchronized before each, so that each finds an empty queue), the 2-D copies at
-// several heights (does the issue grow with the copy's rows?), strided and contiguous; then a
-// chunked sequence of copies and launches on two streams as the hybrid issues it. Median and 90th
-// percentile of the repetitions, microseconds; page-locked host memory.
+// (the device synchronized before each, so that each finds an empty queue), the 2-D copies at
+// several heights (does the issue grow with the copy's rows?), strided and contiguous; then the
+// convolution's and GEMV's GPU sides in 1, 4 and 16 chunks on two streams, call for call as the
+// hybrids issue them (the kernels replaced by an empty one), per chunk. Median and 90th
+// percentile of the repetitions, microseconds; page-locked host memory. Kernel launches are
+// checked with cudaGetLastError.
 //
 // Build and run (one GPU):
 //   cmake --build build --target issue_cost_probe && build/bin/issue_cost_probe [repetitions]
@@ -79,8 +81,14 @@ int main(int argc, char** argv) {
     float* df = reinterpret_cast<float*>(d2);
 
     row("cudaEventRecord", issue_us(reps, [&] { CHECK(cudaEventRecord(ev, s[0])); }));
-    row("empty kernel launch (1 block of 128)", issue_us(reps, [&] { empty_kernel<<<1, 128, 0, s[0]>>>(df); }));
-    row("empty kernel launch (1056 blocks of 256)", issue_us(reps, [&] { empty_kernel<<<1056, 256, 0, s[0]>>>(df); }));
+    row("empty kernel launch (1 block of 128)", issue_us(reps, [&] {
+            empty_kernel<<<1, 128, 0, s[0]>>>(df);
+            CHECK(cudaGetLastError());
+        }));
+    row("empty kernel launch (1056 blocks of 256)", issue_us(reps, [&] {
+            empty_kernel<<<1056, 256, 0, s[0]>>>(df);
+            CHECK(cudaGetLastError());
+        }));
     row("cudaFuncSetAttribute (max dynamic shared memory)", issue_us(reps, [&] {
             CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
         }));
@@ -108,23 +116,56 @@ int main(int argc, char** argv) {
                 CHECK(cudaMemcpy2DAsync(d, width, h, width, width, height, cudaMemcpyHostToDevice, s[0]));
             }));
     }
-    // A hybrid's GPU side as it issues it: K chunks on two streams, each a strided band in, a
-    // launch (its attribute set first), the band out; the whole sequence's issue, per chunk.
+    // Two GPU sides as the hybrids issue them, per chunk (hybrid_conv2d.cpp, hybrid_gemv.cpp; their
+    // kernels replaced by the empty one, launched on the same grid): the convolution's K bands of
+    // rows, each copied in (contiguous), its kernel's attribute set, the filter copied to constant
+    // memory, the kernel launched and the band copied out, after the filter's copy up front and its
+    // event; GEMV's K pieces of a band of rows, each a strided copy of its columns, a wait on the
+    // piece before, the launch and an event, y copied back once after the last, after x up front.
+    cudaEvent_t whole, done[2];
+    CHECK(cudaEventCreateWithFlags(&whole, cudaEventDisableTiming));
+    for (auto& e : done) CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     for (int k : {1, 4, 16}) {
-        const std::size_t height = height_max / static_cast<std::size_t>(k) / 4;  // a quarter of the matrix, in k bands
-        const auto us = issue_us(reps, [&] {
+        const std::size_t rows = height_max / static_cast<std::size_t>(k) / 4;  // a quarter of the image, in k bands
+        const auto conv = issue_us(reps, [&] {
+            CHECK(cudaMemcpyAsync(df, h, 81 * sizeof(float), cudaMemcpyHostToDevice, s[0]));
+            CHECK(cudaEventRecord(whole, s[0]));
+            CHECK(cudaStreamWaitEvent(s[1], whole, 0));
             for (int c = 0; c < k; ++c) {
                 cudaStream_t st = s[c & 1];
-                const std::size_t off = static_cast<std::size_t>(c) * height * pitch;
-                CHECK(cudaMemcpy2DAsync(d, width, h + off, pitch, width, height, cudaMemcpyHostToDevice, st));
+                const std::size_t off = static_cast<std::size_t>(c) * rows * width;
+                CHECK(cudaMemcpy2DAsync(d, width, h + off, width, width, rows, cudaMemcpyHostToDevice, st));
                 CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+                CHECK(cudaMemcpyToSymbolAsync(c_filter, df, 81 * sizeof(float), 0, cudaMemcpyDeviceToDevice, st));
                 empty_kernel<<<1056, 256, 0, st>>>(df);
-                CHECK(cudaMemcpy2DAsync(h + off, pitch, d, width, width, height, cudaMemcpyDeviceToHost, st));
+                CHECK(cudaGetLastError());
+                CHECK(cudaMemcpy2DAsync(h + off, width, d, width, width, rows, cudaMemcpyDeviceToHost, st));
             }
         });
-        row("a chunked GPU side, " + std::to_string(k) + " chunks of " + std::to_string(height) + " rows, per chunk",
-            {us.first / k, us.second / k});
+        row("the hybrid convolution's side, " + std::to_string(k) + " bands of " + std::to_string(rows) +
+                " rows of " + std::to_string(width) + " B, per band", {conv.first / k, conv.second / k});
+        const std::size_t cols = height_max / static_cast<std::size_t>(k);  // each piece's columns of the band
+        const auto gemv = issue_us(reps, [&] {
+            CHECK(cudaMemcpyAsync(df, h, 4096 * sizeof(float), cudaMemcpyHostToDevice, s[0]));
+            CHECK(cudaEventRecord(whole, s[0]));
+            CHECK(cudaStreamWaitEvent(s[1], whole, 0));
+            for (int c = 0; c < k; ++c) {
+                const int b = c & 1;
+                const std::size_t off = static_cast<std::size_t>(c) * cols * pitch;
+                CHECK(cudaMemcpy2DAsync(d, width, h + off, pitch, width, cols, cudaMemcpyHostToDevice, s[b]));
+                if (c > 0) CHECK(cudaStreamWaitEvent(s[b], done[1 - b], 0));
+                empty_kernel<<<1056, 256, 0, s[b]>>>(df);
+                CHECK(cudaGetLastError());
+                CHECK(cudaEventRecord(done[b], s[b]));
+                if (c == k - 1) CHECK(cudaMemcpyAsync(h, d2, width, cudaMemcpyDeviceToHost, s[b]));
+            }
+        });
+        row("the hybrid GEMV's side, " + std::to_string(k) + " pieces of " + std::to_string(cols) + " columns of " +
+                std::to_string(width) + " B (strided), per piece",
+            {gemv.first / k, gemv.second / k});
     }
+    CHECK(cudaEventDestroy(whole));
+    for (auto& e : done) CHECK(cudaEventDestroy(e));
     CHECK(cudaEventDestroy(ev));
     for (auto& st : s) CHECK(cudaStreamDestroy(st));
     CHECK(cudaFree(d2));

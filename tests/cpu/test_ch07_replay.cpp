@@ -331,3 +331,30 @@ TEST_CASE("chapter 7 replay: a run without its calibration lines is refused", "[
     std::istringstream bad_csv("op,T,n\ngemv,float,64\n");
     CHECK_THROWS_WITH(wb::ch07::rows_from_csv(bad_csv), Catch::Contains("FS"));
 }
+
+TEST_CASE("chapter 7 replay: with the issue priced, a share is a split only where both sides get rows",
+          "[cpu][ch07][replay]") {
+    // The session-37 run's calibration with 0.03 ms of issue per chunk priced on every class (the
+    // top of what the H200 machine's host measured): near f = 1 the CPU side of one row plus the
+    // issue can exceed the GPU side, and the balance then lands on a share whose rows round to all
+    // of them (GEMM double 1024 did, chosen "hybrid"). Every such prediction is that single side.
+    const Run run = read_run("h200-ch07-482068b");
+    wb::ch07::Machines m = run.m;
+    m.price_issue = true;
+    for (auto& [key, p] : m.paths) p.issue_per_chunk_ms = p.small_issue_per_chunk_ms = 0.03;
+    int splits = 0;
+    for (const auto& row : run.rows) {
+        if (row.c.op == "cg") continue;
+        INFO(row.c.op << " " << row.c.elem << " FS " << row.c.fs << " n " << row.c.n);
+        const wb::ch07::CasePrediction p = wb::ch07::predict_case(row.c, m);
+        if (p.has_hybrid_share()) {
+            ++splits;
+            CHECK(p.gpu_part > 0);
+            CHECK(p.gpu_part < row.c.n);
+        } else {
+            CHECK(p.split.choice != wb::split::Where::Hybrid);
+            CHECK((p.split.gpu_share == 0.0 || p.split.gpu_share == 1.0));
+        }
+    }
+    CHECK(splits > 20);  // the hybrids themselves are still there
+}
