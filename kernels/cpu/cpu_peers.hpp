@@ -31,7 +31,8 @@ int threads();
 /// end of a region OpenMP's idle threads spin without yielding the core (libgomp's default), and
 /// the GPU worker, woken when its last copy landed, waited for a core until the scheduler took one
 /// from them. (Where the calling thread issues the GPU's share and waits itself, as the team's
-/// master, whether it needs that core is not yet measured: docs/notes/split.md, session 37.) On the H200 machine's host that wait made an FS 9 convolution's hybrid 3.92 ms with
+/// master, whether it needs that core is not yet measured: docs/notes/split.md, session 37.) On
+/// the H200 machine's host that wait made an FS 9 convolution's hybrid 3.92 ms with
 /// sides of 2.18 and 1.73 ms; with a core left to the worker, 2.23 ms (docs/notes/split.md).
 /// OpenBLAS's idle threads showed no such wait, and its GEMM shares lost 12% with one thread
 /// fewer: the BLAS hybrids keep every thread.

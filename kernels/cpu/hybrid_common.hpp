@@ -11,8 +11,9 @@
 /// start: measured on an H200's 16-core host in the rows' turn, that hand-off cost up to 0.8 ms and
 /// the hybrid up to a third of its time (docs/notes/split.md, session 37). Where an array is
 /// pageable, a copy is staged through the driver: one into pageable memory returns only when done,
-/// one from it only once its source is staged, so the GPU's share goes to a GPU worker: one persistent host thread per calling thread, which issues the copies and kernels and
-/// sleeps on the events, while the calling thread computes. A call with only one side's work runs
+/// one from it only once its source is staged, so the GPU's share goes to a GPU worker: one
+/// persistent host thread per calling thread, which issues the copies and kernels and sleeps on
+/// the events, while the calling thread computes. A call with only one side's work runs
 /// it on the calling thread.
 ///
 /// The GPU's share, pipelined. Its outputs go in chunks on two streams, alternately, into two sets
@@ -176,8 +177,8 @@ bool page_locked(std::initializer_list<const void*> ptrs);
 /// `gpu(call)` where `gpu_work`. With both, the GPU side is issued on the calling thread before
 /// `cpu()` where every array of `gpu_host_arrays` (the host arrays the GPU side copies in or out,
 /// whole or in part) is page-locked, else on the GPU worker; alone, on the calling thread. `gpu`
-/// only issues (on call.sp); run() waits, asleep on the events beside a CPU share, spinning alone. Returns when both have stopped, rethrowing the
-/// GPU's error first, then the CPU's. A GPU side that fails while the calling thread issues it has
+/// only issues (on call.sp); run() waits, asleep on the events beside a CPU share, spinning alone.
+/// Returns when both have stopped, rethrowing the GPU's error first, then the CPU's. A GPU side that fails while the calling thread issues it has
 /// drained its streams, and the CPU's share then never starts (through the worker the CPU's share
 /// runs to its end): either way the output is unspecified. `fn` names the call in the injected
 /// failures' messages. `after` (where given) runs on the calling thread once both sides have

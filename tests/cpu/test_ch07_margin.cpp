@@ -270,12 +270,24 @@ TEST_CASE("chapter 7: without a measured path SYMV's GPU side also copies f (1 -
     CHECK(wb::ch07::hybrid_model_ms(c, m, 0.6) == Approx(fixed + per * 0.6));
 }
 
+namespace {
+/// A GEMM float path as a run measures it: tiny calls at n = 8 (0.025 ms in one chunk, 0.055 in
+/// the hybrid's), the mid size 2048; the residual and the issue are each test's own.
+wb::ch07::GpuPath gemm_path_2048() {
+    wb::ch07::GpuPath p;
+    p.tiny_n = 8;
+    p.t0_ms = 0.025;
+    p.t0_chunked_ms = 0.055;
+    p.mid_n = 2048;
+    return p;
+}
+}  // namespace
+
 TEST_CASE("chapter 7: a path's residual between its small-size and mid-size anchors", "[cpu][ch07][split]") {
     // Measured at 1024 (0.2 ms) and at 2048 (0.05 ms): each at its own size, held below and above,
     // linear in log n between (1448, about sqrt(1024 x 2048): halfway). Without the small-size
     // anchor (a run from before it), the mid size's at every n.
-    wb::ch07::GpuPath p;
-    p.mid_n = 2048;
+    wb::ch07::GpuPath p = gemm_path_2048();
     p.residual_ms = 0.05;
     CHECK(wb::ch07::residual_at(p, 512) == 0.05);
     p.small_n = 1024;
@@ -287,11 +299,7 @@ TEST_CASE("chapter 7: a path's residual between its small-size and mid-size anch
     CHECK(wb::ch07::residual_at(p, 8192) == Approx(0.05));
     // The hybrid's prediction carries it: GEMM float 1024 on the test host, its path measured.
     wb::ch07::Machines m = h200_beside_a_test_host();
-    wb::ch07::GpuPath q = p;
-    q.tiny_n = 8;
-    q.t0_ms = 0.025;
-    q.t0_chunked_ms = 0.055;
-    m.paths["gemm float"] = q;
+    m.paths["gemm float"] = p;
     const wb::ch07::Case c{"gemm", 1024, 4};
     const double with = wb::ch07::predict_case_at(c, m, 4).split.hybrid_ms;
     m.paths["gemm float"].small_n = 0;
@@ -302,11 +310,7 @@ TEST_CASE("chapter 7: a path's residual between its small-size and mid-size anch
 TEST_CASE("chapter 7: the calling thread's issue of the GPU side delays the CPU's share", "[cpu][ch07][split]") {
     // Measured per chunk at the path's two sizes and interpolated as the residual is; a run from
     // before it (0) prices no delay.
-    wb::ch07::GpuPath p;
-    p.tiny_n = 8;
-    p.t0_ms = 0.025;
-    p.t0_chunked_ms = 0.055;
-    p.mid_n = 2048;
+    wb::ch07::GpuPath p = gemm_path_2048();
     p.issue_per_chunk_ms = 0.03;
     CHECK(wb::ch07::issue_at(p, 512) == 0.03);
     p.small_n = 1024;
