@@ -23,7 +23,10 @@
 // runs of it; h200-ch07-482068b.* a run of the same model with the hybrids' GPU share issued on the
 // calling thread (page-locked arrays: its empty hybrid call says so); h200-ch07-full.* (a copy of
 // docs/results/h200/ch07-full.*) a run of it with the CPU classes' grids a factor 2 apart (more
-// points in its calibration lines).
+// points in its calibration lines); h200-ch07-8cfc21d.* a later run of that model, which prints
+// the calling thread's issue per chunk on its path lines, and h200-ch07-8cfc21d-price-issue.* a run
+// of the same binary with --price-issue (the issue priced in front of the CPU's share), timed
+// beside it in one call (docs/notes/split.md, session 39).
 #include "catch.hpp"
 
 #include "split_paths.hpp"
@@ -196,7 +199,7 @@ struct KeptRun {
 };
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Thirty-two runs of eight chapter models, twenty-eight on a 16-core host and four on a
+    // Thirty-three runs of eight chapter models, twenty-nine on a 16-core host and four on a
     // 32-core host (h200x2): each calibration read back with the features its lines say (the
     // classes an earlier run lacks, too), its columns, choices and depths reproduced, and the
     // choice line it printed recomputed from its CSV (the other counts may move by one, the CPU
@@ -205,7 +208,8 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
     // says so; the model is the same), h200-ch07-full with the CPU grids a factor 2 apart.
     using M = Model;
     const KeptRun runs[] = {
-        {"h200-ch07-full", M::two_residuals},      {"h200-ch07-482068b", M::two_residuals},
+        {"h200-ch07-8cfc21d", M::two_residuals},   {"h200-ch07-full", M::two_residuals},
+        {"h200-ch07-482068b", M::two_residuals},
         {"h200-ch07-8f8c0b4", M::two_residuals},   {"h200-ch07-969e9fd", M::two_residuals},
         {"h200-ch07-bafb6e4", M::two_residuals},   {"h200-ch07-9a7322f", M::two_residuals},
         {"h200-ch07-908b4d4", M::two_residuals},   {"h200-ch07-2601459", M::symv_copied},
@@ -222,7 +226,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         {"h200-ch07-5615892-b", M::first},         {"h200-ch07-e618d9e-a", M::first},
         {"h200-ch07-e618d9e-b", M::first},         {"h200x2-ch07-f724708", M::first},
     };
-    CHECK(std::size(runs) == 32);
+    CHECK(std::size(runs) == 33);
     for (const KeptRun& kept : runs) {
         const char* stem = kept.stem;
         INFO(stem);
@@ -320,6 +324,34 @@ TEST_CASE("chapter 7 replay: a path line with the calling thread's issue", "[cpu
     CHECK(m.paths.at("gemv float").issue_per_chunk_ms == Approx(0.0225));
     CHECK(m.paths.at("gemv float").small_issue_per_chunk_ms == Approx(0.0225));
     CHECK(m.paths.at("gemm double").issue_per_chunk_ms == 0);
+}
+
+TEST_CASE("chapter 7 replay: a run with the issue priced (--price-issue) reproduced", "[cpu][ch07][replay]") {
+    // The flag's line read back, every class's issue per chunk from its path line, the columns,
+    // choices and depths recomputed, the summary as printed; and the same calibration with the
+    // pricing off predicts another table (the flag is what the run's model used).
+    const Run run = read_run("h200-ch07-8cfc21d-price-issue");
+    CHECK(run.m.price_issue);
+    for (const auto& [key, p] : run.m.paths) {
+        INFO(key);
+        CHECK(p.issue_per_chunk_ms > 0.005);  // the H200 machine's host: 11 - 33 us per chunk
+        CHECK(p.issue_per_chunk_ms < 0.05);
+        CHECK(p.small_issue_per_chunk_ms > 0.005);
+    }
+    check_columns(run);
+    const auto printed = printed_summary("h200-ch07-8cfc21d-price-issue");
+    const auto lines = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
+    REQUIRE(!printed.empty());
+    REQUIRE(!lines.empty());
+    CHECK(lines[0] == printed[0]);
+    check_counts(lines, printed, cpu_verdicts_rounding_can_flip(run));
+    wb::ch07::Machines off = run.m;
+    off.price_issue = false;
+    const auto unpriced = wb::ch07::replay(run.rows, off), priced = wb::ch07::replay(run.rows, run.m);
+    int moved = 0;
+    for (std::size_t i = 0; i < priced.size(); ++i)
+        moved += std::abs(unpriced[i].p.split.hybrid_ms - priced[i].p.split.hybrid_ms) > 1e-4;
+    CHECK(moved > 20);
 }
 
 TEST_CASE("chapter 7 replay: a run without its calibration lines is refused", "[cpu][ch07][replay]") {

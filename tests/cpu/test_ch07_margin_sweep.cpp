@@ -1,0 +1,118 @@
+// The hybrid's margin swept over kept chapter 7 runs (an offline tool, hidden from the default
+// run: "[.]"). The margin is the gain over the better single side the model must predict before it
+// chooses the hybrid (Machines::hybrid_margin; the run's own is the median of its classes'
+// misses). A margin does not move any share, so each run's measured hybrid, timed at that share,
+// judges every margin exactly: this tool replays each run at its own margin and at fixed ones, and
+// prints the counts pooled over the runs (the choice within 5% of the measured best, the hybrids
+// chosen and slower than a single side, the runs with any such loss, the runs whose choice falls
+// below 95%). At the run's own margin each run's choice line must be the one it printed (the
+// replay's check), so a table of this tool is one of the runs as they ran.
+//
+//   build-wb/bin/wb_cpu_tests "[ch07_margin_sweep]"                      # the 16-core host's kept runs
+//   WB_CH07_RUNS=/path/A1:/path/A2 WB_CH07_MARGINS=run,0.2,0.25 build-wb/bin/wb_cpu_tests "[ch07_margin_sweep]"
+//
+// WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file
+// of tests/data. WB_CH07_MARGINS: "run" (each run's own) and fractions, ',' apart.
+#include "catch.hpp"
+
+#include "split_replay.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> split_on(const std::string& s, char sep) {
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, sep);)
+        if (!item.empty()) v.push_back(item);
+    return v;
+}
+
+std::string stem_path(const std::string& stem) {
+    return stem.find('/') == std::string::npos ? std::string(WB_SOURCE_DIR) + "/tests/data/" + stem : stem;
+}
+
+/// The run's printed choice line ("model's choice is ...: k of n (p%)"), empty where it has none.
+std::string printed_choice(const std::string& txt_path) {
+    std::ifstream txt(txt_path);
+    bool in = false;
+    for (std::string s; std::getline(txt, s);) {
+        if (s == "Summary") in = true;
+        else if (in && !s.empty()) return s.substr(s.find_first_not_of(' '));
+    }
+    return {};
+}
+
+/// "text: k of n (p%)" -> k, n.
+std::pair<int, int> count_in(const std::string& line) {
+    int k = -1, n = -1;
+    const auto colon = line.rfind(": ");
+    if (colon != std::string::npos) std::sscanf(line.c_str() + colon + 2, "%d of %d", &k, &n);
+    return {k, n};
+}
+
+const char* const kDefaultRuns =
+    "h200-ch07-8cfc21d:h200-ch07-full:h200-ch07-482068b:h200-ch07-8f8c0b4:h200-ch07-969e9fd:h200-ch07-bafb6e4:"
+    "h200-ch07-9a7322f:h200-ch07-908b4d4:h200-ch07-2601459:h200-ch07-bb68909:h200-ch07-24c988e:h200-ch07-6a162cc:"
+    "h200-ch07-d6c5d0d:h200-ch07-2939479:h200-ch07-6b2bd11-a:h200-ch07-6b2bd11-b:h200-ch07-b4b48f1:"
+    "h200-ch07-405d758-a:h200-ch07-405d758-b:h200-ch07-a617f6d:h200-ch07-8864f0f-a:h200-ch07-8864f0f-b:"
+    "h200-ch07-b5ff3e8-a:h200-ch07-b5ff3e8-b:h200-ch07-b5ff3e8-c:h200-ch07-5615892-a:h200-ch07-5615892-b:"
+    "h200-ch07-e618d9e-a:h200-ch07-e618d9e-b";
+
+}  // namespace
+
+TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_margin_sweep]") {
+    const char* runs_env = std::getenv("WB_CH07_RUNS");
+    const char* margins_env = std::getenv("WB_CH07_MARGINS");
+    const auto stems = split_on(runs_env && *runs_env ? runs_env : kDefaultRuns, ':');
+    const auto margins = split_on(margins_env && *margins_env ? margins_env : "run,0.15,0.2,0.25,0.3", ',');
+    REQUIRE(!stems.empty());
+    REQUIRE(!margins.empty());
+
+    struct Read {
+        std::string stem, printed;
+        wb::ch07::Machines m;
+        std::vector<wb::ch07::CsvRow> rows;
+    };
+    std::vector<Read> runs;
+    for (const std::string& stem : stems) {
+        const std::string path = stem_path(stem);
+        std::ifstream txt(path + ".txt"), csv(path + ".csv");
+        INFO(path);
+        REQUIRE(txt.good());
+        REQUIRE(csv.good());
+        runs.push_back({stem, printed_choice(path + ".txt"), wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)});
+    }
+
+    std::printf("%zu runs; pooled over them:\n%-8s %20s %22s %16s %18s\n", runs.size(), "margin", "choice within 5%",
+                "hybrids chosen, slower", "runs with a loss", "runs with choice < 95%");
+    for (const std::string& mg : margins) {
+        const bool own = mg == "run";
+        const double fixed = own ? -1 : std::atof(mg.c_str());
+        INFO("margin " << mg);
+        REQUIRE((own || (fixed >= 0 && fixed < 1)));
+        int hits = 0, rows = 0, lost = 0, chosen = 0, runs_lost = 0, runs_low = 0;
+        for (const Read& r : runs) {
+            wb::ch07::Machines m = r.m;
+            if (!own) m.hybrid_margin = fixed;
+            const auto lines = wb::ch07::summary_lines(wb::ch07::replay(r.rows, m));
+            REQUIRE(lines.size() >= 6);
+            INFO(r.stem);
+            if (own && !r.printed.empty()) CHECK(lines[0] == r.printed);  // the run as it ran
+            const auto [h, n] = count_in(lines[0]);
+            const auto [l, c] = count_in(lines[5]);
+            REQUIRE(lines[5].rfind("hybrid chosen by the model but slower", 0) == 0);
+            hits += h, rows += n, lost += l, chosen += c;
+            runs_lost += l > 0;
+            runs_low += 100 * h < 95 * n;
+        }
+        std::printf("%-8s %12d of %5d %14d of %5d %9d of %4zu %11d of %4zu\n", mg.c_str(), hits, rows, lost, chosen,
+                    runs_lost, runs.size(), runs_low, runs.size());
+    }
+}
