@@ -96,8 +96,11 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
                 auto b = std::make_shared<PinnedBuffer<unsigned char>>(bytes);
                 return std::shared_ptr<void>(b, b->data());
             };
+        cpu::CalibrationSizes sizes = cpu::default_calibration_sizes(m.cpu);
+        sizes.symv_own_arrays = opt.symv_own_arrays;
+        if (sizes.symv_own_arrays) std::cout << "  SYMV's grid: a matrix of its own per size (--symv-own-arrays)\n";
         try {
-            for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, cpu::default_calibration_sizes(m.cpu), pinned))
+            for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, sizes, pinned))
                 std::cout << "  " << line << '\n';
         } catch (const std::exception& e) {  // the classes measured so far are kept; the others are the roofline
             std::cout << "  the peers' calibration stopped (" << e.what() << "): "

@@ -95,6 +95,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_flag("--price-issue", opt.price_issue,
                  "price the calling thread's issue of a hybrid's GPU chunks before its CPU share (measured per chunk "
                  "at the start; off until an A/B judges it: docs/notes/split.md)");
+    app.add_flag("--symv-own-arrays", opt.symv_own_arrays,
+                 "calibrate the CPU's SYMV on a matrix of its own per size, as the rows run (off until an A/B judges "
+                 "it: docs/notes/split.md)");
     app.add_flag("--predict-only", opt.predict_only,
                  "run nothing but the host's bandwidth and FMA probes: the model's columns only, every class at its "
                  "roofline");

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -257,6 +258,19 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
     const HostArray<T> x(nx, alloc), y(nx, alloc);
     fill(A.data(), A.size());
     fill(x.data(), x.size());
+    // With s.symv_own_arrays each SYMV size's matrix is its own, made at its first call (the grid's
+    // extent takes the fastest of three calls, so that call's fill is not its time); here, so that
+    // it lives until the recheck.
+    std::map<int, HostArray<T>> symv_own;
+    auto symv_matrix = [&](int n) -> const T* {
+        if (!s.symv_own_arrays) return A.data();
+        auto it = symv_own.find(n);
+        if (it == symv_own.end()) {
+            it = symv_own.emplace(n, HostArray<T>(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), alloc)).first;
+            fill(it->second.data(), it->second.size());
+        }
+        return it->second.data();
+    };
     auto sq = [](double v) { return std::sqrt(std::max(v, 0.0)); };
     int cg_calls = 0;                     // the CG iteration's call counter
     std::vector<std::vector<T>> filters;  // the convolution's, one per FS
@@ -279,7 +293,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         sy.ws_of = [&](int n) { return model::cpu_work_symv(n, e).bytes; };
         sy.n_for = [&](double ws) { return sq(2 * ws / E); };
         measure("symv", 0, sy, [&](int n) {
-            cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1}); },
+            cpu::symv(SymvArgs<T>{Uplo::Lower, n, T(1), symv_matrix(n), n, x.data(), 1, T(0), y.data(), 1}); },
             [&](int n) { return model::cpu_work_symv(n, e); });
 
         ClassPlan mm;  // GEMM n x n x n: one thread up to n^3 = 262144 (n = 64)

@@ -36,6 +36,11 @@ struct CalibrationSizes {
     int vec_max_n = 16384;    ///< CG's vector calls up to n elements (the largest CG of the chapter)
     int align = 32;           ///< the grid's n are multiples of this (a matrix with aligned columns)
     double llc_bytes = 0;     ///< the LLC: the threaded grid also holds its bracket (llc_bracket; 0: none)
+    /// SYMV's grid on a matrix of its own per size, as each of the table's rows has its own
+    /// arrays; false: every size's matrix at the start of the one array all classes share, where
+    /// the other sizes' batches leave part of it in the LLC (docs/notes/split.md: 1.1 - 1.5x fast
+    /// from 30 MiB on against arrays of their own).
+    bool symv_own_arrays = false;
 };
 /// The sizes above for the machine's LLC.
 CalibrationSizes default_calibration_sizes(const model::CpuMachine& m);
