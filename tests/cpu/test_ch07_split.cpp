@@ -55,6 +55,7 @@ TEST_CASE("chapter 7 CLI: defaults are every op and both precisions", "[cpu][ch0
     CHECK(opt.chunks == 4);
     CHECK(!opt.chunks_given);  // each hybrid's depth derived per call
     CHECK_FALSE(opt.price_issue);  // the issue's term off until an A/B judges it
+    CHECK_FALSE(opt.symv_own_arrays);  // SYMV's grid on the shared array until an A/B judges it
     CHECK(opt.cg_iterations == 100);
     CHECK(opt.filter_sizes == std::vector<int>{3, 9});
     CHECK_FALSE(opt.quick);
@@ -98,6 +99,11 @@ TEST_CASE("chapter 7 CLI: --op all and --precision both, as in every chapter; ea
     REQUIRE(parse({"--price-issue", "--quick"}, priced) == -1);
     CHECK(priced.price_issue);
     CHECK(parse({"--price-issue=maybe"}) == 2);  // a flag takes at most a true/false word
+
+    wb::ch07::SplitOptions own;
+    REQUIRE(parse({"--symv-own-arrays"}, own) == -1);
+    CHECK(own.symv_own_arrays);
+    CHECK_FALSE(own.price_issue);
 }
 
 TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07][cli]") {

@@ -7,7 +7,9 @@
 #include "cpu_peers.hpp"
 #include "peer_rates.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -162,4 +164,55 @@ TEST_CASE("peer rates: every class of the run is measured in each of its regimes
         CHECK(r1.fixed_ms > 0);
         CHECK(std::isfinite(r1.fixed_ms));
     }
+}
+
+TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked", "[cpu][split]") {
+    // Every array the calibration asks for goes through the allocator: with symv_own_arrays each
+    // SYMV size's n x n matrix is one more request of n^2 elements, made once per size (float,
+    // then double), and SYMV's grid is measured as before; without it no request of that kind.
+    if (!wb::cpu::have_cblas()) {  // the SYMV class is not measured without CBLAS
+        WARN("no CBLAS: SYMV's grid not measured");
+        return;
+    }
+    const double MiB = 1024.0 * 1024.0;
+    wb::cpu::CalibrationSizes s;
+    s.ws_dram = 1 * MiB;
+    s.vec_max_n = 512;
+    s.max_call_s = 1;
+    auto run = [&](bool own, std::vector<std::size_t>& asked) {
+        wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
+        s.symv_own_arrays = own;
+        const wb::cpu::HostAlloc count = [&asked](std::size_t bytes) {
+            asked.push_back(bytes);
+            return std::shared_ptr<void>(new unsigned char[bytes], [](void* p) { delete[] static_cast<unsigned char*>(p); });
+        };
+        wb::cpu::calibrate_peer_rates(m, {}, s, count);
+        return m;
+    };
+    std::vector<std::size_t> shared, own;
+    const wb::model::CpuMachine a = run(false, shared), b = run(true, own);
+    REQUIRE(b.peers.count("symv float") == 1);
+    REQUIRE(b.peers.count("symv double") == 1);
+    // The SYMV grid's sizes: threaded from n = 200, each point's working set its stored triangle.
+    std::size_t squares = 0;
+    for (const char* key : {"symv float", "symv double"}) {
+        INFO(key);
+        const auto& grid = b.peers.at(key).efficiency;
+        CHECK(grid.size() == a.peers.at(key).efficiency.size());
+        const std::size_t e = std::string(key).find("float") != std::string::npos ? 4 : 8;
+        for (const auto& p : grid) {
+            CHECK(p.value > 0);
+            const int n = wb::cpu::symv_n_for(p.ws_bytes, e);
+            // one request of about n^2 elements (the grid's n is a multiple of 32 near symv_n_for's)
+            const auto it = std::find_if(own.begin(), own.end(), [&](std::size_t bytes) {
+                const double k = std::sqrt(static_cast<double>(bytes) / static_cast<double>(e));
+                return std::abs(k - n) <= 32 && bytes == static_cast<std::size_t>(k) * static_cast<std::size_t>(k) * e;
+            });
+            CHECK(it != own.end());
+        }
+        squares += grid.size();
+    }
+    // the shared arrays (the same requests in both runs) plus SYMV's own: every grid point's, the
+    // threaded t0 call's (n = 200) and the single-thread regime's sizes
+    CHECK(own.size() > shared.size() + squares + 2);
 }
