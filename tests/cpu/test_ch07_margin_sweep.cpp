@@ -8,8 +8,8 @@
 // below 95%). At the run's own margin each run's choice line must be the one it printed (the
 // replay's check), so a table of this tool is one of the runs as they ran.
 //
-//   build-wb/bin/wb_cpu_tests "[ch07_margin_sweep]"                      # the 16-core host's kept runs
-//   WB_CH07_RUNS=/path/A1:/path/A2 WB_CH07_MARGINS=run,0.2,0.25 build-wb/bin/wb_cpu_tests "[ch07_margin_sweep]"
+//   cmake --build build --target wb_cpu_tests && build/bin/wb_cpu_tests "[ch07_margin_sweep]"  # the kept runs
+//   WB_CH07_RUNS=/path/A1:/path/A2 WB_CH07_MARGINS=run,0.2,0.25 build/bin/wb_cpu_tests "[ch07_margin_sweep]"
 //
 // WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file
 // of tests/data. WB_CH07_MARGINS: "run" (each run's own) and fractions, ',' apart.
@@ -87,7 +87,8 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
         INFO(path);
         REQUIRE(txt.good());
         REQUIRE(csv.good());
-        runs.push_back({stem, printed_choice(path + ".txt"), wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)});
+        runs.push_back(
+            {stem, printed_choice(path + ".txt"), wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)});
     }
 
     std::printf("%zu runs; pooled over them:\n%-8s %20s %22s %16s %18s\n", runs.size(), "margin", "choice within 5%",
