@@ -175,8 +175,13 @@ bool page_locked(std::initializer_list<const void*> ptrs);
 
 /// Runs one hybrid call (the file comment): `cpu()` on the calling thread where `cpu_work`;
 /// `gpu(call)` where `gpu_work`. With both, the GPU side is issued on the calling thread before
-/// `cpu()` where every array of `gpu_host_arrays` (the host arrays the GPU side copies in or out,
-/// whole or in part) is page-locked, else on the GPU worker; alone, on the calling thread. `gpu`
+/// `cpu()` where every array of `gpu_host_arrays` is page-locked, else on the GPU worker; alone, on
+/// the calling thread. Which arrays the list holds (one rule for every hybrid): each output the GPU
+/// side copies back, since a copy into pageable memory returns only once it is done (the calling
+/// thread would wait for the GPU's share before starting its own), and each input of more than a
+/// vector's elements (a matrix, an image), since a pageable input is staged before its copy
+/// returns (milliseconds for a matrix, microseconds for a vector or a filter, which the list
+/// leaves out). `gpu`
 /// only issues (on call.sp); run() waits, asleep on the events beside a CPU share, spinning alone.
 /// Returns when both have stopped, rethrowing the GPU's error first, then the CPU's. A GPU side that fails while the calling thread issues it has
 /// drained its streams, and the CPU's share then never starts (through the worker the CPU's share

@@ -52,8 +52,8 @@ void conv2d(const Conv2dArgs<T>& h, int gpu_rows, int chunk_rows) {
     const bool work = validate_conv2d(h, fn);
     detail::check_share(fn, "gpu_rows", gpu_rows, "rows", h.rows, "chunk_rows", chunk_rows);
     if (!work) return;
-    // The filter (fs^2 elements) is not asked: a pageable one is copied in once, staged at the
-    // call's start, and its copy returns once staged. The image and the output decide.
+    // Who issues (detail::run's rule): the image and the output decide. The filter (fs^2 elements)
+    // is copied in once at the call's start; a pageable one is staged in microseconds.
     detail::run(fn, gpu_rows < h.rows, gpu_rows > 0, {h.in, h.out}, [&] {
                     // beside the GPU, a core left to its host thread (cpu_peers.hpp: OpenMP's idle threads spin)
                     const cpu::ScopedOmpThreads fewer(gpu_rows > 0 ? conv2d_cpu_side_threads() : cpu::threads());

@@ -78,6 +78,7 @@ void gemm(const GemmArgs<T>& h, int gpu_cols, int chunk_cols) {
     c.n = h.n - gpu_cols;
     c.B = b_columns(h, gpu_cols);
     c.C = h.C + static_cast<std::size_t>(gpu_cols) * static_cast<std::size_t>(h.ldc);
+    // Who issues (detail::run's rule): A (copied whole, a matrix), B and C decide.
     detail::run(fn, gpu_cols < h.n, gpu_cols > 0, {h.A, h.B, h.C}, [&] { cpu::gemm(c); },
                 [&](const detail::GpuCall& call) { gpu_share(h, gpu_cols, chunk_cols, call); });
 }

@@ -110,7 +110,8 @@ void gemv(const GemvArgs<T>& h, int gpu_rows, int chunk_rows) {
         c.A = h.A + static_cast<std::size_t>(gpu_rows) * static_cast<std::size_t>(h.lda);
     }
     c.y = h.y + gpu_rows;
-    detail::run(fn, gpu_rows < len, gpu_rows > 0, {h.A, h.x, h.y}, [&] { cpu::gemv(c); },
+    // Who issues (detail::run's rule): A and y decide; x, a vector, is staged in microseconds.
+    detail::run(fn, gpu_rows < len, gpu_rows > 0, {h.A, h.y}, [&] { cpu::gemv(c); },
                 [&](const detail::GpuCall& call) {
                     if (h.op == Op::N) gpu_share_rows(h, gpu_rows, chunk_rows, call);
                     else gpu_share_columns(h, gpu_rows, chunk_rows, call);

@@ -106,7 +106,9 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
     auto cpu_share = [&] {
         cpu::symv(SymvArgs<T>{h.uplo, n_low, h.alpha, at(h.A, h.lda, c0, c0), h.lda, h.x + c0, 1, h.beta, h.y + c0, 1});
     };
-    detail::run(fn, n_low > 0, g > 0, {h.A, h.x, h.y}, cpu_share, [&](const detail::GpuCall& call) { gpu_share(h, g, chunk_rows, low, call); },
+    // Who issues (detail::run's rule): A and y decide; x, a vector, is staged in microseconds.
+    detail::run(fn, n_low > 0, g > 0, {h.A, h.y}, cpu_share,
+                [&](const detail::GpuCall& call) { gpu_share(h, g, chunk_rows, low, call); },
                 [&] {
                     if (low)
                         for (int i = 0; i < n_low; ++i) h.y[c0 + i] += low[i];
