@@ -266,7 +266,8 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         if (!s.symv_own_arrays) return A.data();
         auto it = symv_own.find(n);
         if (it == symv_own.end()) {
-            it = symv_own.emplace(n, HostArray<T>(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), alloc)).first;
+            const std::size_t elems = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+            it = symv_own.emplace(n, HostArray<T>(elems, alloc)).first;
             fill(it->second.data(), it->second.size());
         }
         return it->second.data();

@@ -39,7 +39,8 @@ struct CalibrationSizes {
     /// SYMV's grid on a matrix of its own per size, as each of the table's rows has its own
     /// arrays; false: every size's matrix at the start of the one array all classes share, where
     /// the other sizes' batches leave part of it in the LLC (docs/notes/split.md: 1.1 - 1.5x fast
-    /// from 30 MiB on against arrays of their own).
+    /// from 30 MiB on against arrays of their own). Each matrix lives until the calibration of its
+    /// precision ends (the recheck calls one of them): about twice the largest one's bytes.
     bool symv_own_arrays = false;
 };
 /// The sizes above for the machine's LLC.
