@@ -84,6 +84,8 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     m.cpu = model::measure_cpu_machine(cpu::threads());  // the peers' threads (OMP_NUM_THREADS)
     std::cout << "  " << model::to_string(m.cpu) << '\n' << "  " << model::curve_to_string(m.cpu) << '\n';
     if (gpu) select_device(opt.device);
+    if (opt.predict_only && opt.symv_own_arrays)
+        std::cout << "  --symv-own-arrays does nothing with --predict-only (no CPU peer is calibrated)\n";
     if (!opt.predict_only) {
         std::cout << "Measuring the CPU peers' rates in each regime of their library (1t: a call OpenBLAS keeps on "
                      "the calling thread; t0: the fixed cost, e: the share of the roofline reached at each working "
