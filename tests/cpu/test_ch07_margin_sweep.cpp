@@ -16,6 +16,7 @@
 // WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file
 // of tests/data. WB_CH07_MARGINS: "run" (each run's own) and fractions, ',' apart.
 #include "catch.hpp"
+#include "ch07_run_files.hpp"
 
 #include "split_replay.hpp"
 
@@ -36,19 +37,10 @@ std::vector<std::string> split_on(const std::string& s, char sep) {
     return v;
 }
 
-std::string stem_path(const std::string& stem) {
-    return stem.find('/') == std::string::npos ? std::string(WB_SOURCE_DIR) + "/tests/data/" + stem : stem;
-}
-
 /// The run's printed choice line ("model's choice is ...: k of n (p%)"), empty where it has none.
-std::string printed_choice(const std::string& txt_path) {
-    std::ifstream txt(txt_path);
-    bool in = false;
-    for (std::string s; std::getline(txt, s);) {
-        if (s == "Summary") in = true;
-        else if (in && !s.empty()) return s.substr(s.find_first_not_of(' '));
-    }
-    return {};
+std::string printed_choice(const std::string& stem) {
+    const auto lines = wb::test::ch07_printed_summary(stem);
+    return lines.empty() ? std::string() : lines.front();
 }
 
 /// "text: k of n (p%)" -> k, n.
@@ -84,13 +76,13 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
     };
     std::vector<Read> runs;
     for (const std::string& stem : stems) {
-        const std::string path = stem_path(stem);
+        const std::string path = wb::test::ch07_stem_path(stem);
         std::ifstream txt(path + ".txt"), csv(path + ".csv");
         INFO(path);
         REQUIRE(txt.good());
         REQUIRE(csv.good());
         runs.push_back(
-            {stem, printed_choice(path + ".txt"), wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)});
+            {stem, printed_choice(stem), wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)});
     }
 
     std::printf("%zu runs; pooled over them:\n%-8s %20s %22s %16s %18s\n", runs.size(), "margin", "choice within 5%",

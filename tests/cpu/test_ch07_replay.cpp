@@ -28,6 +28,7 @@
 // of the same binary with --price-issue (the issue priced in front of the CPU's share), timed
 // beside it in one call (docs/notes/split.md, session 39).
 #include "catch.hpp"
+#include "ch07_run_files.hpp"
 
 #include "split_paths.hpp"
 #include "split_replay.hpp"
@@ -60,18 +61,7 @@ const Run& h200_run() {
     return run;
 }
 
-/// The lines a run printed under "Summary" (up to the first blank line), without their indent.
-std::vector<std::string> printed_summary(const std::string& stem) {
-    std::ifstream txt(data_file((stem + ".txt").c_str()));
-    std::vector<std::string> out;
-    bool in = false;
-    for (std::string s; std::getline(txt, s);) {
-        if (s == "Summary") in = true;
-        else if (in && s.empty()) break;
-        else if (in) out.push_back(s.substr(s.find_first_not_of(' ')));
-    }
-    return out;
-}
+using wb::test::ch07_printed_summary;
 
 /// The replayed columns of `run` agree with the ones it wrote: it printed its rates to 4
 /// significant digits (each within 0.05%) and its columns to 4 decimals (ms), so to 0.2% plus half
@@ -146,6 +136,18 @@ void check_counts(const std::vector<std::string>& lines, const std::vector<std::
         CHECK(std::abs(a.k - b.k) <= (cpu_line ? std::max(1, cpu_flips) : 1));
         CHECK(std::abs(a.n - b.n) <= 1);
     }
+}
+
+/// The run as it ran: its columns, choices and depths (check_columns), its choice line as printed
+/// and its other counts within check_counts' bounds.
+void check_reproduced(const Run& run, const std::string& stem) {
+    check_columns(run);
+    const auto printed = ch07_printed_summary(stem);
+    const auto lines = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
+    REQUIRE(!printed.empty());
+    REQUIRE(!lines.empty());
+    CHECK(lines[0] == printed[0]);
+    check_counts(lines, printed, cpu_verdicts_rounding_can_flip(run));
 }
 
 }  // namespace
@@ -251,13 +253,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         CHECK(run.m.cpu.threads == (std::string(stem).rfind("h200x2", 0) == 0 ? 32 : 16));
         CHECK(run.m.hybrid_conv_threads == run.m.cpu.threads - 1);
         CHECK(run.rows.size() == 100);
-        check_columns(run);
-        const auto printed = printed_summary(stem);
-        const auto lines = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
-        REQUIRE(!printed.empty());
-        REQUIRE(!lines.empty());
-        CHECK(lines[0] == printed[0]);
-        check_counts(lines, printed, cpu_verdicts_rounding_can_flip(run));
+        check_reproduced(run, stem);
     }
 }
 
@@ -338,13 +334,7 @@ TEST_CASE("chapter 7 replay: a run with the issue priced (--price-issue) reprodu
         CHECK(p.issue_per_chunk_ms < 0.05);
         CHECK(p.small_issue_per_chunk_ms > 0.005);
     }
-    check_columns(run);
-    const auto printed = printed_summary("h200-ch07-8cfc21d-price-issue");
-    const auto lines = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
-    REQUIRE(!printed.empty());
-    REQUIRE(!lines.empty());
-    CHECK(lines[0] == printed[0]);
-    check_counts(lines, printed, cpu_verdicts_rounding_can_flip(run));
+    check_reproduced(run, "h200-ch07-8cfc21d-price-issue");
     wb::ch07::Machines off = run.m;
     off.price_issue = false;
     const auto unpriced = wb::ch07::replay(run.rows, off), priced = wb::ch07::replay(run.rows, run.m);

@@ -1,0 +1,32 @@
+/// \file ch07_run_files.hpp
+/// \brief A kept chapter 7 run's files in the offline tests (test_ch07_replay.cpp,
+///        test_ch07_margin_sweep.cpp): where a stem's RUN.txt and RUN.csv are, and the summary
+///        lines the run printed.
+#pragma once
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace wb::test {
+
+/// A stem's path: a bare name is a file of tests/data, anything with a '/' a path as given.
+inline std::string ch07_stem_path(const std::string& stem) {
+    return stem.find('/') == std::string::npos ? std::string(WB_SOURCE_DIR) + "/tests/data/" + stem : stem;
+}
+
+/// The lines a run printed under "Summary" (up to the first blank line), without their indent;
+/// empty where its log has none.
+inline std::vector<std::string> ch07_printed_summary(const std::string& stem) {
+    std::ifstream txt(ch07_stem_path(stem) + ".txt");
+    std::vector<std::string> out;
+    bool in = false;
+    for (std::string s; std::getline(txt, s);) {
+        if (s == "Summary") in = true;
+        else if (in && s.empty()) break;
+        else if (in) out.push_back(s.substr(s.find_first_not_of(' ')));
+    }
+    return out;
+}
+
+}  // namespace wb::test
