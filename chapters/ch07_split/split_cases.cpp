@@ -200,16 +200,15 @@ struct Depth {
     double ratio = 1;        ///< the proportional time at k over the anchor's
 };
 /// `at_k_offload`: the case's hybrid offload at depth k (offloads_of(c, m, k).hybrid, which the
-/// caller has priced already).
-Depth depth_of(const Case& c, const Machines& m, const GpuPath& path, int k, const split::Offload& at_k_offload) {
+/// caller has priced already); `at_k0`: the case's GPU side parts at K0 (gpu_side_parts).
+Depth depth_of(const Machines& m, const GpuPath& path, int k, const split::Offload& at_k_offload, const GpuSideParts& at_k0) {
     Depth d;
     const int k0 = m.chunks;
     if (k == k0) return d;
     const double per_chunk = k0 > 1 ? std::max(0.0, path.t0_chunked_ms - path.t0_ms) / (k0 - 1) : 0;
     d.fixed_ms = (k - k0) * per_chunk;
     const double at_k = split::gpu_side(at_k_offload, m.links.h2d, m.links.d2h, k).per_ms;
-    const double at_k0 = split::gpu_side(offloads_of(c, m, k0).hybrid, m.links.h2d, m.links.d2h, k0).per_ms;
-    if (at_k0 > 0) d.ratio = at_k / at_k0;
+    if (at_k0.pipelined_ms > 0) d.ratio = at_k / at_k0.pipelined_ms;
     return d;
 }
 
@@ -260,7 +259,7 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         // proportional part is the serial one times the pipeline's measured ratio.
         const GpuSideParts pn = gpu_side_parts(c, m), pt = gpu_side_parts(Case{c.op, path->tiny_n, c.elem, c.fs}, m);
         s.all_gpu_ms = path->t0_ms + std::max(0.0, pn.all_gpu_ms - pt.all_gpu_ms);
-        const Depth d = depth_of(c, m, *path, chunks, ofs.hybrid);
+        const Depth d = depth_of(m, *path, chunks, ofs.hybrid, pn);
         const double fixed = path->t0_chunked_ms + d.fixed_ms;
         const double g0 = fixed + std::max(0.0, pn.whole_ms - pt.whole_ms), g1 = path->pipeline * pn.serial_ms * d.ratio;
         s.gpu = [g0, g1, moved](double f) { return g0 + g1 * moved(f, true); };
@@ -323,6 +322,7 @@ GpuSideParts gpu_side_parts(const Case& c, const Machines& m) {
     const Offloads ofs = offloads_of(c, m, m.chunks);
     GpuSideParts p;
     p.serial_ms = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, 1).per_ms;
+    p.pipelined_ms = split::gpu_side(ofs.hybrid, m.links.h2d, m.links.d2h, m.chunks).per_ms;
     for (double b : ofs.hybrid.in_whole) p.whole_ms += b > 0 ? m.links.h2d.predict(b) : 0;
     p.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
     return p;

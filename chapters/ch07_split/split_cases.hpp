@@ -193,10 +193,11 @@ CasePrediction predict_case(const Case& c, const Machines& m);
 CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks);
 
 /// The parts of a case's GPU side the path measurement anchors (ms, the model's, for the whole
-/// call): the serial proportional time of its split copies and kernel (one chunk), its whole
-/// operands' copies (GEMV's x, GEMM's A, the filter), and the all-GPU call. Not for CG.
+/// call): the serial proportional time of its split copies and kernel (one chunk), the same
+/// pipelined at the calibration's depth K0 = m.chunks (what a depth's ratio is taken against), its
+/// whole operands' copies (GEMV's x, GEMM's A, the filter), and the all-GPU call. Not for CG.
 struct GpuSideParts {
-    double serial_ms = 0, whole_ms = 0, all_gpu_ms = 0;
+    double serial_ms = 0, pipelined_ms = 0, whole_ms = 0, all_gpu_ms = 0;
 };
 GpuSideParts gpu_side_parts(const Case& c, const Machines& m);
 /// The model's hybrid time at share f in (0, 1) without the residual: what the residual is
