@@ -17,9 +17,12 @@ namespace wb::tuned::pack {
 namespace {
 
 /// The workspace of A transposed (pack_a = 2), per device and stream, kept for the process.
+/// Zero-filled when it grows: a column's rows past the operand's (up to pack_ld) are never
+/// written, and an edge tile's 16-byte copy that takes the operand's last rows spans them (its
+/// src-size keeps them out of the result; compute-sanitizer's initcheck counts the whole access).
 struct PackWorkspaceTag {};
 void* pack_workspace(std::size_t bytes, cudaStream_t s) {
-    return workspace_of_current_device<PackWorkspaceTag>(s).get(bytes);
+    return workspace_of_current_device<PackWorkspaceTag>(s).get(bytes, /*zero_when_grown=*/true);
 }
 
 /// pack_ld as a GemmArgs leading dimension (an int) for the workspace of launch field `field`
@@ -65,9 +68,10 @@ namespace {
 /// The workspace of B transposed (pack_b = 2) or copied to aligned columns (align = 2), per
 /// device and stream; a copy of A takes pack_workspace (an operand is either transposed into its
 /// workspace or copied there, never both: a transposed copy is aligned).
+/// Zero-filled when it grows, as pack_workspace.
 struct BWorkspaceTag {};
 void* b_workspace(std::size_t bytes, cudaStream_t s) {
-    return workspace_of_current_device<BWorkspaceTag>(s).get(bytes);
+    return workspace_of_current_device<BWorkspaceTag>(s).get(bytes, /*zero_when_grown=*/true);
 }
 
 /// `rows` x `cols` of X (leading dimension ldx) copied into `ws` with pack_ld columns.

@@ -19,6 +19,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -656,12 +657,21 @@ TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on th
     // One entry per configuration, each a rate relative to op(A) = A with 16-byte copies: reading
     // op(A) = A^T through registers or copying element by element never makes a kernel faster by
     // more than timing noise, nor slower than a third (the H200 measured 0.7 ... 1.0).
+    // Under the sanitizers (WB_TEST_SMALL) every kernel is instrumented, so its rates say nothing
+    // of the device: the timings still run (the sanitizer checks their kernels) and must come out
+    // finite and positive, the bounds are not read.
     auto check = [&](const auto& rates, std::size_t configs, const char* name) {
         INFO(name);
         REQUIRE(rates.size() == configs);
         for (std::size_t i = 0; i < rates.size(); ++i) {
             INFO("configuration " << i << ": op(A) = A^T x" << rates[i].transposed_a << ", element copies x"
                                   << rates[i].element);
+            if (small_run()) {
+                for (double r : {rates[i].transposed_a, rates[i].element, rates[i].op_nt, rates[i].op_tt,
+                                 rates[i].tn_element, rates[i].nt_element, rates[i].tt_element, rates[i].epilogue_gbs})
+                    CHECK((std::isfinite(r) && r > 0));
+                continue;
+            }
             CHECK(rates[i].transposed_a > 0.33);
             CHECK(rates[i].transposed_a < 1.15);
             CHECK(rates[i].element > 0.33);
