@@ -201,15 +201,18 @@ struct KeptRun {
 };
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Thirty-three runs of eight chapter models, twenty-nine on a 16-core host and four on a
+    // Thirty-five runs of eight chapter models, thirty-one on a 16-core host and four on a
     // 32-core host (h200x2): each calibration read back with the features its lines say (the
     // classes an earlier run lacks, too), its columns, choices and depths reproduced, and the
     // choice line it printed recomputed from its CSV (the other counts may move by one, the CPU
-    // model's by the rows whose verdict the CSV's 4 decimals can flip). h200-ch07-482068b and
-    // h200-ch07-full issued the hybrids' GPU share on the calling thread (their empty hybrid call
-    // says so; the model is the same), h200-ch07-full with the CPU grids a factor 2 apart.
+    // model's by the rows whose verdict the CSV's 4 decimals can flip). h200-ch07-482068b,
+    // h200-ch07-full and the later runs issued the hybrids' GPU share on the calling thread (their
+    // empty hybrid call says so; the model is the same), h200-ch07-full and the later runs with the
+    // CPU grids a factor 2 apart. h200-ch07-98e7470-a and -b: two runs of one binary back to back
+    // (margins 15.1% and 26.3%).
     using M = Model;
     const KeptRun runs[] = {
+        {"h200-ch07-98e7470-a", M::two_residuals}, {"h200-ch07-98e7470-b", M::two_residuals},
         {"h200-ch07-8cfc21d", M::two_residuals},   {"h200-ch07-full", M::two_residuals},
         {"h200-ch07-482068b", M::two_residuals},
         {"h200-ch07-8f8c0b4", M::two_residuals},   {"h200-ch07-969e9fd", M::two_residuals},
@@ -228,7 +231,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         {"h200-ch07-5615892-b", M::first},         {"h200-ch07-e618d9e-a", M::first},
         {"h200-ch07-e618d9e-b", M::first},         {"h200x2-ch07-f724708", M::first},
     };
-    CHECK(std::size(runs) == 33);
+    CHECK(std::size(runs) == 35);
     for (const KeptRun& kept : runs) {
         const char* stem = kept.stem;
         INFO(stem);
