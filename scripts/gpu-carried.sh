@@ -7,9 +7,10 @@
 # last. Stages run in the order given:
 #   gpu[=FILTER]       the gpu tests (Catch2 filter, e.g. gpu="[symv],[conv2d]"; default: all)
 #   perf[=FILTER]      the perf tests, verbose (every measured ratio lands in the log)
-#   sanitize[=FILTER]  compute-sanitizer memcheck over the gpu tests at the small sizes
-#                      (WB_TEST_SMALL=1; racecheck at WB_TEST_SMALL=2, fewer shapes where a test
-#                      reads it; WB_SANITIZERS="memcheck racecheck ..." for more tools)
+#   sanitize[=FILTER]  compute-sanitizer memcheck, initcheck and synccheck over the gpu tests at
+#                      the small sizes (WB_TEST_SMALL=1); racecheck, about five times memcheck's
+#                      time, only when asked (WB_SANITIZERS="racecheck", or a list of tools;
+#                      WB_TEST_SMALL=2 there, fewer shapes where a test reads it)
 #   ladder=OP[,OP]     ch05_unrolled --ladder per op (WB_LADDER_ARGS adds options, e.g. --precision float;
 #                      --full: every size the pages' tables used)
 #   sweep=OP[,OP]      ch05_unrolled --sweep per op
@@ -61,7 +62,7 @@ for stage in "$@"; do
       run_stage "perf $arg" "$OUT/perf-$tag.log" "$bin/wb_perf_tests" ${arg:+"$arg"} -s -d yes
       grep -hE " is [0-9.]+x|: [0-9.]+x" "$OUT/perf-$tag.log" | head -40 >>"$summary" ;;
     sanitize)
-      for tool in ${WB_SANITIZERS:-memcheck}; do
+      for tool in ${WB_SANITIZERS:-memcheck initcheck synccheck}; do
         run_stage "sanitize $tool $arg" "$OUT/sanitize-$tool-$tag.log" \
           env WB_TEST_SMALL=$([ "$tool" = racecheck ] && echo 2 || echo 1) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests" ${arg:+"$arg"}
         grep -hE "ERROR SUMMARY" "$OUT/sanitize-$tool-$tag.log" | tail -1 | sed 's/^/  /' | tee -a "$summary"
