@@ -14,12 +14,14 @@
 //   WB_CH07_RUNS=/path/A1:/path/A2 WB_CH07_MARGINS=run,0.2,0.25 build/bin/wb_cpu_tests "[ch07_margin_sweep]"
 //
 // WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file
-// of tests/data. WB_CH07_MARGINS: "run" (each run's own) and fractions, ',' apart.
+// of tests/data. WB_CH07_MARGINS: "run" (each run's own), fractions (every run's), "cap:F" and
+// "floor:F" (the run's own, at most / at least F), ',' apart.
 #include "catch.hpp"
 #include "ch07_run_files.hpp"
 
 #include "split_replay.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -88,19 +90,25 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
     std::printf("%zu runs; pooled over them:\n%-8s %20s %22s %16s %18s\n", runs.size(), "margin", "choice within 5%",
                 "hybrids chosen, slower", "runs with a loss", "runs with choice < 95%");
     for (const std::string& mg : margins) {
+        // "run": each run's own; "F": F for every run; "cap:F" / "floor:F": the run's own, at most /
+        // at least F.
         const bool own = mg == "run";
+        const bool cap = mg.rfind("cap:", 0) == 0, floor = mg.rfind("floor:", 0) == 0;
         double fixed = -1;
         if (!own) {
+            const std::string num = cap ? mg.substr(4) : floor ? mg.substr(6) : mg;
             char* end = nullptr;
-            fixed = std::strtod(mg.c_str(), &end);
-            if (end == mg.c_str() || *end != '\0' || !(fixed >= 0 && fixed < 1))
-                FAIL("WB_CH07_MARGINS: '" << mg << "' is neither 'run' nor a fraction in [0, 1)");
+            fixed = std::strtod(num.c_str(), &end);
+            if (end == num.c_str() || *end != '\0' || !(fixed >= 0 && fixed < 1))
+                FAIL("WB_CH07_MARGINS: '" << mg << "' is neither 'run', a fraction in [0, 1), nor cap: or floor: one");
         }
         INFO("margin " << mg);
         int hits = 0, rows = 0, lost = 0, chosen = 0, runs_lost = 0, runs_low = 0;
         for (const Read& r : runs) {
             wb::ch07::Machines m = r.m;
-            if (!own) m.hybrid_margin = fixed;
+            if (cap) m.hybrid_margin = std::min(m.hybrid_margin, fixed);
+            else if (floor) m.hybrid_margin = std::max(m.hybrid_margin, fixed);
+            else if (!own) m.hybrid_margin = fixed;
             INFO(r.stem);
             const auto lines = wb::ch07::summary_lines(wb::ch07::replay(r.rows, m));
             REQUIRE(lines.size() >= 6);
