@@ -153,6 +153,7 @@ Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, con
     require_cost("predict", "min_saving_ms", costs.min_saving_ms);
     if (!(costs.min_gain >= 0) || !(costs.min_gain < 1))
         throw std::invalid_argument("predict: min_gain (" + num(costs.min_gain) + ") must be in [0, 1)");
+    if (costs.rows < 0) throw std::invalid_argument("predict: rows (" + std::to_string(costs.rows) + ") must be >= 0");
     Prediction p;
     p.cpu_ms = cpu(0);
     p.gpu_ms = all_gpu;
@@ -161,6 +162,11 @@ Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, con
         const double sh = costs.shared(f);
         require_cost("predict", "shared(f)", sh);
         if (sh > std::max(cpu(f), gpu(f))) f = golden_min([&](double x) { return hybrid_ms_at(cpu, gpu, costs, x); }, 0, 1);
+    }
+    if (costs.rows > 0 && f > 0 && f < 1) {  // whole rows: a share that rounds to none or all is that side
+        const int g = gpu_rows(costs.rows, f, 1);
+        if (g == 0) f = 0;
+        else if (g == costs.rows) f = 1;
     }
     p.gpu_share = f;
     if (f <= 0) p.hybrid_ms = cpu(0);

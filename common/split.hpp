@@ -125,14 +125,18 @@ struct HybridCosts {
     double residual_ms = 0;  ///< what a real hybrid call costs beyond the model of its sides
     double min_gain = kMinHybridGain;
     double min_saving_ms = 0;  ///< the hybrid must save at least this over the better single side
+    /// The rows (columns) the share splits, whole ones; 0: a share is any fraction. A balanced
+    /// share whose rows round to none or all (gpu_rows) is no split: that single side.
+    int rows = 0;
 };
 /// The hybrid's time at share f in (0, 1): max(cpu(f), gpu(f), shared(f)) + residual.
 double hybrid_ms_at(const SideTime& cpu, const SideTime& gpu, const HybridCosts& costs, double f);
 /// The prediction with those costs: f* = the balanced share where shared(f*) does not exceed both
 /// sides there, else the share in (0, 1) that minimizes hybrid_ms_at (max of monotone and affine
-/// functions of f: quasi-convex, so golden-section search finds it); hybrid_ms = hybrid_ms_at(f*)
-/// (the one side at f* = 0 or 1). Throws what predict throws, and std::invalid_argument on a
-/// negative or non-finite residual.
+/// functions of f: quasi-convex, so golden-section search finds it), moved to 0 or 1 where its
+/// rows round so (costs.rows); hybrid_ms = hybrid_ms_at(f*) (the one side at f* = 0 or 1). Throws
+/// what predict throws, and std::invalid_argument on a negative or non-finite residual or negative
+/// rows.
 Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu_ms, const HybridCosts& costs);
 
 /// What the GPU side of one call moves and computes, for the whole call (share 1).

@@ -253,6 +253,12 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
     };
     s.all_gpu_ms = split::all_gpu_ms(ofs.all, m.links.h2d, m.links.d2h);
     s.costs.min_gain = min_gain_of(m);
+    // Whole rows (split::HybridCosts::rows): a share that rounds to none or all is that single
+    // side (the rows time no hybrid there). With the issue priced, one row's CPU side plus the
+    // issue can outlast the GPU side near f = 1 and the balance lands there (a GEMM of 1024
+    // columns was chosen "hybrid" with all of them on the GPU). Without it the kept runs' shares
+    // that round so (small GEMMs) were never chosen, and they replay as they were computed.
+    if (m.price_issue) s.costs.rows = c.n;
     if (path) {
         // The all-GPU call and the GPU side anchored on their measured fixed costs (one chunk; the
         // hybrid's chunks) at the tiny size, plus the model's growth from there to n; the side's
@@ -408,19 +414,6 @@ CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks) {
     out.gpu_side_ms = s.gpu(out.split.gpu_share);
     out.cpu_model_ms = out.split.cpu_ms;
     out.gpu_part = split::gpu_rows(c.n, out.split.gpu_share, 1);
-    // A share whose rows round to none or all is no split: the call is that single side (the rows
-    // time no hybrid there), and the choice between the two sides is White's. With the issue
-    // priced, one row's CPU side plus the issue can outlast the GPU side near f = 1 and the
-    // balance lands there (a GEMM of 1024 columns was chosen "hybrid" with all of them on the
-    // GPU). Without it the kept runs' shares that round so (small GEMMs) were never chosen, and
-    // they replay as they were computed.
-    if (m.price_issue && out.split.splits() && (out.gpu_part == 0 || out.gpu_part == c.n)) {
-        const bool all_gpu = out.gpu_part == c.n;
-        out.split.gpu_share = all_gpu ? 1.0 : 0.0;
-        out.split.hybrid_ms = all_gpu ? s.gpu(1.0) : out.split.cpu_ms;
-        out.gpu_side_ms = s.gpu(out.split.gpu_share);
-        if (out.split.choice == split::Where::Hybrid) out.split.choice = out.split.white;
-    }
     return out;
 }
 

@@ -181,14 +181,13 @@ bool page_locked(std::initializer_list<const void*> ptrs);
 /// thread would wait for the GPU's share before starting its own), and each input of more than a
 /// vector's elements (a matrix, an image), since a pageable input is staged before its copy
 /// returns (milliseconds for a matrix, microseconds for a vector or a filter, which the list
-/// leaves out). `gpu`
-/// only issues (on call.sp); run() waits, asleep on the events beside a CPU share, spinning alone.
-/// Returns when both have stopped, rethrowing the GPU's error first, then the CPU's. A GPU side that fails while the calling thread issues it has
-/// drained its streams, and the CPU's share then never starts (through the worker the CPU's share
-/// runs to its end): either way the output is unspecified. `fn` names the call in the injected
-/// failures' messages. `after` (where given) runs on the calling thread once both sides have
-/// stopped without error, inside the call's time (SYMV adds what the GPU's columns give the CPU's
-/// rows there).
+/// leaves out). `gpu` only issues (on call.sp); run() waits, asleep on the events beside a CPU
+/// share, spinning alone. Returns when both have stopped, rethrowing the GPU's error first, then
+/// the CPU's. A GPU side that fails while the calling thread issues it has drained its streams,
+/// and the CPU's share then never starts (through the worker the CPU's share runs to its end):
+/// either way the output is unspecified. `fn` names the call in the injected failures' messages.
+/// `after` (where given) runs on the calling thread once both sides have stopped without error,
+/// inside the call's time (SYMV adds what the GPU's columns give the CPU's rows there).
 void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<const void*> gpu_host_arrays,
          const std::function<void()>& cpu, const std::function<void(const GpuCall&)>& gpu,
          const std::function<void()>& after = {});

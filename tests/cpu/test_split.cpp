@@ -111,6 +111,34 @@ TEST_CASE("split: the hybrid must also save min_saving_ms over the better single
     CHECK_THROWS_AS(wb::split::predict(cpu, gpu, 1.1, costs), std::invalid_argument);
 }
 
+TEST_CASE("split: over whole rows, a share that rounds to none or all is that single side", "[cpu][split]") {
+    // CPU 1 ms, GPU side 0.1 + 1 f ms: f* = 0.45. Of 3 rows that is 1 (a split); of 1 row none (the
+    // CPU alone); with the GPU side 0.001 + 0.01 f, f* = 0.99 rounds to all 20 rows (the GPU alone).
+    const wb::split::SideTime cpu = [](double f) { return 1.0 * (1 - f); };
+    const wb::split::SideTime gpu = [](double f) { return 0.1 + f; };
+    wb::split::HybridCosts costs;
+    costs.min_gain = 0.15;
+    const Prediction any = wb::split::predict(cpu, gpu, 1.1, costs);
+    costs.rows = 3;
+    const Prediction three = wb::split::predict(cpu, gpu, 1.1, costs);
+    CHECK(three.gpu_share == Approx(any.gpu_share));
+    CHECK(three.hybrid_ms == Approx(any.hybrid_ms));
+    CHECK(three.choice == Where::Hybrid);
+    costs.rows = 1;
+    const Prediction one = wb::split::predict(cpu, gpu, 1.1, costs);
+    CHECK(one.gpu_share == 0);
+    CHECK(one.hybrid_ms == Approx(1.0));
+    CHECK(one.choice == one.white);
+    const wb::split::SideTime fast = [](double f) { return 0.001 + 0.01 * f; };
+    costs.rows = 20;
+    const Prediction all = wb::split::predict(cpu, fast, 0.011, costs);
+    CHECK(all.gpu_share == 1);
+    CHECK(all.hybrid_ms == Approx(0.011));
+    CHECK(all.choice == Where::Gpu);
+    costs.rows = -1;
+    CHECK_THROWS_AS(wb::split::predict(cpu, gpu, 1.1, costs), std::invalid_argument);
+}
+
 TEST_CASE("split: the share of any monotone sides ends them together; affine sides give the closed form", "[cpu][split]") {
     // A CPU side that falls faster than its share (its working set drops into a cache): the
     // balanced share is where both times meet, and the hybrid time is that common time.
