@@ -23,7 +23,10 @@
 #   only-on=TEXT       end the round here unless the GPU's name contains TEXT (e.g. only-on=H200:
 #                      a call that asked for an H200 and got another card spends no more time)
 # Each stage has its own time limit (WB_STAGE_SECONDS, default 240) so that one slow stage cannot
-# take the whole call (a device call ends at 10 minutes).
+# take the whole call (a device call ends at 10 minutes). The gpu and sanitize stages deal their
+# cases round robin over WB_SHARDS processes (default: one per GPU, each on its own; more than the
+# GPUs share them): on one H200 the whole gpu suite at full sizes takes longer than one stage's
+# limit, and racecheck over it longer than a call (docs/notes/gemm.md, session 41).
 # Example: bash scripts/gpu-carried.sh gpu="[cg]" perf="[cg]" ladder=cg
 #          bash scripts/gpu-carried.sh only-on=H200 chapter=ch05:cg perf="[cg]"
 set -uo pipefail
@@ -52,20 +55,42 @@ run_stage() {  # name, log, command...
   grep -hE "^(test cases|assertions|All tests passed)" "$log" | tail -2 | sed 's/^/  /' | tee -a "$summary"
 }
 
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$gpus" -ge 1 ] 2>/dev/null || gpus=1
+shards=${WB_SHARDS:-$gpus}
+
+# A test stage over the cases `filter` selects: one process when shards = 1, else one process per
+# shard on GPU (shard mod GPUs), each given its share of the case names (Catch's -f; a comma in a
+# name escaped). Each case's time is logged (-d yes). Logs: STEM.log, or STEM-shardN.log.
+run_tests() {  # name, log stem, filter, command... (the test program last)
+  local name=$1 stem=$2 filter=$3; shift 3
+  if [ "$shards" -le 1 ]; then run_stage "$name" "$stem.log" "$@" ${filter:+"$filter"} -d yes; return; fi
+  local exe=${*: -1} i
+  rm -f "$stem"-shard*.txt
+  "$exe" ${filter:+"$filter"} --list-test-names-only 2>/dev/null | grep -v '^$' | sed 's/,/\\,/g' |
+    awk -v n="$shards" -v stem="$stem" '{ print > (stem "-shard" (NR - 1) % n ".txt") }'
+  for ((i = 0; i < shards; i++)); do
+    [ -s "$stem-shard$i.txt" ] || continue
+    run_stage "$name (shard $i of $shards, GPU $((i % gpus)))" "$stem-shard$i.log" \
+      env CUDA_VISIBLE_DEVICES=$((i % gpus)) "$@" -f "$stem-shard$i.txt" -d yes &
+  done
+  wait
+}
+
 for stage in "$@"; do
   key=${stage%%=*}
   arg=$([ "$key" != "$stage" ] && echo "${stage#*=}")
   tag=$(echo "${arg:-all}" | tr -c 'A-Za-z0-9\n' '_')  # letters, digits, '_': names the device tool returns
   case $key in
-    gpu) run_stage "gpu $arg" "$OUT/gpu-$tag.log" "$bin/wb_gpu_tests" ${arg:+"$arg"} -d yes ;;
+    gpu) run_tests "gpu $arg" "$OUT/gpu-$tag" "$arg" "$bin/wb_gpu_tests" ;;
     perf)
       run_stage "perf $arg" "$OUT/perf-$tag.log" "$bin/wb_perf_tests" ${arg:+"$arg"} -s -d yes
       grep -hE " is [0-9.]+x|: [0-9.]+x" "$OUT/perf-$tag.log" | head -40 >>"$summary" ;;
     sanitize)
       for tool in ${WB_SANITIZERS:-memcheck initcheck synccheck}; do
-        run_stage "sanitize $tool $arg" "$OUT/sanitize-$tool-$tag.log" \
-          env WB_TEST_SMALL=$([ "$tool" = racecheck ] && echo 2 || echo 1) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests" ${arg:+"$arg"}
-        grep -hE "ERROR SUMMARY" "$OUT/sanitize-$tool-$tag.log" | tail -1 | sed 's/^/  /' | tee -a "$summary"
+        run_tests "sanitize $tool $arg" "$OUT/sanitize-$tool-$tag" "$arg" \
+          env WB_TEST_SMALL=$([ "$tool" = racecheck ] && echo 2 || echo 1) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests"
+        grep -hE "(ERROR|RACECHECK) SUMMARY" "$OUT/sanitize-$tool-$tag"*.log | sed 's/^/  /' | tee -a "$summary"
       done ;;
     ladder|sweep|shapes)
       for op in ${arg//,/ }; do
