@@ -65,16 +65,17 @@ shards=${WB_SHARDS:-$gpus}
 run_tests() {  # name, log stem, filter, command... (the test program last)
   local name=$1 stem=$2 filter=$3; shift 3
   if [ "$shards" -le 1 ]; then run_stage "$name" "$stem.log" "$@" ${filter:+"$filter"} -d yes; return; fi
-  local exe=${*: -1} i
-  rm -f "$stem"-shard*.txt
+  local exe=${*: -1} i lists
+  lists=$(mktemp -d)  # not under $OUT: a device call returns few files, and the logs name the cases
   "$exe" ${filter:+"$filter"} --list-test-names-only 2>/dev/null | grep -v '^$' | sed 's/,/\\,/g' |
-    awk -v n="$shards" -v stem="$stem" '{ print > (stem "-shard" (NR - 1) % n ".txt") }'
+    awk -v n="$shards" -v d="$lists" '{ print > (d "/shard" (NR - 1) % n ".txt") }'
   for ((i = 0; i < shards; i++)); do
-    [ -s "$stem-shard$i.txt" ] || continue
+    [ -s "$lists/shard$i.txt" ] || continue
     run_stage "$name (shard $i of $shards, GPU $((i % gpus)))" "$stem-shard$i.log" \
-      env CUDA_VISIBLE_DEVICES=$((i % gpus)) "$@" -f "$stem-shard$i.txt" -d yes &
+      env CUDA_VISIBLE_DEVICES=$((i % gpus)) "$@" -f "$lists/shard$i.txt" -d yes &
   done
   wait
+  rm -rf "$lists"
 }
 
 for stage in "$@"; do
