@@ -77,8 +77,8 @@ std::vector<GemmLaunch> gemm_rate_launches();
 
 /// The rates of gemm_rate_launches<T>() in its order: with `live`, measured on the current device
 /// at the first call for that device (measure_gemm_kernel_rates; thread-safe); otherwise
-/// gemm_kernel_rates_h200(), also under racecheck's test run (WB_TEST_SMALL=2), which would take
-/// hours over the timings. A tensor-core tile on a device without them: {1, 1}.
+/// gemm_kernel_rates_h200(), also under racecheck's test run (WB_TEST_SMALL=2), where the timings
+/// did not end within 545 s on an H200. A tensor-core tile on a device without them: {1, 1}.
 template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
 
