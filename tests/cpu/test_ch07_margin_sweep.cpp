@@ -9,7 +9,7 @@
 // replay's check), so a table of this tool is one of the runs as they ran.
 //
 //   cmake --build build --target wb_cpu_tests && build/bin/wb_cpu_tests "[ch07_margin_sweep]"
-//       # by default the 29 kept runs of the 16-core host since the GEMM share's class (not the
+//       # by default the 32 kept runs of the 16-core host since the GEMM share's class (not the
 //       # 32-core host's, nor the run with --price-issue)
 //   WB_CH07_RUNS=/path/A1:/path/A2 WB_CH07_MARGINS=run,0.2,0.25 build/bin/wb_cpu_tests "[ch07_margin_sweep]"
 //
@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,7 +53,7 @@ std::pair<int, int> count_in(const std::string& line) {
 }
 
 const char* const kDefaultRuns =
-    "h200-ch07-8cfc21d:h200-ch07-full:h200-ch07-482068b:h200-ch07-8f8c0b4:h200-ch07-969e9fd:h200-ch07-bafb6e4:"
+    "h200-ch07-9cac1fe:h200-ch07-98e7470-a:h200-ch07-98e7470-b:h200-ch07-8cfc21d:h200-ch07-full:h200-ch07-482068b:h200-ch07-8f8c0b4:h200-ch07-969e9fd:h200-ch07-bafb6e4:"
     "h200-ch07-9a7322f:h200-ch07-908b4d4:h200-ch07-2601459:h200-ch07-bb68909:h200-ch07-24c988e:h200-ch07-6a162cc:"
     "h200-ch07-d6c5d0d:h200-ch07-2939479:h200-ch07-6b2bd11-a:h200-ch07-6b2bd11-b:h200-ch07-b4b48f1:"
     "h200-ch07-405d758-a:h200-ch07-405d758-b:h200-ch07-a617f6d:h200-ch07-8864f0f-a:h200-ch07-8864f0f-b:"
@@ -73,19 +72,10 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
 
     struct Read {
         std::string stem, printed;
-        wb::ch07::Machines m;
-        std::vector<wb::ch07::CsvRow> rows;
+        wb::test::Ch07Run run;
     };
     std::vector<Read> runs;
-    for (const std::string& stem : stems) {
-        const std::string path = wb::test::ch07_stem_path(stem);
-        std::ifstream txt(path + ".txt"), csv(path + ".csv");
-        INFO(path);
-        REQUIRE(txt.good());
-        REQUIRE(csv.good());
-        runs.push_back(
-            {stem, printed_choice(stem), wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)});
-    }
+    for (const std::string& stem : stems) runs.push_back({stem, printed_choice(stem), wb::test::read_ch07_run(stem)});
 
     std::printf("%zu runs; pooled over them:\n%-8s %20s %22s %16s %18s\n", runs.size(), "margin", "choice within 5%",
                 "hybrids chosen, slower", "runs with a loss", "runs with choice < 95%");
@@ -105,12 +95,12 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
         INFO("margin " << mg);
         int hits = 0, rows = 0, lost = 0, chosen = 0, runs_lost = 0, runs_low = 0;
         for (const Read& r : runs) {
-            wb::ch07::Machines m = r.m;
+            wb::ch07::Machines m = r.run.m;
             if (cap) m.hybrid_margin = std::min(m.hybrid_margin, fixed);
             else if (floor) m.hybrid_margin = std::max(m.hybrid_margin, fixed);
             else if (!own) m.hybrid_margin = fixed;
             INFO(r.stem);
-            const auto lines = wb::ch07::summary_lines(wb::ch07::replay(r.rows, m));
+            const auto lines = wb::ch07::summary_lines(wb::ch07::replay(r.run.rows, m));
             REQUIRE(lines.size() >= 6);
             if (own && !r.printed.empty()) CHECK(lines[0] == r.printed);  // the run as it ran
             REQUIRE(lines[0].rfind("model's choice is the measured best", 0) == 0);

@@ -44,18 +44,15 @@
 
 namespace {
 
-std::string data_file(const char* name) { return std::string(WB_SOURCE_DIR) + "/tests/data/" + name; }
-
-struct Run {
-    wb::ch07::Machines m;
-    std::vector<wb::ch07::CsvRow> rows;
-};
+using Run = wb::test::Ch07Run;
 Run read_run(const std::string& stem) {
-    std::ifstream txt(data_file((stem + ".txt").c_str())), csv(data_file((stem + ".csv").c_str()));
-    REQUIRE(txt.good());
-    REQUIRE(csv.good());
-    return Run{wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)};
+    const std::string path = wb::test::ch07_stem_path(stem);
+    REQUIRE(std::ifstream(path + ".txt").good());
+    REQUIRE(std::ifstream(path + ".csv").good());
+    return wb::test::read_ch07_run(stem);
 }
+/// A kept run's log, tests/data/STEM.txt.
+std::string log_file(const char* stem) { return wb::test::ch07_stem_path(stem) + ".txt"; }
 const Run& h200_run() {
     static const Run run = read_run("h200-ch07-02a6a6d");
     return run;
@@ -279,7 +276,7 @@ TEST_CASE("chapter 7 replay: the H200 run's verdicts on its model", "[cpu][ch07]
 TEST_CASE("chapter 7 replay: a path line with the small-size residual", "[cpu][ch07][replay]") {
     // A run from before the small-size anchor with one class's path line extended the way later
     // runs print it: that residual is read back; the other classes keep the mid size's alone.
-    std::ifstream txt(data_file("h200-ch07-2601459.txt"));
+    std::ifstream txt(log_file("h200-ch07-2601459"));
     REQUIRE(txt.good());
     std::ostringstream log;
     const std::string gemm = "  gemm float: t0 ";
@@ -303,7 +300,7 @@ TEST_CASE("chapter 7 replay: a path line with the small-size residual", "[cpu][c
 TEST_CASE("chapter 7 replay: a path line with the calling thread's issue", "[cpu][ch07][replay]") {
     // The issue per chunk at the mid size, and at the small size where the line has one (else the
     // mid size's at every n), read back from the line as later runs print it.
-    std::ifstream txt(data_file("h200-ch07-full.txt"));
+    std::ifstream txt(log_file("h200-ch07-full"));
     REQUIRE(txt.good());
     std::ostringstream log;
     for (std::string s; std::getline(txt, s);) {

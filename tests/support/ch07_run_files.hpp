@@ -1,10 +1,13 @@
 /// \file ch07_run_files.hpp
 /// \brief A kept chapter 7 run's files in the offline tests (test_ch07_replay.cpp,
-///        test_ch07_margin_sweep.cpp): where a stem's RUN.txt and RUN.csv are, and the summary
-///        lines the run printed.
+///        test_ch07_margin_sweep.cpp): where a stem's RUN.txt and RUN.csv are, the run read back
+///        (its calibration and rows), and the summary lines it printed.
 #pragma once
 
+#include "split_replay.hpp"
+
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,20 @@ namespace wb::test {
 /// A stem's path: a bare name is a file of tests/data, anything with a '/' a path as given.
 inline std::string ch07_stem_path(const std::string& stem) {
     return stem.find('/') == std::string::npos ? std::string(WB_SOURCE_DIR) + "/tests/data/" + stem : stem;
+}
+
+/// A run read back: the machines its calibration lines describe and the rows of its CSV.
+struct Ch07Run {
+    wb::ch07::Machines m;
+    std::vector<wb::ch07::CsvRow> rows;
+};
+/// The run of `stem` (ch07_stem_path); throws std::runtime_error naming the file where one is missing.
+inline Ch07Run read_ch07_run(const std::string& stem) {
+    const std::string path = ch07_stem_path(stem);
+    std::ifstream txt(path + ".txt"), csv(path + ".csv");
+    if (!txt.good()) throw std::runtime_error("no chapter 7 log " + path + ".txt");
+    if (!csv.good()) throw std::runtime_error("no chapter 7 CSV " + path + ".csv");
+    return Ch07Run{wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)};
 }
 
 /// The lines a run printed under "Summary" (up to the first blank line), without their indent;
