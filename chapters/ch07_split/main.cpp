@@ -23,6 +23,7 @@
 #include "cpu_peers.hpp"
 #include "device.hpp"
 #include "device_profile.hpp"
+#include "hybrid_balance.hpp"
 #include "hybrid_common.hpp"
 #include "hybrid_conv2d.hpp"
 #include "memory_fit.hpp"
@@ -224,10 +225,12 @@ int run(const SplitOptions& opt) {
     const bool gpu = has_cuda_device() && !opt.predict_only;
     const ch07::Machines m = measure_machines(opt, gpu);
 
-    Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)",
-                 {"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
-                  "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
-                  "chunks", "White 4.18", "model's choice", "measured best", "choice / best"});
+    std::vector<std::string> columns{"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
+                                     "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
+                                     "chunks", "White 4.18", "model's choice", "measured best", "choice / best"};
+    if (opt.balance)  // appended: a CSV reader of the columns above reads a run with them too
+        for (const char* b : {"balanced measured", "balanced min", "balanced max", "balanced GPU share", "pieces"}) columns.push_back(b);
+    Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)", columns);
     const std::vector<ch07::Case> cases = cases_of(opt);
     std::vector<ch07::RowResult> results;
     int rc = 0;
@@ -243,7 +246,7 @@ int run(const SplitOptions& opt) {
                 ++g1;
             std::vector<ch07::RowResult> rows;
             std::vector<ch07::Case> to_measure;
-            std::vector<int> parts, depths;  // each case's GPU rows and the pipeline's depth
+            std::vector<int> parts, depths, pieces;  // each case's GPU rows, the pipeline's depth, the balanced pieces
             std::vector<std::size_t> slot;  // the row of each measured case
             std::vector<std::string> what;
             double held = 0;
@@ -266,13 +269,15 @@ int run(const SplitOptions& opt) {
                 to_measure.push_back(c);
                 parts.push_back(rows.back().p.gpu_part);
                 depths.push_back(std::max(1, rows.back().p.chunks));
+                // --balance: the CPU's pieces for a share predicted to take the hybrid's time (both sides end together)
+                pieces.push_back(opt.balance && rows.back().p.has_hybrid_share() ? hybrid::balance_pieces(rows.back().p.split.hybrid_ms) : 0);
                 slot.push_back(rows.size() - 1);
             }
             if (!to_measure.empty()) {
                 const std::string group = what[slot.front()];
                 try {
                     const std::vector<ch07::Measured> ms =
-                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations);
+                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces);
                     for (std::size_t j = 0; j < ms.size(); ++j) rows[slot[j]].m = ms[j];
                 } catch (const std::bad_alloc&) {
                     std::cerr << group << "not measured: the host could not allocate the operands of its group ("
@@ -288,13 +293,19 @@ int run(const SplitOptions& opt) {
                 const ch07::Case& c = r.c;
                 const double hybrid_measured = std::isnan(r.m.gpu_ms) ? NAN : ch07::hybrid_or_its_side(r);
                 const double q = ch07::choice_over_best(r);
-                table.add_row({c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
+                std::vector<std::string> cells{c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
                                std::to_string(c.n), fmt(r.p.cpu_model_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.m.cpu_min_ms, 4),
                                fmt(r.m.cpu_max_ms, 4), fmt(r.p.split.gpu_ms, 4), fmt(r.m.gpu_ms, 4),
                                fmt(r.p.split.hybrid_ms, 4), fmt(hybrid_measured, 4), fmt(r.m.hybrid_min_ms, 4),
                                fmt(r.m.hybrid_max_ms, 4), share_cell(r.p), chunks_cell(r.p), split::where_name(r.p.split.white),
                                split::where_name(r.p.split.choice), ch07::measured_best(r),
-                               std::isnan(q) ? "-" : fmt(q, 2) + "x"});
+                               std::isnan(q) ? "-" : fmt(q, 2) + "x"};
+                if (opt.balance)
+                    for (const std::string& b : {fmt(r.m.balanced_ms, 4), fmt(r.m.balanced_min_ms, 4), fmt(r.m.balanced_max_ms, 4),
+                                                  std::isnan(r.m.balanced_share) ? std::string("-") : fmt(100 * r.m.balanced_share, 1) + "%",
+                                                  r.m.balanced_pieces > 1 ? std::to_string(r.m.balanced_pieces) : std::string("-")})
+                        cells.push_back(b);
+                table.add_row(cells);
                 results.push_back(r);
                 prog.step(what[i]);
             }
@@ -317,6 +328,11 @@ int run(const SplitOptions& opt) {
                  "over the measured best.\n\nSummary\n";
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
     std::cout << '\n';
+    if (opt.balance) {
+        std::cout << "Balanced hybrid (--balance: GEMM and the convolution, the same plan, timed in the same rounds)\n";
+        for (const auto& line : ch07::balanced_lines(results)) std::cout << "  " << line << '\n';
+        std::cout << '\n';
+    }
     print_crossovers(results);
     if (skipped > 0)
         std::cerr << "ch07_split: " << skipped << " case(s) not measured: not enough host memory (the lines above "

@@ -98,6 +98,7 @@ struct Prepared {
     std::vector<std::shared_ptr<void>> keep;  ///< the arrays the calls read and write
     std::function<void()> cpu;
     std::function<void(int rows, int chunk)> hybrid;
+    std::function<void(int rows, int chunk, int pieces)> balanced;  ///< GEMM and the convolution
     std::function<void()> cg_gpu, cg_split;
     std::shared_ptr<CgResult> solved = std::make_shared<CgResult>();
 };
@@ -132,6 +133,7 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
         const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A, n, B, n, T(0), C, n};
         p.cpu = [a] { cpu::gemm(a); };
         p.hybrid = [a](int cols, int chunk) { hybrid::gemm(a, cols, chunk); };
+        p.balanced = [a](int cols, int chunk, int pieces) { hybrid::gemm(a, cols, chunk, pieces); };
     } else if (c.op == "conv2d") {
         T *in = array(nn), *out = array(nn);
         auto f = std::make_shared<std::vector<T>>(static_cast<std::size_t>(c.fs) * c.fs);
@@ -141,6 +143,7 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
         const Conv2dArgs<T> a{n, n, c.fs, in, n, f->data(), out, n};
         p.cpu = [a] { cpu::conv2d(a); };
         p.hybrid = [a](int rows, int chunk) { hybrid::conv2d(a, rows, chunk); };
+        p.balanced = [a](int rows, int chunk, int pieces) { hybrid::conv2d(a, rows, chunk, pieces); };
     } else if (c.op == "cg") {  // cg_iterations per solve; a solve that stops early is scaled to them
         T *A = array(nn), *x = array(un);
         ref::spd_matrix(n, 100.0, 77, A, n);
@@ -204,7 +207,7 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
 /// The rows of one op, precision and FS (measure_group).
 template <class T>
 std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
-                                  bool gpu, int cg_iterations) {
+                                  bool gpu, int cg_iterations, const std::vector<int>& pieces) {
     const std::size_t k = cases.size();
     std::vector<Prepared<T>> p;
     for (const Case& c : cases) p.push_back(prepare<T>(c, gpu, cg_iterations));
@@ -218,11 +221,13 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     }
     // The CPU peer and the hybrid of every size, in turn (cpu::time_interleaved).
     std::vector<std::function<void()>> calls;
-    std::vector<std::pair<std::size_t, bool>> what;  // (case, is the hybrid)
+    enum class Way { cpu, hybrid, balanced };
+    std::vector<std::pair<std::size_t, Way>> what;  // (case, which way)
+    std::vector<std::vector<double>> shares(k);  // each balanced call's GPU outputs over n
     for (std::size_t i = 0; i < k; ++i) {
         const Case& c = cases[i];
         calls.push_back(p[i].cpu);
-        what.push_back({i, false});
+        what.push_back({i, Way::cpu});
         const int g = gpu_parts[i];
         if (!gpu) continue;
         if (c.op == "cg") calls.push_back(p[i].cg_split);
@@ -230,8 +235,21 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
             r[i].hybrid_part = g;
             const int k = chunks[i];
             calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
+            const int pc = pieces.empty() ? 0 : pieces[i];
+            if (pc > 1 && p[i].balanced) {  // planned at the same share, in chunks no larger than a piece's worth
+                what.push_back({i, Way::hybrid});
+                r[i].balanced_pieces = pc;
+                const int unit = chunk_of(g, std::max(k, pc));
+                const double n = c.n;
+                calls.push_back([&p, &shares, i, g, unit, pc, n] {
+                    p[i].balanced(g, unit, pc);
+                    shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
+                });
+                what.push_back({i, Way::balanced});
+                continue;
+            }
         } else continue;
-        what.push_back({i, true});
+        what.push_back({i, Way::hybrid});
     }
     cpu::TimingPlan plan;
     plan.min_batches = 7;
@@ -240,9 +258,14 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         Measured& m = r[what[j].first];
         const bool cg = cases[what[j].first].op == "cg";
         // CG's split solve may stop early (its last solve's outcome scales every batch alike).
-        const double s = cg && what[j].second ? per_solve(1.0, *p[what[j].first].solved, cg_iterations) : 1.0;
+        const double s = cg && what[j].second == Way::hybrid ? per_solve(1.0, *p[what[j].first].solved, cg_iterations) : 1.0;
         const cpu::BatchStats& b = t[j].stats;
-        if (what[j].second) {
+        if (what[j].second == Way::balanced) {
+            m.balanced_ms = b.median;
+            m.balanced_min_ms = b.min;
+            m.balanced_max_ms = b.max;
+            m.balanced_share = cpu::quantile(shares[what[j].first], 0.5);
+        } else if (what[j].second == Way::hybrid) {
             m.hybrid_ms = s * b.median;
             m.hybrid_min_ms = s * b.min;
             m.hybrid_max_ms = s * b.max;
@@ -291,7 +314,7 @@ std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int 
 }
 
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
-                                    const std::vector<int>& chunks, bool gpu, int cg_iterations) {
+                                    const std::vector<int>& chunks, bool gpu, int cg_iterations, const std::vector<int>& pieces) {
     if (cases.empty()) return {};
     if (gpu_parts.size() != cases.size() || chunks.size() != cases.size())
         throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
@@ -299,12 +322,15 @@ std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::v
                                     ") must have one entry per case (" + std::to_string(cases.size()) + ")");
     for (int k : chunks)
         if (k < 1) throw std::invalid_argument("ch07 measure_group: chunks (" + std::to_string(k) + ") must be >= 1");
+    if (!pieces.empty() && pieces.size() != cases.size())
+        throw std::invalid_argument("ch07 measure_group: pieces (" + std::to_string(pieces.size()) +
+                                    " entries) must be empty or have one entry per case (" + std::to_string(cases.size()) + ")");
     for (const Case& c : cases)
         if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
             throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +
                                         " differs from " + cases.front().op + ")");
-    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations)
-                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations);
+    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces)
+                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces);
 }
 
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {

@@ -40,6 +40,12 @@ struct Measured {
     /// were timed in turn with the other sizes (measure_group): the host's drift during the
     /// timing shows here.
     double cpu_min_ms = NAN, cpu_max_ms = NAN, hybrid_min_ms = NAN, hybrid_max_ms = NAN;
+    /// --balance: the balanced hybrid (kernels/cpu/hybrid_balance.hpp) planned at the same share
+    /// and timed in the same rounds (NaN where not run): its median batch, the pieces it ran with,
+    /// and the median over its calls of the GPU's outputs at the end over n.
+    double balanced_ms = NAN, balanced_min_ms = NAN, balanced_max_ms = NAN;
+    int balanced_pieces = 0;
+    double balanced_share = NAN;
 };
 /// Runs the cases of one op, precision and FS (the rows of one group of the table, in order) on
 /// seeded host data (page-locked where `gpu`), all sizes' data held at once: where `gpu`, each
@@ -49,9 +55,12 @@ struct Measured {
 /// sizes (cpu::time_interleaved: a drift of the host during the timing shows as each row's
 /// spread, not as a step between sizes). Throws std::invalid_argument unless the cases share one
 /// op, precision and FS and gpu_parts and chunks (each case's pipeline depth, >= 1) have one
-/// entry per case; throws what the calls throw.
+/// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
+/// entry is above 1 and the hybrid runs, its balanced call with that many pieces is timed in the
+/// same rounds too (GEMM and the convolution only; Measured::balanced_ms).
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
-                                    const std::vector<int>& chunks, bool gpu, int cg_iterations);
+                                    const std::vector<int>& chunks, bool gpu, int cg_iterations,
+                                    const std::vector<int>& pieces = {});
 
 /// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
 /// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid

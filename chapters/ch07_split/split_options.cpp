@@ -95,6 +95,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_flag("--price-issue", opt.price_issue,
                  "price the calling thread's issue of a hybrid's GPU chunks before its CPU share (measured per chunk "
                  "at the start; off until an A/B judges it: docs/notes/split.md)");
+    app.add_flag("--balance", opt.balance,
+                 "also time the balanced hybrid (GEMM and the convolution: the split moved while the call runs, "
+                 "kernels/cpu/hybrid_balance.hpp) beside the fixed share, in the same rounds (an A/B: docs/notes/split.md)");
     app.add_flag("--symv-own-arrays", opt.symv_own_arrays,
                  "calibrate the CPU's SYMV on a matrix of its own per size, as the rows run (off until an A/B judges "
                  "it: docs/notes/split.md)");

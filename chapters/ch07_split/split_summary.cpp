@@ -137,4 +137,39 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     return out;
 }
 
+std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows) {
+    int both = 0, faster = 0, gain_rows = 0, kept_fixed = 0, kept_balanced = 0, chosen = 0, lost_fixed = 0, lost_balanced = 0;
+    std::vector<double> ratio;
+    for (const RowResult& r : rows) {
+        if (std::isnan(r.m.balanced_ms) || std::isnan(r.m.hybrid_ms) || measured_best(r) == "-") continue;
+        ++both;
+        faster += r.m.balanced_ms < r.m.hybrid_ms;
+        ratio.push_back(r.m.balanced_ms / r.m.hybrid_ms);
+        const double best_single = std::min(r.m.cpu_ms, r.m.gpu_ms);
+        if (r.p.split.hybrid_ms <= 0.85 * std::min(r.p.split.cpu_ms, r.p.split.gpu_ms)) {
+            ++gain_rows;
+            kept_fixed += r.m.hybrid_ms <= 0.90 * best_single;
+            kept_balanced += r.m.balanced_ms <= 0.90 * best_single;
+        }
+        if (r.p.split.choice == split::Where::Hybrid) {
+            ++chosen;
+            lost_fixed += r.m.hybrid_ms > best_single;
+            lost_balanced += r.m.balanced_ms > best_single;
+        }
+    }
+    if (both == 0) return {};
+    std::sort(ratio.begin(), ratio.end());
+    const double median = ratio.size() % 2 ? ratio[ratio.size() / 2] : 0.5 * (ratio[ratio.size() / 2 - 1] + ratio[ratio.size() / 2]);
+    std::vector<std::string> out;
+    out.push_back(count_line("balanced faster than the fixed share", faster, both));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", median);
+    out.push_back(std::string("median balanced / fixed: ") + buf);
+    out.push_back(count_line("predicted >= 15% faster than both sides: fixed share measured >= 10% faster", kept_fixed, gain_rows));
+    out.push_back(count_line("predicted >= 15% faster than both sides: balanced measured >= 10% faster", kept_balanced, gain_rows));
+    out.push_back(count_line("chosen by the model: fixed share slower than a single side", lost_fixed, chosen));
+    out.push_back(count_line("chosen by the model: balanced slower than a single side", lost_balanced, chosen));
+    return out;
+}
+
 }  // namespace wb::ch07

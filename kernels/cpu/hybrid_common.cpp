@@ -117,6 +117,16 @@ ShareState::~ShareState() {
         if (e) cudaEventDestroy(e);
     for (auto& e : kernel_done)
         if (e) cudaEventDestroy(e);
+    for (auto& e : marks_) cudaEventDestroy(e);
+}
+
+cudaEvent_t ShareState::mark(std::size_t i) {
+    while (marks_.size() <= i) {
+        cudaEvent_t e = nullptr;
+        WB_CUDA(cudaEventCreate(&e));  // with timing: a balanced call reads the chunks' times
+        marks_.push_back(e);
+    }
+    return marks_[i];
 }
 
 void ShareState::drain() noexcept {
@@ -182,7 +192,6 @@ void run_gpu_chunks(const GpuCall& call, const char* fn, int g, int chunk, const
     }
 }
 
-/// Waits for every copy and kernel issued on `sp`; on an error, once they are all over.
 void wait_streams(ShareState& sp, bool sleep) {
     try {
         sp.finish(sleep);
@@ -213,6 +222,13 @@ bool page_locked(std::initializer_list<const void*> ptrs) {
     }
     return true;
 }
+
+bool issue_on_caller(std::initializer_list<const void*> gpu_host_arrays) {
+    const auto issuer = static_cast<testing::Issuer>(g_issuer.load());
+    return issuer == testing::Issuer::automatic ? page_locked(gpu_host_arrays) : issuer == testing::Issuer::caller;
+}
+
+SideTimes& side_times_slot() { return t_last_sides; }
 
 //! [hybrid-run]
 void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<const void*> gpu_host_arrays,
@@ -249,9 +265,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<con
     std::exception_ptr cpu_error, gpu_error;
     Clock::time_point gpu_began = start, gpu_issued = start, gpu_end = start;
     std::future<void> gpu_done;
-    const auto issuer = static_cast<testing::Issuer>(g_issuer.load());
-    const bool on_caller = issuer == testing::Issuer::automatic ? page_locked(gpu_host_arrays)
-                                                                 : issuer == testing::Issuer::caller;
+    const bool on_caller = issue_on_caller(gpu_host_arrays);
     if (on_caller) {
         gpu(call);  // every GPU step issued; on an error the streams are drained and the CPU's share never starts
         gpu_issued = Clock::now();

@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
+#include <vector>
 
 namespace wb::hybrid {
 
@@ -82,6 +83,9 @@ struct SideTimes {
     /// The calling thread issued the GPU side before the CPU's share began (page-locked arrays):
     /// gpu_issued_ms then delays the CPU's share by as much (chapter 7's model prices it).
     bool issued_on_caller = false;
+    /// A balanced call (hybrid_balance.hpp): the outputs the GPU computed in the end; -1 for a
+    /// call with a fixed share (its GPU part is the share given).
+    int gpu_outputs = -1;
 };
 SideTimes last_side_times();
 
@@ -104,6 +108,9 @@ struct ShareState {
     cudaEvent_t kernel_done[2] = {nullptr, nullptr};  ///< a stream's last kernel (chunks that accumulate in order)
     GrowOnlyBuffer whole, whole2;                 ///< operands every chunk needs
     GrowOnlyBuffer in[2], in2[2], out[2];         ///< one chunk's operands and result, per stream
+    /// Timing events a balanced call (hybrid_balance.hpp) records: mark(0) when the operands every
+    /// chunk needs are in, mark(1 + i) after chunk i; created as first asked for, kept.
+    cudaEvent_t mark(std::size_t i);
     ShareState();
     ~ShareState();  ///< at thread exit: errors ignored, never thrown
     ShareState(const ShareState&) = delete;
@@ -115,6 +122,9 @@ struct ShareState {
     /// busy CPU: the calling thread after its share, or the GPU worker), else spinning (a GPU-only
     /// call: nothing else wants the core, and waking costs time).
     void finish(bool sleep);
+
+private:
+    std::vector<cudaEvent_t> marks_;
 };
 /// The calling thread's ShareState for the current device.
 ShareState& share_state();
@@ -218,6 +228,14 @@ void check_share(const char* fn, const char* part_name, int gpu_part, const char
 
 /// The test hook's armed side, taken (and disarmed) by one call.
 testing::Fail take_injected_failure();
+/// run()'s rule for a call with both sides: the calling thread issues the GPU side where every
+/// host array of `gpu_host_arrays` is page-locked (or testing::force_issuer says so).
+bool issue_on_caller(std::initializer_list<const void*> gpu_host_arrays);
+/// The calling thread's SideTimes, which last_side_times() returns (set by each call).
+SideTimes& side_times_slot();
+/// Waits for every copy and kernel issued on `sp` (asleep on the events where `sleep`); on an
+/// error, once they are all over, then rethrows.
+void wait_streams(ShareState& sp, bool sleep);
 
 }  // namespace detail
 

@@ -12,10 +12,16 @@
 /// for the band's edges). The filter is copied once. gpu_rows = rows with chunk_rows = rows is the
 /// all-GPU call: the image in, one convolution, the image out.
 ///
+/// Balanced (pieces > 1, hybrid_balance.hpp): gpu_rows is the plan, not the split. The GPU claims
+/// bands of at most chunk_rows rows from row 0 and the CPU `pieces`-th parts of its planned rows
+/// from the last row while the call runs, until they meet where both end together as measured
+/// (last_side_times().gpu_outputs: the GPU's rows). Where an image is pageable, or the share is
+/// not strictly inside (0, rows), the call is the fixed share.
+///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with the
 /// output unspecified. Arguments: validate_conv2d (named "hybrid::conv2d"), 0 <= gpu_rows <= rows,
-/// chunk_rows >= 1.
+/// chunk_rows >= 1, pieces >= 1.
 #pragma once
 
 #include "conv2d.hpp"
@@ -23,7 +29,7 @@
 namespace wb::hybrid {
 
 template <class T>
-void conv2d(const Conv2dArgs<T>& host, int gpu_rows, int chunk_rows);
+void conv2d(const Conv2dArgs<T>& host, int gpu_rows, int chunk_rows, int pieces = 1);
 
 /// The threads the convolution's CPU side runs on while the GPU side works: one fewer than
 /// cpu::threads() (at least 1), a core left to the thread that waits for the GPU (cpu_peers.hpp, ScopedOmpThreads).

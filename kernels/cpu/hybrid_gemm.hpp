@@ -12,10 +12,16 @@
 /// columns of C back in place (hybrid_common.hpp: two streams, overlapped). gpu_cols = n with
 /// chunk_cols = n is the all-GPU call.
 ///
+/// Balanced (pieces > 1, hybrid_balance.hpp): gpu_cols is the plan, not the split. The GPU claims
+/// chunks of at most chunk_cols columns from column 0 and the CPU `pieces`-th parts of its planned
+/// columns from column n - 1 while the call runs, until they meet where both end together as
+/// measured (last_side_times().gpu_outputs: the GPU's columns). Where a host array is pageable,
+/// or the share is not strictly inside (0, n), the call is the fixed share.
+///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with C
 /// unspecified. Arguments: validate_gemm (named "hybrid::gemm"), 0 <= gpu_cols <= n,
-/// chunk_cols >= 1. alpha == 0 or k == 0 is C = beta C on the host (detail::scale_on_host: A and
+/// chunk_cols >= 1, pieces >= 1. alpha == 0 or k == 0 is C = beta C on the host (detail::scale_on_host: A and
 /// B are not read).
 #pragma once
 
@@ -24,6 +30,6 @@
 namespace wb::hybrid {
 
 template <class T>
-void gemm(const GemmArgs<T>& host, int gpu_cols, int chunk_cols);
+void gemm(const GemmArgs<T>& host, int gpu_cols, int chunk_cols, int pieces = 1);
 
 }  // namespace wb::hybrid

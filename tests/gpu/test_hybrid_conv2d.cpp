@@ -97,3 +97,47 @@ TEST_CASE("hybrid::conv2d: bad arguments throw before anything runs", "[gpu][spl
     a.fs = 4;
     CHECK_THROWS_AS(wb::hybrid::conv2d(a, 4, 4), std::invalid_argument);
 }
+
+// The balanced call (pieces > 1, kernels/cpu/hybrid_balance.hpp): where the two sides meet depends
+// on their times in this run, so each call is checked whole, whatever split it ended with.
+TEST_CASE("hybrid::conv2d balanced matches the float64 reference for every FS, plan and piece count", "[gpu][split]") {
+    const int rows = hybrid_test::size(517), cols = hybrid_test::size(389);
+    for (int fs : {1, 3, 9, 35}) {
+        const bool pinned = fs != 9;  // FS 9 from pageable memory: the fixed share
+        Case<float> f(rows, cols, fs, pinned, 441);
+        Case<double> d(rows, cols, fs, pinned, 451);
+        for (int g : {1, rows / 3, rows - 1})
+            for (int pieces : {2, 8}) {
+                INFO("fs " << fs << " pinned " << pinned << " plan " << g << " pieces " << pieces);
+                f.reset();
+                wb::hybrid::conv2d(f.args(), g, 5, pieces);  // 5 rows: narrower than FS 9's and 35's halos
+                const int gpu_rows = wb::hybrid::last_side_times().gpu_outputs;
+                if (pinned) CHECK((gpu_rows >= 0 && gpu_rows <= rows));
+                else CHECK(gpu_rows == -1);
+                f.check();
+                d.reset();
+                wb::hybrid::conv2d(d.args(), g, 41, pieces);
+                d.check();
+            }
+    }
+}
+
+TEST_CASE("hybrid::conv2d balanced: a failure on either side surfaces after both stopped", "[gpu][split]") {
+    const int rows = hybrid_test::size(1537);
+    Case<float> c(rows, hybrid_test::size(1021), 9, true, 461);
+    hybrid_test::check_failures<float>([&] { wb::hybrid::conv2d(c.args(), rows / 2 + 31, rows / 16, 7); }, c.out.data(),
+                                       c.out.size(), [&] { c.check(); }, [&] { c.reset(); });
+}
+
+TEST_CASE("hybrid::conv2d balanced: the output is complete at the return and the inputs are free to reuse", "[gpu][split]") {
+    const int rows = hybrid_test::size(2049);
+    Case<double> c(rows, hybrid_test::size(2047), 5, true, 471);
+    hybrid_test::check_no_early_read<double>([&] { wb::hybrid::conv2d(c.args(), 3 * rows / 4, rows / 14, 8); }, c.out.data(),
+                                             c.out.size(), [&] { c.check(); }, [&] { c.reset(); }, {&c.in, &c.f});
+}
+
+TEST_CASE("hybrid::conv2d: pieces below 1 throw before anything runs", "[gpu][split]") {
+    std::vector<float> v(64, 1.0f), o(64);
+    const wb::Conv2dArgs<float> a{8, 8, 3, v.data(), 8, v.data(), o.data(), 8};
+    CHECK_THROWS_WITH(wb::hybrid::conv2d(a, 4, 4, 0), "hybrid::conv2d: pieces (0) must be >= 1");
+}

@@ -105,3 +105,53 @@ TEST_CASE("hybrid::gemm: bad arguments throw before anything runs", "[gpu][split
     a.ldc = 3;
     CHECK_THROWS_AS(wb::hybrid::gemm(a, 2, 2), std::invalid_argument);
 }
+
+// The balanced call (pieces > 1, kernels/cpu/hybrid_balance.hpp): where the two sides meet depends
+// on their times in this run, so each call is checked whole, whatever split it ended with, and the
+// split it reports must be a whole number of columns on each side.
+TEST_CASE("hybrid::gemm balanced matches the float64 reference for every op, plan and piece count", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int m = hybrid_test::size(517), n = hybrid_test::size(389), k = hybrid_test::size(263);
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T}) {
+            const bool pinned = oa != Op::T || ob != Op::N;  // TN from pageable memory: the fixed share
+            Case<float> f(oa, ob, m, n, k, 0.0f, pinned, 241);
+            Case<double> d(oa, ob, m, n, k, 0.5, pinned, 251);
+            for (int g : {1, n / 3, n - 1})
+                for (int pieces : {2, 8}) {
+                    INFO("op " << wb::op_char(oa) << wb::op_char(ob) << " pinned " << pinned << " plan " << g << " pieces "
+                               << pieces);
+                    f.reset();
+                    wb::hybrid::gemm(f.args(), g, 13, pieces);
+                    const int gpu_cols = wb::hybrid::last_side_times().gpu_outputs;
+                    if (pinned) CHECK((gpu_cols >= 0 && gpu_cols <= n));
+                    else CHECK(gpu_cols == -1);  // the fixed share
+                    f.check();
+                    d.reset();
+                    wb::hybrid::gemm(d.args(), g, 29, pieces);
+                    d.check();
+                }
+        }
+}
+
+TEST_CASE("hybrid::gemm balanced: a failure on either side surfaces after both stopped", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int n = hybrid_test::size(1023);
+    Case<float> c(Op::N, Op::N, hybrid_test::size(1025), n, hybrid_test::size(511), 0.0f, true, 261);
+    hybrid_test::check_failures<float>([&] { wb::hybrid::gemm(c.args(), n / 2 + 88, n / 15, 6); }, c.C.data(), c.C.size(),
+                                       [&] { c.check(); }, [&] { c.reset(); });
+}
+
+TEST_CASE("hybrid::gemm balanced: C is complete at the return and the inputs are free to reuse", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int n = hybrid_test::size(1531);
+    Case<double> c(Op::T, Op::T, hybrid_test::size(1537), n, hybrid_test::size(769), 0.0, true, 271);
+    hybrid_test::check_no_early_read<double>([&] { wb::hybrid::gemm(c.args(), 2 * n / 3, n / 12, 8); }, c.C.data(), c.C.size(),
+                                             [&] { c.check(); }, [&] { c.reset(); }, {&c.A, &c.B});
+}
+
+TEST_CASE("hybrid::gemm: pieces below 1 throw before anything runs", "[gpu][split]") {
+    std::vector<float> v(64, 1.0f);
+    const wb::GemmArgs<float> a{Op::N, Op::N, 4, 4, 4, 1, v.data(), 4, v.data(), 4, 0, v.data() + 32, 4};
+    CHECK_THROWS_WITH(wb::hybrid::gemm(a, 2, 2, 0), "hybrid::gemm: pieces (0) must be >= 1");
+}

@@ -1,0 +1,194 @@
+// hybrid_balance.cpp — the balanced hybrid call (hybrid_balance.hpp): the planner's arithmetic, and
+// the loop on the calling thread that issues the GPU's chunks between the CPU's pieces.
+#include "hybrid_balance.hpp"
+
+#include "check.hpp"
+#include "launch_checks.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace wb::hybrid {
+
+int balance_pieces(double cpu_side_ms) {
+    if (!(cpu_side_ms > 0)) return 1;  // NaN too
+    return static_cast<int>(std::clamp(std::floor(cpu_side_ms / kBalancePieceMs), 1.0, static_cast<double>(kBalanceMaxPieces)));
+}
+
+BalancePlanner::BalancePlanner(int n, int g, int unit, int pieces) : n_(n), g_(g), unit_(unit), piece_(1), hi_(n) {
+    using launch_checks::num;
+    const char* fn = "hybrid::BalancePlanner";
+    if (n < 2) launch_checks::fail(fn, "n (" + num(n) + ") must be >= 2");
+    if (g < 1 || g >= n) launch_checks::fail(fn, "g (" + num(g) + ") must be in [1, n - 1] ([1, " + num(n - 1) + "])");
+    if (unit < 1) launch_checks::fail(fn, "unit (" + num(unit) + ") must be >= 1");
+    if (pieces < 1) launch_checks::fail(fn, "pieces (" + num(pieces) + ") must be >= 1");
+    pieces_ = pieces;
+    piece_ = static_cast<int>((static_cast<long long>(n - g) + pieces - 1) / pieces);
+}
+
+int BalancePlanner::initial_gpu() const {
+    return static_cast<int>(std::min<long long>(g_, 2 * ((static_cast<long long>(g_) + pieces_ - 1) / pieces_)));
+}
+
+int BalancePlanner::take_gpu(int count) {
+    const int c = std::clamp(count, 0, remaining());
+    const int r0 = lo_;
+    lo_ += c;
+    return r0;
+}
+
+RowRange BalancePlanner::take_cpu(int count) {
+    const int c = std::clamp(count, 0, remaining());
+    hi_ -= c;
+    return {hi_, hi_ + c};
+}
+
+BalancePlanner::Decision BalancePlanner::decide(double cpu_ms_per, double gpu_ms_per, double queued) const {
+    const int r = remaining();
+    if (r <= 0) return {};
+    const double planned = static_cast<double>(n_ - g_) / g_;  // the GPU's time per output over the CPU's, as planned
+    const double c = cpu_ms_per > 0 ? cpu_ms_per : gpu_ms_per > 0 ? gpu_ms_per / planned : 1.0;
+    const double t = gpu_ms_per > 0 ? gpu_ms_per : c * planned;
+    const double q = std::max(0.0, queued);
+    const double x = std::clamp((r * c - q * t) / (c + t), 0.0, static_cast<double>(r));
+    const int xi = static_cast<int>(std::llround(x));
+    const int rest = r - xi;
+    if (rest <= piece_ + piece_ / 2) {  // the last poll: both parts claimed
+        if (xi < std::max(1, unit_ / 8)) return {0, r};
+        return {xi, rest};
+    }
+    const double ahead = 2.0 * piece_ * c / t;  // the GPU's outputs in two pieces' time
+    const double want = std::ceil(ahead - q);
+    if (want < std::max(1, unit_ / 4)) return {0, piece_};
+    // in whole chunks where the GPU's part allows: each chunk pays its fixed cost (its API calls,
+    // the pipeline's fill), so a part of a chunk costs nearly a whole one
+    const double whole = std::ceil(want / unit_) * unit_;
+    return {static_cast<int>(std::min(whole, static_cast<double>(xi))), piece_};
+}
+
+namespace detail {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+}  // namespace
+
+//! [hybrid-balanced]
+void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initializer_list<const void*> gpu_host_arrays,
+                  const std::function<void(int, int)>& cpu_rows, const std::function<void(ShareState&, int)>& gpu_start,
+                  const std::function<void(int, int, int)>& gpu_issue) {
+    if (g <= 0 || g >= n || pieces <= 1 || !issue_on_caller(gpu_host_arrays)) {  // the fixed share g
+        run(fn, g < n, g > 0, gpu_host_arrays, [&] { cpu_rows(g, n); },
+            [&](const GpuCall& call) {
+                run_gpu_chunks(call, fn, g, std::min(unit, g), [&] { gpu_start(*call.sp, std::min(unit, g)); }, gpu_issue);
+            });
+        return;
+    }
+    unit = std::min(unit, n);
+    BalancePlanner plan(n, g, unit, pieces);
+    const testing::Fail fail = take_injected_failure();
+    const Clock::time_point start = Clock::now();
+    SideTimes& sides = side_times_slot();
+    sides = SideTimes{};
+    sides.issued_on_caller = true;
+    ShareState& sp = share_state();
+
+    // The GPU's chunks in order: their outputs; mark(1 + i) is recorded after chunk i.
+    std::vector<int> chunk_outputs;
+    std::size_t done = 0;  // chunks seen finished, in order
+    long long issued = 0, done_outputs = 0;
+    double gpu_ms_per = 0;  // the GPU's time per output so far (0: none finished)
+    auto issue = [&](int count) {
+        while (count > 0) {
+            const int c = std::min(count, unit);
+            const int r0 = plan.take_gpu(c);
+            const std::size_t i = chunk_outputs.size();
+            gpu_issue(r0, c, static_cast<int>(i & 1));
+            WB_CUDA(cudaEventRecord(sp.mark(1 + i), sp.s[i & 1]));
+            chunk_outputs.push_back(c);
+            issued += c;
+            count -= c;
+            if (i == 0 && fail == testing::Fail::gpu) fail_injected_gpu(sp, fn);
+        }
+    };
+    auto poll = [&] {  // no wait: which chunks have finished, and the GPU's time per output since mark(0)
+        const std::size_t before = done;
+        while (done < chunk_outputs.size()) {
+            const cudaError_t e = cudaEventQuery(sp.mark(1 + done));
+            if (e == cudaErrorNotReady) break;
+            WB_CUDA(e);
+            done_outputs += chunk_outputs[done++];
+        }
+        if (done > before) {
+            float ms = 0;
+            WB_CUDA(cudaEventElapsedTime(&ms, sp.mark(0), sp.mark(done)));
+            gpu_ms_per = ms / static_cast<double>(done_outputs);
+        }
+    };
+    auto queued = [&] {  // outputs issued and not done; the oldest running chunk counted half done
+        const double running = done < chunk_outputs.size() ? 0.5 * chunk_outputs[done] : 0.0;
+        return static_cast<double>(issued - done_outputs) - running;
+    };
+
+    try {  // on an error nothing has started on the CPU
+        gpu_start(sp, unit);
+        WB_CUDA(cudaEventRecord(sp.mark(0), sp.s[0]));
+        issue(plan.initial_gpu());
+    } catch (...) {
+        sp.drain();
+        throw;
+    }
+    const Clock::time_point gpu_issued = Clock::now();
+    double cpu_ms = 0;
+    long long cpu_outputs = 0;
+    auto cpu_piece = [&](RowRange r) {
+        if (r.end <= r.begin) return;
+        const Clock::time_point t0 = Clock::now();
+        cpu_rows(r.begin, r.end);
+        cpu_ms += ms_between(t0, Clock::now());
+        cpu_outputs += r.end - r.begin;
+    };
+    std::exception_ptr cpu_error, gpu_error;
+    const Clock::time_point cpu_start = Clock::now();
+    try {
+        if (fail == testing::Fail::cpu)
+            throw std::runtime_error(std::string(fn) + ": injected CPU failure (test hook), before its share ran");
+        cpu_piece(plan.take_cpu(plan.piece()));
+        while (plan.remaining() > 0) {
+            BalancePlanner::Decision d;
+            try {
+                poll();
+                d = plan.decide(cpu_ms / static_cast<double>(std::max<long long>(1, cpu_outputs)), gpu_ms_per, queued());
+                issue(d.gpu);
+            } catch (...) {
+                gpu_error = std::current_exception();  // the CPU stops too: the output is unspecified
+                break;
+            }
+            cpu_piece(plan.take_cpu(d.cpu));
+        }
+    } catch (...) {
+        cpu_error = std::current_exception();
+    }
+    sides.cpu_ms = ms_between(cpu_start, Clock::now());
+    try {  // asleep on the events: every copy over before anything is reported
+        wait_streams(sp, true);
+    } catch (...) {
+        if (!gpu_error) gpu_error = std::current_exception();
+    }
+    sides.gpu_ms = ms_between(start, Clock::now());
+    sides.gpu_issued_ms = ms_between(start, gpu_issued);
+    sides.gpu_outputs = plan.lo();
+    if (gpu_error) std::rethrow_exception(gpu_error);
+    if (cpu_error) std::rethrow_exception(cpu_error);
+    sides.total_ms = ms_between(start, Clock::now());
+}
+//! [hybrid-balanced]
+
+}  // namespace detail
+
+}  // namespace wb::hybrid

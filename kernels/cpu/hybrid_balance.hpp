@@ -1,0 +1,104 @@
+/// \file hybrid_balance.hpp
+/// \brief A hybrid call that balances its split while it runs (chapter 7's "balanced" hybrid): the
+///        model's share is the plan, and the measured rates of the two sides move it.
+///
+/// Why. A hybrid with a fixed share f ends when the slower side ends: where a side runs faster or
+/// slower than modelled (the CPU's time on a shared host moves from run to run; the two sides slow
+/// each other), the fixed share pays that miss in full. Here the outputs [0, n) are claimed from
+/// both ends while the call runs: the GPU takes chunks from the start, the CPU pieces from the end,
+/// and they meet where both finish together as measured, not as modelled.
+///
+/// How (one thread; the hybrid_common.hpp file comment says why the calling thread issues). The
+/// calling thread issues the GPU's first chunks (about two CPU pieces' worth at the planned share),
+/// then computes the CPU's pieces from the end. Between two pieces it asks the GPU's events which
+/// chunks are done (cudaEventQuery, no wait), re-plans the unclaimed rows from both sides' measured
+/// time per row (BalancePlanner::decide), issues the GPU's next chunks and takes the CPU's next
+/// piece. What a call gives up: the CPU's share in `pieces` calls instead of one (each pays the
+/// peer's fixed cost), and a GPU whose chunks are issued only between two pieces. So a call whose
+/// CPU share is short gets one piece: the fixed share.
+#pragma once
+
+#include "hybrid_common.hpp"
+#include "hybrid_partition.hpp"
+
+#include <functional>
+#include <initializer_list>
+
+namespace wb::hybrid {
+
+/// The CPU's pieces a balanced hybrid call uses for a CPU share predicted to take `cpu_side_ms`:
+/// one per kBalancePieceMs, at most kBalanceMaxPieces, at least 1 (1: the fixed share). A piece
+/// of 0.25 ms keeps the peer's fixed cost per call (a few to twenty microseconds on a 16-core
+/// host: OpenMP's fork and join, OpenBLAS's threads) near 5% of the piece; eight pieces give the
+/// balance a granularity of an eighth of the CPU's share.
+inline constexpr double kBalancePieceMs = 0.25;
+inline constexpr int kBalanceMaxPieces = 8;
+int balance_pieces(double cpu_side_ms);
+
+/// The balanced call's split as pure arithmetic (unit-tested without a GPU). The outputs [0, n):
+/// the GPU claims [lo, ...) from the start, the CPU [..., hi) from the end; [lo, hi) is unclaimed.
+class BalancePlanner {
+public:
+    /// n outputs, the model's GPU share g (0 < g < n), the GPU's chunks of at most `unit` outputs,
+    /// the CPU's planned share n - g in `pieces` pieces (>= 1). Throws std::invalid_argument
+    /// otherwise, naming the argument.
+    BalancePlanner(int n, int g, int unit, int pieces);
+
+    /// The GPU's outputs to issue before the CPU's first piece: two pieces' worth at the planned
+    /// share, 2 g / pieces (at most g).
+    int initial_gpu() const;
+    /// The CPU's piece: ceil((n - g) / pieces) outputs.
+    int piece() const { return piece_; }
+    int unit() const { return unit_; }
+    /// The unclaimed outputs [lo, hi).
+    int lo() const { return lo_; }
+    int hi() const { return hi_; }
+    int remaining() const { return hi_ - lo_; }
+
+    /// Claims up to `count` outputs for the GPU from lo; returns the first (the claim is
+    /// min(count, remaining())).
+    int take_gpu(int count);
+    /// Claims up to `count` outputs for the CPU from hi: the range [hi - c, hi) with
+    /// c = min(count, remaining()).
+    RowRange take_cpu(int count);
+
+    /// What one poll decides.
+    struct Decision {
+        int gpu = 0;  ///< outputs to issue on the GPU now
+        int cpu = 0;  ///< the CPU's next piece
+    };
+    /// The next poll's decision from the CPU's measured ms per output (cpu_ms_per), the GPU's (
+    /// gpu_ms_per, <= 0 where none of its chunks has finished: the planned ratio to the CPU's,
+    /// (n - g) / g, stands in) and the GPU's outputs issued and not yet done (queued).
+    /// The GPU's part of the unclaimed outputs R is x = (R c - q t) / (c + t) (both end together),
+    /// c and t the CPU's and the GPU's time per output. Where the CPU's rest R - x is at most one
+    /// and a half pieces, this is the last poll: the GPU takes x (none where x is under an eighth
+    /// of a unit: not worth its chunk's fixed cost), the CPU the rest. Else the CPU takes a piece
+    /// and the GPU as much of x as keeps about two pieces' time queued, rounded up to whole units
+    /// (none where that is under a quarter of a unit). Every decision with R > 0 claims at least
+    /// one output.
+    Decision decide(double cpu_ms_per, double gpu_ms_per, double queued) const;
+
+private:
+    int n_, g_, unit_, piece_, pieces_ = 1;
+    int lo_ = 0, hi_;
+};
+
+namespace detail {
+
+/// Runs one balanced hybrid call of n outputs planned as g on the GPU in chunks of at most `unit`
+/// and the CPU's share in `pieces` pieces (the file comment). `cpu_rows(r0, r1)` computes outputs
+/// [r0, r1) on the calling thread; `gpu_start(sp, cap)` gets the GPU side's buffers from sp for
+/// chunks of up to `cap` outputs and issues what every chunk needs (copy_whole); `gpu_issue(r0, c, b)` issues outputs [r0, r0 + c) on
+/// stream b (c <= unit). Where the share is not strictly inside (0, n), pieces == 1, or a host
+/// array of gpu_host_arrays is pageable (the GPU worker then issues: hybrid_common.hpp), it is
+/// run() with the fixed share g. The contract is run()'s: returns when both sides have stopped and
+/// every copy is over; an error on either side (the injected ones too) surfaces after both have
+/// stopped, the GPU's first; last_side_times() sets gpu_outputs to what the GPU computed.
+void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initializer_list<const void*> gpu_host_arrays,
+                  const std::function<void(int r0, int r1)>& cpu_rows, const std::function<void(ShareState& sp, int cap)>& gpu_start,
+                  const std::function<void(int r0, int c, int b)>& gpu_issue);
+
+}  // namespace detail
+
+}  // namespace wb::hybrid
