@@ -215,6 +215,16 @@ void print_crossovers(const std::vector<ch07::RowResult>& rows) {
     t.print(std::cout);
 }
 
+/// --balance: the CPU's pieces of a case's balanced hybrid (0: none). Its CPU share is predicted
+/// to take the hybrid's time (both sides end together); a GEMM piece takes at least
+/// hybrid::gemm_min_piece_cols (each piece packs op(A) again) at the host's rates.
+int balanced_pieces(const ch07::Case& c, const ch07::CasePrediction& p, const ch07::Machines& m) {
+    if (!p.has_hybrid_share() || (c.op != "gemm" && c.op != "conv2d")) return 0;
+    const double a_bytes = static_cast<double>(c.n) * c.n * static_cast<double>(c.elem);
+    const int min_piece = c.op == "gemm" ? hybrid::gemm_min_piece_cols(c.elem, m.cpu.gflops(c.elem), m.cpu.bandwidth_at(a_bytes)) : 1;
+    return hybrid::balance_pieces(p.split.hybrid_ms, c.n - p.gpu_part, min_piece);
+}
+
 int run(const SplitOptions& opt) {
     std::cout << "Chapter 7 — the CPU/GPU split (White §4.6, Listing 4.18)\n"
               << "Data starts in host memory and the result must end there. Three ways to run each call:\n"
@@ -269,8 +279,7 @@ int run(const SplitOptions& opt) {
                 to_measure.push_back(c);
                 parts.push_back(rows.back().p.gpu_part);
                 depths.push_back(std::max(1, rows.back().p.chunks));
-                // --balance: the CPU's pieces for a share predicted to take the hybrid's time (both sides end together)
-                pieces.push_back(opt.balance && rows.back().p.has_hybrid_share() ? hybrid::balance_pieces(rows.back().p.split.hybrid_ms) : 0);
+                pieces.push_back(opt.balance ? balanced_pieces(c, rows.back().p, m) : 0);
                 slot.push_back(rows.size() - 1);
             }
             if (!to_measure.empty()) {

@@ -26,7 +26,8 @@ struct CsvRow {
     double cpu_model_ms = 0, gpu_model_ms = 0, hybrid_model_ms = 0;
     std::string choice;  ///< the run's model's choice ("CPU", "GPU", "hybrid")
     int chunks = 0;      ///< the hybrid's pipeline depth where the run wrote one (0: no column, or '-')
-    Measured m;          ///< cpu_ms, gpu_ms; hybrid_ms where the hybrid itself ran (its share in (0, 100%))
+    Measured m;          ///< cpu_ms, gpu_ms; hybrid_ms where the hybrid itself ran (its share in (0, 100%));
+                         ///< balanced_ms where a --balance run timed it
 };
 /// Every row of the run's CSV (the last run where several were appended). Throws
 /// std::invalid_argument on a missing column.

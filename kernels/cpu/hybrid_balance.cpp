@@ -20,6 +20,16 @@ int balance_pieces(double cpu_side_ms) {
     return static_cast<int>(std::clamp(std::floor(cpu_side_ms / kBalancePieceMs), 1.0, static_cast<double>(kBalanceMaxPieces)));
 }
 
+int balance_pieces(double cpu_side_ms, int cpu_outputs, int min_piece) {
+    const int most = std::max(1, cpu_outputs / std::max(1, min_piece));
+    return std::min(balance_pieces(cpu_side_ms), most);
+}
+
+int gemm_min_piece_cols(std::size_t elem_bytes, double gflops, double read_gbs) {
+    if (!(gflops > 0) || !(read_gbs > 0)) return 1;
+    return static_cast<int>(std::ceil(10.0 * static_cast<double>(elem_bytes) * gflops / read_gbs));
+}
+
 BalancePlanner::BalancePlanner(int n, int g, int unit, int pieces) : n_(n), g_(g), unit_(unit), piece_(1), hi_(n) {
     using launch_checks::num;
     const char* fn = "hybrid::BalancePlanner";
@@ -32,7 +42,8 @@ BalancePlanner::BalancePlanner(int n, int g, int unit, int pieces) : n_(n), g_(g
 }
 
 int BalancePlanner::initial_gpu() const {
-    return static_cast<int>(std::min<long long>(g_, 2 * ((static_cast<long long>(g_) + pieces_ - 1) / pieces_)));
+    const long long two = 2 * ((static_cast<long long>(g_) + pieces_ - 1) / pieces_);
+    return static_cast<int>(std::min<long long>(g_, (two + unit_ - 1) / unit_ * unit_));  // whole chunks
 }
 
 int BalancePlanner::take_gpu(int count) {
@@ -102,7 +113,7 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
     std::vector<int> chunk_outputs;
     std::size_t done = 0;  // chunks seen finished, in order
     long long issued = 0, done_outputs = 0;
-    double gpu_ms_per = 0;  // the GPU's time per output so far (0: none finished)
+    double gpu_ms_per = 0;  // the GPU's time per output in its pipeline (0: fewer than two chunks finished)
     auto issue = [&](int count) {
         while (count > 0) {
             const int c = std::min(count, unit);
@@ -116,7 +127,7 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
             if (i == 0 && fail == testing::Fail::gpu) fail_injected_gpu(sp, fn);
         }
     };
-    auto poll = [&] {  // no wait: which chunks have finished, and the GPU's time per output since mark(0)
+    auto poll = [&] {  // no wait: which chunks have finished, and the GPU's time per output
         const std::size_t before = done;
         while (done < chunk_outputs.size()) {
             const cudaError_t e = cudaEventQuery(sp.mark(1 + done));
@@ -124,10 +135,12 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
             WB_CUDA(e);
             done_outputs += chunk_outputs[done++];
         }
-        if (done > before) {
+        // From the first chunk's end to the last one's seen: the pipeline's rate. The first chunk
+        // alone would count its copy in, kernel and copy out in sequence, which later chunks overlap.
+        if (done > before && done >= 2) {
             float ms = 0;
-            WB_CUDA(cudaEventElapsedTime(&ms, sp.mark(0), sp.mark(done)));
-            gpu_ms_per = ms / static_cast<double>(done_outputs);
+            WB_CUDA(cudaEventElapsedTime(&ms, sp.mark(1), sp.mark(done)));
+            gpu_ms_per = ms / static_cast<double>(done_outputs - chunk_outputs[0]);
         }
     };
     auto queued = [&] {  // outputs issued and not done; the oldest running chunk counted half done

@@ -34,6 +34,17 @@ namespace wb::hybrid {
 inline constexpr double kBalancePieceMs = 0.25;
 inline constexpr int kBalanceMaxPieces = 8;
 int balance_pieces(double cpu_side_ms);
+/// The same, with each piece at least `min_piece` of the CPU's `cpu_outputs` outputs: at most
+/// cpu_outputs / min_piece pieces (at least 1).
+int balance_pieces(double cpu_side_ms, int cpu_outputs, int min_piece);
+/// The fewest columns of C a GEMM's CPU piece should take. Each piece is one cpu::gemm call, and
+/// each call packs the whole op(A) again: m k e bytes read at the host's rate B (GB/s), against
+/// the piece's 2 m k c flops at the FMA rate F (GFLOP/s). That is at most 5% of the piece where
+/// c >= 20 e F / (2 B) = 10 e F / B, whatever m and k: about 440 columns in float on a host of
+/// 1.1 TFLOP/s and 100 GB/s. (A first run gave 15-column pieces at n = 4096: each re-read A's
+/// 64 MiB, and the balanced GEMM ran 5 - 10% behind the fixed share: docs/notes/split.md.)
+/// 1 where a rate is not positive.
+int gemm_min_piece_cols(std::size_t elem_bytes, double gflops, double read_gbs);
 
 /// The balanced call's split as pure arithmetic (unit-tested without a GPU). The outputs [0, n):
 /// the GPU claims [lo, ...) from the start, the CPU [..., hi) from the end; [lo, hi) is unclaimed.
@@ -45,7 +56,7 @@ public:
     BalancePlanner(int n, int g, int unit, int pieces);
 
     /// The GPU's outputs to issue before the CPU's first piece: two pieces' worth at the planned
-    /// share, 2 g / pieces (at most g).
+    /// share, 2 g / pieces, rounded up to whole units (at most g).
     int initial_gpu() const;
     /// The CPU's piece: ceil((n - g) / pieces) outputs.
     int piece() const { return piece_; }
@@ -67,9 +78,9 @@ public:
         int gpu = 0;  ///< outputs to issue on the GPU now
         int cpu = 0;  ///< the CPU's next piece
     };
-    /// The next poll's decision from the CPU's measured ms per output (cpu_ms_per), the GPU's (
-    /// gpu_ms_per, <= 0 where none of its chunks has finished: the planned ratio to the CPU's,
-    /// (n - g) / g, stands in) and the GPU's outputs issued and not yet done (queued).
+    /// The next poll's decision from the CPU's measured ms per output (cpu_ms_per), the GPU's
+    /// (gpu_ms_per: from its first chunk's end to its last one's, the pipeline's rate; <= 0 where
+    /// fewer than two chunks have finished: the planned ratio to the CPU's, (n - g) / g, stands in) and the GPU's outputs issued and not yet done (queued).
     /// The GPU's part of the unclaimed outputs R is x = (R c - q t) / (c + t) (both end together),
     /// c and t the CPU's and the GPU's time per output. Where the CPU's rest R - x is at most one
     /// and a half pieces, this is the last poll: the GPU takes x (none where x is under an eighth

@@ -62,18 +62,21 @@ Sim simulate(int n, int g, int unit, int pieces, double cpu_per, double gpu_per,
         cpu_done = 0;
         for (int i : s.owner) cpu_done += i == 1;
         long long issued = 0, done = 0;
-        std::size_t first_running = chunks.size();
+        std::size_t first_running = chunks.size(), done_chunks = 0;
         double last_end = 0;
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             issued += chunks[i].outputs;
             if (chunks[i].end <= now && first_running == chunks.size()) {
                 done += chunks[i].outputs;
                 last_end = chunks[i].end;
+                ++done_chunks;
             } else if (first_running == chunks.size()) {
                 first_running = i;
             }
         }
-        const double gpu_ms_per = done > 0 ? last_end / static_cast<double>(done) : 0;
+        // as run_balanced measures it: from the first chunk's end, once two have finished
+        const double gpu_ms_per =
+            done_chunks >= 2 ? (last_end - chunks[0].end) / static_cast<double>(done - chunks[0].outputs) : 0;
         const double running = first_running < chunks.size() ? 0.5 * chunks[first_running].outputs : 0;
         const BalancePlanner::Decision d = plan.decide(now / cpu_done, gpu_ms_per, static_cast<double>(issued - done) - running);
         REQUIRE(d.gpu + d.cpu >= 1);  // every poll claims something
@@ -177,6 +180,20 @@ TEST_CASE("balance_pieces: one piece per quarter millisecond, 1 to 8", "[cpu][sp
     CHECK(balance_pieces(100.0) == wb::hybrid::kBalanceMaxPieces);
     CHECK(balance_pieces(-1.0) == 1);
     CHECK(balance_pieces(std::nan("")) == 1);
+}
+
+TEST_CASE("balance_pieces with a floor on a piece; a GEMM piece's fewest columns", "[cpu][split]") {
+    using wb::hybrid::balance_pieces;
+    CHECK(balance_pieces(100.0, 118, 440) == 1);   // a GEMM's 118 CPU columns: one piece, the fixed share
+    CHECK(balance_pieces(100.0, 2000, 440) == 4);  // 2000 / 440
+    CHECK(balance_pieces(1.0, 2000, 440) == 4);    // the time's bound
+    CHECK(balance_pieces(100.0, 4096, 1) == wb::hybrid::kBalanceMaxPieces);
+    CHECK(balance_pieces(100.0, 0, 0) == 1);
+    // 10 e F / B: float on a host of 1100 GFLOP/s and 100 GB/s, double at 630 GFLOP/s
+    CHECK(wb::hybrid::gemm_min_piece_cols(4, 1100, 100) == 440);
+    CHECK(wb::hybrid::gemm_min_piece_cols(8, 630, 100) == 504);
+    CHECK(wb::hybrid::gemm_min_piece_cols(8, 0, 100) == 1);
+    CHECK(wb::hybrid::gemm_min_piece_cols(4, 1100, std::nan("")) == 1);
 }
 
 TEST_CASE("BalancePlanner: bad arguments name the argument and the rule", "[cpu][split]") {

@@ -32,14 +32,14 @@ inline Ch07Run read_ch07_run(const std::string& stem) {
     return Ch07Run{wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)};
 }
 
-/// The lines a run printed under "Summary" (up to the first blank line), without their indent;
-/// empty where its log has none.
-inline std::vector<std::string> ch07_printed_summary(const std::string& stem) {
+/// The lines a run printed under `heading` ("Summary", or a line that starts with it) up to the
+/// first blank line, without their indent; empty where its log has none.
+inline std::vector<std::string> ch07_printed_summary(const std::string& stem, const std::string& heading = "Summary") {
     std::ifstream txt(ch07_stem_path(stem) + ".txt");
     std::vector<std::string> out;
     bool in = false;
     for (std::string s; std::getline(txt, s);) {
-        if (s == "Summary") in = true;
+        if (!in && s.rfind(heading, 0) == 0) in = true;
         else if (in && s.empty()) break;
         else if (in) out.push_back(s.substr(s.find_first_not_of(' ')));
     }

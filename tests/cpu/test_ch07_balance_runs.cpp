@@ -1,0 +1,36 @@
+// Chapter 7's --balance runs kept in tests/data (docs/notes/split.md, session 42): the lines the run
+// printed under "Balanced hybrid" are computed again from its log and CSV (the model replayed from
+// the calibration it printed, the measured columns as written), so that the A/B's counts in the
+// notes are the run's own and the reader of the balanced columns is checked.
+#include "catch.hpp"
+
+#include "ch07_run_files.hpp"
+#include "split_replay.hpp"
+#include "split_summary.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+/// The kept --balance runs, by stem.
+const char* const kBalanceRuns[] = {"h200-ch07-balance-c2df34b"};
+}  // namespace
+
+TEST_CASE("ch07 --balance runs: the balanced lines again from the run's files", "[cpu][split]") {
+    for (const char* stem : kBalanceRuns) {
+        INFO("run " << stem);
+        const wb::test::Ch07Run run = wb::test::read_ch07_run(stem);
+        int balanced = 0;
+        for (const auto& r : run.rows) balanced += !std::isnan(r.m.balanced_ms);
+        CHECK(balanced > 0);
+        const std::vector<std::string> printed = wb::test::ch07_printed_summary(stem, "Balanced hybrid");
+        REQUIRE(!printed.empty());
+        CHECK(wb::ch07::balanced_lines(wb::ch07::replay(run.rows, run.m)) == printed);
+    }
+}
+
+TEST_CASE("ch07 balanced_lines: nothing where no balanced call ran", "[cpu][split]") {
+    const wb::test::Ch07Run run = wb::test::read_ch07_run("h200-ch07-9cac1fe");
+    CHECK(wb::ch07::balanced_lines(wb::ch07::replay(run.rows, run.m)).empty());
+}
