@@ -78,6 +78,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     m.chunks = opt.chunks;
     m.derived_chunks = !opt.chunks_given;
     m.price_issue = opt.price_issue;
+    m.balanced = !opt.fixed_share;
     m.cg_iterations = opt.cg_iterations;
     const bool conv = std::find(opt.ops.begin(), opt.ops.end(), "conv2d") != opt.ops.end();
     const std::vector<int> fs = conv ? opt.filter_sizes : std::vector<int>{};
@@ -176,6 +177,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n"
               << "  hybrid SYMV: the GPU's share priced as what it copies (g whole stored columns, g n - g^2 / 2 elements, "
                  "and each chunk's diagonal block)\n";
+    if (m.balanced)
+        std::cout << "  hybrid GEMM and convolution: balanced while they run (the model's share the plan; the GPU's "
+                     "chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
     if (m.price_issue)
         std::cout << "  hybrid CPU side: begins once the calling thread has issued the GPU's chunks (priced per chunk "
                      "as measured, --price-issue)\n";
@@ -215,16 +219,6 @@ void print_crossovers(const std::vector<ch07::RowResult>& rows) {
     t.print(std::cout);
 }
 
-/// --balance: the CPU's pieces of a case's balanced hybrid (0: none). Its CPU share is predicted
-/// to take the hybrid's time (both sides end together); a GEMM piece takes at least
-/// hybrid::gemm_min_piece_cols (each piece packs op(A) again) at the host's rates.
-int balanced_pieces(const ch07::Case& c, const ch07::CasePrediction& p, const ch07::Machines& m) {
-    if (!p.has_hybrid_share() || (c.op != "gemm" && c.op != "conv2d")) return 0;
-    const double a_bytes = static_cast<double>(c.n) * c.n * static_cast<double>(c.elem);
-    const int min_piece = c.op == "gemm" ? hybrid::gemm_min_piece_cols(c.elem, m.cpu.gflops(c.elem), m.cpu.bandwidth_at(a_bytes)) : 1;
-    return hybrid::balance_pieces(p.split.hybrid_ms, c.n - p.gpu_part, min_piece);
-}
-
 int run(const SplitOptions& opt) {
     std::cout << "Chapter 7 — the CPU/GPU split (White §4.6, Listing 4.18)\n"
               << "Data starts in host memory and the result must end there. Three ways to run each call:\n"
@@ -238,8 +232,11 @@ int run(const SplitOptions& opt) {
     std::vector<std::string> columns{"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
                                      "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
                                      "chunks", "White 4.18", "model's choice", "measured best", "choice / best"};
-    if (opt.balance)  // appended: a CSV reader of the columns above reads a run with them too
-        for (const char* b : {"balanced measured", "balanced min", "balanced max", "balanced GPU share", "pieces"}) columns.push_back(b);
+    // appended: a CSV reader of the columns above reads a run with them too
+    if (opt.balance_ab)
+        for (const char* b : {"balanced measured", "balanced min", "balanced max"}) columns.push_back(b);
+    if (m.balanced)
+        for (const char* b : {"balanced GPU share", "pieces"}) columns.push_back(b);
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)", columns);
     const std::vector<ch07::Case> cases = cases_of(opt);
     std::vector<ch07::RowResult> results;
@@ -279,14 +276,14 @@ int run(const SplitOptions& opt) {
                 to_measure.push_back(c);
                 parts.push_back(rows.back().p.gpu_part);
                 depths.push_back(std::max(1, rows.back().p.chunks));
-                pieces.push_back(opt.balance ? balanced_pieces(c, rows.back().p, m) : 0);
+                pieces.push_back(ch07::balanced_pieces(c, rows.back().p.gpu_part, rows.back().p.split.hybrid_ms, m));
                 slot.push_back(rows.size() - 1);
             }
             if (!to_measure.empty()) {
                 const std::string group = what[slot.front()];
                 try {
                     const std::vector<ch07::Measured> ms =
-                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces);
+                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces, opt.balance_ab);
                     for (std::size_t j = 0; j < ms.size(); ++j) rows[slot[j]].m = ms[j];
                 } catch (const std::bad_alloc&) {
                     std::cerr << group << "not measured: the host could not allocate the operands of its group ("
@@ -309,11 +306,13 @@ int run(const SplitOptions& opt) {
                                fmt(r.m.hybrid_max_ms, 4), share_cell(r.p), chunks_cell(r.p), split::where_name(r.p.split.white),
                                split::where_name(r.p.split.choice), ch07::measured_best(r),
                                std::isnan(q) ? "-" : fmt(q, 2) + "x"};
-                if (opt.balance)
-                    for (const std::string& b : {fmt(r.m.balanced_ms, 4), fmt(r.m.balanced_min_ms, 4), fmt(r.m.balanced_max_ms, 4),
-                                                  std::isnan(r.m.balanced_share) ? std::string("-") : fmt(100 * r.m.balanced_share, 1) + "%",
-                                                  r.m.balanced_pieces > 1 ? std::to_string(r.m.balanced_pieces) : std::string("-")})
+                if (opt.balance_ab)
+                    for (const std::string& b : {fmt(r.m.balanced_ms, 4), fmt(r.m.balanced_min_ms, 4), fmt(r.m.balanced_max_ms, 4)})
                         cells.push_back(b);
+                if (m.balanced) {
+                    cells.push_back(std::isnan(r.m.balanced_share) ? std::string("-") : fmt(100 * r.m.balanced_share, 1) + "%");
+                    cells.push_back(r.m.balanced_pieces > 1 ? std::to_string(r.m.balanced_pieces) : std::string("-"));
+                }
                 table.add_row(cells);
                 results.push_back(r);
                 prog.step(what[i]);
@@ -337,8 +336,8 @@ int run(const SplitOptions& opt) {
                  "over the measured best.\n\nSummary\n";
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
     std::cout << '\n';
-    if (opt.balance) {
-        std::cout << "Balanced hybrid (--balance: GEMM and the convolution, the same plan, timed in the same rounds)\n";
+    if (opt.balance_ab) {
+        std::cout << "Balanced hybrid (--balance-ab: GEMM and the convolution, the same plan, timed in the same rounds)\n";
         for (const auto& line : ch07::balanced_lines(results)) std::cout << "  " << line << '\n';
         std::cout << '\n';
     }

@@ -3,6 +3,8 @@
 // and the three predicted times; split_measure.cpp runs the three ways.
 #include "split_cases.hpp"
 
+#include "hybrid_balance.hpp"
+
 #include "memory_lab.hpp"
 #include "peer_rates.hpp"
 #include "roofline.hpp"
@@ -415,6 +417,14 @@ CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks) {
     out.cpu_model_ms = out.split.cpu_ms;
     out.gpu_part = split::gpu_rows(c.n, out.split.gpu_share, 1);
     return out;
+}
+
+int balanced_pieces(const Case& c, int g, double hybrid_ms, const Machines& m) {
+    if (!m.balanced || (c.op != "gemm" && c.op != "conv2d") || g <= 0 || g >= c.n) return 0;
+    const double a_bytes = static_cast<double>(c.n) * c.n * static_cast<double>(c.elem);
+    const int min_piece =
+        c.op == "gemm" ? hybrid::gemm_min_piece_cols(c.elem, m.cpu.gflops(c.elem), m.cpu.bandwidth_at(a_bytes)) : 1;
+    return hybrid::balance_pieces(hybrid_ms, c.n - g, min_piece);
 }
 
 }  // namespace wb::ch07

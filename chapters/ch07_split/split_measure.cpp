@@ -191,9 +191,12 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
     const int g = plan.hybrid_part ? plan.hybrid_part(r) : 0;
     if (g > 0 && g < n) {
         r.hybrid_part = g;
+        const int pc = plan.pieces && p.balanced ? plan.pieces(g) : 0;
+        if (pc > 1) r.balanced_pieces = pc;
         std::vector<double> issued;  // each call's issue on the calling thread (0: the worker issued), warm-ups too
         const cpu::CallTiming h = timed_call([&] {
-            p.hybrid(g, chunk_of(g, chunks));
+            if (pc > 1) p.balanced(g, chunk_of(g, std::max(chunks, pc)), pc);
+            else p.hybrid(g, chunk_of(g, chunks));
             const hybrid::SideTimes s = hybrid::last_side_times();
             issued.push_back(s.issued_on_caller ? s.gpu_issued_ms : 0.0);
         });
@@ -207,7 +210,7 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
 /// The rows of one op, precision and FS (measure_group).
 template <class T>
 std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
-                                  bool gpu, int cg_iterations, const std::vector<int>& pieces) {
+                                  bool gpu, int cg_iterations, const std::vector<int>& pieces, bool ab) {
     const std::size_t k = cases.size();
     std::vector<Prepared<T>> p;
     for (const Case& c : cases) p.push_back(prepare<T>(c, gpu, cg_iterations));
@@ -234,10 +237,10 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         else if (g > 0 && g < c.n) {
             r[i].hybrid_part = g;
             const int k = chunks[i];
-            calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
-            const int pc = pieces.empty() ? 0 : pieces[i];
-            if (pc > 1 && p[i].balanced) {  // planned at the same share, in chunks no larger than a piece's worth
-                what.push_back({i, Way::hybrid});
+            const int pc = pieces.empty() || !p[i].balanced ? 0 : pieces[i];
+            if (pc <= 1 || ab) calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
+            if (pc > 1) {  // planned at the same share, in chunks no larger than a piece's worth
+                if (ab) what.push_back({i, Way::hybrid});
                 r[i].balanced_pieces = pc;
                 const int unit = chunk_of(g, std::max(k, pc));
                 const double n = c.n;
@@ -245,7 +248,7 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
                     p[i].balanced(g, unit, pc);
                     shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
                 });
-                what.push_back({i, Way::balanced});
+                what.push_back({i, ab ? Way::balanced : Way::hybrid});
                 continue;
             }
         } else continue;
@@ -260,11 +263,11 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         // CG's split solve may stop early (its last solve's outcome scales every batch alike).
         const double s = cg && what[j].second == Way::hybrid ? per_solve(1.0, *p[what[j].first].solved, cg_iterations) : 1.0;
         const cpu::BatchStats& b = t[j].stats;
+        if (!shares[what[j].first].empty()) m.balanced_share = cpu::quantile(shares[what[j].first], 0.5);
         if (what[j].second == Way::balanced) {
             m.balanced_ms = b.median;
             m.balanced_min_ms = b.min;
             m.balanced_max_ms = b.max;
-            m.balanced_share = cpu::quantile(shares[what[j].first], 0.5);
         } else if (what[j].second == Way::hybrid) {
             m.hybrid_ms = s * b.median;
             m.hybrid_min_ms = s * b.min;
@@ -314,7 +317,8 @@ std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int 
 }
 
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
-                                    const std::vector<int>& chunks, bool gpu, int cg_iterations, const std::vector<int>& pieces) {
+                                    const std::vector<int>& chunks, bool gpu, int cg_iterations, const std::vector<int>& pieces,
+                                    bool ab) {
     if (cases.empty()) return {};
     if (gpu_parts.size() != cases.size() || chunks.size() != cases.size())
         throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
@@ -329,8 +333,8 @@ std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::v
         if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
             throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +
                                         " differs from " + cases.front().op + ")");
-    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces)
-                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces);
+    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab)
+                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab);
 }
 
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {

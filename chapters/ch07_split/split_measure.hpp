@@ -40,9 +40,10 @@ struct Measured {
     /// were timed in turn with the other sizes (measure_group): the host's drift during the
     /// timing shows here.
     double cpu_min_ms = NAN, cpu_max_ms = NAN, hybrid_min_ms = NAN, hybrid_max_ms = NAN;
-    /// --balance: the balanced hybrid (kernels/cpu/hybrid_balance.hpp) planned at the same share
-    /// and timed in the same rounds (NaN where not run): its median batch, the pieces it ran with,
-    /// and the median over its calls of the GPU's outputs at the end over n.
+    /// The balanced hybrid (kernels/cpu/hybrid_balance.hpp): the pieces it ran with (0: the fixed
+    /// share ran), and the median over its calls of the GPU's outputs at the end over n. Where the
+    /// balanced call is the hybrid, hybrid_ms is its time; --balance-ab times it beside the fixed
+    /// share in the same rounds instead (NaN where not): its median, fastest and slowest batch.
     double balanced_ms = NAN, balanced_min_ms = NAN, balanced_max_ms = NAN;
     int balanced_pieces = 0;
     double balanced_share = NAN;
@@ -56,11 +57,12 @@ struct Measured {
 /// spread, not as a step between sizes). Throws std::invalid_argument unless the cases share one
 /// op, precision and FS and gpu_parts and chunks (each case's pipeline depth, >= 1) have one
 /// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
-/// entry is above 1 and the hybrid runs, its balanced call with that many pieces is timed in the
-/// same rounds too (GEMM and the convolution only; Measured::balanced_ms).
+/// entry is above 1 and the hybrid runs (GEMM and the convolution only), the hybrid is the
+/// balanced call with that many pieces; with `ab`, the hybrid stays the fixed share and the
+/// balanced call is timed beside it in the same rounds (Measured::balanced_ms).
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations,
-                                    const std::vector<int>& pieces = {});
+                                    const std::vector<int>& pieces = {}, bool ab = false);
 
 /// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
 /// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid
@@ -70,6 +72,9 @@ struct MeasurePlan {
     bool gpu = true;
     bool chunked = false;
     std::function<int(const Measured&)> hybrid_part;
+    /// The balanced hybrid's pieces at g GPU rows (GEMM and the convolution; 0 or 1, or unset:
+    /// the fixed share), in chunks no larger than a piece's worth.
+    std::function<int(int g)> pieces;
 };
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks);
 

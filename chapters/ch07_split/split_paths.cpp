@@ -53,6 +53,8 @@ void timed_again(const Case& c, int chunks, Measured& r) {
     MeasurePlan again;
     again.cpu = again.gpu = false;
     again.hybrid_part = [g](const Measured&) { return g; };
+    const int pieces = r.balanced_pieces;  // the same call: balanced where the first was
+    again.pieces = [pieces](int) { return pieces; };
     cpu::settle_threads();
     const Measured r2 = measure_case(c, again, chunks);
     if (r2.hybrid_ms < r.hybrid_ms) {
@@ -99,6 +101,9 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         // At the calibration's depth: the hybrid is timed in m.chunks chunks (measure_case below).
         return model_share_rows(mc, m, &f, &model_ms);
     };
+    // The hybrid the rows run: balanced where they are (GEMM, the convolution), its CPU share
+    // predicted at the model's hybrid there (set by hybrid_part, called first).
+    at_mid.pieces = [&](int g) { return balanced_pieces(mc, g, model_ms, m); };
     Measured r = measure_case(mc, at_mid, m.chunks);
     // The residual and the miss are one hybrid timing, added to every prediction of the class and
     // setting the run's margin: a disturbance that lasted through it would stay in both. So the
@@ -132,6 +137,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
             MeasurePlan at_small;
             at_small.cpu = at_small.gpu = false;
             at_small.hybrid_part = [&](const Measured&) { return model_share_rows(sc, m, &fs, &small_model_ms); };
+            at_small.pieces = [&](int g) { return balanced_pieces(sc, g, small_model_ms, m); };
             rs = measure_case(sc, at_small, m.chunks);
             timed_again(sc, m.chunks, rs);
         }

@@ -42,6 +42,7 @@ Machines machines_from_log(std::istream& log) {
     m.share_footprint = false;  // a run from before the line that says so: each call at its own working set
     m.symv_share_one_call = false;  // a run from before the line: the SYMV's CPU share read its panel too
     m.hybrid_floor = false;         // a run from before the line: the margin alone chose the hybrid
+    m.balanced = false;             // a run from before the line: every hybrid at its fixed share
     m.symv_gpu_columns = false;     // a run from before the line: SYMV's GPU side priced linear in f
     m.derived_chunks = false;       // a run from before the line: every hybrid in the calibration's chunks
     m.gpu = device_preset("h200");
@@ -106,6 +107,8 @@ Machines machines_from_log(std::istream& log) {
             m.share_footprint = true;
         } else if (s.rfind("hybrid SYMV: the CPU's share is one SYMV of its diagonal block", 0) == 0) {
             m.symv_share_one_call = true;
+        } else if (s.rfind("hybrid GEMM and convolution: balanced while they run", 0) == 0) {
+            m.balanced = true;
         } else if (s.rfind("hybrid floor: chosen only where it also saves its GPU side's fixed cost", 0) == 0) {
             m.hybrid_floor = true;
         } else if (s.rfind("hybrid SYMV: the GPU's share priced as what it copies", 0) == 0) {

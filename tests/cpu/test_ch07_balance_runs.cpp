@@ -14,7 +14,7 @@
 
 namespace {
 /// The kept --balance runs, by stem.
-const char* const kBalanceRuns[] = {"h200-ch07-balance-c2df34b"};
+const char* const kBalanceRuns[] = {"h200-ch07-balance-c2df34b", "h200-ch07-balance-166ac27-a", "h200-ch07-balance-166ac27-b"};
 }  // namespace
 
 TEST_CASE("ch07 --balance runs: the balanced lines again from the run's files", "[cpu][split]") {
