@@ -22,8 +22,8 @@
 // h200-ch07-9a7322f.*, h200-ch07-bafb6e4.*, h200-ch07-969e9fd.* and h200-ch07-8f8c0b4.* four later
 // runs of it; h200-ch07-482068b.* a run of the same model with the hybrids' GPU share issued on the
 // calling thread (page-locked arrays: its empty hybrid call says so); h200-ch07-full.* (a copy of
-// docs/results/h200/ch07-full.*) a run of it with the CPU classes' grids a factor 2 apart (more
-// points in its calibration lines); h200-ch07-8cfc21d.* a later run of that model, which prints
+// docs/results/h200/ch07-full.* before session 42) a run of it with the CPU classes' grids a
+// factor 2 apart (more points in its calibration lines); h200-ch07-8cfc21d.* a later run of that model, which prints
 // the calling thread's issue per chunk on its path lines, and h200-ch07-8cfc21d-price-issue.* a run
 // of the same binary with --price-issue (the issue priced in front of the CPU's share), timed
 // beside it in one call (docs/notes/split.md, session 39).
@@ -198,7 +198,7 @@ struct KeptRun {
 };
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Thirty-six runs of eight chapter models, thirty-two on a 16-core host and four on a
+    // Thirty-nine runs of eight chapter models, thirty-five on a 16-core host and four on a
     // 32-core host (h200x2): each calibration read back with the features its lines say (the
     // classes an earlier run lacks, too), its columns, choices and depths reproduced, and the
     // choice line it printed recomputed from its CSV (the other counts may move by one, the CPU
@@ -206,9 +206,13 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
     // h200-ch07-full and the later runs issued the hybrids' GPU share on the calling thread (their
     // empty hybrid call says so; the model is the same), h200-ch07-full and the later runs with the
     // CPU grids a factor 2 apart. h200-ch07-98e7470-a and -b: two runs of one binary back to back
-    // (margins 15.1% and 26.3%); h200-ch07-9cac1fe the same model a session later (12.4%).
+    // (margins 15.1% and 26.3%); h200-ch07-9cac1fe the same model a session later (12.4%);
+    // h200-ch07-5a6da3f and its -c and -d the same model with the GEMM and convolution hybrids
+    // balanced while they run (the model does not change; the rows' hybrid timings do).
     using M = Model;
     const KeptRun runs[] = {
+        {"h200-ch07-5a6da3f", M::two_residuals},   {"h200-ch07-5a6da3f-c", M::two_residuals},
+        {"h200-ch07-5a6da3f-d", M::two_residuals},
         {"h200-ch07-9cac1fe", M::two_residuals},
         {"h200-ch07-98e7470-a", M::two_residuals}, {"h200-ch07-98e7470-b", M::two_residuals},
         {"h200-ch07-8cfc21d", M::two_residuals},   {"h200-ch07-full", M::two_residuals},
@@ -229,7 +233,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         {"h200-ch07-5615892-b", M::first},         {"h200-ch07-e618d9e-a", M::first},
         {"h200-ch07-e618d9e-b", M::first},         {"h200x2-ch07-f724708", M::first},
     };
-    CHECK(std::size(runs) == 36);
+    CHECK(std::size(runs) == 39);
     for (const KeptRun& kept : runs) {
         const char* stem = kept.stem;
         INFO(stem);
