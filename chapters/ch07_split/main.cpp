@@ -178,8 +178,8 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << "  hybrid SYMV: the GPU's share priced as what it copies (g whole stored columns, g n - g^2 / 2 elements, "
                  "and each chunk's diagonal block)\n";
     if (m.balanced)
-        std::cout << "  hybrid GEMM and convolution: balanced while they run (the model's share the plan; the GPU's "
-                     "chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
+        std::cout << "  hybrid GEMV, GEMM and convolution: balanced while they run (the model's share the plan; the "
+                     "GPU's chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
     if (m.price_issue)
         std::cout << "  hybrid CPU side: begins once the calling thread has issued the GPU's chunks (priced per chunk "
                      "as measured, --price-issue)\n";
@@ -337,7 +337,7 @@ int run(const SplitOptions& opt) {
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
     std::cout << '\n';
     if (opt.balance_ab) {
-        std::cout << "Balanced hybrid (--balance-ab: GEMM and the convolution, the same plan, timed in the same rounds)\n";
+        std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM and the convolution, the same plan, timed in the same rounds)\n";
         for (const auto& line : ch07::balanced_lines(results)) std::cout << "  " << line << '\n';
         std::cout << '\n';
     }

@@ -144,8 +144,8 @@ struct Machines {
     /// (GpuPath::issue_per_chunk_ms, measured at the start): its side priced K issues later. Off by
     /// default (--price-issue): one A/B (docs/notes/split.md, session 38) did not pass its rule.
     bool price_issue = false;
-    /// What the calibration and the rows time as the hybrid GEMM and convolution (not a model
-    /// input): the balanced call (kernels/cpu/hybrid_balance.hpp) where its CPU share gets more
+    /// What the calibration and the rows time as the hybrid GEMV, GEMM and convolution (not a
+    /// model input): the balanced call (kernels/cpu/hybrid_balance.hpp) where its CPU share gets more
     /// than one piece (balanced_pieces), planned at the model's share; false: the fixed share
     /// (--fixed-share, and every run before session 42).
     bool balanced = true;
@@ -154,8 +154,8 @@ struct Machines {
 /// The CPU's pieces of a balanced hybrid of case c with g of its n outputs on the GPU, where the
 /// model predicts its hybrid at hybrid_ms (both sides end together, so the CPU's share takes about
 /// that): hybrid::balance_pieces, a GEMM piece at least hybrid::gemm_min_piece_cols at the host's
-/// rates (each piece packs op(A) again). 0 where the balanced call does not apply: m.balanced
-/// off, an op other than GEMM and the convolution, or g not inside (0, n).
+/// rates (each piece packs op(A) again), a GEMV piece at least hybrid::kGemvMinPieceCols. 0 where
+/// the balanced call does not apply: m.balanced off, SYMV or CG, or g not inside (0, n).
 int balanced_pieces(const Case& c, int g, double hybrid_ms, const Machines& m);
 
 /// The median of the measured GpuPath::miss of m.paths (at most 0.999: predict's min_gain must be

@@ -98,7 +98,7 @@ struct Prepared {
     std::vector<std::shared_ptr<void>> keep;  ///< the arrays the calls read and write
     std::function<void()> cpu;
     std::function<void(int rows, int chunk)> hybrid;
-    std::function<void(int rows, int chunk, int pieces)> balanced;  ///< GEMM and the convolution
+    std::function<void(int rows, int chunk, int pieces)> balanced;  ///< GEMV, GEMM and the convolution
     std::function<void()> cg_gpu, cg_split;
     std::shared_ptr<CgResult> solved = std::make_shared<CgResult>();
 };
@@ -121,6 +121,7 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
             const GemvArgs<T> a{Op::N, n, n, T(1), A, n, x, T(0), y};
             p.cpu = [a] { cpu::gemv(a); };
             p.hybrid = [a](int rows, int chunk) { hybrid::gemv(a, rows, chunk); };
+            p.balanced = [a](int rows, int chunk, int pieces) { hybrid::gemv(a, rows, chunk, pieces); };
         } else {
             const SymvArgs<T> a{Uplo::Lower, n, T(1), A, n, x, 1, T(0), y, 1};
             p.cpu = [a] { cpu::symv(a); };

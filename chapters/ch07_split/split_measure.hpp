@@ -57,7 +57,7 @@ struct Measured {
 /// spread, not as a step between sizes). Throws std::invalid_argument unless the cases share one
 /// op, precision and FS and gpu_parts and chunks (each case's pipeline depth, >= 1) have one
 /// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
-/// entry is above 1 and the hybrid runs (GEMM and the convolution only), the hybrid is the
+/// entry is above 1 and the hybrid runs (GEMV, GEMM and the convolution only), the hybrid is the
 /// balanced call with that many pieces; with `ab`, the hybrid stays the fixed share and the
 /// balanced call is timed beside it in the same rounds (Measured::balanced_ms).
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
@@ -72,7 +72,7 @@ struct MeasurePlan {
     bool gpu = true;
     bool chunked = false;
     std::function<int(const Measured&)> hybrid_part;
-    /// The balanced hybrid's pieces at g GPU rows (GEMM and the convolution; 0 or 1, or unset:
+    /// The balanced hybrid's pieces at g GPU rows (GEMV, GEMM and the convolution; 0 or 1, or unset:
     /// the fixed share), in chunks no larger than a piece's worth.
     std::function<int(int g)> pieces;
 };

@@ -96,10 +96,10 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                  "price the calling thread's issue of a hybrid's GPU chunks before its CPU share (measured per chunk "
                  "at the start; off until an A/B judges it: docs/notes/split.md)");
     auto* fixed = app.add_flag("--fixed-share", opt.fixed_share,
-                               "run every hybrid at the model's fixed share (the GEMM and convolution hybrids otherwise "
+                               "run every hybrid at the model's fixed share (the GEMV, GEMM and convolution hybrids otherwise "
                                "balance their split while they run: kernels/cpu/hybrid_balance.hpp)");
     app.add_flag("--balance-ab", opt.balance_ab,
-                 "the A/B of docs/notes/split.md (session 42): the GEMM and convolution hybrids at the fixed share, "
+                 "the A/B of docs/notes/split.md (session 42): the GEMV, GEMM and convolution hybrids at the fixed share, "
                  "the balanced call timed beside them in the same rounds")
         ->excludes(fixed);
     app.add_flag("--symv-own-arrays", opt.symv_own_arrays,

@@ -25,7 +25,7 @@ struct SplitOptions {
     bool chunks_given = false;  ///< --chunks on the command line: every hybrid at that depth (else derived per call)
     bool price_issue = false;   ///< --price-issue: Machines::price_issue
     bool fixed_share = false;   ///< --fixed-share: Machines::balanced off
-    bool balance_ab = false;    ///< --balance-ab: the balanced hybrid timed beside the fixed one (GEMM, convolution)
+    bool balance_ab = false;    ///< --balance-ab: the balanced hybrid timed beside the fixed one (GEMV, GEMM, convolution)
     bool symv_own_arrays = false;  ///< --symv-own-arrays: cpu::CalibrationSizes::symv_own_arrays
     int cg_iterations = 100;                                ///< CG iterations per solve
 };

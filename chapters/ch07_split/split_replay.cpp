@@ -107,7 +107,8 @@ Machines machines_from_log(std::istream& log) {
             m.share_footprint = true;
         } else if (s.rfind("hybrid SYMV: the CPU's share is one SYMV of its diagonal block", 0) == 0) {
             m.symv_share_one_call = true;
-        } else if (s.rfind("hybrid GEMM and convolution: balanced while they run", 0) == 0) {
+        } else if (s.rfind("hybrid GEMV, GEMM and convolution: balanced while they run", 0) == 0 ||
+                   s.rfind("hybrid GEMM and convolution: balanced while they run", 0) == 0) {  // 5a6da3f's runs
             m.balanced = true;
         } else if (s.rfind("hybrid floor: chosen only where it also saves its GPU side's fixed cost", 0) == 0) {
             m.hybrid_floor = true;

@@ -89,11 +89,15 @@ using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 }  // namespace
 
+bool balances(int n, int g, int pieces, std::initializer_list<const void*> gpu_host_arrays) {
+    return g > 0 && g < n && pieces > 1 && issue_on_caller(gpu_host_arrays);
+}
+
 //! [hybrid-balanced]
 void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initializer_list<const void*> gpu_host_arrays,
                   const std::function<void(int, int)>& cpu_rows, const std::function<void(ShareState&, int)>& gpu_start,
-                  const std::function<void(int, int, int)>& gpu_issue) {
-    if (g <= 0 || g >= n || pieces <= 1 || !issue_on_caller(gpu_host_arrays)) {  // the fixed share g
+                  const std::function<void(int, int, int)>& gpu_issue, const std::function<void(int)>& gpu_end) {
+    if (!balances(n, g, pieces, gpu_host_arrays)) {  // the fixed share g
         run(fn, g < n, g > 0, gpu_host_arrays, [&] { cpu_rows(g, n); },
             [&](const GpuCall& call) {
                 run_gpu_chunks(call, fn, g, std::min(unit, g), [&] { gpu_start(*call.sp, std::min(unit, g)); }, gpu_issue);
@@ -167,22 +171,37 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
         cpu_outputs += r.end - r.begin;
     };
     std::exception_ptr cpu_error, gpu_error;
+    bool ended = false;
+    auto end_gpu = [&] {  // once every output is claimed: what follows the GPU's last chunk
+        if (ended || plan.remaining() > 0) return;
+        ended = true;
+        if (gpu_end) gpu_end(static_cast<int>((chunk_outputs.size() - 1) & 1));
+    };
     const Clock::time_point cpu_start = Clock::now();
     try {
         if (fail == testing::Fail::cpu)
             throw std::runtime_error(std::string(fn) + ": injected CPU failure (test hook), before its share ran");
-        cpu_piece(plan.take_cpu(plan.piece()));
-        while (plan.remaining() > 0) {
-            BalancePlanner::Decision d;
+        RowRange first = plan.take_cpu(plan.piece());
+        try {
+            end_gpu();
+        } catch (...) {
+            gpu_error = std::current_exception();
+        }
+        if (!gpu_error) cpu_piece(first);
+        while (!gpu_error && plan.remaining() > 0) {
+            RowRange next;
             try {
                 poll();
-                d = plan.decide(cpu_ms / static_cast<double>(std::max<long long>(1, cpu_outputs)), gpu_ms_per, queued());
+                const BalancePlanner::Decision d =
+                    plan.decide(cpu_ms / static_cast<double>(std::max<long long>(1, cpu_outputs)), gpu_ms_per, queued());
                 issue(d.gpu);
+                next = plan.take_cpu(d.cpu);
+                end_gpu();
             } catch (...) {
                 gpu_error = std::current_exception();  // the CPU stops too: the output is unspecified
                 break;
             }
-            cpu_piece(plan.take_cpu(d.cpu));
+            cpu_piece(next);
         }
     } catch (...) {
         cpu_error = std::current_exception();

@@ -45,6 +45,9 @@ int balance_pieces(double cpu_side_ms, int cpu_outputs, int min_piece);
 /// 64 MiB, and the balanced GEMM ran 5 - 10% behind the fixed share: docs/notes/split.md.)
 /// 1 where a rate is not positive.
 int gemm_min_piece_cols(std::size_t elem_bytes, double gflops, double read_gbs);
+/// The fewest columns of A a balanced GEMV's CPU piece takes: each piece reads and writes the CPU's
+/// partial y (2 m e bytes) beside its m c e bytes of A, at most 5% from c = 40 on.
+inline constexpr int kGemvMinPieceCols = 40;
 
 /// The balanced call's split as pure arithmetic (unit-tested without a GPU). The outputs [0, n):
 /// the GPU claims [lo, ...) from the start, the CPU [..., hi) from the end; [lo, hi) is unclaimed.
@@ -106,9 +109,14 @@ namespace detail {
 /// run() with the fixed share g. The contract is run()'s: returns when both sides have stopped and
 /// every copy is over; an error on either side (the injected ones too) surfaces after both have
 /// stopped, the GPU's first; last_side_times() sets gpu_outputs to what the GPU computed.
+/// `gpu_end(b)` (where given, balanced calls only) is issued once every output is claimed, after
+/// the GPU's last chunk, on that chunk's stream b (GEMV's partial y goes back there).
 void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initializer_list<const void*> gpu_host_arrays,
                   const std::function<void(int r0, int r1)>& cpu_rows, const std::function<void(ShareState& sp, int cap)>& gpu_start,
-                  const std::function<void(int r0, int c, int b)>& gpu_issue);
+                  const std::function<void(int r0, int c, int b)>& gpu_issue, const std::function<void(int b)>& gpu_end = {});
+/// Whether run_balanced balances a call (else it is the fixed share): 0 < g < n, pieces > 1 and
+/// the calling thread issues (issue_on_caller).
+bool balances(int n, int g, int pieces, std::initializer_list<const void*> gpu_host_arrays);
 
 }  // namespace detail
 

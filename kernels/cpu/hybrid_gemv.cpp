@@ -1,12 +1,17 @@
 // hybrid_gemv.cpp — the hybrid GEMV (hybrid_gemv.hpp): the GPU's share pipelined in chunks on two
-// streams (hybrid_common.hpp), the CPU's share at the same time, both writing disjoint rows of y.
+// streams (hybrid_common.hpp), the CPU's share at the same time, both writing disjoint rows of y;
+// balanced (op N, pieces > 1), the two sides split the columns and add their partial y's.
 #include "hybrid_gemv.hpp"
 
 #include "cpu_peers.hpp"
+#include "hybrid_balance.hpp"
 #include "hybrid_common.hpp"
+#include "launch_checks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <vector>
 
 namespace wb::hybrid {
 
@@ -90,16 +95,81 @@ void gpu_share_columns(const GemvArgs<T>& h, int g, int chunk, const detail::Gpu
         });
 }
 
+/// The balanced call with op N (hybrid_gemv.hpp): the columns of A split between the sides, each
+/// adding its columns' part alpha A(:, cols) x(cols) into a y of its own (the GPU's on the device,
+/// chunk after chunk in order, then back into page-locked scratch; the CPU's in host scratch, piece
+/// after piece), and y = y_gpu + y_cpu + beta y once both have stopped. A slice of whole columns is
+/// one contiguous block of a column-major A: the copies run at the link's full rate, and the
+/// slices can be claimed from both ends while the call runs (hybrid_balance.hpp).
+template <class T>
+void balanced_columns(const GemvArgs<T>& h, int gpu_cols, int unit, int pieces) {
+    const std::size_t e = sizeof(T), m = static_cast<std::size_t>(h.m), lda = static_cast<std::size_t>(h.lda);
+    thread_local std::vector<T> cpu_y;  // the CPU's partial y, kept from call to call like the GPU's buffers
+    thread_local detail::PinnedScratch gpu_y_host;
+    cpu_y.resize(m);
+    T* const gpu_y = static_cast<T*>(gpu_y_host.get(m * e));
+    detail::ShareState* sp = nullptr;
+    T *dx = nullptr, *dy = nullptr, *dA[2] = {nullptr, nullptr};
+    int chunks = 0;
+    bool cpu_first = true;
+    const auto& step = wb::step<GemvArgs<T>>(5);
+    detail::run_balanced(
+        "hybrid::gemv", h.n, gpu_cols, unit, pieces, {h.A, h.y},
+        [&](int c0, int c1) {  // the CPU's columns [c0, c1), added into its y
+            GemvArgs<T> c = h;
+            c.n = c1 - c0;
+            c.A = h.A + static_cast<std::size_t>(c0) * lda;
+            c.x = h.x + c0;
+            c.y = cpu_y.data();
+            c.beta = cpu_first ? T(0) : T(1);
+            cpu_first = false;
+            cpu::gemv(c);
+        },
+        [&](detail::ShareState& s, int cap) {  // x, every chunk's
+            sp = &s;
+            dx = static_cast<T*>(s.whole.get(static_cast<std::size_t>(h.n) * e));
+            dy = static_cast<T*>(s.whole2.get(m * e));
+            for (int b = 0; b < 2; ++b) dA[b] = static_cast<T*>(s.in[b].get(m * static_cast<std::size_t>(cap) * e));
+            detail::copy_whole(s, dx, h.x, static_cast<std::size_t>(h.n) * e);
+        },
+        [&](int c0, int c, int b) {  // the GPU's columns [c0, c0 + c), added into its y after the chunk before
+            cudaStream_t st = sp->s[b];
+            detail::copy_2d(dA[b], m, h.A + static_cast<std::size_t>(c0) * lda, lda, m, static_cast<std::size_t>(c),
+                            cudaMemcpyHostToDevice, st);
+            if (chunks > 0) WB_CUDA(cudaStreamWaitEvent(st, sp->kernel_done[1 - b], 0));
+            GemvArgs<T> d = h;
+            d.n = c;
+            d.A = dA[b];
+            d.lda = std::max(1, h.m);
+            d.x = dx + c0;
+            d.y = dy;
+            d.beta = chunks == 0 ? T(0) : T(1);
+            step.launch(d, step.default_launch(d), st);
+            WB_CUDA(cudaEventRecord(sp->kernel_done[b], st));
+            ++chunks;
+        },
+        [&](int b) { WB_CUDA(cudaMemcpyAsync(gpu_y, dy, m * e, cudaMemcpyDeviceToHost, sp->s[b])); });
+    for (std::size_t i = 0; i < m; ++i)  // beta == 0: y is not read (it may hold NaN)
+        h.y[i] = gpu_y[i] + cpu_y[i] + (h.beta == T(0) ? T(0) : h.beta * h.y[i]);
+}
+
 }  // namespace
 
 template <class T>
-void gemv(const GemvArgs<T>& h, int gpu_rows, int chunk_rows) {
+void gemv(const GemvArgs<T>& h, int gpu_rows, int chunk_rows, int pieces) {
     const char* fn = "hybrid::gemv";
     const bool work = validate_gemv(h, fn);
     const int len = h.len_y();
     detail::check_share(fn, "gpu_rows", gpu_rows, "len(y)", len, "chunk_rows", chunk_rows);
+    if (pieces < 1) launch_checks::fail(fn, "pieces (" + launch_checks::num(pieces) + ") must be >= 1");
     if (!work) return;
     if (h.alpha == T(0)) return detail::scale_on_host(fn, h.y, len, 1, static_cast<std::size_t>(len), h.beta);
+    if (h.op == Op::N && pieces > 1) {  // the plan's share of the rows, as a share of the columns
+        const double f = static_cast<double>(gpu_rows) / len;
+        const int gpu_cols = static_cast<int>(std::llround(f * h.n));
+        const int unit = static_cast<int>(std::max(1LL, std::llround(static_cast<double>(chunk_rows) * h.n / len)));
+        if (detail::balances(h.n, gpu_cols, pieces, {h.A, h.y})) return balanced_columns(h, gpu_cols, unit, pieces);
+    }
     // The CPU's share, outputs [gpu_rows, len): op N a band of rows of A, op T a band of columns.
     GemvArgs<T> c = h;
     if (h.op == Op::N) {
@@ -118,7 +188,7 @@ void gemv(const GemvArgs<T>& h, int gpu_rows, int chunk_rows) {
                 });
 }
 
-template void gemv<float>(const GemvArgs<float>&, int, int);
-template void gemv<double>(const GemvArgs<double>&, int, int);
+template void gemv<float>(const GemvArgs<float>&, int, int, int);
+template void gemv<double>(const GemvArgs<double>&, int, int, int);
 
 }  // namespace wb::hybrid

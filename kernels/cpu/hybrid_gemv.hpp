@@ -12,10 +12,21 @@
 /// and y is copied back once. gpu_rows = len(y) with chunk_rows = len(y) is the all-GPU call:
 /// copy in, kernel, copy out, in sequence.
 ///
+/// Balanced (op N, pieces > 1, hybrid_balance.hpp): the split moves while the call runs, and it
+/// splits the *columns* of A, not the rows of y. The plan gives the GPU the share gpu_rows / len(y)
+/// of the columns, in chunks of chunk_rows n / m columns; the GPU claims chunks from the first
+/// column and the CPU `pieces`-th parts of its planned columns from the last, each adding its
+/// columns' part of alpha A x into a partial y of its own (the GPU's on the device, chunk after
+/// chunk, then back to page-locked scratch), and y = y_gpu + y_cpu + beta y once both have stopped
+/// (last_side_times().gpu_outputs: the GPU's columns). Whole columns are contiguous blocks: the
+/// copies run at the link's full rate, where a band of rows would be a narrow 2-D copy. Op T,
+/// pageable arrays, or a share that rounds to no column on one side: the fixed share.
+///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped (the
 /// GPU's first), with y unspecified. Arguments are validated as the GPU launchers do
-/// (validate_gemv, named "hybrid::gemv"), plus 0 <= gpu_rows <= len(y) and chunk_rows >= 1.
+/// (validate_gemv, named "hybrid::gemv"), plus 0 <= gpu_rows <= len(y), chunk_rows >= 1 and
+/// pieces >= 1.
 /// alpha == 0 is y = beta y on the host (detail::scale_on_host: A and x are not read).
 #pragma once
 
@@ -24,6 +35,6 @@
 namespace wb::hybrid {
 
 template <class T>
-void gemv(const GemvArgs<T>& host, int gpu_rows, int chunk_rows);
+void gemv(const GemvArgs<T>& host, int gpu_rows, int chunk_rows, int pieces = 1);
 
 }  // namespace wb::hybrid

@@ -120,3 +120,55 @@ TEST_CASE("hybrid::gemv: bad arguments throw before anything runs", "[gpu][split
     a.lda = 5;
     CHECK_THROWS_WITH(wb::hybrid::gemv(a, 4, 4), "hybrid::gemv: lda (5) must be >= max(1, m) (8)");
 }
+
+// The balanced call (op N, pieces > 1): the sides split the columns and add their partial y's;
+// where they meet depends on their times in this run, so each call is checked whole, and the
+// columns the GPU reports must be a whole number of columns. Op T and pageable arrays run the
+// fixed share (gpu_outputs -1).
+TEST_CASE("hybrid::gemv balanced matches the float64 reference for every plan and piece count", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    for (Op op : {Op::N, Op::T})
+        for (bool pinned : {false, true}) {
+            const int m = hybrid_test::size(1031), n = hybrid_test::size(517), lda = m + 6;
+            const int ly = op == Op::N ? m : n;
+            Case<float> f(op, m, n, lda, 0.0f, pinned, 131);
+            Case<double> d(op, m, n, lda, -0.5, pinned, 141);
+            for (int g : {1, ly / 3, ly - 1})
+                for (int pieces : {2, 8}) {
+                    INFO("op " << wb::op_char(op) << " pinned " << pinned << " plan " << g << " pieces " << pieces);
+                    f.reset();
+                    wb::hybrid::gemv(f.args(), g, 41, pieces);
+                    const int cols = wb::hybrid::last_side_times().gpu_outputs;
+                    // balanced only where the plan's share of the columns leaves both sides one
+                    const long long plan_cols = (static_cast<long long>(g) * n * 2 + ly) / (2LL * ly);
+                    if (op == Op::N && pinned && plan_cols > 0 && plan_cols < n) CHECK((cols >= 0 && cols <= n));
+                    else CHECK(cols == -1);
+                    f.check();
+                    d.reset();
+                    wb::hybrid::gemv(d.args(), g, 7, pieces);
+                    d.check();
+                }
+        }
+}
+
+TEST_CASE("hybrid::gemv balanced: a failure on either side surfaces after both stopped", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int m = hybrid_test::size(2049);
+    Case<float> c(Op::N, m, hybrid_test::size(1537), m + 2, 0.0f, true, 151);
+    hybrid_test::check_failures<float>([&] { wb::hybrid::gemv(c.args(), m / 2, m / 16, 6); }, c.y.data(), c.y.size(),
+                                       [&] { c.check(); }, [&] { c.reset(); });
+}
+
+TEST_CASE("hybrid::gemv balanced: y is complete at the return and the inputs are free to reuse", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    Case<double> c(Op::N, hybrid_test::size(3001), hybrid_test::size(2999), hybrid_test::size(3001), 0.25, true, 161);
+    hybrid_test::check_no_early_read<double>([&] { wb::hybrid::gemv(c.args(), c.len_y() / 3 + 1, c.len_y() / 24 + 1, 8); },
+                                             c.y.data(), static_cast<std::size_t>(c.len_y()), [&] { c.check(); },
+                                             [&] { c.reset(); }, {&c.A, &c.x});
+}
+
+TEST_CASE("hybrid::gemv: pieces below 1 throw before anything runs", "[gpu][split]") {
+    std::vector<float> v(64, 1.0f);
+    const wb::GemvArgs<float> a{Op::N, 4, 4, 1, v.data(), 4, v.data() + 16, 0, v.data() + 32};
+    CHECK_THROWS_WITH(wb::hybrid::gemv(a, 2, 2, 0), "hybrid::gemv: pieces (0) must be >= 1");
+}
