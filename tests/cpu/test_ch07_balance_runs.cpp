@@ -14,7 +14,8 @@
 
 namespace {
 /// The kept --balance runs, by stem.
-const char* const kBalanceRuns[] = {"h200-ch07-balance-c2df34b", "h200-ch07-balance-166ac27-a", "h200-ch07-balance-166ac27-b"};
+const char* const kBalanceRuns[] = {"h200-ch07-balance-c2df34b", "h200-ch07-balance-166ac27-a", "h200-ch07-balance-166ac27-b",
+                                    "h200-ch07-balance-cd0345f-a", "h200-ch07-balance-cd0345f-b"};
 }  // namespace
 
 TEST_CASE("ch07 --balance runs: the balanced lines again from the run's files", "[cpu][split]") {
