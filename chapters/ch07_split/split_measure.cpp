@@ -194,13 +194,15 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
         r.hybrid_part = g;
         const int pc = plan.pieces && p.balanced ? plan.pieces(g) : 0;
         if (pc > 1) r.balanced_pieces = pc;
-        std::vector<double> issued;  // each call's issue on the calling thread (0: the worker issued), warm-ups too
+        std::vector<double> issued, issued_chunks;  // each call's issue on the calling thread (0: the worker issued), warm-ups too
         const cpu::CallTiming h = timed_call([&] {
             if (pc > 1) p.balanced(g, chunk_of(g, std::max(chunks, pc)), pc);
             else p.hybrid(g, chunk_of(g, chunks));
             const hybrid::SideTimes s = hybrid::last_side_times();
             issued.push_back(s.issued_on_caller ? s.gpu_issued_ms : 0.0);
+            issued_chunks.push_back(s.chunks_before_cpu);
         });
+        if (!issued_chunks.empty()) r.hybrid_issue_chunks = static_cast<int>(cpu::quantile(issued_chunks, 0.5));
         r.hybrid_ms = h.ms;
         r.hybrid_error = h.stats.rel_error();
         if (!issued.empty()) r.hybrid_issue_ms = cpu::quantile(issued, 0.5);

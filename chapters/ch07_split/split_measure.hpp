@@ -35,6 +35,9 @@ struct Measured {
     /// made, its warm-up calls included; 0 where the GPU worker issued it and the CPU's share
     /// began at once).
     double hybrid_issue_ms = NAN;
+    /// The chunks that issue covered: a balanced call's first issue (SideTimes::chunks_before_cpu,
+    /// the median over its calls); 0 for a fixed share, whose issue covers all its chunks.
+    int hybrid_issue_chunks = 0;
     double cpu_error = NAN;     ///< the CPU timing's relative standard error
     /// The fastest and slowest batch (ms per call) of the CPU peer and of the hybrid where they
     /// were timed in turn with the other sizes (measure_group): the host's drift during the

@@ -61,6 +61,7 @@ void timed_again(const Case& c, int chunks, Measured& r) {
         r.hybrid_ms = r2.hybrid_ms;
         r.hybrid_error = r2.hybrid_error;
         r.hybrid_issue_ms = r2.hybrid_issue_ms;
+        r.hybrid_issue_chunks = r2.hybrid_issue_chunks;
     }
 }
 
@@ -114,7 +115,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     // The calling thread's issue before the CPU's share (per chunk), then the model at the same
     // share with it where it is priced (--price-issue): the residual is what is left beyond both.
     if (r.hybrid_issue_ms > 0) {
-        q.issue_per_chunk_ms = r.hybrid_issue_ms / m.chunks;
+        q.issue_per_chunk_ms = r.hybrid_issue_ms / (r.hybrid_issue_chunks > 0 ? r.hybrid_issue_chunks : m.chunks);
         model_ms = hybrid_model_ms(mc, m, f);
     }
     if (!std::isnan(r.hybrid_ms)) {
@@ -148,7 +149,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     if (!small_failed && !std::isnan(rs.hybrid_ms)) {
         q.small_n = sc.n;
         if (rs.hybrid_issue_ms > 0) {
-            q.small_issue_per_chunk_ms = rs.hybrid_issue_ms / m.chunks;
+            q.small_issue_per_chunk_ms = rs.hybrid_issue_ms / (rs.hybrid_issue_chunks > 0 ? rs.hybrid_issue_chunks : m.chunks);
             small_model_ms = hybrid_model_ms(sc, m, fs);
         } else {
             q.small_issue_per_chunk_ms = q.issue_per_chunk_ms;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,7 +28,8 @@ int balance_pieces(double cpu_side_ms, int cpu_outputs, int min_piece) {
 
 int gemm_min_piece_cols(std::size_t elem_bytes, double gflops, double read_gbs) {
     if (!(gflops > 0) || !(read_gbs > 0)) return 1;
-    return static_cast<int>(std::ceil(10.0 * static_cast<double>(elem_bytes) * gflops / read_gbs));
+    const double cols = std::ceil(10.0 * static_cast<double>(elem_bytes) * gflops / read_gbs);
+    return static_cast<int>(std::min(cols, static_cast<double>(std::numeric_limits<int>::max())));
 }
 
 BalancePlanner::BalancePlanner(int n, int g, int unit, int pieces) : n_(n), g_(g), unit_(unit), piece_(1), hi_(n) {
@@ -69,7 +71,7 @@ BalancePlanner::Decision BalancePlanner::decide(double cpu_ms_per, double gpu_ms
     const double x = std::clamp((r * c - q * t) / (c + t), 0.0, static_cast<double>(r));
     const int xi = static_cast<int>(std::llround(x));
     const int rest = r - xi;
-    if (rest <= piece_ + piece_ / 2) {  // the last poll: both parts claimed
+    if (rest <= static_cast<long long>(piece_) + piece_ / 2) {  // the last poll: both parts claimed
         if (xi < std::max(1, unit_ / 8)) return {0, r};
         return {xi, rest};
     }
@@ -90,7 +92,7 @@ double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono
 }  // namespace
 
 bool balances(int n, int g, int pieces, std::initializer_list<const void*> gpu_host_arrays) {
-    return g > 0 && g < n && pieces > 1 && issue_on_caller(gpu_host_arrays);
+    return g > 0 && g < n && pieces > 1 && !sides_in_turn() && issue_on_caller(gpu_host_arrays);
 }
 
 //! [hybrid-balanced]
@@ -104,6 +106,12 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
             });
         return;
     }
+    run_balanced_now(fn, n, g, unit, pieces, cpu_rows, gpu_start, gpu_issue, gpu_end);
+}
+
+void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const std::function<void(int, int)>& cpu_rows,
+                      const std::function<void(ShareState&, int)>& gpu_start, const std::function<void(int, int, int)>& gpu_issue,
+                      const std::function<void(int)>& gpu_end) {
     unit = std::min(unit, n);
     BalancePlanner plan(n, g, unit, pieces);
     const testing::Fail fail = take_injected_failure();
@@ -120,8 +128,9 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
     double gpu_ms_per = 0;  // the GPU's time per output in its pipeline (0: fewer than two chunks finished)
     auto issue = [&](int count) {
         while (count > 0) {
-            const int c = std::min(count, unit);
-            const int r0 = plan.take_gpu(c);
+            const int r0 = plan.take_gpu(std::min(count, unit));
+            const int c = plan.lo() - r0;  // what the planner granted
+            if (c <= 0) break;
             const std::size_t i = chunk_outputs.size();
             gpu_issue(r0, c, static_cast<int>(i & 1));
             WB_CUDA(cudaEventRecord(sp.mark(1 + i), sp.s[i & 1]));
@@ -161,6 +170,7 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
         throw;
     }
     const Clock::time_point gpu_issued = Clock::now();
+    sides.chunks_before_cpu = static_cast<int>(chunk_outputs.size());
     double cpu_ms = 0;
     long long cpu_outputs = 0;
     auto cpu_piece = [&](RowRange r) {
@@ -191,6 +201,8 @@ void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initi
         while (!gpu_error && plan.remaining() > 0) {
             RowRange next;
             try {
+                if (fail == testing::Fail::gpu_late && chunk_outputs.size() > 0 && cpu_outputs > 0)  // once: the first poll
+                    throw std::runtime_error(std::string(fn) + ": injected GPU failure (test hook), between the CPU's pieces");
                 poll();
                 const BalancePlanner::Decision d =
                     plan.decide(cpu_ms / static_cast<double>(std::max<long long>(1, cpu_outputs)), gpu_ms_per, queued());

@@ -114,9 +114,14 @@ namespace detail {
 void run_balanced(const char* fn, int n, int g, int unit, int pieces, std::initializer_list<const void*> gpu_host_arrays,
                   const std::function<void(int r0, int r1)>& cpu_rows, const std::function<void(ShareState& sp, int cap)>& gpu_start,
                   const std::function<void(int r0, int c, int b)>& gpu_issue, const std::function<void(int b)>& gpu_end = {});
-/// Whether run_balanced balances a call (else it is the fixed share): 0 < g < n, pieces > 1 and
-/// the calling thread issues (issue_on_caller).
+/// Whether run_balanced balances a call (else it is the fixed share): 0 < g < n, pieces > 1, the
+/// calling thread issues (issue_on_caller) and testing::run_sides_in_turn is off.
 bool balances(int n, int g, int pieces, std::initializer_list<const void*> gpu_host_arrays);
+/// run_balanced's balanced call itself, for a caller that has decided with balances() and has no
+/// fixed-share callbacks (GEMV's column split): its rule is not asked again.
+void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const std::function<void(int r0, int r1)>& cpu_rows,
+                      const std::function<void(ShareState& sp, int cap)>& gpu_start,
+                      const std::function<void(int r0, int c, int b)>& gpu_issue, const std::function<void(int b)>& gpu_end);
 
 }  // namespace detail
 

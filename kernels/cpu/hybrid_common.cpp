@@ -230,6 +230,8 @@ bool issue_on_caller(std::initializer_list<const void*> gpu_host_arrays) {
 
 SideTimes& side_times_slot() { return t_last_sides; }
 
+bool sides_in_turn() { return g_in_turn.load(); }
+
 //! [hybrid-run]
 void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<const void*> gpu_host_arrays,
          const std::function<void()>& cpu, const std::function<void(const GpuCall&)>& gpu,
@@ -254,7 +256,7 @@ void run(const char* fn, bool cpu_work, bool gpu_work, std::initializer_list<con
         return then_after();
     }
     ShareState& sp = share_state();  // the streams and buffers the GPU side issues on, and run() waits on
-    const GpuCall call{&sp, fail == testing::Fail::gpu};
+    const GpuCall call{&sp, fail == testing::Fail::gpu || fail == testing::Fail::gpu_late};
     if (!cpu_work) {  // the GPU alone, issued and waited for here (spinning: no CPU share wants the core)
         gpu(call);
         sides.gpu_issued_ms = ms_between(start, Clock::now());

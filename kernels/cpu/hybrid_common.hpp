@@ -42,12 +42,14 @@ namespace wb::hybrid {
 
 namespace testing {
 /// Which side the next hybrid call makes fail.
-enum class Fail { none, cpu, gpu };
+enum class Fail { none, cpu, gpu, gpu_late };
 /// Arms a failure for the next hybrid call of this process (tests only): `cpu` throws on the CPU
 /// side before its share runs (the GPU side runs to its end); `gpu` throws on the GPU side after
 /// its first chunk has been issued (copies in flight), which then waits for its streams. Both
-/// throw std::runtime_error naming the side ("... injected CPU failure ..."). A call whose share
-/// leaves the armed side without work disarms it without failing.
+/// throw std::runtime_error naming the side ("... injected CPU failure ..."). `gpu_late`: a
+/// balanced call (hybrid_balance.hpp) fails on its GPU side at its first poll, between the CPU's
+/// pieces, with chunks in flight; any other call takes it as `gpu`. A call whose share leaves the
+/// armed side without work disarms it without failing.
 void fail_next_call(Fail side);
 /// Diagnosis only (scripts/probes/hybrid_sides_probe.cu): while on, a hybrid call of this process
 /// runs its GPU side to its end first and then its CPU side, so that each side's time in
@@ -86,6 +88,9 @@ struct SideTimes {
     /// A balanced call (hybrid_balance.hpp): the outputs the GPU computed in the end; -1 for a
     /// call with a fixed share (its GPU part is the share given).
     int gpu_outputs = -1;
+    /// A balanced call: the chunks its calling thread issued before the CPU's share began (what
+    /// gpu_issued_ms covers); 0 for a call with a fixed share (its issue covers all its chunks).
+    int chunks_before_cpu = 0;
 };
 SideTimes last_side_times();
 
@@ -231,6 +236,8 @@ testing::Fail take_injected_failure();
 /// run()'s rule for a call with both sides: the calling thread issues the GPU side where every
 /// host array of `gpu_host_arrays` is page-locked (or testing::force_issuer says so).
 bool issue_on_caller(std::initializer_list<const void*> gpu_host_arrays);
+/// Whether testing::run_sides_in_turn is on (a balanced call then runs its fixed share).
+bool sides_in_turn();
 /// The calling thread's SideTimes, which last_side_times() returns (set by each call).
 SideTimes& side_times_slot();
 /// Waits for every copy and kernel issued on `sp` (asleep on the events where `sleep`); on an

@@ -113,8 +113,8 @@ void balanced_columns(const GemvArgs<T>& h, int gpu_cols, int unit, int pieces) 
     int chunks = 0;
     bool cpu_first = true;
     const auto& step = wb::step<GemvArgs<T>>(5);
-    detail::run_balanced(
-        "hybrid::gemv", h.n, gpu_cols, unit, pieces, {h.A, h.y},
+    detail::run_balanced_now(
+        "hybrid::gemv", h.n, gpu_cols, unit, pieces,
         [&](int c0, int c1) {  // the CPU's columns [c0, c1), added into its y
             GemvArgs<T> c = h;
             c.n = c1 - c0;

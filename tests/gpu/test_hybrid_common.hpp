@@ -134,6 +134,26 @@ void check_failures(Call&& call, T* out, std::size_t n, Check&& check, Reset&& r
     }
 }
 
+/// The failure contract of a balanced call whose GPU side fails between the CPU's pieces, chunks
+/// in flight (testing::Fail::gpu_late; issued by the calling thread, as a balanced call is): the
+/// error surfaces, no copy lands in `out` after it, and the next call is correct. `call` must
+/// balance with several pieces (so that it polls at least once).
+template <class T, class Call, class Check, class Reset>
+void check_late_failure(Call&& call, T* out, std::size_t n, Check&& check, Reset&& reset) {
+    const ScopedIssuer scope(wb::hybrid::testing::Issuer::caller);
+    const std::vector<T> sentinel(n, T(-12345.5));
+    reset();
+    wb::hybrid::testing::fail_next_call(wb::hybrid::testing::Fail::gpu_late);
+    const std::string e = thrown_by(call);
+    CHECK(e.find("injected GPU failure") != std::string::npos);
+    CHECK(e.find("between the CPU's pieces") != std::string::npos);
+    std::copy(sentinel.begin(), sentinel.end(), out);
+    CHECK(unchanged_after_settling(out, sentinel));
+    reset();
+    call();
+    check();
+}
+
 /// The early-read rule (the file comment): `call` runs the hybrid into `out` (n elements), `check`
 /// checks it against the reference, `reset` puts the output back as before the first call
 /// (poisoned, or CG's initial guess); `inputs` are poisoned at once after the return, and

@@ -112,7 +112,7 @@ TEST_CASE("hybrid::conv2d balanced matches the float64 reference for every FS, p
                 f.reset();
                 wb::hybrid::conv2d(f.args(), g, 5, pieces);  // 5 rows: narrower than FS 9's and 35's halos
                 const int gpu_rows = wb::hybrid::last_side_times().gpu_outputs;
-                if (pinned) CHECK((gpu_rows >= 0 && gpu_rows <= rows));
+                if (pinned) CHECK((gpu_rows >= 1 && gpu_rows <= rows - 1));  // each side at least one row
                 else CHECK(gpu_rows == -1);
                 f.check();
                 d.reset();
@@ -127,6 +127,13 @@ TEST_CASE("hybrid::conv2d balanced: a failure on either side surfaces after both
     Case<float> c(rows, hybrid_test::size(1021), 9, true, 461);
     hybrid_test::check_failures<float>([&] { wb::hybrid::conv2d(c.args(), rows / 2 + 31, rows / 16, 7); }, c.out.data(),
                                        c.out.size(), [&] { c.check(); }, [&] { c.reset(); });
+}
+
+TEST_CASE("hybrid::conv2d balanced: a GPU failure between the CPU's pieces surfaces after both stopped", "[gpu][split]") {
+    const int rows = hybrid_test::size(1537);
+    Case<float> c(rows, hybrid_test::size(1021), 9, true, 465);
+    hybrid_test::check_late_failure<float>([&] { wb::hybrid::conv2d(c.args(), rows / 2, rows / 16, 7); }, c.out.data(),
+                                           c.out.size(), [&] { c.check(); }, [&] { c.reset(); });
 }
 
 TEST_CASE("hybrid::conv2d balanced: the output is complete at the return and the inputs are free to reuse", "[gpu][split]") {

@@ -124,7 +124,7 @@ TEST_CASE("hybrid::gemm balanced matches the float64 reference for every op, pla
                     f.reset();
                     wb::hybrid::gemm(f.args(), g, 13, pieces);
                     const int gpu_cols = wb::hybrid::last_side_times().gpu_outputs;
-                    if (pinned) CHECK((gpu_cols >= 0 && gpu_cols <= n));
+                    if (pinned) CHECK((gpu_cols >= 1 && gpu_cols <= n - 1));  // each side at least one column
                     else CHECK(gpu_cols == -1);  // the fixed share
                     f.check();
                     d.reset();
@@ -140,6 +140,14 @@ TEST_CASE("hybrid::gemm balanced: a failure on either side surfaces after both s
     Case<float> c(Op::N, Op::N, hybrid_test::size(1025), n, hybrid_test::size(511), 0.0f, true, 261);
     hybrid_test::check_failures<float>([&] { wb::hybrid::gemm(c.args(), n / 2 + 88, n / 15, 6); }, c.C.data(), c.C.size(),
                                        [&] { c.check(); }, [&] { c.reset(); });
+}
+
+TEST_CASE("hybrid::gemm balanced: a GPU failure between the CPU's pieces surfaces after both stopped", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int n = hybrid_test::size(1023);
+    Case<float> c(Op::N, Op::N, hybrid_test::size(1025), n, hybrid_test::size(511), 0.0f, true, 265);
+    hybrid_test::check_late_failure<float>([&] { wb::hybrid::gemm(c.args(), n / 2, n / 15, 6); }, c.C.data(), c.C.size(),
+                                           [&] { c.check(); }, [&] { c.reset(); });
 }
 
 TEST_CASE("hybrid::gemm balanced: C is complete at the return and the inputs are free to reuse", "[gpu][split]") {

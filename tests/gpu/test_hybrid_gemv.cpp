@@ -141,7 +141,7 @@ TEST_CASE("hybrid::gemv balanced matches the float64 reference for every plan an
                     const int cols = wb::hybrid::last_side_times().gpu_outputs;
                     // balanced only where the plan's share of the columns leaves both sides one
                     const long long plan_cols = (static_cast<long long>(g) * n * 2 + ly) / (2LL * ly);
-                    if (op == Op::N && pinned && plan_cols > 0 && plan_cols < n) CHECK((cols >= 0 && cols <= n));
+                    if (op == Op::N && pinned && plan_cols > 0 && plan_cols < n) CHECK((cols >= 1 && cols <= n - 1));
                     else CHECK(cols == -1);
                     f.check();
                     d.reset();
@@ -157,6 +157,14 @@ TEST_CASE("hybrid::gemv balanced: a failure on either side surfaces after both s
     Case<float> c(Op::N, m, hybrid_test::size(1537), m + 2, 0.0f, true, 151);
     hybrid_test::check_failures<float>([&] { wb::hybrid::gemv(c.args(), m / 2, m / 16, 6); }, c.y.data(), c.y.size(),
                                        [&] { c.check(); }, [&] { c.reset(); });
+}
+
+TEST_CASE("hybrid::gemv balanced: a GPU failure between the CPU's pieces surfaces after both stopped", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int m = hybrid_test::size(2049);
+    Case<float> c(Op::N, m, hybrid_test::size(1537), m + 2, 0.0f, true, 155);
+    hybrid_test::check_late_failure<float>([&] { wb::hybrid::gemv(c.args(), m / 2, m / 16, 6); }, c.y.data(), c.y.size(),
+                                           [&] { c.check(); }, [&] { c.reset(); });
 }
 
 TEST_CASE("hybrid::gemv balanced: y is complete at the return and the inputs are free to reuse", "[gpu][split]") {
