@@ -15,7 +15,11 @@
 /// time per row (BalancePlanner::decide), issues the GPU's next chunks and takes the CPU's next
 /// piece. What a call gives up: the CPU's share in `pieces` calls instead of one (each pays the
 /// peer's fixed cost), and a GPU whose chunks are issued only between two pieces. So a call whose
-/// CPU share is short gets one piece: the fixed share.
+/// CPU share is short gets one piece: the fixed share. With two pieces the first issue is the
+/// GPU's whole plan, so such a call can move its split only towards the GPU.
+///
+/// Used by the hybrid GEMV (op N: columns of A, each side a partial y; hybrid_gemv.hpp), GEMM
+/// (columns of C) and convolution (rows of the image).
 #pragma once
 
 #include "hybrid_common.hpp"
