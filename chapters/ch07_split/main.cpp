@@ -230,8 +230,7 @@ int run(const SplitOptions& opt) {
               << "          f makes both sides end together (CG: White §5.2, the vector operations on the CPU)\n\n";
     const bool gpu = has_cuda_device() && !opt.predict_only;
     const ch07::Machines m = measure_machines(opt, gpu);
-    ch07::Machines balanced_arm = m;  // what sets the rows' pieces: --balance-ab's balanced arm too
-    balanced_arm.balanced = m.balanced || opt.balance_ab;
+    const bool balanced_rows = m.balanced || opt.balance_ab;  // the rows time a balanced call (--balance-ab: beside the fixed)
 
     std::vector<std::string> columns{"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
                                      "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
@@ -239,7 +238,7 @@ int run(const SplitOptions& opt) {
     // appended: a CSV reader of the columns above reads a run with them too
     if (opt.balance_ab)
         for (const char* b : {"balanced measured", "balanced min", "balanced max"}) columns.push_back(b);
-    if (balanced_arm.balanced)
+    if (balanced_rows)
         for (const char* b : {"balanced GPU share", "pieces"}) columns.push_back(b);
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)", columns);
     const std::vector<ch07::Case> cases = cases_of(opt);
@@ -280,7 +279,7 @@ int run(const SplitOptions& opt) {
                 to_measure.push_back(c);
                 parts.push_back(rows.back().p.gpu_part);
                 depths.push_back(std::max(1, rows.back().p.chunks));
-                pieces.push_back(ch07::balanced_pieces(c, rows.back().p.gpu_part, rows.back().p.split.hybrid_ms, balanced_arm));
+                pieces.push_back(balanced_rows ? ch07::balanced_pieces(c, rows.back().p.gpu_part, rows.back().p.split.hybrid_ms, m) : 0);
                 slot.push_back(rows.size() - 1);
             }
             if (!to_measure.empty()) {
@@ -313,7 +312,7 @@ int run(const SplitOptions& opt) {
                 if (opt.balance_ab)
                     for (const std::string& b : {fmt(r.m.balanced_ms, 4), fmt(r.m.balanced_min_ms, 4), fmt(r.m.balanced_max_ms, 4)})
                         cells.push_back(b);
-                if (balanced_arm.balanced) {
+                if (balanced_rows) {
                     cells.push_back(std::isnan(r.m.balanced_share) ? std::string("-") : fmt(100 * r.m.balanced_share, 1) + "%");
                     cells.push_back(r.m.balanced_pieces > 1 ? std::to_string(r.m.balanced_pieces) : std::string("-"));
                 }

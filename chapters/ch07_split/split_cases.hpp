@@ -155,7 +155,8 @@ struct Machines {
 /// model predicts its hybrid at hybrid_ms (both sides end together, so the CPU's share takes about
 /// that): hybrid::balance_pieces, a GEMM piece at least hybrid::gemm_min_piece_cols at the host's
 /// rates (each piece packs op(A) again), a GEMV piece at least hybrid::kGemvMinPieceCols. 0 where
-/// the balanced call does not apply: m.balanced off, SYMV or CG, or g not inside (0, n).
+/// the balanced call does not apply: SYMV or CG, or g not inside (0, n). Whether a run balances
+/// at all (Machines::balanced, --balance-ab's arm) is the caller's to ask.
 int balanced_pieces(const Case& c, int g, double hybrid_ms, const Machines& m);
 
 /// The median of the measured GpuPath::miss of m.paths (at most 0.999: predict's min_gain must be

@@ -104,7 +104,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     };
     // The hybrid the rows run: balanced where they are (GEMM, the convolution), its CPU share
     // predicted at the model's hybrid there (set by hybrid_part, called first).
-    at_mid.pieces = [&](int g) { return balanced_pieces(mc, g, model_ms, m); };
+    at_mid.pieces = [&](int g) { return m.balanced ? balanced_pieces(mc, g, model_ms, m) : 0; };
     Measured r = measure_case(mc, at_mid, m.chunks);
     // The residual and the miss are one hybrid timing, added to every prediction of the class and
     // setting the run's margin: a disturbance that lasted through it would stay in both. So the
@@ -138,7 +138,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
             MeasurePlan at_small;
             at_small.cpu = at_small.gpu = false;
             at_small.hybrid_part = [&](const Measured&) { return model_share_rows(sc, m, &fs, &small_model_ms); };
-            at_small.pieces = [&](int g) { return balanced_pieces(sc, g, small_model_ms, m); };
+            at_small.pieces = [&](int g) { return m.balanced ? balanced_pieces(sc, g, small_model_ms, m) : 0; };
             rs = measure_case(sc, at_small, m.chunks);
             timed_again(sc, m.chunks, rs);
         }

@@ -13,6 +13,16 @@ namespace {
 
 bool hybrid_ran(const RowResult& r) { return !std::isnan(r.m.hybrid_ms); }
 
+/// The two decision tests, for a hybrid time `hybrid_ms` measured at row r (the fixed
+/// share's or the balanced call's): the model predicts a gain of at least 15% over its better
+/// single side; the measured hybrid is at least 10% faster than the better single side as
+/// measured (the gain held); it is slower than that side (a loss, where the model chose it).
+bool predicts_large_gain(const RowResult& r) {
+    return r.p.split.hybrid_ms <= 0.85 * std::min(r.p.split.cpu_ms, r.p.split.gpu_ms);
+}
+bool holds_gain(const RowResult& r, double hybrid_ms) { return hybrid_ms <= 0.90 * std::min(r.m.cpu_ms, r.m.gpu_ms); }
+bool loses(const RowResult& r, double hybrid_ms) { return hybrid_ms > std::min(r.m.cpu_ms, r.m.gpu_ms); }
+
 /// A CPU timing still this uncertain at the end of its batches (three times the workbook's 1%,
 /// cpu::TimingPlan::repeat_above) did not settle: the host's rate moved during its rounds.
 constexpr double kUnsettledError = cpu::TimingPlan{}.repeat_above;
@@ -107,14 +117,13 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
         if (hybrid_ran(r)) {
             ++hyb_n;
             hyb_ok += within(r.p.split.hybrid_ms, r.m.hybrid_ms);
-            const double best_single = std::min(r.m.cpu_ms, r.m.gpu_ms);
-            if (r.p.split.hybrid_ms <= 0.85 * std::min(r.p.split.cpu_ms, r.p.split.gpu_ms)) {
+            if (predicts_large_gain(r)) {
                 ++gain_rows;
-                gain_kept += r.m.hybrid_ms <= 0.90 * best_single;
+                gain_kept += holds_gain(r, r.m.hybrid_ms);
             }
             if (r.p.split.choice == split::Where::Hybrid) {
                 ++chosen;
-                chosen_lost += r.m.hybrid_ms > best_single;
+                chosen_lost += loses(r, r.m.hybrid_ms);
             }
         }
     }
@@ -145,21 +154,19 @@ std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows) {
         ++both;
         faster += r.m.balanced_ms < r.m.hybrid_ms;
         ratio.push_back(r.m.balanced_ms / r.m.hybrid_ms);
-        const double best_single = std::min(r.m.cpu_ms, r.m.gpu_ms);
-        if (r.p.split.hybrid_ms <= 0.85 * std::min(r.p.split.cpu_ms, r.p.split.gpu_ms)) {
+        if (predicts_large_gain(r)) {
             ++gain_rows;
-            kept_fixed += r.m.hybrid_ms <= 0.90 * best_single;
-            kept_balanced += r.m.balanced_ms <= 0.90 * best_single;
+            kept_fixed += holds_gain(r, r.m.hybrid_ms);
+            kept_balanced += holds_gain(r, r.m.balanced_ms);
         }
         if (r.p.split.choice == split::Where::Hybrid) {
             ++chosen;
-            lost_fixed += r.m.hybrid_ms > best_single;
-            lost_balanced += r.m.balanced_ms > best_single;
+            lost_fixed += loses(r, r.m.hybrid_ms);
+            lost_balanced += loses(r, r.m.balanced_ms);
         }
     }
     if (both == 0) return {};
-    std::sort(ratio.begin(), ratio.end());
-    const double median = ratio.size() % 2 ? ratio[ratio.size() / 2] : 0.5 * (ratio[ratio.size() / 2 - 1] + ratio[ratio.size() / 2]);
+    const double median = cpu::quantile(ratio, 0.5);
     std::vector<std::string> out;
     out.push_back(count_line("balanced faster than the fixed share", faster, both));
     char buf[64];
