@@ -84,6 +84,28 @@ BalancePlanner::Decision BalancePlanner::decide(double cpu_ms_per, double gpu_ms
     return {static_cast<int>(std::min(whole, static_cast<double>(xi))), piece_};
 }
 
+void ChunkLedger::issued(int outputs) {
+    outputs_.push_back(outputs);
+    issued_ += outputs;
+}
+
+void ChunkLedger::finished(double end_ms) {
+    if (done_ >= outputs_.size()) throw std::logic_error("hybrid::ChunkLedger::finished: every issued chunk is already done");
+    if (done_ == 0) first_end_ = end_ms;
+    last_end_ = end_ms;
+    done_outputs_ += outputs_[done_++];
+}
+
+double ChunkLedger::queued() const {
+    const double running = done_ < outputs_.size() ? 0.5 * outputs_[done_] : 0.0;
+    return static_cast<double>(issued_ - done_outputs_) - running;
+}
+
+double ChunkLedger::ms_per_output() const {
+    if (done_ < 2) return 0;
+    return std::max(0.0, last_end_ - first_end_) / static_cast<double>(done_outputs_ - outputs_[0]);
+}
+
 namespace detail {
 
 namespace {
@@ -121,44 +143,31 @@ void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const 
     sides.issued_on_caller = true;
     ShareState& sp = share_state();
 
-    // The GPU's chunks in order: their outputs; mark(1 + i) is recorded after chunk i.
-    std::vector<int> chunk_outputs;
-    std::size_t done = 0;  // chunks seen finished, in order
-    long long issued = 0, done_outputs = 0;
-    double gpu_ms_per = 0;  // the GPU's time per output in its pipeline (0: fewer than two chunks finished)
+    // The GPU's chunks in order; mark(1 + i) is recorded after chunk i.
+    ChunkLedger ledger;
     auto issue = [&](int count) {
         while (count > 0) {
             const int r0 = plan.take_gpu(std::min(count, unit));
             const int c = plan.lo() - r0;  // what the planner granted
             if (c <= 0) break;
-            const std::size_t i = chunk_outputs.size();
+            const std::size_t i = ledger.chunks();
             gpu_issue(r0, c, static_cast<int>(i & 1));
             WB_CUDA(cudaEventRecord(sp.mark(1 + i), sp.s[i & 1]));
-            chunk_outputs.push_back(c);
-            issued += c;
+            ledger.issued(c);
             count -= c;
             if (i == 0 && fail == testing::Fail::gpu) fail_injected_gpu(sp, fn);
         }
     };
-    auto poll = [&] {  // no wait: which chunks have finished, and the GPU's time per output
-        const std::size_t before = done;
-        while (done < chunk_outputs.size()) {
-            const cudaError_t e = cudaEventQuery(sp.mark(1 + done));
+    auto poll = [&] {  // no wait: which chunks have finished, and when (from mark(0))
+        while (ledger.done() < ledger.chunks()) {
+            cudaEvent_t end = sp.mark(1 + ledger.done());
+            const cudaError_t e = cudaEventQuery(end);
             if (e == cudaErrorNotReady) break;
             WB_CUDA(e);
-            done_outputs += chunk_outputs[done++];
-        }
-        // From the first chunk's end to the last one's seen: the pipeline's rate. The first chunk
-        // alone would count its copy in, kernel and copy out in sequence, which later chunks overlap.
-        if (done > before && done >= 2) {
             float ms = 0;
-            WB_CUDA(cudaEventElapsedTime(&ms, sp.mark(1), sp.mark(done)));
-            gpu_ms_per = ms / static_cast<double>(done_outputs - chunk_outputs[0]);
+            WB_CUDA(cudaEventElapsedTime(&ms, sp.mark(0), end));
+            ledger.finished(ms);
         }
-    };
-    auto queued = [&] {  // outputs issued and not done; the oldest running chunk counted half done
-        const double running = done < chunk_outputs.size() ? 0.5 * chunk_outputs[done] : 0.0;
-        return static_cast<double>(issued - done_outputs) - running;
     };
 
     try {  // on an error nothing has started on the CPU
@@ -170,7 +179,7 @@ void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const 
         throw;
     }
     const Clock::time_point gpu_issued = Clock::now();
-    sides.chunks_before_cpu = static_cast<int>(chunk_outputs.size());
+    sides.chunks_before_cpu = static_cast<int>(ledger.chunks());
     double cpu_ms = 0;
     long long cpu_outputs = 0;
     auto cpu_piece = [&](RowRange r) {
@@ -185,7 +194,7 @@ void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const 
     auto end_gpu = [&] {  // once every output is claimed: what follows the GPU's last chunk
         if (ended || plan.remaining() > 0) return;
         ended = true;
-        if (gpu_end) gpu_end(static_cast<int>((chunk_outputs.size() - 1) & 1));
+        if (gpu_end) gpu_end(static_cast<int>((ledger.chunks() - 1) & 1));
     };
     const Clock::time_point cpu_start = Clock::now();
     try {
@@ -201,11 +210,12 @@ void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const 
         while (!gpu_error && plan.remaining() > 0) {
             RowRange next;
             try {
-                if (fail == testing::Fail::gpu_late && chunk_outputs.size() > 0 && cpu_outputs > 0)  // once: the first poll
+                if (fail == testing::Fail::gpu_late && ledger.chunks() > 0 && cpu_outputs > 0)  // once: the first poll
                     throw std::runtime_error(std::string(fn) + ": injected GPU failure (test hook), between the CPU's pieces");
                 poll();
                 const BalancePlanner::Decision d =
-                    plan.decide(cpu_ms / static_cast<double>(std::max<long long>(1, cpu_outputs)), gpu_ms_per, queued());
+                    plan.decide(cpu_ms / static_cast<double>(std::max<long long>(1, cpu_outputs)), ledger.ms_per_output(),
+                                ledger.queued());
                 issue(d.gpu);
                 next = plan.take_cpu(d.cpu);
                 end_gpu();

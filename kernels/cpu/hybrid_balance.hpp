@@ -25,8 +25,11 @@
 #include "hybrid_common.hpp"
 #include "hybrid_partition.hpp"
 
+#include <cstddef>
 #include <functional>
 #include <initializer_list>
+#include <optional>
+#include <vector>
 
 namespace wb::hybrid {
 
@@ -86,8 +89,9 @@ public:
         int cpu = 0;  ///< the CPU's next piece
     };
     /// The next poll's decision from the CPU's measured ms per output (cpu_ms_per), the GPU's
-    /// (gpu_ms_per: from its first chunk's end to its last one's, the pipeline's rate; <= 0 where
-    /// fewer than two chunks have finished: the planned ratio to the CPU's, (n - g) / g, stands in) and the GPU's outputs issued and not yet done (queued).
+    /// (gpu_ms_per: ChunkLedger::ms_per_output, the pipeline's rate; <= 0 where fewer than two
+    /// chunks have finished: the planned ratio to the CPU's, (n - g) / g, stands in) and the GPU's
+    /// outputs issued and not yet done (queued).
     /// The GPU's part of the unclaimed outputs R is x = (R c - q t) / (c + t) (both end together),
     /// c and t the CPU's and the GPU's time per output. Where the CPU's rest R - x is at most one
     /// and a half pieces, this is the last poll: the GPU takes x (none where x is under an eighth
@@ -100,6 +104,33 @@ public:
 private:
     int n_, g_, unit_, piece_, pieces_ = 1;
     int lo_ = 0, hi_;
+};
+
+/// The GPU's chunks of one balanced call as its poll sees them, in the order they were issued
+/// (pure: the call's loop feeds it the chunks' end events, the planner's cpu test virtual times).
+class ChunkLedger {
+public:
+    /// A chunk of `outputs` outputs was issued.
+    void issued(int outputs);
+    /// The oldest unfinished chunk has finished at `end_ms` (from any one origin). Throws
+    /// std::logic_error when every issued chunk is already done.
+    void finished(double end_ms);
+    std::size_t chunks() const { return outputs_.size(); }
+    std::size_t done() const { return done_; }
+    long long issued_outputs() const { return issued_; }
+    long long done_outputs() const { return done_outputs_; }
+    /// Outputs issued and not done, the oldest running chunk counted half done.
+    double queued() const;
+    /// The GPU's ms per output in its pipeline: from the first chunk's end to the last finished
+    /// one's, over the outputs of the chunks after the first (the first alone counts its copy in,
+    /// kernel and copy out in sequence, which later chunks overlap). 0 until two have finished.
+    double ms_per_output() const;
+
+private:
+    std::vector<int> outputs_;
+    std::size_t done_ = 0;
+    long long issued_ = 0, done_outputs_ = 0;
+    double first_end_ = 0, last_end_ = 0;
 };
 
 namespace detail {
@@ -126,6 +157,23 @@ bool balances(int n, int g, int pieces, std::initializer_list<const void*> gpu_h
 void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const std::function<void(int r0, int r1)>& cpu_rows,
                       const std::function<void(ShareState& sp, int cap)>& gpu_start,
                       const std::function<void(int r0, int c, int b)>& gpu_issue, const std::function<void(int b)>& gpu_end);
+
+/// run_balanced with the GPU side an object of type Share, built when the GPU side starts:
+/// Share(args, sp, cap) takes its buffers for chunks of up to cap outputs, prologue() issues what
+/// every chunk needs, issue(r0, c, b) outputs [r0, r0 + c) on stream b (hybrid_gemm.cpp's
+/// GpuColumns, hybrid_conv2d.cpp's GpuBands).
+template <class Share, class Args>
+void run_balanced_share(const char* fn, const Args& args, int n, int g, int unit, int pieces,
+                        std::initializer_list<const void*> gpu_host_arrays, const std::function<void(int r0, int r1)>& cpu_rows) {
+    std::optional<Share> share;
+    run_balanced(
+        fn, n, g, unit, pieces, gpu_host_arrays, cpu_rows,
+        [&](ShareState& sp, int cap) {
+            share.emplace(args, sp, cap);
+            share->prologue();
+        },
+        [&](int r0, int c, int b) { share->issue(r0, c, b); });
+}
 
 }  // namespace detail
 

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <optional>
 
 namespace wb::hybrid {
 
@@ -67,21 +66,13 @@ void conv2d(const Conv2dArgs<T>& h, int gpu_rows, int chunk_rows, int pieces) {
     detail::check_share(fn, "gpu_rows", gpu_rows, "rows", h.rows, "chunk_rows", chunk_rows);
     if (pieces < 1) launch_checks::fail(fn, "pieces (" + launch_checks::num(pieces) + ") must be >= 1");
     if (!work) return;
-    std::optional<GpuBands<T>> share;
     // Who issues (detail::run's rule): the image and the output decide. The filter (fs^2 elements)
     // is copied in once at the call's start; a pageable one is staged in microseconds.
-    detail::run_balanced(
-        fn, h.rows, gpu_rows, chunk_rows, pieces, {h.in, h.out},
-        [&](int r0, int r1) {
-            // beside the GPU, a core left to its host thread (cpu_peers.hpp: OpenMP's idle threads spin)
-            const cpu::ScopedOmpThreads fewer(gpu_rows > 0 ? conv2d_cpu_side_threads() : cpu::threads());
-            cpu::conv2d_rows(h, r0, r1);
-        },
-        [&](detail::ShareState& sp, int cap) {
-            share.emplace(h, sp, cap);
-            share->prologue();
-        },
-        [&](int r0, int c, int b) { share->issue(r0, c, b); });
+    detail::run_balanced_share<GpuBands<T>>(fn, h, h.rows, gpu_rows, chunk_rows, pieces, {h.in, h.out}, [&](int r0, int r1) {
+        // beside the GPU, a core left to its host thread (cpu_peers.hpp: OpenMP's idle threads spin)
+        const cpu::ScopedOmpThreads fewer(gpu_rows > 0 ? conv2d_cpu_side_threads() : cpu::threads());
+        cpu::conv2d_rows(h, r0, r1);
+    });
 }
 
 template void conv2d<float>(const Conv2dArgs<float>&, int, int, int);

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <optional>
 
 namespace wb::hybrid {
 
@@ -96,15 +95,9 @@ void gemm(const GemmArgs<T>& h, int gpu_cols, int chunk_cols, int pieces) {
     if (pieces < 1) launch_checks::fail(fn, "pieces (" + launch_checks::num(pieces) + ") must be >= 1");
     if (!work) return;
     if (h.alpha == T(0) || h.k == 0) return detail::scale_on_host(fn, h.C, h.m, h.n, static_cast<std::size_t>(h.ldc), h.beta);
-    std::optional<GpuColumns<T>> share;
     // Who issues (detail::run's rule): A (copied whole, a matrix), B and C decide.
-    detail::run_balanced(
-        fn, h.n, gpu_cols, chunk_cols, pieces, {h.A, h.B, h.C}, [&](int c0, int c1) { cpu_columns(h, c0, c1); },
-        [&](detail::ShareState& sp, int cap) {
-            share.emplace(h, sp, cap);
-            share->prologue();
-        },
-        [&](int c0, int c, int b) { share->issue(c0, c, b); });
+    detail::run_balanced_share<GpuColumns<T>>(fn, h, h.n, gpu_cols, chunk_cols, pieces, {h.A, h.B, h.C},
+                                              [&](int c0, int c1) { cpu_columns(h, c0, c1); });
 }
 
 template void gemm<float>(const GemmArgs<float>&, int, int, int);

@@ -15,11 +15,12 @@ namespace {
 
 using wb::hybrid::BalancePlanner;
 
-/// A call simulated in virtual time, as detail::run_balanced drives the planner: the CPU runs its
-/// pieces one after another at `cpu_per` ms per output; the GPU runs its chunks in order at
-/// `gpu_per` ms per output plus `chunk_fixed` ms each, starting as soon as issued and the chunk
-/// before is done. Between two pieces the planner sees the chunks done by then. Returns the call's
-/// time; `owner` marks each output's side (1 CPU, 2 GPU; it must be claimed once).
+/// A call simulated in virtual time, as detail::run_balanced_now drives the planner and its
+/// ChunkLedger: the CPU runs its pieces one after another at `cpu_per` ms per output; the GPU runs
+/// its chunks in order at `gpu_per` ms per output plus `chunk_fixed` ms each, each starting once it
+/// is issued and the chunk before is done. Between two pieces the ledger is told of the chunks
+/// done by then. Returns the call's time; `owner` marks each output's side (1 CPU, 2 GPU; it must
+/// be claimed once).
 struct Sim {
     double total_ms = 0, cpu_end = 0, gpu_end = 0;
     int gpu_outputs = 0;
@@ -27,13 +28,10 @@ struct Sim {
 };
 Sim simulate(int n, int g, int unit, int pieces, double cpu_per, double gpu_per, double chunk_fixed = 0) {
     BalancePlanner plan(n, g, unit, pieces);
+    wb::hybrid::ChunkLedger ledger;
     Sim s;
     s.owner.assign(static_cast<std::size_t>(n), 0);
-    struct Chunk {
-        int outputs;
-        double end;
-    };
-    std::vector<Chunk> chunks;
+    std::vector<double> chunk_end;
     double now = 0, gpu_free = 0;
     auto claim = [&](int r0, int r1, int side) {
         for (int i = r0; i < r1; ++i) {
@@ -43,42 +41,27 @@ Sim simulate(int n, int g, int unit, int pieces, double cpu_per, double gpu_per,
     };
     auto issue = [&](int count) {
         while (count > 0) {
-            const int c = std::min(count, unit);
-            const int r0 = plan.take_gpu(c);
+            const int r0 = plan.take_gpu(std::min(count, unit));
+            const int c = plan.lo() - r0;
+            if (c <= 0) break;
             claim(r0, r0 + c, 2);
             gpu_free = std::max(gpu_free, now) + chunk_fixed + c * gpu_per;
-            chunks.push_back({c, gpu_free});
+            chunk_end.push_back(gpu_free);
+            ledger.issued(c);
             count -= c;
         }
     };
+    long long cpu_done = 0;
     auto cpu = [&](wb::hybrid::RowRange r) {
         claim(r.begin, r.end, 1);
         now += (r.end - r.begin) * cpu_per;
+        cpu_done += r.end - r.begin;
     };
     issue(plan.initial_gpu());
     cpu(plan.take_cpu(plan.piece()));
-    double cpu_done = 0;
     while (plan.remaining() > 0) {
-        cpu_done = 0;
-        for (int i : s.owner) cpu_done += i == 1;
-        long long issued = 0, done = 0;
-        std::size_t first_running = chunks.size(), done_chunks = 0;
-        double last_end = 0;
-        for (std::size_t i = 0; i < chunks.size(); ++i) {
-            issued += chunks[i].outputs;
-            if (chunks[i].end <= now && first_running == chunks.size()) {
-                done += chunks[i].outputs;
-                last_end = chunks[i].end;
-                ++done_chunks;
-            } else if (first_running == chunks.size()) {
-                first_running = i;
-            }
-        }
-        // as run_balanced measures it: from the first chunk's end, once two have finished
-        const double gpu_ms_per =
-            done_chunks >= 2 ? (last_end - chunks[0].end) / static_cast<double>(done - chunks[0].outputs) : 0;
-        const double running = first_running < chunks.size() ? 0.5 * chunks[first_running].outputs : 0;
-        const BalancePlanner::Decision d = plan.decide(now / cpu_done, gpu_ms_per, static_cast<double>(issued - done) - running);
+        while (ledger.done() < ledger.chunks() && chunk_end[ledger.done()] <= now) ledger.finished(chunk_end[ledger.done()]);
+        const BalancePlanner::Decision d = plan.decide(now / static_cast<double>(cpu_done), ledger.ms_per_output(), ledger.queued());
         REQUIRE(d.gpu + d.cpu >= 1);  // every poll claims something
         issue(d.gpu);
         cpu(plan.take_cpu(d.cpu));
@@ -202,4 +185,24 @@ TEST_CASE("BalancePlanner: bad arguments name the argument and the rule", "[cpu]
     CHECK_THROWS_WITH(BalancePlanner(10, 0, 1, 1), "hybrid::BalancePlanner: g (0) must be in [1, n - 1] ([1, 9])");
     CHECK_THROWS_WITH(BalancePlanner(10, 5, 0, 1), "hybrid::BalancePlanner: unit (0) must be >= 1");
     CHECK_THROWS_WITH(BalancePlanner(10, 5, 1, 0), "hybrid::BalancePlanner: pieces (0) must be >= 1");
+}
+
+TEST_CASE("ChunkLedger: what is queued, and the pipeline's rate from the first chunk's end", "[cpu][split]") {
+    wb::hybrid::ChunkLedger l;
+    for (int c : {100, 200, 300, 400}) l.issued(c);
+    CHECK(l.issued_outputs() == 1000);
+    CHECK(l.queued() == Approx(1000 - 50));  // the oldest running chunk counted half done
+    CHECK(l.ms_per_output() == 0);           // nothing finished
+    l.finished(10.0);
+    CHECK(l.ms_per_output() == 0);  // one chunk: its latency, not the pipeline's rate
+    l.finished(30.0);
+    CHECK(l.ms_per_output() == Approx(20.0 / 200));
+    l.finished(80.0);
+    CHECK(l.done() == 3);
+    CHECK(l.done_outputs() == 600);
+    CHECK(l.queued() == Approx(400 - 200));
+    CHECK(l.ms_per_output() == Approx(70.0 / 500));
+    l.finished(120.0);
+    CHECK(l.queued() == 0);
+    CHECK_THROWS_WITH(l.finished(130.0), Catch::Matchers::Contains("every issued chunk is already done"));
 }
