@@ -230,13 +230,14 @@ int run(const SplitOptions& opt) {
               << "          f makes both sides end together (CG: White §5.2, the vector operations on the CPU)\n\n";
     const bool gpu = has_cuda_device() && !opt.predict_only;
     const ch07::Machines m = measure_machines(opt, gpu);
-    const bool balanced_rows = m.balanced || opt.balance_ab;  // the rows time a balanced call (--balance-ab: beside the fixed)
+    const bool ab = opt.balance_ab || opt.first_issue_ab > 0;  // two arms timed in the same rounds
+    const bool balanced_rows = m.balanced || ab;  // the rows time a balanced call (--balance-ab: beside the fixed)
 
     std::vector<std::string> columns{"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
                                      "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
                                      "chunks", "White 4.18", "model's choice", "measured best", "choice / best"};
     // appended: a CSV reader of the columns above reads a run with them too
-    if (opt.balance_ab)
+    if (ab)
         for (const char* b : {"balanced measured", "balanced min", "balanced max"}) columns.push_back(b);
     if (balanced_rows)
         for (const char* b : {"balanced GPU share", "pieces"}) columns.push_back(b);
@@ -286,7 +287,7 @@ int run(const SplitOptions& opt) {
                 const std::string group = what[slot.front()];
                 try {
                     const std::vector<ch07::Measured> ms =
-                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces, opt.balance_ab);
+                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces, ab, opt.first_issue_ab);
                     for (std::size_t j = 0; j < ms.size(); ++j) rows[slot[j]].m = ms[j];
                 } catch (const std::bad_alloc&) {
                     std::cerr << group << "not measured: the host could not allocate the operands of its group ("
@@ -309,7 +310,7 @@ int run(const SplitOptions& opt) {
                                fmt(r.m.hybrid_max_ms, 4), share_cell(r.p), chunks_cell(r.p), split::where_name(r.p.split.white),
                                split::where_name(r.p.split.choice), ch07::measured_best(r),
                                std::isnan(q) ? "-" : fmt(q, 2) + "x"};
-                if (opt.balance_ab)
+                if (ab)
                     for (const std::string& b : {fmt(r.m.balanced_ms, 4), fmt(r.m.balanced_min_ms, 4), fmt(r.m.balanced_max_ms, 4)})
                         cells.push_back(b);
                 if (balanced_rows) {
@@ -342,6 +343,13 @@ int run(const SplitOptions& opt) {
     if (opt.balance_ab) {
         std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM and the convolution, the same plan, timed in the same rounds)\n";
         for (const auto& line : ch07::balanced_lines(results)) std::cout << "  " << line << '\n';
+        std::cout << '\n';
+    } else if (ab) {
+        const std::string variant = "first issue " + fmt(opt.first_issue_ab, 2) + " pieces";
+        std::cout << "Balanced hybrid, its first issue (--first-issue-ab: the balanced call as it is, and with its " << variant
+                  << ", the same plan, timed in the same rounds)\n";
+        for (const auto& line : ch07::balanced_lines(results, {"balanced call as it is", "as it is", variant}))
+            std::cout << "  " << line << '\n';
         std::cout << '\n';
     }
     print_crossovers(results);

@@ -6,6 +6,7 @@
 #include "buffer.hpp"
 #include "cpu_peers.hpp"
 #include "host_timing.hpp"
+#include "hybrid_balance.hpp"
 #include "hybrid_cg.hpp"
 #include "hybrid_common.hpp"
 #include "hybrid_conv2d.hpp"
@@ -213,7 +214,7 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
 /// The rows of one op, precision and FS (measure_group).
 template <class T>
 std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
-                                  bool gpu, int cg_iterations, const std::vector<int>& pieces, bool ab) {
+                                  bool gpu, int cg_iterations, const std::vector<int>& pieces, bool ab, double ab_first_issue) {
     const std::size_t k = cases.size();
     std::vector<Prepared<T>> p;
     for (const Case& c : cases) p.push_back(prepare<T>(c, gpu, cg_iterations));
@@ -241,13 +242,15 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
             r[i].hybrid_part = g;
             const int k = chunks[i];
             const int pc = pieces.empty() || !p[i].balanced ? 0 : pieces[i];
-            if (pc <= 1 || ab) calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
-            if (pc > 1) {  // planned at the same share, in chunks no larger than a piece's worth
+            const int unit = chunk_of(g, std::max(k, pc));  // the balanced call's: no larger than a piece's worth
+            if (pc <= 1 || (ab && ab_first_issue <= 0)) calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
+            else if (ab) calls.push_back([&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); });  // as it is, beside the variant
+            if (pc > 1) {  // planned at the same share
                 if (ab) what.push_back({i, Way::hybrid});
                 r[i].balanced_pieces = pc;
-                const int unit = chunk_of(g, std::max(k, pc));
                 const double n = c.n;
-                calls.push_back([&p, &shares, i, g, unit, pc, n] {
+                calls.push_back([&p, &shares, i, g, unit, pc, n, ab_first_issue] {
+                    const hybrid::ScopedFirstIssue first(ab_first_issue);  // 0: as it is
                     p[i].balanced(g, unit, pc);
                     shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
                 });
@@ -321,7 +324,7 @@ std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int 
 
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations, const std::vector<int>& pieces,
-                                    bool ab) {
+                                    bool ab, double ab_first_issue) {
     if (cases.empty()) return {};
     if (gpu_parts.size() != cases.size() || chunks.size() != cases.size())
         throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
@@ -336,8 +339,8 @@ std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::v
         if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
             throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +
                                         " differs from " + cases.front().op + ")");
-    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab)
-                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab);
+    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, ab_first_issue)
+                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, ab_first_issue);
 }
 
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {

@@ -62,10 +62,12 @@ struct Measured {
 /// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
 /// entry is above 1 and the hybrid runs (GEMV, GEMM and the convolution only), the hybrid is the
 /// balanced call with that many pieces; with `ab`, the hybrid stays the fixed share and the
-/// balanced call is timed beside it in the same rounds (Measured::balanced_ms).
+/// balanced call is timed beside it in the same rounds (Measured::balanced_ms). With `ab` and
+/// `ab_first_issue` > 0 (--first-issue-ab), the hybrid is the balanced call as it is and the call
+/// beside it issues the GPU's first ab_first_issue pieces' worth (hybrid::ScopedFirstIssue).
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations,
-                                    const std::vector<int>& pieces = {}, bool ab = false);
+                                    const std::vector<int>& pieces = {}, bool ab = false, double ab_first_issue = 0);
 
 /// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
 /// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid

@@ -102,6 +102,13 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                  "the A/B of docs/notes/split.md (session 42): the GEMV, GEMM and convolution hybrids at the fixed share, "
                  "the balanced call timed beside them in the same rounds")
         ->excludes(fixed);
+    app.add_option("--first-issue-ab", opt.first_issue_ab,
+                   "the A/B of docs/notes/split.md (session 43): the balanced GEMV, GEMM and convolution hybrids as they "
+                   "are (their GPU's first issue two CPU pieces' worth), and beside them in the same rounds the same "
+                   "calls issuing this many pieces' worth first")
+        ->check(CLI::Range(0.25, 8.0))
+        ->excludes(fixed)
+        ->excludes("--balance-ab");
     app.add_flag("--symv-own-arrays", opt.symv_own_arrays,
                  "calibrate the CPU's SYMV on a matrix of its own per size, as the rows run (off until an A/B judges "
                  "it: docs/notes/split.md)");

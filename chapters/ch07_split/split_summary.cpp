@@ -27,9 +27,9 @@ bool loses(const RowResult& r, double hybrid_ms) { return hybrid_ms > std::min(r
 /// cpu::TimingPlan::repeat_above) did not settle: the host's rate moved during its rounds.
 constexpr double kUnsettledError = cpu::TimingPlan{}.repeat_above;
 
-std::string count_line(const char* what, int k, int n) {
+std::string count_line(const std::string& what, int k, int n) {
     char buf[200];
-    std::snprintf(buf, sizeof buf, "%s: %d of %d (%.0f%%)", what, k, n, n > 0 ? 100.0 * k / n : 0.0);
+    std::snprintf(buf, sizeof buf, "%s: %d of %d (%.0f%%)", what.c_str(), k, n, n > 0 ? 100.0 * k / n : 0.0);
     return buf;
 }
 
@@ -146,7 +146,7 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     return out;
 }
 
-std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows) {
+std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows, const AbNames& names) {
     int both = 0, faster = 0, gain_rows = 0, kept_fixed = 0, kept_balanced = 0, chosen = 0, lost_fixed = 0, lost_balanced = 0;
     std::vector<double> ratio;
     for (const RowResult& r : rows) {
@@ -168,14 +168,15 @@ std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows) {
     if (both == 0) return {};
     const double median = cpu::quantile(ratio, 0.5);
     std::vector<std::string> out;
-    out.push_back(count_line("balanced faster than the fixed share", faster, both));
+    out.push_back(count_line(names.b + " faster than the " + names.a, faster, both));
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f", median);
-    out.push_back(std::string("median balanced / fixed: ") + buf);
-    out.push_back(count_line("predicted >= 15% faster than both sides: fixed share measured >= 10% faster", kept_fixed, gain_rows));
-    out.push_back(count_line("predicted >= 15% faster than both sides: balanced measured >= 10% faster", kept_balanced, gain_rows));
-    out.push_back(count_line("chosen by the model: fixed share slower than a single side", lost_fixed, chosen));
-    out.push_back(count_line("chosen by the model: balanced slower than a single side", lost_balanced, chosen));
+    out.push_back("median " + names.b + " / " + names.a_short + ": " + buf);
+    const std::string gain = "predicted >= 15% faster than both sides: ", chosen_line = "chosen by the model: ";
+    out.push_back(count_line(gain + names.a + " measured >= 10% faster", kept_fixed, gain_rows));
+    out.push_back(count_line(gain + names.b + " measured >= 10% faster", kept_balanced, gain_rows));
+    out.push_back(count_line(chosen_line + names.a + " slower than a single side", lost_fixed, chosen));
+    out.push_back(count_line(chosen_line + names.b + " slower than a single side", lost_balanced, chosen));
     return out;
 }
 

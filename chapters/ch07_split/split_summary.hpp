@@ -47,11 +47,17 @@ int crossover(const std::vector<RowResult>& group, bool predicted);
 /// columns are left out of the others (and counted).
 std::vector<std::string> summary_lines(const std::vector<RowResult>& rows);
 
-/// --balance: the balanced hybrid against the fixed share at the rows where both ran (timed in the
-/// same rounds): how many of them the balanced call was faster, the median of balanced over fixed,
-/// and the summary's two decision counts for each (predicted gains of >= 15% measured >= 10%; the
-/// model's chosen hybrids slower than the better single side). Empty where no balanced call ran.
-std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows);
+/// The two arms of an A/B of the balanced rows, as balanced_lines names them: arm a's time is
+/// Measured::hybrid_ms, arm b's Measured::balanced_ms. By default --balance-ab's.
+struct AbNames {
+    std::string a = "fixed share", a_short = "fixed", b = "balanced";
+};
+/// --balance-ab: the balanced hybrid against the fixed share at the rows where both ran (timed in
+/// the same rounds): how many of them the balanced call was faster, the median of balanced over
+/// fixed, and the summary's two decision counts for each (predicted gains of >= 15% measured
+/// >= 10%; the model's chosen hybrids slower than the better single side). Empty where no
+/// balanced call ran. `names`: other arms (--first-issue-ab).
+std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows, const AbNames& names = {});
 
 /// The rows grouped by op, precision and FS, each group sorted by n (table order of first sight).
 std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows);

@@ -6,6 +6,7 @@
 #include "launch_checks.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -32,20 +33,39 @@ int gemm_min_piece_cols(std::size_t elem_bytes, double gflops, double read_gbs) 
     return static_cast<int>(std::min(cols, static_cast<double>(std::numeric_limits<int>::max())));
 }
 
-BalancePlanner::BalancePlanner(int n, int g, int unit, int pieces) : n_(n), g_(g), unit_(unit), piece_(1), hi_(n) {
+namespace {
+std::atomic<double> g_first_issue{0.0};  // 0: kFirstIssuePieces
+}  // namespace
+
+void set_first_issue_pieces(double pieces) {
+    if (!(pieces >= 0) || !std::isfinite(pieces))
+        launch_checks::fail("hybrid::set_first_issue_pieces", "pieces (" + std::to_string(pieces) + ") must be finite and >= 0");
+    g_first_issue.store(pieces);
+}
+double first_issue_pieces() {
+    const double p = g_first_issue.load();
+    return p > 0 ? p : kFirstIssuePieces;
+}
+
+BalancePlanner::BalancePlanner(int n, int g, int unit, int pieces, double first_issue)
+    : n_(n), g_(g), unit_(unit), piece_(1), hi_(n) {
     using launch_checks::num;
     const char* fn = "hybrid::BalancePlanner";
     if (n < 2) launch_checks::fail(fn, "n (" + num(n) + ") must be >= 2");
     if (g < 1 || g >= n) launch_checks::fail(fn, "g (" + num(g) + ") must be in [1, n - 1] ([1, " + num(n - 1) + "])");
     if (unit < 1) launch_checks::fail(fn, "unit (" + num(unit) + ") must be >= 1");
     if (pieces < 1) launch_checks::fail(fn, "pieces (" + num(pieces) + ") must be >= 1");
+    if (!(first_issue > 0) || !std::isfinite(first_issue))
+        launch_checks::fail(fn, "first_issue (" + std::to_string(first_issue) + ") must be finite and > 0");
     pieces_ = pieces;
+    first_issue_ = first_issue;
     piece_ = static_cast<int>((static_cast<long long>(n - g) + pieces - 1) / pieces);
 }
 
 int BalancePlanner::initial_gpu() const {
-    const long long two = 2 * ((static_cast<long long>(g_) + pieces_ - 1) / pieces_);
-    return static_cast<int>(std::min<long long>(g_, (two + unit_ - 1) / unit_ * unit_));  // whole chunks
+    const double first = std::ceil(first_issue_ * static_cast<double>((static_cast<long long>(g_) + pieces_ - 1) / pieces_));
+    const double whole = std::ceil(first / unit_) * unit_;  // whole chunks
+    return static_cast<int>(std::min(static_cast<double>(g_), whole));
 }
 
 int BalancePlanner::take_gpu(int count) {
@@ -135,7 +155,7 @@ void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const 
                       const std::function<void(ShareState&, int)>& gpu_start, const std::function<void(int, int, int)>& gpu_issue,
                       const std::function<void(int)>& gpu_end) {
     unit = std::min(unit, n);
-    BalancePlanner plan(n, g, unit, pieces);
+    BalancePlanner plan(n, g, unit, pieces, first_issue_pieces());
     const testing::Fail fail = take_injected_failure();
     const Clock::time_point start = Clock::now();
     SideTimes& sides = side_times_slot();

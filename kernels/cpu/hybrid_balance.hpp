@@ -56,17 +56,39 @@ int gemm_min_piece_cols(std::size_t elem_bytes, double gflops, double read_gbs);
 /// partial y (2 m e bytes) beside its m c e bytes of A, at most 5% from c = 40 on.
 inline constexpr int kGemvMinPieceCols = 40;
 
+/// The GPU's first issue, in CPU pieces' worth at the planned share: two keep the GPU busy through
+/// the CPU's first piece and the poll after it. At two pieces it is the GPU's whole plan, so such a
+/// call can move its split only towards the GPU (docs/notes/split.md, session 42, lead 1).
+inline constexpr double kFirstIssuePieces = 2.0;
+/// Chapter 7's A/B of the first issue (--first-issue-ab): while set (> 0), every balanced call of
+/// this process issues `pieces` pieces' worth first instead of kFirstIssuePieces; 0 restores it.
+/// Throws std::invalid_argument on pieces < 0 or not finite.
+void set_first_issue_pieces(double pieces);
+double first_issue_pieces();
+/// set_first_issue_pieces for a scope: the setting before it again at its end.
+class ScopedFirstIssue {
+public:
+    explicit ScopedFirstIssue(double pieces) : before_(first_issue_pieces()) { set_first_issue_pieces(pieces); }
+    ~ScopedFirstIssue() { set_first_issue_pieces(before_); }
+    ScopedFirstIssue(const ScopedFirstIssue&) = delete;
+    ScopedFirstIssue& operator=(const ScopedFirstIssue&) = delete;
+
+private:
+    double before_;
+};
+
 /// The balanced call's split as pure arithmetic (unit-tested without a GPU). The outputs [0, n):
 /// the GPU claims [lo, ...) from the start, the CPU [..., hi) from the end; [lo, hi) is unclaimed.
 class BalancePlanner {
 public:
     /// n outputs, the model's GPU share g (0 < g < n), the GPU's chunks of at most `unit` outputs,
-    /// the CPU's planned share n - g in `pieces` pieces (>= 1). Throws std::invalid_argument
-    /// otherwise, naming the argument.
-    BalancePlanner(int n, int g, int unit, int pieces);
+    /// the CPU's planned share n - g in `pieces` pieces (>= 1), the GPU's first issue
+    /// `first_issue` pieces' worth (> 0). Throws std::invalid_argument otherwise, naming the
+    /// argument.
+    BalancePlanner(int n, int g, int unit, int pieces, double first_issue = kFirstIssuePieces);
 
-    /// The GPU's outputs to issue before the CPU's first piece: two pieces' worth at the planned
-    /// share, 2 g / pieces, rounded up to whole units (at most g).
+    /// The GPU's outputs to issue before the CPU's first piece: first_issue pieces' worth at the
+    /// planned share, first_issue ceil(g / pieces), rounded up to whole units (at most g).
     int initial_gpu() const;
     /// The CPU's piece: ceil((n - g) / pieces) outputs.
     int piece() const { return piece_; }
@@ -103,6 +125,7 @@ public:
 
 private:
     int n_, g_, unit_, piece_, pieces_ = 1;
+    double first_issue_ = kFirstIssuePieces;
     int lo_ = 0, hi_;
 };
 

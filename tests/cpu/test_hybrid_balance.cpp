@@ -185,6 +185,23 @@ TEST_CASE("BalancePlanner: bad arguments name the argument and the rule", "[cpu]
     CHECK_THROWS_WITH(BalancePlanner(10, 0, 1, 1), "hybrid::BalancePlanner: g (0) must be in [1, n - 1] ([1, 9])");
     CHECK_THROWS_WITH(BalancePlanner(10, 5, 0, 1), "hybrid::BalancePlanner: unit (0) must be >= 1");
     CHECK_THROWS_WITH(BalancePlanner(10, 5, 1, 0), "hybrid::BalancePlanner: pieces (0) must be >= 1");
+    CHECK_THROWS_WITH(BalancePlanner(10, 5, 1, 2, 0.0), Catch::Matchers::Contains("first_issue (0.000000) must be finite and > 0"));
+    CHECK_THROWS_WITH(BalancePlanner(10, 5, 1, 2, std::nan("")), Catch::Matchers::Contains("first_issue (nan) must be finite"));
+    CHECK_THROWS_WITH(wb::hybrid::set_first_issue_pieces(-1.0), Catch::Matchers::Contains("pieces (-1.000000) must be finite and >= 0"));
+}
+
+TEST_CASE("BalancePlanner: the first issue's size, and its A/B setting", "[cpu][split]") {
+    // g = 1073 over 2 pieces (run e's GEMV double 4096), chunks of 269: two pieces' worth is the
+    // whole plan; one and a half, 805 rounded up to whole chunks, leaves room both ways.
+    CHECK(BalancePlanner(4096, 1073, 269, 2).initial_gpu() == 1073);
+    CHECK(BalancePlanner(4096, 1073, 269, 2, 1.5).initial_gpu() == 807);
+    CHECK(BalancePlanner(4096, 1073, 269, 8, 1.5).initial_gpu() == 269);  // 1.5 x 135 = 203: one chunk
+    CHECK(wb::hybrid::first_issue_pieces() == wb::hybrid::kFirstIssuePieces);
+    {
+        wb::hybrid::ScopedFirstIssue ab(1.5);
+        CHECK(wb::hybrid::first_issue_pieces() == 1.5);
+    }
+    CHECK(wb::hybrid::first_issue_pieces() == wb::hybrid::kFirstIssuePieces);
 }
 
 TEST_CASE("ChunkLedger: what is queued, and the pipeline's rate from the first chunk's end", "[cpu][split]") {
