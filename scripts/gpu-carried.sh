@@ -10,7 +10,8 @@
 #   sanitize[=FILTER]  compute-sanitizer memcheck, initcheck and synccheck over the gpu tests at
 #                      the small sizes (WB_TEST_SMALL=1); racecheck, about five times memcheck's
 #                      time, only when asked (WB_SANITIZERS="racecheck", or a list of tools;
-#                      WB_TEST_SMALL=2 there, fewer shapes where a test reads it)
+#                      WB_TEST_SMALL=2 there, fewer shapes where a test reads it, and
+#                      WB_GEMM_RATES=preset: the tuned GEMM's rates from the H200's table)
 #   ladder=OP[,OP]     ch05_unrolled --ladder per op (WB_LADDER_ARGS adds options, e.g. --precision float;
 #                      --full: every size the pages' tables used)
 #   sweep=OP[,OP]      ch05_unrolled --sweep per op
@@ -90,7 +91,8 @@ for stage in "$@"; do
     sanitize)
       for tool in ${WB_SANITIZERS:-memcheck initcheck synccheck}; do
         run_tests "sanitize $tool $arg" "$OUT/sanitize-$tool-$tag" "$arg" \
-          env WB_TEST_SMALL=$([ "$tool" = racecheck ] && echo 2 || echo 1) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests"
+          env WB_TEST_SMALL=$([ "$tool" = racecheck ] && echo 2 || echo 1) \
+          WB_GEMM_RATES=$([ "$tool" = racecheck ] && echo preset || echo live) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests"
         grep -hE "(ERROR|RACECHECK) SUMMARY" "$OUT/sanitize-$tool-$tag"*.log | sed 's/^/  /' | tee -a "$summary"
       done ;;
     ladder|sweep|shapes)

@@ -77,10 +77,12 @@ std::vector<GemmLaunch> gemm_rate_launches();
 
 /// The rates of gemm_rate_launches<T>() in its order: with `live`, measured on the current device
 /// at the first call for that device (measure_gemm_kernel_rates; thread-safe); otherwise
-/// gemm_kernel_rates_h200(), also under racecheck's test run (WB_TEST_SMALL=2), where the timings
-/// did not end within 545 s on an H200. A tensor-core tile on a device without them: {1, 1}.
+/// gemm_kernel_rates_h200(), also where the environment sets WB_GEMM_RATES=preset (racecheck's
+/// test run, where the timings did not end within 545 s on an H200). A tensor-core tile on a device without them: {1, 1}.
 template <class T>
 const std::vector<GemmKernelRates>& gemm_kernel_rates(bool live);
+/// Whether the environment sets WB_GEMM_RATES=preset (gemm_kernel_rates then reads the table).
+bool gemm_rates_preset_asked();
 
 /// "main loop 1.1535 ms, TN 0.965, NT 1.012, TT 0.968, element copies 0.912": the figures the rule
 /// report and the WB_GEMM_RATES_LOG diagnostic print for one configuration.
