@@ -92,7 +92,7 @@ for stage in "$@"; do
       for tool in ${WB_SANITIZERS:-memcheck initcheck synccheck}; do
         run_tests "sanitize $tool $arg" "$OUT/sanitize-$tool-$tag" "$arg" \
           env WB_TEST_SMALL=$([ "$tool" = racecheck ] && echo 2 || echo 1) \
-          WB_GEMM_RATES=$([ "$tool" = racecheck ] && echo preset || echo live) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests"
+          $([ "$tool" = racecheck ] && echo WB_GEMM_RATES=preset) compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$bin/wb_gpu_tests"
         grep -hE "(ERROR|RACECHECK) SUMMARY" "$OUT/sanitize-$tool-$tag"*.log | sed 's/^/  /' | tee -a "$summary"
       done ;;
     ladder|sweep|shapes)

@@ -230,8 +230,14 @@ int run(const SplitOptions& opt) {
               << "          f makes both sides end together (CG: White §5.2, the vector operations on the CPU)\n\n";
     const bool gpu = has_cuda_device() && !opt.predict_only;
     const ch07::Machines m = measure_machines(opt, gpu);
-    const bool ab = opt.balance_ab || opt.first_issue_ab > 0;  // two arms timed in the same rounds
-    const bool balanced_rows = m.balanced || ab;  // the rows time a balanced call (--balance-ab: beside the fixed)
+    ch07::AbPlan ab_plan;  // --balance-ab, --first-issue-ab: two arms timed in the same rounds
+    ab_plan.arms = opt.balance_ab            ? ch07::AbPlan::Arms::fixed_vs_balanced
+                   : opt.first_issue_ab > 0 ? ch07::AbPlan::Arms::first_issue
+                                            : ch07::AbPlan::Arms::none;
+    ab_plan.first_issue = opt.first_issue_ab;
+    ab_plan.alternate = !opt.ab_fixed_order;
+    const bool ab = ab_plan.arms != ch07::AbPlan::Arms::none;
+    const bool balanced_rows = m.balanced || ab;  // the rows time a balanced call (an A/B: beside its other arm)
 
     std::vector<std::string> columns{"op", "T", "FS", "n", "CPU model", "CPU measured", "CPU min", "CPU max", "GPU+comm model",
                                      "GPU+comm measured", "hybrid model", "hybrid measured", "hybrid min", "hybrid max", "GPU share",
@@ -287,7 +293,7 @@ int run(const SplitOptions& opt) {
                 const std::string group = what[slot.front()];
                 try {
                     const std::vector<ch07::Measured> ms =
-                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces, ab, opt.first_issue_ab);
+                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces, ab_plan);
                     for (std::size_t j = 0; j < ms.size(); ++j) rows[slot[j]].m = ms[j];
                 } catch (const std::bad_alloc&) {
                     std::cerr << group << "not measured: the host could not allocate the operands of its group ("
@@ -340,16 +346,17 @@ int run(const SplitOptions& opt) {
                  "over the measured best.\n\nSummary\n";
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
     std::cout << '\n';
-    if (opt.balance_ab) {
-        std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM and the convolution, the same plan, timed in the same rounds)\n";
-        for (const auto& line : ch07::balanced_lines(results)) std::cout << "  " << line << '\n';
-        std::cout << '\n';
-    } else if (ab) {
-        const std::string variant = "first issue " + fmt(opt.first_issue_ab, 2) + " pieces";
-        std::cout << "Balanced hybrid, its first issue (--first-issue-ab: the balanced call as it is, and with its " << variant
-                  << ", the same plan, timed in the same rounds)\n";
-        for (const auto& line : ch07::balanced_lines(results, {"balanced call as it is", "as it is", variant}))
-            std::cout << "  " << line << '\n';
+    if (ab) {
+        const std::string order = ab_plan.alternate ? "trading places every other round" : "in one order, the fixed share first";
+        if (opt.balance_ab)
+            std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM and the convolution, the same plan, timed in the same rounds, "
+                      << order << ")\n";
+        else
+            std::cout << "Balanced hybrid, its first issue (--first-issue-ab: the balanced call as it is, and with its first "
+                         "issue "
+                      << fmt(opt.first_issue_ab, 2) << " pieces, the same plan, timed in the same rounds, " << order << ")\n";
+        const ch07::AbNames names = opt.balance_ab ? ch07::AbNames{} : ch07::first_issue_names(opt.first_issue_ab);
+        for (const auto& line : ch07::balanced_lines(results, names)) std::cout << "  " << line << '\n';
         std::cout << '\n';
     }
     print_crossovers(results);

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -214,7 +215,7 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
 /// The rows of one op, precision and FS (measure_group).
 template <class T>
 std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
-                                  bool gpu, int cg_iterations, const std::vector<int>& pieces, bool ab, double ab_first_issue) {
+                                  bool gpu, int cg_iterations, const std::vector<int>& pieces, const AbPlan& plan_ab) {
     const std::size_t k = cases.size();
     std::vector<Prepared<T>> p;
     for (const Case& c : cases) p.push_back(prepare<T>(c, gpu, cg_iterations));
@@ -231,6 +232,9 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     enum class Way { cpu, hybrid, balanced };
     std::vector<std::pair<std::size_t, Way>> what;  // (case, which way)
     std::vector<std::vector<double>> shares(k);  // each balanced call's GPU outputs over n
+    std::vector<std::pair<std::size_t, std::size_t>> arms;  // an A/B's two calls, for time_interleaved to alternate
+    const bool ab = plan_ab.arms != AbPlan::Arms::none;
+    const double first_issue = plan_ab.arms == AbPlan::Arms::first_issue ? plan_ab.first_issue : 0;  // 0: as it is
     for (std::size_t i = 0; i < k; ++i) {
         const Case& c = cases[i];
         calls.push_back(p[i].cpu);
@@ -243,14 +247,18 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
             const int k = chunks[i];
             const int pc = pieces.empty() || !p[i].balanced ? 0 : pieces[i];
             const int unit = chunk_of(g, std::max(k, pc));  // the balanced call's: no larger than a piece's worth
-            if (pc <= 1 || (ab && ab_first_issue <= 0)) calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
+            if (pc <= 1 || plan_ab.arms == AbPlan::Arms::fixed_vs_balanced)
+                calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
             else if (ab) calls.push_back([&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); });  // as it is, beside the variant
             if (pc > 1) {  // planned at the same share
-                if (ab) what.push_back({i, Way::hybrid});
+                if (ab) {
+                    what.push_back({i, Way::hybrid});
+                    if (plan_ab.alternate) arms.push_back({calls.size() - 1, calls.size()});
+                }
                 r[i].balanced_pieces = pc;
                 const double n = c.n;
-                calls.push_back([&p, &shares, i, g, unit, pc, n, ab_first_issue] {
-                    const hybrid::ScopedFirstIssue first(ab_first_issue);  // 0: as it is
+                calls.push_back([&p, &shares, i, g, unit, pc, n, first_issue] {
+                    const hybrid::ScopedFirstIssue first(first_issue);
                     p[i].balanced(g, unit, pc);
                     shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
                 });
@@ -262,7 +270,7 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     }
     cpu::TimingPlan plan;
     plan.min_batches = 7;
-    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan);
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan, 0.05, nullptr, arms);
     for (std::size_t j = 0; j < calls.size(); ++j) {
         Measured& m = r[what[j].first];
         const bool cg = cases[what[j].first].op == "cg";
@@ -324,7 +332,7 @@ std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int 
 
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations, const std::vector<int>& pieces,
-                                    bool ab, double ab_first_issue) {
+                                    const AbPlan& ab) {
     if (cases.empty()) return {};
     if (gpu_parts.size() != cases.size() || chunks.size() != cases.size())
         throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
@@ -339,8 +347,11 @@ std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::v
         if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
             throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +
                                         " differs from " + cases.front().op + ")");
-    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, ab_first_issue)
-                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, ab_first_issue);
+    if (ab.arms == AbPlan::Arms::first_issue && !(ab.first_issue > 0 && std::isfinite(ab.first_issue)))
+        throw std::invalid_argument("ch07 measure_group: ab.first_issue (" + std::to_string(ab.first_issue) +
+                                    ") must be finite and > 0 for the first-issue A/B");
+    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab)
+                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab);
 }
 
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {

@@ -51,6 +51,22 @@ struct Measured {
     int balanced_pieces = 0;
     double balanced_share = NAN;
 };
+/// An A/B of the balanced rows (the rows with more than one piece): two arms timed in the same
+/// rounds at the same plan, arm a's time in Measured::hybrid_ms, arm b's in balanced_ms (and the
+/// "balanced GPU share" is arm b's).
+struct AbPlan {
+    enum class Arms {
+        none,               ///< no A/B: the balanced call is the hybrid
+        fixed_vs_balanced,  ///< --balance-ab: a the fixed share, b the balanced call
+        first_issue,        ///< --first-issue-ab: a the balanced call as it is, b with its first issue `first_issue`
+    };
+    Arms arms = Arms::none;
+    double first_issue = 0;  ///< Arms::first_issue: arm b's first issue in pieces' worth (finite, > 0)
+    /// The two arms trade places every other round (cpu::time_interleaved's alternate). Off: arm a
+    /// always right after the CPU peer, as session 42's A/Bs ran (docs/notes/split.md, session 43).
+    bool alternate = true;
+};
+
 /// Runs the cases of one op, precision and FS (the rows of one group of the table, in order) on
 /// seeded host data (page-locked where `gpu`), all sizes' data held at once: where `gpu`, each
 /// size's all-GPU call, one size after another; then the CPU peer of every size and, where `gpu`,
@@ -61,13 +77,10 @@ struct Measured {
 /// op, precision and FS and gpu_parts and chunks (each case's pipeline depth, >= 1) have one
 /// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
 /// entry is above 1 and the hybrid runs (GEMV, GEMM and the convolution only), the hybrid is the
-/// balanced call with that many pieces; with `ab`, the hybrid stays the fixed share and the
-/// balanced call is timed beside it in the same rounds (Measured::balanced_ms). With `ab` and
-/// `ab_first_issue` > 0 (--first-issue-ab), the hybrid is the balanced call as it is and the call
-/// beside it issues the GPU's first ab_first_issue pieces' worth (hybrid::ScopedFirstIssue).
+/// balanced call with that many pieces, unless `ab` says otherwise.
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations,
-                                    const std::vector<int>& pieces = {}, bool ab = false, double ab_first_issue = 0);
+                                    const std::vector<int>& pieces = {}, const AbPlan& ab = {});
 
 /// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
 /// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid

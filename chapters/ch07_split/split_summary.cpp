@@ -28,9 +28,9 @@ bool loses(const RowResult& r, double hybrid_ms) { return hybrid_ms > std::min(r
 constexpr double kUnsettledError = cpu::TimingPlan{}.repeat_above;
 
 std::string count_line(const std::string& what, int k, int n) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "%s: %d of %d (%.0f%%)", what.c_str(), k, n, n > 0 ? 100.0 * k / n : 0.0);
-    return buf;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, ": %d of %d (%.0f%%)", k, n, n > 0 ? 100.0 * k / n : 0.0);
+    return what + buf;
 }
 
 }  // namespace
@@ -144,6 +144,12 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
         out.push_back(std::to_string(rows.size() - static_cast<std::size_t>(judged)) +
                       " row(s) without measured GPU columns are not judged");
     return out;
+}
+
+AbNames first_issue_names(double first_issue) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "first issue %.2f pieces", first_issue);
+    return {"balanced call as it is", "as it is", buf};
 }
 
 std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows, const AbNames& names) {

@@ -58,6 +58,8 @@ struct AbNames {
 /// >= 10%; the model's chosen hybrids slower than the better single side). Empty where no
 /// balanced call ran. `names`: other arms (--first-issue-ab).
 std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows, const AbNames& names = {});
+/// --first-issue-ab's arms: "balanced call as it is" and "first issue P pieces" (P to 2 decimals).
+AbNames first_issue_names(double first_issue);
 
 /// The rows grouped by op, precision and FS, each group sorted by n (table order of first sight).
 std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows);

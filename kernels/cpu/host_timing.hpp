@@ -19,7 +19,10 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace wb::cpu {
@@ -181,12 +184,27 @@ double median_call_ms(F&& f, const TimingPlan& plan = {}) {
 ///   plan.max_s x (the number of calls) after three rounds.
 /// No repeat (plan.repeat_above is not used): a call that did not settle keeps its spread.
 /// Returns one timing per call, in the order given. `order`, where given, receives the index of
-/// every timed batch in the order they ran (tests).
+/// every timed batch in the order they ran (tests). `alternate`: pairs (i, j), i < j, of calls
+/// that trade places in every other round (an A/B's two arms: the call before a batch leaves the
+/// host's caches, threads and copy engines in a state of its own, so a fixed order favours one
+/// arm; chapter 7's notes, session 43). Throws std::invalid_argument on a pair out of range,
+/// not i < j, or a call in two pairs.
 inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<void()>>& calls,
                                                 const TimingPlan& plan, double warm_below_s = 0.05,
-                                                std::vector<int>* order = nullptr) {
+                                                std::vector<int>* order = nullptr,
+                                                const std::vector<std::pair<std::size_t, std::size_t>>& alternate = {}) {
     using detail::Clock;
     const std::size_t k = calls.size();
+    std::vector<std::size_t> swapped(k);  // the round order of the odd rounds
+    for (std::size_t i = 0; i < k; ++i) swapped[i] = i;
+    std::vector<bool> paired(k, false);
+    for (const auto& [i, j] : alternate) {
+        if (!(i < j) || j >= k || paired[i] || paired[j])
+            throw std::invalid_argument("time_interleaved: alternate pair (" + std::to_string(i) + ", " + std::to_string(j) +
+                                        ") must have i < j < calls (" + std::to_string(k) + "), each call in one pair");
+        paired[i] = paired[j] = true;
+        std::swap(swapped[i], swapped[j]);
+    }
     std::vector<int> per_batch(k, 1);
     std::vector<bool> warm(k, false), in_turn(k, true);
     std::vector<double> spent(k, 0);
@@ -199,7 +217,8 @@ inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<
     const auto start = Clock::now();
     const int rounds_min = std::min(plan.min_batches, plan.max_batches);
     for (int round = 0; round < plan.max_batches; ++round) {
-        for (std::size_t i = 0; i < k; ++i) {
+        for (std::size_t slot = 0; slot < k; ++slot) {
+            const std::size_t i = round % 2 ? swapped[slot] : slot;
             if (!in_turn[i]) continue;
             if (warm[i]) calls[i]();
             t[i].push_back(detail::time_batch(calls[i], per_batch[i], &spent[i]));

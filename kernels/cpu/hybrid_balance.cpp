@@ -37,10 +37,10 @@ namespace {
 std::atomic<double> g_first_issue{0.0};  // 0: kFirstIssuePieces
 }  // namespace
 
-void set_first_issue_pieces(double pieces) {
+double set_first_issue_pieces(double pieces) {
     if (!(pieces >= 0) || !std::isfinite(pieces))
         launch_checks::fail("hybrid::set_first_issue_pieces", "pieces (" + std::to_string(pieces) + ") must be finite and >= 0");
-    g_first_issue.store(pieces);
+    return g_first_issue.exchange(pieces);
 }
 double first_issue_pieces() {
     const double p = g_first_issue.load();
@@ -105,15 +105,18 @@ BalancePlanner::Decision BalancePlanner::decide(double cpu_ms_per, double gpu_ms
 }
 
 void ChunkLedger::issued(int outputs) {
+    if (outputs < 1)
+        launch_checks::fail("hybrid::ChunkLedger::issued", "outputs (" + launch_checks::num(outputs) + ") must be >= 1");
     outputs_.push_back(outputs);
     issued_ += outputs;
 }
 
-void ChunkLedger::finished(double end_ms) {
-    if (done_ >= outputs_.size()) throw std::logic_error("hybrid::ChunkLedger::finished: every issued chunk is already done");
-    if (done_ == 0) first_end_ = end_ms;
-    last_end_ = end_ms;
-    done_outputs_ += outputs_[done_++];
+void ChunkLedger::finished(std::size_t upto, double ms_after_first) {
+    if (upto <= done_ || upto > outputs_.size())
+        throw std::logic_error("hybrid::ChunkLedger::finished: upto (" + std::to_string(upto) + ") must be in (" +
+                               std::to_string(done_) + ", " + std::to_string(outputs_.size()) + "]: chunks not yet done");
+    while (done_ < upto) done_outputs_ += outputs_[done_++];
+    last_after_first_ = ms_after_first;
 }
 
 double ChunkLedger::queued() const {
@@ -123,7 +126,7 @@ double ChunkLedger::queued() const {
 
 double ChunkLedger::ms_per_output() const {
     if (done_ < 2) return 0;
-    return std::max(0.0, last_end_ - first_end_) / static_cast<double>(done_outputs_ - outputs_[0]);
+    return std::max(0.0, last_after_first_) / static_cast<double>(done_outputs_ - outputs_[0]);
 }
 
 namespace detail {
@@ -178,16 +181,18 @@ void run_balanced_now(const char* fn, int n, int g, int unit, int pieces, const 
             if (i == 0 && fail == testing::Fail::gpu) fail_injected_gpu(sp, fn);
         }
     };
-    auto poll = [&] {  // no wait: which chunks have finished, and when (from mark(0))
-        while (ledger.done() < ledger.chunks()) {
-            cudaEvent_t end = sp.mark(1 + ledger.done());
-            const cudaError_t e = cudaEventQuery(end);
+    auto poll = [&] {  // no wait: which chunks have finished, and the last one's end after the first's
+        std::size_t upto = ledger.done();
+        while (upto < ledger.chunks()) {
+            const cudaError_t e = cudaEventQuery(sp.mark(1 + upto));
             if (e == cudaErrorNotReady) break;
             WB_CUDA(e);
-            float ms = 0;
-            WB_CUDA(cudaEventElapsedTime(&ms, sp.mark(0), end));
-            ledger.finished(ms);
+            ++upto;
         }
+        if (upto == ledger.done()) return;
+        float ms = 0;  // one elapsed-time query a poll
+        if (upto >= 2) WB_CUDA(cudaEventElapsedTime(&ms, sp.mark(1), sp.mark(upto)));
+        ledger.finished(upto, ms);
     };
 
     try {  // on an error nothing has started on the CPU

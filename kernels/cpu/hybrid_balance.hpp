@@ -60,15 +60,17 @@ inline constexpr int kGemvMinPieceCols = 40;
 /// the CPU's first piece and the poll after it. At two pieces it is the GPU's whole plan, so such a
 /// call can move its split only towards the GPU (docs/notes/split.md, session 42, lead 1).
 inline constexpr double kFirstIssuePieces = 2.0;
-/// Chapter 7's A/B of the first issue (--first-issue-ab): while set (> 0), every balanced call of
-/// this process issues `pieces` pieces' worth first instead of kFirstIssuePieces; 0 restores it.
-/// Throws std::invalid_argument on pieces < 0 or not finite.
-void set_first_issue_pieces(double pieces);
+/// An A/B hook of chapter 7 (--first-issue-ab), not a tuning knob: while set (> 0), every balanced
+/// call of this process issues `pieces` pieces' worth first instead of kFirstIssuePieces; 0
+/// restores it. Returns the setting it replaced (0: none). Throws std::invalid_argument on
+/// pieces < 0 or not finite.
+double set_first_issue_pieces(double pieces);
+/// The first issue a balanced call uses now: the setting, or kFirstIssuePieces where none.
 double first_issue_pieces();
 /// set_first_issue_pieces for a scope: the setting before it again at its end.
 class ScopedFirstIssue {
 public:
-    explicit ScopedFirstIssue(double pieces) : before_(first_issue_pieces()) { set_first_issue_pieces(pieces); }
+    explicit ScopedFirstIssue(double pieces) : before_(set_first_issue_pieces(pieces)) {}
     ~ScopedFirstIssue() { set_first_issue_pieces(before_); }
     ScopedFirstIssue(const ScopedFirstIssue&) = delete;
     ScopedFirstIssue& operator=(const ScopedFirstIssue&) = delete;
@@ -130,17 +132,17 @@ private:
 };
 
 /// The GPU's chunks of one balanced call as its poll sees them, in the order they were issued
-/// (pure: the call's loop feeds it the chunks' end events, the planner's cpu test virtual times).
+/// (pure: the call's loop reads the chunks' events into it, the planner's cpu test virtual times).
 class ChunkLedger {
 public:
-    /// A chunk of `outputs` outputs was issued.
+    /// A chunk of `outputs` (>= 1) outputs was issued. Throws std::invalid_argument otherwise.
     void issued(int outputs);
-    /// The oldest unfinished chunk has finished at `end_ms` (from any one origin). Throws
-    /// std::logic_error when every issued chunk is already done.
-    void finished(double end_ms);
+    /// Chunks [done(), upto) have finished, the last of them `ms_after_first` after the first
+    /// chunk's end (0 where upto is 1). Throws std::logic_error where upto is not in
+    /// (done(), chunks()].
+    void finished(std::size_t upto, double ms_after_first);
     std::size_t chunks() const { return outputs_.size(); }
     std::size_t done() const { return done_; }
-    long long issued_outputs() const { return issued_; }
     long long done_outputs() const { return done_outputs_; }
     /// Outputs issued and not done, the oldest running chunk counted half done.
     double queued() const;
@@ -153,7 +155,7 @@ private:
     std::vector<int> outputs_;
     std::size_t done_ = 0;
     long long issued_ = 0, done_outputs_ = 0;
-    double first_end_ = 0, last_end_ = 0;
+    double last_after_first_ = 0;
 };
 
 namespace detail {

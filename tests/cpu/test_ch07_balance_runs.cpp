@@ -34,7 +34,7 @@ TEST_CASE("ch07 --balance runs: the balanced lines again from the run's files", 
 TEST_CASE("ch07 --first-issue-ab runs: the lines again from the run's files", "[cpu][split]") {
     // session 43: the balanced call as it is (hybrid_ms) beside the same call issuing 1.5 pieces'
     // worth first (balanced_ms)
-    const wb::ch07::AbNames names{"balanced call as it is", "as it is", "first issue 1.50 pieces"};
+    const wb::ch07::AbNames names = wb::ch07::first_issue_names(1.5);
     for (const char* stem : {"h200-ch07-first-issue-fc9a856-a", "h200-ch07-first-issue-fc9a856-b"}) {
         INFO("run " << stem);
         const wb::test::Ch07Run run = wb::test::read_ch07_run(stem);

@@ -112,6 +112,19 @@ TEST_CASE("host timing: calls timed in turn, a round at a time; slow calls leave
     CHECK(std::count(order.begin(), order.end(), 0) == 3);
     // Nothing to time: nothing timed.
     CHECK(wb::cpu::time_interleaved({}, plan).empty());
+    // An A/B's arms trade places in every other round; each call still gets its own timings.
+    plan.max_s = 10;
+    order.clear();
+    const auto v = wb::cpu::time_interleaved(f, plan, 0.0, &order, {{1, 2}});
+    CHECK(order == std::vector<int>{0, 1, 2, 0, 2, 1, 0, 1, 2, 0, 2, 1, 0, 1, 2});
+    CHECK(v[1].stats.min >= 0.4);  // each call's timings are its own (a sleep lasts at least its time), whatever its place
+    CHECK(v[2].stats.min >= 0.6);
+    CHECK(v[1].stats.k == 5);
+    CHECK_THROWS_WITH(wb::cpu::time_interleaved(f, plan, 0.0, nullptr, {{2, 1}}),
+                      "time_interleaved: alternate pair (2, 1) must have i < j < calls (3), each call in one pair");
+    CHECK_THROWS_WITH(wb::cpu::time_interleaved(f, plan, 0.0, nullptr, {{0, 1}, {1, 2}}),
+                      Catch::Matchers::Contains("each call in one pair"));
+    CHECK_THROWS_WITH(wb::cpu::time_interleaved(f, plan, 0.0, nullptr, {{0, 3}}), Catch::Matchers::Contains("(0, 3)"));
 }
 
 TEST_CASE("chapter 7: a class's miss and the run's hybrid margin", "[cpu][ch07][split]") {

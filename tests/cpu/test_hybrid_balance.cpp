@@ -60,7 +60,9 @@ Sim simulate(int n, int g, int unit, int pieces, double cpu_per, double gpu_per,
     issue(plan.initial_gpu());
     cpu(plan.take_cpu(plan.piece()));
     while (plan.remaining() > 0) {
-        while (ledger.done() < ledger.chunks() && chunk_end[ledger.done()] <= now) ledger.finished(chunk_end[ledger.done()]);
+        std::size_t upto = ledger.done();
+        while (upto < ledger.chunks() && chunk_end[upto] <= now) ++upto;
+        if (upto > ledger.done()) ledger.finished(upto, chunk_end[upto - 1] - chunk_end[0]);
         const BalancePlanner::Decision d = plan.decide(now / static_cast<double>(cpu_done), ledger.ms_per_output(), ledger.queued());
         REQUIRE(d.gpu + d.cpu >= 1);  // every poll claims something
         issue(d.gpu);
@@ -191,11 +193,18 @@ TEST_CASE("BalancePlanner: bad arguments name the argument and the rule", "[cpu]
 }
 
 TEST_CASE("BalancePlanner: the first issue's size, and its A/B setting", "[cpu][split]") {
-    // g = 1073 over 2 pieces (run e's GEMV double 4096), chunks of 269: two pieces' worth is the
-    // whole plan; one and a half, 805 rounded up to whole chunks, leaves room both ways.
+    // g = 1073 over 2 pieces (run e's GEMV double 4096). Chunks of a quarter of g (269): two
+    // pieces' worth is the whole plan; one and a half, 806 rounded up to whole chunks, leaves room
+    // both ways.
     CHECK(BalancePlanner(4096, 1073, 269, 2).initial_gpu() == 1073);
     CHECK(BalancePlanner(4096, 1073, 269, 2, 1.5).initial_gpu() == 807);
     CHECK(BalancePlanner(4096, 1073, 269, 8, 1.5).initial_gpu() == 269);  // 1.5 x 135 = 203: one chunk
+    // Chapter 7 gives a balanced call chunks of at most a piece's worth, ceil(g / max(K, pieces)):
+    // with K <= pieces a chunk is exactly a piece's worth, and any first issue in (1, 2] pieces is
+    // two chunks (run e's row had K = 1: chunks of 537). The first-issue A/B of session 43 was an
+    // A/A at those rows.
+    CHECK(BalancePlanner(4096, 1073, 537, 2, 1.5).initial_gpu() == BalancePlanner(4096, 1073, 537, 2).initial_gpu());
+    CHECK(BalancePlanner(8192, 2376, 476, 5, 1.5).initial_gpu() == BalancePlanner(8192, 2376, 476, 5).initial_gpu());
     CHECK(wb::hybrid::first_issue_pieces() == wb::hybrid::kFirstIssuePieces);
     {
         wb::hybrid::ScopedFirstIssue ab(1.5);
@@ -207,19 +216,21 @@ TEST_CASE("BalancePlanner: the first issue's size, and its A/B setting", "[cpu][
 TEST_CASE("ChunkLedger: what is queued, and the pipeline's rate from the first chunk's end", "[cpu][split]") {
     wb::hybrid::ChunkLedger l;
     for (int c : {100, 200, 300, 400}) l.issued(c);
-    CHECK(l.issued_outputs() == 1000);
     CHECK(l.queued() == Approx(1000 - 50));  // the oldest running chunk counted half done
     CHECK(l.ms_per_output() == 0);           // nothing finished
-    l.finished(10.0);
+    l.finished(1, 0.0);
     CHECK(l.ms_per_output() == 0);  // one chunk: its latency, not the pipeline's rate
-    l.finished(30.0);
-    CHECK(l.ms_per_output() == Approx(20.0 / 200));
-    l.finished(80.0);
+    l.finished(3, 70.0);            // a poll that finds two more done: chunk 2 ended 70 ms after chunk 0
     CHECK(l.done() == 3);
     CHECK(l.done_outputs() == 600);
     CHECK(l.queued() == Approx(400 - 200));
     CHECK(l.ms_per_output() == Approx(70.0 / 500));
-    l.finished(120.0);
+    l.finished(4, 110.0);
     CHECK(l.queued() == 0);
-    CHECK_THROWS_WITH(l.finished(130.0), Catch::Matchers::Contains("every issued chunk is already done"));
+    CHECK(l.ms_per_output() == Approx(110.0 / 900));
+    CHECK_THROWS_WITH(l.finished(4, 120.0), Catch::Matchers::Contains("upto (4) must be in (4, 4]"));
+    CHECK_THROWS_WITH(l.issued(0), "hybrid::ChunkLedger::issued: outputs (0) must be >= 1");
+    wb::hybrid::ChunkLedger m;
+    m.issued(10);
+    CHECK_THROWS_WITH(m.finished(2, 1.0), Catch::Matchers::Contains("upto (2) must be in (0, 1]"));
 }
