@@ -13,9 +13,10 @@
 #include <vector>
 
 namespace {
-/// The kept --balance runs, by stem.
-const char* const kBalanceRuns[] = {"h200-ch07-balance-c2df34b", "h200-ch07-balance-166ac27-a", "h200-ch07-balance-166ac27-b",
-                                    "h200-ch07-balance-cd0345f-a", "h200-ch07-balance-cd0345f-b"};
+/// The kept --balance runs, by stem (bd67240's with the arms trading places every other round).
+const char* const kBalanceRuns[] = {"h200-ch07-balance-c2df34b",   "h200-ch07-balance-166ac27-a", "h200-ch07-balance-166ac27-b",
+                                    "h200-ch07-balance-cd0345f-a", "h200-ch07-balance-cd0345f-b", "h200-ch07-balance-bd67240-a",
+                                    "h200-ch07-balance-bd67240-b"};
 }  // namespace
 
 TEST_CASE("ch07 --balance runs: the balanced lines again from the run's files", "[cpu][split]") {
@@ -33,14 +34,16 @@ TEST_CASE("ch07 --balance runs: the balanced lines again from the run's files", 
 
 TEST_CASE("ch07 --first-issue-ab runs: the lines again from the run's files", "[cpu][split]") {
     // session 43: the balanced call as it is (hybrid_ms) beside the same call issuing 1.5 pieces'
-    // worth first (balanced_ms)
-    const wb::ch07::AbNames names = wb::ch07::first_issue_names(1.5);
-    for (const char* stem : {"h200-ch07-first-issue-fc9a856-a", "h200-ch07-first-issue-fc9a856-b"}) {
+    // worth first (balanced_ms), the arms in one order; then an A/A control (2 pieces' worth in both
+    // arms), the arms trading places every other round
+    const std::pair<const char*, double> runs[] = {
+        {"h200-ch07-first-issue-fc9a856-a", 1.5}, {"h200-ch07-first-issue-fc9a856-b", 1.5}, {"h200-ch07-aa-bd67240", 2.0}};
+    for (const auto& [stem, first_issue] : runs) {
         INFO("run " << stem);
         const wb::test::Ch07Run run = wb::test::read_ch07_run(stem);
         const std::vector<std::string> printed = wb::test::ch07_printed_summary(stem, "Balanced hybrid, its first issue");
         REQUIRE(printed.size() == 6);
-        CHECK(wb::ch07::balanced_lines(wb::ch07::replay(run.rows, run.m), names) == printed);
+        CHECK(wb::ch07::balanced_lines(wb::ch07::replay(run.rows, run.m), wb::ch07::first_issue_names(first_issue)) == printed);
     }
 }
 
