@@ -235,7 +235,6 @@ int run(const SplitOptions& opt) {
                    : opt.first_issue_ab > 0 ? ch07::AbPlan::Arms::first_issue
                                             : ch07::AbPlan::Arms::none;
     ab_plan.first_issue = opt.first_issue_ab;
-    ab_plan.alternate = !opt.ab_fixed_order;
     const bool ab = ab_plan.arms != ch07::AbPlan::Arms::none;
     const bool balanced_rows = m.balanced || ab;  // the rows time a balanced call (an A/B: beside its other arm)
 
@@ -293,7 +292,7 @@ int run(const SplitOptions& opt) {
                 const std::string group = what[slot.front()];
                 try {
                     const std::vector<ch07::Measured> ms =
-                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces, ab_plan);
+                        ch07::measure_group(to_measure, parts, depths, gpu, opt.cg_iterations, pieces, ab_plan, !opt.fixed_order);
                     for (std::size_t j = 0; j < ms.size(); ++j) rows[slot[j]].m = ms[j];
                 } catch (const std::bad_alloc&) {
                     std::cerr << group << "not measured: the host could not allocate the operands of its group ("
@@ -347,7 +346,7 @@ int run(const SplitOptions& opt) {
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
     std::cout << '\n';
     if (ab) {
-        const std::string order = ab_plan.alternate ? "trading places every other round" : "in one order, the fixed share first";
+        const std::string order = opt.fixed_order ? "in one order, the first right after the CPU peer" : "trading places every other round";
         if (opt.balance_ab)
             std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM and the convolution, the same plan, timed in the same rounds, "
                       << order << ")\n";

@@ -215,7 +215,8 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
 /// The rows of one op, precision and FS (measure_group).
 template <class T>
 std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
-                                  bool gpu, int cg_iterations, const std::vector<int>& pieces, const AbPlan& plan_ab) {
+                                  bool gpu, int cg_iterations, const std::vector<int>& pieces, const AbPlan& plan_ab,
+                                  bool alternate) {
     const std::size_t k = cases.size();
     std::vector<Prepared<T>> p;
     for (const Case& c : cases) p.push_back(prepare<T>(c, gpu, cg_iterations));
@@ -232,45 +233,57 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     enum class Way { cpu, hybrid, balanced };
     std::vector<std::pair<std::size_t, Way>> what;  // (case, which way)
     std::vector<std::vector<double>> shares(k);  // each balanced call's GPU outputs over n
-    std::vector<std::pair<std::size_t, std::size_t>> arms;  // an A/B's two calls, for time_interleaved to alternate
+    std::vector<std::pair<std::size_t, std::size_t>> swaps;  // a row's two calls that trade places (time_interleaved)
     const bool ab = plan_ab.arms != AbPlan::Arms::none;
     const double first_issue = plan_ab.arms == AbPlan::Arms::first_issue ? plan_ab.first_issue : 0;  // 0: as it is
     for (std::size_t i = 0; i < k; ++i) {
         const Case& c = cases[i];
         calls.push_back(p[i].cpu);
         what.push_back({i, Way::cpu});
+        const std::size_t cpu_call = calls.size() - 1;
         const int g = gpu_parts[i];
+        // The row's hybrid (or an A/B's arm b) is the last call pushed: it trades places with the
+        // CPU peer, or with arm a.
+        auto add = [&](std::function<void()> call, Way way, std::size_t partner) {
+            calls.push_back(std::move(call));
+            what.push_back({i, way});
+            if (alternate) swaps.push_back({partner, calls.size() - 1});
+        };
         if (!gpu) continue;
-        if (c.op == "cg") calls.push_back(p[i].cg_split);
-        else if (g > 0 && g < c.n) {
-            r[i].hybrid_part = g;
-            const int k = chunks[i];
-            const int pc = pieces.empty() || !p[i].balanced ? 0 : pieces[i];
-            const int unit = chunk_of(g, std::max(k, pc));  // the balanced call's: no larger than a piece's worth
-            if (pc <= 1 || plan_ab.arms == AbPlan::Arms::fixed_vs_balanced)
-                calls.push_back([&p, i, g, k] { p[i].hybrid(g, chunk_of(g, k)); });
-            else if (ab) calls.push_back([&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); });  // as it is, beside the variant
-            if (pc > 1) {  // planned at the same share
-                if (ab) {
-                    what.push_back({i, Way::hybrid});
-                    if (plan_ab.alternate) arms.push_back({calls.size() - 1, calls.size()});
-                }
-                r[i].balanced_pieces = pc;
-                const double n = c.n;
-                calls.push_back([&p, &shares, i, g, unit, pc, n, first_issue] {
-                    const hybrid::ScopedFirstIssue first(first_issue);
-                    p[i].balanced(g, unit, pc);
-                    shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
-                });
-                what.push_back({i, ab ? Way::balanced : Way::hybrid});
-                continue;
-            }
-        } else continue;
+        if (c.op == "cg") {
+            add(p[i].cg_split, Way::hybrid, cpu_call);
+            continue;
+        }
+        if (!(g > 0 && g < c.n)) continue;
+        r[i].hybrid_part = g;
+        const int depth = chunks[i];
+        const int pc = pieces.empty() || !p[i].balanced ? 0 : pieces[i];
+        auto fixed = [&p, i, g, depth] { p[i].hybrid(g, chunk_of(g, depth)); };
+        if (pc <= 1) {  // one piece: the fixed share
+            add(fixed, Way::hybrid, cpu_call);
+            continue;
+        }
+        r[i].balanced_pieces = pc;
+        const int unit = chunk_of(g, std::max(depth, pc));  // planned at the same share, chunks of at most a piece's worth
+        const double n = c.n;
+        auto balanced = [&p, &shares, i, g, unit, pc, n, first_issue] {
+            const hybrid::ScopedFirstIssue first(first_issue);  // 0: as it is
+            p[i].balanced(g, unit, pc);
+            shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
+        };
+        if (!ab) {
+            add(balanced, Way::hybrid, cpu_call);
+            continue;
+        }
+        // an A/B: arm a right after the CPU peer in the first round, arm b beside it
+        calls.push_back(plan_ab.arms == AbPlan::Arms::fixed_vs_balanced ? std::function<void()>(fixed)
+                                                                        : [&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); });
         what.push_back({i, Way::hybrid});
+        add(balanced, Way::balanced, calls.size() - 1);
     }
     cpu::TimingPlan plan;
     plan.min_batches = 7;
-    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan, 0.05, nullptr, arms);
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan, 0.05, nullptr, swaps);
     for (std::size_t j = 0; j < calls.size(); ++j) {
         Measured& m = r[what[j].first];
         const bool cg = cases[what[j].first].op == "cg";
@@ -332,7 +345,7 @@ std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int 
 
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations, const std::vector<int>& pieces,
-                                    const AbPlan& ab) {
+                                    const AbPlan& ab, bool alternate) {
     if (cases.empty()) return {};
     if (gpu_parts.size() != cases.size() || chunks.size() != cases.size())
         throw std::invalid_argument("ch07 measure_group: gpu_parts (" + std::to_string(gpu_parts.size()) +
@@ -350,8 +363,8 @@ std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::v
     if (ab.arms == AbPlan::Arms::first_issue && !(ab.first_issue > 0 && std::isfinite(ab.first_issue)))
         throw std::invalid_argument("ch07 measure_group: ab.first_issue (" + std::to_string(ab.first_issue) +
                                     ") must be finite and > 0 for the first-issue A/B");
-    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab)
-                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab);
+    return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, alternate)
+                                   : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, alternate);
 }
 
 Measured measure_case(const Case& c, const MeasurePlan& plan, int chunks) {

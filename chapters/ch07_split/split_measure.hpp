@@ -62,9 +62,6 @@ struct AbPlan {
     };
     Arms arms = Arms::none;
     double first_issue = 0;  ///< Arms::first_issue: arm b's first issue in pieces' worth (finite, > 0)
-    /// The two arms trade places every other round (cpu::time_interleaved's alternate). Off: arm a
-    /// always right after the CPU peer, as session 42's A/Bs ran (docs/notes/split.md, session 43).
-    bool alternate = true;
 };
 
 /// Runs the cases of one op, precision and FS (the rows of one group of the table, in order) on
@@ -78,9 +75,12 @@ struct AbPlan {
 /// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
 /// entry is above 1 and the hybrid runs (GEMV, GEMM and the convolution only), the hybrid is the
 /// balanced call with that many pieces, unless `ab` says otherwise.
+/// `alternate`: in every other round two calls of a row trade places (cpu::time_interleaved's
+/// alternate): the CPU peer and its hybrid, or an A/B's two arms (the CPU peer then first). Off:
+/// every round in one order, the CPU peer first, as every run before session 43 (docs/notes/split.md).
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations,
-                                    const std::vector<int>& pieces = {}, const AbPlan& ab = {});
+                                    const std::vector<int>& pieces = {}, const AbPlan& ab = {}, bool alternate = true);
 
 /// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
 /// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid

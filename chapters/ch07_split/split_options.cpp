@@ -102,18 +102,17 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                                     "the A/B of docs/notes/split.md (session 42): the GEMV, GEMM and convolution hybrids at "
                                     "the fixed share, the balanced call timed beside them in the same rounds")
                            ->excludes(fixed);
-    auto* first_issue_ab =
-        app.add_option("--first-issue-ab", opt.first_issue_ab,
+    app.add_option("--first-issue-ab", opt.first_issue_ab,
                        "the A/B of docs/notes/split.md (session 43): the balanced GEMV, GEMM and convolution hybrids as they "
                        "are (their GPU's first issue two CPU pieces' worth, rounded up to whole chunks), and beside them in "
                        "the same rounds the same calls issuing this many pieces' worth first (2: an A/A control)")
             ->check(CLI::Range(0.25, 8.0))
             ->excludes(fixed)
             ->excludes(balance_ab);
-    app.add_flag("--ab-fixed-order", opt.ab_fixed_order,
-                 "an A/B's two arms in the same order in every round, the first right after the CPU peer (session 42's "
-                 "runs; by default they trade places every other round: docs/notes/split.md, session 43); with "
-                 "--balance-ab or --first-issue-ab");
+    app.add_flag("--fixed-order", opt.fixed_order,
+                 "time every round of the rows in one order, each hybrid (an A/B's first arm) right after its CPU peer, as "
+                 "the runs before session 43 did (by default the CPU peer and its hybrid, or an A/B's two arms, trade "
+                 "places every other round: docs/notes/split.md)");
     app.add_flag("--symv-own-arrays", opt.symv_own_arrays,
                  "calibrate the CPU's SYMV on a matrix of its own per size, as the rows run (off until an A/B judges "
                  "it: docs/notes/split.md)");
@@ -125,8 +124,6 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     try {
         app.parse(argc, argv);
         opt.chunks_given = chunks->count() > 0;
-        if (opt.ab_fixed_order && balance_ab->count() == 0 && first_issue_ab->count() == 0)
-            throw std::invalid_argument("--ab-fixed-order orders an A/B's arms: it needs --balance-ab or --first-issue-ab");
         require_writable_output("--csv", opt.csv);
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);  // prints the help (code 0) or the error

@@ -126,19 +126,16 @@ TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07]
     CHECK(parse({"--device", "-1"}) == 2);
     CHECK(parse({"--quick", "--full"}) == 2);
     CHECK(parse({"--trans", "T"}) == 2);  // no call of this chapter is op T
-    // The A/Bs of the balanced hybrid: one at a time, a first issue in [0.25, 8] pieces, and an
-    // order of the arms only where there are arms.
+    // The A/Bs of the balanced hybrid: one at a time, a first issue in [0.25, 8] pieces.
     CHECK(parse({"--first-issue-ab", "0.1"}) == 2);
     CHECK(parse({"--first-issue-ab", "9"}) == 2);
     CHECK(parse({"--first-issue-ab", "1.5", "--balance-ab"}) == 2);
     CHECK(parse({"--first-issue-ab", "1.5", "--fixed-share"}) == 2);
     CHECK(parse({"--balance-ab", "--fixed-share"}) == 2);
-    CHECK(parse({"--ab-fixed-order"}) == 2);
     wb::ch07::SplitOptions ab;
-    CHECK(parse({"--first-issue-ab", "2", "--ab-fixed-order"}, ab) == -1);
+    CHECK(parse({"--first-issue-ab", "2", "--fixed-order"}, ab) == -1);
     CHECK(ab.first_issue_ab == 2.0);
-    CHECK(ab.ab_fixed_order);
-    CHECK(parse({"--balance-ab", "--ab-fixed-order"}) == -1);
+    CHECK(ab.fixed_order);
     // --csv is checked before the run: a table measured for minutes is never lost to a bad path.
     CHECK(parse({"--csv", "/nonexistent-folder-of-the-workbook/x.csv"}) == 2);
     CHECK(parse({"--csv", "/"}) == 2);
