@@ -191,6 +191,10 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
                   << ")\n";
     else
         std::cout << "  pipeline depth: every hybrid in " << m.chunks << " chunks (--chunks)\n";
+    if (opt.fixed_order)
+        std::cout << "  rows' rounds: every round in one order, each hybrid right after its CPU peer (--fixed-order)\n";
+    else
+        std::cout << "  rows' rounds: each size's CPU peer and its hybrid (an A/B's two arms) trade places every other round\n";
     if (!gpu)
         std::cout << "  No CUDA device (or --predict-only): the GPU and hybrid columns are the model's predictions"
                   << (opt.device != 0 ? " (--device " + std::to_string(opt.device) + " is not read)" : std::string())

@@ -17,8 +17,8 @@
 #include "reference_cg.hpp"
 
 #include <algorithm>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -212,6 +212,57 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
     return r;
 }
 
+}  // namespace
+
+RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& pieces,
+                     bool gpu, const AbPlan& ab, bool alternate) {
+    if (gpu_parts.size() != cases.size() || (!pieces.empty() && pieces.size() != cases.size()))
+        throw std::invalid_argument("ch07 round_plan: gpu_parts (" + std::to_string(gpu_parts.size()) + ") and pieces (" +
+                                    std::to_string(pieces.size()) + ", or none) must have one entry per case (" +
+                                    std::to_string(cases.size()) + ")");
+    if (ab.arms == AbPlan::Arms::first_issue && !(ab.first_issue > 0 && std::isfinite(ab.first_issue)))
+        throw std::invalid_argument("ch07 round_plan: ab.first_issue (" + std::to_string(ab.first_issue) +
+                                    ") must be finite and > 0 for the first-issue A/B");
+    using Call = RoundCall::Call;
+    using Column = RoundCall::Column;
+    RoundPlan plan;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const Case& c = cases[i];
+        plan.calls.push_back({i, Call::cpu, Column::cpu});
+        const std::size_t cpu_call = plan.calls.size() - 1;
+        auto add = [&](Call call, Column column, std::size_t partner) {  // trades places with `partner`
+            plan.calls.push_back({i, call, column});
+            if (alternate) plan.swaps.push_back({partner, plan.calls.size() - 1});
+        };
+        if (!gpu) continue;
+        if (c.op == "cg") {
+            add(Call::cg_split, Column::hybrid, cpu_call);
+            continue;
+        }
+        const int g = gpu_parts[i];
+        if (!(g > 0 && g < c.n)) continue;  // the hybrid is one of the other two ways
+        const bool has_balanced = c.op == "gemv" || c.op == "gemm" || c.op == "conv2d";
+        if (pieces.empty() || !has_balanced || pieces[i] <= 1) {
+            add(Call::fixed, Column::hybrid, cpu_call);
+            continue;
+        }
+        switch (ab.arms) {
+            case AbPlan::Arms::none: add(Call::balanced, Column::hybrid, cpu_call); break;
+            case AbPlan::Arms::fixed_vs_balanced:  // arm a right after the CPU peer in the even rounds
+                plan.calls.push_back({i, Call::fixed, Column::hybrid});
+                add(Call::balanced, Column::balanced, plan.calls.size() - 1);
+                break;
+            case AbPlan::Arms::first_issue:
+                plan.calls.push_back({i, Call::balanced_as_is, Column::hybrid});
+                add(Call::balanced, Column::balanced, plan.calls.size() - 1);
+                break;
+        }
+    }
+    return plan;
+}
+
+namespace {
+
 /// The rows of one op, precision and FS (measure_group).
 template <class T>
 std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& chunks,
@@ -228,74 +279,50 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         if (c.op == "cg") r[i].gpu_ms = per_solve(timed(p[i].cg_gpu), *p[i].solved, cg_iterations);
         else r[i].gpu_ms = timed([&] { p[i].hybrid(c.n, c.n); });
     }
-    // The CPU peer and the hybrid of every size, in turn (cpu::time_interleaved).
-    std::vector<std::function<void()>> calls;
-    enum class Way { cpu, hybrid, balanced };
-    std::vector<std::pair<std::size_t, Way>> what;  // (case, which way)
+    // The CPU peer and the hybrid of every size, in turn (cpu::time_interleaved), as round_plan says.
+    const RoundPlan rounds = round_plan(cases, gpu_parts, pieces, gpu, plan_ab, alternate);
     std::vector<std::vector<double>> shares(k);  // each balanced call's GPU outputs over n
-    std::vector<std::pair<std::size_t, std::size_t>> swaps;  // a row's two calls that trade places (time_interleaved)
-    const bool ab = plan_ab.arms != AbPlan::Arms::none;
     const double first_issue = plan_ab.arms == AbPlan::Arms::first_issue ? plan_ab.first_issue : 0;  // 0: as it is
-    for (std::size_t i = 0; i < k; ++i) {
-        const Case& c = cases[i];
-        calls.push_back(p[i].cpu);
-        what.push_back({i, Way::cpu});
-        const std::size_t cpu_call = calls.size() - 1;
+    std::vector<std::function<void()>> calls;
+    using Call = RoundCall::Call;
+    for (const RoundCall& rc : rounds.calls) {
+        const std::size_t i = rc.row;
         const int g = gpu_parts[i];
-        // The row's hybrid (or an A/B's arm b) is the last call pushed: it trades places with the
-        // CPU peer, or with arm a.
-        auto add = [&](std::function<void()> call, Way way, std::size_t partner) {
-            calls.push_back(std::move(call));
-            what.push_back({i, way});
-            if (alternate) swaps.push_back({partner, calls.size() - 1});
-        };
-        if (!gpu) continue;
-        if (c.op == "cg") {
-            add(p[i].cg_split, Way::hybrid, cpu_call);
-            continue;
-        }
-        if (!(g > 0 && g < c.n)) continue;
-        r[i].hybrid_part = g;
         const int depth = chunks[i];
-        const int pc = pieces.empty() || !p[i].balanced ? 0 : pieces[i];
-        auto fixed = [&p, i, g, depth] { p[i].hybrid(g, chunk_of(g, depth)); };
-        if (pc <= 1) {  // one piece: the fixed share
-            add(fixed, Way::hybrid, cpu_call);
-            continue;
+        const int pc = pieces.empty() ? 0 : pieces[i];
+        const int unit = chunk_of(g, std::max(depth, pc));  // the balanced call's: at most a piece's worth
+        const double n = cases[i].n;
+        if (rc.call == Call::fixed || rc.call == Call::balanced) r[i].hybrid_part = g;
+        if (rc.call == Call::balanced) r[i].balanced_pieces = pc;
+        switch (rc.call) {
+            case Call::cpu: calls.push_back(p[i].cpu); break;
+            case Call::cg_split: calls.push_back(p[i].cg_split); break;
+            case Call::fixed: calls.push_back([&p, i, g, depth] { p[i].hybrid(g, chunk_of(g, depth)); }); break;
+            case Call::balanced_as_is: calls.push_back([&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); }); break;
+            case Call::balanced:
+                calls.push_back([&p, &shares, i, g, unit, pc, n, first_issue] {
+                    const hybrid::ScopedFirstIssue first(first_issue);  // 0: as it is
+                    p[i].balanced(g, unit, pc);
+                    shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
+                });
+                break;
         }
-        r[i].balanced_pieces = pc;
-        const int unit = chunk_of(g, std::max(depth, pc));  // planned at the same share, chunks of at most a piece's worth
-        const double n = c.n;
-        auto balanced = [&p, &shares, i, g, unit, pc, n, first_issue] {
-            const hybrid::ScopedFirstIssue first(first_issue);  // 0: as it is
-            p[i].balanced(g, unit, pc);
-            shares[i].push_back(hybrid::last_side_times().gpu_outputs / n);
-        };
-        if (!ab) {
-            add(balanced, Way::hybrid, cpu_call);
-            continue;
-        }
-        // an A/B: arm a right after the CPU peer in the first round, arm b beside it
-        calls.push_back(plan_ab.arms == AbPlan::Arms::fixed_vs_balanced ? std::function<void()>(fixed)
-                                                                        : [&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); });
-        what.push_back({i, Way::hybrid});
-        add(balanced, Way::balanced, calls.size() - 1);
     }
     cpu::TimingPlan plan;
     plan.min_batches = 7;
-    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan, 0.05, nullptr, swaps);
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan, 0.05, nullptr, rounds.swaps);
     for (std::size_t j = 0; j < calls.size(); ++j) {
-        Measured& m = r[what[j].first];
-        const bool cg = cases[what[j].first].op == "cg";
+        const RoundCall& rc = rounds.calls[j];
+        Measured& m = r[rc.row];
         // CG's split solve may stop early (its last solve's outcome scales every batch alike).
-        const double s = cg && what[j].second == Way::hybrid ? per_solve(1.0, *p[what[j].first].solved, cg_iterations) : 1.0;
+        const double s = rc.call == Call::cg_split ? per_solve(1.0, *p[rc.row].solved, cg_iterations) : 1.0;
         const cpu::BatchStats& b = t[j].stats;
-        if (!shares[what[j].first].empty()) m.balanced_share = cpu::quantile(shares[what[j].first], 0.5);
-        if (what[j].second == Way::balanced) {
+        if (!shares[rc.row].empty()) m.balanced_share = cpu::quantile(shares[rc.row], 0.5);
+        if (rc.column == RoundCall::Column::balanced) {
             m.balanced_ms = b.median;
             m.balanced_min_ms = b.min;
             m.balanced_max_ms = b.max;
-        } else if (what[j].second == Way::hybrid) {
+        } else if (rc.column == RoundCall::Column::hybrid) {
             m.hybrid_ms = s * b.median;
             m.hybrid_min_ms = s * b.min;
             m.hybrid_max_ms = s * b.max;
@@ -360,9 +387,6 @@ std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::v
         if (c.op != cases.front().op || c.elem != cases.front().elem || c.fs != cases.front().fs)
             throw std::invalid_argument("ch07 measure_group: cases must share one op, precision and FS (" + c.op +
                                         " differs from " + cases.front().op + ")");
-    if (ab.arms == AbPlan::Arms::first_issue && !(ab.first_issue > 0 && std::isfinite(ab.first_issue)))
-        throw std::invalid_argument("ch07 measure_group: ab.first_issue (" + std::to_string(ab.first_issue) +
-                                    ") must be finite and > 0 for the first-issue A/B");
     return cases.front().elem == 4 ? group_typed<float>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, alternate)
                                    : group_typed<double>(cases, gpu_parts, chunks, gpu, cg_iterations, pieces, ab, alternate);
 }

@@ -64,6 +64,37 @@ struct AbPlan {
     double first_issue = 0;  ///< Arms::first_issue: arm b's first issue in pieces' worth (finite, > 0)
 };
 
+/// One timed call of a group's rounds (measure_group): its row, the call, and the column it fills.
+struct RoundCall {
+    enum class Call {
+        cpu,             ///< the CPU peer
+        fixed,           ///< the hybrid at the fixed share
+        balanced,        ///< the balanced hybrid (under --first-issue-ab: with AbPlan::first_issue)
+        balanced_as_is,  ///< --first-issue-ab's arm a: the balanced hybrid as it is
+        cg_split,        ///< CG's split solve (White §5.2)
+    };
+    enum class Column { cpu, hybrid, balanced };  ///< Measured's cpu_ms, hybrid_ms, balanced_ms
+    std::size_t row = 0;
+    Call call = Call::cpu;
+    Column column = Column::cpu;
+    bool operator==(const RoundCall& o) const { return row == o.row && call == o.call && column == o.column; }
+};
+/// The calls of a group's rounds in their order, and the pairs of them that trade places every
+/// other round (cpu::time_interleaved's alternate).
+struct RoundPlan {
+    std::vector<RoundCall> calls;
+    std::vector<std::pair<std::size_t, std::size_t>> swaps;
+};
+/// What measure_group times in its rounds (pure: cpu tests). Each row's CPU peer; where `gpu`,
+/// CG's split solve, or (GEMV, GEMM, SYMV, the convolution, with gpu_parts[i] in (0, n)) the fixed
+/// share where pieces[i] <= 1 or the op has no balanced call (SYMV), else the balanced call, or an
+/// A/B's two arms. With `alternate`, the hybrid trades places with the CPU peer, an A/B's arm b
+/// with arm a (the CPU peer then first in every round). Throws std::invalid_argument unless
+/// gpu_parts and (where given) pieces have one entry per case, and on an AbPlan::Arms::first_issue
+/// whose first_issue is not finite and > 0.
+RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& pieces,
+                     bool gpu, const AbPlan& ab, bool alternate);
+
 /// Runs the cases of one op, precision and FS (the rows of one group of the table, in order) on
 /// seeded host data (page-locked where `gpu`), all sizes' data held at once: where `gpu`, each
 /// size's all-GPU call, one size after another; then the CPU peer of every size and, where `gpu`,
@@ -75,9 +106,9 @@ struct AbPlan {
 /// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
 /// entry is above 1 and the hybrid runs (GEMV, GEMM and the convolution only), the hybrid is the
 /// balanced call with that many pieces, unless `ab` says otherwise.
-/// `alternate`: in every other round two calls of a row trade places (cpu::time_interleaved's
-/// alternate): the CPU peer and its hybrid, or an A/B's two arms (the CPU peer then first). Off:
-/// every round in one order, the CPU peer first, as every run before session 43 (docs/notes/split.md).
+/// The calls and their order are round_plan's. `alternate` off: every round in one order, each
+/// hybrid (an A/B's arm a) right after its CPU peer, as the runs before 98ccc44 (A/Bs: before
+/// bd67240; docs/notes/split.md, session 43).
 std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations,
                                     const std::vector<int>& pieces = {}, const AbPlan& ab = {}, bool alternate = true);

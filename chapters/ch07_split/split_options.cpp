@@ -111,8 +111,8 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
             ->excludes(balance_ab);
     app.add_flag("--fixed-order", opt.fixed_order,
                  "time every round of the rows in one order, each hybrid (an A/B's first arm) right after its CPU peer, as "
-                 "the runs before session 43 did (by default the CPU peer and its hybrid, or an A/B's two arms, trade "
-                 "places every other round: docs/notes/split.md)");
+                 "the runs before 98ccc44 did (by default the CPU peer and its hybrid, or an A/B's two arms, trade "
+                 "places every other round: docs/notes/split.md, session 43)");
     app.add_flag("--symv-own-arrays", opt.symv_own_arrays,
                  "calibrate the CPU's SYMV on a matrix of its own per size, as the rows run (off until an A/B judges "
                  "it: docs/notes/split.md)");

@@ -27,7 +27,7 @@ struct SplitOptions {
     bool fixed_share = false;   ///< --fixed-share: Machines::balanced off
     bool balance_ab = false;    ///< --balance-ab: the balanced hybrid timed beside the fixed one (GEMV, GEMM, convolution)
     double first_issue_ab = 0;  ///< --first-issue-ab P: the balanced hybrid beside one whose first issue is P pieces' worth
-    bool fixed_order = false;   ///< --fixed-order: every round of the rows in one order (the runs before session 43)
+    bool fixed_order = false;   ///< --fixed-order: every round of the rows in one order (the runs before 98ccc44)
     bool symv_own_arrays = false;  ///< --symv-own-arrays: cpu::CalibrationSizes::symv_own_arrays
     int cg_iterations = 100;                                ///< CG iterations per solve
 };

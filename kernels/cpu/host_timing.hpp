@@ -173,7 +173,8 @@ double median_call_ms(F&& f, const TimingPlan& plan = {}) {
 /// the calls, as it does when they are timed one after another:
 /// - warm-up: each call once (which sizes its batch: about plan.batch_s, as time_call), then one
 ///   batch of each thrown away;
-/// - rounds: each round times one batch of every call still in turn, in the order given. A call
+/// - rounds: each round times one batch of every call still in turn, in the order given (the odd
+///   rounds with the `alternate` pairs swapped). A call
 ///   shorter than `warm_below_s` runs once untimed before its batch, so that its batch finds its
 ///   operands where repeated calls of it leave them (the call before it in the round was another);
 ///   a longer call's own length amortizes that first touch;
@@ -187,8 +188,10 @@ double median_call_ms(F&& f, const TimingPlan& plan = {}) {
 /// every timed batch in the order they ran (tests). `alternate`: pairs (i, j), i < j, of calls
 /// that trade places in every other round (an A/B's two arms: the call before a batch leaves the
 /// host's caches, threads and copy engines in a state of its own, so a fixed order favours one
-/// arm; chapter 7's notes, session 43). Throws std::invalid_argument on a pair out of range,
-/// not i < j, or a call in two pairs.
+/// arm; chapter 7's notes, session 43). With pairs the rounds stop after an even number of them
+/// (at most max_batches rounded down to even, at least 2) and a paired call leaves the turn after
+/// an even number of batches (at least 4), so both places get as many. Throws
+/// std::invalid_argument on a pair out of range, not i < j, or a call in two pairs.
 inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<void()>>& calls,
                                                 const TimingPlan& plan, double warm_below_s = 0.05,
                                                 std::vector<int>* order = nullptr,
@@ -216,16 +219,21 @@ inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<
     }
     const auto start = Clock::now();
     const int rounds_min = std::min(plan.min_batches, plan.max_batches);
-    for (int round = 0; round < plan.max_batches; ++round) {
+    // With pairs, a stop comes after an even number of rounds, and a paired call leaves the turn
+    // after an even number of batches: each of the two places then has as many batches.
+    const bool even = !alternate.empty();
+    const int rounds_max = even ? std::max(2, plan.max_batches - plan.max_batches % 2) : plan.max_batches;
+    for (int round = 0; round < rounds_max; ++round) {
         for (std::size_t slot = 0; slot < k; ++slot) {
             const std::size_t i = round % 2 ? swapped[slot] : slot;
             if (!in_turn[i]) continue;
             if (warm[i]) calls[i]();
             t[i].push_back(detail::time_batch(calls[i], per_batch[i], &spent[i]));
             if (order) order->push_back(static_cast<int>(i));
-            if (t[i].size() >= 3 && spent[i] > plan.max_s) in_turn[i] = false;
+            if (t[i].size() >= 3 && spent[i] > plan.max_s && !(paired[i] && t[i].size() % 2 != 0)) in_turn[i] = false;
         }
         const int done = round + 1;
+        if (even && done % 2 != 0) continue;
         if (done >= 3 && detail::seconds(start, Clock::now()) > plan.max_s * static_cast<double>(k)) break;
         if (done < rounds_min) continue;
         bool settled = true;

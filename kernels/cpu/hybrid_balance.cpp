@@ -113,8 +113,11 @@ void ChunkLedger::issued(int outputs) {
 
 void ChunkLedger::finished(std::size_t upto, double ms_after_first) {
     if (upto <= done_ || upto > outputs_.size())
-        throw std::logic_error("hybrid::ChunkLedger::finished: upto (" + std::to_string(upto) + ") must be in (" +
-                               std::to_string(done_) + ", " + std::to_string(outputs_.size()) + "]: chunks not yet done");
+        throw std::logic_error("hybrid::ChunkLedger::finished: upto (" + std::to_string(upto) + ") must be in (done, chunks] = (" +
+                               std::to_string(done_) + ", " + std::to_string(outputs_.size()) + "]: the chunks not yet done");
+    if (!(ms_after_first >= 0) || !std::isfinite(ms_after_first))
+        throw std::logic_error("hybrid::ChunkLedger::finished: ms_after_first (" + std::to_string(ms_after_first) +
+                               ") must be finite and >= 0");
     while (done_ < upto) done_outputs_ += outputs_[done_++];
     last_after_first_ = ms_after_first;
 }

@@ -112,14 +112,25 @@ TEST_CASE("host timing: calls timed in turn, a round at a time; slow calls leave
     CHECK(std::count(order.begin(), order.end(), 0) == 3);
     // Nothing to time: nothing timed.
     CHECK(wb::cpu::time_interleaved({}, plan).empty());
-    // An A/B's arms trade places in every other round; each call still gets its own timings.
+    // An A/B's arms trade places in every other round, and the rounds stop after an even number
+    // of them (here 4 of at most 5); each call still gets its own timings.
     plan.max_s = 10;
     order.clear();
+    std::fill(calls.begin(), calls.end(), 0);
     const auto v = wb::cpu::time_interleaved(f, plan, 0.0, &order, {{1, 2}});
-    CHECK(order == std::vector<int>{0, 1, 2, 0, 2, 1, 0, 1, 2, 0, 2, 1, 0, 1, 2});
+    CHECK(order == std::vector<int>{0, 1, 2, 0, 2, 1, 0, 1, 2, 0, 2, 1});
+    CHECK(calls == std::vector<int>{5, 5, 5});  // the sizing call and four batches of one call each
     CHECK(v[1].stats.min >= 0.4);  // each call's timings are its own (a sleep lasts at least its time), whatever its place
     CHECK(v[2].stats.min >= 0.6);
-    CHECK(v[1].stats.k == 5);
+    CHECK(v[1].stats.k == 4);
+    // A paired call past the cap leaves the turn after an even number of batches (4, not 3);
+    // an unpaired one after 3.
+    plan.max_s = 0.001;
+    order.clear();
+    const auto w = wb::cpu::time_interleaved(g, plan, 0.0, &order, {{0, 1}});
+    CHECK(w[0].stats.k == 4);
+    CHECK(w[1].stats.k == 4);
+    plan.max_s = 10;
     CHECK_THROWS_WITH(wb::cpu::time_interleaved(f, plan, 0.0, nullptr, {{2, 1}}),
                       "time_interleaved: alternate pair (2, 1) must have i < j < calls (3), each call in one pair");
     CHECK_THROWS_WITH(wb::cpu::time_interleaved(f, plan, 0.0, nullptr, {{0, 1}, {1, 2}}),

@@ -697,3 +697,53 @@ TEST_CASE("chapter 7: the hybrid's pipeline depth is derived per call from its a
     CHECK(ratio(symv) > 1.3 * ratio(gemv8k));
     CHECK_THROWS_WITH(wb::ch07::predict_case_at(gemv, m, 0), Catch::Contains("chunks (0) must be >= 1"));
 }
+
+TEST_CASE("chapter 7: the calls a group's rounds time, and the pairs that trade places", "[cpu][ch07][split]") {
+    using wb::ch07::AbPlan;
+    using wb::ch07::RoundCall;
+    using Call = RoundCall::Call;
+    using Col = RoundCall::Column;
+    using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+    // GEMV at three sizes: a share of 0 (CPU only), one piece (fixed share), three pieces (balanced).
+    const std::vector<wb::ch07::Case> gemv{{"gemv", 64, 4, 0}, {"gemv", 2048, 4, 0}, {"gemv", 8192, 4, 0}};
+    const std::vector<int> parts{0, 400, 2000}, pieces{0, 1, 3};
+    auto plan = wb::ch07::round_plan(gemv, parts, pieces, true, {}, true);
+    CHECK(plan.calls == std::vector<RoundCall>{{0, Call::cpu, Col::cpu},
+                                               {1, Call::cpu, Col::cpu},
+                                               {1, Call::fixed, Col::hybrid},
+                                               {2, Call::cpu, Col::cpu},
+                                               {2, Call::balanced, Col::hybrid}});
+    CHECK(plan.swaps == Pairs{{1, 2}, {3, 4}});  // each hybrid with its CPU peer
+    CHECK(wb::ch07::round_plan(gemv, parts, pieces, true, {}, false).swaps.empty());  // --fixed-order
+    // Without a GPU: the CPU peers alone.
+    plan = wb::ch07::round_plan(gemv, parts, pieces, false, {}, true);
+    CHECK(plan.calls.size() == 3);
+    CHECK(plan.swaps.empty());
+    // --balance-ab: a balanced row's arm a (the fixed share) and arm b trade places; a one-piece
+    // row's fixed share trades with its CPU peer.
+    plan = wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::fixed_vs_balanced, 0}, true);
+    CHECK(plan.calls == std::vector<RoundCall>{{0, Call::cpu, Col::cpu},
+                                               {1, Call::cpu, Col::cpu},
+                                               {1, Call::fixed, Col::hybrid},
+                                               {2, Call::cpu, Col::cpu},
+                                               {2, Call::fixed, Col::hybrid},
+                                               {2, Call::balanced, Col::balanced}});
+    CHECK(plan.swaps == Pairs{{1, 2}, {4, 5}});
+    // --first-issue-ab: arm a the balanced call as it is.
+    plan = wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::first_issue, 1.5}, true);
+    CHECK(plan.calls[4] == RoundCall{2, Call::balanced_as_is, Col::hybrid});
+    CHECK(plan.calls[5] == RoundCall{2, Call::balanced, Col::balanced});
+    // SYMV has no balanced call: the fixed share whatever its pieces; CG runs its split solve.
+    plan = wb::ch07::round_plan({{"symv", 8192, 4, 0}}, {900}, {4}, true, {}, true);
+    CHECK(plan.calls[1] == RoundCall{0, Call::fixed, Col::hybrid});
+    plan = wb::ch07::round_plan({{"cg", 4096, 8, 0}}, {0}, {}, true, {}, true);
+    CHECK(plan.calls[1] == RoundCall{0, Call::cg_split, Col::hybrid});
+    CHECK(plan.swaps == Pairs{{0, 1}});
+    // A share of all the outputs: the hybrid is the GPU's way, not timed here.
+    CHECK(wb::ch07::round_plan({{"gemm", 512, 4, 0}}, {512}, {}, true, {}, true).calls.size() == 1);
+    // Errors name the argument and the rule.
+    CHECK_THROWS_WITH(wb::ch07::round_plan(gemv, {1, 2}, {}, true, {}, true),
+                      "ch07 round_plan: gpu_parts (2) and pieces (0, or none) must have one entry per case (3)");
+    CHECK_THROWS_WITH(wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::first_issue, 0}, true),
+                      Catch::Matchers::Contains("ab.first_issue (0.000000) must be finite and > 0"));
+}

@@ -209,8 +209,14 @@ TEST_CASE("BalancePlanner: the first issue's size, and its A/B setting", "[cpu][
     {
         wb::hybrid::ScopedFirstIssue ab(1.5);
         CHECK(wb::hybrid::first_issue_pieces() == 1.5);
+        {
+            wb::hybrid::ScopedFirstIssue inner(3.0);
+            CHECK(wb::hybrid::first_issue_pieces() == 3.0);
+        }
+        CHECK(wb::hybrid::first_issue_pieces() == 1.5);
     }
     CHECK(wb::hybrid::first_issue_pieces() == wb::hybrid::kFirstIssuePieces);
+    CHECK(wb::hybrid::set_first_issue_pieces(0) == 0);  // the scopes restored the setting itself: none
 }
 
 TEST_CASE("ChunkLedger: what is queued, and the pipeline's rate from the first chunk's end", "[cpu][split]") {
@@ -228,9 +234,10 @@ TEST_CASE("ChunkLedger: what is queued, and the pipeline's rate from the first c
     l.finished(4, 110.0);
     CHECK(l.queued() == 0);
     CHECK(l.ms_per_output() == Approx(110.0 / 900));
-    CHECK_THROWS_WITH(l.finished(4, 120.0), Catch::Matchers::Contains("upto (4) must be in (4, 4]"));
+    CHECK_THROWS_WITH(l.finished(4, 120.0), Catch::Matchers::Contains("upto (4) must be in (done, chunks] = (4, 4]"));
     CHECK_THROWS_WITH(l.issued(0), "hybrid::ChunkLedger::issued: outputs (0) must be >= 1");
     wb::hybrid::ChunkLedger m;
     m.issued(10);
-    CHECK_THROWS_WITH(m.finished(2, 1.0), Catch::Matchers::Contains("upto (2) must be in (0, 1]"));
+    CHECK_THROWS_WITH(m.finished(2, 1.0), Catch::Matchers::Contains("upto (2) must be in (done, chunks] = (0, 1]"));
+    CHECK_THROWS_WITH(m.finished(1, -1.0), Catch::Matchers::Contains("ms_after_first (-1.000000) must be finite and >= 0"));
 }

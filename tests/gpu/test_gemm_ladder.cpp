@@ -650,8 +650,8 @@ TEST_CASE("gemm steps give the same result on repeated calls (no race)", "[gpu][
 
 TEST_CASE("gemm ch05 tuned: the kernels' rates the rule reads are measured on this device", "[gpu][gemm][derive]") {
     if (wb::tuned::gemm_rates_preset_asked()) {  // racecheck's run: gemm_kernel_rates reads the H200's table, nothing is timed
-        WARN("not run with WB_GEMM_RATES=preset (racecheck's run): the rates are not timed there; their kernels are "
-             "the ladder's, racechecked in its cases");
+        WARN("skipped: WB_GEMM_RATES=preset (racecheck's run) reads the rates from the H200's table; their kernels "
+             "are the ladder's, racechecked in its cases");
         return;
     }
     int dev = 0, mem_khz = 0, bus_bits = 0;
