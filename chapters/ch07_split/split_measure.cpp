@@ -198,7 +198,7 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
         if (pc > 1) r.balanced_pieces = pc;
         std::vector<double> issued, issued_chunks;  // each call's issue on the calling thread (0: the worker issued), warm-ups too
         const cpu::CallTiming h = timed_call([&] {
-            if (pc > 1) p.balanced(g, chunk_of(g, std::max(chunks, pc)), pc);
+            if (pc > 1) p.balanced(g, balanced_unit(g, chunks, pc), pc);
             else p.hybrid(g, chunk_of(g, chunks));
             const hybrid::SideTimes s = hybrid::last_side_times();
             issued.push_back(s.issued_on_caller ? s.gpu_issued_ms : 0.0);
@@ -213,6 +213,15 @@ Measured measure_typed(const Case& c, const MeasurePlan& plan, int chunks, bool 
 }
 
 }  // namespace
+
+int balanced_unit(int g, int depth, int pieces) { return chunk_of(g, std::max({1, depth, pieces})); }
+
+bool first_issue_arms_differ(int n, int g, int depth, int pieces, double first_issue) {
+    if (pieces <= 1 || g <= 0 || g >= n) return false;
+    const int unit = balanced_unit(g, depth, pieces);
+    return hybrid::BalancePlanner(n, g, unit, pieces, first_issue).initial_gpu() !=
+           hybrid::BalancePlanner(n, g, unit, pieces).initial_gpu();
+}
 
 RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& pieces,
                      bool gpu, const AbPlan& ab, bool alternate) {
@@ -290,7 +299,7 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         const int g = gpu_parts[i];
         const int depth = chunks[i];
         const int pc = pieces.empty() ? 0 : pieces[i];
-        const int unit = chunk_of(g, std::max(depth, pc));  // the balanced call's: at most a piece's worth
+        const int unit = balanced_unit(g, depth, pc);
         const double n = cases[i].n;
         if (rc.call == Call::fixed || rc.call == Call::balanced) r[i].hybrid_part = g;
         if (rc.call == Call::balanced) r[i].balanced_pieces = pc;

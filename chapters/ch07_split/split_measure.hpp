@@ -64,6 +64,15 @@ struct AbPlan {
     double first_issue = 0;  ///< Arms::first_issue: arm b's first issue in pieces' worth (finite, > 0)
 };
 
+/// The GPU's chunks of a balanced row: at most a piece's worth, ceil(g / max(depth, pieces)).
+int balanced_unit(int g, int depth, int pieces);
+/// Whether --first-issue-ab's two arms are different calls at a balanced row of n outputs, g planned
+/// on the GPU: the first issue of `first_issue` pieces' worth and kFirstIssuePieces', each rounded
+/// up to whole chunks of balanced_unit (where a chunk is a piece's worth, any first issue in (1, 2]
+/// pieces is two chunks: docs/notes/split.md, session 43). False where pieces <= 1 or g is not in
+/// (0, n) (no balanced call).
+bool first_issue_arms_differ(int n, int g, int depth, int pieces, double first_issue);
+
 /// One timed call of a group's rounds (measure_group): its row, the call, and the column it fills.
 struct RoundCall {
     enum class Call {

@@ -747,3 +747,21 @@ TEST_CASE("chapter 7: the calls a group's rounds time, and the pairs that trade 
     CHECK_THROWS_WITH(wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::first_issue, 0}, true),
                       Catch::Matchers::Contains("ab.first_issue (0.000000) must be finite and > 0"));
 }
+
+TEST_CASE("chapter 7: where --first-issue-ab's two arms are different calls", "[cpu][ch07][split]") {
+    // Chunks of a piece's worth (depth <= pieces): 1.5 pieces' worth rounds up to the same two
+    // chunks as 2 (run e's GEMV double 4096: g 1073, depth 1, 2 pieces).
+    CHECK(wb::ch07::balanced_unit(1073, 1, 2) == 537);
+    CHECK_FALSE(wb::ch07::first_issue_arms_differ(4096, 1073, 1, 2, 1.5));
+    CHECK_FALSE(wb::ch07::first_issue_arms_differ(8192, 2376, 2, 5, 1.5));
+    // Chunks smaller than a piece (depth 8 > 2 pieces): 1.5 pieces' worth is 3 chunks, 2 is 4.
+    CHECK(wb::ch07::balanced_unit(1073, 8, 2) == 135);
+    CHECK(wb::ch07::first_issue_arms_differ(4096, 1073, 8, 2, 1.5));
+    // One piece, or no hybrid: no balanced call.
+    CHECK_FALSE(wb::ch07::first_issue_arms_differ(4096, 1073, 8, 1, 1.5));
+    CHECK_FALSE(wb::ch07::first_issue_arms_differ(4096, 0, 8, 4, 1.5));
+    CHECK_FALSE(wb::ch07::first_issue_arms_differ(4096, 4096, 8, 4, 1.5));
+    // Where chunks are a piece's worth, one piece's worth or less is one chunk against two.
+    CHECK(wb::ch07::first_issue_arms_differ(4096, 1000, 4, 4, 1.0));
+    CHECK(wb::ch07::first_issue_arms_differ(4096, 1000, 4, 4, 0.5));
+}
