@@ -354,6 +354,12 @@ int run(const SplitOptions& opt) {
                  "over the measured best.\n\nSummary\n";
     for (const auto& line : ch07::summary_lines(results)) std::cout << "  " << line << '\n';
     std::cout << '\n';
+    if (const auto lines = ch07::place_lines(results); !lines.empty()) {
+        std::cout << "The place in the round (each row's CPU peer and hybrid traded places every other round; the median "
+                     "batch of each place)\n";
+        for (const auto& line : lines) std::cout << "  " << line << '\n';
+        std::cout << '\n';
+    }
     if (ab) {
         const std::string order = opt.fixed_order ? "in one order, the first right after the CPU peer" : "trading places every other round";
         if (opt.balance_ab)

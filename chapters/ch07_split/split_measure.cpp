@@ -327,6 +327,15 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         const double s = rc.call == Call::cg_split ? per_solve(1.0, *p[rc.row].solved, cg_iterations) : 1.0;
         const cpu::BatchStats& b = t[j].stats;
         if (!shares[rc.row].empty()) m.balanced_share = cpu::quantile(shares[rc.row], 0.5);
+        if (!std::isnan(t[j].even_ms) && plan_ab.arms == AbPlan::Arms::none) {  // traded places with its partner
+            if (rc.column == RoundCall::Column::cpu) {
+                m.cpu_first_ms = t[j].even_ms;
+                m.cpu_after_hybrid_ms = t[j].odd_ms;
+            } else {
+                m.hybrid_after_cpu_ms = s * t[j].even_ms;
+                m.hybrid_first_ms = s * t[j].odd_ms;
+            }
+        }
         if (rc.column == RoundCall::Column::balanced) {
             m.balanced_ms = b.median;
             m.balanced_min_ms = b.min;

@@ -50,6 +50,10 @@ struct Measured {
     double balanced_ms = NAN, balanced_min_ms = NAN, balanced_max_ms = NAN;
     int balanced_pieces = 0;
     double balanced_share = NAN;
+    /// Where a row's CPU peer and its hybrid trade places every other round (no A/B): the median
+    /// batch of each in each place. The CPU peer first in its row (after the previous size's calls)
+    /// and right after its hybrid; the hybrid right after its CPU peer and first in its row.
+    double cpu_first_ms = NAN, cpu_after_hybrid_ms = NAN, hybrid_after_cpu_ms = NAN, hybrid_first_ms = NAN;
 };
 /// An A/B of the balanced rows (the rows with more than one piece): two arms timed in the same
 /// rounds at the same plan, arm a's time in Measured::hybrid_ms, arm b's in balanced_ms (and the

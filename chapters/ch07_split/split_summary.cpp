@@ -146,6 +146,36 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     return out;
 }
 
+std::vector<std::string> place_lines(const std::vector<RowResult>& rows) {
+    std::vector<double> cpu_ratio, hybrid_ratio;
+    int first_ok = 0, after_ok = 0;
+    for (const RowResult& r : rows) {
+        const Measured& m = r.m;
+        if (!std::isnan(m.cpu_first_ms) && m.cpu_first_ms > 0) {
+            cpu_ratio.push_back(m.cpu_after_hybrid_ms / m.cpu_first_ms);
+            first_ok += within(r.p.split.cpu_ms, m.cpu_first_ms);
+            after_ok += within(r.p.split.cpu_ms, m.cpu_after_hybrid_ms);
+        }
+        if (!std::isnan(m.hybrid_after_cpu_ms) && m.hybrid_after_cpu_ms > 0)
+            hybrid_ratio.push_back(m.hybrid_first_ms / m.hybrid_after_cpu_ms);
+    }
+    if (cpu_ratio.empty()) return {};
+    const int n = static_cast<int>(cpu_ratio.size());
+    char buf[160];
+    std::vector<std::string> out;
+    std::snprintf(buf, sizeof buf, "CPU peer right after its hybrid / first in its row: median %.3f over %d rows",
+                  cpu::quantile(cpu_ratio, 0.5), n);
+    out.push_back(buf);
+    out.push_back(count_line("CPU model within 15% of the CPU peer first in its row", first_ok, n));
+    out.push_back(count_line("CPU model within 15% of the CPU peer right after its hybrid", after_ok, n));
+    if (!hybrid_ratio.empty()) {
+        std::snprintf(buf, sizeof buf, "hybrid first in its row / right after its CPU peer: median %.3f over %d rows",
+                      cpu::quantile(hybrid_ratio, 0.5), static_cast<int>(hybrid_ratio.size()));
+        out.push_back(buf);
+    }
+    return out;
+}
+
 AbNames first_issue_names(double first_issue) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "first issue %.2f pieces", first_issue);

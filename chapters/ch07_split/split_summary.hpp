@@ -61,6 +61,12 @@ std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows, cons
 /// --first-issue-ab's arms: "balanced call as it is" and "first issue P pieces" (P to 2 decimals).
 AbNames first_issue_names(double first_issue);
 
+/// The rows whose CPU peer and hybrid traded places every other round (Measured::cpu_first_ms and
+/// the three beside it): the median over the rows of each call's time in its second place over
+/// its first, and the CPU model's count within 15% of the CPU peer in each place. Empty where no
+/// row has them (--fixed-order, an A/B, no GPU).
+std::vector<std::string> place_lines(const std::vector<RowResult>& rows);
+
 /// The rows grouped by op, precision and FS, each group sorted by n (table order of first sight).
 std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows);
 

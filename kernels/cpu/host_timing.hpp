@@ -96,6 +96,9 @@ struct CallTiming {
     double ms = 0;       ///< the median batch's mean call (ms)
     BatchStats stats;    ///< of the batches kept
     int timings = 1;     ///< 2 where it was repeated
+    /// time_interleaved with `alternate` pairs, a paired call: the median batch of the even rounds
+    /// (its place in the order given) and of the odd ones (its partner's place); NaN otherwise.
+    double even_ms = NAN, odd_ms = NAN;
 };
 
 namespace detail {
@@ -245,6 +248,11 @@ inline std::vector<CallTiming> time_interleaved(const std::vector<std::function<
     for (std::size_t i = 0; i < k; ++i) {
         out[i].stats = batch_stats(t[i]);
         out[i].ms = out[i].stats.median;
+        if (!paired[i]) continue;
+        std::vector<double> place[2];  // a call in turn since round 0: its batch b ran in round b
+        for (std::size_t b = 0; b < t[i].size(); ++b) place[b % 2].push_back(t[i][b]);
+        out[i].even_ms = batch_stats(place[0]).median;
+        out[i].odd_ms = batch_stats(place[1]).median;
     }
     return out;
 }

@@ -123,6 +123,12 @@ TEST_CASE("host timing: calls timed in turn, a round at a time; slow calls leave
     CHECK(v[1].stats.min >= 0.4);  // each call's timings are its own (a sleep lasts at least its time), whatever its place
     CHECK(v[2].stats.min >= 0.6);
     CHECK(v[1].stats.k == 4);
+    // A paired call's median batch in each place (its own place in the even rounds, its
+    // partner's in the odd ones); an unpaired call has none.
+    CHECK(v[2].even_ms >= 0.6);
+    CHECK(v[2].odd_ms >= 0.6);
+    CHECK(std::isnan(v[0].even_ms));
+    CHECK(std::isnan(v[0].odd_ms));
     // A paired call past the cap leaves the turn after an even number of batches (4, not 3);
     // an unpaired one after 3.
     plan.max_s = 0.001;

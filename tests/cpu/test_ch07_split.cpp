@@ -765,3 +765,29 @@ TEST_CASE("chapter 7: where --first-issue-ab's two arms are different calls", "[
     CHECK(wb::ch07::first_issue_arms_differ(4096, 1000, 4, 4, 1.0));
     CHECK(wb::ch07::first_issue_arms_differ(4096, 1000, 4, 4, 0.5));
 }
+
+TEST_CASE("chapter 7: the place in the round, from the rows' two places", "[cpu][ch07]") {
+    using wb::split::Where;
+    // Three rows: the CPU model 1.0 ms each (row()'s CPU column); the CPU peer first in its row at
+    // 1.0, 1.1, 1.2 ms and right after its hybrid 1.2, 1.21, 1.2 ms (ratios 1.2, 1.1, 1.0); the
+    // hybrid right after its CPU peer at 1.0 and first in its row at 0.9, 0.8, 1.0.
+    std::vector<wb::ch07::RowResult> rows;
+    const double first[] = {1.0, 1.1, 1.2}, after[] = {1.2, 1.21, 1.2}, hfirst[] = {0.9, 0.8, 1.0};
+    for (int i = 0; i < 3; ++i) {
+        rows.push_back(row(256 << i, 1.0, 2.0, 0.8, Where::Hybrid));
+        rows.back().m.cpu_first_ms = first[i];
+        rows.back().m.cpu_after_hybrid_ms = after[i];
+        rows.back().m.hybrid_after_cpu_ms = 1.0;
+        rows.back().m.hybrid_first_ms = hfirst[i];
+    }
+    rows.push_back(row(64, 1.0, 2.0, NAN, Where::Cpu));  // a row without the two places: left out
+    const auto lines = wb::ch07::place_lines(rows);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0] == "CPU peer right after its hybrid / first in its row: median 1.100 over 3 rows");
+    // within 15% of 1.0: first 1.0 and 1.1 (1.2 is 1/1.2 - 1 = 16.7% off); after: none
+    CHECK(lines[1] == "CPU model within 15% of the CPU peer first in its row: 2 of 3 (67%)");
+    CHECK(lines[2] == "CPU model within 15% of the CPU peer right after its hybrid: 0 of 3 (0%)");
+    CHECK(lines[3] == "hybrid first in its row / right after its CPU peer: median 0.900 over 3 rows");
+    // No row with both places (--fixed-order, an A/B, no GPU): nothing to say.
+    CHECK(wb::ch07::place_lines({row(64, 1.0, 2.0, NAN, Where::Cpu)}).empty());
+}
