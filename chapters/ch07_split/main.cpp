@@ -253,7 +253,6 @@ int run(const SplitOptions& opt) {
     Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)", columns);
     const std::vector<ch07::Case> cases = cases_of(opt);
     std::vector<ch07::RowResult> results;
-    int ab_rows = 0, ab_rows_differ = 0;  // --first-issue-ab: balanced rows, and those whose arms are different calls
     int rc = 0;
     std::size_t skipped = 0;
     {
@@ -291,10 +290,6 @@ int run(const SplitOptions& opt) {
                 parts.push_back(rows.back().p.gpu_part);
                 depths.push_back(std::max(1, rows.back().p.chunks));
                 pieces.push_back(balanced_rows ? ch07::balanced_pieces(c, rows.back().p.gpu_part, rows.back().p.split.hybrid_ms, m) : 0);
-                if (ab_plan.arms == ch07::AbPlan::Arms::first_issue && pieces.back() > 1 && c.op != "symv" && c.op != "cg") {
-                    ++ab_rows;
-                    ab_rows_differ += ch07::first_issue_arms_differ(c.n, parts.back(), depths.back(), pieces.back(), opt.first_issue_ab);
-                }
                 slot.push_back(rows.size() - 1);
             }
             if (!to_measure.empty()) {
@@ -371,9 +366,7 @@ int run(const SplitOptions& opt) {
                       << fmt(opt.first_issue_ab, 2) << " pieces, the same plan, timed in the same rounds, " << order << ")\n";
         const ch07::AbNames names = opt.balance_ab ? ch07::AbNames{} : ch07::first_issue_names(opt.first_issue_ab);
         for (const auto& line : ch07::balanced_lines(results, names)) std::cout << "  " << line << '\n';
-        if (!opt.balance_ab)
-            std::cout << "  balanced rows whose two arms differ in their first issue (rounded up to whole chunks): "
-                      << ab_rows_differ << " of " << ab_rows << '\n';
+        if (!opt.balance_ab) std::cout << "  " << ch07::first_issue_rows_line(results, opt.first_issue_ab) << '\n';
         std::cout << '\n';
     }
     print_crossovers(results);

@@ -151,6 +151,10 @@ struct Machines {
     bool balanced = true;
 };
 
+/// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM and
+/// the convolution; SYMV and CG keep their fixed split.
+bool has_balanced_call(const std::string& op);
+
 /// The CPU's pieces of a balanced hybrid of case c with g of its n outputs on the GPU, where the
 /// model predicts its hybrid at hybrid_ms (both sides end together, so the CPU's share takes about
 /// that): hybrid::balance_pieces, a GEMM piece at least hybrid::gemm_min_piece_cols at the host's

@@ -250,8 +250,7 @@ RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu
         }
         const int g = gpu_parts[i];
         if (!(g > 0 && g < c.n)) continue;  // the hybrid is one of the other two ways
-        const bool has_balanced = c.op == "gemv" || c.op == "gemm" || c.op == "conv2d";
-        if (pieces.empty() || !has_balanced || pieces[i] <= 1) {
+        if (pieces.empty() || !has_balanced_call(c.op) || pieces[i] <= 1) {
             add(Call::fixed, Column::hybrid, cpu_call);
             continue;
         }

@@ -45,6 +45,13 @@ int mid_n_of(const std::string& op, const GpuCalibrationSizes& s) {
 
 namespace {
 
+/// What the calling thread spent issuing one chunk before the CPU's share of hybrid timing r: its
+/// issue over the chunks it covered (a balanced call's first issue; else every chunk of the call,
+/// `chunks`).
+double issue_per_chunk_ms(const Measured& r, int chunks) {
+    return r.hybrid_issue_ms / (r.hybrid_issue_chunks > 0 ? r.hybrid_issue_chunks : chunks);
+}
+
 /// A hybrid timing `r` of c (its hybrid_part rows, in `chunks` chunks) timed a second time, the
 /// threads settled first, and the faster of the two kept; nothing where r ran no hybrid.
 void timed_again(const Case& c, int chunks, Measured& r) {
@@ -115,7 +122,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     // The calling thread's issue before the CPU's share (per chunk), then the model at the same
     // share with it where it is priced (--price-issue): the residual is what is left beyond both.
     if (r.hybrid_issue_ms > 0) {
-        q.issue_per_chunk_ms = r.hybrid_issue_ms / (r.hybrid_issue_chunks > 0 ? r.hybrid_issue_chunks : m.chunks);
+        q.issue_per_chunk_ms = issue_per_chunk_ms(r, m.chunks);
         model_ms = hybrid_model_ms(mc, m, f);
     }
     if (!std::isnan(r.hybrid_ms)) {
@@ -149,7 +156,7 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     if (!small_failed && !std::isnan(rs.hybrid_ms)) {
         q.small_n = sc.n;
         if (rs.hybrid_issue_ms > 0) {
-            q.small_issue_per_chunk_ms = rs.hybrid_issue_ms / (rs.hybrid_issue_chunks > 0 ? rs.hybrid_issue_chunks : m.chunks);
+            q.small_issue_per_chunk_ms = issue_per_chunk_ms(rs, m.chunks);
             small_model_ms = hybrid_model_ms(sc, m, fs);
         } else {
             q.small_issue_per_chunk_ms = q.issue_per_chunk_ms;

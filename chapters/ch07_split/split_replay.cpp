@@ -212,6 +212,7 @@ std::vector<CsvRow> rows_from_csv(std::istream& csv) {
         // The hybrid ran where its share was inside (0, 100%), and always for CG (White's split).
         if (share != "0.0%" && share != "100.0%") row.m.hybrid_ms = num(at(r, "hybrid measured"));
         if (col.count("balanced measured")) row.m.balanced_ms = num(at(r, "balanced measured"));  // --balance runs
+        if (col.count("pieces") && at(r, "pieces") != "-") row.m.balanced_pieces = std::stoi(at(r, "pieces"));
         out.push_back(row);
     }
     return out;

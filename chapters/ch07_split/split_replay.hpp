@@ -27,7 +27,8 @@ struct CsvRow {
     std::string choice;  ///< the run's model's choice ("CPU", "GPU", "hybrid")
     int chunks = 0;      ///< the hybrid's pipeline depth where the run wrote one (0: no column, or '-')
     Measured m;          ///< cpu_ms, gpu_ms; hybrid_ms where the hybrid itself ran (its share in (0, 100%));
-                         ///< balanced_ms where a --balance run timed it
+                         ///< balanced_ms where a --balance run timed it; balanced_pieces where the run
+                         ///< wrote its "pieces" column
 };
 /// Every row of the run's CSV (the last run where several were appended). Throws
 /// std::invalid_argument on a missing column.

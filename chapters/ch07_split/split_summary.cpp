@@ -176,6 +176,16 @@ std::vector<std::string> place_lines(const std::vector<RowResult>& rows) {
     return out;
 }
 
+std::string first_issue_rows_line(const std::vector<RowResult>& rows, double first_issue) {
+    int n = 0, differ = 0;
+    for (const RowResult& r : rows) {
+        if (r.m.balanced_pieces <= 1) continue;
+        ++n;
+        differ += first_issue_arms_differ(r.c.n, r.p.gpu_part, std::max(1, r.p.chunks), r.m.balanced_pieces, first_issue);
+    }
+    return count_line("balanced rows whose two arms differ in their first issue (rounded up to whole chunks)", differ, n);
+}
+
 AbNames first_issue_names(double first_issue) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "first issue %.2f pieces", first_issue);

@@ -60,6 +60,10 @@ struct AbNames {
 std::vector<std::string> balanced_lines(const std::vector<RowResult>& rows, const AbNames& names = {});
 /// --first-issue-ab's arms: "balanced call as it is" and "first issue P pieces" (P to 2 decimals).
 AbNames first_issue_names(double first_issue);
+/// --first-issue-ab: "balanced rows whose two arms differ in their first issue (rounded up to whole
+/// chunks): k of n", over the rows that ran a balanced call (Measured::balanced_pieces > 1), from
+/// their plans (first_issue_arms_differ).
+std::string first_issue_rows_line(const std::vector<RowResult>& rows, double first_issue);
 
 /// The rows whose CPU peer and hybrid traded places every other round (Measured::cpu_first_ms and
 /// the three beside it): the median over the rows of each call's time in its second place over
