@@ -18,6 +18,7 @@
 #include "split_options.hpp"
 #include "split_paths.hpp"
 #include "split_summary.hpp"
+#include "split_vendor.hpp"
 
 #include "buffer.hpp"
 #include "cpu_peers.hpp"
@@ -30,6 +31,7 @@
 #include "peer_rates.hpp"
 #include "progress.hpp"
 #include "report.hpp"
+#include "xt_gemm.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -225,6 +227,49 @@ void print_crossovers(const std::vector<ch07::RowResult>& rows) {
     t.print(std::cout);
 }
 
+/// The table's GEMM rows beside the vendor's host-memory GEMM (split_vendor.hpp), per precision,
+/// each GEMM row that was measured at its share, depth and pieces; nothing without GEMM rows.
+/// False where a call failed (its line on stderr).
+bool print_vendor_gemm(const std::vector<ch07::RowResult>& results) {
+    std::vector<ch07::VendorRow> rows;
+    bool ok = true;
+    for (std::size_t elem : {std::size_t{4}, std::size_t{8}}) {
+        std::vector<ch07::Case> cases;
+        std::vector<int> parts, depths, pieces;
+        for (const ch07::RowResult& r : results)
+            if (r.c.op == "gemm" && r.c.elem == elem && !std::isnan(r.m.gpu_ms)) {
+                cases.push_back(r.c);
+                parts.push_back(r.p.gpu_part);
+                depths.push_back(std::max(1, r.p.chunks));
+                pieces.push_back(r.m.balanced_pieces);
+            }
+        if (cases.empty()) continue;
+        try {
+            for (const ch07::VendorRow& v : ch07::measure_vendor_gemm(cases, parts, depths, pieces)) rows.push_back(v);
+        } catch (const std::exception& e) {
+            std::cerr << "ch07_split: the vendor's GEMM (" << (elem == 4 ? "float" : "double") << "): " << e.what() << '\n';
+            ok = false;
+        }
+    }
+    if (rows.empty()) return ok;
+    Report t("The vendor's host-memory GEMM beside ours (ms; cuBLASXt: C in square tiles of " +
+                 std::to_string(xt::default_block_dim()) +
+                 " (its default) streamed to the GPU by the library; '+ CPU': its CPU share set to our hybrid's, "
+                 "OpenBLAS its CPU routine; every call timed in turn, ours and the vendor's trading places)",
+             {"T", "n", "GPU+comm", "hybrid", "cuBLASXt", "cuBLASXt + CPU", "CPU share", "ours / cuBLASXt"});
+    for (const ch07::VendorRow& v : rows) {
+        const double q = ch07::ours_best_ms(v) / ch07::vendor_best_ms(v);
+        t.add_row({v.c.elem == 4 ? "float" : "double", std::to_string(v.c.n), fmt(v.gpu_ms, 4), fmt(v.hybrid_ms, 4),
+                   fmt(v.xt_ms, 4), fmt(v.xt_cpu_ms, 4), std::isnan(v.cpu_ratio) ? std::string("-") : fmt_pct(v.cpu_ratio),
+                   std::isnan(q) ? std::string("-") : fmt(q, 2) + "x"});
+    }
+    std::cout << '\n';
+    t.print(std::cout);
+    std::cout << "  ('ours / cuBLASXt': the better of our two GPU ways over the better of the vendor's two)\n";
+    for (const auto& line : ch07::vendor_lines(rows)) std::cout << "  " << line << '\n';
+    return ok;
+}
+
 int run(const SplitOptions& opt) {
     std::cout << "Chapter 7 — the CPU/GPU split (White §4.6, Listing 4.18)\n"
               << "Data starts in host memory and the result must end there. Three ways to run each call:\n"
@@ -370,6 +415,7 @@ int run(const SplitOptions& opt) {
         std::cout << '\n';
     }
     print_crossovers(results);
+    if (gpu && !ab && !print_vendor_gemm(results)) rc = 1;
     if (skipped > 0)
         std::cerr << "ch07_split: " << skipped << " case(s) not measured: not enough host memory (the lines above "
                      "say how much)\n";

@@ -15,6 +15,7 @@
 #include "hybrid_symv.hpp"
 #include "random.hpp"
 #include "reference_cg.hpp"
+#include "xt_gemm.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -101,6 +102,7 @@ struct Prepared {
     std::function<void()> cpu;
     std::function<void(int rows, int chunk)> hybrid;
     std::function<void(int rows, int chunk, int pieces)> balanced;  ///< GEMV, GEMM and the convolution
+    std::function<void(double cpu_ratio)> xt;  ///< GEMM: the vendor's host-memory GEMM (cuBLASXt)
     std::function<void()> cg_gpu, cg_split;
     std::shared_ptr<CgResult> solved = std::make_shared<CgResult>();
 };
@@ -137,6 +139,7 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
         p.cpu = [a] { cpu::gemm(a); };
         p.hybrid = [a](int cols, int chunk) { hybrid::gemm(a, cols, chunk); };
         p.balanced = [a](int cols, int chunk, int pieces) { hybrid::gemm(a, cols, chunk, pieces); };
+        p.xt = [a](double cpu_ratio) { xt::gemm(a, cpu_ratio); };
     } else if (c.op == "conv2d") {
         T *in = array(nn), *out = array(nn);
         auto f = std::make_shared<std::vector<T>>(static_cast<std::size_t>(c.fs) * c.fs);
@@ -366,6 +369,69 @@ void add_path_calls(const Case& c, int chunks, std::vector<std::function<void()>
 }
 
 }  // namespace
+
+namespace {
+
+/// measure_vendor_gemm for one precision.
+template <class T>
+std::vector<VendorRow> vendor_typed(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
+                                    const std::vector<int>& chunks, const std::vector<int>& pieces) {
+    const std::size_t k = cases.size();
+    std::vector<Prepared<T>> p;
+    for (const Case& c : cases) p.push_back(prepare<T>(c, true, 1));
+    std::vector<VendorRow> r(k);
+    std::vector<std::function<void()>> calls;
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;  // trade places every other round
+    std::vector<double VendorRow::*> column;                 // the column each call fills
+    std::vector<std::size_t> row;
+    auto add = [&](std::size_t i, double VendorRow::*col, std::function<void()> f) {
+        calls.push_back(std::move(f));
+        column.push_back(col);
+        row.push_back(i);
+    };
+    for (std::size_t i = 0; i < k; ++i) {
+        const int n = cases[i].n, g = gpu_parts[i];
+        r[i].c = cases[i];
+        add(i, &VendorRow::gpu_ms, [&p, i, n] { p[i].hybrid(n, n); });
+        add(i, &VendorRow::xt_ms, [&p, i] { p[i].xt(0); });
+        pairs.push_back({calls.size() - 2, calls.size() - 1});
+        if (!(g > 0 && g < n)) continue;
+        const int depth = std::max(1, chunks[i]), pc = pieces[i];
+        r[i].cpu_ratio = 1.0 - static_cast<double>(g) / n;
+        if (pc > 1) {  // as the table's row ran it (round_plan)
+            const int unit = balanced_unit(g, depth, pc);
+            add(i, &VendorRow::hybrid_ms, [&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); });
+        } else {
+            add(i, &VendorRow::hybrid_ms, [&p, i, g, depth] { p[i].hybrid(g, chunk_of(g, depth)); });
+        }
+        const double ratio = r[i].cpu_ratio;
+        add(i, &VendorRow::xt_cpu_ms, [&p, i, ratio] { p[i].xt(ratio); });
+        pairs.push_back({calls.size() - 2, calls.size() - 1});
+    }
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    cpu::settle_threads();
+    const std::vector<cpu::CallTiming> t = cpu::time_interleaved(calls, plan, 0.05, nullptr, pairs);
+    for (std::size_t j = 0; j < calls.size(); ++j) r[row[j]].*column[j] = t[j].ms;
+    return r;
+}
+
+}  // namespace
+
+std::vector<VendorRow> measure_vendor_gemm(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
+                                           const std::vector<int>& chunks, const std::vector<int>& pieces) {
+    if (cases.empty()) return {};
+    if (gpu_parts.size() != cases.size() || chunks.size() != cases.size() || pieces.size() != cases.size())
+        throw std::invalid_argument("ch07 measure_vendor_gemm: gpu_parts (" + std::to_string(gpu_parts.size()) + "), chunks (" +
+                                    std::to_string(chunks.size()) + ") and pieces (" + std::to_string(pieces.size()) +
+                                    ") must have one entry per case (" + std::to_string(cases.size()) + ")");
+    for (const Case& c : cases)
+        if (c.op != "gemm" || c.elem != cases.front().elem)
+            throw std::invalid_argument("ch07 measure_vendor_gemm: cases must be GEMMs of one precision (" + c.op + ", " +
+                                        std::to_string(c.elem) + "-byte elements)");
+    return cases.front().elem == 4 ? vendor_typed<float>(cases, gpu_parts, chunks, pieces)
+                                   : vendor_typed<double>(cases, gpu_parts, chunks, pieces);
+}
 
 std::vector<Measured> measure_paths_in_turn(const std::vector<Case>& cases, int chunks) {
     std::vector<std::function<void()>> calls;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "split_cases.hpp"
+#include "split_vendor.hpp"
 
 #include <cmath>
 #include <functional>
@@ -126,6 +127,17 @@ std::vector<Measured> measure_group(const std::vector<Case>& cases, const std::v
                                     const std::vector<int>& chunks, bool gpu, int cg_iterations,
                                     const std::vector<int>& pieces = {}, const AbPlan& ab = {}, bool alternate = true);
 
+/// The GEMM cases of one precision (the rows of its group, in order) beside the vendor's
+/// host-memory GEMM (split_vendor.hpp), on seeded page-locked host data: per size ours on the GPU
+/// with its transfers and cuBLASXt alone; where gpu_parts[i] is inside (0, n), also our hybrid as
+/// the table's row ran it (gpu_parts[i] columns on the GPU in chunks[i] chunks, the balanced call
+/// where pieces[i] > 1) and cuBLASXt with the CPU share 1 - gpu_parts[i] / n. Every call of every
+/// size timed in turn (cpu::time_interleaved), ours on the GPU and cuBLASXt alone trading places
+/// every other round, and so the two hybrids. Throws std::invalid_argument unless every case is a
+/// GEMM of one precision and gpu_parts, chunks and pieces have one entry per case; throws what the
+/// calls throw. Needs a CUDA device.
+std::vector<VendorRow> measure_vendor_gemm(const std::vector<Case>& cases, const std::vector<int>& gpu_parts,
+                                           const std::vector<int>& chunks, const std::vector<int>& pieces);
 /// Which ways a calibration times (not CG), one after another on one case's data: the CPU peer
 /// (after the threads settle), the all-GPU call in one chunk, in `chunks` chunks, then the hybrid
 /// with the rows hybrid_part returns once the others are timed (it sees them; 0 or n: not run).

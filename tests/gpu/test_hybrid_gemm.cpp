@@ -3,7 +3,9 @@
 // tile), every op_a x op_b, leading dimensions above the rows (the padding rows never written),
 // beta == 0 over NaN and beta != 0, shares none / one column / some / all but one / all and chunks
 // that do not divide them, pinned and pageable memory, float and double; the failure contract and
-// the early-read rule (test_hybrid_common.hpp); argument errors.
+// the early-read rule (test_hybrid_common.hpp); argument errors. And on the same cases the vendor's
+// host-memory GEMM beside which chapter 7 times it (cuBLASXt, kernels/cpu/xt_gemm.hpp): tiles that do
+// not divide C, a CPU share, pinned and pageable memory, its degenerate calls and argument errors.
 #include "catch.hpp"
 
 #include "cpu_peers.hpp"
@@ -11,6 +13,7 @@
 #include "random.hpp"
 #include "reference_gemm.hpp"
 #include "test_hybrid_common.hpp"
+#include "xt_gemm.hpp"
 
 #include <cstring>
 #include <limits>
@@ -162,4 +165,52 @@ TEST_CASE("hybrid::gemm: pieces below 1 throw before anything runs", "[gpu][spli
     std::vector<float> v(64, 1.0f);
     const wb::GemmArgs<float> a{Op::N, Op::N, 4, 4, 4, 1, v.data(), 4, v.data(), 4, 0, v.data() + 32, 4};
     CHECK_THROWS_WITH(wb::hybrid::gemm(a, 2, 2, 0), "hybrid::gemm: pieces (0) must be >= 1");
+}
+
+TEST_CASE("xt::gemm (cuBLASXt) matches the float64 reference for every op, tile and CPU share", "[gpu][split]") {
+    const int m = hybrid_test::size(517), n = hybrid_test::size(389), k = hybrid_test::size(263);
+    std::vector<double> ratios{0.0};
+    if (wb::cpu::have_cblas()) ratios.push_back(0.3);  // OpenBLAS as its CPU routine
+    for (Op oa : {Op::N, Op::T})
+        for (Op ob : {Op::N, Op::T}) {
+            const bool pinned = oa == ob;  // NN and TT from pinned memory, NT and TN from pageable
+            Case<float> f(oa, ob, m, n, k, 0.0f, pinned, 281);
+            Case<double> d(oa, ob, m, n, k, 0.5, pinned, 291);
+            for (int tile : {0, 64})  // the library's tile; 64: many tiles, partial ones at both edges
+                for (double ratio : ratios) {
+                    INFO("op " << wb::op_char(oa) << wb::op_char(ob) << " pinned " << pinned << " tile " << tile
+                               << " cpu_ratio " << ratio);
+                    f.reset();
+                    wb::xt::gemm(f.args(), ratio, tile);
+                    f.check();
+                    d.reset();
+                    wb::xt::gemm(d.args(), ratio, tile);
+                    d.check();
+                }
+        }
+    CHECK(wb::xt::default_block_dim() > 0);
+}
+
+TEST_CASE("xt::gemm: alpha == 0 and k == 0 are C = beta C, A and B not read", "[gpu][split]") {
+    std::vector<double> c{1, 2, 3, 4, 5, 6};  // 2 x 2, ldc 3: the third row is padding
+    wb::GemmArgs<double> a{Op::N, Op::N, 2, 2, 3, 0.0, nullptr, 2, nullptr, 3, 2.0, c.data(), 3};
+    wb::xt::gemm(a);
+    CHECK(c == std::vector<double>{2, 4, 3, 8, 10, 6});
+    a.alpha = 1;
+    a.k = 0;
+    a.beta = 0;
+    c[0] = std::numeric_limits<double>::quiet_NaN();
+    wb::xt::gemm(a);
+    CHECK(c == std::vector<double>{0, 0, 3, 0, 0, 6});
+}
+
+TEST_CASE("xt::gemm: bad arguments throw before anything runs", "[gpu][split]") {
+    std::vector<float> v(64, 1.0f);
+    wb::GemmArgs<float> a{Op::N, Op::N, 4, 4, 4, 1, v.data(), 4, v.data(), 4, 0, v.data() + 32, 4};
+    CHECK_THROWS_WITH(wb::xt::gemm(a, 1.0), "xt::gemm: cpu_ratio (1) must be in [0, 1)");
+    CHECK_THROWS_WITH(wb::xt::gemm(a, -0.25), "xt::gemm: cpu_ratio (-0.25) must be in [0, 1)");
+    CHECK_THROWS_AS(wb::xt::gemm(a, std::numeric_limits<double>::quiet_NaN()), std::invalid_argument);
+    CHECK_THROWS_WITH(wb::xt::gemm(a, 0.0, -1), "xt::gemm: block_dim (-1) must be >= 0 (0: the library's tile)");
+    a.ldc = 3;
+    CHECK_THROWS_WITH(wb::xt::gemm(a), Catch::Matchers::Contains("xt::gemm") && Catch::Matchers::Contains("ldc"));
 }

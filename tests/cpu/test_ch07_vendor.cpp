@@ -1,0 +1,54 @@
+// Chapter 7's GEMM beside the vendor's host-memory GEMM (chapters/ch07_split/split_vendor.hpp): the
+// better of each side, and the verdict lines per precision, on hand-made rows.
+#include "catch.hpp"
+
+#include "split_vendor.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+using wb::ch07::VendorRow;
+
+VendorRow row(std::size_t elem, int n, double gpu, double hybrid, double xt, double xt_cpu) {
+    VendorRow r;
+    r.c = wb::ch07::Case{"gemm", n, elem, 0};
+    r.gpu_ms = gpu;
+    r.hybrid_ms = hybrid;
+    r.xt_ms = xt;
+    r.xt_cpu_ms = xt_cpu;
+    r.cpu_ratio = std::isnan(hybrid) ? NAN : 0.05;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("chapter 7 vendor: the better of ours and of cuBLASXt's, NaN only where neither ran", "[cpu][ch07]") {
+    CHECK(wb::ch07::ours_best_ms(row(4, 64, 0.03, NAN, 0.2, NAN)) == 0.03);
+    CHECK(wb::ch07::ours_best_ms(row(4, 2048, 1.3, 1.2, 1.5, 1.4)) == 1.2);
+    CHECK(wb::ch07::vendor_best_ms(row(4, 2048, 1.3, 1.2, 1.5, 1.4)) == 1.4);
+    CHECK(wb::ch07::vendor_best_ms(row(4, 2048, 1.3, 1.2, 1.1, NAN)) == 1.1);
+    CHECK(std::isnan(wb::ch07::ours_best_ms(row(8, 16, NAN, NAN, 0.1, NAN))));
+}
+
+TEST_CASE("chapter 7 vendor: one line per precision, the median of ours over the vendor's", "[cpu][ch07]") {
+    const std::vector<VendorRow> rows{
+        row(4, 64, 0.03, NAN, 0.06, NAN),   // 0.5, ours faster
+        row(4, 1024, 0.3, 0.35, 0.4, 0.5),  // 0.75, ours faster; the CPU share slower
+        row(4, 4096, 6.0, 5.0, 4.0, 3.0),   // 5 / 3, the vendor faster; its CPU share faster
+        row(8, 128, NAN, NAN, 0.1, NAN),    // ours not timed: left out
+        row(8, 256, 0.2, NAN, 0.1, NAN),    // 2.0
+        row(8, 512, 0.4, 0.3, 0.2, 0.25),   // 1.5; the CPU share slower
+    };
+    const std::vector<std::string> lines = wb::ch07::vendor_lines(rows);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] ==
+          "float, n = 64 ... 4096: ours (the better of GPU+comm and the hybrid) over cuBLASXt's better, median 0.750 over 3 "
+          "sizes; ours faster at 2 of 3; cuBLASXt's CPU share faster than its GPU alone at 1 of 2");
+    CHECK(lines[1] ==
+          "double, n = 256 ... 512: ours (the better of GPU+comm and the hybrid) over cuBLASXt's better, median 1.750 over 2 "
+          "sizes; ours faster at 0 of 2; cuBLASXt's CPU share faster than its GPU alone at 0 of 1");
+    CHECK(wb::ch07::vendor_lines({row(8, 128, NAN, NAN, 0.1, NAN)}).empty());
+}
