@@ -183,6 +183,17 @@ Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu, con
     return p;
 }
 
+Prediction with_margin(Prediction p, double min_gain) {
+    if (!(min_gain >= 0 && min_gain < 1))
+        throw std::invalid_argument("split::with_margin: min_gain (" + std::to_string(min_gain) + ") must be in [0, 1)");
+    const double best_single = std::min(p.cpu_ms, p.gpu_ms);
+    p.margin = min_gain;
+    p.choice = p.splits() && p.hybrid_ms <= (1 - min_gain) * best_single && best_single - p.hybrid_ms >= p.min_saving_ms
+                   ? Where::Hybrid
+                   : p.white;
+    return p;
+}
+
 double Prediction::gain() const {
     const double best_single = std::min(cpu_ms, gpu_ms);
     const bool split_runs = std::isnan(gpu_share) || splits();  // NaN: CG's split

@@ -119,6 +119,12 @@ Prediction predict(const LinearCost& cpu, const LinearCost& gpu, double all_gpu_
 /// f* = 0 or 1).
 Prediction predict(const SideTime& cpu, const SideTime& gpu, double all_gpu_ms, double min_gain = kMinHybridGain);
 
+/// `p`'s choice made again at the margin `min_gain` (the shares and times do not depend on it):
+/// the hybrid where it splits(), is at least min_gain faster than the better single side and
+/// saves at least p.min_saving_ms; else White's side. Its margin set to min_gain. Throws
+/// std::invalid_argument unless 0 <= min_gain < 1.
+Prediction with_margin(Prediction p, double min_gain);
+
 /// What running both sides at once costs beyond each side's own time (the file comment).
 struct HybridCosts {
     SideTime shared;         ///< the bound both sides share (host memory), ms at share f; empty: none

@@ -83,6 +83,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     // --balance-ab compares the balanced call with the chapter at its fixed share: the calibration
     // then times the fixed share, as that chapter would
     m.balanced = !opt.fixed_share && !opt.balance_ab;
+    m.balanced_margin = m.balanced ? 0 : -1;  // the rows the balanced call runs: any gain that saves its fixed cost
     m.cg_iterations = opt.cg_iterations;
     const bool conv = std::find(opt.ops.begin(), opt.ops.end(), "conv2d") != opt.ops.end();
     const std::vector<int> fs = conv ? opt.filter_sizes : std::vector<int>{};
@@ -184,6 +185,10 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     if (m.balanced)
         std::cout << "  hybrid GEMV, GEMM and convolution: balanced while they run (the model's share the plan; the "
                      "GPU's chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
+    if (m.balanced_margin >= 0)
+        std::cout << "  hybrid margin of the balanced rows: " << fmt(100 * m.balanced_margin, 1)
+                  << "% (a balanced call moves its split to the sides' measured rates while it runs; the run's margin "
+                     "for the other hybrids, the floor on the saving for every one)\n";
     if (m.price_issue)
         std::cout << "  hybrid CPU side: begins once the calling thread has issued the GPU's chunks (priced per chunk "
                      "as measured, --price-issue)\n";
@@ -387,7 +392,8 @@ int run(const SplitOptions& opt) {
                  "hybrid where it predicts a gain over the better single side of at least the run's margin (the median "
                  "of how far each class's hybrid landed from its model at the start; "
               << fmt(split::kMinHybridGain * 100, 0)
-              << "% where none was measured). 'hybrid measured' at a "
+              << "% where none was measured; a row the balanced call runs: the balanced rows' margin, where the run "
+                 "prints one). 'hybrid measured' at a "
                  "GPU share of 0% or 100% is that side's time (the hybrid is then that side). 'CPU min / max', 'hybrid "
                  "min / max': the fastest and slowest batch of the call, timed in turn with the other sizes of its op "
                  "and precision ('-': the hybrid did not run). 'choice / best': the measured time of the model's choice "

@@ -370,8 +370,9 @@ Links measured_pinned_links() {
             "fitted to this GPU's pinned copies (chapter 0's model)"};
 }
 
-CasePrediction predict_case(const Case& c, const Machines& m) {
-    if (c.op == "cg") return predict_cg(c, m);
+namespace {
+/// predict_case at the derived depth, at the run's margin.
+CasePrediction predict_case_depth(const Case& c, const Machines& m) {
     // A depth is derived only where a chunk's cost was measured (the class's path, its calls in
     // K0 chunks dearer than in one: without that the model's chunks cost nothing and the deepest
     // would always win).
@@ -397,6 +398,20 @@ CasePrediction predict_case(const Case& c, const Machines& m) {
         }
     }
     return found ? out : predict_case_at(c, m, m.chunks);
+}
+
+/// p with the balanced rows' margin where the row runs the balanced call (Machines::balanced_margin).
+CasePrediction with_balanced_margin(CasePrediction p, const Case& c, const Machines& m) {
+    if (m.balanced_margin < 0 || !m.balanced || !p.split.splits()) return p;
+    if (balanced_pieces(c, p.gpu_part, p.split.hybrid_ms, m) <= 1) return p;
+    p.split = split::with_margin(p.split, m.balanced_margin);
+    return p;
+}
+}  // namespace
+
+CasePrediction predict_case(const Case& c, const Machines& m) {
+    if (c.op == "cg") return predict_cg(c, m);
+    return with_balanced_margin(predict_case_depth(c, m), c, m);
 }
 
 std::string depths_list() {

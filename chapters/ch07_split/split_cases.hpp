@@ -149,6 +149,13 @@ struct Machines {
     /// than one piece (balanced_pieces), planned at the model's share; false: the fixed share
     /// (--fixed-share, and every run before session 42).
     bool balanced = true;
+    /// The margin of the rows the balanced call runs (`balanced`, a share inside (0, n) whose CPU
+    /// share gets more than one piece: balanced_pieces): such a call moves its split to the sides'
+    /// measured rates while it runs, so the hybrid model's miss, which the run's margin guards
+    /// against, is not its risk; the floor on the saving (hybrid_floor) still prices its fixed
+    /// costs. Negative: the run's margin for every hybrid (every run before session 44, replayed
+    /// as computed).
+    double balanced_margin = -1;
 };
 
 /// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM and

@@ -66,6 +66,7 @@ Machines machines_from_log(std::istream& log) {
     const std::regex anchored_re(R"(anchored at (\d+)\))");
     const std::regex fixed_depth_re(R"(^pipeline depth: every hybrid in (\d+) chunks)");
     const std::regex shared_re(R"(^host memory both sides share: ([\d.eE+]+) GB/s)");
+    const std::regex balanced_margin_re(R"(^hybrid margin of the balanced rows: ([\d.]+)%)");
     const std::regex iterations_re(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)");
     std::string line;
     std::smatch g;
@@ -110,6 +111,8 @@ Machines machines_from_log(std::istream& log) {
         } else if (s.rfind("hybrid GEMV, GEMM and convolution: balanced while they run", 0) == 0 ||
                    s.rfind("hybrid GEMM and convolution: balanced while they run", 0) == 0) {  // 5a6da3f's runs
             m.balanced = true;
+        } else if (std::regex_search(s, g, balanced_margin_re)) {
+            m.balanced_margin = std::stod(g[1]) / 100;  // a run from before the line: every row at the run's margin
         } else if (s.rfind("hybrid floor: chosen only where it also saves its GPU side's fixed cost", 0) == 0) {
             m.hybrid_floor = true;
         } else if (s.rfind("hybrid SYMV: the GPU's share priced as what it copies", 0) == 0) {

@@ -213,6 +213,33 @@ TEST_CASE("chapter 7: the hybrid is chosen only where its predicted gain reaches
     CHECK(wb::ch07::predict_case({"gemv", 64, 4}, m).split.gain() == 0);
 }
 
+TEST_CASE("chapter 7: the rows the balanced call runs take the balanced rows' margin", "[cpu][ch07][split]") {
+    // GEMV n = 16384 float runs the balanced call (its CPU share in several pieces); SYMV has none.
+    // With the run's margin above each row's predicted gain, the balanced rows' margin of 0 chooses
+    // the GEMV hybrid and leaves SYMV at White's side; without the balanced call (--fixed-share)
+    // or with the margin unset (runs before session 44) every row keeps the run's margin.
+    wb::ch07::Machines m = h200_beside_a_test_host();
+    const wb::ch07::Case gemv{"gemv", 16384, 4}, symv{"symv", 16384, 4};
+    const auto free_gemv = wb::ch07::predict_case(gemv, m);
+    const auto free_symv = wb::ch07::predict_case(symv, m);
+    REQUIRE(free_gemv.split.splits());
+    REQUIRE(free_symv.split.splits());
+    REQUIRE(wb::ch07::balanced_pieces(gemv, free_gemv.gpu_part, free_gemv.split.hybrid_ms, m) > 1);
+    REQUIRE(wb::ch07::balanced_pieces(symv, free_symv.gpu_part, free_symv.split.hybrid_ms, m) == 0);
+    m.hybrid_margin = std::min(0.99, 1.1 * std::max(free_gemv.split.gain(), free_symv.split.gain()));
+    REQUIRE(wb::ch07::predict_case(gemv, m).split.choice != wb::split::Where::Hybrid);
+    m.balanced_margin = 0;
+    const auto g = wb::ch07::predict_case(gemv, m).split;
+    CHECK(g.choice == wb::split::Where::Hybrid);
+    CHECK(g.margin == 0);
+    CHECK(g.hybrid_ms == Approx(free_gemv.split.hybrid_ms));
+    const auto s = wb::ch07::predict_case(symv, m).split;
+    CHECK(s.choice != wb::split::Where::Hybrid);
+    CHECK(s.margin == Approx(m.hybrid_margin));
+    m.balanced = false;
+    CHECK(wb::ch07::predict_case(gemv, m).split.choice != wb::split::Where::Hybrid);
+}
+
 TEST_CASE("chapter 7: the hybrid is chosen only where it also saves its GPU side's fixed cost", "[cpu][ch07][split]") {
     // GEMV n = 4096 float, the class's path measured: the hybrid predicts a gain above the margin.
     // Its saving in ms against the class's t0 in chunks decides, where the run has the rule

@@ -15,7 +15,8 @@
 //
 // WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file
 // of tests/data. WB_CH07_MARGINS: "run" (each run's own), fractions (every run's), "cap:F" and
-// "floor:F" (the run's own, at most / at least F), ',' apart.
+// "floor:F" (the run's own, at most / at least F), "balanced:F" (F for the rows the balanced call
+// runs, Machines::balanced_margin; the run's own for the others), ',' apart.
 #include "catch.hpp"
 #include "ch07_run_files.hpp"
 
@@ -81,23 +82,26 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
                 "hybrids chosen, slower", "runs with a loss", "runs with choice < 95%");
     for (const std::string& mg : margins) {
         // "run": each run's own; "F": F for every run; "cap:F" / "floor:F": the run's own, at most /
-        // at least F.
+        // at least F; "balanced:F": F for the balanced rows.
         const bool own = mg == "run";
         const bool cap = mg.rfind("cap:", 0) == 0, floor = mg.rfind("floor:", 0) == 0;
+        const bool balanced = mg.rfind("balanced:", 0) == 0;
         double fixed = -1;
         if (!own) {
-            const std::string num = cap ? mg.substr(4) : floor ? mg.substr(6) : mg;
+            const std::string num = cap ? mg.substr(4) : floor ? mg.substr(6) : balanced ? mg.substr(9) : mg;
             char* end = nullptr;
             fixed = std::strtod(num.c_str(), &end);
             if (end == num.c_str() || *end != '\0' || !(fixed >= 0 && fixed < 1))
-                FAIL("WB_CH07_MARGINS: '" << mg << "' is neither 'run', a fraction in [0, 1), nor cap: or floor: one");
+                FAIL("WB_CH07_MARGINS: '" << mg << "' is neither 'run', a fraction in [0, 1), nor a cap:, floor: or balanced: one");
         }
         INFO("margin " << mg);
         int hits = 0, rows = 0, lost = 0, chosen = 0, runs_lost = 0, runs_low = 0;
+        std::vector<std::string> per_run;
         for (const Read& r : runs) {
             wb::ch07::Machines m = r.run.m;
             if (cap) m.hybrid_margin = std::min(m.hybrid_margin, fixed);
             else if (floor) m.hybrid_margin = std::max(m.hybrid_margin, fixed);
+            else if (balanced) m.balanced_margin = fixed;
             else if (!own) m.hybrid_margin = fixed;
             INFO(r.stem);
             const auto lines = wb::ch07::summary_lines(wb::ch07::replay(r.run.rows, m));
@@ -111,8 +115,12 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
             hits += h, rows += n, lost += l, chosen += c;
             runs_lost += l > 0;
             runs_low += 100 * h < 95 * n;
+            per_run.push_back("choice " + std::to_string(h) + " of " + std::to_string(n) + ", slower " + std::to_string(l) +
+                              " of " + std::to_string(c));
         }
         std::printf("%-8s %12d of %5d %14d of %5d %9d of %4zu %11d of %4zu\n", mg.c_str(), hits, rows, lost, chosen,
                     runs_lost, runs.size(), runs_low, runs.size());
+        if (std::getenv("WB_CH07_PER_RUN"))  // each run's choice and losses at this margin
+            for (std::size_t i = 0; i < per_run.size(); ++i) std::printf("  %-28s %s\n", runs[i].stem.c_str(), per_run[i].c_str());
     }
 }

@@ -111,6 +111,33 @@ TEST_CASE("split: the hybrid must also save min_saving_ms over the better single
     CHECK_THROWS_AS(wb::split::predict(cpu, gpu, 1.1, costs), std::invalid_argument);
 }
 
+TEST_CASE("split: the choice made again at another margin; the shares and times stay", "[cpu][split]") {
+    // CPU 1 ms, GPU side 0.1 + 1 f ms: the hybrid 0.55 ms, 45% under the CPU, saving 0.45 ms.
+    const wb::split::SideTime cpu = [](double f) { return 1.0 * (1 - f); };
+    const wb::split::SideTime gpu = [](double f) { return 0.1 + f; };
+    wb::split::HybridCosts costs;
+    costs.min_gain = 0.5;  // above the gain: the CPU
+    costs.min_saving_ms = 0.3;
+    const Prediction a = wb::split::predict(cpu, gpu, 1.1, costs);
+    REQUIRE(a.choice == Where::Cpu);
+    const Prediction b = wb::split::with_margin(a, 0.0);
+    CHECK(b.choice == Where::Hybrid);
+    CHECK(b.margin == 0.0);
+    CHECK(b.hybrid_ms == a.hybrid_ms);
+    CHECK(b.gpu_share == a.gpu_share);
+    CHECK(b.min_saving_ms == a.min_saving_ms);
+    CHECK(wb::split::with_margin(b, 0.46).choice == Where::Cpu);   // just over the gain
+    CHECK(wb::split::with_margin(b, 0.44).choice == Where::Hybrid);
+    Prediction floor = a;
+    floor.min_saving_ms = 0.46;  // the floor on the saving still applies at any margin
+    CHECK(wb::split::with_margin(floor, 0.0).choice == Where::Cpu);
+    Prediction none = a;  // no share inside (0, 1): White's side whatever the margin
+    none.gpu_share = 0;
+    CHECK(wb::split::with_margin(none, 0.0).choice == Where::Cpu);
+    CHECK_THROWS_WITH(wb::split::with_margin(a, 1.0), "split::with_margin: min_gain (1.000000) must be in [0, 1)");
+    CHECK_THROWS_AS(wb::split::with_margin(a, -0.1), std::invalid_argument);
+}
+
 TEST_CASE("split: over whole rows, a share that rounds to none or all is that single side", "[cpu][split]") {
     // CPU 1 ms, GPU side 0.1 + 1 f ms: f* = 0.45. Of 3 rows that is 1 (a split); of 1 row none (the
     // CPU alone); with the GPU side 0.001 + 0.01 f, f* = 0.99 rounds to all 20 rows (the GPU alone).
