@@ -1,7 +1,8 @@
 // Chapter 7's GEMM beside the vendor's host-memory GEMM (chapters/ch07_split/split_vendor.hpp): the
-// better of each side, and the verdict lines per precision, on hand-made rows.
+// better of each side, the verdict lines per precision, on hand-made rows; the timing's argument rules.
 #include "catch.hpp"
 
+#include "split_measure.hpp"
 #include "split_vendor.hpp"
 
 #include <cmath>
@@ -51,4 +52,16 @@ TEST_CASE("chapter 7 vendor: one line per precision, the median of ours over the
           "double, n = 256 ... 512: ours (the better of GPU+comm and the hybrid) over cuBLASXt's better, median 1.750 over 2 "
           "sizes; ours faster at 0 of 2; cuBLASXt's CPU share faster than its GPU alone at 0 of 1");
     CHECK(wb::ch07::vendor_lines({row(8, 128, NAN, NAN, 0.1, NAN)}).empty());
+}
+
+TEST_CASE("chapter 7 vendor: measure_vendor_gemm refuses what it cannot time, before any call", "[cpu][ch07]") {
+    using wb::ch07::Case;
+    const std::vector<Case> gemm{{"gemm", 64, 4, 0}, {"gemm", 128, 4, 0}};
+    CHECK(wb::ch07::measure_vendor_gemm({}, {}, {}, {}).empty());
+    CHECK_THROWS_WITH(wb::ch07::measure_vendor_gemm(gemm, {0}, {1, 1}, {0, 0}),
+                      "ch07 measure_vendor_gemm: gpu_parts (1), chunks (2) and pieces (2) must have one entry per case (2)");
+    CHECK_THROWS_WITH(wb::ch07::measure_vendor_gemm({{"gemv", 64, 4, 0}}, {0}, {1}, {0}),
+                      "ch07 measure_vendor_gemm: cases must be GEMMs of one precision (gemv, 4-byte elements)");
+    CHECK_THROWS_WITH(wb::ch07::measure_vendor_gemm({{"gemm", 64, 4, 0}, {"gemm", 64, 8, 0}}, {0, 0}, {1, 1}, {0, 0}),
+                      "ch07 measure_vendor_gemm: cases must be GEMMs of one precision (gemm, 8-byte elements)");
 }
