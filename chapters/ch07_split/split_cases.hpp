@@ -208,7 +208,8 @@ std::string depths_list();
 /// bounded by the host memory both sides read (split::HybridCosts).
 /// Where m.derived_chunks, the hybrid runs at the depth of kDepths whose prediction is fastest
 /// (predict_case_at each; where another bound sets the hybrid's time and depths tie, the one whose
-/// GPU side ends first), else at m.chunks.
+/// GPU side ends first), else at m.chunks. The choice takes the run's margin (min_gain_of), or
+/// m.balanced_margin where that is set and the row runs the balanced call (balanced_pieces > 1).
 CasePrediction predict_case(const Case& c, const Machines& m);
 /// The same at the pipeline depth `chunks` (>= 1; throws std::invalid_argument else): the path's
 /// anchors, measured at m.chunks, moved to that depth (its fixed cost by the measured cost of a
