@@ -48,10 +48,15 @@ std::vector<std::string> vendor_lines(const std::vector<VendorRow>& rows) {
         char buf[320];
         std::snprintf(buf, sizeof buf,
                       "%s, n = %d ... %d: ours (the better of GPU+comm and the hybrid) over cuBLASXt's better, median "
-                      "%.3f over %zu sizes; ours faster at %d of %zu; cuBLASXt's CPU share faster than its GPU alone at %d of %d",
-                      elem == 4 ? "float" : "double", lo, hi, median(ratio), ratio.size(), ours_faster, ratio.size(),
-                      cpu_better, with_cpu);
-        out.push_back(buf);
+                      "%.3f over %zu size%s; ours faster at %d of %zu",
+                      elem == 4 ? "float" : "double", lo, hi, median(ratio), ratio.size(), ratio.size() == 1 ? "" : "s",
+                      ours_faster, ratio.size());
+        std::string line = buf;
+        if (with_cpu > 0) {  // sizes where our model gave the CPU a share
+            std::snprintf(buf, sizeof buf, "; cuBLASXt's CPU share faster than its GPU alone at %d of %d", cpu_better, with_cpu);
+            line += buf;
+        }
+        out.push_back(line);
     }
     return out;
 }

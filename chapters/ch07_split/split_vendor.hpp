@@ -31,9 +31,9 @@ double ours_best_ms(const VendorRow& r);
 double vendor_best_ms(const VendorRow& r);
 
 /// The run's lines under the vendor's table: per precision, ours over the vendor's (the better of
-/// each) as the median over its sizes, how many sizes ours was faster at, and where the vendor's
-/// CPU share beat its GPU alone. Rows without both sides timed are left out; no line for a
-/// precision without such a row.
+/// each) as the median over its sizes, how many sizes ours was faster at, and (where any size gave
+/// the CPU a share) where the vendor's CPU share beat its GPU alone. Rows without both sides timed
+/// are left out; no line for a precision without such a row.
 std::vector<std::string> vendor_lines(const std::vector<VendorRow>& rows);
 
 }  // namespace wb::ch07

@@ -52,6 +52,10 @@ TEST_CASE("chapter 7 vendor: one line per precision, the median of ours over the
           "double, n = 256 ... 512: ours (the better of GPU+comm and the hybrid) over cuBLASXt's better, median 1.750 over 2 "
           "sizes; ours faster at 0 of 2; cuBLASXt's CPU share faster than its GPU alone at 0 of 1");
     CHECK(wb::ch07::vendor_lines({row(8, 128, NAN, NAN, 0.1, NAN)}).empty());
+    // no size with a CPU share: the line says nothing of it
+    CHECK(wb::ch07::vendor_lines({row(4, 16, 0.02, NAN, 1.0, NAN)}) ==
+          std::vector<std::string>{"float, n = 16 ... 16: ours (the better of GPU+comm and the hybrid) over cuBLASXt's "
+                                   "better, median 0.020 over 1 size; ours faster at 1 of 1"});
 }
 
 TEST_CASE("chapter 7 vendor: measure_vendor_gemm refuses what it cannot time, before any call", "[cpu][ch07]") {
