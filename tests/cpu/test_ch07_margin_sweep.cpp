@@ -9,8 +9,9 @@
 // replay's check), so a table of this tool is one of the runs as they ran.
 //
 //   cmake --build build --target wb_cpu_tests && build/bin/wb_cpu_tests "[ch07_margin_sweep]"
-//       # by default the 32 kept runs of the 16-core host since the GEMM share's class (not the
-//       # 32-core host's, nor the run with --price-issue)
+//       # by default the 48 kept full runs of the 16-core host since the GEMM share's class (not
+//       # the 32-core host's, nor the run with --price-issue); the last 16 balanced their GEMV, GEMM
+//       # and convolution rows, the last 5 of them at the balanced rows' margin (their own "run")
 //   WB_CH07_RUNS=/path/A1:/path/A2 WB_CH07_MARGINS=run,0.2,0.25 build/bin/wb_cpu_tests "[ch07_margin_sweep]"
 //
 // WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file
@@ -59,7 +60,10 @@ const char* const kDefaultRuns =
     "h200-ch07-d6c5d0d:h200-ch07-2939479:h200-ch07-6b2bd11-a:h200-ch07-6b2bd11-b:h200-ch07-b4b48f1:"
     "h200-ch07-405d758-a:h200-ch07-405d758-b:h200-ch07-a617f6d:h200-ch07-8864f0f-a:h200-ch07-8864f0f-b:"
     "h200-ch07-b5ff3e8-a:h200-ch07-b5ff3e8-b:h200-ch07-b5ff3e8-c:h200-ch07-5615892-a:h200-ch07-5615892-b:"
-    "h200-ch07-e618d9e-a:h200-ch07-e618d9e-b";
+    "h200-ch07-e618d9e-a:h200-ch07-e618d9e-b:"
+    "h200-ch07-5a6da3f:h200-ch07-5a6da3f-c:h200-ch07-5a6da3f-d:h200-ch07-cd0345f-e:h200-ch07-cd0345f-f:h200-ch07-fc9a856:"
+    "h200-ch07-98ccc44:h200-ch07-4a96a5c:h200-ch07-efc20b7:h200-ch07-289f311:h200-ch07-289f311-b:h200-ch07-7112b5d:"
+    "h200-ch07-7112b5d-b:h200-ch07-7112b5d-c:h200-ch07-07d78b2:h200-ch07-9f6746d";
 
 }  // namespace
 
