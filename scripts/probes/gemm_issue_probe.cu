@@ -15,47 +15,20 @@
 // Build and run (one GPU):
 //   cmake --build build --target gemm_issue_probe && build/bin/gemm_issue_probe [repetitions]
 #include "gemm.hpp"
+#include "probe_timing.cuh"
 #include "step.hpp"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace {
 
 using namespace wb;
-using Clock = std::chrono::steady_clock;
-
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        const cudaError_t e_ = (x);                                                                \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));       \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-
-/// The host time (us) of `call`, the device synchronized before each, over `reps`: {median, p90}.
-std::pair<double, double> issue_us(int reps, const std::function<void()>& call) {
-    std::vector<double> t;
-    call();
-    CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < reps; ++r) {
-        CHECK(cudaDeviceSynchronize());
-        const auto t0 = Clock::now();
-        call();
-        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-    }
-    CHECK(cudaDeviceSynchronize());
-    std::sort(t.begin(), t.end());
-    return {t[t.size() / 2], t[t.size() * 9 / 10]};
-}
 
 void row(const std::string& what, std::pair<double, double> us) {
     std::printf("  %-70s %9.2f %9.2f\n", what.c_str(), us.first, us.second);
@@ -126,10 +99,8 @@ void shape(int reps, int n, int chunks, cudaStream_t s[2], cudaEvent_t ev) {
 
 int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::max(11, std::atoi(argv[1])) : 101;
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, 0));
     std::printf("gemm_issue_probe: %s, host time of one issue (us), median and p90 of %d, page-locked host memory\n",
-                prop.name, reps);
+                device_info().prop.name, reps);
     std::printf("  %-70s %9s %9s\n", "call", "median", "p90");
     cudaStream_t s[2];
     for (auto& st : s) CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));

@@ -19,11 +19,9 @@
 //   cmake --build build --target issue_cost_probe && build/bin/issue_cost_probe [repetitions]
 #include "probe_timing.cuh"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,26 +32,6 @@ __global__ void empty_kernel(float* p) {
 }
 
 __constant__ float c_filter[81];
-
-using Clock = std::chrono::steady_clock;
-
-/// The host time (us) of issuing `call` once, the device synchronized first (every stream's queue
-/// empty), over `reps` repetitions: {median, 90th percentile}.
-std::pair<double, double> issue_us(int reps, const std::function<void()>& call) {
-    std::vector<double> t;
-    t.reserve(static_cast<std::size_t>(reps));
-    call();  // the first call pays what only the first pays
-    CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < reps; ++r) {
-        CHECK(cudaDeviceSynchronize());
-        const auto t0 = Clock::now();
-        call();
-        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-    }
-    CHECK(cudaDeviceSynchronize());
-    std::sort(t.begin(), t.end());
-    return {t[t.size() / 2], t[t.size() * 9 / 10]};
-}
 
 void row(const std::string& what, std::pair<double, double> us) {
     std::printf("  %-64s %9.2f %9.2f\n", what.c_str(), us.first, us.second);

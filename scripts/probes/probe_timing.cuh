@@ -1,14 +1,17 @@
 // probe_timing.cuh — what the stand-alone probes of scripts/probes share: a checked CUDA call,
 // the workbook's L2 flush (a memset of 2 x L2, optionally read back so the lines left behind are
-// clean; common/bench.cu is the harness's own version) and a median of event-timed calls.
+// clean; common/bench.cu is the harness's own version), a median of event-timed calls and the
+// host's time to issue a call.
 // Header-only so that each probe still builds with one nvcc command and no CMake.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #define CHECK(x)                                                                          \
@@ -96,4 +99,25 @@ double median_us(F&& launch, const Flush& flush, int reps, int warm = 3) {
     CHECK(cudaEventDestroy(b));
     CHECK(cudaEventDestroy(e));
     return median_of(t);
+}
+
+// The host time (us) of issuing `call` once, the device synchronized first (every stream's queue
+// empty), over `reps` repetitions after one call that pays what only the first pays: {median, 90th
+// percentile}.
+template <class F>
+std::pair<double, double> issue_us(int reps, F&& call) {
+    using Clock = std::chrono::steady_clock;
+    std::vector<double> t;
+    t.reserve(static_cast<size_t>(reps));
+    call();
+    CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < reps; ++r) {
+        CHECK(cudaDeviceSynchronize());
+        const auto t0 = Clock::now();
+        call();
+        t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+    CHECK(cudaDeviceSynchronize());
+    std::sort(t.begin(), t.end());
+    return {t[t.size() / 2], t[t.size() * 9 / 10]};
 }
