@@ -93,6 +93,10 @@ double timed(F&& f) {
 /// Rows per chunk for the hybrid's GPU share g in `chunks` chunks.
 int chunk_of(int g, int chunks) { return std::max(1, (g + chunks - 1) / chunks); }
 
+/// Whether a row whose CPU share has `pieces` pieces runs the balanced call (outside an A/B): its
+/// op has one and the share has more than one piece; else it runs the fixed share.
+bool runs_balanced(const Case& c, int pieces) { return has_balanced_call(c.op) && pieces > 1; }
+
 /// One case's host data (page-locked where `pinned`) and its ways as calls on it: the CPU peer;
 /// not CG, the hybrid with `rows` (GEMM: columns) on the GPU in chunks of `chunk`; CG, the
 /// all-GPU and the split solves from x = 0, each leaving its outcome in `solved`.
@@ -253,7 +257,7 @@ RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu
         }
         const int g = gpu_parts[i];
         if (!(g > 0 && g < c.n)) continue;  // the hybrid is one of the other two ways
-        if (pieces.empty() || !has_balanced_call(c.op) || pieces[i] <= 1) {
+        if (pieces.empty() || !runs_balanced(c, pieces[i])) {
             add(Call::fixed, Column::hybrid, cpu_call);
             continue;
         }
@@ -398,7 +402,7 @@ std::vector<VendorRow> vendor_typed(const std::vector<Case>& cases, const std::v
         if (!(g > 0 && g < n)) continue;
         const int depth = std::max(1, chunks[i]), pc = pieces[i];
         r[i].cpu_ratio = 1.0 - static_cast<double>(g) / n;
-        if (pc > 1) {  // as the table's row ran it (round_plan)
+        if (runs_balanced(cases[i], pc)) {  // as the table's row ran it (round_plan)
             const int unit = balanced_unit(g, depth, pc);
             add(i, &VendorRow::hybrid_ms, [&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); });
         } else {

@@ -3,12 +3,12 @@
 #include "xt_gemm.hpp"
 
 #include "check.hpp"
+#include "cpu_peers.hpp"
 #include "launch_checks.hpp"
 
 #include <cublasXt.h>
 #include <cuda_runtime_api.h>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <map>
@@ -68,16 +68,6 @@ Handle& handle() {
 
 cublasOperation_t op_of(Op op) { return op == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T; }
 
-/// C = beta C over the m x n block (beta == 0 writes zeros without reading C).
-template <class T>
-void scale(T* C, int m, int n, int ldc, T beta) {
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i) {
-            T& v = C[static_cast<std::size_t>(j) * static_cast<std::size_t>(ldc) + static_cast<std::size_t>(i)];
-            v = beta == T(0) ? T(0) : beta * v;
-        }
-}
-
 }  // namespace
 
 template <class T>
@@ -94,7 +84,7 @@ void gemm(const GemmArgs<T>& a, double cpu_ratio, int block_dim) {
         throw std::runtime_error(std::string(fn) + ": cpu_ratio > 0 needs OpenBLAS as the CPU routine (built without CBLAS)");
 #endif
     if (!validate_gemm(a, fn)) return;
-    if (a.alpha == T(0) || a.k == 0) return scale(a.C, a.m, a.n, a.ldc, a.beta);
+    if (a.alpha == T(0) || a.k == 0) return cpu::gemm(a);  // C = beta C, A and B not read (no BLAS call)
     Handle& x = handle();
     const int want = block_dim > 0 ? block_dim : x.default_block;
     if (want != x.block) {
