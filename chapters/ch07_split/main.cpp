@@ -185,6 +185,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     if (m.balanced)
         std::cout << "  hybrid GEMV, GEMM and convolution: balanced while they run (the model's share the plan; the "
                      "GPU's chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
+    if (m.balanced && m.symv_balanced)
+        std::cout << "  hybrid SYMV: balanced while it runs (its stored columns claimed from both ends in units of "
+                     "equal work; the CPU's pieces read each stored element once)\n";
     if (m.balanced_margin >= 0)
         std::cout << "  hybrid margin of the balanced rows: " << fmt(100 * m.balanced_margin, 1)
                   << "% (a balanced call moves its split to the sides' measured rates while it runs; the run's margin "
@@ -409,7 +412,7 @@ int run(const SplitOptions& opt) {
     if (ab) {
         const std::string order = opt.fixed_order ? "in one order, the first right after the CPU peer" : "trading places every other round";
         if (opt.balance_ab)
-            std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM and the convolution, the same plan, timed in the same rounds, "
+            std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM, SYMV and the convolution, the same plan, timed in the same rounds, "
                       << order << ")\n";
         else
             std::cout << "Balanced hybrid, its first issue (--first-issue-ab: the balanced call as it is, and with its first "

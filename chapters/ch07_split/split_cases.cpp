@@ -434,10 +434,10 @@ CasePrediction predict_case_at(const Case& c, const Machines& m, int chunks) {
     return out;
 }
 
-bool has_balanced_call(const std::string& op) { return op == "gemv" || op == "gemm" || op == "conv2d"; }
+bool has_balanced_call(const std::string& op) { return op == "gemv" || op == "gemm" || op == "symv" || op == "conv2d"; }
 
 int balanced_pieces(const Case& c, int g, double hybrid_ms, const Machines& m) {
-    if (!has_balanced_call(c.op) || g <= 0 || g >= c.n) return 0;
+    if (!has_balanced_call(c.op) || g <= 0 || g >= c.n || (c.op == "symv" && !m.symv_balanced)) return 0;
     const double a_bytes = static_cast<double>(c.n) * c.n * static_cast<double>(c.elem);
     const int min_piece = c.op == "gemm"   ? hybrid::gemm_min_piece_cols(c.elem, m.cpu.gflops(c.elem), m.cpu.bandwidth_at(a_bytes))
                           : c.op == "gemv" ? hybrid::kGemvMinPieceCols

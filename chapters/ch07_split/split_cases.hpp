@@ -156,17 +156,22 @@ struct Machines {
     /// costs. Negative: the run's margin for every hybrid (every run before session 44, replayed
     /// as computed).
     double balanced_margin = -1;
+    /// Whether the SYMV's hybrid is one of the balanced calls (`balanced` still decides whether a
+    /// run balances at all): its stored columns claimed from both ends in units of equal work
+    /// (kernels/cpu/hybrid_symv.hpp). false: its fixed share (every run before session 45,
+    /// replayed as computed).
+    bool symv_balanced = true;
 };
 
-/// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM and
-/// the convolution; SYMV and CG keep their fixed split.
+/// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM, SYMV
+/// and the convolution; CG keeps its fixed split.
 bool has_balanced_call(const std::string& op);
 
 /// The CPU's pieces of a balanced hybrid of case c with g of its n outputs on the GPU, where the
 /// model predicts its hybrid at hybrid_ms (both sides end together, so the CPU's share takes about
 /// that): hybrid::balance_pieces, a GEMM piece at least hybrid::gemm_min_piece_cols at the host's
 /// rates (each piece packs op(A) again), a GEMV piece at least hybrid::kGemvMinPieceCols. 0 where
-/// the balanced call does not apply: SYMV or CG, or g not inside (0, n). Whether a run balances
+/// the balanced call does not apply: CG, or g not inside (0, n). Whether a run balances
 /// at all (Machines::balanced, --balance-ab's arm) is the caller's to ask.
 int balanced_pieces(const Case& c, int g, double hybrid_ms, const Machines& m);
 

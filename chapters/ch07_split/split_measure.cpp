@@ -105,7 +105,7 @@ struct Prepared {
     std::vector<std::shared_ptr<void>> keep;  ///< the arrays the calls read and write
     std::function<void()> cpu;
     std::function<void(int rows, int chunk)> hybrid;
-    std::function<void(int rows, int chunk, int pieces)> balanced;  ///< GEMV, GEMM and the convolution
+    std::function<void(int rows, int chunk, int pieces)> balanced;  ///< GEMV, GEMM, SYMV and the convolution
     std::function<void(double cpu_ratio)> xt;  ///< GEMM: the vendor's host-memory GEMM (cuBLASXt)
     std::function<void()> cg_gpu, cg_split;
     std::shared_ptr<CgResult> solved = std::make_shared<CgResult>();
@@ -134,6 +134,7 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
             const SymvArgs<T> a{Uplo::Lower, n, T(1), A, n, x, 1, T(0), y, 1};
             p.cpu = [a] { cpu::symv(a); };
             p.hybrid = [a](int rows, int chunk) { hybrid::symv(a, rows, chunk); };
+            p.balanced = [a](int rows, int chunk, int pieces) { hybrid::symv(a, rows, chunk, pieces); };
         }
     } else if (c.op == "gemm") {
         T *A = array(nn), *B = array(nn), *C = array(nn);

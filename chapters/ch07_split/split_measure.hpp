@@ -118,7 +118,7 @@ RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu
 /// spread, not as a step between sizes). Throws std::invalid_argument unless the cases share one
 /// op, precision and FS and gpu_parts and chunks (each case's pipeline depth, >= 1) have one
 /// entry per case; throws what the calls throw. `pieces` (empty, or one entry per case): where an
-/// entry is above 1 and the hybrid runs (GEMV, GEMM and the convolution only), the hybrid is the
+/// entry is above 1 and the hybrid runs (GEMV, GEMM, SYMV and the convolution), the hybrid is the
 /// balanced call with that many pieces, unless `ab` says otherwise.
 /// The calls and their order are round_plan's. `alternate` off: every round in one order, each
 /// hybrid (an A/B's arm a) right after its CPU peer, as the runs before 98ccc44 (A/Bs: before
@@ -146,7 +146,7 @@ struct MeasurePlan {
     bool gpu = true;
     bool chunked = false;
     std::function<int(const Measured&)> hybrid_part;
-    /// The balanced hybrid's pieces at g GPU rows (GEMV, GEMM and the convolution; 0 or 1, or unset:
+    /// The balanced hybrid's pieces at g GPU rows (GEMV, GEMM, SYMV and the convolution; 0 or 1, or unset:
     /// the fixed share), in chunks no larger than a piece's worth.
     std::function<int(int g)> pieces;
 };

@@ -43,6 +43,7 @@ Machines machines_from_log(std::istream& log) {
     m.symv_share_one_call = false;  // a run from before the line: the SYMV's CPU share read its panel too
     m.hybrid_floor = false;         // a run from before the line: the margin alone chose the hybrid
     m.balanced = false;             // a run from before the line: every hybrid at its fixed share
+    m.symv_balanced = false;        // a run from before the line: SYMV at its fixed share
     m.symv_gpu_columns = false;     // a run from before the line: SYMV's GPU side priced linear in f
     m.derived_chunks = false;       // a run from before the line: every hybrid in the calibration's chunks
     m.gpu = device_preset("h200");
@@ -111,6 +112,8 @@ Machines machines_from_log(std::istream& log) {
         } else if (s.rfind("hybrid GEMV, GEMM and convolution: balanced while they run", 0) == 0 ||
                    s.rfind("hybrid GEMM and convolution: balanced while they run", 0) == 0) {  // 5a6da3f's runs
             m.balanced = true;
+        } else if (s.rfind("hybrid SYMV: balanced while it runs", 0) == 0) {
+            m.symv_balanced = true;
         } else if (std::regex_search(s, g, balanced_margin_re)) {
             m.balanced_margin = std::stod(g[1]) / 100;  // a run from before the line: every row at the run's margin
         } else if (s.rfind("hybrid floor: chosen only where it also saves its GPU side's fixed cost", 0) == 0) {

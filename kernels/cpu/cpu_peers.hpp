@@ -55,6 +55,17 @@ template <class T> void conv2d(const Conv2dArgs<T>& a);  ///< direct correlation
 /// in the arithmetic of T; the same algorithm, stopping rules and result as kernels/cg.hpp.
 template <class T> void cg(const CgArgs<T>& a);
 
+/// y += alpha times what stored columns [c0, c1) of a symmetric A (only `uplo`'s triangle stored,
+/// column-major, lda) add to y: the SYMV of their diagonal block into y(c0:c1), and their block off
+/// it (Lower: rows c1..n; Upper: rows 0..c0) both ways, its transpose times x into y(c0:c1) and
+/// itself times x(c0:c1) into its own rows. Each stored element is read once (OpenMP threads on
+/// bands of rows; the result does not depend on the timing). The balanced hybrid SYMV's CPU piece
+/// (hybrid_symv.cpp); over c0 = 0, c1 = n it is y += alpha A x. No beta: y is added to.
+/// Throws std::invalid_argument naming the argument: n < 0, lda < max(1, n), not
+/// 0 <= c0 <= c1 <= n, or a null pointer where there is work.
+template <class T>
+void symv_columns(Uplo uplo, int n, T alpha, const T* A, int lda, const T* x, T* y, int c0, int c1);
+
 /// Rows [row0, row1) of the correlation only (the hybrid split's CPU share of an image); the
 /// full call validates and calls it with [0, rows).
 template <class T> void conv2d_rows(const Conv2dArgs<T>& a, int row0, int row1);

@@ -59,6 +59,44 @@ RowRange symv_gpu_chunk(Uplo uplo, int n, int g, int r0, int c) {
 }
 //! [symv-columns-plan]
 
+namespace {
+/// Twice the stored elements of the first k ordinals: k (2n - k + 1).
+long long twice_work(int n, int k) { return static_cast<long long>(k) * (2LL * n - k + 1); }
+void require_n(const char* fn, int n) {
+    if (n < 0) launch_checks::fail(fn, "n (" + launch_checks::num(n) + ") must be >= 0");
+}
+void require_index(const char* fn, const char* name, int v, int n) {
+    using launch_checks::num;
+    if (v < 0 || v > n) launch_checks::fail(fn, std::string(name) + " (" + num(v) + ") must be in [0, n] ([0, " + num(n) + "])");
+}
+}  // namespace
+
+int symv_ordinal_at(int n, int u) {
+    require_n("symv_ordinal_at", n);
+    require_index("symv_ordinal_at", "u", u, n);
+    const long long want = static_cast<long long>(u) * (n + 1LL);  // twice u units' elements
+    int lo = 0, hi = n;  // the first k with twice_work(k) >= want: twice_work(n) = n (n + 1) >= want
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (twice_work(n, mid) >= want) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+int symv_units_of(int n, int k) {
+    require_n("symv_units_of", n);
+    require_index("symv_units_of", "k", k, n);
+    if (n == 0) return 0;
+    return static_cast<int>((2 * twice_work(n, k) + (n + 1LL)) / (2 * (n + 1LL)));  // twice_work / (n + 1), rounded
+}
+
+RowRange symv_ordinal_columns(Uplo uplo, int n, int o0, int o1) {
+    require_n("symv_ordinal_columns", n);
+    require_range("symv_ordinal_columns", "n", n, o0, o1, "o0", "o1");
+    return uplo == Uplo::Lower ? RowRange{o0, o1} : RowRange{n - o1, n - o0};
+}
+
 RowRange conv2d_input_rows(int rows, int fs, int r0, int r1) {
     require_range("conv2d_input_rows", "rows", rows, r0, r1);
     if (fs < 1 || fs % 2 == 0)

@@ -53,6 +53,23 @@ RowRange symv_cpu_rows(Uplo uplo, int n, int g);
 /// unless 0 <= r0 <= r0 + c <= g <= n.
 RowRange symv_gpu_chunk(Uplo uplo, int n, int g, int r0, int c);
 
+/// The balanced hybrid SYMV's axis of equal work. Ordinal k is the k-th stored column in the GPU's
+/// order (Lower: column k; Upper: column n - 1 - k), holding n - k stored elements: the columns the
+/// GPU takes first are the longest, those the CPU takes first (from the other end) the shortest. A
+/// split that balances by time must count elements, not columns, so the balanced call splits n
+/// units of equal work (each (n + 1) / 2 stored elements): unit u begins at ordinal
+/// symv_ordinal_at(n, u), the first ordinal whose columns before it hold at least u (n + 1) / 2
+/// elements. Non-decreasing in u, 0 at u = 0 and n at u = n; consecutive units' ordinals tile
+/// [0, n), a unit near the GPU's end holding about half a column, one near the CPU's end many.
+/// Throws std::invalid_argument unless n >= 0 and 0 <= u <= n.
+int symv_ordinal_at(int n, int u);
+/// The units whose work the first k ordinals hold, rounded to the nearest (the model's share of
+/// rows as units). Same rule for k.
+int symv_units_of(int n, int k);
+/// The stored columns of ordinals [o0, o1): Lower [o0, o1), Upper [n - o1, n - o0). Throws
+/// std::invalid_argument unless 0 <= o0 <= o1 <= n.
+RowRange symv_ordinal_columns(Uplo uplo, int n, int o0, int o1);
+
 /// The input rows the convolution's output rows [r0, r1) read: those within FS/2 of them, clipped
 /// to the image [0, rows) (outside it the op reads zeros). An output row computed from this band
 /// alone, with zeros outside the band, is the full image's row: every row it reads is in the band

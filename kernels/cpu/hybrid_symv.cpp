@@ -1,14 +1,20 @@
 // hybrid_symv.cpp — the hybrid SYMV (hybrid_symv.hpp): the GPU's share as whole stored columns
-// (symv_columns_plan) in chunks on two streams, the CPU's rows as one SYMV of their diagonal block.
+// (symv_columns_plan) in chunks on two streams, the CPU's rows as one SYMV of their diagonal block;
+// balanced (pieces > 1), the stored columns claimed from both ends in units of equal work.
 #include "hybrid_symv.hpp"
 
 #include "cpu_peers.hpp"
 #include "gemv.hpp"
+#include "hybrid_balance.hpp"
 #include "hybrid_common.hpp"
 #include "hybrid_partition.hpp"
+#include "launch_checks.hpp"
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace wb::hybrid {
 
@@ -17,6 +23,27 @@ namespace {
 template <class T>
 const T* at(const T* A, int lda, int row, int col) {
     return A + static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * static_cast<std::size_t>(lda);
+}
+
+/// One chunk's three products on the device (gpu_share's, for stored columns cols): the SYMV of
+/// its diagonal block and the two GEMVs of its block off it, all adding into acc (beta_first: the
+/// SYMV's beta on its rows of acc), from its panel P (ldp) copied before on stream st.
+template <class T>
+void chunk_products(const SymvArgs<T>& h, RowRange cols, const T* P, int ldp, const T* dx, T* acc, T beta_first,
+                    cudaStream_t st) {
+    const SymvColumnsPlan p = symv_columns_plan(h.uplo, h.n, cols.begin, cols.end);
+    const int c = cols.end - cols.begin;
+    T* const yc = acc + cols.begin;
+    const SymvArgs<T> d{h.uplo, c, h.alpha, P + (p.diag.row0 - p.panel.row0), ldp, dx + cols.begin, 1, beta_first, yc, 1};
+    const auto& sstep = wb::step<SymvArgs<T>>(5);
+    sstep.launch(d, sstep.default_launch(d), st);
+    if (p.off.empty()) return;
+    const auto& gstep = wb::step<GemvArgs<T>>(5);
+    const T* off = P + (p.off.row0 - p.panel.row0);
+    const GemvArgs<T> t{Op::T, p.off.rows, c, h.alpha, off, ldp, dx + p.off.row0, T(1), yc};
+    const GemvArgs<T> nn{Op::N, p.off.rows, c, h.alpha, off, ldp, dx + cols.begin, T(1), acc + p.off.row0};
+    gstep.launch(t, gstep.default_launch(t), st);
+    gstep.launch(nn, gstep.default_launch(nn), st);
 }
 
 /// The GPU's share: g whole stored columns (symv_columns_plan), chunk by chunk in symv_gpu_chunk's
@@ -40,8 +67,6 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
     T* const dx = static_cast<T*>(sp.whole.get(n * e));
     T* const acc = static_cast<T*>(sp.whole2.get(n * e));
     T* const dP[2] = {static_cast<T*>(sp.in[0].get(n * uc * e)), static_cast<T*>(sp.in[1].get(n * uc * e))};
-    const auto& sstep = wb::step<SymvArgs<T>>(5);
-    const auto& gstep = wb::step<GemvArgs<T>>(5);
     auto span = [](const RowRange& r) { return static_cast<std::size_t>(r.end - r.begin); };
     detail::run_gpu_chunks(
         call, "hybrid::symv", g, chunk,
@@ -69,34 +94,99 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
                             static_cast<std::size_t>(p.panel.rows), static_cast<std::size_t>(p.panel.cols),
                             cudaMemcpyHostToDevice, st);
             if (r0 > 0) WB_CUDA(cudaStreamWaitEvent(st, sp.kernel_done[1 - b], 0));  // the chunk before added its part
-            T* const yc = acc + cols.begin;
-            SymvArgs<T> d{h.uplo, c, h.alpha, P + (p.diag.row0 - p.panel.row0), ldp, dx + cols.begin, 1,
-                          r0 == 0 ? h.beta : T(1), yc, 1};
-            sstep.launch(d, sstep.default_launch(d), st);
-            if (!p.off.empty()) {
-                const T* off = P + (p.off.row0 - p.panel.row0);
-                const GemvArgs<T> t{Op::T, p.off.rows, c, h.alpha, off, ldp, dx + p.off.row0, T(1), yc};
-                const GemvArgs<T> nn{Op::N, p.off.rows, c, h.alpha, off, ldp, dx + cols.begin, T(1), acc + p.off.row0};
-                gstep.launch(t, gstep.default_launch(t), st);
-                gstep.launch(nn, gstep.default_launch(nn), st);
-            }
+            chunk_products(h, cols, P, ldp, dx, acc, r0 == 0 ? h.beta : T(1), st);
             WB_CUDA(cudaEventRecord(sp.kernel_done[b], st));
-            WB_CUDA(cudaMemcpyAsync(h.y + cols.begin, yc, static_cast<std::size_t>(c) * e, cudaMemcpyDeviceToHost, st));
+            WB_CUDA(cudaMemcpyAsync(h.y + cols.begin, acc + cols.begin, static_cast<std::size_t>(c) * e, cudaMemcpyDeviceToHost, st));
             if (r0 + c == g && span(cpu_rows) > 0)
                 WB_CUDA(cudaMemcpyAsync(low, acc + cpu_rows.begin, span(cpu_rows) * e, cudaMemcpyDeviceToHost, st));
         });
 }
 
+/// The balanced call (hybrid_symv.hpp): n units of equal work (symv_ordinal_at), the GPU's chunks
+/// from the first ordinal, the CPU's pieces from the last. Each side adds everything its stored
+/// columns give every row into a y of its own, both starting at 0 (the GPU's acc on the device,
+/// back into page-locked scratch once every unit is claimed; the CPU's in host memory, by
+/// cpu::symv_columns, one read of each element), and y = y_gpu + y_cpu + beta y once both have
+/// stopped. Every stored element is read once, by one side.
+template <class T>
+void balanced_columns(const SymvArgs<T>& h, int g_units, int unit, int pieces) {
+    const int n = h.n;
+    const std::size_t e = sizeof(T), un = static_cast<std::size_t>(n), lda = static_cast<std::size_t>(h.lda);
+    thread_local std::vector<T> cpu_y;
+    thread_local detail::PinnedScratch gpu_y_host;
+    cpu_y.assign(un, T(0));
+    T* const gpu_y = static_cast<T*>(gpu_y_host.get(un * e));
+    detail::ShareState* sp = nullptr;
+    T *dx = nullptr, *acc = nullptr, *dP[2] = {nullptr, nullptr};
+    std::size_t cap_elems = 0;
+    int chunks = 0, last_b = 0;
+    auto columns = [&](int u0, int u1) {
+        return symv_ordinal_columns(h.uplo, n, symv_ordinal_at(n, u0), symv_ordinal_at(n, u1));
+    };
+    detail::run_balanced_now(
+        "hybrid::symv", n, g_units, unit, pieces,
+        [&](int u0, int u1) {  // the CPU's units [u0, u1): their stored columns, added into its y
+            const RowRange cols = columns(u0, u1);
+            cpu::symv_columns(h.uplo, n, h.alpha, h.A, h.lda, h.x, cpu_y.data(), cols.begin, cols.end);
+        },
+        [&](detail::ShareState& s, int cap) {  // x, every chunk's; acc at 0
+            sp = &s;
+            // A chunk of at most cap units holds fewer than cap (n + 1) / 2 + n stored elements,
+            // and its panel (a rectangle) at most twice its stored ones: (cap + 2) (n + 1) bound it.
+            cap_elems = std::min(un * un, (static_cast<std::size_t>(cap) + 2) * (un + 1));
+            dx = static_cast<T*>(s.whole.get(un * e));
+            acc = static_cast<T*>(s.whole2.get(un * e));
+            for (int b = 0; b < 2; ++b) dP[b] = static_cast<T*>(s.in[b].get(cap_elems * e));
+            WB_CUDA(cudaMemsetAsync(acc, 0, un * e, s.s[0]));
+            detail::copy_whole(s, dx, h.x, un * e);  // stream 1 waits for both
+        },
+        [&](int u0, int c, int b) {  // the GPU's units [u0, u0 + c): their columns, after the chunk before
+            const RowRange cols = columns(u0, u0 + c);
+            if (cols.end == cols.begin) return;  // units inside one column's share: nothing to add
+            const SymvColumnsPlan p = symv_columns_plan(h.uplo, n, cols.begin, cols.end);
+            const std::size_t panel = static_cast<std::size_t>(p.panel.rows) * static_cast<std::size_t>(p.panel.cols);
+            if (panel > cap_elems)
+                throw std::logic_error("hybrid::symv: a balanced chunk's panel (" + std::to_string(panel) +
+                                       " elements) outgrew its buffer (" + std::to_string(cap_elems) + ")");
+            cudaStream_t st = sp->s[b];
+            const int ldp = std::max(1, p.panel.rows);
+            detail::copy_2d(dP[b], static_cast<std::size_t>(ldp), at(h.A, h.lda, p.panel.row0, p.panel.col0), lda,
+                            static_cast<std::size_t>(p.panel.rows), static_cast<std::size_t>(p.panel.cols),
+                            cudaMemcpyHostToDevice, st);
+            if (chunks > 0) WB_CUDA(cudaStreamWaitEvent(st, sp->kernel_done[last_b], 0));  // the chunk before added its part
+            chunk_products(h, cols, dP[b], ldp, dx, acc, T(1), st);
+            WB_CUDA(cudaEventRecord(sp->kernel_done[b], st));
+            ++chunks;
+            last_b = b;
+        },
+        [&](int b) {  // after the last chunk with products, wherever it ran
+            cudaStream_t st = sp->s[b];
+            if (chunks > 0 && last_b != b) WB_CUDA(cudaStreamWaitEvent(st, sp->kernel_done[last_b], 0));
+            WB_CUDA(cudaMemcpyAsync(gpu_y, acc, un * e, cudaMemcpyDeviceToHost, st));
+        });
+    // What the GPU took, as stored columns (the share the model's rows count), not as units.
+    detail::side_times_slot().gpu_outputs = symv_ordinal_at(n, detail::side_times_slot().gpu_outputs);
+    for (std::size_t i = 0; i < un; ++i)  // beta == 0: y is not read (it may hold NaN)
+        h.y[i] = gpu_y[i] + cpu_y[i] + (h.beta == T(0) ? T(0) : h.beta * h.y[i]);
+}
+
 }  // namespace
 
 template <class T>
-void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
+void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows, int pieces) {
     const char* fn = "hybrid::symv";
     const bool work = validate_symv(h, fn);
     detail::check_share(fn, "gpu_rows", gpu_rows, "n", h.n, "chunk_rows", chunk_rows);
+    if (pieces < 1) launch_checks::fail(fn, "pieces (" + launch_checks::num(pieces) + ") must be >= 1");
     if (!work) return;
     const int g = gpu_rows;
     if (h.alpha == T(0)) return detail::scale_on_host(fn, h.y, h.n, 1, static_cast<std::size_t>(h.n), h.beta);
+    if (pieces > 1 && g > 0 && g < h.n) {  // the plan's rows as units of work, its chunks as many
+        const int g_units = symv_units_of(h.n, g);
+        const int chunks = (g - 1) / chunk_rows + 1;
+        const int unit = std::max(1, (g_units + chunks - 1) / chunks);
+        if (detail::balances(h.n, g_units, pieces, {h.A, h.y})) return balanced_columns(h, g_units, unit, pieces);
+    }
     // With both sides, the GPU adds what its columns give the CPU's rows (gpu_share): the CPU's
     // share is the SYMV of its diagonal block alone, and `low` is added once both have stopped.
     const RowRange cpu_rows = symv_cpu_rows(h.uplo, h.n, g);
@@ -115,7 +205,7 @@ void symv(const SymvArgs<T>& h, int gpu_rows, int chunk_rows) {
                 });
 }
 
-template void symv<float>(const SymvArgs<float>&, int, int);
-template void symv<double>(const SymvArgs<double>&, int, int);
+template void symv<float>(const SymvArgs<float>&, int, int, int);
+template void symv<double>(const SymvArgs<double>&, int, int, int);
 
 }  // namespace wb::hybrid

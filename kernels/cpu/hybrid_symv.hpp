@@ -23,10 +23,19 @@
 /// chunk_rows = n is the all-GPU call: the whole array (both triangles' places: one 2-D copy) and
 /// one SYMV. alpha == 0 is y = beta y on the host (detail::scale_on_host: A and x are not read).
 ///
+/// Balanced (pieces > 1, hybrid_balance.hpp): the split moves while the call runs. The GPU claims
+/// stored columns from its end (Lower: the first column; Upper: the last) and the CPU `pieces`-th
+/// parts of its plan from the other end. The columns there are short and the GPU's long, so the
+/// two sides claim units of equal work, not columns (hybrid_partition.hpp, symv_ordinal_at): the
+/// measured time per unit then predicts the rest. Each side adds all its columns give every row
+/// into a y of its own (the GPU's chunks as above; the CPU's pieces by cpu::symv_columns, one read
+/// of each stored element, where OpenBLAS would need two GEMVs that read the block twice), and
+/// y = y_gpu + y_cpu + beta y once both have stopped.
+///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with y
 /// unspecified. Arguments: validate_symv (named "hybrid::symv": incx = incy = 1),
-/// 0 <= gpu_rows <= n, chunk_rows >= 1.
+/// 0 <= gpu_rows <= n, chunk_rows >= 1, pieces >= 1.
 #pragma once
 
 #include "symv.hpp"
@@ -34,6 +43,6 @@
 namespace wb::hybrid {
 
 template <class T>
-void symv(const SymvArgs<T>& host, int gpu_rows, int chunk_rows);
+void symv(const SymvArgs<T>& host, int gpu_rows, int chunk_rows, int pieces = 1);
 
 }  // namespace wb::hybrid

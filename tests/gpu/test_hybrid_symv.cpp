@@ -131,3 +131,60 @@ TEST_CASE("hybrid::symv: bad arguments throw before anything runs", "[gpu][split
     a.incx = 2;
     CHECK_THROWS_AS(wb::hybrid::symv(a, 4, 4), std::invalid_argument);
 }
+
+// The balanced call (pieces > 1): the GPU's chunks of stored columns from its end, the CPU's
+// pieces (cpu::symv_columns) from the other, in units of equal work, each side into a y of its own.
+// Where they meet depends on their times in this run, so each call is checked whole; the GPU's
+// part, reported as stored columns, leaves both sides some. Pageable arrays run the fixed share
+// (gpu_outputs -1).
+TEST_CASE("hybrid::symv balanced matches the float64 reference for both triangles, every plan and piece count",
+          "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    const int n = hybrid_test::size(1031);
+    for (Uplo u : {Uplo::Lower, Uplo::Upper})
+        for (bool pinned : {false, true}) {
+            Case<float> f(u, n, 0.0f, pinned, 361);
+            Case<double> d(u, n, -0.5, pinned, 371);
+            for (int g : {1, n / 3, n - 1})
+                for (int pieces : {2, 8}) {
+                    INFO("uplo " << wb::uplo_char(u) << " pinned " << pinned << " plan " << g << " pieces " << pieces);
+                    f.reset();
+                    wb::hybrid::symv(f.args(), g, 41, pieces);
+                    const int cols = wb::hybrid::last_side_times().gpu_outputs;
+                    if (pinned) CHECK((cols >= 1 && cols <= n - 1));
+                    else CHECK(cols == -1);
+                    f.check();
+                    d.reset();
+                    wb::hybrid::symv(d.args(), g, 7, pieces);
+                    d.check();
+                }
+        }
+}
+
+TEST_CASE("hybrid::symv balanced: a failure on either side surfaces after both stopped", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
+        const int n = hybrid_test::size(2053);
+        Case<float> c(u, n, 0.0f, true, 381);
+        hybrid_test::check_failures<float>([&] { wb::hybrid::symv(c.args(), n / 2, n / 16, 6); }, c.y.data(), c.y.size(),
+                                           [&] { c.check(); }, [&] { c.reset(); });
+        hybrid_test::check_late_failure<float>([&] { wb::hybrid::symv(c.args(), n / 2, n / 16, 6); }, c.y.data(),
+                                               c.y.size(), [&] { c.check(); }, [&] { c.reset(); });
+    }
+}
+
+TEST_CASE("hybrid::symv balanced: y is complete at the return and the inputs are free to reuse", "[gpu][split]") {
+    if (!wb::cpu::have_cblas()) return;
+    for (Uplo u : {Uplo::Lower, Uplo::Upper}) {
+        const int n = hybrid_test::size(3001);
+        Case<double> c(u, n, 0.25, true, 391);
+        hybrid_test::check_no_early_read<double>([&] { wb::hybrid::symv(c.args(), n / 3 + 1, n / 24 + 1, 8); }, c.y.data(),
+                                                 c.y.size(), [&] { c.check(); }, [&] { c.reset(); }, {&c.A, &c.x});
+    }
+}
+
+TEST_CASE("hybrid::symv: pieces below 1 throw before anything runs", "[gpu][split]") {
+    std::vector<float> v(64, 1.0f);
+    const wb::SymvArgs<float> a{Uplo::Lower, 4, 1, v.data(), 4, v.data() + 16, 1, 0, v.data() + 32, 1};
+    CHECK_THROWS_WITH(wb::hybrid::symv(a, 2, 2, 0), "hybrid::symv: pieces (0) must be >= 1");
+}
