@@ -80,6 +80,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     m.chunks = opt.chunks;
     m.derived_chunks = !opt.chunks_given;
     m.price_issue = opt.price_issue;
+    m.symv_balanced = opt.balanced_symv;
     // --balance-ab compares the balanced call with the chapter at its fixed share: the calibration
     // then times the fixed share, as that chapter would
     m.balanced = !opt.fixed_share && !opt.balance_ab;

@@ -158,9 +158,10 @@ struct Machines {
     double balanced_margin = -1;
     /// Whether the SYMV's hybrid is one of the balanced calls (`balanced` still decides whether a
     /// run balances at all): its stored columns claimed from both ends in units of equal work
-    /// (kernels/cpu/hybrid_symv.hpp). false: its fixed share (every run before session 45,
-    /// replayed as computed).
-    bool symv_balanced = true;
+    /// (kernels/cpu/hybrid_symv.hpp; --balanced-symv). Off: its CPU pieces run on OpenMP's threads,
+    /// and beside OpenBLAS's (the CPU peer timed in the same rounds) the two pools wait for each
+    /// other's spinning threads; its A/B failed its rule (docs/notes/split.md, session 45).
+    bool symv_balanced = false;
 };
 
 /// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM, SYMV

@@ -95,6 +95,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_flag("--price-issue", opt.price_issue,
                  "price the calling thread's issue of a hybrid's GPU chunks before its CPU share (measured per chunk "
                  "at the start; off until an A/B judges it: docs/notes/split.md)");
+    app.add_flag("--balanced-symv", opt.balanced_symv,
+                 "balance the SYMV hybrid too (its CPU pieces on OpenMP's threads beside OpenBLAS's: off until an "
+                 "A/B judges it, docs/notes/split.md)");
     auto* fixed = app.add_flag("--fixed-share", opt.fixed_share,
                                "run every hybrid at the model's fixed share (the GEMV, GEMM and convolution hybrids otherwise "
                                "balance their split while they run: kernels/cpu/hybrid_balance.hpp)");

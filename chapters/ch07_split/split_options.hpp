@@ -25,7 +25,8 @@ struct SplitOptions {
     bool chunks_given = false;  ///< --chunks on the command line: every hybrid at that depth (else derived per call)
     bool price_issue = false;   ///< --price-issue: Machines::price_issue
     bool fixed_share = false;   ///< --fixed-share: Machines::balanced off
-    bool balance_ab = false;    ///< --balance-ab: the balanced hybrid timed beside the fixed one (GEMV, GEMM, convolution)
+    bool balanced_symv = false; ///< --balanced-symv: Machines::symv_balanced
+    bool balance_ab = false;    ///< --balance-ab: the balanced hybrid timed beside the fixed one (GEMV, GEMM, convolution; SYMV with --balanced-symv)
     double first_issue_ab = 0;  ///< --first-issue-ab P: the balanced hybrid beside one whose first issue is P pieces' worth
     bool fixed_order = false;   ///< --fixed-order: every round of the rows in one order (the runs before 98ccc44)
     bool symv_own_arrays = false;  ///< --symv-own-arrays: cpu::CalibrationSizes::symv_own_arrays

@@ -43,7 +43,6 @@ Machines machines_from_log(std::istream& log) {
     m.symv_share_one_call = false;  // a run from before the line: the SYMV's CPU share read its panel too
     m.hybrid_floor = false;         // a run from before the line: the margin alone chose the hybrid
     m.balanced = false;             // a run from before the line: every hybrid at its fixed share
-    m.symv_balanced = false;        // a run from before the line: SYMV at its fixed share
     m.symv_gpu_columns = false;     // a run from before the line: SYMV's GPU side priced linear in f
     m.derived_chunks = false;       // a run from before the line: every hybrid in the calibration's chunks
     m.gpu = device_preset("h200");

@@ -31,6 +31,13 @@
 /// into a y of its own (the GPU's chunks as above; the CPU's pieces by cpu::symv_columns, one read
 /// of each stored element, where OpenBLAS would need two GEMVs that read the block twice), and
 /// y = y_gpu + y_cpu + beta y once both have stopped.
+/// Beware the two thread pools: the CPU's pieces run on OpenMP's threads, and for a while after an
+/// OpenBLAS call (the CPU peer, any BLAS call of the caller) OpenBLAS's idle threads spin on every
+/// core, and the pieces wait for them. On the H200 machine's 16-core host, timed in turn with
+/// OpenBLAS's SYMV, cpu::symv_columns took from 2x OpenBLAS's time (n = 16384) to hundreds of times
+/// (n = 1024); with OpenBLAS's threads made to sleep at once it reached 0.82 - 0.91 of OpenBLAS's
+/// rate at n = 16384 (docs/notes/split.md, session 45). So chapter 7 runs SYMV at its fixed share
+/// (--balanced-symv balances it).
 ///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with y

@@ -214,13 +214,13 @@ TEST_CASE("chapter 7: the hybrid is chosen only where its predicted gain reaches
 }
 
 TEST_CASE("chapter 7: the rows the balanced call runs take the balanced rows' margin", "[cpu][ch07][split]") {
-    // GEMV n = 16384 float runs the balanced call (its CPU share in several pieces); SYMV, as a
-    // run before session 45 replays it, has none. With the run's margin above each row's predicted
+    // GEMV n = 16384 float runs the balanced call (its CPU share in several pieces); SYMV, without
+    // --balanced-symv, has none. With the run's margin above each row's predicted
     // gain, the balanced rows' margin of 0 chooses the GEMV hybrid and leaves SYMV at White's side;
     // without the balanced call (--fixed-share) or with the margin unset (runs before session 44)
     // every row keeps the run's margin.
     wb::ch07::Machines m = h200_beside_a_test_host();
-    m.symv_balanced = false;
+    REQUIRE_FALSE(m.symv_balanced);
     const wb::ch07::Case gemv{"gemv", 16384, 4}, symv{"symv", 16384, 4};
     const auto free_gemv = wb::ch07::predict_case(gemv, m);
     const auto free_symv = wb::ch07::predict_case(symv, m);
@@ -238,7 +238,7 @@ TEST_CASE("chapter 7: the rows the balanced call runs take the balanced rows' ma
     const auto s = wb::ch07::predict_case(symv, m).split;
     CHECK(s.choice != wb::split::Where::Hybrid);
     CHECK(s.margin == Approx(m.hybrid_margin));
-    // A run from session 45 on: SYMV balances as well, and takes the balanced rows' margin.
+    // With --balanced-symv, SYMV balances as well, and takes the balanced rows' margin.
     m.symv_balanced = true;
     REQUIRE(wb::ch07::balanced_pieces(symv, free_symv.gpu_part, free_symv.split.hybrid_ms, m) > 1);
     CHECK(wb::ch07::predict_case(symv, m).split.choice == wb::split::Where::Hybrid);

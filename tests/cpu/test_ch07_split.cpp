@@ -733,7 +733,8 @@ TEST_CASE("chapter 7: the calls a group's rounds time, and the pairs that trade 
     plan = wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::first_issue, 1.5}, true);
     CHECK(plan.calls[4] == RoundCall{2, Call::balanced_as_is, Col::hybrid});
     CHECK(plan.calls[5] == RoundCall{2, Call::balanced, Col::balanced});
-    // SYMV balances too (session 45); CG has no balanced call: it runs its split solve.
+    // SYMV balances where its rows get pieces (--balanced-symv); CG has no balanced call: it runs
+    // its split solve.
     plan = wb::ch07::round_plan({{"symv", 8192, 4, 0}}, {900}, {4}, true, {}, true);
     CHECK(plan.calls[1] == RoundCall{0, Call::balanced, Col::hybrid});
     plan = wb::ch07::round_plan({{"symv", 8192, 4, 0}}, {900}, {1}, true, {}, true);
