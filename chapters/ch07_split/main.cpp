@@ -176,8 +176,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
               << "  link: " << m.links.source << " (H2D max error " << fmt(m.links.h2d.max_error_pct(), 1)
               << "%, D2H " << fmt(m.links.d2h.max_error_pct(), 1) << "% over the copies fitted)\n"
               << "  link H2D: " << link_line(m.links.h2d) << "\n  link D2H: " << link_line(m.links.d2h) << '\n'
-              << "  CPU peers: " << (cpu::have_cblas() ? "OpenBLAS" : "no CBLAS in this build (conv2d only)") << ", "
-              << cpu::threads() << " threads\n"
+              << "  CPU peers: " << cpu::blas_library() << "; " << cpu::threads() << " threads\n"
               << "  hybrid CPU share: each call priced at the share's footprint (the working set of all its calls)\n"
               << "  hybrid SYMV: the CPU's share is one SYMV of its diagonal block (the GPU adds the block beside it)\n"
               << "  hybrid floor: chosen only where it also saves its GPU side's fixed cost (the class's t0 in K chunks)\n"

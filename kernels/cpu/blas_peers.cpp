@@ -38,6 +38,17 @@ void scale(T* C, int m, int n, int ldc, T beta) {
 
 }  // namespace
 
+std::string blas_library() {
+#if defined(WB_HAVE_CBLAS)
+    // OpenBLAS's own queries (cblas.h): the build string, and how its calls use threads.
+    const int parallel = openblas_get_parallel();
+    const char* threads = parallel == 0 ? "sequential" : parallel == 1 ? "pthreads" : parallel == 2 ? "OpenMP" : "threads unknown";
+    return std::string(openblas_get_config()) + ", " + threads + ", kernels for " + openblas_get_corename();
+#else
+    return "no CBLAS in this build (conv2d only)";
+#endif
+}
+
 template <class T>
 void gemv(const GemvArgs<T>& a) {
     const char* fn = "cpu::gemv";

@@ -18,11 +18,19 @@
 #include "gemv.hpp"
 #include "symv.hpp"
 
+#include <string>
+
 namespace wb::cpu {
 
 /// Whether the BLAS-based peers (gemv, gemm, symv, cg) were compiled in (the build found OpenBLAS
 /// and cblas.h). Without it they throw std::runtime_error; conv2d needs no BLAS.
 bool have_cblas();
+/// The BLAS library the peers call, as it reports itself at run time (the library the loader
+/// found, which Debian's alternatives choose: OpenBLAS's pthreads, OpenMP or serial variant), e.g.
+/// "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64, pthreads, kernels for
+/// SkylakeX"; without CBLAS, says so. Chapter 7 is measured with the pthreads variant (its notes,
+/// session 45: the OpenMP variant's runs crashed in its calibration).
+std::string blas_library();
 /// Threads the peers use: OpenMP's maximum (the cores) where built with OpenMP, else 1.
 int threads();
 
