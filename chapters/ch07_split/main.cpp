@@ -286,7 +286,7 @@ int run(const SplitOptions& opt) {
               << "  hybrid  the GPU takes a share f of the rows (GEMM: columns), the CPU the rest, both at once;\n"
               << "          f makes both sides end together (CG: White §5.2, the vector operations on the CPU)\n\n";
     const bool gpu = has_cuda_device() && !opt.predict_only;
-    const ch07::Machines m = measure_machines(opt, gpu);
+    ch07::Machines m = measure_machines(opt, gpu);  // each group re-times its class's anchors (reanchor_path)
     ch07::AbPlan ab_plan;  // --balance-ab, --first-issue-ab: two arms timed in the same rounds
     ab_plan.arms = opt.balance_ab            ? ch07::AbPlan::Arms::fixed_vs_balanced
                    : opt.first_issue_ab > 0 ? ch07::AbPlan::Arms::first_issue
@@ -308,6 +308,9 @@ int run(const SplitOptions& opt) {
     std::vector<ch07::RowResult> results;
     int rc = 0;
     std::size_t skipped = 0;
+    if (gpu && !opt.predict_only && m.reanchor)
+        std::cout << "Timing the rows, group by group (each class's tiny all-GPU calls, its anchors, timed again just "
+                     "before its rows are predicted and timed) ...\n";
     {
         Progress prog("ch07_split", cases.size());
         // A group (one op, precision and FS: consecutive cases) is measured at once, its sizes'
@@ -317,6 +320,9 @@ int run(const SplitOptions& opt) {
             while (g1 < cases.size() && cases[g1].op == cases[g0].op && cases[g1].elem == cases[g0].elem &&
                    cases[g1].fs == cases[g0].fs)
                 ++g1;
+            // The class's anchors timed again now, before its rows are predicted (Machines::reanchor).
+            if (gpu && !opt.predict_only && m.reanchor)
+                if (const std::string line = ch07::reanchor_path(m, cases[g0]); !line.empty()) std::cout << "  " << line << '\n';
             std::vector<ch07::RowResult> rows;
             std::vector<ch07::Case> to_measure;
             std::vector<int> parts, depths, pieces;  // each case's GPU rows, the pipeline's depth, the balanced pieces

@@ -162,6 +162,10 @@ struct Machines {
     /// and beside OpenBLAS's (the CPU peer timed in the same rounds) the two pools wait for each
     /// other's spinning threads; its A/B failed its rule (docs/notes/split.md, session 45).
     bool symv_balanced = false;
+    /// Whether each class's anchors (GpuPath::t0_ms, t0_chunked_ms) are timed again just before
+    /// its group's rows are predicted and timed (split_paths.hpp, reanchor_path); false: the
+    /// calibration's (every run before session 45; the replay reads each group's line).
+    bool reanchor = true;
 };
 
 /// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM, SYMV

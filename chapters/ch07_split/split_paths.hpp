@@ -26,6 +26,21 @@ namespace wb::ch07 {
 /// margin, is appended to *log. CG is skipped (its solves are timed whole).
 void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, const GpuCalibrationSizes& mid,
                      std::vector<std::string>* log);
+/// The anchors of the class of `cls` (op, precision, FS) timed again: its tiny all-GPU call in one
+/// chunk and in m.chunks chunks, in turn (measure_paths_in_turn), replacing the path's t0_ms and
+/// t0_chunked_ms. Called just before a group's rows are predicted and timed (main): an anchor timed
+/// minutes earlier, in the calibration, carries the host's issue cost of that moment, and the
+/// rows' all-GPU times at small sizes followed the moment they ran (docs/notes/split.md, session
+/// 45). Returns the run's line for it ("<class>: anchor timed again before its rows: t0 X us (one
+/// chunk), Y us (K chunks); calibration A, B"), or "" where the class has no measured path (CG, a
+/// class the calibration could not measure); on an error the calibration's anchors stay and the
+/// line says so.
+std::string reanchor_path(Machines& m, const Case& cls);
+/// reanchor_path's line for class `key`: the anchors now (ms), in `chunks` chunks, and the
+/// calibration's before them (ms); printed in us (the replay reads it: machines_from_log).
+std::string reanchor_line(const std::string& key, double t0_ms, double t0_chunked_ms, int chunks, double was_t0_ms,
+                          double was_chunked_ms);
+
 /// A class's miss (GpuPath::miss) from its hybrid at the mid size: |measured / model - 1|, at
 /// least twice the timing's relative error (NaN: not known); -1 where either time is not > 0.
 double hybrid_miss(double measured_ms, double model_ms, double timing_error);

@@ -67,6 +67,8 @@ Machines machines_from_log(std::istream& log) {
     const std::regex fixed_depth_re(R"(^pipeline depth: every hybrid in (\d+) chunks)");
     const std::regex shared_re(R"(^host memory both sides share: ([\d.eE+]+) GB/s)");
     const std::regex balanced_margin_re(R"(^hybrid margin of the balanced rows: ([\d.]+)%)");
+    const std::regex reanchor_re(R"(^([A-Za-z0-9 ]+): anchor timed again before its rows: t0 ([\d.eE+-]+) us \(one chunk\), ([\d.eE+-]+) us)");
+    std::map<std::string, std::pair<double, double>> anchors;  // each class's, timed again before its rows
     const std::regex iterations_re(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)");
     std::string line;
     std::smatch g;
@@ -142,6 +144,8 @@ Machines machines_from_log(std::istream& log) {
             m.cpu.peers[g[1]] = r;
         } else if (section == Section::gpu && std::regex_search(s, g, rate_re)) {
             m.gpu_rates.rates[g[1]] = GpuRate{std::stod(g[2]) / 1e3, std::stod(g[3])};
+        } else if (std::regex_search(s, g, reanchor_re)) {
+            anchors[g[1]] = {std::stod(g[2]) / 1e3, std::stod(g[3]) / 1e3};
         } else if (section == Section::path && std::regex_search(s, g, path_re)) {
             GpuPath p;
             p.t0_ms = std::stod(g[2]) / 1e3;
@@ -165,6 +169,14 @@ Machines machines_from_log(std::istream& log) {
             m.paths[g[1]] = p;
         }
     }
+    // A run that timed each class's anchors again before its rows predicted them with those (a run
+    // from before: the calibration's everywhere).
+    m.reanchor = !anchors.empty();
+    for (const auto& [key, t] : anchors)
+        if (auto it = m.paths.find(key); it != m.paths.end()) {
+            it->second.t0_ms = t.first;
+            it->second.t0_chunked_ms = t.second;
+        }
     if (!host) throw std::invalid_argument("machines_from_log: no 'host: N threads, LLC ...' line");
     if (!curve) throw std::invalid_argument("machines_from_log: no 'read GB/s by working set:' line");
     if (!h2d || !d2h) throw std::invalid_argument("machines_from_log: no 'link H2D:' and 'link D2H:' lines");

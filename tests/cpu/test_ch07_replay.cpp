@@ -432,3 +432,33 @@ TEST_CASE("chapter 7 replay: with the issue priced, a share is a split only wher
     }
     CHECK(splits > 20);  // the hybrids themselves are still there
 }
+
+TEST_CASE("chapter 7 replay: each class's anchors timed again before its rows replace the calibration's", "[cpu][ch07][replay]") {
+    // 9f6746d ran before the anchors were timed again: every class keeps its calibration's t0. The
+    // same log with a line for GEMM float (as later runs print it, before that group's rows) moves
+    // that class's anchors and its small rows' all-GPU prediction by the difference, and no other
+    // class's.
+    std::ifstream txt(log_file("h200-ch07-9f6746d"));
+    REQUIRE(txt.good());
+    std::ostringstream as_run, with_line;
+    for (std::string s; std::getline(txt, s);) {
+        as_run << s << '\n';
+        with_line << s << '\n';
+        if (s.rfind("Where each call runs", 0) == 0)  // anywhere after the calibration: the line names its class
+            with_line << "  " << wb::ch07::reanchor_line("gemm float", 0.0295, 0.04725, 4, 0.0241, 0.0418) << '\n';
+    }
+    std::istringstream a(as_run.str()), b(with_line.str());
+    const wb::ch07::Machines before = wb::ch07::machines_from_log(a), after = wb::ch07::machines_from_log(b);
+    CHECK_FALSE(before.reanchor);
+    CHECK(after.reanchor);
+    CHECK(after.paths.at("gemm float").t0_ms == Approx(0.0295));
+    CHECK(after.paths.at("gemm float").t0_chunked_ms == Approx(0.04725));
+    CHECK(after.paths.at("gemm double").t0_ms == before.paths.at("gemm double").t0_ms);
+    const wb::ch07::Case small{"gemm", 32, 4}, other{"gemv", 64, 4};
+    const double moved = wb::ch07::predict_case(small, after).split.gpu_ms - wb::ch07::predict_case(small, before).split.gpu_ms;
+    CHECK(moved == Approx(0.0295 - before.paths.at("gemm float").t0_ms).margin(1e-4));
+    CHECK(wb::ch07::predict_case(other, after).split.gpu_ms == wb::ch07::predict_case(other, before).split.gpu_ms);
+    // CG has no all-GPU path call: nothing to time again, no line.
+    wb::ch07::Machines m = before;
+    CHECK(wb::ch07::reanchor_path(m, wb::ch07::Case{"cg", 0, 4}).empty());
+}
