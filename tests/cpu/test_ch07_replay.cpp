@@ -198,7 +198,7 @@ struct KeptRun {
 };
 
 TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolution's thread", "[cpu][ch07][replay]") {
-    // Fifty-two runs of eight chapter models, forty-eight on a 16-core host and four on a
+    // Fifty-three runs of eight chapter models, forty-nine on a 16-core host and four on a
     // 32-core host (h200x2): each calibration read back with the features its lines say (the
     // classes an earlier run lacks, too), its columns, choices and depths reproduced, and the
     // choice line it printed recomputed from its CSV (the other counts may move by one, the CPU
@@ -216,9 +216,11 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
     // timing the vendor's GEMM after its table, with a margin of 35.6% from a disturbed start, and
     // h200-ch07-289f311-b the same binary minutes later, 20.0%; h200-ch07-7112b5d and its -b and -c with
     // the balanced rows' margin, 0, and h200-ch07-07d78b2 and h200-ch07-9f6746d (the chapter's table
-    // from session 44 on) the same chapter code).
+    // in session 44) the same chapter code; h200-ch07-1222890, the chapter's table from session 45
+    // on, with each class's anchors timed again before its rows).
     using M = Model;
     const KeptRun runs[] = {
+        {"h200-ch07-1222890", M::two_residuals},
         {"h200-ch07-7112b5d", M::two_residuals},   {"h200-ch07-7112b5d-b", M::two_residuals},
         {"h200-ch07-7112b5d-c", M::two_residuals},   {"h200-ch07-07d78b2", M::two_residuals},
         {"h200-ch07-9f6746d", M::two_residuals},
@@ -248,7 +250,7 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         {"h200-ch07-5615892-b", M::first},         {"h200-ch07-e618d9e-a", M::first},
         {"h200-ch07-e618d9e-b", M::first},         {"h200x2-ch07-f724708", M::first},
     };
-    CHECK(std::size(runs) == 52);
+    CHECK(std::size(runs) == 53);
     for (const KeptRun& kept : runs) {
         const char* stem = kept.stem;
         INFO(stem);
@@ -264,8 +266,10 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
         // the balanced rows' margin from 7112b5d on; every earlier kept run at the run's margin everywhere
         const std::string name = stem;
         const bool balanced_margin =
-            name.rfind("h200-ch07-7112b5d", 0) == 0 || name == "h200-ch07-07d78b2" || name == "h200-ch07-9f6746d";
+            name.rfind("h200-ch07-7112b5d", 0) == 0 || name == "h200-ch07-07d78b2" || name == "h200-ch07-9f6746d" ||
+            name == "h200-ch07-1222890";
         CHECK(run.m.balanced_margin == (balanced_margin ? 0.0 : -1.0));
+        CHECK(run.m.reanchor == (name == "h200-ch07-1222890"));  // each class's anchors timed again before its rows
         const bool two_residuals = since(M::two_residuals);
         for (const auto& [key, p] : run.m.paths) {
             INFO(key);
