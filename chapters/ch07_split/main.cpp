@@ -418,7 +418,7 @@ int run(const SplitOptions& opt) {
     if (ab) {
         const std::string order = opt.fixed_order ? "in one order, the first right after the CPU peer" : "trading places every other round";
         if (opt.balance_ab)
-            std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM, SYMV and the convolution, the same plan, timed in the same rounds, "
+            std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM, the convolution and, with --balanced-symv, SYMV; the same plan, timed in the same rounds, "
                       << order << ")\n";
         else
             std::cout << "Balanced hybrid, its first issue (--first-issue-ab: the balanced call as it is, and with its first "
