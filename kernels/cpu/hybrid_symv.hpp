@@ -36,8 +36,8 @@
 /// core, and the pieces wait for them. On the H200 machine's 16-core host, timed in turn with
 /// OpenBLAS's SYMV, cpu::symv_columns took from 2x OpenBLAS's time (n = 16384) to hundreds of times
 /// (n = 1024); with OpenBLAS's threads made to sleep at once it reached 0.82 - 0.91 of OpenBLAS's
-/// rate at n = 16384 (docs/notes/split.md, session 45). So chapter 7 runs SYMV at its fixed share
-/// (--balanced-symv balances it).
+/// rate at n = 16384 (docs/notes/split.md, session 45; the kernel then walked one column a pass, it
+/// now walks four). So chapter 7 runs SYMV at its fixed share (--balanced-symv balances it).
 ///
 /// The contract (hybrid_common.hpp): returns when both sides have finished and every copy is
 /// complete; a failure on either side surfaces as an exception after both have stopped, with y

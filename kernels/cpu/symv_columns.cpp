@@ -7,9 +7,10 @@
 // Upper). Two GEMV calls would read it twice; a SYMV kernel reads each element once and does both
 // with it. So this is a SYMV kernel restricted to the block: OpenMP threads take bands of the
 // block's rows (equal numbers of stored elements, so the triangle at the block's top does not
-// leave threads idle), each walks every column of its band top to bottom (contiguous loads) and
-// adds a_ij x_j into its own rows' y and a_ij x_i into one partial dot per column; the partial dots
-// are summed in a fixed order after the threads join (the same result on every call).
+// leave threads idle), each walks the columns of its band four at a time, top to bottom
+// (contiguous loads), and adds a_ij x_j into its own rows' y and a_ij x_i into one partial dot
+// per column; the partial dots are summed in a fixed order after the threads join (the same
+// result on every call).
 #include "cpu_peers.hpp"
 
 #include "launch_checks.hpp"
@@ -44,6 +45,31 @@ WB_PANEL_VECTORS T column_rows(const T* __restrict__ a, const T* __restrict__ x,
         y[i] += a[i] * xj;
     }
     return s;
+}
+
+/// Rows [i0, i1) of four stored columns a[0..3] at once: y[i] += sum_k a[k][i] xj[k], and s[k] +=
+/// the sum of a[k][i] x[i]. One pass loads x[i] and y[i] once for four columns, where four passes
+/// of column_rows would load them four times (OpenBLAS's SYMV kernels work on several columns per
+/// pass for the same reason).
+template <class T>
+WB_PANEL_VECTORS void four_columns_rows(const T* __restrict__ a0, const T* __restrict__ a1, const T* __restrict__ a2,
+                                        const T* __restrict__ a3, const T* __restrict__ x, T* __restrict__ y, int i0, int i1,
+                                        const T* xj, T* s) {
+    const T x0 = xj[0], x1 = xj[1], x2 = xj[2], x3 = xj[3];
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+    for (int i = i0; i < i1; ++i) {
+        const T xi = x[i];
+        s0 += a0[i] * xi;
+        s1 += a1[i] * xi;
+        s2 += a2[i] * xi;
+        s3 += a3[i] * xi;
+        y[i] += a0[i] * x0 + a1[i] * x1 + a2[i] * x2 + a3[i] * x3;
+    }
+    s[0] += s0;
+    s[1] += s1;
+    s[2] += s2;
+    s[3] += s3;
 }
 
 /// The stored elements of row i inside columns [c0, c1): Lower j in [c0, min(i, c1 - 1)], Upper
@@ -101,11 +127,38 @@ void symv_columns(Uplo uplo, int n, T alpha, const T* A, int lda, const T* x, T*
     for (int t = 0; t < parts; ++t) {
         const int i0 = b[static_cast<std::size_t>(t)], i1 = b[static_cast<std::size_t>(t) + 1];
         T* const dot = dots.data() + static_cast<std::size_t>(t) * static_cast<std::size_t>(cols);
-        for (int j = c0; j < c1 && i0 < i1; ++j) {
+        // The band's rows strictly off the diagonal in column j: Lower below it, Upper above it.
+        auto off_rows = [&](int j, int* lo, int* hi) {
+            *lo = uplo == Uplo::Lower ? std::max(i0, j + 1) : i0;
+            *hi = uplo == Uplo::Lower ? i1 : std::min(i1, j);
+        };
+        int j = c0;
+        // Four columns a pass over the rows all four have off the diagonal (Lower: from j + 4 on;
+        // Upper: up to j); each column's few rows outside that range, and its diagonal, alone.
+        for (; j + 4 <= c1 && i0 < i1; j += 4) {
+            const T* a[4];
+            T xj[4];
+            for (int k = 0; k < 4; ++k) {
+                a[k] = A + static_cast<std::size_t>(j + k) * ld;
+                xj[k] = alpha * x[j + k];
+            }
+            int lo = 0, hi = 0;  // the common rows
+            off_rows(uplo == Uplo::Lower ? j + 3 : j, &lo, &hi);
+            if (lo < hi) four_columns_rows(a[0], a[1], a[2], a[3], x, y, lo, hi, xj, dot + (j - c0));
+            for (int k = 0; k < 4; ++k) {
+                int klo = 0, khi = 0;
+                off_rows(j + k, &klo, &khi);
+                // the column's own rows less the common ones (Lower: above lo; Upper: from hi on)
+                const int rlo = uplo == Uplo::Lower ? klo : std::max(klo, std::max(lo, hi));
+                const int rhi = uplo == Uplo::Lower ? std::min(khi, std::max(lo, klo)) : khi;
+                if (rlo < rhi) dot[j + k - c0] += column_rows(a[k], x, y, rlo, rhi, xj[k]);
+                if (j + k >= i0 && j + k < i1) y[j + k] += alpha * a[k][j + k] * x[j + k];
+            }
+        }
+        for (; j < c1 && i0 < i1; ++j) {  // the last columns, one at a time
             const T* a = A + static_cast<std::size_t>(j) * ld;
-            // the band's rows strictly off the diagonal in column j, then the diagonal itself
-            const int lo = uplo == Uplo::Lower ? std::max(i0, j + 1) : i0;
-            const int hi = uplo == Uplo::Lower ? i1 : std::min(i1, j);
+            int lo = 0, hi = 0;
+            off_rows(j, &lo, &hi);
             if (lo < hi) dot[j - c0] += column_rows(a, x, y, lo, hi, alpha * x[j]);
             if (j >= i0 && j < i1) y[j] += alpha * a[j] * x[j];
         }
