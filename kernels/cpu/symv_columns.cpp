@@ -127,41 +127,36 @@ void symv_columns(Uplo uplo, int n, T alpha, const T* A, int lda, const T* x, T*
     for (int t = 0; t < parts; ++t) {
         const int i0 = b[static_cast<std::size_t>(t)], i1 = b[static_cast<std::size_t>(t) + 1];
         T* const dot = dots.data() + static_cast<std::size_t>(t) * static_cast<std::size_t>(cols);
+        struct Rows {
+            int lo, hi;
+        };
         // The band's rows strictly off the diagonal in column j: Lower below it, Upper above it.
-        auto off_rows = [&](int j, int* lo, int* hi) {
-            *lo = uplo == Uplo::Lower ? std::max(i0, j + 1) : i0;
-            *hi = uplo == Uplo::Lower ? i1 : std::min(i1, j);
+        auto off_rows = [&](int j) {
+            return uplo == Uplo::Lower ? Rows{std::max(i0, j + 1), i1} : Rows{i0, std::min(i1, j)};
+        };
+        // Column j's rows r (a part of off_rows(j)) one column at a time, and its diagonal.
+        auto one_column = [&](int j, Rows r) {
+            const T* a = A + static_cast<std::size_t>(j) * ld;
+            if (r.lo < r.hi) dot[j - c0] += column_rows(a, x, y, r.lo, r.hi, alpha * x[j]);
+            if (j >= i0 && j < i1) y[j] += alpha * a[j] * x[j];
         };
         int j = c0;
         // Four columns a pass over the rows all four have off the diagonal (Lower: from j + 4 on;
         // Upper: up to j); each column's few rows outside that range, and its diagonal, alone.
         for (; j + 4 <= c1 && i0 < i1; j += 4) {
-            const T* a[4];
-            T xj[4];
-            for (int k = 0; k < 4; ++k) {
-                a[k] = A + static_cast<std::size_t>(j + k) * ld;
-                xj[k] = alpha * x[j + k];
+            const Rows common = off_rows(uplo == Uplo::Lower ? j + 3 : j);
+            const bool any = common.lo < common.hi;
+            if (any) {
+                const T xj[4] = {alpha * x[j], alpha * x[j + 1], alpha * x[j + 2], alpha * x[j + 3]};
+                auto col = [&](int k) { return A + static_cast<std::size_t>(j + k) * ld; };
+                four_columns_rows(col(0), col(1), col(2), col(3), x, y, common.lo, common.hi, xj, dot + (j - c0));
             }
-            int lo = 0, hi = 0;  // the common rows
-            off_rows(uplo == Uplo::Lower ? j + 3 : j, &lo, &hi);
-            if (lo < hi) four_columns_rows(a[0], a[1], a[2], a[3], x, y, lo, hi, xj, dot + (j - c0));
-            for (int k = 0; k < 4; ++k) {
-                int klo = 0, khi = 0;
-                off_rows(j + k, &klo, &khi);
-                // the column's own rows less the common ones (Lower: above lo; Upper: from hi on)
-                const int rlo = uplo == Uplo::Lower ? klo : std::max(klo, std::max(lo, hi));
-                const int rhi = uplo == Uplo::Lower ? std::min(khi, std::max(lo, klo)) : khi;
-                if (rlo < rhi) dot[j + k - c0] += column_rows(a[k], x, y, rlo, rhi, xj[k]);
-                if (j + k >= i0 && j + k < i1) y[j + k] += alpha * a[k][j + k] * x[j + k];
+            for (int k = 0; k < 4; ++k) {  // the column's own rows less the common ones
+                const Rows own = off_rows(j + k);
+                one_column(j + k, !any ? own : uplo == Uplo::Lower ? Rows{own.lo, common.lo} : Rows{common.hi, own.hi});
             }
         }
-        for (; j < c1 && i0 < i1; ++j) {  // the last columns, one at a time
-            const T* a = A + static_cast<std::size_t>(j) * ld;
-            int lo = 0, hi = 0;
-            off_rows(j, &lo, &hi);
-            if (lo < hi) dot[j - c0] += column_rows(a, x, y, lo, hi, alpha * x[j]);
-            if (j >= i0 && j < i1) y[j] += alpha * a[j] * x[j];
-        }
+        for (; j < c1 && i0 < i1; ++j) one_column(j, off_rows(j));  // the last columns, one at a time
     }
     for (int j = c0; j < c1; ++j) {  // the partial dots in a fixed order: the same y on every call
         T s = 0;
