@@ -25,13 +25,23 @@ const T* at(const T* A, int lda, int row, int col) {
     return A + static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * static_cast<std::size_t>(lda);
 }
 
-/// One chunk's three products on the device (gpu_share's, for stored columns cols): the SYMV of
-/// its diagonal block and the two GEMVs of its block off it, all adding into acc (beta_first: the
-/// SYMV's beta on its rows of acc), from its panel P (ldp) copied before on stream st.
+/// One chunk on stream st (gpu_share's and the balanced call's): its panel, the stored columns
+/// cols (symv_columns_plan), copied into P (at most `cap` elements: a larger panel is a bug, thrown
+/// as std::logic_error), then, once `after` has happened (none: nullptr; the chunk before adding
+/// its part of acc), the SYMV of its diagonal block and the two GEMVs of its block off it, all
+/// adding into acc (beta_first: the SYMV's beta on its rows of acc).
 template <class T>
-void chunk_products(const SymvArgs<T>& h, RowRange cols, const T* P, int ldp, const T* dx, T* acc, T beta_first,
-                    cudaStream_t st) {
+void chunk_on_device(const SymvArgs<T>& h, RowRange cols, T* P, std::size_t cap, const T* dx, T* acc, T beta_first,
+                     cudaEvent_t after, cudaStream_t st) {
     const SymvColumnsPlan p = symv_columns_plan(h.uplo, h.n, cols.begin, cols.end);
+    const std::size_t panel = static_cast<std::size_t>(p.panel.rows) * static_cast<std::size_t>(p.panel.cols);
+    if (panel > cap)
+        throw std::logic_error("hybrid::symv: a chunk's panel (" + std::to_string(panel) + " elements) outgrew its buffer (" +
+                               std::to_string(cap) + ")");
+    const int ldp = std::max(1, p.panel.rows);
+    detail::copy_2d(P, static_cast<std::size_t>(ldp), at(h.A, h.lda, p.panel.row0, p.panel.col0), static_cast<std::size_t>(h.lda),
+                    static_cast<std::size_t>(p.panel.rows), static_cast<std::size_t>(p.panel.cols), cudaMemcpyHostToDevice, st);
+    if (after) WB_CUDA(cudaStreamWaitEvent(st, after, 0));
     const int c = cols.end - cols.begin;
     T* const yc = acc + cols.begin;
     const SymvArgs<T> d{h.uplo, c, h.alpha, P + (p.diag.row0 - p.panel.row0), ldp, dx + cols.begin, 1, beta_first, yc, 1};
@@ -58,7 +68,6 @@ template <class T>
 void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::GpuCall& call) {
     chunk = std::min(chunk, g);
     const std::size_t e = sizeof(T), n = static_cast<std::size_t>(h.n), uc = static_cast<std::size_t>(chunk);
-    const std::size_t lda = static_cast<std::size_t>(h.lda);
     const RowRange mine = symv_gpu_rows(h.uplo, h.n, g);
     const RowRange first = symv_gpu_chunk(h.uplo, h.n, g, 0, chunk);
     const RowRange rest = h.uplo == Uplo::Lower ? RowRange{first.end, mine.end} : RowRange{mine.begin, first.begin};
@@ -87,14 +96,7 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
         [&](int r0, int c, int b) {
             cudaStream_t st = sp.s[b];
             const RowRange cols = symv_gpu_chunk(h.uplo, h.n, g, r0, c);
-            const SymvColumnsPlan p = symv_columns_plan(h.uplo, h.n, cols.begin, cols.end);
-            const int ldp = std::max(1, p.panel.rows);
-            T* const P = dP[b];
-            detail::copy_2d(P, static_cast<std::size_t>(ldp), at(h.A, h.lda, p.panel.row0, p.panel.col0), lda,
-                            static_cast<std::size_t>(p.panel.rows), static_cast<std::size_t>(p.panel.cols),
-                            cudaMemcpyHostToDevice, st);
-            if (r0 > 0) WB_CUDA(cudaStreamWaitEvent(st, sp.kernel_done[1 - b], 0));  // the chunk before added its part
-            chunk_products(h, cols, P, ldp, dx, acc, r0 == 0 ? h.beta : T(1), st);
+            chunk_on_device(h, cols, dP[b], n * uc, dx, acc, r0 == 0 ? h.beta : T(1), r0 > 0 ? sp.kernel_done[1 - b] : nullptr, st);
             WB_CUDA(cudaEventRecord(sp.kernel_done[b], st));
             WB_CUDA(cudaMemcpyAsync(h.y + cols.begin, acc + cols.begin, static_cast<std::size_t>(c) * e, cudaMemcpyDeviceToHost, st));
             if (r0 + c == g && span(cpu_rows) > 0)
@@ -111,7 +113,7 @@ void gpu_share(const SymvArgs<T>& h, int g, int chunk, T* low, const detail::Gpu
 template <class T>
 void balanced_columns(const SymvArgs<T>& h, int g_units, int unit, int pieces) {
     const int n = h.n;
-    const std::size_t e = sizeof(T), un = static_cast<std::size_t>(n), lda = static_cast<std::size_t>(h.lda);
+    const std::size_t e = sizeof(T), un = static_cast<std::size_t>(n);
     thread_local std::vector<T> cpu_y;
     thread_local detail::PinnedScratch gpu_y_host;
     cpu_y.assign(un, T(0));
@@ -143,18 +145,8 @@ void balanced_columns(const SymvArgs<T>& h, int g_units, int unit, int pieces) {
         [&](int u0, int c, int b) {  // the GPU's units [u0, u0 + c): their columns, after the chunk before
             const RowRange cols = columns(u0, u0 + c);
             if (cols.end == cols.begin) return;  // units inside one column's share: nothing to add
-            const SymvColumnsPlan p = symv_columns_plan(h.uplo, n, cols.begin, cols.end);
-            const std::size_t panel = static_cast<std::size_t>(p.panel.rows) * static_cast<std::size_t>(p.panel.cols);
-            if (panel > cap_elems)
-                throw std::logic_error("hybrid::symv: a balanced chunk's panel (" + std::to_string(panel) +
-                                       " elements) outgrew its buffer (" + std::to_string(cap_elems) + ")");
             cudaStream_t st = sp->s[b];
-            const int ldp = std::max(1, p.panel.rows);
-            detail::copy_2d(dP[b], static_cast<std::size_t>(ldp), at(h.A, h.lda, p.panel.row0, p.panel.col0), lda,
-                            static_cast<std::size_t>(p.panel.rows), static_cast<std::size_t>(p.panel.cols),
-                            cudaMemcpyHostToDevice, st);
-            if (chunks > 0) WB_CUDA(cudaStreamWaitEvent(st, sp->kernel_done[last_b], 0));  // the chunk before added its part
-            chunk_products(h, cols, dP[b], ldp, dx, acc, T(1), st);
+            chunk_on_device(h, cols, dP[b], cap_elems, dx, acc, T(1), chunks > 0 ? sp->kernel_done[last_b] : nullptr, st);
             WB_CUDA(cudaEventRecord(sp->kernel_done[b], st));
             ++chunks;
             last_b = b;
