@@ -39,6 +39,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,26 @@ Run read_run(const std::string& stem) {
 }
 /// A kept run's log, tests/data/STEM.txt.
 std::string log_file(const char* stem) { return wb::test::ch07_stem_path(stem) + ".txt"; }
+/// A kept run's machines read back from its log as it ran (first) and with `line`, a line later
+/// runs print, inserted after the first line that begins with `after` (second).
+std::pair<wb::ch07::Machines, wb::ch07::Machines> machines_with_line(const char* stem, const std::string& after,
+                                                                     const std::string& line) {
+    std::ifstream txt(log_file(stem));
+    REQUIRE(txt.good());
+    std::ostringstream as_run, with_line;
+    bool inserted = false;
+    for (std::string s; std::getline(txt, s);) {
+        as_run << s << '\n';
+        with_line << s << '\n';
+        if (!inserted && s.rfind(after, 0) == 0) {
+            with_line << line << '\n';
+            inserted = true;
+        }
+    }
+    REQUIRE(inserted);
+    std::istringstream a(as_run.str()), b(with_line.str());
+    return {wb::ch07::machines_from_log(a), wb::ch07::machines_from_log(b)};
+}
 const Run& h200_run() {
     static const Run run = read_run("h200-ch07-02a6a6d");
     return run;
@@ -332,19 +353,10 @@ TEST_CASE("chapter 7 replay: the balanced rows' margin read back; before its lin
     // (a balanced row whose predicted gain was under the run's 35.6%) stays on the CPU. The same
     // log with the line later runs print chooses its hybrid, and leaves SYMV's (no balanced call)
     // at the run's margin.
-    std::ifstream txt(log_file("h200-ch07-289f311"));
-    REQUIRE(txt.good());
-    std::ostringstream as_run, with_line;
-    for (std::string s; std::getline(txt, s);) {
-        as_run << s << '\n';
-        with_line << s << '\n';
-        if (s.rfind("  hybrid GEMV, GEMM and convolution: balanced while they run", 0) == 0)
-            with_line << "  hybrid margin of the balanced rows: 0.0% (a balanced call moves its split to the sides' "
-                         "measured rates while it runs; the run's margin for the other hybrids, the floor on the saving "
-                         "for every one)\n";
-    }
-    std::istringstream a(as_run.str()), b(with_line.str());
-    const wb::ch07::Machines before = wb::ch07::machines_from_log(a), after = wb::ch07::machines_from_log(b);
+    const auto [before, after] = machines_with_line(
+        "h200-ch07-289f311", "  hybrid GEMV, GEMM and convolution: balanced while they run",
+        "  hybrid margin of the balanced rows: 0.0% (a balanced call moves its split to the sides' measured rates while it "
+        "runs; the run's margin for the other hybrids, the floor on the saving for every one)");
     CHECK(before.balanced_margin < 0);
     CHECK(after.balanced_margin == 0);
     CHECK(before.hybrid_margin == Approx(0.356).margin(0.0005));
@@ -444,17 +456,10 @@ TEST_CASE("chapter 7 replay: each class's anchors timed again before its rows re
     // same log with a line for GEMM float (as later runs print it, before that group's rows) moves
     // that class's anchors and its small rows' all-GPU prediction by the difference, and no other
     // class's.
-    std::ifstream txt(log_file("h200-ch07-9f6746d"));
-    REQUIRE(txt.good());
-    std::ostringstream as_run, with_line;
-    for (std::string s; std::getline(txt, s);) {
-        as_run << s << '\n';
-        with_line << s << '\n';
-        if (s.rfind("Where each call runs", 0) == 0)  // anywhere after the calibration: the line names its class
-            with_line << "  " << wb::ch07::reanchor_line("gemm float", 0.0295, 0.04725, 4, 0.0241, 0.0418) << '\n';
-    }
-    std::istringstream a(as_run.str()), b(with_line.str());
-    const wb::ch07::Machines before = wb::ch07::machines_from_log(a), after = wb::ch07::machines_from_log(b);
+    // anywhere after the calibration: the line names its class
+    const auto [before, after] = machines_with_line(
+        "h200-ch07-9f6746d", "Where each call runs",
+        "  " + wb::ch07::reanchor_line("gemm float", 0.0295, 0.04725, 4, 0.0241, 0.0418));
     CHECK_FALSE(before.reanchor);
     CHECK(after.reanchor);
     CHECK(after.paths.at("gemm float").t0_ms == Approx(0.0295));
