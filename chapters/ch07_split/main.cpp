@@ -14,6 +14,7 @@
 /// are the model's.
 #include "split_calibrate.hpp"
 #include "split_cases.hpp"
+#include "split_cpu_again.hpp"
 #include "split_measure.hpp"
 #include "split_options.hpp"
 #include "split_paths.hpp"
@@ -74,6 +75,23 @@ std::string link_line(const TransferModel& t) {
     return s;
 }
 
+/// Host memory for the CPU peers' calibration: with a GPU the rows' host arrays are page-locked
+/// (their copies overlap), and the classes are measured on the same memory.
+cpu::HostAlloc peer_alloc(bool gpu) {
+    if (!gpu) return {};
+    return [](std::size_t bytes) {
+        auto b = std::make_shared<PinnedBuffer<unsigned char>>(bytes);
+        return std::shared_ptr<void>(b, b->data());
+    };
+}
+
+/// Where the CPU peers' classes are measured, at the start and when a group's are timed again.
+cpu::CalibrationSizes peer_sizes(const SplitOptions& opt, const model::CpuMachine& cpu) {
+    cpu::CalibrationSizes sizes = cpu::default_calibration_sizes(cpu);
+    sizes.symv_own_arrays = opt.symv_own_arrays;
+    return sizes;
+}
+
 /// Measures the machines the model predicts with (the file comment), printing what it found.
 ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     ch07::Machines m;
@@ -81,6 +99,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     m.derived_chunks = !opt.chunks_given;
     m.price_issue = opt.price_issue;
     m.symv_balanced = opt.balanced_symv;
+    m.cpu_again = !opt.cpu_once && !opt.predict_only;
     // --balance-ab compares the balanced call with the chapter at its fixed share: the calibration
     // then times the fixed share, as that chapter would
     m.balanced = !opt.fixed_share && !opt.balance_ab;
@@ -98,16 +117,8 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::cout << "Measuring the CPU peers' rates in each regime of their library (1t: a call OpenBLAS keeps on "
                      "the calling thread; t0: the fixed cost, e: the share of the roofline reached at each working "
                      "set) ...\n";
-        // With a GPU the rows' host arrays are page-locked (their copies overlap): the classes are
-        // measured on the same memory.
-        cpu::HostAlloc pinned;
-        if (gpu)
-            pinned = [](std::size_t bytes) {
-                auto b = std::make_shared<PinnedBuffer<unsigned char>>(bytes);
-                return std::shared_ptr<void>(b, b->data());
-            };
-        cpu::CalibrationSizes sizes = cpu::default_calibration_sizes(m.cpu);
-        sizes.symv_own_arrays = opt.symv_own_arrays;
+        const cpu::HostAlloc pinned = peer_alloc(gpu);
+        const cpu::CalibrationSizes sizes = peer_sizes(opt, m.cpu);
         if (sizes.symv_own_arrays) std::cout << "  SYMV's grid: a matrix of its own per size (--symv-own-arrays)\n";
         try {
             for (const auto& line : cpu::calibrate_peer_rates(m.cpu, fs, sizes, pinned))
@@ -185,6 +196,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     if (m.balanced)
         std::cout << "  hybrid GEMV, GEMM and convolution: balanced while they run (the model's share the plan; the "
                      "GPU's chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
+    if (m.cpu_again)
+        std::cout << "  CPU peer classes: each group's timed again just before its rows (the start's grid and regimes; "
+                     "--cpu-once: the start's for every row)\n";
     if (m.balanced && m.symv_balanced)
         std::cout << "  hybrid SYMV: balanced while it runs (its stored columns claimed from both ends in units of "
                      "equal work; the CPU's pieces read each stored element once)\n";
@@ -320,6 +334,10 @@ int run(const SplitOptions& opt) {
             while (g1 < cases.size() && cases[g1].op == cases[g0].op && cases[g1].elem == cases[g0].elem &&
                    cases[g1].fs == cases[g0].fs)
                 ++g1;
+            // The group's CPU classes timed again now, before its rows are predicted (Machines::cpu_again).
+            if (m.cpu_again)
+                for (const std::string& line : ch07::retime_cpu_classes(m, cases[g0], peer_sizes(opt, m.cpu), peer_alloc(gpu)))
+                    std::cout << (line == ch07::kCpuAgainHeader ? "  " : "    ") << line << '\n';
             // The class's anchors timed again now, before its rows are predicted (Machines::reanchor).
             if (gpu && !opt.predict_only && m.reanchor)
                 if (const std::string line = ch07::reanchor_path(m, cases[g0]); !line.empty()) std::cout << "  " << line << '\n';

@@ -166,6 +166,10 @@ struct Machines {
     /// its group's rows are predicted and timed (split_paths.hpp, reanchor_path); false: the
     /// calibration's (every run before session 45; the replay reads each group's line).
     bool reanchor = true;
+    /// Whether each group's CPU peer classes (split_cpu_again.hpp: cpu_classes_of) are timed again
+    /// just before its rows are predicted and timed; false: the start's calibration for every row
+    /// (every run before session 46; the replay reads each group's lines; --cpu-once).
+    bool cpu_again = true;
 };
 
 /// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM, SYMV

@@ -2,6 +2,8 @@
 // printed calibration read back into Machines, its CSV's measured columns into rows.
 #include "split_replay.hpp"
 
+#include "split_cpu_again.hpp"
+
 #include <cmath>
 #include <limits>
 #include <map>
@@ -48,7 +50,8 @@ Machines machines_from_log(std::istream& log) {
     m.gpu = device_preset("h200");
     m.gpu_rates.source = "read from a run";
     m.links.source = "read from a run";
-    enum class Section { none, cpu, gpu, path } section = Section::none;
+    // cpu_again: a group's CPU classes timed again before its rows (split_cpu_again.hpp)
+    enum class Section { none, cpu, gpu, path, cpu_again } section = Section::none;
     bool host = false, curve = false, h2d = false, d2h = false;
     const std::regex host_re(R"(^host: (\d+) threads, LLC ([\d.]+) (MiB|GiB).*?([\d.]+) GFLOP/s float, ([\d.]+) double)");
     const std::regex ws_re(R"(([\d.eE+]+) MiB ([\d.]+))");
@@ -69,6 +72,7 @@ Machines machines_from_log(std::istream& log) {
     const std::regex balanced_margin_re(R"(^hybrid margin of the balanced rows: ([\d.]+)%)");
     const std::regex reanchor_re(R"(^([A-Za-z0-9 ]+): anchor timed again before its rows: t0 ([\d.eE+-]+) us \(one chunk\), ([\d.eE+-]+) us)");
     std::map<std::string, std::pair<double, double>> anchors;  // each class's, timed again before its rows
+    std::map<std::string, model::PeerRate> again;               // each CPU class's, timed again before its rows
     const std::regex iterations_re(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)");
     std::string line;
     std::smatch g;
@@ -78,6 +82,7 @@ Machines machines_from_log(std::istream& log) {
         else if (s.rfind("Measuring the tuned kernels", 0) == 0) section = Section::gpu;
         else if (s.rfind("Measuring each class's all-GPU path", 0) == 0) section = Section::path;
         else if (s.rfind("Measuring the host", 0) == 0) section = Section::none;
+        else if (s.rfind(kCpuAgainHeader, 0) == 0) section = Section::cpu_again;
         if (std::regex_search(s, g, host_re)) {
             m.cpu.name = "read from a run";
             m.cpu.threads = std::stoi(g[1]);
@@ -135,13 +140,13 @@ Machines machines_from_log(std::istream& log) {
             m.host_shared_gbs = std::stod(g[1]);
         } else if (std::regex_search(s, g, iterations_re)) {
             m.cg_iterations = std::stoi(g[1]);
-        } else if (section == Section::cpu && std::regex_search(s, g, peer_re)) {
+        } else if ((section == Section::cpu || section == Section::cpu_again) && std::regex_search(s, g, peer_re)) {
             model::PeerRate r;
             r.fixed_ms = std::stod(g[2]) / 1e3;
             const std::string rest = g[3];
             for (auto it = std::sregex_iterator(rest.begin(), rest.end(), eff_re); it != std::sregex_iterator(); ++it)
                 r.efficiency.push_back({std::stod((*it)[2]) * kMiB, std::stod((*it)[1])});
-            m.cpu.peers[g[1]] = r;
+            (section == Section::cpu ? m.cpu.peers : again)[g[1]] = r;
         } else if (section == Section::gpu && std::regex_search(s, g, rate_re)) {
             m.gpu_rates.rates[g[1]] = GpuRate{std::stod(g[2]) / 1e3, std::stod(g[3])};
         } else if (std::regex_search(s, g, reanchor_re)) {
@@ -172,6 +177,10 @@ Machines machines_from_log(std::istream& log) {
     // A run that timed each class's anchors again before its rows predicted them with those (a run
     // from before: the calibration's everywhere).
     m.reanchor = !anchors.empty();
+    // A run that timed each group's CPU classes again before its rows predicted them with those;
+    // each class belongs to one group (split_cpu_again.hpp), so the last lines of a class are its rows'.
+    m.cpu_again = !again.empty();
+    for (const auto& [key, r] : again) m.cpu.peers[key] = r;
     for (const auto& [key, t] : anchors)
         if (auto it = m.paths.find(key); it != m.paths.end()) {
             it->second.t0_ms = t.first;

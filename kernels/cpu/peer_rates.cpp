@@ -223,7 +223,7 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
 
 template <class T>
 void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, const CalibrationSizes& s,
-                         const HostAlloc& alloc, std::vector<std::string>& log) {
+                         const HostAlloc& alloc, const ClassFilter& want, std::vector<std::string>& log) {
     const std::size_t e = sizeof(T);
     const double E = static_cast<double>(e);
     // Each class timed at the end again (Recheck): its call runs then, so everything a call refers
@@ -234,6 +234,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
     auto measure = [&](const std::string& cls, int fs, const ClassPlan& p, auto call, auto work,
                        std::vector<std::pair<int, double>>* timed = nullptr) {
         const std::string key = model::peer_key(cls, e, fs);
+        if (want && !want(key)) return;
         model::PeerRate single;
         Recheck rc;
         const model::PeerRate r = measure_class(m, e, p, s, call, work, p.tiny > 0 ? &single : nullptr, timed, &rc);
@@ -359,18 +360,20 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
             cg_iteration_calls(n, A.data(), x.data(), y.data(), x.data() + 2 * un_, x.data() + 3 * un_, cg_calls); },
             [&](int n) { return model::cpu_work_cg_iteration(n, e); }, &seq);
         // What the sequence costs beyond its calls timed alone (the two classes' model at its n).
-        std::string over = model::peer_key("cg iteration", e) +
-                           ": the sequence over its calls timed alone (the symv and cg vectors classes):";
-        for (std::size_t i = 0; i < seq.size(); ++i) {
-            const int n = seq[i].first;
-            const double alone = model::predict_peer_ms(m, model::peer_key("symv", e), model::cpu_work_symv(n, e), e) +
-                                 model::predict_peer_ms(m, model::peer_key("cg vectors", e),
-                                                        model::cpu_work_cg_vectors(n, e), e);
-            char buf[96];
-            std::snprintf(buf, sizeof buf, "%s %.3gx at n = %d", i ? "," : "", seq[i].second / alone, n);
-            over += buf;
+        if (!seq.empty()) {
+            std::string over = model::peer_key("cg iteration", e) +
+                               ": the sequence over its calls timed alone (the symv and cg vectors classes):";
+            for (std::size_t i = 0; i < seq.size(); ++i) {
+                const int n = seq[i].first;
+                const double alone = model::predict_peer_ms(m, model::peer_key("symv", e), model::cpu_work_symv(n, e), e) +
+                                     model::predict_peer_ms(m, model::peer_key("cg vectors", e),
+                                                            model::cpu_work_cg_vectors(n, e), e);
+                char buf[96];
+                std::snprintf(buf, sizeof buf, "%s %.3gx at n = %d", i ? "," : "", seq[i].second / alone, n);
+                over += buf;
+            }
+            log.push_back(over);
         }
-        log.push_back(over);
     }
     for (int fs : conv_fs) {
         ClassPlan cv;  // our OpenMP convolution: always threaded (its t0 at the tiny image)
@@ -385,7 +388,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
             cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f, A.data() + img, n}); },
             [&, fs](int n) { return model::cpu_work_conv2d(n, n, fs, e); });
     }
-    if (!rechecks.empty()) {
+    if (!want && !rechecks.empty()) {  // the drift over a whole calibration (not over a few classes timed again)
         std::string line = std::string(e == 4 ? "float" : "double") +
                            " classes timed again at the end of their calibration (the host's drift over it):";
         std::vector<double> dev;
@@ -487,8 +490,19 @@ int aligned_n(double n, int align) {
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
                                               const CalibrationSizes& s, const HostAlloc& alloc) {
     std::vector<std::string> log;
-    calibrate_precision<float>(m, conv_fs, s, alloc, log);
-    calibrate_precision<double>(m, conv_fs, s, alloc, log);
+    calibrate_precision<float>(m, conv_fs, s, alloc, {}, log);
+    calibrate_precision<double>(m, conv_fs, s, alloc, {}, log);
+    return log;
+}
+
+std::vector<std::string> calibrate_peer_classes(model::CpuMachine& m, std::size_t elem, const std::vector<int>& conv_fs,
+                                                const CalibrationSizes& s, const ClassFilter& want, const HostAlloc& alloc) {
+    if (elem != 4 && elem != 8)
+        throw std::invalid_argument("calibrate_peer_classes: elem (" + std::to_string(elem) + ") must be 4 (float) or 8 (double)");
+    if (!want) throw std::invalid_argument("calibrate_peer_classes: want must name the classes (calibrate_peer_rates: all)");
+    std::vector<std::string> log;
+    if (elem == 4) calibrate_precision<float>(m, conv_fs, s, alloc, want, log);
+    else calibrate_precision<double>(m, conv_fs, s, alloc, want, log);
     return log;
 }
 

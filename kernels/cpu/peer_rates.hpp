@@ -107,4 +107,15 @@ using HostAlloc = std::function<std::shared_ptr<void>(std::size_t bytes)>;
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
                                               const CalibrationSizes& sizes, const HostAlloc& alloc = {});
 
+/// Which classes (model::peer_key, e.g. "gemv float", "conv2d FS9 double") a calibration measures.
+using ClassFilter = std::function<bool(const std::string& key)>;
+/// calibrate_peer_rates for the classes of one precision (elem 4 or 8) that `want` accepts, each
+/// measured as there (both regimes, the same grid, in turn), replacing its entries in m.peers;
+/// the others untouched. Chapter 7 times a group's classes again just before its rows (the host's
+/// rate moves within a run: docs/notes/split.md). Returns the classes' lines (no drift line).
+/// Throws std::invalid_argument on another elem or an empty `want`.
+std::vector<std::string> calibrate_peer_classes(model::CpuMachine& m, std::size_t elem, const std::vector<int>& conv_fs,
+                                                const CalibrationSizes& s, const ClassFilter& want,
+                                                const HostAlloc& alloc = {});
+
 }  // namespace wb::cpu

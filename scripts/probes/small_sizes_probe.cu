@@ -12,7 +12,7 @@
 // the model's e cannot follow it with any grid of other sizes.
 //
 // Build and run (host only; needs OpenBLAS):
-//   cmake --build build --target small_sizes_probe && build/bin/small_sizes_probe
+//   cmake --build build --target small_sizes_probe && build/bin/small_sizes_probe [ld]
 #include "cpu_peers.hpp"
 #include "host_timing.hpp"
 #include "random.hpp"
@@ -40,12 +40,16 @@ struct Sweep {
     }
 };
 
+/// GEMV at each n of ns; the matrix's leading dimension is n + ld_pad (0: n, as the chapter's rows).
 template <class T>
-Sweep<T> gemv_sweep(const std::vector<int>& ns) {
-    Sweep<T> s{sizeof(T) == 4 ? "sgemv" : "dgemv", ns, {}, {}};
+Sweep<T> gemv_sweep(const std::vector<int>& ns, int ld_pad = 0) {
+    Sweep<T> s{std::string(sizeof(T) == 4 ? "sgemv" : "dgemv") + (ld_pad ? " lda = n + " + std::to_string(ld_pad) : ""),
+               ns, {}, {}};
     for (int n : ns) {
         const std::size_t un = static_cast<std::size_t>(n);
-        const GemvArgs<T> a{Op::N, n, n, T(1), s.array(un * un, 11), n, s.array(un, 12), T(0), s.array(un, 13)};
+        const int lda = n + ld_pad;
+        const GemvArgs<T> a{Op::N, n, n, T(1), s.array(un * static_cast<std::size_t>(lda), 11), lda, s.array(un, 12), T(0),
+                            s.array(un, 13)};
         s.calls.push_back([a] { cpu::gemv(a); });
     }
     return s;
@@ -81,9 +85,18 @@ void run(const Sweep<T>& s, int rounds) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
     if (!cpu::have_cblas()) {
         std::printf("small_sizes_probe: built without OpenBLAS (nothing to time)\n");
+        return 0;
+    }
+    // `small_sizes_probe ld`: GEMV around powers of two with lda = n and lda = n + 16 elements, to
+    // tell a step of the rows' split over the threads (it stays with the padded lda) from the
+    // columns' power-of-two stride on the caches (it goes with the padding).
+    if (argc > 1 && std::string(argv[1]) == "ld") {
+        const std::vector<int> ns{240, 256, 272, 496, 512, 528, 1008, 1024, 1040, 2032, 2048, 2064};
+        for (int pad : {0, 16}) run(gemv_sweep<float>(ns, pad), 3);
+        for (int pad : {0, 16}) run(gemv_sweep<double>(ns, pad), 3);
         return 0;
     }
     const std::vector<int> gv{96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512, 544, 576, 640, 672, 704, 768, 1024, 1056};

@@ -30,6 +30,7 @@
 #include "catch.hpp"
 #include "ch07_run_files.hpp"
 
+#include "split_cpu_again.hpp"
 #include "split_paths.hpp"
 #include "split_replay.hpp"
 
@@ -38,6 +39,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <utility>
 #include <string>
@@ -472,4 +474,55 @@ TEST_CASE("chapter 7 replay: each class's anchors timed again before its rows re
     // CG has no all-GPU path call: nothing to time again, no line.
     wb::ch07::Machines m = before;
     CHECK(wb::ch07::reanchor_path(m, wb::ch07::Case{"cg", 0, 4}).empty());
+}
+
+TEST_CASE("chapter 7 replay: a group's CPU classes timed again before its rows replace the start's", "[cpu][ch07][replay]") {
+    // 9f6746d ran before the CPU classes were timed again: every row used the start's. The same log
+    // with the lines a later run prints before the GEMV float group's rows moves that class's
+    // threaded regime alone: its rows' CPU model follows, its single-thread regime, GEMV double and
+    // SYMV float do not.
+    const auto [before, after] = machines_with_line(
+        "h200-ch07-9f6746d", "Where each call runs",
+        std::string("  ") + wb::ch07::kCpuAgainHeader +
+            "\n    gemv float: t0 7.5 us (n = 96), e 0.25 at 0.5 MiB, e 0.5 at 64 MiB, e 0.75 at 1024 MiB");
+    CHECK_FALSE(before.cpu_again);
+    CHECK(after.cpu_again);
+    const wb::model::PeerRate& g = after.cpu.peers.at("gemv float");
+    CHECK(g.fixed_ms == Approx(0.0075));
+    REQUIRE(g.efficiency.size() == 3);
+    CHECK(g.efficiency[1].value == Approx(0.5));
+    CHECK(g.efficiency[1].ws_bytes == Approx(64.0 * 1024 * 1024));
+    CHECK(before.cpu.peers.at("gemv float").fixed_ms != Approx(0.0075));
+    for (const char* k : {"gemv float 1t", "gemv double", "symv float"})
+        CHECK(after.cpu.peers.at(k).fixed_ms == before.cpu.peers.at(k).fixed_ms);
+    const wb::ch07::Case row{"gemv", 4096, 4}, other{"symv", 4096, 4};
+    const wb::model::CpuWork w = wb::model::cpu_work_gemv(false, 4096, 4096, 4, false);
+    CHECK(wb::ch07::predict_case(row, after).cpu_model_ms ==
+          Approx(wb::model::predict_peer_ms(after.cpu, "gemv float", w, 4)));
+    CHECK(wb::ch07::predict_case(row, after).cpu_model_ms != Approx(wb::ch07::predict_case(row, before).cpu_model_ms));
+    CHECK(wb::ch07::predict_case(other, after).cpu_model_ms == wb::ch07::predict_case(other, before).cpu_model_ms);
+}
+
+TEST_CASE("chapter 7: each CPU class is timed again in one group only", "[cpu][ch07]") {
+    // The replay applies a class's lines wherever they stand: that is the run's model only if no two
+    // groups time one class again.
+    std::map<std::string, std::string> owner;
+    for (const char* op : {"gemv", "symv", "gemm", "conv2d", "cg"})
+        for (std::size_t e : {std::size_t{4}, std::size_t{8}})
+            for (int fs : std::string(op) == "conv2d" ? std::vector<int>{3, 5, 9} : std::vector<int>{0}) {
+                const wb::ch07::Case c{op, 1024, e, fs};
+                const std::string group = std::string(op) + " " + std::to_string(e) + " " + std::to_string(fs);
+                const std::vector<std::string> keys = wb::ch07::cpu_classes_of(c);
+                CHECK_FALSE(keys.empty());
+                for (const std::string& k : keys) {
+                    INFO(k << " in " << group);
+                    CHECK(owner.emplace(k, group).second);
+                    CHECK(k.find(e == 4 ? "float" : "double") != std::string::npos);
+                }
+            }
+    CHECK(owner.count("gemv float") == 1);
+    CHECK(owner.count("gemm share double") == 1);
+    CHECK(owner.count("conv2d FS5 float") == 1);
+    CHECK(owner.count("cg iteration double") == 1);
+    CHECK(wb::ch07::cpu_classes_of(wb::ch07::Case{"fft", 64, 4, 0}).empty());
 }

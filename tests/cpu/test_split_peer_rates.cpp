@@ -234,3 +234,39 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
         CHECK((square_of(4) || square_of(8)));
     }
 }
+
+TEST_CASE("calibrate_peer_classes measures the classes asked for and leaves the others", "[cpu][split]") {
+    wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
+    const double MiB = 1024.0 * 1024.0;
+    wb::cpu::CalibrationSizes s;
+    s.ws_dram = 4 * MiB;
+    s.vec_max_n = 4096;
+    s.max_call_s = 1;
+    // a poisoned entry of the class asked for, and one of a class not asked for
+    const wb::model::PeerRate poison{-1.0, {{1.0, -1.0}}};
+    m.peers["conv2d FS3 double"] = poison;
+    m.peers["conv2d FS9 double"] = poison;
+    m.peers["gemv double"] = poison;
+    const auto want = [](const std::string& k) { return k == "conv2d FS3 double"; };
+    const auto log = wb::cpu::calibrate_peer_classes(m, 8, {3}, s, want);
+    REQUIRE(log.size() == 1);  // one regime, no drift line
+    CHECK(log[0].rfind("conv2d FS3 double: t0 ", 0) == 0);
+    const wb::model::PeerRate& r = m.peers.at("conv2d FS3 double");
+    CHECK(r.fixed_ms > 0);
+    REQUIRE_FALSE(r.efficiency.empty());
+    for (const auto& p : r.efficiency) CHECK(p.value > 0);
+    CHECK(m.peers.at("conv2d FS9 double").fixed_ms == -1.0);
+    CHECK(m.peers.at("gemv double").fixed_ms == -1.0);
+    CHECK(m.peers.count("conv2d FS3 float") == 0);
+    if (wb::cpu::have_cblas()) {  // a BLAS class: both regimes, nothing of the other classes
+        const auto gv = wb::cpu::calibrate_peer_classes(m, 8, {}, s, [](const std::string& k) { return k == "gemv double"; });
+        REQUIRE(gv.size() == 2);
+        CHECK(gv[0].rfind("gemv double 1t: t0 ", 0) == 0);
+        CHECK(gv[1].rfind("gemv double: t0 ", 0) == 0);
+        CHECK(m.peers.at("gemv double").fixed_ms > 0);
+        CHECK(m.peers.count("symv double") == 0);
+    }
+    CHECK_THROWS_WITH(wb::cpu::calibrate_peer_classes(m, 2, {3}, s, want),
+                      Catch::Contains("elem (2) must be 4 (float) or 8 (double)"));
+    CHECK_THROWS_WITH(wb::cpu::calibrate_peer_classes(m, 4, {3}, s, {}), Catch::Contains("want must name the classes"));
+}

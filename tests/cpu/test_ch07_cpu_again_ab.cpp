@@ -1,0 +1,69 @@
+// test_ch07_cpu_again_ab.cpp — a tool, not a check: chapter 7's runs replayed with each group's CPU
+// classes as timed again before its rows (the run as printed) and with the start's alone (the
+// lines after "CPU classes timed again before their rows:" dropped: what --cpu-once would have
+// predicted from the same calibration), the summary of both printed. The A/B of
+// docs/notes/split.md, session 46: both arms judged on the same measured rows.
+//
+//   cmake --build build --target wb_cpu_tests &&
+//   WB_CH07_RUNS=/path/run1:/path/run2 build/bin/wb_cpu_tests "[ch07_cpu_again_ab]"
+//
+// WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file of
+// tests/data.
+#include "catch.hpp"
+#include "ch07_run_files.hpp"
+
+#include "split_cpu_again.hpp"
+#include "split_replay.hpp"
+#include "split_summary.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// The run's log with every group's timed-again lines dropped (the header and the class lines
+/// indented below it).
+std::string without_again(const std::string& stem) {
+    std::ifstream txt(wb::test::ch07_stem_path(stem) + ".txt");
+    REQUIRE(txt.good());
+    std::ostringstream out;
+    bool in = false;
+    for (std::string s; std::getline(txt, s);) {
+        const std::string t = s.substr(std::min(s.size(), s.find_first_not_of(' ')));
+        if (t.rfind(wb::ch07::kCpuAgainHeader, 0) == 0) {
+            in = true;
+            continue;
+        }
+        if (in && s.rfind("    ", 0) == 0) continue;  // a class line of the group
+        in = false;
+        out << s << '\n';
+    }
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("chapter 7 tool: CPU classes timed again against the start's, on the same rows", "[.][ch07_cpu_again_ab]") {
+    const char* env = std::getenv("WB_CH07_RUNS");
+    REQUIRE(env);
+    std::stringstream ss(env);
+    std::vector<std::vector<std::string>> again, once;
+    for (std::string stem; std::getline(ss, stem, ':');) {
+        if (stem.empty()) continue;
+        const wb::test::Ch07Run run = wb::test::read_ch07_run(stem);
+        REQUIRE(run.m.cpu_again);
+        std::istringstream log(without_again(stem));
+        const wb::ch07::Machines start = wb::ch07::machines_from_log(log);
+        REQUIRE_FALSE(start.cpu_again);
+        const auto a = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
+        const auto b = wb::ch07::summary_lines(wb::ch07::replay(run.rows, start));
+        std::printf("%s\n  timed again before the rows (as run):\n", stem.c_str());
+        for (const auto& l : a) std::printf("    %s\n", l.c_str());
+        std::printf("  the start's classes alone:\n");
+        for (const auto& l : b) std::printf("    %s\n", l.c_str());
+    }
+}
