@@ -99,7 +99,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     m.derived_chunks = !opt.chunks_given;
     m.price_issue = opt.price_issue;
     m.symv_balanced = opt.balanced_symv;
-    m.cpu_again = !opt.cpu_once && !opt.predict_only;
+    m.cpu_again = opt.cpu_again && !opt.predict_only;
     // --balance-ab compares the balanced call with the chapter at its fixed share: the calibration
     // then times the fixed share, as that chapter would
     m.balanced = !opt.fixed_share && !opt.balance_ab;
@@ -198,7 +198,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
                      "GPU's chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
     if (m.cpu_again)
         std::cout << "  CPU peer classes: each group's timed again just before its rows (the start's grid and regimes; "
-                     "--cpu-once: the start's for every row)\n";
+                     "--cpu-again)\n";
     if (m.balanced && m.symv_balanced)
         std::cout << "  hybrid SYMV: balanced while it runs (its stored columns claimed from both ends in units of "
                      "equal work; the CPU's pieces read each stored element once)\n";

@@ -167,9 +167,11 @@ struct Machines {
     /// calibration's (every run before session 45; the replay reads each group's line).
     bool reanchor = true;
     /// Whether each group's CPU peer classes (split_cpu_again.hpp: cpu_classes_of) are timed again
-    /// just before its rows are predicted and timed; false: the start's calibration for every row
-    /// (every run before session 46; the replay reads each group's lines; --cpu-once).
-    bool cpu_again = true;
+    /// just before its rows are predicted and timed (--cpu-again; the replay reads each group's
+    /// lines); false: the start's calibration for every row. Off by its A/B (docs/notes/split.md,
+    /// session 46): over two runs 14 more rows of 200 had the CPU model within 15%, but one more
+    /// hybrid was chosen and slower and a run took 250 s, two items of its rule missed.
+    bool cpu_again = false;
 };
 
 /// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM, SYMV

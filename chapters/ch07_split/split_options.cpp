@@ -119,9 +119,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_flag("--symv-own-arrays", opt.symv_own_arrays,
                  "calibrate the CPU's SYMV on a matrix of its own per size, as the rows run (off until an A/B judges "
                  "it: docs/notes/split.md)");
-    app.add_flag("--cpu-once", opt.cpu_once,
-                 "predict every row with the CPU classes measured at the run's start (by default each group's classes "
-                 "are timed again just before its rows: split_cpu_again.hpp)");
+    app.add_flag("--cpu-again", opt.cpu_again,
+                 "time each group's CPU classes again just before its rows and predict them with those (off: the run's "
+                 "start's; its A/B met one item of its rule and missed two, docs/notes/split.md, session 46)");
     app.add_flag("--predict-only", opt.predict_only,
                  "run nothing but the host's bandwidth and FMA probes: the model's columns only, every class at its "
                  "roofline");

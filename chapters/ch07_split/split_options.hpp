@@ -30,7 +30,7 @@ struct SplitOptions {
     double first_issue_ab = 0;  ///< --first-issue-ab P: the balanced hybrid beside one whose first issue is P pieces' worth
     bool fixed_order = false;   ///< --fixed-order: every round of the rows in one order (the runs before 98ccc44)
     bool symv_own_arrays = false;  ///< --symv-own-arrays: cpu::CalibrationSizes::symv_own_arrays
-    bool cpu_once = false;      ///< --cpu-once: Machines::cpu_again off (the start's CPU classes for every row)
+    bool cpu_again = false;     ///< --cpu-again: Machines::cpu_again
     int cg_iterations = 100;                                ///< CG iterations per solve
 };
 

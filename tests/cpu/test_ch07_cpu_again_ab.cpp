@@ -1,7 +1,7 @@
 // test_ch07_cpu_again_ab.cpp — a tool, not a check: chapter 7's runs replayed with each group's CPU
-// classes as timed again before its rows (the run as printed) and with the start's alone (the
-// lines after "CPU classes timed again before their rows:" dropped: what --cpu-once would have
-// predicted from the same calibration), the summary of both printed. The A/B of
+// classes as timed again before its rows (a run with --cpu-again, as printed) and with the start's
+// alone (the lines after "CPU classes timed again before their rows:" dropped: what the run would
+// have predicted without --cpu-again from the same calibration), the summary of both printed. The A/B of
 // docs/notes/split.md, session 46: both arms judged on the same measured rows.
 //
 //   cmake --build build --target wb_cpu_tests &&
@@ -59,11 +59,19 @@ TEST_CASE("chapter 7 tool: CPU classes timed again against the start's, on the s
         std::istringstream log(without_again(stem));
         const wb::ch07::Machines start = wb::ch07::machines_from_log(log);
         REQUIRE_FALSE(start.cpu_again);
-        const auto a = wb::ch07::summary_lines(wb::ch07::replay(run.rows, run.m));
-        const auto b = wb::ch07::summary_lines(wb::ch07::replay(run.rows, start));
+        const auto ra = wb::ch07::replay(run.rows, run.m), rb = wb::ch07::replay(run.rows, start);
+        const auto a = wb::ch07::summary_lines(ra), b = wb::ch07::summary_lines(rb);
         std::printf("%s\n  timed again before the rows (as run):\n", stem.c_str());
         for (const auto& l : a) std::printf("    %s\n", l.c_str());
         std::printf("  the start's classes alone:\n");
         for (const auto& l : b) std::printf("    %s\n", l.c_str());
+        std::printf("  rows whose CPU model changed its verdict (model / measured: timed again, the start's):\n");
+        for (std::size_t i = 0; i < ra.size(); ++i) {
+            const auto& x = ra[i];
+            const double q = x.p.cpu_model_ms / x.m.cpu_ms, q0 = rb[i].p.cpu_model_ms / x.m.cpu_ms;
+            if (wb::ch07::within(x.p.cpu_model_ms, x.m.cpu_ms) != wb::ch07::within(rb[i].p.cpu_model_ms, x.m.cpu_ms))
+                std::printf("    %-6s %s FS %d n %5d  %.2f  %.2f\n", x.c.op.c_str(), x.c.elem == 4 ? "float " : "double",
+                            x.c.fs, x.c.n, q, q0);
+        }
     }
 }
