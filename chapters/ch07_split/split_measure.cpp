@@ -52,13 +52,15 @@ double host_bytes_needed(const Case& c) {
 namespace {
 
 /// Host data for a case: page-locked where the GPU will copy it (its copies then overlap), else
-/// ordinary memory (a machine without a GPU runs the CPU peer only).
+/// ordinary memory (a machine without a GPU runs the CPU peer only); n elements and the BLAS tail
+/// after them (cpu_peers.hpp: kBlasTailBytes).
 template <class T>
 class HostArray {
 public:
     HostArray(std::size_t n, bool pinned) {
-        if (pinned) pin_ = PinnedBuffer<T>(n);
-        else vec_.resize(n);
+        const std::size_t all = n + cpu::blas_tail_elems<T>();
+        if (pinned) pin_ = PinnedBuffer<T>(all);
+        else vec_.resize(all);
         p_ = pinned ? pin_.data() : vec_.data();
     }
     T* data() { return p_; }

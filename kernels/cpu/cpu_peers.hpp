@@ -18,6 +18,7 @@
 #include "gemv.hpp"
 #include "symv.hpp"
 
+#include <cstddef>
 #include <string>
 
 namespace wb::cpu {
@@ -28,9 +29,18 @@ bool have_cblas();
 /// The BLAS library the peers call, as it reports itself at run time (the library the loader
 /// found, which Debian's alternatives choose: OpenBLAS's pthreads, OpenMP or serial variant), e.g.
 /// "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64, pthreads, kernels for
-/// SkylakeX"; without CBLAS, says so. Chapter 7 is measured with the pthreads variant (its notes,
-/// session 45: the OpenMP variant's runs crashed in its calibration).
+/// SkylakeX"; without CBLAS, says so. Chapter 7 is measured with the pthreads variant.
 std::string blas_library();
+/// Bytes every host array chapter 7 hands to a BLAS call keeps beyond its last element. OpenBLAS's
+/// SSE SYMV kernel in single precision, the one it runs where it does not know the CPU ("Prescott":
+/// Debian's 0.3.21 under the GPU machine's hypervisor), reads 16 bytes past the end of the matrix;
+/// where the matrix ends with its pages, that read faults (the chapter crashed so with the OpenMP
+/// variant: docs/notes/split.md, session 46). A user's own arrays are the user's; the chapter's
+/// carry this tail.
+inline constexpr std::size_t kBlasTailBytes = 64;
+/// kBlasTailBytes in elements of T.
+template <class T>
+constexpr std::size_t blas_tail_elems() { return (kBlasTailBytes + sizeof(T) - 1) / sizeof(T); }
 /// Threads the peers use: OpenMP's maximum (the cores) where built with OpenMP, else 1.
 int threads();
 

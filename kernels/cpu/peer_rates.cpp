@@ -41,8 +41,10 @@ void fill(T* p, std::size_t n) {
 template <class T>
 class HostArray {
 public:
+    /// n elements and the BLAS tail after them (cpu_peers.hpp: kBlasTailBytes).
     HostArray(std::size_t n, const HostAlloc& alloc) : n_(n) {
-        keep_ = alloc ? alloc(n * sizeof(T)) : std::shared_ptr<void>(new T[n], [](void* p) { delete[] static_cast<T*>(p); });
+        const std::size_t all = n + blas_tail_elems<T>();
+        keep_ = alloc ? alloc(all * sizeof(T)) : std::shared_ptr<void>(new T[all], [](void* p) { delete[] static_cast<T*>(p); });
         if (!keep_) throw std::runtime_error("calibrate_peer_rates: no host memory for " + std::to_string(n) + " elements");
     }
     T* data() const { return static_cast<T*>(keep_.get()); }

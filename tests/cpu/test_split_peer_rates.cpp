@@ -205,10 +205,14 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
         for (const auto& p : grid) {
             CHECK(p.value > 0);
             const int n = wb::cpu::symv_n_for(p.ws_bytes, e);
-            // one request of about n^2 elements (the grid's n is a multiple of 32 near symv_n_for's)
+            // one request of about n^2 elements and the BLAS tail (the grid's n is a multiple of 32
+            // near symv_n_for's)
             const auto it = std::find_if(own.begin(), own.end(), [&](std::size_t bytes) {
-                const double k = std::sqrt(static_cast<double>(bytes) / static_cast<double>(e));
-                return std::abs(k - n) <= 32 && bytes == static_cast<std::size_t>(k) * static_cast<std::size_t>(k) * e;
+                const std::size_t tail = (e == 4 ? wb::cpu::blas_tail_elems<float>() : wb::cpu::blas_tail_elems<double>()) * e;
+                if (bytes < tail) return false;
+                const double k = std::sqrt(static_cast<double>(bytes - tail) / static_cast<double>(e));
+                const std::size_t ik = static_cast<std::size_t>(std::lround(k));
+                return std::abs(k - n) <= 32 && bytes - tail == ik * ik * e;
             });
             CHECK(it != own.end());
         }
@@ -216,7 +220,7 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
     }
     // The requests beyond the shared arrays' (the same in both runs): SYMV's own, each size once
     // (a matrix made per call would repeat its size), at least every grid point's and the threaded
-    // t0 call's (n = 200) in each precision, each n^2 elements of 4 or 8 bytes.
+    // t0 call's (n = 200) in each precision, each n^2 elements of 4 or 8 bytes and the BLAS tail.
     std::multiset<std::size_t> extra(own.begin(), own.end());
     for (std::size_t b : shared) {
         const auto it = extra.find(b);
@@ -227,9 +231,11 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
     for (std::size_t b : extra) {
         INFO(b << " bytes");
         CHECK(extra.count(b) == 1);
-        const auto square_of = [b](std::size_t e) {  // b = n^2 e for a whole n
-            const auto n = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(b) / e)));
-            return n * n * e == b;
+        const auto square_of = [b](std::size_t e) {  // b = n^2 e + the tail for a whole n
+            const std::size_t tail = (e == 4 ? wb::cpu::blas_tail_elems<float>() : wb::cpu::blas_tail_elems<double>()) * e;
+            if (b < tail) return false;
+            const auto n = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(b - tail) / e)));
+            return n * n * e == b - tail;
         };
         CHECK((square_of(4) || square_of(8)));
     }
