@@ -100,6 +100,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     m.price_issue = opt.price_issue;
     m.symv_balanced = opt.balanced_symv;
     m.cpu_again = opt.cpu_again && !opt.predict_only;
+    m.warm_gemm_a = !opt.cold_a;
     // --balance-ab compares the balanced call with the chapter at its fixed share: the calibration
     // then times the fixed share, as that chapter would
     m.balanced = !opt.fixed_share && !opt.balance_ab;
@@ -162,6 +163,15 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
             line = std::string("host memory both sides share: not measured (") + e.what() + ")";
         }
         std::cout << "  " << line << '\n';
+        std::cout << "Measuring host-to-device copies of data the host's threads just read, beside the same copies "
+                     "as the copy engine left them ...\n";
+        try {
+            m.warm = ch07::measure_warm_copies(cpu::threads());
+            std::cout << "  " << ch07::warm_copies_line(m.warm) << '\n';
+        } catch (const std::exception& e) {  // the GEMM hybrid's A then moves at the link's rate
+            m.warm = {};
+            std::cout << "  copies of data the host just read: not measured (" << e.what() << ")\n";
+        }
         std::cout << "Measuring each class's all-GPU path as the rows time it (t0: its fixed costs at a tiny size, in "
                      "one chunk and in the hybrid's, every class's calls timed in turn; pipeline: the chunked call's proportional time over the model's "
                      "serial one; residual: a real hybrid beyond the model of its two sides) ...\n";
@@ -196,6 +206,9 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     if (m.balanced)
         std::cout << "  hybrid GEMV, GEMM and convolution: balanced while they run (the model's share the plan; the "
                      "GPU's chunks issued between the CPU's pieces from the other end; --fixed-share: the fixed share)\n";
+    if (m.warm_gemm_a && m.warm.measured())
+        std::cout << "  hybrid GEMM: A's copy priced at the rate of data the host's threads just read (its CPU share reads "
+                     "A while A is copied; --cold-a: the link's rate)\n";
     if (m.cpu_again)
         std::cout << "  CPU peer classes: each group's timed again just before its rows (the start's grid and regimes; "
                      "--cpu-again)\n";

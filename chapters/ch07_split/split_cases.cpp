@@ -278,6 +278,13 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         g.fixed_ms += m.hybrid_overhead_ms;  // an empty hybrid call: the GPU side's issue, wait and return
         s.gpu = [g, moved](double f) { return g.fixed_ms + moved(f, false) * g.per_ms; };
     }
+    if (c.op == "gemm" && m.warm_gemm_a && m.warm.measured()) {
+        // The GEMM's CPU share reads all of A while the GPU side copies all of A: where a share runs
+        // (0 < f < 1), A's copy moves at the rate of data the host's threads just read
+        // (split_warm.hpp), on the GPU side's critical path (every chunk needs A).
+        const double extra = warm_copy_extra_ms(m.warm, static_cast<double>(c.n) * static_cast<double>(c.n) * static_cast<double>(c.elem));
+        s.gpu = [inner = s.gpu, extra](double f) { return inner(f) + (f < 1 ? extra : 0.0); };
+    }
     if (m.host_shared_gbs > 0) {
         // Host memory: the CPU's share reads its DRAM part, the copies move their bytes by DMA.
         double split_bytes = 0, whole_bytes = 0;

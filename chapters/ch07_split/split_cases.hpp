@@ -8,6 +8,7 @@
 #include "model/cpu.hpp"
 #include "split.hpp"
 #include "split_calibrate.hpp"
+#include "split_warm.hpp"
 #include "transfer_model.hpp"
 
 #include <array>
@@ -172,6 +173,12 @@ struct Machines {
     /// session 46): over two runs 14 more rows of 200 had the CPU model within 15%, but one more
     /// hybrid was chosen and slower and a run took 250 s, two items of its rule missed.
     bool cpu_again = false;
+    /// Copies of data the host's threads just read, by size (split_warm.hpp; measured with a GPU).
+    WarmCopies warm;
+    /// Whether the GEMM hybrid's GPU side pays A's copy at warm's rate where a CPU share runs (that
+    /// share reads A while A is copied); false: the link's rate (every run before session 46; the
+    /// replay reads the run's line; the chapter sets it unless --cold-a).
+    bool warm_gemm_a = false;
 };
 
 /// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM, SYMV

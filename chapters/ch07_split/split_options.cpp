@@ -119,6 +119,9 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_flag("--symv-own-arrays", opt.symv_own_arrays,
                  "calibrate the CPU's SYMV on a matrix of its own per size, as the rows run (off until an A/B judges "
                  "it: docs/notes/split.md)");
+    app.add_flag("--cold-a", opt.cold_a,
+                 "price the GEMM hybrid's copy of A at the link's rate (by default, where a CPU share reads A while it "
+                 "is copied, at the rate of data the host's threads just read: split_warm.hpp)");
     app.add_flag("--cpu-again", opt.cpu_again,
                  "time each group's CPU classes again just before its rows and predict them with those (off: the run's "
                  "start's; its A/B met one item of its rule and missed two, docs/notes/split.md, session 46)");

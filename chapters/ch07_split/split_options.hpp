@@ -31,6 +31,7 @@ struct SplitOptions {
     bool fixed_order = false;   ///< --fixed-order: every round of the rows in one order (the runs before 98ccc44)
     bool symv_own_arrays = false;  ///< --symv-own-arrays: cpu::CalibrationSizes::symv_own_arrays
     bool cpu_again = false;     ///< --cpu-again: Machines::cpu_again
+    bool cold_a = false;        ///< --cold-a: Machines::warm_gemm_a off
     int cg_iterations = 100;                                ///< CG iterations per solve
 };
 

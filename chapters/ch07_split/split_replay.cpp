@@ -118,6 +118,10 @@ Machines machines_from_log(std::istream& log) {
         } else if (s.rfind("hybrid GEMV, GEMM and convolution: balanced while they run", 0) == 0 ||
                    s.rfind("hybrid GEMM and convolution: balanced while they run", 0) == 0) {  // 5a6da3f's runs
             m.balanced = true;
+        } else if (s.rfind("host-to-device copies of data the host's threads just read:", 0) == 0) {
+            m.warm = warm_copies_of_line(s);
+        } else if (s.rfind("hybrid GEMM: A's copy priced at the rate of data the host's threads just read", 0) == 0) {
+            m.warm_gemm_a = true;
         } else if (s.rfind("hybrid SYMV: balanced while it runs", 0) == 0) {
             m.symv_balanced = true;
         } else if (std::regex_search(s, g, balanced_margin_re)) {
