@@ -114,6 +114,8 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     if (gpu) select_device(opt.device);
     if (opt.predict_only && opt.symv_own_arrays)
         std::cout << "  --symv-own-arrays does nothing with --predict-only (no CPU peer is calibrated)\n";
+    if (opt.predict_only && opt.cpu_again)
+        std::cout << "  --cpu-again does nothing with --predict-only (no CPU peer is calibrated)\n";
     if (!opt.predict_only) {
         std::cout << "Measuring the CPU peers' rates in each regime of their library (1t: a call OpenBLAS keeps on "
                      "the calling thread; t0: the fixed cost, e: the share of the roofline reached at each working "
@@ -163,14 +165,17 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
             line = std::string("host memory both sides share: not measured (") + e.what() + ")";
         }
         std::cout << "  " << line << '\n';
-        std::cout << "Measuring host-to-device copies of data the host's threads just read, beside the same copies "
-                     "as the copy engine left them ...\n";
-        try {
-            m.warm = ch07::measure_warm_copies(cpu::threads());
-            std::cout << "  " << ch07::warm_copies_line(m.warm) << '\n';
-        } catch (const std::exception& e) {  // the GEMM hybrid's A then moves at the link's rate
-            m.warm = {};
-            std::cout << "  copies of data the host just read: not measured (" << e.what() << ")\n";
+        // Only the GEMM hybrid's model reads them (Machines::warm_gemm_a).
+        if (m.warm_gemm_a && std::find(opt.ops.begin(), opt.ops.end(), "gemm") != opt.ops.end()) {
+            std::cout << "Measuring host-to-device copies of data the host's threads just read, beside the same copies "
+                         "as the copy engine left them ...\n";
+            try {
+                m.warm = ch07::measure_warm_copies(cpu::threads());
+                std::cout << "  " << ch07::warm_copies_line(m.warm) << '\n';
+            } catch (const std::exception& e) {  // the GEMM hybrid's A then moves at the link's rate
+                m.warm = {};
+                std::cout << "  copies of data the host just read: not measured (" << e.what() << ")\n";
+            }
         }
         std::cout << "Measuring each class's all-GPU path as the rows time it (t0: its fixed costs at a tiny size, in "
                      "one chunk and in the hybrid's, every class's calls timed in turn; pipeline: the chunked call's proportional time over the model's "

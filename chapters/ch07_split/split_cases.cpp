@@ -279,9 +279,10 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
         s.gpu = [g, moved](double f) { return g.fixed_ms + moved(f, false) * g.per_ms; };
     }
     if (c.op == "gemm" && m.warm_gemm_a && m.warm.measured()) {
-        // The GEMM's CPU share reads all of A while the GPU side copies all of A: where a share runs
-        // (0 < f < 1), A's copy moves at the rate of data the host's threads just read
-        // (split_warm.hpp), on the GPU side's critical path (every chunk needs A).
+        // The GEMM's CPU share reads all of A while the GPU side copies all of A: wherever the CPU
+        // keeps a share (f < 1; at f = 0 the GPU side is only the balance's limit), A's copy moves at
+        // the rate of data the host's threads just read (split_warm.hpp), on the GPU side's critical
+        // path (every chunk needs A); the GPU alone (f = 1) copies A as the link does.
         const double extra = warm_copy_extra_ms(m.warm, static_cast<double>(c.n) * static_cast<double>(c.n) * static_cast<double>(c.elem));
         s.gpu = [inner = s.gpu, extra](double f) { return inner(f) + (f < 1 ? extra : 0.0); };
     }

@@ -20,7 +20,8 @@ namespace wb::ch07 {
 /// other group's rows use first: GEMV "gemv T" (its single-thread regime with it), SYMV "symv T",
 /// GEMM "gemm T" and "gemm share T", the convolution "conv2d FSk T", CG "cg iteration T" and
 /// "cg vectors T" (its initial product is SYMV's class, timed again in SYMV's group where the run
-/// has one). Each class belongs to one group, so a replay that reads the lines in any order
+/// has one: the ops run in the table's order, SYMV's group before CG's). Each class belongs to one
+/// group and is read by no group before it, so a replay that applies every group's lines at once
 /// rebuilds the run's model. Empty for an op the chapter does not know.
 std::vector<std::string> cpu_classes_of(const Case& c);
 

@@ -58,7 +58,7 @@ template <class T>
 class HostArray {
 public:
     HostArray(std::size_t n, bool pinned) {
-        const std::size_t all = n + cpu::blas_tail_elems<T>();
+        const std::size_t all = cpu::blas_host_elems<T>(n);
         if (pinned) pin_ = PinnedBuffer<T>(all);
         else vec_.resize(all);
         p_ = pinned ? pin_.data() : vec_.data();

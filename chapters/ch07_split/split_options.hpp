@@ -11,7 +11,7 @@ namespace wb::ch07 {
 /// What one run of chapter 7 covers. After parse_split_cli, `ops` and `precisions` are never empty
 /// ("all" and "both" expanded, each name once, in the order given).
 struct SplitOptions {
-    std::vector<std::string> ops;                           ///< gemv, gemm, symv, conv2d, cg
+    std::vector<std::string> ops;                           ///< gemv, gemm, symv, conv2d, cg: in this order, each once
     std::vector<std::string> precisions{"float", "double"};
     std::vector<int> sizes;                                 ///< ascending, each once; empty: each op's defaults
     std::vector<int> filter_sizes{3, 9};                    ///< the convolution's FS values, each once

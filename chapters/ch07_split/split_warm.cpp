@@ -4,6 +4,7 @@
 
 #include "buffer.hpp"
 #include "check.hpp"
+#include "host_timing.hpp"
 
 #include <cuda_runtime.h>
 
@@ -18,10 +19,33 @@ namespace wb::ch07 {
 namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
+/// A stream and two events, released however the measurement ends (a CUDA error throws).
+struct CopyTimer {
+    cudaStream_t s = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    CopyTimer() {
+        WB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        WB_CUDA(cudaEventCreate(&e0));
+        WB_CUDA(cudaEventCreate(&e1));
+    }
+    ~CopyTimer() {
+        if (e0) cudaEventDestroy(e0);
+        if (e1) cudaEventDestroy(e1);
+        if (s) cudaStreamDestroy(s);
+    }
+    CopyTimer(const CopyTimer&) = delete;
+    CopyTimer& operator=(const CopyTimer&) = delete;
+    /// One host-to-device copy of `bytes`, GB/s by the events around it.
+    double h2d_gbs(void* dst, const void* src, std::size_t bytes) {
+        WB_CUDA(cudaEventRecord(e0, s));
+        WB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+        WB_CUDA(cudaEventRecord(e1, s));
+        WB_CUDA(cudaEventSynchronize(e1));
+        float ms = 0;
+        WB_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        return static_cast<double>(bytes) / (1e6 * static_cast<double>(ms));
+    }
+};
 }  // namespace
 
 std::vector<double> warm_copy_sizes() { return {4 * kMiB, 16 * kMiB, 64 * kMiB, 256 * kMiB}; }
@@ -35,20 +59,8 @@ WarmCopies measure_warm_copies(int threads, int rounds) {
     PinnedBuffer<double> host(most / sizeof(double));
     DeviceBuffer<unsigned char> dev(most);
     for (std::size_t i = 0; i < host.size(); ++i) host[i] = 1.0 + static_cast<double>(i % 7);
-    cudaStream_t s = nullptr;
-    WB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
-    WB_CUDA(cudaEventCreate(&e0));
-    WB_CUDA(cudaEventCreate(&e1));
-    auto copy_gbs = [&](std::size_t bytes) {
-        WB_CUDA(cudaEventRecord(e0, s));
-        WB_CUDA(cudaMemcpyAsync(dev.data(), host.data(), bytes, cudaMemcpyHostToDevice, s));
-        WB_CUDA(cudaEventRecord(e1, s));
-        WB_CUDA(cudaEventSynchronize(e1));
-        float ms = 0;
-        WB_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-        return static_cast<double>(bytes) / (1e6 * static_cast<double>(ms));
-    };
+    CopyTimer timer;
+    auto copy_gbs = [&](std::size_t bytes) { return timer.h2d_gbs(dev.data(), host.data(), bytes); };
     std::vector<std::vector<double>> warm(sizes.size()), cold(sizes.size());
     copy_gbs(most);  // the copy engine and the pages warmed up
     for (int r = 0; r < rounds; ++r)
@@ -58,13 +70,10 @@ WarmCopies measure_warm_copies(int threads, int rounds) {
             warm[k].push_back(copy_gbs(bytes));
             cold[k].push_back(copy_gbs(bytes));
         }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaStreamDestroy(s);
     WarmCopies w;
     for (std::size_t k = 0; k < sizes.size(); ++k) {
-        w.warm_gbs.push_back({sizes[k], median(warm[k])});
-        w.cold_gbs.push_back({sizes[k], median(cold[k])});
+        w.warm_gbs.push_back({sizes[k], cpu::quantile(warm[k], 0.5)});
+        w.cold_gbs.push_back({sizes[k], cpu::quantile(cold[k], 0.5)});
     }
     return w;
 }

@@ -38,9 +38,13 @@ std::string blas_library();
 /// variant: docs/notes/split.md, session 46). A user's own arrays are the user's; the chapter's
 /// carry this tail.
 inline constexpr std::size_t kBlasTailBytes = 64;
+static_assert(kBlasTailBytes % sizeof(double) == 0, "the tail: a whole number of floats and of doubles");
 /// kBlasTailBytes in elements of T.
 template <class T>
 constexpr std::size_t blas_tail_elems() { return (kBlasTailBytes + sizeof(T) - 1) / sizeof(T); }
+/// The elements to allocate for a host array of n elements that a BLAS call reads: n and the tail.
+template <class T>
+constexpr std::size_t blas_host_elems(std::size_t n) { return n + blas_tail_elems<T>(); }
 /// Threads the peers use: OpenMP's maximum (the cores) where built with OpenMP, else 1.
 int threads();
 

@@ -43,9 +43,9 @@ class HostArray {
 public:
     /// n elements and the BLAS tail after them (cpu_peers.hpp: kBlasTailBytes).
     HostArray(std::size_t n, const HostAlloc& alloc) : n_(n) {
-        const std::size_t all = n + blas_tail_elems<T>();
+        const std::size_t all = blas_host_elems<T>(n);
         keep_ = alloc ? alloc(all * sizeof(T)) : std::shared_ptr<void>(new T[all], [](void* p) { delete[] static_cast<T*>(p); });
-        if (!keep_) throw std::runtime_error("calibrate_peer_rates: no host memory for " + std::to_string(n) + " elements");
+        if (!keep_) throw std::runtime_error("the CPU peers' calibration: no host memory for " + std::to_string(n) + " elements");
     }
     T* data() const { return static_cast<T*>(keep_.get()); }
     std::size_t size() const { return n_; }
@@ -239,7 +239,9 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         if (want && !want(key)) return;
         model::PeerRate single;
         Recheck rc;
-        const model::PeerRate r = measure_class(m, e, p, s, call, work, p.tiny > 0 ? &single : nullptr, timed, &rc);
+        // the drift line is a whole calibration's (a few classes timed again print none): no recheck then
+        const model::PeerRate r =
+            measure_class(m, e, p, s, call, work, p.tiny > 0 ? &single : nullptr, timed, want ? nullptr : &rc);
         m.peers[key] = r;
         if (p.tiny > 0) {
             m.peers[model::single_thread_key(key)] = single;

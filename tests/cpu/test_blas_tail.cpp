@@ -1,4 +1,4 @@
-// test_blas_tail.cpp — OpenBLAS reads within the tail chapter 7's host arrays carry
+// test_blas_tail.cpp — OpenBLAS's SYMV reads within the tail chapter 7's host arrays carry
 // (cpu_peers.hpp: kBlasTailBytes). Each call reads operands whose memory ends kBlasTailBytes after
 // their last element, at a page nothing may read: a read further faults and ends the test. ctest
 // also runs these cases with OPENBLAS_CORETYPE=Prescott (tests/CMakeLists.txt), the SSE kernels
@@ -73,7 +73,7 @@ void check_symv_within_tail(int n, wb::Uplo uplo) {
 
 }  // namespace
 
-TEST_CASE("BLAS peers read their operands within the chapter's tail", "[cpu][blas_tail]") {
+TEST_CASE("OpenBLAS's SYMV reads its operands within the chapter's tail", "[cpu][blas_tail]") {
     if (!wb::cpu::have_cblas()) return;  // nothing calls OpenBLAS (test_cpu_peers checks the peers throw)
     for (int n : {7, 64, 200, 1031})
         for (wb::Uplo u : {wb::Uplo::Lower, wb::Uplo::Upper}) {

@@ -537,3 +537,35 @@ TEST_CASE("chapter 7: each CPU class is timed again in one group only", "[cpu][c
     CHECK(owner.count("cg iteration double") == 1);
     CHECK(wb::ch07::cpu_classes_of(wb::ch07::Case{"fft", 64, 4, 0}).empty());
 }
+
+TEST_CASE("chapter 7: a group's CPU classes timed again, and what stays where that stops", "[cpu][ch07]") {
+    const double MiB = 1024.0 * 1024.0;
+    wb::cpu::CalibrationSizes s;
+    s.ws_dram = 4 * MiB;
+    s.vec_max_n = 4096;
+    s.max_call_s = 1;
+    const wb::ch07::Case conv{"conv2d", 512, 8, 5};
+    wb::ch07::Machines m;
+    m.cpu = wb::model::measure_cpu_machine(2, 4, 1);
+    const wb::model::PeerRate poison{-1.0, {{1.0, -1.0}}};
+    m.cpu.peers["conv2d FS5 double"] = poison;
+    m.cpu.peers["conv2d FS3 double"] = poison;
+    // timed again: the header, the class's line; the class replaced, another FS untouched
+    const auto lines = wb::ch07::retime_cpu_classes(m, conv, s, {});
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] == wb::ch07::kCpuAgainHeader);
+    CHECK(lines[1].rfind("conv2d FS5 double: t0 ", 0) == 0);
+    CHECK(m.cpu.peers.at("conv2d FS5 double").fixed_ms > 0);
+    CHECK(m.cpu.peers.at("conv2d FS3 double").fixed_ms == -1.0);
+    // no host memory: the header and a line that says the classes keep the start's rates
+    m.cpu.peers["conv2d FS5 double"] = poison;
+    const auto none = [](std::size_t) { return std::shared_ptr<void>(); };
+    const auto stopped = wb::ch07::retime_cpu_classes(m, conv, s, none);
+    REQUIRE(stopped.size() == 2);
+    CHECK(stopped[0] == wb::ch07::kCpuAgainHeader);
+    CHECK(stopped[1].find("stopped: the CPU peers' calibration: no host memory") != std::string::npos);
+    CHECK(stopped[1].find("keep the start's rates") != std::string::npos);
+    CHECK(m.cpu.peers.at("conv2d FS5 double").fixed_ms == -1.0);
+    // an op the chapter does not know: nothing timed, no line
+    CHECK(wb::ch07::retime_cpu_classes(m, wb::ch07::Case{"fft", 64, 4, 0}, s, {}).empty());
+}

@@ -208,7 +208,7 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
             // one request of about n^2 elements and the BLAS tail (the grid's n is a multiple of 32
             // near symv_n_for's)
             const auto it = std::find_if(own.begin(), own.end(), [&](std::size_t bytes) {
-                const std::size_t tail = (e == 4 ? wb::cpu::blas_tail_elems<float>() : wb::cpu::blas_tail_elems<double>()) * e;
+                const std::size_t tail = wb::cpu::kBlasTailBytes;  // a whole number of floats and doubles
                 if (bytes < tail) return false;
                 const double k = std::sqrt(static_cast<double>(bytes - tail) / static_cast<double>(e));
                 const std::size_t ik = static_cast<std::size_t>(std::lround(k));
@@ -232,7 +232,7 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
         INFO(b << " bytes");
         CHECK(extra.count(b) == 1);
         const auto square_of = [b](std::size_t e) {  // b = n^2 e + the tail for a whole n
-            const std::size_t tail = (e == 4 ? wb::cpu::blas_tail_elems<float>() : wb::cpu::blas_tail_elems<double>()) * e;
+            const std::size_t tail = wb::cpu::kBlasTailBytes;  // a whole number of floats and doubles
             if (b < tail) return false;
             const auto n = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(b - tail) / e)));
             return n * n * e == b - tail;
