@@ -10,7 +10,8 @@
 // WB_CH07_RUNS: stems (RUN.txt and RUN.csv beside each other), ':' apart; a bare name is a file of
 // tests/data. WB_CH07_DROP: drop instead the lines that begin (after their indent) with this text,
 // e.g. "hybrid GEMM: A's copy priced" (the model's line for Machines::warm_gemm_a: session 46's
-// second A/B).
+// second A/B). WB_CH07_AGAIN_UP_TO=k (a run with --cpu-again): a third arm, each class timed again
+// up to k LLCs of working set and the start's e beyond (an offline look, docs/notes/split.md).
 #include "catch.hpp"
 #include "ch07_run_files.hpp"
 
@@ -74,6 +75,22 @@ TEST_CASE("chapter 7 tool: CPU classes timed again against the start's, on the s
         for (const auto& l : a) std::printf("    %s\n", l.c_str());
         std::printf("  without %s:\n", drop.empty() ? "the classes timed again" : drop.c_str());
         for (const auto& l : b) std::printf("    %s\n", l.c_str());
+        if (const char* up = std::getenv("WB_CH07_AGAIN_UP_TO"); up && drop.empty()) {
+            const double k = std::stod(up), edge = k * start.cpu.llc_bytes;
+            wb::ch07::Machines mixed = run.m;
+            for (auto& [key, r] : mixed.cpu.peers) {
+                const auto it = start.cpu.peers.find(key);
+                if (it == start.cpu.peers.end()) continue;
+                std::vector<wb::model::WsPoint> e;
+                for (const auto& p : r.efficiency)
+                    if (p.ws_bytes <= edge) e.push_back(p);
+                for (const auto& p : it->second.efficiency)
+                    if (p.ws_bytes > edge) e.push_back(p);
+                r.efficiency = e;
+            }
+            std::printf("  timed again up to %g LLCs, the start's e beyond:\n", k);
+            for (const auto& l : wb::ch07::summary_lines(wb::ch07::replay(run.rows, mixed))) std::printf("    %s\n", l.c_str());
+        }
         std::printf("  rows whose CPU model changed its verdict (model / measured: as run, without):\n");
         for (std::size_t i = 0; i < ra.size(); ++i) {
             const auto& x = ra[i];
