@@ -71,7 +71,9 @@ private:
 
 template <class T> void gemv(const GemvArgs<T>& a);      ///< cblas_?gemv (column-major)
 template <class T> void gemm(const GemmArgs<T>& a);      ///< cblas_?gemm (column-major)
-template <class T> void symv(const SymvArgs<T>& a);      ///< cblas_?symv (column-major, a.uplo)
+/// cblas_?symv (column-major, a.uplo). In single precision OpenBLAS's generic SSE kernel reads 16
+/// bytes past the matrix (kBlasTailBytes): a caller's A should not end where its pages do.
+template <class T> void symv(const SymvArgs<T>& a);
 template <class T> void conv2d(const Conv2dArgs<T>& a);  ///< direct correlation, OpenMP over rows
 /// CG on the host: ?symv on the lower triangle (the upper one is never read), ?dot, ?axpy, ?scal,
 /// in the arithmetic of T; the same algorithm, stopping rules and result as kernels/cg.hpp.

@@ -19,7 +19,8 @@
 /// that a chunk's rows are complete when its kernels end and go back at once. The CPU's rows there
 /// collect what the GPU's columns add to them; they come back after the last chunk, and once both
 /// sides have stopped the call adds them into y. The CPU's share is then one SYMV of its diagonal
-/// block (OpenBLAS): the two sides together move the stored triangle once. gpu_rows = n with
+/// block (OpenBLAS; in float its generic SSE kernel reads 16 bytes past A's end: cpu_peers.hpp,
+/// kBlasTailBytes): the two sides together move the stored triangle once. gpu_rows = n with
 /// chunk_rows = n is the all-GPU call: the whole array (both triangles' places: one 2-D copy) and
 /// one SYMV. alpha == 0 is y = beta y on the host (detail::scale_on_host: A and x are not read).
 ///
