@@ -50,7 +50,7 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     std::vector<std::string> op_words = split_ops();
     op_words.insert(op_words.begin(), "all");
     std::vector<std::string> ops{"all"}, precisions{"both"};
-    app.add_option("--op", ops, "Ops: all (default), or a comma list of gemv, gemm, symv, conv2d, cg")
+    app.add_option("--op", ops, "Ops: all (default), or a comma list of gemv, gemm, symv, conv2d, cg (run in this order)")
         ->delimiter(',')
         ->check(CLI::IsMember(op_words));
     app.add_option("--precision", precisions, "float, double or both (default)")
