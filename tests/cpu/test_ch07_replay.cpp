@@ -29,6 +29,7 @@
 // beside it in one call (docs/notes/split.md, session 39).
 #include "catch.hpp"
 #include "ch07_run_files.hpp"
+#include "small_calibration.hpp"
 
 #include "split_cpu_again.hpp"
 #include "split_paths.hpp"
@@ -56,26 +57,7 @@ Run read_run(const std::string& stem) {
 }
 /// A kept run's log, tests/data/STEM.txt.
 std::string log_file(const char* stem) { return wb::test::ch07_stem_path(stem) + ".txt"; }
-/// A kept run's machines read back from its log as it ran (first) and with `line`, a line later
-/// runs print, inserted after the first line that begins with `after` (second).
-std::pair<wb::ch07::Machines, wb::ch07::Machines> machines_with_line(const char* stem, const std::string& after,
-                                                                     const std::string& line) {
-    std::ifstream txt(log_file(stem));
-    REQUIRE(txt.good());
-    std::ostringstream as_run, with_line;
-    bool inserted = false;
-    for (std::string s; std::getline(txt, s);) {
-        as_run << s << '\n';
-        with_line << s << '\n';
-        if (!inserted && s.rfind(after, 0) == 0) {
-            with_line << line << '\n';
-            inserted = true;
-        }
-    }
-    REQUIRE(inserted);
-    std::istringstream a(as_run.str()), b(with_line.str());
-    return {wb::ch07::machines_from_log(a), wb::ch07::machines_from_log(b)};
-}
+using wb::test::ch07_machines_with_lines;
 const Run& h200_run() {
     static const Run run = read_run("h200-ch07-02a6a6d");
     return run;
@@ -369,7 +351,7 @@ TEST_CASE("chapter 7 replay: the balanced rows' margin read back; before its lin
     // (a balanced row whose predicted gain was under the run's 35.6%) stays on the CPU. The same
     // log with the line later runs print chooses its hybrid, and leaves SYMV's (no balanced call)
     // at the run's margin.
-    const auto [before, after] = machines_with_line(
+    const auto [before, after] = ch07_machines_with_lines(
         "h200-ch07-289f311", "  hybrid GEMV, GEMM and convolution: balanced while they run",
         "  hybrid margin of the balanced rows: 0.0% (a balanced call moves its split to the sides' measured rates while it "
         "runs; the run's margin for the other hybrids, the floor on the saving for every one)");
@@ -473,7 +455,7 @@ TEST_CASE("chapter 7 replay: each class's anchors timed again before its rows re
     // that class's anchors and its small rows' all-GPU prediction by the difference, and no other
     // class's.
     // anywhere after the calibration: the line names its class
-    const auto [before, after] = machines_with_line(
+    const auto [before, after] = ch07_machines_with_lines(
         "h200-ch07-9f6746d", "Where each call runs",
         "  " + wb::ch07::reanchor_line("gemm float", 0.0295, 0.04725, 4, 0.0241, 0.0418));
     CHECK_FALSE(before.reanchor);
@@ -495,7 +477,7 @@ TEST_CASE("chapter 7 replay: a group's CPU classes timed again before its rows r
     // with the lines a later run prints before the GEMV float group's rows moves that class's
     // threaded regime alone: its rows' CPU model follows, its single-thread regime, GEMV double and
     // SYMV float do not.
-    const auto [before, after] = machines_with_line(
+    const auto [before, after] = ch07_machines_with_lines(
         "h200-ch07-9f6746d", "Where each call runs",
         std::string("  ") + wb::ch07::kCpuAgainHeader +
             "\n    gemv float: t0 7.5 us (n = 96), e 0.25 at 0.5 MiB, e 0.5 at 64 MiB, e 0.75 at 1024 MiB");
@@ -542,11 +524,7 @@ TEST_CASE("chapter 7: each CPU class is timed again in one group only", "[cpu][c
 }
 
 TEST_CASE("chapter 7: a group's CPU classes timed again, and what stays where that stops", "[cpu][ch07]") {
-    const double MiB = 1024.0 * 1024.0;
-    wb::cpu::CalibrationSizes s;
-    s.ws_dram = 4 * MiB;
-    s.vec_max_n = 4096;
-    s.max_call_s = 1;
+    const wb::cpu::CalibrationSizes s = wb::test::small_calibration_sizes();
     const wb::ch07::Case conv{"conv2d", 512, 8, 5};
     wb::ch07::Machines m;
     m.cpu = wb::model::measure_cpu_machine(2, 4, 1);

@@ -7,8 +7,6 @@
 #include "split_replay.hpp"
 #include "split_warm.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace {
@@ -23,23 +21,6 @@ wb::ch07::WarmCopies flat(double warm, double cold) {
     return w;
 }
 
-/// A kept run's log with `lines` inserted after its first line that begins with `after`.
-wb::ch07::Machines machines_with(const char* stem, const std::string& after, const std::string& lines) {
-    std::ifstream txt(wb::test::ch07_stem_path(stem) + ".txt");
-    REQUIRE(txt.good());
-    std::ostringstream out;
-    bool inserted = false;
-    for (std::string s; std::getline(txt, s);) {
-        out << s << '\n';
-        if (!inserted && s.rfind(after, 0) == 0) {
-            out << lines << '\n';
-            inserted = true;
-        }
-    }
-    REQUIRE(inserted);
-    std::istringstream in(out.str());
-    return wb::ch07::machines_from_log(in);
-}
 }  // namespace
 
 TEST_CASE("ch07 warm copies: the line read back, the extra time of a copy", "[cpu][ch07]") {
@@ -77,9 +58,8 @@ TEST_CASE("ch07 warm copies: the GEMM hybrid's GPU side pays A's warm copy where
     const std::string flag =
         "  hybrid GEMM: A's copy priced at the rate of data the host's threads just read (its CPU share reads A while A is "
         "copied; --cold-a: the link's rate)";
-    const wb::ch07::Machines before = wb::test::read_ch07_run(stem).m;
-    const wb::ch07::Machines measured_only = machines_with(stem, "Where each call runs", line);
-    const wb::ch07::Machines after = machines_with(stem, "Where each call runs", line + "\n" + flag);
+    const auto [before, measured_only] = wb::test::ch07_machines_with_lines(stem, "Where each call runs", line);
+    const wb::ch07::Machines after = wb::test::ch07_machines_with_lines(stem, "Where each call runs", line + "\n" + flag).second;
     CHECK_FALSE(before.warm_gemm_a);
     CHECK_FALSE(before.warm.measured());
     CHECK(measured_only.warm.measured());

@@ -3,6 +3,7 @@
 // one at the rule's edge, the threaded one on a grid of working sets), and the calibration's sizes
 // follow the LLC, never the table's powers of two.
 #include "catch.hpp"
+#include "small_calibration.hpp"
 
 #include "cpu_peers.hpp"
 #include "peer_rates.hpp"
@@ -99,11 +100,7 @@ TEST_CASE("peer rates: the single-thread regime's sizes end at the rule's edge",
 
 TEST_CASE("peer rates: every class of the run is measured in each of its regimes", "[cpu][split]") {
     wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
-    const double MiB = 1024.0 * 1024.0;
-    wb::cpu::CalibrationSizes s;
-    s.ws_dram = 4 * MiB;
-    s.vec_max_n = 4096;
-    s.max_call_s = 1;  // every grid point, whatever this busy machine's speed
+    const wb::cpu::CalibrationSizes s = wb::test::small_calibration_sizes();
     const auto log = wb::cpu::calibrate_peer_rates(m, {3, 9}, s);
     std::vector<std::string> keys{"conv2d FS3 float", "conv2d FS9 float", "conv2d FS3 double", "conv2d FS9 double"};
     std::vector<std::string> blas;  // the classes with a single-thread regime
@@ -139,7 +136,7 @@ TEST_CASE("peer rates: every class of the run is measured in each of its regimes
         REQUIRE(r.efficiency.size() >= 2);
         for (std::size_t i = 0; i < r.efficiency.size(); ++i) {
             CHECK(r.efficiency[i].value > 0);
-            CHECK(r.efficiency[i].ws_bytes <= 4 * MiB * 1.1);  // its n rounded to a multiple of 32
+            CHECK(r.efficiency[i].ws_bytes <= s.ws_dram * 1.1);  // 4 MiB, its n rounded to a multiple of 32
             if (i > 0) CHECK(r.efficiency[i].ws_bytes > r.efficiency[i - 1].ws_bytes);
         }
     }
@@ -243,11 +240,7 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
 
 TEST_CASE("calibrate_peer_classes measures the classes asked for and leaves the others", "[cpu][split]") {
     wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
-    const double MiB = 1024.0 * 1024.0;
-    wb::cpu::CalibrationSizes s;
-    s.ws_dram = 4 * MiB;
-    s.vec_max_n = 4096;
-    s.max_call_s = 1;
+    const wb::cpu::CalibrationSizes s = wb::test::small_calibration_sizes();
     // a poisoned entry of the class asked for, and one of a class not asked for
     const wb::model::PeerRate poison{-1.0, {{1.0, -1.0}}};
     m.peers["conv2d FS3 double"] = poison;

@@ -1,14 +1,17 @@
 /// \file ch07_run_files.hpp
 /// \brief A kept chapter 7 run's files in the offline tests (test_ch07_replay.cpp,
-///        test_ch07_margin_sweep.cpp): where a stem's RUN.txt and RUN.csv are, the run read back
-///        (its calibration and rows), and the summary lines it printed.
+///        test_ch07_margin_sweep.cpp, test_ch07_warm.cpp): where a stem's RUN.txt and RUN.csv are,
+///        the run read back (its calibration and rows, or with lines of later runs inserted), and
+///        the summary lines it printed.
 #pragma once
 
 #include "split_replay.hpp"
 
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::test {
@@ -30,6 +33,30 @@ inline Ch07Run read_ch07_run(const std::string& stem) {
     if (!txt.good()) throw std::runtime_error("no chapter 7 log " + path + ".txt");
     if (!csv.good()) throw std::runtime_error("no chapter 7 CSV " + path + ".csv");
     return Ch07Run{wb::ch07::machines_from_log(txt), wb::ch07::rows_from_csv(csv)};
+}
+
+/// A kept run's machines read back from its log as it ran (first) and with `lines`, lines later
+/// runs print, inserted after the first line that begins with `after` (second). Throws
+/// std::runtime_error where the log is missing or no line begins with `after`.
+inline std::pair<wb::ch07::Machines, wb::ch07::Machines> ch07_machines_with_lines(const std::string& stem,
+                                                                                  const std::string& after,
+                                                                                  const std::string& lines) {
+    const std::string path = ch07_stem_path(stem) + ".txt";
+    std::ifstream txt(path);
+    if (!txt.good()) throw std::runtime_error("no chapter 7 log " + path);
+    std::ostringstream as_run, with_lines;
+    bool inserted = false;
+    for (std::string s; std::getline(txt, s);) {
+        as_run << s << '\n';
+        with_lines << s << '\n';
+        if (!inserted && s.rfind(after, 0) == 0) {
+            with_lines << lines << '\n';
+            inserted = true;
+        }
+    }
+    if (!inserted) throw std::runtime_error(path + ": no line begins with \"" + after + "\"");
+    std::istringstream a(as_run.str()), b(with_lines.str());
+    return {wb::ch07::machines_from_log(a), wb::ch07::machines_from_log(b)};
 }
 
 /// The lines a run printed under `heading` ("Summary", or a line that starts with it) up to the
