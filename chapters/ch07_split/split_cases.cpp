@@ -300,6 +300,21 @@ Sides sides_of(const Case& c, const Machines& m, int chunks) {
             return (dram + moved(f, false) * split_bytes + whole_bytes) / rate;
         };
     }
+    if (path && !path->depth_factors.empty()) {
+        // A hybrid call at this depth, as the calibration timed one at every depth (the mid size's
+        // measured time over the model's, to that at K0): both sides and their shared bound scaled
+        // alike, so the balanced share stays and the call's time moves. The single sides (f = 0,
+        // f = 1) are no hybrid call and keep their time.
+        const double phi = depth_factor_at(*path, chunks);
+        auto scaled = [phi](split::SideTime inner) {
+            return split::SideTime([inner, phi](double f) { return f > 0 && f < 1 ? phi * inner(f) : inner(f); });
+        };
+        if (phi != 1) {
+            s.cpu = scaled(s.cpu);
+            s.gpu = scaled(s.gpu);
+            if (s.costs.shared) s.costs.shared = scaled(s.costs.shared);
+        }
+    }
     return s;
 }
 
@@ -320,6 +335,20 @@ double at_size(const GpuPath& p, int n, double small_v, double mid_v) {
 
 double residual_at(const GpuPath& p, int n) { return at_size(p, n, p.small_residual_ms, p.residual_ms); }
 double issue_at(const GpuPath& p, int n) { return at_size(p, n, p.small_issue_per_chunk_ms, p.issue_per_chunk_ms); }
+
+double depth_factor_at(const GpuPath& p, int chunks) {
+    const auto& v = p.depth_factors;
+    if (v.empty()) return 1;
+    if (chunks <= v.front().first) return v.front().second;
+    if (chunks >= v.back().first) return v.back().second;
+    for (std::size_t i = 1; i < v.size(); ++i)
+        if (chunks <= v[i].first) {
+            const double x = std::log2(static_cast<double>(chunks) / v[i - 1].first) /
+                             std::log2(static_cast<double>(v[i].first) / v[i - 1].first);
+            return (1 - x) * v[i - 1].second + x * v[i].second;
+        }
+    return v.back().second;
+}
 
 double hybrid_margin_of(const Machines& m) {
     std::vector<double> v;
@@ -344,8 +373,11 @@ GpuSideParts gpu_side_parts(const Case& c, const Machines& m) {
     return p;
 }
 
-double hybrid_model_ms(const Case& c, const Machines& m, double f) {
-    Sides s = sides_of(c, m, m.chunks);
+double hybrid_model_ms(const Case& c, const Machines& m, double f) { return hybrid_model_ms_at(c, m, f, m.chunks); }
+
+double hybrid_model_ms_at(const Case& c, const Machines& m, double f, int chunks) {
+    if (chunks < 1) throw std::invalid_argument("ch07 hybrid_model_ms_at: chunks (" + std::to_string(chunks) + ") must be >= 1");
+    Sides s = sides_of(c, m, chunks);
     s.costs.residual_ms = 0;
     return split::hybrid_ms_at(s.cpu, s.gpu, s.costs, f);
 }

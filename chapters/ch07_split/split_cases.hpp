@@ -82,6 +82,14 @@ struct GpuPath {
     /// thread issued). issue_at interpolates; sides_of delays the CPU side by K chunks' worth.
     double issue_per_chunk_ms = 0;
     double small_issue_per_chunk_ms = 0;
+    /// The real hybrid at mid_n (residual_share of it on the GPU) timed at every depth K of
+    /// kDepths: its measured time over the model's at K (no residual), over the same ratio at the
+    /// calibration's depth K0 = Machines::chunks (1 there), by K ascending. What a depth costs a
+    /// hybrid call beyond the model's chunks: on the H200 machine the GEMM's hybrid ran slower at
+    /// 16 chunks than at 4 while the model, from the GPU side alone, had it faster
+    /// (docs/notes/split.md, session 47). Empty: not measured (a run from before it, --chunks, or
+    /// --model-depths); depth_factor_at interpolates, and sides_of scales a hybrid's sides by it.
+    std::vector<std::pair<int, double>> depth_factors;
     /// How far the real hybrid at mid_n landed from the model of its two sides,
     /// |measured / model - 1|, at least twice the relative error of that timing (negative: not
     /// measured). The median over the classes is the run's hybrid margin (Machines).
@@ -93,6 +101,9 @@ struct GpuPath {
 double residual_at(const GpuPath& p, int n);
 /// A path's issue per chunk at size n, interpolated as residual_at.
 double issue_at(const GpuPath& p, int n);
+/// A path's depth factor at `chunks` (GpuPath::depth_factors): linear in log2(chunks) between the
+/// depths measured, the nearest one's outside them; 1 where none was measured.
+double depth_factor_at(const GpuPath& p, int chunks);
 
 /// What to predict with.
 struct Machines {
@@ -179,6 +190,10 @@ struct Machines {
     /// share reads A while A is copied); false: the link's rate (every run before session 46; the
     /// replay reads the run's line; the chapter sets it unless --cold-a).
     bool warm_gemm_a = false;
+    /// Whether the calibration times each class's mid-size hybrid at every depth of kDepths
+    /// (GpuPath::depth_factors; only where the depth is derived). The model uses the factors a
+    /// path holds (a replay: those its line printed); the chapter sets it unless --model-depths.
+    bool measured_depths = false;
 };
 
 /// Whether the op's hybrid has a balanced call (kernels/cpu/hybrid_balance.hpp): GEMV, GEMM, SYMV
@@ -251,5 +266,9 @@ GpuSideParts gpu_side_parts(const Case& c, const Machines& m);
 /// The model's hybrid time at share f in (0, 1) without the residual: what the residual is
 /// measured against. Not for CG.
 double hybrid_model_ms(const Case& c, const Machines& m, double f);
+/// The same at the pipeline depth `chunks` (>= 1), with the path's depth factor there where it
+/// holds one: what a depth's factor is measured against (the calibration measures them before
+/// the path holds any).
+double hybrid_model_ms_at(const Case& c, const Machines& m, double f, int chunks);
 
 }  // namespace wb::ch07

@@ -35,6 +35,19 @@ double hybrid_miss(double measured_ms, double model_ms, double timing_error) {
     return std::isnan(timing_error) ? miss : std::max(miss, 2 * timing_error);
 }
 
+std::string depth_factors_text(const GpuPath& p, int k0) {
+    std::string s = "; the hybrid in K chunks over its model, to that at " + std::to_string(k0) + ":";
+    bool first = true;
+    for (const auto& [k, phi] : p.depth_factors) {
+        if (k == k0) continue;
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%s %d x%.4g", first ? "" : ",", k, phi);
+        s += buf;
+        first = false;
+    }
+    return s;
+}
+
 int mid_n_of(const std::string& op, const GpuCalibrationSizes& s) {
     if (op == "gemv") return s.gemv_n;
     if (op == "symv") return s.symv_n;
@@ -70,6 +83,32 @@ void timed_again(const Case& c, int chunks, Measured& r) {
         r.hybrid_issue_ms = r2.hybrid_issue_ms;
         r.hybrid_issue_chunks = r2.hybrid_issue_chunks;
     }
+}
+
+/// The class's hybrid at the mid size `mc` (timing r, at share f in m.chunks chunks; model_ms the
+/// model's there without a residual) timed again at every other depth of kDepths, each timing
+/// kept as timed_again keeps it: at depth K its time over the model's at K, over r's over
+/// model_ms (GpuPath::depth_factors, the key's path). A depth whose timing or model is not > 0
+/// is left out; the factor is clamped to [0.25, 4] (a broken timing). Throws what the calls throw.
+void measure_depth_factors(Machines& m, const std::string& key, const Case& mc, const Measured& r, double f,
+                           double model_ms) {
+    const double at_k0 = r.hybrid_ms / model_ms;
+    std::vector<std::pair<int, double>> v{{m.chunks, 1.0}};
+    const int g = r.hybrid_part, pieces = r.balanced_pieces;
+    for (int k : kDepths) {
+        if (k == m.chunks) continue;
+        MeasurePlan at_k;
+        at_k.cpu = at_k.gpu = false;
+        at_k.hybrid_part = [g](const Measured&) { return g; };
+        at_k.pieces = [pieces](int) { return pieces; };
+        Measured rk = measure_case(mc, at_k, k);
+        timed_again(mc, k, rk);
+        const double model_k = hybrid_model_ms_at(mc, m, f, k);
+        if (!(rk.hybrid_ms > 0) || !(model_k > 0)) continue;
+        v.push_back({k, std::clamp(rk.hybrid_ms / model_k / at_k0, 0.25, 4.0)});
+    }
+    std::sort(v.begin(), v.end());
+    m.paths[key].depth_factors = v;
 }
 
 /// A calibration hybrid of c at the share the model predicts at the calibration's depth (clamped
@@ -129,6 +168,18 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
         q.residual_ms = std::max(0.0, r.hybrid_ms - model_ms);
         q.miss = hybrid_miss(r.hybrid_ms, model_ms, r.hybrid_error);
     }
+    // The same hybrid at every other depth the rows may run (where the depth is derived): what a
+    // depth costs the call beyond the model's chunks (GpuPath::depth_factors). A failure here
+    // leaves the class without factors (the model's depths), its line says so.
+    std::string depths_failed;
+    if (m.measured_depths && m.derived_chunks && r.hybrid_part > 0 && r.hybrid_ms > 0 && model_ms > 0) {
+        try {
+            measure_depth_factors(m, key, mc, r, f, model_ms);
+        } catch (const std::exception& e) {
+            m.paths[key].depth_factors.clear();
+            depths_failed = e.what();
+        }
+    }
     // A third of the mid size (a multiple of 32, off the table's powers of two): a hybrid's fixed
     // costs beyond its sides (the GPU share's issue before the CPU's share starts, the waiting
     // thread's wake-up beside a short threaded share) weigh more in
@@ -180,6 +231,8 @@ void calibrate_path(Machines& m, const Case& cls, int tiny_n, const Measured& t,
     } else if (small_failed) {
         line += "; at n = " + std::to_string(sc.n) + ": not measured (" + why + ")";
     }
+    if (!q.depth_factors.empty()) line += depth_factors_text(q, m.chunks);
+    else if (!depths_failed.empty()) line += "; the hybrid at each depth: not measured (" + depths_failed + ")";
     if (q.issue_per_chunk_ms > 0 || q.small_issue_per_chunk_ms > 0) {
         std::snprintf(buf, sizeof buf, "; issued before the CPU's share: %.4g ms per chunk at n = %d", q.issue_per_chunk_ms,
                       mc.n);

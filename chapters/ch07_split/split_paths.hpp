@@ -44,6 +44,9 @@ std::string reanchor_line(const std::string& key, double t0_ms, double t0_chunke
 /// A class's miss (GpuPath::miss) from its hybrid at the mid size: |measured / model - 1|, at
 /// least twice the timing's relative error (NaN: not known); -1 where either time is not > 0.
 double hybrid_miss(double measured_ms, double model_ms, double timing_error);
+/// The path line's depth factors, every one but K0's ("; the hybrid in K chunks over its model, to
+/// that at 4: 1 x0.98, 2 x1.01, 8 x1.07, 16 x1.18"): machines_from_log reads them back, K0 at 1.
+std::string depth_factors_text(const GpuPath& p, int k0);
 /// The small size of the calibration's second hybrid: a third of the mid size, rounded down to a
 /// multiple of 32 (off the table's powers of two: 2048 -> 672, 4096 -> 1344).
 constexpr int small_n_of(int mid_n) { return mid_n / 3 / 32 * 32; }

@@ -4,6 +4,7 @@
 
 #include "split_cpu_again.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -62,6 +63,8 @@ Machines machines_from_log(std::istream& log) {
                              R"(pipeline ([\d.eE+-]+) at n = (\d+).*hybrid residual ([\d.eE+-]+) ms at n = \d+, share ([\d.]+)%)");
     const std::regex miss_re(R"(; miss ([\d.]+)%)");
     const std::regex small_re(R"(; at n = (\d+): residual ([\d.eE+-]+) ms)");
+    const std::regex depths_re(R"(; the hybrid in K chunks over its model, to that at (\d+):([^;]*))");
+    const std::regex depth_re(R"((\d+) x([\d.eE+-]+))");
     const std::regex issue_re(R"(; issued before the CPU's share: ([\d.eE+-]+) ms per chunk at n = \d+(?:, ([\d.eE+-]+) at n = \d+)?)");
     const std::regex gpu_re(R"(^GPU: .*?, ([\d.]+) GB/s, ([\d.]+) / ([\d.]+) GFLOP/s)");
     const std::regex overhead_re(R"(^an empty hybrid call .*: ([\d.]+) us)");
@@ -174,6 +177,13 @@ Machines machines_from_log(std::istream& log) {
             if (std::regex_search(s, ms, issue_re)) {  // a run from before it: no issue term (its residual held it)
                 p.issue_per_chunk_ms = std::stod(ms[1]);
                 p.small_issue_per_chunk_ms = ms[2].matched ? std::stod(ms[2]) : p.issue_per_chunk_ms;
+            }
+            if (std::regex_search(s, ms, depths_re)) {  // a run from before it: the model's depths
+                const std::string list = ms[2];
+                p.depth_factors.push_back({std::stoi(ms[1]), 1.0});
+                for (auto it = std::sregex_iterator(list.begin(), list.end(), depth_re); it != std::sregex_iterator(); ++it)
+                    p.depth_factors.push_back({std::stoi((*it)[1]), std::stod((*it)[2])});
+                std::sort(p.depth_factors.begin(), p.depth_factors.end());
             }
             m.paths[g[1]] = p;
         }

@@ -390,6 +390,30 @@ TEST_CASE("chapter 7 replay: a path line with the calling thread's issue", "[cpu
     CHECK(m.paths.at("gemm double").issue_per_chunk_ms == 0);
 }
 
+TEST_CASE("chapter 7 replay: a path line with the hybrid timed at every depth", "[cpu][ch07][replay]") {
+    // The factors as the calibration prints them (depth_factors_text), before the issue's text as
+    // in its line, read back with K0's 1; a line without them: none (the model's depths).
+    wb::ch07::GpuPath p;
+    p.depth_factors = {{1, 0.9731}, {2, 1.012}, {4, 1.0}, {8, 1.083}, {16, 1.271}};
+    const std::string text = wb::ch07::depth_factors_text(p, 4);
+    CHECK(text == "; the hybrid in K chunks over its model, to that at 4: 1 x0.9731, 2 x1.012, 8 x1.083, 16 x1.271");
+    std::ifstream txt(log_file("h200-ch07-b82e188-b"));
+    REQUIRE(txt.good());
+    std::ostringstream log;
+    for (std::string s; std::getline(txt, s);) {
+        if (s.rfind("  gemm float: t0 ", 0) == 0 && s.find("one chunk") != std::string::npos) {
+            const std::size_t at = s.find("; issued before");
+            s.insert(at == std::string::npos ? s.size() : at, text);
+        }
+        log << s << '\n';
+    }
+    std::istringstream in(log.str());
+    const wb::ch07::Machines m = wb::ch07::machines_from_log(in);
+    CHECK(m.paths.at("gemm float").depth_factors == p.depth_factors);
+    CHECK(m.paths.at("gemm float").issue_per_chunk_ms > 0);  // the issue's text after them still read
+    CHECK(m.paths.at("gemm double").depth_factors.empty());
+}
+
 TEST_CASE("chapter 7 replay: a run with the issue priced (--price-issue) reproduced", "[cpu][ch07][replay]") {
     // The flag's line read back, every class's issue per chunk from its path line, the columns,
     // choices and depths recomputed, the summary as printed; and the same calibration with the

@@ -56,6 +56,10 @@ TEST_CASE("chapter 7 CLI: defaults are every op and both precisions", "[cpu][ch0
     CHECK(!opt.chunks_given);  // each hybrid's depth derived per call
     CHECK_FALSE(opt.price_issue);  // the issue's term off until an A/B judges it
     CHECK_FALSE(opt.symv_own_arrays);  // SYMV's grid on the shared array until an A/B judges it
+    CHECK_FALSE(opt.model_depths);     // each class's hybrid timed at every depth
+    wb::ch07::SplitOptions model_depths;
+    REQUIRE(parse({"--model-depths"}, model_depths) == -1);
+    CHECK(model_depths.model_depths);
     CHECK(opt.cg_iterations == 100);
     CHECK(opt.filter_sizes == std::vector<int>{3, 9});
     CHECK_FALSE(opt.quick);
@@ -700,6 +704,64 @@ TEST_CASE("chapter 7: the hybrid's pipeline depth is derived per call from its a
     };
     CHECK(ratio(symv) > 1.3 * ratio(gemv8k));
     CHECK_THROWS_WITH(wb::ch07::predict_case_at(gemv, m, 0), Catch::Contains("chunks (0) must be >= 1"));
+}
+
+TEST_CASE("chapter 7: a depth factor interpolates in log2 of the depth, 1 where none was measured", "[cpu][ch07][split]") {
+    wb::ch07::GpuPath p;
+    for (int k : {1, 3, 4, 16, 64}) CHECK(wb::ch07::depth_factor_at(p, k) == 1.0);
+    p.depth_factors = {{1, 0.9}, {4, 1.0}, {16, 1.3}};
+    CHECK(wb::ch07::depth_factor_at(p, 1) == 0.9);
+    CHECK(wb::ch07::depth_factor_at(p, 2) == Approx(0.95));
+    CHECK(wb::ch07::depth_factor_at(p, 4) == 1.0);
+    CHECK(wb::ch07::depth_factor_at(p, 8) == Approx(1.15));
+    CHECK(wb::ch07::depth_factor_at(p, 16) == 1.3);
+    CHECK(wb::ch07::depth_factor_at(p, 32) == 1.3);  // beyond the deepest measured: its factor
+}
+
+TEST_CASE("chapter 7: a path's depth factors scale the hybrid at each depth and move the derived depth",
+          "[cpu][ch07][split]") {
+    wb::ch07::Machines m = plain_host();
+    m.chunks = 4;
+    wb::ch07::GpuPath p;
+    p.tiny_n = 8;
+    p.mid_n = 2048;
+    p.t0_ms = 0.025;
+    p.t0_chunked_ms = 0.025 + 3 * 0.001;  // 1 us a chunk: the model alone runs the GEMM deep
+    p.pipeline = 0.8;
+    p.residual_ms = 0.05;
+    m.paths["gemm float"] = p;
+    const wb::ch07::Case gemm{"gemm", 4096, 4};
+    const auto plain = wb::ch07::predict_case(gemm, m);
+    REQUIRE(plain.chunks == 16);
+    REQUIRE(plain.split.gpu_share > 0);
+    REQUIRE(plain.split.gpu_share < 1);
+    // Each depth's hybrid scaled by its factor; the residual, the share, the single sides and the
+    // all-CPU and all-GPU columns do not move.
+    wb::ch07::Machines measured = m;
+    measured.paths["gemm float"].depth_factors = {{1, 1.0}, {2, 1.0}, {4, 1.0}, {8, 1.2}, {16, 1.5}};
+    for (int k : wb::ch07::kDepths) {
+        INFO("depth " << k);
+        const auto a = wb::ch07::predict_case_at(gemm, m, k), b = wb::ch07::predict_case_at(gemm, measured, k);
+        REQUIRE(a.split.gpu_share > 0);
+        REQUIRE(a.split.gpu_share < 1);
+        const double phi = wb::ch07::depth_factor_at(measured.paths["gemm float"], k);
+        CHECK(b.split.hybrid_ms == Approx(phi * (a.split.hybrid_ms - 0.05) + 0.05));
+        CHECK(b.split.gpu_share == Approx(a.split.gpu_share));
+        CHECK(b.split.cpu_ms == a.split.cpu_ms);
+        CHECK(b.split.gpu_ms == a.split.gpu_ms);
+        const double f = a.split.gpu_share;
+        CHECK(wb::ch07::hybrid_model_ms_at(gemm, measured, f, k) == Approx(phi * wb::ch07::hybrid_model_ms_at(gemm, m, f, k)));
+    }
+    // At the calibration's depth nothing moves: the residual is measured against that model.
+    CHECK(wb::ch07::hybrid_model_ms(gemm, measured, 0.9) == wb::ch07::hybrid_model_ms(gemm, m, 0.9));
+    // The derived depth is the fastest with the factors: here 4, where 16 cost half as much again.
+    const auto derived = wb::ch07::predict_case(gemm, measured);
+    CHECK(derived.chunks == 4);
+    CHECK(derived.split.hybrid_ms == wb::ch07::predict_case_at(gemm, measured, 4).split.hybrid_ms);
+    // Another class's path, or none, keeps its model.
+    CHECK(wb::ch07::predict_case({"gemm", 4096, 8}, measured).split.hybrid_ms ==
+          wb::ch07::predict_case({"gemm", 4096, 8}, m).split.hybrid_ms);
+    CHECK_THROWS_AS(wb::ch07::hybrid_model_ms_at(gemm, m, 0.9, 0), std::invalid_argument);
 }
 
 TEST_CASE("chapter 7: the calls a group's rounds time, and the pairs that trade places", "[cpu][ch07][split]") {
