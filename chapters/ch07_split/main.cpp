@@ -101,7 +101,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
     m.symv_balanced = opt.balanced_symv;
     m.cpu_again = opt.cpu_again && !opt.predict_only;
     m.warm_gemm_a = !opt.cold_a;
-    m.measured_depths = !opt.model_depths;
+    m.measured_depths = opt.measured_depths;
     // --balance-ab compares the balanced call with the chapter at its fixed share: the calibration
     // then times the fixed share, as that chapter would
     m.balanced = !opt.fixed_share && !opt.balance_ab;

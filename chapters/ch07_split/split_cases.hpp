@@ -88,7 +88,8 @@ struct GpuPath {
     /// hybrid call beyond the model's chunks: on the H200 machine the GEMM's hybrid ran slower at
     /// 16 chunks than at 4 while the model, from the GPU side alone, had it faster
     /// (docs/notes/split.md, session 47). Empty: not measured (a run from before it, --chunks, or
-    /// --model-depths); depth_factor_at interpolates, and sides_of scales a hybrid's sides by it.
+    /// without --measured-depths); depth_factor_at interpolates, and sides_of scales a hybrid's
+    /// sides by it.
     std::vector<std::pair<int, double>> depth_factors;
     /// How far the real hybrid at mid_n landed from the model of its two sides,
     /// |measured / model - 1|, at least twice the relative error of that timing (negative: not
@@ -192,7 +193,9 @@ struct Machines {
     bool warm_gemm_a = false;
     /// Whether the calibration times each class's mid-size hybrid at every depth of kDepths
     /// (GpuPath::depth_factors; only where the depth is derived). The model uses the factors a
-    /// path holds (a replay: those its line printed); the chapter sets it unless --model-depths.
+    /// path holds (a replay: those its line printed); the chapter sets it with --measured-depths.
+    /// Off by its A/B (docs/notes/split.md, session 47): over two pairs of runs the hybrids whose
+    /// depth it moved ran 7% slower at the median, and fewer gains held (41 of 51 against 46).
     bool measured_depths = false;
 };
 

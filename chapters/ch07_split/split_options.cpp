@@ -122,10 +122,10 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_flag("--cold-a", opt.cold_a,
                  "price the GEMM hybrid's copy of A at the link's rate (by default, where a CPU share reads A while it "
                  "is copied, at the rate of data the host's threads just read: split_warm.hpp)");
-    app.add_flag("--model-depths", opt.model_depths,
-                 "derive each hybrid's depth from the model alone (by default the calibration also times each "
-                 "class's mid-size hybrid at every depth, and the model scales a hybrid at each depth by what it "
-                 "measured there: docs/notes/split.md, session 47)");
+    app.add_flag("--measured-depths", opt.measured_depths,
+                 "time each class's mid-size hybrid at every depth in the calibration and scale a hybrid at each "
+                 "depth by what it measured there (off: the depth from the model alone; its A/B missed three items "
+                 "of its rule, docs/notes/split.md, session 47)");
     app.add_flag("--cpu-again", opt.cpu_again,
                  "time each group's CPU classes again just before its rows and predict them with those (off: the run's "
                  "start's; its A/B met one item of its rule and missed two, docs/notes/split.md, session 46)");

@@ -32,7 +32,7 @@ struct SplitOptions {
     bool symv_own_arrays = false;  ///< --symv-own-arrays: cpu::CalibrationSizes::symv_own_arrays
     bool cpu_again = false;     ///< --cpu-again: Machines::cpu_again
     bool cold_a = false;        ///< --cold-a: Machines::warm_gemm_a off
-    bool model_depths = false;  ///< --model-depths: Machines::measured_depths off
+    bool measured_depths = false;  ///< --measured-depths: Machines::measured_depths
     int cg_iterations = 100;                                ///< CG iterations per solve
 };
 

@@ -56,10 +56,10 @@ TEST_CASE("chapter 7 CLI: defaults are every op and both precisions", "[cpu][ch0
     CHECK(!opt.chunks_given);  // each hybrid's depth derived per call
     CHECK_FALSE(opt.price_issue);  // the issue's term off until an A/B judges it
     CHECK_FALSE(opt.symv_own_arrays);  // SYMV's grid on the shared array until an A/B judges it
-    CHECK_FALSE(opt.model_depths);     // each class's hybrid timed at every depth
-    wb::ch07::SplitOptions model_depths;
-    REQUIRE(parse({"--model-depths"}, model_depths) == -1);
-    CHECK(model_depths.model_depths);
+    CHECK_FALSE(opt.measured_depths);  // the depths from the model alone (its A/B: session 47)
+    wb::ch07::SplitOptions measured_depths;
+    REQUIRE(parse({"--measured-depths"}, measured_depths) == -1);
+    CHECK(measured_depths.measured_depths);
     CHECK(opt.cg_iterations == 100);
     CHECK(opt.filter_sizes == std::vector<int>{3, 9});
     CHECK_FALSE(opt.quick);
