@@ -323,8 +323,10 @@ int run(const SplitOptions& opt) {
     ch07::AbPlan ab_plan;  // --balance-ab, --first-issue-ab: two arms timed in the same rounds
     ab_plan.arms = opt.balance_ab            ? ch07::AbPlan::Arms::fixed_vs_balanced
                    : opt.first_issue_ab > 0 ? ch07::AbPlan::Arms::first_issue
+                   : opt.depth_ab > 0       ? ch07::AbPlan::Arms::depth
                                             : ch07::AbPlan::Arms::none;
     ab_plan.first_issue = opt.first_issue_ab;
+    ab_plan.depth_scale = opt.depth_ab;
     const bool ab = ab_plan.arms != ch07::AbPlan::Arms::none;
     const bool balanced_rows = m.balanced || ab;  // the rows time a balanced call (an A/B: beside its other arm)
 
@@ -454,16 +456,25 @@ int run(const SplitOptions& opt) {
     }
     if (ab) {
         const std::string order = opt.fixed_order ? "in one order, the first right after the CPU peer" : "trading places every other round";
-        if (opt.balance_ab)
-            std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM, the convolution and, with --balanced-symv, SYMV; the same plan, timed in the same rounds, "
+        if (opt.depth_ab > 0) {
+            std::cout << "The hybrid at another depth (--depth-ab " << fmt(opt.depth_ab, 3)
+                      << ": each hybrid row as it runs, and the same call at that many times its depth, timed in the same "
+                         "rounds, "
                       << order << ")\n";
-        else
-            std::cout << "Balanced hybrid, its first issue (--first-issue-ab: the balanced call as it is, and with its first "
-                         "issue "
-                      << fmt(opt.first_issue_ab, 2) << " pieces, the same plan, timed in the same rounds, " << order << ")\n";
-        const ch07::AbNames names = opt.balance_ab ? ch07::AbNames{} : ch07::first_issue_names(opt.first_issue_ab);
-        for (const auto& line : ch07::balanced_lines(results, names)) std::cout << "  " << line << '\n';
-        if (!opt.balance_ab) std::cout << "  " << ch07::first_issue_rows_line(results, opt.first_issue_ab) << '\n';
+            for (const auto& line : ch07::depth_ab_lines(results, opt.depth_ab)) std::cout << "  " << line << '\n';
+        } else {
+            if (opt.balance_ab)
+                std::cout << "Balanced hybrid (--balance-ab: GEMV, GEMM, the convolution and, with --balanced-symv, SYMV; the "
+                             "same plan, timed in the same rounds, "
+                          << order << ")\n";
+            else
+                std::cout << "Balanced hybrid, its first issue (--first-issue-ab: the balanced call as it is, and with its "
+                             "first issue "
+                          << fmt(opt.first_issue_ab, 2) << " pieces, the same plan, timed in the same rounds, " << order << ")\n";
+            const ch07::AbNames names = opt.balance_ab ? ch07::AbNames{} : ch07::first_issue_names(opt.first_issue_ab);
+            for (const auto& line : ch07::balanced_lines(results, names)) std::cout << "  " << line << '\n';
+            if (!opt.balance_ab) std::cout << "  " << ch07::first_issue_rows_line(results, opt.first_issue_ab) << '\n';
+        }
         std::cout << '\n';
     }
     print_crossovers(results);

@@ -233,12 +233,19 @@ bool first_issue_arms_differ(int n, int g, int depth, int pieces, double first_i
            hybrid::BalancePlanner(n, g, unit, pieces).initial_gpu();
 }
 
+int depth_b(int depth, double scale) {
+    return std::max(1, static_cast<int>(std::lround(std::max(1, depth) * scale)));
+}
+
 RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& pieces,
                      bool gpu, const AbPlan& ab, bool alternate) {
     if (gpu_parts.size() != cases.size() || (!pieces.empty() && pieces.size() != cases.size()))
         throw std::invalid_argument("ch07 round_plan: gpu_parts (" + std::to_string(gpu_parts.size()) + ") and pieces (" +
                                     std::to_string(pieces.size()) + ", or none) must have one entry per case (" +
                                     std::to_string(cases.size()) + ")");
+    if (ab.arms == AbPlan::Arms::depth && !(ab.depth_scale > 0 && std::isfinite(ab.depth_scale)))
+        throw std::invalid_argument("ch07 round_plan: ab.depth_scale (" + std::to_string(ab.depth_scale) +
+                                    ") must be finite and > 0 for the depth A/B");
     if (ab.arms == AbPlan::Arms::first_issue && !(ab.first_issue > 0 && std::isfinite(ab.first_issue)))
         throw std::invalid_argument("ch07 round_plan: ab.first_issue (" + std::to_string(ab.first_issue) +
                                     ") must be finite and > 0 for the first-issue A/B");
@@ -260,11 +267,18 @@ RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu
         }
         const int g = gpu_parts[i];
         if (!(g > 0 && g < c.n)) continue;  // the hybrid is one of the other two ways
-        if (pieces.empty() || !runs_balanced(c, pieces[i])) {
+        const bool balanced = !pieces.empty() && runs_balanced(c, pieces[i]);
+        if (ab.arms == AbPlan::Arms::depth) {  // arm a right after the CPU peer in the even rounds
+            plan.calls.push_back({i, balanced ? Call::balanced : Call::fixed, Column::hybrid});
+            add(balanced ? Call::balanced_depth_b : Call::fixed_depth_b, Column::balanced, plan.calls.size() - 1);
+            continue;
+        }
+        if (!balanced) {
             add(Call::fixed, Column::hybrid, cpu_call);
             continue;
         }
         switch (ab.arms) {
+            case AbPlan::Arms::depth:  // above
             case AbPlan::Arms::none: add(Call::balanced, Column::hybrid, cpu_call); break;
             case AbPlan::Arms::fixed_vs_balanced:  // arm a right after the CPU peer in the even rounds
                 plan.calls.push_back({i, Call::fixed, Column::hybrid});
@@ -301,6 +315,7 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     const RoundPlan rounds = round_plan(cases, gpu_parts, pieces, gpu, plan_ab, alternate);
     std::vector<std::vector<double>> shares(k);  // each balanced call's GPU outputs over n
     const double first_issue = plan_ab.arms == AbPlan::Arms::first_issue ? plan_ab.first_issue : 0;  // 0: as it is
+    const double scale = plan_ab.arms == AbPlan::Arms::depth ? plan_ab.depth_scale : 1;
     std::vector<std::function<void()>> calls;
     using Call = RoundCall::Call;
     for (const RoundCall& rc : rounds.calls) {
@@ -317,6 +332,16 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
             case Call::cg_split: calls.push_back(p[i].cg_split); break;
             case Call::fixed: calls.push_back([&p, i, g, depth] { p[i].hybrid(g, chunk_of(g, depth)); }); break;
             case Call::balanced_as_is: calls.push_back([&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); }); break;
+            case Call::fixed_depth_b: {
+                const int db = depth_b(depth, scale);
+                calls.push_back([&p, i, g, db] { p[i].hybrid(g, chunk_of(g, db)); });
+                break;
+            }
+            case Call::balanced_depth_b: {
+                const int unit_b = balanced_unit(g, depth_b(depth, scale), pc);
+                calls.push_back([&p, i, g, unit_b, pc] { p[i].balanced(g, unit_b, pc); });
+                break;
+            }
             case Call::balanced:
                 calls.push_back([&p, &shares, i, g, unit, pc, n, first_issue] {
                     const hybrid::ScopedFirstIssue first(first_issue);  // 0: as it is

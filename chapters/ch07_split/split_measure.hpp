@@ -64,10 +64,15 @@ struct AbPlan {
         none,               ///< no A/B: the balanced call is the hybrid
         fixed_vs_balanced,  ///< --balance-ab: a the fixed share, b the balanced call
         first_issue,        ///< --first-issue-ab: a the balanced call as it is, b with its first issue `first_issue`
+        depth,              ///< --depth-ab: every hybrid row (fixed or balanced) as it is, b the same call at
+                            ///< depth_b(its depth, depth_scale) chunks
     };
     Arms arms = Arms::none;
     double first_issue = 0;  ///< Arms::first_issue: arm b's first issue in pieces' worth (finite, > 0)
+    double depth_scale = 0;  ///< Arms::depth: arm b's depth over arm a's (finite, > 0)
 };
+/// --depth-ab's arm b: the depth `depth` (>= 1) times `scale`, rounded, at least 1.
+int depth_b(int depth, double scale);
 
 /// The GPU's chunks of a balanced row: at most a piece's worth, ceil(g / max(depth, pieces)).
 int balanced_unit(int g, int depth, int pieces);
@@ -86,6 +91,8 @@ struct RoundCall {
         balanced,        ///< the balanced hybrid (under --first-issue-ab: with AbPlan::first_issue)
         balanced_as_is,  ///< --first-issue-ab's arm a: the balanced hybrid as it is
         cg_split,        ///< CG's split solve (White §5.2)
+        fixed_depth_b,     ///< --depth-ab's arm b at a fixed share: the hybrid at depth_b chunks
+        balanced_depth_b,  ///< --depth-ab's arm b at a balanced row: the balanced call at depth_b chunks
     };
     enum class Column { cpu, hybrid, balanced };  ///< Measured's cpu_ms, hybrid_ms, balanced_ms
     std::size_t row = 0;
@@ -104,8 +111,10 @@ struct RoundPlan {
 /// share where pieces[i] <= 1 or the op has no balanced call (SYMV), else the balanced call, or an
 /// A/B's two arms. With `alternate`, the hybrid trades places with the CPU peer, an A/B's arm b
 /// with arm a (the CPU peer then first in every round). Throws std::invalid_argument unless
-/// gpu_parts and (where given) pieces have one entry per case, and on an AbPlan::Arms::first_issue
-/// whose first_issue is not finite and > 0.
+/// gpu_parts and (where given) pieces have one entry per case, on an AbPlan::Arms::first_issue
+/// whose first_issue is not finite and > 0, and on an AbPlan::Arms::depth whose depth_scale is not
+/// finite and > 0. Under Arms::depth every hybrid row (fixed or balanced) runs as it is (arm a,
+/// the hybrid column) and at depth_b (arm b, the balanced column), the two trading places.
 RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu_parts, const std::vector<int>& pieces,
                      bool gpu, const AbPlan& ab, bool alternate);
 

@@ -105,13 +105,19 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                                     "the A/B of docs/notes/split.md (session 42): the GEMV, GEMM and convolution hybrids at "
                                     "the fixed share, the balanced call timed beside them in the same rounds")
                            ->excludes(fixed);
-    app.add_option("--first-issue-ab", opt.first_issue_ab,
+    auto* first_issue = app.add_option("--first-issue-ab", opt.first_issue_ab,
                        "the A/B of docs/notes/split.md (session 43): the balanced GEMV, GEMM and convolution hybrids as they "
                        "are (their GPU's first issue two CPU pieces' worth, rounded up to whole chunks), and beside them in "
                        "the same rounds the same calls issuing this many pieces' worth first (2: an A/A control)")
             ->check(CLI::Range(0.25, 8.0))
             ->excludes(fixed)
             ->excludes(balance_ab);
+    app.add_option("--depth-ab", opt.depth_ab,
+                   "the A/B of docs/notes/split.md (session 47): every hybrid row as it runs, and beside it in the same "
+                   "rounds the same call at this many times its depth in chunks (rounded, at least 1; 1: an A/A control)")
+        ->check(CLI::Range(0.0625, 16.0))
+        ->excludes(balance_ab)
+        ->excludes(first_issue);
     app.add_flag("--fixed-order", opt.fixed_order,
                  "time every round of the rows in one order, each hybrid (an A/B's first arm) right after its CPU peer, as "
                  "the runs before 98ccc44 did (by default the CPU peer and its hybrid, or an A/B's two arms, trade "

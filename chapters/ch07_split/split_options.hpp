@@ -27,6 +27,7 @@ struct SplitOptions {
     bool fixed_share = false;   ///< --fixed-share: Machines::balanced off
     bool balanced_symv = false; ///< --balanced-symv: Machines::symv_balanced
     bool balance_ab = false;    ///< --balance-ab: the balanced hybrid timed beside the fixed one (GEMV, GEMM, convolution; SYMV with --balanced-symv)
+    double depth_ab = 0;        ///< --depth-ab S: each hybrid row also at S times its depth, in the same rounds
     double first_issue_ab = 0;  ///< --first-issue-ab P: the balanced hybrid beside one whose first issue is P pieces' worth
     bool fixed_order = false;   ///< --fixed-order: every round of the rows in one order (the runs before 98ccc44)
     bool symv_own_arrays = false;  ///< --symv-own-arrays: cpu::CalibrationSizes::symv_own_arrays

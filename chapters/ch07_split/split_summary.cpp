@@ -186,6 +186,39 @@ std::string first_issue_rows_line(const std::vector<RowResult>& rows, double fir
     return count_line("balanced rows whose two arms differ in their first issue (rounded up to whole chunks)", differ, n);
 }
 
+std::vector<std::string> depth_ab_lines(const std::vector<RowResult>& rows, double scale) {
+    std::vector<std::string> out;
+    std::vector<std::pair<std::string, std::vector<double>>> by_op;  // in the table's order
+    std::vector<double> all;
+    char buf[200];
+    for (const RowResult& r : rows) {
+        if (std::isnan(r.m.hybrid_ms) || std::isnan(r.m.balanced_ms) || !(r.m.hybrid_ms > 0)) continue;
+        const int a = std::max(1, r.p.chunks), b = depth_b(a, scale);
+        if (a == b) continue;
+        const double q = r.m.balanced_ms / r.m.hybrid_ms;
+        std::snprintf(buf, sizeof buf, "%s %s%s %d: %d chunks %.4f ms, %d chunks %.4f ms, x%.3f", r.c.op.c_str(),
+                      r.c.elem == 4 ? "float" : "double", r.c.fs > 0 ? (" FS " + std::to_string(r.c.fs)).c_str() : "", r.c.n,
+                      a, r.m.hybrid_ms, b, r.m.balanced_ms, q);
+        out.push_back(buf);
+        auto it = std::find_if(by_op.begin(), by_op.end(), [&](const auto& e) { return e.first == r.c.op; });
+        if (it == by_op.end()) {
+            by_op.push_back({r.c.op, {}});
+            it = by_op.end() - 1;
+        }
+        it->second.push_back(q);
+        all.push_back(q);
+    }
+    auto median_line = [&](const std::string& what, const std::vector<double>& v) {
+        const int faster = static_cast<int>(std::count_if(v.begin(), v.end(), [](double x) { return x < 1; }));
+        std::snprintf(buf, sizeof buf, "%s: the depth times %.3g over the row's own, median x%.3f over %zu rows, faster at %d",
+                      what.c_str(), scale, cpu::quantile(v, 0.5), v.size(), faster);
+        return std::string(buf);
+    };
+    for (const auto& [op, v] : by_op) out.push_back(median_line(op, v));
+    if (!all.empty()) out.push_back(median_line("every op", all));
+    return out;
+}
+
 AbNames first_issue_names(double first_issue) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "first issue %.2f pieces", first_issue);

@@ -65,6 +65,12 @@ AbNames first_issue_names(double first_issue);
 /// their plans (first_issue_arms_differ).
 std::string first_issue_rows_line(const std::vector<RowResult>& rows, double first_issue);
 
+/// --depth-ab's arms: at each row where both ran at different depths, "gemm float 4096: 16 chunks
+/// 5.785 ms, 8 chunks 5.297 ms, x0.916" (arm a, the row's depth, in the hybrid column; arm b, at
+/// depth_b(its depth, scale), in the balanced column), then per op and overall the median of b over
+/// a and how many rows b was faster ("gemm: 8 chunks over 16 ..."). Empty where no row has both.
+std::vector<std::string> depth_ab_lines(const std::vector<RowResult>& rows, double scale);
+
 /// The rows whose CPU peer and hybrid traded places every other round (Measured::cpu_first_ms and
 /// the three beside it): the median over the rows of each call's time in its second place over
 /// its first, and the CPU model's count within 15% of the CPU peer in each place. Empty where no

@@ -140,6 +140,12 @@ TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07]
     CHECK(parse({"--first-issue-ab", "1.5", "--balance-ab"}) == 2);
     CHECK(parse({"--first-issue-ab", "1.5", "--fixed-share"}) == 2);
     CHECK(parse({"--balance-ab", "--fixed-share"}) == 2);
+    CHECK(parse({"--depth-ab", "0.01"}) == 2);
+    CHECK(parse({"--depth-ab", "0.5", "--balance-ab"}) == 2);
+    CHECK(parse({"--depth-ab", "0.5", "--first-issue-ab", "2"}) == 2);
+    wb::ch07::SplitOptions depth;
+    CHECK(parse({"--depth-ab", "0.5"}, depth) == -1);
+    CHECK(depth.depth_ab == 0.5);
     wb::ch07::SplitOptions ab;
     CHECK(parse({"--first-issue-ab", "2", "--fixed-order"}, ab) == -1);
     CHECK(ab.first_issue_ab == 2.0);
@@ -799,6 +805,22 @@ TEST_CASE("chapter 7: the calls a group's rounds time, and the pairs that trade 
     plan = wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::first_issue, 1.5}, true);
     CHECK(plan.calls[4] == RoundCall{2, Call::balanced_as_is, Col::hybrid});
     CHECK(plan.calls[5] == RoundCall{2, Call::balanced, Col::balanced});
+    // --depth-ab: every hybrid row's call as it runs (arm a) and at another depth (arm b), the two
+    // trading places; the fixed share's arm b a fixed call, the balanced row's a balanced one.
+    plan = wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::depth, 0, 0.5}, true);
+    CHECK(plan.calls == std::vector<RoundCall>{{0, Call::cpu, Col::cpu},
+                                               {1, Call::cpu, Col::cpu},
+                                               {1, Call::fixed, Col::hybrid},
+                                               {1, Call::fixed_depth_b, Col::balanced},
+                                               {2, Call::cpu, Col::cpu},
+                                               {2, Call::balanced, Col::hybrid},
+                                               {2, Call::balanced_depth_b, Col::balanced}});
+    CHECK(plan.swaps == Pairs{{2, 3}, {5, 6}});
+    CHECK(wb::ch07::depth_b(16, 0.5) == 8);
+    CHECK(wb::ch07::depth_b(1, 0.5) == 1);  // at least one chunk
+    CHECK(wb::ch07::depth_b(3, 0.5) == 2);  // rounded
+    CHECK(wb::ch07::depth_b(4, 2) == 8);
+    CHECK(wb::ch07::depth_b(0, 1) == 1);
     // SYMV balances where its rows get pieces (--balanced-symv); CG has no balanced call: it runs
     // its split solve.
     plan = wb::ch07::round_plan({{"symv", 8192, 4, 0}}, {900}, {4}, true, {}, true);
@@ -815,6 +837,32 @@ TEST_CASE("chapter 7: the calls a group's rounds time, and the pairs that trade 
                       "ch07 round_plan: gpu_parts (2) and pieces (0, or none) must have one entry per case (3)");
     CHECK_THROWS_WITH(wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::first_issue, 0}, true),
                       Catch::Matchers::Contains("ab.first_issue (0.000000) must be finite and > 0"));
+    CHECK_THROWS_WITH(wb::ch07::round_plan(gemv, parts, pieces, true, {AbPlan::Arms::depth, 0, 0}, true),
+                      Catch::Matchers::Contains("ab.depth_scale (0.000000) must be finite and > 0"));
+}
+
+TEST_CASE("chapter 7: --depth-ab's lines, each row whose arms ran at different depths and the medians",
+          "[cpu][ch07][split]") {
+    auto row = [](const char* op, int n, int chunks, double a, double b) {
+        wb::ch07::RowResult r;
+        r.c = wb::ch07::Case{op, n, 4, 0};
+        r.p.chunks = chunks;
+        r.m.hybrid_ms = a;
+        r.m.balanced_ms = b;
+        return r;
+    };
+    std::vector<wb::ch07::RowResult> rows{row("gemm", 4096, 16, 5.0, 4.0), row("gemm", 2048, 8, 2.0, 2.2),
+                                          row("gemm", 1024, 1, 0.3, 0.1),  // one chunk: both arms at 1, left out
+                                          row("gemv", 8192, 2, 1.0, 0.9), row("symv", 64, 0, NAN, NAN)};
+    const std::vector<std::string> lines = wb::ch07::depth_ab_lines(rows, 0.5);
+    REQUIRE(lines.size() == 6);
+    CHECK(lines[0] == "gemm float 4096: 16 chunks 5.0000 ms, 8 chunks 4.0000 ms, x0.800");
+    CHECK(lines[1] == "gemm float 2048: 8 chunks 2.0000 ms, 4 chunks 2.2000 ms, x1.100");
+    CHECK(lines[2] == "gemv float 8192: 2 chunks 1.0000 ms, 1 chunks 0.9000 ms, x0.900");
+    CHECK(lines[3] == "gemm: the depth times 0.5 over the row's own, median x0.950 over 2 rows, faster at 1");
+    CHECK(lines[4] == "gemv: the depth times 0.5 over the row's own, median x0.900 over 1 rows, faster at 1");
+    CHECK(lines[5] == "every op: the depth times 0.5 over the row's own, median x0.900 over 3 rows, faster at 2");
+    CHECK(wb::ch07::depth_ab_lines({row("symv", 64, 0, NAN, NAN)}, 0.5).empty());
 }
 
 TEST_CASE("chapter 7: where --first-issue-ab's two arms are different calls", "[cpu][ch07][split]") {
