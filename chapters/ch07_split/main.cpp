@@ -75,15 +75,6 @@ std::string link_line(const TransferModel& t) {
     return s;
 }
 
-/// Host memory for the CPU peers' calibration: with a GPU the rows' host arrays are page-locked
-/// (their copies overlap), and the classes are measured on the same memory.
-cpu::HostAlloc peer_alloc(bool gpu) {
-    if (!gpu) return {};
-    return [](std::size_t bytes) {
-        auto b = std::make_shared<PinnedBuffer<unsigned char>>(bytes);
-        return std::shared_ptr<void>(b, b->data());
-    };
-}
 
 /// Where the CPU peers' classes are measured, at the start and when a group's are timed again.
 cpu::CalibrationSizes peer_sizes(const SplitOptions& opt, const model::CpuMachine& cpu) {
@@ -121,7 +112,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::cout << "Measuring the CPU peers' rates in each regime of their library (1t: a call OpenBLAS keeps on "
                      "the calling thread; t0: the fixed cost, e: the share of the roofline reached at each working "
                      "set) ...\n";
-        const cpu::HostAlloc pinned = peer_alloc(gpu);
+        const cpu::HostAlloc pinned = ch07::host_alloc(gpu);
         const cpu::CalibrationSizes sizes = peer_sizes(opt, m.cpu);
         if (sizes.symv_own_arrays) std::cout << "  SYMV's grid: a matrix of its own per size (--symv-own-arrays)\n";
         try {
@@ -357,7 +348,7 @@ int run(const SplitOptions& opt) {
                 ++g1;
             // The group's CPU classes timed again now, before its rows are predicted (Machines::cpu_again).
             if (m.cpu_again)
-                for (const std::string& line : ch07::retime_cpu_classes(m, cases[g0], peer_sizes(opt, m.cpu), peer_alloc(gpu)))
+                for (const std::string& line : ch07::retime_cpu_classes(m, cases[g0], peer_sizes(opt, m.cpu), ch07::host_alloc(gpu)))
                     std::cout << (line == ch07::kCpuAgainHeader ? "  " : "    ") << line << '\n';
             // The class's anchors timed again now, before its rows are predicted (Machines::reanchor).
             if (gpu && !opt.predict_only && m.reanchor)

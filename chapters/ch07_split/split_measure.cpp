@@ -12,6 +12,7 @@
 #include "hybrid_conv2d.hpp"
 #include "hybrid_gemm.hpp"
 #include "hybrid_gemv.hpp"
+#include "host_array.hpp"
 #include "hybrid_symv.hpp"
 #include "random.hpp"
 #include "reference_cg.hpp"
@@ -50,26 +51,6 @@ double host_bytes_needed(const Case& c) {
 }
 
 namespace {
-
-/// Host data for a case: page-locked where the GPU will copy it (its copies then overlap), else
-/// ordinary memory (a machine without a GPU runs the CPU peer only); n elements and the BLAS tail
-/// after them (cpu_peers.hpp: kBlasTailBytes).
-template <class T>
-class HostArray {
-public:
-    HostArray(std::size_t n, bool pinned) {
-        const std::size_t all = cpu::blas_host_elems<T>(n);
-        if (pinned) pin_ = PinnedBuffer<T>(all);
-        else vec_.resize(all);
-        p_ = pinned ? pin_.data() : vec_.data();
-    }
-    T* data() { return p_; }
-
-private:
-    PinnedBuffer<T> pin_;
-    std::vector<T> vec_;
-    T* p_ = nullptr;
-};
 
 /// Timing data: values in [0.5, 1), varied in their low bits, never zero (no denormal or NaN can
 /// slow a unit down; the gpu tests check results on random data).
@@ -119,7 +100,7 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
     const std::size_t un = static_cast<std::size_t>(n), nn = un * un;
     Prepared<T> p;
     auto array = [&](std::size_t count) {
-        auto a = std::make_shared<HostArray<T>>(count, pinned);
+        auto a = std::make_shared<cpu::HostArray<T>>(count, host_alloc(pinned), "ch07_split: a row's operands");
         p.keep.push_back(a);
         return a->data();
     };
@@ -231,6 +212,14 @@ bool first_issue_arms_differ(int n, int g, int depth, int pieces, double first_i
     const int unit = balanced_unit(g, depth, pieces);
     return hybrid::BalancePlanner(n, g, unit, pieces, first_issue).initial_gpu() !=
            hybrid::BalancePlanner(n, g, unit, pieces).initial_gpu();
+}
+
+cpu::HostAlloc host_alloc(bool pinned) {
+    if (!pinned) return {};
+    return [](std::size_t bytes) {
+        auto b = std::make_shared<PinnedBuffer<unsigned char>>(bytes);
+        return std::shared_ptr<void>(b, b->data());
+    };
 }
 
 int depth_b(int depth, double scale) {

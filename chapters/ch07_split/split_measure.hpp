@@ -4,6 +4,7 @@
 ///        calibration or a group of sizes in turn for the table's rows.
 #pragma once
 
+#include "host_array.hpp"
 #include "split_cases.hpp"
 #include "split_vendor.hpp"
 
@@ -12,6 +13,11 @@
 #include <vector>
 
 namespace wb::ch07 {
+
+/// Host memory for the CPU peers' operands (the rows' and the calibration's): page-locked where
+/// `pinned` (a GPU copies them: their copies then overlap), else ordinary memory (an empty
+/// HostAlloc). cpu::HostArray takes it.
+cpu::HostAlloc host_alloc(bool pinned);
 
 /// CG on the host (cpu::cg, tol 0) from x = 0 until `iterations` iterations are done in all: a
 /// small system stops early at an exactly zero residual (n = 8 in float: after 35 of 100), so the

@@ -28,6 +28,7 @@ namespace wb::cpu {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
+constexpr const char* kWho = "the CPU peers' calibration";  // its arrays' error messages
 
 /// p[0, n) = 0.5 + (i mod 13) / 32, spread over the cores (the pages land where they are read).
 template <class T>
@@ -36,24 +37,6 @@ void fill(T* p, std::size_t n) {
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < N; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>(i % 13) / 32.0);
 }
-
-/// n elements of T from `alloc`, or ordinary memory where it is empty; not initialized (fill).
-template <class T>
-class HostArray {
-public:
-    /// n elements and the BLAS tail after them (cpu_peers.hpp: kBlasTailBytes).
-    HostArray(std::size_t n, const HostAlloc& alloc) : n_(n) {
-        const std::size_t all = blas_host_elems<T>(n);
-        keep_ = alloc ? alloc(all * sizeof(T)) : std::shared_ptr<void>(new T[all], [](void* p) { delete[] static_cast<T*>(p); });
-        if (!keep_) throw std::runtime_error("the CPU peers' calibration: no host memory for " + std::to_string(n) + " elements");
-    }
-    T* data() const { return static_cast<T*>(keep_.get()); }
-    std::size_t size() const { return n_; }
-
-private:
-    std::size_t n_;
-    std::shared_ptr<void> keep_;
-};
 
 /// The six vector calls of one CG iteration on the host (cpu::cg: p.q, x += a p, r -= a q, r.r,
 /// p = r + b p as a scal and an axpy), with fixed scalars (a = 1e-3 unless given): what the class
@@ -257,10 +240,10 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
     // The largest array any class needs: SYMV's n x n at the largest working set (its triangle is
     // ws), a GEMM's three matrices or the convolution's two images at most as large.
     const std::size_t un = static_cast<std::size_t>(aligned_n(std::sqrt(2 * s.ws_dram / E), s.align)) + 64;
-    const HostArray<T> A(un * un, alloc);
+    const HostArray<T> A(un * un, alloc, kWho);
     // CG's four vectors of n elements side by side, n up to the larger of un and vec_max_n.
     const std::size_t nx = 4 * std::max(un, static_cast<std::size_t>(s.vec_max_n)) + 256;
-    const HostArray<T> x(nx, alloc), y(nx, alloc);
+    const HostArray<T> x(nx, alloc, kWho), y(nx, alloc, kWho);
     fill(A.data(), A.size());
     fill(x.data(), x.size());
     // With s.symv_own_arrays each SYMV size's matrix is its own, made at its first call (the grid's
@@ -276,7 +259,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         auto it = symv_own.find(n);
         if (it == symv_own.end()) {
             const std::size_t elems = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-            it = symv_own.emplace(n, HostArray<T>(elems, alloc)).first;
+            it = symv_own.emplace(n, HostArray<T>(elems, alloc, kWho)).first;
             fill(it->second.data(), it->second.size());
         }
         symv_last_n = n;

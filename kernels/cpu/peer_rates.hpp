@@ -13,6 +13,7 @@
 ///        chapter's table is fitted.
 #pragma once
 
+#include "host_array.hpp"
 #include "model/cpu.hpp"
 
 #include <functional>
@@ -87,10 +88,6 @@ double expected_point_ms(double t_min_ms, const std::vector<std::pair<double, do
 /// llc_bytes <= 0 or the grid is empty.
 std::vector<double> llc_bracket(std::vector<double> grid, double llc_bytes);
 
-/// Host memory for the calibration's arrays: `bytes` bytes, freed when the pointer goes. The rows
-/// of chapter 7 work on page-locked memory where a GPU takes part; the calibration then measures
-/// on the same kind (an empty HostAlloc: ordinary memory).
-using HostAlloc = std::function<std::shared_ptr<void>(std::size_t bytes)>;
 
 /// Measures every class in float and double and stores it in m.peers (model::peer_key: "gemv",
 /// "symv", "gemm", "cg vectors", "cg iteration" (the SYMV and the vector calls of one CG
