@@ -75,7 +75,6 @@ std::string link_line(const TransferModel& t) {
     return s;
 }
 
-
 /// Where the CPU peers' classes are measured, at the start and when a group's are timed again.
 cpu::CalibrationSizes peer_sizes(const SplitOptions& opt, const model::CpuMachine& cpu) {
     cpu::CalibrationSizes sizes = cpu::default_calibration_sizes(cpu);

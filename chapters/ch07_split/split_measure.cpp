@@ -12,7 +12,6 @@
 #include "hybrid_conv2d.hpp"
 #include "hybrid_gemm.hpp"
 #include "hybrid_gemv.hpp"
-#include "host_array.hpp"
 #include "hybrid_symv.hpp"
 #include "random.hpp"
 #include "reference_cg.hpp"
@@ -267,7 +266,7 @@ RoundPlan round_plan(const std::vector<Case>& cases, const std::vector<int>& gpu
             continue;
         }
         switch (ab.arms) {
-            case AbPlan::Arms::depth:  // above
+            case AbPlan::Arms::depth:  // not reached: handled before the switch, for fixed and balanced rows alike
             case AbPlan::Arms::none: add(Call::balanced, Column::hybrid, cpu_call); break;
             case AbPlan::Arms::fixed_vs_balanced:  // arm a right after the CPU peer in the even rounds
                 plan.calls.push_back({i, Call::fixed, Column::hybrid});
@@ -310,7 +309,9 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     for (const RoundCall& rc : rounds.calls) {
         const std::size_t i = rc.row;
         const int g = gpu_parts[i];
-        const int depth = chunks[i];
+        // --depth-ab's arm b: the same call as the row's own, at depth_b of its depth
+        const bool arm_b = rc.call == Call::fixed_depth_b || rc.call == Call::balanced_depth_b;
+        const int depth = arm_b ? depth_b(chunks[i], scale) : chunks[i];
         const int pc = pieces.empty() ? 0 : pieces[i];
         const int unit = balanced_unit(g, depth, pc);
         const double n = cases[i].n;
@@ -319,18 +320,10 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         switch (rc.call) {
             case Call::cpu: calls.push_back(p[i].cpu); break;
             case Call::cg_split: calls.push_back(p[i].cg_split); break;
-            case Call::fixed: calls.push_back([&p, i, g, depth] { p[i].hybrid(g, chunk_of(g, depth)); }); break;
-            case Call::balanced_as_is: calls.push_back([&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); }); break;
-            case Call::fixed_depth_b: {
-                const int db = depth_b(depth, scale);
-                calls.push_back([&p, i, g, db] { p[i].hybrid(g, chunk_of(g, db)); });
-                break;
-            }
-            case Call::balanced_depth_b: {
-                const int unit_b = balanced_unit(g, depth_b(depth, scale), pc);
-                calls.push_back([&p, i, g, unit_b, pc] { p[i].balanced(g, unit_b, pc); });
-                break;
-            }
+            case Call::fixed:
+            case Call::fixed_depth_b: calls.push_back([&p, i, g, depth] { p[i].hybrid(g, chunk_of(g, depth)); }); break;
+            case Call::balanced_as_is:
+            case Call::balanced_depth_b: calls.push_back([&p, i, g, unit, pc] { p[i].balanced(g, unit, pc); }); break;
             case Call::balanced:
                 calls.push_back([&p, &shares, i, g, unit, pc, n, first_issue] {
                     const hybrid::ScopedFirstIssue first(first_issue);  // 0: as it is
