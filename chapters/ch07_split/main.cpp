@@ -57,7 +57,7 @@ std::vector<ch07::Case> cases_of(const SplitOptions& opt) {
         for (const auto& prec : opt.precisions)
             for (int fs : op == "conv2d" ? opt.filter_sizes : std::vector<int>{0})
                 for (int n : opt.sizes.empty() ? ch07::default_sizes(op, set) : opt.sizes)
-                    out.push_back({op, n, prec == "float" ? std::size_t{4} : std::size_t{8}, fs});
+                    out.push_back({op, n, prec == "float" ? std::size_t{4} : std::size_t{8}, fs, opt.ld_pad});
     return out;
 }
 
@@ -328,7 +328,10 @@ int run(const SplitOptions& opt) {
         for (const char* b : {"balanced measured", "balanced min", "balanced max"}) columns.push_back(b);
     if (balanced_rows)
         for (const char* b : {"balanced GPU share", "pieces"}) columns.push_back(b);
-    Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations)", columns);
+    Report table("Where each call runs (ms; CG: a solve of " + std::to_string(opt.cg_iterations) + " iterations" +
+                     (opt.ld_pad > 0 ? "; every matrix and image with leading dimension n + " + std::to_string(opt.ld_pad) : "") +
+                     ")",
+                 columns);
     const std::vector<ch07::Case> cases = cases_of(opt);
     std::vector<ch07::RowResult> results;
     int rc = 0;

@@ -42,6 +42,9 @@ struct Case {
     int n = 0;
     std::size_t elem = 4;  ///< 4 float, 8 double
     int fs = 0;        ///< the convolution's FS (0 for the other ops)
+    /// The rows' matrices (and images) have leading dimension n + ld_pad elements (0: n, the
+    /// table's layout; --ld-pad). The model's bytes are the n x n it reads either way.
+    int ld_pad = 0;
 };
 
 /// The links the GPU side uses (host -> device, device -> host) and what they are.

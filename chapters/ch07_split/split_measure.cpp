@@ -26,22 +26,22 @@
 namespace wb::ch07 {
 
 template <class T>
-int cpu_cg_iterations(int n, const T* A, const T* b, T* x, int iterations) {
+int cpu_cg_iterations(int n, const T* A, int lda, const T* b, T* x, int iterations) {
     int done = 0;
     while (done < iterations) {
         std::fill(x, x + n, T(0));
         CgResult res;
-        cpu::cg(CgArgs<T>{n, A, n, b, x, 0.0, iterations - done, &res});
+        cpu::cg(CgArgs<T>{n, A, lda, b, x, 0.0, iterations - done, &res});
         done += std::max(1, res.iterations);  // b == 0 converges at once: counted, so the loop ends
     }
     return done;
 }
 
-template int cpu_cg_iterations<float>(int, const float*, const float*, float*, int);
-template int cpu_cg_iterations<double>(int, const double*, const double*, double*, int);
+template int cpu_cg_iterations<float>(int, const float*, int, const float*, float*, int);
+template int cpu_cg_iterations<double>(int, const double*, int, const double*, double*, int);
 
 double host_bytes_needed(const Case& c) {
-    const double N = c.n, nn = N * N, e = static_cast<double>(c.elem);
+    const double N = c.n, nn = N * (N + c.ld_pad), e = static_cast<double>(c.elem);  // each matrix n columns (rows) of ld
     if (c.op == "gemv" || c.op == "symv") return e * (nn + 2 * N);
     if (c.op == "gemm") return e * 3 * nn;
     if (c.op == "conv2d") return e * (2 * nn + c.fs * c.fs);
@@ -95,8 +95,8 @@ struct Prepared {
 
 template <class T>
 Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
-    const int n = c.n;
-    const std::size_t un = static_cast<std::size_t>(n), nn = un * un;
+    const int n = c.n, ld = n + c.ld_pad;  // the leading dimension (--ld-pad): n columns (image rows) of ld
+    const std::size_t un = static_cast<std::size_t>(n), nn = un * static_cast<std::size_t>(ld);
     Prepared<T> p;
     auto array = [&](std::size_t count) {
         auto a = std::make_shared<cpu::HostArray<T>>(count, host_alloc(pinned), "ch07_split: a row's operands");
@@ -108,12 +108,12 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
         fill(A, nn, 1);
         fill(x, un, 2);
         if (c.op == "gemv") {
-            const GemvArgs<T> a{Op::N, n, n, T(1), A, n, x, T(0), y};
+            const GemvArgs<T> a{Op::N, n, n, T(1), A, ld, x, T(0), y};
             p.cpu = [a] { cpu::gemv(a); };
             p.hybrid = [a](int rows, int chunk) { hybrid::gemv(a, rows, chunk); };
             p.balanced = [a](int rows, int chunk, int pieces) { hybrid::gemv(a, rows, chunk, pieces); };
         } else {
-            const SymvArgs<T> a{Uplo::Lower, n, T(1), A, n, x, 1, T(0), y, 1};
+            const SymvArgs<T> a{Uplo::Lower, n, T(1), A, ld, x, 1, T(0), y, 1};
             p.cpu = [a] { cpu::symv(a); };
             p.hybrid = [a](int rows, int chunk) { hybrid::symv(a, rows, chunk); };
             p.balanced = [a](int rows, int chunk, int pieces) { hybrid::symv(a, rows, chunk, pieces); };
@@ -122,7 +122,7 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
         T *A = array(nn), *B = array(nn), *C = array(nn);
         fill(A, nn, 3);
         fill(B, nn, 4);
-        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A, n, B, n, T(0), C, n};
+        const GemmArgs<T> a{Op::N, Op::N, n, n, n, T(1), A, ld, B, ld, T(0), C, ld};
         p.cpu = [a] { cpu::gemm(a); };
         p.hybrid = [a](int cols, int chunk) { hybrid::gemm(a, cols, chunk); };
         p.balanced = [a](int cols, int chunk, int pieces) { hybrid::gemm(a, cols, chunk, pieces); };
@@ -133,17 +133,17 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
         p.keep.push_back(f);
         fill(in, nn, 5);
         fill(f->data(), f->size(), 6);
-        const Conv2dArgs<T> a{n, n, c.fs, in, n, f->data(), out, n};
+        const Conv2dArgs<T> a{n, n, c.fs, in, ld, f->data(), out, ld};
         p.cpu = [a] { cpu::conv2d(a); };
         p.hybrid = [a](int rows, int chunk) { hybrid::conv2d(a, rows, chunk); };
         p.balanced = [a](int rows, int chunk, int pieces) { hybrid::conv2d(a, rows, chunk, pieces); };
     } else if (c.op == "cg") {  // cg_iterations per solve; a solve that stops early is scaled to them
         T *A = array(nn), *x = array(un);
-        ref::spd_matrix(n, 100.0, 77, A, n);
+        ref::spd_matrix(n, 100.0, 77, A, ld);
         auto b = std::make_shared<std::vector<T>>(random_vector<T>(un, 78));
         p.keep.push_back(b);
-        p.cpu = [=] { cpu_cg_iterations(n, A, b->data(), x, cg_iterations); };
-        const CgArgs<T> a{n, A, n, b->data(), x, 0.0, cg_iterations, p.solved.get()};
+        p.cpu = [=] { cpu_cg_iterations(n, A, ld, b->data(), x, cg_iterations); };
+        const CgArgs<T> a{n, A, ld, b->data(), x, 0.0, cg_iterations, p.solved.get()};
         p.cg_gpu = [a, x, un] {
             std::fill(x, x + un, T(0));
             hybrid::cg_gpu(a);

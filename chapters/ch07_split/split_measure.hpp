@@ -23,7 +23,7 @@ cpu::HostAlloc host_alloc(bool pinned);
 /// small system stops early at an exactly zero residual (n = 8 in float: after 35 of 100), so the
 /// solve restarts until the model's iterations are done. Returns the iterations done.
 template <class T>
-int cpu_cg_iterations(int n, const T* A, const T* b, T* x, int iterations);
+int cpu_cg_iterations(int n, const T* A, int lda, const T* b, T* x, int iterations);
 
 /// Host bytes one measured case holds at its peak (its operands, generated once and shared by the
 /// three ways; CG's solver vectors). Throws std::invalid_argument on an unknown op.

@@ -81,6 +81,10 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                                   "(default: the calibration at 4, each call's depth derived: the model's fastest of " +
                                       depths_list() + ")")
                        ->check(CLI::Range(1, 1024));
+    app.add_option("--ld-pad", opt.ld_pad,
+                   "every row's matrix (and image) with leading dimension n + P elements instead of n (default 0): "
+                   "the same call on another layout, e.g. a stride of 4 or 8 KiB against one padded (README, What to try)")
+        ->check(CLI::Range(0, 4096));
     app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--csv", opt.csv, "write the table to this CSV file");

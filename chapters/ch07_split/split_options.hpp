@@ -34,6 +34,7 @@ struct SplitOptions {
     bool cpu_again = false;     ///< --cpu-again: Machines::cpu_again
     bool cold_a = false;        ///< --cold-a: Machines::warm_gemm_a off
     bool measured_depths = false;  ///< --measured-depths: Machines::measured_depths
+    int ld_pad = 0;             ///< --ld-pad P: the rows' leading dimension n + P (Case::ld_pad)
     int cg_iterations = 100;                                ///< CG iterations per solve
 };
 

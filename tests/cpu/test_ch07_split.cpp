@@ -61,6 +61,10 @@ TEST_CASE("chapter 7 CLI: defaults are every op and both precisions", "[cpu][ch0
     REQUIRE(parse({"--measured-depths"}, measured_depths) == -1);
     CHECK(measured_depths.measured_depths);
     CHECK(opt.cg_iterations == 100);
+    CHECK(opt.ld_pad == 0);  // the rows' matrices are n x n with leading dimension n
+    wb::ch07::SplitOptions padded;
+    REQUIRE(parse({"--ld-pad", "16"}, padded) == -1);
+    CHECK(padded.ld_pad == 16);
     CHECK(opt.filter_sizes == std::vector<int>{3, 9});
     CHECK_FALSE(opt.quick);
     CHECK_FALSE(opt.full);
@@ -129,6 +133,8 @@ TEST_CASE("chapter 7 CLI: usage errors exit with 2, --help with 0", "[cpu][ch07]
     CHECK(parse({"--fs", "-3"}) == 2);
     CHECK(parse({"--fs", "3x"}) == 2);
     CHECK(parse({"--cg-iterations", "0"}) == 2);
+    CHECK(parse({"--ld-pad", "-1"}) == 2);
+    CHECK(parse({"--ld-pad", "4097"}) == 2);
     CHECK(parse({"--device-preset", "foo"}) == 2);
     CHECK(parse({"--bogus"}) == 2);
     CHECK(parse({"--device", "-1"}) == 2);
@@ -167,6 +173,10 @@ TEST_CASE("chapter 7: the host bytes a measured case needs", "[cpu][ch07]") {
     // The largest size the option takes: 96 GiB for a double GEMM, more than a build machine holds.
     CHECK(host_bytes_needed(Case{"gemm", 65536, 8}) == 8.0 * 3 * 65536.0 * 65536.0);
     CHECK_THROWS_AS(host_bytes_needed(Case{"gemv2", 1000, 4}), std::invalid_argument);
+    // With --ld-pad P each matrix (image) is n columns (rows) of n + P elements.
+    CHECK(host_bytes_needed(Case{"gemv", 1000, 4, 0, 16}) == 4 * (n * (n + 16) + 2 * n));
+    CHECK(host_bytes_needed(Case{"gemm", 1000, 8, 0, 3}) == 8 * 3 * n * (n + 3));
+    CHECK(host_bytes_needed(Case{"conv2d", 1000, 4, 9, 5}) == 4 * (2 * n * (n + 5) + 81));
 }
 
 TEST_CASE("chapter 7: the size sets: --full is the issue's ranges, the default every other size", "[cpu][ch07]") {
@@ -200,8 +210,8 @@ TEST_CASE("chapter 7: the CG it times does every iteration of the model's solve"
         wb::ref::spd_matrix(n, 100.0, 77, Ad.data(), n);
         std::vector<float> bf(static_cast<std::size_t>(n), 1.0f), xf(bf.size());
         std::vector<double> bd(bf.size(), 1.0), xd(bf.size());
-        CHECK(wb::ch07::cpu_cg_iterations(n, Af.data(), bf.data(), xf.data(), iters) == iters);
-        CHECK(wb::ch07::cpu_cg_iterations(n, Ad.data(), bd.data(), xd.data(), iters) == iters);
+        CHECK(wb::ch07::cpu_cg_iterations(n, Af.data(), n, bf.data(), xf.data(), iters) == iters);
+        CHECK(wb::ch07::cpu_cg_iterations(n, Ad.data(), n, bd.data(), xd.data(), iters) == iters);
         if (n == 8) {  // the early stop the restart is there for
             wb::CgResult r;
             std::fill(xf.begin(), xf.end(), 0.0f);
