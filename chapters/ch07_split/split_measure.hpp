@@ -21,7 +21,8 @@ cpu::HostAlloc host_alloc(bool pinned);
 
 /// CG on the host (cpu::cg, tol 0) from x = 0 until `iterations` iterations are done in all: a
 /// small system stops early at an exactly zero residual (n = 8 in float: after 35 of 100), so the
-/// solve restarts until the model's iterations are done. Returns the iterations done.
+/// solve restarts until the model's iterations are done (A: n x n, leading dimension lda >= n).
+/// Returns the iterations done.
 template <class T>
 int cpu_cg_iterations(int n, const T* A, int lda, const T* b, T* x, int iterations);
 
