@@ -531,7 +531,7 @@ def predict(run, op, n, e, fs, share=None):
 
 
 def predict_cg(run, n, e):
-    I = run["cg_iterations"]
+    I = min(run["cg_iterations"], max(1, n))  # a row's solve: min(n, I) iterations (ch07 cg_solve_iterations)
     N = float(n)
     h2d, d2h = run["links"]["H2D"], run["links"]["D2H"]
     cpu_mv = peer_ms(run, "symv", work("symv", 0, n, 0, e), e)

@@ -425,6 +425,7 @@ int run(const SplitOptions& opt) {
         }
     }
     table.print(std::cout);
+    for (const auto& line : ch07::cg_iteration_lines(results, opt.cg_iterations)) std::cout << line << '\n';
     if (!opt.csv.empty()) {  // the metadata name the GPU whose columns were measured
         const DeviceInfo di = gpu ? query_device(opt.device) : DeviceInfo{};
         table.write_csv(opt.csv, run_metadata(gpu ? &di : nullptr));

@@ -55,14 +55,14 @@ const GpuPath* path_of(const Case& c, const Machines& m) {
     return it != m.paths.end() && it->second.t0_ms > 0 ? &it->second : nullptr;
 }
 
-/// CG's three solves of I iterations (White §5.2): all on the CPU (the "cg iteration" class where
-/// measured), all on the GPU (A, b and x0 in once, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
+/// CG's three solves of I iterations (cg_solve_iterations; White §5.2): all on the CPU (the "cg
+/// iteration" class where measured), all on the GPU (A, b and x0 in once, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
 /// vector operations on the CPU). The initial residual is one product more. Where SYMV's all-GPU
 /// path was measured, each product of the split pays its fixed cost (copies' set-ups, the launch,
 /// the wait for q: every iteration waits for its product), plus the model's growth from its tiny
 /// size to n.
 CasePrediction predict_cg(const Case& c, const Machines& m) {
-    const double I = m.cg_iterations, N = c.n, e = static_cast<double>(c.elem);
+    const double I = cg_solve_iterations(c.n, m.cg_iterations), N = c.n, e = static_cast<double>(c.elem);
     CasePrediction out;
     out.hybrid_kind = "vectors on CPU";
     const double cpu_mv = peer_ms(m, "symv", model::cpu_work_symv(c.n, c.elem), c.elem);

@@ -11,6 +11,7 @@
 #include "split_warm.hpp"
 #include "transfer_model.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -142,7 +143,7 @@ struct Machines {
     /// Runs of the derivation's first version, replayed as they were computed: every depth ranked,
     /// those whose fixed cost left the GPU no share among them, and classes without a path too.
     bool depth_any_share = false;
-    int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves)
+    int cg_iterations = 100; ///< CG: iterations per solve (the tables time whole solves; at n below it, n: cg_solve_iterations)
     /// The hybrid's margin: the model chooses it only where it predicts a gain over the better
     /// single side of at least this. The median of the classes' GpuPath::miss, where any was
     /// measured (hybrid_margin_of); negative: split::kMinHybridGain.
@@ -255,6 +256,11 @@ std::string depths_list();
 /// GPU side ends first), else at m.chunks. The choice takes the run's margin (min_gain_of), or
 /// m.balanced_margin where that is set and the row runs the balanced call (balanced_pieces > 1).
 CasePrediction predict_case(const Case& c, const Machines& m);
+/// The iterations of one CG row's solve: min(n, cg_iterations). CG solves an n x n system in at
+/// most n iterations in exact arithmetic; with tol 0 a small system's solve goes on only to grind
+/// its rounding, and stops wherever its residual comes out exactly zero (n = 1: after one). Every
+/// column of the row (the CPU peer, the all-GPU solve, the split) and the model count these.
+inline int cg_solve_iterations(int n, int cg_iterations) { return std::min(cg_iterations, std::max(1, n)); }
 /// The same at the pipeline depth `chunks` (>= 1; throws std::invalid_argument else): the path's
 /// anchors, measured at m.chunks, moved to that depth (its fixed cost by the measured cost of a
 /// chunk, its proportional time by the model's pipelined time, SYMV's copies by the triangle of

@@ -137,13 +137,14 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
         p.cpu = [a] { cpu::conv2d(a); };
         p.hybrid = [a](int rows, int chunk) { hybrid::conv2d(a, rows, chunk); };
         p.balanced = [a](int rows, int chunk, int pieces) { hybrid::conv2d(a, rows, chunk, pieces); };
-    } else if (c.op == "cg") {  // cg_iterations per solve; a solve that stops early is scaled to them
+    } else if (c.op == "cg") {  // the row's iterations per solve; a solve that stops early is scaled to them
         T *A = array(nn), *x = array(un);
         ref::spd_matrix(n, 100.0, 77, A, ld);
         auto b = std::make_shared<std::vector<T>>(random_vector<T>(un, 78));
         p.keep.push_back(b);
-        p.cpu = [=] { cpu_cg_iterations(n, A, ld, b->data(), x, cg_iterations); };
-        const CgArgs<T> a{n, A, ld, b->data(), x, 0.0, cg_iterations, p.solved.get()};
+        const int its = cg_solve_iterations(n, cg_iterations);
+        p.cpu = [=] { cpu_cg_iterations(n, A, ld, b->data(), x, its); };
+        const CgArgs<T> a{n, A, ld, b->data(), x, 0.0, its, p.solved.get()};
         p.cg_gpu = [a, x, un] {
             std::fill(x, x + un, T(0));
             hybrid::cg_gpu(a);
@@ -158,9 +159,10 @@ Prepared<T> prepare(const Case& c, bool pinned, int cg_iterations) {
     return p;
 }
 
-/// A solve's time for cg_iterations iterations (ms): a solve that stopped early, scaled.
-double per_solve(double ms, const CgResult& res, int cg_iterations) {
-    return ms * cg_iterations / std::max(1, res.iterations);
+/// A solve's time for its row's `iterations` (ms): a solve that stopped early (its residual exactly
+/// zero, or a breakdown), scaled; the table says which did (Measured::cg_stopped_at).
+double per_solve(double ms, const CgResult& res, int iterations) {
+    return ms * iterations / std::max(1, res.iterations);
 }
 
 /// The ways of `plan` on the case's host data (page-locked where `pinned`), one after another:
@@ -296,7 +298,11 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
     // The all-GPU call of each size, one size after another (the GPU's rates do not drift).
     for (std::size_t i = 0; gpu && i < k; ++i) {
         const Case& c = cases[i];
-        if (c.op == "cg") r[i].gpu_ms = per_solve(timed(p[i].cg_gpu), *p[i].solved, cg_iterations);
+        if (c.op == "cg") {
+            const int its = cg_solve_iterations(c.n, cg_iterations);
+            r[i].gpu_ms = per_solve(timed(p[i].cg_gpu), *p[i].solved, its);
+            if (p[i].solved->iterations < its) r[i].cg_stopped_at.push_back({"all-GPU", p[i].solved->iterations, its});
+        }
         else r[i].gpu_ms = timed([&] { p[i].hybrid(c.n, c.n); });
     }
     // The CPU peer and the hybrid of every size, in turn (cpu::time_interleaved), as round_plan says.
@@ -340,7 +346,10 @@ std::vector<Measured> group_typed(const std::vector<Case>& cases, const std::vec
         const RoundCall& rc = rounds.calls[j];
         Measured& m = r[rc.row];
         // CG's split solve may stop early (its last solve's outcome scales every batch alike).
-        const double s = rc.call == Call::cg_split ? per_solve(1.0, *p[rc.row].solved, cg_iterations) : 1.0;
+        const int its = cases[rc.row].op == "cg" ? cg_solve_iterations(cases[rc.row].n, cg_iterations) : 0;
+        const double s = rc.call == Call::cg_split ? per_solve(1.0, *p[rc.row].solved, its) : 1.0;
+        if (rc.call == Call::cg_split && p[rc.row].solved->iterations < its)
+            m.cg_stopped_at.push_back({"split", p[rc.row].solved->iterations, its});
         const cpu::BatchStats& b = t[j].stats;
         if (!shares[rc.row].empty()) m.balanced_share = cpu::quantile(shares[rc.row], 0.5);
         if (!std::isnan(t[j].even_ms) && plan_ab.arms == AbPlan::Arms::none) {  // traded places with its partner

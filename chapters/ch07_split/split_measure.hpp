@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace wb::ch07 {
@@ -62,6 +63,14 @@ struct Measured {
     /// batch of each in each place. The CPU peer first in its row (after the previous size's calls)
     /// and right after its hybrid; the hybrid right after its CPU peer and first in its row.
     double cpu_first_ms = NAN, cpu_after_hybrid_ms = NAN, hybrid_after_cpu_ms = NAN, hybrid_first_ms = NAN;
+    /// CG: each GPU solve (the all-GPU one, White's split) that stopped before its row's iterations
+    /// (cg_solve_iterations), at an exactly zero residual or a breakdown: its time was scaled to
+    /// them, and the run says so (cg_stop_lines).
+    struct CgStop {
+        std::string solve;
+        int done = 0, planned = 0;
+    };
+    std::vector<CgStop> cg_stopped_at = {};
 };
 /// An A/B of the balanced rows (the rows with more than one piece): two arms timed in the same
 /// rounds at the same plan, arm a's time in Measured::hybrid_ms, arm b's in balanced_ms (and the

@@ -85,7 +85,8 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                    "every row's matrix (and image) with leading dimension n + P elements instead of n (default 0): "
                    "the same call on another layout, e.g. a stride of 4 or 8 KiB against one padded (README, What to try)")
         ->check(CLI::Range(0, 4096));
-    app.add_option("--cg-iterations", opt.cg_iterations, "CG iterations per solve (default 100)")
+    app.add_option("--cg-iterations", opt.cg_iterations,
+                   "CG iterations per solve (default 100; a system of n below it: n, in every column and the model)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--csv", opt.csv, "write the table to this CSV file");
     auto* quick = app.add_flag("--quick", opt.quick, "short size sets (two or three per op)");

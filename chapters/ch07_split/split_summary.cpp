@@ -146,6 +146,25 @@ std::vector<std::string> summary_lines(const std::vector<RowResult>& rows) {
     return out;
 }
 
+std::vector<std::string> cg_iteration_lines(const std::vector<RowResult>& rows, int cg_iterations) {
+    std::vector<std::string> out;
+    std::string small;
+    for (const RowResult& r : rows)
+        if (r.c.op == "cg" && cg_solve_iterations(r.c.n, cg_iterations) < cg_iterations)
+            small += (small.empty() ? "" : ", ") + std::string(r.c.elem == 4 ? "float" : "double") + " n=" + std::to_string(r.c.n);
+    if (!small.empty())
+        out.push_back("CG below n = " + std::to_string(cg_iterations) + " (" + small +
+                      "): a solve of n iterations in every column and in the model (CG solves an n x n system in at "
+                      "most n; more would only grind its rounding)");
+    for (const RowResult& r : rows)
+        for (const Measured::CgStop& s : r.m.cg_stopped_at)
+            out.push_back("cg " + std::string(r.c.elem == 4 ? "float" : "double") + " n=" + std::to_string(r.c.n) + ": the " +
+                          s.solve + " solve stopped after " + std::to_string(s.done) + " of " + std::to_string(s.planned) +
+                          " iterations (its residual exactly zero, or a breakdown): its time is scaled to " +
+                          std::to_string(s.planned));
+    return out;
+}
+
 std::vector<std::string> place_lines(const std::vector<RowResult>& rows) {
     std::vector<double> cpu_ratio, hybrid_ratio;
     int first_ok = 0, after_ok = 0;

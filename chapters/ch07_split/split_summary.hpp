@@ -77,6 +77,12 @@ std::vector<std::string> depth_ab_lines(const std::vector<RowResult>& rows, doub
 /// row has them (--fixed-order, an A/B, no GPU).
 std::vector<std::string> place_lines(const std::vector<RowResult>& rows);
 
+/// CG's rows below `cg_iterations` (their solves do n iterations: cg_solve_iterations), one line
+/// for them all, then a line per GPU solve that stopped before its row's iterations
+/// (Measured::cg_stopped_at: "cg float n=2: the all-GPU solve stopped after 1 of 2 iterations
+/// ..."). Empty where neither.
+std::vector<std::string> cg_iteration_lines(const std::vector<RowResult>& rows, int cg_iterations);
+
 /// The rows grouped by op, precision and FS, each group sorted by n (table order of first sight).
 std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows);
 

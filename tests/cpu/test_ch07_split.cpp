@@ -918,3 +918,51 @@ TEST_CASE("chapter 7: the place in the round, from the rows' two places", "[cpu]
     // No row with both places (--fixed-order, an A/B, no GPU): nothing to say.
     CHECK(wb::ch07::place_lines({row(64, 1.0, 2.0, NAN, Where::Cpu)}).empty());
 }
+
+TEST_CASE("chapter 7: a CG row below the option's iterations is a solve of n, in the model and in words", "[cpu][ch07][split]") {
+    using wb::ch07::cg_solve_iterations;
+    CHECK(cg_solve_iterations(1, 100) == 1);
+    CHECK(cg_solve_iterations(3, 100) == 3);
+    CHECK(cg_solve_iterations(99, 100) == 99);
+    CHECK(cg_solve_iterations(100, 100) == 100);
+    CHECK(cg_solve_iterations(16384, 100) == 100);
+    CHECK(cg_solve_iterations(8, 5) == 5);
+    CHECK(cg_solve_iterations(0, 100) == 1);  // never a solve of no iterations (the scaling divides by it)
+    // The model counts min(n, I): at n = 3, I = 100 predicts what I = 3 does; at n = 150 the two part.
+    wb::ch07::Machines m = plain_host();
+    const double MiB = 1024.0 * 1024.0;
+    using wb::model::peer_key;
+    for (std::size_t e : {std::size_t{4}, std::size_t{8}}) {
+        m.cpu.peers[peer_key("symv", e)] = {0.004, {{1 * MiB, 0.5}}};
+        m.cpu.peers[peer_key("cg vectors", e)] = {0.0005, {{0.1 * MiB, 0.8}}};
+    }
+    auto predict = [&](int n, int I, std::size_t e) {
+        m.cg_iterations = I;
+        return wb::ch07::predict_case(wb::ch07::Case{"cg", n, e}, m).split;
+    };
+    for (std::size_t e : {std::size_t{4}, std::size_t{8}}) {
+        INFO("elem " << e);
+        const auto small_100 = predict(3, 100, e), small_3 = predict(3, 3, e);
+        CHECK(small_100.cpu_ms == Approx(small_3.cpu_ms));
+        CHECK(small_100.gpu_ms == Approx(small_3.gpu_ms));
+        CHECK(small_100.hybrid_ms == Approx(small_3.hybrid_ms));
+        CHECK(predict(150, 100, e).gpu_ms > 1.5 * predict(150, 3, e).gpu_ms);
+        // and each column grows with the iterations below n: n = 50 does more than n = 3
+        CHECK(predict(50, 100, e).cpu_ms > predict(3, 100, e).cpu_ms);
+    }
+    // The words: the rows below I in one line, then each solve that stopped early.
+    std::vector<wb::ch07::RowResult> rows(3);
+    rows[0].c = {"cg", 3, 4};
+    rows[1].c = {"cg", 256, 8};
+    rows[2].c = {"gemv", 3, 4};
+    rows[0].m.cg_stopped_at.push_back({"all-GPU", 2, 3});
+    const std::vector<std::string> lines = wb::ch07::cg_iteration_lines(rows, 100);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] ==
+          "CG below n = 100 (float n=3): a solve of n iterations in every column and in the model (CG solves an n x n "
+          "system in at most n; more would only grind its rounding)");
+    CHECK(lines[1] == "cg float n=3: the all-GPU solve stopped after 2 of 3 iterations (its residual exactly zero, or a "
+                      "breakdown): its time is scaled to 3");
+    // Every CG row at or above I, no early stop: nothing to say.
+    CHECK(wb::ch07::cg_iteration_lines({rows[1], rows[2]}, 100).empty());
+}
