@@ -553,7 +553,8 @@ def predict_cg(run, n, e):
     path = run["paths"].get(peer_key("symv", e))
     prod = path["t0"] + max(0.0, product(N) - product(path["tiny_n"])) if path else product(N)
     a_in, v_in, v_out = h2d.predict(N * N * e), h2d.predict(N * e), d2h.predict(N * e)
-    all_gpu = a_in + 2 * v_in + v_out + I * gpu_it
+    solve_fixed = run["gpu_rates"].get(peer_key("cg solve", e), (0.0, 1.0))[0]  # runs that measured it
+    all_gpu = a_in + 2 * v_in + v_out + solve_fixed + I * gpu_it
     split52 = a_in + (I + 1) * prod + I * cpu_vec
     choice = "CPU" if cpu <= all_gpu else "GPU"
     margin = margin_of(run, peer_key("symv", e))

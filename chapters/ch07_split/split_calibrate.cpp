@@ -124,9 +124,17 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
         c.keep(model::peer_key("conv2d", e, fs), conv_ms(s.tiny_n, false), conv_ms(s.conv_n, true),
                roofline::conv_bytes(s.conv_n, s.conv_n, fs, e), roofline::conv_flops(s.conv_n, s.conv_n, fs), e, s.conv_n);
     }
-    // CG: ms per iteration of the tuned solve (tol 0: every iteration runs), by wall clock (the
-    // launcher returns when the solve is over).
-    auto cg_iteration_ms = [cg_iterations](int n) {
+    // CG, by wall clock (the launcher returns when the solve is over; tol 0: every iteration runs).
+    // A solve is a fixed cost (its set-up: the initial product, the copies and syncs around the
+    // loop) plus its iterations. A solve of many iterations divided by their number would hide the
+    // fixed cost in the rate, and a row of few iterations (n below the solve's count) would miss
+    // it. So the tiny size is timed at one iteration and at the solve's count: the difference is
+    // the iterations' time, the rest the fixed cost, kept as the class "cg solve".
+    struct Solve {
+        double ms;
+        int iterations;
+    };
+    auto cg_solve = [](int n, int max_iter, int reps) {
         const std::size_t un = static_cast<std::size_t>(n);
         std::vector<T> hA(un * un);
         ref::spd_matrix(n, 100.0, 99, hA.data(), n);
@@ -135,22 +143,37 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
         DeviceBuffer<T> x(un);
         const auto& st = step<CgArgs<T>>(5);
         CgResult res;
-        const CgArgs<T> a{n, A.data(), n, b.data(), x.data(), 0.0, cg_iterations, &res};
+        const CgArgs<T> a{n, A.data(), n, b.data(), x.data(), 0.0, max_iter, &res};
         const CgLaunch l = st.default_launch(a);
         std::vector<double> t;
-        for (int r = 0; r < 4; ++r) {
+        for (int r = 0; r <= reps; ++r) {
             x.fill_bytes(0);
             WB_CUDA(cudaDeviceSynchronize());
             const auto t0 = std::chrono::steady_clock::now();
             st.launch(a, l, nullptr);
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            if (r > 0) t.push_back(ms / std::max(1, res.iterations));  // the first solve warms up
+            if (r > 0) t.push_back(ms);  // the first solve warms up
         }
         std::sort(t.begin(), t.end());
-        return t[t.size() / 2];
+        return Solve{t[t.size() / 2], std::max(1, res.iterations)};
     };
+    const Solve one = cg_solve(s.cg_tiny_n, 1, 9), many = cg_solve(s.cg_tiny_n, cg_iterations, 5);
+    const double tiny_it = many.iterations > one.iterations
+                               ? std::max(0.0, many.ms - one.ms) / (many.iterations - one.iterations)
+                               : many.ms / many.iterations;
+    const double solve_fixed = std::max(0.0, std::min(one.ms, many.ms) - one.iterations * tiny_it);
+    const Solve mid = cg_solve(s.cg_n, cg_iterations, 3);
+    const double mid_it = std::max(0.0, mid.ms - solve_fixed) / mid.iterations;
     const model::CpuWork it = model::cpu_work_cg_iteration(s.cg_n, e);
-    c.keep(model::peer_key("cg", e), cg_iteration_ms(s.cg_tiny_n), cg_iteration_ms(s.cg_n), it.bytes, it.flops, e, s.cg_n);
+    c.keep(model::peer_key("cg", e), tiny_it, mid_it, it.bytes, it.flops, e, s.cg_n);
+    c.out.rates[model::peer_key("cg solve", e)] = GpuRate{solve_fixed, 1};
+    if (c.log) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s: t0 %.4g us, e 1 at n = %d (a solve's fixed cost: %d and %d iterations timed)",
+                      model::peer_key("cg solve", e).c_str(), solve_fixed * 1e3, s.cg_tiny_n, one.iterations,
+                      many.iterations);
+        c.log->push_back(buf);
+    }
 }
 
 }  // namespace

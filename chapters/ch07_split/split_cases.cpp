@@ -56,7 +56,8 @@ const GpuPath* path_of(const Case& c, const Machines& m) {
 }
 
 /// CG's three solves of I iterations (cg_solve_iterations; White §5.2): all on the CPU (the "cg
-/// iteration" class where measured), all on the GPU (A, b and x0 in once, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
+/// iteration" class where measured), all on the GPU (A, b and x0 in once, the solve's fixed cost
+/// where measured, its iterations, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
 /// vector operations on the CPU). The initial residual is one product more. Where SYMV's all-GPU
 /// path was measured, each product of the split pays its fixed cost (copies' set-ups, the launch,
 /// the wait for q: every iteration waits for its product), plus the model's growth from its tiny
@@ -87,7 +88,9 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
                                      : product_ms(N);
     const double a_in = m.links.h2d.predict(N * N * e), v_in = m.links.h2d.predict(N * e),
                  v_out = m.links.d2h.predict(N * e);
-    const double all_gpu = a_in + 2 * v_in + v_out + I * gpu_it;
+    // A solve's fixed cost (its set-up around the loop), where measured: paid once, whatever I.
+    const double solve_fixed = m.gpu_rates.get(model::peer_key("cg solve", c.elem), 0).fixed_ms;
+    const double all_gpu = a_in + 2 * v_in + v_out + solve_fixed + I * gpu_it;
     const double split52 = a_in + (I + 1) * product + I * cpu_vec;
     out.cpu_model_ms = cpu;
     auto& p = out.split;

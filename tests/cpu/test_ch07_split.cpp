@@ -950,6 +950,18 @@ TEST_CASE("chapter 7: a CG row below the option's iterations is a solve of n, in
         // and each column grows with the iterations below n: n = 50 does more than n = 3
         CHECK(predict(50, 100, e).cpu_ms > predict(3, 100, e).cpu_ms);
     }
+    // A measured solve's fixed cost ("cg solve": its set-up around the loop) is paid once per
+    // solve in the all-GPU column, at n = 3 (3 iterations) as at n = 256 (100): never per iteration.
+    for (std::size_t e : {std::size_t{4}, std::size_t{8}}) {
+        INFO("elem " << e);
+        const double few = predict(3, 100, e).gpu_ms, many = predict(256, 100, e).gpu_ms;
+        const double few_split = predict(3, 100, e).hybrid_ms;
+        m.gpu_rates.rates[peer_key("cg solve", e)] = wb::ch07::GpuRate{0.06, 1};
+        CHECK(predict(3, 100, e).gpu_ms == Approx(few + 0.06));
+        CHECK(predict(256, 100, e).gpu_ms == Approx(many + 0.06));
+        CHECK(predict(3, 100, e).hybrid_ms == Approx(few_split));  // the split runs no GPU solve
+        m.gpu_rates.rates.erase(peer_key("cg solve", e));
+    }
     // The words: the rows below I in one line, then each solve that stopped early.
     std::vector<wb::ch07::RowResult> rows(3);
     rows[0].c = {"cg", 3, 4};
