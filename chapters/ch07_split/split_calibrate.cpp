@@ -8,6 +8,7 @@
 #include "conv2d.hpp"
 #include "gemm.hpp"
 #include "gemv.hpp"
+#include "host_timing.hpp"
 #include "model/cpu.hpp"
 #include "random.hpp"
 #include "reference_cg.hpp"
@@ -15,7 +16,6 @@
 #include "symv.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
 namespace wb::ch07 {
@@ -134,7 +134,9 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
         double ms;
         int iterations;
     };
-    auto cg_solve = [](int n, int max_iter, int reps) {
+    // Each solve is timed as the rows time theirs (host_timing.hpp: batches of about 5 ms, the
+    // median batch's mean), not alone after an idle wait, which costs a lone solve more.
+    auto cg_solve = [](int n, int max_iter) {
         const std::size_t un = static_cast<std::size_t>(n);
         std::vector<T> hA(un * un);
         ref::spd_matrix(n, 100.0, 99, hA.data(), n);
@@ -145,24 +147,23 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
         CgResult res;
         const CgArgs<T> a{n, A.data(), n, b.data(), x.data(), 0.0, max_iter, &res};
         const CgLaunch l = st.default_launch(a);
-        std::vector<double> t;
-        for (int r = 0; r <= reps; ++r) {
-            x.fill_bytes(0);
-            WB_CUDA(cudaDeviceSynchronize());
-            const auto t0 = std::chrono::steady_clock::now();
-            st.launch(a, l, nullptr);
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            if (r > 0) t.push_back(ms);  // the first solve warms up
-        }
-        std::sort(t.begin(), t.end());
-        return Solve{t[t.size() / 2], std::max(1, res.iterations)};
+        cpu::TimingPlan plan;
+        plan.min_batches = 7;
+        const double ms = cpu::time_call(
+                              [&] {
+                                  x.fill_bytes(0);  // every solve from x = 0, as the rows' solves
+                                  st.launch(a, l, nullptr);
+                              },
+                              plan)
+                              .ms;
+        return Solve{ms, std::max(1, res.iterations)};
     };
-    const Solve one = cg_solve(s.cg_tiny_n, 1, 9), many = cg_solve(s.cg_tiny_n, cg_iterations, 5);
+    const Solve one = cg_solve(s.cg_tiny_n, 1), many = cg_solve(s.cg_tiny_n, cg_iterations);
     const double tiny_it = many.iterations > one.iterations
                                ? std::max(0.0, many.ms - one.ms) / (many.iterations - one.iterations)
                                : many.ms / many.iterations;
     const double solve_fixed = std::max(0.0, std::min(one.ms, many.ms) - one.iterations * tiny_it);
-    const Solve mid = cg_solve(s.cg_n, cg_iterations, 3);
+    const Solve mid = cg_solve(s.cg_n, cg_iterations);
     const double mid_it = std::max(0.0, mid.ms - solve_fixed) / mid.iterations;
     const model::CpuWork it = model::cpu_work_cg_iteration(s.cg_n, e);
     c.keep(model::peer_key("cg", e), tiny_it, mid_it, it.bytes, it.flops, e, s.cg_n);
