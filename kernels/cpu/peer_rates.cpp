@@ -110,6 +110,13 @@ struct Recheck {
     double first_ms = 0;
 };
 
+/// What one calibrate_precision call measured: the classes' keys, and each rechecked class's ratio
+/// of its middle point timed again at the end to its first timing.
+struct Measured {
+    std::vector<std::string> keys;
+    std::map<std::string, double> recheck;
+};
+
 /// The time of one call as the table's rows time it (host_timing.hpp: the median of batches after
 /// a warm-up, until its error is under 1%, repeated when it did not settle), with a shorter cap.
 template <class F>
@@ -207,24 +214,28 @@ model::PeerRate measure_class(const model::CpuMachine& m, std::size_t elem, cons
 }
 
 template <class T>
-void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, const CalibrationSizes& s,
-                         const HostAlloc& alloc, const ClassFilter& want, std::vector<std::string>& log) {
+Measured calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, const CalibrationSizes& s,
+                             const HostAlloc& alloc, const ClassFilter& want, std::vector<std::string>& log,
+                             bool recheck = false) {
     const std::size_t e = sizeof(T);
     const double E = static_cast<double>(e);
     // Each class timed at the end again (Recheck): its call runs then, so everything a call refers
     // to lives for the whole function (the arrays, the filters, the CG counter).
     std::vector<Recheck> rechecks;
+    Measured done;
     // One class: measured (both regimes where p.tiny > 0), kept in m under its key, logged, and its
     // middle grid point set aside for the recheck.
     auto measure = [&](const std::string& cls, int fs, const ClassPlan& p, auto call, auto work,
                        std::vector<std::pair<int, double>>* timed = nullptr) {
         const std::string key = model::peer_key(cls, e, fs);
         if (want && !want(key)) return;
+        done.keys.push_back(key);
         model::PeerRate single;
         Recheck rc;
-        // the drift line is a whole calibration's (a few classes timed again print none): no recheck then
-        const model::PeerRate r =
-            measure_class(m, e, p, s, call, work, p.tiny > 0 ? &single : nullptr, timed, want ? nullptr : &rc);
+        // the drift line is a whole calibration's (a few classes timed again print none, unless
+        // they were timed again because the host disturbed them: `recheck`)
+        const model::PeerRate r = measure_class(m, e, p, s, call, work, p.tiny > 0 ? &single : nullptr, timed,
+                                                want && !recheck ? nullptr : &rc);
         m.peers[key] = r;
         if (p.tiny > 0) {
             m.peers[model::single_thread_key(key)] = single;
@@ -375,6 +386,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
             cpu::conv2d(Conv2dArgs<T>{n, n, fs, A.data(), n, f, A.data() + img, n}); },
             [&, fs](int n) { return model::cpu_work_conv2d(n, n, fs, e); });
     }
+    for (const Recheck& c : rechecks) done.recheck[c.key] = row_ms(c.call) / c.first_ms;
     if (!want && !rechecks.empty()) {  // the drift over a whole calibration (not over a few classes timed again)
         std::string line = std::string(e == 4 ? "float" : "double") +
                            " classes timed again at the end of their calibration (the host's drift over it):";
@@ -382,7 +394,7 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         char buf[96];
         for (std::size_t i = 0; i < rechecks.size(); ++i) {
             const Recheck& c = rechecks[i];
-            const double ratio = row_ms(c.call) / c.first_ms;
+            const double ratio = done.recheck.at(c.key);
             dev.push_back(std::fabs(ratio - 1));
             std::snprintf(buf, sizeof buf, "%s %s x%.3f at n = %d", i ? "," : "", c.key.c_str(), ratio, c.n);
             line += buf;
@@ -391,9 +403,59 @@ void calibrate_precision(model::CpuMachine& m, const std::vector<int>& conv_fs, 
         std::snprintf(buf, sizeof buf, "; median |ratio - 1| %.1f%%", 100 * dev[dev.size() / 2]);
         log.push_back(line + buf);
     }
+    return done;
+}
+
+/// One precision's calibration, then its disturbed classes (disturbed_classes) timed again, up to
+/// twice, each time with its own recheck; the log says which, and which stayed disturbed.
+template <class T>
+void calibrate_checked(model::CpuMachine& m, const std::vector<int>& conv_fs, const CalibrationSizes& s,
+                       const HostAlloc& alloc, std::vector<std::string>& log) {
+    const Measured all = calibrate_precision<T>(m, conv_fs, s, alloc, {}, log);
+    std::vector<std::string> bad = disturbed_classes(m.peers, all.keys, all.recheck);
+    auto names = [](const std::vector<std::string>& keys) {
+        std::string out;
+        for (const std::string& k : keys) out += (out.empty() ? "" : ", ") + k;
+        return out;
+    };
+    for (int again = 1; again <= 2 && !bad.empty(); ++again) {
+        log.push_back("disturbed (" + names(bad) + "): timed again (" + std::to_string(again) + " of 2)");
+        const std::vector<std::string> keys = bad;
+        const Measured redo = calibrate_precision<T>(
+            m, conv_fs, s, alloc,
+            [&keys](const std::string& k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); }, log, true);
+        bad = disturbed_classes(m.peers, redo.keys, redo.recheck);
+    }
+    if (!bad.empty())
+        log.push_back("still disturbed after two more timings (" + names(bad) +
+                      "): their rows' CPU model is this host's disturbance, not the library's rate");
 }
 
 }  // namespace
+
+std::vector<std::string> disturbed_classes(const std::map<std::string, model::PeerRate>& peers,
+                                           const std::vector<std::string>& keys,
+                                           const std::map<std::string, double>& recheck) {
+    std::vector<std::string> out;
+    auto jumps = [](const model::PeerRate& r) {
+        for (std::size_t i = 1; i < r.efficiency.size(); ++i) {
+            const double a = r.efficiency[i - 1].value, b = r.efficiency[i].value;
+            if (!(a > 0) || !(b > 0) || std::max(a / b, b / a) > kDisturbedJump) return true;
+        }
+        return false;
+    };
+    for (const std::string& key : keys) {
+        const auto it = peers.find(key);
+        if (it == peers.end()) continue;
+        bool bad = it->second.fixed_ms > kDisturbedFixedMs || jumps(it->second);
+        const auto one = peers.find(model::single_thread_key(key));
+        if (one != peers.end()) bad = bad || one->second.fixed_ms > kDisturbedFixedMs || jumps(one->second);
+        const auto rc = recheck.find(key);
+        if (rc != recheck.end()) bad = bad || !(rc->second >= 1 / kDisturbedRecheck && rc->second <= kDisturbedRecheck);
+        if (bad) out.push_back(key);
+    }
+    return out;
+}
 
 CalibrationSizes default_calibration_sizes(const model::CpuMachine& m) {
     CalibrationSizes s;
@@ -477,8 +539,8 @@ int aligned_n(double n, int align) {
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
                                               const CalibrationSizes& s, const HostAlloc& alloc) {
     std::vector<std::string> log;
-    calibrate_precision<float>(m, conv_fs, s, alloc, {}, log);
-    calibrate_precision<double>(m, conv_fs, s, alloc, {}, log);
+    calibrate_checked<float>(m, conv_fs, s, alloc, log);
+    calibrate_checked<double>(m, conv_fs, s, alloc, log);
     return log;
 }
 

@@ -17,6 +17,7 @@
 #include "model/cpu.hpp"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,9 +101,30 @@ std::vector<double> llc_bracket(std::vector<double> grid, double llc_bytes);
 /// a drift of the host's rate lands in each point's spread, not between the points, and each
 /// point finds the caches as the other sizes left them, as a row does. The "cg iteration" class is
 /// the exception: a CG row is a solve, its iterations back to back on one matrix, so each of its
-/// sizes is timed on its own, call after call. The arrays come from `alloc`.
+/// sizes is timed on its own, call after call. The arrays come from `alloc`. A class the host
+/// disturbed (disturbed_classes) is timed again, up to twice; the log names it.
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
                                               const CalibrationSizes& sizes, const HostAlloc& alloc = {});
+
+/// A class the host disturbed while it was timed: a calibration on a busy host (a preempted thread
+/// that a team of threads waits for a scheduler slice at a time) once gave one CG iteration of
+/// n = 200 a fixed cost of 3 ms (its other runs: 5 us), e jumping 100-fold between neighbouring
+/// points, and a middle point that took 36 times as long at the end; its rows' model then
+/// predicted 300 ms for a 0.8 ms solve (docs/notes/split.md). A library's rate steps with the size
+/// (OpenBLAS's regimes, the caches), by up to 8x between neighbouring points on the H200 host, and
+/// the host drifts by tens of percent over a calibration: the bounds below sit far outside both.
+inline constexpr double kDisturbedJump = 30;      ///< e between neighbouring grid points, either way
+inline constexpr double kDisturbedFixedMs = 1.0;  ///< a regime's t0 (a tiny call: microseconds)
+inline constexpr double kDisturbedRecheck = 3;    ///< the middle point timed again at the end, either way
+
+/// The classes among `keys` (model::peer_key) that the host disturbed: a regime (the class's or its
+/// single-thread one, model::single_thread_key) with t0 above kDisturbedFixedMs or e changing by
+/// more than kDisturbedJump between neighbouring points (or not > 0), or a recheck ratio (the
+/// class's middle point timed again at the end over its first timing) outside [1/3, 3]. A key
+/// not in `peers` is skipped. calibrate_peer_rates times such classes again, up to twice.
+std::vector<std::string> disturbed_classes(const std::map<std::string, model::PeerRate>& peers,
+                                           const std::vector<std::string>& keys,
+                                           const std::map<std::string, double>& recheck);
 
 /// Which classes (model::peer_key, e.g. "gemv float", "conv2d FS9 double") a calibration measures.
 using ClassFilter = std::function<bool(const std::string& key)>;

@@ -1,0 +1,89 @@
+// A CPU class the host disturbed while the calibration timed it (kernels/cpu/peer_rates.hpp,
+// disturbed_classes), judged on the kept runs of tests/data: the rule flags the classes of the one
+// run whose calibration a busy host wrecked (its CG rows' CPU model 300 ms for a 0.8 ms solve) and
+// none of any other kept run, whose rates step and drift as a library's and a host's do.
+#include "catch.hpp"
+#include "ch07_run_files.hpp"
+
+#include "model/cpu.hpp"
+#include "peer_rates.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// The threaded classes a run measured (the single-thread regimes ride with their class) and the
+/// ratios of its drift lines ("... classes timed again at the end of their calibration ...").
+struct Judged {
+    std::vector<std::string> keys;
+    std::map<std::string, double> recheck;
+    std::vector<std::string> disturbed;
+};
+
+Judged judge(const std::string& txt_path) {
+    std::ifstream txt(txt_path);
+    REQUIRE(txt.good());
+    const wb::ch07::Machines m = wb::ch07::machines_from_log(txt);
+    Judged j;
+    for (const auto& [key, rate] : m.cpu.peers)
+        if (key.size() < 3 || key.compare(key.size() - 3, 3, " 1t") != 0) j.keys.push_back(key);
+    std::ifstream again(txt_path);
+    const std::regex ratio_re(R"(([A-Za-z0-9 ]+?) x([\d.]+) at n = \d+)");
+    for (std::string s; std::getline(again, s);) {
+        if (s.find("timed again at the end of their calibration") == std::string::npos) continue;
+        const std::string rest = s.substr(s.find(':') + 1);
+        for (auto it = std::sregex_iterator(rest.begin(), rest.end(), ratio_re); it != std::sregex_iterator(); ++it)
+            j.recheck[(*it)[1].str().substr((*it)[1].str().find_first_not_of(' '))] = std::stod((*it)[2]);
+    }
+    j.disturbed = wb::cpu::disturbed_classes(m.cpu.peers, j.keys, j.recheck);
+    return j;
+}
+
+}  // namespace
+
+TEST_CASE("chapter 7: the calibration's disturbed classes, on the kept runs", "[cpu][ch07][split]") {
+    // The run of afd19c7 on the H200 host: its float SYMV, GEMM and CG iteration and its double
+    // SYMV and CG iteration were disturbed (a CG iteration of n = 200 at 3 ms; middle points x36,
+    // x11, x63 and x40 at the end; e 0.62 then 0.0013 at the next point).
+    const Judged bad = judge(wb::test::ch07_stem_path("h200-ch07-afd19c7-disturbed") + ".txt");
+    REQUIRE(bad.recheck.size() == 12);
+    CHECK(bad.recheck.at("symv float") == Approx(36.617));
+    const std::set<std::string> flagged(bad.disturbed.begin(), bad.disturbed.end());
+    CHECK(flagged == std::set<std::string>{"symv float", "gemm float", "cg iteration float", "symv double",
+                                           "cg iteration double"});
+    // Every other kept run: nothing flagged (each run's classes and drift ratios read back).
+    int runs = 0;
+    for (const auto& f : std::filesystem::directory_iterator(std::string(WB_SOURCE_DIR) + "/tests/data")) {
+        const std::string name = f.path().filename().string();
+        if (name.rfind("h200-ch07-", 0) != 0 || f.path().extension() != ".txt" || name.find("disturbed") != std::string::npos)
+            continue;
+        INFO(name);
+        const Judged j = judge(f.path().string());
+        if (j.keys.empty()) continue;  // a run without the CPU classes' lines
+        ++runs;
+        CHECK(j.disturbed.empty());
+    }
+    CHECK(runs >= 40);
+}
+
+TEST_CASE("chapter 7: disturbed_classes' three signs, each alone", "[cpu][ch07][split]") {
+    using wb::model::PeerRate;
+    const double MiB = 1024.0 * 1024.0;
+    std::map<std::string, PeerRate> peers;
+    const PeerRate calm{0.005, {{1 * MiB, 0.8}, {2 * MiB, 0.4}, {4 * MiB, 0.1}}};  // an 8x step: a library's
+    for (const char* k : {"a float", "b float", "c float", "d float"}) peers[k] = calm;
+    peers["b float"].fixed_ms = 3.0;                    // t0 of a tiny call in milliseconds
+    peers[wb::model::single_thread_key("c float")] = {0.0002, {{0.01 * MiB, 0.5}, {0.02 * MiB, 0.01}}};  // 50x
+    const std::map<std::string, double> recheck{{"a float", 1.4}, {"d float", 0.3}};  // 1.4: drift; 0.3: not
+    const std::vector<std::string> out =
+        wb::cpu::disturbed_classes(peers, {"a float", "b float", "c float", "d float", "e float"}, recheck);
+    CHECK(out == std::vector<std::string>{"b float", "c float", "d float"});
+    peers["a float"].efficiency[1].value = 0;  // an e that is not > 0
+    CHECK(wb::cpu::disturbed_classes(peers, {"a float"}, {}) == std::vector<std::string>{"a float"});
+}
