@@ -133,7 +133,11 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::cout << "Measuring the tuned kernels' rates (t0: a tiny call; e: the share of the roofline a mid-size "
                      "call reaches) ...\n";
         std::vector<std::string> log;
-        m.gpu_rates = ch07::measure_gpu_rates(m.gpu, fs, opt.cg_iterations, {}, &log);
+        const ch07::Links links = m.links;
+        m.gpu_rates = ch07::measure_gpu_rates(m.gpu, fs, opt.cg_iterations, {}, &log, [links](int n, std::size_t e) {
+            const double N = n, E = static_cast<double>(e);  // A, b and x0 in, x out: predict_cg's copies
+            return links.h2d.predict(N * N * E) + 2 * links.h2d.predict(N * E) + links.d2h.predict(N * E);
+        });
         for (const auto& line : log) std::cout << "  " << line << '\n';
     }
     if (gpu) {

@@ -8,6 +8,7 @@
 #include "device_profile.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -47,10 +48,17 @@ struct GpuCalibrationSizes {
     int gemv_n = 4096, symv_n = 4096, gemm_n = 2048, conv_n = 2048, cg_n = 8192, tiny_n = 8, cg_tiny_n = 64;
 };
 
+/// The copies' model of CG's all-GPU path at n for elements of `elem` bytes (ms): A, b and x0 in,
+/// x out.
+using CgCopiesMs = std::function<double(int n, std::size_t elem)>;
+
 /// Measures every class on the current device in float and double (the tuned steps on device
 /// data, CUDA events, the L2 flushed before each call of the memory-bound ones; CG by wall clock,
-/// per iteration). Appends one line per class to *log. Needs a CUDA device; takes a few seconds.
+/// per iteration, and "cg solve", a solve's fixed cost: with `cg_copies_ms`, that of the rows'
+/// all-GPU path from pinned host memory beyond its copies' model, else the device-resident
+/// solve's). Appends one line per class to *log. Needs a CUDA device; takes a few seconds.
 GpuRates measure_gpu_rates(const DeviceProfile& dev, const std::vector<int>& conv_fs, int cg_iterations,
-                           const GpuCalibrationSizes& sizes, std::vector<std::string>* log);
+                           const GpuCalibrationSizes& sizes, std::vector<std::string>* log,
+                           const CgCopiesMs& cg_copies_ms = {});
 
 }  // namespace wb::ch07

@@ -88,7 +88,8 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
                                      : product_ms(N);
     const double a_in = m.links.h2d.predict(N * N * e), v_in = m.links.h2d.predict(N * e),
                  v_out = m.links.d2h.predict(N * e);
-    // A solve's fixed cost (its set-up around the loop), where measured: paid once, whatever I.
+    // A solve's fixed cost (its set-up around the loop; measured through the rows' path, beyond
+    // these copies), where measured: paid once, whatever I.
     const double solve_fixed = m.gpu_rates.get(model::peer_key("cg solve", c.elem), 0).fixed_ms;
     const double all_gpu = a_in + 2 * v_in + v_out + solve_fixed + I * gpu_it;
     const double split52 = a_in + (I + 1) * product + I * cpu_vec;
