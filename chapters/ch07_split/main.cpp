@@ -135,8 +135,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::vector<std::string> log;
         const ch07::Links links = m.links;
         m.gpu_rates = ch07::measure_gpu_rates(m.gpu, fs, opt.cg_iterations, {}, &log, [links](int n, std::size_t e) {
-            const double N = n, E = static_cast<double>(e);  // A, b and x0 in, x out: predict_cg's copies
-            return links.h2d.predict(N * N * E) + 2 * links.h2d.predict(N * E) + links.d2h.predict(N * E);
+            return ch07::cg_path_copies_ms(links, n, e);
         });
         for (const auto& line : log) std::cout << "  " << line << '\n';
     }

@@ -20,6 +20,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 namespace wb::ch07 {
 
@@ -58,6 +60,30 @@ double device_ms(F&& enqueue, bool flush) {
 template <class T>
 DeviceBuffer<T> device_random(std::size_t n, std::uint64_t seed) {
     return DeviceBuffer<T>(random_vector<T>(n, seed));
+}
+
+/// CG's all-GPU path (hybrid::cg_gpu, pinned host arrays) at n for one iteration, timed as the
+/// rows time it, less the iteration and the copies' model (cg_path_fixed_ms).
+template <class T>
+double path_fixed(int n, double iteration_ms, const CgCopiesMs& copies_ms) {
+    const std::size_t un = static_cast<std::size_t>(n);
+    const cpu::HostAlloc pinned = host_alloc(true);
+    cpu::HostArray<T> hA(un * un, pinned, "ch07: CG's path"), hb(un, pinned), hx(un, pinned);
+    ref::spd_matrix(n, 100.0, 99, hA.data(), n);
+    const std::vector<T> b = random_vector<T>(un, 100);
+    std::copy(b.begin(), b.end(), hb.data());
+    CgResult res;
+    const CgArgs<T> h{n, hA.data(), n, hb.data(), hx.data(), 0.0, 1, &res};
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    const double path = cpu::time_call(
+                            [&] {
+                                std::fill(hx.data(), hx.data() + un, T(0));
+                                hybrid::cg_gpu(h);
+                            },
+                            plan)
+                            .ms;
+    return std::max(0.0, path - std::max(1, res.iterations) * iteration_ms - copies_ms(n, sizeof(T)));
 }
 
 struct Calibrator {
@@ -179,24 +205,7 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
     double solve_fixed = dev_fixed;
     const char* what = "the device-resident solve's fixed cost";
     if (c.cg_copies_ms) {
-        const std::size_t un = static_cast<std::size_t>(s.cg_tiny_n);
-        const cpu::HostAlloc pinned = host_alloc(true);
-        cpu::HostArray<T> hA(un * un, pinned, "ch07 calibration: CG's path"), hb(un, pinned), hx(un, pinned);
-        ref::spd_matrix(s.cg_tiny_n, 100.0, 99, hA.data(), s.cg_tiny_n);
-        const std::vector<T> b = random_vector<T>(un, 100);
-        std::copy(b.begin(), b.end(), hb.data());
-        CgResult res;
-        const CgArgs<T> h{s.cg_tiny_n, hA.data(), s.cg_tiny_n, hb.data(), hx.data(), 0.0, 1, &res};
-        cpu::TimingPlan plan;
-        plan.min_batches = 7;
-        const double path = cpu::time_call(
-                                [&] {
-                                    std::fill(hx.data(), hx.data() + un, T(0));
-                                    hybrid::cg_gpu(h);
-                                },
-                                plan)
-                                .ms;
-        solve_fixed = std::max(0.0, path - std::max(1, res.iterations) * tiny_it - c.cg_copies_ms(s.cg_tiny_n, e));
+        solve_fixed = cg_path_fixed_ms(e, s.cg_tiny_n, tiny_it, c.cg_copies_ms);
         what = "the all-GPU path's fixed cost beyond its copies";
     }
     c.out.rates[model::peer_key("cg solve", e)] = GpuRate{solve_fixed, 1};
@@ -210,6 +219,14 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
 }
 
 }  // namespace
+
+double cg_path_fixed_ms(std::size_t elem, int n, double iteration_ms, const CgCopiesMs& copies_ms) {
+    if (elem != 4 && elem != 8)
+        throw std::invalid_argument("cg_path_fixed_ms: elem (" + std::to_string(elem) + ") must be 4 or 8");
+    if (n < 1) throw std::invalid_argument("cg_path_fixed_ms: n (" + std::to_string(n) + ") must be >= 1");
+    if (!copies_ms) throw std::invalid_argument("cg_path_fixed_ms: copies_ms must be given");
+    return elem == 4 ? path_fixed<float>(n, iteration_ms, copies_ms) : path_fixed<double>(n, iteration_ms, copies_ms);
+}
 
 GpuRates measure_gpu_rates(const DeviceProfile& dev, const std::vector<int>& conv_fs, int cg_iterations,
                            const GpuCalibrationSizes& sizes, std::vector<std::string>* log, const CgCopiesMs& cg_copies_ms) {

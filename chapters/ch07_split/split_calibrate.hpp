@@ -52,6 +52,11 @@ struct GpuCalibrationSizes {
 /// x out.
 using CgCopiesMs = std::function<double(int n, std::size_t elem)>;
 
+/// CG's all-GPU path from pinned host memory (hybrid::cg_gpu) at n for one iteration, timed as the
+/// rows time it, less `iteration_ms` and the copies' model at n: the class "cg solve" (ms). Needs
+/// a CUDA device; throws std::invalid_argument on elem other than 4 or 8, n < 1 or no copies_ms.
+double cg_path_fixed_ms(std::size_t elem, int n, double iteration_ms, const CgCopiesMs& copies_ms);
+
 /// Measures every class on the current device in float and double (the tuned steps on device
 /// data, CUDA events, the L2 flushed before each call of the memory-bound ones; CG by wall clock,
 /// per iteration, and "cg solve", a solve's fixed cost: with `cg_copies_ms`, that of the rows'

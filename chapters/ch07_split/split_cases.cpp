@@ -489,4 +489,9 @@ int balanced_pieces(const Case& c, int g, double hybrid_ms, const Machines& m) {
     return hybrid::balance_pieces(hybrid_ms, c.n - g, min_piece);
 }
 
+double cg_path_copies_ms(const Links& links, int n, std::size_t elem) {
+    const double N = n, E = static_cast<double>(elem);
+    return links.h2d.predict(N * N * E) + 2 * links.h2d.predict(N * E) + links.d2h.predict(N * E);
+}
+
 }  // namespace wb::ch07

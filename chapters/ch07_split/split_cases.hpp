@@ -60,6 +60,8 @@ Links h200_pinned_links();
 /// The link fitted to this GPU's pinned copies (chapter 0's measurement at the quick scale, both
 /// directions). Needs a CUDA device.
 Links measured_pinned_links();
+/// The copies of CG's all-GPU path at n (ms, the links' model): A, b and x0 in, x out.
+double cg_path_copies_ms(const Links& links, int n, std::size_t elem);
 
 /// One class's all-GPU path (copies in, the tuned kernel, copies out, from and to pinned host
 /// memory, through the hybrid's entry point with every row on the GPU), measured at the start as

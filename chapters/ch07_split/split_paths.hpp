@@ -32,9 +32,11 @@ void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, 
 /// minutes earlier, in the calibration, carries the host's issue cost of that moment, and the
 /// rows' all-GPU times at small sizes followed the moment they ran (docs/notes/split.md, session
 /// 45). Returns the run's line for it ("<class>: anchor timed again before its rows: t0 X us (one
-/// chunk), Y us (K chunks); calibration A, B"), or "" where the class has no measured path (CG, a
+/// chunk), Y us (K chunks); calibration A, B"), or "" where the class has no measured path (a
 /// class the calibration could not measure); on an error the calibration's anchors stay and the
-/// line says so.
+/// line says so. CG: its solve's fixed cost through the rows' path ("cg solve", cg_path_fixed_ms)
+/// timed again ("cg solve float: anchor timed again before its rows: t0 X us; calibration A"),
+/// "" where the run did not measure it.
 std::string reanchor_path(Machines& m, const Case& cls);
 /// reanchor_path's line for class `key`: the anchors now (ms), in `chunks` chunks, and the
 /// calibration's before them (ms); printed in us (the replay reads it: machines_from_log).

@@ -75,6 +75,7 @@ Machines machines_from_log(std::istream& log) {
     const std::regex balanced_margin_re(R"(^hybrid margin of the balanced rows: ([\d.]+)%)");
     const std::regex reanchor_re(R"(^([A-Za-z0-9 ]+): anchor timed again before its rows: t0 ([\d.eE+-]+) us \(one chunk\), ([\d.eE+-]+) us)");
     std::map<std::string, std::pair<double, double>> anchors;  // each class's, timed again before its rows
+    const std::regex cg_reanchor_re(R"(^(cg solve (float|double)): anchor timed again before its rows: t0 ([\d.eE+-]+) us;)");
     std::map<std::string, model::PeerRate> again;               // each CPU class's, timed again before its rows
     const std::regex iterations_re(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)");
     std::string line;
@@ -156,6 +157,8 @@ Machines machines_from_log(std::istream& log) {
             (section == Section::cpu ? m.cpu.peers : again)[g[1]] = r;
         } else if (section == Section::gpu && std::regex_search(s, g, rate_re)) {
             m.gpu_rates.rates[g[1]] = GpuRate{std::stod(g[2]) / 1e3, std::stod(g[3])};
+        } else if (std::regex_search(s, g, cg_reanchor_re)) {  // CG's solve: its GPU rate, for its rows
+            m.gpu_rates.rates[g[1]].fixed_ms = std::stod(g[3]) / 1e3;
         } else if (std::regex_search(s, g, reanchor_re)) {
             anchors[g[1]] = {std::stod(g[2]) / 1e3, std::stod(g[3]) / 1e3};
         } else if (section == Section::path && std::regex_search(s, g, path_re)) {

@@ -87,3 +87,14 @@ TEST_CASE("chapter 7: disturbed_classes' three signs, each alone", "[cpu][ch07][
     peers["a float"].efficiency[1].value = 0;  // an e that is not > 0
     CHECK(wb::cpu::disturbed_classes(peers, {"a float"}, {}) == std::vector<std::string>{"a float"});
 }
+
+TEST_CASE("chapter 7: the replay reads CG's solve cost timed again before its rows", "[cpu][ch07][split]") {
+    // The run's calibration line ("cg solve float: t0 76.36 us, e 1 at n = 64 ..."), then the line
+    // reanchor_path prints before the CG float group's rows: the rows' model takes the later.
+    const auto [as_run, again] = wb::test::ch07_machines_with_lines(
+        "h200-ch07-afd19c7-disturbed", "Timing the rows",
+        "  cg solve float: anchor timed again before its rows: t0 51.5 us; calibration 76.36");
+    CHECK(as_run.gpu_rates.get("cg solve float", 0).fixed_ms == Approx(0.07636));
+    CHECK(again.gpu_rates.get("cg solve float", 0).fixed_ms == Approx(0.0515));
+    CHECK(again.gpu_rates.get("cg solve double", 0).fixed_ms == Approx(0.07326));
+}

@@ -962,6 +962,19 @@ TEST_CASE("chapter 7: a CG row below the option's iterations is a solve of n, in
         CHECK(predict(3, 100, e).hybrid_ms == Approx(few_split));  // the split runs no GPU solve
         m.gpu_rates.rates.erase(peer_key("cg solve", e));
     }
+    // cg_path_copies_ms is the all-GPU solve's copies in predict_cg: with the solve's fixed cost
+    // and one iteration, the model of the path at n = 64 is exactly the three (the calibration's
+    // cg_path_fixed_ms subtracts these two from that call's time).
+    for (std::size_t e : {std::size_t{4}, std::size_t{8}}) {
+        m.gpu_rates.rates[peer_key("cg solve", e)] = wb::ch07::GpuRate{0.05, 1};
+        m.gpu_rates.rates[peer_key("cg", e)] = wb::ch07::GpuRate{0.005, 0.8};
+        const wb::model::CpuWork it = wb::model::cpu_work_cg_iteration(1, e);
+        CHECK(predict(1, 100, e).gpu_ms ==
+              Approx(wb::ch07::cg_path_copies_ms(m.links, 1, e) + 0.05 + 0.005 +
+                     wb::ch07::gpu_roofline_ms(m.gpu, it.bytes, it.flops, e) / 0.8));
+        m.gpu_rates.rates.erase(peer_key("cg solve", e));
+        m.gpu_rates.rates.erase(peer_key("cg", e));
+    }
     // The words: the rows below I in one line, then each solve that stopped early.
     std::vector<wb::ch07::RowResult> rows(3);
     rows[0].c = {"cg", 3, 4};
