@@ -172,6 +172,10 @@ def read_run(path):
         if m:
             run["shared"] = float(m.group(1))
             continue
+        m = re.match(r"(cg solve (?:float|double)): anchor timed again before its rows: t0 ([\d.e+-]+) us;", s)
+        if m:  # CG's solve cost timed again before its rows (split_paths.cpp reanchor_path)
+            run["gpu_rates"][m.group(1)] = (float(m.group(2)) / 1e3, 1.0)
+            continue
         m = re.match(r"Where each call runs \(ms; CG: a solve of (\d+) iterations\)", s)
         if m:
             run["cg_iterations"] = int(m.group(1))
