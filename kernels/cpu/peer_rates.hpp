@@ -44,6 +44,9 @@ struct CalibrationSizes {
     /// from 30 MiB on against arrays of their own). Each matrix lives until the calibration of its
     /// precision ends (the recheck calls one of them): about twice the largest one's bytes.
     bool symv_own_arrays = false;
+    /// How many times a class the host disturbed (disturbed_classes) is timed again: 2; the tests
+    /// that count the calibration's arrays and lines set 0 (a busy build machine disturbs calls).
+    int disturbed_retries = 2;
 };
 /// The sizes above for the machine's LLC.
 CalibrationSizes default_calibration_sizes(const model::CpuMachine& m);
@@ -102,7 +105,7 @@ std::vector<double> llc_bracket(std::vector<double> grid, double llc_bytes);
 /// point finds the caches as the other sizes left them, as a row does. The "cg iteration" class is
 /// the exception: a CG row is a solve, its iterations back to back on one matrix, so each of its
 /// sizes is timed on its own, call after call. The arrays come from `alloc`. A class the host
-/// disturbed (disturbed_classes) is timed again, up to twice; the log names it.
+/// disturbed (disturbed_classes) is timed again, up to s.disturbed_retries times; the log names it.
 std::vector<std::string> calibrate_peer_rates(model::CpuMachine& m, const std::vector<int>& conv_fs,
                                               const CalibrationSizes& sizes, const HostAlloc& alloc = {});
 
@@ -121,7 +124,8 @@ inline constexpr double kDisturbedRecheck = 3;    ///< the middle point timed ag
 /// single-thread one, model::single_thread_key) with t0 above kDisturbedFixedMs or e changing by
 /// more than kDisturbedJump between neighbouring points (or not > 0), or a recheck ratio (the
 /// class's middle point timed again at the end over its first timing) outside [1/3, 3]. A key
-/// not in `peers` is skipped. calibrate_peer_rates times such classes again, up to twice.
+/// not in `peers` is skipped. calibrate_peer_rates times such classes again (CalibrationSizes::
+/// disturbed_retries times at most).
 std::vector<std::string> disturbed_classes(const std::map<std::string, model::PeerRate>& peers,
                                            const std::vector<std::string>& keys,
                                            const std::map<std::string, double>& recheck);

@@ -177,6 +177,7 @@ TEST_CASE("peer rates: SYMV's grid on a matrix of its own per size where asked",
     s.ws_dram = 1 * MiB;
     s.vec_max_n = 512;
     s.max_call_s = 1;
+    s.disturbed_retries = 0;  // a class timed again would ask for the shared arrays again
     auto run = [&](bool own, std::vector<std::size_t>& asked) {
         wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
         s.symv_own_arrays = own;
@@ -268,4 +269,31 @@ TEST_CASE("calibrate_peer_classes measures the classes asked for and leaves the 
     CHECK_THROWS_WITH(wb::cpu::calibrate_peer_classes(m, 2, {3}, s, want),
                       Catch::Contains("elem (2) must be 4 (float) or 8 (double)"));
     CHECK_THROWS_WITH(wb::cpu::calibrate_peer_classes(m, 4, {3}, s, {}), Catch::Contains("want must name the classes"));
+}
+
+TEST_CASE("peer rates: a calibration leaves no disturbed class unless its log says so", "[cpu][split]") {
+    // On this busy build machine calls do meet preempted threads: whatever the calibration met,
+    // every class it keeps is clean by disturbed_classes' t0 and e rules, or a "still disturbed"
+    // line names it, and every class timed again was named first ("disturbed (...): timed again").
+    wb::model::CpuMachine m = wb::model::measure_cpu_machine(2, 4, 1);
+    wb::cpu::CalibrationSizes s = wb::test::small_calibration_sizes();
+    s.disturbed_retries = 2;
+    const auto log = wb::cpu::calibrate_peer_rates(m, {3}, s);
+    std::vector<std::string> keys;
+    for (const auto& [key, rate] : m.peers)
+        if (key.size() < 3 || key.compare(key.size() - 3, 3, " 1t") != 0) keys.push_back(key);
+    REQUIRE(keys.size() >= 2);
+    std::string still, retimed;
+    for (const auto& l : log) {
+        if (l.rfind("still disturbed", 0) == 0) still += l;
+        if (l.rfind("disturbed (", 0) == 0) {
+            retimed += l;
+            CHECK(l.find("): timed again (") != std::string::npos);
+        }
+    }
+    for (const std::string& k : wb::cpu::disturbed_classes(m.peers, keys, {})) {
+        INFO(k);
+        CHECK(still.find(k) != std::string::npos);
+        CHECK(retimed.find(k) != std::string::npos);
+    }
 }
