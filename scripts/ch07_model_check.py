@@ -172,6 +172,9 @@ def read_run(path):
         if m:
             run["shared"] = float(m.group(1))
             continue
+        if s.startswith("cg split: each product is the SYMV path's fixed cost less its copy of A"):
+            run["cg_product_without_a"] = True
+            continue
         m = re.match(r"(cg solve (?:float|double)): anchor timed again before its rows: t0 ([\d.e+-]+) us;", s)
         if m:  # CG's solve cost timed again before its rows (split_paths.cpp reanchor_path)
             run["gpu_rates"][m.group(1)] = (float(m.group(2)) / 1e3, 1.0)
@@ -556,6 +559,8 @@ def predict_cg(run, n, e):
 
     path = run["paths"].get(peer_key("symv", e))
     prod = path["t0"] + max(0.0, product(N) - product(path["tiny_n"])) if path else product(N)
+    if path and run.get("cg_product_without_a"):  # the path's copy of A: the split makes it once
+        prod -= h2d.predict(path["tiny_n"] * path["tiny_n"] * e)
     a_in, v_in, v_out = h2d.predict(N * N * e), h2d.predict(N * e), d2h.predict(N * e)
     solve_fixed = run["gpu_rates"].get(peer_key("cg solve", e), (0.0, 1.0))[0]  # runs that measured it
     all_gpu = a_in + 2 * v_in + v_out + solve_fixed + I * gpu_it

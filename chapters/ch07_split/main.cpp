@@ -18,6 +18,7 @@
 #include "split_measure.hpp"
 #include "split_options.hpp"
 #include "split_paths.hpp"
+#include "split_replay.hpp"
 #include "split_summary.hpp"
 #include "split_vendor.hpp"
 
@@ -146,6 +147,8 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
                   << fmt(m.hybrid_overhead_ms * 1e3, 1) << " us; the convolution's CPU side runs on "
                   << m.hybrid_conv_threads << " of " << cpu::threads()
                   << " threads (a core left to the thread that wakes when the GPU is done)\n";
+        m.cg_product_without_a = true;
+        std::cout << "  " << ch07::kCgProductLine << '\n';
     }
     if (gpu && !opt.predict_only) {
         std::cout << "Measuring the host memory both sides of a hybrid read (the CPU's threads while pinned copies "

@@ -60,8 +60,8 @@ const GpuPath* path_of(const Case& c, const Machines& m) {
 /// where measured, its iterations, x out once), and the split (A once; every product p in, the tuned SYMV, q out; the
 /// vector operations on the CPU). The initial residual is one product more. Where SYMV's all-GPU
 /// path was measured, each product of the split pays its fixed cost (copies' set-ups, the launch,
-/// the wait for q: every iteration waits for its product), plus the model's growth from its tiny
-/// size to n.
+/// the wait for q: every iteration waits for its product) less its copy of A
+/// (Machines::cg_product_without_a), plus the model's growth from its tiny size to n.
 CasePrediction predict_cg(const Case& c, const Machines& m) {
     const double I = cg_solve_iterations(c.n, m.cg_iterations), N = c.n, e = static_cast<double>(c.elem);
     CasePrediction out;
@@ -84,7 +84,11 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
                m.links.d2h.predict(n * e);
     };
     const GpuPath* symv_path = path_of(Case{"symv", c.n, c.elem, 0}, m);
-    const double product = symv_path ? symv_path->t0_ms + std::max(0.0, product_ms(N) - product_ms(symv_path->tiny_n))
+    // The path's t0 pays its copy of A (its tiny matrix); a product of the split does not.
+    const double path_a = symv_path && m.cg_product_without_a
+                              ? m.links.h2d.predict(static_cast<double>(symv_path->tiny_n) * symv_path->tiny_n * e)
+                              : 0.0;
+    const double product = symv_path ? symv_path->t0_ms - path_a + std::max(0.0, product_ms(N) - product_ms(symv_path->tiny_n))
                                      : product_ms(N);
     const double a_in = m.links.h2d.predict(N * N * e), v_in = m.links.h2d.predict(N * e),
                  v_out = m.links.d2h.predict(N * e);

@@ -197,6 +197,11 @@ struct Machines {
     /// share reads A while A is copied); false: the link's rate (every run before session 46; the
     /// replay reads the run's line; the chapter sets it unless --cold-a).
     bool warm_gemm_a = false;
+    /// Whether each product of CG's split (White §5.2) is the SYMV path's fixed cost less that
+    /// path's copy of A at its tiny size (the split copies A once, not per product); false: the
+    /// path's whole t0 (every run before session 51, 15 - 50% above its splits; the replay reads
+    /// the run's line). The chapter sets it.
+    bool cg_product_without_a = false;
     /// Whether the calibration times each class's mid-size hybrid at every depth of kDepths
     /// (GpuPath::depth_factors; only where the depth is derived). The model uses the factors a
     /// path holds (a replay: those its line printed); the chapter sets it with --measured-depths.

@@ -157,6 +157,8 @@ Machines machines_from_log(std::istream& log) {
             (section == Section::cpu ? m.cpu.peers : again)[g[1]] = r;
         } else if (section == Section::gpu && std::regex_search(s, g, rate_re)) {
             m.gpu_rates.rates[g[1]] = GpuRate{std::stod(g[2]) / 1e3, std::stod(g[3])};
+        } else if (s == kCgProductLine) {
+            m.cg_product_without_a = true;
         } else if (std::regex_search(s, g, cg_reanchor_re)) {  // CG's solve: its GPU rate, for its rows
             m.gpu_rates.rates[g[1]].fixed_ms = std::stod(g[3]) / 1e3;
         } else if (std::regex_search(s, g, reanchor_re)) {

@@ -98,3 +98,42 @@ TEST_CASE("chapter 7: the replay reads CG's solve cost timed again before its ro
     CHECK(again.gpu_rates.get("cg solve float", 0).fixed_ms == Approx(0.0515));
     CHECK(again.gpu_rates.get("cg solve double", 0).fixed_ms == Approx(0.07326));
 }
+
+TEST_CASE("chapter 7: CG's split without the SYMV path's copy of A, on this session's runs", "[cpu][ch07][split]") {
+    // Two H200 runs of CG at n = 1 ... 4096, their model from before the change: each product of
+    // the split was the SYMV path's whole t0, its copy of A included, which the split pays once;
+    // their splits ran 15 - 50% below that model. With the line the chapter now prints, each
+    // product drops by that copy (the link's model at the path's tiny size), and the model of the
+    // solve by (I + 1) of them; the rows within 15% of the measured split go from 1 to 22 of 32.
+    int before = 0, after = 0, rows = 0;
+    for (const char* stem : {"h200-ch07-036ff90-cg", "h200-ch07-3d59218-cg"}) {
+        INFO(stem);
+        const auto [old_m, new_m] =
+            wb::test::ch07_machines_with_lines(stem, "  an empty hybrid call", std::string("  ") + wb::ch07::kCgProductLine);
+        CHECK_FALSE(old_m.cg_product_without_a);
+        REQUIRE(new_m.cg_product_without_a);
+        const auto run = wb::test::read_ch07_run(stem);
+        const auto was = wb::ch07::replay(run.rows, old_m), now = wb::ch07::replay(run.rows, new_m);
+        REQUIRE(was.size() == run.rows.size());
+        for (std::size_t i = 0; i < run.rows.size(); ++i) {
+            const auto& c = run.rows[i];
+            if (c.c.op != "cg") continue;
+            INFO(c.c.n << (c.c.elem == 4 ? " float" : " double"));
+            CHECK(was[i].p.split.hybrid_ms == Approx(c.hybrid_model_ms).epsilon(2e-3).margin(5e-5));  // as it ran
+            const wb::ch07::GpuPath& path = new_m.paths.at(wb::model::peer_key("symv", c.c.elem));
+            const double a = new_m.links.h2d.predict(static_cast<double>(path.tiny_n) * path.tiny_n * c.c.elem);
+            const int I = wb::ch07::cg_solve_iterations(c.c.n, new_m.cg_iterations);
+            CHECK(now[i].p.split.hybrid_ms == Approx(was[i].p.split.hybrid_ms - (I + 1) * a));
+            CHECK(now[i].p.split.gpu_ms == Approx(was[i].p.split.gpu_ms));
+            const double measured = wb::ch07::hybrid_or_its_side(now[i]);
+            REQUIRE(measured > 0);
+            ++rows;
+            before += std::abs(was[i].p.split.hybrid_ms / measured - 1) <= 0.15;
+            after += std::abs(now[i].p.split.hybrid_ms / measured - 1) <= 0.15;
+        }
+    }
+    CHECK(rows == 32);
+    INFO("before " << before << ", after " << after);
+    CHECK(after >= 20);
+    CHECK(before <= 6);
+}
