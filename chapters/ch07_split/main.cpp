@@ -134,10 +134,7 @@ ch07::Machines measure_machines(const SplitOptions& opt, bool gpu) {
         std::cout << "Measuring the tuned kernels' rates (t0: a tiny call; e: the share of the roofline a mid-size "
                      "call reaches) ...\n";
         std::vector<std::string> log;
-        const ch07::Links links = m.links;
-        m.gpu_rates = ch07::measure_gpu_rates(m.gpu, fs, opt.cg_iterations, {}, &log, [links](int n, std::size_t e) {
-            return ch07::cg_path_copies_ms(links, n, e);
-        });
+        m.gpu_rates = ch07::measure_gpu_rates(m.gpu, fs, opt.cg_iterations, {}, m.links, &log);
         for (const auto& line : log) std::cout << "  " << line << '\n';
     }
     if (gpu) {

@@ -9,7 +9,6 @@
 #include "gemm.hpp"
 #include "gemv.hpp"
 #include "host_array.hpp"
-#include "host_timing.hpp"
 #include "hybrid_cg.hpp"
 #include "model/cpu.hpp"
 #include "random.hpp"
@@ -62,35 +61,39 @@ DeviceBuffer<T> device_random(std::size_t n, std::uint64_t seed) {
     return DeviceBuffer<T>(random_vector<T>(n, seed));
 }
 
+/// The CG system the calibration times: an SPD matrix of condition 100 and a seeded b.
+template <class T>
+struct CgProblem {
+    std::vector<T> A, b;
+    explicit CgProblem(int n) : A(static_cast<std::size_t>(n) * static_cast<std::size_t>(n)), b(random_vector<T>(static_cast<std::size_t>(n), 100)) {
+        ref::spd_matrix(n, 100.0, 99, A.data(), n);
+    }
+};
+
 /// CG's all-GPU path (hybrid::cg_gpu, pinned host arrays) at n for one iteration, timed as the
 /// rows time it, less the iteration and the copies' model (cg_path_fixed_ms).
 template <class T>
-double path_fixed(int n, double iteration_ms, const CgCopiesMs& copies_ms) {
+double path_fixed(int n, double iteration_ms, const Links& links) {
     const std::size_t un = static_cast<std::size_t>(n);
+    const CgProblem<T> sys(n);
     const cpu::HostAlloc pinned = host_alloc(true);
     cpu::HostArray<T> hA(un * un, pinned, "ch07: CG's path"), hb(un, pinned), hx(un, pinned);
-    ref::spd_matrix(n, 100.0, 99, hA.data(), n);
-    const std::vector<T> b = random_vector<T>(un, 100);
-    std::copy(b.begin(), b.end(), hb.data());
+    std::copy(sys.A.begin(), sys.A.end(), hA.data());
+    std::copy(sys.b.begin(), sys.b.end(), hb.data());
     CgResult res;
     const CgArgs<T> h{n, hA.data(), n, hb.data(), hx.data(), 0.0, 1, &res};
-    cpu::TimingPlan plan;
-    plan.min_batches = 7;
-    const double path = cpu::time_call(
-                            [&] {
-                                std::fill(hx.data(), hx.data() + un, T(0));
-                                hybrid::cg_gpu(h);
-                            },
-                            plan)
-                            .ms;
-    return std::max(0.0, path - std::max(1, res.iterations) * iteration_ms - copies_ms(n, sizeof(T)));
+    const double path = timed([&] {
+        std::fill(hx.data(), hx.data() + un, T(0));
+        hybrid::cg_gpu(h);
+    });
+    return std::max(0.0, path - std::max(1, res.iterations) * iteration_ms - cg_path_copies_ms(links, n, sizeof(T)));
 }
 
 struct Calibrator {
     const DeviceProfile& dev;
     GpuRates& out;
     std::vector<std::string>* log;
-    CgCopiesMs cg_copies_ms;
+    const Links& links;
 
     /// Stores the class measured as t0 and t at work (bytes, flops).
     void keep(const std::string& key, double t0, double t, double bytes, double flops, std::size_t elem, int n) {
@@ -159,7 +162,7 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
     // loop) plus its iterations. A solve of many iterations divided by their number would hide the
     // fixed cost in the rate, and a row of few iterations (n below the solve's count) would miss
     // it. So the tiny size is timed at one iteration and at the solve's count: the difference is
-    // the iterations' time, the rest the fixed cost, kept as the class "cg solve".
+    // the iterations' time, the rest the device-resident solve's fixed cost ("cg solve": below).
     struct Solve {
         double ms;
         int iterations;
@@ -167,25 +170,16 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
     // Each solve is timed as the rows time theirs (host_timing.hpp: batches of about 5 ms, the
     // median batch's mean), not alone after an idle wait, which costs a lone solve more.
     auto cg_solve = [](int n, int max_iter) {
-        const std::size_t un = static_cast<std::size_t>(n);
-        std::vector<T> hA(un * un);
-        ref::spd_matrix(n, 100.0, 99, hA.data(), n);
-        DeviceBuffer<T> A(hA);
-        auto b = device_random<T>(un, 100);
-        DeviceBuffer<T> x(un);
+        const CgProblem<T> sys(n);
+        DeviceBuffer<T> A(sys.A), b(sys.b), x(static_cast<std::size_t>(n));
         const auto& st = step<CgArgs<T>>(5);
         CgResult res;
         const CgArgs<T> a{n, A.data(), n, b.data(), x.data(), 0.0, max_iter, &res};
         const CgLaunch l = st.default_launch(a);
-        cpu::TimingPlan plan;
-        plan.min_batches = 7;
-        const double ms = cpu::time_call(
-                              [&] {
-                                  x.fill_bytes(0);  // every solve from x = 0, as the rows' solves
-                                  st.launch(a, l, nullptr);
-                              },
-                              plan)
-                              .ms;
+        const double ms = timed([&] {
+            x.fill_bytes(0);  // every solve from x = 0, as the rows' solves
+            st.launch(a, l, nullptr);
+        });
         return Solve{ms, std::max(1, res.iterations)};
     };
     const Solve one = cg_solve(s.cg_tiny_n, 1), many = cg_solve(s.cg_tiny_n, cg_iterations);
@@ -198,45 +192,38 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
     const model::CpuWork it = model::cpu_work_cg_iteration(s.cg_n, e);
     c.keep(model::peer_key("cg", e), tiny_it, mid_it, it.bytes, it.flops, e, s.cg_n);
     // The rows' all-GPU solve is a path from host memory (hybrid::cg_gpu: A, b and x0 in on its own
-    // stream, the solve, x out), whose fixed cost is not the device-resident solve's: on the H200
-    // host 15 - 20 us less. Where the copies' model is given, "cg solve" is that path's fixed cost:
-    // one iteration's path at the tiny size less the iteration and the copies' model there, so that
-    // the model of that call is exactly what it measured. At the tiny size of the other classes'
-    // anchors (n = 8): on the H200 host the path at n = 64 came out 15 us dearer than the rows'
-    // solves at n = 1 ... 1000 all fitted (docs/notes/split.md).
-    double solve_fixed = dev_fixed;
-    int fixed_n = s.cg_tiny_n;
-    const char* what = "the device-resident solve's fixed cost";
-    if (c.cg_copies_ms) {
-        solve_fixed = cg_path_fixed_ms(e, s.tiny_n, tiny_it, c.cg_copies_ms);
-        fixed_n = s.tiny_n;
-        what = "the all-GPU path's fixed cost beyond its copies";
-    }
+    // stream, the solve, x out), whose fixed cost is not the device-resident solve's (dev_fixed,
+    // which only turns the iterations' times into a rate): on the H200 host 15 - 20 us less. So
+    // "cg solve" is that path's fixed cost: one iteration's path at the tiny size of the other
+    // classes' anchors (n = 8) less the iteration and the copies' model there, so that the model
+    // of that call is what it measured (at n = 64 the path came out 15 us dearer than the rows'
+    // solves at n = 1 ... 1000 all fitted: docs/notes/split.md).
+    const double solve_fixed = cg_path_fixed_ms(e, s.tiny_n, tiny_it, c.links);
     c.out.rates[model::peer_key("cg solve", e)] = GpuRate{solve_fixed, 1};
     if (c.log) {
         char buf[200];
-        std::snprintf(buf, sizeof buf, "%s: t0 %.4g us, e 1 at n = %d (%s; the iteration from %d and %d iterations)",
-                      model::peer_key("cg solve", e).c_str(), solve_fixed * 1e3, fixed_n, what, one.iterations,
-                      many.iterations);
+        std::snprintf(buf, sizeof buf,
+                      "%s: t0 %.4g us, e 1 at n = %d (the all-GPU path's fixed cost beyond its copies; the iteration "
+                      "from %d and %d iterations)",
+                      model::peer_key("cg solve", e).c_str(), solve_fixed * 1e3, s.tiny_n, one.iterations, many.iterations);
         c.log->push_back(buf);
     }
 }
 
 }  // namespace
 
-double cg_path_fixed_ms(std::size_t elem, int n, double iteration_ms, const CgCopiesMs& copies_ms) {
+double cg_path_fixed_ms(std::size_t elem, int n, double iteration_ms, const Links& links) {
     if (elem != 4 && elem != 8)
         throw std::invalid_argument("cg_path_fixed_ms: elem (" + std::to_string(elem) + ") must be 4 or 8");
     if (n < 1) throw std::invalid_argument("cg_path_fixed_ms: n (" + std::to_string(n) + ") must be >= 1");
-    if (!copies_ms) throw std::invalid_argument("cg_path_fixed_ms: copies_ms must be given");
-    return elem == 4 ? path_fixed<float>(n, iteration_ms, copies_ms) : path_fixed<double>(n, iteration_ms, copies_ms);
+    return elem == 4 ? path_fixed<float>(n, iteration_ms, links) : path_fixed<double>(n, iteration_ms, links);
 }
 
 GpuRates measure_gpu_rates(const DeviceProfile& dev, const std::vector<int>& conv_fs, int cg_iterations,
-                           const GpuCalibrationSizes& sizes, std::vector<std::string>* log, const CgCopiesMs& cg_copies_ms) {
+                           const GpuCalibrationSizes& sizes, const Links& links, std::vector<std::string>* log) {
     GpuRates r;
     r.source = "measured: the tuned steps at a tiny and a mid size";
-    Calibrator c{dev, r, log, cg_copies_ms};
+    Calibrator c{dev, r, log, links};
     calibrate_precision<float>(c, conv_fs, cg_iterations, sizes);
     calibrate_precision<double>(c, conv_fs, cg_iterations, sizes);
     return r;

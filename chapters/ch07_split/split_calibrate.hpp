@@ -8,7 +8,6 @@
 #include "device_profile.hpp"
 
 #include <cstddef>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,22 +47,19 @@ struct GpuCalibrationSizes {
     int gemv_n = 4096, symv_n = 4096, gemm_n = 2048, conv_n = 2048, cg_n = 8192, tiny_n = 8, cg_tiny_n = 64;
 };
 
-/// The copies' model of CG's all-GPU path at n for elements of `elem` bytes (ms): A, b and x0 in,
-/// x out.
-using CgCopiesMs = std::function<double(int n, std::size_t elem)>;
+struct Links;  // split_cases.hpp: the link's model
 
 /// CG's all-GPU path from pinned host memory (hybrid::cg_gpu) at n for one iteration, timed as the
-/// rows time it, less `iteration_ms` and the copies' model at n: the class "cg solve" (ms). Needs
-/// a CUDA device; throws std::invalid_argument on elem other than 4 or 8, n < 1 or no copies_ms.
-double cg_path_fixed_ms(std::size_t elem, int n, double iteration_ms, const CgCopiesMs& copies_ms);
+/// rows time it, less `iteration_ms` and the copies' model at n (cg_path_copies_ms): the class
+/// "cg solve" (ms). Needs a CUDA device; throws std::invalid_argument on elem other than 4 or 8
+/// or n < 1.
+double cg_path_fixed_ms(std::size_t elem, int n, double iteration_ms, const Links& links);
 
 /// Measures every class on the current device in float and double (the tuned steps on device
 /// data, CUDA events, the L2 flushed before each call of the memory-bound ones; CG by wall clock,
-/// per iteration, and "cg solve", a solve's fixed cost: with `cg_copies_ms`, that of the rows'
-/// all-GPU path from pinned host memory beyond its copies' model, else the device-resident
-/// solve's). Appends one line per class to *log. Needs a CUDA device; takes a few seconds.
+/// per iteration, and "cg solve", a solve's fixed cost: cg_path_fixed_ms over `links`). Appends
+/// one line per class to *log. Needs a CUDA device; takes a few seconds.
 GpuRates measure_gpu_rates(const DeviceProfile& dev, const std::vector<int>& conv_fs, int cg_iterations,
-                           const GpuCalibrationSizes& sizes, std::vector<std::string>* log,
-                           const CgCopiesMs& cg_copies_ms = {});
+                           const GpuCalibrationSizes& sizes, const Links& links, std::vector<std::string>* log);
 
 }  // namespace wb::ch07

@@ -90,12 +90,11 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
                               : 0.0;
     const double product = symv_path ? symv_path->t0_ms - path_a + std::max(0.0, product_ms(N) - product_ms(symv_path->tiny_n))
                                      : product_ms(N);
-    const double a_in = m.links.h2d.predict(N * N * e), v_in = m.links.h2d.predict(N * e),
-                 v_out = m.links.d2h.predict(N * e);
+    const double a_in = m.links.h2d.predict(N * N * e);
     // A solve's fixed cost (its set-up around the loop; measured through the rows' path, beyond
-    // these copies), where measured: paid once, whatever I.
+    // its copies), where measured: paid once, whatever I.
     const double solve_fixed = m.gpu_rates.get(model::peer_key("cg solve", c.elem), 0).fixed_ms;
-    const double all_gpu = a_in + 2 * v_in + v_out + solve_fixed + I * gpu_it;
+    const double all_gpu = cg_path_copies_ms(m.links, c.n, c.elem) + solve_fixed + I * gpu_it;
     const double split52 = a_in + (I + 1) * product + I * cpu_vec;
     out.cpu_model_ms = cpu;
     auto& p = out.split;

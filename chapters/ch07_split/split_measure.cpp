@@ -58,20 +58,6 @@ void fill(T* p, std::size_t n, std::size_t salt) {
     for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(0.5 + static_cast<double>((i * 2654435761u + salt) % 1021) / 2048.0);
 }
 
-/// One call's median time (host_timing.hpp): a warm-up call and batch, then batches of about 5 ms
-/// until the median's error is under 1% (at least 7, at most 25; no new one after a second once
-/// three are done), timed once more after the threads settle where it did not settle.
-template <class F>
-cpu::CallTiming timed_call(F&& f) {
-    cpu::TimingPlan plan;
-    plan.min_batches = 7;
-    return cpu::time_call(f, plan);
-}
-template <class F>
-double timed(F&& f) {
-    return timed_call(f).ms;
-}
-
 /// Rows per chunk for the hybrid's GPU share g in `chunks` chunks.
 int chunk_of(int g, int chunks) { return std::max(1, (g + chunks - 1) / chunks); }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "host_array.hpp"
+#include "host_timing.hpp"
 #include "split_cases.hpp"
 #include "split_vendor.hpp"
 
@@ -19,6 +20,20 @@ namespace wb::ch07 {
 /// `pinned` (a GPU copies them: their copies then overlap), else ordinary memory (an empty
 /// HostAlloc). cpu::HostArray takes it.
 cpu::HostAlloc host_alloc(bool pinned);
+
+/// One call's median time (host_timing.hpp): a warm-up call and batch, then batches of about 5 ms
+/// until the median's error is under 1% (at least 7, at most 25; no new one after a second once
+/// three are done), timed once more after the threads settle where it did not settle.
+template <class F>
+cpu::CallTiming timed_call(F&& f) {
+    cpu::TimingPlan plan;
+    plan.min_batches = 7;
+    return cpu::time_call(f, plan);
+}
+template <class F>
+double timed(F&& f) {
+    return timed_call(f).ms;
+}
 
 /// CG on the host (cpu::cg, tol 0) from x = 0 until `iterations` iterations are done in all: a
 /// small system stops early at an exactly zero residual (n = 8 in float: after 35 of 100), so the

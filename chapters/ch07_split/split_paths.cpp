@@ -304,10 +304,8 @@ std::string reanchor_path(Machines& m, const Case& cls) {
         if (rate == m.gpu_rates.rates.end()) return "";
         const double was = rate->second.fixed_ms;
         try {
-            const Links links = m.links;
-            rate->second.fixed_ms = cg_path_fixed_ms(
-                cls.elem, GpuCalibrationSizes{}.tiny_n, m.gpu_rates.get(model::peer_key("cg", cls.elem)).fixed_ms,
-                [links](int n, std::size_t e) { return cg_path_copies_ms(links, n, e); });
+            rate->second.fixed_ms = cg_path_fixed_ms(cls.elem, GpuCalibrationSizes{}.tiny_n,
+                                                     m.gpu_rates.get(model::peer_key("cg", cls.elem)).fixed_ms, m.links);
         } catch (const std::exception& e) {
             return key + ": anchor not timed again (" + e.what() + "): the calibration's kept";
         }
