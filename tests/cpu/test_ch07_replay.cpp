@@ -318,6 +318,32 @@ TEST_CASE("chapter 7 replay: runs with the GEMM share's class and the convolutio
     }
 }
 
+TEST_CASE("chapter 7 replay: the chapter's table from session 52 (CG's solve cost, its split's products)", "[cpu][ch07][replay]") {
+    // h200-ch07-5100d36: `ch07_split --full` of 5100d36 (docs/results/h200/ch07-full.* from
+    // session 52), the first full run with CG's solve cost as a GPU class timed again before its rows
+    // and the split's products without the SYMV path's copy of A: the features its lines say are
+    // read back, and its columns, choices and printed counts reproduced.
+    const char* stem = "h200-ch07-5100d36";
+    INFO(stem);
+    const Run run = read_run(stem);
+    const wb::ch07::Machines& m = run.m;
+    CHECK(m.cg_product_without_a);
+    for (const char* c : {"cg solve float", "cg solve double"}) {
+        INFO(c);
+        REQUIRE(m.gpu_rates.rates.count(c) == 1);
+        CHECK(m.gpu_rates.rates.at(c).fixed_ms > 0.01);  // tens of microseconds: set-up, copies and waits
+        CHECK(m.gpu_rates.rates.at(c).fixed_ms < 0.2);
+    }
+    CHECK(m.reanchor);
+    CHECK(m.warm_gemm_a);
+    CHECK(m.balanced_margin == 0.0);
+    CHECK_FALSE(m.cpu_again);
+    CHECK_FALSE(m.price_issue);
+    CHECK(m.cpu.threads == 16);
+    CHECK(run.rows.size() == 100);
+    check_reproduced(run, stem);
+}
+
 TEST_CASE("chapter 7 replay: the H200 run's verdicts on its model", "[cpu][ch07][replay]") {
     // The counts the run printed, from its CSV (which rounds the measured times to 4 decimals, ms:
     // CPU within 15% 65 here against the run's 66).
