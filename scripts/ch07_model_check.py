@@ -100,7 +100,7 @@ class Transfer:
 
 def read_run(path):
     """Everything the model predicts with, from the run's text output."""
-    run = {"curve": [], "peers": {}, "gpu_rates": {}, "paths": {}, "shared": 0.0, "share_footprint": False,
+    run = {"curve": [], "peers": {}, "gpu_rates": {}, "gpu_large": {}, "paths": {}, "shared": 0.0, "share_footprint": False,
            "symv_one_call": False,
            "floor": False,
            "symv_columns": False,
@@ -175,6 +175,10 @@ def read_run(path):
         if s.startswith("cg split: each product is the SYMV path's fixed cost less its copy of A"):
             run["cg_product_without_a"] = True
             continue
+        m = re.match(r"(cg product (?:float|double)): the SYMV path timed again before CG's rows: t0 ([\d.e+-]+) us;", s)
+        if m:  # each product of CG's split: the SYMV path's call timed again before CG's rows
+            run["gpu_rates"][m.group(1)] = (float(m.group(2)) / 1e3, 1.0)
+            continue
         m = re.match(r"(cg solve (?:float|double)): anchor timed again before its rows: t0 ([\d.e+-]+) us;", s)
         if m:  # CG's solve cost timed again before its rows (split_paths.cpp reanchor_path)
             run["gpu_rates"][m.group(1)] = (float(m.group(2)) / 1e3, 1.0)
@@ -191,6 +195,11 @@ def read_run(path):
             m = re.match(r"([A-Za-z0-9 ]+): t0 ([\d.e+-]+) us, e ([\d.e+-]+) at n", s)
             if m:
                 run["gpu_rates"][m.group(1)] = (float(m.group(2)) / 1e3, float(m.group(3)))
+                two = re.match(r"symv (float|double): .* at n = (\d+), e ([\d.e+-]+) at n = (\d+)", s)
+                if two:  # SYMV's second point (split_calibrate.cpp): (mid bytes, large bytes, large e)
+                    el = 4 if two.group(1) == "float" else 8
+                    run["gpu_large"][m.group(1)] = (work("symv", 0, int(two.group(2)), 0, el)["bytes"],
+                                                    work("symv", 0, int(two.group(4)), 0, el)["bytes"], float(two.group(3)))
         elif section == "path":
             m = re.match(r"([A-Za-z0-9 ]+): t0 ([\d.e+-]+) us \(one chunk\), ([\d.e+-]+) us \((\d+) chunks\) at n = (\d+); "
                          r"pipeline ([\d.e+-]+) at n = (\d+).*hybrid residual ([\d.e+-]+) ms", s)
@@ -351,13 +360,26 @@ def gpu_rate(run, key, launches=1):
     return run["gpu_rates"].get(key, (launches * 0.0025, 1.0))
 
 
+def eff_at(run, key, eff, nbytes):
+    """The class's e for a call of nbytes (split_calibrate.cpp GpuRate::eff_at): log-linear between
+    its two points where the run measured a second one, flat outside them."""
+    if key not in run["gpu_large"]:
+        return eff
+    mid, large, large_eff = run["gpu_large"][key]
+    if not (large > mid > 0) or nbytes <= mid:
+        return eff
+    if nbytes >= large:
+        return large_eff
+    return eff + math.log(nbytes / mid) / math.log(large / mid) * (large_eff - eff)
+
+
 def offloads(run, op, n, e, fs):
     """The hybrid's GPU side and the all-GPU call (split_cases.cpp offloads_of)."""
     N = float(n)
 
     def kernel(cls, nbytes, flops, f=0, launches=1):
         t0, eff = gpu_rate(run, peer_key(cls, e, f))
-        return gpu_roof(run, nbytes, flops, e) / eff, launches * t0
+        return gpu_roof(run, nbytes, flops, e) / eff_at(run, peer_key(cls, e, f), eff, nbytes), launches * t0
 
     if op == "gemv":
         o = {"in_split": [N * N * e], "in_whole": [N * e], "out_split": [N * e]}
@@ -555,10 +577,14 @@ def predict_cg(run, n, e):
     def product(nn):
         mv = work("symv", 0, int(nn), 0, e)
         st0, seff = gpu_rate(run, peer_key("symv", e))
+        seff = eff_at(run, peer_key("symv", e), seff, mv["bytes"])
         return h2d.predict(nn * e) + st0 + gpu_roof(run, mv["bytes"], mv["flops"], e) / seff + d2h.predict(nn * e)
 
     path = run["paths"].get(peer_key("symv", e))
-    prod = path["t0"] + max(0.0, product(N) - product(path["tiny_n"])) if path else product(N)
+    # the path's call timed again before CG's rows, where it was (split_paths.cpp reanchor_path)
+    path_t0 = run["gpu_rates"][peer_key("cg product", e)][0] if path and peer_key("cg product", e) in run["gpu_rates"] else (
+        path["t0"] if path else 0.0)
+    prod = path_t0 + max(0.0, product(N) - product(path["tiny_n"])) if path else product(N)
     if path and run.get("cg_product_without_a"):  # the path's copy of A: the split makes it once
         prod -= h2d.predict(path["tiny_n"] * path["tiny_n"] * e)
     a_in, v_in, v_out = h2d.predict(N * N * e), h2d.predict(N * e), d2h.predict(N * e)

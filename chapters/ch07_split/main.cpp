@@ -357,7 +357,7 @@ int run(const SplitOptions& opt) {
                     std::cout << (line == ch07::kCpuAgainHeader ? "  " : "    ") << line << '\n';
             // The class's anchors timed again now, before its rows are predicted (Machines::reanchor).
             if (gpu && !opt.predict_only && m.reanchor)
-                if (const std::string line = ch07::reanchor_path(m, cases[g0]); !line.empty()) std::cout << "  " << line << '\n';
+                for (const std::string& line : ch07::reanchor_path(m, cases[g0])) std::cout << "  " << line << '\n';
             std::vector<ch07::RowResult> rows;
             std::vector<ch07::Case> to_measure;
             std::vector<int> parts, depths, pieces;  // each case's GPU rows, the pipeline's depth, the balanced pieces

@@ -18,6 +18,7 @@
 #include "symv.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -34,10 +35,17 @@ double gpu_roofline_ms(const DeviceProfile& dev, double bytes, double flops, std
     return std::max(bytes / (dev.bandwidth_gbs * 1e6), flops / (peak * 1e6));
 }
 
+double GpuRate::eff_at(double bytes) const {
+    if (!(large_bytes > mid_bytes) || !(mid_bytes > 0) || !(large_eff > 0) || !(bytes > mid_bytes)) return eff;
+    if (bytes >= large_bytes) return large_eff;
+    const double t = std::log(bytes / mid_bytes) / std::log(large_bytes / mid_bytes);
+    return eff + t * (large_eff - eff);
+}
+
 double gpu_kernel_ms(const GpuRates& r, const std::string& key, const DeviceProfile& dev, double bytes, double flops,
                      std::size_t elem) {
     const GpuRate g = r.get(key);
-    return g.fixed_ms + gpu_roofline_ms(dev, bytes, flops, elem) / g.eff;
+    return g.fixed_ms + gpu_roofline_ms(dev, bytes, flops, elem) / g.eff_at(bytes);
 }
 
 namespace {
@@ -89,6 +97,17 @@ double path_fixed(int n, double iteration_ms, const Links& links) {
     return std::max(0.0, path - std::max(1, res.iterations) * iteration_ms - cg_path_copies_ms(links, n, sizeof(T)));
 }
 
+/// SYMV's second size (GpuCalibrationSizes::symv_large_n), halved while its matrix would take more
+/// than a quarter of the device's free memory; symv_n or less: none.
+template <class T>
+int symv_large_n_for(const GpuCalibrationSizes& s) {
+    std::size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return 0;
+    int n = s.symv_large_n;
+    while (n > s.symv_n && static_cast<double>(n) * n * sizeof(T) > free_b / 4.0) n /= 2;
+    return n;
+}
+
 struct Calibrator {
     const DeviceProfile& dev;
     GpuRates& out;
@@ -105,6 +124,19 @@ struct Calibrator {
         char buf[160];
         std::snprintf(buf, sizeof buf, "%s: t0 %.4g us, e %.4g at n = %d", key.c_str(), t0 * 1e3, r.eff, n);
         log->push_back(buf);
+    }
+    /// Adds a second point (GpuRate::large_eff) to the class kept last under `key` (its mid point
+    /// moved mid_bytes): t at work (bytes, flops) of size big; its line gets ", e E at n = big".
+    void second_point(const std::string& key, double t, double mid_bytes, double bytes, double flops, std::size_t elem,
+                      int big) {
+        GpuRate& r = out.rates.at(key);
+        r.mid_bytes = mid_bytes;
+        r.large_bytes = bytes;
+        r.large_eff = gpu_roofline_ms(dev, bytes, flops, elem) / std::max(t - r.fixed_ms, 0.1 * t);
+        if (!log || log->empty()) return;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, ", e %.4g at n = %d", r.large_eff, big);
+        log->back() += buf;
     }
 };
 
@@ -133,6 +165,20 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
     };
     c.keep(model::peer_key("symv", e), symv_ms(s.tiny_n, false), symv_ms(s.symv_n, true),
            roofline::symv_bytes(s.symv_n, e), 2.0 * s.symv_n * s.symv_n, e, s.symv_n);
+    // SYMV's second point: CG's split calls the kernel once per iteration on a matrix copied once,
+    // so its rate at the rows' large n counts, and the mid size's understates it twofold there.
+    if (const int big = symv_large_n_for<T>(s); big > s.symv_n) {
+        const std::size_t ub = static_cast<std::size_t>(big);
+        DeviceBuffer<T> A(ub * ub), x(ub), y(ub);
+        A.fill_bytes(0x3c);  // 0x3c in every byte: a small normal value, no zeros (timing only)
+        x.fill_bytes(0x3c);
+        const auto& st = step<SymvArgs<T>>(5);
+        const SymvArgs<T> a{Uplo::Lower, big, T(1), A.data(), big, x.data(), 1, T(0), y.data(), 1};
+        const SymvLaunch l = st.default_launch(a);
+        const double t = device_ms([&](cudaStream_t st_) { st.launch(a, l, st_); }, true);
+        c.second_point(model::peer_key("symv", e), t, roofline::symv_bytes(s.symv_n, e), roofline::symv_bytes(big, e),
+                       2.0 * big * big, e, big);
+    }
     auto gemm_ms = [](int n) {
         const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
         auto A = device_random<T>(nn, 95), B = device_random<T>(nn, 96);

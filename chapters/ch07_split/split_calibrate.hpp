@@ -20,6 +20,13 @@ constexpr double kLaunchMs = 0.0025;  ///< one launch: model/occupancy.hpp's kLa
 struct GpuRate {
     double fixed_ms = kLaunchMs;
     double eff = 1;
+    /// A second point at a larger work, where measured (SYMV's class: its kernel reaches its
+    /// streaming rate only on a matrix many times the L2, 38% of the ceiling at n = 4096 and 83% at
+    /// 16384 in chapter 5's ladder): eff at mid_bytes, large_eff at large_bytes, log-linear in the
+    /// bytes between them and flat outside. large_bytes 0: one point, eff at every size.
+    double mid_bytes = 0, large_bytes = 0, large_eff = 0;
+    /// The class's efficiency for a call that moves `bytes`.
+    double eff_at(double bytes) const;
 };
 
 /// Every class's rate by model::peer_key ("gemv float", "conv2d FS9 double", "cg float": one CG
@@ -43,8 +50,11 @@ double gpu_kernel_ms(const GpuRates& r, const std::string& key, const DeviceProf
 
 /// Where each GPU class is measured (n; the convolution an n x n image; CG n x n, per iteration
 /// of a solve of `cg_iterations`): the mid sizes read more than the H200's L2 holds.
+/// symv_large_n: SYMV's second point (GpuRate::large_eff), the largest n of the chapter's tables,
+/// halved while its matrix would take more than a quarter of the device's free memory.
 struct GpuCalibrationSizes {
     int gemv_n = 4096, symv_n = 4096, gemm_n = 2048, conv_n = 2048, cg_n = 8192, tiny_n = 8, cg_tiny_n = 64;
+    int symv_large_n = 16384;
 };
 
 struct Links;  // split_cases.hpp: the link's model

@@ -45,7 +45,7 @@ long long cpu_part(double f, int n) { return std::llround((1 - f) * n); }
 void set_kernel(split::Offload& o, const Machines& m, const char* cls, double bytes, double flops, std::size_t e,
                 int fs = 0, int launches = 1) {
     const GpuRate r = m.gpu_rates.get(model::peer_key(cls, e, fs));
-    o.kernel_ms = gpu_roofline_ms(m.gpu, bytes, flops, e) / r.eff;
+    o.kernel_ms = gpu_roofline_ms(m.gpu, bytes, flops, e) / r.eff_at(bytes);
     o.launch_ms = launches * r.fixed_ms;
 }
 
@@ -61,7 +61,9 @@ const GpuPath* path_of(const Case& c, const Machines& m) {
 /// vector operations on the CPU). The initial residual is one product more. Where SYMV's all-GPU
 /// path was measured, each product of the split pays its fixed cost (copies' set-ups, the launch,
 /// the wait for q: every iteration waits for its product) less its copy of A
-/// (Machines::cg_product_without_a), plus the model's growth from its tiny size to n.
+/// (Machines::cg_product_without_a), plus the model's growth from its tiny size to n (SYMV's
+/// kernel at its rate for the rows' n: GpuRate::eff_at). That fixed cost is the path's call timed
+/// again just before CG's rows ("cg product", reanchor_path), where it was.
 CasePrediction predict_cg(const Case& c, const Machines& m) {
     const double I = cg_solve_iterations(c.n, m.cg_iterations), N = c.n, e = static_cast<double>(c.elem);
     CasePrediction out;
@@ -84,11 +86,14 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
                m.links.d2h.predict(n * e);
     };
     const GpuPath* symv_path = path_of(Case{"symv", c.n, c.elem, 0}, m);
-    // The path's t0 pays its copy of A (its tiny matrix); a product of the split does not.
+    // The path's t0 pays its copy of A (its tiny matrix); a product of the split does not. The
+    // path's call timed again before CG's rows ("cg product"), where it was; else its anchor.
     const double path_a = symv_path && m.cg_product_without_a
                               ? m.links.h2d.predict(static_cast<double>(symv_path->tiny_n) * symv_path->tiny_n * e)
                               : 0.0;
-    const double product = symv_path ? symv_path->t0_ms - path_a + std::max(0.0, product_ms(N) - product_ms(symv_path->tiny_n))
+    const auto again = m.gpu_rates.rates.find(model::peer_key("cg product", c.elem));
+    const double path_t0 = !symv_path ? 0.0 : again != m.gpu_rates.rates.end() ? again->second.fixed_ms : symv_path->t0_ms;
+    const double product = symv_path ? path_t0 - path_a + std::max(0.0, product_ms(N) - product_ms(symv_path->tiny_n))
                                      : product_ms(N);
     const double a_in = m.links.h2d.predict(N * N * e);
     // A solve's fixed cost (its set-up around the loop; measured through the rows' path, beyond

@@ -297,26 +297,53 @@ std::string reanchor_line(const std::string& key, double t0_ms, double t0_chunke
     return key + buf;
 }
 
-std::string reanchor_path(Machines& m, const Case& cls) {
-    if (cls.op == "cg") {  // the solve's fixed cost through the rows' path ("cg solve", where measured)
-        const std::string key = model::peer_key("cg solve", cls.elem);
-        const auto rate = m.gpu_rates.rates.find(key);
-        if (rate == m.gpu_rates.rates.end()) return "";
+std::string cg_product_line(std::size_t elem, double t0_ms, double was_t0_ms) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ": the SYMV path timed again before CG's rows: t0 %.4g us; calibration %.4g", 1e3 * t0_ms,
+                  1e3 * was_t0_ms);
+    return model::peer_key("cg product", elem) + buf;
+}
+
+namespace {
+
+/// CG's anchors (reanchor_path): the solve's fixed cost, and the SYMV path's tiny call that each
+/// product of the split pays.
+std::vector<std::string> reanchor_cg(Machines& m, const Case& cls) {
+    std::vector<std::string> lines;
+    const std::string key = model::peer_key("cg solve", cls.elem);
+    if (const auto rate = m.gpu_rates.rates.find(key); rate != m.gpu_rates.rates.end()) {
         const double was = rate->second.fixed_ms;
         try {
             rate->second.fixed_ms = cg_path_fixed_ms(cls.elem, GpuCalibrationSizes{}.tiny_n,
                                                      m.gpu_rates.get(model::peer_key("cg", cls.elem)).fixed_ms, m.links);
+            char buf[160];
+            std::snprintf(buf, sizeof buf, ": anchor timed again before its rows: t0 %.4g us; calibration %.4g",
+                          1e3 * rate->second.fixed_ms, 1e3 * was);
+            lines.push_back(key + buf);
         } catch (const std::exception& e) {
-            return key + ": anchor not timed again (" + e.what() + "): the calibration's kept";
+            lines.push_back(key + ": anchor not timed again (" + e.what() + "): the calibration's kept");
         }
-        char buf[160];
-        std::snprintf(buf, sizeof buf, ": anchor timed again before its rows: t0 %.4g us; calibration %.4g",
-                      1e3 * rate->second.fixed_ms, 1e3 * was);
-        return key + buf;
     }
+    const auto symv = m.paths.find(model::peer_key("symv", cls.elem));
+    if (!m.cg_product_without_a || symv == m.paths.end() || symv->second.tiny_n <= 0) return lines;
+    const std::string product = model::peer_key("cg product", cls.elem);
+    try {
+        const Measured t = measure_paths_in_turn({Case{"symv", symv->second.tiny_n, cls.elem, 0}}, m.chunks).front();
+        m.gpu_rates.rates[product] = GpuRate{t.gpu_ms, 1};
+        lines.push_back(cg_product_line(cls.elem, t.gpu_ms, symv->second.t0_ms));
+    } catch (const std::exception& e) {
+        lines.push_back(product + ": not timed (" + e.what() + "): the SYMV path's anchor kept");
+    }
+    return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> reanchor_path(Machines& m, const Case& cls) {
+    if (cls.op == "cg") return reanchor_cg(m, cls);
     const std::string key = class_name(cls);
     const auto it = m.paths.find(key);
-    if (it == m.paths.end() || it->second.tiny_n <= 0) return "";
+    if (it == m.paths.end() || it->second.tiny_n <= 0) return {};
     GpuPath& p = it->second;
     const double was = p.t0_ms, was_chunked = p.t0_chunked_ms;
     try {
@@ -324,9 +351,9 @@ std::string reanchor_path(Machines& m, const Case& cls) {
         p.t0_ms = t.gpu_ms;
         p.t0_chunked_ms = t.gpu_chunked_ms;
     } catch (const std::exception& e) {
-        return key + ": anchor not timed again (" + e.what() + "): the calibration's kept";
+        return {key + ": anchor not timed again (" + e.what() + "): the calibration's kept"};
     }
-    return reanchor_line(key, p.t0_ms, p.t0_chunked_ms, m.chunks, was, was_chunked);
+    return {reanchor_line(key, p.t0_ms, p.t0_chunked_ms, m.chunks, was, was_chunked)};
 }
 
 double measure_host_shared_gbs(int threads, double ws_bytes, std::string* log) {

@@ -36,8 +36,14 @@ void calibrate_paths(Machines& m, const std::vector<Case>& classes, int tiny_n, 
 /// class the calibration could not measure); on an error the calibration's anchors stay and the
 /// line says so. CG: its solve's fixed cost through the rows' path ("cg solve", cg_path_fixed_ms)
 /// timed again ("cg solve float: anchor timed again before its rows: t0 X us; calibration A"),
-/// "" where the run did not measure it.
-std::string reanchor_path(Machines& m, const Case& cls);
+/// none where the run did not measure it; and where each product of the split is the SYMV path's
+/// call (Machines::cg_product_without_a), that path's tiny call timed again for CG's rows alone
+/// (the class "cg product", cg_product_line): the SYMV rows ran minutes before, their anchor
+/// timed in the moment they ran.
+std::vector<std::string> reanchor_path(Machines& m, const Case& cls);
+/// The line of CG's product anchor (ms): "cg product float: the SYMV path timed again before CG's
+/// rows: t0 X us; calibration A" (the replay reads it).
+std::string cg_product_line(std::size_t elem, double t0_ms, double was_t0_ms);
 /// reanchor_path's line for class `key`: the anchors now (ms), in `chunks` chunks, and the
 /// calibration's before them (ms); printed in us (the replay reads it: machines_from_log).
 std::string reanchor_line(const std::string& key, double t0_ms, double t0_chunked_ms, int chunks, double was_t0_ms,

@@ -2,6 +2,7 @@
 // printed calibration read back into Machines, its CSV's measured columns into rows.
 #include "split_replay.hpp"
 
+#include "roofline.hpp"
 #include "split_cpu_again.hpp"
 
 #include <algorithm>
@@ -76,6 +77,8 @@ Machines machines_from_log(std::istream& log) {
     const std::regex reanchor_re(R"(^([A-Za-z0-9 ]+): anchor timed again before its rows: t0 ([\d.eE+-]+) us \(one chunk\), ([\d.eE+-]+) us)");
     std::map<std::string, std::pair<double, double>> anchors;  // each class's, timed again before its rows
     const std::regex cg_reanchor_re(R"(^(cg solve (float|double)): anchor timed again before its rows: t0 ([\d.eE+-]+) us;)");
+    const std::regex cg_product_re(R"(^(cg product (float|double)): the SYMV path timed again before CG's rows: t0 ([\d.eE+-]+) us;)");
+    const std::regex rate_large_re(R"(^symv (float|double): t0 [\d.eE+-]+ us, e [\d.eE+-]+ at n = (\d+), e ([\d.eE+-]+) at n = (\d+))");
     std::map<std::string, model::PeerRate> again;               // each CPU class's, timed again before its rows
     const std::regex iterations_re(R"(^Where each call runs \(ms; CG: a solve of (\d+) iterations)");
     std::string line;
@@ -156,9 +159,18 @@ Machines machines_from_log(std::istream& log) {
                 r.efficiency.push_back({std::stod((*it)[2]) * kMiB, std::stod((*it)[1])});
             (section == Section::cpu ? m.cpu.peers : again)[g[1]] = r;
         } else if (section == Section::gpu && std::regex_search(s, g, rate_re)) {
-            m.gpu_rates.rates[g[1]] = GpuRate{std::stod(g[2]) / 1e3, std::stod(g[3])};
+            GpuRate& r = m.gpu_rates.rates[g[1]];
+            r = GpuRate{std::stod(g[2]) / 1e3, std::stod(g[3])};
+            if (std::smatch two; std::regex_search(s, two, rate_large_re)) {  // SYMV's second point (split_calibrate.cpp)
+                const std::size_t el = two[1] == "float" ? 4 : 8;
+                r.mid_bytes = roofline::symv_bytes(std::stoll(two[2]), el);
+                r.large_eff = std::stod(two[3]);
+                r.large_bytes = roofline::symv_bytes(std::stoll(two[4]), el);
+            }
         } else if (s == kCgProductLine) {
             m.cg_product_without_a = true;
+        } else if (std::regex_search(s, g, cg_product_re)) {  // CG's products: the SYMV path timed again, for CG's rows
+            m.gpu_rates.rates[g[1]] = GpuRate{std::stod(g[3]) / 1e3, 1};
         } else if (std::regex_search(s, g, cg_reanchor_re)) {  // CG's solve: its GPU rate, for its rows
             m.gpu_rates.rates[g[1]].fixed_ms = std::stod(g[3]) / 1e3;
         } else if (std::regex_search(s, g, reanchor_re)) {
