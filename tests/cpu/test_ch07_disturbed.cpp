@@ -1,7 +1,8 @@
 // A CPU class the host disturbed while the calibration timed it (kernels/cpu/peer_rates.hpp,
 // disturbed_classes), judged on the kept runs of tests/data: the rule flags the classes of the one
 // run whose calibration a busy host wrecked (its CG rows' CPU model 300 ms for a 0.8 ms solve) and
-// none of any other kept run, whose rates step and drift as a library's and a host's do.
+// none of any other kept run, whose rates step and drift as a library's and a host's do, but those
+// a run flagged itself and timed again.
 #include "catch.hpp"
 #include "ch07_run_files.hpp"
 
@@ -24,6 +25,7 @@ struct Judged {
     std::vector<std::string> keys;
     std::map<std::string, double> recheck;
     std::vector<std::string> disturbed;
+    std::set<std::string> retried;  ///< the classes the run timed again ("disturbed (X): timed again")
 };
 
 Judged judge(const std::string& txt_path) {
@@ -35,7 +37,9 @@ Judged judge(const std::string& txt_path) {
         if (key.size() < 3 || key.compare(key.size() - 3, 3, " 1t") != 0) j.keys.push_back(key);
     std::ifstream again(txt_path);
     const std::regex ratio_re(R"(([A-Za-z0-9 ]+?) x([\d.]+) at n = \d+)");
+    const std::regex retried_re(R"(^\s*disturbed \(([A-Za-z0-9 ]+)\): timed again)");
     for (std::string s; std::getline(again, s);) {
+        if (std::smatch g; std::regex_search(s, g, retried_re)) j.retried.insert(g[1]);
         if (s.find("timed again at the end of their calibration") == std::string::npos) continue;
         const std::string rest = s.substr(s.find(':') + 1);
         for (auto it = std::sregex_iterator(rest.begin(), rest.end(), ratio_re); it != std::sregex_iterator(); ++it)
@@ -57,8 +61,10 @@ TEST_CASE("chapter 7: the calibration's disturbed classes, on the kept runs", "[
     const std::set<std::string> flagged(bad.disturbed.begin(), bad.disturbed.end());
     CHECK(flagged == std::set<std::string>{"symv float", "gemm float", "cg iteration float", "symv double",
                                            "cg iteration double"});
-    // Every other kept run: nothing flagged (each run's classes and drift ratios read back).
-    int runs = 0;
+    // Every other kept run: nothing flagged (each run's classes and drift ratios read back) but the
+    // classes it timed again, which its log names (the drift line holds the first timing's ratio):
+    // 64d6814-a's SYMV float (x0.117) and -b's FS 3 float convolution (x25.4).
+    int runs = 0, retried = 0;
     for (const auto& f : std::filesystem::directory_iterator(std::string(WB_SOURCE_DIR) + "/tests/data")) {
         const std::string name = f.path().filename().string();
         if (name.rfind("h200-ch07-", 0) != 0 || f.path().extension() != ".txt" || name.find("disturbed") != std::string::npos)
@@ -67,9 +73,14 @@ TEST_CASE("chapter 7: the calibration's disturbed classes, on the kept runs", "[
         const Judged j = judge(f.path().string());
         if (j.keys.empty()) continue;  // a run without the CPU classes' lines
         ++runs;
-        CHECK(j.disturbed.empty());
+        for (const std::string& k : j.disturbed) {
+            INFO(k);
+            CHECK(j.retried.count(k) == 1);
+        }
+        retried += static_cast<int>(j.retried.size());
     }
     CHECK(runs >= 40);
+    CHECK(retried == 2);
 }
 
 TEST_CASE("chapter 7: disturbed_classes' three signs, each alone", "[cpu][ch07][split]") {

@@ -344,6 +344,32 @@ TEST_CASE("chapter 7 replay: the chapter's table from session 52 (CG's solve cos
     check_reproduced(run, stem);
 }
 
+TEST_CASE("chapter 7 replay: three runs with CG's product anchor and SYMV's second point", "[cpu][ch07][replay]") {
+    // h200-ch07-64d6814-a, -b and -c: `ch07_split --full` of 64d6814, three runs on one H200 machine
+    // in session 52 (-c the chapter's table): each prints SYMV's two calibration points and the
+    // SYMV path timed again before each CG group ("cg product"); both read back, and each run's
+    // columns, choices and printed counts reproduced with them.
+    for (const char* stem : {"h200-ch07-64d6814-a", "h200-ch07-64d6814-b", "h200-ch07-64d6814-c"}) {
+        INFO(stem);
+        const Run run = read_run(stem);
+        const wb::ch07::Machines& m = run.m;
+        CHECK(m.cg_product_without_a);
+        for (const char* t : {"float", "double"}) {
+            INFO(t);
+            const std::string symv = std::string("symv ") + t, product = std::string("cg product ") + t;
+            REQUIRE(m.gpu_rates.rates.count(symv) == 1);
+            const wb::ch07::GpuRate& r = m.gpu_rates.rates.at(symv);
+            CHECK(r.large_bytes > 10 * r.mid_bytes);    // n = 16384 against 4096
+            CHECK(r.large_eff > r.eff);                  // the kernel streams faster on the larger matrix
+            REQUIRE(m.gpu_rates.rates.count(product) == 1);
+            CHECK(m.gpu_rates.rates.at(product).fixed_ms > 0.01);  // tens of microseconds, as the path's anchor
+            CHECK(m.gpu_rates.rates.at(product).fixed_ms < 0.1);
+        }
+        CHECK(run.rows.size() == 100);
+        check_reproduced(run, stem);
+    }
+}
+
 TEST_CASE("chapter 7 replay: the H200 run's verdicts on its model", "[cpu][ch07][replay]") {
     // The counts the run printed, from its CSV (which rounds the measured times to 4 decimals, ms:
     // CPU within 15% 65 here against the run's 66).
