@@ -30,7 +30,8 @@ struct GpuRate {
 };
 
 /// Every class's rate by model::peer_key ("gemv float", "conv2d FS9 double", "cg float": one CG
-/// iteration of the tuned solve, "cg solve float": a solve's fixed cost beside its iterations, eff 1);
+/// iteration of the tuned solve, "cg solve float": a solve's fixed cost beside its iterations, eff 1;
+/// "cg product float": the SYMV path's call timed again before CG's rows, eff 1: split_paths.hpp);
 /// a class not measured is the roofline and `launches` launches
 /// (get's argument: one for a kernel; a CG iteration is four: SYMV's two kernels and the vector
 /// kernels).

@@ -299,8 +299,8 @@ std::string reanchor_line(const std::string& key, double t0_ms, double t0_chunke
 
 std::string cg_product_line(std::size_t elem, double t0_ms, double was_t0_ms) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, ": the SYMV path timed again before CG's rows: t0 %.4g us; calibration %.4g", 1e3 * t0_ms,
-                  1e3 * was_t0_ms);
+    std::snprintf(buf, sizeof buf, ": the SYMV path timed again before CG's rows: t0 %.4g us; calibration %.4g",
+                  1e3 * t0_ms, 1e3 * was_t0_ms);
     return model::peer_key("cg product", elem) + buf;
 }
 
