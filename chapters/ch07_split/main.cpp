@@ -18,7 +18,6 @@
 #include "split_measure.hpp"
 #include "split_options.hpp"
 #include "split_paths.hpp"
-#include "split_replay.hpp"
 #include "split_summary.hpp"
 #include "split_vendor.hpp"
 

@@ -154,10 +154,16 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
     };
     c.keep(model::peer_key("gemv", e), gemv_ms(s.tiny_n, false), gemv_ms(s.gemv_n, true),
            roofline::gemv_bytes(false, s.gemv_n, s.gemv_n, e, false), roofline::gemv_flops(s.gemv_n, s.gemv_n), e, s.gemv_n);
-    auto symv_ms = [](int n, bool flush) {
+    // SYMV at n: seeded values; `fill` fills the operands on the device instead (0x3c in every
+    // byte, a small normal value, no zeros: the second point's matrix is GiBs, a timing only).
+    auto symv_ms = [](int n, bool flush, bool fill = false) {
         const std::size_t un = static_cast<std::size_t>(n);
-        auto A = device_random<T>(un * un, 93), x = device_random<T>(un, 94);
-        DeviceBuffer<T> y(un);
+        DeviceBuffer<T> A = fill ? DeviceBuffer<T>(un * un) : device_random<T>(un * un, 93),
+                        x = fill ? DeviceBuffer<T>(un) : device_random<T>(un, 94), y(un);
+        if (fill) {
+            A.fill_bytes(0x3c);
+            x.fill_bytes(0x3c);
+        }
         const auto& st = step<SymvArgs<T>>(5);
         const SymvArgs<T> a{Uplo::Lower, n, T(1), A.data(), n, x.data(), 1, T(0), y.data(), 1};
         const SymvLaunch l = st.default_launch(a);
@@ -167,18 +173,9 @@ void calibrate_precision(Calibrator& c, const std::vector<int>& conv_fs, int cg_
            roofline::symv_bytes(s.symv_n, e), 2.0 * s.symv_n * s.symv_n, e, s.symv_n);
     // SYMV's second point: CG's split calls the kernel once per iteration on a matrix copied once,
     // so its rate at the rows' large n counts, and the mid size's understates it twofold there.
-    if (const int big = symv_large_n_for<T>(s); big > s.symv_n) {
-        const std::size_t ub = static_cast<std::size_t>(big);
-        DeviceBuffer<T> A(ub * ub), x(ub), y(ub);
-        A.fill_bytes(0x3c);  // 0x3c in every byte: a small normal value, no zeros (timing only)
-        x.fill_bytes(0x3c);
-        const auto& st = step<SymvArgs<T>>(5);
-        const SymvArgs<T> a{Uplo::Lower, big, T(1), A.data(), big, x.data(), 1, T(0), y.data(), 1};
-        const SymvLaunch l = st.default_launch(a);
-        const double t = device_ms([&](cudaStream_t st_) { st.launch(a, l, st_); }, true);
-        c.second_point(model::peer_key("symv", e), t, roofline::symv_bytes(s.symv_n, e), roofline::symv_bytes(big, e),
-                       2.0 * big * big, e, big);
-    }
+    if (const int big = symv_large_n_for<T>(s); big > s.symv_n)
+        c.second_point(model::peer_key("symv", e), symv_ms(big, true, true), roofline::symv_bytes(s.symv_n, e),
+                       roofline::symv_bytes(big, e), 2.0 * big * big, e, big);
     auto gemm_ms = [](int n) {
         const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
         auto A = device_random<T>(nn, 95), B = device_random<T>(nn, 96);

@@ -85,16 +85,15 @@ CasePrediction predict_cg(const Case& c, const Machines& m) {
                gpu_kernel_ms(m.gpu_rates, model::peer_key("symv", c.elem), m.gpu, mv.bytes, mv.flops, c.elem) +
                m.links.d2h.predict(n * e);
     };
-    const GpuPath* symv_path = path_of(Case{"symv", c.n, c.elem, 0}, m);
-    // The path's t0 pays its copy of A (its tiny matrix); a product of the split does not. The
-    // path's call timed again before CG's rows ("cg product"), where it was; else its anchor.
-    const double path_a = symv_path && m.cg_product_without_a
-                              ? m.links.h2d.predict(static_cast<double>(symv_path->tiny_n) * symv_path->tiny_n * e)
-                              : 0.0;
-    const auto again = m.gpu_rates.rates.find(model::peer_key("cg product", c.elem));
-    const double path_t0 = !symv_path ? 0.0 : again != m.gpu_rates.rates.end() ? again->second.fixed_ms : symv_path->t0_ms;
-    const double product = symv_path ? path_t0 - path_a + std::max(0.0, product_ms(N) - product_ms(symv_path->tiny_n))
-                                     : product_ms(N);
+    double product = product_ms(N);
+    if (const GpuPath* symv_path = path_of(Case{"symv", c.n, c.elem, 0}, m)) {
+        // The path's call timed again before CG's rows ("cg product"), where it was; else its
+        // anchor. Its t0 pays its copy of A (its tiny matrix); a product of the split does not.
+        const double tiny = symv_path->tiny_n;
+        const double path_t0 = m.gpu_rates.get(model::peer_key("cg product", c.elem), 0).fixed_ms;
+        const double path_a = m.cg_product_without_a ? m.links.h2d.predict(tiny * tiny * e) : 0.0;
+        product = (path_t0 > 0 ? path_t0 : symv_path->t0_ms) - path_a + std::max(0.0, product - product_ms(tiny));
+    }
     const double a_in = m.links.h2d.predict(N * N * e);
     // A solve's fixed cost (its set-up around the loop; measured through the rows' path, beyond
     // its copies), where measured: paid once, whatever I.

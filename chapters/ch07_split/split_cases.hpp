@@ -112,6 +112,11 @@ double issue_at(const GpuPath& p, int n);
 /// depths measured, the nearest one's outside them; 1 where none was measured.
 double depth_factor_at(const GpuPath& p, int chunks);
 
+/// The line the chapter prints where each product of CG's split is the SYMV path's t0 less its
+/// copy of A (Machines::cg_product_without_a); machines_from_log sets the flag where it finds it.
+inline constexpr const char* kCgProductLine =
+    "cg split: each product is the SYMV path's fixed cost less its copy of A (the split copies A once)";
+
 /// What to predict with.
 struct Machines {
     model::CpuMachine cpu;   ///< with its peer classes' rates where measured

@@ -21,11 +21,6 @@ namespace wb::ch07 {
 Machines machines_from_log(std::istream& log);
 
 /// One row of a run's CSV: the case, the model's columns as the run wrote them, the measured ones.
-/// The line a run prints where each product of its CG split is the SYMV path's t0 less its copy
-/// of A (Machines::cg_product_without_a); machines_from_log sets the flag where it finds it.
-inline constexpr const char* kCgProductLine =
-    "cg split: each product is the SYMV path's fixed cost less its copy of A (the split copies A once)";
-
 struct CsvRow {
     Case c;
     double cpu_model_ms = 0, gpu_model_ms = 0, hybrid_model_ms = 0;
