@@ -5,7 +5,7 @@ summary counts, summed per build over its runs' CSVs, overall and for one op's r
 A rule set before the runs names which counts must move and which way (docs/notes/split.md keeps
 each lead's rule); this script only sums them, the same way for both builds, so the rule is
 applied to numbers and not read off a table. The counts are the summary lines as
-scripts/ch07_model_check.py counts them from a CSV (each run's own model columns as the
+scripts/ch07_table.py counts them from a CSV (each run's own model columns as the
 predictions): the same lines the chapter prints, from the 4-decimal columns.
 
 Then the measured columns row by row: for each row (op, precision, FS, n) both builds timed, the
@@ -21,15 +21,15 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ch07_model_check  # noqa: E402
+import ch07_table  # noqa: E402
 
 
 def summed(paths, op=None):
     """[(line's text, k summed, n summed)] over the runs, their rows of `op` alone where given."""
     total = []
     for path in paths:
-        rows = [r for r in ch07_model_check.read_csv(path) if op is None or r["op"] == op]
-        for i, line in enumerate(ch07_model_check.own_summary(rows)):
+        rows = [r for r in ch07_table.read_csv(path) if op is None or r["op"] == op]
+        for i, line in enumerate(ch07_table.own_summary(rows)):
             text, k, n = re.match(r"(.*): (\d+) of (\d+)", line).groups()
             if i == len(total):
                 total.append([text, 0, 0])
@@ -43,7 +43,7 @@ def paired(groups, op=None):
     def means(paths, col, hybrid):
         acc = {}
         for path in paths:
-            for r in ch07_model_check.read_csv(path):
+            for r in ch07_table.read_csv(path):
                 if op is not None and r["op"] != op:
                     continue
                 key = (r["op"], r["elem"], r["fs"], r["n"])

@@ -17,7 +17,7 @@ For each ordered pair (A as the model of B), over the rows both runs hold:
   * A's measured CPU, GPU+comm and hybrid times within 15% of B's (where both ran the hybrid);
   * the hybrids that were A's measured best and ran slower in B than B's better single side.
 It prints the minimum, median and maximum over the pairs, then each run's own model's counts from
-its CSV (the chapter's summary lines as scripts/ch07_model_check.py counts them from the 4-decimal
+its CSV (the chapter's summary lines as scripts/ch07_table.py counts them from the 4-decimal
 columns) for comparison, then for each pair of runs the CPU model within 15% of the measured CPU
 with both columns averaged over the two runs (the geometric mean): what timing the calibration
 and the rows twice, at two moments, and averaging each would reach, beside each run alone.
@@ -39,7 +39,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ch07_model_check  # noqa: E402
+import ch07_table  # noqa: E402
 
 KEY = ("op", "T", "FS", "n")
 
@@ -88,11 +88,11 @@ def pair(a, b):
         out["best"][0] += time_of(ra["measured best"], mb) <= 1.05 * best
         for col, name in (("CPU measured", "CPU"), ("GPU+comm measured", "GPU+comm")):
             out[name][1] += 1
-            out[name][0] += ch07_model_check.within(float(ra[col]), float(rb[col]))
+            out[name][0] += ch07_table.within(float(ra[col]), float(rb[col]))
         ha, hb = hybrid_ran(ra), hybrid_ran(rb)
         if ha is not None and hb is not None:
             out["hybrid"][1] += 1
-            out["hybrid"][0] += ch07_model_check.within(ha, hb)
+            out["hybrid"][0] += ch07_table.within(ha, hb)
         if ra["measured best"] == "hybrid" and hb is not None:
             out["hybrid loses"][1] += 1
             out["hybrid loses"][0] += hb > min(mb["CPU"], mb["GPU"])
@@ -107,12 +107,12 @@ def averaged(a, b):
     def mean(k, col):
         return math.sqrt(float(a[k][col]) * float(b[k][col]))
 
-    return sum(ch07_model_check.within(mean(k, "CPU model"), mean(k, "CPU measured")) for k in keys), len(keys)
+    return sum(ch07_table.within(mean(k, "CPU model"), mean(k, "CPU measured")) for k in keys), len(keys)
 
 
 def own_cpu(run):
     """The CPU model within 15% of the measured CPU in one run: (hits, of)."""
-    return sum(ch07_model_check.within(float(r["CPU model"]), float(r["CPU measured"])) for r in run.values()), len(run)
+    return sum(ch07_table.within(float(r["CPU model"]), float(r["CPU measured"])) for r in run.values()), len(run)
 
 
 def ratio(r):
@@ -130,7 +130,7 @@ def group_scaled(run):
     for k, r in run.items():
         others = [ratio(run[o]) for o in groups[k[:3]] if o != k]
         s = statistics.median(others) if others else 1.0
-        hits += ch07_model_check.within(float(r["CPU model"]) * s, float(r["CPU measured"]))
+        hits += ch07_table.within(float(r["CPU model"]) * s, float(r["CPU measured"]))
     return hits, len(run)
 
 
@@ -141,14 +141,14 @@ def other_runs_scaled(runs, i):
     for k, r in runs[i].items():
         others = [ratio(run[k]) for j, run in enumerate(runs) if j != i and k in run]
         s = statistics.median(others) if others else 1.0
-        hits += ch07_model_check.within(float(r["CPU model"]) * s, float(r["CPU measured"]))
+        hits += ch07_table.within(float(r["CPU model"]) * s, float(r["CPU measured"]))
     return hits, len(runs[i])
 
 
 def own_model(path):
     """The run's own model judged by its measured columns: the chapter's summary lines, as
-    ch07_model_check.py counts them from a CSV (the run's model columns as the predictions)."""
-    return ch07_model_check.own_summary(ch07_model_check.read_csv(path))
+    ch07_table.py counts them from a CSV (the run's model columns as the predictions)."""
+    return ch07_table.own_summary(ch07_table.read_csv(path))
 
 
 LABELS = {

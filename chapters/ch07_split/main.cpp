@@ -6,6 +6,8 @@
 ///        the predicted rates; CG: White's §5.2 split); the model's three times and its choice
 ///        beside the three measured, the measured best, the hit rate and the crossovers.
 /// Run: ./workbook run ch07   (or build/bin/ch07_split --help)
+///      build/bin/ch07_split --replay tests/data/h200-ch07-64d6814-c.txt tests/data/h200-ch07-64d6814-c.csv
+///      (the chapter's table replayed: no device needed)
 ///
 /// The machines the model predicts with are measured at the start: the host (model/cpu.hpp:
 /// bandwidth in and beyond the last-level cache, FMA rate), its peer classes' rates
@@ -15,9 +17,11 @@
 #include "split_calibrate.hpp"
 #include "split_cases.hpp"
 #include "split_cpu_again.hpp"
+#include "split_crossover_table.hpp"
 #include "split_measure.hpp"
 #include "split_options.hpp"
 #include "split_paths.hpp"
+#include "split_replay_run.hpp"
 #include "split_summary.hpp"
 #include "split_vendor.hpp"
 
@@ -61,7 +65,7 @@ std::vector<ch07::Case> cases_of(const SplitOptions& opt) {
     return out;
 }
 
-/// A link's model in full, for the log (scripts/ch07_model_check.py reads it): "Tx 55.46 GB/s;
+/// A link's model in full, for the log (a replay reads it: split_replay.hpp): "Tx 55.46 GB/s;
 /// [0, 262144) c0 1.2e-09 ms/B c1 0.0081 ms; [262144, inf) ...".
 std::string link_line(const TransferModel& t) {
     char buf[160];
@@ -245,19 +249,6 @@ std::string share_cell(const ch07::CasePrediction& p) {
 /// The hybrid's pipeline depth, where it has a share inside (0, 1) ('-': no hybrid, or CG).
 std::string chunks_cell(const ch07::CasePrediction& p) {
     return p.chunks > 0 && p.has_hybrid_share() ? std::to_string(p.chunks) : "-";
-}
-
-void print_crossovers(const std::vector<ch07::RowResult>& rows) {
-    Report t("Crossovers: the smallest size not on the CPU (model's choice / measured best; '-': every size on the CPU)",
-             {"op", "T", "FS", "sizes", "predicted", "measured"});
-    auto cell = [](int n) { return n < 0 ? std::string("-") : std::to_string(n); };
-    for (const auto& g : ch07::groups(rows)) {
-        const ch07::Case& c = g.front().c;
-        t.add_row({c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
-                   std::to_string(g.front().c.n) + " ... " + std::to_string(g.back().c.n), cell(ch07::crossover(g, true)),
-                   cell(ch07::crossover(g, false))});
-    }
-    t.print(std::cout);
 }
 
 /// The table's GEMM rows beside the vendor's host-memory GEMM (split_vendor.hpp), per precision,
@@ -473,7 +464,7 @@ int run(const SplitOptions& opt) {
         }
         std::cout << '\n';
     }
-    print_crossovers(results);
+    ch07::crossover_table(results).print(std::cout);
     if (gpu && !ab && !print_vendor_gemm(results)) rc = 1;
     if (skipped > 0)
         std::cerr << "ch07_split: " << skipped << " case(s) not measured: not enough host memory (the lines above "
@@ -487,6 +478,7 @@ int main(int argc, char** argv) {
     SplitOptions opt;
     if (const int rc = ch07::parse_split_cli(argc, argv, opt); rc >= 0) return rc;
     try {
+        if (!opt.replay_log.empty()) return ch07::replay_run(opt.replay_log, opt.replay_csv, opt.margin, std::cout);
         return run(opt);
     } catch (const std::exception& e) {
         std::cerr << "ch07_split: error: " << e.what() << '\n';

@@ -143,11 +143,38 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
     app.add_flag("--predict-only", opt.predict_only,
                  "run nothing but the host's bandwidth and FMA probes: the model's columns only, every class at its "
                  "roofline");
+    std::vector<std::string> replay;
+    auto* replay_opt = app.add_option("--replay", replay,
+                                      "replay the model on a finished run, RUN.txt (its log) and RUN.csv (its --csv), "
+                                      "e.g. the kept H200 runs in tests/data: its table, summary and crossovers "
+                                      "recomputed, no device used, nothing timed")
+                           ->expected(2)
+                           ->check(CLI::ExistingFile);
+    app.add_option("--margin", opt.margin,
+                   "with --replay: the hybrid's margin, the predicted gain over the better single side it needs to be "
+                   "chosen (default: the run's own; the rows a balanced call runs keep theirs)")
+        ->check(CLI::Range(0.0, 0.999))
+        ->needs(replay_opt);
     app.footer("Exit codes: 0 done; 1 a call failed; 2 a usage error; 3 some cases were skipped because "
                "they do not fit in the host's memory (each says how much it needs).");
     try {
         app.parse(argc, argv);
         opt.chunks_given = chunks->count() > 0;
+        if (replay_opt->count() > 0) {
+            // A replay's cases, precisions and machines are the run's: an option that chooses
+            // what to measure would be silently ignored, so it is refused by name.
+            for (const char* name : {"--op", "--precision", "--sizes", "--fs", "--device-preset", "--chunks", "--ld-pad",
+                                     "--cg-iterations", "--csv", "--quick", "--full", "--device", "--price-issue",
+                                     "--balanced-symv", "--fixed-share", "--balance-ab", "--first-issue-ab", "--depth-ab",
+                                     "--fixed-order", "--symv-own-arrays", "--cold-a", "--measured-depths", "--cpu-again",
+                                     "--predict-only"})
+                if (app.get_option(name)->count() > 0)
+                    throw std::invalid_argument(std::string("--replay: ") + name +
+                                                " does nothing in a replay (the run's log and CSV give its cases and "
+                                                "machines); only --margin may go with it");
+            opt.replay_log = replay[0];
+            opt.replay_csv = replay[1];
+        }
         require_writable_output("--csv", opt.csv);
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);  // prints the help (code 0) or the error

@@ -36,13 +36,18 @@ struct SplitOptions {
     bool measured_depths = false;  ///< --measured-depths: Machines::measured_depths
     int ld_pad = 0;             ///< --ld-pad P: the rows' leading dimension n + P (Case::ld_pad)
     int cg_iterations = 100;                                ///< CG iterations per solve
+    /// --replay LOG CSV: the model replayed on a finished run (split_replay_run.hpp); nothing is measured
+    std::string replay_log, replay_csv;
+    double margin = -1;  ///< --margin M (with --replay): the hybrid's margin; negative: the run's own
 };
 
 /// Parses "ch07_split <args>" into `opt`. Returns -1 to run, 0 after --help (printed), 2 after a
 /// usage error (the message, naming the option, on stderr): an unknown op or precision, a size
 /// outside [1, 65536], an --fs that is not odd in [1, 1025], --chunks outside [1, 1024],
 /// --cg-iterations outside [1, 100000], a negative --device, --quick with --full, or a --csv path
-/// that cannot be written (checked before the run, so a run never loses its table at the end).
+/// that cannot be written (checked before the run, so a run never loses its table at the end),
+/// --replay with any option that chooses what to measure (the run's log and CSV say it all), or
+/// --margin outside [0, 1) or without --replay.
 /// --device, --full and --trans (N or both: every call here is op N; T is a usage error) are the
 /// options every chapter shares (./workbook run -- OPTIONS passes the same ones to each chapter).
 int parse_split_cli(int argc, char** argv, SplitOptions& opt);

@@ -150,7 +150,7 @@ double predict_peer_ms(const CpuMachine& cpu, const std::string& key, const CpuW
 /// One line: "host: 16 threads, LLC 32 MiB (sysfs), read 412 GB/s at 8 MiB ... 59 GB/s at 1 GiB,
 /// FMA 662 / 537 GFLOP/s float / double (measured (16 threads))".
 std::string to_string(const CpuMachine& cpu);
-/// The whole bandwidth curve, for the run's log (scripts/ch07_model_check.py reads it):
+/// The whole bandwidth curve, for the run's log (a replay of the run reads it: chapters/ch07_split/split_replay.hpp):
 /// "read GB/s by working set: 1 MiB 474.2, 2 MiB 479.9, ...".
 std::string curve_to_string(const CpuMachine& cpu);
 

@@ -4,6 +4,7 @@
 // column times (the model's solve, whatever n), CG's choice of the hybrid (kMinHybridGain), and the terms
 // measured on a GPU: each class's all-GPU path, the pipeline, the residual, the shared host memory.
 #include "catch.hpp"
+#include "ch07_cli.hpp"
 
 #include "cpu_peers.hpp"
 #include "device_profile.hpp"
@@ -27,20 +28,8 @@
 
 namespace {
 
-/// Runs parse_split_cli on "ch07_split <args...>" and returns its code.
-int parse(std::initializer_list<std::string> args, wb::ch07::SplitOptions& opt) {
-    std::vector<std::string> storage = {"ch07_split"};
-    storage.insert(storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& s : storage) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    return wb::ch07::parse_split_cli(static_cast<int>(storage.size()), argv.data(), opt);
-}
-
-int parse(std::initializer_list<std::string> args) {
-    wb::ch07::SplitOptions opt;
-    return parse(args, opt);
-}
+int parse(std::initializer_list<std::string> args, wb::ch07::SplitOptions& opt) { return wb::test::parse_ch07(args, opt); }
+int parse(std::initializer_list<std::string> args) { return wb::test::parse_ch07(args); }
 
 using Names = std::vector<std::string>;
 

@@ -2,7 +2,7 @@
 """scripts/ch07_repeatability.py on two hand-made ch07_split tables: each run as the model of the
 other, counts worked by hand (a measured best that moves, a hybrid that loses in the other run, a
 hybrid that did not split, a time 15% off and one just under), each run's own model (through
-ch07_model_check.py's summary), the CPU columns averaged over the two runs, the two bounds (each
+ch07_table.py's summary), the CPU columns averaged over the two runs, the two bounds (each
 group scaled by its other rows' miss, each row by its miss in the other run), and a file that is
 not a chapter 7 table. Registered in CTest under the cpu label (tests/CMakeLists.txt)."""
 import contextlib

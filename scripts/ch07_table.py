@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Chapter 7's table as a run wrote it (`ch07_split --csv`): its rows read back, and the chapter's
+summary lines counted from its columns, each row's own model columns as the predictions. The
+counts follow chapters/ch07_split/split_summary.cpp, on the CSV's 4-decimal columns (a count may
+differ from the run's printed one at rows of a few microseconds). The model itself is replayed by
+the binary, not here: `ch07_split --replay RUN.txt RUN.csv [--margin M]`.
+
+A library of scripts/ch07_repeatability.py and scripts/ch07_ab.py; run alone, it prints a table's
+summary:
+
+    python3 scripts/ch07_table.py tests/data/h200-ch07-64d6814-c.csv
+"""
+import csv
+import math
+import sys
+
+INF = float("inf")
+
+
+def num(s):
+    try:
+        return float(str(s).strip().rstrip("%x"))
+    except ValueError:
+        return float("nan")
+
+
+
+def read_csv(path):
+    rows = [r for r in csv.reader(open(path)) if r and not r[0].startswith("#")]
+    hdr = rows[0]
+    out = []
+    for r in rows[1:]:
+        if r == hdr:  # an appended run: keep the last
+            out = []
+            continue
+        d = dict(zip(hdr, r))
+        out.append({
+            "op": d["op"], "elem": 4 if d["T"] == "float" else 8, "fs": 0 if d["FS"] == "-" else int(d["FS"]),
+            "n": int(d["n"]), "cpu_model": num(d["CPU model"]), "cpu": num(d["CPU measured"]),
+            "gpu_model": num(d["GPU+comm model"]), "gpu": num(d["GPU+comm measured"]),
+            "hyb_model": num(d["hybrid model"]), "hyb_cell": d["hybrid measured"], "share": d["GPU share"],
+            "choice": d["model's choice"],
+        })
+    return out
+
+
+def within(model, measured, tol=0.15):
+    return model > 0 and measured > 0 and abs(model / measured - 1) <= tol
+
+
+def summarize(rows, preds, with_floor=False):
+    judged = hits = cpu_ok = cpu_n = gpu_ok = hyb_ok = hyb_n = gain_rows = gain_kept = chosen = lost = 0
+    faster = in_margin = floored = 0
+    for r, (c, g, h, f, choice, margin) in zip(rows, preds):
+        gain = 1 - h / min(c, g) if (math.isnan(f) or 0 < f < 1) and min(c, g) > 0 else 0.0
+        if gain > 0:
+            faster += 1
+            in_margin += gain < margin
+            floored += gain >= margin and choice != "hybrid"  # kept out by the floor
+        if not math.isnan(r["cpu"]):
+            cpu_n += 1
+            cpu_ok += within(c, r["cpu"])
+        if math.isnan(r["cpu"]) or math.isnan(r["gpu"]):
+            continue
+        judged += 1
+        hm = num(r["hyb_cell"])
+        ran = r["op"] == "cg" or (0 < num(r["share"]) < 100)
+        hyb = hm if ran else (r["cpu"] if num(r["share"]) <= 0 else r["gpu"])
+        meas = {"CPU": r["cpu"], "GPU": r["gpu"], "hybrid": hyb}
+        best = min(r["cpu"], r["gpu"], hm if ran else INF)
+        hits += meas[choice] <= 1.05 * best
+        gpu_ok += within(g, r["gpu"])
+        if ran:
+            hyb_n += 1
+            hyb_ok += within(h, hm)
+            b1 = min(r["cpu"], r["gpu"])
+            if h <= 0.85 * min(c, g):
+                gain_rows += 1
+                gain_kept += hm <= 0.90 * b1
+            if choice == "hybrid":
+                chosen += 1
+                lost += hm > b1
+
+    def line(what, k, n):
+        return "%s: %d of %d (%.0f%%)" % (what, k, n, 100.0 * k / n if n else 0)
+
+    return [line("model's choice is the measured best or within 5% of it", hits, judged),
+            line("CPU model within 15% of the measured CPU", cpu_ok, cpu_n),
+            line("GPU+comm model within 15% of the measured", gpu_ok, judged),
+            line("hybrid model within 15% of the measured hybrid", hyb_ok, hyb_n),
+            line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows),
+            line("hybrid chosen by the model but slower than a single side", lost, chosen),
+            line("hybrid predicted faster, but by less than the run's margin (the single side chosen)", in_margin,
+                 faster)] + ([line("hybrid predicted faster by the margin, but saving less than its fixed cost "
+                                   "(the single side chosen)", floored, faster)] if with_floor else [])
+
+
+def own_summary(rows):
+    """The chapter's summary lines for rows of a run's CSV (read_csv) with the run's own model
+    columns as the predictions; the margin's line is left out (it needs the run's margin)."""
+    preds = [(r["cpu_model"], r["gpu_model"], r["hyb_model"], num(r["share"]) / 100, r["choice"], 0.0) for r in rows]
+    return summarize(rows, preds)[:6]
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: ch07_table.py RUN.csv", file=sys.stderr)
+        return 2
+    for line in own_summary(read_csv(argv[1])):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
