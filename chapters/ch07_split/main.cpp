@@ -6,7 +6,7 @@
 ///        the predicted rates; CG: White's §5.2 split); the model's three times and its choice
 ///        beside the three measured, the measured best, the hit rate and the crossovers.
 /// Run: ./workbook run ch07   (or build/bin/ch07_split --help)
-///      build/bin/ch07_split --replay tests/data/h200-ch07-64d6814-c.txt tests/data/h200-ch07-64d6814-c.csv
+///      build/bin/ch07_split --replay docs/results/h200/ch07-full.txt docs/results/h200/ch07-full.csv
 ///      (the chapter's table replayed: no device needed)
 ///
 /// The machines the model predicts with are measured at the start: the host (model/cpu.hpp:
