@@ -150,26 +150,23 @@ int parse_split_cli(int argc, char** argv, SplitOptions& opt) {
                                       "recomputed, no device used, nothing timed")
                            ->expected(2)
                            ->check(CLI::ExistingFile);
-    app.add_option("--margin", opt.margin,
-                   "with --replay: the hybrid's margin, the predicted gain over the better single side it needs to be "
-                   "chosen (default: the run's own; the rows a balanced call runs keep theirs)")
-        ->check(CLI::Range(0.0, 0.999))
-        ->needs(replay_opt);
+    auto* margin_opt = app.add_option("--margin", opt.margin,
+                                      "with --replay: the hybrid's margin, the predicted gain over the better single "
+                                      "side it needs to be chosen (default: the run's own; the rows a balanced call "
+                                      "runs keep theirs)")
+                           ->check(CLI::Range(0.0, 0.999))
+                           ->needs(replay_opt);
     app.footer("Exit codes: 0 done; 1 a call failed; 2 a usage error; 3 some cases were skipped because "
                "they do not fit in the host's memory (each says how much it needs).");
     try {
         app.parse(argc, argv);
         opt.chunks_given = chunks->count() > 0;
         if (replay_opt->count() > 0) {
-            // A replay's cases, precisions and machines are the run's: an option that chooses
-            // what to measure would be silently ignored, so it is refused by name.
-            for (const char* name : {"--op", "--precision", "--sizes", "--fs", "--device-preset", "--chunks", "--ld-pad",
-                                     "--cg-iterations", "--csv", "--quick", "--full", "--device", "--price-issue",
-                                     "--balanced-symv", "--fixed-share", "--balance-ab", "--first-issue-ab", "--depth-ab",
-                                     "--fixed-order", "--symv-own-arrays", "--cold-a", "--measured-depths", "--cpu-again",
-                                     "--predict-only"})
-                if (app.get_option(name)->count() > 0)
-                    throw std::invalid_argument(std::string("--replay: ") + name +
+            // A replay's cases, precisions and machines are the run's: every other option chooses
+            // what to measure and would be silently ignored, so it is refused by name.
+            for (const CLI::Option* o : app.get_options())
+                if (o != replay_opt && o != margin_opt && o->count() > 0)
+                    throw std::invalid_argument("--replay: " + o->get_name() +
                                                 " does nothing in a replay (the run's log and CSV give its cases and "
                                                 "machines); only --margin may go with it");
             opt.replay_log = replay[0];
