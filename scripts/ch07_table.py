@@ -24,7 +24,6 @@ def num(s):
         return float("nan")
 
 
-
 def read_csv(path):
     rows = [r for r in csv.reader(open(path)) if r and not r[0].startswith("#")]
     hdr = rows[0]
@@ -48,15 +47,12 @@ def within(model, measured, tol=0.15):
     return model > 0 and measured > 0 and abs(model / measured - 1) <= tol
 
 
-def summarize(rows, preds, with_floor=False):
+def own_summary(rows):
+    """The chapter's first six summary lines for rows of a run's CSV (read_csv), the run's own model
+    columns as the predictions (the margin's and the floor's lines need the run's log)."""
     judged = hits = cpu_ok = cpu_n = gpu_ok = hyb_ok = hyb_n = gain_rows = gain_kept = chosen = lost = 0
-    faster = in_margin = floored = 0
-    for r, (c, g, h, f, choice, margin) in zip(rows, preds):
-        gain = 1 - h / min(c, g) if (math.isnan(f) or 0 < f < 1) and min(c, g) > 0 else 0.0
-        if gain > 0:
-            faster += 1
-            in_margin += gain < margin
-            floored += gain >= margin and choice != "hybrid"  # kept out by the floor
+    for r in rows:
+        c, g, h = r["cpu_model"], r["gpu_model"], r["hyb_model"]
         if not math.isnan(r["cpu"]):
             cpu_n += 1
             cpu_ok += within(c, r["cpu"])
@@ -64,11 +60,11 @@ def summarize(rows, preds, with_floor=False):
             continue
         judged += 1
         hm = num(r["hyb_cell"])
-        ran = r["op"] == "cg" or (0 < num(r["share"]) < 100)
+        ran = r["op"] == "cg" or (0 < num(r["share"]) < 100)  # the hybrid itself ran (CG: White's split)
         hyb = hm if ran else (r["cpu"] if num(r["share"]) <= 0 else r["gpu"])
         meas = {"CPU": r["cpu"], "GPU": r["gpu"], "hybrid": hyb}
         best = min(r["cpu"], r["gpu"], hm if ran else INF)
-        hits += meas[choice] <= 1.05 * best
+        hits += meas[r["choice"]] <= 1.05 * best
         gpu_ok += within(g, r["gpu"])
         if ran:
             hyb_n += 1
@@ -77,7 +73,7 @@ def summarize(rows, preds, with_floor=False):
             if h <= 0.85 * min(c, g):
                 gain_rows += 1
                 gain_kept += hm <= 0.90 * b1
-            if choice == "hybrid":
+            if r["choice"] == "hybrid":
                 chosen += 1
                 lost += hm > b1
 
@@ -89,17 +85,7 @@ def summarize(rows, preds, with_floor=False):
             line("GPU+comm model within 15% of the measured", gpu_ok, judged),
             line("hybrid model within 15% of the measured hybrid", hyb_ok, hyb_n),
             line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows),
-            line("hybrid chosen by the model but slower than a single side", lost, chosen),
-            line("hybrid predicted faster, but by less than the run's margin (the single side chosen)", in_margin,
-                 faster)] + ([line("hybrid predicted faster by the margin, but saving less than its fixed cost "
-                                   "(the single side chosen)", floored, faster)] if with_floor else [])
-
-
-def own_summary(rows):
-    """The chapter's summary lines for rows of a run's CSV (read_csv) with the run's own model
-    columns as the predictions; the margin's line is left out (it needs the run's margin)."""
-    preds = [(r["cpu_model"], r["gpu_model"], r["hyb_model"], num(r["share"]) / 100, r["choice"], 0.0) for r in rows]
-    return summarize(rows, preds)[:6]
+            line("hybrid chosen by the model but slower than a single side", lost, chosen)]
 
 
 def main(argv):

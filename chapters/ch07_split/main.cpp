@@ -396,13 +396,13 @@ int run(const SplitOptions& opt) {
                 const ch07::Case& c = r.c;
                 const double hybrid_measured = std::isnan(r.m.gpu_ms) ? NAN : ch07::hybrid_or_its_side(r);
                 const double q = ch07::choice_over_best(r);
-                std::vector<std::string> cells{c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
-                               std::to_string(c.n), fmt(r.p.cpu_model_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.m.cpu_min_ms, 4),
+                std::vector<std::string> cells = ch07::case_cells(c);
+                cells.insert(cells.end(), {std::to_string(c.n), fmt(r.p.cpu_model_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.m.cpu_min_ms, 4),
                                fmt(r.m.cpu_max_ms, 4), fmt(r.p.split.gpu_ms, 4), fmt(r.m.gpu_ms, 4),
                                fmt(r.p.split.hybrid_ms, 4), fmt(hybrid_measured, 4), fmt(r.m.hybrid_min_ms, 4),
                                fmt(r.m.hybrid_max_ms, 4), share_cell(r.p), chunks_cell(r.p), split::where_name(r.p.split.white),
                                split::where_name(r.p.split.choice), ch07::measured_best(r),
-                               std::isnan(q) ? "-" : fmt(q, 2) + "x"};
+                               std::isnan(q) ? "-" : fmt(q, 2) + "x"});
                 if (ab)
                     for (const std::string& b : {fmt(r.m.balanced_ms, 4), fmt(r.m.balanced_min_ms, 4), fmt(r.m.balanced_max_ms, 4)})
                         cells.push_back(b);

@@ -2,6 +2,7 @@
 #include "split_crossover_table.hpp"
 
 #include <string>
+#include <vector>
 
 namespace wb::ch07 {
 
@@ -11,9 +12,10 @@ Report crossover_table(const std::vector<RowResult>& rows) {
     auto cell = [](int n) { return n < 0 ? std::string("-") : std::to_string(n); };
     for (const auto& g : groups(rows)) {
         const Case& c = g.front().c;
-        t.add_row({c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-",
-                   std::to_string(g.front().c.n) + " ... " + std::to_string(g.back().c.n), cell(crossover(g, true)),
-                   cell(crossover(g, false))});
+        std::vector<std::string> cells = case_cells(c);
+        cells.insert(cells.end(), {std::to_string(c.n) + " ... " + std::to_string(g.back().c.n),
+                                   cell(crossover(g, true)), cell(crossover(g, false))});
+        t.add_row(cells);
     }
     return t;
 }

@@ -63,10 +63,12 @@ int replay_run(const std::string& log_path, const std::string& csv_path, double 
         choices_moved += choice != w.choice;
         const double q = choice_over_best(r);
         const double hybrid = std::isnan(r.m.gpu_ms) ? NAN : hybrid_or_its_side(r);
-        t.add_row({r.c.op, r.c.elem == 4 ? "float" : "double", r.c.fs > 0 ? std::to_string(r.c.fs) : "-",
-                   std::to_string(r.c.n), fmt(r.p.split.cpu_ms, 4), fmt(r.m.cpu_ms, 4), fmt(r.p.split.gpu_ms, 4),
-                   fmt(r.m.gpu_ms, 4), fmt(r.p.split.hybrid_ms, 4), fmt(hybrid, 4), choice, measured_best(r),
-                   std::isnan(q) ? "-" : fmt(q, 2) + "x", w.choice});
+        std::vector<std::string> cells = case_cells(r.c);
+        cells.insert(cells.end(), {std::to_string(r.c.n), fmt(r.p.split.cpu_ms, 4), fmt(r.m.cpu_ms, 4),
+                                   fmt(r.p.split.gpu_ms, 4), fmt(r.m.gpu_ms, 4), fmt(r.p.split.hybrid_ms, 4),
+                                   fmt(hybrid, 4), choice, measured_best(r), std::isnan(q) ? "-" : fmt(q, 2) + "x",
+                                   w.choice});
+        t.add_row(cells);
     }
     t.print(out);
     out << "\nThe replay against the run: the model's columns within " << fmt(100 * worst, 2)

@@ -79,6 +79,10 @@ int crossover(const std::vector<RowResult>& group, bool predicted) {
     return -1;
 }
 
+std::vector<std::string> case_cells(const Case& c) {
+    return {c.op, c.elem == 4 ? "float" : "double", c.fs > 0 ? std::to_string(c.fs) : "-"};
+}
+
 std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows) {
     std::vector<std::vector<RowResult>> out;
     for (const RowResult& r : rows) {

@@ -83,6 +83,10 @@ std::vector<std::string> place_lines(const std::vector<RowResult>& rows);
 /// ..."). Empty where neither.
 std::vector<std::string> cg_iteration_lines(const std::vector<RowResult>& rows, int cg_iterations);
 
+/// The first cells of a case's row in the chapter's tables (the run's, the replay's, the
+/// crossovers'): op, T ("float" or "double") and FS ("-" for the ops without a filter).
+std::vector<std::string> case_cells(const Case& c);
+
 /// The rows grouped by op, precision and FS, each group sorted by n (table order of first sight).
 std::vector<std::vector<RowResult>> groups(const std::vector<RowResult>& rows);
 
