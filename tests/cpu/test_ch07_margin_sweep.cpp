@@ -46,14 +46,6 @@ std::string printed_choice(const std::string& stem) {
     return lines.empty() ? std::string() : lines.front();
 }
 
-/// "text: k of n (p%)" -> k, n.
-std::pair<int, int> count_in(const std::string& line) {
-    int k = -1, n = -1;
-    const auto colon = line.rfind(": ");
-    if (colon != std::string::npos) std::sscanf(line.c_str() + colon + 2, "%d of %d", &k, &n);
-    return {k, n};
-}
-
 const char* const kDefaultRuns =
     "h200-ch07-9cac1fe:h200-ch07-98e7470-a:h200-ch07-98e7470-b:h200-ch07-8cfc21d:h200-ch07-full:h200-ch07-482068b:h200-ch07-8f8c0b4:h200-ch07-969e9fd:h200-ch07-bafb6e4:"
     "h200-ch07-9a7322f:h200-ch07-908b4d4:h200-ch07-2601459:h200-ch07-bb68909:h200-ch07-24c988e:h200-ch07-6a162cc:"
@@ -113,8 +105,8 @@ TEST_CASE("chapter 7 tool: the hybrid's margin swept over kept runs", "[.][ch07_
             if (own && !r.printed.empty()) CHECK(lines[0] == r.printed);  // the run as it ran
             REQUIRE(lines[0].rfind("model's choice is the measured best", 0) == 0);
             REQUIRE(lines[5].rfind("hybrid chosen by the model but slower", 0) == 0);
-            const auto [h, n] = count_in(lines[0]);
-            const auto [l, c] = count_in(lines[5]);
+            const auto choice_line = wb::test::ch07_count(lines[0]), slower_line = wb::test::ch07_count(lines[5]);
+            const int h = choice_line.k, n = choice_line.n, l = slower_line.k, c = slower_line.n;
             REQUIRE((h >= 0 && n > 0 && l >= 0 && c >= 0));
             hits += h, rows += n, lost += l, chosen += c;
             runs_lost += l > 0;

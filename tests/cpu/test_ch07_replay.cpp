@@ -88,19 +88,6 @@ void check_columns(const Run& run) {
     }
 }
 
-/// "text: k of n (p%)" -> (text, k, n); k = n = -1 where the line has no count.
-struct Count {
-    std::string text;
-    int k = -1, n = -1;
-};
-Count count_of(const std::string& line) {
-    Count c;
-    const auto colon = line.rfind(": ");
-    c.text = line.substr(0, colon);
-    if (colon != std::string::npos) std::sscanf(line.c_str() + colon + 2, "%d of %d", &c.k, &c.n);
-    return c;
-}
-
 /// The rows whose "CPU model within 15%" verdict the CSV's rounding can flip: the measured time
 /// known to half its last decimal (5e-5 ms), the replayed model to check_columns' 0.2% plus that.
 /// A tiny row (a few microseconds) moves by several percent within it.
@@ -131,7 +118,7 @@ void check_counts(const std::vector<std::string>& lines, const std::vector<std::
         if (l.rfind("CPU timings whose median", 0) != 0) ours.push_back(l);
     REQUIRE(ours.size() == compared.size());
     for (std::size_t i = 0; i < ours.size(); ++i) {
-        const Count a = count_of(ours[i]), b = count_of(compared[i]);
+        const wb::test::Ch07Count a = wb::test::ch07_count(ours[i]), b = wb::test::ch07_count(compared[i]);
         INFO(ours[i] << "  /  printed: " << compared[i]);
         CHECK(a.text == b.text);
         const bool cpu_line = a.text.rfind("CPU model within", 0) == 0;

@@ -28,25 +28,15 @@ std::string replayed(double margin) {
 /// The summary lines a replay printed, without their indent.
 std::vector<std::string> summary_of(const std::string& text) {
     std::istringstream in(text);
-    std::vector<std::string> out;
-    bool in_summary = false;
-    for (std::string s; std::getline(in, s);) {
-        if (s == "Summary") in_summary = true;
-        else if (in_summary && s.empty()) break;
-        else if (in_summary) out.push_back(s.substr(s.find_first_not_of(' ')));
-    }
-    return out;
+    return wb::test::ch07_lines_under(in);
 }
 
-/// "text: k of n (p%)" -> {k, n}, from the first line of `lines` that begins with `text`.
+/// {k, n} of the first summary line that begins with `text`.
 std::pair<int, int> count_of(const std::vector<std::string>& lines, const std::string& text) {
     for (const std::string& l : lines)
         if (l.rfind(text, 0) == 0) {
-            int k = -1, n = -1;
-            std::istringstream(l.substr(l.rfind(": ") + 2)) >> k;
-            const auto of = l.find(" of ", l.rfind(": "));
-            if (of != std::string::npos) std::istringstream(l.substr(of + 4)) >> n;
-            return {k, n};
+            const wb::test::Ch07Count c = wb::test::ch07_count(l);
+            return {c.k, c.n};
         }
     FAIL("no summary line begins with '" << text << "'");
     return {-1, -1};

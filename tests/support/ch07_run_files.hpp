@@ -1,13 +1,15 @@
 /// \file ch07_run_files.hpp
 /// \brief A kept chapter 7 run's files in the offline tests (test_ch07_replay.cpp,
 ///        test_ch07_margin_sweep.cpp, test_ch07_warm.cpp): where a stem's RUN.txt and RUN.csv are,
-///        the run read back (its calibration and rows, or with lines of later runs inserted), and
-///        the summary lines it printed.
+///        the run read back (its calibration and rows, or with lines of later runs inserted), the
+///        summary lines it printed, and a summary line's count.
 #pragma once
 
 #include "split_replay.hpp"
 
+#include <cstdio>
 #include <fstream>
+#include <istream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -59,18 +61,36 @@ inline std::pair<wb::ch07::Machines, wb::ch07::Machines> ch07_machines_with_line
     return {wb::ch07::machines_from_log(a), wb::ch07::machines_from_log(b)};
 }
 
-/// The lines a run printed under `heading` ("Summary", or a line that starts with it) up to the
-/// first blank line, without their indent; empty where its log has none.
-inline std::vector<std::string> ch07_printed_summary(const std::string& stem, const std::string& heading = "Summary") {
-    std::ifstream txt(ch07_stem_path(stem) + ".txt");
+/// The lines of `in` under `heading` ("Summary", or a line that starts with it) up to the first
+/// blank line, without their indent.
+inline std::vector<std::string> ch07_lines_under(std::istream& in, const std::string& heading = "Summary") {
     std::vector<std::string> out;
-    bool in = false;
-    for (std::string s; std::getline(txt, s);) {
-        if (!in && s.rfind(heading, 0) == 0) in = true;
-        else if (in && s.empty()) break;
-        else if (in) out.push_back(s.substr(s.find_first_not_of(' ')));
+    bool under = false;
+    for (std::string s; std::getline(in, s);) {
+        if (!under && s.rfind(heading, 0) == 0) under = true;
+        else if (under && s.empty()) break;
+        else if (under) out.push_back(s.substr(s.find_first_not_of(' ')));
     }
     return out;
+}
+
+/// The lines a run printed under `heading` (ch07_lines_under); empty where its log has none.
+inline std::vector<std::string> ch07_printed_summary(const std::string& stem, const std::string& heading = "Summary") {
+    std::ifstream txt(ch07_stem_path(stem) + ".txt");
+    return ch07_lines_under(txt, heading);
+}
+
+/// A summary line "text: k of n (p%)" read back: its text, k and n (-1 where it has no count).
+struct Ch07Count {
+    std::string text;
+    int k = -1, n = -1;
+};
+inline Ch07Count ch07_count(const std::string& line) {
+    Ch07Count c;
+    const auto colon = line.rfind(": ");
+    c.text = line.substr(0, colon);
+    if (colon != std::string::npos) std::sscanf(line.c_str() + colon + 2, "%d of %d", &c.k, &c.n);
+    return c;
 }
 
 }  // namespace wb::test
