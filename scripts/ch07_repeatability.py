@@ -145,6 +145,39 @@ def other_runs_scaled(runs, i):
     return hits, len(runs[i])
 
 
+def best_over_runs(runs, i, margin):
+    """runs[i] judged by the choice the other runs make in hindsight (the docstring's last bound):
+    {"best": [hits, of], "hybrid loses": [lost, chosen]}, counted as `pair` counts them."""
+    out = {"best": [0, 0], "hybrid loses": [0, 0]}
+
+    def gmean(v):
+        return math.exp(sum(math.log(x) for x in v) / len(v))
+
+    for k, rb in runs[i].items():
+        others = [run[k] for j, run in enumerate(runs) if j != i and k in run]
+        if not others:
+            continue
+        cpu = gmean([float(r["CPU measured"]) for r in others])
+        gpu = gmean([float(r["GPU+comm measured"]) for r in others])
+        way = "CPU" if cpu <= gpu else "GPU"
+        hyb = [hybrid_ran(r) for r in others if hybrid_ran(r) is not None]
+        if 2 * len(hyb) >= len(others) and gmean(hyb) < (1 - margin) * min(cpu, gpu):
+            way = "hybrid"
+        mb = measured(rb)
+        out["best"][1] += 1
+        out["best"][0] += time_of(way, mb) <= 1.05 * min(mb.values())
+        if way == "hybrid" and "hybrid" in mb:
+            out["hybrid loses"][1] += 1
+            out["hybrid loses"][0] += mb["hybrid"] > min(mb["CPU"], mb["GPU"])
+    return out
+
+
+def goals_met(hits, of, lost):
+    """The chapter's two goals of the choice in one run: within 5% at >= 95% of the rows, and no
+    chosen hybrid slower than a single side: (choice goal, hybrid goal)."""
+    return of > 0 and hits >= 0.95 * of, lost == 0
+
+
 def own_model(path):
     """The run's own model judged by its measured columns: the chapter's summary lines, as
     ch07_table.py counts them from a CSV (the run's model columns as the predictions)."""
@@ -191,6 +224,20 @@ def main(argv):
     for i, name in enumerate(names):
         (h0, n0), (hg, ng), (ho, no) = own_cpu(runs[i]), group_scaled(runs[i]), other_runs_scaled(runs, i)
         print("  %s: %d of %d / %d of %d / %d of %d" % (name, h0, n0, hg, ng, ho, no))
+    print("The choice made in hindsight from the other runs (each row's fastest way by the geometric mean of its "
+          "measured times; the hybrid by at least the margin), runs of %d: choice within 5%% at >= 95%% of the rows / "
+          "no chosen hybrid slower than a single side / both" % len(runs))
+    for margin in (0.0, 0.05, 0.10, 0.15, 0.20):
+        met = [goals_met(c["best"][0], c["best"][1], c["hybrid loses"][0])
+               for c in (best_over_runs(runs, i, margin) for i in range(len(runs)))]
+        print("  margin %2.0f%%: %d / %d / %d" % (100 * margin, sum(a for a, _ in met), sum(b for _, b in met),
+                                                sum(a and b for a, b in met)))
+    own = []
+    for name in names:
+        c = ch07_table.own_counts(ch07_table.read_csv(name))
+        own.append(goals_met(c["choice"][0], c["choice"][1], c["hybrid loses"][0]))
+    print("  the runs' own models: %d / %d / %d" % (sum(a for a, _ in own), sum(b for _, b in own),
+                                                  sum(a and b for a, b in own)))
     return 0
 
 

@@ -25,7 +25,8 @@ def num(s):
 
 
 def read_csv(path):
-    rows = [r for r in csv.reader(open(path)) if r and not r[0].startswith("#")]
+    with open(path, newline="") as fh:
+        rows = [r for r in csv.reader(fh) if r and not r[0].startswith("#")]
     hdr = rows[0]
     out = []
     for r in rows[1:]:
@@ -47,9 +48,10 @@ def within(model, measured, tol=0.15):
     return model > 0 and measured > 0 and abs(model / measured - 1) <= tol
 
 
-def own_summary(rows):
-    """The chapter's first six summary lines for rows of a run's CSV (read_csv), the run's own model
-    columns as the predictions (the margin's and the floor's lines need the run's log)."""
+def own_counts(rows):
+    """The chapter's first six summary counts for rows of a run's CSV (read_csv), the run's own model
+    columns as the predictions: {name: (hits, of)} for "choice", "CPU", "GPU+comm", "hybrid",
+    "gains held" and "hybrid loses" (the margin's and the floor's lines need the run's log)."""
     judged = hits = cpu_ok = cpu_n = gpu_ok = hyb_ok = hyb_n = gain_rows = gain_kept = chosen = lost = 0
     for r in rows:
         c, g, h = r["cpu_model"], r["gpu_model"], r["hyb_model"]
@@ -76,16 +78,24 @@ def own_summary(rows):
             if r["choice"] == "hybrid":
                 chosen += 1
                 lost += hm > b1
+    return {"choice": (hits, judged), "CPU": (cpu_ok, cpu_n), "GPU+comm": (gpu_ok, judged), "hybrid": (hyb_ok, hyb_n),
+            "gains held": (gain_kept, gain_rows), "hybrid loses": (lost, chosen)}
 
-    def line(what, k, n):
+
+def own_summary(rows):
+    """own_counts as the chapter's first six summary lines."""
+    c = own_counts(rows)
+
+    def line(what, key):
+        k, n = c[key]
         return "%s: %d of %d (%.0f%%)" % (what, k, n, 100.0 * k / n if n else 0)
 
-    return [line("model's choice is the measured best or within 5% of it", hits, judged),
-            line("CPU model within 15% of the measured CPU", cpu_ok, cpu_n),
-            line("GPU+comm model within 15% of the measured", gpu_ok, judged),
-            line("hybrid model within 15% of the measured hybrid", hyb_ok, hyb_n),
-            line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", gain_kept, gain_rows),
-            line("hybrid chosen by the model but slower than a single side", lost, chosen)]
+    return [line("model's choice is the measured best or within 5% of it", "choice"),
+            line("CPU model within 15% of the measured CPU", "CPU"),
+            line("GPU+comm model within 15% of the measured", "GPU+comm"),
+            line("hybrid model within 15% of the measured hybrid", "hybrid"),
+            line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", "gains held"),
+            line("hybrid chosen by the model but slower than a single side", "hybrid loses")]
 
 
 def main(argv):

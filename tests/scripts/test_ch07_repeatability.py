@@ -103,6 +103,36 @@ class Repeatability(unittest.TestCase):
         # B scaled by A's ratios (all 1): B as run, 2 of 3
         self.assertEqual(rep.other_runs_scaled(runs, 1), (2, 3))
 
+    def test_best_over_runs(self):
+        runs = [rep.read(self.a), rep.read(self.b)]
+        # B judged by A's measured times. gemv 64: A's CPU (its hybrid did not split) -> B's CPU 1.1,
+        # the best: yes. gemv 4096: A's hybrid 1.5 beats its CPU 2.0 by 25% -> B's hybrid 1.9 against
+        # B's best 1.8 (5.6% over): no, and it loses. gemm 512: A's hybrid 0.9 beats its GPU 1.0 by
+        # 10% -> B's hybrid 0.99, the best: yes, and it holds (0.99 < 1.1).
+        self.assertEqual(rep.best_over_runs(runs, 1, 0.0), {"best": [2, 3], "hybrid loses": [1, 2]})
+        # At a 20% margin gemm 512 keeps A's GPU: B's GPU 1.1 against 0.99 (11% over): no
+        self.assertEqual(rep.best_over_runs(runs, 1, 0.2), {"best": [1, 3], "hybrid loses": [1, 1]})
+        # A judged by B: gemv 4096 B's CPU 1.8 against its hybrid 1.9 -> A's CPU 2.0 against A's
+        # hybrid 1.5: no; gemm 512: B's hybrid 0.99 beats its GPU 1.1 by 10% -> A's 0.9, the best.
+        self.assertEqual(rep.best_over_runs(runs, 0, 0.0), {"best": [2, 3], "hybrid loses": [0, 1]})
+
+    def test_best_over_runs_needs_the_hybrid_in_half_the_other_runs(self):
+        c = [line.replace("30.0%", "0.0%") if ",4096," in line else line for line in A]  # gemv 4096: no split
+        path = write(c)
+        try:
+            runs = [rep.read(path), rep.read(path), rep.read(self.b)]
+            # For B: gemv 4096's hybrid split in neither other run -> their CPU (2.0 < 4.0): B's CPU
+            # 1.8, the best: yes; gemm 512 as before: yes. gemv 64: yes.
+            self.assertEqual(rep.best_over_runs(runs, 2, 0.0), {"best": [3, 3], "hybrid loses": [0, 1]})
+        finally:
+            os.unlink(path)
+
+    def test_goals_met(self):
+        self.assertEqual(rep.goals_met(95, 100, 0), (True, True))
+        self.assertEqual(rep.goals_met(94, 100, 0), (False, True))
+        self.assertEqual(rep.goals_met(100, 100, 1), (True, False))
+        self.assertEqual(rep.goals_met(0, 0, 0), (False, True))
+
     def test_main_prints_both_parts(self):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -114,6 +144,11 @@ class Repeatability(unittest.TestCase):
         self.assertIn("model's choice is the measured best or within 5% of it: 2 of 3 (67%)", text)
         self.assertIn("%s 3 of 3, %s 2 of 3, averaged 3 of 3" % (self.a, self.b), text)
         self.assertIn("%s: 2 of 3 / 0 of 3 / 2 of 3" % self.b, text)
+        # the hindsight choice: 2 of 3 within 5% in each run (< 95%); A loses no hybrid, B one
+        self.assertIn("runs of 2: choice within 5% at >= 95% of the rows", text)
+        self.assertIn("  margin  0%: 0 / 1 / 0", text)
+        # the runs' own models: A 2 of 3 (no hybrid chosen), B 1 of 3 (its hybrid lost)
+        self.assertIn("  the runs' own models: 0 / 1 / 0", text)
 
     def test_not_a_table(self):
         bad = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
