@@ -9,10 +9,12 @@ each run's *measured* columns as the "model" of each other run and counts what t
 summary counts. What another run's measurements reach is what a model that predicted one run's
 measurements exactly would reach on the next run on this host.
 
-    python3 scripts/ch07_repeatability.py RUN1.csv RUN2.csv [RUN3.csv ...]
+    python3 scripts/ch07_repeatability.py [--full] RUN1.csv RUN2.csv [RUN3.csv ...]
+    python3 scripts/ch07_repeatability.py --full tests/data/h200-ch07-*.csv
     python3 scripts/ch07_repeatability.py tests/data/h200-ch07-{5615892-a,5615892-b,e618d9e-a,e618d9e-b}.csv
 
-For each ordered pair (A as the model of B), over the rows both runs hold:
+--full keeps only the tables with the most rows among those given (the chapter's whole table, where
+the glob also finds runs of a few ops or sizes). For each ordered pair (A as the model of B), over the rows both runs hold:
   * A's measured best, run in B, within 5% of B's measured best (the hybrid at B's own share);
   * A's measured CPU, GPU+comm and hybrid times within 15% of B's (where both ran the hybrid);
   * the hybrids that were A's measured best and ran slower in B than B's better single side.
@@ -194,11 +196,15 @@ LABELS = {
 
 
 def main(argv):
-    if len(argv) < 3:
+    names = [a for a in argv[1:] if a != "--full"]
+    runs = [read(p) for p in names]
+    if "--full" in argv[1:] and runs:
+        most = max(len(r) for r in runs)
+        names = [n for n, r in zip(names, runs) if len(r) == most]
+        runs = [r for r in runs if len(r) == most]
+    if len(runs) < 2:
         print(__doc__)
         return 2
-    runs = [read(p) for p in argv[1:]]
-    names = argv[1:]
     pairs = [pair(runs[i], runs[j]) for i, j in itertools.permutations(range(len(runs)), 2)]
     print("Another run's measured columns as the model (%d runs, %d ordered pairs): min / median / max" %
           (len(runs), len(pairs)))

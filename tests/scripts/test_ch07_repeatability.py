@@ -150,6 +150,19 @@ class Repeatability(unittest.TestCase):
         # the runs' own models: A 2 of 3 (no hybrid chosen), B 1 of 3 (its hybrid lost)
         self.assertIn("  the runs' own models: 0 / 1 / 0", text)
 
+    def test_full_keeps_the_largest_tables(self):
+        short = write(A[:2])
+        try:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(rep.main(["x", "--full", self.a, short, self.b]), 0)
+            self.assertIn("2 runs, 2 ordered pairs", out.getvalue())
+            self.assertNotIn(short, out.getvalue())
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(rep.main(["x", "--full", self.a, short]), 2)  # one table left
+        finally:
+            os.unlink(short)
+
     def test_not_a_table(self):
         bad = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, encoding="utf-8")
         bad.write("op,T,n\ngemv,float,64\n")
