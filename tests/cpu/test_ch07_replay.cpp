@@ -311,12 +311,13 @@ TEST_CASE("chapter 7 replay: sessions 52 - 54's runs (CG's solve cost, its split
     // without the SYMV path's copy of A; h200-ch07-64d6814-a, -b and -c (-c the chapter's table),
     // which also print SYMV's second calibration point and the SYMV path timed again before each CG
     // group ("cg product"); h200-ch07-aff114c-s53, the same model's full run in session 53 (a binary
-    // of aff114c with the replay's command, which times nothing new); h200-ch07-7703cce-s54 and -b,
-    // session 54's two full runs of the same model ten minutes apart on two machines (the first on a
-    // host that drifted by up to 2.7x during its calibration). The features their lines say are read
+    // of aff114c with the replay's command, which times nothing new); h200-ch07-7703cce-s54, -b, -c
+    // and -d, session 54's four full runs of the same model on three machines (the first on a host
+    // that drifted by up to 2.7x during its calibration). The features their lines say are read
     // back, and each run's columns, choices and printed counts reproduced with them.
     for (const char* stem : {"h200-ch07-5100d36", "h200-ch07-64d6814-a", "h200-ch07-64d6814-b", "h200-ch07-64d6814-c",
-                             "h200-ch07-aff114c-s53", "h200-ch07-7703cce-s54", "h200-ch07-7703cce-s54-b"}) {
+                             "h200-ch07-aff114c-s53", "h200-ch07-7703cce-s54", "h200-ch07-7703cce-s54-b", "h200-ch07-7703cce-s54-c",
+                             "h200-ch07-7703cce-s54-d"}) {
         INFO(stem);
         const Run run = read_run(stem);
         const wb::ch07::Machines& m = run.m;
