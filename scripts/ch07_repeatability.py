@@ -14,7 +14,9 @@ measurements exactly would reach on the next run on this host.
     python3 scripts/ch07_repeatability.py tests/data/h200-ch07-{5615892-a,5615892-b,e618d9e-a,e618d9e-b}.csv
 
 --full keeps only the tables with the most rows among those given (the chapter's whole table, where
-the glob also finds runs of a few ops or sizes). For each ordered pair (A as the model of B), over the rows both runs hold:
+the glob also finds runs of a few ops or sizes).
+
+For each ordered pair (A as the model of B), over the rows both runs hold:
   * A's measured best, run in B, within 5% of B's measured best (the hybrid at B's own share);
   * A's measured CPU, GPU+comm and hybrid times within 15% of B's (where both ran the hybrid);
   * the hybrids that were A's measured best and ran slower in B than B's better single side.
