@@ -164,7 +164,7 @@ def best_over_runs(runs, i, margin):
         cpu = gmean([float(r["CPU measured"]) for r in others])
         gpu = gmean([float(r["GPU+comm measured"]) for r in others])
         way = "CPU" if cpu <= gpu else "GPU"
-        hyb = [hybrid_ran(r) for r in others if hybrid_ran(r) is not None]
+        hyb = [h for h in map(hybrid_ran, others) if h is not None]
         if 2 * len(hyb) >= len(others) and gmean(hyb) < (1 - margin) * min(cpu, gpu):
             way = "hybrid"
         mb = measured(rb)
@@ -218,10 +218,11 @@ def main(argv):
                                                          min(p[key][1] for p in pairs), max(p[key][1] for p in pairs)))
         else:
             print("  %-70s %.0f%% / %.1f%% / %.0f%%" % (label, min(pct), statistics.median(pct), max(pct)))
+    own = {name: ch07_table.own_counts(ch07_table.read_csv(name)) for name in names}  # read once, used twice
     print("Each run's own model (from its CSV)")
     for name in names:
         print("  %s:" % name)
-        for line in own_model(name):
+        for line in ch07_table.summary_lines(own[name]):
             print("    " + line)
     print("The CPU model within 15% of the measured CPU, each run alone and both columns averaged over two runs")
     for i, j in itertools.combinations(range(len(runs)), 2):
@@ -240,12 +241,9 @@ def main(argv):
                for c in (best_over_runs(runs, i, margin) for i in range(len(runs)))]
         print("  margin %2.0f%%: %d / %d / %d" % (100 * margin, sum(a for a, _ in met), sum(b for _, b in met),
                                                 sum(a and b for a, b in met)))
-    own = []
-    for name in names:
-        c = ch07_table.own_counts(ch07_table.read_csv(name))
-        own.append(goals_met(c["choice"][0], c["choice"][1], c["hybrid loses"][0]))
-    print("  the runs' own models: %d / %d / %d" % (sum(a for a, _ in own), sum(b for _, b in own),
-                                                  sum(a and b for a, b in own)))
+    met = [goals_met(c["choice"][0], c["choice"][1], c["hybrid loses"][0]) for c in own.values()]
+    print("  the runs' own models: %d / %d / %d" % (sum(a for a, _ in met), sum(b for _, b in met),
+                                                  sum(a and b for a, b in met)))
     return 0
 
 

@@ -82,9 +82,8 @@ def own_counts(rows):
             "gains held": (gain_kept, gain_rows), "hybrid loses": (lost, chosen)}
 
 
-def own_summary(rows):
-    """own_counts as the chapter's first six summary lines."""
-    c = own_counts(rows)
+def summary_lines(c):
+    """own_counts' counts as the chapter's first six summary lines."""
 
     def line(what, key):
         k, n = c[key]
@@ -96,6 +95,11 @@ def own_summary(rows):
             line("hybrid model within 15% of the measured hybrid", "hybrid"),
             line("hybrid predicted >= 15% faster than both sides: measured >= 10% faster", "gains held"),
             line("hybrid chosen by the model but slower than a single side", "hybrid loses")]
+
+
+def own_summary(rows):
+    """own_counts as the chapter's first six summary lines."""
+    return summary_lines(own_counts(rows))
 
 
 def main(argv):
